@@ -1,0 +1,59 @@
+package dev.lathe.cli;
+
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.text.IrSyntaxException;
+import dev.lathe.ir.validate.ValidationError;
+import dev.lathe.ir.validate.Validator;
+import java.io.IOException;
+import java.nio.charset.MalformedInputException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/** Loading shaders for the commands: reading, parsing and validating, with located messages. */
+final class ShaderFiles {
+    private ShaderFiles() {}
+
+    static String readText(Path path) {
+        try {
+            return Files.readString(path, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new CliException(path + ": no such file");
+        } catch (MalformedInputException e) {
+            throw new CliException(path + ": not UTF-8 text");
+        } catch (IOException e) {
+            throw new CliException(path + ": cannot read: " + e.getMessage());
+        }
+    }
+
+    /** Parses an {@code .ir} file; syntax errors become a located message with the line and a caret. */
+    static Shader parse(Path path) {
+        String name = path.toString();
+        if (!name.endsWith(".ir")) {
+            throw new CliException(name + ": unsupported input (expected a .ir file)");
+        }
+        try {
+            return IrParser.parse(name, readText(path));
+        } catch (IrSyntaxException e) {
+            throw new CliException(e.diagnostic().render());
+        }
+    }
+
+    /** Parses and validates; validation errors are listed one per line. */
+    static Shader load(Path path) {
+        Shader s = parse(path);
+        List<ValidationError> errors = Validator.validate(s);
+        if (!errors.isEmpty()) {
+            StringBuilder sb = new StringBuilder();
+            for (ValidationError e : errors) {
+                if (sb.length() > 0) sb.append('\n');
+                sb.append(e.loc() == null ? path + ": " : "").append(e.format());
+            }
+            throw new CliException(sb.toString());
+        }
+        return s;
+    }
+}

@@ -1,0 +1,177 @@
+package dev.lathe.ir;
+
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Everything that is not ALU arithmetic: access to the shader interface, system values, local
+ * variables, and side effects. Each intrinsic says which kind of variable it names (if any),
+ * what its sources are, what it defines, in which stages it is legal, and how it may be moved
+ * or removed.
+ */
+public enum Intrinsic {
+    LOAD_INPUT(Variable.Kind.INPUT, Dest.VAR_TYPE, Effect.PURE, stages(Stage.VERTEX, Stage.FRAGMENT)),
+    STORE_OUTPUT(Variable.Kind.OUTPUT, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.VERTEX, Stage.FRAGMENT), Role.VAR_VALUE),
+    LOAD_UNIFORM(Variable.Kind.UNIFORM, Dest.VAR_TYPE, Effect.PURE, allStages(), Role.ARRAY_INDEX),
+    LOAD_BUFFER(Variable.Kind.BUFFER, Dest.FREE, Effect.READS_MEMORY, allStages(), Role.OFFSET),
+    STORE_BUFFER(Variable.Kind.BUFFER, Dest.NONE, Effect.SIDE_EFFECT, allStages(), Role.OFFSET, Role.ANY_VALUE),
+    TEX(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.FLOAT_COORD),
+    TXL(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.FLOAT_COORD, Role.LOD),
+    TXF(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.INT_COORD),
+    TXS(Variable.Kind.TEXTURE, Dest.TEX_SIZE, Effect.PURE, allStages()),
+    LOAD_VAR(Variable.Kind.LOCAL, Dest.VAR_TYPE, Effect.READS_MEMORY, allStages(), Role.ARRAY_INDEX),
+    STORE_VAR(Variable.Kind.LOCAL, Dest.NONE, Effect.SIDE_EFFECT, allStages(), Role.ARRAY_INDEX, Role.VAR_VALUE),
+    LOAD_LOCAL_INVOCATION_ID(null, Dest.UVEC3, Effect.PURE, stages(Stage.COMPUTE)),
+    LOAD_LOCAL_INVOCATION_INDEX(null, Dest.UINT, Effect.PURE, stages(Stage.COMPUTE)),
+    LOAD_WORKGROUP_ID(null, Dest.UVEC3, Effect.PURE, stages(Stage.COMPUTE)),
+    LOAD_NUM_WORKGROUPS(null, Dest.UVEC3, Effect.PURE, stages(Stage.COMPUTE)),
+    LOAD_GLOBAL_INVOCATION_ID(null, Dest.UVEC3, Effect.PURE, stages(Stage.COMPUTE)),
+    LOAD_WORKGROUP_SIZE(null, Dest.UVEC3, Effect.PURE, stages(Stage.COMPUTE)),
+    LOAD_FRAG_COORD(null, Dest.VEC4, Effect.PURE, stages(Stage.FRAGMENT)),
+    LOAD_FRONT_FACE(null, Dest.BOOL, Effect.PURE, stages(Stage.FRAGMENT)),
+    LOAD_VERTEX_ID(null, Dest.UINT, Effect.PURE, stages(Stage.VERTEX)),
+    LOAD_INSTANCE_ID(null, Dest.UINT, Effect.PURE, stages(Stage.VERTEX)),
+    DISCARD(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.FRAGMENT)),
+    DISCARD_IF(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.FRAGMENT), Role.CONDITION),
+    BARRIER(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.COMPUTE));
+
+    /** What an intrinsic defines. */
+    public enum Dest {
+        NONE, VAR_TYPE, FREE, TEXEL, TEX_SIZE, UVEC3, UINT, VEC4, BOOL
+    }
+
+    /** How an intrinsic interacts with the rest of the program. */
+    public enum Effect {
+        /** Depends only on its sources and the (read-only) interface: may be merged, moved, removed. */
+        PURE,
+        /** Reads memory that stores can change: may be removed when unused, but not merged or moved across stores. */
+        READS_MEMORY,
+        /** Changes state or control: never removed, merged or reordered with other effects. */
+        SIDE_EFFECT
+    }
+
+    /** The role of one source. */
+    public enum Role {
+        /** The value to store: the variable's type. */
+        VAR_VALUE,
+        /** The value to store into a buffer: any size of 8–64 bits. */
+        ANY_VALUE,
+        /** A 32-bit element index; present only when the variable is an array. */
+        ARRAY_INDEX,
+        /** A 32-bit byte offset. */
+        OFFSET,
+        /** 32-bit float texture coordinates, one per dimension, normalized to [0, 1). */
+        FLOAT_COORD,
+        /** 32-bit integer texel coordinates, one per dimension. */
+        INT_COORD,
+        /** A 32-bit float level of detail. */
+        LOD,
+        /** A 1-bit condition. */
+        CONDITION
+    }
+
+    private final String spelling;
+    private final Variable.Kind varKind;
+    private final Dest dest;
+    private final Effect effect;
+    private final Set<Stage> stages;
+    private final Role[] roles;
+
+    Intrinsic(Variable.Kind varKind, Dest dest, Effect effect, Set<Stage> stages, Role... roles) {
+        this.spelling = name().toLowerCase(Locale.ROOT);
+        this.varKind = varKind;
+        this.dest = dest;
+        this.effect = effect;
+        this.stages = stages;
+        this.roles = roles;
+    }
+
+    private static Set<Stage> stages(Stage... s) {
+        return EnumSet.of(s[0], s);
+    }
+
+    private static Set<Stage> allStages() {
+        return EnumSet.allOf(Stage.class);
+    }
+
+    public static Intrinsic byName(String name) {
+        for (Intrinsic i : values()) {
+            if (i.spelling.equals(name)) return i;
+        }
+        return null;
+    }
+
+    public String spelling() {
+        return spelling;
+    }
+
+    /** The kind of variable this intrinsic names, or null when it names none. */
+    public Variable.Kind varKind() {
+        return varKind;
+    }
+
+    public Dest dest() {
+        return dest;
+    }
+
+    public boolean hasDest() {
+        return dest != Dest.NONE;
+    }
+
+    public Effect effect() {
+        return effect;
+    }
+
+    public boolean isLegalIn(Stage s) {
+        return stages.contains(s);
+    }
+
+    public Set<Stage> stages() {
+        return EnumSet.copyOf(stages);
+    }
+
+    /** The source roles for an instance naming {@code var} (array indices only for arrays). */
+    public List<Role> roles(Variable var) {
+        List<Role> out = new ArrayList<>(roles.length);
+        for (Role r : roles) {
+            if (r == Role.ARRAY_INDEX && (var == null || !var.isArray())) continue;
+            out.add(r);
+        }
+        return out;
+    }
+
+    /**
+     * The (components, bit size) the destination must have for {@code var}, or null when the
+     * instruction chooses it (load_buffer) or there is none.
+     */
+    public int[] destShape(Variable var) {
+        return switch (dest) {
+            case NONE, FREE -> null;
+            case VAR_TYPE -> new int[] {var.type().components(), var.type().bitSize()};
+            case TEXEL -> new int[] {4, 32};
+            case TEX_SIZE -> new int[] {var.dim().coordinates(), 32};
+            case UVEC3 -> new int[] {3, 32};
+            case UINT -> new int[] {1, 32};
+            case VEC4 -> new int[] {4, 32};
+            case BOOL -> new int[] {1, 1};
+        };
+    }
+
+    /**
+     * The (components, bit size) source {@code role} must have for {@code var}, or null when any
+     * 8–64-bit vector is allowed (a buffer store's value).
+     */
+    public static int[] srcShape(Role role, Variable var) {
+        return switch (role) {
+            case VAR_VALUE -> new int[] {var.type().components(), var.type().bitSize()};
+            case ANY_VALUE -> null;
+            case ARRAY_INDEX, OFFSET -> new int[] {1, 32};
+            case FLOAT_COORD, INT_COORD -> new int[] {var.dim().coordinates(), 32};
+            case LOD -> new int[] {1, 32};
+            case CONDITION -> new int[] {1, 1};
+        };
+    }
+}

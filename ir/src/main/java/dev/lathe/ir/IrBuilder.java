@@ -1,0 +1,366 @@
+package dev.lathe.ir;
+
+import dev.lathe.ir.op.Fp16;
+import dev.lathe.ir.op.Op;
+
+/**
+ * Builds IR at an insertion point, the way tests and frontends want to write it:
+ *
+ * <pre>{@code
+ * IrBuilder b = new IrBuilder(fn);
+ * Value x = b.loadInput(color);
+ * Value y = b.alu(Op.FMUL, b.swz(x, "xyz"), b.f32(2.0f));
+ * IfNode in = b.pushIf(b.alu(Op.FLT, b.swz(y, "x"), b.f32(0.5f)));
+ *   ...
+ * b.pushElse(in);
+ *   ...
+ * b.popIf(in);
+ * }</pre>
+ *
+ * <p>The insertion point is "before an instruction" or "at the end of a block (before its
+ * jump)". Per-component ALU ops built without explicit component counts take the widest source
+ * and read narrower sources with their last component repeated (as NIR's builder does).
+ */
+public final class IrBuilder {
+    /** A source with an explicit swizzle. */
+    public record Operand(Value value, byte[] swizzle) {}
+
+    private final Function fn;
+    private Block block;
+    private Instr before;
+
+    /** A builder appending to the last block of {@code fn}'s body. */
+    public IrBuilder(Function fn) {
+        this.fn = fn;
+        this.block = fn.body().lastBlock();
+    }
+
+    public Function function() {
+        return fn;
+    }
+
+    /** The block instructions currently go into. */
+    public Block block() {
+        return block;
+    }
+
+    /** Moves the insertion point to the end of {@code b} (before its jump, if any). */
+    public IrBuilder atEnd(Block b) {
+        block = b;
+        before = null;
+        return this;
+    }
+
+    /** Moves the insertion point to just before {@code i}. */
+    public IrBuilder before(Instr i) {
+        block = i.block();
+        before = i;
+        return this;
+    }
+
+    /** Moves the insertion point to just after {@code i}. */
+    public IrBuilder after(Instr i) {
+        if (i.next() == null) return atEnd(i.block());
+        return before(i.next());
+    }
+
+    /** Inserts an instruction built elsewhere at the insertion point. */
+    public <T extends Instr> T insert(T i) {
+        if (before != null) i.insertBefore(before);
+        else block.insertBeforeJump(i);
+        return i;
+    }
+
+    // ---- constants ----------------------------------------------------------------------------
+
+    /** A constant from raw bit patterns, one per component. */
+    public Value constant(int bitSize, long... bits) {
+        return insert(new LoadConstInstr(fn, bitSize, bits)).def();
+    }
+
+    public Value f32(float... v) {
+        long[] bits = new long[v.length];
+        for (int i = 0; i < v.length; i++) bits[i] = Float.floatToRawIntBits(v[i]) & 0xffffffffL;
+        return constant(32, bits);
+    }
+
+    public Value f64(double... v) {
+        long[] bits = new long[v.length];
+        for (int i = 0; i < v.length; i++) bits[i] = Double.doubleToRawLongBits(v[i]);
+        return constant(64, bits);
+    }
+
+    /** Half constants, each rounded to nearest even from the double given. */
+    public Value f16(double... v) {
+        long[] bits = new long[v.length];
+        for (int i = 0; i < v.length; i++) bits[i] = Fp16.fromDouble(v[i]);
+        return constant(16, bits);
+    }
+
+    public Value i32(int... v) {
+        long[] bits = new long[v.length];
+        for (int i = 0; i < v.length; i++) bits[i] = v[i] & 0xffffffffL;
+        return constant(32, bits);
+    }
+
+    public Value i64(long... v) {
+        return constant(64, v);
+    }
+
+    public Value i16(int... v) {
+        long[] bits = new long[v.length];
+        for (int i = 0; i < v.length; i++) bits[i] = v[i];
+        return constant(16, bits);
+    }
+
+    public Value i8(int... v) {
+        long[] bits = new long[v.length];
+        for (int i = 0; i < v.length; i++) bits[i] = v[i];
+        return constant(8, bits);
+    }
+
+    public Value bool(boolean... v) {
+        long[] bits = new long[v.length];
+        for (int i = 0; i < v.length; i++) bits[i] = v[i] ? 1 : 0;
+        return constant(1, bits);
+    }
+
+    public Value undef(int numComponents, int bitSize) {
+        return insert(new UndefInstr(fn, numComponents, bitSize)).def();
+    }
+
+    // ---- ALU ----------------------------------------------------------------------------------
+
+    /** {@code v} read through a swizzle such as {@code "yx"} or {@code "xxxx"}. */
+    public Operand swz(Value v, String swizzle) {
+        byte[] s = Swizzle.parse(swizzle);
+        if (s == null) throw new IllegalArgumentException("not a swizzle: " + swizzle);
+        return new Operand(v, s);
+    }
+
+    /** Component {@code c} of {@code v} as a scalar operand. */
+    public Operand comp(Value v, int c) {
+        return new Operand(v, new byte[] {(byte) c});
+    }
+
+    public Value alu(Op op, Value... srcs) {
+        Operand[] ops = new Operand[srcs.length];
+        for (int i = 0; i < srcs.length; i++) ops[i] = new Operand(srcs[i], null);
+        return alu(op, ops);
+    }
+
+    /** An ALU op with the result shape inferred from the op and the sources. */
+    public Value alu(Op op, Operand... srcs) {
+        int comps;
+        if (op.isHorizontal()) {
+            comps = op.output().components();
+        } else {
+            comps = 1;
+            for (Operand o : srcs) comps = Math.max(comps, width(o));
+        }
+        int bits = op.output().isSized() ? op.output().bitSize() : 0;
+        for (int i = 0; i < srcs.length && bits == 0; i++) {
+            if (!op.input(i).isSized()) bits = srcs[i].value().bitSize();
+        }
+        return aluInstr(op, comps, bits, srcs).def();
+    }
+
+    /** An ALU op with an explicit result shape. */
+    public AluInstr aluInstr(Op op, int numComponents, int bitSize, Operand... srcs) {
+        Value[] vals = new Value[srcs.length];
+        byte[][] swz = new byte[srcs.length][];
+        for (int i = 0; i < srcs.length; i++) {
+            vals[i] = srcs[i].value();
+            int want = op.inputComponents(i, numComponents);
+            byte[] given = srcs[i].swizzle();
+            if (given == null) {
+                int have = vals[i].numComponents();
+                given = new byte[want];
+                for (int c = 0; c < want; c++) given[c] = (byte) Math.min(c, have - 1);
+            } else if (given.length < want) {
+                byte[] widened = new byte[want];
+                for (int c = 0; c < want; c++) widened[c] = given[Math.min(c, given.length - 1)];
+                given = widened;
+            }
+            swz[i] = given;
+        }
+        return insert(new AluInstr(fn, op, numComponents, bitSize, vals, swz));
+    }
+
+    private static int width(Operand o) {
+        return o.swizzle() == null ? o.value().numComponents() : o.swizzle().length;
+    }
+
+    /** Builds a vector from scalar components with vec2/vec3/vec4/vec8/vec16. */
+    public Value vec(Value... comps) {
+        Op op = switch (comps.length) {
+            case 1 -> Op.MOV;
+            case 2 -> Op.VEC2;
+            case 3 -> Op.VEC3;
+            case 4 -> Op.VEC4;
+            case 8 -> Op.VEC8;
+            case 16 -> Op.VEC16;
+            default -> throw new IllegalArgumentException("no vec op for " + comps.length + " components");
+        };
+        Operand[] ops = new Operand[comps.length];
+        for (int i = 0; i < comps.length; i++) ops[i] = new Operand(comps[i], new byte[] {0});
+        return aluInstr(op, comps.length, comps[0].bitSize(), ops).def();
+    }
+
+    /** Component {@code c} of {@code v} as a new scalar value (a mov). */
+    public Value channel(Value v, int c) {
+        return aluInstr(Op.MOV, 1, v.bitSize(), comp(v, c)).def();
+    }
+
+    // ---- intrinsics ---------------------------------------------------------------------------
+
+    public IntrinsicInstr intrinsic(Intrinsic in, Variable var, int numComponents, int bitSize, Value... srcs) {
+        return insert(new IntrinsicInstr(fn, in, var, numComponents, bitSize, srcs));
+    }
+
+    private Value load(Intrinsic in, Variable var, Value... srcs) {
+        int[] shape = in.destShape(var);
+        return intrinsic(in, var, shape[0], shape[1], srcs).def();
+    }
+
+    public Value loadInput(Variable v) {
+        return load(Intrinsic.LOAD_INPUT, v);
+    }
+
+    public void storeOutput(Variable v, Value x) {
+        intrinsic(Intrinsic.STORE_OUTPUT, v, 0, 0, x);
+    }
+
+    public Value loadUniform(Variable v) {
+        return load(Intrinsic.LOAD_UNIFORM, v);
+    }
+
+    public Value loadUniform(Variable v, Value index) {
+        return load(Intrinsic.LOAD_UNIFORM, v, index);
+    }
+
+    public Value loadBuffer(Variable v, Value byteOffset, int numComponents, int bitSize) {
+        return intrinsic(Intrinsic.LOAD_BUFFER, v, numComponents, bitSize, byteOffset).def();
+    }
+
+    public void storeBuffer(Variable v, Value byteOffset, Value x) {
+        intrinsic(Intrinsic.STORE_BUFFER, v, 0, 0, byteOffset, x);
+    }
+
+    public Value tex(Variable t, Value coord) {
+        return load(Intrinsic.TEX, t, coord);
+    }
+
+    public Value txl(Variable t, Value coord, Value lod) {
+        return load(Intrinsic.TXL, t, coord, lod);
+    }
+
+    public Value txf(Variable t, Value coord) {
+        return load(Intrinsic.TXF, t, coord);
+    }
+
+    public Value txs(Variable t) {
+        return load(Intrinsic.TXS, t);
+    }
+
+    public Value loadVar(Variable v) {
+        return load(Intrinsic.LOAD_VAR, v);
+    }
+
+    public Value loadVar(Variable v, Value index) {
+        return load(Intrinsic.LOAD_VAR, v, index);
+    }
+
+    public void storeVar(Variable v, Value x) {
+        intrinsic(Intrinsic.STORE_VAR, v, 0, 0, x);
+    }
+
+    public void storeVar(Variable v, Value index, Value x) {
+        intrinsic(Intrinsic.STORE_VAR, v, 0, 0, index, x);
+    }
+
+    /** A system value (load_local_invocation_id, load_frag_coord, …). */
+    public Value sysval(Intrinsic in) {
+        if (in.varKind() != null || !in.hasDest()) throw new IllegalArgumentException(in.spelling() + " is not a system value");
+        return load(in, null);
+    }
+
+    public void discard() {
+        intrinsic(Intrinsic.DISCARD, null, 0, 0);
+    }
+
+    public void discardIf(Value cond) {
+        intrinsic(Intrinsic.DISCARD_IF, null, 0, 0, cond);
+    }
+
+    public void barrier() {
+        intrinsic(Intrinsic.BARRIER, null, 0, 0);
+    }
+
+    // ---- control flow -------------------------------------------------------------------------
+
+    /**
+     * Starts an {@code if} at the insertion point (splitting the block there) and moves into its
+     * then side.
+     */
+    public IfNode pushIf(Value cond) {
+        Instr split = before != null ? before : block.jump();
+        IfNode in = fn.insertIf(block, split, cond);
+        atEnd(in.thenList().lastBlock());
+        return in;
+    }
+
+    /** Moves into the else side of {@code in}. */
+    public void pushElse(IfNode in) {
+        atEnd(in.elseList().lastBlock());
+    }
+
+    /** Leaves {@code in}: continues in its merge block, before anything the split moved there. */
+    public void popIf(IfNode in) {
+        enterAfter(in.mergeBlock());
+    }
+
+    /** Starts a {@code loop} at the insertion point and moves into its body. */
+    public LoopNode pushLoop() {
+        Instr split = before != null ? before : block.jump();
+        LoopNode loop = fn.insertLoop(block, split);
+        atEnd(loop.body().lastBlock());
+        return loop;
+    }
+
+    /** Leaves {@code loop}: continues in its exit block. */
+    public void popLoop(LoopNode loop) {
+        enterAfter(loop.exitBlock());
+    }
+
+    private void enterAfter(Block b) {
+        block = b;
+        before = b.firstInstr();
+    }
+
+    public void jump(JumpInstr.Kind kind) {
+        insert(new JumpInstr(kind));
+    }
+
+    public void breakLoop() {
+        jump(JumpInstr.Kind.BREAK);
+    }
+
+    public void continueLoop() {
+        jump(JumpInstr.Kind.CONTINUE);
+    }
+
+    public void ret() {
+        jump(JumpInstr.Kind.RETURN);
+    }
+
+    /** A phi at the start of the current block (after any phis already there); add sources to it. */
+    public PhiInstr phi(int numComponents, int bitSize) {
+        PhiInstr p = new PhiInstr(fn, numComponents, bitSize);
+        Instr i = block.firstInstr();
+        while (i instanceof PhiInstr) i = i.next();
+        if (i == null) block.append(p);
+        else p.insertBefore(i);
+        return p;
+    }
+}

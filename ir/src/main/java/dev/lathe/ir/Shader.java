@@ -1,0 +1,95 @@
+package dev.lathe.ir;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A shader: its stage (with the workgroup size for compute), its interface variables in
+ * declaration order, and its functions. The entry point is the function named {@code main}.
+ * Frontends inline every call, so the entry point is the only function that runs.
+ */
+public final class Shader {
+    private final Stage stage;
+    private final int[] workgroupSize = {1, 1, 1};
+    private final Map<String, Variable> variables = new LinkedHashMap<>();
+    private final List<Function> functions = new ArrayList<>();
+
+    public Shader(Stage stage) {
+        this.stage = stage;
+    }
+
+    public Stage stage() {
+        return stage;
+    }
+
+    /** The compute workgroup size (1, 1, 1 for other stages). */
+    public int[] workgroupSize() {
+        return workgroupSize.clone();
+    }
+
+    public void setWorkgroupSize(int x, int y, int z) {
+        if (x < 1 || y < 1 || z < 1) throw new IllegalArgumentException("workgroup size must be positive");
+        workgroupSize[0] = x;
+        workgroupSize[1] = y;
+        workgroupSize[2] = z;
+    }
+
+    public Variable addVariable(Variable v) {
+        if (v.kind() == Variable.Kind.LOCAL) throw new IllegalArgumentException("locals belong to a function");
+        if (variables.containsKey(v.name())) throw new IllegalArgumentException("@" + v.name() + " is already declared");
+        variables.put(v.name(), v);
+        return v;
+    }
+
+    /** The interface variable called {@code name}, or null. */
+    public Variable variable(String name) {
+        return variables.get(name);
+    }
+
+    public List<Variable> variables() {
+        return List.copyOf(variables.values());
+    }
+
+    /** The interface variables of one kind, in declaration order. */
+    public List<Variable> variables(Variable.Kind kind) {
+        List<Variable> out = new ArrayList<>();
+        for (Variable v : variables.values()) {
+            if (v.kind() == kind) out.add(v);
+        }
+        return out;
+    }
+
+    /** The first uniform slot after every uniform declared so far (for automatic locations). */
+    public int nextUniformLocation() {
+        int next = 0;
+        for (Variable v : variables.values()) {
+            if (v.kind() == Variable.Kind.UNIFORM) next = Math.max(next, v.location() + v.slotCount());
+        }
+        return next;
+    }
+
+    /** Creates a function with an empty body block. */
+    public Function addFunction(String name) {
+        for (Function f : functions) {
+            if (f.name().equals(name)) throw new IllegalArgumentException("function " + name + " is already defined");
+        }
+        Function f = new Function(this, name);
+        functions.add(f);
+        return f;
+    }
+
+    public List<Function> functions() {
+        return Collections.unmodifiableList(functions);
+    }
+
+    /** The entry point: the function named {@code main}. */
+    public Function entryPoint() {
+        for (Function f : functions) {
+            if (f.name().equals("main")) return f;
+        }
+        throw new IllegalStateException("the shader has no function named main");
+    }
+}

@@ -1,0 +1,17 @@
+package dev.lathe.ir;
+
+/** The shader stage. */
+public enum Stage {
+    VERTEX, FRAGMENT, COMPUTE;
+
+    public String spelling() {
+        return name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    public static Stage parse(String s) {
+        for (Stage st : values()) {
+            if (st.spelling().equals(s)) return st;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.lathe.ir;
+
+/** Texture dimensionality; the number of coordinates a sample takes. */
+public enum TextureDim {
+    D1("1d", 1), D2("2d", 2), D3("3d", 3);
+
+    private final String spelling;
+    private final int coords;
+
+    TextureDim(String spelling, int coords) {
+        this.spelling = spelling;
+        this.coords = coords;
+    }
+
+    public String spelling() {
+        return spelling;
+    }
+
+    public int coordinates() {
+        return coords;
+    }
+
+    public static TextureDim parse(String s) {
+        for (TextureDim d : values()) {
+            if (d.spelling.equals(s)) return d;
+        }
+        return null;
+    }
+}

@@ -1,0 +1,133 @@
+package dev.lathe.ir;
+
+/**
+ * A named variable: part of the shader interface (input, output, uniform, storage buffer,
+ * texture) or a function-local variable. Variables are typed (SSA values are not); intrinsics
+ * refer to them by identity.
+ *
+ * <ul>
+ *   <li>input/output: {@code type}, {@code location}, {@code flat} (inputs);
+ *   <li>uniform: {@code type}, {@code arrayLength} (0: not an array), {@code location} = first
+ *       slot in the uniform file, in vec4 (16-byte) slots;
+ *   <li>buffer: {@code type} = the element type (used to read and print contents),
+ *       {@code binding}; buffers are byte-addressed;
+ *   <li>texture: {@code dim}, {@code type} = the texel type (always 4 components of 32 bits),
+ *       {@code binding}, {@code unorm} (every texel component lies in [0, 1]);
+ *   <li>local: {@code type}, {@code arrayLength}.
+ * </ul>
+ */
+public final class Variable {
+    public enum Kind {
+        INPUT, OUTPUT, UNIFORM, BUFFER, TEXTURE, LOCAL;
+
+        public String spelling() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    private final Kind kind;
+    private final String name;
+    private final VarType type;
+    private final int arrayLength;
+    private final int location;
+    private final int binding;
+    private final boolean flat;
+    private final boolean unorm;
+    private final TextureDim dim;
+
+    private Variable(Kind kind, String name, VarType type, int arrayLength, int location, int binding,
+                     boolean flat, boolean unorm, TextureDim dim) {
+        this.kind = kind;
+        this.name = name;
+        this.type = type;
+        this.arrayLength = arrayLength;
+        this.location = location;
+        this.binding = binding;
+        this.flat = flat;
+        this.unorm = unorm;
+        this.dim = dim;
+    }
+
+    public static Variable input(String name, VarType type, int location, boolean flat) {
+        return new Variable(Kind.INPUT, name, type, 0, location, -1, flat, false, null);
+    }
+
+    public static Variable output(String name, VarType type, int location) {
+        return new Variable(Kind.OUTPUT, name, type, 0, location, -1, false, false, null);
+    }
+
+    public static Variable uniform(String name, VarType type, int arrayLength, int location) {
+        return new Variable(Kind.UNIFORM, name, type, arrayLength, location, -1, false, false, null);
+    }
+
+    public static Variable buffer(String name, VarType elementType, int binding) {
+        return new Variable(Kind.BUFFER, name, elementType, 0, -1, binding, false, false, null);
+    }
+
+    public static Variable texture(String name, TextureDim dim, BaseType texelBase, int binding, boolean unorm) {
+        if (unorm && texelBase != BaseType.FLOAT) {
+            throw new IllegalArgumentException("only float textures can be unorm");
+        }
+        return new Variable(Kind.TEXTURE, name, new VarType(texelBase, 32, 4), 0, -1, binding, false, unorm, dim);
+    }
+
+    public static Variable local(String name, VarType type, int arrayLength) {
+        return new Variable(Kind.LOCAL, name, type, arrayLength, -1, -1, false, false, null);
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public VarType type() {
+        return type;
+    }
+
+    public boolean isArray() {
+        return arrayLength > 0;
+    }
+
+    public int arrayLength() {
+        return arrayLength;
+    }
+
+    public int location() {
+        return location;
+    }
+
+    public int binding() {
+        return binding;
+    }
+
+    public boolean isFlat() {
+        return flat;
+    }
+
+    public boolean isUnorm() {
+        return unorm;
+    }
+
+    public TextureDim dim() {
+        return dim;
+    }
+
+    /** Number of vec4 (16-byte) uniform slots one element takes (at least one). */
+    public int slotsPerElement() {
+        int bytes = type.components() * Math.max(type.bitSize(), 8) / 8;
+        return Math.max(1, (bytes + 15) / 16);
+    }
+
+    /** Total uniform slots: elements times {@link #slotsPerElement()}. */
+    public int slotCount() {
+        return slotsPerElement() * Math.max(1, arrayLength);
+    }
+
+    @Override
+    public String toString() {
+        return "@" + name;
+    }
+}

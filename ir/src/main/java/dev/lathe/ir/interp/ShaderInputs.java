@@ -1,0 +1,136 @@
+package dev.lathe.ir.interp;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * What one run of a shader reads: values of inputs and uniforms (raw bits per component;
+ * uniform arrays element after element), storage buffer contents (bytes), textures, and system
+ * values. Anything not given reads as zero; a buffer not given is empty (loads read zero,
+ * stores are dropped).
+ */
+public final class ShaderInputs {
+    private final Map<String, long[]> values = new HashMap<>();
+    private final Map<String, byte[]> buffers = new HashMap<>();
+    private final Map<String, Texture> textures = new HashMap<>();
+    private int[] localInvocationId = {0, 0, 0};
+    private int[] workgroupId = {0, 0, 0};
+    private int[] numWorkgroups = {1, 1, 1};
+    private long[] fragCoord = {0x3f000000L, 0x3f000000L, 0, 0x3f800000L};
+    private boolean frontFace = true;
+    private int vertexId;
+    private int instanceId;
+
+    /** Sets an input or uniform by name. */
+    public ShaderInputs set(String name, long... bits) {
+        values.put(name, bits.clone());
+        return this;
+    }
+
+    public long[] value(String name) {
+        return values.get(name);
+    }
+
+    public ShaderInputs setBuffer(String name, byte[] bytes) {
+        buffers.put(name, bytes.clone());
+        return this;
+    }
+
+    /** A buffer from 32-bit words, little-endian. */
+    public ShaderInputs setBufferWords(String name, long... words) {
+        byte[] b = new byte[words.length * 4];
+        for (int i = 0; i < words.length; i++) {
+            for (int k = 0; k < 4; k++) b[i * 4 + k] = (byte) (words[i] >>> (8 * k));
+        }
+        buffers.put(name, b);
+        return this;
+    }
+
+    public byte[] buffer(String name) {
+        byte[] b = buffers.get(name);
+        return b == null ? null : b.clone();
+    }
+
+    public Map<String, byte[]> buffers() {
+        Map<String, byte[]> out = new HashMap<>();
+        buffers.forEach((k, v) -> out.put(k, v.clone()));
+        return out;
+    }
+
+    public ShaderInputs setTexture(String name, Texture t) {
+        textures.put(name, t);
+        return this;
+    }
+
+    public Texture texture(String name) {
+        return textures.get(name);
+    }
+
+    public ShaderInputs setLocalInvocationId(int x, int y, int z) {
+        localInvocationId = new int[] {x, y, z};
+        return this;
+    }
+
+    public ShaderInputs setWorkgroupId(int x, int y, int z) {
+        workgroupId = new int[] {x, y, z};
+        return this;
+    }
+
+    public ShaderInputs setNumWorkgroups(int x, int y, int z) {
+        numWorkgroups = new int[] {x, y, z};
+        return this;
+    }
+
+    /** The fragment position as four f32 values (default 0.5, 0.5, 0, 1). */
+    public ShaderInputs setFragCoord(float x, float y, float z, float w) {
+        fragCoord = new long[] {f(x), f(y), f(z), f(w)};
+        return this;
+    }
+
+    private static long f(float v) {
+        return Float.floatToRawIntBits(v) & 0xffffffffL;
+    }
+
+    public ShaderInputs setFrontFace(boolean front) {
+        frontFace = front;
+        return this;
+    }
+
+    public ShaderInputs setVertexId(int id) {
+        vertexId = id;
+        return this;
+    }
+
+    public ShaderInputs setInstanceId(int id) {
+        instanceId = id;
+        return this;
+    }
+
+    public int[] localInvocationId() {
+        return localInvocationId.clone();
+    }
+
+    public int[] workgroupId() {
+        return workgroupId.clone();
+    }
+
+    public int[] numWorkgroups() {
+        return numWorkgroups.clone();
+    }
+
+    public long[] fragCoord() {
+        return fragCoord.clone();
+    }
+
+    public boolean frontFace() {
+        return frontFace;
+    }
+
+    public int vertexId() {
+        return vertexId;
+    }
+
+    public int instanceId() {
+        return instanceId;
+    }
+}

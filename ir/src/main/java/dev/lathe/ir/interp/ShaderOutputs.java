@@ -1,0 +1,58 @@
+package dev.lathe.ir.interp;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What a run produced: each output variable's components (raw bits; zero when never written),
+ * the final contents of every buffer, and whether the invocation was discarded.
+ *
+ * @param outputs     by output name, in declaration order
+ * @param buffers     by buffer name, in declaration order
+ * @param discarded   a fragment shader executed discard (its outputs are then meaningless)
+ * @param loopIterations back edges taken, a measure of work
+ */
+public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded,
+                            long loopIterations) {
+    public ShaderOutputs {
+        outputs = Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
+        buffers = Collections.unmodifiableMap(new LinkedHashMap<>(buffers));
+    }
+
+    public long[] output(String name) {
+        long[] v = outputs.get(name);
+        return v == null ? null : v.clone();
+    }
+
+    public byte[] buffer(String name) {
+        byte[] b = buffers.get(name);
+        return b == null ? null : b.clone();
+    }
+
+    /** 32-bit word i of a buffer (little-endian), or 0 past its end. */
+    public long bufferWord(String name, int i) {
+        byte[] b = buffers.get(name);
+        long w = 0;
+        for (int k = 0; k < 4; k++) {
+            int at = i * 4 + k;
+            if (b != null && at < b.length) w |= (b[at] & 0xffL) << (8 * k);
+        }
+        return w;
+    }
+
+    /** Whether two runs produced identical bits everywhere. */
+    public boolean sameAs(ShaderOutputs o) {
+        if (discarded != o.discarded || !outputs.keySet().equals(o.outputs.keySet())
+                || !buffers.keySet().equals(o.buffers.keySet())) {
+            return false;
+        }
+        for (var e : outputs.entrySet()) {
+            if (!java.util.Arrays.equals(e.getValue(), o.outputs.get(e.getKey()))) return false;
+        }
+        for (var e : buffers.entrySet()) {
+            if (!java.util.Arrays.equals(e.getValue(), o.buffers.get(e.getKey()))) return false;
+        }
+        return true;
+    }
+}

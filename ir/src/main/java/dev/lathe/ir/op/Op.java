@@ -1,0 +1,427 @@
+package dev.lathe.ir.op;
+
+import static dev.lathe.ir.op.OpFlag.ASSOCIATIVE;
+import static dev.lathe.ir.op.OpFlag.COMMUTATIVE;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The op table: every ALU opcode of the IR, with its operand types, algebraic properties, legal
+ * bit sizes and evaluation function. This is the single source of truth for what an op means:
+ * constant folding, the interpreter, the validator, the rule compiler and the soundness checker
+ * all read it, and nothing else restates an op's semantics.
+ *
+ * <p>Names follow NIR. A signature such as {@code float(float,float)} lists the result type and
+ * the source types; a type without a bit size is "unsized": all unsized operands of one
+ * instruction share the instruction's bit size. {@code xN} marks a fixed component count; ops
+ * without one work per component. The edge-case conventions (division by zero, shift counts,
+ * float to int saturation, NaN and signed zero in fmin/fmax/fsat) are documented on the
+ * evaluation functions and in {@code ir/README.md}.
+ */
+public enum Op {
+    // ---- data movement ------------------------------------------------------------------------
+    MOV("any(any)", 0, SizeSet.ALL, Eval.unary((a, n) -> a), "copy (with a swizzle)"),
+    VEC2("anyx2(anyx1,anyx1)", 0, SizeSet.ALL, Eval.horizontal(PackFns::vec), "build a vec2 from scalars"),
+    VEC3("anyx3(anyx1,anyx1,anyx1)", 0, SizeSet.ALL, Eval.horizontal(PackFns::vec), "build a vec3 from scalars"),
+    VEC4("anyx4(anyx1,anyx1,anyx1,anyx1)", 0, SizeSet.ALL, Eval.horizontal(PackFns::vec), "build a vec4 from scalars"),
+    VEC8("anyx8(anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1)", 0, SizeSet.ALL, Eval.horizontal(PackFns::vec),
+            "build a vec8 from scalars"),
+    VEC16("anyx16(anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1)",
+            0, SizeSet.ALL, Eval.horizontal(PackFns::vec), "build a vec16 from scalars"),
+    BCSEL("any(bool1,any,any)", 0, SizeSet.ALL, Eval.ternary(IntFns::bcsel), "c ? a : b"),
+
+    // ---- float arithmetic ---------------------------------------------------------------------
+    FADD("float(float,float)", COMMUTATIVE, Eval.binary(FloatFns::fadd), "a + b"),
+    FSUB("float(float,float)", 0, Eval.binary(FloatFns::fsub), "a - b"),
+    FMUL("float(float,float)", COMMUTATIVE, Eval.binary(FloatFns::fmul), "a * b"),
+    FMULZ("float(float,float)", COMMUTATIVE, Eval.binary(FloatFns::fmulz), "a * b, but +0 when a or b is 0 (even times inf or NaN)"),
+    FDIV("float(float,float)", 0, Eval.binary(FloatFns::fdiv), "a / b"),
+    FFMA("float(float,float,float)", COMMUTATIVE, Eval.ternary(FloatFns::ffma), "a * b + c, fused (one rounding)"),
+    FLRP("float(float,float,float)", 0, Eval.ternary(FloatFns::flrp), "a*(1-c) + b*c, each step rounded"),
+    FNEG("float(float)", 0, Eval.unary(FloatFns::fneg), "-a (flips the sign bit, NaN included)"),
+    FABS("float(float)", 0, Eval.unary(FloatFns::fabs), "|a| (clears the sign bit, NaN included)"),
+    FSAT("float(float)", 0, Eval.unary(FloatFns::fsat), "fmin(fmax(a, 0), 1): NaN -> +0, -0 -> +0"),
+    FSAT_SIGNED("float(float)", 0, Eval.unary(FloatFns::fsatSigned), "fmin(fmax(a, -1), 1): NaN -> -1"),
+    FCLAMP_POS("float(float)", 0, Eval.unary(FloatFns::fclampPos), "fmax(a, 0): NaN -> +0"),
+    FSIGN("float(float)", 0, Eval.unary(FloatFns::fsign), "1.0, -1.0; zeros keep their sign; NaN -> NaN"),
+    FMIN("float(float,float)", COMMUTATIVE | ASSOCIATIVE, Eval.binary(FloatFns::fmin), "minNum: NaN operand loses, -0 < +0"),
+    FMAX("float(float,float)", COMMUTATIVE | ASSOCIATIVE, Eval.binary(FloatFns::fmax), "maxNum: NaN operand loses, -0 < +0"),
+    FMIN3("float(float,float,float)", 0, Eval.ternary(FloatFns::fmin3), "fmin(fmin(a, b), c)"),
+    FMAX3("float(float,float,float)", 0, Eval.ternary(FloatFns::fmax3), "fmax(fmax(a, b), c)"),
+    FMED3("float(float,float,float)", 0, Eval.ternary(FloatFns::fmed3), "fmax(fmin(a, b), fmin(fmax(a, b), c))"),
+    FFLOOR("float(float)", 0, Eval.unary(FloatFns::ffloor), "round toward -inf"),
+    FCEIL("float(float)", 0, Eval.unary(FloatFns::fceil), "round toward +inf"),
+    FTRUNC("float(float)", 0, Eval.unary(FloatFns::ftrunc), "round toward zero"),
+    FROUND_EVEN("float(float)", 0, Eval.unary(FloatFns::froundEven), "round to nearest, ties to even"),
+    FFRACT("float(float)", 0, Eval.unary(FloatFns::ffract), "a - ffloor(a)"),
+    FMOD("float(float,float)", 0, Eval.binary(FloatFns::fmod), "a - b * floor(a / b), each step rounded (GLSL mod)"),
+    FREM("float(float,float)", 0, Eval.binary(FloatFns::frem), "a - b * trunc(a / b), exact (C fmod)"),
+    FRCP("float(float)", 0, Eval.unary(FloatFns::frcp), "1 / a"),
+    FRSQ("float(float)", 0, Eval.unary(FloatFns::frsq), "1 / sqrt(a), in double, rounded once"),
+    FSQRT("float(float)", 0, Eval.unary(FloatFns::fsqrt), "sqrt(a); negative -> NaN"),
+    FEXP2("float(float)", 0, Eval.unary(FloatFns::fexp2), "2^a (StrictMath.pow)"),
+    FLOG2("float(float)", 0, Eval.unary(FloatFns::flog2), "log2(a); 0 -> -inf, negative -> NaN"),
+    FPOW("float(float,float)", 0, Eval.binary(FloatFns::fpow), "a^b (StrictMath.pow)"),
+    FSIN("float(float)", 0, Eval.unary(FloatFns::fsin), "sin(a) (StrictMath)"),
+    FCOS("float(float)", 0, Eval.unary(FloatFns::fcos), "cos(a) (StrictMath)"),
+    LDEXP("float(float,int32)", 0, Eval.binary(FloatFns::ldexp), "a * 2^b, one rounding"),
+    FQUANTIZE2F16("float(float)", 0, SizeSet.ONLY32, Eval.unary(FloatFns::fquantize2f16),
+            "round to f16 (subnormals flushed to zero) and back"),
+    FISNAN("bool1(float)", 0, Eval.unary(FloatFns::fisnan), "a is NaN"),
+    FISFINITE("bool1(float)", 0, Eval.unary(FloatFns::fisfinite), "a is neither infinite nor NaN"),
+    FCSEL("float(float,float,float)", 0, Eval.ternary(FloatFns::fcsel), "a != 0.0 ? b : c"),
+    FDOT2("floatx1(floatx2,floatx2)", COMMUTATIVE, Eval.horizontal(FloatFns.fdot(2)), "a.x*b.x + a.y*b.y, left to right"),
+    FDOT3("floatx1(floatx3,floatx3)", COMMUTATIVE, Eval.horizontal(FloatFns.fdot(3)), "3-component dot product, left to right"),
+    FDOT4("floatx1(floatx4,floatx4)", COMMUTATIVE, Eval.horizontal(FloatFns.fdot(4)), "4-component dot product, left to right"),
+    FDPH("floatx1(floatx3,floatx4)", 0, Eval.horizontal(FloatFns::fdph), "dot(a, b.xyz) + b.w"),
+
+    // ---- float comparisons --------------------------------------------------------------------
+    FLT("bool1(float,float)", 0, Eval.binary(FloatFns::flt), "a < b (ordered: false on NaN)"),
+    FGE("bool1(float,float)", 0, Eval.binary(FloatFns::fge), "a >= b (ordered)"),
+    FEQ("bool1(float,float)", COMMUTATIVE, Eval.binary(FloatFns::feq), "a == b (ordered)"),
+    FNEU("bool1(float,float)", COMMUTATIVE, Eval.binary(FloatFns::fneu), "a != b (unordered: true on NaN)"),
+    FLTU("bool1(float,float)", 0, Eval.binary(FloatFns::fltu), "a < b or unordered"),
+    FGEU("bool1(float,float)", 0, Eval.binary(FloatFns::fgeu), "a >= b or unordered"),
+    FEQU("bool1(float,float)", COMMUTATIVE, Eval.binary(FloatFns::fequ), "a == b or unordered"),
+    FNEO("bool1(float,float)", COMMUTATIVE, Eval.binary(FloatFns::fneo), "a != b and ordered"),
+    FUNORD("bool1(float,float)", COMMUTATIVE, Eval.binary(FloatFns::funord), "a or b is NaN"),
+    FORD("bool1(float,float)", COMMUTATIVE, Eval.binary(FloatFns::ford), "neither a nor b is NaN"),
+    FALL_EQUAL2("bool1x1(floatx2,floatx2)", COMMUTATIVE, Eval.horizontal(FloatFns::fallEqual), "all components feq"),
+    FALL_EQUAL3("bool1x1(floatx3,floatx3)", COMMUTATIVE, Eval.horizontal(FloatFns::fallEqual), "all components feq"),
+    FALL_EQUAL4("bool1x1(floatx4,floatx4)", COMMUTATIVE, Eval.horizontal(FloatFns::fallEqual), "all components feq"),
+    FANY_NEQUAL2("bool1x1(floatx2,floatx2)", COMMUTATIVE, Eval.horizontal(FloatFns::fanyNequal), "some component fneu"),
+    FANY_NEQUAL3("bool1x1(floatx3,floatx3)", COMMUTATIVE, Eval.horizontal(FloatFns::fanyNequal), "some component fneu"),
+    FANY_NEQUAL4("bool1x1(floatx4,floatx4)", COMMUTATIVE, Eval.horizontal(FloatFns::fanyNequal), "some component fneu"),
+
+    // ---- integer arithmetic -------------------------------------------------------------------
+    IADD("int(int,int)", COMMUTATIVE | ASSOCIATIVE, Eval.binary(IntFns::iadd), "a + b (wraps)"),
+    ISUB("int(int,int)", 0, Eval.binary(IntFns::isub), "a - b (wraps)"),
+    IMUL("int(int,int)", COMMUTATIVE | ASSOCIATIVE, Eval.binary(IntFns::imul), "a * b (low bits)"),
+    INEG("int(int)", 0, Eval.unary(IntFns::ineg), "-a (wraps)"),
+    IABS("int(int)", 0, Eval.unary(IntFns::iabs), "|a|; MIN -> MIN"),
+    ISIGN("int(int)", 0, Eval.unary(IntFns::isign), "-1, 0 or 1"),
+    IDIV("int(int,int)", 0, Eval.binary(IntFns::idiv), "signed a / b toward zero; b = 0 -> 0; MIN / -1 -> MIN"),
+    UDIV("uint(uint,uint)", 0, Eval.binary(IntFns::udiv), "unsigned a / b; b = 0 -> 0"),
+    IREM("int(int,int)", 0, Eval.binary(IntFns::irem), "signed remainder, sign of a; b = 0 -> 0"),
+    IMOD("int(int,int)", 0, Eval.binary(IntFns::imod), "signed modulo, sign of b; b = 0 -> 0"),
+    UMOD("uint(uint,uint)", 0, Eval.binary(IntFns::umod), "unsigned remainder; b = 0 -> 0"),
+    IMIN("int(int,int)", COMMUTATIVE | ASSOCIATIVE, Eval.binary(IntFns::imin), "signed minimum"),
+    IMAX("int(int,int)", COMMUTATIVE | ASSOCIATIVE, Eval.binary(IntFns::imax), "signed maximum"),
+    UMIN("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE, Eval.binary(IntFns::umin), "unsigned minimum"),
+    UMAX("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE, Eval.binary(IntFns::umax), "unsigned maximum"),
+    IMIN3("int(int,int,int)", 0, Eval.ternary(IntFns::imin3), "signed minimum of three"),
+    IMAX3("int(int,int,int)", 0, Eval.ternary(IntFns::imax3), "signed maximum of three"),
+    UMIN3("uint(uint,uint,uint)", 0, Eval.ternary(IntFns::umin3), "unsigned minimum of three"),
+    UMAX3("uint(uint,uint,uint)", 0, Eval.ternary(IntFns::umax3), "unsigned maximum of three"),
+    IMED3("int(int,int,int)", 0, Eval.ternary(IntFns::imed3), "signed median of three"),
+    UMED3("uint(uint,uint,uint)", 0, Eval.ternary(IntFns::umed3), "unsigned median of three"),
+    IMUL_HIGH("int(int,int)", COMMUTATIVE, Eval.binary(IntFns::imulHigh), "high half of the signed double-width product"),
+    UMUL_HIGH("uint(uint,uint)", COMMUTATIVE, Eval.binary(IntFns::umulHigh), "high half of the unsigned double-width product"),
+    IMUL_2X32_64("int64(int32,int32)", COMMUTATIVE, Eval.binary((a, b, n) -> Bits.sext(a, 32) * Bits.sext(b, 32)),
+            "full signed 64-bit product of 32-bit values"),
+    UMUL_2X32_64("uint64(uint32,uint32)", COMMUTATIVE, Eval.binary((a, b, n) -> (a & 0xffffffffL) * (b & 0xffffffffL)),
+            "full unsigned 64-bit product of 32-bit values"),
+    IADD_SAT("int(int,int)", COMMUTATIVE, Eval.binary(IntFns::iaddSat), "signed a + b, saturating"),
+    UADD_SAT("uint(uint,uint)", COMMUTATIVE, Eval.binary(IntFns::uaddSat), "unsigned a + b, saturating"),
+    ISUB_SAT("int(int,int)", 0, Eval.binary(IntFns::isubSat), "signed a - b, saturating"),
+    USUB_SAT("uint(uint,uint)", 0, Eval.binary(IntFns::usubSat), "unsigned a - b, saturating at 0"),
+    IHADD("int(int,int)", COMMUTATIVE, Eval.binary(IntFns::ihadd), "floor((a + b) / 2), signed, no overflow"),
+    UHADD("uint(uint,uint)", COMMUTATIVE, Eval.binary(IntFns::uhadd), "floor((a + b) / 2), unsigned, no overflow"),
+    IRHADD("int(int,int)", COMMUTATIVE, Eval.binary(IntFns::irhadd), "ceil((a + b) / 2), signed, no overflow"),
+    URHADD("uint(uint,uint)", COMMUTATIVE, Eval.binary(IntFns::urhadd), "ceil((a + b) / 2), unsigned, no overflow"),
+    UABS_ISUB("uint(int,int)", 0, Eval.binary(IntFns::uabsIsub), "|a - b| of signed values, as unsigned"),
+    UABS_USUB("uint(uint,uint)", 0, Eval.binary(IntFns::uabsUsub), "|a - b| of unsigned values"),
+    IADD3("int(int,int,int)", COMMUTATIVE, Eval.ternary(IntFns::iadd3), "a + b + c (wraps)"),
+
+    // ---- integer comparisons ------------------------------------------------------------------
+    ILT("bool1(int,int)", 0, Eval.binary(IntFns::ilt), "signed a < b"),
+    IGE("bool1(int,int)", 0, Eval.binary(IntFns::ige), "signed a >= b"),
+    IEQ("bool1(int,int)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ieq), "a == b"),
+    INE("bool1(int,int)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ine), "a != b"),
+    ULT("bool1(uint,uint)", 0, Eval.binary(IntFns::ult), "unsigned a < b"),
+    UGE("bool1(uint,uint)", 0, Eval.binary(IntFns::uge), "unsigned a >= b"),
+    BALL_IEQUAL2("bool1x1(intx2,intx2)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.horizontal(IntFns::ballIequal), "all components equal"),
+    BALL_IEQUAL3("bool1x1(intx3,intx3)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.horizontal(IntFns::ballIequal), "all components equal"),
+    BALL_IEQUAL4("bool1x1(intx4,intx4)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.horizontal(IntFns::ballIequal), "all components equal"),
+    BANY_INEQUAL2("bool1x1(intx2,intx2)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.horizontal(IntFns::banyInequal), "some component differs"),
+    BANY_INEQUAL3("bool1x1(intx3,intx3)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.horizontal(IntFns::banyInequal), "some component differs"),
+    BANY_INEQUAL4("bool1x1(intx4,intx4)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.horizontal(IntFns::banyInequal), "some component differs"),
+
+    // ---- bitwise ------------------------------------------------------------------------------
+    IAND("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::iand), "a & b (also boolean and)"),
+    IOR("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ior), "a | b (also boolean or)"),
+    IXOR("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ixor), "a ^ b (also boolean xor)"),
+    INOT("uint(uint)", 0, SizeSet.INTS_AND_BOOL, Eval.unary(IntFns::inot), "~a (also boolean not)"),
+    ISHL("int(int,uint32)", 0, Eval.binary(IntFns::ishl), "a << (b mod bits)"),
+    ISHR("int(int,uint32)", 0, Eval.binary(IntFns::ishr), "a >> (b mod bits), arithmetic"),
+    USHR("uint(uint,uint32)", 0, Eval.binary(IntFns::ushr), "a >> (b mod bits), logical"),
+    UROL("uint(uint,uint32)", 0, Eval.binary(IntFns::urol), "rotate left by b mod bits"),
+    UROR("uint(uint,uint32)", 0, Eval.binary(IntFns::uror), "rotate right by b mod bits"),
+    BIT_COUNT("uint32(uint)", 0, Eval.unary(IntFns::bitCount), "number of set bits"),
+    FIND_LSB("int32(int)", 0, Eval.unary(IntFns::findLsb), "index of the lowest set bit; 0 -> -1"),
+    UFIND_MSB("int32(uint)", 0, Eval.unary(IntFns::ufindMsb), "index of the highest set bit; 0 -> -1"),
+    IFIND_MSB("int32(int)", 0, Eval.unary(IntFns::ifindMsb), "index of the highest bit unlike the sign; 0, -1 -> -1"),
+    UCLZ("uint32(uint)", 0, Eval.unary(IntFns::uclz), "leading zero bits; 0 -> bit size"),
+    BITFIELD_REVERSE("uint(uint)", 0, Eval.unary(IntFns::bitfieldReverse), "bit order reversed"),
+    UBITFIELD_EXTRACT("uint(uint,int32,int32)", 0, Eval.ternary(IntFns::ubitfieldExtract),
+            "bits [b, b+c) of a, zero-extended; c = 0 or b >= bits -> 0; clipped at the top bit"),
+    IBITFIELD_EXTRACT("int(int,int32,int32)", 0, Eval.ternary(IntFns::ibitfieldExtract),
+            "bits [b, b+c) of a, sign-extended; c = 0 or b >= bits -> 0; clipped at the top bit"),
+    BITFIELD_INSERT("uint(uint,uint,int32,int32)", 0, Eval.quaternary(IntFns::bitfieldInsert),
+            "a with bits [c, c+d) replaced by the low bits of b; d = 0 or c >= bits -> a"),
+    BFM("uint32(int32,int32)", 0, Eval.binary(IntFns::bfm), "((1 << (a & 31)) - 1) << (b & 31)"),
+    BITFIELD_SELECT("uint(uint,uint,uint)", 0, Eval.ternary(IntFns::bitfieldSelect), "(a & b) | (~a & c)"),
+    EXTRACT_U8("uint(uint,uint)", 0, SizeSet.INTS, Eval.binary(IntFns.extract(8, false)), "byte (b mod count) of a, zero-extended"),
+    EXTRACT_I8("int(int,int)", 0, SizeSet.INTS, Eval.binary(IntFns.extract(8, true)), "byte (b mod count) of a, sign-extended"),
+    EXTRACT_U16("uint(uint,uint)", 0, SizeSet.FROM16, Eval.binary(IntFns.extract(16, false)), "half-word (b mod count) of a, zero-extended"),
+    EXTRACT_I16("int(int,int)", 0, SizeSet.FROM16, Eval.binary(IntFns.extract(16, true)), "half-word (b mod count) of a, sign-extended"),
+    INSERT_U8("uint(uint,uint)", 0, SizeSet.INTS, Eval.binary(IntFns.insert(8)), "low byte of a moved to byte (b mod count)"),
+    INSERT_U16("uint(uint,uint)", 0, SizeSet.FROM16, Eval.binary(IntFns.insert(16)), "low half-word of a moved to half-word (b mod count)"),
+
+    // ---- conversions --------------------------------------------------------------------------
+    F2F16("float16(float)", 0, Eval.unary(ConvertFns.f2f(16)), "to f16, nearest even"),
+    F2F16_RTNE("float16(float)", 0, Eval.unary(ConvertFns.f2f(16)), "to f16, nearest even"),
+    F2F16_RTZ("float16(float)", 0, Eval.unary(ConvertFns::f2f16Rtz), "to f16, toward zero (finite stays finite)"),
+    F2F32("float32(float)", 0, Eval.unary(ConvertFns.f2f(32)), "to f32, nearest even"),
+    F2F64("float64(float)", 0, Eval.unary(ConvertFns.f2f(64)), "to f64 (exact)"),
+    F2I8("int8(float)", 0, Eval.unary(ConvertFns.f2i(8)), "truncate; saturate; NaN -> 0"),
+    F2I16("int16(float)", 0, Eval.unary(ConvertFns.f2i(16)), "truncate; saturate; NaN -> 0"),
+    F2I32("int32(float)", 0, Eval.unary(ConvertFns.f2i(32)), "truncate; saturate; NaN -> 0"),
+    F2I64("int64(float)", 0, Eval.unary(ConvertFns.f2i(64)), "truncate; saturate; NaN -> 0"),
+    F2U8("uint8(float)", 0, Eval.unary(ConvertFns.f2u(8)), "truncate; saturate (negative -> 0); NaN -> 0"),
+    F2U16("uint16(float)", 0, Eval.unary(ConvertFns.f2u(16)), "truncate; saturate (negative -> 0); NaN -> 0"),
+    F2U32("uint32(float)", 0, Eval.unary(ConvertFns.f2u(32)), "truncate; saturate (negative -> 0); NaN -> 0"),
+    F2U64("uint64(float)", 0, Eval.unary(ConvertFns.f2u(64)), "truncate; saturate (negative -> 0); NaN -> 0"),
+    I2F16("float16(int)", 0, Eval.unary(ConvertFns.i2f(16)), "signed to f16, nearest even"),
+    I2F32("float32(int)", 0, Eval.unary(ConvertFns.i2f(32)), "signed to f32, nearest even"),
+    I2F64("float64(int)", 0, Eval.unary(ConvertFns.i2f(64)), "signed to f64, nearest even"),
+    U2F16("float16(uint)", 0, Eval.unary(ConvertFns.u2f(16)), "unsigned to f16, nearest even"),
+    U2F32("float32(uint)", 0, Eval.unary(ConvertFns.u2f(32)), "unsigned to f32, nearest even"),
+    U2F64("float64(uint)", 0, Eval.unary(ConvertFns.u2f(64)), "unsigned to f64, nearest even"),
+    I2I8("int8(int)", 0, Eval.unary(ConvertFns::i2i), "sign-extend or truncate"),
+    I2I16("int16(int)", 0, Eval.unary(ConvertFns::i2i), "sign-extend or truncate"),
+    I2I32("int32(int)", 0, Eval.unary(ConvertFns::i2i), "sign-extend or truncate"),
+    I2I64("int64(int)", 0, Eval.unary(ConvertFns::i2i), "sign-extend or truncate"),
+    U2U8("uint8(uint)", 0, Eval.unary(ConvertFns::u2u), "zero-extend or truncate"),
+    U2U16("uint16(uint)", 0, Eval.unary(ConvertFns::u2u), "zero-extend or truncate"),
+    U2U32("uint32(uint)", 0, Eval.unary(ConvertFns::u2u), "zero-extend or truncate"),
+    U2U64("uint64(uint)", 0, Eval.unary(ConvertFns::u2u), "zero-extend or truncate"),
+    B2F16("float16(bool1)", 0, Eval.unary(ConvertFns.b2f(16)), "true -> 1.0, false -> 0.0"),
+    B2F32("float32(bool1)", 0, Eval.unary(ConvertFns.b2f(32)), "true -> 1.0, false -> 0.0"),
+    B2F64("float64(bool1)", 0, Eval.unary(ConvertFns.b2f(64)), "true -> 1.0, false -> 0.0"),
+    B2I8("int8(bool1)", 0, Eval.unary(ConvertFns::b2i), "true -> 1, false -> 0"),
+    B2I16("int16(bool1)", 0, Eval.unary(ConvertFns::b2i), "true -> 1, false -> 0"),
+    B2I32("int32(bool1)", 0, Eval.unary(ConvertFns::b2i), "true -> 1, false -> 0"),
+    B2I64("int64(bool1)", 0, Eval.unary(ConvertFns::b2i), "true -> 1, false -> 0"),
+    F2B1("bool1(float)", 0, Eval.unary(ConvertFns::f2b), "a != 0.0 (NaN -> true)"),
+    I2B1("bool1(int)", 0, Eval.unary(ConvertFns::i2b), "a != 0"),
+
+    // ---- packing ------------------------------------------------------------------------------
+    PACK_64_2X32_SPLIT("uint64(uint32,uint32)", 0, Eval.binary(PackFns.packSplit(32)), "a | b << 32"),
+    PACK_64_2X32_SPLIT_X("uint64(uint64,uint32)", 0, Eval.binary(PackFns::pack64SplitX), "a with its low 32 bits replaced by b"),
+    PACK_64_2X32_SPLIT_Y("uint64(uint64,uint32)", 0, Eval.binary(PackFns::pack64SplitY), "a with its high 32 bits replaced by b"),
+    UNPACK_64_2X32_SPLIT_X("uint32(uint64)", 0, Eval.unary(PackFns.unpackSplit(32, false)), "low 32 bits"),
+    UNPACK_64_2X32_SPLIT_Y("uint32(uint64)", 0, Eval.unary(PackFns.unpackSplit(32, true)), "high 32 bits"),
+    PACK_64_2X32("uint64x1(uint32x2)", 0, Eval.horizontal(PackFns.pack(32)), "a.x | a.y << 32"),
+    UNPACK_64_2X32("uint32x2(uint64x1)", 0, Eval.horizontal(PackFns.unpack(32)), "(low, high) 32-bit halves"),
+    PACK_64_4X16("uint64x1(uint16x4)", 0, Eval.horizontal(PackFns.pack(16)), "four 16-bit fields, x lowest"),
+    UNPACK_64_4X16("uint16x4(uint64x1)", 0, Eval.horizontal(PackFns.unpack(16)), "four 16-bit fields, x lowest"),
+    PACK_32_2X16("uint32x1(uint16x2)", 0, Eval.horizontal(PackFns.pack(16)), "a.x | a.y << 16"),
+    UNPACK_32_2X16("uint16x2(uint32x1)", 0, Eval.horizontal(PackFns.unpack(16)), "(low, high) 16-bit halves"),
+    PACK_32_2X16_SPLIT("uint32(uint16,uint16)", 0, Eval.binary(PackFns.packSplit(16)), "a | b << 16"),
+    UNPACK_32_2X16_SPLIT_X("uint16(uint32)", 0, Eval.unary(PackFns.unpackSplit(16, false)), "low 16 bits"),
+    UNPACK_32_2X16_SPLIT_Y("uint16(uint32)", 0, Eval.unary(PackFns.unpackSplit(16, true)), "high 16 bits"),
+    PACK_32_4X8("uint32x1(uint8x4)", 0, Eval.horizontal(PackFns.pack(8)), "four bytes, x lowest"),
+    UNPACK_32_4X8("uint8x4(uint32x1)", 0, Eval.horizontal(PackFns.unpack(8)), "four bytes, x lowest"),
+    PACK_HALF_2X16("uint32x1(float32x2)", 0, Eval.horizontal(PackFns::packHalf2x16), "two f32 rounded to f16, x low"),
+    UNPACK_HALF_2X16("float32x2(uint32x1)", 0, Eval.horizontal(PackFns::unpackHalf2x16), "two f16 widened to f32, x low"),
+    PACK_HALF_2X16_SPLIT("uint32(float32,float32)", 0, Eval.binary(PackFns::packHalf2x16Split), "f16(a) | f16(b) << 16"),
+    UNPACK_HALF_2X16_SPLIT_X("float32(uint32)", 0, Eval.unary(PackFns.unpackHalf2x16Split(false)), "f32 of the low f16"),
+    UNPACK_HALF_2X16_SPLIT_Y("float32(uint32)", 0, Eval.unary(PackFns.unpackHalf2x16Split(true)), "f32 of the high f16"),
+    PACK_UNORM_4X8("uint32x1(float32x4)", 0, Eval.horizontal(PackFns.packUnorm(8)), "GLSL packUnorm4x8"),
+    UNPACK_UNORM_4X8("float32x4(uint32x1)", 0, Eval.horizontal(PackFns.unpackUnorm(8)), "GLSL unpackUnorm4x8"),
+    PACK_SNORM_4X8("uint32x1(float32x4)", 0, Eval.horizontal(PackFns.packSnorm(8)), "GLSL packSnorm4x8"),
+    UNPACK_SNORM_4X8("float32x4(uint32x1)", 0, Eval.horizontal(PackFns.unpackSnorm(8)), "GLSL unpackSnorm4x8"),
+    PACK_UNORM_2X16("uint32x1(float32x2)", 0, Eval.horizontal(PackFns.packUnorm(16)), "GLSL packUnorm2x16"),
+    UNPACK_UNORM_2X16("float32x2(uint32x1)", 0, Eval.horizontal(PackFns.unpackUnorm(16)), "GLSL unpackUnorm2x16"),
+    PACK_SNORM_2X16("uint32x1(float32x2)", 0, Eval.horizontal(PackFns.packSnorm(16)), "GLSL packSnorm2x16"),
+    UNPACK_SNORM_2X16("float32x2(uint32x1)", 0, Eval.horizontal(PackFns.unpackSnorm(16)), "GLSL unpackSnorm2x16");
+
+    private final String opName;
+    private final OperandType output;
+    private final OperandType[] inputs;
+    private final int flags;
+    private final int legalSizes;
+    private final Eval eval;
+    private final String description;
+
+    Op(String signature, int flags, Eval eval, String description) {
+        this(signature, flags, SizeSet.DEFAULT, eval, description);
+    }
+
+    Op(String signature, int flags, int sizes, Eval eval, String description) {
+        this.opName = name().toLowerCase(java.util.Locale.ROOT);
+        int open = signature.indexOf('(');
+        this.output = OperandType.parse(signature.substring(0, open));
+        String[] ins = signature.substring(open + 1, signature.length() - 1).split(",");
+        this.inputs = new OperandType[ins.length];
+        for (int i = 0; i < ins.length; i++) inputs[i] = OperandType.parse(ins[i].trim());
+        this.flags = flags;
+        this.eval = eval;
+        this.description = description;
+        OperandType firstUnsized = !output.isSized() ? output : null;
+        for (OperandType t : inputs) {
+            if (firstUnsized == null && !t.isSized()) firstUnsized = t;
+        }
+        if (firstUnsized == null) {
+            this.legalSizes = 0;
+        } else {
+            this.legalSizes = sizes == SizeSet.DEFAULT ? firstUnsized.typeClass().defaultSizes() : sizes;
+        }
+        boolean horizontal = !output.isPerComponent();
+        for (OperandType t : inputs) {
+            if (t.isPerComponent() == horizontal) {
+                throw new IllegalStateException(opName + ": mixes per-component and fixed-size operands");
+            }
+        }
+        if (horizontal != (eval instanceof Eval.Horizontal)) {
+            throw new IllegalStateException(opName + ": evaluation kind does not match its signature");
+        }
+    }
+
+    private static final Map<String, Op> BY_NAME;
+
+    static {
+        Map<String, Op> m = new HashMap<>();
+        for (Op op : values()) m.put(op.opName, op);
+        BY_NAME = Collections.unmodifiableMap(m);
+    }
+
+    /** The op called {@code name}, or null. */
+    public static Op byName(String name) {
+        return BY_NAME.get(name);
+    }
+
+    /** The NIR-style name, e.g. {@code pack_64_2x32_split}. */
+    public String opName() {
+        return opName;
+    }
+
+    public OperandType output() {
+        return output;
+    }
+
+    public int numInputs() {
+        return inputs.length;
+    }
+
+    public OperandType input(int i) {
+        return inputs[i];
+    }
+
+    public int flags() {
+        return flags;
+    }
+
+    public boolean isCommutative() {
+        return (flags & COMMUTATIVE) != 0;
+    }
+
+    public boolean isAssociative() {
+        return (flags & ASSOCIATIVE) != 0;
+    }
+
+    /** True for ops whose operands have fixed component counts (fdot3, vec4, pack_64_2x32 …). */
+    public boolean isHorizontal() {
+        return !output.isPerComponent();
+    }
+
+    /** Whether any operand is unsized (so the instruction chooses a bit size). */
+    public boolean hasUnsizedOperands() {
+        return legalSizes != 0;
+    }
+
+    /** The legal bit sizes of the unsized operands, as a {@link Bits#sizeFlag} set (0: none). */
+    public int legalBitSizes() {
+        return legalSizes;
+    }
+
+    public boolean isLegalBitSize(int bits) {
+        return Bits.isValidBitSize(bits) && (legalSizes & Bits.sizeFlag(bits)) != 0;
+    }
+
+    /** The legal unsized bit sizes in increasing order. */
+    public List<Integer> legalBitSizeList() {
+        List<Integer> out = new ArrayList<>();
+        for (int b : new int[] {1, 8, 16, 32, 64}) {
+            if (isLegalBitSize(b)) out.add(b);
+        }
+        return out;
+    }
+
+    /** The bit size of the result for an instruction whose unsized size is {@code unsized}. */
+    public int outputBits(int unsized) {
+        return output.isSized() ? output.bitSize() : unsized;
+    }
+
+    public int inputBits(int i, int unsized) {
+        return inputs[i].isSized() ? inputs[i].bitSize() : unsized;
+    }
+
+    /** Components read from source i when the result has {@code destComponents}. */
+    public int inputComponents(int i, int destComponents) {
+        return inputs[i].isPerComponent() ? destComponents : inputs[i].components();
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public Eval eval() {
+        return eval;
+    }
+
+    /**
+     * Evaluates the op. {@code srcs[i]} holds the components read from source i (already
+     * swizzled, {@link #inputComponents} of them); the result has {@code destComponents}
+     * components, each masked to {@link #outputBits}.
+     */
+    public long[] evaluate(int unsizedBits, int destComponents, long[][] srcs) {
+        long[] dst = new long[destComponents];
+        evaluateInto(unsizedBits, srcs, dst);
+        return dst;
+    }
+
+    /** As {@link #evaluate}, into a caller-provided array whose length is the result's size. */
+    public void evaluateInto(int unsizedBits, long[][] srcs, long[] dst) {
+        long m = Bits.mask(outputBits(unsizedBits));
+        if (eval instanceof Eval.PerComponent pc) {
+            Eval.ComponentFn fn = pc.fn();
+            int n = srcs.length;
+            for (int c = 0; c < dst.length; c++) {
+                long a = srcs[0][c];
+                long b = n > 1 ? srcs[1][c] : 0;
+                long x = n > 2 ? srcs[2][c] : 0;
+                long y = n > 3 ? srcs[3][c] : 0;
+                dst[c] = fn.apply(a, b, x, y, unsizedBits) & m;
+            }
+        } else {
+            ((Eval.Horizontal) eval).fn().apply(srcs, dst, unsizedBits);
+            for (int c = 0; c < dst.length; c++) dst[c] &= m;
+        }
+    }
+
+    /** The signature as the op listing shows it, e.g. {@code float(float, float)}. */
+    public String signature() {
+        StringBuilder sb = new StringBuilder(output.toString()).append('(');
+        for (int i = 0; i < inputs.length; i++) {
+            if (i > 0) sb.append(", ");
+            sb.append(inputs[i]);
+        }
+        return sb.append(')').toString();
+    }
+}

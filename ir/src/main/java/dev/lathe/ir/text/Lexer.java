@@ -1,0 +1,133 @@
+package dev.lathe.ir.text;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Splits IR text into tokens; comments are {@code //} to the end of the line and {@code /* … *}{@code /}. */
+final class Lexer {
+    private final String text;
+    private final String file;
+    private int pos;
+    private int line = 1;
+    private int lineStart;
+
+    Lexer(String file, String text) {
+        this.file = file;
+        this.text = text;
+    }
+
+    List<Token> tokenize() {
+        List<Token> out = new ArrayList<>();
+        while (true) {
+            skipSpaceAndComments();
+            if (pos >= text.length()) {
+                out.add(new Token(Token.Kind.EOF, "", line, pos - lineStart + 1));
+                return out;
+            }
+            out.add(next());
+        }
+    }
+
+    private IrSyntaxException error(int l, int col, String msg) {
+        return new IrSyntaxException(Diagnostic.error(file, l, col, msg, Diagnostic.lineOf(text, l)));
+    }
+
+    private void skipSpaceAndComments() {
+        while (pos < text.length()) {
+            char c = text.charAt(pos);
+            if (c == '\n') {
+                pos++;
+                line++;
+                lineStart = pos;
+            } else if (c == ' ' || c == '\t' || c == '\r') {
+                pos++;
+            } else if (c == '/' && pos + 1 < text.length() && text.charAt(pos + 1) == '/') {
+                while (pos < text.length() && text.charAt(pos) != '\n') pos++;
+            } else if (c == '/' && pos + 1 < text.length() && text.charAt(pos + 1) == '*') {
+                int l = line, col = pos - lineStart + 1;
+                pos += 2;
+                while (true) {
+                    if (pos + 1 >= text.length()) throw error(l, col, "unterminated comment");
+                    if (text.charAt(pos) == '*' && text.charAt(pos + 1) == '/') {
+                        pos += 2;
+                        break;
+                    }
+                    if (text.charAt(pos) == '\n') {
+                        line++;
+                        lineStart = pos + 1;
+                    }
+                    pos++;
+                }
+            } else {
+                return;
+            }
+        }
+    }
+
+    private static boolean isWordStart(char c) {
+        return Character.isLetter(c) || c == '_';
+    }
+
+    private static boolean isWordPart(char c) {
+        return Character.isLetterOrDigit(c) || c == '_';
+    }
+
+    private Token next() {
+        int col = pos - lineStart + 1;
+        char c = text.charAt(pos);
+        if (c == '%' || c == '@') {
+            int start = ++pos;
+            while (pos < text.length() && isWordPart(text.charAt(pos))) pos++;
+            if (pos == start) throw error(line, col, "expected a name after '" + c + "'");
+            return new Token(c == '%' ? Token.Kind.VALUE : Token.Kind.SYMBOL, text.substring(start, pos), line, col);
+        }
+        if (Character.isDigit(c) || ((c == '-' || c == '+') && pos + 1 < text.length()
+                && (Character.isDigit(text.charAt(pos + 1)) || text.startsWith("inf", pos + 1)
+                || text.startsWith("nan", pos + 1)))) {
+            return number(col);
+        }
+        if (isWordStart(c)) {
+            int start = pos;
+            while (pos < text.length() && isWordPart(text.charAt(pos))) pos++;
+            return new Token(Token.Kind.IDENT, text.substring(start, pos), line, col);
+        }
+        if ("=,:(){}[]!.".indexOf(c) >= 0) {
+            pos++;
+            return new Token(Token.Kind.PUNCT, String.valueOf(c), line, col);
+        }
+        throw error(line, col, "unexpected character '" + c + "'");
+    }
+
+    private Token number(int col) {
+        int start = pos;
+        if (text.charAt(pos) == '-' || text.charAt(pos) == '+') pos++;
+        if (text.startsWith("inf", pos) || text.startsWith("nan", pos)) {
+            pos += 3;
+        } else if (text.startsWith("0x", pos) || text.startsWith("0X", pos)) {
+            pos += 2;
+            while (pos < text.length() && Character.digit(text.charAt(pos), 16) >= 0) pos++;
+        } else {
+            while (pos < text.length() && Character.isDigit(text.charAt(pos))) pos++;
+            if (pos + 1 < text.length() && text.charAt(pos) == '.' && Character.isDigit(text.charAt(pos + 1))) {
+                pos++;
+                while (pos < text.length() && Character.isDigit(text.charAt(pos))) pos++;
+            }
+            if (pos < text.length() && (text.charAt(pos) == 'e' || text.charAt(pos) == 'E')) {
+                int save = pos;
+                pos++;
+                if (pos < text.length() && (text.charAt(pos) == '-' || text.charAt(pos) == '+')) pos++;
+                if (pos < text.length() && Character.isDigit(text.charAt(pos))) {
+                    while (pos < text.length() && Character.isDigit(text.charAt(pos))) pos++;
+                } else {
+                    pos = save;
+                }
+            }
+        }
+        if (pos < text.length() && isWordPart(text.charAt(pos))) {
+            // Words that start with a digit ("2d") are words; the parser says if one is misplaced.
+            while (pos < text.length() && isWordPart(text.charAt(pos))) pos++;
+            return new Token(Token.Kind.IDENT, text.substring(start, pos), line, col);
+        }
+        return new Token(Token.Kind.NUMBER, text.substring(start, pos), line, col);
+    }
+}

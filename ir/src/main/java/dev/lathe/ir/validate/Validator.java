@@ -1,0 +1,449 @@
+package dev.lathe.ir.validate;
+
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.Block;
+import dev.lathe.ir.CfList;
+import dev.lathe.ir.CfNode;
+import dev.lathe.ir.Function;
+import dev.lathe.ir.IfNode;
+import dev.lathe.ir.Instr;
+import dev.lathe.ir.Intrinsic;
+import dev.lathe.ir.IntrinsicInstr;
+import dev.lathe.ir.JumpInstr;
+import dev.lathe.ir.LoopNode;
+import dev.lathe.ir.PhiInstr;
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.SourceLoc;
+import dev.lathe.ir.Src;
+import dev.lathe.ir.Value;
+import dev.lathe.ir.Variable;
+import dev.lathe.ir.analysis.DominatorTree;
+import dev.lathe.ir.op.Op;
+import dev.lathe.ir.op.OperandType;
+import dev.lathe.ir.text.IrPrinter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks every rule the IR must obey, reporting each violation with the instruction and the
+ * name of the check. The checks, by name:
+ *
+ * <ul>
+ *   <li>{@code cf-structure}: every list starts and ends with a block, never two blocks in a
+ *       row, loops and ifs have non-empty bodies, parent links agree;
+ *   <li>{@code instr-links}: the doubly linked instruction lists agree with their blocks;
+ *   <li>{@code phi-placement}: phis only at the start of a block;
+ *   <li>{@code phi-sources}: exactly one source per predecessor, each of the phi's size;
+ *   <li>{@code jump-placement}: a jump is the last instruction of its block, break and
+ *       continue only inside a loop;
+ *   <li>{@code use-lists}: each source of the IR is in its value's use list and the lists hold
+ *       nothing else;
+ *   <li>{@code value-defined}: every source reads a value defined by an instruction of the
+ *       same function that is in the IR;
+ *   <li>{@code ssa-dominance}: every definition dominates its uses (a phi source's, the end of
+ *       the predecessor); in unreachable code, definitions come first in program order;
+ *   <li>{@code alu-sources}, {@code alu-bit-size}, {@code alu-components}, {@code swizzle}:
+ *       the op table's arity, types and bit sizes, component counts, swizzles in range;
+ *   <li>{@code if-condition}: a 1-component 1-bit value;
+ *   <li>{@code intrinsic-stage}, {@code intrinsic-variable}, {@code intrinsic-sources},
+ *       {@code intrinsic-result}: intrinsics in legal stages, with the right kind of variable,
+ *       sources and result shape;
+ *   <li>{@code entry-point}: the shader has a function named main.
+ * </ul>
+ */
+public final class Validator {
+    private final List<ValidationError> errors = new ArrayList<>();
+    private Function fn;
+
+    private Validator() {}
+
+    /** All violations in {@code shader}, in program order (empty when valid). */
+    public static List<ValidationError> validate(Shader shader) {
+        Validator v = new Validator();
+        boolean hasMain = false;
+        for (Function f : shader.functions()) {
+            hasMain |= f.name().equals("main");
+            v.validateFunction(f);
+        }
+        if (!hasMain) v.errors.add(new ValidationError("entry-point", "the shader has no function named main", "shader", null));
+        return v.errors;
+    }
+
+    /** All violations in one function. */
+    public static List<ValidationError> validate(Function fn) {
+        Validator v = new Validator();
+        v.validateFunction(fn);
+        return v.errors;
+    }
+
+    /** Throws {@link IrValidationException} listing every violation, if there is any. */
+    public static void check(Shader shader) {
+        List<ValidationError> errs = validate(shader);
+        if (!errs.isEmpty()) throw new IrValidationException(errs);
+    }
+
+    private void error(String check, Instr i, String message) {
+        errors.add(new ValidationError(check, message, describe(i), i.loc()));
+    }
+
+    private void error(String check, String where, SourceLoc loc, String message) {
+        errors.add(new ValidationError(check, message, where, loc));
+    }
+
+    private String describe(Instr i) {
+        String block = i.block() == null ? "detached" : "b" + i.block().index();
+        return "function " + fn.name() + ", " + block + ", '" + IrPrinter.instrToString(i) + "'";
+    }
+
+    private void validateFunction(Function f) {
+        fn = f;
+        int before = errors.size();
+        List<Block> blocks = checkStructure(f);
+        if (errors.size() > before) return; // the CFG cannot be trusted on a broken structure
+        Map<Instr, Integer> position = checkInstrLinks(blocks);
+        if (errors.size() > before) return;
+        DominatorTree dom = DominatorTree.compute(f);
+        Set<Src> irSrcs = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Block b : blocks) {
+            boolean seenNonPhi = false;
+            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                if (i instanceof PhiInstr) {
+                    if (seenNonPhi) error("phi-placement", i, "phi after a non-phi instruction: phis must start the block");
+                } else {
+                    seenNonPhi = true;
+                }
+                if (i instanceof JumpInstr j) checkJump(j, b);
+                for (Src s : i.srcs()) irSrcs.add(s);
+                checkInstr(i, b);
+                checkSources(i, b, dom, position);
+            }
+        }
+        checkIfConditions(f, dom, position, irSrcs);
+        checkUseLists(blocks, irSrcs);
+    }
+
+    // ---- structure ----------------------------------------------------------------------------
+
+    private record Pending(CfList list, String where) {}
+
+    private List<Block> checkStructure(Function f) {
+        List<Pending> work = new ArrayList<>();
+        work.add(new Pending(f.body(), "the function body"));
+        List<Block> blocks = new ArrayList<>();
+        while (!work.isEmpty()) {
+            Pending pl = work.remove(work.size() - 1);
+            CfList list = pl.list();
+            if (list.isEmpty()) {
+                error("cf-structure", "function " + f.name(), null, pl.where() + " is empty: it needs at least a block");
+                continue;
+            }
+            if (!(list.first() instanceof Block)) {
+                error("cf-structure", "function " + f.name(), nodeLoc(list.first()), pl.where() + " does not start with a block");
+            }
+            if (!(list.last() instanceof Block)) {
+                error("cf-structure", "function " + f.name(), nodeLoc(list.last()), pl.where() + " does not end with a block");
+            }
+            CfNode prev = null;
+            for (CfNode n = list.first(); n != null; n = n.next()) {
+                if (n.parent() != list || n.prev() != prev) {
+                    error("cf-structure", "function " + f.name(), nodeLoc(n), "control-flow links are inconsistent in " + pl.where());
+                }
+                if (n instanceof Block b && prev instanceof Block) {
+                    error("cf-structure", "function " + f.name(), null, "two blocks in a row in " + pl.where());
+                }
+                if (n instanceof Block b) {
+                    blocks.add(b);
+                } else if (n instanceof IfNode in) {
+                    work.add(new Pending(in.elseList(), "the else side of an if"));
+                    work.add(new Pending(in.thenList(), "the then side of an if"));
+                } else {
+                    work.add(new Pending(((LoopNode) n).body(), "a loop body"));
+                }
+                prev = n;
+            }
+            if (list.last() != prev) {
+                error("cf-structure", "function " + f.name(), null, "the last node of " + pl.where() + " is wrong");
+            }
+        }
+        if (!errors.isEmpty()) return blocks;
+        return f.blocks();
+    }
+
+    private static SourceLoc nodeLoc(CfNode n) {
+        if (n instanceof IfNode in) return in.loc();
+        if (n instanceof LoopNode l) return l.loc();
+        if (n instanceof Block b && b.firstInstr() != null) return b.firstInstr().loc();
+        return null;
+    }
+
+    private Map<Instr, Integer> checkInstrLinks(List<Block> blocks) {
+        Map<Instr, Integer> position = new IdentityHashMap<>();
+        for (Block b : blocks) {
+            Instr prev = null;
+            int k = 0;
+            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                if (i.block() != b || i.prev() != prev) {
+                    error("instr-links", i, "instruction list links are inconsistent");
+                    return position;
+                }
+                position.put(i, k++);
+                prev = i;
+            }
+            if (b.lastInstr() != prev) {
+                error("instr-links", "function " + fn.name() + ", b" + b.index(), null, "the block's last instruction is wrong");
+            }
+        }
+        return position;
+    }
+
+    private void checkJump(JumpInstr j, Block b) {
+        if (j.next() != null) error("jump-placement", j, j.kind().spelling() + " must be the last instruction of its block");
+        if (j.kind() != JumpInstr.Kind.RETURN && b.enclosingLoop() == null) {
+            error("jump-placement", j, j.kind().spelling() + " outside of a loop");
+        }
+    }
+
+    // ---- per instruction ----------------------------------------------------------------------
+
+    private void checkInstr(Instr i, Block b) {
+        if (i instanceof AluInstr alu) {
+            checkAlu(alu);
+        } else if (i instanceof IntrinsicInstr in) {
+            checkIntrinsic(in);
+        } else if (i instanceof PhiInstr phi) {
+            checkPhi(phi, b);
+        }
+    }
+
+    private void checkAlu(AluInstr alu) {
+        Op op = alu.op();
+        Value d = alu.def();
+        if (alu.numSrcs() != op.numInputs()) {
+            error("alu-sources", alu, op.opName() + " takes " + op.numInputs() + " sources, has " + alu.numSrcs());
+            return;
+        }
+        if (op.isHorizontal() && d.numComponents() != op.output().components()) {
+            error("alu-components", alu, op.opName() + " produces " + op.output().components() + " component(s), not "
+                    + d.numComponents());
+        }
+        int unsized = alu.unsizedBitSize();
+        if (op.hasUnsizedOperands() && !op.isLegalBitSize(unsized)) {
+            error("alu-bit-size", alu, op.opName() + " does not work on " + unsized + "-bit values (legal: "
+                    + op.legalBitSizeList() + ")");
+        }
+        if (op.output().isSized() && d.bitSize() != op.output().bitSize()) {
+            error("alu-bit-size", alu, op.opName() + " produces " + op.output().bitSize() + "-bit values, not " + d.bitSize());
+        }
+        for (int k = 0; k < alu.numSrcs(); k++) {
+            Src s = alu.src(k);
+            OperandType t = op.input(k);
+            int want = t.isSized() ? t.bitSize() : unsized;
+            if (s.value().bitSize() != want) {
+                error("alu-bit-size", alu, "source " + (k + 1) + " of " + op.opName() + " has " + s.value().bitSize()
+                        + " bits, expected " + want + (t.isSized() ? "" : " (the instruction's bit size)"));
+            }
+            int comps = op.inputComponents(k, d.numComponents());
+            if (s.numComponentsRead() != comps) {
+                error("alu-components", alu, "source " + (k + 1) + " of " + op.opName() + " reads " + s.numComponentsRead()
+                        + " component(s), expected " + comps);
+            }
+            for (int c = 0; c < s.numComponentsRead(); c++) {
+                if (s.component(c) >= s.value().numComponents()) {
+                    error("swizzle", alu, "source " + (k + 1) + " swizzle reads component " + s.component(c) + " of "
+                            + s.value() + ", which has " + s.value().numComponents());
+                    break;
+                }
+            }
+        }
+    }
+
+    private void checkIntrinsic(IntrinsicInstr in) {
+        Intrinsic k = in.intrinsic();
+        if (!k.isLegalIn(fn.shader().stage())) {
+            error("intrinsic-stage", in, k.spelling() + " is not available in " + fn.shader().stage().spelling() + " shaders");
+        }
+        Variable v = in.var();
+        if (k.varKind() != null) {
+            if (v == null || v.kind() != k.varKind()) {
+                error("intrinsic-variable", in, k.spelling() + " needs a variable of kind " + k.varKind().spelling());
+                return;
+            }
+            boolean declared = v.kind() == Variable.Kind.LOCAL ? fn.local(v.name()) == v : fn.shader().variable(v.name()) == v;
+            if (!declared) error("intrinsic-variable", in, "@" + v.name() + " is not declared in this shader/function");
+        } else if (v != null) {
+            error("intrinsic-variable", in, k.spelling() + " takes no variable");
+        }
+        List<Intrinsic.Role> roles = k.roles(v);
+        if (roles.size() != in.numSrcs()) {
+            error("intrinsic-sources", in, k.spelling() + " takes " + roles.size() + " source(s), has " + in.numSrcs());
+            return;
+        }
+        for (int s = 0; s < roles.size(); s++) {
+            Value val = in.src(s).value();
+            int[] shape = Intrinsic.srcShape(roles.get(s), v);
+            if (shape == null) {
+                if (val.bitSize() == 1) error("intrinsic-sources", in, "buffers cannot store 1-bit values");
+            } else if (val.numComponents() != shape[0] || val.bitSize() != shape[1]) {
+                error("intrinsic-sources", in, "source " + (s + 1) + " (" + roles.get(s).name().toLowerCase(java.util.Locale.ROOT)
+                        .replace('_', ' ') + ") must be vec" + shape[0] + " " + shape[1] + ", not vec" + val.numComponents()
+                        + " " + val.bitSize());
+            }
+        }
+        Value d = in.def();
+        if (k.hasDest() != (d != null)) {
+            error("intrinsic-result", in, k.spelling() + (k.hasDest() ? " must define a value" : " defines no value"));
+            return;
+        }
+        if (d != null) {
+            int[] shape = k.destShape(v);
+            if (shape == null) {
+                if (d.bitSize() == 1 || d.numComponents() > 4) {
+                    error("intrinsic-result", in, k.spelling() + " loads 1–4 components of 8, 16, 32 or 64 bits");
+                }
+            } else if (d.numComponents() != shape[0] || d.bitSize() != shape[1]) {
+                error("intrinsic-result", in, k.spelling() + " defines vec" + shape[0] + " " + shape[1] + ", not vec"
+                        + d.numComponents() + " " + d.bitSize());
+            }
+        }
+    }
+
+    private void checkPhi(PhiInstr phi, Block b) {
+        List<Block> preds = b.predecessors();
+        Set<Block> seen = new HashSet<>();
+        for (PhiInstr.PhiSrc ps : phi.phiSrcs()) {
+            if (!preds.contains(ps.pred())) {
+                error("phi-sources", phi, "source for b" + indexOf(ps.pred()) + ", which is not a predecessor of b" + b.index());
+            }
+            if (!seen.add(ps.pred())) error("phi-sources", phi, "two sources for predecessor b" + indexOf(ps.pred()));
+            Value v = ps.src().value();
+            if (v.numComponents() != phi.def().numComponents() || v.bitSize() != phi.def().bitSize()) {
+                error("phi-sources", phi, "source " + v + " is vec" + v.numComponents() + " " + v.bitSize() + " but the phi is vec"
+                        + phi.def().numComponents() + " " + phi.def().bitSize());
+            }
+        }
+        for (Block p : preds) {
+            if (!seen.contains(p)) error("phi-sources", phi, "no source for predecessor b" + p.index());
+        }
+    }
+
+    private int indexOf(Block b) {
+        return b.function() == fn ? b.index() : -1;
+    }
+
+    // ---- SSA ----------------------------------------------------------------------------------
+
+    /** Whether {@code v} is defined by an instruction that is in this function's IR. */
+    private boolean isLive(Value v) {
+        Instr d = v.parent();
+        return d.block() != null && d.block().function() == fn;
+    }
+
+    private void checkSources(Instr i, Block b, DominatorTree dom, Map<Instr, Integer> position) {
+        if (i instanceof PhiInstr phi) {
+            for (PhiInstr.PhiSrc ps : phi.phiSrcs()) {
+                Value v = ps.src().value();
+                if (!isLive(v)) {
+                    error("value-defined", i, "reads " + v + ", whose definition is not in the function");
+                } else if (ps.pred().function() == fn && !availableAtEnd(v, ps.pred(), dom)) {
+                    error("ssa-dominance", i, "the definition of " + IrPrinter.instrToString(v.parent())
+                            + " does not dominate the end of predecessor b" + ps.pred().index());
+                }
+            }
+            return;
+        }
+        for (Src s : i.srcs()) {
+            Value v = s.value();
+            if (!isLive(v)) {
+                error("value-defined", i, "reads " + v + ", whose definition is not in the function");
+            } else if (!availableAt(v, b, position.get(i), dom, position)) {
+                error("ssa-dominance", i, "uses a value whose definition '" + IrPrinter.instrToString(v.parent())
+                        + "' does not dominate it");
+            }
+        }
+    }
+
+    private boolean availableAt(Value v, Block useBlock, int usePos, DominatorTree dom, Map<Instr, Integer> position) {
+        Block defBlock = v.parent().block();
+        if (defBlock == useBlock) return position.get(v.parent()) < usePos;
+        if (dom.isReachable(useBlock)) return dom.dominates(defBlock, useBlock);
+        return defBlock.index() < useBlock.index();
+    }
+
+    private boolean availableAtEnd(Value v, Block pred, DominatorTree dom) {
+        Block defBlock = v.parent().block();
+        if (dom.isReachable(pred)) return dom.dominates(defBlock, pred);
+        return defBlock.index() <= pred.index();
+    }
+
+    private void checkIfConditions(Function f, DominatorTree dom, Map<Instr, Integer> position, Set<Src> irSrcs) {
+        List<CfList> work = new ArrayList<>();
+        work.add(f.body());
+        while (!work.isEmpty()) {
+            for (CfNode n : work.remove(work.size() - 1)) {
+                if (n instanceof IfNode in) {
+                    Src c = in.condition();
+                    irSrcs.add(c);
+                    Value v = c.value();
+                    String where = "function " + f.name() + ", if " + v;
+                    if (v.numComponents() != 1 || v.bitSize() != 1) {
+                        error("if-condition", where, in.loc(), "an if condition must be vec1 1, not vec" + v.numComponents() + " " + v.bitSize());
+                    }
+                    Block before = (Block) in.prev();
+                    if (!isLive(v)) {
+                        error("value-defined", where, in.loc(), "the condition " + v + " is not defined in the function");
+                    } else if (before != null && !availableAtEnd(v, before, dom)) {
+                        error("ssa-dominance", where, in.loc(), "the condition's definition does not dominate the if");
+                    }
+                    work.add(in.thenList());
+                    work.add(in.elseList());
+                } else if (n instanceof LoopNode l) {
+                    work.add(l.body());
+                }
+            }
+        }
+    }
+
+    private void checkUseLists(List<Block> blocks, Set<Src> irSrcs) {
+        Set<Value> values = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Block b : blocks) {
+            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                if (i.def() != null) values.add(i.def());
+            }
+        }
+        for (Src s : irSrcs) {
+            values.add(s.value());
+            if (!s.isLinked()) {
+                report("use-lists", s, "a source of " + s.value() + " is missing from its use list");
+            }
+        }
+        for (Value v : values) {
+            int n = 0;
+            for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
+                n++;
+                if (u.value() != v) {
+                    report("use-lists", u, "the use list of " + v + " holds a source that reads " + u.value());
+                } else if (!irSrcs.contains(u)) {
+                    report("use-lists", u, "the use list of " + v + " holds a source of an instruction that is not in the IR");
+                }
+            }
+            if (n != v.useCount()) {
+                errors.add(new ValidationError("use-lists", "use count of " + v + " is " + v.useCount() + " but its list has " + n,
+                        "function " + fn.name(), v.parent().loc()));
+            }
+        }
+    }
+
+    private void report(String check, Src s, String message) {
+        Instr i = s.instr();
+        if (i != null) {
+            error(check, i, message);
+        } else {
+            IfNode in = (IfNode) s.owner();
+            error(check, "function " + fn.name() + ", if " + s.value(), in.loc(), message);
+        }
+    }
+}
