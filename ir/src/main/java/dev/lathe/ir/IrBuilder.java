@@ -22,9 +22,6 @@ import dev.lathe.ir.op.Op;
  * and read narrower sources with their last component repeated (as NIR's builder does).
  */
 public final class IrBuilder {
-    /** A source with an explicit swizzle. */
-    public record Operand(Value value, byte[] swizzle) {}
-
     private final Function fn;
     private Block block;
     private Instr before;
@@ -132,31 +129,25 @@ public final class IrBuilder {
     // ---- ALU ----------------------------------------------------------------------------------
 
     /** {@code v} read through a swizzle such as {@code "yx"} or {@code "xxxx"}. */
-    public Operand swz(Value v, String swizzle) {
+    public Swizzled swz(Value v, String swizzle) {
         byte[] s = Swizzle.parse(swizzle);
         if (s == null) throw new IllegalArgumentException("not a swizzle: " + swizzle);
-        return new Operand(v, s);
+        return new Swizzled(v, s);
     }
 
     /** Component {@code c} of {@code v} as a scalar operand. */
-    public Operand comp(Value v, int c) {
-        return new Operand(v, new byte[] {(byte) c});
-    }
-
-    public Value alu(Op op, Value... srcs) {
-        Operand[] ops = new Operand[srcs.length];
-        for (int i = 0; i < srcs.length; i++) ops[i] = new Operand(srcs[i], null);
-        return alu(op, ops);
+    public Swizzled comp(Value v, int c) {
+        return new Swizzled(v, new byte[] {(byte) c});
     }
 
     /** An ALU op with the result shape inferred from the op and the sources. */
-    public Value alu(Op op, Operand... srcs) {
+    public Value alu(Op op, AluOperand... srcs) {
         int comps;
         if (op.isHorizontal()) {
             comps = op.output().components();
         } else {
             comps = 1;
-            for (Operand o : srcs) comps = Math.max(comps, width(o));
+            for (AluOperand o : srcs) comps = Math.max(comps, width(o));
         }
         int bits = op.output().isSized() ? op.output().bitSize() : 0;
         for (int i = 0; i < srcs.length && bits == 0; i++) {
@@ -166,7 +157,7 @@ public final class IrBuilder {
     }
 
     /** An ALU op with an explicit result shape. */
-    public AluInstr aluInstr(Op op, int numComponents, int bitSize, Operand... srcs) {
+    public AluInstr aluInstr(Op op, int numComponents, int bitSize, AluOperand... srcs) {
         Value[] vals = new Value[srcs.length];
         byte[][] swz = new byte[srcs.length][];
         for (int i = 0; i < srcs.length; i++) {
@@ -187,7 +178,7 @@ public final class IrBuilder {
         return insert(new AluInstr(fn, op, numComponents, bitSize, vals, swz));
     }
 
-    private static int width(Operand o) {
+    private static int width(AluOperand o) {
         return o.swizzle() == null ? o.value().numComponents() : o.swizzle().length;
     }
 
@@ -202,8 +193,8 @@ public final class IrBuilder {
             case 16 -> Op.VEC16;
             default -> throw new IllegalArgumentException("no vec op for " + comps.length + " components");
         };
-        Operand[] ops = new Operand[comps.length];
-        for (int i = 0; i < comps.length; i++) ops[i] = new Operand(comps[i], new byte[] {0});
+        AluOperand[] ops = new AluOperand[comps.length];
+        for (int i = 0; i < comps.length; i++) ops[i] = comp(comps[i], 0);
         return aluInstr(op, comps.length, comps[0].bitSize(), ops).def();
     }
 

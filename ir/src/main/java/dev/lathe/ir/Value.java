@@ -10,7 +10,7 @@ import java.util.List;
  * {@code if} condition. The dense {@link #index()} lets analyses keep results in arrays sized
  * {@link Function#valueCount()}.
  */
-public final class Value {
+public final class Value implements AluOperand {
     private final Instr parent;
     private final int numComponents;
     private final int bitSize;
@@ -35,6 +35,18 @@ public final class Value {
     /** Component counts a value may have: 1–4, 8 and 16. */
     public static boolean isValidComponentCount(int n) {
         return (n >= 1 && n <= 4) || n == 8 || n == 16;
+    }
+
+    /** This value itself (as an {@link AluOperand}). */
+    @Override
+    public Value value() {
+        return this;
+    }
+
+    /** No swizzle: a whole value reads its components in order. */
+    @Override
+    public byte[] swizzle() {
+        return null;
     }
 
     /** The instruction that defines this value. */
