@@ -229,7 +229,7 @@ public final class Function {
         if (splitAt instanceof PhiInstr) throw new IllegalArgumentException("cannot split a block at a phi");
         // With no split point, a jump ending the block stays there: the new node is then
         // unreachable code after the jump, which the structure allows (dead_cf removes it).
-        List<Block> oldSuccs = new ArrayList<>(before.successors());
+        List<Block> oldSuccs = successorsFromStructure(before);
         Block after = new Block();
         CfList list = before.parent();
         list.insertAfter(before, node);
@@ -241,6 +241,55 @@ public final class Function {
         }
         for (Block s : oldSuccs) {
             for (PhiInstr phi : s.phis()) phi.retargetSrc(before, after);
+        }
+    }
+
+    /**
+     * The successors of one block, read off the structure without recomputing the whole CFG
+     * (inserting many ifs would otherwise be quadratic). Walks up only as far as needed.
+     */
+    private List<Block> successorsFromStructure(Block b) {
+        if (cfgValid) return new ArrayList<>(b.succs);
+        List<Block> out = new ArrayList<>(2);
+        JumpInstr j = b.jump();
+        if (j != null) {
+            if (j.kind() == JumpInstr.Kind.RETURN) {
+                out.add(endBlock);
+            } else {
+                LoopNode loop = b.enclosingLoop();
+                if (loop != null) {
+                    Block t = j.kind() == JumpInstr.Kind.BREAK ? (loop.next instanceof Block e ? e : null)
+                            : (loop.body().first() instanceof Block h ? h : null);
+                    if (t != null) out.add(t);
+                }
+            }
+            return out;
+        }
+        CfNode n = b;
+        while (true) {
+            if (n.next instanceof IfNode in) {
+                if (n != b) throw new IllegalStateException("malformed control flow");
+                if (in.thenList().first() instanceof Block t) out.add(t);
+                if (in.elseList().first() instanceof Block e) out.add(e);
+                return out;
+            }
+            if (n.next instanceof LoopNode loop) {
+                if (loop.body().first() instanceof Block h) out.add(h);
+                return out;
+            }
+            if (n.next != null) return out; // two blocks in a row: malformed, no edges
+            CfNode owner = n.parent.owner();
+            if (owner == null) {
+                out.add(endBlock);
+                return out;
+            }
+            if (owner instanceof LoopNode loop) {
+                if (loop.body().first() instanceof Block h) out.add(h);
+                return out;
+            }
+            // the end of a then/else side falls through to the block after the if
+            if (owner.next instanceof Block m) out.add(m);
+            return out;
         }
     }
 

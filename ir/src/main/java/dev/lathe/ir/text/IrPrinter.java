@@ -170,8 +170,14 @@ public final class IrPrinter {
         }
     }
 
+    /**
+     * Indentation stops growing after this many levels: output size would otherwise be
+     * quadratic in the nesting depth. Whitespace means nothing to the parser.
+     */
+    static final int MAX_INDENT_LEVELS = 32;
+
     private StringBuilder indent(int depth) {
-        for (int i = 0; i < depth; i++) out.append("  ");
+        for (int i = 0; i < Math.min(depth, MAX_INDENT_LEVELS); i++) out.append("  ");
         return out;
     }
 

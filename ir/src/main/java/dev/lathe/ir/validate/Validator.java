@@ -18,6 +18,7 @@ import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.analysis.DominatorTree;
+import dev.lathe.ir.analysis.LoopNesting;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.OperandType;
 import dev.lathe.ir.text.IrPrinter;
@@ -46,8 +47,9 @@ import java.util.Set;
  *       same function that is in the IR;
  *   <li>{@code ssa-dominance}: every definition dominates its uses (a phi source's, the end of
  *       the predecessor); in unreachable code, definitions come first in program order;
- *   <li>{@code alu-sources}, {@code alu-bit-size}, {@code alu-components}, {@code swizzle}:
- *       the op table's arity, types and bit sizes, component counts, swizzles in range;
+ *   <li>{@code alu-bit-size}, {@code alu-components}, {@code swizzle}: the op table's types
+ *       and bit sizes, component counts, swizzles in range (the number of sources cannot be
+ *       wrong: {@link dev.lathe.ir.AluInstr} refuses to be built with another count);
  *   <li>{@code if-condition}: a 1-component 1-bit value;
  *   <li>{@code intrinsic-stage}, {@code intrinsic-variable}, {@code intrinsic-sources},
  *       {@code intrinsic-result}: intrinsics in legal stages, with the right kind of variable,
@@ -107,6 +109,7 @@ public final class Validator {
         Map<Instr, Integer> position = checkInstrLinks(blocks);
         if (errors.size() > before) return;
         DominatorTree dom = DominatorTree.compute(f);
+        LoopNesting loops = LoopNesting.compute(f);
         Set<Src> irSrcs = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
         for (Block b : blocks) {
             boolean seenNonPhi = false;
@@ -116,7 +119,7 @@ public final class Validator {
                 } else {
                     seenNonPhi = true;
                 }
-                if (i instanceof JumpInstr j) checkJump(j, b);
+                if (i instanceof JumpInstr j) checkJump(j, b, loops);
                 for (Src s : i.srcs()) irSrcs.add(s);
                 checkInstr(i, b);
                 checkSources(i, b, dom, position);
@@ -200,9 +203,9 @@ public final class Validator {
         return position;
     }
 
-    private void checkJump(JumpInstr j, Block b) {
+    private void checkJump(JumpInstr j, Block b, LoopNesting loops) {
         if (j.next() != null) error("jump-placement", j, j.kind().spelling() + " must be the last instruction of its block");
-        if (j.kind() != JumpInstr.Kind.RETURN && b.enclosingLoop() == null) {
+        if (j.kind() != JumpInstr.Kind.RETURN && loops.innermostLoop(b) == null) {
             error("jump-placement", j, j.kind().spelling() + " outside of a loop");
         }
     }
@@ -222,10 +225,6 @@ public final class Validator {
     private void checkAlu(AluInstr alu) {
         Op op = alu.op();
         Value d = alu.def();
-        if (alu.numSrcs() != op.numInputs()) {
-            error("alu-sources", alu, op.opName() + " takes " + op.numInputs() + " sources, has " + alu.numSrcs());
-            return;
-        }
         if (op.isHorizontal() && d.numComponents() != op.output().components()) {
             error("alu-components", alu, op.opName() + " produces " + op.output().components() + " component(s), not "
                     + d.numComponents());
