@@ -1,0 +1,276 @@
+package dev.lathe.ir.interp;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.validate.Validator;
+import org.junit.jupiter.api.Test;
+
+class InterpreterTest {
+
+    private static Shader parse(String text) {
+        Shader s = IrParser.parse("t.ir", text);
+        assertTrue(Validator.validate(s).isEmpty(), Validator.validate(s).toString());
+        return s;
+    }
+
+    private static long f32(float f) {
+        return Float.floatToRawIntBits(f) & 0xffffffffL;
+    }
+
+    @Test
+    void loopSumsAndPhisReadInParallel() {
+        // sum = 0 + 1 + … + 9; and (a, b) swap every iteration: after 10 swaps they are back.
+        Shader s = parse("""
+                shader fragment
+                output vec4 u32 @o
+                function main {
+                  block pre:
+                    vec1 32 %zero = load_const (0)
+                    vec1 32 %one = load_const (1)
+                    vec1 32 %ten = load_const (10)
+                    vec1 32 %a0 = load_const (7)
+                    vec1 32 %b0 = load_const (9)
+                  loop {
+                    block head:
+                      vec1 32 %i = phi pre: %zero, latch: %i1
+                      vec1 32 %sum = phi pre: %zero, latch: %sum1
+                      vec1 32 %a = phi pre: %a0, latch: %b
+                      vec1 32 %b = phi pre: %b0, latch: %a
+                      vec1 1 %done = uge %i, %ten
+                    if %done {
+                      break
+                    } else {
+                    }
+                    block latch:
+                      vec1 32 %sum1 = iadd %sum, %i
+                      vec1 32 %i1 = iadd %i, %one
+                  }
+                  vec4 32 %r = vec4 %sum, %a, %b, %i
+                  store_output @o, %r
+                }
+                """);
+        ShaderOutputs out = new Interpreter(s).run(new ShaderInputs());
+        assertArrayEquals(new long[] {45, 7, 9, 10}, out.output("o"));
+        assertEquals(10, out.loopIterations());
+    }
+
+    @Test
+    void iterationLimitNamesTheLoop() {
+        Shader s = parse("""
+                shader fragment
+                function main {
+                  loop {
+                    vec1 1 %t = load_const (false)
+                    if %t {
+                      break
+                    } else {
+                    }
+                  }
+                }
+                """);
+        InterpreterException e = assertThrows(InterpreterException.class, () -> new Interpreter(s, 100).run(new ShaderInputs()));
+        assertEquals("loop iteration limit of 100 reached (loop at t.ir:3:3)", e.getMessage());
+    }
+
+    @Test
+    void discardEndsTheInvocation() {
+        Shader s = parse("""
+                shader fragment
+                input f32 @alpha
+                output f32 @o
+                function main {
+                  vec1 32 %a = load_input @alpha
+                  vec1 32 %half = load_const (0.5)
+                  vec1 1 %cut = flt %a, %half
+                  discard_if %cut
+                  store_output @o, %a
+                }
+                """);
+        Interpreter it = new Interpreter(s);
+        assertTrue(it.run(new ShaderInputs().set("alpha", f32(0.25f))).discarded());
+        ShaderOutputs kept = it.run(new ShaderInputs().set("alpha", f32(0.75f)));
+        assertFalse(kept.discarded());
+        assertEquals(f32(0.75f), kept.output("o")[0]);
+    }
+
+    @Test
+    void buffersAreByteAddressedAndBoundsChecked() {
+        Shader s = parse("""
+                shader compute workgroup_size(1, 1, 1)
+                buffer u32 @b binding=0
+                function main {
+                  vec1 32 %o0 = load_const (0)
+                  vec1 32 %o2 = load_const (2)
+                  vec1 32 %o6 = load_const (6)
+                  vec1 32 %big = load_const (1000)
+                  vec1 32 %w = load_buffer @b, %o2
+                  vec1 16 %h = load_buffer @b, %o6
+                  vec1 32 %oob = load_buffer @b, %big
+                  vec1 32 %h32 = u2u32 %h
+                  vec1 32 %s = iadd %w, %h32
+                  vec1 32 %s2 = iadd %s, %oob
+                  store_buffer @b, %o0, %s2
+                  store_buffer @b, %big, %s2
+                  vec1 32 %o6b = load_const (6)
+                  store_buffer @b, %o6b, %s2
+                }
+                """);
+        // bytes 0..7: 11 22 33 44 55 66 77 88
+        ShaderInputs in = new ShaderInputs().setBuffer("b", new byte[] {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, (byte) 0x88});
+        ShaderOutputs out = new Interpreter(s).run(in);
+        long w = 0x66554433L; // unaligned 32-bit load at byte 2, little-endian
+        long h = 0x8877L;
+        long sum = (w + h) & 0xffffffffL;
+        byte[] b = out.buffer("b");
+        assertEquals(8, b.length, "stores past the end are dropped, the buffer keeps its size");
+        assertEquals(sum, out.bufferWord("b", 0));
+        assertEquals((byte) sum, b[6], "the store at byte 6 wrote its first two bytes only");
+        assertEquals((byte) (sum >>> 8), b[7]);
+    }
+
+    @Test
+    void textureSamplingIsNearestWithClampToEdge() {
+        Shader s = parse("""
+                shader fragment
+                input vec2 f32 @uv
+                texture 2d f32 @t binding=0
+                output vec4 f32 @o
+                output vec4 f32 @fetched
+                output vec2 u32 @size
+                function main {
+                  vec2 32 %uv = load_input @uv
+                  vec4 32 %c = tex @t, %uv
+                  store_output @o, %c
+                  vec2 32 %xy = load_const (1, -1)
+                  vec4 32 %f = txf @t, %xy
+                  store_output @fetched, %f
+                  vec2 32 %sz = txs @t
+                  store_output @size, %sz
+                }
+                """);
+        long[] texels = new long[2 * 2 * 4];
+        for (int i = 0; i < texels.length; i++) texels[i] = f32(i);
+        ShaderInputs in = new ShaderInputs().setTexture("t", new Texture(2, 2, 1, texels));
+        Interpreter it = new Interpreter(s);
+        ShaderOutputs a = it.run(in.set("uv", f32(0.75f), f32(0.25f))); // texel (1, 0)
+        assertArrayEquals(new long[] {f32(4), f32(5), f32(6), f32(7)}, a.output("o"));
+        ShaderOutputs b = it.run(in.set("uv", f32(7.0f), f32(-3.0f))); // clamped to (1, 0)
+        assertArrayEquals(new long[] {f32(4), f32(5), f32(6), f32(7)}, b.output("o"));
+        assertArrayEquals(new long[4], b.output("fetched"), "txf outside the texture reads zero");
+        assertArrayEquals(new long[] {2, 2}, b.output("size"));
+    }
+
+    @Test
+    void uniformArraysAndLocalsOutOfRangeReadZero() {
+        Shader s = parse("""
+                shader fragment
+                uniform u32 @u[3]
+                input u32 @idx
+                output vec4 u32 @o
+                function main {
+                  local u32 @arr[2]
+                  vec1 32 %i = load_input @idx
+                  vec1 32 %v = load_uniform @u, %i
+                  vec1 32 %one = load_const (1)
+                  vec1 32 %five = load_const (5)
+                  store_var @arr, %one, %v
+                  store_var @arr, %five, %v
+                  vec1 32 %a0 = load_var @arr, %five
+                  vec1 32 %a1 = load_var @arr, %one
+                  vec1 32 %zero = load_const (0)
+                  vec1 32 %a2 = load_var @arr, %zero
+                  vec4 32 %r = vec4 %v, %a0, %a1, %a2
+                  store_output @o, %r
+                }
+                """);
+        Interpreter it = new Interpreter(s);
+        ShaderInputs in = new ShaderInputs().set("u", 10, 20, 30);
+        assertArrayEquals(new long[] {30, 0, 30, 0}, it.run(in.set("idx", 2)).output("o"));
+        assertArrayEquals(new long[] {0, 0, 0, 0}, it.run(in.set("idx", 3)).output("o"));
+    }
+
+    @Test
+    void dispatchRunsEveryInvocation() {
+        Shader s = parse("""
+                shader compute workgroup_size(4, 1, 1)
+                buffer u32 @out binding=0
+                function main {
+                  vec3 32 %gid = load_global_invocation_id
+                  vec1 32 %x = mov %gid.x
+                  vec1 32 %two = load_const (2)
+                  vec1 32 %off = ishl %x, %two
+                  vec1 32 %sq = imul %x, %x
+                  store_buffer @out, %off, %sq
+                }
+                """);
+        ShaderOutputs out = new Interpreter(s).dispatch(new ShaderInputs().setBuffer("out", new byte[32]), 2, 1, 1);
+        for (int i = 0; i < 8; i++) assertEquals(i * i, out.bufferWord("out", i));
+    }
+
+    @Test
+    void halfAndDoubleArithmetic() {
+        Shader s = parse("""
+                shader fragment
+                output vec2 u32 @o
+                function main {
+                  vec1 16 %a = load_const (0.1)
+                  vec1 16 %b = load_const (0.2)
+                  vec1 16 %c = fadd %a, %b
+                  vec1 32 %c32 = u2u32 %c
+                  vec1 64 %x = load_const (0.1)
+                  vec1 64 %y = load_const (0.2)
+                  vec1 64 %z = fadd %x, %y
+                  vec1 32 %hi = unpack_64_2x32_split_y %z
+                  vec2 32 %r = vec2 %c32, %hi
+                  store_output @o, %r
+                }
+                """);
+        long[] o = new Interpreter(s).run(new ShaderInputs()).output("o");
+        // f16: 0.1 = 0x2e66 (0.0999755859375), 0.2 = 0x3266 (0.199951171875). The exact sum
+        // 0.2999267578125 is 1228.5 ulps of 2^-12: a tie, so it rounds to even, 1228 -> 0x34cc.
+        assertEquals(0x34cc, o[0]);
+        assertEquals(Double.doubleToRawLongBits(0.1 + 0.2) >>> 32, o[1]);
+    }
+
+    @Test
+    void inputsOfTheWrongLengthAreRejected() {
+        Shader s = parse("""
+                shader fragment
+                input vec4 f32 @c
+                function main {
+                }
+                """);
+        InterpreterException e = assertThrows(InterpreterException.class,
+                () -> new Interpreter(s).run(new ShaderInputs().set("c", 1, 2)));
+        assertEquals("@c takes 4 value(s) (vec4 f32), got 2", e.getMessage());
+    }
+
+    @Test
+    void returnSkipsTheRest() {
+        Shader s = parse("""
+                shader fragment
+                input u32 @x
+                output u32 @o
+                function main {
+                  vec1 32 %x = load_input @x
+                  store_output @o, %x
+                  vec1 32 %three = load_const (3)
+                  vec1 1 %small = ult %x, %three
+                  if %small {
+                    return
+                  } else {
+                  }
+                  store_output @o, %three
+                }
+                """);
+        Interpreter it = new Interpreter(s);
+        assertEquals(1, it.run(new ShaderInputs().set("x", 1)).output("o")[0]);
+        assertEquals(3, it.run(new ShaderInputs().set("x", 8)).output("o")[0]);
+    }
+}
