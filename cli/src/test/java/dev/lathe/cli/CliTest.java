@@ -1,0 +1,187 @@
+package dev.lathe.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CliTest {
+
+    record Result(int code, String out, String err) {}
+
+    static Result lathe(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    @TempDir
+    Path dir;
+
+    private Path file(String name, String text) throws IOException {
+        Path p = dir.resolve(name);
+        Files.writeString(p, text);
+        return p;
+    }
+
+    private static final String SHADER = """
+            shader fragment
+            input vec2 f32 @v
+            output f32 @o
+            function main {
+              vec2 32 %v = load_input @v
+              vec1 32 %s = fadd %v.x, %v.y
+              store_output @o, %s
+            }
+            """;
+
+    private static void noStackTrace(Result r) {
+        assertFalse(r.err().contains("\tat ") || r.err().contains("Exception in thread"), "stack trace in: " + r.err());
+    }
+
+    @Test
+    void opsListsOneOpPerLine() {
+        Result r = lathe("ops");
+        assertEquals(0, r.code());
+        String[] lines = r.out().split("\n");
+        assertTrue(lines.length >= 150, "ops: " + lines.length);
+        assertTrue(r.out().contains("\nfadd "), r.out());
+        assertTrue(r.out().contains("pack_64_2x32_split_y"), r.out());
+    }
+
+    @Test
+    void printIsCanonicalAndStable() throws IOException {
+        Path p = file("a.ir", SHADER);
+        Result first = lathe("print", p.toString());
+        assertEquals(0, first.code(), first.err());
+        assertTrue(first.out().contains("vec1 32 %1 = fadd %0.x, %0.y"), first.out());
+        Path q = file("b.ir", first.out());
+        assertEquals(first.out(), lathe("print", q.toString()).out());
+    }
+
+    @Test
+    void runPrintsOutputs() throws IOException {
+        Path p = file("a.ir", SHADER);
+        Result r = lathe("run", p.toString(), "--input", "v=1.5,2.25");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("@o = f32 (3.75)\n", r.out());
+        Result hex = lathe("run", p.toString(), "--input", "@v=1,2", "--hex");
+        assertEquals("@o = f32 (3.0) [0x40400000]\n", hex.out());
+    }
+
+    @Test
+    void validateReportsOkAndErrors() throws IOException {
+        Path good = file("good.ir", SHADER);
+        Path bad = file("bad.ir", SHADER.replace("fadd %v.x, %v.y", "fadd %v.x, %v.q"));
+        Path broken = file("broken.ir", SHADER.replace("vec1 32 %s = fadd %v.x, %v.y", "vec1 32 %s = fadd %v.x, %w.y"));
+        Path sizes = file("sizes.ir", SHADER.replace("vec1 32 %s = fadd", "vec1 16 %s = fadd"));
+        assertEquals(0, lathe("validate", good.toString()).code());
+        Result r1 = lathe("validate", bad.toString());
+        assertEquals(1, r1.code());
+        assertEquals(bad + ":6:30: error: 'q' is not a swizzle (use xyzw, or a–p beyond 4 components)",
+                r1.err().split("\n")[0]);
+        Result r2 = lathe("validate", broken.toString());
+        assertEquals(1, r2.code());
+        assertTrue(r2.err().startsWith(broken + ":6:27: error: undefined value %w"), r2.err());
+        Result r3 = lathe("validate", sizes.toString());
+        assertEquals(1, r3.code());
+        assertTrue(r3.err().startsWith(sizes + ":6:3: error: source 1 of fadd has 32 bits, expected 16"), r3.err());
+        noStackTrace(r1);
+        noStackTrace(r2);
+        noStackTrace(r3);
+    }
+
+    @Test
+    void brokenSsaIsALocatedOneLineError() throws IOException {
+        Path p = file("ssa.ir", """
+                shader fragment
+                output f32 @o
+                function main {
+                  vec1 32 %a = fneg %b
+                  vec1 32 %b = load_const (1.0)
+                  store_output @o, %a
+                }
+                """);
+        Result r = lathe("run", p.toString());
+        assertEquals(1, r.code());
+        assertEquals(p + ":4:3: error: uses a value whose definition 'vec1 32 %1 = load_const (0x3f800000 /* 1.0 */)'"
+                + " does not dominate it [ssa-dominance]\n", r.err());
+    }
+
+    @Test
+    void badArgumentsGiveMessagesAndNonZeroExits() throws IOException {
+        Path p = file("a.ir", SHADER);
+        Result unknownInput = lathe("run", p.toString(), "--input", "nope=1");
+        assertEquals(1, unknownInput.code());
+        assertEquals("lathe run: --input nope: the shader has no input or uniform @nope\n", unknownInput.err());
+        Result count = lathe("run", p.toString(), "--input", "v=1");
+        assertEquals("lathe run: --input v (vec2 f32): expected 2 value(s), got 1\n", count.err());
+        Result value = lathe("run", p.toString(), "--input", "v=1,abc");
+        assertEquals("lathe run: --input v (vec2 f32): value 2: 'abc' is not a number\n", value.err());
+        Result missing = lathe("print", dir.resolve("missing.ir").toString());
+        assertEquals(1, missing.code());
+        assertEquals(dir.resolve("missing.ir") + ": no such file\n", missing.err());
+        Result ext = lathe("print", file("x.txt", "hi").toString());
+        assertTrue(ext.err().contains("unsupported input (expected a .ir file)"), ext.err());
+        Result option = lathe("run", p.toString(), "--bogus");
+        assertEquals(2, option.code());
+        assertTrue(option.err().startsWith("lathe: Unknown option: '--bogus'"), option.err());
+        Result noCommand = lathe();
+        assertEquals(2, noCommand.code());
+        Result compute = lathe("run", p.toString(), "--invocation", "0,0,0");
+        assertEquals("lathe run: --invocation, --workgroup and --dispatch are for compute shaders\n", compute.err());
+        for (Result r : new Result[] {unknownInput, count, value, missing, ext, option, noCommand, compute}) noStackTrace(r);
+    }
+
+    @Test
+    void loopLimitIsAnErrorNotAHang() throws IOException {
+        Path p = file("spin.ir", """
+                shader fragment
+                function main {
+                  loop {
+                  }
+                }
+                """);
+        Result r = lathe("run", p.toString(), "--iteration-limit", "1000");
+        assertEquals(1, r.code());
+        assertEquals(p + ": loop iteration limit of 1000 reached (loop at " + p + ":3:3)\n", r.err());
+    }
+
+    @Test
+    void everyCommandHasHelp() {
+        for (String c : new String[] {"ops", "print", "validate", "run"}) {
+            Result r = lathe(c, "--help");
+            assertEquals(0, r.code(), c);
+            assertTrue(r.out().startsWith("Usage: lathe " + c), r.out());
+        }
+        assertEquals(0, lathe("--help").code());
+    }
+
+    @Test
+    void computeDispatchAndBuffers() throws IOException {
+        Path p = file("c.ir", """
+                shader compute workgroup_size(2, 1, 1)
+                buffer i32 @data binding=0
+                function main {
+                  vec3 32 %g = load_global_invocation_id
+                  vec1 32 %x = mov %g.x
+                  vec1 32 %four = load_const (4)
+                  vec1 32 %off = imul %x, %four
+                  vec1 32 %v = load_buffer @data, %off
+                  vec1 32 %n = ineg %v
+                  store_buffer @data, %off, %n
+                }
+                """);
+        Result r = lathe("run", p.toString(), "--buffer", "data=1,-2,3,4", "--dispatch", "2");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("@data = i32[4] (-1, 2, -3, -4)\n", r.out());
+    }
+}

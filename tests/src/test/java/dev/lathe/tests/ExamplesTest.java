@@ -1,0 +1,98 @@
+package dev.lathe.tests;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lathe.cli.Main;
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.text.IrPrinter;
+import dev.lathe.ir.validate.Validator;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every program in {@code examples/ir}: it validates, prints canonically (printing the printed
+ * text gives the same text), and each {@code // run: ARGS} case in its header, run through
+ * {@code lathe run FILE ARGS}, prints exactly the {@code // expect:} lines that follow it.
+ */
+class ExamplesTest {
+
+    static Path root() {
+        return Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize();
+    }
+
+    static List<Path> examples() throws IOException {
+        try (Stream<Path> s = Files.list(root().resolve("examples/ir"))) {
+            return s.filter(p -> p.toString().endsWith(".ir")).sorted().toList();
+        }
+    }
+
+    record RunCase(int line, List<String> args, List<String> expected) {}
+
+    static List<RunCase> runCases(List<String> lines) {
+        List<RunCase> cases = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i).trim();
+            if (!l.startsWith("// run:")) continue;
+            String rest = l.substring("// run:".length()).trim();
+            List<String> args = rest.isEmpty() ? List.of() : List.of(rest.split("\\s+"));
+            List<String> expected = new ArrayList<>();
+            int j = i + 1;
+            while (j < lines.size() && lines.get(j).trim().startsWith("// expect:")) {
+                expected.add(lines.get(j).trim().substring("// expect:".length()).trim());
+                j++;
+            }
+            cases.add(new RunCase(i + 1, args, expected));
+        }
+        return cases;
+    }
+
+    @Test
+    void thereAreAtLeastTwelveExamples() throws IOException {
+        assertTrue(examples().size() >= 12, "examples: " + examples());
+    }
+
+    @TestFactory
+    Stream<DynamicNode> everyExample() throws IOException {
+        List<DynamicNode> nodes = new ArrayList<>();
+        for (Path p : examples()) {
+            List<DynamicNode> tests = new ArrayList<>();
+            String text = Files.readString(p);
+            tests.add(DynamicTest.dynamicTest("validates and round-trips", () -> {
+                Shader s = IrParser.parse(p.toString(), text);
+                assertEquals(List.of(), Validator.validate(s));
+                String printed = IrPrinter.print(s);
+                assertEquals(printed, IrPrinter.print(IrParser.parse("printed", printed)));
+            }));
+            List<RunCase> cases = runCases(Files.readAllLines(p));
+            tests.add(DynamicTest.dynamicTest("has a run case", () -> assertTrue(!cases.isEmpty(), p + " has no // run: line")));
+            for (RunCase c : cases) {
+                tests.add(DynamicTest.dynamicTest("run at line " + c.line() + " " + String.join(" ", c.args()), () -> {
+                    List<String> argv = new ArrayList<>();
+                    argv.add("run");
+                    argv.add(p.toString());
+                    argv.addAll(c.args());
+                    StringWriter out = new StringWriter();
+                    StringWriter err = new StringWriter();
+                    int code = Main.execute(new PrintWriter(out), new PrintWriter(err), argv.toArray(new String[0]));
+                    assertEquals(0, code, err.toString());
+                    assertEquals(String.join("\n", c.expected()), out.toString().stripTrailing(), p + ":" + c.line());
+                }));
+            }
+            nodes.add(DynamicContainer.dynamicContainer(p.getFileName().toString(), tests));
+        }
+        return nodes.stream();
+    }
+}
