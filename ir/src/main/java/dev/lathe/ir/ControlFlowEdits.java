@@ -1,0 +1,155 @@
+package dev.lathe.ir;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Structural edits of the control-flow tree that keep the IR valid: deleting nodes (with the
+ * phi sources that named their blocks), merging two blocks that became adjacent, and moving
+ * the nodes of one list into another. Passes such as dead_cf and opt_if are written with these.
+ */
+public final class ControlFlowEdits {
+    private ControlFlowEdits() {}
+
+    /**
+     * Deletes {@code nodes} (siblings or not) and everything inside them. Phis outside that had
+     * a source for a deleted block lose it; uses of deleted values that remain outside (possible
+     * only in unreachable code) are rewritten to {@code undef} placed at the start of the entry
+     * block.
+     */
+    public static void deleteNodes(Function fn, List<? extends CfNode> nodes) {
+        List<Block> blocks = new ArrayList<>();
+        List<IfNode> ifs = new ArrayList<>();
+        List<CfNode> work = new ArrayList<>(nodes);
+        while (!work.isEmpty()) {
+            CfNode n = work.remove(work.size() - 1);
+            if (n instanceof Block b) {
+                blocks.add(b);
+            } else if (n instanceof IfNode in) {
+                ifs.add(in);
+                for (CfNode c : in.thenList()) work.add(c);
+                for (CfNode c : in.elseList()) work.add(c);
+            } else {
+                for (CfNode c : ((LoopNode) n).body()) work.add(c);
+            }
+        }
+        Set<Block> doomed = Collections.newSetFromMap(new IdentityHashMap<>());
+        doomed.addAll(blocks);
+        // Phi sources along edges out of the deleted region go away.
+        for (Block b : blocks) {
+            for (Block s : b.successors()) {
+                if (doomed.contains(s)) continue;
+                for (PhiInstr phi : s.phis()) phi.removeSrc(b);
+            }
+        }
+        for (IfNode in : ifs) in.condition().unlink();
+        List<Instr> instrs = new ArrayList<>();
+        for (Block b : blocks) {
+            for (Instr i = b.first; i != null; i = i.next) instrs.add(i);
+        }
+        for (Instr i : instrs) {
+            for (Src s : i.srcs()) s.unlink();
+        }
+        for (Instr i : instrs) {
+            Value d = i.def();
+            if (d != null && d.hasUses()) {
+                UndefInstr u = new UndefInstr(fn, d.numComponents(), d.bitSize());
+                fn.entryBlock().prepend(u);
+                d.replaceAllUsesWith(u.def());
+            }
+        }
+        for (CfNode n : nodes) {
+            if (n.parent != null) n.parent.unlink(n);
+        }
+    }
+
+    /**
+     * Merges {@code b} into {@code a}, which must directly precede it in the same list: b's
+     * instructions move to the end of a, phis that named b as a predecessor now name a, and b
+     * disappears. Phis of b must already be gone (a is b's only predecessor, so a phi of b
+     * would be trivial: resolve it first). If a ends with a jump, b and everything after it in
+     * the list are unreachable and are deleted instead.
+     */
+    public static void mergeBlocks(Function fn, Block a, Block b) {
+        if (a.next != b) throw new IllegalArgumentException("blocks to merge must be adjacent");
+        if (b.first instanceof PhiInstr) throw new IllegalStateException("resolve the phis of a block before merging it");
+        if (a.jump() != null) {
+            List<CfNode> rest = new ArrayList<>();
+            for (CfNode n = b; n != null; n = n.next) rest.add(n);
+            deleteNodes(fn, rest);
+            return;
+        }
+        List<Block> succs = new ArrayList<>(b.successors());
+        for (Instr i = b.first; i != null; ) {
+            Instr next = i.next;
+            i.moveToEnd(a);
+            i = next;
+        }
+        for (Block s : succs) {
+            for (PhiInstr phi : s.phis()) phi.retargetSrc(b, a);
+        }
+        b.parent.unlink(b);
+    }
+
+    /**
+     * Replaces every phi of {@code b} by its source along the edge from {@code pred} (the only
+     * edge that will remain); phis without such a source become undef.
+     */
+    public static void resolvePhis(Function fn, Block b, Block pred) {
+        for (PhiInstr phi : b.phis()) {
+            Src s = phi.srcFor(pred);
+            Value v;
+            if (s != null) {
+                v = s.value();
+            } else {
+                UndefInstr u = new UndefInstr(fn, phi.def().numComponents(), phi.def().bitSize());
+                fn.entryBlock().prepend(u);
+                v = u.def();
+            }
+            phi.def().replaceAllUsesWith(v);
+            phi.remove();
+        }
+    }
+
+    /**
+     * Moves every node of {@code from} into the list of {@code before}, right before it, in
+     * order. The caller merges the blocks that end up adjacent.
+     */
+    public static List<CfNode> moveNodesBefore(CfList from, CfNode before) {
+        List<CfNode> moved = new ArrayList<>();
+        for (CfNode n : from) moved.add(n);
+        for (CfNode n : moved) {
+            from.unlink(n);
+            before.parent.insertBefore(before, n);
+        }
+        return moved;
+    }
+
+    /**
+     * Replaces {@code node} (an if or a loop) by the nodes of {@code list} (one of its own
+     * lists), merging the blocks that become adjacent; anything else inside the node must have
+     * been deleted already, and the phis of the block after the node resolved. The caller has
+     * made sure that control no longer needs the node (constant condition, single iteration).
+     */
+    public static void inlineList(Function fn, CfNode node, CfList list) {
+        Block before = (Block) node.prev;
+        Block after = (Block) node.next;
+        List<CfNode> moved = moveNodesBefore(list, node);
+        if (node instanceof IfNode in) in.condition().unlink();
+        node.parent.unlink(node);
+        Block first = (Block) moved.get(0);
+        Block last = (Block) moved.get(moved.size() - 1);
+        boolean lastEndsList = false;
+        // Merge the tail first: if the inlined code ends with a jump, what follows goes away.
+        if (after != null && after.parent != null) {
+            lastEndsList = last.jump() != null;
+            mergeBlocks(fn, last, after);
+        }
+        if (first != last || !lastEndsList || first.parent != null) {
+            if (first.parent != null && before.next == first) mergeBlocks(fn, before, first);
+        }
+    }
+}
