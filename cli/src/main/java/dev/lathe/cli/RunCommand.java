@@ -39,7 +39,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--buffer-size", paramLabel = "NAME=BYTES", description = "a zero-filled buffer of BYTES bytes")
     List<String> bufferSizes = new ArrayList<>();
 
-    @Option(names = "--texture", paramLabel = "NAME=WxH:VALUES", description = "texels, 4 components each, row by row")
+    @Option(names = "--texture", paramLabel = "NAME=SIZE:VALUES",
+            description = "texels, 4 components each, row by row; SIZE is W (1d), WxH (2d) or WxHxD (3d)")
     List<String> textures = new ArrayList<>();
 
     @Option(names = "--invocation", paramLabel = "X,Y,Z", description = "compute: the local invocation id (default 0,0,0)")

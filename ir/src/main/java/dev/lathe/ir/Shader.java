@@ -40,8 +40,21 @@ public final class Shader {
     public Variable addVariable(Variable v) {
         if (v.kind() == Variable.Kind.LOCAL) throw new IllegalArgumentException("locals belong to a function");
         if (variables.containsKey(v.name())) throw new IllegalArgumentException("@" + v.name() + " is already declared");
+        if (v.kind() == Variable.Kind.UNIFORM) {
+            for (Variable u : variables(Variable.Kind.UNIFORM)) {
+                boolean disjoint = v.location() + v.slotCount() <= u.location() || u.location() + u.slotCount() <= v.location();
+                if (!disjoint) {
+                    throw new IllegalArgumentException("uniform @" + v.name() + " (slots " + slots(v) + ") overlaps @"
+                            + u.name() + " (slots " + slots(u) + ")");
+                }
+            }
+        }
         variables.put(v.name(), v);
         return v;
+    }
+
+    private static String slots(Variable v) {
+        return v.slotCount() == 1 ? Integer.toString(v.location()) : v.location() + "–" + (v.location() + v.slotCount() - 1);
     }
 
     /** The interface variable called {@code name}, or null. */

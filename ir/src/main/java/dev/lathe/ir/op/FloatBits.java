@@ -80,8 +80,17 @@ public final class FloatBits {
         };
     }
 
+    /**
+     * A half as decimal: its exact value when that is short (65504, 0.5, 1.25), else the
+     * fewest digits that read back to the same half (0.1 for 0x2e66).
+     */
     private static String shortestHalf(int h, double d) {
         if (d == 0) return (h & 0x8000) != 0 ? "-0.0" : "0.0";
+        java.math.BigDecimal exact = new java.math.BigDecimal(d).stripTrailingZeros();
+        if (exact.precision() <= 6) {
+            String plain = exact.toPlainString();
+            return plain.contains(".") ? plain : plain + ".0";
+        }
         for (int digits = 1; digits <= 8; digits++) {
             String s = new java.math.BigDecimal(d).round(new java.math.MathContext(digits)).toString();
             if (Fp16.parse(s) == h) {

@@ -292,7 +292,11 @@ public final class IrParser {
 
     private void add(Token name, Variable v) {
         if (shader.variable(v.name()) != null) throw error(name, "@" + v.name() + " is already declared");
-        shader.addVariable(v);
+        try {
+            shader.addVariable(v);
+        } catch (IllegalArgumentException e) {
+            throw error(name, e.getMessage());
+        }
     }
 
     private int nextLocation(Variable.Kind kind) {

@@ -257,14 +257,23 @@ public final class IrPrinter {
         return hex + " /* " + constantComment(bits, bitSize) + " */";
     }
 
+    /**
+     * The comment shown after a constant's hex bits. Bits that look like an ordinary float
+     * (a normal number of moderate exponent), an infinity, the canonical NaN or -0.0 are shown
+     * as that float; anything else as a signed integer.
+     */
     static String constantComment(long bits, int bitSize) {
         long signed = Bits.sext(bits, bitSize);
         if (bitSize == 8 || signed == 0) return Long.toString(signed);
         int expBits = bitSize == 16 ? 5 : bitSize == 32 ? 8 : 11;
         int mantBits = bitSize - 1 - expBits;
         long exp = (bits >>> mantBits) & Bits.mask(expBits);
+        long mant = bits & Bits.mask(mantBits);
         long bias = Bits.mask(expBits - 1);
-        boolean looksFloat = exp != 0 && exp != Bits.mask(expBits) && Math.abs(exp - bias) < 64;
-        return looksFloat ? FloatBits.format(bits, bitSize) : Long.toString(signed);
+        boolean special = (exp == Bits.mask(expBits) && mant == 0)      // ±inf
+                || bits == FloatBits.canonicalNaN(bitSize)              // the NaN every op produces
+                || bits == FloatBits.signBit(bitSize);                  // -0.0
+        boolean ordinary = exp != 0 && exp != Bits.mask(expBits) && Math.abs(exp - bias) < 64;
+        return special || ordinary ? FloatBits.format(bits, bitSize) : Long.toString(signed);
     }
 }
