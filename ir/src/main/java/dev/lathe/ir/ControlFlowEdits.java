@@ -130,26 +130,22 @@ public final class ControlFlowEdits {
 
     /**
      * Replaces {@code node} (an if or a loop) by the nodes of {@code list} (one of its own
-     * lists), merging the blocks that become adjacent; anything else inside the node must have
-     * been deleted already, and the phis of the block after the node resolved. The caller has
-     * made sure that control no longer needs the node (constant condition, single iteration).
+     * lists), merging the blocks that become adjacent. The caller has deleted anything else
+     * inside the node, resolved the phis of the block after it, and made sure control no longer
+     * needs the node (a constant condition; a loop body that runs once). Phis of the list's first
+     * block can then only read the edge from the block before the node, and are resolved here.
      */
     public static void inlineList(Function fn, CfNode node, CfList list) {
         Block before = (Block) node.prev;
         Block after = (Block) node.next;
+        Block first = list.firstBlock();
+        resolvePhis(fn, first, before);
         List<CfNode> moved = moveNodesBefore(list, node);
         if (node instanceof IfNode in) in.condition().unlink();
         node.parent.unlink(node);
-        Block first = (Block) moved.get(0);
         Block last = (Block) moved.get(moved.size() - 1);
-        boolean lastEndsList = false;
-        // Merge the tail first: if the inlined code ends with a jump, what follows goes away.
-        if (after != null && after.parent != null) {
-            lastEndsList = last.jump() != null;
-            mergeBlocks(fn, last, after);
-        }
-        if (first != last || !lastEndsList || first.parent != null) {
-            if (first.parent != null && before.next == first) mergeBlocks(fn, before, first);
-        }
+        // The tail first: if the inlined code ends with a jump, what follows it goes away.
+        if (after != null) mergeBlocks(fn, last, after);
+        mergeBlocks(fn, before, first);
     }
 }

@@ -125,6 +125,24 @@ public abstract sealed class Instr implements SrcOwner
     }
 
     /**
+     * Removes a set of instructions whose values are used only inside the set (dead code,
+     * including cycles of phis): all their sources leave the use lists first, then each one
+     * leaves its block.
+     */
+    public static void removeAll(java.util.Collection<? extends Instr> instrs) {
+        for (Instr i : instrs) {
+            for (Src s : i.srcs()) s.unlink();
+        }
+        for (Instr i : instrs) {
+            Value d = i.def();
+            if (d != null && d.hasUses()) {
+                throw new IllegalStateException("cannot remove the definition of " + d + ": it is used outside the set");
+            }
+        }
+        for (Instr i : instrs) i.detach();
+    }
+
+    /**
      * Moves this instruction to just before {@code other} (possibly in another block), keeping
      * its sources and uses.
      */

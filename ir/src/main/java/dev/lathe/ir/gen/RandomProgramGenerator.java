@@ -77,6 +77,8 @@ public final class RandomProgramGenerator {
     private Function fn;
     private IrBuilder b;
     private int budget;
+    /** Whether the innermost loop counts its iterations, so a continue cannot spin forever. */
+    private boolean continueAllowed;
 
     private RandomProgramGenerator(long seed, Options opt) {
         this.rnd = new SplittableRandom(seed);
@@ -180,8 +182,10 @@ public final class RandomProgramGenerator {
             int pick = rnd.nextInt(100);
             if (opt.controlFlow() && depth < opt.maxDepth() && pick < 12) {
                 ifElse(depth, loopDepth);
-            } else if (opt.loops() && depth < opt.maxDepth() && pick < 20) {
+            } else if (opt.loops() && depth < opt.maxDepth() && pick < 18) {
                 loop(depth, loopDepth);
+            } else if (opt.loops() && depth < opt.maxDepth() && pick < 20) {
+                onceLoop(depth, loopDepth);
             } else if (opt.locals() && !localVars.isEmpty() && pick < 28) {
                 localAccess();
             } else {
@@ -246,8 +250,15 @@ public final class RandomProgramGenerator {
         return rnd.nextLong() & Bits.mask(bits);
     }
 
-    /** A vec1 1-bit value: a comparison of pool values, or a component of a boolean. */
+    /**
+     * A vec1 1-bit value: a comparison of pool values, a component of a boolean, or now and
+     * then a constant (so that folding and dead_cf have branches to remove).
+     */
     private Value condition() {
+        if (rnd.nextInt(8) == 0) {
+            budget--;
+            return b.bool(rnd.nextBoolean());
+        }
         Value bool = rnd.nextInt(3) == 0 ? pick(1) : null;
         if (bool != null) {
             budget--;
@@ -261,13 +272,15 @@ public final class RandomProgramGenerator {
     private void ifElse(int depth, int loopDepth) {
         Value cond = condition();
         int mark = pool.size();
+        // A third of the ifs are small diamonds of plain arithmetic (what opt_if flattens).
+        boolean small = rnd.nextInt(3) == 0;
         IfNode in = b.pushIf(cond);
-        boolean thenJumps = branch(depth, loopDepth);
+        boolean thenJumps = small ? smallArm() : branch(depth, loopDepth);
         List<Value> thenVals = new ArrayList<>(pool.subList(mark, pool.size()));
         Block thenEnd = b.block();
         truncate(mark);
         b.pushElse(in);
-        boolean elseJumps = !thenJumps && branch(depth, loopDepth);
+        boolean elseJumps = small ? smallArm() : !thenJumps && branch(depth, loopDepth);
         List<Value> elseVals = new ArrayList<>(pool.subList(mark, pool.size()));
         Block elseEnd = b.block();
         truncate(mark);
@@ -303,7 +316,7 @@ public final class RandomProgramGenerator {
             b.breakLoop();
             return true;
         }
-        if (loopDepth > 0 && r < 22) {
+        if (loopDepth > 0 && continueAllowed && r < 22) {
             b.continueLoop();
             return true;
         }
@@ -311,6 +324,13 @@ public final class RandomProgramGenerator {
             b.ret();
             return true;
         }
+        return false;
+    }
+
+    /** One to three ALU instructions (no control flow, no intrinsics); never jumps. */
+    private boolean smallArm() {
+        int n = 1 + rnd.nextInt(3);
+        for (int k = 0; k < n; k++) alu();
         return false;
     }
 
@@ -361,7 +381,10 @@ public final class RandomProgramGenerator {
         pool.add(i.def());
         pool.add(acc.def());
         pool.add(early);
+        boolean saved = continueAllowed;
+        continueAllowed = true;
         body(depth + 1, loopDepth + 1);
+        continueAllowed = saved;
         Value late = b.alu(mix, early, operand(32, cc));
         budget--;
         Block latch = b.block();
@@ -379,6 +402,19 @@ public final class RandomProgramGenerator {
         // The header dominates the exit: its phis are usable after the loop.
         pool.add(i.def());
         pool.add(acc.def());
+    }
+
+    /** A loop whose body runs once: it always ends with break (dead_cf unrolls these). */
+    private void onceLoop(int depth, int loopDepth) {
+        int mark = pool.size();
+        LoopNode loop = b.pushLoop();
+        boolean saved = continueAllowed;
+        continueAllowed = false;
+        body(depth + 1, loopDepth + 1);
+        continueAllowed = saved;
+        b.breakLoop();
+        truncate(mark);
+        b.popLoop(loop);
     }
 
     private void localAccess() {

@@ -1,0 +1,152 @@
+package dev.lathe.ir.pass;
+
+import dev.lathe.ir.Block;
+import dev.lathe.ir.CfList;
+import dev.lathe.ir.CfNode;
+import dev.lathe.ir.ControlFlowEdits;
+import dev.lathe.ir.Function;
+import dev.lathe.ir.IfNode;
+import dev.lathe.ir.Instr;
+import dev.lathe.ir.JumpInstr;
+import dev.lathe.ir.LoadConstInstr;
+import dev.lathe.ir.LoopNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * dead_cf: removes control flow that cannot matter.
+ *
+ * <ul>
+ *   <li>an {@code if} on a constant becomes the side it takes (merge phis read that side);
+ *   <li>an {@code if} with two empty sides and no merge phis disappears;
+ *   <li>code after a {@code break}, {@code continue} or {@code return} in the same list is
+ *       unreachable and is deleted;
+ *   <li>a loop that never iterates — its body ends in a jump, it has no {@code continue} and no
+ *       other {@code break} — becomes its body run once.
+ * </ul>
+ *
+ * <p>Each rewrite removes a node, so repeating until nothing applies terminates. Blocks that
+ * become adjacent are merged, phis along deleted edges lose their sources, and values of
+ * deleted code still used elsewhere (only possible in unreachable code) become undef.
+ */
+final class DeadCf implements Pass {
+    @Override
+    public String name() {
+        return "dead_cf";
+    }
+
+    @Override
+    public boolean run(Function fn) {
+        boolean progress = false;
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (CfNode n : nodesInOrder(fn)) {
+                if (n.parent() == null) continue; // removed by an earlier rewrite of this round
+                if (n instanceof Block b) {
+                    changed |= deleteAfterJump(fn, b);
+                } else if (n instanceof IfNode in) {
+                    changed |= constantIf(fn, in) || emptyIf(fn, in);
+                } else {
+                    changed |= singleIterationLoop(fn, (LoopNode) n);
+                }
+            }
+            progress |= changed;
+        }
+        return progress;
+    }
+
+    /** Every node, in program order (a snapshot; rewrites may detach some). */
+    static List<CfNode> nodesInOrder(Function fn) {
+        List<CfNode> out = new ArrayList<>();
+        List<CfNode> stack = new ArrayList<>();
+        stack.add(fn.body().first());
+        while (!stack.isEmpty()) {
+            CfNode n = stack.remove(stack.size() - 1);
+            while (n != null) {
+                out.add(n);
+                if (n instanceof IfNode in) {
+                    stack.add(n.next());
+                    stack.add(in.elseList().first());
+                    n = in.thenList().first();
+                } else if (n instanceof LoopNode l) {
+                    stack.add(n.next());
+                    n = l.body().first();
+                } else {
+                    n = n.next();
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean deleteAfterJump(Function fn, Block b) {
+        if (b.jump() == null || b.next() == null) return false;
+        List<CfNode> rest = new ArrayList<>();
+        for (CfNode n = b.next(); n != null; n = n.next()) rest.add(n);
+        ControlFlowEdits.deleteNodes(fn, rest);
+        return true;
+    }
+
+    private static boolean constantIf(Function fn, IfNode in) {
+        if (!(in.condition().value().parent() instanceof LoadConstInstr lc)) return false;
+        boolean takeThen = (lc.value(0) & 1) != 0;
+        CfList taken = takeThen ? in.thenList() : in.elseList();
+        CfList dropped = takeThen ? in.elseList() : in.thenList();
+        Block merge = in.mergeBlock();
+        Block takenLast = taken.lastBlock();
+        boolean fallsThrough = takenLast.jump() == null;
+        ControlFlowEdits.resolvePhis(fn, merge, fallsThrough ? takenLast : null);
+        List<CfNode> gone = new ArrayList<>();
+        for (CfNode c : dropped) gone.add(c);
+        ControlFlowEdits.deleteNodes(fn, gone);
+        ControlFlowEdits.inlineList(fn, in, taken);
+        return true;
+    }
+
+    private static boolean emptyIf(Function fn, IfNode in) {
+        Block t = in.thenList().firstBlock();
+        Block e = in.elseList().firstBlock();
+        boolean empty = t.next() == null && e.next() == null && t.isEmpty() && e.isEmpty();
+        if (!empty || !in.mergeBlock().phis().isEmpty()) return false;
+        Block before = (Block) in.prev();
+        Block merge = in.mergeBlock();
+        ControlFlowEdits.deleteNodes(fn, List.of(in));
+        ControlFlowEdits.mergeBlocks(fn, before, merge);
+        return true;
+    }
+
+    private static boolean singleIterationLoop(Function fn, LoopNode loop) {
+        Block last = loop.body().lastBlock();
+        JumpInstr end = last.jump();
+        if (end == null || end.kind() == JumpInstr.Kind.CONTINUE) return false;
+        // Every other break or continue that leaves this loop would need the loop to exist.
+        for (JumpInstr j : jumpsOf(loop)) {
+            if (j != end && j.kind() != JumpInstr.Kind.RETURN) return false;
+        }
+        Block exit = loop.exitBlock();
+        ControlFlowEdits.resolvePhis(fn, exit, end.kind() == JumpInstr.Kind.BREAK ? last : null);
+        if (end.kind() == JumpInstr.Kind.BREAK) end.remove();
+        ControlFlowEdits.inlineList(fn, loop, loop.body());
+        return true;
+    }
+
+    /** The jumps that target {@code loop}: in its body, not inside nested loops. */
+    private static List<JumpInstr> jumpsOf(LoopNode loop) {
+        List<JumpInstr> out = new ArrayList<>();
+        List<CfList> work = new ArrayList<>();
+        work.add(loop.body());
+        while (!work.isEmpty()) {
+            for (CfNode n : work.remove(work.size() - 1)) {
+                if (n instanceof Block b) {
+                    Instr last = b.lastInstr();
+                    if (last instanceof JumpInstr j) out.add(j);
+                } else if (n instanceof IfNode in) {
+                    work.add(in.thenList());
+                    work.add(in.elseList());
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,170 @@
+package dev.lathe.ir.pass;
+
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.Block;
+import dev.lathe.ir.Function;
+import dev.lathe.ir.Instr;
+import dev.lathe.ir.Src;
+import dev.lathe.ir.Value;
+import dev.lathe.ir.op.Op;
+
+/**
+ * lower_alu_to_scalar: splits vector ALU instructions into one instruction per component, for
+ * scalar backends.
+ *
+ * <p>A per-component op on N components becomes N scalar ops, each reading component c of every
+ * source through its swizzle ({@code fadd x.yz, y.xx} gives {@code fadd x.y, y.x} and
+ * {@code fadd x.z, y.x}), and a {@code vecN} gathers the results for the users (copy_prop then
+ * reads through it). A vector {@code mov} becomes the {@code vecN} directly. Horizontal ops
+ * with scalar equivalents are expanded into exactly the steps the op table defines them by, so
+ * the results are bit-identical: {@code fdotN} into {@code fmul} and {@code fadd} left to right,
+ * {@code fdph}, the all/any comparisons into per-component compares joined with
+ * {@code iand}/{@code ior}, and the 2-way packs into their {@code _split} forms. The exact flag is
+ * kept on every piece. Other horizontal ops (vecN, the 4x8 and unorm/snorm packs) stay.
+ */
+final class LowerAluToScalar implements Pass {
+    @Override
+    public String name() {
+        return "lower_alu_to_scalar";
+    }
+
+    @Override
+    public boolean run(Function fn) {
+        boolean progress = false;
+        for (Block b : fn.blocks()) {
+            for (Instr i : b.instrs()) {
+                if (i instanceof AluInstr alu) progress |= lower(fn, alu);
+            }
+        }
+        return progress;
+    }
+
+    private static boolean lower(Function fn, AluInstr alu) {
+        Op op = alu.op();
+        Value d = alu.def();
+        Value replacement;
+        if (!op.isHorizontal()) {
+            if (d.numComponents() == 1) return false;
+            Value[] parts = new Value[d.numComponents()];
+            for (int c = 0; c < parts.length; c++) {
+                if (op == Op.MOV) {
+                    parts[c] = null;
+                    continue;
+                }
+                Value[] srcs = new Value[alu.numSrcs()];
+                byte[][] swz = new byte[alu.numSrcs()][];
+                for (int k = 0; k < srcs.length; k++) {
+                    srcs[k] = alu.src(k).value();
+                    swz[k] = new byte[] {(byte) alu.src(k).component(c)};
+                }
+                parts[c] = emit(fn, alu, op, d.bitSize(), srcs, swz);
+            }
+            replacement = op == Op.MOV ? gather(fn, alu, alu.src(0), d) : gather(fn, alu, parts, d);
+        } else {
+            replacement = switch (op) {
+                case FDOT2, FDOT3, FDOT4 -> dot(fn, alu, op.input(0).components(), false);
+                case FDPH -> dot(fn, alu, 3, true);
+                case FALL_EQUAL2, FALL_EQUAL3, FALL_EQUAL4 -> reduce(fn, alu, Op.FEQ, Op.IAND);
+                case FANY_NEQUAL2, FANY_NEQUAL3, FANY_NEQUAL4 -> reduce(fn, alu, Op.FNEU, Op.IOR);
+                case BALL_IEQUAL2, BALL_IEQUAL3, BALL_IEQUAL4 -> reduce(fn, alu, Op.IEQ, Op.IAND);
+                case BANY_INEQUAL2, BANY_INEQUAL3, BANY_INEQUAL4 -> reduce(fn, alu, Op.INE, Op.IOR);
+                case PACK_64_2X32 -> packSplit(fn, alu, Op.PACK_64_2X32_SPLIT);
+                case PACK_32_2X16 -> packSplit(fn, alu, Op.PACK_32_2X16_SPLIT);
+                case PACK_HALF_2X16 -> packSplit(fn, alu, Op.PACK_HALF_2X16_SPLIT);
+                case UNPACK_64_2X32 -> unpackSplit(fn, alu, Op.UNPACK_64_2X32_SPLIT_X, Op.UNPACK_64_2X32_SPLIT_Y);
+                case UNPACK_32_2X16 -> unpackSplit(fn, alu, Op.UNPACK_32_2X16_SPLIT_X, Op.UNPACK_32_2X16_SPLIT_Y);
+                case UNPACK_HALF_2X16 -> unpackSplit(fn, alu, Op.UNPACK_HALF_2X16_SPLIT_X, Op.UNPACK_HALF_2X16_SPLIT_Y);
+                default -> null;
+            };
+            if (replacement == null) return false;
+        }
+        d.replaceAllUsesWith(replacement);
+        alu.remove();
+        return true;
+    }
+
+    /** A scalar instruction before {@code at}, with {@code at}'s exact flag. */
+    private static Value emit(Function fn, AluInstr at, Op op, int bits, Value[] srcs, byte[][] swz) {
+        AluInstr i = new AluInstr(fn, op, 1, bits, srcs, swz);
+        i.setExact(at.isExact());
+        i.insertBefore(at);
+        return i.def();
+    }
+
+    private static Value scalar(Function fn, AluInstr at, Op op, int bits, Value a, int ca, Value b, int cb) {
+        return emit(fn, at, op, bits, new Value[] {a, b}, new byte[][] {{(byte) ca}, {(byte) cb}});
+    }
+
+    private static Op vecOp(int n) {
+        return switch (n) {
+            case 2 -> Op.VEC2;
+            case 3 -> Op.VEC3;
+            case 4 -> Op.VEC4;
+            case 8 -> Op.VEC8;
+            default -> Op.VEC16;
+        };
+    }
+
+    private static Value gather(Function fn, AluInstr at, Value[] parts, Value d) {
+        byte[][] swz = new byte[parts.length][];
+        for (int c = 0; c < parts.length; c++) swz[c] = new byte[] {0};
+        AluInstr v = new AluInstr(fn, vecOp(parts.length), parts.length, d.bitSize(), parts, swz);
+        v.insertBefore(at);
+        return v.def();
+    }
+
+    /** A vector mov: the vecN reads the components straight from the source. */
+    private static Value gather(Function fn, AluInstr at, Src src, Value d) {
+        int n = d.numComponents();
+        Value[] vals = new Value[n];
+        byte[][] swz = new byte[n][];
+        for (int c = 0; c < n; c++) {
+            vals[c] = src.value();
+            swz[c] = new byte[] {(byte) src.component(c)};
+        }
+        AluInstr v = new AluInstr(fn, vecOp(n), n, d.bitSize(), vals, swz);
+        v.insertBefore(at);
+        return v.def();
+    }
+
+    /** a.x*b.x + a.y*b.y + …, left to right (+ b.w for fdph), each step rounded as the op table does. */
+    private static Value dot(Function fn, AluInstr alu, int n, boolean homogeneous) {
+        int bits = alu.def().bitSize();
+        Src a = alu.src(0), b = alu.src(1);
+        Value acc = scalar(fn, alu, Op.FMUL, bits, a.value(), a.component(0), b.value(), b.component(0));
+        for (int i = 1; i < n; i++) {
+            Value p = scalar(fn, alu, Op.FMUL, bits, a.value(), a.component(i), b.value(), b.component(i));
+            acc = scalar(fn, alu, Op.FADD, bits, acc, 0, p, 0);
+        }
+        if (homogeneous) acc = scalar(fn, alu, Op.FADD, bits, acc, 0, b.value(), b.component(3));
+        return acc;
+    }
+
+    /** Per-component comparisons joined with iand (all) or ior (any). */
+    private static Value reduce(Function fn, AluInstr alu, Op compare, Op join) {
+        Src a = alu.src(0), b = alu.src(1);
+        int n = a.numComponentsRead();
+        Value acc = scalar(fn, alu, compare, 1, a.value(), a.component(0), b.value(), b.component(0));
+        for (int i = 1; i < n; i++) {
+            Value c = scalar(fn, alu, compare, 1, a.value(), a.component(i), b.value(), b.component(i));
+            acc = scalar(fn, alu, join, 1, acc, 0, c, 0);
+        }
+        return acc;
+    }
+
+    /** pack(a.xy) as pack_split(a.x, a.y). */
+    private static Value packSplit(Function fn, AluInstr alu, Op split) {
+        Src a = alu.src(0);
+        return scalar(fn, alu, split, alu.def().bitSize(), a.value(), a.component(0), a.value(), a.component(1));
+    }
+
+    /** unpack(a) as vec2(unpack_split_x(a), unpack_split_y(a)). */
+    private static Value unpackSplit(Function fn, AluInstr alu, Op x, Op y) {
+        Src a = alu.src(0);
+        int bits = alu.def().bitSize();
+        byte[][] sw = {{(byte) a.component(0)}};
+        Value lo = emit(fn, alu, x, bits, new Value[] {a.value()}, sw);
+        Value hi = emit(fn, alu, y, bits, new Value[] {a.value()}, sw);
+        return gather(fn, alu, new Value[] {lo, hi}, alu.def());
+    }
+}

@@ -1,0 +1,47 @@
+package dev.lathe.ir.pass;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * Passes by name. {@link #standard()} holds every pass of the {@code ir} module; other modules
+ * (the generated rule passes, the backend) add theirs with {@link #register}.
+ */
+public final class PassRegistry {
+    private final Map<String, Supplier<Pass>> passes = new LinkedHashMap<>();
+
+    /** The passes of the {@code ir} module. */
+    public static PassRegistry standard() {
+        PassRegistry r = new PassRegistry();
+        r.register("constant_fold", ConstantFold::new);
+        r.register("copy_prop", CopyProp::new);
+        r.register("dce", Dce::new);
+        r.register("cse", Cse::new);
+        r.register("dead_cf", DeadCf::new);
+        r.register("phi_simplify", PhiSimplify::new);
+        r.register("vars_to_ssa", VarsToSsa::new);
+        r.register("lower_alu_to_scalar", LowerAluToScalar::new);
+        r.register("sink_constants", SinkConstants::new);
+        r.register("opt_if", OptIf::new);
+        return r;
+    }
+
+    public PassRegistry register(String name, Supplier<Pass> factory) {
+        if (passes.containsKey(name)) throw new IllegalArgumentException("pass " + name + " is already registered");
+        passes.put(name, factory);
+        return this;
+    }
+
+    /** A new instance of the named pass, or null. */
+    public Pass create(String name) {
+        Supplier<Pass> f = passes.get(name);
+        return f == null ? null : f.get();
+    }
+
+    public Set<String> names() {
+        return Collections.unmodifiableSet(passes.keySet());
+    }
+}

@@ -1,0 +1,88 @@
+package dev.lathe.ir.pass;
+
+import dev.lathe.ir.Block;
+import dev.lathe.ir.Function;
+import dev.lathe.ir.IfNode;
+import dev.lathe.ir.Instr;
+import dev.lathe.ir.LoadConstInstr;
+import dev.lathe.ir.PhiInstr;
+import dev.lathe.ir.Src;
+import dev.lathe.ir.UndefInstr;
+import dev.lathe.ir.analysis.DominatorTree;
+import dev.lathe.ir.analysis.LoopNesting;
+
+/**
+ * sink_constants: moves {@code load_const} and {@code undef} into the block that is the nearest
+ * common dominator of their uses, to shorten their live ranges (the pass proposed in
+ * {@code seeds/000}, with the dominator extension its review suggested).
+ *
+ * <p>A use counts where the value is needed: an ordinary instruction in its block; a phi
+ * source at the end of the matching predecessor; an {@code if} condition at the end of the block
+ * before the {@code if}. The target is the nearest common dominator of those blocks, raised up
+ * the dominator tree while it sits in a deeper loop than the definition (sinking into a loop
+ * would rematerialize the constant on every iteration). Inside the target block the constant
+ * goes right before its first use there, or at the end (before a jump) when the block only
+ * passes it on. Only moves between blocks count as progress, so the pass settles.
+ */
+final class SinkConstants implements Pass {
+    @Override
+    public String name() {
+        return "sink_constants";
+    }
+
+    @Override
+    public boolean run(Function fn) {
+        DominatorTree dom = DominatorTree.compute(fn);
+        LoopNesting loops = LoopNesting.compute(fn);
+        boolean progress = false;
+        for (Instr i : fn.instructions()) {
+            if (!(i instanceof LoadConstInstr || i instanceof UndefInstr)) continue;
+            if (!i.def().hasUses() || !dom.isReachable(i.block())) continue;
+            Block target = null;
+            boolean ok = true;
+            for (Src u : i.def().uses()) {
+                Block at = useBlock(u);
+                if (!dom.isReachable(at)) {
+                    ok = false;
+                    break;
+                }
+                target = target == null ? at : dom.nearestCommonDominator(target, at);
+            }
+            if (!ok || target == null) continue;
+            while (loops.depth(target) > loops.depth(i.block())) target = dom.idom(target);
+            if (target == i.block()) continue;
+            Instr firstUse = firstUseIn(i, target);
+            if (firstUse != null) {
+                i.moveBefore(firstUse);
+            } else if (target.jump() != null) {
+                i.moveBefore(target.jump());
+            } else {
+                i.moveToEnd(target);
+            }
+            progress = true;
+        }
+        return progress;
+    }
+
+    private static Block useBlock(Src u) {
+        Instr user = u.instr();
+        if (user == null) return (Block) ((IfNode) u.owner()).prev();
+        if (user instanceof PhiInstr phi) {
+            for (PhiInstr.PhiSrc ps : phi.phiSrcs()) {
+                if (ps.src() == u) return ps.pred();
+            }
+        }
+        return user.block();
+    }
+
+    /** The first non-phi instruction of {@code b} that reads {@code def}'s value, or null. */
+    private static Instr firstUseIn(Instr def, Block b) {
+        for (Instr i : b.instrs()) {
+            if (i instanceof PhiInstr) continue;
+            for (Src s : i.srcs()) {
+                if (s.value() == def.def()) return i;
+            }
+        }
+        return null;
+    }
+}
