@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Lathe: a rewrite-rule optimizer framework for an SSA shader IR.",
-        subcommands = {OpsCommand.class, PrintCommand.class, ValidateCommand.class, RunCommand.class,
+        subcommands = {OpsCommand.class, PrintCommand.class, ValidateCommand.class, RunCommand.class, OptCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

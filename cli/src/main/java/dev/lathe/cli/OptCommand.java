@@ -1,0 +1,103 @@
+package dev.lathe.cli;
+
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.pass.DefaultPipeline;
+import dev.lathe.ir.pass.PassException;
+import dev.lathe.ir.pass.PassManager;
+import dev.lathe.ir.pass.PassRegistry;
+import dev.lathe.ir.pass.Pipeline;
+import dev.lathe.ir.text.IrPrinter;
+import dev.lathe.ir.validate.Validator;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code lathe opt FILE.ir}: runs passes and prints the optimized IR. */
+@Command(name = "opt", mixinStandardHelpOptions = true,
+        description = {"Optimize a shader and print the result.",
+                "Pipelines are pass names separated by commas; loop(a, b, …) repeats a group until no",
+                "pass in it makes progress. Example: lathe opt x.ir --passes 'loop(constant_fold, copy_prop, dce)'",
+                "The IR is validated before and after; --validate-each checks after every pass."})
+final class OptCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE.ir", description = "the shader to optimize")
+    Path file;
+
+    static final class Which {
+        @Option(names = "--passes", paramLabel = "LIST", description = "the passes to run, e.g. cse,copy_prop,dce")
+        String passes;
+
+        @Option(names = "--pipeline", paramLabel = "NAME", description = "a named pipeline: default")
+        String pipeline;
+    }
+
+    @ArgGroup(exclusive = true)
+    Which which;
+
+    @Option(names = "--print-after-all", description = "print the IR after every pass (to standard output)")
+    boolean printAfterAll;
+
+    @Option(names = "--print-after", paramLabel = "PASS", description = "print the IR after each run of PASS")
+    String printAfter;
+
+    @Option(names = "--time-passes", description = "print the time spent in each pass (to standard error)")
+    boolean timePasses;
+
+    @Option(names = "--validate-each", description = "validate the IR after every pass")
+    boolean validateEach;
+
+    @Override
+    public Integer call() {
+        PassRegistry registry = PassRegistry.standard();
+        String text = which == null || which.pipeline != null && which.pipeline.equals("default") ? DefaultPipeline.TEXT
+                : which.passes;
+        if (which != null && which.pipeline != null && !which.pipeline.equals("default")) {
+            throw new CliException("lathe opt: unknown pipeline '" + which.pipeline + "' (known: default)");
+        }
+        Pipeline pipeline;
+        try {
+            pipeline = Pipeline.parse(text, registry);
+        } catch (IllegalArgumentException e) {
+            throw new CliException("lathe opt: " + e.getMessage());
+        }
+        if (printAfter != null && !registry.names().contains(printAfter)) {
+            throw new CliException("lathe opt: --print-after: unknown pass '" + printAfter + "'");
+        }
+        Shader s = ShaderFiles.load(file);
+        PrintWriter out = spec.commandLine().getOut();
+        PassManager pm = new PassManager(new PassManager.Options(validateEach, printAfterAll, printAfter, timePasses, 100), out);
+        try {
+            pm.run(s, pipeline);
+        } catch (PassException e) {
+            throw new CliException(file + ": " + e.getMessage());
+        }
+        var errors = Validator.validate(s);
+        if (!errors.isEmpty()) {
+            throw new CliException(file + ": the optimized IR is invalid (a pass is wrong): " + errors.get(0).format());
+        }
+        if (printAfterAll || printAfter != null) out.println("// final");
+        out.print(IrPrinter.print(s));
+        out.flush();
+        if (timePasses) {
+            PrintWriter err = spec.commandLine().getErr();
+            long total = 0;
+            for (PassManager.Timing t : pm.timings()) total += t.nanos();
+            err.printf("%-22s %6s %9s %10s %6s%n", "pass", "runs", "progress", "time (ms)", "share");
+            for (PassManager.Timing t : pm.timings()) {
+                err.printf("%-22s %6d %9d %10.3f %5.1f%%%n", t.pass(), t.runs(), t.progress(), t.nanos() / 1e6,
+                        total == 0 ? 0.0 : 100.0 * t.nanos() / total);
+            }
+            err.printf("%-22s %6s %9s %10.3f%n", "total", "", "", total / 1e6);
+            err.flush();
+        }
+        return 0;
+    }
+}

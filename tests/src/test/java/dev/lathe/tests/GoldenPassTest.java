@@ -1,0 +1,92 @@
+package dev.lathe.tests;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.pass.PassManager;
+import dev.lathe.ir.pass.PassRegistry;
+import dev.lathe.ir.pass.Pipeline;
+import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.text.IrPrinter;
+import dev.lathe.ir.validate.Validator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicContainer;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Golden pass tests: every {@code passes/<pass>/*.ir} file under the test resources starts with
+ * {@code // RUN: PIPELINE}, holds {@code CHECK:} lines (see {@link FileCheck}), and is run through
+ * the pipeline with validation after every pass; the canonical output must satisfy the checks.
+ * A failure shows the file, the first check that failed and the actual IR.
+ */
+class GoldenPassTest {
+
+    static Path passesDir() {
+        return ExamplesTest.root().resolve("tests/src/test/resources/passes");
+    }
+
+    static List<Path> files() throws IOException {
+        try (Stream<Path> s = Files.walk(passesDir())) {
+            return s.filter(p -> p.toString().endsWith(".ir")).sorted().toList();
+        }
+    }
+
+    @Test
+    void atLeastSixGoldenTestsPerPass() throws IOException {
+        for (String pass : PassRegistry.standard().names()) {
+            Path dir = passesDir().resolve(pass);
+            long n = Files.isDirectory(dir) ? Files.list(dir).filter(p -> p.toString().endsWith(".ir")).count() : 0;
+            assertTrue(n >= 6, "passes/" + pass + " has " + n + " golden tests; at least 6 are required");
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicNode> goldenFiles() throws IOException {
+        List<DynamicNode> byPass = new ArrayList<>();
+        Path root = passesDir();
+        try (Stream<Path> dirs = Files.list(root)) {
+            for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
+                List<DynamicNode> tests = new ArrayList<>();
+                for (Path f : files()) {
+                    if (f.getParent().equals(dir)) tests.add(DynamicTest.dynamicTest(f.getFileName().toString(), () -> check(f)));
+                }
+                byPass.add(DynamicContainer.dynamicContainer(dir.getFileName().toString(), tests));
+            }
+        }
+        return byPass.stream();
+    }
+
+    static PassRegistry registry() {
+        return PassRegistry.standard();
+    }
+
+    static void check(Path f) throws IOException {
+        String text = Files.readString(f);
+        String run = null;
+        for (String l : text.split("\n")) {
+            String t = l.trim();
+            if (t.startsWith("// RUN:")) {
+                run = t.substring("// RUN:".length()).trim();
+                break;
+            }
+        }
+        if (run == null) fail(f + ": no '// RUN: PIPELINE' line");
+        List<FileCheck.Check> checks = FileCheck.parse(text);
+        if (checks.isEmpty()) fail(f + ": no CHECK lines");
+        Shader s = IrParser.parse(f.toString(), text);
+        assertTrue(Validator.validate(s).isEmpty(), () -> f + ": the input is invalid: " + Validator.validate(s));
+        new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(run, registry()));
+        String out = IrPrinter.print(s);
+        String failure = FileCheck.verify(checks, out);
+        if (failure != null) fail(f + ":" + failure + "\n--- actual IR after '" + run + "' ---\n" + out);
+    }
+}
