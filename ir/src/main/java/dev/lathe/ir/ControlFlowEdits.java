@@ -40,7 +40,7 @@ public final class ControlFlowEdits {
         doomed.addAll(blocks);
         // Phi sources along edges out of the deleted region go away.
         for (Block b : blocks) {
-            for (Block s : b.successors()) {
+            for (Block s : fn.structuralSuccessors(b)) {
                 if (doomed.contains(s)) continue;
                 for (PhiInstr phi : s.phis()) phi.removeSrc(b);
             }
@@ -82,7 +82,7 @@ public final class ControlFlowEdits {
             deleteNodes(fn, rest);
             return;
         }
-        List<Block> succs = new ArrayList<>(b.successors());
+        List<Block> succs = fn.structuralSuccessors(b);
         for (Instr i = b.first; i != null; ) {
             Instr next = i.next;
             i.moveToEnd(a);

@@ -229,7 +229,7 @@ public final class Function {
         if (splitAt instanceof PhiInstr) throw new IllegalArgumentException("cannot split a block at a phi");
         // With no split point, a jump ending the block stays there: the new node is then
         // unreachable code after the jump, which the structure allows (dead_cf removes it).
-        List<Block> oldSuccs = successorsFromStructure(before);
+        List<Block> oldSuccs = structuralSuccessors(before);
         Block after = new Block();
         CfList list = before.parent();
         list.insertAfter(before, node);
@@ -245,10 +245,12 @@ public final class Function {
     }
 
     /**
-     * The successors of one block, read off the structure without recomputing the whole CFG
-     * (inserting many ifs would otherwise be quadratic). Walks up only as far as needed.
+     * The successors of one block, read off the structure without recomputing the whole CFG:
+     * passes that edit control flow many times ask this between edits (recomputing everything
+     * each time would be quadratic). Walks up only as far as needed. The structure must be well
+     * formed around {@code b}.
      */
-    private List<Block> successorsFromStructure(Block b) {
+    public List<Block> structuralSuccessors(Block b) {
         if (cfgValid) return new ArrayList<>(b.succs);
         List<Block> out = new ArrayList<>(2);
         JumpInstr j = b.jump();

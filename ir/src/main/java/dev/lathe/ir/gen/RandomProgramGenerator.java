@@ -39,32 +39,40 @@ public final class RandomProgramGenerator {
 
     /** What to generate. */
     public record Options(Stage stage, int targetInstructions, int maxDepth, boolean controlFlow, boolean loops,
-                          boolean vectors, boolean locals, boolean wideSizes, boolean jumps) {
+                          boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns) {
 
         /** A fragment shader of about 60 instructions using every feature. */
         public static Options standard() {
-            return new Options(Stage.FRAGMENT, 60, 3, true, true, true, true, true, true);
+            return new Options(Stage.FRAGMENT, 60, 3, true, true, true, true, true, true, true);
         }
 
         /** Straight-line 32-bit scalar code only. */
         public static Options straightLine(int instructions) {
-            return new Options(Stage.FRAGMENT, instructions, 0, false, false, false, false, false, false);
+            return new Options(Stage.FRAGMENT, instructions, 0, false, false, false, false, false, false, false);
+        }
+
+        /**
+         * A large function for benchmarks: every feature but {@code return}, which would let an
+         * early constant branch make most of the program dead.
+         */
+        public static Options large(int instructions) {
+            return new Options(Stage.FRAGMENT, instructions, 3, true, true, true, true, true, true, false);
         }
 
         public Options withStage(Stage s) {
-            return new Options(s, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps);
+            return new Options(s, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns);
         }
 
         public Options withTargetInstructions(int n) {
-            return new Options(stage, n, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps);
+            return new Options(stage, n, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns);
         }
 
         public Options withLocals(boolean on) {
-            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, on, wideSizes, jumps);
+            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, on, wideSizes, jumps, returns);
         }
 
         public Options withWideSizes(boolean on) {
-            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, on, jumps);
+            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, on, jumps, returns);
         }
     }
 
@@ -320,7 +328,7 @@ public final class RandomProgramGenerator {
             b.continueLoop();
             return true;
         }
-        if (loopDepth == 0 && r < 3) {
+        if (loopDepth == 0 && opt.returns() && r < 3) {
             b.ret();
             return true;
         }
