@@ -18,6 +18,8 @@ import java.util.SplittableRandom;
 import java.util.function.LongBinaryOperator;
 import java.util.function.LongUnaryOperator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -31,6 +33,18 @@ import org.junit.jupiter.api.TestFactory;
  * canonical, except fneg/fabs).
  */
 class FloatOpsReferenceTest {
+
+    private static long checksBefore;
+
+    @BeforeAll
+    static void markChecks() {
+        checksBefore = OpHarness.CHECKS.get();
+    }
+
+    @AfterAll
+    static void reportChecks() {
+        OpHarness.report("FloatOpsReferenceTest", checksBefore);
+    }
 
     static final int RANDOM = 3000;
 
@@ -637,7 +651,7 @@ class FloatOpsReferenceTest {
         expect("fmulz", 32, P0, MONE, P0); // -1 * +0 is +0 as well
         expect("fmulz", 32, NAN, INF, NAN);
         expect("fmulz", 32, 0xc0000000L, MONE, TWO);
-        // rounding: 1 + 2^-24 ties to even (1), 1 + 3*2^-24 goes up; and the fused product
+        // rounding: 1 + 2^-24 ties to even (1), 1 + 3*2^-24 ties to even (1 + 2^-22); subnormal products
         expect("fadd", 32, ONE, ONE, 0x33800000L);
         expect("fadd", 32, 0x3f800002L, ONE, 0x34400000L);
         expect("fmul", 32, P0, DENORM, HALF); // 2^-150 ties to even: 0

@@ -10,6 +10,8 @@ import static dev.lathe.ir.op.OpHarness.op;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +21,18 @@ import org.junit.jupiter.api.Test;
  * references rounded once to the nearest half, ties to even.
  */
 class Fp16Test {
+
+    private static long checksBefore;
+
+    @BeforeAll
+    static void markChecks() {
+        checksBefore = OpHarness.CHECKS.get();
+    }
+
+    @AfterAll
+    static void reportChecks() {
+        OpHarness.report("Fp16Test", checksBefore);
+    }
 
     static final int PAIRS = 20000;
 
@@ -287,6 +301,115 @@ class Fp16Test {
         expect("ffma", 16, 0x7bfe, 0x5bff, 0x5bff, 0x0000); // 255.875^2 = 65472.015625 -> 65472
     }
 
+    // ---- the other float ops at 16 bits: compositions of exact steps --------------------------------
+
+    static final long ONE = 0x3c00;
+
+    /** Exact floor of a half (NaN canonical, inf and zeros unchanged). */
+    static long floorHalf(long h) {
+        if (ExactFloat.isNaN(h, 16)) return 0x7e00;
+        if (!ExactFloat.isFinite(h, 16) || ExactFloat.isZero(h, 16)) return h;
+        BigDecimal f = ExactFloat.exact(h, 16).setScale(0, RoundingMode.FLOOR);
+        return ExactFloat.round(f, 16, ExactFloat.Mode.NEAREST_EVEN, ExactFloat.isNegative(h, 16));
+    }
+
+    /** A double rounded once to a half (the README's rule for transcendentals), NaN canonical. */
+    static long half(double d) {
+        if (Double.isNaN(d)) return 0x7e00;
+        if (Double.isInfinite(d)) return d > 0 ? 0x7c00 : 0xfc00;
+        if (d == 0) return Double.doubleToRawLongBits(d) < 0 ? 0x8000 : 0;
+        return ExactFloat.roundNearest(new BigDecimal(d), 16);
+    }
+
+    static double dv(long h) {
+        return ExactFloat.approx(h, 16);
+    }
+
+    static long fremRef(long a, long b) {
+        if (ExactFloat.isNaN(a, 16) || ExactFloat.isNaN(b, 16) || ExactFloat.isInf(a, 16) || ExactFloat.isZero(b, 16)) return 0x7e00;
+        if (ExactFloat.isInf(b, 16) || ExactFloat.isZero(a, 16)) return a;
+        BigDecimal r = ExactFloat.exact(a, 16).remainder(ExactFloat.exact(b, 16)); // exact, sign of a
+        return ExactFloat.round(r, 16, ExactFloat.Mode.NEAREST_EVEN, ExactFloat.isNegative(a, 16));
+    }
+
+    @Test
+    void otherFloatOpsAtHalfPrecision() {
+        SplittableRandom rnd = new SplittableRandom(1617);
+        long[] e = OpHarness.F16_EDGES;
+        for (int i = 0; i < PAIRS; i++) {
+            long a = i % 3 == 0 ? e[rnd.nextInt(e.length)] : OpHarness.randomFloat(rnd, 16);
+            long b = i % 3 == 1 ? e[rnd.nextInt(e.length)] : OpHarness.randomFloat(rnd, 16);
+            long c = OpHarness.randomFloat(rnd, 16);
+            // compositions of correctly rounded steps, as the README defines them
+            OpHarness.expectNote("1 / a", op("frcp"), 16, ExactFloat.div(ONE, a, 16), a);
+            long fmulz = ExactFloat.isZero(a, 16) || ExactFloat.isZero(b, 16) ? 0 : ExactFloat.mul(a, b, 16);
+            OpHarness.expectNote("0 * x = +0", op("fmulz"), 16, fmulz, a, b);
+            long lrp = ExactFloat.add(ExactFloat.mul(a, ExactFloat.sub(ONE, c, 16), 16), ExactFloat.mul(b, c, 16), 16);
+            OpHarness.expectNote("a*(1-c) + b*c", op("flrp"), 16, lrp, a, b, c);
+            long mod = ExactFloat.sub(a, ExactFloat.mul(b, floorHalf(ExactFloat.div(a, b, 16)), 16), 16);
+            OpHarness.expectNote("a - b*floor(a/b)", op("fmod"), 16, mod, a, b);
+            OpHarness.expectNote("a - floor(a)", op("ffract"), 16, ExactFloat.sub(a, floorHalf(a), 16), a);
+            OpHarness.expectNote("exact remainder", op("frem"), 16, fremRef(a, b), a, b);
+            long[] va = {a, b, c, OpHarness.randomFloat(rnd, 16)}, vb = new long[4];
+            for (int k = 0; k < 4; k++) vb[k] = OpHarness.randomFloat(rnd, 16);
+            long acc = ExactFloat.mul(va[0], vb[0], 16);
+            for (int k = 1; k < 4; k++) {
+                acc = ExactFloat.add(acc, ExactFloat.mul(va[k], vb[k], 16), 16);
+                int n = k + 1;
+                OpHarness.expectVec(op("fdot" + n), 16, new long[][] {java.util.Arrays.copyOf(va, n), java.util.Arrays.copyOf(vb, n)},
+                        new long[] {acc});
+                if (k == 2) {
+                    long ph = ExactFloat.add(acc, vb[3], 16);
+                    OpHarness.expectVec(op("fdph"), 16, new long[][] {java.util.Arrays.copyOf(va, 3), vb}, new long[] {ph});
+                }
+            }
+            // selections and clamps
+            double x = dv(a);
+            long sat = Double.isNaN(x) || x <= 0 ? 0 : x >= 1 ? ONE : a;
+            OpHarness.expect(op("fsat"), 16, sat, a);
+            long satS = Double.isNaN(x) || x <= -1 ? 0xbc00 : x >= 1 ? ONE : a;
+            OpHarness.expect(op("fsat_signed"), 16, satS, a);
+            long pos = Double.isNaN(x) || x <= 0 ? 0 : a;
+            OpHarness.expect(op("fclamp_pos"), 16, pos, a);
+            OpHarness.expect(op("fcsel"), 16, x != 0 ? b : c, a, b, c);
+            // transcendentals: StrictMath in double, rounded once
+            OpHarness.expectNote("StrictMath, rounded once", op("fexp2"), 16, half(StrictMath.pow(2.0, x)), a);
+            OpHarness.expectNote("StrictMath, rounded once", op("fsin"), 16, half(StrictMath.sin(x)), a);
+            OpHarness.expectNote("StrictMath, rounded once", op("fcos"), 16, half(StrictMath.cos(x)), a);
+            OpHarness.expectNote("StrictMath, rounded once", op("fpow"), 16, half(StrictMath.pow(x, dv(b))), a, b);
+            OpHarness.expectNote("1/sqrt in double, rounded once", op("frsq"), 16, half(1.0 / Math.sqrt(x)), a);
+            // ldexp: exact a * 2^k rounded once
+            int k = rnd.nextInt(4) == 0 ? rnd.nextInt() : rnd.nextInt(-45, 45);
+            long ld;
+            if (ExactFloat.isNaN(a, 16)) ld = 0x7e00;
+            else if (!ExactFloat.isFinite(a, 16) || ExactFloat.isZero(a, 16)) ld = a;
+            else ld = ExactFloat.round(ExactFloat.scaleByPowerOfTwo(ExactFloat.exact(a, 16), Math.max(-100, Math.min(100, k))),
+                    16, ExactFloat.Mode.NEAREST_EVEN, ExactFloat.isNegative(a, 16));
+            OpHarness.expectNote("exact a * 2^" + k, op("ldexp"), 16, ld, a, k & 0xffffffffL);
+            // flog2: specials exact; otherwise within half an ulp of log2 (the rounding of a double
+            // that itself differs from log(x)/log(2) in the last double bits)
+            long lg = OpHarness.eval(op("flog2"), 16, a);
+            if (Double.isNaN(x) || x < 0 || x == 0 || Double.isInfinite(x) || x == Math.scalb(1.0, Math.getExponent(x))) {
+                long want = Double.isNaN(x) || x < 0 ? 0x7e00 : x == 0 ? 0xfc00 : Double.isInfinite(x) ? 0x7c00 : half(Math.getExponent(x));
+                OpHarness.expectResult(op("flog2"), 16, new long[] {a}, want, lg, "log2 special / power of two");
+            } else {
+                double ref = StrictMath.log(x) / StrictMath.log(2.0);
+                long r = half(ref);
+                check(lg == r || Math.abs(dv(lg) - ref) <= Math.abs(dv(r) - ref) + 1e-12, () -> "flog2 @16 (" + hex(a, 16)
+                        + "): got " + hex(lg, 16) + ", log2 = " + ref + " rounds to " + hex(r, 16));
+            }
+        }
+        // the 0 * inf case that a separately computed 2^k would turn into NaN
+        expect("ldexp", 16, 0x0000, 0x0000, 2000);
+        expect("ldexp", 16, 0x8000, 0x8000, 0x7fffffffL);
+        expect("ldexp", 16, 0x7c00, 0x7c00, 0x80000000L);
+        expect("ldexp", 16, 0x7c00, 0x3c00, 16); // 2^16 overflows
+        expect("ldexp", 16, 0x0001, 0x3c00, 0xffffffe8L); // 2^-24
+        expect("ldexp", 16, 0x0000, 0x3c00, 0xffffffe7L); // 2^-25 ties to even: 0
+        expect("ldexp", 16, 0x0002, 0x3e00, 0xffffffe8L); // 1.5 * 2^-24 ties to even: 2 * 2^-24
+        expect("ldexp", 16, 0x0001, 0x3e00, 0xffffffe7L); // 0.75 * 2^-24 rounds to 2^-24
+    }
+
     // ---- comparisons and min/max at 16 bits ---------------------------------------------------------
 
     @Test
@@ -397,6 +520,51 @@ class Fp16Test {
             long rb = ExactFloat.convert(b32, 32, 16, ExactFloat.Mode.NEAREST_EVEN);
             OpHarness.expectVec(op("pack_half_2x16"), 0, new long[][] {{a32, b32}}, new long[] {r32 | (rb << 16)});
             OpHarness.expect("pack_half_2x16_split", 0, r32 | (rb << 16), a32, b32);
+        }
+    }
+
+    // ---- decimal text <-> half ---------------------------------------------------------------------------
+
+    @Test
+    void decimalLiteralsRoundOnceToHalf() {
+        // a decimal just above a half tie reads as exactly the tie in double: it must still round up
+        check(Fp16.parse("2049.0000000000000001") == 0x6801, () -> "2049.0000000000000001 must round up to 2050");
+        check(Fp16.parse("2048.9999999999999999") == 0x6800, () -> "2048.9999999999999999 must round down to 2048");
+        check(Fp16.parse("2049") == 0x6800, () -> "2049 is a tie: to even, 2048");
+        check(Fp16.parse("65520") == 0x7c00, () -> "65520 rounds to inf");
+        check(Fp16.parse("65519.999") == 0x7bff, () -> "65519.999 rounds to 65504");
+        check(Fp16.parse("0.000000059604644775390625") == 0x0001, () -> "2^-24 is 0x0001");
+        check(Fp16.parse("-0.0") == 0x8000, () -> "-0.0 is 0x8000");
+        check(Fp16.parse("0.1") == 0x2e66, () -> "0.1 is 0x2e66");
+        SplittableRandom rnd = new SplittableRandom(1618);
+        for (int i = 0; i < 5000; i++) {
+            // a half tie (or a neighbour of one) written with many digits, or a random decimal
+            BigDecimal v;
+            if (i % 2 == 0) {
+                long h = rnd.nextInt(0x7bff);
+                BigDecimal lo = ExactFloat.exact(h, 16), hi = ExactFloat.exact(h + 1, 16);
+                BigDecimal tie = lo.add(hi).divide(BigDecimal.valueOf(2));
+                BigDecimal nudge = BigDecimal.ONE.movePointLeft(rnd.nextInt(18, 30)).multiply(BigDecimal.valueOf(rnd.nextInt(-1, 2)));
+                v = tie.add(nudge);
+            } else {
+                v = new BigDecimal(rnd.nextLong() % 100000000L).movePointLeft(rnd.nextInt(0, 12));
+            }
+            if (rnd.nextBoolean()) v = v.negate();
+            String text = v.toPlainString();
+            long want = ExactFloat.round(v, 16, ExactFloat.Mode.NEAREST_EVEN, text.startsWith("-"));
+            long got = Fp16.parse(text);
+            check(got == want, () -> "Fp16.parse(\"" + text + "\") = " + hex(got, 16) + ", expected " + hex(want, 16));
+        }
+    }
+
+    @Test
+    void everyHalfFormatsToTextThatReadsBack() {
+        for (int h = 0; h < 0x10000; h++) {
+            if (Fp16.isNaN(h)) continue;
+            String text = FloatBits.format(h, 16);
+            int hh = h;
+            int back = text.equals("inf") ? 0x7c00 : text.equals("-inf") ? 0xfc00 : Fp16.parse(text);
+            check(back == hh, () -> "FloatBits.format(" + hex(hh, 16) + ", 16) = \"" + text + "\" reads back as " + hex(back, 16));
         }
     }
 

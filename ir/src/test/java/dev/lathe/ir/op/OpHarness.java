@@ -18,6 +18,11 @@ final class OpHarness {
     /** Every comparison made through {@link #expect} and friends, over the whole test run. */
     static final AtomicLong CHECKS = new AtomicLong();
 
+    /** Prints how many checks a test class made (classes run one after another in one JVM). */
+    static void report(String testClass, long checksBefore) {
+        System.out.println("[op tests] " + testClass + ": " + (CHECKS.get() - checksBefore) + " checks");
+    }
+
     static Op op(String name) {
         Op op = Op.byName(name);
         if (op == null) throw new AssertionError("no op named " + name);
