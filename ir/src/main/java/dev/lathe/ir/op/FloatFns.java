@@ -218,12 +218,16 @@ final class FloatFns {
         return r(d(a, n) % d(b, n), n);
     }
 
-    /** a * 2^exp, correctly rounded; exp is a 32-bit signed integer. */
+    /**
+     * a * 2^exp, correctly rounded; exp is a 32-bit signed integer. ldexp(±0, e) = ±0 and
+     * ldexp(±inf, e) = ±inf for every e (a multiply by a power of two computed separately would
+     * give 0 * inf = NaN once 2^e overflows or underflows double).
+     */
     static long ldexp(long a, long e, int n) {
         int exp = (int) Math.max(-4000, Math.min(4000, Bits.sext(e, 32)));
-        double x = d(a, n);
-        if (n == 64) return r(Math.scalb(x, exp), n);
-        return r(x * StrictMath.pow(2.0, exp), n); // exact in double for half and single ranges
+        // Math.scalb is one rounding. For half and single the double result is exact unless it is
+        // below double's normal range, and then it rounds to a signed zero at the size anyway.
+        return r(Math.scalb(d(a, n), exp), n);
     }
 
     /** Round to half (ties to even), flush half subnormals to zero (keeping the sign), widen. */

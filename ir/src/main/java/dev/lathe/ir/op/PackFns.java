@@ -56,8 +56,9 @@ final class PackFns {
         return Fp16.fromDouble(Float.intBitsToFloat((int) f32));
     }
 
+    /** The f32 of a half (exact); a NaN half gives the canonical f32 NaN, whatever its sign. */
     static long floatOfHalf(long h) {
-        return Float.floatToRawIntBits((float) Fp16.toDouble((int) h & 0xffff)) & 0xffffffffL;
+        return FloatBits.fromDouble(Fp16.toDouble((int) h & 0xffff), 32);
     }
 
     static void packHalf2x16(long[][] s, long[] dst, int n) {
