@@ -151,7 +151,8 @@ final class FloatFns {
     private static final double LN2 = StrictMath.log(2.0);
 
     /**
-     * log2(a) = e + log(m)/ln 2 for a = m * 2^e with m in [1, 2): exact for powers of two.
+     * log2(a) = e + log(m)/ln 2 for a = m * 2^e with m in [sqrt(1/2), sqrt(2)): exact for powers
+     * of two, and without cancellation just below 1 (where e would be -1 and m nearly 2).
      * log2(0) = -inf, log2(negative) = NaN.
      */
     static long flog2(long a, int n) {
@@ -159,16 +160,23 @@ final class FloatFns {
         if (x != x || x < 0) return FloatBits.canonicalNaN(n);
         if (x == 0) return r(Double.NEGATIVE_INFINITY, n);
         if (Double.isInfinite(x)) return r(x, n);
-        int e = Math.getExponent(x);
-        if (e == Double.MIN_EXPONENT - 1) { // double subnormal (not reachable from f16/f32)
-            x *= 0x1p64;
-            e = Math.getExponent(x) - 64;
-            x = Math.scalb(x, -Math.getExponent(x));
+        int e;
+        if (Math.getExponent(x) == Double.MIN_EXPONENT - 1) { // double subnormal (not reachable from f16/f32)
+            double y = x * 0x1p64;
+            e = Math.getExponent(y) - 64;
+            x = Math.scalb(y, -Math.getExponent(y));
         } else {
+            e = Math.getExponent(x);
             x = Math.scalb(x, -e);
+        }
+        if (x > SQRT2) {
+            x *= 0.5;
+            e++;
         }
         return r(e + StrictMath.log(x) / LN2, n);
     }
+
+    private static final double SQRT2 = StrictMath.sqrt(2.0);
 
     static long fpow(long a, long b, int n) {
         return r(StrictMath.pow(d(a, n), d(b, n)), n);

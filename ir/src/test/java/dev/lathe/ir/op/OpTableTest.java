@@ -79,8 +79,7 @@ class OpTableTest {
      * are listed here rather than failing; a new unflagged op that commutes fails
      * {@link #unflaggedOpsDoNotCommute} until it is flagged or added here.
      */
-    static final Set<String> COMMUTE_BUT_UNFLAGGED = Set.of("uabs_isub", "uabs_usub", "fmin3", "fmax3", "fmed3",
-            "imin3", "imax3", "umin3", "umax3", "imed3", "umed3");
+    static final Set<String> COMMUTE_BUT_UNFLAGGED = Set.of();
 
 
     // ---- the table itself ----------------------------------------------------------------------
