@@ -87,6 +87,12 @@ public final class RandomProgramGenerator {
     private int budget;
     /** Whether the innermost loop counts its iterations, so a continue cannot spin forever. */
     private boolean continueAllowed;
+    /**
+     * The blocks that continue the innermost counted loop. The generator tracks edges itself:
+     * asking the function for predecessors after every construct would recompute the whole CFG
+     * each time, making large programs quadratic to build.
+     */
+    private List<Block> continues = new ArrayList<>();
 
     private RandomProgramGenerator(long seed, Options opt) {
         this.rnd = new SplittableRandom(seed);
@@ -293,8 +299,10 @@ public final class RandomProgramGenerator {
         Block elseEnd = b.block();
         truncate(mark);
         b.popIf(in);
-        // Merge phis: one per predecessor that falls through into the merge block.
-        List<Block> preds = in.mergeBlock().predecessors();
+        // Merge phis: one source per side that falls through into the merge block.
+        List<Block> preds = new ArrayList<>(2);
+        if (!thenJumps) preds.add(thenEnd);
+        if (!elseJumps) preds.add(elseEnd);
         int phis = preds.isEmpty() ? 0 : rnd.nextInt(3);
         for (int k = 0; k < phis; k++) {
             Value t = thenVals.isEmpty() ? null : thenVals.get(rnd.nextInt(thenVals.size()));
@@ -325,6 +333,7 @@ public final class RandomProgramGenerator {
             return true;
         }
         if (loopDepth > 0 && continueAllowed && r < 22) {
+            continues.add(b.block());
             b.continueLoop();
             return true;
         }
@@ -390,15 +399,23 @@ public final class RandomProgramGenerator {
         pool.add(acc.def());
         pool.add(early);
         boolean saved = continueAllowed;
+        List<Block> savedContinues = continues;
         continueAllowed = true;
+        continues = new ArrayList<>();
         body(depth + 1, loopDepth + 1);
+        List<Block> myContinues = continues;
         continueAllowed = saved;
+        continues = savedContinues;
         Value late = b.alu(mix, early, operand(32, cc));
         budget--;
         Block latch = b.block();
         truncate(mark);
         b.popLoop(loop);
-        for (Block p : header.predecessors()) {
+        List<Block> headerPreds = new ArrayList<>();
+        headerPreds.add(preheader);
+        headerPreds.addAll(myContinues);
+        headerPreds.add(latch);
+        for (Block p : headerPreds) {
             if (p == preheader) {
                 i.addSrc(p, zero);
                 acc.addSrc(p, carriedInit);

@@ -116,33 +116,85 @@ final class Cse implements Pass {
     private static Key keyOf(Instr i) {
         if (i instanceof AluInstr alu) {
             int n = alu.numSrcs();
-            long[][] srcs = new long[n][];
-            for (int k = 0; k < n; k++) srcs[k] = srcKey(alu.src(k));
-            if (alu.op().isCommutative() && compare(srcs[0], srcs[1]) > 0) {
-                long[] t = srcs[0];
-                srcs[0] = srcs[1];
-                srcs[1] = t;
+            KeyBuilder k = new KeyBuilder(4 + n * 6);
+            k.shape(alu.def(), alu.isExact() ? 1 : 0);
+            int first = 0, second = 1;
+            if (alu.op().isCommutative() && compare(alu.src(0), alu.src(1)) > 0) {
+                first = 1;
+                second = 0;
             }
-            return new Key(alu.op(), concat(shape(alu.def(), alu.isExact() ? 1 : 0), srcs));
+            for (int s = 0; s < n; s++) k.src(alu.src(s == 0 ? first : s == 1 ? second : s));
+            return new Key(alu.op(), k.done());
         }
         if (i instanceof LoadConstInstr lc) {
-            return new Key(LoadConstInstr.class, concat(shape(lc.def(), 0), new long[][] {lc.values()}));
+            KeyBuilder k = new KeyBuilder(4 + lc.def().numComponents());
+            k.shape(lc.def(), 0);
+            for (int c = 0; c < lc.def().numComponents(); c++) k.add(lc.value(c));
+            return new Key(LoadConstInstr.class, k.done());
         }
         if (i instanceof IntrinsicInstr in && in.intrinsic().effect() == Intrinsic.Effect.PURE && in.def() != null) {
-            long[][] srcs = new long[in.numSrcs()][];
-            for (int k = 0; k < in.numSrcs(); k++) srcs[k] = srcKey(in.src(k));
-            return new Key(new VarKind(in.intrinsic(), in.var()), concat(shape(in.def(), 0), srcs));
+            KeyBuilder k = new KeyBuilder(4 + in.numSrcs() * 6);
+            k.shape(in.def(), 0);
+            for (int s = 0; s < in.numSrcs(); s++) k.src(in.src(s));
+            return new Key(new VarKind(in.intrinsic(), in.var()), k.done());
         }
         if (i instanceof PhiInstr phi) {
             List<PhiInstr.PhiSrc> ps = new ArrayList<>(phi.phiSrcs());
             ps.sort((x, y) -> Integer.compare(x.pred().index(), y.pred().index()));
-            long[][] srcs = new long[ps.size()][];
-            for (int k = 0; k < srcs.length; k++) {
-                srcs[k] = new long[] {ps.get(k).pred().index(), ps.get(k).src().value().index()};
+            KeyBuilder k = new KeyBuilder(4 + ps.size() * 2);
+            k.shape(phi.def(), 0);
+            for (PhiInstr.PhiSrc p : ps) {
+                k.add(p.pred().index());
+                k.add(p.src().value().index());
             }
-            return new Key(new PhiBlock(phi.block()), concat(shape(phi.def(), 0), srcs));
+            return new Key(new PhiBlock(phi.block()), k.done());
         }
         return null;
+    }
+
+    /** Appends key material to one array (no per-source allocations on this hot path). */
+    private static final class KeyBuilder {
+        private long[] a;
+        private int n;
+
+        KeyBuilder(int capacity) {
+            a = new long[capacity];
+        }
+
+        void add(long v) {
+            if (n == a.length) a = Arrays.copyOf(a, a.length * 2 + 4);
+            a[n++] = v;
+        }
+
+        void shape(Value d, int extra) {
+            add(d.numComponents());
+            add(d.bitSize());
+            add(extra);
+        }
+
+        /** A source: its value and the components it reads, with the count as a separator. */
+        void src(Src s) {
+            int c = s.numComponentsRead();
+            add(c);
+            add(s.value().index());
+            for (int j = 0; j < c; j++) add(s.component(j));
+        }
+
+        long[] done() {
+            return n == a.length ? a : Arrays.copyOf(a, n);
+        }
+    }
+
+    /** Orders sources by value index, then swizzle (for the canonical order of commutative ops). */
+    private static int compare(Src a, Src b) {
+        int c = Integer.compare(a.value().index(), b.value().index());
+        if (c != 0) return c;
+        int n = Math.min(a.numComponentsRead(), b.numComponentsRead());
+        for (int j = 0; j < n; j++) {
+            c = Integer.compare(a.component(j), b.component(j));
+            if (c != 0) return c;
+        }
+        return Integer.compare(a.numComponentsRead(), b.numComponentsRead());
     }
 
     /** Keys intrinsics by their identity and variable (records compare the variable by identity). */
@@ -171,33 +223,4 @@ final class Cse implements Pass {
         }
     }
 
-    private static long[] shape(Value d, int extra) {
-        return new long[] {d.numComponents(), d.bitSize(), extra};
-    }
-
-    private static long[] srcKey(Src s) {
-        int n = s.numComponentsRead();
-        long[] out = new long[n + 1];
-        out[0] = s.value().index();
-        for (int c = 0; c < n; c++) out[c + 1] = s.component(c);
-        return out;
-    }
-
-    private static int compare(long[] a, long[] b) {
-        return Arrays.compare(a, b);
-    }
-
-    private static long[] concat(long[] head, long[][] parts) {
-        int n = head.length;
-        for (long[] p : parts) n += p.length + 1;
-        long[] out = new long[n];
-        System.arraycopy(head, 0, out, 0, head.length);
-        int at = head.length;
-        for (long[] p : parts) {
-            out[at++] = p.length;
-            System.arraycopy(p, 0, out, at, p.length);
-            at += p.length;
-        }
-        return out;
-    }
 }

@@ -8,11 +8,9 @@ import dev.lathe.ir.IfNode;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.LoopNode;
 import dev.lathe.ir.Src;
+import dev.lathe.ir.Value;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
 
 /**
  * dce: removes instructions whose results cannot matter.
@@ -31,13 +29,15 @@ final class Dce implements Pass {
 
     @Override
     public boolean run(Function fn) {
-        Set<Instr> live = Collections.newSetFromMap(new IdentityHashMap<>());
+        // Liveness per value index: every removable instruction defines a value (stores,
+        // jumps and other effects have none and are roots).
+        boolean[] live = new boolean[fn.valueCount()];
         List<Instr> work = new ArrayList<>();
         List<Instr> all = new ArrayList<>();
         for (Block b : fn.blocks()) {
             for (Instr i : b.instrs()) {
                 all.add(i);
-                if (!i.isRemovableWhenUnused() && live.add(i)) work.add(i);
+                if (!i.isRemovableWhenUnused()) work.add(i);
             }
         }
         List<CfList> lists = new ArrayList<>();
@@ -45,8 +45,7 @@ final class Dce implements Pass {
         while (!lists.isEmpty()) {
             for (CfNode n : lists.remove(lists.size() - 1)) {
                 if (n instanceof IfNode in) {
-                    Instr d = in.condition().value().parent();
-                    if (live.add(d)) work.add(d);
+                    mark(in.condition().value(), live, work);
                     lists.add(in.thenList());
                     lists.add(in.elseList());
                 } else if (n instanceof LoopNode l) {
@@ -56,17 +55,21 @@ final class Dce implements Pass {
         }
         while (!work.isEmpty()) {
             Instr i = work.remove(work.size() - 1);
-            for (Src s : i.srcs()) {
-                Instr d = s.value().parent();
-                if (live.add(d)) work.add(d);
-            }
+            for (Src s : i.srcs()) mark(s.value(), live, work);
         }
         List<Instr> dead = new ArrayList<>();
         for (Instr i : all) {
-            if (!live.contains(i)) dead.add(i);
+            if (i.def() != null && !live[i.def().index()] && i.isRemovableWhenUnused()) dead.add(i);
         }
         if (dead.isEmpty()) return false;
         Instr.removeAll(dead);
         return true;
+    }
+
+    private static void mark(Value v, boolean[] live, List<Instr> work) {
+        if (!live[v.index()]) {
+            live[v.index()] = true;
+            work.add(v.parent());
+        }
     }
 }

@@ -10,6 +10,9 @@ import dev.lathe.ir.Src;
 import dev.lathe.ir.UndefInstr;
 import dev.lathe.ir.analysis.DominatorTree;
 import dev.lathe.ir.analysis.LoopNesting;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * sink_constants: moves {@code load_const} and {@code undef} into the block that is the nearest
@@ -34,8 +37,12 @@ final class SinkConstants implements Pass {
     public boolean run(Function fn) {
         DominatorTree dom = DominatorTree.compute(fn);
         LoopNesting loops = LoopNesting.compute(fn);
+        // Program-order numbers, taken once: moving constants does not reorder anything else.
+        List<Instr> all = fn.instructions();
+        Map<Instr, Integer> order = new IdentityHashMap<>(all.size() * 2);
+        for (int k = 0; k < all.size(); k++) order.put(all.get(k), k);
         boolean progress = false;
-        for (Instr i : fn.instructions()) {
+        for (Instr i : all) {
             if (!(i instanceof LoadConstInstr || i instanceof UndefInstr)) continue;
             if (!i.def().hasUses() || !dom.isReachable(i.block())) continue;
             Block target = null;
@@ -51,7 +58,7 @@ final class SinkConstants implements Pass {
             if (!ok || target == null) continue;
             while (loops.depth(target) > loops.depth(i.block())) target = dom.idom(target);
             if (target == i.block()) continue;
-            Instr firstUse = firstUseIn(i, target);
+            Instr firstUse = firstUseIn(i, target, order);
             if (firstUse != null) {
                 i.moveBefore(firstUse);
             } else if (target.jump() != null) {
@@ -76,13 +83,13 @@ final class SinkConstants implements Pass {
     }
 
     /** The first non-phi instruction of {@code b} that reads {@code def}'s value, or null. */
-    private static Instr firstUseIn(Instr def, Block b) {
-        for (Instr i : b.instrs()) {
-            if (i instanceof PhiInstr) continue;
-            for (Src s : i.srcs()) {
-                if (s.value() == def.def()) return i;
-            }
+    private static Instr firstUseIn(Instr def, Block b, Map<Instr, Integer> order) {
+        Instr first = null;
+        for (Src u : def.def().uses()) {
+            Instr user = u.instr();
+            if (user == null || user instanceof PhiInstr || user.block() != b) continue;
+            if (first == null || order.get(user) < order.get(first)) first = user;
         }
-        return null;
+        return first;
     }
 }

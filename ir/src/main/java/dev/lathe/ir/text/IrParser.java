@@ -41,8 +41,9 @@ import java.util.Map;
 public final class IrParser {
     private final String file;
     private final String text;
-    private final List<Token> toks;
-    private int p;
+    private final Lexer lexer;
+    /** Lookahead: tokens read from the lexer but not consumed yet (at most two). */
+    private final java.util.ArrayDeque<Token> ahead = new java.util.ArrayDeque<>();
     private Shader shader;
 
     // per function
@@ -64,7 +65,7 @@ public final class IrParser {
     private IrParser(String file, String text) {
         this.file = file;
         this.text = text;
-        this.toks = new Lexer(file, text).tokenize();
+        this.lexer = new Lexer(file, text);
     }
 
     /** Parses a whole shader; {@code file} names the source in diagnostics. */
@@ -75,22 +76,27 @@ public final class IrParser {
     // ---- token helpers ------------------------------------------------------------------------
 
     private Token peek() {
-        return toks.get(p);
+        return peek(0);
     }
 
-    private Token peek(int ahead) {
-        return toks.get(Math.min(p + ahead, toks.size() - 1));
+    private Token peek(int k) {
+        while (ahead.size() <= k) ahead.addLast(lexer.nextToken());
+        int i = 0;
+        for (Token t : ahead) {
+            if (i++ == k) return t;
+        }
+        throw new IllegalStateException();
     }
 
     private Token advance() {
-        Token t = toks.get(p);
-        if (t.kind() != Token.Kind.EOF) p++;
+        Token t = peek();
+        if (t.kind() != Token.Kind.EOF) ahead.removeFirst();
         return t;
     }
 
     private boolean accept(String s) {
         if (peek().is(s)) {
-            p++;
+            advance();
             return true;
         }
         return false;

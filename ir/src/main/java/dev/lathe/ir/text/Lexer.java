@@ -1,9 +1,6 @@
 package dev.lathe.ir.text;
 
-import java.util.ArrayList;
-import java.util.List;
-
-/** Splits IR text into tokens; comments are {@code //} to the end of the line and {@code /* … *}{@code /}. */
+/** Splits IR text into tokens on demand (the parser needs two of lookahead); comments are {@code //} to the end of the line and {@code /* … *}{@code /}. */
 final class Lexer {
     private final String text;
     private final String file;
@@ -16,16 +13,11 @@ final class Lexer {
         this.text = text;
     }
 
-    List<Token> tokenize() {
-        List<Token> out = new ArrayList<>();
-        while (true) {
-            skipSpaceAndComments();
-            if (pos >= text.length()) {
-                out.add(new Token(Token.Kind.EOF, "", line, pos - lineStart + 1));
-                return out;
-            }
-            out.add(next());
-        }
+    /** The next token; at the end, an EOF token (again on every further call). */
+    Token nextToken() {
+        skipSpaceAndComments();
+        if (pos >= text.length()) return new Token(Token.Kind.EOF, "", line, pos - lineStart + 1);
+        return next();
     }
 
     private IrSyntaxException error(int l, int col, String msg) {

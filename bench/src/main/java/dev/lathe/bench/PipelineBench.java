@@ -1,0 +1,67 @@
+package dev.lathe.bench;
+
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.pass.DefaultPipeline;
+import dev.lathe.ir.pass.PassManager;
+import dev.lathe.ir.pass.PassRegistry;
+import dev.lathe.ir.pass.Pipeline;
+import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.text.IrPrinter;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The default optimization pipeline on one generated function of about {@code size}
+ * instructions (ifs, loops, locals, vectors, mixed bit sizes). Each invocation gets a fresh
+ * copy (parsed from the same text outside the timed region). Divide the score by the
+ * instruction count printed at setup for the time per instruction; the ratio between the two
+ * sizes shows whether any pass is super-linear.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 8, time = 3)
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+public class PipelineBench {
+    @Param({"10000", "100000"})
+    public int size;
+
+    private String text;
+    private Shader shader;
+
+    @Setup(Level.Trial)
+    public void generate() {
+        Shader s = RandomProgramGenerator.generate(42, RandomProgramGenerator.Options.large(size));
+        text = IrPrinter.print(s);
+        System.out.println("\n[setup] size " + size + ": " + s.entryPoint().instructionCount() + " instructions, "
+                + s.entryPoint().blocks().size() + " blocks");
+    }
+
+    @Setup(Level.Invocation)
+    public void copy() {
+        shader = IrParser.parse("bench.ir", text);
+        // Parsing the copy is not what is measured: collect its garbage before the timed call,
+        // so a collection it triggers is not billed to the pipeline.
+        System.gc();
+    }
+
+    @Benchmark
+    public Shader defaultPipeline() {
+        new PassManager(PassManager.Options.defaults(), null)
+                .run(shader, Pipeline.parse(DefaultPipeline.TEXT, PassRegistry.standard()));
+        return shader;
+    }
+}
