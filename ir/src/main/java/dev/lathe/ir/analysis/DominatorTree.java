@@ -153,6 +153,35 @@ public final class DominatorTree {
         return Collections.unmodifiableList(children.get(b.index()));
     }
 
+    /**
+     * Walks the tree from the entry without recursion: {@code enter} runs on a block before its
+     * children (in program order), {@code leave} after them. Passes that keep scoped state (value
+     * numbering, SSA renaming) push in {@code enter} and pop in {@code leave}.
+     */
+    public void walk(java.util.function.Consumer<Block> enter, java.util.function.Consumer<Block> leave) {
+        int n = blocks.length;
+        int[] stack = new int[n];
+        int[] next = new int[n];
+        int sp = 0;
+        int entry = fn.entryBlock().index();
+        stack[sp++] = entry;
+        enter.accept(blocks[entry]);
+        while (sp > 0) {
+            int b = stack[sp - 1];
+            List<Block> kids = children.get(b);
+            if (next[sp - 1] < kids.size()) {
+                Block c = kids.get(next[sp - 1]++);
+                stack[sp] = c.index();
+                next[sp] = 0;
+                sp++;
+                enter.accept(c);
+            } else {
+                leave.accept(blocks[b]);
+                sp--;
+            }
+        }
+    }
+
     /** Depth in the dominator tree (0 for the entry block). */
     public int depth(Block b) {
         return depth[b.index()];

@@ -62,37 +62,16 @@ final class Cse implements Pass {
     public boolean run(Function fn) {
         DominatorTree dom = DominatorTree.compute(fn);
         Map<Key, Value> table = new HashMap<>();
-        boolean progress = false;
-        // Iterative preorder walk; each frame remembers the keys its block added.
-        List<Block> stack = new ArrayList<>();
-        List<Integer> next = new ArrayList<>();
-        List<List<Key>> added = new ArrayList<>();
-        stack.add(fn.entryBlock());
-        next.add(0);
-        added.add(null);
-        while (!stack.isEmpty()) {
-            int top = stack.size() - 1;
-            Block b = stack.get(top);
-            if (added.get(top) == null) {
-                List<Key> mine = new ArrayList<>();
-                progress |= visit(b, table, mine);
-                added.set(top, mine);
-            }
-            List<Block> kids = dom.children(b);
-            int k = next.get(top);
-            if (k < kids.size()) {
-                next.set(top, k + 1);
-                stack.add(kids.get(k));
-                next.add(0);
-                added.add(null);
-            } else {
-                for (Key key : added.get(top)) table.remove(key);
-                stack.remove(top);
-                next.remove(top);
-                added.remove(top);
-            }
-        }
-        return progress;
+        List<List<Key>> scopes = new ArrayList<>();
+        boolean[] progress = {false};
+        dom.walk(b -> {
+            List<Key> mine = new ArrayList<>();
+            progress[0] |= visit(b, table, mine);
+            scopes.add(mine);
+        }, b -> {
+            for (Key key : scopes.remove(scopes.size() - 1)) table.remove(key);
+        });
+        return progress[0];
     }
 
     private static boolean visit(Block b, Map<Key, Value> table, List<Key> added) {

@@ -132,38 +132,17 @@ final class VarsToSsa implements Pass {
         List<List<Value>> stacks = new ArrayList<>();
         for (int i = 0; i < allSlots.size(); i++) stacks.add(new ArrayList<>());
         Value[] undefs = new Value[allSlots.size()];
-        // Iterative preorder walk of the dominator tree; each frame remembers its pushes.
-        List<Block> stack = new ArrayList<>();
-        List<Integer> next = new ArrayList<>();
-        List<List<Slot>> pushed = new ArrayList<>();
-        stack.add(fn.entryBlock());
-        next.add(0);
-        pushed.add(null);
-        while (!stack.isEmpty()) {
-            int top = stack.size() - 1;
-            Block b = stack.get(top);
-            if (pushed.get(top) == null) {
-                List<Slot> mine = new ArrayList<>();
-                renameBlock(fn, b, placed, stacks, undefs, mine);
-                pushed.set(top, mine);
+        List<List<Slot>> scopes = new ArrayList<>();
+        dom.walk(b -> {
+            List<Slot> mine = new ArrayList<>();
+            renameBlock(fn, b, placed, stacks, undefs, mine);
+            scopes.add(mine);
+        }, b -> {
+            for (Slot s : scopes.remove(scopes.size() - 1)) {
+                List<Value> st = stacks.get(s.id());
+                st.remove(st.size() - 1);
             }
-            List<Block> kids = dom.children(b);
-            int k = next.get(top);
-            if (k < kids.size()) {
-                next.set(top, k + 1);
-                stack.add(kids.get(k));
-                next.add(0);
-                pushed.add(null);
-            } else {
-                for (Slot s : pushed.get(top)) {
-                    List<Value> st = stacks.get(s.id());
-                    st.remove(st.size() - 1);
-                }
-                stack.remove(top);
-                next.remove(top);
-                pushed.remove(top);
-            }
-        }
+        });
         // Unreachable code: its accesses never run; its edges into new phis carry undef.
         for (Block b : fn.blocks()) {
             if (dom.isReachable(b)) continue;

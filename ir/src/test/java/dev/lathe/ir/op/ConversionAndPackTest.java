@@ -14,8 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,19 +22,9 @@ import org.junit.jupiter.api.Test;
  * op against references written with shifts, {@link BigInteger} and the GLSL formulas, plus
  * hand-computed cases and round trips.
  */
+@org.junit.jupiter.api.extension.ExtendWith(CountChecks.class)
 class ConversionAndPackTest {
 
-    private static long checksBefore;
-
-    @BeforeAll
-    static void markChecks() {
-        checksBefore = OpHarness.CHECKS.get();
-    }
-
-    @AfterAll
-    static void reportChecks() {
-        OpHarness.report("ConversionAndPackTest", checksBefore);
-    }
 
     static final int[] FLOATS = {16, 32, 64};
     static final int[] INTS = {8, 16, 32, 64};

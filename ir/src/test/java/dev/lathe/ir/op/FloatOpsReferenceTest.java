@@ -18,8 +18,6 @@ import java.util.SplittableRandom;
 import java.util.function.LongBinaryOperator;
 import java.util.function.LongUnaryOperator;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -32,19 +30,9 @@ import org.junit.jupiter.api.TestFactory;
  * op must give the canonical NaN of its size (README: every float result that is NaN is
  * canonical, except fneg/fabs).
  */
+@org.junit.jupiter.api.extension.ExtendWith(CountChecks.class)
 class FloatOpsReferenceTest {
 
-    private static long checksBefore;
-
-    @BeforeAll
-    static void markChecks() {
-        checksBefore = OpHarness.CHECKS.get();
-    }
-
-    @AfterAll
-    static void reportChecks() {
-        OpHarness.report("FloatOpsReferenceTest", checksBefore);
-    }
 
     static final int RANDOM = 3000;
 

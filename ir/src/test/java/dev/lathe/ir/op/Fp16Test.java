@@ -10,8 +10,6 @@ import static dev.lathe.ir.op.OpHarness.op;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.SplittableRandom;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,19 +18,9 @@ import org.junit.jupiter.api.Test;
  * (+ - * / sqrt fma, rounding ops, comparisons, min/max) against exact BigDecimal / BigInteger
  * references rounded once to the nearest half, ties to even.
  */
+@org.junit.jupiter.api.extension.ExtendWith(CountChecks.class)
 class Fp16Test {
 
-    private static long checksBefore;
-
-    @BeforeAll
-    static void markChecks() {
-        checksBefore = OpHarness.CHECKS.get();
-    }
-
-    @AfterAll
-    static void reportChecks() {
-        OpHarness.report("Fp16Test", checksBefore);
-    }
 
     static final int PAIRS = 20000;
 

@@ -8,8 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -20,19 +18,9 @@ import org.junit.jupiter.api.TestFactory;
  * every pair of edge values and thousands of random values, plus the README's edge cases
  * spelled out.
  */
+@org.junit.jupiter.api.extension.ExtendWith(CountChecks.class)
 class IntOpsReferenceTest {
 
-    private static long checksBefore;
-
-    @BeforeAll
-    static void markChecks() {
-        checksBefore = OpHarness.CHECKS.get();
-    }
-
-    @AfterAll
-    static void reportChecks() {
-        OpHarness.report("IntOpsReferenceTest", checksBefore);
-    }
 
     static final int[] SIZES = {8, 16, 32, 64};
     static final int RANDOM = 3000;

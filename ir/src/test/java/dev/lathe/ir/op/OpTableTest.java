@@ -15,8 +15,6 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -27,19 +25,9 @@ import org.junit.jupiter.api.TestFactory;
  * size, that vector evaluation is per component, and that the commutative and associative flags
  * hold bit-exactly (NaN inputs included).
  */
+@org.junit.jupiter.api.extension.ExtendWith(CountChecks.class)
 class OpTableTest {
 
-    private static long checksBefore;
-
-    @BeforeAll
-    static void markChecks() {
-        checksBefore = OpHarness.CHECKS.get();
-    }
-
-    @AfterAll
-    static void reportChecks() {
-        OpHarness.report("OpTableTest", checksBefore);
-    }
 
     /** Every op named in the op-table test brief (the "issue list"): all must exist. */
     static final String[] NAMED_OPS = {
