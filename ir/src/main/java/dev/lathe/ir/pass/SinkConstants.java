@@ -5,6 +5,7 @@ import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.LoadConstInstr;
+import dev.lathe.ir.LoopNode;
 import dev.lathe.ir.PhiInstr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.UndefInstr;
@@ -22,8 +23,9 @@ import java.util.Map;
  * <p>A use counts where the value is needed: an ordinary instruction in its block; a phi
  * source at the end of the matching predecessor; an {@code if} condition at the end of the block
  * before the {@code if}. The target is the nearest common dominator of those blocks, raised up
- * the dominator tree while it sits in a deeper loop than the definition (sinking into a loop
- * would rematerialize the constant on every iteration). Inside the target block the constant
+ * the dominator tree while it sits in a loop that does not also contain the definition — a
+ * deeper loop, or a sibling loop after the definition's own (sinking into a loop would
+ * rematerialize the constant on every iteration). Inside the target block the constant
  * goes right before its first use there, or at the end (before a jump) when the block only
  * passes it on. Only moves between blocks count as progress, so the pass settles.
  */
@@ -56,7 +58,8 @@ final class SinkConstants implements Pass {
                 target = target == null ? at : dom.nearestCommonDominator(target, at);
             }
             if (!ok || target == null) continue;
-            while (loops.depth(target) > loops.depth(i.block())) target = dom.idom(target);
+            LoopNode defLoop = loops.innermostLoop(i.block());
+            while (!enclosesOrIs(loops, loops.innermostLoop(target), defLoop)) target = dom.idom(target);
             if (target == i.block()) continue;
             Instr firstUse = firstUseIn(i, target, order);
             if (firstUse != null) {
@@ -69,6 +72,18 @@ final class SinkConstants implements Pass {
             progress = true;
         }
         return progress;
+    }
+
+    /**
+     * Whether {@code outer} is {@code inner} or a loop around it (null stands for the function
+     * body, outside every loop). A loop's enclosing loop is the innermost loop of the block
+     * before it, which sits in the same list.
+     */
+    private static boolean enclosesOrIs(LoopNesting loops, LoopNode outer, LoopNode inner) {
+        for (LoopNode l = inner; l != null; l = loops.innermostLoop((Block) l.prev())) {
+            if (l == outer) return true;
+        }
+        return outer == null;
     }
 
     private static Block useBlock(Src u) {
