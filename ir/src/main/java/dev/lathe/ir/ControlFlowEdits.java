@@ -67,6 +67,47 @@ public final class ControlFlowEdits {
     }
 
     /**
+     * Empties the unreachable block {@code b} and deletes every node after it in its list, so b
+     * ends the list. Phis of the block b now falls through to get an undef source for it (b stays
+     * a predecessor in the structure, though it never runs). Returns whether anything changed.
+     */
+    public static boolean clearUnreachable(Function fn, Block b) {
+        if (b.first == null && b.next == null) return false;
+        List<Instr> instrs = b.instrList();
+        for (Instr i : instrs) {
+            for (Src s : i.srcs()) s.unlink();
+        }
+        for (Instr i : instrs) {
+            Value d = i.def();
+            if (d != null && d.hasUses()) {
+                UndefInstr u = new UndefInstr(fn, d.numComponents(), d.bitSize());
+                fn.entryBlock().prepend(u);
+                d.replaceAllUsesWith(u.def());
+            }
+        }
+        List<Block> oldSuccs = fn.structuralSuccessors(b);
+        if (!instrs.isEmpty()) Instr.removeAll(instrs);
+        List<CfNode> rest = new ArrayList<>();
+        for (CfNode n = b.next; n != null; n = n.next) rest.add(n);
+        if (!rest.isEmpty()) deleteNodes(fn, rest);
+        for (Block s : fn.structuralSuccessors(b)) {
+            for (PhiInstr phi : s.phis()) {
+                if (phi.srcFor(b) == null) {
+                    UndefInstr u = new UndefInstr(fn, phi.def().numComponents(), phi.def().bitSize());
+                    fn.entryBlock().prepend(u);
+                    phi.addSrc(b, u.def());
+                }
+            }
+        }
+        for (Block s : oldSuccs) {
+            if (!fn.structuralSuccessors(b).contains(s)) {
+                for (PhiInstr phi : s.phis()) phi.removeSrc(b);
+            }
+        }
+        return true;
+    }
+
+    /**
      * Merges {@code b} into {@code a}, which must directly precede it in the same list: b's
      * instructions move to the end of a, phis that named b as a predecessor now name a, and b
      * disappears. Phis of b must already be gone (a is b's only predecessor, so a phi of b

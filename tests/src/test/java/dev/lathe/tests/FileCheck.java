@@ -19,7 +19,10 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * A pattern is literal text with {@code {{regex}}} pieces, {@code [[NAME:regex]]} to capture a
- * variable and {@code [[NAME]]} to use one, so checks need not hard-code value numbers.
+ * variable and {@code [[NAME]]} to use one (captured on an earlier line or earlier in the same
+ * pattern), so checks need not hard-code value numbers. A {@code CHECK-NOT} that uses a variable
+ * nobody captured yet is an error, not a check that can never fire. Variable names are letters
+ * and digits.
  */
 final class FileCheck {
     enum Kind { CHECK, NEXT, NOT }
@@ -83,6 +86,10 @@ final class FileCheck {
 
     private static String checkNots(List<Check> nots, String[] lines, int from, int to, Map<String, String> vars) {
         for (Check n : nots) {
+            String undefined = undefinedVariable(n.pattern(), vars);
+            if (undefined != null) {
+                return "line " + n.line() + ": CHECK-NOT uses [[" + undefined + "]] before any CHECK captured it";
+            }
             for (int i = from; i < to; i++) {
                 if (match(n.pattern(), lines[i], vars, false)) {
                     return "line " + n.line() + ": CHECK-NOT: " + n.pattern() + " — but output line " + (i + 1)
@@ -98,6 +105,18 @@ final class FileCheck {
                 + (lastMatch >= 0 ? " (after output line " + (lastMatch + 1) + ")" : "");
     }
 
+    /** A variable the pattern uses but neither captures itself nor finds in {@code vars}, or null. */
+    private static String undefinedVariable(String pattern, Map<String, String> vars) {
+        List<String> own = new ArrayList<>();
+        Matcher m = PIECE.matcher(pattern);
+        while (m.find()) {
+            if (m.group(1) != null) continue;
+            if (m.group(3) != null) own.add(m.group(2));
+            else if (!own.contains(m.group(2)) && !vars.containsKey(m.group(2))) return m.group(2);
+        }
+        return null;
+    }
+
     private static final Pattern PIECE = Pattern.compile("\\{\\{(.*?)}}|\\[\\[([A-Za-z_][A-Za-z0-9_]*)(?::(.*?))?]]");
 
     /** Whether {@code line} contains the pattern; with {@code bind}, captured variables are kept. */
@@ -111,8 +130,10 @@ final class FileCheck {
             if (m.group(1) != null) {
                 regex.append("(?:").append(m.group(1)).append(')');
             } else if (m.group(3) != null) {
-                regex.append('(').append(m.group(3)).append(')');
+                regex.append("(?<").append(m.group(2)).append('>').append(m.group(3)).append(')');
                 captures.add(m.group(2));
+            } else if (captures.contains(m.group(2))) {
+                regex.append("\\k<").append(m.group(2)).append('>'); // captured earlier in this pattern
             } else {
                 String v = vars.get(m.group(2));
                 if (v == null) return false;
@@ -124,7 +145,7 @@ final class FileCheck {
         Matcher lm = Pattern.compile(regex.toString()).matcher(line);
         if (!lm.find()) return false;
         if (bind) {
-            for (int i = 0; i < captures.size(); i++) vars.put(captures.get(i), lm.group(i + 1));
+            for (String name : captures) vars.put(name, lm.group(name));
         }
         return true;
     }

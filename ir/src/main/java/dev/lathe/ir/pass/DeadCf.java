@@ -20,7 +20,9 @@ import java.util.List;
  *   <li>an {@code if} on a constant becomes the side it takes (merge phis read that side);
  *   <li>an {@code if} with two empty sides and no merge phis disappears;
  *   <li>code after a {@code break}, {@code continue} or {@code return} in the same list is
- *       unreachable and is deleted;
+ *       unreachable and is deleted, and so is the code after an {@code if} whose sides both end
+ *       in a jump and after a loop that never breaks (the block there is emptied and ends its
+ *       list);
  *   <li>a loop that never iterates — its body ends in a jump, it has no {@code continue} and no
  *       other {@code break} — becomes its body run once.
  * </ul>
@@ -46,9 +48,10 @@ final class DeadCf implements Pass {
                 if (n instanceof Block b) {
                     changed |= deleteAfterJump(fn, b);
                 } else if (n instanceof IfNode in) {
-                    changed |= constantIf(fn, in) || emptyIf(fn, in);
+                    changed |= constantIf(fn, in) || emptyIf(fn, in) || neverMerges(fn, in);
                 } else {
-                    changed |= singleIterationLoop(fn, (LoopNode) n);
+                    LoopNode loop = (LoopNode) n;
+                    changed |= singleIterationLoop(fn, loop) || neverExits(fn, loop);
                 }
             }
             progress |= changed;
@@ -114,6 +117,20 @@ final class DeadCf implements Pass {
         ControlFlowEdits.deleteNodes(fn, List.of(in));
         ControlFlowEdits.mergeBlocks(fn, before, merge);
         return true;
+    }
+
+    /** Both sides end in a jump: nothing reaches the merge block or what follows it. */
+    private static boolean neverMerges(Function fn, IfNode in) {
+        if (in.thenList().lastBlock().jump() == null || in.elseList().lastBlock().jump() == null) return false;
+        return ControlFlowEdits.clearUnreachable(fn, in.mergeBlock());
+    }
+
+    /** No break leaves the loop: nothing reaches its exit block or what follows it. */
+    private static boolean neverExits(Function fn, LoopNode loop) {
+        for (JumpInstr j : jumpsOf(loop)) {
+            if (j.kind() == JumpInstr.Kind.BREAK) return false;
+        }
+        return ControlFlowEdits.clearUnreachable(fn, loop.exitBlock());
     }
 
     private static boolean singleIterationLoop(Function fn, LoopNode loop) {
