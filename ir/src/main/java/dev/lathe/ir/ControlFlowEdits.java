@@ -50,19 +50,30 @@ public final class ControlFlowEdits {
         for (Block b : blocks) {
             for (Instr i = b.first; i != null; i = i.next) instrs.add(i);
         }
+        unlinkAndUndefOutsideUses(fn, instrs);
+        for (CfNode n : nodes) {
+            if (n.parent != null) n.parent.unlink(n);
+        }
+    }
+
+    /** A new undef shaped like {@code like}, at the start of the entry block (it dominates everything). */
+    private static Value newUndef(Function fn, Value like) {
+        UndefInstr u = new UndefInstr(fn, like.numComponents(), like.bitSize());
+        fn.entryBlock().prepend(u);
+        return u.def();
+    }
+
+    /**
+     * Takes the sources of {@code instrs} out of the use lists, and points every use of their
+     * values that lies outside the set (only possible in unreachable code) at an undef.
+     */
+    private static void unlinkAndUndefOutsideUses(Function fn, List<Instr> instrs) {
         for (Instr i : instrs) {
             for (Src s : i.srcs()) s.unlink();
         }
         for (Instr i : instrs) {
             Value d = i.def();
-            if (d != null && d.hasUses()) {
-                UndefInstr u = new UndefInstr(fn, d.numComponents(), d.bitSize());
-                fn.entryBlock().prepend(u);
-                d.replaceAllUsesWith(u.def());
-            }
-        }
-        for (CfNode n : nodes) {
-            if (n.parent != null) n.parent.unlink(n);
+            if (d != null && d.hasUses()) d.replaceAllUsesWith(newUndef(fn, d));
         }
     }
 
@@ -74,17 +85,7 @@ public final class ControlFlowEdits {
     public static boolean clearUnreachable(Function fn, Block b) {
         if (b.first == null && b.next == null) return false;
         List<Instr> instrs = b.instrList();
-        for (Instr i : instrs) {
-            for (Src s : i.srcs()) s.unlink();
-        }
-        for (Instr i : instrs) {
-            Value d = i.def();
-            if (d != null && d.hasUses()) {
-                UndefInstr u = new UndefInstr(fn, d.numComponents(), d.bitSize());
-                fn.entryBlock().prepend(u);
-                d.replaceAllUsesWith(u.def());
-            }
-        }
+        unlinkAndUndefOutsideUses(fn, instrs);
         List<Block> oldSuccs = fn.structuralSuccessors(b);
         if (!instrs.isEmpty()) Instr.removeAll(instrs);
         List<CfNode> rest = new ArrayList<>();
@@ -92,11 +93,7 @@ public final class ControlFlowEdits {
         if (!rest.isEmpty()) deleteNodes(fn, rest);
         for (Block s : fn.structuralSuccessors(b)) {
             for (PhiInstr phi : s.phis()) {
-                if (phi.srcFor(b) == null) {
-                    UndefInstr u = new UndefInstr(fn, phi.def().numComponents(), phi.def().bitSize());
-                    fn.entryBlock().prepend(u);
-                    phi.addSrc(b, u.def());
-                }
+                if (phi.srcFor(b) == null) phi.addSrc(b, newUndef(fn, phi.def()));
             }
         }
         for (Block s : oldSuccs) {
@@ -142,15 +139,7 @@ public final class ControlFlowEdits {
     public static void resolvePhis(Function fn, Block b, Block pred) {
         for (PhiInstr phi : b.phis()) {
             Src s = phi.srcFor(pred);
-            Value v;
-            if (s != null) {
-                v = s.value();
-            } else {
-                UndefInstr u = new UndefInstr(fn, phi.def().numComponents(), phi.def().bitSize());
-                fn.entryBlock().prepend(u);
-                v = u.def();
-            }
-            phi.def().replaceAllUsesWith(v);
+            phi.def().replaceAllUsesWith(s != null ? s.value() : newUndef(fn, phi.def()));
             phi.remove();
         }
     }
