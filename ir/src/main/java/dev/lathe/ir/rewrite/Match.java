@@ -1,0 +1,97 @@
+package dev.lathe.ir.rewrite;
+
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.LoadConstInstr;
+import dev.lathe.ir.Src;
+import dev.lathe.ir.Value;
+import dev.lathe.ir.op.Op;
+
+/**
+ * The checks generated matchers (and the rule interpreter) are made of.
+ *
+ * <p>Matching works on <em>views</em>: the matched root reads N components, and each pattern
+ * node is seen through a swizzle saying which of its value's components those N are. A
+ * per-component child reached through source {@code s} of a node seen as {@code v} is seen as
+ * {@code s.component(v[c])} for each c, so swizzles compose on the way down and a variable
+ * binds a (value, view) pair. Views are shared arrays: never modify one.
+ */
+public final class Match {
+    private Match() {}
+
+    private static final byte[][] IDENTITY = new byte[17][];
+
+    static {
+        for (int n = 1; n <= 16; n++) {
+            IDENTITY[n] = new byte[n];
+            for (int i = 0; i < n; i++) IDENTITY[n][i] = (byte) i;
+        }
+    }
+
+    /** The view 0, 1, …, n-1 (shared; do not modify). */
+    public static byte[] identity(int n) {
+        return IDENTITY[n];
+    }
+
+    /** The instruction defining {@code v} when it is an ALU instruction with {@code op}, else null. */
+    public static AluInstr alu(Value v, Op op) {
+        return v.parent() instanceof AluInstr a && a.op() == op ? a : null;
+    }
+
+    /** The view of source {@code s} of a node seen through {@code outer}. */
+    public static byte[] view(Src s, byte[] outer) {
+        boolean same = true;
+        for (int c = 0; c < outer.length && same; c++) same = s.component(outer[c]) == outer[c];
+        if (same) return outer;
+        byte[] v = new byte[outer.length];
+        for (int c = 0; c < v.length; c++) v[c] = (byte) s.component(outer[c]);
+        return v;
+    }
+
+    /** Whether the viewed components of {@code v} are all the literal (at v's size). */
+    public static boolean isLiteral(Value v, byte[] view, RuleLiteral lit, boolean asFloat) {
+        if (!(v.parent() instanceof LoadConstInstr c)) return false;
+        int bits = v.bitSize();
+        if (!lit.fits(bits, asFloat)) return false;
+        long want = lit.bits(bits, asFloat);
+        for (byte k : view) {
+            if (c.value(k) != want) return false;
+        }
+        return true;
+    }
+
+    /** Whether {@code v} is a constant (what {@code #c} matches). */
+    public static boolean isConstant(Value v) {
+        return v.parent() instanceof LoadConstInstr;
+    }
+
+    /** The viewed components of a constant. */
+    public static long[] constants(Value v, byte[] view) {
+        LoadConstInstr c = (LoadConstInstr) v.parent();
+        long[] out = new long[view.length];
+        for (int i = 0; i < view.length; i++) out[i] = c.value(view[i]);
+        return out;
+    }
+
+    /** Whether two bindings are the same value seen the same way (a repeated variable). */
+    public static boolean same(Value a, byte[] va, Value b, byte[] vb) {
+        if (a == b && java.util.Arrays.equals(va, vb)) return true;
+        // Two constants with equal viewed components are the same value too.
+        if (a.parent() instanceof LoadConstInstr ca && b.parent() instanceof LoadConstInstr cb && a.bitSize() == b.bitSize()) {
+            for (int i = 0; i < va.length; i++) {
+                if (ca.value(va[i]) != cb.value(vb[i])) return false;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** Exactly one use (an {@code if} condition counts): what {@code @once} asks. */
+    public static boolean hasOneUse(Value v) {
+        return v.useCount() == 1;
+    }
+
+    /** Whether {@code bits} is in a {@link dev.lathe.ir.op.Bits#sizeFlag} set. */
+    public static boolean sizeIn(int bits, int mask) {
+        return (dev.lathe.ir.op.Bits.sizeFlag(bits) & mask) != 0;
+    }
+}

@@ -1,0 +1,155 @@
+package dev.lathe.ir.rewrite;
+
+import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.TypeClass;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The conditions a rule may ask for, with their exact meaning per component. Each one is
+ * decided exactly when its variable is bound to a constant; on other values the answer comes
+ * from the value-range analysis, and "unknown" means the rule does not fire.
+ *
+ * <p>This enum is the one definition of what each predicate means: generated matchers, the rule
+ * interpreter and the soundness checker all call {@link #holds}. Predicates with a literal
+ * argument ({@code ult_const(a, 32)}) take it as their second argument.
+ */
+public enum Predicate {
+    IS_POWER_OF_TWO("isPowerOfTwo", Kind.INT, "every component is a power of two, read as unsigned"),
+    IS_NEG_POWER_OF_TWO("isNegPowerOfTwo", Kind.INT, "every component's negation is a power of two"),
+    IS_ZERO("isZero", Kind.NUMBER, "every component is zero (floats: +0 or -0)"),
+    IS_NOT_ZERO("isNotZero", Kind.NUMBER, "no component is zero (floats: NaN counts as not zero)"),
+    IS_NOT_NEGATIVE("isNotNegative", Kind.NUMBER,
+            "ints: >= 0; floats: +0, positive or +inf (sign bit clear, not NaN; -0 excluded)"),
+    IS_NOT_POSITIVE("isNotPositive", Kind.NUMBER,
+            "ints: <= 0; floats: -0, negative or -inf (sign bit set, not NaN; +0 excluded)"),
+    IS_GT_ZERO("isGtZero", Kind.NUMBER, "every component is > 0"),
+    IS_LT_ZERO("isLtZero", Kind.NUMBER, "every component is < 0"),
+    IS_GE_ZERO("isGeZero", Kind.NUMBER, "every component is >= 0 (floats: IEEE, so -0 counts, NaN not)"),
+    IS_LE_ZERO("isLeZero", Kind.NUMBER, "every component is <= 0 (floats: IEEE, so +0 counts, NaN not)"),
+    IS_FINITE("isFinite", Kind.FLOAT, "no component is infinite or NaN"),
+    IS_A_NUMBER("isANumber", Kind.FLOAT, "no component is NaN"),
+    IS_INTEGRAL("isIntegral", Kind.FLOAT, "every component is a whole number or infinite (not NaN)"),
+    IS_IN_UNIT_INTERVAL("isInUnitInterval", Kind.FLOAT, "every component is in [+0, 1] (-0 and NaN excluded)"),
+    ULT_CONST("ultConst", Kind.INT_BOUND, "every component, read as unsigned, is below the literal"),
+    ILT_CONST("iltConst", Kind.INT_BOUND, "every component, read as signed, is below the literal");
+
+    /** What a predicate applies to. */
+    public enum Kind {
+        /** Floats or integers: the variable's type says how to read it (signed unless uint). */
+        NUMBER,
+        /** Floats only. */
+        FLOAT,
+        /** Integers only. */
+        INT,
+        /** Integers, with a literal bound as the second argument. */
+        INT_BOUND
+    }
+
+    private final Kind kind;
+    private final String description;
+
+    Predicate(String unused, Kind kind, String description) {
+        this.kind = kind;
+        this.description = description;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public String spelling() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The Java constant name used by generated code, e.g. {@code IS_NOT_NEGATIVE}. */
+    public String constantName() {
+        return name();
+    }
+
+    /** Whether the second argument is a literal bound ({@code ult_const(a, 32)}). */
+    public boolean takesLiteral() {
+        return kind == Kind.INT_BOUND;
+    }
+
+    public int arity() {
+        return takesLiteral() ? 2 : 1;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    /**
+     * Whether the predicate holds for one component: {@code bits} at {@code bitSize}, read as
+     * {@code type} (FLOAT, or an integer: UINT reads unsigned, anything else signed);
+     * {@code bound} is the literal of the bounded predicates.
+     */
+    public boolean holds(long bits, int bitSize, TypeClass type, long bound) {
+        if (type == TypeClass.FLOAT) {
+            double x = FloatBits.toDouble(bits, bitSize);
+            boolean nan = x != x;
+            boolean neg = FloatBits.isNegative(bits, bitSize);
+            return switch (this) {
+                case IS_ZERO -> x == 0.0;
+                case IS_NOT_ZERO -> x != 0.0;
+                case IS_NOT_NEGATIVE -> !nan && !neg;
+                case IS_NOT_POSITIVE -> !nan && neg;
+                case IS_GT_ZERO -> x > 0.0;
+                case IS_LT_ZERO -> x < 0.0;
+                case IS_GE_ZERO -> x >= 0.0;
+                case IS_LE_ZERO -> x <= 0.0;
+                case IS_FINITE -> Double.isFinite(x);
+                case IS_A_NUMBER -> !nan;
+                case IS_INTEGRAL -> !nan && (Double.isInfinite(x) || Math.floor(x) == x);
+                case IS_IN_UNIT_INTERVAL -> !nan && !neg && x <= 1.0;
+                default -> throw new IllegalStateException(spelling() + " does not apply to floats");
+            };
+        }
+        boolean unsigned = type == TypeClass.UINT;
+        long v = unsigned ? Bits.zext(bits, bitSize) : Bits.sext(bits, bitSize);
+        int sign = unsigned ? Long.compareUnsigned(v, 0) : Long.compare(v, 0);
+        return switch (this) {
+            case IS_POWER_OF_TWO -> {
+                long u = Bits.zext(bits, bitSize);
+                yield u != 0 && (u & (u - 1)) == 0;
+            }
+            case IS_NEG_POWER_OF_TWO -> {
+                long u = Bits.zext(-bits, bitSize);
+                yield u != 0 && (u & (u - 1)) == 0;
+            }
+            case IS_ZERO -> v == 0;
+            case IS_NOT_ZERO -> v != 0;
+            case IS_NOT_NEGATIVE, IS_GE_ZERO -> sign >= 0;
+            case IS_NOT_POSITIVE, IS_LE_ZERO -> sign <= 0;
+            case IS_GT_ZERO -> sign > 0;
+            case IS_LT_ZERO -> sign < 0;
+            case ULT_CONST -> Long.compareUnsigned(Bits.zext(bits, bitSize), bound) < 0;
+            case ILT_CONST -> Bits.sext(bits, bitSize) < bound;
+            default -> throw new IllegalStateException(spelling() + " does not apply to integers");
+        };
+    }
+
+    /** Whether the predicate can be asked of a variable read as {@code type}. */
+    public boolean appliesTo(TypeClass type) {
+        return switch (kind) {
+            case NUMBER -> type == TypeClass.FLOAT || type == TypeClass.INT || type == TypeClass.UINT || type == TypeClass.BOOL;
+            case FLOAT -> type == TypeClass.FLOAT;
+            case INT, INT_BOUND -> type == TypeClass.INT || type == TypeClass.UINT || type == TypeClass.BOOL;
+        };
+    }
+
+    public static Predicate bySpelling(String s) {
+        for (Predicate p : values()) {
+            if (p.spelling().equals(s)) return p;
+        }
+        return null;
+    }
+
+    public static List<String> spellings() {
+        return Arrays.stream(values()).map(Predicate::spelling).toList();
+    }
+}

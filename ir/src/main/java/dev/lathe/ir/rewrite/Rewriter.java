@@ -1,0 +1,144 @@
+package dev.lathe.ir.rewrite;
+
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.AluOperand;
+import dev.lathe.ir.Function;
+import dev.lathe.ir.Instr;
+import dev.lathe.ir.LoadConstInstr;
+import dev.lathe.ir.Swizzled;
+import dev.lathe.ir.Value;
+import dev.lathe.ir.op.Op;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a rule needs while it fires: builds the replacement right before the matched root
+ * (every new instruction has the root's component count and inherits its exact flag), folds
+ * constant expressions with the op table, and finally points the root's uses at the result.
+ * One instance serves a whole pass; {@link #begin} starts each match attempt.
+ */
+public final class Rewriter {
+    private final Function fn;
+    private final ValueFacts facts;
+    private AluInstr root;
+    private final List<Instr> created = new ArrayList<>();
+    private Value result;
+
+    public Rewriter(Function fn) {
+        this(fn, ValueFacts.NONE);
+    }
+
+    public Rewriter(Function fn, ValueFacts facts) {
+        this.fn = fn;
+        this.facts = facts;
+    }
+
+    /** Whether a rule condition holds for a bound variable. */
+    public boolean test(Predicate p, Value v, byte[] view, dev.lathe.ir.op.TypeClass type, long bound) {
+        return Predicates.test(p, v, view, type, bound, facts);
+    }
+
+    /** Starts matching at {@code root}. */
+    public void begin(AluInstr root) {
+        this.root = root;
+        this.created.clear();
+        this.result = null;
+    }
+
+    public AluInstr root() {
+        return root;
+    }
+
+    /** The root's identity view. */
+    public byte[] rootView() {
+        return Match.identity(root.def().numComponents());
+    }
+
+    /** False when an inexact ({@code ~=>}) rule would touch an instruction marked exact. */
+    public boolean inexactAllowed(AluInstr... matched) {
+        for (AluInstr a : matched) {
+            if (a.isExact()) return false;
+        }
+        return true;
+    }
+
+    /** A bound variable as an operand of a replacement op. */
+    public AluOperand operand(Value v, byte[] view) {
+        return new Swizzled(v, view);
+    }
+
+    /** A new ALU instruction of the root's width, before the root. */
+    public Value op(Op op, int bits, AluOperand... srcs) {
+        int comps = root.def().numComponents();
+        Value[] vals = new Value[srcs.length];
+        byte[][] swz = new byte[srcs.length][];
+        for (int i = 0; i < srcs.length; i++) {
+            vals[i] = srcs[i].value();
+            byte[] s = srcs[i].swizzle();
+            swz[i] = s != null ? s : Match.identity(comps);
+        }
+        AluInstr i = new AluInstr(fn, op, comps, bits, vals, swz);
+        i.setExact(root.isExact());
+        i.insertBefore(root);
+        created.add(i);
+        return i.def();
+    }
+
+    /** A literal splatted to the root's width. */
+    public Value literal(RuleLiteral lit, int bits, boolean asFloat) {
+        long[] comps = new long[root.def().numComponents()];
+        java.util.Arrays.fill(comps, lit.bits(bits, asFloat));
+        return constant(bits, comps);
+    }
+
+    /** The bits of a literal at the root's width (for constant folding). */
+    public long[] literalComponents(RuleLiteral lit, int bits, boolean asFloat) {
+        long[] comps = new long[root.def().numComponents()];
+        java.util.Arrays.fill(comps, lit.bits(bits, asFloat));
+        return comps;
+    }
+
+    /** A constant with one value per component. */
+    public Value constant(int bits, long[] comps) {
+        LoadConstInstr c = new LoadConstInstr(fn, bits, comps);
+        c.insertBefore(root);
+        created.add(c);
+        return c.def();
+    }
+
+    /** Folds a constant expression per component with the op table. */
+    public long[] fold(Op op, int unsizedBits, long[]... srcs) {
+        return op.evaluate(unsizedBits, root.def().numComponents(), srcs);
+    }
+
+    /**
+     * Replaces the root's value by {@code v} seen through {@code view}: directly when that is
+     * the whole value, else through a {@code mov} that copy_prop removes later.
+     */
+    public void replace(Value v, byte[] view) {
+        Value d = root.def();
+        Value r = v;
+        if (v.numComponents() != d.numComponents() || view != Match.identity(view.length) && !isIdentity(view)) {
+            r = op(Op.MOV, d.bitSize(), new Swizzled(v, view));
+        }
+        result = r;
+        d.replaceAllUsesWith(r);
+    }
+
+    private static boolean isIdentity(byte[] view) {
+        for (int i = 0; i < view.length; i++) {
+            if (view[i] != i) return false;
+        }
+        return true;
+    }
+
+    /** The instructions the last rule created (the driver revisits them). */
+    public List<Instr> created() {
+        return created;
+    }
+
+    /** The value that replaced the root, or null if nothing fired. */
+    public Value result() {
+        return result;
+    }
+}

@@ -1,0 +1,54 @@
+// The Lathe rule language. See rules/README.md for the reference.
+//
+//   pass algebraic;
+//   mul_one:  fmul(a, 1.0) => a;
+//   add_zero: a + 0.0 ~=> a;                       # inexact: may change -0.0
+//   pow2_mul: imul(a, #c) => ishl(a, find_lsb(c)) if is_power_of_two(c);
+//   once:     fadd(fmul(a, b)@once, c) => ffma(a, b, c);
+grammar Rules;
+
+ruleFile  : passDecl? ruleDecl* EOF ;
+passDecl  : 'pass' name=IDENT ';' ;
+ruleDecl  : name=IDENT ':' pattern=expr arrow=(ARROW | INEXACT_ARROW) replacement=expr conditions? ';' ;
+conditions: 'if' condition (',' condition)* ;
+condition : name=IDENT '(' expr (',' expr)* ')' ;
+
+// Alternatives are in precedence order, tightest first (as in C, but & ^ | bind tighter
+// than comparisons, so `a & 1 == 0` needs no parentheses).
+expr
+    : expr annotation                               # annotated
+    | name=IDENT annotation* '(' expr (',' expr)* ')' # call
+    | op=('-' | '~' | '!') expr                     # unary
+    | expr op=('*' | '/' | '%') expr                # binary
+    | expr op=('+' | '-') expr                      # binary
+    | expr op=('<<' | '>>') expr                    # binary
+    | expr op='&' expr                              # binary
+    | expr op='^' expr                              # binary
+    | expr op='|' expr                              # binary
+    | expr op=('<' | '<=' | '>' | '>=') expr        # binary
+    | expr op=('==' | '!=') expr                    # binary
+    | CONSTVAR                                      # constVar
+    | IDENT                                         # var
+    | literal                                       # lit
+    | '(' expr ')'                                  # paren
+    ;
+
+annotation: '@' (INT | IDENT) ;
+literal   : INT | HEX | FLOAT | 'inf' | 'nan' | 'true' | 'false' ;
+
+ARROW         : '=>' ;
+INEXACT_ARROW : '~=>' ;
+CONSTVAR      : '#' [a-zA-Z_] [a-zA-Z0-9_]* ;
+HEX           : '0' [xX] [0-9a-fA-F]+ ;
+FLOAT         : [0-9]+ '.' [0-9]* EXP? | [0-9]+ EXP ;
+INT           : [0-9]+ ;
+IDENT         : [a-zA-Z_] [a-zA-Z0-9_]* ;
+fragment EXP  : [eE] [+-]? [0-9]+ ;
+
+// '#' followed by a name is a constant-only variable; otherwise it starts a comment, as '//' does.
+HASH_COMMENT  : '#' ~[a-zA-Z_\r\n] ~[\r\n]* -> skip ;
+LONE_HASH     : '#' -> skip ;
+LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+WS            : [ \t\r\n]+ -> skip ;
+BAD_CHAR      : . ;

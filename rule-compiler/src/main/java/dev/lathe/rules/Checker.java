@@ -1,0 +1,781 @@
+package dev.lathe.rules;
+
+import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.Op;
+import dev.lathe.ir.op.OperandType;
+import dev.lathe.ir.op.TypeClass;
+import dev.lathe.ir.rewrite.Predicate;
+import dev.lathe.ir.rewrite.RuleLiteral;
+import dev.lathe.ir.text.Diagnostic;
+import dev.lathe.rules.ast.Ast;
+import dev.lathe.rules.model.CheckedFile;
+import dev.lathe.rules.model.CheckedRule;
+import dev.lathe.rules.model.Condition;
+import dev.lathe.rules.model.Node;
+import dev.lathe.rules.model.SizeClass;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Semantic analysis of a rule file. For each rule:
+ *
+ * <ol>
+ *   <li>ops are looked up in the op table and their arity checked;
+ *   <li>infix operators are resolved to ops by type evidence — literal spellings, annotations,
+ *       and how variables are used elsewhere in the rule — repeated until nothing changes
+ *       ({@code a * 1.0} is {@code fmul}; {@code a * b} alone is an error);
+ *   <li>bit sizes are unified over the whole rule with union-find: operands an op requires to
+ *       share a size, all occurrences of a variable, the pattern and replacement roots, and the
+ *       sizes annotations fix; each class keeps the sizes every op on it allows;
+ *   <li>literals are checked against the sizes and types they may take, replacement variables
+ *       must be bound by the pattern, replacement sizes must be decidable from the pattern,
+ *       and conditions must be known predicates applicable to their variable's type.
+ * </ol>
+ *
+ * Every problem is reported with its position; checking goes on, so one run reports all the
+ * errors of a file.
+ */
+public final class Checker {
+
+    /** The checked rules (only those without errors) and every diagnostic. */
+    public record Result(CheckedFile file, List<Diagnostic> errors) {}
+
+    /** The most commutative ops a pattern may have: each doubles the operand orders tried. */
+    public static final int MAX_COMMUTATIVE = 6;
+
+    private final String file;
+    private final String text;
+    private final List<Diagnostic> errors = new ArrayList<>();
+
+    private Checker(String file, String text) {
+        this.file = file;
+        this.text = text;
+    }
+
+    public static Result check(Ast.RuleFile ast, String text) {
+        Checker c = new Checker(ast.file(), text);
+        List<CheckedRule> rules = new ArrayList<>();
+        Map<String, Ast.Pos> names = new HashMap<>();
+        for (Ast.Rule r : ast.rules()) {
+            Ast.Pos prev = names.putIfAbsent(r.name(), r.pos());
+            if (prev != null) {
+                c.error(r.pos(), "rule name " + r.name() + " is already used at line " + prev.line());
+                continue;
+            }
+            CheckedRule checked = new RuleCheck(c, r).run();
+            if (checked != null) rules.add(checked);
+        }
+        return new Result(new CheckedFile(ast.file(), ast.passName(), rules), c.errors);
+    }
+
+    void error(Ast.Pos pos, String message) {
+        errors.add(Diagnostic.error(file, pos.line(), pos.column(), message, Diagnostic.lineOf(text, pos.line())));
+    }
+
+    // ---- proto nodes: mutable while types and sizes are worked out ------------------------------
+
+    private abstract static class P {
+        final Ast.Pos pos;
+        int cls = -1;
+        int outSize;           // from an annotation on the value: expr@32
+        TypeClass annType;     // from a type annotation: expr@f32
+
+        P(Ast.Pos pos) {
+            this.pos = pos;
+        }
+    }
+
+    private static final class POp extends P {
+        Op op;
+        String infix;          // the operator while unresolved
+        final List<P> srcs;
+        int opCls = -1;
+        int opSize;            // op@16(…)
+        boolean once;
+
+        POp(Ast.Pos pos, Op op, String infix, List<P> srcs) {
+            super(pos);
+            this.op = op;
+            this.infix = infix;
+            this.srcs = srcs;
+        }
+    }
+
+    private static final class PVar extends P {
+        final String name;
+        final boolean constOnly;
+
+        PVar(Ast.Pos pos, String name, boolean constOnly) {
+            super(pos);
+            this.name = name;
+            this.constOnly = constOnly;
+        }
+    }
+
+    private static final class PLit extends P {
+        final String text;
+        final Ast.LitKind kind;
+        TypeClass context;
+
+        PLit(Ast.Pos pos, String text, Ast.LitKind kind) {
+            super(pos);
+            this.text = text;
+            this.kind = kind;
+        }
+
+        boolean floatSpelling() {
+            return kind == Ast.LitKind.FLOAT || kind == Ast.LitKind.INF || kind == Ast.LitKind.NAN;
+        }
+
+        boolean bool() {
+            return kind == Ast.LitKind.TRUE || kind == Ast.LitKind.FALSE;
+        }
+    }
+
+    /** What the rule knows of a variable. */
+    private static final class VarInfo {
+        int cls = -1;
+        boolean constOnly;
+        TypeClass annType;
+        final java.util.EnumSet<TypeClass> contexts = java.util.EnumSet.noneOf(TypeClass.class);
+    }
+
+    // ---- one rule ---------------------------------------------------------------------------------
+
+    private static final class RuleCheck {
+        private final Checker c;
+        private final Ast.Rule rule;
+        private final Map<String, VarInfo> vars = new LinkedHashMap<>();
+        private final List<String> bindingOrder = new ArrayList<>();
+        private final List<POp> ops = new ArrayList<>();
+        private final List<PLit> lits = new ArrayList<>();
+        private int errorCount;
+
+        // union-find over size classes
+        private final List<Integer> parent = new ArrayList<>();
+        private final List<Integer> fixed = new ArrayList<>();
+        private final List<Integer> legal = new ArrayList<>();
+        private final List<Integer> patternLegal = new ArrayList<>();
+        private final List<Boolean> inPattern = new ArrayList<>();
+
+        RuleCheck(Checker c, Ast.Rule rule) {
+            this.c = c;
+            this.rule = rule;
+        }
+
+        private void error(Ast.Pos pos, String msg) {
+            errorCount++;
+            c.error(pos, msg);
+        }
+
+        CheckedRule run() {
+            P pattern = build(rule.pattern(), true);
+            if (pattern == null) return null; // the replacement would only report follow-on errors
+            P replacement = build(rule.replacement(), false);
+            if (replacement == null) return null;
+            if (!(pattern instanceof POp root)) {
+                error(pattern.pos, "a pattern must be an operation (such as fmul(a, 1.0)), not a variable or a literal");
+                return null;
+            }
+            resolveInfix();
+            if (errorCount > 0) return null;
+            assign(pattern, true);
+            assign(replacement, false);
+            unify(pattern.cls, replacement.cls, replacement.pos, "the replacement must have the bit size of the pattern");
+            if (errorCount > 0) return null;
+            checkClasses();
+            checkLiterals();
+            checkReplacementSizes(replacement);
+            int commutative = 0;
+            for (POp p : patternOps(root)) {
+                if (p.op.isCommutative()) commutative++;
+            }
+            if (commutative > MAX_COMMUTATIVE) {
+                error(root.pos, "the pattern has " + commutative + " commutative operations, which means 2^" + commutative
+                        + " operand orders to try; at most " + MAX_COMMUTATIVE + " are allowed — split the rule");
+            }
+            List<Condition> conds = new ArrayList<>();
+            Map<String, Node.VarNode> firstVar = new HashMap<>();
+            if (errorCount > 0) return null;
+            Freezer fz = new Freezer();
+            Node.OpNode frozenPattern = (Node.OpNode) fz.freeze(pattern, true);
+            Node frozenReplacement = fz.freeze(replacement, false);
+            for (Map.Entry<String, Node.VarNode> e : fz.firstVars.entrySet()) firstVar.put(e.getKey(), e.getValue());
+            for (Ast.Condition ac : rule.conditions()) {
+                Condition cond = condition(ac, firstVar);
+                if (cond != null) conds.add(cond);
+            }
+            if (errorCount > 0) return null;
+            Map<String, TypeClass> types = new LinkedHashMap<>();
+            for (String v : bindingOrder) {
+                TypeClass t = varType(vars.get(v));
+                types.put(v, t == null ? TypeClass.ANY : t);
+            }
+            return new CheckedRule(c.file, rule.name(), rule.pos().line(), rule.text(), rule.exact(), frozenPattern,
+                    frozenReplacement, conds, List.copyOf(bindingOrder), types, fz.classes());
+        }
+
+        private List<POp> patternOps(POp root) {
+            List<POp> out = new ArrayList<>();
+            List<P> work = new ArrayList<>(List.of(root));
+            while (!work.isEmpty()) {
+                P p = work.remove(work.size() - 1);
+                if (p instanceof POp o) {
+                    out.add(o);
+                    work.addAll(o.srcs);
+                }
+            }
+            return out;
+        }
+
+        // ---- building ---------------------------------------------------------------------------
+
+        private P build(Ast.Expr e, boolean pattern) {
+            if (e instanceof Ast.Call call) return buildCall(call, pattern);
+            if (e instanceof Ast.Binary b) {
+                P l = build(b.left(), pattern);
+                P r = build(b.right(), pattern);
+                if (l == null || r == null) return null;
+                POp p = new POp(b.pos(), null, b.op(), new ArrayList<>(List.of(l, r)));
+                ops.add(p);
+                return p;
+            }
+            if (e instanceof Ast.Unary u) {
+                if (u.op().equals("-") && u.operand() instanceof Ast.Lit lit && lit.kind() != Ast.LitKind.NAN
+                        && lit.kind() != Ast.LitKind.TRUE && lit.kind() != Ast.LitKind.FALSE) {
+                    if (lit.kind() == Ast.LitKind.HEX) {
+                        error(u.pos(), "hex literals are raw bits and cannot be negated; write the bits of the negative value");
+                        return null;
+                    }
+                    PLit p = new PLit(u.pos(), "-" + lit.text(), lit.kind());
+                    lits.add(p);
+                    return p;
+                }
+                P x = build(u.operand(), pattern);
+                if (x == null) return null;
+                POp p = new POp(u.pos(), null, "unary" + u.op(), new ArrayList<>(List.of(x)));
+                ops.add(p);
+                return p;
+            }
+            if (e instanceof Ast.Var v) return buildVar(v, pattern);
+            if (e instanceof Ast.Lit l) {
+                PLit p = new PLit(l.pos(), l.text(), l.kind());
+                lits.add(p);
+                return p;
+            }
+            Ast.Annotated a = (Ast.Annotated) e;
+            P inner = build(a.inner(), pattern);
+            if (inner == null) return null;
+            annotate(inner, a.annotation(), pattern);
+            return inner;
+        }
+
+        private P buildCall(Ast.Call call, boolean pattern) {
+            Op op = Op.byName(call.name());
+            if (op == null) {
+                if (Predicate.bySpelling(call.name()) != null) {
+                    error(call.pos(), call.name() + " is a condition, not an op: write it after 'if'");
+                } else {
+                    String near = Suggest.closest(call.name(), java.util.Arrays.stream(Op.values()).map(Op::opName).toList());
+                    error(call.pos(), "unknown op '" + call.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)"));
+                }
+                return null;
+            }
+            if (op.isHorizontal()) {
+                error(call.pos(), op.opName() + " is a horizontal op (its operands have fixed component counts): rules "
+                        + "work per component and cannot use it");
+                return null;
+            }
+            if (call.args().size() != op.numInputs()) {
+                error(call.pos(), op.opName() + " takes " + op.numInputs() + " operand" + (op.numInputs() == 1 ? "" : "s")
+                        + ", got " + call.args().size());
+                return null;
+            }
+            List<P> srcs = new ArrayList<>();
+            for (Ast.Expr a : call.args()) {
+                P s = build(a, pattern);
+                if (s == null) return null;
+                srcs.add(s);
+            }
+            POp p = new POp(call.pos(), op, null, srcs);
+            for (Ast.Annotation ann : call.annotations()) {
+                int n = sizeOf(ann.text());
+                if (n == 0) {
+                    error(ann.pos(), "an op takes only a bit size here, as in " + op.opName() + "@32(…); @" + ann.text()
+                            + " goes after the call");
+                } else if (n < 0) {
+                    error(ann.pos(), "invalid bit size @" + ann.text() + " (1, 8, 16, 32 or 64)");
+                } else if (!op.hasUnsizedOperands()) {
+                    error(ann.pos(), op.opName() + " has no operands of a variable size to set");
+                } else {
+                    p.opSize = n;
+                }
+            }
+            ops.add(p);
+            return p;
+        }
+
+        private P buildVar(Ast.Var v, boolean pattern) {
+            VarInfo info = vars.get(v.name());
+            if (info == null) {
+                if (!pattern) {
+                    error(v.pos(), "the replacement uses " + v.name() + ", which the pattern does not bind");
+                    return null;
+                }
+                info = new VarInfo();
+                vars.put(v.name(), info);
+                bindingOrder.add(v.name());
+            }
+            if (pattern && v.constOnly()) info.constOnly = true;
+            return new PVar(v.pos(), v.name(), v.constOnly());
+        }
+
+        /** 0 when not a number; -1 for an invalid size. */
+        private static int sizeOf(String t) {
+            if (!t.chars().allMatch(Character::isDigit)) return 0;
+            int n = t.length() > 3 ? -1 : Integer.parseInt(t);
+            return Bits.isValidBitSize(n) ? n : -1;
+        }
+
+        private void annotate(P inner, Ast.Annotation ann, boolean pattern) {
+            String t = ann.text();
+            int n = sizeOf(t);
+            if (n > 0) {
+                setOutSize(inner, n, ann.pos());
+                return;
+            }
+            if (n < 0) {
+                error(ann.pos(), "invalid bit size @" + t + " (1, 8, 16, 32 or 64)");
+                return;
+            }
+            if (t.equals("once")) {
+                if (!pattern) {
+                    error(ann.pos(), "@once is a condition on what the pattern matches; it means nothing in a replacement");
+                } else if (!(inner instanceof POp op)) {
+                    error(ann.pos(), "@once applies to an operation (the matched instruction has one use), not to a "
+                            + (inner instanceof PVar ? "variable" : "literal"));
+                } else {
+                    op.once = true;
+                }
+                return;
+            }
+            dev.lathe.ir.VarType vt = dev.lathe.ir.VarType.parseScalar(t, 1);
+            if (vt == null) {
+                error(ann.pos(), "unknown annotation @" + t + " (use a bit size such as @32, a type such as @f32 or @u8, or @once)");
+                return;
+            }
+            TypeClass tc = switch (vt.base()) {
+                case FLOAT -> TypeClass.FLOAT;
+                case INT -> TypeClass.INT;
+                case UINT -> TypeClass.UINT;
+                case BOOL -> TypeClass.BOOL;
+            };
+            inner.annType = tc;
+            setOutSize(inner, vt.bitSize(), ann.pos());
+            if (inner instanceof PVar v) vars.get(v.name).annType = tc;
+        }
+
+        private void setOutSize(P p, int n, Ast.Pos pos) {
+            if (p.outSize != 0 && p.outSize != n) error(pos, "conflicting bit sizes @" + p.outSize + " and @" + n);
+            p.outSize = n;
+        }
+
+        // ---- infix resolution -------------------------------------------------------------------
+
+        private void resolveInfix() {
+            boolean changed = true;
+            while (changed) {
+                changed = false;
+                collectContexts();
+                for (POp p : ops) {
+                    if (p.op != null) continue;
+                    TypeClass t = evidence(p.srcs);
+                    if (t == null) continue;
+                    Op op = infixOp(p, t);
+                    if (op == null) return; // an error was reported
+                    p.op = op;
+                    changed = true;
+                }
+            }
+            collectContexts();
+            for (POp p : ops) {
+                if (p.op == null) {
+                    String shown = p.infix.startsWith("unary") ? p.infix.substring(5) : p.infix;
+                    error(p.pos, "cannot tell whether '" + shown + "' is a float or an integer operation: write the op "
+                            + "(" + examples(p.infix) + ") or annotate an operand, as in a@f32 or a@i32");
+                }
+            }
+        }
+
+        private static String examples(String infix) {
+            return switch (infix) {
+                case "+" -> "fadd/iadd";
+                case "-" -> "fsub/isub";
+                case "*" -> "fmul/imul";
+                case "/" -> "fdiv/idiv/udiv";
+                case "%" -> "frem/irem/umod";
+                case "<", ">" -> "flt/ilt/ult";
+                case "<=", ">=" -> "fge/ige/uge";
+                case "==" -> "feq/ieq";
+                case "!=" -> "fneu/ine";
+                case "unary-" -> "fneg/ineg";
+                default -> "iand, ior, ixor, ishl, ishr, ushr or inot";
+            };
+        }
+
+        /** Records how each variable and literal is read by the ops it feeds. */
+        private void collectContexts() {
+            for (POp p : ops) {
+                if (p.op == null) continue;
+                for (int i = 0; i < p.srcs.size(); i++) {
+                    TypeClass t = p.op.input(i).typeClass();
+                    P s = p.srcs.get(i);
+                    if (t == TypeClass.ANY) t = dataEvidence(p, i);
+                    if (t == null || t == TypeClass.ANY) continue;
+                    if (s instanceof PVar v) vars.get(v.name).contexts.add(t);
+                    if (s instanceof PLit l) l.context = t;
+                }
+            }
+        }
+
+        /** For data-movement ops (mov, bcsel), the type of the data is the result's, if known. */
+        private TypeClass dataEvidence(POp p, int i) {
+            if (p.op == Op.BCSEL && i == 0) return TypeClass.BOOL;
+            return null;
+        }
+
+        private TypeClass evidence(List<P> srcs) {
+            boolean f = false, b = false, u = false, s = false, weak = false;
+            for (P p : srcs) {
+                TypeClass t = evidence(p);
+                if (t == null) continue;
+                if (p instanceof PLit l && !l.floatSpelling() && !l.bool() && p.annType == null) {
+                    weak = true;
+                    continue;
+                }
+                switch (t) {
+                    case FLOAT -> f = true;
+                    case BOOL -> b = true;
+                    case UINT -> u = true;
+                    case INT -> s = true;
+                    default -> { }
+                }
+            }
+            if (f) return TypeClass.FLOAT;
+            if (b) return TypeClass.BOOL;
+            if (u && !s) return TypeClass.UINT;
+            if (s || u || weak) return TypeClass.INT;
+            return null;
+        }
+
+        private TypeClass evidence(P p) {
+            if (p.annType != null) return p.annType;
+            if (p instanceof PLit l) return l.floatSpelling() ? TypeClass.FLOAT : l.bool() ? TypeClass.BOOL : TypeClass.INT;
+            if (p instanceof PVar v) return varType(vars.get(v.name));
+            POp o = (POp) p;
+            if (o.op != null) {
+                TypeClass t = o.op.output().typeClass();
+                if (t != TypeClass.ANY) return t;
+                if (o.op == Op.BCSEL) return evidence(List.of(o.srcs.get(1), o.srcs.get(2)));
+                return evidence(o.srcs);
+            }
+            if (isComparison(o.infix)) return TypeClass.BOOL;
+            return evidence(o.srcs);
+        }
+
+        private static boolean isComparison(String infix) {
+            return switch (infix) {
+                case "<", "<=", ">", ">=", "==", "!=" -> true;
+                default -> false;
+            };
+        }
+
+        private TypeClass varType(VarInfo v) {
+            if (v.annType != null) return v.annType;
+            if (v.contexts.contains(TypeClass.FLOAT)) return TypeClass.FLOAT;
+            if (v.contexts.contains(TypeClass.UINT) && !v.contexts.contains(TypeClass.INT)) return TypeClass.UINT;
+            if (v.contexts.contains(TypeClass.INT) || v.contexts.contains(TypeClass.UINT)) return TypeClass.INT;
+            if (v.contexts.contains(TypeClass.BOOL)) return TypeClass.BOOL;
+            return null;
+        }
+
+        /** The op an infix operator means for operands of type {@code t}; reports misuse. */
+        private Op infixOp(POp p, TypeClass t) {
+            boolean fl = t == TypeClass.FLOAT, bo = t == TypeClass.BOOL, un = t == TypeClass.UINT;
+            String what = p.infix.startsWith("unary") ? p.infix.substring(5) : p.infix;
+            Op op = switch (p.infix) {
+                case "+" -> bo ? null : fl ? Op.FADD : Op.IADD;
+                case "-" -> bo ? null : fl ? Op.FSUB : Op.ISUB;
+                case "*" -> bo ? null : fl ? Op.FMUL : Op.IMUL;
+                case "/" -> bo ? null : fl ? Op.FDIV : un ? Op.UDIV : Op.IDIV;
+                case "%" -> bo ? null : fl ? Op.FREM : un ? Op.UMOD : Op.IREM;
+                case "&" -> fl ? null : Op.IAND;
+                case "|" -> fl ? null : Op.IOR;
+                case "^" -> fl ? null : Op.IXOR;
+                case "<<" -> fl || bo ? null : Op.ISHL;
+                case ">>" -> fl || bo ? null : un ? Op.USHR : Op.ISHR;
+                case "<", ">" -> bo ? null : fl ? Op.FLT : un ? Op.ULT : Op.ILT;
+                case "<=", ">=" -> bo ? null : fl ? Op.FGE : un ? Op.UGE : Op.IGE;
+                case "==" -> fl ? Op.FEQ : Op.IEQ;
+                case "!=" -> fl ? Op.FNEU : Op.INE;
+                case "unary-" -> bo ? null : fl ? Op.FNEG : Op.INEG;
+                case "unary~" -> fl ? null : Op.INOT;
+                case "unary!" -> bo ? Op.INOT : null;
+                default -> null;
+            };
+            if (op == null) {
+                String kind = fl ? "float" : bo ? "boolean" : "integer";
+                String hint = p.infix.equals("unary!") ? " ('!' is boolean not; use '~' for integers)" : "";
+                error(p.pos, "'" + what + "' has no " + kind + " meaning" + hint);
+                return null;
+            }
+            // a > b is b < a, and a <= b is b >= a.
+            if (p.infix.equals(">") || p.infix.equals("<=")) {
+                P l = p.srcs.get(0);
+                p.srcs.set(0, p.srcs.get(1));
+                p.srcs.set(1, l);
+            }
+            return op;
+        }
+
+        // ---- sizes ------------------------------------------------------------------------------
+
+        private int newClass(int fixedSize, int legalMask, boolean pattern) {
+            int id = parent.size();
+            parent.add(id);
+            fixed.add(fixedSize);
+            legal.add(legalMask);
+            patternLegal.add(pattern ? legalMask : 31);
+            inPattern.add(pattern);
+            return id;
+        }
+
+        private int find(int x) {
+            while (parent.get(x) != x) {
+                parent.set(x, parent.get(parent.get(x)));
+                x = parent.get(x);
+            }
+            return x;
+        }
+
+        private void unify(int a, int b, Ast.Pos pos, String why) {
+            int ra = find(a), rb = find(b);
+            if (ra == rb) return;
+            int fa = fixed.get(ra), fb = fixed.get(rb);
+            if (fa != 0 && fb != 0 && fa != fb) {
+                error(pos, "bit-size mismatch: " + why + ", but one side is " + fa + " bits and the other " + fb + " bits");
+                return;
+            }
+            parent.set(rb, ra);
+            fixed.set(ra, fa != 0 ? fa : fb);
+            legal.set(ra, legal.get(ra) & legal.get(rb));
+            patternLegal.set(ra, patternLegal.get(ra) & patternLegal.get(rb));
+            inPattern.set(ra, inPattern.get(ra) || inPattern.get(rb));
+        }
+
+        private void assign(P p, boolean pattern) {
+            if (p instanceof POp o) {
+                for (P s : o.srcs) assign(s, pattern);
+                Op op = o.op;
+                if (op.hasUnsizedOperands()) {
+                    o.opCls = newClass(o.opSize, op.legalBitSizes(), pattern);
+                    if (o.opSize != 0 && !op.isLegalBitSize(o.opSize)) {
+                        error(o.pos, op.opName() + " does not work on " + o.opSize + "-bit values (legal: "
+                                + op.legalBitSizeList() + ")");
+                    }
+                }
+                OperandType out = op.output();
+                o.cls = out.isSized() ? newClass(out.bitSize(), Bits.sizeFlag(out.bitSize()), pattern) : o.opCls;
+                for (int i = 0; i < o.srcs.size(); i++) {
+                    OperandType in = op.input(i);
+                    int want = in.isSized() ? newClass(in.bitSize(), Bits.sizeFlag(in.bitSize()), pattern) : o.opCls;
+                    P s = o.srcs.get(i);
+                    unify(want, s.cls, s.pos, "operand " + (i + 1) + " of " + op.opName() + " must be "
+                            + (in.isSized() ? in.bitSize() + " bits" : "the size of its other operands"));
+                }
+            } else if (p instanceof PVar v) {
+                VarInfo info = vars.get(v.name);
+                if (info.cls < 0) info.cls = newClass(0, 31, pattern);
+                p.cls = info.cls;
+            } else {
+                p.cls = newClass(0, 31, pattern);
+            }
+            if (p.outSize != 0) {
+                int f = newClass(p.outSize, Bits.sizeFlag(p.outSize), pattern);
+                unify(f, p.cls, p.pos, "the annotation asks for " + p.outSize + " bits");
+            }
+        }
+
+        private void checkClasses() {
+            for (POp o : ops) {
+                if (o.opCls < 0) continue;
+                int r = find(o.opCls);
+                int f = fixed.get(r);
+                if (legal.get(r) == 0) {
+                    error(o.pos, "no bit size works for every op on this value (" + o.op.opName() + " needs "
+                            + o.op.legalBitSizeList() + ")");
+                } else if (f != 0 && !o.op.isLegalBitSize(f)) {
+                    error(o.pos, o.op.opName() + " does not work on " + f + "-bit values (legal: " + o.op.legalBitSizeList() + ")");
+                }
+            }
+        }
+
+        private void checkLiterals() {
+            for (PLit l : lits) {
+                if (l.cls < 0) continue;
+                TypeClass ctx = l.annType != null ? l.annType : l.context;
+                if (l.bool() && ctx != null && ctx != TypeClass.BOOL && ctx != TypeClass.ANY) {
+                    error(l.pos, l.text + " is a 1-bit boolean, but this operand is " + ctx.spelling());
+                    continue;
+                }
+                if (l.floatSpelling() && (ctx == TypeClass.INT || ctx == TypeClass.UINT || ctx == TypeClass.BOOL)) {
+                    error(l.pos, "float literal " + l.text + " where an integer is expected");
+                    continue;
+                }
+                boolean asFloat = ctx == TypeClass.FLOAT || (ctx != TypeClass.INT && ctx != TypeClass.UINT && l.floatSpelling());
+                RuleLiteral lit = RuleLiteral.of(l.text);
+                int r = find(l.cls);
+                int f = fixed.get(r);
+                if (f != 0) {
+                    if (!lit.fits(f, asFloat)) {
+                        error(l.pos, l.text + " does not fit in " + f + " bits" + (asFloat ? " as a float" : ""));
+                    }
+                } else {
+                    boolean any = false;
+                    for (int size : new int[] {1, 8, 16, 32, 64}) {
+                        if ((legal.get(r) & Bits.sizeFlag(size)) != 0 && lit.fits(size, asFloat)) any = true;
+                    }
+                    if (!any) error(l.pos, l.text + " does not fit any bit size this operand may have");
+                }
+            }
+        }
+
+        /** Every class used by the replacement must be fixed or have a member in the pattern. */
+        private void checkReplacementSizes(P replacement) {
+            List<P> work = new ArrayList<>(List.of(replacement));
+            while (!work.isEmpty()) {
+                P p = work.remove(work.size() - 1);
+                if (p instanceof POp o) {
+                    work.addAll(o.srcs);
+                    if (o.opCls >= 0) requireDecidable(o.opCls, o.pos, o.op.opName());
+                } else if (p instanceof PLit l) {
+                    requireDecidable(l.cls, l.pos, "literal " + l.text);
+                }
+            }
+        }
+
+        private void requireDecidable(int cls, Ast.Pos pos, String what) {
+            int r = find(cls);
+            if (fixed.get(r) == 0 && !inPattern.get(r)) {
+                error(pos, "cannot tell the bit size of " + what + " in the replacement: nothing in the pattern has it; "
+                        + "tie it to a pattern value or write a size, as in " + what.replace("literal ", "") + "@32");
+            }
+        }
+
+        // ---- conditions -------------------------------------------------------------------------
+
+        private Condition condition(Ast.Condition ac, Map<String, Node.VarNode> firstVar) {
+            Predicate p = Predicate.bySpelling(ac.name());
+            if (p == null) {
+                String near = Suggest.closest(ac.name(), Predicate.spellings());
+                error(ac.pos(), "unknown condition '" + ac.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)")
+                        + "; known: " + String.join(", ", Predicate.spellings()));
+                return null;
+            }
+            if (ac.args().size() != p.arity()) {
+                error(ac.pos(), p.spelling() + " takes " + p.arity() + " argument" + (p.arity() == 1 ? "" : "s") + ", got "
+                        + ac.args().size());
+                return null;
+            }
+            Ast.Expr a0 = ac.args().get(0);
+            while (a0 instanceof Ast.Annotated an) a0 = an.inner();
+            if (!(a0 instanceof Ast.Var v)) {
+                error(a0.pos(), "the first argument of " + p.spelling() + " must be a pattern variable");
+                return null;
+            }
+            Node.VarNode node = firstVar.get(v.name());
+            if (node == null) {
+                error(v.pos(), p.spelling() + " asks about " + v.name() + ", which the pattern does not bind");
+                return null;
+            }
+            TypeClass t = varType(vars.get(v.name()));
+            if (t == null) {
+                error(v.pos(), "cannot tell how " + p.spelling() + " should read " + v.name() + ": the rule only moves it, "
+                        + "never computes with it; annotate it, as in " + v.name() + "@f32 or " + v.name() + "@i32");
+                return null;
+            }
+            if (!p.appliesTo(t)) {
+                error(ac.pos(), p.spelling() + " does not apply to " + v.name() + ", which the rule reads as "
+                        + t.spelling() + " (it applies to " + (p.kind() == Predicate.Kind.FLOAT ? "floats" : "integers") + ")");
+                return null;
+            }
+            long bound = 0;
+            if (p.takesLiteral()) {
+                Ast.Expr a1 = ac.args().get(1);
+                String txt = a1 instanceof Ast.Lit l ? l.text()
+                        : a1 instanceof Ast.Unary u && u.op().equals("-") && u.operand() instanceof Ast.Lit l2 ? "-" + l2.text() : null;
+                if (txt == null || RuleLiteral.isFloatSpelling(txt) || txt.equals("true") || txt.equals("false")) {
+                    error(a1.pos(), "the second argument of " + p.spelling() + " must be an integer literal");
+                    return null;
+                }
+                try {
+                    bound = new BigInteger(txt.startsWith("0x") ? txt.substring(2) : txt, txt.startsWith("0x") ? 16 : 10).longValue();
+                } catch (NumberFormatException e) {
+                    error(a1.pos(), "bad integer " + txt);
+                    return null;
+                }
+            }
+            return new Condition(p, node, t, bound, ac.pos());
+        }
+
+        // ---- freezing into the checked model ------------------------------------------------------
+
+        private final class Freezer {
+            private int nextId;
+            private final Map<Integer, Integer> classIds = new LinkedHashMap<>();
+            final Map<String, Node.VarNode> firstVars = new LinkedHashMap<>();
+
+            int cls(int c) {
+                return classIds.computeIfAbsent(find(c), k -> classIds.size());
+            }
+
+            List<SizeClass> classes() {
+                List<SizeClass> out = new ArrayList<>();
+                for (Map.Entry<Integer, Integer> e : classIds.entrySet()) {
+                    int r = e.getKey();
+                    out.add(new SizeClass(e.getValue(), fixed.get(r), legal.get(r), patternLegal.get(r)));
+                }
+                return out;
+            }
+
+            Node freeze(P p, boolean pattern) {
+                int id = nextId++;
+                if (p instanceof POp o) {
+                    List<Node> srcs = new ArrayList<>();
+                    boolean constant = true;
+                    for (P s : o.srcs) {
+                        Node n = freeze(s, pattern);
+                        srcs.add(n);
+                        constant &= n instanceof Node.ConstNode || n instanceof Node.VarNode v && vars.get(v.name()).constOnly
+                                || n instanceof Node.OpNode on && on.constant();
+                    }
+                    return new Node.OpNode(id, o.op, List.copyOf(srcs), o.opCls < 0 ? -1 : cls(o.opCls), cls(o.cls), o.once,
+                            !pattern && constant, o.pos);
+                }
+                if (p instanceof PVar v) {
+                    Node.VarNode n = new Node.VarNode(id, v.name, v.constOnly || vars.get(v.name).constOnly, cls(v.cls), v.pos);
+                    if (pattern) firstVars.putIfAbsent(v.name, n);
+                    return n;
+                }
+                PLit l = (PLit) p;
+                TypeClass ctx = l.annType != null ? l.annType : l.context != null ? l.context : TypeClass.ANY;
+                boolean asFloat = ctx == TypeClass.FLOAT || (ctx == TypeClass.ANY && l.floatSpelling());
+                return new Node.ConstNode(id, l.text, asFloat, ctx, cls(l.cls), l.pos);
+            }
+        }
+    }
+}

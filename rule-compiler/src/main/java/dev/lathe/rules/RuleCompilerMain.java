@@ -1,0 +1,139 @@
+package dev.lathe.rules;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.JavaFile;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeSpec;
+import dev.lathe.ir.rewrite.RuleSet;
+import dev.lathe.rules.codegen.MatcherGenerator;
+import dev.lathe.rules.model.CheckedFile;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import javax.lang.model.element.Modifier;
+
+/**
+ * The rule compiler as the build runs it:
+ *
+ * <pre>RuleCompilerMain --rules DIR --out DIR [--package NAME] [--cite-from DIR]</pre>
+ *
+ * Compiles every {@code *.rules} file of the rules directory (in name order), prints every
+ * diagnostic of every file and exits with 1 if there is any; otherwise writes one matcher class
+ * per file and {@code GeneratedRules}, which lists them, under the output directory. Rule
+ * locations in generated code are cited relative to {@code --cite-from} (the repository root).
+ */
+public final class RuleCompilerMain {
+    private RuleCompilerMain() {}
+
+    /**
+     * Entry point for the build (exec-maven-plugin runs it inside Maven, so it must not call
+     * System.exit): the diagnostics go to standard error, then a failure throws to fail the build.
+     */
+    public static void main(String[] args) {
+        int code = run(args, System.err);
+        if (code != 0) throw new RuleCompilationFailed("the rule files have errors (see above)");
+    }
+
+    /** Ends a failed build; the diagnostics were already printed. */
+    public static final class RuleCompilationFailed extends RuntimeException {
+        public RuleCompilationFailed(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** Runs the compiler; returns the exit code. */
+    public static int run(String[] args, PrintStream err) {
+        Path rules = null;
+        Path out = null;
+        Path citeFrom = null;
+        String pkg = "dev.lathe.generated";
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (i + 1 >= args.length) {
+                err.println("lathe rule compiler: " + a + " needs a value");
+                return 2;
+            }
+            switch (a) {
+                case "--rules" -> rules = Path.of(args[++i]);
+                case "--out" -> out = Path.of(args[++i]);
+                case "--package" -> pkg = args[++i];
+                case "--cite-from" -> citeFrom = Path.of(args[++i]);
+                default -> {
+                    err.println("lathe rule compiler: unknown option " + a);
+                    return 2;
+                }
+            }
+        }
+        if (rules == null || out == null) {
+            err.println("usage: RuleCompilerMain --rules DIR --out DIR [--package NAME] [--cite-from DIR]");
+            return 2;
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(rules)) {
+            files = s.filter(p -> p.toString().endsWith(".rules")).sorted().toList();
+        } catch (IOException e) {
+            err.println("lathe rule compiler: cannot read " + rules + ": " + e.getMessage());
+            return 1;
+        }
+        List<CheckedFile> checked = new ArrayList<>();
+        int errors = 0;
+        for (Path f : files) {
+            String cite = citeFrom == null ? f.toString()
+                    : citeFrom.toAbsolutePath().normalize().relativize(f.toAbsolutePath().normalize()).toString().replace('\\', '/');
+            String text;
+            try {
+                text = Files.readString(f, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                err.println(cite + ": cannot read: " + e.getMessage());
+                errors++;
+                continue;
+            }
+            RuleCompiler.Result r = RuleCompiler.compile(cite, text);
+            if (!r.ok()) {
+                err.println(r.render());
+                errors += r.errors().size();
+            }
+            checked.add(r.file());
+        }
+        if (errors > 0) {
+            err.println(errors + " error" + (errors == 1 ? "" : "s") + " in the rule files");
+            return 1;
+        }
+        try {
+            List<ClassName> sets = new ArrayList<>();
+            for (CheckedFile f : checked) {
+                JavaFile jf = MatcherGenerator.generate(f, pkg);
+                jf.writeTo(out);
+                sets.add(ClassName.get(pkg, MatcherGenerator.classNameFor(f.passName())));
+            }
+            index(pkg, sets).writeTo(out);
+        } catch (IOException e) {
+            err.println("lathe rule compiler: cannot write " + out + ": " + e.getMessage());
+            return 1;
+        }
+        return 0;
+    }
+
+    /** {@code GeneratedRules.all()}: every generated rule set, in file order. */
+    static JavaFile index(String pkg, List<ClassName> sets) {
+        CodeBlock.Builder list = CodeBlock.builder().add("return $T.of(", List.class);
+        for (int i = 0; i < sets.size(); i++) list.add(i == 0 ? "$T.INSTANCE" : ", $T.INSTANCE", sets.get(i));
+        list.add(");\n");
+        TypeSpec type = TypeSpec.classBuilder("GeneratedRules")
+                .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+                .addJavadoc("Every rule set compiled from {@code rules/}, in file name order. Generated; do not edit.\n")
+                .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build())
+                .addMethod(MethodSpec.methodBuilder("all").addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                        .returns(ParameterizedTypeName.get(ClassName.get(List.class), ClassName.get(RuleSet.class)))
+                        .addCode(list.build()).build())
+                .build();
+        return JavaFile.builder(pkg, type).addFileComment("Generated by the Lathe rule compiler. Do not edit.").build();
+    }
+}

@@ -1,0 +1,55 @@
+package dev.lathe.rules.ast;
+
+import java.util.List;
+
+/**
+ * The syntax tree of a rule file, as written (infix operators not yet resolved to ops). Every
+ * node keeps the position it was written at, for diagnostics.
+ */
+public final class Ast {
+    private Ast() {}
+
+    /** A 1-based line and column. */
+    public record Pos(int line, int column) {}
+
+    /** An expression of a pattern, a replacement or a condition argument. */
+    public sealed interface Expr permits Call, Binary, Unary, Var, Lit, Annotated {
+        Pos pos();
+    }
+
+    /** {@code name@16(args…)}: an op (or, in a condition, a predicate) applied to operands. */
+    public record Call(String name, List<Annotation> annotations, List<Expr> args, Pos pos) implements Expr {}
+
+    /** {@code left op right} with op one of {@code + - * / % & | ^ << >> < <= > >= == !=}. */
+    public record Binary(String op, Expr left, Expr right, Pos pos) implements Expr {}
+
+    /** {@code -x}, {@code ~x} or {@code !x}. */
+    public record Unary(String op, Expr operand, Pos pos) implements Expr {}
+
+    /** A variable; {@code constOnly} for {@code #c}, which matches constants only. */
+    public record Var(String name, boolean constOnly, Pos pos) implements Expr {}
+
+    /** A literal, with the text it was written as. */
+    public record Lit(LitKind kind, String text, Pos pos) implements Expr {}
+
+    public enum LitKind { INT, HEX, FLOAT, INF, NAN, TRUE, FALSE }
+
+    /** {@code expr@32}, {@code expr@f32}, {@code expr@once}. */
+    public record Annotated(Expr inner, Annotation annotation, Pos pos) implements Expr {}
+
+    public record Annotation(String text, Pos pos) {}
+
+    /** {@code name(args…)} after {@code if}. */
+    public record Condition(String name, List<Expr> args, Pos pos) {}
+
+    /**
+     * One rule: {@code name: pattern => replacement if conditions;}.
+     *
+     * @param text the rule exactly as written (for generated-code comments and reports)
+     */
+    public record Rule(String name, Pos pos, Expr pattern, boolean exact, Expr replacement, List<Condition> conditions,
+                       String text) {}
+
+    /** A whole file: its pass name (the file name without .rules when there is no header) and its rules. */
+    public record RuleFile(String file, String passName, List<Rule> rules) {}
+}

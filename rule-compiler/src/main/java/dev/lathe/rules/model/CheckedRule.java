@@ -1,0 +1,33 @@
+package dev.lathe.rules.model;
+
+import dev.lathe.ir.op.TypeClass;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A rule that passed every check, ready for code generation, interpretation and soundness
+ * checking.
+ *
+ * @param file       the rule file as given to the compiler ({@code rules/algebraic.rules})
+ * @param line       the line of the rule's name
+ * @param text       the rule as written
+ * @param exact      {@code =>} rather than {@code ~=>}
+ * @param pattern    an op node
+ * @param variables  the pattern's variables in binding order
+ * @param varTypes   how the rule reads each variable (float, int, uint, bool), for predicates
+ *                   and soundness inputs; ANY when only data movement touches it
+ * @param classes    size classes by number
+ */
+public record CheckedRule(String file, String name, int line, String text, boolean exact, Node.OpNode pattern,
+                          Node replacement, List<Condition> conditions, List<String> variables,
+                          Map<String, TypeClass> varTypes, List<SizeClass> classes) {
+
+    /** {@code rules/algebraic.rules:12}. */
+    public String location() {
+        return file + ":" + line;
+    }
+
+    public SizeClass sizeClass(int id) {
+        return classes.get(id);
+    }
+}
