@@ -62,7 +62,7 @@ public class PipelineBench {
     @Benchmark
     public Shader defaultPipeline() {
         new PassManager(PassManager.Options.defaults(), null)
-                .run(shader, Pipeline.parse(DefaultPipeline.TEXT, PassRegistry.standard()));
+                .run(shader, Pipeline.parse(DefaultPipeline.CORE, PassRegistry.standard()));
         return shader;
     }
 }

@@ -54,9 +54,14 @@ final class OptCommand implements Callable<Integer> {
     @Option(names = "--validate-each", description = "validate the IR after every pass")
     boolean validateEach;
 
+    @Option(names = "--rule-stats", description = "print how often each rule fired, most frequent first, and the rules "
+            + "that never fired (to standard error)")
+    boolean ruleStats;
+
     @Override
     public Integer call() {
-        PassRegistry registry = PassRegistry.standard();
+        Passes passes = new Passes();
+        PassRegistry registry = passes.registry;
         String text = which == null || which.pipeline != null && which.pipeline.equals("default") ? DefaultPipeline.TEXT
                 : which.passes;
         if (which != null && which.pipeline != null && !which.pipeline.equals("default")) {
@@ -98,6 +103,31 @@ final class OptCommand implements Callable<Integer> {
             err.printf("%-22s %6s %9s %10.3f%n", "total", "", "", total / 1e6);
             err.flush();
         }
+        if (ruleStats) printRuleStats(passes, spec.commandLine().getErr());
         return 0;
+    }
+
+    static void printRuleStats(Passes passes, PrintWriter err) {
+        for (dev.lathe.ir.rewrite.RuleStats st : passes.stats) {
+            err.println("rules of pass " + st.ruleSet().passName() + ": " + st.total() + " rewrite"
+                    + (st.total() == 1 ? "" : "s"));
+            for (dev.lathe.ir.rewrite.RuleStats.Entry e : st.firedMostFirst()) {
+                err.printf("  %8d  %-28s %s%n", e.count(), e.rule().name(), e.rule().location());
+            }
+            var never = st.neverFired();
+            if (!never.isEmpty()) {
+                err.println("  never fired (" + never.size() + "):");
+                StringBuilder line = new StringBuilder("   ");
+                for (var r : never) {
+                    if (line.length() + r.name().length() > 96) {
+                        err.println(line);
+                        line = new StringBuilder("   ");
+                    }
+                    line.append(' ').append(r.name());
+                }
+                if (line.length() > 3) err.println(line);
+            }
+        }
+        err.flush();
     }
 }

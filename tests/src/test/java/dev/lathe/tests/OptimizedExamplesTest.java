@@ -37,7 +37,7 @@ class OptimizedExamplesTest {
                 String text = Files.readString(p);
                 Shader s = IrParser.parse(p.toString(), text);
                 new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(DefaultPipeline.TEXT,
-                        PassRegistry.standard()));
+                        GoldenPassTest.registry()));
                 Path opt = tmp.resolve(p.getFileName());
                 Files.writeString(opt, IrPrinter.print(s));
                 for (ExamplesTest.RunCase c : ExamplesTest.runCases(Files.readAllLines(p))) {

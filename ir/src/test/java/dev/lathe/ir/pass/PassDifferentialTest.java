@@ -43,7 +43,7 @@ class PassDifferentialTest {
     @TestFactory
     Stream<DynamicTest> everyPassPreservesOutputs() {
         List<String> pipelines = new ArrayList<>(PassRegistry.standard().names());
-        pipelines.add(DefaultPipeline.TEXT);
+        pipelines.add(DefaultPipeline.CORE);
         List<DynamicTest> tests = new ArrayList<>();
         for (String pipeline : pipelines) {
             tests.add(DynamicTest.dynamicTest(pipeline, () -> {
