@@ -656,9 +656,9 @@ public final class Checker {
 
         /** Every class used by the replacement must be fixed or have a member in the pattern. */
         private void checkReplacementSizes(P replacement) {
-            List<P> work = new ArrayList<>(List.of(replacement));
+            java.util.ArrayDeque<P> work = new java.util.ArrayDeque<>(List.of(replacement));
             while (!work.isEmpty()) {
-                P p = work.remove(work.size() - 1);
+                P p = work.removeFirst();
                 if (p instanceof POp o) {
                     work.addAll(o.srcs);
                     if (o.opCls >= 0) requireDecidable(o.opCls, o.pos, o.op.opName());
@@ -668,9 +668,11 @@ public final class Checker {
             }
         }
 
+        private final java.util.Set<Integer> undecidableReported = new java.util.HashSet<>();
+
         private void requireDecidable(int cls, Ast.Pos pos, String what) {
             int r = find(cls);
-            if (fixed.get(r) == 0 && !inPattern.get(r)) {
+            if (fixed.get(r) == 0 && !inPattern.get(r) && undecidableReported.add(r)) {
                 error(pos, "cannot tell the bit size of " + what + " in the replacement: nothing in the pattern has it; "
                         + "tie it to a pattern value or write a size, as in " + what.replace("literal ", "") + "@32");
             }

@@ -31,6 +31,9 @@ public final class RuleSyntax {
             @Override
             public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg,
                                     RecognitionException e) {
+                // A bad character was reported when the tokens were read; the parser's complaint
+                // about the same token would say it twice.
+                if (offending instanceof Token t && t.getType() == RulesLexer.BAD_CHAR) return;
                 errors.add(Diagnostic.error(file, line, col + 1, friendly(msg, offending), Diagnostic.lineOf(text, line)));
             }
         };
