@@ -1,0 +1,234 @@
+package dev.lathe.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.pass.PassException;
+import dev.lathe.ir.pass.PassManager;
+import dev.lathe.ir.pass.PassRegistry;
+import dev.lathe.ir.pass.Pipeline;
+import dev.lathe.ir.rewrite.RewritePass;
+import dev.lathe.ir.rewrite.RuleStats;
+import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.text.IrPrinter;
+import dev.lathe.ir.validate.Validator;
+import dev.lathe.rules.interp.RuleInterpreter;
+import org.junit.jupiter.api.Test;
+
+/** What rules mean, run through the rule interpreter on small programs. */
+class RuleSemanticsTest {
+
+    /** Runs the rules to a fixpoint, then copy_prop and dce, and prints the result. */
+    static String rewrite(String rules, String program) {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", "pass t;\n" + rules);
+        assertTrue(r.ok(), r.render());
+        Shader s = IrParser.parse("t.ir", "shader fragment\n" + program);
+        new RewritePass(new RuleInterpreter(r.file())).run(s.entryPoint());
+        new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse("copy_prop, dce", PassRegistry.standard()));
+        assertEquals(java.util.List.of(), Validator.validate(s));
+        return IrPrinter.print(s);
+    }
+
+    private static final String IO = "input vec4 f32 @x\ninput vec4 u32 @u\noutput vec4 f32 @o\noutput vec4 u32 @p\n";
+
+    @Test
+    void commutativeOpsMatchBothOrders() {
+        String out = rewrite("r: fmul(a, 1.0) => a;", IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec1 32 %one = load_const (1.0)
+                  vec4 32 %m = fmul %one.xxxx, %x
+                  store_output @o, %m
+                }
+                """);
+        assertTrue(out.contains("store_output @o, %0"), out);
+    }
+
+    @Test
+    void swizzlesComposeThroughNestedPatterns() {
+        String out = rewrite("r: fneg(fneg(a)) => a;", IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec4 32 %n = fneg %x.wzyx
+                  vec4 32 %nn = fneg %n.yxzw
+                  store_output @o, %nn
+                }
+                """);
+        // (x.wzyx).yxzw = x.zwyx
+        assertTrue(out.contains("mov %0.zwyx") || out.contains("@o, %1") && out.contains("%0.zwyx"), out);
+    }
+
+    @Test
+    void repeatedVariablesMustBeTheSameValueAndComponents() {
+        String rules = "r: isub(a, a) => 0;";
+        String same = rewrite(rules, IO + """
+                function main {
+                  vec4 32 %u = load_input @u
+                  vec4 32 %d = isub %u.xyzw, %u
+                  store_output @p, %d
+                }
+                """);
+        assertTrue(same.contains("load_const (0x00000000"), same);
+        String different = rewrite(rules, IO + """
+                function main {
+                  vec4 32 %u = load_input @u
+                  vec4 32 %d = isub %u, %u.yxzw
+                  store_output @p, %d
+                }
+                """);
+        assertTrue(different.contains("isub"), different);
+    }
+
+    @Test
+    void constantOnlyVariablesAndFolding() {
+        String rules = "r: imul(a, #c) => ishl(a, find_lsb(c)) if is_power_of_two(c);";
+        String out = rewrite(rules, IO + """
+                function main {
+                  vec4 32 %u = load_input @u
+                  vec4 32 %k = load_const (8, 2, 16, 1)
+                  vec4 32 %m = imul %u, %k
+                  store_output @p, %m
+                }
+                """);
+        assertTrue(out.contains("load_const (0x00000003 /* 3 */, 0x00000001 /* 1 */, 0x00000004 /* 4 */, 0x00000000 /* 0 */)"), out);
+        assertTrue(out.contains("ishl"), out);
+        String notPow2 = rewrite(rules, IO + """
+                function main {
+                  vec4 32 %u = load_input @u
+                  vec4 32 %k = load_const (8, 3, 16, 1)
+                  vec4 32 %m = imul %u, %k
+                  store_output @p, %m
+                }
+                """);
+        assertTrue(notPow2.contains("imul"), "3 is not a power of two: " + notPow2);
+    }
+
+    @Test
+    void onceRequiresASingleUse() {
+        String rules = "r: fadd(fmul(a, b)@once, c) ~=> ffma(a, b, c);";
+        String single = rewrite(rules, IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec4 32 %m = fmul %x, %x.yyyy
+                  vec4 32 %s = fadd %m, %x.wwww
+                  store_output @o, %s
+                }
+                """);
+        assertTrue(single.contains("ffma"), single);
+        String shared = rewrite(rules, IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec4 32 %m = fmul %x, %x.yyyy
+                  vec4 32 %s = fadd %m, %x.wwww
+                  vec4 32 %t = fadd %s, %m
+                  store_output @o, %t
+                }
+                """);
+        assertTrue(!shared.contains("ffma"), shared);
+    }
+
+    @Test
+    void inexactRulesLeaveExactInstructionsAlone() {
+        String rules = "r: fadd(a, 0.0) ~=> a;";
+        String exact = rewrite(rules, IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec1 32 %z = load_const (0.0)
+                  vec4 32 %s = !fadd %x, %z.xxxx
+                  store_output @o, %s
+                }
+                """);
+        assertTrue(exact.contains("!fadd"), exact);
+        String plain = rewrite(rules, IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec1 32 %z = load_const (0.0)
+                  vec4 32 %s = fadd %x, %z.xxxx
+                  store_output @o, %s
+                }
+                """);
+        assertTrue(!plain.contains("fadd"), plain);
+    }
+
+    @Test
+    void sizeConstraintsAreCheckedAtMatchTime() {
+        String rules = "narrow: u2u32(u2u64(a@32)) => a;";
+        String at32 = rewrite(rules, "input u32 @a\noutput u32 @o\n" + """
+                function main {
+                  vec1 32 %a = load_input @a
+                  vec1 64 %w = u2u64 %a
+                  vec1 32 %n = u2u32 %w
+                  store_output @o, %n
+                }
+                """);
+        assertTrue(!at32.contains("u2u64"), at32);
+        String at16 = rewrite(rules, "input u16 @a\noutput u32 @o\n" + """
+                function main {
+                  vec1 16 %a = load_input @a
+                  vec1 64 %w = u2u64 %a
+                  vec1 32 %n = u2u32 %w
+                  store_output @o, %n
+                }
+                """);
+        assertTrue(at16.contains("u2u64"), "a is 16 bits: the rule must not fire\n" + at16);
+    }
+
+    @Test
+    void literalsThatDoNotFitASizeDoNotMatch() {
+        String rules = "r: iand(a, 0xffff) => u2u32(u2u16(a));";
+        String at32 = rewrite(rules, "input u32 @a\noutput u32 @o\n" + """
+                function main {
+                  vec1 32 %a = load_input @a
+                  vec1 32 %m = load_const (0xffff)
+                  vec1 32 %n = iand %a, %m
+                  store_output @o, %n
+                }
+                """);
+        assertTrue(at32.contains("u2u16"), at32);
+    }
+
+    @Test
+    void aTwoRuleCycleEndsWithAnErrorNamingBothRules() {
+        RuleCompiler.Result r = RuleCompiler.compile("rules/cycle.rules", """
+                pass cycle;
+                double: fmul(a, 2.0) => fadd(a, a);
+                halve:  fadd(a, a) => fmul(a, 2.0);
+                """);
+        assertTrue(r.ok(), r.render());
+        Shader s = IrParser.parse("t.ir", "shader fragment\n" + IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec4 32 %d = fadd %x, %x
+                  store_output @o, %d
+                }
+                """);
+        RewritePass pass = new RewritePass(new RuleInterpreter(r.file()));
+        PassException e = assertThrows(PassException.class, () -> pass.run(s.entryPoint()));
+        assertTrue(e.getMessage().startsWith("pass cycle did not settle after "), e.getMessage());
+        assertTrue(e.getMessage().contains("rules/cycle.rules:2: double (32×): double: fmul(a, 2.0) => fadd(a, a);"), e.getMessage());
+        assertTrue(e.getMessage().contains("rules/cycle.rules:3: halve (32×): halve: fadd(a, a) => fmul(a, 2.0);"), e.getMessage());
+    }
+
+    @Test
+    void statsCountEachRule() {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", "pass t;\nr1: fneg(fneg(a)) => a;\nr2: fmul(a, 1.0) => a;\n");
+        Shader s = IrParser.parse("t.ir", "shader fragment\n" + IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec4 32 %n = fneg %x
+                  vec4 32 %nn = fneg %n
+                  vec4 32 %n2 = fneg %nn
+                  vec4 32 %nn2 = fneg %n2
+                  store_output @o, %nn2
+                }
+                """);
+        RuleInterpreter rules = new RuleInterpreter(r.file());
+        RuleStats stats = new RuleStats(rules);
+        new RewritePass(rules, stats).run(s.entryPoint());
+        assertEquals(2, stats.fired(0));
+        assertEquals(0, stats.fired(1));
+        assertEquals("r2", stats.neverFired().get(0).name());
+    }
+}
