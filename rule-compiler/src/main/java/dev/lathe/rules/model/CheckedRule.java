@@ -10,6 +10,7 @@ import java.util.Map;
  *
  * @param file       the rule file as given to the compiler ({@code rules/algebraic.rules})
  * @param line       the line of the rule's name
+ * @param column     the column of the rule's name
  * @param text       the rule as written
  * @param exact      {@code =>} rather than {@code ~=>}
  * @param pattern    an op node
@@ -18,7 +19,7 @@ import java.util.Map;
  *                   and soundness inputs; ANY when only data movement touches it
  * @param classes    size classes by number
  */
-public record CheckedRule(String file, String name, int line, String text, boolean exact, Node.OpNode pattern,
+public record CheckedRule(String file, String name, int line, int column, String text, boolean exact, Node.OpNode pattern,
                           Node replacement, List<Condition> conditions, List<String> variables,
                           Map<String, TypeClass> varTypes, List<SizeClass> classes) {
 

@@ -1,0 +1,145 @@
+package dev.lathe.rules.soundness;
+
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.TypeClass;
+import dev.lathe.ir.rewrite.RuleLiteral;
+import dev.lathe.rules.model.CheckedRule;
+import dev.lathe.rules.model.Node;
+import dev.lathe.rules.model.SizeClass;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Evaluates both sides of a rule on one component with the op table: the value the pattern
+ * computes and the value the replacement computes, for given variable values and bit sizes.
+ * Rules work per component, so one component is the whole story. Along the way it records the
+ * largest finite float magnitude computed (inputs, intermediates, results), which bounds the
+ * rounding an inexact rule may introduce, and whether anything became infinite or NaN.
+ */
+final class RuleEvaluator {
+    private final CheckedRule rule;
+    private final Map<String, RuleLiteral> literals = new HashMap<>();
+
+    RuleEvaluator(CheckedRule rule) {
+        this.rule = rule;
+    }
+
+    /** The sizes of every class for one size assignment of the free classes. */
+    record Sizes(int[] bySizeClass) {
+        int of(int cls) {
+            return bySizeClass[cls];
+        }
+    }
+
+    /** One evaluation's outcome. */
+    static final class Outcome {
+        long pattern;
+        long replacement;
+        double maxMagnitude;
+        boolean nonFinite;
+    }
+
+    /** Whether every literal of the rule has a value at these sizes (otherwise the rule does not apply). */
+    boolean literalsFit(Sizes sizes) {
+        return fits(rule.pattern(), sizes) && fits(rule.replacement(), sizes);
+    }
+
+    private boolean fits(Node n, Sizes sizes) {
+        if (n instanceof Node.ConstNode c) return literal(c.text()).fits(sizes.of(c.sizeClass()), c.asFloat());
+        if (n instanceof Node.OpNode op) {
+            for (Node s : op.srcs()) {
+                if (!fits(s, sizes)) return false;
+            }
+        }
+        return true;
+    }
+
+    Outcome evaluate(Map<String, Long> vars, Sizes sizes) {
+        Outcome o = new Outcome();
+        for (Map.Entry<String, Long> e : vars.entrySet()) {
+            TypeClass t = rule.varTypes().get(e.getKey());
+            if (t == TypeClass.FLOAT || t == TypeClass.ANY) {
+                int bits = sizes.of(varClass(e.getKey()));
+                if (bits >= 16) note(o, e.getValue(), bits);
+            }
+        }
+        o.pattern = eval(rule.pattern(), vars, sizes, o);
+        o.replacement = eval(rule.replacement(), vars, sizes, o);
+        return o;
+    }
+
+    private final Map<String, Integer> varClasses = new HashMap<>();
+
+    int varClass(String name) {
+        return varClasses.computeIfAbsent(name, n -> findVar(rule.pattern(), n));
+    }
+
+    private static int findVar(Node node, String name) {
+        if (node instanceof Node.VarNode v && v.name().equals(name)) return v.sizeClass();
+        if (node instanceof Node.OpNode op) {
+            for (Node s : op.srcs()) {
+                int c = findVar(s, name);
+                if (c >= 0) return c;
+            }
+        }
+        return -1;
+    }
+
+    private long eval(Node n, Map<String, Long> vars, Sizes sizes, Outcome o) {
+        if (n instanceof Node.VarNode v) return vars.get(v.name());
+        if (n instanceof Node.ConstNode c) return literal(c.text()).bits(sizes.of(c.sizeClass()), c.asFloat());
+        Node.OpNode op = (Node.OpNode) n;
+        long[][] srcs = new long[op.srcs().size()][];
+        for (int i = 0; i < srcs.length; i++) srcs[i] = new long[] {eval(op.srcs().get(i), vars, sizes, o)};
+        int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
+        long r = op.op().evaluate(unsized, 1, srcs)[0];
+        int outBits = op.op().outputBits(unsized);
+        if (op.op().output().typeClass() == TypeClass.FLOAT || op.op().output().typeClass() == TypeClass.ANY && outBits >= 16) {
+            if (outBits >= 16) note(o, r, outBits);
+        }
+        return r;
+    }
+
+    private static void note(Outcome o, long bits, int size) {
+        double d = FloatBits.toDouble(bits, size);
+        if (!Double.isFinite(d)) {
+            o.nonFinite = true;
+        } else {
+            o.maxMagnitude = Math.max(o.maxMagnitude, Math.abs(d));
+        }
+    }
+
+    RuleLiteral literal(String text) {
+        return literals.computeIfAbsent(text, RuleLiteral::of);
+    }
+
+    /** Every assignment of legal sizes to the classes (fixed classes keep their size). */
+    static List<Sizes> sizeAssignments(CheckedRule rule, int allowedSizes) {
+        List<SizeClass> classes = rule.classes();
+        List<Sizes> out = new java.util.ArrayList<>();
+        int[] cur = new int[classes.size()];
+        assign(classes, 0, cur, allowedSizes, out);
+        return out;
+    }
+
+    private static void assign(List<SizeClass> classes, int i, int[] cur, int allowed, List<Sizes> out) {
+        if (i == classes.size()) {
+            out.add(new Sizes(cur.clone()));
+            return;
+        }
+        SizeClass c = classes.get(i);
+        if (c.isFixed()) {
+            cur[i] = c.fixed();
+            assign(classes, i + 1, cur, allowed, out);
+            return;
+        }
+        for (int bits : new int[] {1, 8, 16, 32, 64}) {
+            int flag = dev.lathe.ir.op.Bits.sizeFlag(bits);
+            if ((c.legal() & flag) != 0 && (allowed & flag) != 0) {
+                cur[i] = bits;
+                assign(classes, i + 1, cur, allowed, out);
+            }
+        }
+    }
+}

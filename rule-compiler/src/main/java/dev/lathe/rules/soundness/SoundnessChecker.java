@@ -1,0 +1,319 @@
+package dev.lathe.rules.soundness;
+
+import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.TypeClass;
+import dev.lathe.rules.model.CheckedRule;
+import dev.lathe.rules.model.Condition;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+/**
+ * Checks that a rule is sound by evaluating both sides with the op table on many inputs, at
+ * every bit size the rule can match.
+ *
+ * <p>For each size: all combinations of edge values (0, -0, ±1, ±2, ±0.5, ±inf, NaN, the size's
+ * smallest and largest normals and subnormals, MIN/MAX, powers of two and their neighbours,
+ * one value of each float class) when there are few enough, else a seeded random selection of
+ * them; every pair of 8-bit values for integer rules of at most two variables; then seeded
+ * random inputs until {@link Settings#samples} inputs were compared. Inputs must satisfy the
+ * rule's conditions; variables with a condition are drawn by a generator aimed at it, so
+ * filtering does not starve. A rule with too few inputs meeting its conditions is
+ * <em>unchecked</em>, never passed.
+ *
+ * <p>Comparison: {@code =>} needs the same bits (two NaNs are equal, payloads aside).
+ * {@code ~=>} also accepts:
+ * <ul>
+ *   <li>zeros that differ in sign;
+ *   <li>one side NaN when an input is NaN or infinite;
+ *   <li>finite results at most {@value #ULP_BOUND} ulps apart, ulps of the largest magnitude
+ *       computed on either side (inputs, intermediates, results) — so fusing a multiply-add
+ *       or reassociating a sum passes, and a wrong result does not;
+ *   <li>one side infinite and the other finite when a value computed on either side is within
+ *       a factor of two of the largest finite value: the computation was at the edge of
+ *       overflow, and fusing or reassociating moves where it overflows.
+ * </ul>
+ * The first failure is shrunk toward simple values.
+ */
+public final class SoundnessChecker {
+    /** How far apart inexact results may be, in ulps of the largest magnitude involved. */
+    public static final int ULP_BOUND = 4;
+
+    /**
+     * @param samples  inputs to compare per bit size (after edge values), at least
+     * @param seed     the random seed; the same seed gives the same inputs
+     * @param sizes    the sizes of the matched value to check ({@code Bits.sizeFlag} set)
+     */
+    public record Settings(int samples, long seed, int sizes) {
+        public static Settings defaults() {
+            return new Settings(10_000, 0x1a7e, 31);
+        }
+    }
+
+    private final Settings settings;
+
+    public SoundnessChecker(Settings settings) {
+        this.settings = settings;
+    }
+
+    /** An input assignment: a value per variable. */
+    private record Input(Map<String, Long> vars) {}
+
+    public Verdict check(CheckedRule rule) {
+        RuleEvaluator ev = new RuleEvaluator(rule);
+        List<RuleEvaluator.Sizes> assignments = RuleEvaluator.sizeAssignments(rule, 31);
+        long checked = 0;
+        List<String> checkedSizes = new ArrayList<>();
+        int rootClass = rule.pattern().sizeClass();
+        // A per-rule seed: the same whatever order rules are checked in.
+        long ruleSeed = settings.seed() * 31 + rule.name().hashCode() * 1_000_003L + rule.line();
+        for (RuleEvaluator.Sizes sizes : assignments) {
+            int rootBits = sizes.of(rootClass);
+            if ((settings.sizes() & Bits.sizeFlag(rootBits)) == 0) continue;
+            if (!ev.literalsFit(sizes)) continue;
+            SizeRun run = new SizeRun(rule, ev, sizes, new SplittableRandom(ruleSeed ^ rootBits));
+            Verdict v = run.execute();
+            if (v != null) return v;
+            checked += run.compared;
+            String label = rootBits + "";
+            if (!checkedSizes.contains(label)) checkedSizes.add(label);
+            if (run.compared < minimumChecked() && !(run.exhaustive && run.compared > 0)) {
+                return new Verdict(Verdict.Kind.UNCHECKED, rule.name(), rule.location() + ": rule " + rule.name()
+                        + " is unchecked at " + rootBits + " bits: only " + run.compared + " of " + run.attempts
+                        + " inputs satisfy its conditions (" + conditionText(rule) + ")", checked, label);
+            }
+        }
+        if (checkedSizes.isEmpty()) {
+            return new Verdict(Verdict.Kind.UNCHECKED, rule.name(), rule.location() + ": rule " + rule.name()
+                    + " is unchecked: it applies at no bit size that was asked for", 0, "");
+        }
+        return new Verdict(Verdict.Kind.SOUND, rule.name(), rule.location() + ": rule " + rule.name() + " is sound ("
+                + checked + " inputs at " + String.join(", ", checkedSizes) + " bits)", checked, String.join(",", checkedSizes));
+    }
+
+    private int minimumChecked() {
+        return Math.max(1, settings.samples() / 10);
+    }
+
+    private static String conditionText(CheckedRule rule) {
+        List<String> out = new ArrayList<>();
+        for (Condition c : rule.conditions()) out.add(c.predicate().spelling() + "(" + c.var().name() + ")");
+        return String.join(", ", out);
+    }
+
+    /** Checking one size assignment. */
+    private final class SizeRun {
+        final CheckedRule rule;
+        final RuleEvaluator ev;
+        final RuleEvaluator.Sizes sizes;
+        final SplittableRandom rnd;
+        final List<String> vars;
+        final Map<String, TypeClass> types;
+        final Map<String, Integer> bits = new HashMap<>();
+        final Map<String, List<Condition>> conds = new HashMap<>();
+        long compared;
+        long attempts;
+        /** Every input of these sizes was tried: nothing is left to sample. */
+        boolean exhaustive;
+
+        SizeRun(CheckedRule rule, RuleEvaluator ev, RuleEvaluator.Sizes sizes, SplittableRandom rnd) {
+            this.rule = rule;
+            this.ev = ev;
+            this.sizes = sizes;
+            this.rnd = rnd;
+            this.vars = rule.variables();
+            this.types = rule.varTypes();
+            for (String v : vars) bits.put(v, sizes.of(ev.varClass(v)));
+            for (Condition c : rule.conditions()) conds.computeIfAbsent(c.var().name(), k -> new ArrayList<>()).add(c);
+        }
+
+        int rootBits() {
+            return sizes.of(rule.pattern().sizeClass());
+        }
+
+        /** Null when every comparison held, else the unsound verdict. */
+        Verdict execute() {
+            List<List<Long>> edges = new ArrayList<>();
+            long combos = 1;
+            for (String v : vars) {
+                List<Long> e = Values.edges(types.get(v), bits.get(v));
+                edges.add(e);
+                combos = combos > 1_000_000 ? combos : combos * e.size();
+            }
+            boolean allInt = true;
+            for (String v : vars) {
+                TypeClass t = types.get(v);
+                allInt &= (t == TypeClass.INT || t == TypeClass.UINT || t == TypeClass.BOOL || bits.get(v) < 16);
+                allInt &= bits.get(v) <= 8;
+            }
+            if (allInt && vars.size() <= 2 && vars.size() > 0) {
+                // every combination of (at most 8-bit) values
+                int n0 = 1 << bits.get(vars.get(0));
+                int n1 = vars.size() == 2 ? 1 << bits.get(vars.get(1)) : 1;
+                for (int a = 0; a < n0; a++) {
+                    for (int b = 0; b < n1; b++) {
+                        Map<String, Long> in = new LinkedHashMap<>();
+                        in.put(vars.get(0), (long) a);
+                        if (vars.size() == 2) in.put(vars.get(1), (long) b);
+                        Verdict v = tryInput(in);
+                        if (v != null) return v;
+                    }
+                }
+                exhaustive = true;
+                return null;
+            }
+            if (vars.isEmpty()) return tryInput(new LinkedHashMap<>());
+            if (combos <= 20_000) {
+                int[] idx = new int[vars.size()];
+                while (true) {
+                    Map<String, Long> in = new LinkedHashMap<>();
+                    for (int i = 0; i < vars.size(); i++) in.put(vars.get(i), edges.get(i).get(idx[i]));
+                    Verdict v = tryInput(in);
+                    if (v != null) return v;
+                    int k = 0;
+                    while (k < idx.length && ++idx[k] == edges.get(k).size()) idx[k++] = 0;
+                    if (k == idx.length) break;
+                }
+            } else {
+                for (int n = 0; n < 20_000; n++) {
+                    Map<String, Long> in = new LinkedHashMap<>();
+                    for (int i = 0; i < vars.size(); i++) in.put(vars.get(i), edges.get(i).get(rnd.nextInt(edges.get(i).size())));
+                    Verdict v = tryInput(in);
+                    if (v != null) return v;
+                }
+            }
+            long target = compared + settings.samples();
+            long limit = attempts + 30L * settings.samples();
+            while (compared < target && attempts < limit) {
+                Map<String, Long> in = new LinkedHashMap<>();
+                for (int i = 0; i < vars.size(); i++) {
+                    String v = vars.get(i);
+                    int b = bits.get(v);
+                    TypeClass t = types.get(v);
+                    List<Condition> cs = conds.get(v);
+                    long value;
+                    int pick = rnd.nextInt(10);
+                    if (cs != null && pick < 8) {
+                        Condition c = cs.get(rnd.nextInt(cs.size()));
+                        value = Values.satisfying(rnd, c.predicate(), c.type(), b, c.bound());
+                    } else if (pick < 2) {
+                        value = edges.get(i).get(rnd.nextInt(edges.get(i).size()));
+                    } else {
+                        value = Values.random(rnd, t, b);
+                    }
+                    in.put(v, value & Bits.mask(b));
+                }
+                Verdict v = tryInput(in);
+                if (v != null) return v;
+            }
+            return null;
+        }
+
+        private boolean satisfies(Map<String, Long> in) {
+            for (Condition c : rule.conditions()) {
+                String v = c.var().name();
+                if (!c.predicate().holds(in.get(v), bits.get(v), c.type(), c.bound())) return false;
+            }
+            return true;
+        }
+
+        private Verdict tryInput(Map<String, Long> in) {
+            attempts++;
+            if (!satisfies(in)) return null;
+            compared++;
+            RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
+            if (agrees(o, in)) return null;
+            Map<String, Long> small = shrink(in);
+            return unsound(small);
+        }
+
+        private boolean fails(Map<String, Long> in) {
+            if (!satisfies(in)) return false;
+            return !agrees(ev.evaluate(in, sizes), in);
+        }
+
+        /** Whether the two sides agree under the rule's exactness. */
+        boolean agrees(RuleEvaluator.Outcome o, Map<String, Long> in) {
+            long p = o.pattern, r = o.replacement;
+            if (p == r) return true;
+            int n = rootBits();
+            TypeClass rootType = rule.pattern().op().output().typeClass();
+            boolean floaty = n >= 16 && (rootType == TypeClass.FLOAT || rootType == TypeClass.ANY);
+            if (!floaty) return false;
+            double x = FloatBits.toDouble(p, n), y = FloatBits.toDouble(r, n);
+            if (x != x && y != y) return true; // NaN payloads aside
+            if (rule.exact()) return false;
+            if (x == 0 && y == 0) return true; // the sign of zero
+            if (x != x || y != y) return anyInputNotFinite(in);
+            if (Double.isInfinite(x) || Double.isInfinite(y)) {
+                double largest = n == 16 ? 65504.0 : n == 32 ? Float.MAX_VALUE : Double.MAX_VALUE;
+                return !(Double.isInfinite(x) && Double.isInfinite(y)) && o.maxMagnitude >= largest / 2;
+            }
+            double bound = ULP_BOUND * ulp(Math.max(o.maxMagnitude, Math.max(Math.abs(x), Math.abs(y))), n);
+            return Math.abs(x - y) <= bound;
+        }
+
+        private boolean anyInputNotFinite(Map<String, Long> in) {
+            for (Map.Entry<String, Long> e : in.entrySet()) {
+                int b = bits.get(e.getKey());
+                TypeClass t = types.get(e.getKey());
+                if (b >= 16 && (t == TypeClass.FLOAT || t == TypeClass.ANY) && !Double.isFinite(FloatBits.toDouble(e.getValue(), b))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private double ulp(double magnitude, int n) {
+            return switch (n) {
+                case 16 -> Math.max(Math.ulp((float) magnitude) * 8192.0, 0x1p-24);
+                case 32 -> Math.ulp((float) magnitude);
+                default -> Math.ulp(magnitude);
+            };
+        }
+
+        /** Repeatedly replaces a variable by a simpler value that still fails. */
+        private Map<String, Long> shrink(Map<String, Long> failing) {
+            Map<String, Long> cur = new LinkedHashMap<>(failing);
+            boolean changed = true;
+            int rounds = 0;
+            while (changed && rounds++ < 50) {
+                changed = false;
+                for (String v : vars) {
+                    int b = bits.get(v);
+                    TypeClass t = types.get(v);
+                    double best = Values.complexity(cur.get(v), t, b);
+                    for (long cand : Values.simpler(cur.get(v), t, b)) {
+                        cand &= Bits.mask(b);
+                        if (Values.complexity(cand, t, b) >= best) continue;
+                        Map<String, Long> next = new LinkedHashMap<>(cur);
+                        next.put(v, cand);
+                        if (fails(next)) {
+                            cur = next;
+                            best = Values.complexity(cand, t, b);
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            return cur;
+        }
+
+        private Verdict unsound(Map<String, Long> in) {
+            RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
+            int n = rootBits();
+            TypeClass rootType = rule.pattern().op().output().typeClass();
+            if (rootType == TypeClass.ANY) rootType = types.values().stream().anyMatch(t -> t == TypeClass.FLOAT) ? TypeClass.FLOAT : TypeClass.INT;
+            List<String> parts = new ArrayList<>();
+            for (String v : vars) parts.add(v + " = " + Values.format(in.get(v), types.get(v), bits.get(v)));
+            String msg = rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " is unsound at " + n
+                    + " bits: " + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
+                    + Values.format(o.pattern, rootType, n) + ", replacement gives " + Values.format(o.replacement, rootType, n);
+            return new Verdict(Verdict.Kind.UNSOUND, rule.name(), msg, compared, Integer.toString(n));
+        }
+    }
+}
