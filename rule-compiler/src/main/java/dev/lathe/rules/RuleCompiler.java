@@ -5,20 +5,32 @@ import dev.lathe.rules.model.CheckedFile;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Rule text to checked rules: syntax, then semantic analysis; all diagnostics of the file. */
+/**
+ * Rule text to checked rules: syntax, semantic analysis of each rule, then the checks between
+ * rules (duplicates, shadowing, rewrite loops); all diagnostics of the file.
+ */
 public final class RuleCompiler {
     private RuleCompiler() {}
 
-    /** The checked file (rules without errors) and every diagnostic, in file order. */
-    public record Result(CheckedFile file, List<Diagnostic> errors) {
+    /** The checked file (rules without errors), every error and every warning, in file order. */
+    public record Result(CheckedFile file, List<Diagnostic> errors, List<Diagnostic> warnings) {
         public boolean ok() {
             return errors.isEmpty();
         }
 
-        /** Every diagnostic rendered with its source line and caret, separated by newlines. */
+        /** Every error rendered with its source line and caret, separated by newlines. */
         public String render() {
+            return render(errors);
+        }
+
+        /** Every warning, rendered the same way. */
+        public String renderWarnings() {
+            return render(warnings);
+        }
+
+        private static String render(List<Diagnostic> ds) {
             StringBuilder sb = new StringBuilder();
-            for (Diagnostic d : errors) {
+            for (Diagnostic d : ds) {
                 if (sb.length() > 0) sb.append('\n');
                 sb.append(d.render());
             }
@@ -31,7 +43,15 @@ public final class RuleCompiler {
         Checker.Result checked = Checker.check(syntax.file(), text);
         List<Diagnostic> all = new ArrayList<>(syntax.errors());
         all.addAll(checked.errors());
-        all.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
-        return new Result(checked.file(), all);
+        StaticChecks.Result between = StaticChecks.check(checked.file().rules(), text);
+        all.addAll(between.errors());
+        sort(all);
+        List<Diagnostic> warnings = new ArrayList<>(between.warnings());
+        sort(warnings);
+        return new Result(checked.file(), all, warnings);
+    }
+
+    private static void sort(List<Diagnostic> ds) {
+        ds.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
     }
 }

@@ -22,12 +22,13 @@ import javax.lang.model.element.Modifier;
 /**
  * The rule compiler as the build runs it:
  *
- * <pre>RuleCompilerMain --rules DIR --out DIR [--package NAME] [--cite-from DIR]</pre>
+ * <pre>RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]</pre>
  *
  * Compiles every {@code *.rules} file of the rules directory (in name order), prints every
  * diagnostic of every file and exits with 1 if there is any; otherwise writes one matcher class
- * per file and {@code GeneratedRules}, which lists them, under the output directory. Rule
- * locations in generated code are cited relative to {@code --cite-from} (the repository root).
+ * per file and {@code GeneratedRules}, which lists them, under the output directory, and with
+ * {@code --tests-out} one soundness test class per file (a test per rule). Rule locations are
+ * cited relative to {@code --cite-from} (the repository root).
  */
 public final class RuleCompilerMain {
     private RuleCompilerMain() {}
@@ -53,6 +54,7 @@ public final class RuleCompilerMain {
         Path rules = null;
         Path out = null;
         Path citeFrom = null;
+        Path testsOut = null;
         String pkg = "dev.lathe.generated";
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -65,6 +67,7 @@ public final class RuleCompilerMain {
                 case "--out" -> out = Path.of(args[++i]);
                 case "--package" -> pkg = args[++i];
                 case "--cite-from" -> citeFrom = Path.of(args[++i]);
+                case "--tests-out" -> testsOut = Path.of(args[++i]);
                 default -> {
                     err.println("lathe rule compiler: unknown option " + a);
                     return 2;
@@ -72,7 +75,7 @@ public final class RuleCompilerMain {
             }
         }
         if (rules == null || out == null) {
-            err.println("usage: RuleCompilerMain --rules DIR --out DIR [--package NAME] [--cite-from DIR]");
+            err.println("usage: RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]");
             return 2;
         }
         List<Path> files;
@@ -96,6 +99,7 @@ public final class RuleCompilerMain {
                 continue;
             }
             RuleCompiler.Result r = RuleCompiler.compile(cite, text);
+            if (!r.warnings().isEmpty()) err.println(r.renderWarnings());
             if (!r.ok()) {
                 err.println(r.render());
                 errors += r.errors().size();
@@ -111,6 +115,7 @@ public final class RuleCompilerMain {
             for (CheckedFile f : checked) {
                 JavaFile jf = MatcherGenerator.generate(f, pkg);
                 jf.writeTo(out);
+                if (testsOut != null) dev.lathe.rules.codegen.SoundnessTestGenerator.generate(f, pkg).writeTo(testsOut);
                 sets.add(ClassName.get(pkg, MatcherGenerator.classNameFor(f.passName())));
             }
             index(pkg, sets).writeTo(out);

@@ -66,8 +66,9 @@ public final class RuleLiteral {
     /** Float spellings: a decimal point, an exponent, {@code inf} or {@code nan}. */
     public static boolean isFloatSpelling(String t) {
         String b = t.startsWith("-") || t.startsWith("+") ? t.substring(1) : t;
-        if (isHex(b)) return false;
-        return b.equals("inf") || b.equals("nan") || b.contains(".") || b.contains("e") || b.contains("E");
+        if (b.equals("inf") || b.equals("nan")) return true;
+        if (b.isEmpty() || !Character.isDigit(b.charAt(0)) || isHex(b)) return false; // true, false, hex
+        return b.contains(".") || b.contains("e") || b.contains("E");
     }
 
     private static boolean exactInteger(String t, long pattern, int bits) {

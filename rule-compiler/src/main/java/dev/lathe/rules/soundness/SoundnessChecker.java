@@ -68,7 +68,9 @@ public final class SoundnessChecker {
         List<RuleEvaluator.Sizes> assignments = RuleEvaluator.sizeAssignments(rule, 31);
         long checked = 0;
         List<String> checkedSizes = new ArrayList<>();
-        int rootClass = rule.pattern().sizeClass();
+        // A rule's size is that of its root's variable-size operands (feq compares 32-bit
+        // values even though its result is 1 bit), or of its result when there are none.
+        int rootClass = rule.pattern().opClass() >= 0 ? rule.pattern().opClass() : rule.pattern().sizeClass();
         // A per-rule seed: the same whatever order rules are checked in.
         long ruleSeed = settings.seed() * 31 + rule.name().hashCode() * 1_000_003L + rule.line();
         for (RuleEvaluator.Sizes sizes : assignments) {
@@ -84,15 +86,16 @@ public final class SoundnessChecker {
             if (run.compared < minimumChecked() && !(run.exhaustive && run.compared > 0)) {
                 return new Verdict(Verdict.Kind.UNCHECKED, rule.name(), rule.location() + ": rule " + rule.name()
                         + " is unchecked at " + rootBits + " bits: only " + run.compared + " of " + run.attempts
-                        + " inputs satisfy its conditions (" + conditionText(rule) + ")", checked, label);
+                        + " inputs satisfy its conditions (" + conditionText(rule) + ")", checked, label, null);
             }
         }
         if (checkedSizes.isEmpty()) {
             return new Verdict(Verdict.Kind.UNCHECKED, rule.name(), rule.location() + ": rule " + rule.name()
-                    + " is unchecked: it applies at no bit size that was asked for", 0, "");
+                    + " is unchecked: it applies at no bit size that was asked for", 0, "", null);
         }
         return new Verdict(Verdict.Kind.SOUND, rule.name(), rule.location() + ": rule " + rule.name() + " is sound ("
-                + checked + " inputs at " + String.join(", ", checkedSizes) + " bits)", checked, String.join(",", checkedSizes));
+                + checked + " inputs at " + String.join(", ", checkedSizes) + " bits)", checked, String.join(",", checkedSizes),
+                null);
     }
 
     private int minimumChecked() {
@@ -131,8 +134,14 @@ public final class SoundnessChecker {
             for (Condition c : rule.conditions()) conds.computeIfAbsent(c.var().name(), k -> new ArrayList<>()).add(c);
         }
 
+        /** The size of the matched value (how floats and integers are read when comparing). */
         int rootBits() {
             return sizes.of(rule.pattern().sizeClass());
+        }
+
+        /** The size a report names: the root's operand size, else its result size. */
+        int ruleBits() {
+            return sizes.of(rule.pattern().opClass() >= 0 ? rule.pattern().opClass() : rule.pattern().sizeClass());
         }
 
         /** Null when every comparison held, else the unsound verdict. */
@@ -310,10 +319,12 @@ public final class SoundnessChecker {
             if (rootType == TypeClass.ANY) rootType = types.values().stream().anyMatch(t -> t == TypeClass.FLOAT) ? TypeClass.FLOAT : TypeClass.INT;
             List<String> parts = new ArrayList<>();
             for (String v : vars) parts.add(v + " = " + Values.format(in.get(v), types.get(v), bits.get(v)));
-            String msg = rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " is unsound at " + n
-                    + " bits: " + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
+            String msg = rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " is unsound at "
+                    + ruleBits() + " bits: " + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
                     + Values.format(o.pattern, rootType, n) + ", replacement gives " + Values.format(o.replacement, rootType, n);
-            return new Verdict(Verdict.Kind.UNSOUND, rule.name(), msg, compared, Integer.toString(n));
+            return new Verdict(Verdict.Kind.UNSOUND, rule.name(), msg, compared, Integer.toString(ruleBits()),
+                    new Verdict.Counterexample(n, Map.copyOf(in), Map.copyOf(bits), o.pattern, o.replacement,
+                            java.util.Arrays.stream(sizes.bySizeClass()).boxed().toList()));
         }
     }
 }

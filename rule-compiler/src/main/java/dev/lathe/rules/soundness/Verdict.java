@@ -9,8 +9,21 @@ package dev.lathe.rules.soundness;
  * @param checked  how many inputs were compared, over every bit size
  * @param sizes    the bit sizes (of the matched value) that were checked
  */
-public record Verdict(Kind kind, String rule, String message, long checked, String sizes) {
+public record Verdict(Kind kind, String rule, String message, long checked, String sizes, Counterexample counterexample) {
     public enum Kind { SOUND, UNSOUND, UNCHECKED }
+
+    /**
+     * The (shrunk) input of an unsound rule and what each side computes on it.
+     *
+     * @param bits        the size of the matched value
+     * @param inputs      a value per variable
+     * @param inputBits   the size of each variable
+     * @param pattern     what the pattern computes
+     * @param replacement what the replacement computes
+     * @param classSizes  the size of every size class of the rule
+     */
+    public record Counterexample(int bits, java.util.Map<String, Long> inputs, java.util.Map<String, Integer> inputBits,
+                                 long pattern, long replacement, java.util.List<Integer> classSizes) {}
 
     public boolean isSound() {
         return kind == Kind.SOUND;

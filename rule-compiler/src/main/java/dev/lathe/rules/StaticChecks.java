@@ -1,0 +1,195 @@
+package dev.lathe.rules;
+
+import dev.lathe.ir.rewrite.RuleLiteral;
+import dev.lathe.ir.text.Diagnostic;
+import dev.lathe.rules.model.CheckedRule;
+import dev.lathe.rules.model.Condition;
+import dev.lathe.rules.model.Node;
+import dev.lathe.rules.model.SizeClass;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks between the rules of a file, after each rule passed its own checks:
+ *
+ * <ul>
+ *   <li><b>duplicates</b> (errors): two rules with the same pattern, modulo commutative operand
+ *       order and variable names, and the same conditions;
+ *   <li><b>shadowing</b> (errors): a rule that can never fire because an earlier unconditional
+ *       rule matches everything it matches (its pattern is at least as general, including bit
+ *       sizes, {@code @once} and exactness);
+ *   <li><b>rewrite loops</b> (warnings): rules whose replacements match each other's patterns
+ *       (or a rule whose replacement matches its own pattern); the driver's fuel limit stays the
+ *       backstop, since conditions may still break such a loop.
+ * </ul>
+ */
+final class StaticChecks {
+    private final String text;
+    private final List<Diagnostic> errors = new ArrayList<>();
+    private final List<Diagnostic> warnings = new ArrayList<>();
+
+    private StaticChecks(String text) {
+        this.text = text;
+    }
+
+    record Result(List<Diagnostic> errors, List<Diagnostic> warnings) {}
+
+    static Result check(List<CheckedRule> rules, String text) {
+        StaticChecks c = new StaticChecks(text);
+        c.run(rules);
+        return new Result(c.errors, c.warnings);
+    }
+
+    private Diagnostic at(CheckedRule r, String severity, String message) {
+        return new Diagnostic(r.file(), r.line(), r.column(), severity, message, Diagnostic.lineOf(text, r.line()));
+    }
+
+    private void run(List<CheckedRule> rules) {
+        for (int j = 0; j < rules.size(); j++) {
+            CheckedRule later = rules.get(j);
+            for (int i = 0; i < j; i++) {
+                CheckedRule earlier = rules.get(i);
+                if (earlier.pattern().op() != later.pattern().op()) continue;
+                if (duplicates(earlier, later)) {
+                    errors.add(at(later, "error", "rule " + later.name() + " duplicates rule " + earlier.name() + " (line "
+                            + earlier.line() + "): the same pattern and conditions"));
+                    break;
+                }
+                if (shadows(earlier, later)) {
+                    errors.add(at(later, "error", "rule " + later.name() + " can never fire: rule " + earlier.name()
+                            + " (line " + earlier.line() + ") comes first, has no conditions and matches everything it matches"));
+                    break;
+                }
+            }
+        }
+        for (int i = 0; i < rules.size(); i++) {
+            CheckedRule a = rules.get(i);
+            if (a.replacement() instanceof Node.OpNode && rewritesInto(a, a)) {
+                warnings.add(at(a, "warning", "rule " + a.name() + " may rewrite forever: its replacement matches its own pattern"));
+            }
+            for (int j = i + 1; j < rules.size(); j++) {
+                CheckedRule b = rules.get(j);
+                if (rewritesInto(a, b) && rewritesInto(b, a)) {
+                    warnings.add(at(b, "warning", "rules " + a.name() + " (line " + a.line() + ") and " + b.name()
+                            + " may rewrite into each other: each one's replacement matches the other's pattern"));
+                }
+            }
+        }
+    }
+
+    /** Same pattern both ways, same conditions (after renaming), same exactness. */
+    private static boolean duplicates(CheckedRule x, CheckedRule y) {
+        if (x.exact() != y.exact()) return false;
+        Map<String, Node> xy = new HashMap<>();
+        Map<String, Node> yx = new HashMap<>();
+        if (!match(x.pattern(), y.pattern(), xy, x, y, true) || !match(y.pattern(), x.pattern(), yx, y, x, true)) return false;
+        return sameConditions(x, y, xy);
+    }
+
+    private static boolean sameConditions(CheckedRule x, CheckedRule y, Map<String, Node> xy) {
+        if (x.conditions().size() != y.conditions().size()) return false;
+        List<Condition> left = new ArrayList<>(y.conditions());
+        for (Condition cx : x.conditions()) {
+            Node target = xy.get(cx.var().name());
+            boolean found = false;
+            for (Condition cy : left) {
+                if (cy.predicate() == cx.predicate() && cy.bound() == cx.bound() && cy.type() == cx.type()
+                        && target instanceof Node.VarNode tv && tv.name().equals(cy.var().name())) {
+                    left.remove(cy);
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) return false;
+        }
+        return true;
+    }
+
+    /** The earlier rule fires on everything the later one would: no conditions, at least as general. */
+    private static boolean shadows(CheckedRule earlier, CheckedRule later) {
+        if (!earlier.conditions().isEmpty()) return false;
+        if (!earlier.exact() && later.exact()) return false; // the earlier one skips exact instructions
+        return match(earlier.pattern(), later.pattern(), new HashMap<>(), earlier, later, true);
+    }
+
+    /** Whether {@code from}'s replacement is matched by {@code to}'s pattern (conditions aside). */
+    private static boolean rewritesInto(CheckedRule from, CheckedRule to) {
+        if (!(from.replacement() instanceof Node.OpNode r) || r.op() != to.pattern().op()) return false;
+        return match(to.pattern(), r, new HashMap<>(), to, from, false);
+    }
+
+    /**
+     * Whether pattern {@code p} (of rule {@code pr}) matches tree {@code t} (of rule {@code tr}),
+     * whose variables stand for anything; {@code strict} also requires that whatever {@code t}
+     * can match, {@code p} can too ({@code @once}, sizes).
+     */
+    private static boolean match(Node p, Node t, Map<String, Node> bind, CheckedRule pr, CheckedRule tr, boolean strict) {
+        if (strict && !sizeCovers(pr.sizeClass(p.sizeClass()), tr.sizeClass(t.sizeClass()))) return false;
+        if (p instanceof Node.VarNode pv) {
+            if (pv.constOnly() && !(t instanceof Node.ConstNode || t instanceof Node.VarNode tv && tv.constOnly())) return false;
+            Node prev = bind.get(pv.name());
+            if (prev != null) return same(prev, t);
+            bind.put(pv.name(), t);
+            return true;
+        }
+        if (p instanceof Node.ConstNode pc) {
+            return t instanceof Node.ConstNode tc && pc.asFloat() == tc.asFloat() && sameLiteral(pc.text(), tc.text(), pc.asFloat());
+        }
+        Node.OpNode po = (Node.OpNode) p;
+        if (!(t instanceof Node.OpNode to) || to.op() != po.op()) return false;
+        if (strict && po.once() && !to.once()) return false;
+        if (strict && po.opClass() >= 0 && to.opClass() >= 0
+                && !sizeCovers(pr.sizeClass(po.opClass()), tr.sizeClass(to.opClass()))) {
+            return false;
+        }
+        int orders = po.op().isCommutative() ? 2 : 1;
+        for (int s = 0; s < orders; s++) {
+            Map<String, Node> trial = new HashMap<>(bind);
+            boolean ok = true;
+            for (int j = 0; j < po.srcs().size() && ok; j++) {
+                int k = s == 1 && j < 2 ? 1 - j : j;
+                ok = match(po.srcs().get(j), to.srcs().get(k), trial, pr, tr, strict);
+            }
+            if (ok) {
+                bind.clear();
+                bind.putAll(trial);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Every size the tree's class can take, the pattern's class can too. */
+    private static boolean sizeCovers(SizeClass p, SizeClass t) {
+        if (p.isFixed()) return t.isFixed() && t.fixed() == p.fixed();
+        if (t.isFixed()) return (p.legal() & dev.lathe.ir.op.Bits.sizeFlag(t.fixed())) != 0;
+        return (t.legal() & ~p.legal()) == 0;
+    }
+
+    /** Structural equality of two trees (variables by name). */
+    private static boolean same(Node a, Node b) {
+        if (a instanceof Node.VarNode va) return b instanceof Node.VarNode vb && va.name().equals(vb.name());
+        if (a instanceof Node.ConstNode ca) {
+            return b instanceof Node.ConstNode cb && ca.asFloat() == cb.asFloat() && sameLiteral(ca.text(), cb.text(), ca.asFloat());
+        }
+        Node.OpNode oa = (Node.OpNode) a;
+        if (!(b instanceof Node.OpNode ob) || oa.op() != ob.op() || oa.srcs().size() != ob.srcs().size()) return false;
+        for (int i = 0; i < oa.srcs().size(); i++) {
+            if (!same(oa.srcs().get(i), ob.srcs().get(i))) return false;
+        }
+        return true;
+    }
+
+    /** Two literal spellings with the same value at every size ("1.0" and "1" as floats). */
+    private static boolean sameLiteral(String x, String y, boolean asFloat) {
+        if (x.equals(y)) return true;
+        RuleLiteral a = RuleLiteral.of(x), b = RuleLiteral.of(y);
+        for (int bits : new int[] {1, 8, 16, 32, 64}) {
+            if (a.fits(bits, asFloat) != b.fits(bits, asFloat)) return false;
+            if (a.fits(bits, asFloat) && a.bits(bits, asFloat) != b.bits(bits, asFloat)) return false;
+        }
+        return true;
+    }
+}
