@@ -320,7 +320,7 @@ public final class SoundnessChecker {
             List<String> parts = new ArrayList<>();
             for (String v : vars) parts.add(v + " = " + Values.format(in.get(v), types.get(v), bits.get(v)));
             String msg = rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " is unsound at "
-                    + ruleBits() + " bits: " + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
+                    + ruleBits() + (ruleBits() == 1 ? " bit: " : " bits: ") + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
                     + Values.format(o.pattern, rootType, n) + ", replacement gives " + Values.format(o.replacement, rootType, n);
             return new Verdict(Verdict.Kind.UNSOUND, rule.name(), msg, compared, Integer.toString(ruleBits()),
                     new Verdict.Counterexample(n, Map.copyOf(in), Map.copyOf(bits), o.pattern, o.replacement,
