@@ -39,7 +39,19 @@ public final class RandomProgramGenerator {
 
     /** What to generate. */
     public record Options(Stage stage, int targetInstructions, int maxDepth, boolean controlFlow, boolean loops,
-                          boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns) {
+                          boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns,
+                          java.util.Set<Op> randomOps) {
+
+        public Options(Stage stage, int targetInstructions, int maxDepth, boolean controlFlow, boolean loops,
+                       boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns) {
+            this(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, null);
+        }
+
+        /** Random arithmetic only from these ops (the program's scaffolding still uses {@link #STRUCTURAL_OPS}). */
+        public Options withRandomOps(java.util.Set<Op> ops) {
+            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps,
+                    returns, java.util.Set.copyOf(ops));
+        }
 
         /** A fragment shader of about 60 instructions using every feature. */
         public static Options standard() {
@@ -60,19 +72,22 @@ public final class RandomProgramGenerator {
         }
 
         public Options withStage(Stage s) {
-            return new Options(s, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns);
+            return new Options(s, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns,
+                    randomOps);
         }
 
         public Options withTargetInstructions(int n) {
-            return new Options(stage, n, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns);
+            return new Options(stage, n, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, randomOps);
         }
 
         public Options withLocals(boolean on) {
-            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, on, wideSizes, jumps, returns);
+            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, on, wideSizes, jumps, returns,
+                    randomOps);
         }
 
         public Options withWideSizes(boolean on) {
-            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, on, jumps, returns);
+            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, on, jumps, returns,
+                    randomOps);
         }
     }
 
@@ -116,8 +131,17 @@ public final class RandomProgramGenerator {
         return bits == 1 || bits == 32 || (opt.wideSizes() && (bits == 8 || bits == 16 || bits == 64));
     }
 
+    /**
+     * The ops the generator uses besides random arithmetic: loop counters, conditions, locals,
+     * compute addressing and folding values into the outputs.
+     */
+    public static final java.util.Set<Op> STRUCTURAL_OPS = java.util.Set.of(Op.UGE, Op.IADD, Op.IXOR, Op.FADD, Op.IMUL,
+            Op.FMUL, Op.FLT, Op.FGE, Op.ILT, Op.ULT, Op.IEQ, Op.INE, Op.FEQ, Op.MOV, Op.B2I32, Op.U2U32,
+            Op.UNPACK_64_2X32_SPLIT_X, Op.UNPACK_64_2X32_SPLIT_Y, Op.VEC2, Op.VEC4, Op.ISHL, Op.UMOD);
+
     private boolean usable(Op op) {
         if (op == Op.VEC8 || op == Op.VEC16) return false;
+        if (opt.randomOps() != null && !opt.randomOps().contains(op)) return false;
         if (!opt.vectors() && op.isHorizontal()) return false;
         List<Integer> sizes = unsizedChoices(op);
         if (op.hasUnsizedOperands() && sizes.isEmpty()) return false;

@@ -1,0 +1,97 @@
+package dev.lathe.bench;
+
+import dev.lathe.bench.grown.GrownRules;
+import dev.lathe.generated.AlgebraicRules;
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.op.Op;
+import dev.lathe.ir.rewrite.RewritePass;
+import dev.lathe.ir.rewrite.RuleSet;
+import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.text.IrPrinter;
+import dev.lathe.rules.RuleCompiler;
+import dev.lathe.rules.interp.RuleInterpreter;
+import dev.lathe.rules.model.CheckedFile;
+import dev.lathe.rules.model.CheckedRule;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Rewriting one generated function of about 100,000 instructions to a fixpoint with the
+ * algebraic rules, three ways:
+ *
+ * <ul>
+ *   <li>{@code generated}: the generated matcher class;
+ *   <li>{@code interpreter}: the rule interpreter on the same rules (the reference);
+ *   <li>{@code grown}: the generated matchers of the rule set grown ten times by rules rooted
+ *       at opcodes the function does not contain ({@code GrowRules}).
+ * </ul>
+ *
+ * The function's random arithmetic uses only ops that some algebraic rule is rooted at, so
+ * every instruction is offered to real rules. Single-shot: each iteration parses a fresh copy
+ * (untimed) and times one {@link RewritePass} run. Run from the repository root (it reads
+ * {@code rules/algebraic.rules}).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 10)
+@Measurement(iterations = 30)
+@Fork(value = 2, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+public class RewriteBench {
+    @Param({"generated", "interpreter", "grown"})
+    public String rules;
+
+    @Param({"100000"})
+    public int size;
+
+    private String text;
+    private RuleSet ruleSet;
+    private Shader shader;
+
+    @Setup(Level.Trial)
+    public void prepare() throws IOException {
+        Path file = Path.of(System.getProperty("lathe.root", ".")).resolve("rules/algebraic.rules");
+        RuleCompiler.Result r = RuleCompiler.compile("rules/algebraic.rules", Files.readString(file));
+        if (!r.ok()) throw new IllegalStateException(r.render());
+        CheckedFile checked = r.file();
+        Set<Op> roots = EnumSet.noneOf(Op.class);
+        for (CheckedRule rule : checked.rules()) roots.add(rule.pattern().op());
+        Shader s = RandomProgramGenerator.generate(42, RandomProgramGenerator.Options.large(size).withRandomOps(roots));
+        text = IrPrinter.print(s);
+        ruleSet = switch (rules) {
+            case "generated" -> AlgebraicRules.INSTANCE;
+            case "interpreter" -> new RuleInterpreter(checked);
+            default -> GrownRules.INSTANCE;
+        };
+        System.out.println("\n[setup] " + rules + ": " + ruleSet.rules().size() + " rules; function of "
+                + s.entryPoint().instructionCount() + " instructions");
+    }
+
+    @Setup(Level.Iteration)
+    public void copy() {
+        shader = IrParser.parse("bench.ir", text);
+    }
+
+    @Benchmark
+    public Shader rewrite() {
+        new RewritePass(ruleSet).run(shader.entryPoint());
+        return shader;
+    }
+}
