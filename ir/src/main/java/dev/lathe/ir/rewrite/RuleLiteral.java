@@ -66,7 +66,8 @@ public final class RuleLiteral {
     /** Float spellings: a decimal point, an exponent, {@code inf} or {@code nan}. */
     public static boolean isFloatSpelling(String t) {
         String b = t.startsWith("-") || t.startsWith("+") ? t.substring(1) : t;
-        if (isHex(b)) return false;
+        // true and false contain an 'e' but are 1-bit integers, not floats.
+        if (isHex(b) || b.equals("true") || b.equals("false")) return false;
         return b.equals("inf") || b.equals("nan") || b.contains(".") || b.contains("e") || b.contains("E");
     }
 
