@@ -628,8 +628,12 @@ public final class Checker {
             for (PLit l : lits) {
                 if (l.cls < 0) continue;
                 TypeClass ctx = l.annType != null ? l.annType : l.context;
-                if (l.bool() && ctx != null && ctx != TypeClass.BOOL && ctx != TypeClass.ANY) {
-                    error(l.pos, l.text + " is a 1-bit boolean, but this operand is " + ctx.spelling());
+                // true/false are 1-bit values: fine wherever the operand can be 1 bit (the integer
+                // ops that double as boolean ops), wrong where it cannot (floats, 8-bit and wider).
+                if (l.bool() && ctx != null && ctx != TypeClass.BOOL && ctx != TypeClass.ANY
+                        && (legal.get(find(l.cls)) & Bits.sizeFlag(1)) == 0) {
+                    error(l.pos, l.text + " is a 1-bit boolean, but this operand is " + ctx.spelling()
+                            + (ctx == TypeClass.FLOAT ? "" : " of 8 bits or more"));
                     continue;
                 }
                 if (l.floatSpelling() && (ctx == TypeClass.INT || ctx == TypeClass.UINT || ctx == TypeClass.BOOL)) {

@@ -111,7 +111,42 @@ final class StaticChecks {
     private static boolean shadows(CheckedRule earlier, CheckedRule later) {
         if (!earlier.conditions().isEmpty()) return false;
         if (!earlier.exact() && later.exact()) return false; // the earlier one skips exact instructions
-        return match(earlier.pattern(), later.pattern(), new HashMap<>(), earlier, later, true);
+        return match(effective(earlier), later.pattern(), new HashMap<>(), effectiveRule(earlier), later, true);
+    }
+
+    private static Node.OpNode effective(CheckedRule r) {
+        return r.pattern();
+    }
+
+    /**
+     * The rule with each class narrowed to the sizes where all its literals (pattern and
+     * replacement) have a value: at other sizes the rule does not fire, so it shadows nothing
+     * there ({@code ior(a, inot(a)) => -1} fires at 1 bit, {@code => 0xff} would not).
+     */
+    private static CheckedRule effectiveRule(CheckedRule r) {
+        int[] mask = new int[r.classes().size()];
+        java.util.Arrays.fill(mask, 31);
+        narrow(r.pattern(), mask);
+        narrow(r.replacement(), mask);
+        List<SizeClass> classes = new ArrayList<>();
+        for (SizeClass c : r.classes()) {
+            classes.add(new SizeClass(c.id(), c.fixed(), c.legal() & mask[c.id()], c.patternLegal() & mask[c.id()]));
+        }
+        return new CheckedRule(r.file(), r.name(), r.line(), r.column(), r.text(), r.exact(), r.pattern(), r.replacement(),
+                r.conditions(), r.variables(), r.varTypes(), classes);
+    }
+
+    private static void narrow(Node n, int[] mask) {
+        if (n instanceof Node.ConstNode c) {
+            RuleLiteral lit = RuleLiteral.of(c.text());
+            int fits = 0;
+            for (int bits : new int[] {1, 8, 16, 32, 64}) {
+                if (lit.fits(bits, c.asFloat())) fits |= dev.lathe.ir.op.Bits.sizeFlag(bits);
+            }
+            mask[c.sizeClass()] &= fits;
+        } else if (n instanceof Node.OpNode op) {
+            for (Node s : op.srcs()) narrow(s, mask);
+        }
     }
 
     /** Whether {@code from}'s replacement is matched by {@code to}'s pattern (conditions aside). */

@@ -54,7 +54,8 @@ public final class Literals {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("'" + s + "' is not a number");
         }
-        BigInteger min = bits == 1 ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
+        // Signed or unsigned range: at 1 bit, -1 (all ones) is 1, as two's complement says.
+        BigInteger min = BigInteger.ONE.shiftLeft(bits - 1).negate();
         BigInteger max = BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE);
         if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
             throw new IllegalArgumentException(s + " does not fit in " + bits + " bits (range " + min + " to " + max + ")");

@@ -50,6 +50,7 @@ public final class MatcherGenerator {
     private static final ClassName MATCH = ClassName.get(Match.class);
     private static final ClassName REWRITER = ClassName.get(Rewriter.class);
     private static final ClassName RULE_INFO = ClassName.get(RuleInfo.class);
+    private static final int INFOS_PER_METHOD = 256;
     private static final ClassName LITERAL = ClassName.get(RuleLiteral.class);
     private static final ClassName PREDICATE = ClassName.get(Predicate.class);
     private static final ClassName TYPE_CLASS = ClassName.get(TypeClass.class);
@@ -97,16 +98,9 @@ public final class MatcherGenerator {
             ruleMethods.add(ruleMethod(i, r));
         }
 
-        CodeBlock.Builder infos = CodeBlock.builder().add("$T.of(\n", List.class).indent();
-        for (int i = 0; i < file.rules().size(); i++) {
-            CheckedRule r = file.rules().get(i);
-            infos.add("new $T($S, $S, $S, $L)$L\n", RULE_INFO, r.name(), r.location(), r.text(), r.exact(),
-                    i + 1 < file.rules().size() ? "," : "");
-        }
-        infos.unindent().add(")");
         TypeName listOfInfo = ParameterizedTypeName.get(ClassName.get(List.class), RULE_INFO);
         type.addField(FieldSpec.builder(listOfInfo, "RULES", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-                .initializer(infos.build()).build());
+                .initializer(ruleInfos(type, file, listOfInfo)).build());
         for (Map.Entry<String, String> lit : literalFields.entrySet()) {
             type.addField(FieldSpec.builder(LITERAL, lit.getValue(), Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
                     .initializer("$T.of($S)", LITERAL, lit.getKey()).build());
@@ -325,6 +319,40 @@ public final class MatcherGenerator {
             return CodeBlock.of("rw.fold($T.$L, $L, $L)", OP, op.op().name(),
                     op.opClass() < 0 ? CodeBlock.of("0") : size(op.opClass()), CodeBlock.join(args, ", "));
         }
+    }
+
+    /**
+     * The rule table. A class initializer may hold at most 64 KiB of bytecode, which a few thousand
+     * {@code new RuleInfo(...)} expressions exceed, so large files fill the table from helper
+     * methods of {@value #INFOS_PER_METHOD} entries each.
+     */
+    private static CodeBlock ruleInfos(TypeSpec.Builder type, CheckedFile file, TypeName listOfInfo) {
+        List<CheckedRule> rules = file.rules();
+        if (rules.size() <= INFOS_PER_METHOD) {
+            CodeBlock.Builder infos = CodeBlock.builder().add("$T.of(\n", List.class).indent();
+            for (int i = 0; i < rules.size(); i++) {
+                infos.add("$L$L\n", ruleInfo(rules.get(i)), i + 1 < rules.size() ? "," : "");
+            }
+            return infos.unindent().add(")").build();
+        }
+        MethodSpec.Builder all = MethodSpec.methodBuilder("allRules").addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+                .returns(listOfInfo)
+                .addStatement("$T<$T> out = new $T<>($L)", List.class, RULE_INFO, ArrayList.class, rules.size());
+        for (int start = 0, part = 0; start < rules.size(); start += INFOS_PER_METHOD, part++) {
+            MethodSpec.Builder chunk = MethodSpec.methodBuilder("rules" + part)
+                    .addModifiers(Modifier.PRIVATE, Modifier.STATIC).addParameter(listOfInfo, "out");
+            for (int i = start; i < Math.min(rules.size(), start + INFOS_PER_METHOD); i++) {
+                chunk.addStatement("out.add($L)", ruleInfo(rules.get(i)));
+            }
+            type.addMethod(chunk.build());
+            all.addStatement("rules$L(out)", part);
+        }
+        type.addMethod(all.addStatement("return $T.copyOf(out)", List.class).build());
+        return CodeBlock.of("allRules()");
+    }
+
+    private static CodeBlock ruleInfo(CheckedRule r) {
+        return CodeBlock.of("new $T($S, $S, $S, $L)", RULE_INFO, r.name(), r.location(), r.text(), r.exact());
     }
 
     private MethodSpec ruleMethod(int index, CheckedRule r) {
