@@ -47,6 +47,23 @@ class RuleSemanticsTest {
     }
 
     @Test
+    void unnamedRulesAreNamedAfterTheirLine() {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", "pass t;\n\na * 1.0 => a;\nnamed: fadd(a, -0.0) => a;\n");
+        assertTrue(r.ok(), r.render());
+        assertEquals(java.util.List.of("line_3", "named"), r.file().rules().stream().map(x -> x.name()).toList());
+        assertEquals(3, r.file().rules().get(0).line());
+        String out = rewrite("a * 1.0 => a;", IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec1 32 %one = load_const (1.0)
+                  vec4 32 %m = fmul %x, %one.xxxx
+                  store_output @o, %m
+                }
+                """);
+        assertTrue(out.contains("store_output @o, %0"), out);
+    }
+
+    @Test
     void swizzlesComposeThroughNestedPatterns() {
         String out = rewrite("r: fneg(fneg(a)) => a;", IO + """
                 function main {

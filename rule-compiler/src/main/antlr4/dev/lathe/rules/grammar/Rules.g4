@@ -9,7 +9,8 @@ grammar Rules;
 
 ruleFile  : passDecl? ruleDecl* EOF ;
 passDecl  : 'pass' name=IDENT ';' ;
-ruleDecl  : name=IDENT ':' pattern=expr arrow=(ARROW | INEXACT_ARROW) replacement=expr conditions? ';' ;
+// The name is optional: an unnamed rule is called line_N after the line it starts on.
+ruleDecl  : (name=IDENT ':')? pattern=expr arrow=(ARROW | INEXACT_ARROW) replacement=expr conditions? ';' ;
 conditions: 'if' condition (',' condition)* ;
 condition : name=IDENT '(' expr (',' expr)* ')' ;
 
