@@ -40,7 +40,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code generated}: the generated matcher class;
  *   <li>{@code interpreter}: the rule interpreter on the same rules (the reference);
  *   <li>{@code grown}: the generated matchers of the rule set grown ten times by rules rooted
- *       at opcodes the function does not contain ({@code GrowRules}).
+ *       at opcodes the function does not contain ({@code GrowRules});
+ *   <li>{@code none}: no rules at all — the driver's own cost (building the CFG of the fresh
+ *       function, the worklist, offering each instruction), which the other three share;
+ *       subtracting it gives the time spent matching and rewriting.
  * </ul>
  *
  * The function's random arithmetic uses only ops that some algebraic rule is rooted at, so
@@ -51,11 +54,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 10)
+@Warmup(iterations = 25)
 @Measurement(iterations = 30)
 @Fork(value = 2, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class RewriteBench {
-    @Param({"generated", "interpreter", "grown"})
+    @Param({"generated", "interpreter", "grown", "none"})
     public String rules;
 
     @Param({"100000"})
@@ -78,7 +81,9 @@ public class RewriteBench {
         ruleSet = switch (rules) {
             case "generated" -> AlgebraicRules.INSTANCE;
             case "interpreter" -> new RuleInterpreter(checked);
-            default -> GrownRules.INSTANCE;
+            case "grown" -> GrownRules.INSTANCE;
+            case "none" -> new RuleInterpreter(new CheckedFile("none", "none", java.util.List.of()));
+            default -> throw new IllegalArgumentException("unknown rules parameter " + rules);
         };
         System.out.println("\n[setup] " + rules + ": " + ruleSet.rules().size() + " rules; function of "
                 + s.entryPoint().instructionCount() + " instructions");

@@ -64,6 +64,31 @@ class RuleSemanticsTest {
     }
 
     @Test
+    void aLateRewriteIsSeenByPatternsRootedFurtherUp() {
+        // Program order visits m, z, n1, n2 (nothing matches: m has two uses), then k: k folds
+        // to 0, m is left with one use, z fuses into an ffma — and n2, two levels above the
+        // change, now matches `deep`. The driver must revisit it although n2's operand (n1) is
+        // unchanged.
+        String out = rewrite("""
+                once: fadd(fmul(a, b)@once, c) => ffma(a, b, c);
+                deep: fabs(fneg(ffma(a, b, c))) => fabs(ffma(a, b, c));
+                self: fsub(a, a) ~=> 0.0;
+                """, IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec4 32 %m = fmul %x, %x.yzwx
+                  vec4 32 %z = fadd %m, %x.zwxy
+                  vec4 32 %n1 = fneg %z
+                  vec4 32 %n2 = fabs %n1
+                  vec4 32 %k = fsub %m, %m
+                  vec4 32 %s = fadd %n2, %k
+                  store_output @o, %s
+                }
+                """);
+        assertTrue(out.contains("ffma") && !out.contains("fneg"), out);
+    }
+
+    @Test
     void swizzlesComposeThroughNestedPatterns() {
         String out = rewrite("r: fneg(fneg(a)) => a;", IO + """
                 function main {

@@ -12,6 +12,7 @@ import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderOutputs;
+import dev.lathe.ir.op.Op;
 import dev.lathe.ir.rewrite.RewritePass;
 import dev.lathe.ir.rewrite.RuleSet;
 import dev.lathe.ir.rewrite.RuleStats;
@@ -34,6 +35,8 @@ import org.junit.jupiter.api.TestFactory;
  *
  * <ul>
  *   <li>both make exactly the same rewrites: the same IR afterwards and the same count per rule;
+ *   <li>the result is a fixpoint: running the rules again changes nothing (the driver re-queued
+ *       everything a rewrite could have made match);
  *   <li>with every instruction marked exact (so only {@code =>} rules may fire), the rewritten
  *       program validates and computes the same outputs, bit for bit.
  * </ul>
@@ -65,6 +68,11 @@ class RuleDifferentialTest {
             tests.add(DynamicTest.dynamicTest(generated.passName() + ": same rewrites", () -> {
                 for (long seed = 0; seed < PROGRAMS; seed++) sameRewrites(generated, reference, seed);
             }));
+            java.util.Set<Op> roots = java.util.EnumSet.noneOf(Op.class);
+            for (var rule : r.file().rules()) roots.add(rule.pattern().op());
+            tests.add(DynamicTest.dynamicTest(generated.passName() + ": one run reaches a fixpoint", () -> {
+                for (long seed = 0; seed < PROGRAMS / 2; seed++) fixpointOnRuleDensePrograms(generated, roots, seed);
+            }));
             tests.add(DynamicTest.dynamicTest(generated.passName() + ": exact rules keep outputs", () -> {
                 for (long seed = 0; seed < PROGRAMS; seed++) exactRulesKeepOutputs(generated, seed);
             }));
@@ -89,6 +97,27 @@ class RuleDifferentialTest {
                     + generated.rules().get(rule).name() + " fired a different number of times");
         }
         assertEquals(List.of(), Validator.validate(a), generated.passName() + ", seed " + seed);
+        assertFixpoint(generated, a, seed, text);
+    }
+
+    /**
+     * Programs made of the ops the rules are rooted at (so rewrites cascade), rewritten once:
+     * a second run must find nothing to do.
+     */
+    static void fixpointOnRuleDensePrograms(RuleSet generated, java.util.Set<Op> roots, long seed) {
+        Options o = Options.standard().withTargetInstructions(150).withRandomOps(roots);
+        String text = IrPrinter.print(RandomProgramGenerator.generate(seed, o));
+        Shader s = IrParser.parse("dense.ir", text);
+        new RewritePass(generated).run(s.entryPoint());
+        assertEquals(List.of(), Validator.validate(s), generated.passName() + ", seed " + seed);
+        assertFixpoint(generated, s, seed, text);
+    }
+
+    static void assertFixpoint(RuleSet rules, Shader rewritten, long seed, String before) {
+        RuleStats again = new RuleStats(rules);
+        new RewritePass(rules, again).run(rewritten.entryPoint());
+        assertEquals(0, again.total(), () -> rules.passName() + ", seed " + seed + ": a second run still rewrote "
+                + again.firedMostFirst() + "\nbefore:\n" + before);
     }
 
     static void exactRulesKeepOutputs(RuleSet generated, long seed) {

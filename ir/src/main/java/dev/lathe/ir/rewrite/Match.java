@@ -37,6 +37,11 @@ public final class Match {
         return v.parent() instanceof AluInstr a && a.op() == op ? a : null;
     }
 
+    /** The op of the ALU instruction defining {@code s}'s value, or null (a cheap first check). */
+    public static Op definingOp(Src s) {
+        return s.value().parent() instanceof AluInstr a ? a.op() : null;
+    }
+
     /** The view of source {@code s} of a node seen through {@code outer}. */
     public static byte[] view(Src s, byte[] outer) {
         boolean same = true;
@@ -55,6 +60,23 @@ public final class Match {
         long want = lit.bits(bits, asFloat);
         for (byte k : view) {
             if (c.value(k) != want) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Whether source {@code s} of a node seen through {@code outer} reads the literal in every
+     * component; the same as {@link #isLiteral(Value, byte[], RuleLiteral, boolean)} on its view,
+     * without building the view.
+     */
+    public static boolean isLiteral(Src s, byte[] outer, RuleLiteral lit, boolean asFloat) {
+        Value v = s.value();
+        if (!(v.parent() instanceof LoadConstInstr c)) return false;
+        int bits = v.bitSize();
+        if (!lit.fits(bits, asFloat)) return false;
+        long want = lit.bits(bits, asFloat);
+        for (byte k : outer) {
+            if (c.value(s.component(k)) != want) return false;
         }
         return true;
     }
@@ -79,6 +101,26 @@ public final class Match {
         if (a.parent() instanceof LoadConstInstr ca && b.parent() instanceof LoadConstInstr cb && a.bitSize() == b.bitSize()) {
             for (int i = 0; i < va.length; i++) {
                 if (ca.value(va[i]) != cb.value(vb[i])) return false;
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * {@link #same(Value, byte[], Value, byte[])} with the second binding given as source
+     * {@code s} seen through {@code outer}, without building its view.
+     */
+    public static boolean same(Value a, byte[] va, Src s, byte[] outer) {
+        Value b = s.value();
+        if (a == b) {
+            boolean equal = true;
+            for (int i = 0; i < va.length && equal; i++) equal = va[i] == s.component(outer[i]);
+            if (equal) return true;
+        }
+        if (a.parent() instanceof LoadConstInstr ca && b.parent() instanceof LoadConstInstr cb && a.bitSize() == b.bitSize()) {
+            for (int i = 0; i < va.length; i++) {
+                if (ca.value(va[i]) != cb.value(s.component(outer[i]))) return false;
             }
             return true;
         }

@@ -9,7 +9,6 @@ import dev.lathe.ir.Value;
 import dev.lathe.ir.pass.Pass;
 import dev.lathe.ir.pass.PassException;
 import java.util.ArrayDeque;
-import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -17,10 +16,15 @@ import java.util.Map;
  * Applies a {@link RuleSet} to a fixpoint.
  *
  * <p>A worklist starts with every ALU instruction in program order. Each one taken off the
- * list is offered to the rule set; when a rule fires, the root (now unused) is removed, and the
- * new instructions, the users of the result and the users of the root's sources (a use went
- * away, so an {@code @once} may hold now) go back on the list. Instructions left unused are
- * dce's job. A fuel limit — four rewrites per instruction, plus a thousand — ends a rule cycle
+ * list is offered to the rule set; when a rule fires, the root (now unused) is removed and what
+ * may match now goes back on the list: the new instructions; the instructions that used the
+ * root (they now read the result); for a source of the root left with a single use, its user
+ * (an {@code @once} may hold now); and the users of those, as far up as a pattern that sees the
+ * change can be rooted. That bound comes from the rule set: a user is followed further only if
+ * its op appears inside some pattern deep enough ({@link RuleSet#nodeHeight}), so a rewrite
+ * revisits a few instructions, not every user of a widely shared value (an input, a constant),
+ * and rules with deep patterns on ops the program has no chains of cost nothing.
+ * Instructions left unused are dce's job. A fuel limit — four rewrites per instruction, plus a thousand — ends a rule cycle
  * (two rules rewriting into each other) with an error naming the rules that kept firing.
  */
 public final class RewritePass implements Pass {
@@ -28,11 +32,13 @@ public final class RewritePass implements Pass {
 
     private final RuleSet rules;
     private final RuleStats stats;
+    private final int[] heights = new int[dev.lathe.ir.op.Op.values().length];
 
     public RewritePass(RuleSet rules, RuleStats stats) {
         if (stats.ruleSet() != rules) throw new IllegalArgumentException("stats of another rule set");
         this.rules = rules;
         this.stats = stats;
+        for (dev.lathe.ir.op.Op op : dev.lathe.ir.op.Op.values()) heights[op.ordinal()] = rules.nodeHeight(op);
     }
 
     public RewritePass(RuleSet rules) {
@@ -50,14 +56,12 @@ public final class RewritePass implements Pass {
 
     @Override
     public boolean run(Function fn) {
-        ArrayDeque<AluInstr> work = new ArrayDeque<>();
-        BitSet queued = new BitSet();
+        Queue work = new Queue(fn.valueCount());
         int count = 0;
         for (Block b : fn.blocks()) {
-            for (Instr i : b.instrs()) {
+            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
                 if (i instanceof AluInstr a) {
-                    work.addLast(a);
-                    queued.set(a.def().index());
+                    work.add(a);
                     count++;
                 }
             }
@@ -68,8 +72,7 @@ public final class RewritePass implements Pass {
         Rewriter rw = new Rewriter(fn);
         boolean progress = false;
         while (!work.isEmpty()) {
-            AluInstr root = work.pollFirst();
-            queued.clear(root.def().index());
+            AluInstr root = work.poll();
             if (!root.isInserted()) continue;
             rw.begin(root);
             int r = rules.rewrite(root, rw);
@@ -78,28 +81,85 @@ public final class RewritePass implements Pass {
             stats.count(r);
             recent[(int) (fires++ % RECENT)] = r;
             if (fires > fuel) throw cycle(fires, recent);
-            Value result = rw.result();
             Value[] operands = new Value[root.srcs().size()];
             for (int k = 0; k < operands.length; k++) operands[k] = root.src(k).value();
             if (!root.def().hasUses()) root.remove();
-            for (Instr i : rw.created()) enqueue(i, work, queued);
-            if (result != null) enqueueUsers(result, work, queued);
-            for (Value v : operands) enqueueUsers(v, work, queued);
+            for (Instr i : rw.created()) enqueue(i, work);
+            for (Instr i : rw.moved()) enqueueWithUsers(i, work);
+            for (Value v : operands) {
+                if (v.useCount() == 1 && v.firstUse().instr() != null) enqueueWithUsers(v.firstUse().instr(), work);
+            }
         }
         return progress;
     }
 
-    private static void enqueueUsers(Value v, ArrayDeque<AluInstr> work, BitSet queued) {
-        for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
-            Instr i = u.instr();
-            if (i != null) enqueue(i, work, queued);
+    /**
+     * Queues {@code start} and the users above it that a pattern seeing {@code start} could be
+     * rooted at: from an instruction with budget b (how many more levels a root can be above),
+     * each user is queued, and followed with budget min(b - 1, its op's node height). Budgets
+     * per instruction keep diamonds from being walked twice.
+     */
+    private void enqueueWithUsers(Instr start, Queue work) {
+        enqueue(start, work);
+        int budget = heightOf(start);
+        if (budget == 0) return;
+        java.util.Map<Instr, Integer> best = new java.util.HashMap<>();
+        ArrayDeque<Instr> walk = new ArrayDeque<>();
+        best.put(start, budget);
+        walk.add(start);
+        while (!walk.isEmpty()) {
+            Instr i = walk.poll();
+            int b = best.get(i);
+            for (Src u = i.def().firstUse(); u != null; u = u.nextUse()) {
+                Instr user = u.instr();
+                if (user == null) continue;
+                enqueue(user, work);
+                int nb = Math.min(b - 1, heightOf(user));
+                if (nb > 0 && best.getOrDefault(user, 0) < nb) {
+                    best.put(user, nb);
+                    walk.add(user);
+                }
+            }
         }
     }
 
-    private static void enqueue(Instr i, ArrayDeque<AluInstr> work, BitSet queued) {
-        if (i instanceof AluInstr a && i.isInserted() && !queued.get(a.def().index())) {
-            queued.set(a.def().index());
-            work.addLast(a);
+    private int heightOf(Instr i) {
+        return i instanceof AluInstr a ? heights[a.op().ordinal()] : 0;
+    }
+
+    private static void enqueue(Instr i, Queue work) {
+        if (i instanceof AluInstr a && i.isInserted()) work.add(a);
+    }
+
+    /**
+     * A FIFO of ALU instructions in which each is at most once, with the membership flags in an
+     * array by value index (values created while rewriting grow it).
+     */
+    private static final class Queue {
+        private final ArrayDeque<AluInstr> items;
+        private boolean[] queued;
+
+        Queue(int values) {
+            items = new ArrayDeque<>(values);
+            queued = new boolean[values + 64];
+        }
+
+        void add(AluInstr a) {
+            int k = a.def().index();
+            if (k >= queued.length) queued = java.util.Arrays.copyOf(queued, Math.max(k + 1, queued.length * 2));
+            if (queued[k]) return;
+            queued[k] = true;
+            items.addLast(a);
+        }
+
+        boolean isEmpty() {
+            return items.isEmpty();
+        }
+
+        AluInstr poll() {
+            AluInstr a = items.pollFirst();
+            queued[a.def().index()] = false;
+            return a;
         }
     }
 

@@ -22,6 +22,7 @@ public final class Rewriter {
     private final ValueFacts facts;
     private AluInstr root;
     private final List<Instr> created = new ArrayList<>();
+    private final List<Instr> moved = new ArrayList<>();
     private Value result;
 
     public Rewriter(Function fn) {
@@ -42,6 +43,7 @@ public final class Rewriter {
     public void begin(AluInstr root) {
         this.root = root;
         this.created.clear();
+        this.moved.clear();
         this.result = null;
     }
 
@@ -122,6 +124,9 @@ public final class Rewriter {
             r = op(Op.MOV, d.bitSize(), new Swizzled(v, view));
         }
         result = r;
+        for (dev.lathe.ir.Src u = d.firstUse(); u != null; u = u.nextUse()) {
+            if (u.instr() != null) moved.add(u.instr());
+        }
         d.replaceAllUsesWith(r);
     }
 
@@ -135,6 +140,11 @@ public final class Rewriter {
     /** The instructions the last rule created (the driver revisits them). */
     public List<Instr> created() {
         return created;
+    }
+
+    /** The instructions that used the root and now use the result (the driver revisits them). */
+    public List<Instr> moved() {
+        return moved;
     }
 
     /** The value that replaced the root, or null if nothing fired. */

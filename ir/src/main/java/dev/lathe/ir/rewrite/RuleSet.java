@@ -20,4 +20,12 @@ public interface RuleSet {
      * the rule's index; returns -1 when nothing matches.
      */
     int rewrite(AluInstr root, Rewriter rw);
+
+    /**
+     * How far above an instruction with {@code op} the root of a pattern that matches it can
+     * be: the deepest level at which {@code op} appears inside a pattern ({@code fneg(fneg(a))}
+     * gives fneg 1), 0 for an op that appears only as a root or not at all. The rewrite driver
+     * re-queues the users of a changed instruction only this far up.
+     */
+    int nodeHeight(dev.lathe.ir.op.Op op);
 }

@@ -29,6 +29,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.function.Supplier;
 import javax.lang.model.element.Modifier;
 
 /**
@@ -111,6 +113,11 @@ public final class MatcherGenerator {
                 .returns(String.class).addStatement("return $S", file.passName()).build());
         type.addMethod(MethodSpec.methodBuilder("rules").addAnnotation(Override.class).addModifiers(Modifier.PUBLIC)
                 .returns(listOfInfo).addStatement("return RULES").build());
+        CodeBlock.Builder heights = CodeBlock.builder().add("return switch (op) {\n").indent();
+        for (Map.Entry<Op, Integer> h : file.nodeHeights().entrySet()) heights.add("case $L -> $L;\n", h.getKey().name(), h.getValue());
+        heights.add("default -> 0;\n").unindent().add("};\n");
+        type.addMethod(MethodSpec.methodBuilder("nodeHeight").addAnnotation(Override.class).addModifiers(Modifier.PUBLIC)
+                .returns(int.class).addParameter(OP, "op").addCode(heights.build()).build());
 
         CodeBlock.Builder dispatch = CodeBlock.builder().beginControlFlow("switch (root.op())");
         for (Op op : byOp.keySet()) {
@@ -125,9 +132,15 @@ public final class MatcherGenerator {
                     .addModifiers(Modifier.PRIVATE, Modifier.STATIC).returns(int.class)
                     .addParameter(ALU, "root").addParameter(REWRITER, "rw")
                     .addJavadoc("The rules rooted at {@code $L}, in file order.\n", e.getKey().opName());
-            for (int i : e.getValue()) {
-                m.beginControlFlow("if ($L(root, rw))", ruleMethodName(i, file.rules().get(i))).addStatement("return $L", i)
-                        .endControlFlow();
+            Guards guards = new Guards(e.getKey());
+            List<CodeBlock> tests = new ArrayList<>();
+            for (int i : e.getValue()) tests.add(guards.of(file.rules().get(i)));
+            guards.declare(m);
+            for (int k = 0; k < tests.size(); k++) {
+                int i = e.getValue().get(k);
+                CodeBlock call = CodeBlock.of("$L(root, rw)", ruleMethodName(i, file.rules().get(i)));
+                m.beginControlFlow("if ($L)", tests.get(k) == null ? call : CodeBlock.of("$L && $L", tests.get(k), call))
+                        .addStatement("return $L", i).endControlFlow();
             }
             m.addStatement("return -1");
             type.addMethod(m.build());
@@ -150,6 +163,111 @@ public final class MatcherGenerator {
         return literalFields.computeIfAbsent(text, t -> "L" + literalFields.size());
     }
 
+    /**
+     * Cheap necessary conditions tried before a rule's method is called: what defines each of
+     * the root's operands (an op, or a constant for a literal or {@code #c}) and, for an inexact
+     * rule, that the root is not marked exact. The operands' defining ops are read once per
+     * root instruction, so a rule whose first level cannot match costs a comparison instead of a
+     * call that walks the operands again (both operand orders for a commutative root).
+     */
+    private static final class Guards {
+        private final Op root;
+        private final boolean[] opUsed;
+        private final boolean[] constUsed;
+
+        Guards(Op root) {
+            this.root = root;
+            this.opUsed = new boolean[root.numInputs()];
+            this.constUsed = new boolean[root.numInputs()];
+        }
+
+        /** The guard of one rule, or null when nothing cheap can rule it out. */
+        CodeBlock of(CheckedRule r) {
+            Node.OpNode p = r.pattern();
+            List<CodeBlock> parts = new ArrayList<>();
+            if (!r.exact()) parts.add(CodeBlock.of("!root.isExact()"));
+            int first = 0;
+            if (root.isCommutative()) {
+                CodeBlock asWritten = both(test(p.srcs().get(0), 0), test(p.srcs().get(1), 1));
+                CodeBlock swapped = both(test(p.srcs().get(0), 1), test(p.srcs().get(1), 0));
+                boolean symmetric = Objects.equals(key(p.srcs().get(0)), key(p.srcs().get(1)));
+                if (asWritten != null) parts.add(symmetric ? asWritten : CodeBlock.of("($L || $L)", asWritten, swapped));
+                first = 2;
+            }
+            for (int j = first; j < p.srcs().size(); j++) {
+                CodeBlock t = test(p.srcs().get(j), j);
+                if (t != null) parts.add(t);
+            }
+            return parts.isEmpty() ? null : CodeBlock.join(parts, " && ");
+        }
+
+        /** What the guard asks of an operand: its defining op, "constant", or nothing (null). */
+        private static String key(Node n) {
+            if (n instanceof Node.OpNode op) return op.op().name();
+            if (n instanceof Node.ConstNode || n instanceof Node.VarNode v && v.constOnly()) return "constant";
+            return null;
+        }
+
+        private CodeBlock test(Node n, int src) {
+            if (n instanceof Node.OpNode op) {
+                opUsed[src] = true;
+                return CodeBlock.of("o$L == $T.$L", src, OP, op.op().name());
+            }
+            if (n instanceof Node.ConstNode || n instanceof Node.VarNode v && v.constOnly()) {
+                constUsed[src] = true;
+                return CodeBlock.of("c$L", src);
+            }
+            return null;
+        }
+
+        private static CodeBlock both(CodeBlock a, CodeBlock b) {
+            if (a == null) return b;
+            if (b == null) return a;
+            return CodeBlock.of("$L && $L", a, b);
+        }
+
+        /** Declares the operand facts the guards read, at the top of the root's method. */
+        void declare(MethodSpec.Builder m) {
+            for (int j = 0; j < opUsed.length; j++) {
+                if (opUsed[j]) m.addStatement("$T o$L = $T.definingOp(root.src($L))", OP, j, MATCH, j);
+                if (constUsed[j]) m.addStatement("boolean c$L = $T.isConstant(root.src($L).value())", j, MATCH, j);
+            }
+        }
+    }
+
+    /**
+     * A local the rule code declares only where it is first needed: views (which swizzle
+     * composition may allocate) and sizes are not computed for a rule that fails before using
+     * them. The first use is always at the same or a deeper nesting than the point where the
+     * local could first have been declared, so the declaration is in scope for every later use.
+     */
+    private static final class Lazy {
+        final String name;
+        final Supplier<CodeBlock> init;
+        final TypeName type;
+        boolean declared;
+
+        Lazy(TypeName type, String name, Supplier<CodeBlock> init) {
+            this.type = type;
+            this.name = name;
+            this.init = init;
+        }
+
+        /** The same local under another name. */
+        Lazy named(String newName) {
+            return new Lazy(type, newName, init);
+        }
+
+        CodeBlock ref(CodeBlock.Builder code) {
+            if (!declared) {
+                CodeBlock value = init.get(); // may declare what it depends on first
+                code.addStatement("$T $L = $L", type, name, value);
+                declared = true;
+            }
+            return CodeBlock.of("$L", name);
+        }
+    }
+
     // ---- one rule -----------------------------------------------------------------------------
 
     /**
@@ -159,11 +277,15 @@ public final class MatcherGenerator {
     private final class RuleCode {
         final CheckedRule rule;
         final CodeBlock.Builder code = CodeBlock.builder();
-        final Map<Integer, CodeBlock> classSize = new HashMap<>();
-        final Map<String, CodeBlock[]> bound = new HashMap<>();
+        final Map<Integer, Lazy> classSize = new HashMap<>();
+        final Map<String, Binding> bound = new HashMap<>();
         final List<String> matchedInstrs = new ArrayList<>();
+        final Lazy rootView = new Lazy(TypeName.get(byte[].class), "w0", () -> CodeBlock.of("rw.rootView()"));
         String fail = "return false";
         int loops;
+
+        /** A pattern variable's first occurrence: its value and (lazily) the components it reads. */
+        record Binding(CodeBlock value, Lazy view) {}
 
         RuleCode(CheckedRule rule) {
             this.rule = rule;
@@ -182,26 +304,24 @@ public final class MatcherGenerator {
          */
         void witness(int cls, CodeBlock sizeExpr, boolean implied) {
             SizeClass c = rule.sizeClass(cls);
-            if (classSize.containsKey(cls)) {
-                if (!implied) check(CodeBlock.of("$L != $L", sizeExpr, classSize.get(cls)));
-                return;
-            }
             if (c.isFixed()) {
                 if (!implied) check(CodeBlock.of("$L != $L", sizeExpr, c.fixed()));
-                classSize.put(cls, CodeBlock.of("$L", c.fixed()));
-            } else {
-                String name = "size" + cls;
-                code.addStatement("int $L = $L", name, sizeExpr);
-                classSize.put(cls, CodeBlock.of("$L", name));
+                return;
             }
+            Lazy known = classSize.get(cls);
+            if (known != null) {
+                if (!implied) check(CodeBlock.of("$L != $L", sizeExpr, known.ref(code)));
+                return;
+            }
+            classSize.put(cls, new Lazy(TypeName.INT, "size" + cls, () -> sizeExpr));
         }
 
         CodeBlock size(int cls) {
             SizeClass c = rule.sizeClass(cls);
-            return c.isFixed() ? CodeBlock.of("$L", c.fixed()) : classSize.get(cls);
+            return c.isFixed() ? CodeBlock.of("$L", c.fixed()) : classSize.get(cls).ref(code);
         }
 
-        void opNode(Node.OpNode n, String instr, String view) {
+        void opNode(Node.OpNode n, String instr, Lazy view) {
             matchedInstrs.add(instr);
             if (n.once()) check(CodeBlock.of("!$T.hasOneUse($L.def())", MATCH, instr));
             if (n.opClass() >= 0) {
@@ -219,34 +339,33 @@ public final class MatcherGenerator {
                 String srcIndex = swap != null && j < 2 ? (j == 0 ? swap : "1 - " + swap) : Integer.toString(j);
                 String e = "e" + n.srcs().get(j).id();
                 code.addStatement("$T $L = $L.src($L)", SRC, e, instr, srcIndex);
-                child(n.srcs().get(j), CodeBlock.of("$L.value()", e), CodeBlock.of("$T.view($L, $L)", MATCH, e, view));
+                child(n.srcs().get(j), e, view);
             }
         }
 
-        void child(Node n, CodeBlock value, CodeBlock view) {
+        /** The node reached through source {@code e} of a node seen through {@code outer}. */
+        void child(Node n, String e, Lazy outer) {
+            CodeBlock value = CodeBlock.of("$L.value()", e);
             witness(n.sizeClass(), CodeBlock.of("$L.bitSize()", value), true);
+            Lazy view = new Lazy(TypeName.get(byte[].class), null, () -> CodeBlock.of("$T.view($L, $L)", MATCH, e, outer.ref(code)));
             if (n instanceof Node.OpNode op) {
                 String instr = "n" + op.id();
                 code.addStatement("$T $L = $T.alu($L, $T.$L)", ALU, instr, MATCH, value, OP, op.op().name());
                 check(CodeBlock.of("$L == null", instr));
-                String w = "w" + op.id();
-                code.addStatement("byte[] $L = $L", w, view);
-                opNode(op, instr, w);
+                opNode(op, instr, view.named("w" + op.id()));
             } else if (n instanceof Node.VarNode v) {
-                CodeBlock[] b = bound.get(v.name());
+                Binding b = bound.get(v.name());
                 if (b != null) {
-                    check(CodeBlock.of("!$T.same($L, $L, $L, $L)", MATCH, b[0], b[1], value, view));
+                    check(CodeBlock.of("!$T.same($L, $L, $L, $L)", MATCH, b.value(), b.view().ref(code), e, outer.ref(code)));
                 } else {
                     String x = "x_" + v.name();
-                    String w = "w_" + v.name();
                     code.addStatement("$T $L = $L", VALUE, x, value);
                     if (v.constOnly()) check(CodeBlock.of("!$T.isConstant($L)", MATCH, x));
-                    code.addStatement("byte[] $L = $L", w, view);
-                    bound.put(v.name(), new CodeBlock[] {CodeBlock.of("$L", x), CodeBlock.of("$L", w)});
+                    bound.put(v.name(), new Binding(CodeBlock.of("$L", x), view.named("w_" + v.name())));
                 }
             } else {
                 Node.ConstNode c = (Node.ConstNode) n;
-                check(CodeBlock.of("!$T.isLiteral($L, $L, $L, $L)", MATCH, value, view, literalField(c.text()), c.asFloat()));
+                check(CodeBlock.of("!$T.isLiteral($L, $L, $L, $L)", MATCH, e, outer.ref(code), literalField(c.text()), c.asFloat()));
             }
         }
 
@@ -257,16 +376,16 @@ public final class MatcherGenerator {
                 }
             }
             for (Condition cond : rule.conditions()) {
-                CodeBlock[] b = bound.get(cond.var().name());
-                check(CodeBlock.of("!rw.test($T.$L, $L, $L, $T.$L, $LL)", PREDICATE, cond.predicate().name(), b[0], b[1],
-                        TYPE_CLASS, cond.type().name(), cond.bound()));
+                Binding b = bound.get(cond.var().name());
+                check(CodeBlock.of("!rw.test($T.$L, $L, $L, $T.$L, $LL)", PREDICATE, cond.predicate().name(), b.value(),
+                        b.view().ref(code), TYPE_CLASS, cond.type().name(), cond.bound()));
             }
             if (!rule.exact()) check(CodeBlock.of("!rw.inexactAllowed($L)", String.join(", ", matchedInstrs)));
             replacementLiteralChecks(rule.replacement());
             Node r = rule.replacement();
             if (r instanceof Node.VarNode v) {
-                CodeBlock[] b = bound.get(v.name());
-                code.addStatement("rw.replace($L, $L)", b[0], b[1]);
+                Binding b = bound.get(v.name());
+                code.addStatement("rw.replace($L, $L)", b.value(), b.view().ref(code));
             } else {
                 code.addStatement("rw.replace($L, rw.rootView())", value(r));
             }
@@ -293,8 +412,8 @@ public final class MatcherGenerator {
             List<CodeBlock> args = new ArrayList<>();
             for (Node s : op.srcs()) {
                 if (s instanceof Node.VarNode v) {
-                    CodeBlock[] b = bound.get(v.name());
-                    args.add(CodeBlock.of("rw.operand($L, $L)", b[0], b[1]));
+                    Binding b = bound.get(v.name());
+                    args.add(CodeBlock.of("rw.operand($L, $L)", b.value(), b.view().ref(code)));
                 } else {
                     String t = "t" + s.id();
                     code.addStatement("$T $L = $L", VALUE, t, value(s));
@@ -310,8 +429,8 @@ public final class MatcherGenerator {
                 return CodeBlock.of("rw.literalComponents($L, $L, $L)", literalField(c.text()), size(c.sizeClass()), c.asFloat());
             }
             if (n instanceof Node.VarNode v) {
-                CodeBlock[] b = bound.get(v.name());
-                return CodeBlock.of("$T.constants($L, $L)", MATCH, b[0], b[1]);
+                Binding b = bound.get(v.name());
+                return CodeBlock.of("$T.constants($L, $L)", MATCH, b.value(), b.view().ref(code));
             }
             Node.OpNode op = (Node.OpNode) n;
             List<CodeBlock> args = new ArrayList<>();
@@ -357,9 +476,8 @@ public final class MatcherGenerator {
 
     private MethodSpec ruleMethod(int index, CheckedRule r) {
         RuleCode rc = new RuleCode(r);
-        rc.code.addStatement("$T w0 = rw.rootView()", byte[].class);
         rc.witness(r.pattern().sizeClass(), CodeBlock.of("n0.def().bitSize()"), false);
-        rc.opNode(r.pattern(), "n0", "w0");
+        rc.opNode(r.pattern(), "n0", rc.rootView);
         rc.finish();
         return MethodSpec.methodBuilder(ruleMethodName(index, r))
                 .addModifiers(Modifier.PRIVATE, Modifier.STATIC)

@@ -33,9 +33,11 @@ public final class RuleInterpreter implements RuleSet {
     private final List<RuleInfo> infos = new ArrayList<>();
     private final Map<dev.lathe.ir.op.Op, List<Integer>> byRootOp = new HashMap<>();
     private final Map<String, RuleLiteral> literals = new HashMap<>();
+    private final Map<dev.lathe.ir.op.Op, Integer> heights;
 
     public RuleInterpreter(CheckedFile file) {
         this.file = file;
+        this.heights = file.nodeHeights();
         for (int i = 0; i < file.rules().size(); i++) {
             CheckedRule r = file.rules().get(i);
             infos.add(new RuleInfo(r.name(), r.location(), r.text(), r.exact()));
@@ -51,6 +53,11 @@ public final class RuleInterpreter implements RuleSet {
     @Override
     public List<RuleInfo> rules() {
         return infos;
+    }
+
+    @Override
+    public int nodeHeight(dev.lathe.ir.op.Op op) {
+        return heights.getOrDefault(op, 0);
     }
 
     @Override
