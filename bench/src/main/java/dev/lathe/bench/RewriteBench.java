@@ -61,7 +61,7 @@ public class RewriteBench {
     @Param({"generated", "interpreter", "grown", "none"})
     public String rules;
 
-    @Param({"100000"})
+    @Param({"10000", "100000"})
     public int size;
 
     private String text;

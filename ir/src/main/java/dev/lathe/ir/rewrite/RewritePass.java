@@ -15,9 +15,9 @@ import java.util.Map;
 /**
  * Applies a {@link RuleSet} to a fixpoint.
  *
- * <p>A worklist starts with every ALU instruction in program order. Each one taken off the
- * list is offered to the rule set; when a rule fires, the root (now unused) is removed and what
- * may match now goes back on the list: the new instructions; the instructions that used the
+ * <p>Every ALU instruction is offered to the rule set once in program order, then every
+ * instruction on the worklist, until it is empty. When a rule fires, the root (now unused) is
+ * removed and what may match now goes on the worklist: the new instructions; the instructions that used the
  * root (they now read the result); for a source of the root left with a single use, its user
  * (an {@code @once} may hold now); and the users of those, as far up as a pattern that sees the
  * change can be rooted. That bound comes from the rule set: a user is followed further only if
@@ -56,28 +56,42 @@ public final class RewritePass implements Pass {
 
     @Override
     public boolean run(Function fn) {
-        Queue work = new Queue(fn.valueCount());
-        int count = 0;
+        Run run = new Run(fn);
+        // One walk in program order (the IR is read once, in memory order), then whatever the
+        // rewrites re-queued.
         for (Block b : fn.blocks()) {
-            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+            Instr next;
+            for (Instr i = b.firstInstr(); i != null; i = next) {
+                next = i.next(); // a rewrite inserts before i and may remove i, never anything after
                 if (i instanceof AluInstr a) {
-                    work.add(a);
-                    count++;
+                    run.work.take(a);
+                    run.visit(a);
                 }
             }
         }
-        long fuel = 4L * count + 1000;
-        int[] recent = new int[RECENT];
-        long fires = 0;
-        Rewriter rw = new Rewriter(fn);
-        boolean progress = false;
-        while (!work.isEmpty()) {
-            AluInstr root = work.poll();
-            if (!root.isInserted()) continue;
+        while (!run.work.isEmpty()) run.visit(run.work.poll());
+        return run.fires > 0;
+    }
+
+    /** The state of one run over one function. */
+    private final class Run {
+        final Queue work;
+        final Rewriter rw;
+        final long fuel;
+        final int[] recent = new int[RECENT];
+        long fires;
+
+        Run(Function fn) {
+            work = new Queue(fn.valueCount());
+            rw = new Rewriter(fn);
+            fuel = 4L * fn.valueCount() + 1000;
+        }
+
+        void visit(AluInstr root) {
+            if (!root.isInserted()) return;
             rw.begin(root);
             int r = rules.rewrite(root, rw);
-            if (r < 0) continue;
-            progress = true;
+            if (r < 0) return;
             stats.count(r);
             recent[(int) (fires++ % RECENT)] = r;
             if (fires > fuel) throw cycle(fires, recent);
@@ -90,7 +104,6 @@ public final class RewritePass implements Pass {
                 if (v.useCount() == 1 && v.firstUse().instr() != null) enqueueWithUsers(v.firstUse().instr(), work);
             }
         }
-        return progress;
     }
 
     /**
@@ -133,14 +146,14 @@ public final class RewritePass implements Pass {
 
     /**
      * A FIFO of ALU instructions in which each is at most once, with the membership flags in an
-     * array by value index (values created while rewriting grow it).
+     * array by value index (values created while rewriting grow it). {@link #take} removes an
+     * instruction that the program-order walk reached first; its stale entry is skipped later.
      */
     private static final class Queue {
-        private final ArrayDeque<AluInstr> items;
+        private final ArrayDeque<AluInstr> items = new ArrayDeque<>();
         private boolean[] queued;
 
         Queue(int values) {
-            items = new ArrayDeque<>(values);
             queued = new boolean[values + 64];
         }
 
@@ -152,10 +165,18 @@ public final class RewritePass implements Pass {
             items.addLast(a);
         }
 
+        void take(AluInstr a) {
+            int k = a.def().index();
+            if (k < queued.length) queued[k] = false;
+        }
+
+        /** Drops stale entries; then whether anything is left. */
         boolean isEmpty() {
+            while (!items.isEmpty() && !queued[items.peekFirst().def().index()]) items.pollFirst();
             return items.isEmpty();
         }
 
+        /** The next queued instruction; call after {@link #isEmpty} said false. */
         AluInstr poll() {
             AluInstr a = items.pollFirst();
             queued[a.def().index()] = false;
