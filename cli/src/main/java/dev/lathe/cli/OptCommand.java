@@ -21,8 +21,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code lathe opt FILE.ir}: runs passes and prints the optimized IR. */
 @Command(name = "opt", mixinStandardHelpOptions = true,
         description = {"Optimize a shader and print the result.",
-                "Pipelines are pass names separated by commas; loop(a, b, …) repeats a group until no",
-                "pass in it makes progress. Example: lathe opt x.ir --passes 'loop(constant_fold, copy_prop, dce)'",
+                "Pipelines are pass names separated by commas; loop(a, b, …) repeats a group until no pass in it makes progress.",
+                "Example: lathe opt x.ir --passes 'loop(constant_fold, copy_prop, algebraic, dce), late'",
                 "The IR is validated before and after; --validate-each checks after every pass."})
 final class OptCommand implements Callable<Integer> {
     @Spec
