@@ -37,6 +37,8 @@ import org.junit.jupiter.api.TestFactory;
  *   <li>both make exactly the same rewrites: the same IR afterwards and the same count per rule;
  *   <li>the result is a fixpoint: running the rules again changes nothing (the driver re-queued
  *       everything a rewrite could have made match);
+ *   <li>the same on 500 programs made of the ops the patterns mention, where at least 60% of
+ *       each file's rules must fire (so the comparison covers them);
  *   <li>with every instruction marked exact (so only {@code =>} rules may fire), the rewritten
  *       program validates and computes the same outputs, bit for bit.
  * </ul>
@@ -45,6 +47,8 @@ import org.junit.jupiter.api.TestFactory;
  */
 class RuleDifferentialTest {
     static final int PROGRAMS = 1000;
+    /** The share of a file's rules (in tenths) that must fire on the rule-dense programs. */
+    static final int MIN_FIRED_TENTHS = 6;
 
     static Options optionsFor(long seed) {
         Options o = Options.standard();
@@ -68,10 +72,15 @@ class RuleDifferentialTest {
             tests.add(DynamicTest.dynamicTest(generated.passName() + ": same rewrites", () -> {
                 for (long seed = 0; seed < PROGRAMS; seed++) sameRewrites(generated, reference, seed);
             }));
-            java.util.Set<Op> roots = java.util.EnumSet.noneOf(Op.class);
-            for (var rule : r.file().rules()) roots.add(rule.pattern().op());
-            tests.add(DynamicTest.dynamicTest(generated.passName() + ": one run reaches a fixpoint", () -> {
-                for (long seed = 0; seed < PROGRAMS / 2; seed++) fixpointOnRuleDensePrograms(generated, roots, seed);
+            java.util.Set<Op> roots = patternOps(r.file());
+            tests.add(DynamicTest.dynamicTest(generated.passName() + ": same rewrites on rule-dense programs", () -> {
+                RuleStats seen = new RuleStats(generated);
+                for (long seed = 0; seed < PROGRAMS / 2; seed++) ruleDenseProgram(generated, reference, roots, seed, seen);
+                // The comparison means little for rules that never fire: most must.
+                int fired = generated.rules().size() - seen.neverFired().size();
+                assertTrue(fired * 10 >= generated.rules().size() * MIN_FIRED_TENTHS, () -> generated.passName()
+                        + ": only " + fired + " of " + generated.rules().size() + " rules fired; never: "
+                        + seen.neverFired().stream().map(x -> x.name()).toList());
             }));
             tests.add(DynamicTest.dynamicTest(generated.passName() + ": exact rules keep outputs", () -> {
                 for (long seed = 0; seed < PROGRAMS; seed++) exactRulesKeepOutputs(generated, seed);
@@ -81,11 +90,18 @@ class RuleDifferentialTest {
     }
 
     static void sameRewrites(RuleSet generated, RuleSet reference, long seed) {
-        String text = IrPrinter.print(RandomProgramGenerator.generate(seed, optionsFor(seed)));
+        sameRewrites(generated, reference, seed, optionsFor(seed), new RuleStats(generated));
+    }
+
+    /** Rewrites one program both ways and compares; returns the generated side's counts in {@code seen}. */
+    static void sameRewrites(RuleSet generated, RuleSet reference, long seed, Options options, RuleStats seen) {
+        String text = IrPrinter.print(RandomProgramGenerator.generate(seed, options));
         Shader a = IrParser.parse("a.ir", text);
         Shader b = IrParser.parse("b.ir", text);
-        RuleStats sa = new RuleStats(generated);
+        RuleStats sa = seen;
         RuleStats sb = new RuleStats(reference);
+        long[] before = new long[generated.rules().size()];
+        for (int i = 0; i < before.length; i++) before[i] = sa.fired(i);
         new RewritePass(generated, sa).run(a.entryPoint());
         new RewritePass(reference, sb).run(b.entryPoint());
         String pa = IrPrinter.print(a);
@@ -93,7 +109,7 @@ class RuleDifferentialTest {
                 + ": the generated matcher and the interpreter rewrote differently\nbefore:\n" + text);
         for (int i = 0; i < generated.rules().size(); i++) {
             int rule = i;
-            assertEquals(sb.fired(i), sa.fired(i), () -> generated.passName() + ", seed " + seed + ": rule "
+            assertEquals(sb.fired(i), sa.fired(i) - before[i], () -> generated.passName() + ", seed " + seed + ": rule "
                     + generated.rules().get(rule).name() + " fired a different number of times");
         }
         assertEquals(List.of(), Validator.validate(a), generated.passName() + ", seed " + seed);
@@ -101,16 +117,26 @@ class RuleDifferentialTest {
     }
 
     /**
-     * Programs made of the ops the rules are rooted at (so rewrites cascade), rewritten once:
-     * a second run must find nothing to do.
+     * Programs made of the ops the patterns mention (so rules match and rewrites cascade): the same rewrites
+     * both ways, and one run reaches a fixpoint (a second run finds nothing to do).
      */
-    static void fixpointOnRuleDensePrograms(RuleSet generated, java.util.Set<Op> roots, long seed) {
+    static void ruleDenseProgram(RuleSet generated, RuleSet reference, java.util.Set<Op> roots, long seed, RuleStats seen) {
         Options o = Options.standard().withTargetInstructions(150).withRandomOps(roots);
-        String text = IrPrinter.print(RandomProgramGenerator.generate(seed, o));
-        Shader s = IrParser.parse("dense.ir", text);
-        new RewritePass(generated).run(s.entryPoint());
-        assertEquals(List.of(), Validator.validate(s), generated.passName() + ", seed " + seed);
-        assertFixpoint(generated, s, seed, text);
+        sameRewrites(generated, reference, seed, o, seen);
+    }
+
+    /** Every op some pattern of the file mentions, at its root or inside. */
+    static java.util.Set<Op> patternOps(dev.lathe.rules.model.CheckedFile file) {
+        java.util.Set<Op> ops = java.util.EnumSet.noneOf(Op.class);
+        java.util.ArrayDeque<dev.lathe.rules.model.Node> work = new java.util.ArrayDeque<>();
+        for (var rule : file.rules()) work.add(rule.pattern());
+        while (!work.isEmpty()) {
+            if (work.poll() instanceof dev.lathe.rules.model.Node.OpNode n) {
+                ops.add(n.op());
+                work.addAll(n.srcs());
+            }
+        }
+        return ops;
     }
 
     static void assertFixpoint(RuleSet rules, Shader rewritten, long seed, String before) {
