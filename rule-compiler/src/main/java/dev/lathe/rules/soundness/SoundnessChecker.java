@@ -318,7 +318,11 @@ public final class SoundnessChecker {
             TypeClass rootType = rule.pattern().op().output().typeClass();
             if (rootType == TypeClass.ANY) rootType = types.values().stream().anyMatch(t -> t == TypeClass.FLOAT) ? TypeClass.FLOAT : TypeClass.INT;
             List<String> parts = new ArrayList<>();
-            for (String v : vars) parts.add(v + " = " + Values.format(in.get(v), types.get(v), bits.get(v)));
+            // A variable whose size is not the rule's (conversions) says its size: a@64 = ….
+            for (String v : vars) {
+                String at = bits.get(v) == ruleBits() ? "" : "@" + bits.get(v);
+                parts.add(v + at + " = " + Values.format(in.get(v), types.get(v), bits.get(v)));
+            }
             String msg = rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " is unsound at "
                     + ruleBits() + (ruleBits() == 1 ? " bit: " : " bits: ") + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
                     + Values.format(o.pattern, rootType, n) + ", replacement gives " + Values.format(o.replacement, rootType, n);
