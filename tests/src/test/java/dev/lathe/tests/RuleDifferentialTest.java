@@ -51,13 +51,7 @@ class RuleDifferentialTest {
     static final int MIN_FIRED_TENTHS = 6;
 
     static Options optionsFor(long seed) {
-        Options o = Options.standard();
-        return switch ((int) (seed % 4)) {
-            case 0 -> o;
-            case 1 -> o.withStage(Stage.COMPUTE);
-            case 2 -> o.withWideSizes(false).withTargetInstructions(100);
-            default -> o.withTargetInstructions(40);
-        };
+        return Options.mixed(seed);
     }
 
     @TestFactory

@@ -58,6 +58,20 @@ public final class RandomProgramGenerator {
             return new Options(Stage.FRAGMENT, 60, 3, true, true, true, true, true, true, true);
         }
 
+        /**
+         * The mix the differential tests draw from, by seed: the standard fragment shader, a
+         * compute shader, 32-bit-only code of 100 instructions, and small programs of 40.
+         */
+        public static Options mixed(long seed) {
+            Options o = standard();
+            return switch ((int) Math.floorMod(seed, 4L)) {
+                case 0 -> o;
+                case 1 -> o.withStage(Stage.COMPUTE);
+                case 2 -> o.withWideSizes(false).withTargetInstructions(100);
+                default -> o.withTargetInstructions(40);
+            };
+        }
+
         /** Straight-line 32-bit scalar code only. */
         public static Options straightLine(int instructions) {
             return new Options(Stage.FRAGMENT, instructions, 0, false, false, false, false, false, false, false);

@@ -25,13 +25,7 @@ class PassDifferentialTest {
     static final int PROGRAMS = 320;
 
     static Options optionsFor(long seed) {
-        Options o = Options.standard();
-        return switch ((int) (seed % 4)) {
-            case 0 -> o;
-            case 1 -> o.withStage(Stage.COMPUTE);
-            case 2 -> o.withWideSizes(false).withTargetInstructions(100);
-            default -> o.withTargetInstructions(30);
-        };
+        return Options.mixed(seed);
     }
 
     static ShaderOutputs run(Shader s, long seed) {
