@@ -8,8 +8,12 @@ import dev.lathe.ir.op.TypeClass;
 public final class Predicates {
     private Predicates() {}
 
-    /** Whether {@code p} holds for every component of {@code v} seen through {@code view}. */
-    public static boolean test(Predicate p, Value v, byte[] view, TypeClass type, long bound, ValueFacts facts) {
+    /**
+     * Whether {@code p} holds for every component of {@code v} seen through {@code view}, where
+     * {@code at} executes.
+     */
+    public static boolean test(Predicate p, Value v, byte[] view, TypeClass type, long bound, ValueFacts facts,
+                               dev.lathe.ir.Instr at) {
         if (v.parent() instanceof LoadConstInstr c) {
             for (byte k : view) {
                 if (!p.holds(c.value(k), v.bitSize(), type, bound)) return false;
@@ -17,7 +21,7 @@ public final class Predicates {
             return true;
         }
         for (byte k : view) {
-            if (!facts.holds(p, v, k, type, bound)) return false;
+            if (!facts.holds(p, v, k, type, bound, at)) return false;
         }
         return true;
     }

@@ -6,6 +6,7 @@ import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
+import dev.lathe.ir.analysis.range.RangeFacts;
 import dev.lathe.ir.pass.Pass;
 import dev.lathe.ir.pass.PassException;
 import java.util.ArrayDeque;
@@ -77,13 +78,15 @@ public final class RewritePass implements Pass {
     private final class Run {
         final Queue work;
         final Rewriter rw;
+        final ValueFacts facts;
         final long fuel;
         final int[] recent = new int[RECENT];
         long fires;
 
         Run(Function fn) {
             work = new Queue(fn.valueCount());
-            rw = new Rewriter(fn);
+            facts = rules.usesFacts() ? RangeFacts.analyze(fn) : ValueFacts.NONE;
+            rw = new Rewriter(fn, facts);
             fuel = 4L * fn.valueCount() + 1000;
         }
 
@@ -98,6 +101,7 @@ public final class RewritePass implements Pass {
             Value[] operands = new Value[root.srcs().size()];
             for (int k = 0; k < operands.length; k++) operands[k] = root.src(k).value();
             if (!root.def().hasUses()) root.remove();
+            facts.rewritten(root, rw.result(), rules.rules().get(r).exact(), rw.moved());
             for (Instr i : rw.created()) enqueue(i, work);
             for (Instr i : rw.moved()) enqueueWithUsers(i, work);
             for (Value v : operands) {

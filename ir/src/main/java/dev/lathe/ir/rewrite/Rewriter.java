@@ -36,7 +36,7 @@ public final class Rewriter {
 
     /** Whether a rule condition holds for a bound variable. */
     public boolean test(Predicate p, Value v, byte[] view, dev.lathe.ir.op.TypeClass type, long bound) {
-        return Predicates.test(p, v, view, type, bound, facts);
+        return Predicates.test(p, v, view, type, bound, facts, root);
     }
 
     /** Starts matching at {@code root}. */

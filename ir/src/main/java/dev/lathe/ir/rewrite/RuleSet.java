@@ -28,4 +28,11 @@ public interface RuleSet {
      * re-queues the users of a changed instruction only this far up.
      */
     int nodeHeight(dev.lathe.ir.op.Op op);
+
+    /**
+     * Whether a condition asks about a value that need not be a constant ({@code is_not_negative(a)}
+     * rather than {@code is_power_of_two(#c)}): the rewrite driver then runs the range analysis
+     * so that such conditions can hold.
+     */
+    boolean usesFacts();
 }

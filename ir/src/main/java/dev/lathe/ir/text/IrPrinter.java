@@ -33,8 +33,20 @@ public final class IrPrinter {
     private final StringBuilder out = new StringBuilder();
     private int[] valueNumbers = new int[0];
     private Function fn;
+    private java.util.function.Function<Instr, String> annotate = i -> null;
 
     private IrPrinter() {}
+
+    /**
+     * The whole shader as text, with {@code annotate}'s text (when not null) as a {@code //}
+     * comment after each instruction: still valid input for the parser.
+     */
+    public static String print(Shader shader, java.util.function.Function<Instr, String> annotate) {
+        IrPrinter p = new IrPrinter();
+        p.annotate = annotate;
+        p.printShader(shader);
+        return p.out.toString();
+    }
 
     /** The whole shader as text. */
     public static String print(Shader shader) {
@@ -166,6 +178,8 @@ public final class IrPrinter {
         for (Instr i : b.instrs()) {
             indent(depth + 1);
             printInstr(i);
+            String note = annotate.apply(i);
+            if (note != null) out.append("  // ").append(note);
             out.append('\n');
         }
     }
@@ -262,6 +276,12 @@ public final class IrPrinter {
      * (a normal number of moderate exponent), an infinity, the canonical NaN or -0.0 are shown
      * as that float; anything else as a signed integer.
      */
+    /** Whether a constant is shown as a float (see {@link #constantComment}). */
+    public static boolean looksLikeFloat(long bits, int bitSize) {
+        if (bitSize != 16 && bitSize != 32 && bitSize != 64) return false;
+        return !constantComment(bits, bitSize).equals(Long.toString(Bits.sext(bits, bitSize)));
+    }
+
     static String constantComment(long bits, int bitSize) {
         long signed = Bits.sext(bits, bitSize);
         if (bitSize == 8 || signed == 0) return Long.toString(signed);

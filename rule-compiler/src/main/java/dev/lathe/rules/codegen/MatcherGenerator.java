@@ -113,6 +113,8 @@ public final class MatcherGenerator {
                 .returns(String.class).addStatement("return $S", file.passName()).build());
         type.addMethod(MethodSpec.methodBuilder("rules").addAnnotation(Override.class).addModifiers(Modifier.PUBLIC)
                 .returns(listOfInfo).addStatement("return RULES").build());
+        type.addMethod(MethodSpec.methodBuilder("usesFacts").addAnnotation(Override.class).addModifiers(Modifier.PUBLIC)
+                .returns(boolean.class).addStatement("return $L", file.usesFacts()).build());
         CodeBlock.Builder heights = CodeBlock.builder().add("return switch (op) {\n").indent();
         for (Map.Entry<Op, Integer> h : file.nodeHeights().entrySet()) heights.add("case $L -> $L;\n", h.getKey().name(), h.getValue());
         heights.add("default -> 0;\n").unindent().add("};\n");

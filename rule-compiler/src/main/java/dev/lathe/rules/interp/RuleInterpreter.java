@@ -56,6 +56,11 @@ public final class RuleInterpreter implements RuleSet {
     }
 
     @Override
+    public boolean usesFacts() {
+        return file.usesFacts();
+    }
+
+    @Override
     public int nodeHeight(dev.lathe.ir.op.Op op) {
         return heights.getOrDefault(op, 0);
     }

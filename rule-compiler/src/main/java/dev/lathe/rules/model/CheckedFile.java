@@ -9,6 +9,16 @@ import java.util.Map;
 /** A rule file that passed every check. */
 public record CheckedFile(String file, String passName, List<CheckedRule> rules) {
 
+    /** Whether some condition asks about a variable that need not be a constant (see {@code RuleSet.usesFacts}). */
+    public boolean usesFacts() {
+        for (CheckedRule r : rules) {
+            for (Condition c : r.conditions()) {
+                if (!c.var().constOnly()) return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * For each op that appears inside a pattern (not as its root), the deepest level it appears
      * at (see {@code RuleSet.nodeHeight}); ops not in the map have height 0.

@@ -1,0 +1,214 @@
+package dev.lathe.ir.analysis.range;
+
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.Block;
+import dev.lathe.ir.CfList;
+import dev.lathe.ir.CfNode;
+import dev.lathe.ir.Function;
+import dev.lathe.ir.IfNode;
+import dev.lathe.ir.LoopNode;
+import dev.lathe.ir.Src;
+import dev.lathe.ir.Value;
+import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.Op;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the branches say: in the then-list of {@code if %c} the condition is true, in the else
+ * list false, and after an {@code if} whose then-list always leaves ({@code break},
+ * {@code continue}, {@code return}) it is false for the rest of the enclosing list (true if
+ * the else-list always leaves). So after {@code if (i >= n) break;} a loop body knows i < n.
+ *
+ * <p>The analysis asks {@link #refine} for the element of an operand as read in a block: the
+ * value's element narrowed by every assumption of the block that compares it (ilt, ige, ult,
+ * uge, ieq, ine, flt, fge, feq, fneu and their unordered forms, through inot) with something
+ * whose element is known. Assumptions are about SSA values, which never change, so those of
+ * the code around a loop hold in its body too.
+ */
+final class BranchFacts {
+    /** One assumption: condition component {@code comp} of {@code cond} is {@code truth}. */
+    record Assume(Value cond, int comp, boolean truth, Assume next) {}
+
+    private record Frame(CfNode node, Assume facts) {}
+
+    private final Assume[] byBlock;
+
+    private BranchFacts(Assume[] byBlock) {
+        this.byBlock = byBlock;
+    }
+
+    static BranchFacts compute(Function fn) {
+        Assume[] byBlock = new Assume[fn.blocks().size() + 1];
+        List<Frame> stack = new ArrayList<>();
+        stack.add(new Frame(fn.body().first(), null));
+        while (!stack.isEmpty()) {
+            Frame f = stack.remove(stack.size() - 1);
+            Assume cur = f.facts();
+            for (CfNode n = f.node(); n != null; n = n.next()) {
+                if (n instanceof Block b) {
+                    byBlock[b.index()] = cur;
+                } else if (n instanceof IfNode in) {
+                    Src c = in.condition();
+                    Assume after = cur;
+                    if (alwaysLeaves(in.thenList())) after = new Assume(c.value(), c.component(0), false, after);
+                    if (alwaysLeaves(in.elseList())) after = new Assume(c.value(), c.component(0), true, after);
+                    stack.add(new Frame(n.next(), after));
+                    stack.add(new Frame(in.elseList().first(), new Assume(c.value(), c.component(0), false, cur)));
+                    stack.add(new Frame(in.thenList().first(), new Assume(c.value(), c.component(0), true, cur)));
+                    break;
+                } else {
+                    stack.add(new Frame(n.next(), cur));
+                    stack.add(new Frame(((LoopNode) n).body().first(), cur));
+                    break;
+                }
+            }
+        }
+        return new BranchFacts(byBlock);
+    }
+
+    private static boolean alwaysLeaves(CfList list) {
+        return list.last() instanceof Block b && b.jump() != null;
+    }
+
+    /** The element of component {@code comp} of {@code v} as read in {@code at}. */
+    Range refine(Value v, int comp, Range r, Block at, RangeAnalysis.Lookup in) {
+        if (at == null || at.index() < 0 || at.index() >= byBlock.length || r.empty()) return r;
+        for (Assume a = byBlock[at.index()]; a != null; a = a.next()) {
+            r = apply(v, comp, r, a.cond(), a.comp(), a.truth(), in, 0);
+        }
+        return r;
+    }
+
+    private static Range apply(Value v, int comp, Range r, Value cond, int condComp, boolean truth, RangeAnalysis.Lookup in,
+                               int depth) {
+        if (depth > 4 || !(cond.parent() instanceof AluInstr c) || !c.isInserted()) return r;
+        Op op = c.op();
+        if (op == Op.INOT) {
+            Src s = c.src(0);
+            return apply(v, comp, r, s.value(), s.component(condComp), !truth, in, depth + 1);
+        }
+        if (op.numInputs() != 2 || op.isHorizontal()) return r;
+        for (int j = 0; j < 2; j++) {
+            Src mine = c.src(j);
+            if (mine.value() != v || mine.component(condComp) != comp) continue;
+            Src theirs = c.src(1 - j);
+            Range other = in.range(theirs.value(), theirs.component(condComp));
+            if (other.empty()) continue;
+            Range narrowed = narrow(op, j == 0, truth, r, other);
+            if (narrowed != null && !narrowed.empty()) r = narrowed;
+        }
+        return r;
+    }
+
+    /**
+     * {@code r} narrowed by "r OP other is {@code truth}" ({@code first}: r is the left operand),
+     * or null when the comparison says nothing usable.
+     */
+    private static Range narrow(Op op, boolean first, boolean truth, Range r, Range other) {
+        int n = r.bits();
+        switch (op) {
+            case ILT, IGE -> {
+                boolean less = (op == Op.ILT) == truth; // left < right, else left >= right
+                if (first == less) {
+                    // r < other, or other >= r: r <= other.sHi (- 1 when strict)
+                    long hi = less ? other.sHi() - 1 : other.sHi();
+                    if (less && other.sHi() == Bits.minSigned(n)) return null;
+                    return r.meetIntegers(Range.signed(n, Bits.minSigned(n), hi));
+                }
+                long lo = less ? other.sLo() + 1 : other.sLo();
+                if (less && other.sLo() == Bits.maxSigned(n)) return null;
+                return r.meetIntegers(Range.signed(n, lo, Bits.maxSigned(n)));
+            }
+            case ULT, UGE -> {
+                boolean less = (op == Op.ULT) == truth;
+                if (first == less) {
+                    if (less && other.uHi() == 0) return null;
+                    return r.meetIntegers(Range.unsigned(n, 0, less ? other.uHi() - 1 : other.uHi()));
+                }
+                if (less && other.uLo() == Bits.mask(n)) return null;
+                return r.meetIntegers(Range.unsigned(n, less ? other.uLo() + 1 : other.uLo(), Bits.mask(n)));
+            }
+            case IEQ, INE -> {
+                if ((op == Op.IEQ) != truth) return null;
+                return r.meetIntegers(Range.signed(n, other.sLo(), other.sHi())).meetIntegers(Range.unsigned(n, other.uLo(), other.uHi()));
+            }
+            case FLT, FGE, FLTU, FGEU -> {
+                // The ordered relation that holds: flt true and fgeu false say left < right,
+                // fge true and fltu false say left >= right; the other outcomes allow NaN.
+                boolean lessHolds = op == Op.FLT && truth || op == Op.FGEU && !truth;
+                boolean geqHolds = op == Op.FGE && truth || op == Op.FLTU && !truth;
+                if (!lessHolds && !geqHolds || !r.isFloatSize() || numeric(other.classes()) == 0) return null;
+                int lo = 0, hi = 8;
+                if (lessHolds && first) { // r < other
+                    int m = maxRank(other.classes());
+                    hi = isPointRank(m) ? m - 1 : m;
+                } else if (lessHolds) { // other < r
+                    int m = minRank(other.classes());
+                    lo = isPointRank(m) ? m + 1 : m;
+                } else if (first) { // r >= other
+                    lo = minRank(other.classes());
+                } else { // other >= r
+                    hi = maxRank(other.classes());
+                }
+                if (lo > hi) return null;
+                return Range.floats(n, r.classes() & ranks(lo, hi), r.whole()).meetIntegers(r);
+            }
+            case FEQ, FNEU -> {
+                if ((op == Op.FEQ) != truth) return null;
+                if (!r.isFloatSize()) return null;
+                int keep = widenZeros(numeric(other.classes()));
+                return Range.floats(n, r.classes() & keep, r.whole()).meetIntegers(r);
+            }
+            default -> {
+                return null;
+            }
+        }
+    }
+
+    /** The classes without NaN. */
+    private static int numeric(int classes) {
+        return classes & ~FloatClass.bit(FloatClass.NAN);
+    }
+
+    /** -0 and +0 compare equal: whatever admits one admits the other. */
+    private static int widenZeros(int keep) {
+        return (keep & FloatClass.ZEROS) != 0 ? keep | FloatClass.ZEROS : keep;
+    }
+
+    /**
+     * Comparisons see the classes in this order, both zeros being one point: -inf 0, below -1 1,
+     * -1 2, (-1,0) 3, zeros 4, (0,1) 5, 1 6, above 1 7, +inf 8. Even ranks are single points.
+     */
+    private static int rank(int cls) {
+        return cls <= FloatClass.NEG_ZERO ? Math.min(cls, 4) : cls - 1;
+    }
+
+    private static boolean isPointRank(int rank) {
+        return rank % 2 == 0;
+    }
+
+    private static int maxRank(int classes) {
+        int m = -1;
+        for (int c = 0; c < FloatClass.NAN; c++) {
+            if ((classes & FloatClass.bit(c)) != 0) m = Math.max(m, rank(c));
+        }
+        return m;
+    }
+
+    private static int minRank(int classes) {
+        for (int c = 0; c < FloatClass.NAN; c++) {
+            if ((classes & FloatClass.bit(c)) != 0) return rank(c);
+        }
+        return 9;
+    }
+
+    /** The classes whose rank is in [lo, hi] (never NaN). */
+    private static int ranks(int lo, int hi) {
+        int m = 0;
+        for (int c = 0; c < FloatClass.NAN; c++) {
+            if (rank(c) >= lo && rank(c) <= hi) m |= FloatClass.bit(c);
+        }
+        return m;
+    }
+}

@@ -1,0 +1,333 @@
+package dev.lathe.ir.analysis.range;
+
+import static dev.lathe.ir.analysis.range.FloatClass.NEG_ZERO;
+import static dev.lathe.ir.analysis.range.FloatClass.ZEROS;
+import static dev.lathe.ir.analysis.range.FloatClass.bit;
+
+import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.Op;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Transfer functions of the range analysis: the element of an op's result from the elements
+ * of its operands, sound by construction (an op without one gives {@link Range#top}).
+ *
+ * <p><b>Floats: corners.</b> Each float operand is cut into the pieces of its classes
+ * ({@link FloatClass}). Most float ops are monotone in each argument on such pieces (they are
+ * sign-homogeneous and hold no zero or infinity unless they are that single point): fadd,
+ * fsub, fmul, fdiv, ffma, fmin, fmax, the rounding and conversion ops, sqrt, rcp, exp2, log2,
+ * comparisons. On a box of pieces such a function takes its least and greatest value at the
+ * box's corners — the least and greatest representable value of each piece — so the op
+ * itself, evaluated with the op table at the corners, gives the exact hull of its results on
+ * the box; rounding is monotone too, and the op table rounds exactly as the program will.
+ * The hull becomes classes (every class between the hull's ends), a NaN corner adds NaN.
+ * fadd, fsub and the int-to-float conversions only produce -0 at a corner (an exact
+ * cancellation gives +0), so a hull across zero does not add -0 for them. Results are
+ * memoized by (op, size, operand classes), which repeat a great deal.
+ *
+ * <p><b>Integers: intervals.</b> Add, subtract and multiply bound the result when no bound
+ * overflows (else nothing is known: the result wraps); bitwise ops bound the unsigned reading
+ * by the highest bit; shifts, min/max, division and remainder, conversions, comparisons and
+ * the bit-counting ops have their own rules, each next to its case. Compound ops (flrp, fdot,
+ * iadd3, the three-operand min/max) are the composition of their steps, in the op table's
+ * order.
+ */
+public final class RangeTransfer {
+    private final Map<Long, Range> floatMemo = new HashMap<>();
+
+    /** How a corner is read for an operand or result. */
+    private enum Kind { FLOAT, SIGNED, UNSIGNED }
+
+    /** The element of one component of a per-component op's result. */
+    public Range alu(Op op, int unsized, Range[] in) {
+        int out = op.outputBits(unsized);
+        for (Range r : in) {
+            if (r.empty()) return Range.bottom(out);
+        }
+        return switch (op) {
+            case MOV -> in[0];
+            case BCSEL -> select(in[0], in[1], in[2]);
+            case FCSEL -> {
+                if (in[0].onlyIn(ZEROS)) yield in[2];
+                if (!in[0].mayBe(ZEROS)) yield in[1];
+                yield in[1].join(in[2]);
+            }
+
+            // Monotone on pieces: the corner method.
+            case FADD, FSUB, FMUL, FDIV, FFMA, FMULZ, FMIN, FMAX, FMIN3, FMAX3, FMED3, FNEG, FABS, FSQRT, FRSQ, FRCP,
+                    FEXP2, FLOG2, FFLOOR, FCEIL, FTRUNC, FROUND_EVEN, FSIGN, FSAT, FSAT_SIGNED, FCLAMP_POS,
+                    F2F16, F2F16_RTNE, F2F16_RTZ, F2F32, F2F64 -> floatCorners(op, unsized, in);
+            case FPOW -> {
+                // pow is monotone in each argument only for a base >= +0: a negative base gives
+                // NaN or a sign that follows the exponent's parity.
+                int negative = FloatClass.between(FloatClass.NEG_INF, FloatClass.NEG_ZERO);
+                if (in[0].mayBe(negative)) yield Range.top(out);
+                yield floatCorners(op, unsized, in);
+            }
+            case FLT, FGE, FEQ, FNEU, FLTU, FGEU, FEQU, F2B1 -> corners(op, unsized, in, Kind.FLOAT, Kind.UNSIGNED);
+            case F2I8, F2I16, F2I32, F2I64 -> corners(op, unsized, in, Kind.FLOAT, Kind.SIGNED);
+            case F2U8, F2U16, F2U32, F2U64 -> corners(op, unsized, in, Kind.FLOAT, Kind.UNSIGNED);
+            case I2F16, I2F32, I2F64 -> corners(op, unsized, in, Kind.SIGNED, Kind.FLOAT);
+            case U2F16, U2F32, U2F64, B2F16, B2F32, B2F64 -> corners(op, unsized, in, Kind.UNSIGNED, Kind.FLOAT);
+
+            case FFRACT -> ffract(in[0]);
+            case FSIN, FCOS -> sinCos(op, unsized, in[0]);
+            case FLRP -> {
+                // a*(1-c) + b*c, each step rounded (FloatFns.flrp)
+                Range oneMinus = alu(Op.FSUB, unsized, new Range[] {Range.constant(unsized, FloatBits.fromDouble(1.0, unsized)), in[2]});
+                Range p = alu(Op.FMUL, unsized, new Range[] {in[0], oneMinus});
+                Range q = alu(Op.FMUL, unsized, new Range[] {in[1], in[2]});
+                yield alu(Op.FADD, unsized, new Range[] {p, q});
+            }
+
+            case IADD -> IntRanges.add(in[0], in[1]);
+            case IADD3 -> IntRanges.add(IntRanges.add(in[0], in[1]), in[2]);
+            case ISUB -> IntRanges.sub(in[0], in[1]);
+            case IMUL -> IntRanges.mul(in[0], in[1]);
+            case INEG -> IntRanges.neg(in[0]);
+            case IABS -> IntRanges.abs(in[0]);
+            case ISIGN -> IntRanges.sign(in[0]);
+            case IMIN -> IntRanges.imin(in[0], in[1]);
+            case IMAX -> IntRanges.imax(in[0], in[1]);
+            case IMIN3 -> IntRanges.imin(IntRanges.imin(in[0], in[1]), in[2]);
+            case IMAX3 -> IntRanges.imax(IntRanges.imax(in[0], in[1]), in[2]);
+            case UMIN -> IntRanges.umin(in[0], in[1]);
+            case UMAX -> IntRanges.umax(in[0], in[1]);
+            case UMIN3 -> IntRanges.umin(IntRanges.umin(in[0], in[1]), in[2]);
+            case UMAX3 -> IntRanges.umax(IntRanges.umax(in[0], in[1]), in[2]);
+            case IMED3 -> IntRanges.imed3(in[0], in[1], in[2]);
+            case UMED3 -> IntRanges.umed3(in[0], in[1], in[2]);
+            case IAND -> IntRanges.and(in[0], in[1]);
+            case IOR -> IntRanges.or(in[0], in[1]);
+            case IXOR -> IntRanges.xor(in[0], in[1]);
+            case INOT -> IntRanges.not(in[0]);
+            case ISHL -> IntRanges.shl(in[0], in[1]);
+            case ISHR -> IntRanges.ishr(in[0], in[1]);
+            case USHR -> IntRanges.ushr(in[0], in[1]);
+            case UDIV -> IntRanges.udiv(in[0], in[1]);
+            case UMOD -> IntRanges.umod(in[0], in[1]);
+            case ILT -> IntRanges.ilt(in[0], in[1]);
+            case IGE -> IntRanges.not1(IntRanges.ilt(in[0], in[1]));
+            case ULT -> IntRanges.ult(in[0], in[1]);
+            case UGE -> IntRanges.not1(IntRanges.ult(in[0], in[1]));
+            case IEQ -> IntRanges.eq(in[0], in[1]);
+            case INE -> IntRanges.not1(IntRanges.eq(in[0], in[1]));
+            case I2I8, I2I16, I2I32, I2I64 -> IntRanges.sext(in[0], out);
+            case U2U8, U2U16, U2U32, U2U64 -> IntRanges.zext(in[0], out);
+            case B2I8, B2I16, B2I32, B2I64 -> Range.unsigned(out, in[0].uLo(), in[0].uHi());
+            case I2B1 -> IntRanges.not1(IntRanges.eq(in[0], Range.constant(in[0].bits(), 0)));
+            case BIT_COUNT -> IntRanges.bitCount(in[0], out);
+            case UFIND_MSB -> IntRanges.ufindMsb(in[0], out);
+            case FIND_LSB -> in[0].uHi() == 0 ? Range.constant(out, -1)
+                    : Range.signed(out, in[0].uLo() == 0 ? -1 : 0, in[0].bits() - 1);
+            case EXTRACT_U8 -> Range.unsigned(out, 0, Range.umin(in[0].uHi(), 0xff));
+            case EXTRACT_U16 -> Range.unsigned(out, 0, Range.umin(in[0].uHi(), 0xffff));
+            case UBITFIELD_EXTRACT -> Range.unsigned(out, 0, in[0].uHi()); // (a >> b) masked is at most a
+            case UNPACK_64_2X32_SPLIT_X -> IntRanges.zext(in[0], 32);
+            case UNPACK_64_2X32_SPLIT_Y -> Range.unsigned(32, in[0].uLo() >>> 32, in[0].uHi() >>> 32);
+            case UNPACK_32_2X16_SPLIT_X -> IntRanges.zext(in[0], 16);
+            case UNPACK_32_2X16_SPLIT_Y -> Range.unsigned(16, in[0].uLo() >>> 16, in[0].uHi() >>> 16);
+            // a | b << n with a below 2^n: the unsigned value is monotone in both
+            case PACK_64_2X32_SPLIT -> Range.unsigned(64, in[0].uLo() | in[1].uLo() << 32, in[0].uHi() | in[1].uHi() << 32);
+            case PACK_32_2X16_SPLIT -> Range.unsigned(32, in[0].uLo() | in[1].uLo() << 16, in[0].uHi() | in[1].uHi() << 16);
+            default -> Range.top(out);
+        };
+    }
+
+    /** The elements of every component of a horizontal op's result. */
+    public Range[] horizontal(Op op, int unsized, int components, Range[][] in) {
+        int out = op.outputBits(unsized);
+        Range[] result = new Range[components];
+        for (Range[] src : in) {
+            for (Range r : src) {
+                if (r.empty()) {
+                    java.util.Arrays.fill(result, Range.bottom(out));
+                    return result;
+                }
+            }
+        }
+        switch (op) {
+            case VEC2, VEC3, VEC4, VEC8, VEC16 -> {
+                for (int c = 0; c < components; c++) result[c] = in[c][0];
+            }
+            case FDOT2, FDOT3, FDOT4 -> {
+                // left to right, every product and sum rounded (FloatFns.fdot)
+                Range acc = alu(Op.FMUL, unsized, new Range[] {in[0][0], in[1][0]});
+                for (int i = 1; i < in[0].length; i++) {
+                    acc = alu(Op.FADD, unsized, new Range[] {acc, alu(Op.FMUL, unsized, new Range[] {in[0][i], in[1][i]})});
+                }
+                result[0] = acc;
+            }
+            case UNPACK_UNORM_4X8, UNPACK_UNORM_2X16 -> java.util.Arrays.fill(result,
+                    Range.floats(out, bit(FloatClass.POS_ZERO) | bit(FloatClass.ZERO_1) | bit(FloatClass.ONE), false));
+            case UNPACK_SNORM_4X8, UNPACK_SNORM_2X16 -> java.util.Arrays.fill(result,
+                    Range.floats(out, FloatClass.between(FloatClass.NEG1, FloatClass.ONE) & ~bit(NEG_ZERO), false));
+            default -> java.util.Arrays.fill(result, Range.top(out));
+        }
+        return result;
+    }
+
+    /** bcsel: the chosen operand when the condition is decided, else either. */
+    static Range select(Range cond, Range a, Range b) {
+        if (cond.uLo() == 1) return a;
+        if (cond.uHi() == 0) return b;
+        return a.join(b);
+    }
+
+    // ---- floats ------------------------------------------------------------------------------
+
+    private Range floatCorners(Op op, int unsized, Range[] in) {
+        long key = op.ordinal();
+        key = key * 4 + (unsized == 16 ? 0 : unsized == 32 ? 1 : 2);
+        for (Range r : in) key = (key << 12) | (long) r.classes() << 1 | (r.whole() ? 1 : 0);
+        // three operands use 8 + 2 + 36 bits: the key is exact
+        Range hit = floatMemo.get(key);
+        if (hit != null) return hit;
+        Range r = corners(op, unsized, in, Kind.FLOAT, Kind.FLOAT);
+        floatMemo.put(key, r);
+        return r;
+    }
+
+    /**
+     * The corner method (see the class comment): every combination of operand pieces, the op at
+     * every combination of their corners, the hull of the results per combination.
+     */
+    private static Range corners(Op op, int unsized, Range[] in, Kind inKind, Kind outKind) {
+        int n = in.length;
+        int out = op.outputBits(unsized);
+        long[][][] pieces = new long[n][][];
+        for (int i = 0; i < n; i++) {
+            int bits = op.input(i).isSized() ? op.input(i).bitSize() : unsized;
+            pieces[i] = pieces(in[i], inKind, bits);
+            if (pieces[i].length == 0) return Range.bottom(out);
+        }
+        boolean plusZeroOnly = switch (op) {
+            case FADD, FSUB, I2F16, I2F32, I2F64, U2F16, U2F32, U2F64 -> true;
+            default -> false;
+        };
+        int classes = 0;
+        long lo = 0, hi = 0;
+        boolean any = false;
+        int[] pick = new int[n];
+        long[][] srcs = new long[n][1];
+        long[] dst = new long[1];
+        while (true) {
+            // one box: the pieces pick[] of each operand
+            int[] corner = new int[n];
+            boolean boxAny = false, boxNaN = false, boxNegZero = false;
+            long boxLo = 0, boxHi = 0;
+            while (true) {
+                for (int i = 0; i < n; i++) srcs[i][0] = pieces[i][pick[i]][corner[i]];
+                op.evaluateInto(unsized, srcs, dst);
+                long v = dst[0];
+                if (outKind == Kind.FLOAT) {
+                    if (FloatBits.isNaN(v, out)) {
+                        boxNaN = true;
+                    } else {
+                        if (v == FloatBits.signBit(out)) boxNegZero = true;
+                        if (!boxAny || FloatClass.compare(v, boxLo, out) < 0) boxLo = v;
+                        if (!boxAny || FloatClass.compare(v, boxHi, out) > 0) boxHi = v;
+                        boxAny = true;
+                    }
+                } else {
+                    long x = outKind == Kind.SIGNED ? Bits.sext(v, out) : Bits.zext(v, out);
+                    if (!any || less(x, lo, outKind)) lo = x;
+                    if (!any || less(hi, x, outKind)) hi = x;
+                    any = true;
+                }
+                int k = 0;
+                while (k < n && ++corner[k] == pieces[k][pick[k]].length) corner[k++] = 0;
+                if (k == n) break;
+            }
+            if (outKind == Kind.FLOAT) {
+                if (boxNaN) classes |= bit(FloatClass.NAN);
+                if (boxAny) {
+                    int m = FloatClass.between(FloatClass.of(boxLo, out), FloatClass.of(boxHi, out));
+                    if (plusZeroOnly && !boxNegZero) m &= ~bit(NEG_ZERO);
+                    classes |= m;
+                }
+            }
+            int k = 0;
+            while (k < n && ++pick[k] == pieces[k].length) pick[k++] = 0;
+            if (k == n) break;
+        }
+        if (outKind == Kind.FLOAT) return Range.floats(out, classes, wholeResult(op, in));
+        return outKind == Kind.SIGNED ? Range.signed(out, lo, hi) : Range.unsigned(out, lo, hi);
+    }
+
+    private static boolean less(long a, long b, Kind k) {
+        return k == Kind.SIGNED ? a < b : Long.compareUnsigned(a, b) < 0;
+    }
+
+    /** The pieces of an operand: its classes' corners, or its interval's ends. */
+    private static long[][] pieces(Range r, Kind kind, int bits) {
+        return switch (kind) {
+            case FLOAT -> {
+                long[][] p = new long[FloatClass.COUNT][];
+                int n = 0;
+                for (int c = 0; c < FloatClass.COUNT; c++) {
+                    if ((r.classes() & bit(c)) == 0) continue;
+                    long[] k = FloatClass.corners(c, bits, r.whole());
+                    if (k.length > 0) p[n++] = k;
+                }
+                yield java.util.Arrays.copyOf(p, n);
+            }
+            case SIGNED -> new long[][] {{Bits.trunc(r.sLo(), bits), Bits.trunc(r.sHi(), bits)}};
+            case UNSIGNED -> new long[][] {{r.uLo(), r.uHi()}};
+        };
+    }
+
+    /** Whether every finite result is whole, by the op's nature and its operands. */
+    private static boolean wholeResult(Op op, Range[] in) {
+        return switch (op) {
+            case FFLOOR, FCEIL, FTRUNC, FROUND_EVEN, FSIGN, I2F16, I2F32, I2F64, U2F16, U2F32, U2F64, B2F16, B2F32, B2F64 -> true;
+            // sums and products of whole numbers are whole before rounding, and rounding a whole
+            // number gives a whole number (or infinity)
+            case FADD, FSUB, FMUL, FFMA, FMULZ, FMIN, FMAX, FMIN3, FMAX3, FMED3, FNEG, FABS, FSAT, FSAT_SIGNED, FCLAMP_POS,
+                    F2F16, F2F16_RTNE, F2F16_RTZ, F2F32, F2F64 -> {
+                boolean all = true;
+                for (Range r : in) all &= r.whole();
+                yield all;
+            }
+            default -> false;
+        };
+    }
+
+    /**
+     * ffract(a) = a - ffloor(a), rounded: in [0, 1] for finite a (just below a negative whole
+     * number the difference rounds up to 1), +0 for whole numbers and zeros, NaN for
+     * infinities and NaN.
+     */
+    private static Range ffract(Range a) {
+        int m = 0;
+        int zero = bit(FloatClass.POS_ZERO), frac = bit(FloatClass.ZERO_1), one = bit(FloatClass.ONE);
+        for (int c = 0; c < FloatClass.COUNT; c++) {
+            if ((a.classes() & bit(c)) == 0) continue;
+            m |= switch (c) {
+                case FloatClass.NEG_INF, FloatClass.POS_INF, FloatClass.NAN -> bit(FloatClass.NAN);
+                case FloatClass.NEG_ZERO, FloatClass.POS_ZERO, FloatClass.NEG1, FloatClass.ONE -> zero;
+                case FloatClass.NEG1_0 -> frac | one;
+                case FloatClass.ZERO_1 -> frac;
+                case FloatClass.GT1 -> a.whole() ? zero : zero | frac;
+                default -> a.whole() ? zero : zero | frac | one; // below -1
+            };
+        }
+        return Range.floats(a.bits(), m, false);
+    }
+
+    /**
+     * sin and cos: monotone on each piece inside [-1, 1] (the corner method applies there);
+     * beyond it anything in [-1, 1], zeros included (rounding a tiny sine); NaN for infinities.
+     */
+    private Range sinCos(Op op, int unsized, Range a) {
+        int near = FloatClass.between(FloatClass.NEG1, FloatClass.ONE) | bit(FloatClass.NAN);
+        int m = 0;
+        if (a.mayBe(near)) m |= corners(op, unsized, new Range[] {Range.floats(unsized, a.classes() & near, a.whole())},
+                Kind.FLOAT, Kind.FLOAT).classes();
+        if (a.mayBe(bit(FloatClass.LT_NEG1) | bit(FloatClass.GT1))) m |= FloatClass.between(FloatClass.NEG1, FloatClass.ONE);
+        if (a.mayBe(bit(FloatClass.NEG_INF) | bit(FloatClass.POS_INF))) m |= bit(FloatClass.NAN);
+        return Range.floats(unsized, m, false);
+    }
+}
