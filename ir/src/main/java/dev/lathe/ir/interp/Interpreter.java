@@ -47,6 +47,7 @@ public final class Interpreter {
     private final Block[] blocks;
     private final PhiInstr[][] phis;
     private final Instr[][] body;
+    private java.util.function.BiConsumer<Value, long[]> observer;
 
     public Interpreter(Shader shader) {
         this(shader, DEFAULT_ITERATION_LIMIT);
@@ -70,6 +71,15 @@ public final class Interpreter {
             phis[i] = p.toArray(new PhiInstr[0]);
             body[i] = rest.toArray(new Instr[0]);
         }
+    }
+
+    /**
+     * Calls {@code observer} with every value the program computes, as it computes it (for
+     * tests that check analyses against real runs). Null stops it.
+     */
+    public Interpreter observe(java.util.function.BiConsumer<Value, long[]> observer) {
+        this.observer = observer;
+        return this;
     }
 
     /** One invocation. */
@@ -172,7 +182,7 @@ public final class Interpreter {
                         }
                         incoming[k] = read(s.value());
                     }
-                    for (int k = 0; k < ps.length; k++) vals[ps[k].def().index()] = incoming[k];
+                    for (int k = 0; k < ps.length; k++) set(ps[k].def(), incoming[k]);
                 }
                 for (Instr i : body[bi]) {
                     if (!exec(i)) return; // discard ends the invocation
@@ -222,11 +232,11 @@ public final class Interpreter {
                 }
                 long[] dst = new long[alu.def().numComponents()];
                 alu.op().evaluateInto(alu.unsizedBitSize(), s, dst);
-                vals[alu.def().index()] = dst;
+                set(alu.def(), dst);
             } else if (i instanceof LoadConstInstr lc) {
-                vals[lc.def().index()] = lc.values();
+                set(lc.def(), lc.values());
             } else if (i instanceof UndefInstr u) {
-                vals[u.def().index()] = new long[u.def().numComponents()];
+                set(u.def(), new long[u.def().numComponents()]);
             } else if (i instanceof IntrinsicInstr in) {
                 return intrinsic(in);
             } else if (!(i instanceof JumpInstr)) {
@@ -301,6 +311,7 @@ public final class Interpreter {
 
         private void set(Value d, long[] v) {
             vals[d.index()] = v;
+            if (observer != null) observer.accept(d, v);
         }
 
         private long[] interfaceValue(Variable v, int element) {
