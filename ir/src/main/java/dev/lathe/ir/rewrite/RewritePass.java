@@ -57,21 +57,19 @@ public final class RewritePass implements Pass {
 
     @Override
     public boolean run(Function fn) {
-        Run run = new Run(fn);
-        // One walk in program order (the IR is read once, in memory order), then whatever the
-        // rewrites re-queued.
-        for (Block b : fn.blocks()) {
-            Instr next;
-            for (Instr i = b.firstInstr(); i != null; i = next) {
-                next = i.next(); // a rewrite inserts before i and may remove i, never anything after
-                if (i instanceof AluInstr a) {
-                    run.work.take(a);
-                    run.visit(a);
-                }
-            }
+        long fuel = 4L * fn.valueCount() + 1000;
+        long fired = 0;
+        // Rules that ask the range analysis can be enabled by a rewrite far above them (a value
+        // folded to a constant gives everything computed from it a tighter range), which no
+        // bounded re-queueing sees; so such a rule set runs again over the whole function with a
+        // fresh analysis until a round changes nothing: one call still ends at a fixpoint. The
+        // fuel is shared by the rounds, so a cycle through the analysis ends too.
+        while (true) {
+            Run run = new Run(fn, fuel - fired);
+            run.walk(fn);
+            fired += run.fires;
+            if (run.fires == 0 || !rules.usesFacts()) return fired > 0;
         }
-        while (!run.work.isEmpty()) run.visit(run.work.poll());
-        return run.fires > 0;
     }
 
     /** The state of one run over one function. */
@@ -83,11 +81,26 @@ public final class RewritePass implements Pass {
         final int[] recent = new int[RECENT];
         long fires;
 
-        Run(Function fn) {
+        Run(Function fn, long fuel) {
             work = new Queue(fn.valueCount());
             facts = rules.usesFacts() ? RangeFacts.analyze(fn) : ValueFacts.NONE;
             rw = new Rewriter(fn, facts);
-            fuel = 4L * fn.valueCount() + 1000;
+            this.fuel = fuel;
+        }
+
+        /** One walk in program order (the IR is read once, in memory order), then whatever the rewrites re-queued. */
+        void walk(Function fn) {
+            for (Block b : fn.blocks()) {
+                Instr next;
+                for (Instr i = b.firstInstr(); i != null; i = next) {
+                    next = i.next(); // a rewrite inserts before i and may remove i, never anything after
+                    if (i instanceof AluInstr a) {
+                        work.take(a);
+                        visit(a);
+                    }
+                }
+            }
+            while (!work.isEmpty()) visit(work.poll());
         }
 
         void visit(AluInstr root) {
