@@ -12,7 +12,7 @@ package dev.lathe.ir;
  *   <li>buffer: {@code type} = the element type (used to read and print contents),
  *       {@code binding}; buffers are byte-addressed;
  *   <li>texture: {@code dim}, {@code type} = the texel type (always 4 components of 32 bits),
- *       {@code binding}, {@code unorm} (every texel component lies in [0, 1]);
+ *       {@code binding}, {@code unorm} (every texel component lies in [+0, 1], as a UNORM format decodes: never -0);
  *   <li>local: {@code type}, {@code arrayLength}.
  * </ul>
  */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.interp.ShaderOutputs;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
@@ -26,6 +27,8 @@ import org.junit.jupiter.api.TestFactory;
  * Golden pass tests: every {@code passes/<pass>/*.ir} file under the test resources starts with
  * {@code // RUN: PIPELINE}, holds {@code CHECK:} lines (see {@link FileCheck}), and is run through
  * the pipeline with validation after every pass; the canonical output must satisfy the checks.
+ * With {@code // SAME-OUTPUTS: N} the interpreter also runs the program before and after on N
+ * seeded random input sets (textures included) and the outputs must be identical.
  * A failure shows the file, the first check that failed and the actual IR.
  */
 class GoldenPassTest {
@@ -74,23 +77,37 @@ class GoldenPassTest {
         return r;
     }
 
+    /** The interpreter's outputs on seeded random inputs (textures included); a compute shader runs two workgroups. */
+    static ShaderOutputs runOn(Shader s, long seed) {
+        dev.lathe.ir.interp.ShaderInputs in = dev.lathe.ir.gen.RandomProgramGenerator.randomInputs(s, seed);
+        dev.lathe.ir.interp.Interpreter it = new dev.lathe.ir.interp.Interpreter(s);
+        return s.stage() == dev.lathe.ir.Stage.COMPUTE ? it.dispatch(in, 2, 1, 1) : it.run(in);
+    }
+
     static void check(Path f) throws IOException {
         String text = Files.readString(f);
         String run = null;
+        int inputSets = 0;
         for (String l : text.split("\n")) {
             String t = l.trim();
-            if (t.startsWith("// RUN:")) {
-                run = t.substring("// RUN:".length()).trim();
-                break;
-            }
+            if (t.startsWith("// RUN:") && run == null) run = t.substring("// RUN:".length()).trim();
+            if (t.startsWith("// SAME-OUTPUTS:")) inputSets = Integer.parseInt(t.substring("// SAME-OUTPUTS:".length()).trim());
         }
         if (run == null) fail(f + ": no '// RUN: PIPELINE' line");
         List<FileCheck.Check> checks = FileCheck.parse(text);
         if (checks.isEmpty()) fail(f + ": no CHECK lines");
         Shader s = IrParser.parse(f.toString(), text);
         assertTrue(Validator.validate(s).isEmpty(), () -> f + ": the input is invalid: " + Validator.validate(s));
+        List<ShaderOutputs> expected = new ArrayList<>();
+        for (int seed = 0; seed < inputSets; seed++) expected.add(runOn(s, seed));
         new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(run, registry()));
         String out = IrPrinter.print(s);
+        String pipeline = run;
+        for (int seed = 0; seed < inputSets; seed++) {
+            int k = seed;
+            assertTrue(expected.get(seed).sameAs(runOn(s, seed)), () -> f + ": the outputs changed on random input set " + k
+                    + "\n--- IR after '" + pipeline + "' ---\n" + out);
+        }
         String failure = FileCheck.verify(checks, out);
         if (failure != null) fail(f + ":" + failure + "\n--- actual IR after '" + run + "' ---\n" + out);
     }

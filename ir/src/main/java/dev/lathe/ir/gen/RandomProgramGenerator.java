@@ -560,10 +560,26 @@ public final class RandomProgramGenerator {
                     for (int i = 0; i < words.length; i++) words[i] = r.nextInt(4) == 0 ? r.nextLong() & 0xffffffffL : r.nextInt(100);
                     in.setBufferWords(v.name(), words);
                 }
+                case TEXTURE -> in.setTexture(v.name(), randomTexture(r, v));
                 default -> { }
             }
         }
         return in;
+    }
+
+    /** A 4-texel-wide texture (4x4 in 2d, 4x4x2 in 3d); a unorm one holds values in [+0, 1], ends included. */
+    private static dev.lathe.ir.interp.Texture randomTexture(SplittableRandom r, Variable v) {
+        int h = v.dim() == dev.lathe.ir.TextureDim.D1 ? 1 : 4, d = v.dim() == dev.lathe.ir.TextureDim.D3 ? 2 : 1;
+        long[] texels = new long[4 * h * d * 4];
+        for (int i = 0; i < texels.length; i++) {
+            texels[i] = !v.isUnorm() ? randomValue(r, v.type())
+                    : FloatBits.fromDouble(switch (r.nextInt(4)) {
+                        case 0 -> 0.0;
+                        case 1 -> 1.0;
+                        default -> r.nextDouble();
+                    }, 32);
+        }
+        return new dev.lathe.ir.interp.Texture(4, h, d, texels);
     }
 
     private static long randomValue(SplittableRandom r, VarType t) {

@@ -131,8 +131,9 @@ public final class RunValues {
         if (v.isUnorm()) {
             for (long t : texels) {
                 float f = Float.intBitsToFloat((int) t);
-                if (!(f >= 0f && f <= 1f)) {
-                    throw new IllegalArgumentException("--texture " + nv[0] + ": the texture is unorm, so every value must be in [0, 1]; got " + f);
+                // A UNORM format stores no sign: -0 cannot come out of one, and the range analysis relies on it.
+                if (!(f >= 0f && f <= 1f) || (int) t == 0x80000000) {
+                    throw new IllegalArgumentException("--texture " + nv[0] + ": the texture is unorm, so every value must be in [0, 1] (and not -0); got " + f);
                 }
             }
         }

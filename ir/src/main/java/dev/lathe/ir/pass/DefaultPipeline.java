@@ -10,6 +10,9 @@ package dev.lathe.ir.pass;
  *       rules expose constants, folding exposes constant branches, dead_cf removes them, which
  *       makes phis trivial, which exposes copies and common subexpressions, which makes code
  *       dead;
+ *   <li>{@code opt_minmax} follows the rules: with the range analysis it drops the clamps,
+ *       minimums, maximums and selects whose outcome is decided, which the rules' single-value
+ *       conditions cannot see (min(i, n) with i a loop counter below n);
  *   <li>{@code opt_if} turns tiny pure diamonds into {@code bcsel} inside the loop, because that
  *       exposes more folding and rules;
  *   <li>{@code late} rules run once after the loop: they make the code cheaper for the target
@@ -32,7 +35,7 @@ public final class DefaultPipeline {
     private static String text(boolean rules) {
         java.util.List<String> loop = new java.util.ArrayList<>();
         if (rules) loop.add("algebraic");
-        loop.addAll(java.util.List.of("constant_fold", "copy_prop", "phi_simplify", "dead_cf", "opt_if", "cse", "dce"));
+        loop.addAll(java.util.List.of("opt_minmax", "constant_fold", "copy_prop", "phi_simplify", "dead_cf", "opt_if", "cse", "dce"));
         java.util.List<String> steps = new java.util.ArrayList<>();
         steps.add("vars_to_ssa");
         steps.add("loop(" + String.join(", ", loop) + ")");

@@ -26,6 +26,7 @@ public final class PassRegistry {
         r.register("lower_alu_to_scalar", LowerAluToScalar::new);
         r.register("sink_constants", SinkConstants::new);
         r.register("opt_if", OptIf::new);
+        r.register("opt_minmax", OptMinMax::new);
         return r;
     }
 

@@ -259,8 +259,7 @@ public final class RangeAnalysis {
             case TEX, TXL, TXF -> {
                 Variable v = x.var();
                 Range texel = v != null && v.isUnorm()
-                        ? Range.floats(bits, FloatClass.bit(FloatClass.NEG_ZERO) | FloatClass.bit(FloatClass.POS_ZERO)
-                                | FloatClass.bit(FloatClass.ZERO_1) | FloatClass.bit(FloatClass.ONE), false)
+                        ? Range.floats(bits, FloatClass.bit(FloatClass.POS_ZERO) | FloatClass.bit(FloatClass.ZERO_1) | FloatClass.bit(FloatClass.ONE), false)
                         : Range.top(bits);
                 Arrays.fill(out, texel);
             }
