@@ -61,14 +61,16 @@ public final class RewritePass implements Pass {
         long fired = 0;
         // Rules that ask the range analysis can be enabled by a rewrite far above them (a value
         // folded to a constant gives everything computed from it a tighter range), which no
-        // bounded re-queueing sees; so such a rule set runs again over the whole function with a
-        // fresh analysis until a round changes nothing: one call still ends at a fixpoint. The
-        // fuel is shared by the rounds, so a cycle through the analysis ends too.
+        // bounded re-queueing sees. So when a condition was refused by an analysis that
+        // rewrites then made out of date, the whole function gets another round with a fresh
+        // analysis, until a round has nothing of the kind: one call still ends at a fixpoint.
+        // The analysis itself runs only once a condition asks (most rounds never do). The fuel
+        // is shared by the rounds, so a cycle through the analysis ends too.
         while (true) {
             Run run = new Run(fn, fuel - fired);
             run.walk(fn);
             fired += run.fires;
-            if (run.fires == 0 || !rules.usesFacts()) return fired > 0;
+            if (run.fires == 0 || !run.facts.refusedThenOutdated()) return fired > 0;
         }
     }
 
@@ -76,14 +78,14 @@ public final class RewritePass implements Pass {
     private final class Run {
         final Queue work;
         final Rewriter rw;
-        final ValueFacts facts;
+        final LazyFacts facts;
         final long fuel;
         final int[] recent = new int[RECENT];
         long fires;
 
         Run(Function fn, long fuel) {
             work = new Queue(fn.valueCount());
-            facts = rules.usesFacts() ? RangeFacts.analyze(fn) : ValueFacts.NONE;
+            facts = new LazyFacts(fn, rules.usesFacts());
             rw = new Rewriter(fn, facts);
             this.fuel = fuel;
         }
@@ -114,6 +116,7 @@ public final class RewritePass implements Pass {
             Value[] operands = new Value[root.srcs().size()];
             for (int k = 0; k < operands.length; k++) operands[k] = root.src(k).value();
             if (!root.def().hasUses()) root.remove();
+            facts.fired();
             facts.rewritten(root, rw.result(), rules.rules().get(r).exact(), rw.moved());
             for (Instr i : rw.created()) enqueue(i, work);
             for (Instr i : rw.moved()) enqueueWithUsers(i, work);
@@ -198,6 +201,57 @@ public final class RewritePass implements Pass {
             AluInstr a = items.pollFirst();
             queued[a.def().index()] = false;
             return a;
+        }
+    }
+
+    /**
+     * The range analysis of one round, computed when a condition first asks, and whether it
+     * refused a condition and then went out of date (a rule fired after it was computed).
+     */
+    private static final class LazyFacts implements ValueFacts {
+        private final Function fn;
+        private final boolean enabled;
+        private RangeFacts facts;
+        private boolean refused;
+        private boolean firedSince;
+
+        LazyFacts(Function fn, boolean enabled) {
+            this.fn = fn;
+            this.enabled = enabled;
+        }
+
+        private RangeFacts facts() {
+            if (facts == null) facts = RangeFacts.analyze(fn);
+            return facts;
+        }
+
+        @Override
+        public boolean holds(dev.lathe.ir.rewrite.Predicate p, Value v, int component, dev.lathe.ir.op.TypeClass type, long bound) {
+            return enabled && record(facts().holds(p, v, component, type, bound));
+        }
+
+        @Override
+        public boolean holds(dev.lathe.ir.rewrite.Predicate p, Value v, int component, dev.lathe.ir.op.TypeClass type, long bound,
+                Instr at) {
+            return enabled && record(facts().holds(p, v, component, type, bound, at));
+        }
+
+        private boolean record(boolean answer) {
+            refused |= !answer;
+            return answer;
+        }
+
+        void fired() {
+            if (facts != null) firedSince = true;
+        }
+
+        @Override
+        public void rewritten(AluInstr root, Value result, boolean exact, java.util.List<Instr> movedUsers) {
+            if (facts != null) facts.rewritten(root, result, exact, movedUsers);
+        }
+
+        boolean refusedThenOutdated() {
+            return refused && firedSince;
         }
     }
 

@@ -18,6 +18,19 @@ final class IntRanges {
         return lo >= Bits.minSigned(bits) && hi <= Bits.maxSigned(bits);
     }
 
+    // Overflow tests without exceptions (Math.*Exact throws, and a throw per evaluation showed in profiles).
+    private static boolean addWraps(long x, long y, long sum) {
+        return ((x ^ sum) & (y ^ sum)) < 0;
+    }
+
+    private static boolean subWraps(long x, long y, long diff) {
+        return ((x ^ y) & (x ^ diff)) < 0;
+    }
+
+    private static boolean mulWraps(long x, long y) {
+        return Math.multiplyHigh(x, y) != (x * y) >> 63;
+    }
+
     private static Range both(Range signed, Range unsigned) {
         return signed.meetIntegers(unsigned);
     }
@@ -25,12 +38,9 @@ final class IntRanges {
     static Range add(Range a, Range b) {
         int n = a.bits();
         Range s = full(n), u = full(n);
-        try {
-            long lo = Math.addExact(a.sLo(), b.sLo()), hi = Math.addExact(a.sHi(), b.sHi());
-            if (fitsSigned(lo, hi, n)) s = Range.signed(n, lo, hi);
-        } catch (ArithmeticException overflow) {
-            // the 64-bit sum wraps: nothing known
-        }
+        long lo = a.sLo() + b.sLo(), hi = a.sHi() + b.sHi();
+        // a 64-bit sum that wraps says nothing
+        if (!addWraps(a.sLo(), b.sLo(), lo) && !addWraps(a.sHi(), b.sHi(), hi) && fitsSigned(lo, hi, n)) s = Range.signed(n, lo, hi);
         long ulo = a.uLo() + b.uLo(), uhi = a.uHi() + b.uHi();
         boolean wraps = n == 64 ? Long.compareUnsigned(uhi, a.uHi()) < 0 : Long.compareUnsigned(uhi, Bits.mask(n)) > 0;
         if (!wraps) u = Range.unsigned(n, ulo, uhi);
@@ -40,12 +50,8 @@ final class IntRanges {
     static Range sub(Range a, Range b) {
         int n = a.bits();
         Range s = full(n), u = full(n);
-        try {
-            long lo = Math.subtractExact(a.sLo(), b.sHi()), hi = Math.subtractExact(a.sHi(), b.sLo());
-            if (fitsSigned(lo, hi, n)) s = Range.signed(n, lo, hi);
-        } catch (ArithmeticException overflow) {
-            // wraps
-        }
+        long lo = a.sLo() - b.sHi(), hi = a.sHi() - b.sLo();
+        if (!subWraps(a.sLo(), b.sHi(), lo) && !subWraps(a.sHi(), b.sLo(), hi) && fitsSigned(lo, hi, n)) s = Range.signed(n, lo, hi);
         if (Long.compareUnsigned(a.uLo(), b.uHi()) >= 0) u = Range.unsigned(n, a.uLo() - b.uHi(), a.uHi() - b.uLo());
         return both(s, u);
     }
@@ -53,13 +59,10 @@ final class IntRanges {
     static Range mul(Range a, Range b) {
         int n = a.bits();
         Range s = full(n), u = full(n);
-        try {
-            long p1 = Math.multiplyExact(a.sLo(), b.sLo()), p2 = Math.multiplyExact(a.sLo(), b.sHi());
-            long p3 = Math.multiplyExact(a.sHi(), b.sLo()), p4 = Math.multiplyExact(a.sHi(), b.sHi());
+        if (!mulWraps(a.sLo(), b.sLo()) && !mulWraps(a.sLo(), b.sHi()) && !mulWraps(a.sHi(), b.sLo()) && !mulWraps(a.sHi(), b.sHi())) {
+            long p1 = a.sLo() * b.sLo(), p2 = a.sLo() * b.sHi(), p3 = a.sHi() * b.sLo(), p4 = a.sHi() * b.sHi();
             long lo = Math.min(Math.min(p1, p2), Math.min(p3, p4)), hi = Math.max(Math.max(p1, p2), Math.max(p3, p4));
             if (fitsSigned(lo, hi, n)) s = Range.signed(n, lo, hi);
-        } catch (ArithmeticException overflow) {
-            // wraps
         }
         // unsigned: both below 2^32, so the product fits 64 bits
         if (Long.compareUnsigned(a.uHi(), 0xffffffffL) <= 0 && Long.compareUnsigned(b.uHi(), 0xffffffffL) <= 0) {

@@ -66,9 +66,9 @@ public final class RangeTransfer {
                 if (in[0].mayBe(negative)) yield Range.top(out);
                 yield floatCorners(op, unsized, in);
             }
-            case FLT, FGE, FEQ, FNEU, FLTU, FGEU, FEQU, F2B1 -> corners(op, unsized, in, Kind.FLOAT, Kind.UNSIGNED);
-            case F2I8, F2I16, F2I32, F2I64 -> corners(op, unsized, in, Kind.FLOAT, Kind.SIGNED);
-            case F2U8, F2U16, F2U32, F2U64 -> corners(op, unsized, in, Kind.FLOAT, Kind.UNSIGNED);
+            case FLT, FGE, FEQ, FNEU, FLTU, FGEU, FEQU, F2B1 -> floatCorners(op, unsized, in, Kind.UNSIGNED);
+            case F2I8, F2I16, F2I32, F2I64 -> floatCorners(op, unsized, in, Kind.SIGNED);
+            case F2U8, F2U16, F2U32, F2U64 -> floatCorners(op, unsized, in, Kind.UNSIGNED);
             case I2F16, I2F32, I2F64 -> corners(op, unsized, in, Kind.SIGNED, Kind.FLOAT);
             case U2F16, U2F32, U2F64, B2F16, B2F32, B2F64 -> corners(op, unsized, in, Kind.UNSIGNED, Kind.FLOAT);
 
@@ -179,13 +179,18 @@ public final class RangeTransfer {
     // ---- floats ------------------------------------------------------------------------------
 
     private Range floatCorners(Op op, int unsized, Range[] in) {
+        return floatCorners(op, unsized, in, Kind.FLOAT);
+    }
+
+    /** The corner method on float operands, memoized (the op decides the result's kind). */
+    private Range floatCorners(Op op, int unsized, Range[] in, Kind outKind) {
         long key = op.ordinal();
         key = key * 4 + (unsized == 16 ? 0 : unsized == 32 ? 1 : 2);
         for (Range r : in) key = (key << 12) | (long) r.classes() << 1 | (r.whole() ? 1 : 0);
         // three operands use 8 + 2 + 36 bits: the key is exact
         Range hit = floatMemo.get(key);
         if (hit != null) return hit;
-        Range r = corners(op, unsized, in, Kind.FLOAT, Kind.FLOAT);
+        Range r = corners(op, unsized, in, Kind.FLOAT, outKind);
         floatMemo.put(key, r);
         return r;
     }
