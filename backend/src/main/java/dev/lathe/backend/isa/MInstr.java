@@ -1,0 +1,98 @@
+package dev.lathe.backend.isa;
+
+import java.util.List;
+
+/**
+ * One machine instruction, as the assembler reads it and the encoder packs it into 64 bits.
+ * Which fields mean something depends on the category (see {@code backend/ISA.md}); unused
+ * ones are zero, null or {@link Operand#NONE}, so equal instructions are equal records.
+ *
+ * @param op      the instruction
+ * @param type    the type it operates at (cat1: the destination type); null for untyped ones
+ * @param srcType cat1 only: the source type
+ * @param cond    cmps only: the comparison
+ * @param rpt     {@code (rptN)}: N more repetitions, each with the destination and the
+ *                {@code (r)} sources one register further (0–3)
+ * @param ss      {@code (ss)}: wait for every outstanding SFU result first
+ * @param sy      {@code (sy)}: wait for every outstanding texture and memory result first
+ * @param nop     {@code (nopN)}: N empty issue slots after the instruction (0–3)
+ * @param sat     {@code (sat)}: clamp a float result to [0, 1]
+ * @param invert  br, kill: act when p0.x is false
+ * @param dst     the destination register (or p0.x, or none)
+ * @param srcs    the sources: cat1–cat4 ALU operands; cat5 [coordinates, lod]; cat6
+ *                [address, data]
+ * @param index   cat5 texture, cat6 buffer binding or input/output slot
+ * @param offset  cat0 jump/br: target relative to this instruction; cat6: immediate offset
+ * @param count   cat5: write mask (bit 0 = x); cat6: components (1–4)
+ * @param dim     cat5: texture dimensions (1–3)
+ */
+public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, boolean ss, boolean sy, int nop, boolean sat,
+                     boolean invert, Operand dst, List<Operand> srcs, int index, int offset, int count, int dim) {
+    public MInstr {
+        srcs = List.copyOf(srcs);
+    }
+
+    public int category() {
+        return op.category();
+    }
+
+    /** Issue slots this instruction takes: one per repetition plus its (nopN). */
+    public int slots() {
+        return rpt + 1 + nop;
+    }
+
+    public MInstr withSync(boolean newSs, boolean newSy) {
+        return new MInstr(op, type, srcType, cond, rpt, newSs, newSy, nop, sat, invert, dst, srcs, index, offset, count, dim);
+    }
+
+    public MInstr withNop(int n) {
+        return new MInstr(op, type, srcType, cond, rpt, ss, sy, n, sat, invert, dst, srcs, index, offset, count, dim);
+    }
+
+    public MInstr withRpt(int n) {
+        return new MInstr(op, type, srcType, cond, n, ss, sy, nop, sat, invert, dst, srcs, index, offset, count, dim);
+    }
+
+    public MInstr withOffset(int o) {
+        return new MInstr(op, type, srcType, cond, rpt, ss, sy, nop, sat, invert, dst, srcs, index, o, count, dim);
+    }
+
+    public Operand src(int i) {
+        return srcs.get(i);
+    }
+
+    // ---- builders for the common shapes --------------------------------------------------------
+
+    public static MInstr alu(MOp op, MType type, Operand dst, Operand... srcs) {
+        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(srcs), 0, 0, 0, 0);
+    }
+
+    public static MInstr cmps(MOp op, MType type, Cond cond, Operand dst, Operand a, Operand b) {
+        return new MInstr(op, type, null, cond, 0, false, false, 0, false, false, dst, List.of(a, b), 0, 0, 0, 0);
+    }
+
+    public static MInstr mov(MType from, MType to, Operand dst, Operand src) {
+        return new MInstr(from == to ? MOp.MOV : MOp.COV, to, from, null, 0, false, false, 0, false, false, dst, List.of(src),
+                0, 0, 0, 0);
+    }
+
+    public static MInstr flow(MOp op, boolean invert, int offset) {
+        return new MInstr(op, null, null, null, 0, false, false, 0, false, invert, Operand.NONE, List.of(), 0, offset, 0, 0);
+    }
+
+    public static MInstr nop(int slots) {
+        return new MInstr(MOp.NOP, null, null, null, slots - 1, false, false, 0, false, false, Operand.NONE, List.of(), 0, 0, 0, 0);
+    }
+
+    public static MInstr texture(MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, int texture) {
+        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, lod), texture, 0, mask, dim);
+    }
+
+    public static MInstr memory(MOp op, MType type, int count, Operand dst, Operand address, Operand data, int index, int offset) {
+        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(address, data), index, offset, count, 0);
+    }
+
+    public static MInstr bar() {
+        return new MInstr(MOp.BAR, null, null, null, 0, false, false, 0, false, false, Operand.NONE, List.of(), 0, 0, 0, 0);
+    }
+}

@@ -1,0 +1,185 @@
+package dev.lathe.backend.isa;
+
+import dev.lathe.ir.op.Op;
+
+/**
+ * Every machine instruction: its category (which fixes the encoding layout), its number
+ * within the category, its base mnemonic, how many sources it reads, which types it takes, and
+ * for plain ALU instructions the IR op whose op-table semantics it has at the instruction's
+ * type size (so the simulator and the IR interpreter compute with the same functions).
+ * {@code backend/ISA.md} describes each one.
+ */
+public enum MOp {
+    // cat0: flow
+    NOP(0, 0, "nop", 0, Types.NONE, null),
+    JUMP(0, 1, "jump", 0, Types.NONE, null),
+    BR(0, 2, "br", 0, Types.NONE, null),
+    KILL(0, 3, "kill", 0, Types.NONE, null),
+    END(0, 4, "end", 0, Types.NONE, null),
+    // cat1: moves and conversions
+    MOV(1, 0, "mov", 1, Types.ANY, null),
+    COV(1, 1, "cov", 1, Types.ANY, null),
+    // cat2: ALU with one or two sources
+    ADD_F(2, 0, "add", 2, Types.FLOAT, Op.FADD),
+    ADD_U(2, 1, "add", 2, Types.UINT, Op.IADD),
+    SUB_U(2, 2, "sub", 2, Types.UINT, Op.ISUB),
+    MUL_F(2, 3, "mul", 2, Types.FLOAT, Op.FMUL),
+    MUL_U(2, 4, "mul", 2, Types.UINT, Op.IMUL),
+    MULH_U(2, 5, "mulh", 2, Types.UINT, Op.UMUL_HIGH),
+    MULH_S(2, 6, "mulh", 2, Types.SINT, Op.IMUL_HIGH),
+    MIN_F(2, 7, "min", 2, Types.FLOAT, Op.FMIN),
+    MAX_F(2, 8, "max", 2, Types.FLOAT, Op.FMAX),
+    MIN_U(2, 9, "min", 2, Types.UINT, Op.UMIN),
+    MAX_U(2, 10, "max", 2, Types.UINT, Op.UMAX),
+    MIN_S(2, 11, "min", 2, Types.SINT, Op.IMIN),
+    MAX_S(2, 12, "max", 2, Types.SINT, Op.IMAX),
+    CMPS_F(2, 13, "cmps", 2, Types.FLOAT, null),
+    CMPS_U(2, 14, "cmps", 2, Types.UINT, null),
+    CMPS_S(2, 15, "cmps", 2, Types.SINT, null),
+    AND_B(2, 16, "and", 2, Types.UINT, Op.IAND),
+    OR_B(2, 17, "or", 2, Types.UINT, Op.IOR),
+    XOR_B(2, 18, "xor", 2, Types.UINT, Op.IXOR),
+    NOT_B(2, 19, "not", 1, Types.UINT, Op.INOT),
+    SHL_B(2, 20, "shl", 2, Types.UINT, Op.ISHL),
+    SHR_B(2, 21, "shr", 2, Types.UINT, Op.USHR),
+    ASHR_B(2, 22, "ashr", 2, Types.SINT, Op.ISHR),
+    FLOOR_F(2, 23, "floor", 1, Types.FLOAT, Op.FFLOOR),
+    CEIL_F(2, 24, "ceil", 1, Types.FLOAT, Op.FCEIL),
+    TRUNC_F(2, 25, "trunc", 1, Types.FLOAT, Op.FTRUNC),
+    RNDNE_F(2, 26, "rndne", 1, Types.FLOAT, Op.FROUND_EVEN),
+    SIGN_F(2, 27, "sign", 1, Types.FLOAT, Op.FSIGN),
+    ABSNEG_F(2, 28, "absneg", 1, Types.FLOAT, null),
+    ABSNEG_S(2, 29, "absneg", 1, Types.SINT, null),
+    BFREV_B(2, 30, "bfrev", 1, Types.UINT, Op.BITFIELD_REVERSE),
+    CBITS_B(2, 31, "cbits", 1, Types.UINT, Op.BIT_COUNT),
+    BARY_F(2, 32, "bary", 2, Types.FLOAT, null),
+    // cat3: three sources
+    MAD_F(3, 0, "mad", 3, Types.FLOAT, null),
+    FMA_F(3, 1, "fma", 3, Types.FLOAT, Op.FFMA),
+    SEL_B(3, 2, "sel", 3, Types.ANY, null),
+    // cat4: the special function unit
+    RCP(4, 0, "rcp", 1, Types.FLOAT, Op.FRCP),
+    RSQ(4, 1, "rsq", 1, Types.FLOAT, Op.FRSQ),
+    SQRT(4, 2, "sqrt", 1, Types.FLOAT, Op.FSQRT),
+    LOG2(4, 3, "log2", 1, Types.FLOAT, Op.FLOG2),
+    EXP2(4, 4, "exp2", 1, Types.FLOAT, Op.FEXP2),
+    SIN(4, 5, "sin", 1, Types.FLOAT, Op.FSIN),
+    COS(4, 6, "cos", 1, Types.FLOAT, Op.FCOS),
+    DIV_F(4, 7, "div", 2, Types.FLOAT, Op.FDIV),
+    POW_F(4, 8, "pow", 2, Types.FLOAT, Op.FPOW),
+    DIV_U(4, 9, "div", 2, Types.UINT, Op.UDIV),
+    DIV_S(4, 10, "div", 2, Types.SINT, Op.IDIV),
+    MOD_U(4, 11, "mod", 2, Types.UINT, Op.UMOD),
+    REM_S(4, 12, "rem", 2, Types.SINT, Op.IREM),
+    MOD_S(4, 13, "mod", 2, Types.SINT, Op.IMOD),
+    // cat5: textures
+    SAM(5, 0, "sam", 0, Types.TEXEL, null),
+    SAMLOD(5, 1, "samlod", 0, Types.TEXEL, null),
+    ISAM(5, 2, "isam", 0, Types.TEXEL, null),
+    GETSIZE(5, 3, "getsize", 0, Types.TEXEL, null),
+    // cat6: memory
+    LDG(6, 0, "ldg", 0, Types.MEMORY, null),
+    STG(6, 1, "stg", 0, Types.MEMORY, null),
+    LDL(6, 2, "ldl", 0, Types.MEMORY, null),
+    STL(6, 3, "stl", 0, Types.MEMORY, null),
+    LDP(6, 4, "ldp", 0, Types.MEMORY, null),
+    STP(6, 5, "stp", 0, Types.MEMORY, null),
+    LDC(6, 6, "ldc", 0, Types.MEMORY, null),
+    LDLV(6, 7, "ldlv", 0, Types.MEMORY, null),
+    STO(6, 8, "sto", 0, Types.MEMORY, null),
+    // cat7: synchronization
+    BAR(7, 0, "bar", 0, Types.NONE, null);
+
+    /** Which types an instruction takes. */
+    public enum Types {
+        NONE, ANY, FLOAT, UINT, SINT,
+        /** f32, u32, s32: what a texel holds */
+        TEXEL,
+        /** 8- to 64-bit values moved to or from memory */
+        MEMORY;
+
+        public boolean allows(MType t) {
+            return switch (this) {
+                case NONE -> false;
+                case ANY -> true;
+                case FLOAT -> t.kind() == MType.Kind.FLOAT;
+                // bitwise and unsigned ops take booleans; 64-bit integers are lowered to 32-bit pieces
+                case UINT -> t.kind() == MType.Kind.UINT && t.bits() <= 32;
+                case SINT -> t.kind() == MType.Kind.SINT && t.bits() <= 32;
+                case TEXEL -> t == MType.F32 || t == MType.U32 || t == MType.S32;
+                case MEMORY -> t != MType.B1;
+            };
+        }
+    }
+
+    private final int category;
+    private final int code;
+    private final String base;
+    private final int numSrcs;
+    private final Types types;
+    private final Op semantics;
+
+    MOp(int category, int code, String base, int numSrcs, Types types, Op semantics) {
+        this.category = category;
+        this.code = code;
+        this.base = base;
+        this.numSrcs = numSrcs;
+        this.types = types;
+        this.semantics = semantics;
+    }
+
+    public int category() {
+        return category;
+    }
+
+    public int code() {
+        return code;
+    }
+
+    public String base() {
+        return base;
+    }
+
+    /** Register sources of ALU instructions (cat1–cat4); 0 for the others. */
+    public int numSrcs() {
+        return numSrcs;
+    }
+
+    public Types types() {
+        return types;
+    }
+
+    /** The IR op computing this instruction at its type's size, or null when it is special. */
+    public Op semantics() {
+        return semantics;
+    }
+
+    public boolean isTyped() {
+        return types != Types.NONE;
+    }
+
+    /** Loads from memory or textures whose results are waited for with (sy). */
+    public boolean isSyProducer() {
+        return category == 5 || this == LDG || this == LDL || this == LDP || this == LDC || this == LDLV;
+    }
+
+    public boolean isStore() {
+        return this == STG || this == STL || this == STP || this == STO;
+    }
+
+    /** The instruction of a category with a code, or null. */
+    public static MOp of(int category, int code) {
+        for (MOp op : values()) {
+            if (op.category == category && op.code == code) return op;
+        }
+        return null;
+    }
+
+    /** The instruction a mnemonic base names at a type, or null. */
+    public static MOp of(String base, MType type) {
+        for (MOp op : values()) {
+            if (op.base.equals(base) && (type == null ? !op.isTyped() : op.types.allows(type))) return op;
+        }
+        return null;
+    }
+}

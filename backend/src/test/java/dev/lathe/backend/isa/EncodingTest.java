@@ -1,0 +1,121 @@
+package dev.lathe.backend.isa;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every opcode, many random valid instructions each: the encoding and the assembly text both
+ * give back the same instruction, and random words either decode to an instruction that
+ * encodes to the same word or are rejected with a message.
+ */
+class EncodingTest {
+    static final int PER_OP = 2_000;
+
+    @TestFactory
+    Stream<DynamicTest> everyOpcodeRoundTrips() {
+        return Stream.of(MOp.values()).map(op -> DynamicTest.dynamicTest(op.name(), () -> {
+            SplittableRandom r = new SplittableRandom(op.ordinal() * 7919L);
+            for (int k = 0; k < PER_OP; k++) {
+                MInstr i = RandomInstructions.of(op, r);
+                long w = Encoding.encode(i);
+                assertEquals(i, Encoding.decode(w), () -> "binary round trip of " + Asm.print(i));
+                String text = Asm.print(i);
+                assertEquals(i, Asm.parseLine(text), () -> "text round trip of " + text);
+                assertEquals(op.category(), (int) (w >>> 61), "category bits");
+            }
+        }));
+    }
+
+    @Test
+    void randomWordsDecodeToThemselvesOrAreRejected() {
+        SplittableRandom r = new SplittableRandom(1);
+        int decoded = 0;
+        for (int k = 0; k < 200_000; k++) {
+            long w = r.nextLong();
+            // half the words keep only the fields of a known opcode, so some decode
+            if (r.nextBoolean()) w &= ~((1L << 46) - 1) | r.nextLong() & 0xffff;
+            try {
+                MInstr i = Encoding.decode(w);
+                assertEquals(w, Encoding.encode(i));
+                decoded++;
+            } catch (Encoding.DecodeException e) {
+                assertNotNull(e.getMessage());
+                assertTrue(!e.getMessage().isBlank());
+            }
+        }
+        assertTrue(decoded > 100, "only " + decoded + " random words decoded; the test says little");
+    }
+
+    @Test
+    void fieldsLandWhereIsaMdSaysTheyDo() throws Exception {
+        // add.f32 r1.y, r0.x, c2.z: cat 2, opcode 0, type f32 (code 1), dst 5, src1 reg 0, src2 const 10
+        MInstr add = Asm.parseLine("add.f32 r1.y, r0.x, c2.z");
+        long w = Encoding.encode(add);
+        assertEquals(2L, w >>> 61);
+        assertEquals(0L, (w >>> 55) & 0x3f);
+        assertEquals(1L, (w >>> 41) & 0xf);
+        assertEquals(5L, (w >>> 33) & 0xff);
+        assertEquals(0L, (w >>> 16) & 0xffff);
+        assertEquals(1L << 14 | 10, w & 0xffff);
+        // (ss)(rpt2)(nop1)(sat) set bits 52, 54..53, 50..49, 48
+        long m = Encoding.encode(Asm.parseLine("(ss)(rpt2)(nop1)(sat)mul.f32 r0.x, (r)r4.x, 2"));
+        assertEquals(1L, (m >>> 52) & 1);
+        assertEquals(2L, (m >>> 53) & 3);
+        assertEquals(1L, (m >>> 49) & 3);
+        assertEquals(1L, (m >>> 48) & 1);
+        assertEquals(2L << 14 | 2, m & 0xffff);
+        assertEquals(1L << 11 | 16, (m >>> 16) & 0xffff);
+    }
+
+    @Test
+    void prefixesParseInAnyOrder() throws Exception {
+        assertEquals(Asm.parseLine("(ss)(sy)(rpt1)(nop2)add.u32 r0.x, (r)r1.x, 3"),
+                Asm.parseLine("(nop2)(rpt1)(sy)(ss)add.u32   r0.x,(r)r1.x , 0x3"));
+        assertEquals("(rpt2)nop", Asm.print(Asm.parseLine("(rpt2)nop")));
+        assertEquals(3, Asm.parseLine("(rpt2)nop").slots());
+    }
+
+    @Test
+    void badLinesSayWhatAndWhere() {
+        record Case(String line, int column, String message) {}
+        List<Case> cases = List.of(
+                new Case("add.f32 r0.x, r1.x", 19, "missing operand"),
+                new Case("add.q32 r0.x, r1.x, r2.x", 5, "unknown type 'q32'"),
+                new Case("frob.f32 r0.x, r1.x", 1, "unknown instruction 'frob'"),
+                new Case("add.f32 r48.x, r1.x, r2.x", 9, "no register r48.x"),
+                new Case("add.f32 r0.x, r1.x, 5000", 1, "immediate 5000 is outside"),
+                new Case("add.s32 r0.x, r1.x, r2.x", 1, "add does not take type s32"),
+                new Case("cmps.u32.ltu p0.x, r0.x, r1.x", 1, "integer comparisons have lt, ge, eq and ne"),
+                new Case("cmps.f32 p0.x, r0.x, r1.x", 1, "cmps needs a condition"),
+                new Case("add.f64 r0.y, r2.x, r4.x", 1, "aligned pair"),
+                new Case("mad.f32 r0.x, |r1.x|, r2.x, r3.x", 1, "cat3 sources have no |abs|"),
+                new Case("mad.f32 r0.x, r1.x, r2.x, 3", 1, "cat3 instructions take no immediates"),
+                new Case("(rpt4)add.f32 r0.x, r1.x, r2.x", 1, "(rpt4): the repeat count is 0 to 3"),
+                new Case("(rpt1)ldg.u32.1 r0.x, b0[r1.x]", 7, "(rpt) is for nop and ALU instructions"),
+                new Case("(foo)add.f32 r0.x, r1.x, r2.x", 1, "unknown prefix (foo)"),
+                new Case("mov.f32f32 r0.x, r1.x extra", 23, "unexpected 'extra'"),
+                new Case("mov.f32s32 r0.x, r1.x", 1, "mov does not convert: use cov"),
+                new Case("ldg.u32.1 r0.x, l[r1.x]", 17, "ldg addresses bN[...], not l[...]"),
+                new Case("stg.u32.1 b0[r1.x + 0x200000], r2.x", 11, "does not fit 22 bits"),
+                new Case("br p1.x, #+3", 4, "expected p0.x"),
+                new Case("jump 3", 6, "expected a target"),
+                new Case("sam.f32.4d.xyzw r0.x, r4.x, t0", 1, "sam is written sam.TYPE.Nd.MASK"),
+                new Case("(sat)add.u32 r0.x, r1.x, r2.x", 6, "(sat) is for float ALU instructions"),
+                new Case("mov.u32u32 r0.x, sv.bogus", 18, "unknown system value 'sv.bogus'"),
+                new Case("add.u32 r0.x, -r1.x, r2.x", 1, "integer sources have no modifiers"));
+        for (Case c : cases) {
+            Asm.SyntaxError e = assertThrows(Asm.SyntaxError.class, () -> Asm.parseLine(c.line()), c.line());
+            assertTrue(e.getMessage().contains(c.message()), () -> c.line() + ": got '" + e.getMessage() + "'");
+            assertEquals(c.column(), e.column(), () -> c.line() + ": " + e.getMessage());
+        }
+    }
+}
