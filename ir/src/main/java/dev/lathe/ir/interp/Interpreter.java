@@ -331,7 +331,8 @@ public final class Interpreter {
         return r;
     }
 
-    static long[] loadBuffer(byte[] buf, long offset, int comps, int bits) {
+    /** Shared with the backend simulator, so both read memory the same way. */
+    public static long[] loadBuffer(byte[] buf, long offset, int comps, int bits) {
         int bytes = bits / 8;
         long[] r = new long[comps];
         for (int c = 0; c < comps; c++) {
@@ -345,7 +346,7 @@ public final class Interpreter {
         return r;
     }
 
-    static void storeBuffer(byte[] buf, long offset, long[] x, int bits) {
+    public static void storeBuffer(byte[] buf, long offset, long[] x, int bits) {
         int bytes = bits / 8;
         for (int c = 0; c < x.length; c++) {
             for (int k = 0; k < bytes; k++) {
@@ -373,7 +374,7 @@ public final class Interpreter {
     }
 
     /** Nearest sampling with clamp-to-edge; coordinates are normalized f32. */
-    static long[] sample(Variable v, long[] coord, ShaderInputs in) {
+    public static long[] sample(Variable v, long[] coord, ShaderInputs in) {
         Texture t = textureOf(v, in);
         int dims = v.dim().coordinates();
         int x = nearest(coord[0], t.width());
@@ -385,7 +386,7 @@ public final class Interpreter {
     }
 
     /** Texel fetch by signed 32-bit integer coordinates; outside the texture reads zero. */
-    static long[] fetch(Variable v, long[] coord, ShaderInputs in) {
+    public static long[] fetch(Variable v, long[] coord, ShaderInputs in) {
         Texture t = textureOf(v, in);
         int dims = v.dim().coordinates();
         long x = Bits.sext(coord[0], 32);
@@ -397,7 +398,7 @@ public final class Interpreter {
         return r;
     }
 
-    static long[] textureSize(Variable v, ShaderInputs in) {
+    public static long[] textureSize(Variable v, ShaderInputs in) {
         Texture t = textureOf(v, in);
         int[] all = {t.width(), t.height(), t.depth()};
         return u32(java.util.Arrays.copyOf(all, v.dim().coordinates()));

@@ -1,0 +1,154 @@
+package dev.lathe.backend.program;
+
+import dev.lathe.backend.isa.Asm;
+import dev.lathe.backend.isa.MInstr;
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.Variable;
+import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.text.IrPrinter;
+import dev.lathe.ir.text.IrSyntaxException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The assembly file of a program ({@code .s}): a header of directives, then the code.
+ *
+ * <pre>
+ * .shader compute workgroup_size(4, 1, 1)   the IR shader line
+ * .decl buffer f32 @y binding=1             IR declarations, one per line
+ * .slot @y 1                                where the code finds each variable
+ * .const 8 0x3f800000                       constant-file scalar 8 (c2.x) holds this pattern
+ * .local 0                                  bytes of local memory per invocation
+ * .private 0                                bytes of spill scratch per invocation
+ * .loops 1                                  loops in the source (a statistic)
+ * .code
+ *     mov.u32u32 r0.x, sv.local_id.x        instructions, one per line
+ * </pre>
+ *
+ * {@code ;} starts a comment. Errors name {@code file:line:col}; the declarations are read by
+ * the IR parser on a text that keeps the file's line and column numbers.
+ */
+public final class ProgramText {
+    private ProgramText() {}
+
+    public static String print(Program p) {
+        StringBuilder sb = new StringBuilder();
+        String ir = IrPrinter.print(p.shader());
+        for (String line : ir.split("\n")) {
+            if (line.startsWith("shader ")) sb.append('.').append(line).append('\n');
+            else if (!line.isBlank() && !line.startsWith("function") && !line.startsWith(" ") && !line.startsWith("}")) {
+                sb.append(".decl ").append(line).append('\n');
+            }
+        }
+        for (Variable v : p.shader().variables()) {
+            Integer at = p.slots().get(v.name());
+            if (at != null) sb.append(".slot @").append(v.name()).append(' ').append(at).append('\n');
+        }
+        new TreeMap<>(p.constants()).forEach((k, v) -> sb.append(".const ").append(k).append(" 0x").append(Long.toHexString(v))
+                .append('\n'));
+        sb.append(".local ").append(p.localBytes()).append('\n');
+        sb.append(".private ").append(p.privateBytes()).append('\n');
+        sb.append(".loops ").append(p.loops()).append('\n');
+        sb.append(".code\n");
+        for (MInstr i : p.code()) sb.append("    ").append(Asm.print(i)).append('\n');
+        return sb.toString();
+    }
+
+    /** Reads a program; any problem is a {@link ProgramException} naming {@code file:line:col}. */
+    public static Program parse(String file, String text) {
+        String[] lines = text.split("\n", -1);
+        StringBuilder ir = new StringBuilder();
+        Map<String, int[]> slotLines = new LinkedHashMap<>();
+        Map<String, Integer> slots = new LinkedHashMap<>();
+        Map<Integer, Long> constants = new LinkedHashMap<>();
+        int local = 0, priv = 0, loops = 0;
+        List<MInstr> code = new ArrayList<>();
+        boolean inCode = false, sawShader = false;
+        for (int n = 0; n < lines.length; n++) {
+            String raw = lines[n];
+            int semi = raw.indexOf(';');
+            String line = semi >= 0 ? raw.substring(0, semi) : raw;
+            String t = line.strip();
+            int col = line.indexOf(t) + 1;
+            String irLine = "";
+            if (t.isEmpty()) {
+                // nothing
+            } else if (inCode) {
+                try {
+                    code.add(Asm.parseLine(line));
+                } catch (Asm.SyntaxError e) {
+                    throw new ProgramException(file + ":" + (n + 1) + ":" + e.column() + ": error: " + e.getMessage());
+                }
+            } else if (t.startsWith(".shader ")) {
+                irLine = " ".repeat(col) + t.substring(1);
+                sawShader = true;
+            } else if (t.startsWith(".decl ")) {
+                irLine = " ".repeat(col - 1 + 6) + t.substring(6);
+            } else if (t.equals(".code")) {
+                inCode = true;
+            } else {
+                String[] w = t.split("\\s+");
+                String where = file + ":" + (n + 1) + ":" + col + ": error: ";
+                switch (w[0]) {
+                    case ".slot" -> {
+                        if (w.length != 3 || !w[1].startsWith("@")) throw new ProgramException(where + "expected .slot @NAME INDEX");
+                        slots.put(w[1].substring(1), number(w[2], where, 0, 4095));
+                        slotLines.put(w[1].substring(1), new int[] {n + 1, col});
+                    }
+                    case ".const" -> {
+                        if (w.length != 3) throw new ProgramException(where + "expected .const INDEX 0xPATTERN");
+                        int at = number(w[1], where, 0, 2047);
+                        long v;
+                        try {
+                            v = w[2].startsWith("0x") ? Long.parseUnsignedLong(w[2].substring(2), 16) : Long.parseLong(w[2]);
+                        } catch (NumberFormatException e) {
+                            throw new ProgramException(where + "'" + w[2] + "' is not a 32-bit pattern");
+                        }
+                        if (v < 0 || v > 0xffffffffL) throw new ProgramException(where + "'" + w[2] + "' is not a 32-bit pattern");
+                        constants.put(at, v);
+                    }
+                    case ".local" -> local = single(w, where, 1 << 24);
+                    case ".private" -> priv = single(w, where, 1 << 24);
+                    case ".loops" -> loops = single(w, where, Integer.MAX_VALUE);
+                    default -> throw new ProgramException(where + "unknown directive '" + w[0]
+                            + "' (.shader .decl .slot .const .local .private .loops .code)");
+                }
+            }
+            ir.append(irLine).append('\n');
+        }
+        if (!sawShader) throw new ProgramException(file + ":1:1: error: a program starts with .shader STAGE");
+        if (!inCode) throw new ProgramException(file + ":" + lines.length + ":1: error: no .code section");
+        ir.append("function main {\n}\n");
+        Shader shader;
+        try {
+            shader = IrParser.parse(file, ir.toString());
+        } catch (IrSyntaxException e) {
+            throw new ProgramException(e.getMessage());
+        }
+        for (var e : slotLines.entrySet()) {
+            if (shader.variable(e.getKey()) == null) {
+                throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .slot names @" + e.getKey()
+                        + ", which no .decl declares");
+            }
+        }
+        return new Program(shader, slots, constants, local, priv, loops, code);
+    }
+
+    private static int single(String[] w, String where, int max) {
+        if (w.length != 2) throw new ProgramException(where + w[0] + " takes one number");
+        return number(w[1], where, 0, max);
+    }
+
+    private static int number(String s, String where, int min, int max) {
+        try {
+            long v = Long.decode(s);
+            if (v < min || v > max) throw new NumberFormatException();
+            return (int) v;
+        } catch (NumberFormatException e) {
+            throw new ProgramException(where + "'" + s + "' is not a number from " + min + " to " + max);
+        }
+    }
+}
