@@ -1,0 +1,531 @@
+package dev.lathe.backend.sim;
+
+import dev.lathe.backend.isa.Asm;
+import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.MOp;
+import dev.lathe.backend.isa.MType;
+import dev.lathe.backend.isa.Operand;
+import dev.lathe.backend.isa.SysVal;
+import dev.lathe.backend.program.Program;
+import dev.lathe.ir.Stage;
+import dev.lathe.ir.Variable;
+import dev.lathe.ir.interp.Interpreter;
+import dev.lathe.ir.interp.ShaderInputs;
+import dev.lathe.ir.interp.ShaderOutputs;
+import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.Op;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Executes a program for one invocation (or every invocation of a compute dispatch, one after
+ * another, sharing buffers), taking the IR interpreter's inputs and giving its kind of outputs,
+ * so the two can be compared bit for bit.
+ *
+ * <p>It models time in cycles: an instruction issues one repetition per cycle, {@code (nopN)}
+ * adds N idle cycles, {@code (ss)}/{@code (sy)} stall until the outstanding SFU or load results
+ * are written (they complete {@link #SFU_LATENCY} and {@link #LOAD_LATENCY} cycles after
+ * issue). Every register read and write is checked against the latency rules of
+ * {@code backend/ISA.md}; a violation is a {@link SimulationException} naming the pc, never a
+ * silently wrong value. Reading a register nothing wrote is an error too.
+ */
+public final class Simulator {
+    public static final int ALU_TO_ALU = 3, ALU_TO_OTHER = 6, SFU_LATENCY = 10, LOAD_LATENCY = 20;
+    public static final long DEFAULT_STEP_LIMIT = 50_000_000L;
+    private static final long LONG_AGO = Long.MIN_VALUE / 4;
+
+    private final Program program;
+    private long stepLimit = DEFAULT_STEP_LIMIT;
+
+    public Simulator(Program program) {
+        this.program = program;
+    }
+
+    public Simulator stepLimit(long limit) {
+        this.stepLimit = limit;
+        return this;
+    }
+
+    /** What a run gives: the outputs, and the model's cycles and stalls (summed over a dispatch). */
+    public record Result(ShaderOutputs outputs, long cycles, long sstall, long systall, long instructions) {}
+
+    public Result run(ShaderInputs in) {
+        Map<Variable, byte[]> buffers = initialBuffers(in);
+        Invocation inv = new Invocation(in, buffers);
+        inv.execute();
+        return new Result(inv.outputs(), inv.time, inv.sstall, inv.systall, inv.steps);
+    }
+
+    /** Every invocation of {@code gx × gy × gz} workgroups, in the interpreter's order; outputs of the last. */
+    public Result dispatch(ShaderInputs in, int gx, int gy, int gz) {
+        Map<Variable, byte[]> buffers = initialBuffers(in);
+        int[] size = program.shader().workgroupSize();
+        in.setNumWorkgroups(gx, gy, gz);
+        Invocation last = null;
+        long cycles = 0, ss = 0, sy = 0, steps = 0;
+        for (int wz = 0; wz < gz; wz++) {
+            for (int wy = 0; wy < gy; wy++) {
+                for (int wx = 0; wx < gx; wx++) {
+                    in.setWorkgroupId(wx, wy, wz);
+                    for (int lz = 0; lz < size[2]; lz++) {
+                        for (int ly = 0; ly < size[1]; ly++) {
+                            for (int lx = 0; lx < size[0]; lx++) {
+                                in.setLocalInvocationId(lx, ly, lz);
+                                last = new Invocation(in, buffers);
+                                last.execute();
+                                cycles += last.time;
+                                ss += last.sstall;
+                                sy += last.systall;
+                                steps += last.steps;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return new Result(last.outputs(), cycles, ss, sy, steps);
+    }
+
+    private Map<Variable, byte[]> initialBuffers(ShaderInputs in) {
+        Map<Variable, byte[]> bufs = new LinkedHashMap<>();
+        for (Variable v : program.shader().variables(Variable.Kind.BUFFER)) {
+            byte[] b = in.buffer(v.name());
+            bufs.put(v, b == null ? new byte[0] : b);
+        }
+        return bufs;
+    }
+
+    /** The state of one invocation. */
+    private final class Invocation {
+        final ShaderInputs in;
+        final Map<Variable, byte[]> buffers;
+        final long[] regs = new long[Operand.NUM_REGS];
+        final boolean[] written = new boolean[Operand.NUM_REGS];
+        final long[] aluWrite = new long[Operand.NUM_REGS];
+        final int[] writerPc = new int[Operand.NUM_REGS];
+        final long[] ssDone = new long[Operand.NUM_REGS];
+        final long[] syDone = new long[Operand.NUM_REGS];
+        final List<Integer> ssPending = new ArrayList<>(), syPending = new ArrayList<>();
+        final long[] consts = new long[2048];
+        final byte[] local, priv;
+        final Map<Integer, long[]> outputs = new LinkedHashMap<>();
+        boolean pred, predWritten;
+        long predWrite = LONG_AGO;
+        int predWriterPc;
+        long time, sstall, systall, steps;
+        boolean discarded;
+        int pc;
+
+        Invocation(ShaderInputs in, Map<Variable, byte[]> buffers) {
+            this.in = in;
+            this.buffers = buffers;
+            java.util.Arrays.fill(aluWrite, LONG_AGO);
+            java.util.Arrays.fill(ssDone, -1);
+            java.util.Arrays.fill(syDone, -1);
+            local = new byte[program.localBytes()];
+            priv = new byte[program.privateBytes()];
+            for (Variable v : program.shader().variables(Variable.Kind.UNIFORM)) {
+                Integer base = program.slots().get(v.name());
+                long[] val = in.value(v.name());
+                if (base == null || val == null) continue;
+                int at = base;
+                for (long x : val) {
+                    if (v.type().bitSize() == 64) {
+                        put(at++, x & 0xffffffffL);
+                        put(at++, x >>> 32);
+                    } else {
+                        put(at++, x & Bits.mask(v.type().bitSize()));
+                    }
+                }
+            }
+            program.constants().forEach(this::put);
+            for (Variable v : program.shader().variables(Variable.Kind.OUTPUT)) {
+                Integer slot = program.slots().get(v.name());
+                if (slot != null) outputs.put(slot, new long[v.type().components()]);
+            }
+        }
+
+        private void put(int index, long v) {
+            if (index >= 0 && index < consts.length) consts[index] = v;
+        }
+
+        ShaderOutputs outputs() {
+            Map<String, long[]> outs = new LinkedHashMap<>();
+            for (Variable v : program.shader().variables(Variable.Kind.OUTPUT)) {
+                Integer slot = program.slots().get(v.name());
+                long[] val = slot == null ? null : outputs.get(slot);
+                outs.put(v.name(), val == null ? new long[v.type().components()] : val.clone());
+            }
+            Map<String, byte[]> bufs = new LinkedHashMap<>();
+            buffers.forEach((k, v) -> bufs.put(k.name(), v.clone()));
+            return new ShaderOutputs(outs, bufs, discarded, 0);
+        }
+
+        SimulationException error(String what) {
+            String text = pc >= 0 && pc < program.code().size() ? " (" + Asm.print(program.code().get(pc)) + ")" : "";
+            return new SimulationException("pc " + pc + text + ": " + what);
+        }
+
+        SimulationException hazard(String what) {
+            return new SimulationException("hazard at pc " + pc + " (" + Asm.print(program.code().get(pc)) + "): " + what);
+        }
+
+        void execute() {
+            List<MInstr> code = program.code();
+            while (true) {
+                if (pc < 0 || pc >= code.size()) throw error("execution left the program (pc " + pc + " of " + code.size() + ")");
+                if (++steps > stepLimit) throw error("more than " + stepLimit + " instructions executed; is there an endless loop?");
+                MInstr i = code.get(pc);
+                if (i.ss()) sync(ssPending, ssDone, true);
+                if (i.sy()) sync(syPending, syDone, false);
+                if (i.op() == MOp.NOP) {
+                    time += i.rpt() + 1 + i.nop();
+                    pc++;
+                    continue;
+                }
+                int next = pc + 1;
+                switch (i.op().category()) {
+                    case 0 -> {
+                        switch (i.op()) {
+                            case END -> {
+                                return;
+                            }
+                            case JUMP -> next = target(i);
+                            case BR -> {
+                                if (readPred() != i.invert()) next = target(i);
+                            }
+                            case KILL -> {
+                                if (program.shader().stage() != Stage.FRAGMENT) throw error("kill outside a fragment shader");
+                                if (readPred() != i.invert()) {
+                                    discarded = true;
+                                    return;
+                                }
+                            }
+                            default -> throw error("unexpected " + i.op());
+                        }
+                        time++;
+                    }
+                    case 1, 2, 3, 4 -> {
+                        for (int k = 0; k <= i.rpt(); k++) {
+                            alu(i, k);
+                            time++;
+                        }
+                    }
+                    case 5 -> {
+                        texture(i);
+                        time++;
+                    }
+                    case 6 -> {
+                        memory(i);
+                        time++;
+                    }
+                    default -> time++; // bar: invocations run one after another
+                }
+                time += i.nop();
+                pc = next;
+            }
+        }
+
+        private int target(MInstr i) {
+            long t = (long) pc + i.offset();
+            if (t < 0 || t >= program.code().size()) throw error("branch to " + t + ", outside the program (0 to " + (program.code().size() - 1) + ")");
+            return (int) t;
+        }
+
+        private void sync(List<Integer> pending, long[] done, boolean ss) {
+            long until = time;
+            for (int r : pending) {
+                until = Math.max(until, done[r]);
+                done[r] = -1;
+            }
+            pending.clear();
+            long stall = until - time;
+            if (ss) sstall += stall;
+            else systall += stall;
+            time = until;
+        }
+
+        // ---- register access with the latency checks -------------------------------------------
+
+        private long readReg(int r, boolean fromOther) {
+            if (r < 0 || r >= Operand.NUM_REGS) throw error("no register " + r);
+            String name = Operand.scalarName('r', r);
+            if (ssDone[r] >= 0) throw hazard("reads " + name + ", an SFU result of pc " + writerPc[r] + ", without (ss) in between");
+            if (syDone[r] >= 0) throw hazard("reads " + name + ", a load result of pc " + writerPc[r] + ", without (sy) in between");
+            if (!written[r]) throw error("reads " + name + " before anything wrote it");
+            int need = fromOther ? ALU_TO_OTHER : ALU_TO_ALU;
+            long gap = time - aluWrite[r];
+            if (gap < need) {
+                throw hazard("reads " + name + " " + gap + " cycle" + (gap == 1 ? "" : "s") + " after pc " + writerPc[r] + " wrote it; "
+                        + (fromOther ? "an SFU, texture or memory instruction" : "an ALU instruction") + " needs " + need);
+            }
+            return regs[r];
+        }
+
+        /** Writes a register; {@code kind}: 0 ALU (ready after the ALU latencies), 1 SFU, 2 load. */
+        private void writeReg(int r, long v, int kind) {
+            if (r < 0 || r >= Operand.NUM_REGS) throw error("no register " + r);
+            String name = Operand.scalarName('r', r);
+            if (ssDone[r] >= 0) throw hazard("writes " + name + " while the SFU result of pc " + writerPc[r] + " is outstanding (needs (ss))");
+            if (syDone[r] >= 0) throw hazard("writes " + name + " while the load of pc " + writerPc[r] + " is outstanding (needs (sy))");
+            regs[r] = v & 0xffffffffL;
+            written[r] = true;
+            writerPc[r] = pc;
+            if (kind == 0) {
+                aluWrite[r] = time;
+            } else {
+                aluWrite[r] = LONG_AGO;
+                if (kind == 1) {
+                    ssDone[r] = time + SFU_LATENCY;
+                    ssPending.add(r);
+                } else {
+                    syDone[r] = time + LOAD_LATENCY;
+                    syPending.add(r);
+                }
+            }
+        }
+
+        private boolean readPred() {
+            if (!predWritten) throw error("reads p0.x before anything wrote it");
+            if (time - predWrite < ALU_TO_ALU) {
+                throw hazard("reads p0.x " + (time - predWrite) + " cycles after pc " + predWriterPc + " wrote it; needs " + ALU_TO_ALU);
+            }
+            return pred;
+        }
+
+        /** A value of {@code bits} from registers r (and r+1 for 64 bits). */
+        private long readValue(int r, int bits, boolean fromOther) {
+            if (bits == 64) return readReg(r, fromOther) | readReg(r + 1, fromOther) << 32;
+            return readReg(r, fromOther) & Bits.mask(bits);
+        }
+
+        private void writeValue(int r, long v, int bits, int kind) {
+            if (bits == 64) {
+                writeReg(r, v, kind);
+                writeReg(r + 1, v >>> 32, kind);
+            } else {
+                writeReg(r, v & Bits.mask(bits), kind);
+            }
+        }
+
+        private long constValue(int c, int bits) {
+            if (c < 0 || c + (bits == 64 ? 1 : 0) >= consts.length) throw error("no constant " + c);
+            if (bits == 64) return consts[c] | consts[c + 1] << 32;
+            return consts[c] & Bits.mask(bits);
+        }
+
+        // ---- ALU ----------------------------------------------------------------------------
+
+        /** Source s of repetition k, read at {@code bits} (float modifiers applied when {@code fl}). */
+        private long source(MInstr i, int s, int k, int bits, boolean fl, boolean fromOther) {
+            Operand o = i.src(s);
+            int step = k * (bits == 64 ? 2 : 1);
+            long v = switch (o.kind()) {
+                case REG -> readValue(o.index() + (o.rep() ? step : 0), bits, fromOther);
+                case CONST -> constValue(o.index() + (o.rep() ? step : 0), bits);
+                case IMM -> i.op().category() == 1 ? o.value() & Bits.mask(bits)
+                        : fl ? FloatBits.fromDouble(o.value(), bits) : o.value() & Bits.mask(bits);
+                case SPECIAL -> system(SysVal.ofCode(o.index()));
+                case PRED -> readPred() ? 1 : 0;
+                default -> throw error("missing source " + (s + 1));
+            };
+            if (fl) {
+                if (o.abs()) v &= ~FloatBits.signBit(bits);
+                if (o.neg()) v ^= FloatBits.signBit(bits);
+            }
+            return v;
+        }
+
+        private void alu(MInstr i, int k) {
+            MOp op = i.op();
+            MType t = i.type();
+            boolean fromOther = op.category() == 4;
+            int bits = t.bits();
+            long result;
+            int outBits = bits;
+            switch (op) {
+                case MOV -> result = source(i, 0, k, bits, false, fromOther);
+                case COV -> {
+                    MType from = i.srcType();
+                    long x = source(i, 0, k, from.bits(), false, fromOther);
+                    result = Semantics.convert(from, t).evaluate(from.bits(), 1, new long[][] {{x}})[0];
+                }
+                case CMPS_F, CMPS_U, CMPS_S -> {
+                    Op cmp = Semantics.compare(op, i.cond());
+                    boolean fl = op == MOp.CMPS_F;
+                    long a = source(i, 0, k, bits, fl, fromOther), b = source(i, 1, k, bits, fl, fromOther);
+                    result = cmp.evaluate(bits, 1, new long[][] {{a}, {b}})[0];
+                    outBits = 1;
+                }
+                case ABSNEG_F -> result = source(i, 0, k, bits, true, fromOther);
+                case ABSNEG_S -> {
+                    Operand o = i.src(0);
+                    long x = source(i, 0, k, bits, false, fromOther);
+                    if (o.abs()) x = Op.IABS.evaluate(bits, 1, new long[][] {{x}})[0];
+                    if (o.neg()) x = Op.INEG.evaluate(bits, 1, new long[][] {{x}})[0];
+                    result = x;
+                }
+                case BARY_F -> {
+                    long slot = i.src(0).value(), comp = i.src(1).value() + k;
+                    result = input((int) slot, (int) comp, 32);
+                }
+                case MAD_F -> {
+                    long a = source(i, 0, k, bits, true, false), b = source(i, 1, k, bits, true, false);
+                    long c = source(i, 2, k, bits, true, false);
+                    long p = Op.FMUL.evaluate(bits, 1, new long[][] {{a}, {b}})[0];
+                    result = Op.FADD.evaluate(bits, 1, new long[][] {{p}, {c}})[0];
+                }
+                case SEL_B -> {
+                    long cond = source(i, 1, k, 32, false, false);
+                    result = cond != 0 ? source(i, 0, k, bits, false, false) : source(i, 2, k, bits, false, false);
+                }
+                default -> {
+                    Op sem = op.semantics();
+                    if (sem == null) throw error(op + " has no semantics");
+                    boolean fl = t.kind() == MType.Kind.FLOAT;
+                    long[][] srcs = new long[i.srcs().size()][];
+                    for (int s = 0; s < srcs.length; s++) srcs[s] = new long[] {source(i, s, k, sem.inputBits(s, bits), fl, fromOther)};
+                    result = sem.evaluate(bits, 1, srcs)[0];
+                    outBits = sem.outputBits(bits);
+                }
+            }
+            if (i.sat()) result = Op.FSAT.evaluate(bits, 1, new long[][] {{result}})[0];
+            Operand d = i.dst();
+            if (d.kind() == Operand.Kind.PRED) {
+                pred = (result & 1) != 0;
+                predWritten = true;
+                predWrite = time;
+                predWriterPc = pc;
+                return;
+            }
+            int step = k * (outBits == 64 ? 2 : 1);
+            writeValue(d.index() + step, result, outBits, op.category() == 4 ? 1 : 0);
+        }
+
+        private long system(SysVal v) {
+            int[] ws = program.shader().workgroupSize();
+            return switch (v) {
+                case LOCAL_ID_X -> in.localInvocationId()[0];
+                case LOCAL_ID_Y -> in.localInvocationId()[1];
+                case LOCAL_ID_Z -> in.localInvocationId()[2];
+                case WORKGROUP_ID_X -> in.workgroupId()[0];
+                case WORKGROUP_ID_Y -> in.workgroupId()[1];
+                case WORKGROUP_ID_Z -> in.workgroupId()[2];
+                case NUM_WORKGROUPS_X -> in.numWorkgroups()[0];
+                case NUM_WORKGROUPS_Y -> in.numWorkgroups()[1];
+                case NUM_WORKGROUPS_Z -> in.numWorkgroups()[2];
+                case WORKGROUP_SIZE_X -> ws[0];
+                case WORKGROUP_SIZE_Y -> ws[1];
+                case WORKGROUP_SIZE_Z -> ws[2];
+                case LOCAL_INDEX -> {
+                    int[] l = in.localInvocationId();
+                    yield l[0] + l[1] * ws[0] + l[2] * ws[0] * ws[1];
+                }
+                case FRAG_COORD_X -> in.fragCoord()[0];
+                case FRAG_COORD_Y -> in.fragCoord()[1];
+                case FRAG_COORD_Z -> in.fragCoord()[2];
+                case FRAG_COORD_W -> in.fragCoord()[3];
+                case FRONT_FACE -> in.frontFace() ? 1 : 0;
+                case VERTEX_ID -> in.vertexId();
+                case INSTANCE_ID -> in.instanceId();
+            } & 0xffffffffL;
+        }
+
+        private long input(int slot, int comp, int bits) {
+            Variable v = program.variableAt(Variable.Kind.INPUT, slot);
+            if (v == null) throw error("no input in slot " + slot);
+            if (comp >= v.type().components()) throw error("input @" + v.name() + " has no component " + comp);
+            long[] val = in.value(v.name());
+            long x = val == null || comp >= val.length ? 0 : val[comp];
+            return x & Bits.mask(bits);
+        }
+
+        // ---- textures and memory -------------------------------------------------------------
+
+        private void texture(MInstr i) {
+            Variable v = program.variableAt(Variable.Kind.TEXTURE, i.index());
+            if (v == null) throw error("no texture t" + i.index());
+            if (v.dim().coordinates() != i.dim()) throw error("texture @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
+            long[] texel;
+            if (i.op() == MOp.GETSIZE) {
+                texel = java.util.Arrays.copyOf(Interpreter.textureSize(v, in), 4);
+            } else {
+                long[] coord = new long[i.dim()];
+                for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c, true);
+                if (i.op() == MOp.SAMLOD) readReg(i.src(1).index(), true);
+                texel = i.op() == MOp.ISAM ? Interpreter.fetch(v, coord, in) : Interpreter.sample(v, coord, in);
+            }
+            int r = i.dst().index();
+            for (int c = 0; c < 4; c++) {
+                if ((i.count() & (1 << c)) != 0) writeReg(r++, texel[c], 2);
+            }
+        }
+
+        private void memory(MInstr i) {
+            MOp op = i.op();
+            int bits = i.type().bits(), regs = i.type().regs();
+            long address = i.offset();
+            if (i.src(0).kind() == Operand.Kind.REG) address += readReg(i.src(0).index(), true);
+            if (op.isStore()) {
+                long[] data = new long[i.count()];
+                for (int c = 0; c < data.length; c++) data[c] = readValue(i.src(1).index() + c * regs, bits, true);
+                switch (op) {
+                    case STG -> Interpreter.storeBuffer(buffer(i.index()), address, data, bits);
+                    case STL -> store(local, "local memory", address, data, bits);
+                    case STP -> store(priv, "private memory", address, data, bits);
+                    default -> {
+                        long[] out = outputs.get(i.index());
+                        Variable v = program.variableAt(Variable.Kind.OUTPUT, i.index());
+                        if (out == null || v == null) throw error("no output in slot " + i.index());
+                        if (v.type().bitSize() != bits) throw error("output @" + v.name() + " is " + v.type() + ", not " + i.type().suffix());
+                        for (int c = 0; c < data.length; c++) {
+                            int at = i.offset() + c;
+                            if (at < 0 || at >= out.length) throw error("output @" + v.name() + " has no component " + at);
+                            out[at] = data[c];
+                        }
+                    }
+                }
+                return;
+            }
+            long[] data = new long[i.count()];
+            switch (op) {
+                case LDG -> data = Interpreter.loadBuffer(buffer(i.index()), address, i.count(), bits);
+                case LDL -> data = load(local, "local memory", address, i.count(), bits);
+                case LDP -> data = load(priv, "private memory", address, i.count(), bits);
+                case LDC -> {
+                    for (int c = 0; c < data.length; c++) {
+                        long at = address + (long) c * regs;
+                        data[c] = at < 0 || at + regs > consts.length ? 0 : constValue((int) at, bits);
+                    }
+                }
+                default -> {
+                    for (int c = 0; c < data.length; c++) data[c] = input(i.index(), i.offset() + c, bits);
+                }
+            }
+            for (int c = 0; c < data.length; c++) writeValue(i.dst().index() + c * regs, data[c], bits, 2);
+        }
+
+        private byte[] buffer(int binding) {
+            Variable v = program.variableAt(Variable.Kind.BUFFER, binding);
+            if (v == null) throw error("no buffer b" + binding);
+            return buffers.get(v);
+        }
+
+        private long[] load(byte[] mem, String what, long address, int count, int bits) {
+            if (address < 0 || address + (long) count * bits / 8 > mem.length) {
+                throw error(what + " read at byte " + address + " is outside its " + mem.length + " bytes");
+            }
+            return Interpreter.loadBuffer(mem, address, count, bits);
+        }
+
+        private void store(byte[] mem, String what, long address, long[] data, int bits) {
+            if (address < 0 || address + (long) data.length * bits / 8 > mem.length) {
+                throw error(what + " write at byte " + address + " is outside its " + mem.length + " bytes");
+            }
+            Interpreter.storeBuffer(mem, address, data, bits);
+        }
+    }
+}

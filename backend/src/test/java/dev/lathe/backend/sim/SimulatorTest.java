@@ -1,0 +1,197 @@
+package dev.lathe.backend.sim;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lathe.backend.program.Program;
+import dev.lathe.backend.program.ProgramBinary;
+import dev.lathe.backend.program.ProgramException;
+import dev.lathe.backend.program.ProgramText;
+import dev.lathe.ir.interp.ShaderInputs;
+import dev.lathe.ir.interp.ShaderOutputs;
+import org.junit.jupiter.api.Test;
+
+/** Hand-written programs: what they compute, and the latency rules the simulator enforces. */
+class SimulatorTest {
+    static final String HEADER = """
+            .shader compute workgroup_size(1, 1, 1)
+            .decl uniform vec2 f32 @u location=0
+            .decl buffer u32 @out binding=0
+            .slot @u 0
+            .slot @out 0
+            .const 4 0x3f800000
+            .local 0
+            .private 0
+            .loops 0
+            .code
+            """;
+
+    static Program program(String code) {
+        return ProgramText.parse("test.s", HEADER + code);
+    }
+
+    static ShaderOutputs run(String code, float a, float b) {
+        ShaderInputs in = new ShaderInputs().set("u", Float.floatToRawIntBits(a) & 0xffffffffL, Float.floatToRawIntBits(b) & 0xffffffffL)
+                .setBufferWords("out", 0, 0, 0, 0);
+        return new Simulator(program(code)).dispatch(in, 1, 1, 1).outputs();
+    }
+
+    static float word(ShaderOutputs o, int i) {
+        return Float.intBitsToFloat((int) o.bufferWord("out", i));
+    }
+
+    static final String ADD_AND_STORE = """
+                add.f32 r0.x, c0.x, c0.y
+                mov.u32u32 r1.x, 0
+                (nop3)nop
+                (rpt2)nop
+                stg.f32.1 b0[r1.x + 4], r0.x
+                end
+            """;
+
+    @Test
+    void computesAndStores() {
+        ShaderOutputs o = run(ADD_AND_STORE, 1.5f, 2.25f);
+        assertEquals(3.75f, word(o, 1));
+        assertEquals(0, o.bufferWord("out", 0));
+    }
+
+    @Test
+    void aMissingNopIsAHazardNamingThePc() {
+        String broken = ADD_AND_STORE.replace("    (rpt2)nop\n", "");
+        SimulationException e = assertThrows(SimulationException.class, () -> run(broken, 1, 2));
+        assertTrue(e.getMessage().startsWith("hazard at pc 3 (stg.f32.1 b0[r1.x + 4], r0.x)"), e.getMessage());
+        assertTrue(e.getMessage().contains("needs 6"), e.getMessage());
+        String aluBroken = """
+                    add.f32 r0.x, c0.x, c0.y
+                    nop
+                    mul.f32 r0.y, r0.x, r0.x
+                    end
+                """;
+        SimulationException a = assertThrows(SimulationException.class, () -> run(aluBroken, 1, 2));
+        assertTrue(a.getMessage().contains("reads r0.x 2 cycles after pc 0 wrote it; an ALU instruction needs 3"), a.getMessage());
+        run(aluBroken.replace("    nop\n", "    (rpt1)nop\n"), 1, 2); // with one more nop it runs
+    }
+
+    @Test
+    void sfuResultsNeedSsAndStallsAreCounted() {
+        String code = """
+                    rcp.f32 r0.x, c0.x
+                    (ss)mul.f32 r0.y, r0.x, c0.y
+                    mov.u32u32 r1.x, 0
+                    (nop3)nop
+                    (nop2)nop
+                    stg.f32.1 b0[r1.x], r0.y
+                    end
+                """;
+        ShaderInputs in = new ShaderInputs().set("u", Float.floatToRawIntBits(4f), Float.floatToRawIntBits(3f)).setBufferWords("out", 0);
+        Simulator.Result r = new Simulator(program(code)).run(in);
+        assertEquals(0.75f, Float.intBitsToFloat((int) r.outputs().bufferWord("out", 0)));
+        assertEquals(Simulator.SFU_LATENCY - 1, r.sstall(), "rcp issued at cycle 0 completes at 10; the mul waits from 1");
+        SimulationException e = assertThrows(SimulationException.class, () -> run(code.replace("(ss)mul", "mul"), 4, 3));
+        assertTrue(e.getMessage().contains("an SFU result of pc 0, without (ss) in between"), e.getMessage());
+        String waw = """
+                    rcp.f32 r0.x, c0.x
+                    mov.f32f32 r0.x, c0.y
+                    end
+                """;
+        SimulationException w = assertThrows(SimulationException.class, () -> run(waw, 4, 3));
+        assertTrue(w.getMessage().contains("writes r0.x while the SFU result of pc 0 is outstanding"), w.getMessage());
+    }
+
+    @Test
+    void loadsNeedSy() {
+        String code = """
+                    mov.u32u32 r1.x, 0
+                    (nop3)nop
+                    (nop1)nop
+                    ldg.u32.1 r0.x, b0[r1.x + 8]
+                    %s add.u32 r0.y, r0.x, 1
+                    (nop2)nop
+                    (nop3)nop
+                    stg.u32.1 b0[r1.x], r0.y
+                    end
+                """;
+        ShaderInputs in = new ShaderInputs().setBufferWords("out", 0, 0, 41);
+        ShaderOutputs o = new Simulator(program(code.replace("%s ", "(sy)"))).run(in).outputs();
+        assertEquals(42, o.bufferWord("out", 0));
+        SimulationException e = assertThrows(SimulationException.class,
+                () -> new Simulator(program(code.replace("%s ", ""))).run(new ShaderInputs().setBufferWords("out", 0, 0, 41)));
+        assertTrue(e.getMessage().contains("a load result of pc 3, without (sy) in between"), e.getMessage());
+    }
+
+    @Test
+    void repeatsAdvanceRegistersAndBranchesLoop() {
+        // r0.x = 0 (i), r0.y = 0 (sum); loop: sum += i; i += 1; until i == 10
+        String code = """
+                    mov.u32u32 r0.x, 0
+                    mov.u32u32 r0.y, 0
+                    mov.u32u32 r1.x, 0
+                    (nop2)nop
+                    add.u32 r0.y, r0.y, r0.x
+                    add.u32 r0.x, r0.x, 1
+                    (nop2)nop
+                    cmps.u32.lt p0.x, r0.x, 10
+                    (nop2)nop
+                    br p0.x, #-5
+                    (rpt1)mov.u32u32 r2.x, (r)r0.x
+                    (nop3)nop
+                    (nop2)nop
+                    stg.u32.2 b0[r1.x], r2.x
+                    end
+                """;
+        ShaderOutputs o = new Simulator(program(code)).run(new ShaderInputs().setBufferWords("out", 0, 0)).outputs();
+        assertEquals(10, o.bufferWord("out", 0));
+        assertEquals(45, o.bufferWord("out", 1));
+    }
+
+    @Test
+    void readingAnUnwrittenRegisterIsAnError() {
+        SimulationException e = assertThrows(SimulationException.class, () -> run("    add.f32 r0.x, r5.y, c0.x\n    end\n", 1, 2));
+        assertTrue(e.getMessage().contains("reads r5.y before anything wrote it"), e.getMessage());
+        SimulationException off = assertThrows(SimulationException.class, () -> run("    nop\n", 1, 2));
+        assertTrue(off.getMessage().contains("execution left the program"), off.getMessage());
+        SimulationException loop = assertThrows(SimulationException.class,
+                () -> new Simulator(program("    jump #+0\n")).stepLimit(1000).run(new ShaderInputs()));
+        assertTrue(loop.getMessage().contains("endless loop"), loop.getMessage());
+    }
+
+    @Test
+    void binariesRoundTripAndCorruptionIsReported() {
+        Program p = program(ADD_AND_STORE);
+        byte[] bin = ProgramBinary.write(p);
+        Program back = ProgramBinary.read("x.bin", bin);
+        assertEquals(ProgramText.print(p), ProgramText.print(back));
+        assertEquals(p.code(), back.code());
+
+        byte[] badMagic = bin.clone();
+        badMagic[0] = 'X';
+        assertMessage(badMagic, "x.bin: byte 0: not a Lathe binary");
+        assertMessage(java.util.Arrays.copyOf(bin, bin.length - 3), "instructions need");
+        byte[] badWord = bin.clone();
+        int last = bin.length - 8;
+        badWord[last + 7] = (byte) 0xff; // category 7 with an unknown opcode
+        assertMessage(badWord, "instruction 5");
+        byte[] hugeHeader = bin.clone();
+        hugeHeader[12] = (byte) 0xff;
+        hugeHeader[15] = (byte) 0x7f;
+        assertMessage(hugeHeader, "byte 12: header length");
+    }
+
+    private static void assertMessage(byte[] bytes, String part) {
+        ProgramException e = assertThrows(ProgramException.class, () -> ProgramBinary.read("x.bin", bytes));
+        assertTrue(e.getMessage().contains(part), e.getMessage());
+    }
+
+    @Test
+    void textErrorsAreLocated() {
+        ProgramException e = assertThrows(ProgramException.class, () -> ProgramText.parse("t.s", HEADER + "    add.f32 r0.x, r1.x\n"));
+        assertTrue(e.getMessage().startsWith("t.s:11:"), e.getMessage());
+        ProgramException d = assertThrows(ProgramException.class,
+                () -> ProgramText.parse("t.s", HEADER.replace(".decl buffer u32 @out binding=0", ".decl buffer q32 @out binding=0")));
+        assertTrue(d.getMessage().startsWith("t.s:3:"), d.getMessage());
+        ProgramException s = assertThrows(ProgramException.class, () -> ProgramText.parse("t.s", HEADER.replace(".slot @out 0", ".slot @nope 0")));
+        assertTrue(s.getMessage().startsWith("t.s:5:1: error: .slot names @nope"), s.getMessage());
+    }
+}
