@@ -1,5 +1,6 @@
 package dev.lathe.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -183,5 +184,52 @@ class CliTest {
         Result r = lathe("run", p.toString(), "--buffer", "data=1,-2,3,4", "--dispatch", "2");
         assertEquals(0, r.code(), r.err());
         assertEquals("@data = i32[4] (-1, 2, -3, -4)\n", r.out());
+    }
+
+    static Path repoRoot() {
+        Path p = Path.of("").toAbsolutePath();
+        while (p != null && !Files.exists(p.resolve("examples/asm/sum_loop.s"))) p = p.getParent();
+        return p;
+    }
+
+    @Test
+    void asmDisasmAndSimRoundTrip() throws IOException {
+        Path src = repoRoot().resolve("examples/asm/sum_loop.s");
+        Path bin = dir.resolve("sum.bin");
+        Result a = lathe("asm", src.toString(), "-o", bin.toString());
+        assertEquals(0, a.code(), a.err());
+        Result d = lathe("disasm", bin.toString());
+        assertEquals(0, d.code(), d.err());
+        Path again = file("again.s", d.out());
+        Path bin2 = dir.resolve("again.bin");
+        assertEquals(0, lathe("asm", again.toString(), "-o", bin2.toString()).code());
+        assertArrayEquals(Files.readAllBytes(bin), Files.readAllBytes(bin2));
+        for (String f : new String[] {src.toString(), bin.toString()}) {
+            Result r = lathe("sim", f, "--input", "n=10", "--buffer-size", "out=8");
+            assertEquals(0, r.code(), r.err());
+            assertEquals("@out = u32[2] (45, 1036831949)\n", r.out());
+        }
+    }
+
+    @Test
+    void simReportsHazardsAndBadFilesWithoutStackTraces() throws IOException {
+        String text = Files.readString(repoRoot().resolve("examples/asm/sum_loop.s"));
+        Path broken = file("broken.s", text.replace("    (nop2)nop\n    br !p0.x", "    br !p0.x"));
+        Result r = lathe("sim", broken.toString(), "--input", "n=3", "--buffer-size", "out=8");
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("hazard at pc 4 (br !p0.x, #+7): reads p0.x 1 cycle after pc 3 wrote it"), r.err());
+        noStackTrace(r);
+        Path bad = file("bad.s", text.replace("add.u32 r0.y, r0.y, r0.x", "add.u32 r0.y, r0.y"));
+        Result b = lathe("asm", bad.toString());
+        assertEquals(1, b.code());
+        assertTrue(b.err().contains("bad.s:22:"), b.err());
+        noStackTrace(b);
+        Path junk = file("junk.bin", "not a binary at all");
+        Result j = lathe("disasm", junk.toString());
+        assertTrue(j.err().contains("not a Lathe binary"), j.err());
+        Result ir = lathe("sim", file("x.ir", SHADER).toString());
+        assertEquals(1, ir.code());
+        assertTrue(ir.err().contains("not implemented yet"), ir.err());
+        noStackTrace(ir);
     }
 }

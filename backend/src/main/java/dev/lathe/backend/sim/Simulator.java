@@ -291,7 +291,7 @@ public final class Simulator {
         private boolean readPred() {
             if (!predWritten) throw error("reads p0.x before anything wrote it");
             if (time - predWrite < ALU_TO_ALU) {
-                throw hazard("reads p0.x " + (time - predWrite) + " cycles after pc " + predWriterPc + " wrote it; needs " + ALU_TO_ALU);
+                throw hazard("reads p0.x " + (time - predWrite) + ((time - predWrite) == 1 ? " cycle" : " cycles") + " after pc " + predWriterPc + " wrote it; needs " + ALU_TO_ALU);
             }
             return pred;
         }

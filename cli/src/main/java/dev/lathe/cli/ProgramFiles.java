@@ -1,0 +1,55 @@
+package dev.lathe.cli;
+
+import dev.lathe.backend.program.Program;
+import dev.lathe.backend.program.ProgramBinary;
+import dev.lathe.backend.program.ProgramException;
+import dev.lathe.backend.program.ProgramText;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/** Loading and writing machine programs ({@code .s} assembly, {@code .bin} binaries) for the commands. */
+final class ProgramFiles {
+    private ProgramFiles() {}
+
+    static Program load(Path path) {
+        String name = path.toString();
+        try {
+            if (name.endsWith(".s")) return ProgramText.parse(name, ShaderFiles.readText(path));
+            if (name.endsWith(".bin")) return ProgramBinary.read(name, readBytes(path));
+        } catch (ProgramException e) {
+            throw new CliException(e.getMessage());
+        }
+        if (name.endsWith(".ir")) {
+            throw new CliException(name + ": compiling IR to machine code is not implemented yet (the backend pipeline is in "
+                    + "progress); give an assembled .s or .bin program");
+        }
+        throw new CliException(name + ": unsupported input (expected a .s or .bin program)");
+    }
+
+    static byte[] readBytes(Path path) {
+        try {
+            return Files.readAllBytes(path);
+        } catch (NoSuchFileException e) {
+            throw new CliException(path + ": no such file");
+        } catch (IOException e) {
+            throw new CliException(path + ": cannot read: " + e.getMessage());
+        }
+    }
+
+    static void write(Path path, byte[] bytes) {
+        try {
+            Files.write(path, bytes);
+        } catch (IOException e) {
+            throw new CliException(path + ": cannot write: " + e.getMessage());
+        }
+    }
+
+    /** FILE.s -> FILE.bin and the like. */
+    static Path withExtension(Path p, String ext) {
+        String n = p.getFileName().toString();
+        int dot = n.lastIndexOf('.');
+        return p.resolveSibling((dot > 0 ? n.substring(0, dot) : n) + ext);
+    }
+}
