@@ -1,0 +1,732 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.backend.isa.Cond;
+import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.MOp;
+import dev.lathe.backend.isa.MType;
+import dev.lathe.backend.isa.Operand;
+import dev.lathe.backend.isa.SysVal;
+import dev.lathe.backend.sim.Semantics;
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.Block;
+import dev.lathe.ir.CfNode;
+import dev.lathe.ir.Function;
+import dev.lathe.ir.IfNode;
+import dev.lathe.ir.Instr;
+import dev.lathe.ir.IntrinsicInstr;
+import dev.lathe.ir.JumpInstr;
+import dev.lathe.ir.LoadConstInstr;
+import dev.lathe.ir.PhiInstr;
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.Src;
+import dev.lathe.ir.Stage;
+import dev.lathe.ir.UndefInstr;
+import dev.lathe.ir.Value;
+import dev.lathe.ir.Variable;
+import dev.lathe.ir.BaseType;
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.Op;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Instruction selection: the scalarized, target-lowered IR function becomes machine
+ * instructions over virtual registers, block by block, still in SSA form.
+ *
+ * <p>Every component of an IR value gets a virtual register (a pair for 64 bits); {@code vecN}
+ * and swizzles only rename. {@code fneg}/{@code fabs}/{@code fsat} become {@code absneg} with
+ * modifiers, {@code fsub} an {@code add} with a negated source, small constants cat2
+ * immediates; comparisons write 0/1 to a register ({@code if} and {@code discard_if} turn that
+ * into p0.x right before the branch); texture coordinates are collected into consecutive
+ * registers and texels split out of them; 64-bit pack/unpack are collects and splits, which
+ * register allocation makes free when the pieces can stay in place. Anything the target has no
+ * instruction for stops with "not supported by the target: OP".
+ */
+final class Isel {
+    final Shader shader;
+    final Function fn;
+    final Layout layout;
+    final Map<Block, List<MirInstr>> code = new LinkedHashMap<>();
+    /** Per block followed by an if: the register holding the condition (read by the cmps isel puts last). */
+    final Map<Block, VReg> conditions = new HashMap<>();
+    private final Map<Value, VReg[]> vals = new HashMap<>();
+    private List<MirInstr> cur;
+    private int nextReg;
+
+    Isel(Shader shader, Function fn, Layout layout) {
+        this.shader = shader;
+        this.fn = fn;
+        this.layout = layout;
+    }
+
+    int registerCount() {
+        return nextReg;
+    }
+
+    void run() {
+        for (Block b : fn.blocks()) code.put(b, new ArrayList<>());
+        for (Block b : fn.blocks()) {
+            cur = code.get(b);
+            for (Instr i : b.instrs()) select(i);
+            if (b.next() instanceof IfNode n) {
+                VReg c = comp(n.condition(), 0);
+                conditions.put(b, c);
+                cur.add(MirInstr.op(MInstr.cmps(MOp.CMPS_U, MType.U32, Cond.NE, Operand.P0, Operand.reg(0), Operand.imm(0)), null, c, null));
+            }
+        }
+    }
+
+    /**
+     * Removes instructions whose result nothing reads and that have no other effect (constants
+     * folded into immediates leave their movs behind), to a fixpoint.
+     */
+    void removeDead() {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            Map<VReg, Integer> uses = new HashMap<>();
+            for (List<MirInstr> l : code.values()) {
+                for (MirInstr m : l) {
+                    for (VReg s : m.srcs) if (s != null) uses.merge(s, 1, Integer::sum);
+                    if (m.phiSrcs != null) for (VReg s : m.phiSrcs.values()) uses.merge(s, 1, Integer::sum);
+                }
+            }
+            for (List<MirInstr> l : code.values()) {
+                changed |= l.removeIf(m -> m.def != null && !uses.containsKey(m.def)
+                        && (m.kind != MirInstr.Kind.OP || pure(m.proto.op())));
+            }
+        }
+    }
+
+    private static boolean pure(MOp op) {
+        int c = op.category();
+        return c >= 1 && c <= 5 || op == MOp.LDG || op == MOp.LDL || op == MOp.LDC || op == MOp.LDLV || op == MOp.LDP;
+    }
+
+    // ---- values and registers ----------------------------------------------------------------
+
+    private VReg newReg(int bits) {
+        return bits == 64 ? new VReg(nextReg++, 2, 2) : new VReg(nextReg++, 1, 1);
+    }
+
+    VReg newVector(int units) {
+        return new VReg(nextReg++, units, 1);
+    }
+
+    private VReg[] regs(Value v) {
+        VReg[] r = vals.get(v);
+        if (r == null) {
+            r = new VReg[v.numComponents()];
+            for (int c = 0; c < r.length; c++) r[c] = newReg(v.bitSize());
+            vals.put(v, r);
+        }
+        return r;
+    }
+
+    private VReg comp(Src s, int c) {
+        return regs(s.value())[s.component(c)];
+    }
+
+    /** Gives {@code v} these registers: an alias, or copies when a phi already named its registers. */
+    private void define(Value v, VReg[] comps) {
+        VReg[] had = vals.get(v);
+        if (had == null) {
+            vals.put(v, comps);
+            return;
+        }
+        for (int c = 0; c < comps.length; c++) cur.add(MirInstr.copy(had[c], comps[c]));
+    }
+
+    private static MType type(MType.Kind kind, int bits) {
+        if (bits == 1) return MType.B1;
+        return switch (kind) {
+            case FLOAT -> bits == 16 ? MType.F16 : bits == 32 ? MType.F32 : MType.F64;
+            case UINT -> bits == 8 ? MType.U8 : bits == 16 ? MType.U16 : bits == 32 ? MType.U32 : MType.U64;
+            case SINT -> bits == 8 ? MType.S8 : bits == 16 ? MType.S16 : bits == 32 ? MType.S32 : MType.S64;
+        };
+    }
+
+    private static MType memType(int bits) {
+        return bits == 8 ? MType.U8 : bits == 16 ? MType.U16 : bits == 64 ? MType.U64 : MType.U32;
+    }
+
+    private CompileException unsupported(Instr i, String what) {
+        String where = i.loc() != null ? i.loc() + ": " : "";
+        return new CompileException(where + "not supported by the target: " + what);
+    }
+
+    // ---- selection ------------------------------------------------------------------------------
+
+    private void select(Instr i) {
+        if (i instanceof PhiInstr p) {
+            phi(p);
+        } else if (i instanceof LoadConstInstr k) {
+            constant(k);
+        } else if (i instanceof UndefInstr u) {
+            VReg[] r = new VReg[u.def().numComponents()];
+            for (int c = 0; c < r.length; c++) r[c] = materialize(0, u.def().bitSize());
+            define(u.def(), r);
+        } else if (i instanceof AluInstr a) {
+            alu(a);
+        } else if (i instanceof IntrinsicInstr x) {
+            intrinsic(x);
+        } else if (!(i instanceof JumpInstr)) { // the linearizer emits jumps from the structure
+            throw unsupported(i, i.opName());
+        }
+    }
+
+    private void phi(PhiInstr p) {
+        VReg[] r = regs(p.def());
+        for (int c = 0; c < r.length; c++) {
+            MirInstr m = MirInstr.phi(r[c]);
+            for (PhiInstr.PhiSrc ps : p.phiSrcs()) m.phiSrcs.put(ps.pred(), comp(ps.src(), c));
+            cur.add(m);
+        }
+    }
+
+    private VReg materialize(long bits, int size) {
+        VReg r = newReg(size);
+        if (size == 64) {
+            cur.add(MirInstr.op(MInstr.mov(MType.U64, MType.U64, Operand.reg(0), Operand.constant(layout.constant64(bits))), r));
+        } else {
+            cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.imm(bits & 0xffffffffL)), r));
+        }
+        return r;
+    }
+
+    private void constant(LoadConstInstr k) {
+        VReg[] r = new VReg[k.def().numComponents()];
+        for (int c = 0; c < r.length; c++) r[c] = materialize(k.value(c), k.def().bitSize());
+        define(k.def(), r);
+    }
+
+    /**
+     * An ALU source: a cat2 immediate when the component is a constant that fits (for floats,
+     * a whole number up to 1023 in magnitude, read as that float), else a register.
+     */
+    private Operand source(Src s, int c, MType t, boolean immOk, List<VReg> regs, List<Integer> units) {
+        if (immOk && s.value().parent() instanceof LoadConstInstr k) {
+            long bits = k.value(s.component(c));
+            Long imm = immediate(bits, t);
+            if (imm != null) return Operand.imm(imm);
+        }
+        regs.add(comp(s, c));
+        units.add(0);
+        return Operand.reg(0);
+    }
+
+    private static Long immediate(long bits, MType t) {
+        if (t.kind() == MType.Kind.FLOAT) {
+            double d = FloatBits.toDouble(bits, t.bits());
+            if (d != Math.rint(d) || Math.abs(d) > 1023 || (d == 0 && FloatBits.isNegative(bits, t.bits()))) return null;
+            return (long) d;
+        }
+        if (t.bits() == 64) return null;
+        long v = t.kind() == MType.Kind.SINT ? dev.lathe.ir.op.Bits.sext(bits, t.bits()) : bits;
+        if (t.kind() == MType.Kind.UINT && t.bits() < 32) v = dev.lathe.ir.op.Bits.sext(bits, t.bits()); // sign-extended, then truncated back
+        return v >= -1024 && v <= 1023 ? v : null;
+    }
+
+    private void emitAlu(MOp op, MType t, Cond cond, boolean sat, VReg dst, Operand[] srcs, List<VReg> regs) {
+        MInstr proto = new MInstr(op, t, null, cond, 0, false, false, 0, sat, false, Operand.reg(0), List.of(srcs), 0, 0, 0, 0);
+        VReg[] rs = new VReg[srcs.length];
+        int k = 0;
+        for (int s = 0; s < srcs.length; s++) {
+            if (srcs[s].kind() == Operand.Kind.REG) rs[s] = regs.get(k++);
+        }
+        cur.add(MirInstr.op(proto, dst, rs, new int[srcs.length]));
+    }
+
+    private void alu(AluInstr a) {
+        Op op = a.op();
+        Value d = a.def();
+        int n = d.numComponents();
+        switch (op) {
+            case MOV -> {
+                VReg[] r = new VReg[n];
+                for (int c = 0; c < n; c++) r[c] = comp(a.src(0), c);
+                define(d, r);
+                return;
+            }
+            case VEC2, VEC3, VEC4, VEC8, VEC16 -> {
+                VReg[] r = new VReg[n];
+                for (int c = 0; c < n; c++) r[c] = comp(a.src(c), 0);
+                define(d, r);
+                return;
+            }
+            case PACK_64_2X32_SPLIT -> {
+                VReg[] r = new VReg[n];
+                for (int c = 0; c < n; c++) {
+                    r[c] = newReg(64);
+                    cur.add(MirInstr.collect(r[c], comp(a.src(0), c), comp(a.src(1), c)));
+                }
+                define(d, r);
+                return;
+            }
+            case PACK_64_2X32 -> {
+                VReg r = newReg(64);
+                cur.add(MirInstr.collect(r, comp(a.src(0), 0), comp(a.src(0), 1)));
+                define(d, new VReg[] {r});
+                return;
+            }
+            case UNPACK_64_2X32_SPLIT_X, UNPACK_64_2X32_SPLIT_Y -> {
+                VReg[] r = new VReg[n];
+                for (int c = 0; c < n; c++) {
+                    r[c] = newReg(32);
+                    cur.add(MirInstr.split(r[c], comp(a.src(0), c), op == Op.UNPACK_64_2X32_SPLIT_X ? 0 : 1));
+                }
+                define(d, r);
+                return;
+            }
+            case UNPACK_64_2X32 -> {
+                VReg lo = newReg(32), hi = newReg(32);
+                VReg src = comp(a.src(0), 0);
+                cur.add(MirInstr.split(lo, src, 0));
+                cur.add(MirInstr.split(hi, src, 1));
+                define(d, new VReg[] {lo, hi});
+                return;
+            }
+            default -> { }
+        }
+        VReg[] out = new VReg[n];
+        for (int c = 0; c < n; c++) {
+            out[c] = newReg(d.bitSize());
+            component(a, c, out[c]);
+        }
+        define(d, out);
+    }
+
+    /** Component c of an ALU instruction into {@code dst}. */
+    private void component(AluInstr a, int c, VReg dst) {
+        Op op = a.op();
+        int bits = a.src(0).value().bitSize();
+        List<VReg> regs = new ArrayList<>();
+        List<Integer> units = new ArrayList<>();
+        MType f = type(MType.Kind.FLOAT, bits), u = type(MType.Kind.UINT, bits), s = type(MType.Kind.SINT, bits);
+        switch (op) {
+            case FADD, FMUL, FMIN, FMAX -> binary(op == Op.FADD ? MOp.ADD_F : op == Op.FMUL ? MOp.MUL_F : op == Op.FMIN ? MOp.MIN_F : MOp.MAX_F,
+                    f, a, c, dst, true);
+            case FDIV, FPOW -> binary(op == Op.FDIV ? MOp.DIV_F : MOp.POW_F, f, a, c, dst, false);
+            case FSUB -> {
+                Operand x = source(a.src(0), c, f, true, regs, units);
+                Operand y;
+                Long negImm = a.src(1).value().parent() instanceof LoadConstInstr k
+                        ? negatedImmediate(k.value(a.src(1).component(c)), f) : null;
+                if (negImm != null) {
+                    y = Operand.imm(negImm);
+                } else {
+                    regs.add(comp(a.src(1), c));
+                    y = Operand.reg(0).withNeg(true);
+                }
+                emitAlu(MOp.ADD_F, f, null, false, dst, new Operand[] {x, y}, regs);
+            }
+            case FFMA -> ternary(MOp.FMA_F, f, a, c, dst);
+            case FNEG, FABS, FSAT -> {
+                regs.add(comp(a.src(0), c));
+                Operand x = Operand.reg(0).withNeg(op == Op.FNEG).withAbs(op == Op.FABS);
+                emitAlu(MOp.ABSNEG_F, f, null, op == Op.FSAT, dst, new Operand[] {x}, regs);
+            }
+            case FFLOOR, FCEIL, FTRUNC, FROUND_EVEN, FSIGN -> unary(switch (op) {
+                case FFLOOR -> MOp.FLOOR_F;
+                case FCEIL -> MOp.CEIL_F;
+                case FTRUNC -> MOp.TRUNC_F;
+                case FROUND_EVEN -> MOp.RNDNE_F;
+                default -> MOp.SIGN_F;
+            }, f, a, c, dst);
+            case FRCP, FRSQ, FSQRT, FLOG2, FEXP2, FSIN, FCOS -> unary(switch (op) {
+                case FRCP -> MOp.RCP;
+                case FRSQ -> MOp.RSQ;
+                case FSQRT -> MOp.SQRT;
+                case FLOG2 -> MOp.LOG2;
+                case FEXP2 -> MOp.EXP2;
+                case FSIN -> MOp.SIN;
+                default -> MOp.COS;
+            }, f, a, c, dst);
+            case FFRACT -> {
+                // a - floor(a), one rounding each: what ffract computes
+                VReg fl = newReg(bits);
+                unary(MOp.FLOOR_F, f, a, c, fl);
+                regs.add(comp(a.src(0), c));
+                regs.add(fl);
+                emitAlu(MOp.ADD_F, f, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0).withNeg(true)}, regs);
+            }
+            case FLT, FGE, FEQ, FNEU, FLTU, FGEU, FEQU -> compare(MOp.CMPS_F, f, switch (op) {
+                case FLT -> Cond.LT;
+                case FGE -> Cond.GE;
+                case FEQ -> Cond.EQ;
+                case FNEU -> Cond.NE;
+                case FLTU -> Cond.LTU;
+                case FGEU -> Cond.GEU;
+                default -> Cond.EQU;
+            }, a, c, dst);
+            case ILT, IGE -> compare(MOp.CMPS_S, s, op == Op.ILT ? Cond.LT : Cond.GE, a, c, dst);
+            case ULT, UGE -> compare(MOp.CMPS_U, u, op == Op.ULT ? Cond.LT : Cond.GE, a, c, dst);
+            case IEQ, INE -> compare(MOp.CMPS_U, u, op == Op.IEQ ? Cond.EQ : Cond.NE, a, c, dst);
+            case IADD, ISUB, IMUL, UMUL_HIGH, IMUL_HIGH, IMIN, IMAX, UMIN, UMAX, IAND, IOR, IXOR, ISHL, USHR, ISHR, UDIV, IDIV, UMOD,
+                    IREM, IMOD -> {
+                if (bits == 64) throw unsupported(a, op.opName() + " on 64-bit integers (lowering to 32-bit pieces is not done yet)");
+                MOp m = switch (op) {
+                    case IADD -> MOp.ADD_U;
+                    case ISUB -> MOp.SUB_U;
+                    case IMUL -> MOp.MUL_U;
+                    case UMUL_HIGH -> MOp.MULH_U;
+                    case IMUL_HIGH -> MOp.MULH_S;
+                    case IMIN -> MOp.MIN_S;
+                    case IMAX -> MOp.MAX_S;
+                    case UMIN -> MOp.MIN_U;
+                    case UMAX -> MOp.MAX_U;
+                    case IAND -> MOp.AND_B;
+                    case IOR -> MOp.OR_B;
+                    case IXOR -> MOp.XOR_B;
+                    case ISHL -> MOp.SHL_B;
+                    case USHR -> MOp.SHR_B;
+                    case ISHR -> MOp.ASHR_B;
+                    case UDIV -> MOp.DIV_U;
+                    case IDIV -> MOp.DIV_S;
+                    case UMOD -> MOp.MOD_U;
+                    case IREM -> MOp.REM_S;
+                    default -> MOp.MOD_S;
+                };
+                MType t = m.types() == MOp.Types.SINT ? s : u;
+                if (bits == 1 && m.types() == MOp.Types.SINT) throw unsupported(a, op.opName() + " on booleans");
+                binary(m, t, a, c, dst, m.category() == 2);
+            }
+            case INOT, BITFIELD_REVERSE, BIT_COUNT -> {
+                if (bits == 64) throw unsupported(a, op.opName() + " on 64-bit integers (lowering to 32-bit pieces is not done yet)");
+                unary(op == Op.INOT ? MOp.NOT_B : op == Op.BITFIELD_REVERSE ? MOp.BFREV_B : MOp.CBITS_B, u, a, c, dst);
+            }
+            case INEG, IABS -> {
+                if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
+                regs.add(comp(a.src(0), c));
+                Operand x = Operand.reg(0).withNeg(op == Op.INEG).withAbs(op == Op.IABS);
+                emitAlu(MOp.ABSNEG_S, s, null, false, dst, new Operand[] {x}, regs);
+            }
+            case BCSEL -> {
+                int vb = a.src(1).value().bitSize();
+                MType t = vb == 1 ? MType.B1 : type(MType.Kind.UINT, vb);
+                regs.add(comp(a.src(1), c));
+                regs.add(comp(a.src(0), c));
+                regs.add(comp(a.src(2), c));
+                emitAlu(MOp.SEL_B, t, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, regs);
+            }
+            case FCSEL -> {
+                VReg cond = newReg(32);
+                regs.add(comp(a.src(0), c));
+                emitAlu(MOp.CMPS_F, f, Cond.NE, false, cond, new Operand[] {Operand.reg(0), Operand.imm(0)}, regs);
+                List<VReg> r2 = List.of(comp(a.src(1), c), cond, comp(a.src(2), c));
+                emitAlu(MOp.SEL_B, type(MType.Kind.UINT, bits), null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                        r2);
+            }
+            default -> {
+                MType[] conv = conversion(op, bits);
+                if (conv == null) throw unsupported(a, op.opName());
+                regs.add(comp(a.src(0), c));
+                MInstr proto = MInstr.mov(conv[0], conv[1], Operand.reg(0), Operand.reg(0));
+                cur.add(MirInstr.op(proto, dst, regs.get(0)));
+            }
+        }
+    }
+
+    private static Long negatedImmediate(long bits, MType t) {
+        double d = FloatBits.toDouble(bits, t.bits());
+        if (d == 0 || d != Math.rint(d) || Math.abs(d) > 1023) return null;
+        return (long) -d;
+    }
+
+    /** The cov types of an IR conversion at this source size, or null when it is none. */
+    private static MType[] conversion(Op op, int bits) {
+        for (MType from : MType.values()) {
+            if (from.bits() != bits) continue;
+            for (MType to : MType.values()) {
+                if (from == to) continue;
+                try {
+                    if (Semantics.convert(from, to) == op) return new MType[] {from, to};
+                } catch (RuntimeException e) {
+                    // not a pair Semantics knows
+                }
+            }
+        }
+        return null;
+    }
+
+    private void unary(MOp m, MType t, AluInstr a, int c, VReg dst) {
+        List<VReg> regs = new ArrayList<>();
+        regs.add(comp(a.src(0), c));
+        emitAlu(m, t, null, false, dst, new Operand[] {Operand.reg(0)}, regs);
+    }
+
+    private void binary(MOp m, MType t, AluInstr a, int c, VReg dst, boolean immOk) {
+        List<VReg> regs = new ArrayList<>();
+        List<Integer> units = new ArrayList<>();
+        boolean imm = immOk && t.bits() != 64;
+        Operand x = source(a.src(0), c, t, imm, regs, units);
+        Operand y = source(a.src(1), c, m == MOp.SHL_B || m == MOp.SHR_B || m == MOp.ASHR_B ? MType.U32 : t, imm, regs, units);
+        if (x.kind() == Operand.Kind.IMM && y.kind() == Operand.Kind.IMM) {
+            // both constant (folding was off): the first goes through a register
+            regs.add(0, comp(a.src(0), c));
+            x = Operand.reg(0);
+        }
+        emitAlu(m, t, null, false, dst, new Operand[] {x, y}, regs);
+    }
+
+    private void ternary(MOp m, MType t, AluInstr a, int c, VReg dst) {
+        List<VReg> regs = List.of(comp(a.src(0), c), comp(a.src(1), c), comp(a.src(2), c));
+        emitAlu(m, t, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, regs);
+    }
+
+    private void compare(MOp m, MType t, Cond cond, AluInstr a, int c, VReg dst) {
+        List<VReg> regs = new ArrayList<>();
+        List<Integer> units = new ArrayList<>();
+        boolean imm = t.bits() != 64;
+        Operand x = source(a.src(0), c, t, false, regs, units);
+        Operand y = source(a.src(1), c, t, imm, regs, units);
+        emitAlu(m, t, cond, false, dst, new Operand[] {x, y}, regs);
+    }
+
+    // ---- intrinsics -----------------------------------------------------------------------------
+
+    private int slot(Variable v) {
+        return layout.slots.get(v.name());
+    }
+
+    private static MType varType(Variable v) {
+        int bits = v.type().bitSize();
+        return switch (v.type().base()) {
+            case FLOAT -> type(MType.Kind.FLOAT, bits);
+            case INT -> type(MType.Kind.SINT, bits);
+            case BOOL -> MType.B1;
+            default -> type(MType.Kind.UINT, bits);
+        };
+    }
+
+    private VReg sysval(SysVal v) {
+        VReg r = newReg(32);
+        cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.special(v)), r));
+        return r;
+    }
+
+    private void intrinsic(IntrinsicInstr x) {
+        Variable v = x.var();
+        Value d = x.def();
+        switch (x.intrinsic()) {
+            case LOAD_INPUT -> {
+                VReg[] r = new VReg[d.numComponents()];
+                MType t = varType(v);
+                boolean bary = shader.stage() == Stage.FRAGMENT && !v.isFlat() && t == MType.F32;
+                for (int c = 0; c < r.length; c++) {
+                    r[c] = newReg(d.bitSize());
+                    MInstr proto = bary
+                            ? MInstr.alu(MOp.BARY_F, MType.F32, Operand.reg(0), Operand.imm(slot(v)), Operand.imm(c))
+                            : MInstr.memory(MOp.LDLV, memType(d.bitSize()), 1, Operand.reg(0), Operand.NONE, Operand.NONE, slot(v), c);
+                    cur.add(MirInstr.op(proto, r[c]));
+                }
+                define(d, r);
+            }
+            case STORE_OUTPUT -> {
+                Src val = x.src(0);
+                for (int c = 0; c < val.numComponentsRead(); c++) {
+                    MInstr proto = MInstr.memory(MOp.STO, memType(val.value().bitSize()), 1, Operand.NONE, Operand.NONE,
+                            Operand.reg(0), slot(v), c);
+                    cur.add(MirInstr.op(proto, null, null, comp(val, c)));
+                }
+            }
+            case LOAD_UNIFORM -> uniform(x, v, d);
+            case LOAD_BUFFER -> {
+                VReg addr = comp(x.src(0), 0);
+                int bytes = d.bitSize() / 8;
+                VReg[] r = new VReg[d.numComponents()];
+                for (int c = 0; c < r.length; c++) {
+                    r[c] = newReg(d.bitSize());
+                    MInstr proto = MInstr.memory(MOp.LDG, memType(d.bitSize()), 1, Operand.reg(0), Operand.reg(0), Operand.NONE, slot(v), c * bytes);
+                    cur.add(MirInstr.op(proto, r[c], addr, null));
+                }
+                define(d, r);
+            }
+            case STORE_BUFFER -> {
+                VReg addr = comp(x.src(0), 0);
+                Src val = x.src(1);
+                int bits = val.value().bitSize();
+                for (int c = 0; c < val.numComponentsRead(); c++) {
+                    MInstr proto = MInstr.memory(MOp.STG, memType(bits), 1, Operand.NONE, Operand.reg(0), Operand.reg(0), slot(v),
+                            c * bits / 8);
+                    cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
+                }
+            }
+            case TEX, TXL, TXF, TXS -> texture(x, v, d);
+            case LOAD_VAR, STORE_VAR -> local(x, v);
+            case LOAD_LOCAL_INVOCATION_ID -> define(d, new VReg[] {sysval(SysVal.LOCAL_ID_X), sysval(SysVal.LOCAL_ID_Y), sysval(SysVal.LOCAL_ID_Z)});
+            case LOAD_WORKGROUP_ID -> define(d, new VReg[] {sysval(SysVal.WORKGROUP_ID_X), sysval(SysVal.WORKGROUP_ID_Y), sysval(SysVal.WORKGROUP_ID_Z)});
+            case LOAD_NUM_WORKGROUPS -> define(d, new VReg[] {sysval(SysVal.NUM_WORKGROUPS_X), sysval(SysVal.NUM_WORKGROUPS_Y),
+                    sysval(SysVal.NUM_WORKGROUPS_Z)});
+            case LOAD_WORKGROUP_SIZE -> define(d, new VReg[] {sysval(SysVal.WORKGROUP_SIZE_X), sysval(SysVal.WORKGROUP_SIZE_Y),
+                    sysval(SysVal.WORKGROUP_SIZE_Z)});
+            case LOAD_LOCAL_INVOCATION_INDEX -> define(d, new VReg[] {sysval(SysVal.LOCAL_INDEX)});
+            case LOAD_GLOBAL_INVOCATION_ID -> {
+                SysVal[][] parts = {{SysVal.WORKGROUP_ID_X, SysVal.WORKGROUP_SIZE_X, SysVal.LOCAL_ID_X},
+                        {SysVal.WORKGROUP_ID_Y, SysVal.WORKGROUP_SIZE_Y, SysVal.LOCAL_ID_Y}, {SysVal.WORKGROUP_ID_Z, SysVal.WORKGROUP_SIZE_Z, SysVal.LOCAL_ID_Z}};
+                VReg[] r = new VReg[3];
+                for (int c = 0; c < 3; c++) {
+                    VReg w = sysval(parts[c][0]), s = sysval(parts[c][1]), l = sysval(parts[c][2]);
+                    VReg p = newReg(32);
+                    emitAlu(MOp.MUL_U, MType.U32, null, false, p, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(w, s));
+                    r[c] = newReg(32);
+                    emitAlu(MOp.ADD_U, MType.U32, null, false, r[c], new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(p, l));
+                }
+                define(d, r);
+            }
+            case LOAD_FRAG_COORD -> define(d, new VReg[] {sysval(SysVal.FRAG_COORD_X), sysval(SysVal.FRAG_COORD_Y), sysval(SysVal.FRAG_COORD_Z),
+                    sysval(SysVal.FRAG_COORD_W)});
+            case LOAD_FRONT_FACE -> define(d, new VReg[] {sysval(SysVal.FRONT_FACE)});
+            case LOAD_VERTEX_ID -> define(d, new VReg[] {sysval(SysVal.VERTEX_ID)});
+            case LOAD_INSTANCE_ID -> define(d, new VReg[] {sysval(SysVal.INSTANCE_ID)});
+            case DISCARD -> {
+                cur.add(MirInstr.op(MInstr.mov(MType.B1, MType.B1, Operand.P0, Operand.imm(1)), null));
+                cur.add(MirInstr.op(MInstr.flow(MOp.KILL, false, 0), null));
+            }
+            case DISCARD_IF -> {
+                cur.add(MirInstr.op(MInstr.cmps(MOp.CMPS_U, MType.U32, Cond.NE, Operand.P0, Operand.reg(0), Operand.imm(0)), null,
+                        comp(x.src(0), 0), null));
+                cur.add(MirInstr.op(MInstr.flow(MOp.KILL, false, 0), null));
+            }
+            case BARRIER -> cur.add(MirInstr.op(MInstr.bar(), null));
+            default -> throw unsupported(x, x.opName());
+        }
+    }
+
+    private void uniform(IntrinsicInstr x, Variable v, Value d) {
+        int base = slot(v);
+        int units = d.bitSize() == 64 ? 2 : 1;
+        int comps = v.type().components();
+        MType t = d.bitSize() == 64 ? MType.U64 : MType.U32;
+        VReg[] r = new VReg[d.numComponents()];
+        if (x.numSrcs() == 0 || x.src(0).value().parent() instanceof LoadConstInstr) {
+            long index = x.numSrcs() == 0 ? 0 : ((LoadConstInstr) x.src(0).value().parent()).value(x.src(0).component(0)) & 0xffffffffL;
+            boolean inRange = index < Math.max(1, v.arrayLength());
+            for (int c = 0; c < r.length; c++) {
+                if (!inRange) {
+                    r[c] = materialize(0, d.bitSize());
+                    continue;
+                }
+                r[c] = newReg(d.bitSize());
+                int at = base + (int) (index * comps + c) * units;
+                cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.constant(at)), r[c]));
+            }
+            define(d, r);
+            return;
+        }
+        // a run-time index: ldc at a clamped address, zero when out of range (as the interpreter reads)
+        VReg index = comp(x.src(0), 0);
+        VReg ok = newReg(32), addr = newReg(32), scaled = newReg(32);
+        emitAlu(MOp.CMPS_U, MType.U32, Cond.LT, false, ok, new Operand[] {Operand.reg(0), imm(v.arrayLength(), ok)}, List.of(index));
+        emitAlu(MOp.MUL_U, MType.U32, null, false, scaled, new Operand[] {Operand.reg(0), imm(comps * units, null)}, List.of(index));
+        VReg zero = materialize(0, 32);
+        emitAlu(MOp.SEL_B, MType.U32, null, false, addr, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(scaled, ok, zero));
+        VReg zeroValue = materialize(0, d.bitSize());
+        for (int c = 0; c < r.length; c++) {
+            VReg raw = newReg(d.bitSize());
+            cur.add(MirInstr.op(MInstr.memory(MOp.LDC, t, 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, base + c * units), raw, addr,
+                    null));
+            r[c] = newReg(d.bitSize());
+            emitAlu(MOp.SEL_B, t, null, false, r[c], new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(raw, ok, zeroValue));
+        }
+        define(d, r);
+    }
+
+    /** An immediate operand when it fits, else (for large values) the caller must use a register: here all our sizes fit. */
+    private static Operand imm(long v, VReg unused) {
+        if (v < -1024 || v > 1023) throw new CompileException("an array of " + v + " elements is too long for this target");
+        return Operand.imm(v);
+    }
+
+    private void texture(IntrinsicInstr x, Variable v, Value d) {
+        int dims = v.dim().coordinates();
+        MType texel = v.type().base() == BaseType.FLOAT ? MType.F32 : v.type().base() == BaseType.INT ? MType.S32 : MType.U32;
+        MOp op = switch (x.intrinsic()) {
+            case TEX -> MOp.SAM;
+            case TXL -> MOp.SAMLOD;
+            case TXF -> MOp.ISAM;
+            default -> MOp.GETSIZE;
+        };
+        VReg coord = null, lod = null;
+        if (op != MOp.GETSIZE) {
+            VReg[] parts = new VReg[dims];
+            for (int c = 0; c < dims; c++) parts[c] = comp(x.src(0), c);
+            coord = newVector(dims);
+            cur.add(MirInstr.collect(coord, parts));
+        }
+        if (op == MOp.SAMLOD) lod = comp(x.src(1), 0);
+        int comps = op == MOp.GETSIZE ? dims : 4;
+        VReg result = newVector(comps);
+        MInstr proto = MInstr.texture(op, op == MOp.GETSIZE ? MType.U32 : texel, dims, (1 << comps) - 1, Operand.reg(0),
+                op == MOp.GETSIZE ? Operand.NONE : Operand.reg(0), lod == null ? Operand.NONE : Operand.reg(0), slot(v));
+        cur.add(MirInstr.op(proto, result, coord, lod));
+        VReg[] r = new VReg[comps];
+        for (int c = 0; c < comps; c++) {
+            r[c] = newReg(32);
+            cur.add(MirInstr.split(r[c], result, c));
+        }
+        define(d, r);
+    }
+
+    /**
+     * Locals left after vars_to_ssa (arrays indexed at run time) live in local memory. An index
+     * out of range reads zero and drops the store, as the interpreter does: the address is
+     * clamped to a spare element after the array, and a load's value is replaced by zero.
+     */
+    private void local(IntrinsicInstr x, Variable v) {
+        boolean store = x.intrinsic() == dev.lathe.ir.Intrinsic.STORE_VAR;
+        int base = layout.local(v);
+        int elem = Layout.elementBytes(v);
+        int bits = v.type().bitSize();
+        int bytes = Math.max(bits, 8) / 8;
+        MType t = memType(Math.max(bits, 8));
+        boolean indexed = v.isArray();
+        VReg addr;
+        VReg ok = null;
+        if (indexed) {
+            VReg index = comp(x.src(0), 0);
+            ok = newReg(32);
+            emitAlu(MOp.CMPS_U, MType.U32, Cond.LT, false, ok, new Operand[] {Operand.reg(0), imm(v.arrayLength(), null)}, List.of(index));
+            VReg scaled = newReg(32);
+            emitAlu(MOp.MUL_U, MType.U32, null, false, scaled, new Operand[] {Operand.reg(0), imm(elem, null)}, List.of(index));
+            VReg spare = materialize((long) v.arrayLength() * elem, 32);
+            addr = newReg(32);
+            emitAlu(MOp.SEL_B, MType.U32, null, false, addr, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(scaled, ok, spare));
+        } else {
+            addr = materialize(0, 32);
+        }
+        if (store) {
+            Src val = x.src(indexed ? 1 : 0);
+            for (int c = 0; c < val.numComponentsRead(); c++) {
+                MInstr proto = MInstr.memory(MOp.STL, t, 1, Operand.NONE, Operand.reg(0), Operand.reg(0), 0, base + c * bytes);
+                cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
+            }
+            return;
+        }
+        Value d = x.def();
+        VReg[] r = new VReg[d.numComponents()];
+        VReg zero = indexed ? materialize(0, d.bitSize()) : null;
+        for (int c = 0; c < r.length; c++) {
+            VReg raw = newReg(d.bitSize());
+            cur.add(MirInstr.op(MInstr.memory(MOp.LDL, t, 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, base + c * bytes), raw, addr,
+                    null));
+            if (indexed) {
+                r[c] = newReg(d.bitSize());
+                MType st = d.bitSize() == 1 ? MType.B1 : type(MType.Kind.UINT, d.bitSize());
+                emitAlu(MOp.SEL_B, st, null, false, r[c], new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(raw, ok, zero));
+            } else {
+                r[c] = raw;
+            }
+        }
+        define(d, r);
+    }
+
+    /** Whether a node list can fall off its end (its last block does not jump). */
+    static boolean fallsThrough(dev.lathe.ir.CfList list) {
+        CfNode last = list.last();
+        return !(last instanceof Block b) || b.jump() == null;
+    }
+}

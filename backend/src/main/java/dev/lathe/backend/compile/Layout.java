@@ -1,0 +1,76 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.Variable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Where each variable lives in the machine program: uniforms packed into the constant file
+ * from c0.x (64-bit ones on an even scalar), inputs and outputs in slots by declaration order,
+ * buffers and textures by their binding, locals in local memory. Constants the code needs
+ * (64-bit immediates) go after the uniforms.
+ */
+final class Layout {
+    final Map<String, Integer> slots = new LinkedHashMap<>();
+    final Map<Integer, Long> constants = new LinkedHashMap<>();
+    final Map<Variable, Integer> localOffsets = new LinkedHashMap<>();
+    int nextConst;
+    int localBytes;
+
+    Layout(Shader s) {
+        int in = 0, out = 0;
+        for (Variable v : s.variables()) {
+            switch (v.kind()) {
+                case UNIFORM -> {
+                    int units = v.type().bitSize() == 64 ? 2 : 1;
+                    if (units == 2 && nextConst % 2 != 0) nextConst++;
+                    slots.put(v.name(), nextConst);
+                    nextConst += units * v.type().components() * Math.max(1, v.arrayLength());
+                }
+                case INPUT -> slots.put(v.name(), in++);
+                case OUTPUT -> slots.put(v.name(), out++);
+                case BUFFER, TEXTURE -> {
+                    if (v.binding() >= 32) throw new CompileException("@" + v.name() + ": binding " + v.binding()
+                            + " is past the target's 32 " + (v.kind() == Variable.Kind.BUFFER ? "buffers" : "textures"));
+                    slots.put(v.name(), v.binding());
+                }
+                default -> { }
+            }
+        }
+        if (in > 32 || out > 32) throw new CompileException("the target has 32 input and 32 output slots");
+        if (nextConst > 2048) throw new CompileException("uniforms need " + nextConst + " constant scalars; the constant file has 2048");
+    }
+
+    /** The constant-file index holding a 64-bit pattern (one pair per distinct value). */
+    int constant64(long bits) {
+        for (var e : constants.entrySet()) {
+            if (e.getKey() % 2 == 0 && e.getValue() == (bits & 0xffffffffL) && constants.get(e.getKey() + 1) == bits >>> 32) {
+                return e.getKey();
+            }
+        }
+        if (nextConst % 2 != 0) nextConst++;
+        if (nextConst + 2 > 2048) throw new CompileException("the constant file is full (2048 scalars)");
+        int at = nextConst;
+        constants.put(at, bits & 0xffffffffL);
+        constants.put(at + 1, bits >>> 32);
+        nextConst += 2;
+        return at;
+    }
+
+    /** Local memory for a local variable (every element), plus one spare element where dropped stores go. */
+    int local(Variable v) {
+        Integer at = localOffsets.get(v);
+        if (at != null) return at;
+        int elem = elementBytes(v);
+        int align = Math.min(8, Integer.highestOneBit(Math.max(1, elem)));
+        localBytes = (localBytes + align - 1) / align * align;
+        localOffsets.put(v, localBytes);
+        localBytes += elem * (Math.max(1, v.arrayLength()) + 1);
+        return localOffsets.get(v);
+    }
+
+    static int elementBytes(Variable v) {
+        return v.type().components() * Math.max(v.type().bitSize(), 8) / 8;
+    }
+}

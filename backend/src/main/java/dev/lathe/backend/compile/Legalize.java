@@ -1,0 +1,171 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.backend.isa.Access;
+import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.MOp;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Legalization: the fewest nops and {@code (ss)}/{@code (sy)} flags that make the code obey
+ * the latency rules of {@code backend/ISA.md}.
+ *
+ * <p>A forward walk keeps, per register, how many issue slots ago an ALU instruction wrote it
+ * and whether an SFU or load result is outstanding. An instruction that reads or writes a
+ * register with an outstanding result gets {@code (ss)}/{@code (sy)} (which waits for all of
+ * them); one that reads too soon after an ALU write gets the missing slots, folded into the
+ * previous instruction's {@code (nopN)} when it has room, else as {@code nop}s. At a label the
+ * states of every way in are merged (the smaller distance, the union of outstanding results);
+ * loops need the back edge's state, so the walk repeats until the label states stop changing
+ * (they only get more pessimistic, so it ends). Stall cycles do not count as distance: the
+ * result is safe whatever the stalls turn out to be.
+ */
+final class Legalize {
+    private static final int INF = 1 << 20;
+    private static final int N = Access.P0 + 1;
+
+    private static final class State {
+        final int[] since = new int[N];
+        final boolean[] ss = new boolean[N], sy = new boolean[N];
+
+        State() {
+            Arrays.fill(since, INF);
+        }
+
+        State copy() {
+            State s = new State();
+            System.arraycopy(since, 0, s.since, 0, N);
+            System.arraycopy(ss, 0, s.ss, 0, N);
+            System.arraycopy(sy, 0, s.sy, 0, N);
+            return s;
+        }
+
+        /** Merges o into this; whether anything changed. */
+        boolean merge(State o) {
+            boolean changed = false;
+            for (int r = 0; r < N; r++) {
+                if (o.since[r] < since[r]) {
+                    since[r] = o.since[r];
+                    changed = true;
+                }
+                if (o.ss[r] && !ss[r]) {
+                    ss[r] = true;
+                    changed = true;
+                }
+                if (o.sy[r] && !sy[r]) {
+                    sy[r] = true;
+                    changed = true;
+                }
+            }
+            return changed;
+        }
+
+        void advance(int slots) {
+            for (int r = 0; r < N; r++) since[r] = Math.min(INF, since[r] + slots);
+        }
+    }
+
+    static Linear run(Linear in) {
+        Map<Integer, State> labels = new HashMap<>();
+        for (int round = 0; ; round++) {
+            if (round > 1000) throw new IllegalStateException("internal error: legalization did not settle");
+            Linear out = new Linear();
+            out.labels = in.labels;
+            boolean changed = walk(in, out, labels);
+            if (!changed) return out;
+        }
+    }
+
+    /** One walk; whether a label state grew (then the result is not final yet). */
+    private static boolean walk(Linear in, Linear out, Map<Integer, State> labels) {
+        boolean changed = false;
+        State cur = new State();
+        for (Linear.Item it : in.items) {
+            if (it.isLabel()) {
+                State at = labels.computeIfAbsent(it.label(), k -> null);
+                if (cur != null) {
+                    if (at == null) {
+                        labels.put(it.label(), cur.copy());
+                        changed = true;
+                    } else {
+                        changed |= at.merge(cur);
+                    }
+                }
+                State known = labels.get(it.label());
+                cur = known == null ? new State() : known.copy();
+                out.items.add(it);
+                continue;
+            }
+            if (cur == null) cur = new State(); // unreachable code: any state is safe
+            MInstr i = it.instr();
+            int[] reads = Access.reads(i), writes = Access.writes(i);
+            boolean ss = i.ss(), sy = i.sy();
+            for (int r : reads) {
+                ss |= cur.ss[r];
+                sy |= cur.sy[r];
+            }
+            for (int r : writes) {
+                ss |= cur.ss[r];
+                sy |= cur.sy[r];
+            }
+            if (ss) Arrays.fill(cur.ss, false);
+            if (sy) Arrays.fill(cur.sy, false);
+            int cat = i.op().category();
+            int need = 0;
+            int required = cat >= 4 && cat <= 6 ? 3 + 3 : 3;
+            for (int r : reads) need = Math.max(need, (r == Access.P0 ? 3 : required) - cur.since[r]);
+            if (need > 0) {
+                addNops(out, need);
+                cur.advance(need);
+            }
+            MInstr placed = i.withSync(ss, sy);
+            out.items.add(new Linear.Item(placed, it.target(), -1));
+            cur.advance(placed.rpt() + 1 + placed.nop());
+            for (int r : writes) {
+                if (cat == 4) {
+                    cur.ss[r] = true;
+                    cur.since[r] = INF;
+                } else if (i.op().isSyProducer()) {
+                    cur.sy[r] = true;
+                    cur.since[r] = INF;
+                } else {
+                    cur.since[r] = 1 + placed.nop();
+                }
+            }
+            if (it.target() >= 0) {
+                State at = labels.get(it.target());
+                if (at == null) {
+                    labels.put(it.target(), cur.copy());
+                    changed = true;
+                } else {
+                    changed |= at.merge(cur);
+                }
+            }
+            if (i.op() == MOp.JUMP || i.op() == MOp.END) cur = null;
+        }
+        return changed;
+    }
+
+    /** Adds {@code n} empty slots before the next instruction: in the previous one's (nopN) when it fits. */
+    private static void addNops(Linear out, int n) {
+        List<Linear.Item> items = out.items;
+        if (!items.isEmpty()) {
+            Linear.Item last = items.get(items.size() - 1);
+            if (!last.isLabel() && last.instr().op() != MOp.NOP && last.target() < 0 && last.instr().op().category() != 0) {
+                int room = 3 - last.instr().nop();
+                int take = Math.min(room, n);
+                if (take > 0) {
+                    items.set(items.size() - 1, new Linear.Item(last.instr().withNop(last.instr().nop() + take), -1, -1));
+                    n -= take;
+                }
+            }
+        }
+        while (n > 0) {
+            int k = Math.min(4, n);
+            items.add(Linear.Item.of(MInstr.nop(k)));
+            n -= k;
+        }
+    }
+}

@@ -1,0 +1,430 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.MOp;
+import dev.lathe.backend.isa.MType;
+import dev.lathe.backend.isa.Operand;
+import dev.lathe.ir.Block;
+import dev.lathe.ir.Function;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Register allocation on the SSA machine program, which also takes it out of SSA.
+ *
+ * <p>Blocks are visited in program order (dominators first). A block starts with the registers
+ * its first visited predecessor ended with, restricted to what is live; its phis take free
+ * registers. Every other edge into it gets a parallel copy at the end of the predecessor (the
+ * structured IR has no critical edges, so that end belongs to the edge) moving each live value
+ * and each phi source to where the block expects it; a back edge gets its copy when the latch
+ * is done. Inside a block each result takes free registers (a source dying at the instruction
+ * may give up its registers to it); when the free registers are enough in number but not in a
+ * row (a pair must start on an even register, a texel needs four in a row), a parallel copy
+ * first packs every live value to the bottom of the file. So a program never fails while the
+ * registers live across each instruction plus its result fit in 192 (MaxLive ≤ 192); above
+ * that it stops with a pressure error (spilling is the next backend issue).
+ *
+ * <p>Parallel copies are sequentialized: a move whose destination no other pending move reads
+ * goes first; what remains are cycles, broken with three-{@code xor} swaps, so no scratch
+ * register is needed.
+ */
+final class RegAlloc {
+    static final int REGS = Operand.NUM_REGS;
+
+    private final Function fn;
+    private final Isel isel;
+    private final Map<Block, BitSet> liveIn = new HashMap<>(), liveOut = new HashMap<>();
+    private final Map<Integer, VReg> byId = new HashMap<>();
+    private final Map<Block, Map<VReg, Integer>> entryMaps = new HashMap<>(), exitMaps = new HashMap<>();
+    final Map<Block, List<MInstr>> out = new LinkedHashMap<>();
+    int maxLive;
+
+    RegAlloc(Function fn, Isel isel) {
+        this.fn = fn;
+        this.isel = isel;
+    }
+
+    // ---- liveness ------------------------------------------------------------------------------
+
+    private void note(VReg v) {
+        if (v != null) byId.putIfAbsent(v.id, v);
+    }
+
+    private void liveness() {
+        List<Block> blocks = fn.blocks();
+        Map<Block, BitSet> use = new HashMap<>(), def = new HashMap<>();
+        for (Block b : blocks) {
+            BitSet u = new BitSet(), d = new BitSet();
+            for (MirInstr m : isel.code.get(b)) {
+                if (m.kind != MirInstr.Kind.PHI) {
+                    for (VReg s : m.srcs) {
+                        note(s);
+                        if (s != null && !d.get(s.id)) u.set(s.id);
+                    }
+                } else {
+                    m.phiSrcs.values().forEach(this::note);
+                }
+                note(m.def);
+                if (m.def != null) d.set(m.def.id);
+            }
+            use.put(b, u);
+            def.put(b, d);
+            liveIn.put(b, new BitSet());
+            liveOut.put(b, new BitSet());
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int k = blocks.size() - 1; k >= 0; k--) {
+                Block b = blocks.get(k);
+                BitSet o = new BitSet();
+                for (Block s : b.successors()) {
+                    if (!liveIn.containsKey(s)) continue; // the function's end block holds no code
+                    BitSet in = (BitSet) liveIn.get(s).clone();
+                    for (MirInstr m : isel.code.get(s)) {
+                        if (m.kind != MirInstr.Kind.PHI) break;
+                        in.clear(m.def.id);
+                        VReg src = m.phiSrcs.get(b);
+                        if (src != null) in.set(src.id);
+                    }
+                    o.or(in);
+                }
+                BitSet in = (BitSet) o.clone();
+                in.andNot(def.get(b));
+                in.or(use.get(b));
+                if (!o.equals(liveOut.get(b)) || !in.equals(liveIn.get(b))) {
+                    liveOut.put(b, o);
+                    liveIn.put(b, in);
+                    changed = true;
+                }
+            }
+        }
+    }
+
+    // ---- allocation ----------------------------------------------------------------------------
+
+    /** Where values are in one block as allocation walks it. */
+    private final class State {
+        final int[] owner = new int[REGS];
+        final Map<VReg, Integer> where = new LinkedHashMap<>();
+
+        State() {
+            java.util.Arrays.fill(owner, -1);
+        }
+
+        void place(VReg v, int at) {
+            where.put(v, at);
+            for (int u = 0; u < v.units; u++) owner[at + u] = v.id;
+        }
+
+        void free(VReg v) {
+            Integer at = where.remove(v);
+            if (at == null) return;
+            for (int u = 0; u < v.units; u++) if (owner[at + u] == v.id) owner[at + u] = -1;
+        }
+
+        int find(VReg v) {
+            for (int at = 0; at + v.units <= REGS; at += v.align) {
+                boolean ok = true;
+                for (int u = 0; u < v.units && ok; u++) ok = owner[at + u] < 0;
+                if (ok) return at;
+            }
+            return -1;
+        }
+
+        /** A free place for v when the registers of {@code ignore} count as free too. */
+        int findIgnoring(VReg v, List<VReg> ignore) {
+            for (VReg x : ignore) for (int u = 0; u < x.units; u++) owner[where.get(x) + u] = -1;
+            int at = find(v);
+            for (VReg x : ignore) for (int u = 0; u < x.units; u++) owner[where.get(x) + u] = x.id;
+            return at;
+        }
+
+        int liveUnits() {
+            int n = 0;
+            for (VReg v : where.keySet()) n += v.units;
+            return n;
+        }
+    }
+
+    void run() {
+        liveness();
+        for (Block b : fn.blocks()) allocate(b);
+    }
+
+    private void allocate(Block b) {
+        List<MInstr> code = new ArrayList<>();
+        out.put(b, code);
+        State st = new State();
+        List<MirInstr> mir = isel.code.get(b);
+        BitSet in = liveIn.get(b);
+        Block first = null;
+        for (Block p : b.predecessors()) {
+            if (exitMaps.containsKey(p)) {
+                first = p;
+                break;
+            }
+        }
+        if (first != null) {
+            exitMaps.get(first).forEach((v, at) -> {
+                if (in.get(v.id)) st.place(v, at);
+            });
+        }
+        for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) {
+            if (!st.where.containsKey(byId.get(id))) {
+                throw new IllegalStateException("internal error: v" + id + " is live into " + b.label() + " but has no register");
+            }
+        }
+        int k = 0;
+        for (; k < mir.size() && mir.get(k).kind == MirInstr.Kind.PHI; k++) {
+            VReg v = mir.get(k).def;
+            int at = st.find(v);
+            if (at < 0) {
+                if (st.liveUnits() + v.units > REGS) throw pressure(b, st.liveUnits() + v.units, "its phis");
+                // only this block's entry layout changes: every incoming edge copies into it
+                repack(st, null, List.of());
+                at = st.find(v);
+            }
+            st.place(v, at);
+            maxLive = Math.max(maxLive, st.liveUnits());
+        }
+        entryMaps.put(b, new LinkedHashMap<>(st.where));
+        for (Block p : b.predecessors()) {
+            if (exitMaps.containsKey(p)) edgeCopies(p, b);
+        }
+        // instructions
+        int[] lastUse = lastUses(b, mir);
+        for (int i = k; i < mir.size(); i++) instruction(b, st, mir.get(i), i, lastUse, code);
+        Map<VReg, Integer> exit = new LinkedHashMap<>();
+        BitSet o = liveOut.get(b);
+        st.where.forEach((v, at) -> {
+            if (o.get(v.id)) exit.put(v, at);
+        });
+        for (int id = o.nextSetBit(0); id >= 0; id = o.nextSetBit(id + 1)) {
+            if (!exit.containsKey(byId.get(id))) {
+                throw new IllegalStateException("internal error: v" + id + " is live out of " + b.label() + " but has no register");
+            }
+        }
+        exitMaps.put(b, exit);
+        for (Block s : b.successors()) {
+            if (entryMaps.containsKey(s)) edgeCopies(b, s);
+        }
+    }
+
+    /** For each instruction index, the values whose last use in the block it is (not live out): a bit set per index. */
+    private int[] lastUses(Block b, List<MirInstr> mir) {
+        int[] last = new int[isel.registerCount() + 1];
+        java.util.Arrays.fill(last, -1);
+        for (int i = 0; i < mir.size(); i++) {
+            MirInstr m = mir.get(i);
+            if (m.kind == MirInstr.Kind.PHI) continue;
+            for (VReg s : m.srcs) if (s != null) last[s.id] = i;
+        }
+        BitSet o = liveOut.get(b);
+        for (int id = o.nextSetBit(0); id >= 0; id = o.nextSetBit(id + 1)) last[id] = Integer.MAX_VALUE;
+        return last;
+    }
+
+    private void instruction(Block b, State st, MirInstr m, int index, int[] lastUse, List<MInstr> code) {
+        List<VReg> dying = new ArrayList<>();
+        for (VReg s : m.srcs) {
+            if (s == null) continue;
+            if (!st.where.containsKey(s)) throw new IllegalStateException("internal error: " + s + " used in " + b.label() + " without a register: " + m);
+            if (lastUse[s.id] == index && !dying.contains(s)) dying.add(s);
+        }
+        VReg d = m.def;
+        int before = st.liveUnits(), dyingUnits = 0;
+        for (VReg v : dying) dyingUnits += v.units;
+        int after = before - dyingUnits + (d == null ? 0 : d.units);
+        maxLive = Math.max(maxLive, Math.max(before, after));
+        Integer at = null;
+        if (d != null) {
+            at = coalesce(st, m, dying);
+            if (at == null) {
+                int f = st.findIgnoring(d, dying);
+                if (f < 0) {
+                    if (after > REGS) throw pressure(b, after, m.toString());
+                    // enough registers, not in a row: pack the live values, the dying ones last, and
+                    // put the result over the dying ones (the instruction reads them before it writes)
+                    repack(st, code, dying);
+                    f = st.findIgnoring(d, dying);
+                    if (f < 0) throw new IllegalStateException("internal error: no room for " + d + " after packing");
+                }
+                at = f;
+            }
+        }
+        emit(st, m, d, at, code);
+        for (VReg v : dying) st.free(v);
+        if (d != null) {
+            st.place(d, at);
+            if (lastUse[d.id] < 0) st.free(d); // never read: its registers are free again at once
+        }
+    }
+
+    /** Results that can sit where their sources already are, without a copy. */
+    private Integer coalesce(State st, MirInstr m, List<VReg> dying) {
+        switch (m.kind) {
+            case COPY -> {
+                VReg s = m.srcs[0];
+                if (dying.contains(s)) return st.where.get(s);
+            }
+            case SPLIT -> {
+                VReg s = m.srcs[0];
+                if (dying.contains(s)) return st.where.get(s) + m.srcUnits[0] * (m.def.units);
+            }
+            case COLLECT -> {
+                Integer start = null;
+                int off = 0;
+                for (VReg s : m.srcs) {
+                    Integer w = st.where.get(s);
+                    if (!dying.contains(s) || w == null) return null;
+                    if (start == null) start = w;
+                    if (w != start + off) return null;
+                    off += s.units;
+                }
+                if (start != null && start % m.def.align == 0 && distinct(m.srcs)) return start;
+                return null;
+            }
+            default -> { }
+        }
+        return null;
+    }
+
+    private static boolean distinct(VReg[] vs) {
+        for (int i = 0; i < vs.length; i++) for (int j = i + 1; j < vs.length; j++) if (vs[i] == vs[j]) return false;
+        return true;
+    }
+
+    private CompileException pressure(Block b, int units, String what) {
+        return new CompileException("register pressure: " + units + " registers would be live in block " + b.label() + " at " + what
+                + "; the target has " + REGS + " (r0.x to r47.w) and spilling is not implemented yet");
+    }
+
+    /**
+     * Moves every value to the bottom of the file, 64-bit ones first (aligned), the values in
+     * {@code last} at the end, emitting the copies into {@code code} (none when null).
+     */
+    private void repack(State st, List<MInstr> code, List<VReg> last) {
+        List<VReg> vs = new ArrayList<>();
+        for (VReg v : st.where.keySet()) if (!last.contains(v)) vs.add(v);
+        vs.sort((x, y) -> y.align != x.align ? y.align - x.align : y.units - x.units);
+        vs.addAll(last);
+        Map<VReg, Integer> old = new LinkedHashMap<>(st.where);
+        for (VReg v : vs) st.free(v);
+        int at = 0;
+        List<int[]> moves = new ArrayList<>();
+        for (VReg v : vs) {
+            at = (at + v.align - 1) / v.align * v.align;
+            st.place(v, at);
+            for (int u = 0; u < v.units; u++) moves.add(new int[] {old.get(v) + u, at + u});
+            at += v.units;
+        }
+        if (code != null) parallelCopy(moves, code);
+    }
+
+    private void emit(State st, MirInstr m, VReg d, Integer at, List<MInstr> code) {
+        switch (m.kind) {
+            case COPY, SPLIT -> {
+                int from = st.where.get(m.srcs[0]) + m.srcUnits[0] * (m.kind == MirInstr.Kind.SPLIT ? d.units : 0);
+                List<int[]> moves = new ArrayList<>();
+                for (int u = 0; u < d.units; u++) moves.add(new int[] {from + u, at + u});
+                parallelCopy(moves, code);
+            }
+            case COLLECT -> {
+                List<int[]> moves = new ArrayList<>();
+                int off = 0;
+                for (VReg s : m.srcs) {
+                    int from = st.where.get(s);
+                    for (int u = 0; u < s.units; u++) moves.add(new int[] {from + u, at + off + u});
+                    off += s.units;
+                }
+                parallelCopy(moves, code);
+            }
+            case OP -> {
+                MInstr p = m.proto;
+                Operand dst = p.dst();
+                if (d != null) dst = new Operand(Operand.Kind.REG, at + m.defUnit, false, false, false);
+                List<Operand> srcs = new ArrayList<>(p.srcs());
+                for (int s = 0; s < m.srcs.length; s++) {
+                    VReg v = m.srcs[s];
+                    if (v == null) continue;
+                    Operand o = srcs.get(s);
+                    srcs.set(s, new Operand(Operand.Kind.REG, st.where.get(v) + m.srcUnits[s], o.neg(), o.abs(), o.rep()));
+                }
+                code.add(new MInstr(p.op(), p.type(), p.srcType(), p.cond(), p.rpt(), p.ss(), p.sy(), p.nop(), p.sat(), p.invert(), dst,
+                        srcs, p.index(), p.offset(), p.count(), p.dim()));
+            }
+            default -> throw new IllegalStateException("internal error: unexpected " + m);
+        }
+    }
+
+    /** The copies on the edge p -> s: live values and phi sources to where s expects them. */
+    private void edgeCopies(Block p, Block s) {
+        Map<VReg, Integer> from = exitMaps.get(p), to = entryMaps.get(s);
+        List<int[]> moves = new ArrayList<>();
+        for (var e : to.entrySet()) {
+            VReg v = e.getKey();
+            VReg src = v;
+            for (MirInstr m : isel.code.get(s)) {
+                if (m.kind != MirInstr.Kind.PHI) break;
+                if (m.def == v) src = m.phiSrcs.get(p);
+            }
+            Integer at = from.get(src);
+            if (at == null) {
+                throw new IllegalStateException("internal error: " + src + " (for " + v + ") has no register at the end of " + p.label());
+            }
+            for (int u = 0; u < v.units; u++) moves.add(new int[] {at + u, e.getValue() + u});
+        }
+        List<MInstr> code = out.get(p);
+        List<MInstr> copies = new ArrayList<>();
+        parallelCopy(moves, copies);
+        if (copies.isEmpty()) return;
+        if (p.successors().size() != 1) {
+            throw new IllegalStateException("internal error: copies needed on an edge out of " + p.label() + ", which has "
+                    + p.successors().size() + " successors");
+        }
+        code.addAll(copies);
+    }
+
+    /** Emits 32-bit moves doing {@code moves} (from, to) all at once. */
+    static void parallelCopy(List<int[]> moves, List<MInstr> code) {
+        List<int[]> pending = new ArrayList<>();
+        for (int[] m : moves) if (m[0] != m[1]) pending.add(m.clone());
+        while (!pending.isEmpty()) {
+            boolean progress = false;
+            for (int i = 0; i < pending.size(); i++) {
+                int[] m = pending.get(i);
+                boolean read = false;
+                for (int[] o : pending) if (o != m && o[0] == m[1]) read = true;
+                if (!read) {
+                    code.add(mov(m[1], m[0]));
+                    pending.remove(i);
+                    progress = true;
+                    break;
+                }
+            }
+            if (progress) continue;
+            // only cycles left: swap the first move's two registers
+            int[] m = pending.remove(0);
+            int a = m[0], d = m[1];
+            code.add(xor(a, a, d));
+            code.add(xor(d, a, d));
+            code.add(xor(a, a, d));
+            // d now holds the old a (this move is done); a holds the old d
+            for (int[] o : pending) if (o[0] == d) o[0] = a;
+            pending.removeIf(o -> o[0] == o[1]);
+        }
+    }
+
+    private static MInstr mov(int to, int from) {
+        return MInstr.mov(MType.U32, MType.U32, Operand.reg(to), Operand.reg(from));
+    }
+
+    private static MInstr xor(int to, int a, int b) {
+        return MInstr.alu(MOp.XOR_B, MType.U32, Operand.reg(to), Operand.reg(a), Operand.reg(b));
+    }
+}

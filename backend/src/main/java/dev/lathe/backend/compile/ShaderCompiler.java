@@ -1,0 +1,96 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.program.Program;
+import dev.lathe.generated.GeneratedRules;
+import dev.lathe.ir.CfNode;
+import dev.lathe.ir.Function;
+import dev.lathe.ir.IfNode;
+import dev.lathe.ir.LoopNode;
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.pass.DefaultPipeline;
+import dev.lathe.ir.pass.PassException;
+import dev.lathe.ir.pass.PassManager;
+import dev.lathe.ir.pass.PassRegistry;
+import dev.lathe.ir.pass.Pipeline;
+import dev.lathe.ir.rewrite.RewritePass;
+import dev.lathe.ir.rewrite.RuleSet;
+import java.util.ArrayDeque;
+import java.util.List;
+
+/**
+ * The compiler from IR to machine code. The whole pipeline, in order:
+ *
+ * <ol>
+ *   <li>the IR optimization pipeline ({@link DefaultPipeline#TEXT}: vars_to_ssa, the loop of
+ *       the algebraic rules and cleanup passes, the late rules), or the one given;
+ *   <li>{@code lower_alu_to_scalar, copy_prop, dce}: the target is scalar;
+ *   <li>{@link Layout}: where variables live (constant file, slots, bindings, local memory);
+ *   <li>{@link Isel}: machine instructions over virtual registers, SSA, blocks kept; dead
+ *       instructions removed;
+ *   <li>{@link RegAlloc}: registers, out of SSA (edge copies, phis), pressure check;
+ *   <li>{@link Linearize}: structured control flow to branches;
+ *   <li>{@link Legalize}: nops, (ss), (sy);
+ *   <li>branch offsets resolved; {@link Stats}.
+ * </ol>
+ *
+ * The shader is changed in place by the IR steps; {@link Result#optimizedIr} prints it.
+ */
+public final class ShaderCompiler {
+    private ShaderCompiler() {}
+
+    /** The compiled program, its statistics and the IR it was selected from. */
+    public record Result(Program program, Stats stats, Shader optimized) {}
+
+    /** The IR passes, with the generated rule passes registered. */
+    public static PassRegistry registry() {
+        PassRegistry r = PassRegistry.standard();
+        for (RuleSet rules : GeneratedRules.all()) r.register(rules.passName(), () -> new RewritePass(rules));
+        return r;
+    }
+
+    public static Result compile(Shader shader) {
+        return compile(shader, DefaultPipeline.TEXT);
+    }
+
+    public static Result compile(Shader shader, String pipeline) {
+        PassRegistry registry = registry();
+        try {
+            PassManager pm = new PassManager(PassManager.Options.defaults(), null);
+            pm.run(shader, Pipeline.parse(pipeline, registry));
+            pm.run(shader, Pipeline.parse("lower_alu_to_scalar, copy_prop, dce", registry));
+        } catch (PassException e) {
+            throw new CompileException(e.getMessage());
+        }
+        if (shader.functions().size() != 1) throw new CompileException("the target compiles one function (the entry point); found " + shader.functions().size());
+        Function fn = shader.entryPoint();
+        Layout layout = new Layout(shader);
+        Isel isel = new Isel(shader, fn, layout);
+        isel.run();
+        isel.removeDead();
+        RegAlloc ra = new RegAlloc(fn, isel);
+        ra.run();
+        Linear linear = new Linearize(ra.out).run(fn);
+        List<MInstr> code = Legalize.run(linear).resolve();
+        int loops = countLoops(fn);
+        Program p = new Program(shader, layout.slots, layout.constants, layout.localBytes, 0, loops, code);
+        return new Result(p, Stats.of(code, layout.nextConst, loops, ra.maxLive), shader);
+    }
+
+    static int countLoops(Function fn) {
+        int n = 0;
+        ArrayDeque<CfNode> work = new ArrayDeque<>();
+        fn.body().forEach(work::add);
+        while (!work.isEmpty()) {
+            CfNode c = work.poll();
+            if (c instanceof LoopNode l) {
+                n++;
+                l.body().forEach(work::add);
+            } else if (c instanceof IfNode f) {
+                f.thenList().forEach(work::add);
+                f.elseList().forEach(work::add);
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,66 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.backend.isa.Access;
+import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.MOp;
+import dev.lathe.backend.sim.Simulator;
+import java.util.List;
+
+/**
+ * The per-shader statistics of ir3's shader-db line, counted as {@code backend/ISA.md} defines
+ * them. Stall cycles and cycles come from a straight-line walk of the code with the
+ * simulator's latencies (branches are not followed: the walk is the static estimate).
+ */
+public record Stats(int instructions, int nops, int nonNops, int mov, int cov, int dwords, int full, int constlen, int[] cat,
+                    int stp, int ldp, long sstall, int ss, long systall, int sy, int waves, int loops, long cycles, int maxLive) {
+
+    static Stats of(List<MInstr> code, int constScalars, int loops, int maxLive) {
+        int instructions = 0, nops = 0, mov = 0, cov = 0, stp = 0, ldp = 0, ss = 0, sy = 0, maxReg = -1;
+        int[] cat = new int[8];
+        long time = 0, sstall = 0, systall = 0, ssDone = 0, syDone = 0;
+        for (MInstr i : code) {
+            int slots = i.rpt() + 1;
+            instructions += slots + i.nop();
+            nops += i.nop() + (i.op() == MOp.NOP ? slots : 0);
+            if (i.op() == MOp.MOV) mov += slots;
+            if (i.op() == MOp.COV) cov += slots;
+            cat[i.category()] += slots;
+            if (i.op() == MOp.STP) stp++;
+            if (i.op() == MOp.LDP) ldp++;
+            if (i.ss()) {
+                ss++;
+                long stall = Math.max(0, ssDone - time);
+                sstall += stall;
+                time += stall;
+            }
+            if (i.sy()) {
+                sy++;
+                long stall = Math.max(0, syDone - time);
+                systall += stall;
+                time += stall;
+            }
+            if (i.category() == 4) ssDone = Math.max(ssDone, time + Simulator.SFU_LATENCY);
+            if (i.op().isSyProducer()) syDone = Math.max(syDone, time + Simulator.LOAD_LATENCY);
+            time += slots + i.nop();
+            for (int r : Access.reads(i)) if (r != Access.P0) maxReg = Math.max(maxReg, r);
+            for (int r : Access.writes(i)) if (r != Access.P0) maxReg = Math.max(maxReg, r);
+        }
+        int full = maxReg < 0 ? 0 : maxReg / 4 + 1;
+        int waves = full == 0 ? 16 : Math.min(16, 96 / full * 2);
+        return new Stats(instructions, nops, instructions - nops, mov, cov, 2 * code.size(), full, (constScalars + 3) / 4, cat, stp, ldp,
+                sstall, ss, systall, sy, waves, loops, time, maxLive);
+    }
+
+    /** The shader-db line: {@code NAME: 123 inst, 4 nops, …}. */
+    public String line(String name) {
+        StringBuilder sb = new StringBuilder(name).append(": ");
+        sb.append(instructions).append(" inst, ").append(nops).append(" nops, ").append(nonNops).append(" non-nops, ")
+                .append(mov).append(" mov, ").append(cov).append(" cov, ").append(dwords).append(" dwords, ")
+                .append(full).append(" full, ").append(constlen).append(" constlen, ");
+        for (int c = 0; c < 8; c++) sb.append(cat[c]).append(" cat").append(c).append(", ");
+        sb.append(stp).append(" stp, ").append(ldp).append(" ldp, ").append(sstall).append(" sstall, ").append(ss).append(" (ss), ")
+                .append(systall).append(" systall, ").append(sy).append(" (sy), ").append(waves).append(" waves, ")
+                .append(loops).append(" loops, ").append(cycles).append(" cycles");
+        return sb.toString();
+    }
+}
