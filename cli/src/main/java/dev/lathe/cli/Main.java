@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
         versionProvider = Main.Version.class,
         description = "Lathe: a rewrite-rule optimizer framework for an SSA shader IR.",
         subcommands = {OpsCommand.class, PrintCommand.class, ValidateCommand.class, RunCommand.class, OptCommand.class,
-                AnalyzeCommand.class, RulesCommand.class, AsmCommand.class, DisasmCommand.class, SimCommand.class,
+                AnalyzeCommand.class, RulesCommand.class, CompileCommand.class, AsmCommand.class, DisasmCommand.class, SimCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

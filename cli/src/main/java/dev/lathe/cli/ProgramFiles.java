@@ -21,11 +21,21 @@ final class ProgramFiles {
         } catch (ProgramException e) {
             throw new CliException(e.getMessage());
         }
-        if (name.endsWith(".ir")) {
-            throw new CliException(name + ": compiling IR to machine code is not implemented yet (the backend pipeline is in "
-                    + "progress); give an assembled .s or .bin program");
+        if (name.endsWith(".ir")) return compile(path, null).program();
+        throw new CliException(name + ": unsupported input (expected a .ir shader, or a .s or .bin program)");
+    }
+
+    /** Compiles an IR shader (validated first) with the default pipeline or {@code passes}. */
+    static dev.lathe.backend.compile.ShaderCompiler.Result compile(Path path, String passes) {
+        dev.lathe.ir.Shader s = ShaderFiles.load(path);
+        try {
+            return passes == null ? dev.lathe.backend.compile.ShaderCompiler.compile(s)
+                    : dev.lathe.backend.compile.ShaderCompiler.compile(s, passes);
+        } catch (dev.lathe.backend.compile.CompileException e) {
+            throw new CliException(e.getMessage().startsWith(path.toString()) ? e.getMessage() : path + ": " + e.getMessage());
+        } catch (IllegalArgumentException e) {
+            throw new CliException("--passes: " + e.getMessage());
         }
-        throw new CliException(name + ": unsupported input (expected a .s or .bin program)");
     }
 
     static byte[] readBytes(Path path) {

@@ -19,12 +19,12 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Run a machine program in the simulator and print its outputs and buffers as `lathe run` does.",
                 "Latency violations stop it with 'hazard at pc N'. --iteration-limit is ignored: the simulator stops "
                         + "after 50 million instructions.",
-                "Example: lathe sim examples/asm/sum_loop.s --input n=10 --buffer-size out=4 --cycles"})
+                "Example: lathe sim examples/ir/lambert.ir --input normal=0,0,1 --input light_dir=0,0.6,0.8"})
 final class SimCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE", description = "a .s or .bin program")
+    @Parameters(paramLabel = "FILE", description = "a .ir shader (compiled first), or a .s or .bin program")
     Path file;
 
     @Mixin

@@ -420,6 +420,49 @@ final class Isel {
                 emitAlu(MOp.SEL_B, type(MType.Kind.UINT, bits), null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
                         r2);
             }
+            case FMIN3, FMAX3, IMIN3, IMAX3, UMIN3, UMAX3 -> {
+                // op(op(a, b), c): the op table's definition
+                MOp m = switch (op) {
+                    case FMIN3 -> MOp.MIN_F;
+                    case FMAX3 -> MOp.MAX_F;
+                    case IMIN3 -> MOp.MIN_S;
+                    case IMAX3 -> MOp.MAX_S;
+                    case UMIN3 -> MOp.MIN_U;
+                    default -> MOp.MAX_U;
+                };
+                MType t = m.types() == MOp.Types.FLOAT ? f : m.types() == MOp.Types.SINT ? s : u;
+                VReg ab = bin(m, t, comp(a.src(0), c), comp(a.src(1), c));
+                bin(m, t, ab, comp(a.src(2), c), dst);
+            }
+            case FMED3, IMED3, UMED3 -> {
+                // max(min(a, b), min(max(a, b), c))
+                MOp min = op == Op.FMED3 ? MOp.MIN_F : op == Op.IMED3 ? MOp.MIN_S : MOp.MIN_U;
+                MOp max = op == Op.FMED3 ? MOp.MAX_F : op == Op.IMED3 ? MOp.MAX_S : MOp.MAX_U;
+                MType t = op == Op.FMED3 ? f : op == Op.IMED3 ? s : u;
+                VReg x = comp(a.src(0), c), y = comp(a.src(1), c);
+                VReg lo = bin(min, t, x, y), hi = bin(max, t, x, y);
+                VReg m = bin(min, t, hi, comp(a.src(2), c));
+                bin(max, t, lo, m, dst);
+            }
+            case FCLAMP_POS -> binImm(MOp.MAX_F, f, comp(a.src(0), c), 0, dst);
+            case FSAT_SIGNED -> binImm(MOp.MIN_F, f, binImm(MOp.MAX_F, f, comp(a.src(0), c), -1, newReg(bits)), 1, dst);
+            case ISIGN -> {
+                if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
+                binImm(MOp.MAX_S, s, binImm(MOp.MIN_S, s, comp(a.src(0), c), 1, newReg(bits)), -1, dst);
+            }
+            case FISNAN -> {
+                VReg x = comp(a.src(0), c);
+                emitAlu(MOp.CMPS_F, f, Cond.NE, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(x, x));
+            }
+            case FLRP -> {
+                // a * (1 - c) + b * c, each step rounded: what flrp computes
+                VReg t = comp(a.src(2), c);
+                VReg om = newReg(bits);
+                emitAlu(MOp.ADD_F, f, null, false, om, new Operand[] {Operand.reg(0).withNeg(true), Operand.imm(1)}, List.of(t));
+                VReg p = bin(MOp.MUL_F, f, comp(a.src(0), c), om);
+                VReg q = bin(MOp.MUL_F, f, comp(a.src(1), c), t);
+                bin(MOp.ADD_F, f, p, q, dst);
+            }
             default -> {
                 MType[] conv = conversion(op, bits);
                 if (conv == null) throw unsupported(a, op.opName());
@@ -428,6 +471,20 @@ final class Isel {
                 cur.add(MirInstr.op(proto, dst, regs.get(0)));
             }
         }
+    }
+
+    private VReg bin(MOp m, MType t, VReg x, VReg y) {
+        return bin(m, t, x, y, newReg(t.bits()));
+    }
+
+    private VReg bin(MOp m, MType t, VReg x, VReg y, VReg dst) {
+        emitAlu(m, t, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(x, y));
+        return dst;
+    }
+
+    private VReg binImm(MOp m, MType t, VReg x, long imm, VReg dst) {
+        emitAlu(m, t, null, false, dst, new Operand[] {Operand.reg(0), Operand.imm(imm)}, List.of(x));
+        return dst;
     }
 
     private static Long negatedImmediate(long bits, MType t) {

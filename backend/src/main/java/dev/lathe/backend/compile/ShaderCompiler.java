@@ -39,6 +39,27 @@ import java.util.List;
 public final class ShaderCompiler {
     private ShaderCompiler() {}
 
+    /**
+     * The ALU ops instruction selection handles (32-bit and narrower integers; every float
+     * size), for tests that generate programs. Conversions between any sizes are included.
+     */
+    public static final java.util.Set<dev.lathe.ir.op.Op> SUPPORTED_OPS;
+
+    static {
+        java.util.Set<dev.lathe.ir.op.Op> ops = java.util.EnumSet.noneOf(dev.lathe.ir.op.Op.class);
+        for (String name : ("FADD FMUL FMIN FMAX FDIV FPOW FSUB FFMA FNEG FABS FSAT FFLOOR FCEIL FTRUNC FROUND_EVEN FSIGN FRCP FRSQ "
+                + "FSQRT FLOG2 FEXP2 FSIN FCOS FFRACT FLT FGE FEQ FNEU FLTU FGEU FEQU ILT IGE ULT UGE IEQ INE IADD ISUB IMUL "
+                + "UMUL_HIGH IMUL_HIGH IMIN IMAX UMIN UMAX IAND IOR IXOR ISHL USHR ISHR UDIV IDIV UMOD IREM IMOD INOT "
+                + "BITFIELD_REVERSE BIT_COUNT INEG IABS BCSEL FCSEL MOV VEC2 VEC3 VEC4 VEC8 VEC16 PACK_64_2X32_SPLIT PACK_64_2X32 "
+                + "UNPACK_64_2X32_SPLIT_X UNPACK_64_2X32_SPLIT_Y UNPACK_64_2X32 FMIN3 FMAX3 IMIN3 IMAX3 UMIN3 UMAX3 FMED3 IMED3 UMED3 "
+                + "FCLAMP_POS FSAT_SIGNED ISIGN FISNAN FLRP F2F16 F2F32 F2F64 F2I8 F2I16 F2I32 F2I64 F2U8 F2U16 F2U32 F2U64 I2F16 "
+                + "I2F32 I2F64 U2F16 U2F32 U2F64 I2I8 I2I16 I2I32 I2I64 U2U8 U2U16 U2U32 U2U64 B2F16 B2F32 B2F64 B2I8 B2I16 "
+                + "B2I32 B2I64 F2B1 I2B1").split(" ")) {
+            ops.add(dev.lathe.ir.op.Op.valueOf(name));
+        }
+        SUPPORTED_OPS = java.util.Collections.unmodifiableSet(ops);
+    }
+
     /** The compiled program, its statistics and the IR it was selected from. */
     public record Result(Program program, Stats stats, Shader optimized) {}
 

@@ -1,0 +1,56 @@
+package dev.lathe.cli;
+
+import dev.lathe.backend.compile.ShaderCompiler;
+import dev.lathe.backend.program.ProgramBinary;
+import dev.lathe.backend.program.ProgramText;
+import dev.lathe.ir.text.IrPrinter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code lathe compile FILE.ir [--emit asm|bin|stats|ir] [-o OUT]}: the backend. */
+@Command(name = "compile", mixinStandardHelpOptions = true,
+        description = {"Compile a shader to machine code for the ir3-like target (backend/ISA.md).",
+                "--emit asm prints the assembly (a .s program), bin writes the binary, stats prints the shader-db line,",
+                "ir prints the IR the code was selected from.",
+                "Example: lathe compile examples/ir/lambert.ir --emit asm"})
+final class CompileCommand implements Callable<Integer> {
+    enum Emit { asm, bin, stats, ir }
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE.ir", description = "the shader")
+    Path file;
+
+    @Option(names = "--emit", paramLabel = "KIND", description = "asm (default), bin, stats or ir")
+    Emit emit = Emit.asm;
+
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "write here instead of standard output (bin: default FILE.bin)")
+    Path output;
+
+    @Option(names = "--passes", paramLabel = "LIST", description = "the IR pipeline before selection (default: the default pipeline)")
+    String passes;
+
+    @Override
+    public Integer call() {
+        ShaderCompiler.Result r = ProgramFiles.compile(file, passes);
+        if (emit == Emit.bin) {
+            ProgramFiles.write(output != null ? output : ProgramFiles.withExtension(file, ".bin"), ProgramBinary.write(r.program()));
+            return 0;
+        }
+        String text = switch (emit) {
+            case asm -> ProgramText.print(r.program());
+            case stats -> r.stats().line(file.getFileName().toString()) + "\n";
+            default -> IrPrinter.print(r.optimized());
+        };
+        if (output != null) ProgramFiles.write(output, text.getBytes(StandardCharsets.UTF_8));
+        else spec.commandLine().getOut().print(text);
+        return 0;
+    }
+}
