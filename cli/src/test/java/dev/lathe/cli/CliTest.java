@@ -227,9 +227,15 @@ class CliTest {
         Path junk = file("junk.bin", "not a binary at all");
         Result j = lathe("disasm", junk.toString());
         assertTrue(j.err().contains("not a Lathe binary"), j.err());
-        Result ir = lathe("sim", file("x.ir", SHADER).toString());
-        assertEquals(1, ir.code());
-        assertTrue(ir.err().contains("not implemented yet"), ir.err());
-        noStackTrace(ir);
+        Path x = file("x.ir", SHADER);
+        Result sim = lathe("sim", x.toString(), "--input", "v=1.5,2");
+        assertEquals(0, sim.code(), sim.err());
+        assertEquals(lathe("run", x.toString(), "--input", "v=1.5,2").out(), sim.out());
+        Result stats = lathe("compile", x.toString(), "--emit", "stats");
+        assertTrue(stats.out().startsWith("x.ir: ") && stats.out().contains(" inst, ") && stats.out().contains(" waves, "), stats.out());
+        Result unsupported = lathe("compile", file("y.ir", SHADER.replace("fadd %v.x, %v.y", "fmod %v.x, %v.y")).toString());
+        assertEquals(1, unsupported.code());
+        assertTrue(unsupported.err().contains("not supported by the target: fmod"), unsupported.err());
+        noStackTrace(unsupported);
     }
 }
