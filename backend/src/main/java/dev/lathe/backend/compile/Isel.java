@@ -108,12 +108,16 @@ final class Isel {
 
     // ---- values and registers ----------------------------------------------------------------
 
-    private VReg newReg(int bits) {
+    VReg newReg(int bits) {
         return bits == 64 ? new VReg(nextReg++, 2, 2) : new VReg(nextReg++, 1, 1);
     }
 
     VReg newVector(int units) {
         return new VReg(nextReg++, units, 1);
+    }
+
+    void add(MirInstr m) {
+        cur.add(m);
     }
 
     private VReg[] regs(Value v) {
@@ -126,7 +130,7 @@ final class Isel {
         return r;
     }
 
-    private VReg comp(Src s, int c) {
+    VReg comp(Src s, int c) {
         return regs(s.value())[s.component(c)];
     }
 
@@ -140,7 +144,7 @@ final class Isel {
         for (int c = 0; c < comps.length; c++) cur.add(MirInstr.copy(had[c], comps[c]));
     }
 
-    private static MType type(MType.Kind kind, int bits) {
+    static MType type(MType.Kind kind, int bits) {
         if (bits == 1) return MType.B1;
         return switch (kind) {
             case FLOAT -> bits == 16 ? MType.F16 : bits == 32 ? MType.F32 : MType.F64;
@@ -153,7 +157,7 @@ final class Isel {
         return bits == 8 ? MType.U8 : bits == 16 ? MType.U16 : bits == 64 ? MType.U64 : MType.U32;
     }
 
-    private CompileException unsupported(Instr i, String what) {
+    CompileException unsupported(Instr i, String what) {
         String where = i.loc() != null ? i.loc() + ": " : "";
         return new CompileException(where + "not supported by the target: " + what);
     }
@@ -187,7 +191,7 @@ final class Isel {
         }
     }
 
-    private VReg materialize(long bits, int size) {
+    VReg materialize(long bits, int size) {
         VReg r = newReg(size);
         if (size == 64) {
             cur.add(MirInstr.op(MInstr.mov(MType.U64, MType.U64, Operand.reg(0), Operand.constant(layout.constant64(bits))), r));
@@ -230,7 +234,7 @@ final class Isel {
         return v >= -1024 && v <= 1023 ? v : null;
     }
 
-    private void emitAlu(MOp op, MType t, Cond cond, boolean sat, VReg dst, Operand[] srcs, List<VReg> regs) {
+    void emitAlu(MOp op, MType t, Cond cond, boolean sat, VReg dst, Operand[] srcs, List<VReg> regs) {
         MInstr proto = new MInstr(op, t, null, cond, 0, false, false, 0, sat, false, Operand.reg(0), List.of(srcs), 0, 0, 0, 0);
         VReg[] rs = new VReg[srcs.length];
         int k = 0;
@@ -266,6 +270,19 @@ final class Isel {
                 define(d, r);
                 return;
             }
+            case PACK_64_2X32_SPLIT_X, PACK_64_2X32_SPLIT_Y -> {
+                // a with one of its words replaced by b
+                VReg[] r = new VReg[n];
+                for (int c = 0; c < n; c++) {
+                    VReg keep = newReg(32);
+                    cur.add(MirInstr.split(keep, comp(a.src(0), c), op == Op.PACK_64_2X32_SPLIT_X ? 1 : 0));
+                    r[c] = newReg(64);
+                    VReg b = comp(a.src(1), c);
+                    cur.add(op == Op.PACK_64_2X32_SPLIT_X ? MirInstr.collect(r[c], b, keep) : MirInstr.collect(r[c], keep, b));
+                }
+                define(d, r);
+                return;
+            }
             case PACK_64_2X32 -> {
                 VReg r = newReg(64);
                 cur.add(MirInstr.collect(r, comp(a.src(0), 0), comp(a.src(0), 1)));
@@ -277,6 +294,20 @@ final class Isel {
                 for (int c = 0; c < n; c++) {
                     r[c] = newReg(32);
                     cur.add(MirInstr.split(r[c], comp(a.src(0), c), op == Op.UNPACK_64_2X32_SPLIT_X ? 0 : 1));
+                }
+                define(d, r);
+                return;
+            }
+            case UNPACK_UNORM_4X8 -> {
+                // each byte / 255.0, divided as the op table does
+                VReg x = comp(a.src(0), 0);
+                VReg[] r = new VReg[4];
+                for (int k = 0; k < 4; k++) {
+                    VReg sh = k == 0 ? x : binImm(MOp.SHR_B, MType.U32, x, 8 * k, newReg(32));
+                    VReg bt = binImm(MOp.AND_B, MType.U32, sh, 255, newReg(32));
+                    VReg fl = newReg(32);
+                    cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.F32, Operand.reg(0), Operand.reg(0)), fl, bt));
+                    r[k] = binImm(MOp.DIV_F, MType.F32, fl, 255, newReg(32));
                 }
                 define(d, r);
                 return;
@@ -303,6 +334,10 @@ final class Isel {
     private void component(AluInstr a, int c, VReg dst) {
         Op op = a.op();
         int bits = a.src(0).value().bitSize();
+        if (bits == 64 && WideInts.handles(op)) {
+            new WideInts(this, a, c, dst).run();
+            return;
+        }
         List<VReg> regs = new ArrayList<>();
         List<Integer> units = new ArrayList<>();
         MType f = type(MType.Kind.FLOAT, bits), u = type(MType.Kind.UINT, bits), s = type(MType.Kind.SINT, bits);
@@ -367,7 +402,7 @@ final class Isel {
             case IEQ, INE -> compare(MOp.CMPS_U, u, op == Op.IEQ ? Cond.EQ : Cond.NE, a, c, dst);
             case IADD, ISUB, IMUL, UMUL_HIGH, IMUL_HIGH, IMIN, IMAX, UMIN, UMAX, IAND, IOR, IXOR, ISHL, USHR, ISHR, UDIV, IDIV, UMOD,
                     IREM, IMOD -> {
-                if (bits == 64) throw unsupported(a, op.opName() + " on 64-bit integers (lowering to 32-bit pieces is not done yet)");
+                if (bits == 64) throw unsupported(a, op.opName() + " on 64-bit integers");
                 MOp m = switch (op) {
                     case IADD -> MOp.ADD_U;
                     case ISUB -> MOp.SUB_U;
@@ -394,9 +429,44 @@ final class Isel {
                 if (bits == 1 && m.types() == MOp.Types.SINT) throw unsupported(a, op.opName() + " on booleans");
                 binary(m, t, a, c, dst, m.category() == 2);
             }
-            case INOT, BITFIELD_REVERSE, BIT_COUNT -> {
-                if (bits == 64) throw unsupported(a, op.opName() + " on 64-bit integers (lowering to 32-bit pieces is not done yet)");
-                unary(op == Op.INOT ? MOp.NOT_B : op == Op.BITFIELD_REVERSE ? MOp.BFREV_B : MOp.CBITS_B, u, a, c, dst);
+            case INOT, BITFIELD_REVERSE, BIT_COUNT, UCLZ -> {
+                if (bits == 64) throw unsupported(a, op.opName() + " on 64-bit integers");
+                unary(op == Op.INOT ? MOp.NOT_B : op == Op.BITFIELD_REVERSE ? MOp.BFREV_B : op == Op.BIT_COUNT ? MOp.CBITS_B : MOp.CLZ_B, u, a, c,
+                        dst);
+            }
+            case UFIND_MSB, FIND_LSB, IFIND_MSB -> {
+                if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
+                VReg x = comp(a.src(0), c);
+                if (op == Op.FIND_LSB) {
+                    // the lowest set bit alone is x & -x; its index is the highest bit's
+                    VReg neg = newReg(bits);
+                    emitAlu(MOp.ABSNEG_S, s, null, false, neg, new Operand[] {Operand.reg(0).withNeg(true)}, List.of(x));
+                    x = bin(MOp.AND_B, u, x, neg);
+                } else if (op == Op.IFIND_MSB) {
+                    // a negative x counts from its complement: x ^ (x >> (bits - 1), arithmetic)
+                    x = bin(MOp.XOR_B, u, x, binImm(MOp.ASHR_B, s, x, bits - 1, newReg(bits)));
+                }
+                // (bits - 1) - clz(x): -1 for 0, as the op table says
+                VReg lz = newReg(32);
+                emitAlu(MOp.CLZ_B, u, null, false, lz, new Operand[] {Operand.reg(0)}, List.of(x));
+                emitAlu(MOp.SUB_U, MType.U32, null, false, dst, new Operand[] {Operand.imm(bits - 1), Operand.reg(0)}, List.of(lz));
+            }
+            case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT, BITFIELD_INSERT -> {
+                if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
+                new Bitfield(this, a, c, dst, bits).run();
+            }
+            case EXTRACT_U8, EXTRACT_I8, EXTRACT_U16, EXTRACT_I16 -> {
+                if (bits == 64) throw unsupported(a, op.opName() + " on 64-bit integers");
+                int field = op == Op.EXTRACT_U8 || op == Op.EXTRACT_I8 ? 8 : 16;
+                boolean signed = op == Op.EXTRACT_I8 || op == Op.EXTRACT_I16;
+                // field (b mod count) of a: shift it down, then zero- or sign-extend it
+                VReg idx = binImm(MOp.AND_B, u, comp(a.src(1), c), bits / field - 1, newReg(bits));
+                VReg amount = binImm(MOp.MUL_U, MType.U32, idx, field, newReg(32));
+                VReg down = bin(MOp.SHR_B, MType.U32, comp(a.src(0), c), amount);
+                VReg up = binImm(MOp.SHL_B, MType.U32, down, 32 - field, newReg(32));
+                VReg ext = binImm(signed ? MOp.ASHR_B : MOp.SHR_B, signed ? MType.S32 : MType.U32, up, 32 - field, newReg(32));
+                MType t = type(MType.Kind.UINT, bits);
+                cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.reg(0)), dst, ext)); // keeps the low bits
             }
             case INEG, IABS -> {
                 if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
@@ -454,6 +524,21 @@ final class Isel {
                 VReg x = comp(a.src(0), c);
                 emitAlu(MOp.CMPS_F, f, Cond.NE, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(x, x));
             }
+            case PACK_UNORM_4X8 -> {
+                // round(fsat(c) * 255) per component, or'ed into bytes
+                VReg acc = null;
+                for (int k = 0; k < 4; k++) {
+                    VReg sat = newReg(32);
+                    emitAlu(MOp.ABSNEG_F, MType.F32, null, true, sat, new Operand[] {Operand.reg(0)}, List.of(comp(a.src(0), k)));
+                    VReg scaled = binImm(MOp.MUL_F, MType.F32, sat, 255, newReg(32));
+                    VReg rounded = newReg(32);
+                    emitAlu(MOp.RNDNE_F, MType.F32, null, false, rounded, new Operand[] {Operand.reg(0)}, List.of(scaled));
+                    VReg q = newReg(32);
+                    cur.add(MirInstr.op(MInstr.mov(MType.F32, MType.U32, Operand.reg(0), Operand.reg(0)), q, rounded));
+                    VReg placed = k == 0 ? q : binImm(MOp.SHL_B, MType.U32, q, 8 * k, newReg(32));
+                    acc = acc == null ? placed : k == 3 ? bin(MOp.OR_B, MType.U32, acc, placed, dst) : bin(MOp.OR_B, MType.U32, acc, placed);
+                }
+            }
             case FLRP -> {
                 // a * (1 - c) + b * c, each step rounded: what flrp computes
                 VReg t = comp(a.src(2), c);
@@ -463,7 +548,25 @@ final class Isel {
                 VReg q = bin(MOp.MUL_F, f, comp(a.src(1), c), t);
                 bin(MOp.ADD_F, f, p, q, dst);
             }
-            default -> {
+            case F2F16, F2F32, F2F64, I2I8, I2I16, I2I32, I2I64, U2U8, U2U16, U2U32, U2U64 -> {
+                if (op.outputBits(bits) != bits) {
+                    convert(a, c, dst, bits);
+                } else if (op == Op.F2F16 || op == Op.F2F32 || op == Op.F2F64) {
+                    // a float "conversion" to its own size only makes NaNs canonical, as x * 1.0 does
+                    binImm(MOp.MUL_F, f, comp(a.src(0), c), 1, dst);
+                } else {
+                    add(MirInstr.copy(dst, comp(a.src(0), c)));
+                }
+            }
+            default -> convert(a, c, dst, bits);
+        }
+    }
+
+    private void convert(AluInstr a, int c, VReg dst, int bits) {
+        Op op = a.op();
+        List<VReg> regs = new ArrayList<>();
+        {
+            {
                 MType[] conv = conversion(op, bits);
                 if (conv == null) throw unsupported(a, op.opName());
                 regs.add(comp(a.src(0), c));
@@ -473,16 +576,16 @@ final class Isel {
         }
     }
 
-    private VReg bin(MOp m, MType t, VReg x, VReg y) {
+    VReg bin(MOp m, MType t, VReg x, VReg y) {
         return bin(m, t, x, y, newReg(t.bits()));
     }
 
-    private VReg bin(MOp m, MType t, VReg x, VReg y, VReg dst) {
+    VReg bin(MOp m, MType t, VReg x, VReg y, VReg dst) {
         emitAlu(m, t, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(x, y));
         return dst;
     }
 
-    private VReg binImm(MOp m, MType t, VReg x, long imm, VReg dst) {
+    VReg binImm(MOp m, MType t, VReg x, long imm, VReg dst) {
         emitAlu(m, t, null, false, dst, new Operand[] {Operand.reg(0), Operand.imm(imm)}, List.of(x));
         return dst;
     }

@@ -169,6 +169,12 @@ final class RegAlloc {
                 break;
             }
         }
+        if (first == null && b != fn.entryBlock()) {
+            // no way in has been allocated: in program order that means no way in at all (a
+            // loop header's entry comes before it). Its code can never run: emit none.
+            mir.clear();
+            return;
+        }
         if (first != null) {
             exitMaps.get(first).forEach((v, at) -> {
                 if (in.get(v.id)) st.place(v, at);

@@ -53,6 +53,7 @@ public enum MOp {
     BFREV_B(2, 30, "bfrev", 1, Types.UINT, Op.BITFIELD_REVERSE),
     CBITS_B(2, 31, "cbits", 1, Types.UINT, Op.BIT_COUNT),
     BARY_F(2, 32, "bary", 2, Types.FLOAT, null),
+    CLZ_B(2, 33, "clz", 1, Types.UINT, Op.UCLZ),
     // cat3: three sources
     MAD_F(3, 0, "mad", 3, Types.FLOAT, null),
     FMA_F(3, 1, "fma", 3, Types.FLOAT, Op.FFMA),
