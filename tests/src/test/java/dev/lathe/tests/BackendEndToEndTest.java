@@ -43,10 +43,11 @@ import org.junit.jupiter.api.TestFactory;
  */
 class BackendEndToEndTest {
     /**
-     * Examples that use ops the target does not lower yet; each must fail with the clear
-     * "not supported by the target" message. Empty now: every example compiles.
+     * Examples that use what the target lacks; each must fail with the clear "not supported by
+     * the target" message. f16_f64.ir divides f64 values, which the hardware cannot (seeds/003):
+     * it compiles once the fp64 lowering issue is done. Every other example compiles.
      */
-    static final Set<String> NOT_YET = Set.of();
+    static final Set<String> NOT_YET = Set.of("f16_f64.ir");
 
     static final int PROGRAMS = 1000;
 

@@ -182,7 +182,7 @@ final class RegAlloc {
         }
         for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) {
             if (!st.where.containsKey(byId.get(id))) {
-                throw new IllegalStateException("internal error: v" + id + " is live into " + b.label() + " but has no register");
+                throw new IllegalStateException("internal error: v" + id + " is live into b" + b.index() + " but has no register");
             }
         }
         int k = 0;
@@ -306,7 +306,7 @@ final class RegAlloc {
     }
 
     private CompileException pressure(Block b, int units, String what) {
-        return new CompileException("register pressure: " + units + " registers would be live in block " + b.label() + " at " + what
+        return new CompileException("register pressure: " + units + " registers would be live in block b" + b.index() + " at " + what
                 + "; the target has " + REGS + " (r0.x to r47.w) and spilling is not implemented yet");
     }
 

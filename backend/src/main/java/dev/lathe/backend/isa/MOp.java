@@ -43,9 +43,9 @@ public enum MOp {
     SHL_B(2, 20, "shl", 2, Types.UINT, Op.ISHL),
     SHR_B(2, 21, "shr", 2, Types.UINT, Op.USHR),
     ASHR_B(2, 22, "ashr", 2, Types.SINT, Op.ISHR),
-    FLOOR_F(2, 23, "floor", 1, Types.FLOAT, Op.FFLOOR),
-    CEIL_F(2, 24, "ceil", 1, Types.FLOAT, Op.FCEIL),
-    TRUNC_F(2, 25, "trunc", 1, Types.FLOAT, Op.FTRUNC),
+    FLOOR_F(2, 23, "floor", 1, Types.FLOAT_NOT64, Op.FFLOOR),
+    CEIL_F(2, 24, "ceil", 1, Types.FLOAT_NOT64, Op.FCEIL),
+    TRUNC_F(2, 25, "trunc", 1, Types.FLOAT_NOT64, Op.FTRUNC),
     RNDNE_F(2, 26, "rndne", 1, Types.FLOAT, Op.FROUND_EVEN),
     SIGN_F(2, 27, "sign", 1, Types.FLOAT, Op.FSIGN),
     ABSNEG_F(2, 28, "absneg", 1, Types.FLOAT, null),
@@ -59,14 +59,14 @@ public enum MOp {
     FMA_F(3, 1, "fma", 3, Types.FLOAT, Op.FFMA),
     SEL_B(3, 2, "sel", 3, Types.ANY, null),
     // cat4: the special function unit
-    RCP(4, 0, "rcp", 1, Types.FLOAT, Op.FRCP),
-    RSQ(4, 1, "rsq", 1, Types.FLOAT, Op.FRSQ),
-    SQRT(4, 2, "sqrt", 1, Types.FLOAT, Op.FSQRT),
+    RCP(4, 0, "rcp", 1, Types.FLOAT_NOT64, Op.FRCP),
+    RSQ(4, 1, "rsq", 1, Types.FLOAT_NOT64, Op.FRSQ),
+    SQRT(4, 2, "sqrt", 1, Types.FLOAT_NOT64, Op.FSQRT),
     LOG2(4, 3, "log2", 1, Types.FLOAT, Op.FLOG2),
     EXP2(4, 4, "exp2", 1, Types.FLOAT, Op.FEXP2),
     SIN(4, 5, "sin", 1, Types.FLOAT, Op.FSIN),
     COS(4, 6, "cos", 1, Types.FLOAT, Op.FCOS),
-    DIV_F(4, 7, "div", 2, Types.FLOAT, Op.FDIV),
+    DIV_F(4, 7, "div", 2, Types.FLOAT_NOT64, Op.FDIV),
     POW_F(4, 8, "pow", 2, Types.FLOAT, Op.FPOW),
     DIV_U(4, 9, "div", 2, Types.UINT, Op.UDIV),
     DIV_S(4, 10, "div", 2, Types.SINT, Op.IDIV),
@@ -94,6 +94,8 @@ public enum MOp {
     /** Which types an instruction takes. */
     public enum Types {
         NONE, ANY, FLOAT, UINT, SINT,
+        /** f16 and f32: the hardware has no fp64 rcp, rsq, sqrt, div, floor, ceil or trunc */
+        FLOAT_NOT64,
         /** f32, u32, s32: what a texel holds */
         TEXEL,
         /** 8- to 64-bit values moved to or from memory */
@@ -104,6 +106,7 @@ public enum MOp {
                 case NONE -> false;
                 case ANY -> true;
                 case FLOAT -> t.kind() == MType.Kind.FLOAT;
+                case FLOAT_NOT64 -> t.kind() == MType.Kind.FLOAT && t.bits() < 64;
                 // bitwise and unsigned ops take booleans; 64-bit integers are lowered to 32-bit pieces
                 case UINT -> t.kind() == MType.Kind.UINT && t.bits() <= 32;
                 case SINT -> t.kind() == MType.Kind.SINT && t.bits() <= 32;

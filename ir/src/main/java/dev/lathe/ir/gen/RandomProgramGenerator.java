@@ -40,17 +40,26 @@ public final class RandomProgramGenerator {
     /** What to generate. */
     public record Options(Stage stage, int targetInstructions, int maxDepth, boolean controlFlow, boolean loops,
                           boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns,
-                          java.util.Set<Op> randomOps) {
+                          java.util.Set<Op> randomOps, int window) {
 
         public Options(Stage stage, int targetInstructions, int maxDepth, boolean controlFlow, boolean loops,
                        boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns) {
-            this(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, null);
+            this(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, null, 0);
+        }
+
+        /**
+         * Operands only from the last {@code n} values made (0: from all), so values die soon and
+         * a large program stays within a register file (for backend benchmarks).
+         */
+        public Options withWindow(int n) {
+            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns,
+                    randomOps, n);
         }
 
         /** Random arithmetic only from these ops (the program's scaffolding still uses {@link #STRUCTURAL_OPS}). */
         public Options withRandomOps(java.util.Set<Op> ops) {
             return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps,
-                    returns, java.util.Set.copyOf(ops));
+                    returns, java.util.Set.copyOf(ops), window);
         }
 
         /** A fragment shader of about 60 instructions using every feature. */
@@ -87,21 +96,21 @@ public final class RandomProgramGenerator {
 
         public Options withStage(Stage s) {
             return new Options(s, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns,
-                    randomOps);
+                    randomOps, window);
         }
 
         public Options withTargetInstructions(int n) {
-            return new Options(stage, n, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, randomOps);
+            return new Options(stage, n, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, randomOps, window);
         }
 
         public Options withLocals(boolean on) {
             return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, on, wideSizes, jumps, returns,
-                    randomOps);
+                    randomOps, window);
         }
 
         public Options withWideSizes(boolean on) {
             return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, on, jumps, returns,
-                    randomOps);
+                    randomOps, window);
         }
     }
 
@@ -275,9 +284,11 @@ public final class RandomProgramGenerator {
     }
 
     private Value pick(int bits) {
-        int start = rnd.nextInt(Math.max(1, pool.size()));
-        for (int k = 0; k < pool.size(); k++) {
-            Value v = pool.get((start + k) % pool.size());
+        int lo = opt.window() > 0 ? Math.max(0, pool.size() - opt.window()) : 0;
+        int n = pool.size() - lo;
+        int start = rnd.nextInt(Math.max(1, n));
+        for (int k = 0; k < n; k++) {
+            Value v = pool.get(lo + (start + k) % n);
             if (v.bitSize() == bits) return v;
         }
         return null;
@@ -505,7 +516,9 @@ public final class RandomProgramGenerator {
     /** Folds every unread value into 32-bit words and writes them out. */
     private void finish(List<Variable> outputs, Variable outBuf) {
         List<Value> words = new ArrayList<>();
-        for (Value v : pool) {
+        // with a window, only the values still in it are folded: older unread ones are dead code
+        List<Value> fold = opt.window() > 0 ? pool.subList(Math.max(0, pool.size() - opt.window()), pool.size()) : pool;
+        for (Value v : fold) {
             if (v.hasUses() && rnd.nextInt(4) != 0) continue;
             for (int c = 0; c < v.numComponents(); c++) words.add(to32(v, c));
         }
