@@ -200,4 +200,58 @@ class BackendEndToEndTest {
         sb.append("  vec1 32 %z = load_const (0)\n  store_buffer @b, %z, %s").append(n - 1).append("\n}\n");
         return IrParser.parse("wide.ir", sb.toString());
     }
+
+    /**
+     * Around the register file's size, with 64-bit pairs (aligned), scalars and texels (four in a
+     * row) live together so free registers fragment: a program compiles exactly when its MaxLive
+     * fits 192, and what compiles gives the interpreter's outputs.
+     */
+    @Test
+    void fragmentedPressureCompilesWheneverMaxLiveFits() {
+        int compiled = 0, refused = 0;
+        for (int n = 40; n <= 76; n += 3) {
+            Shader s = mixed(n);
+            String text = IrPrinter.print(s);
+            try {
+                ShaderCompiler.Result r = ShaderCompiler.compile(s);
+                assertTrue(r.stats().maxLive() <= 192, "n " + n + ": MaxLive " + r.stats().maxLive());
+                for (long seed = 0; seed < 3; seed++) {
+                    long k = seed;
+                    int nn = n;
+                    assertTrue(interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)),
+                            () -> "n " + nn + ", input set " + k + ": the binary disagrees\n" + text);
+                }
+                compiled++;
+            } catch (CompileException e) {
+                String m = e.getMessage();
+                assertTrue(m.startsWith("register pressure: "), m);
+                int need = Integer.parseInt(m.substring("register pressure: ".length(), m.indexOf(' ', "register pressure: ".length())));
+                assertTrue(need > 192, "n " + n + " refused with only " + need + " registers live: " + m);
+                refused++;
+            }
+        }
+        assertTrue(compiled >= 3 && refused >= 3, "the sweep should cross the limit: " + compiled + " compiled, " + refused + " refused");
+    }
+
+    /** n 64-bit words and n 32-bit words loaded, a texel fetched, then all folded together (all live at once). */
+    private static Shader mixed(int n) {
+        StringBuilder sb = new StringBuilder("shader compute workgroup_size(1, 1, 1)\ntexture 2d f32 @t binding=1\n"
+                + "buffer u32 @b binding=0\nbuffer u64 @w binding=2\nfunction main {\n");
+        for (int i = 0; i < n; i++) {
+            sb.append("  vec1 32 %o").append(i).append(" = load_const (").append(i * 8).append(")\n");
+            sb.append("  vec1 64 %p").append(i).append(" = load_buffer @w, %o").append(i).append("\n");
+            sb.append("  vec1 32 %v").append(i).append(" = load_buffer @b, %o").append(i).append("\n");
+        }
+        sb.append("  vec2 32 %uv = load_const (0.5, 0.5)\n  vec4 32 %tx = tex @t, %uv\n");
+        sb.append("  vec1 32 %f0 = iadd %tx.x, %tx.w\n");
+        sb.append("  vec1 64 %q0 = ixor %p0, %p").append(n - 1).append("\n");
+        for (int i = 1; i < n; i++) {
+            sb.append("  vec1 64 %q").append(i).append(" = ixor %q").append(i - 1).append(", %p").append(n - 1 - i).append("\n");
+            sb.append("  vec1 32 %f").append(i).append(" = iadd %f").append(i - 1).append(", %v").append(n - 1 - i).append("\n");
+        }
+        sb.append("  vec1 32 %lo = unpack_64_2x32_split_x %q").append(n - 1).append("\n");
+        sb.append("  vec1 32 %sum = iadd %lo, %f").append(n - 1).append("\n");
+        sb.append("  vec1 32 %z = load_const (0)\n  store_buffer @b, %z, %sum\n}\n");
+        return IrParser.parse("mixed.ir", sb.toString());
+    }
 }

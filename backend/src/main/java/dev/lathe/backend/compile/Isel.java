@@ -357,22 +357,14 @@ final class Isel {
         List<Integer> units = new ArrayList<>();
         MType f = type(MType.Kind.FLOAT, bits), u = type(MType.Kind.UINT, bits), s = type(MType.Kind.SINT, bits);
         switch (op) {
-            case FADD, FMUL, FMIN, FMAX -> binary(op == Op.FADD ? MOp.ADD_F : op == Op.FMUL ? MOp.MUL_F : op == Op.FMIN ? MOp.MIN_F : MOp.MAX_F,
-                    f, a, c, dst, true);
-            case FDIV, FPOW -> binary(op == Op.FDIV ? MOp.DIV_F : MOp.POW_F, f, a, c, dst, false);
-            case FSUB -> {
-                Operand x = source(a.src(0), c, f, true, regs, units);
-                Operand y;
-                Long negImm = a.src(1).value().parent() instanceof LoadConstInstr k
-                        ? negatedImmediate(k.value(a.src(1).component(c)), f) : null;
-                if (negImm != null) {
-                    y = Operand.imm(negImm);
-                } else {
-                    regs.add(comp(a.src(1), c));
-                    y = Operand.reg(0).withNeg(true);
+            case FADD, FSUB -> {
+                if (!mad(a, c, dst, f)) {
+                    if (op == Op.FADD) binary(MOp.ADD_F, f, a, c, dst, true);
+                    else subtract(a, c, dst, f);
                 }
-                emitAlu(MOp.ADD_F, f, null, false, dst, new Operand[] {x, y}, regs);
             }
+            case FMUL, FMIN, FMAX -> binary(op == Op.FMUL ? MOp.MUL_F : op == Op.FMIN ? MOp.MIN_F : MOp.MAX_F, f, a, c, dst, true);
+            case FDIV, FPOW -> binary(op == Op.FDIV ? MOp.DIV_F : MOp.POW_F, f, a, c, dst, false);
             case FFMA -> ternary(MOp.FMA_F, f, a, c, dst);
             case FNEG, FABS, FSAT -> {
                 regs.add(comp(a.src(0), c));
@@ -589,6 +581,43 @@ final class Isel {
                 cur.add(MirInstr.op(proto, dst, regs.get(0)));
             }
         }
+    }
+
+    /** a - b: an add with the negated b (or with -b as an immediate). */
+    private void subtract(AluInstr a, int c, VReg dst, MType f) {
+        List<VReg> regs = new ArrayList<>();
+        List<Integer> units = new ArrayList<>();
+        Operand x = source(a.src(0), c, f, true, regs, units);
+        Operand y;
+        Long negImm = a.src(1).value().parent() instanceof LoadConstInstr k ? negatedImmediate(k.value(a.src(1).component(c)), f) : null;
+        if (negImm != null) {
+            y = Operand.imm(negImm);
+        } else {
+            regs.add(comp(a.src(1), c));
+            y = Operand.reg(0).withNeg(true);
+        }
+        emitAlu(MOp.ADD_F, f, null, false, dst, new Operand[] {x, y}, regs);
+    }
+
+    /**
+     * fadd/fsub of an fmul nothing else reads becomes one mad (two roundings, as the separate
+     * instructions): a*b + c, a*b - c (c negated), c - a*b (a negated). The fmul, left
+     * without readers, is removed as dead.
+     */
+    private boolean mad(AluInstr add, int c, VReg dst, MType f) {
+        for (int k = 0; k < 2; k++) {
+            Src m = add.src(k);
+            if (!(m.value().parent() instanceof AluInstr mul) || mul.op() != Op.FMUL || m.value().useCount() != 1) continue;
+            int mc = m.component(c);
+            VReg x = comp(mul.src(0), mc), y = comp(mul.src(1), mc), z = comp(add.src(1 - k), c);
+            boolean sub = add.op() == Op.FSUB;
+            Operand ox = Operand.reg(0), oz = Operand.reg(0);
+            if (sub && k == 0) oz = oz.withNeg(true); // a*b - c
+            if (sub && k == 1) ox = ox.withNeg(true); // c - a*b = (-a)*b + c
+            emitAlu(MOp.MAD_F, f, null, false, dst, new Operand[] {ox, Operand.reg(0), oz}, List.of(x, y, z));
+            return true;
+        }
+        return false;
     }
 
     VReg bin(MOp m, MType t, VReg x, VReg y) {
