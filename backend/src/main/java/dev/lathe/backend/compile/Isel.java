@@ -227,9 +227,34 @@ final class Isel {
             Long imm = immediate(bits, t);
             if (imm != null) return Operand.imm(imm);
         }
-        regs.add(comp(s, c));
         units.add(0);
+        if (t.kind() == MType.Kind.FLOAT) return fsrc(s, c, true, regs);
+        regs.add(comp(s, c));
         return Operand.reg(0);
+    }
+
+    /**
+     * A float source with fneg/fabs folded into source modifiers: fneg(y) flips the negation
+     * (unless an abs is already outside it), fabs(y) takes the absolute value; cat3 sources
+     * have no abs, so peeling stops at an fabs there. The fneg/fabs instructions themselves
+     * are removed as dead when nothing else reads them.
+     */
+    private Operand fsrc(Src s, int c, boolean absOk, List<VReg> regs) {
+        boolean neg = false, abs = false;
+        dev.lathe.ir.Value v = s.value();
+        int comp = s.component(c);
+        while (v.parent() instanceof AluInstr f && (f.op() == Op.FNEG || f.op() == Op.FABS) && !(f.op() == Op.FABS && !absOk)) {
+            if (f.op() == Op.FNEG) {
+                if (!abs) neg = !neg;
+            } else {
+                abs = true;
+            }
+            comp = f.src(0).component(comp);
+            v = f.src(0).value();
+        }
+        if (v.parent() instanceof LoadConstInstr k) regs.add(materialize(k.value(comp), k.def().bitSize()));
+        else regs.add(regs(v)[comp]);
+        return Operand.reg(0).withNeg(neg).withAbs(abs);
     }
 
     private static Long immediate(long bits, MType t) {
@@ -251,7 +276,50 @@ final class Isel {
         for (int s = 0; s < srcs.length; s++) {
             if (srcs[s].kind() == Operand.Kind.REG) rs[s] = regs.get(k++);
         }
-        cur.add(MirInstr.op(proto, dst, rs, new int[srcs.length]));
+        MirInstr m = MirInstr.op(proto, dst, rs, new int[srcs.length]);
+        cur.add(m);
+        if (dst != null) producers.put(dst, new Object[] {m, cur});
+    }
+
+    /** Per result register, the ALU instruction that wrote it and its block's list (for folding fsat into it). */
+    private final Map<VReg, Object[]> producers = new HashMap<>();
+
+    /**
+     * fsat of a float ALU result nothing else reads: the producer gets (sat) and the fsat is
+     * nothing at all. Returns false (nothing changed) when any component cannot fold.
+     */
+    @SuppressWarnings("unchecked")
+    private boolean foldSat(AluInstr sat) {
+        Src s = sat.src(0);
+        if (s.value().useCount() != 1 || !(s.value().parent() instanceof AluInstr)) return false;
+        int n = sat.def().numComponents();
+        VReg[] regs = vals.get(s.value());
+        if (regs == null) return false;
+        Object[][] found = new Object[n][];
+        VReg[] out = new VReg[n];
+        for (int c = 0; c < n; c++) {
+            out[c] = regs[s.component(c)];
+            found[c] = producers.get(out[c]);
+            if (found[c] == null) return false;
+            MInstr p = ((MirInstr) found[c][0]).proto;
+            int cat = p.op().category();
+            if (cat < 2 || cat > 4 || p.cond() != null || p.type() == null || p.type().kind() != MType.Kind.FLOAT
+                    || p.type().bits() != sat.def().bitSize()) {
+                return false;
+            }
+            for (int k = 0; k < c; k++) if (out[k] == out[c]) return false; // a swizzle reading one result twice
+        }
+        for (int c = 0; c < n; c++) {
+            MirInstr m = (MirInstr) found[c][0];
+            List<MirInstr> list = (List<MirInstr>) found[c][1];
+            MInstr p = m.proto;
+            MirInstr withSat = m.withProto(new MInstr(p.op(), p.type(), p.srcType(), p.cond(), p.rpt(), p.ss(), p.sy(), p.nop(), true,
+                    p.invert(), p.dst(), p.srcs(), p.index(), p.offset(), p.count(), p.dim()));
+            list.set(list.lastIndexOf(m), withSat);
+            producers.put(out[c], new Object[] {withSat, list});
+        }
+        define(sat.def(), out);
+        return true;
     }
 
     private void alu(AluInstr a) {
@@ -259,6 +327,9 @@ final class Isel {
         Value d = a.def();
         int n = d.numComponents();
         switch (op) {
+            case FSAT -> {
+                if (foldSat(a)) return;
+            }
             case MOV -> {
                 VReg[] r = new VReg[n];
                 for (int c = 0; c < n; c++) r[c] = comp(a.src(0), c);
@@ -367,8 +438,9 @@ final class Isel {
             case FDIV, FPOW -> binary(op == Op.FDIV ? MOp.DIV_F : MOp.POW_F, f, a, c, dst, false);
             case FFMA -> ternary(MOp.FMA_F, f, a, c, dst);
             case FNEG, FABS, FSAT -> {
-                regs.add(comp(a.src(0), c));
-                Operand x = Operand.reg(0).withNeg(op == Op.FNEG).withAbs(op == Op.FABS);
+                Operand x = fsrc(a.src(0), c, true, regs);
+                if (op == Op.FNEG) x = x.withNeg(!x.neg());
+                if (op == Op.FABS) x = x.withNeg(false).withAbs(true);
                 emitAlu(MOp.ABSNEG_F, f, null, op == Op.FSAT, dst, new Operand[] {x}, regs);
             }
             case FFLOOR, FCEIL, FTRUNC, FROUND_EVEN, FSIGN -> unary(switch (op) {
@@ -593,8 +665,8 @@ final class Isel {
         if (negImm != null) {
             y = Operand.imm(negImm);
         } else {
-            regs.add(comp(a.src(1), c));
-            y = Operand.reg(0).withNeg(true);
+            y = fsrc(a.src(1), c, true, regs);
+            y = y.withNeg(!y.neg());
         }
         emitAlu(MOp.ADD_F, f, null, false, dst, new Operand[] {x, y}, regs);
     }
@@ -609,12 +681,12 @@ final class Isel {
             Src m = add.src(k);
             if (!(m.value().parent() instanceof AluInstr mul) || mul.op() != Op.FMUL || m.value().useCount() != 1) continue;
             int mc = m.component(c);
-            VReg x = comp(mul.src(0), mc), y = comp(mul.src(1), mc), z = comp(add.src(1 - k), c);
+            List<VReg> regs = new ArrayList<>();
+            Operand ox = fsrc(mul.src(0), mc, false, regs), oy = fsrc(mul.src(1), mc, false, regs), oz = fsrc(add.src(1 - k), c, false, regs);
             boolean sub = add.op() == Op.FSUB;
-            Operand ox = Operand.reg(0), oz = Operand.reg(0);
-            if (sub && k == 0) oz = oz.withNeg(true); // a*b - c
-            if (sub && k == 1) ox = ox.withNeg(true); // c - a*b = (-a)*b + c
-            emitAlu(MOp.MAD_F, f, null, false, dst, new Operand[] {ox, Operand.reg(0), oz}, List.of(x, y, z));
+            if (sub && k == 0) oz = oz.withNeg(!oz.neg()); // a*b - c
+            if (sub && k == 1) ox = ox.withNeg(!ox.neg()); // c - a*b = (-a)*b + c
+            emitAlu(MOp.MAD_F, f, null, false, dst, new Operand[] {ox, oy, oz}, regs);
             return true;
         }
         return false;
@@ -658,8 +730,10 @@ final class Isel {
 
     private void unary(MOp m, MType t, AluInstr a, int c, VReg dst) {
         List<VReg> regs = new ArrayList<>();
-        regs.add(comp(a.src(0), c));
-        emitAlu(m, t, null, false, dst, new Operand[] {Operand.reg(0)}, regs);
+        Operand x = Operand.reg(0);
+        if (t.kind() == MType.Kind.FLOAT) x = fsrc(a.src(0), c, true, regs);
+        else regs.add(comp(a.src(0), c));
+        emitAlu(m, t, null, false, dst, new Operand[] {x}, regs);
     }
 
     private void binary(MOp m, MType t, AluInstr a, int c, VReg dst, boolean immOk) {
@@ -677,8 +751,9 @@ final class Isel {
     }
 
     private void ternary(MOp m, MType t, AluInstr a, int c, VReg dst) {
-        List<VReg> regs = List.of(comp(a.src(0), c), comp(a.src(1), c), comp(a.src(2), c));
-        emitAlu(m, t, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, regs);
+        List<VReg> regs = new ArrayList<>();
+        Operand x = fsrc(a.src(0), c, false, regs), y = fsrc(a.src(1), c, false, regs), z = fsrc(a.src(2), c, false, regs);
+        emitAlu(m, t, null, false, dst, new Operand[] {x, y, z}, regs);
     }
 
     private void compare(MOp m, MType t, Cond cond, AluInstr a, int c, VReg dst) {

@@ -50,6 +50,11 @@ final class MirInstr {
         return new MirInstr(Kind.OP, proto, def, 0, srcs, srcUnits, null);
     }
 
+    /** The same instruction with other machine fields (its registers unchanged). */
+    MirInstr withProto(MInstr p) {
+        return new MirInstr(kind, p, def, defUnit, srcs, srcUnits, phiSrcs);
+    }
+
     static MirInstr copy(VReg def, VReg src) {
         return new MirInstr(Kind.COPY, null, def, 0, new VReg[] {src}, new int[1], null);
     }
