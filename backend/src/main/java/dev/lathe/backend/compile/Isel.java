@@ -50,8 +50,6 @@ final class Isel {
     final Function fn;
     final Layout layout;
     final Map<Block, List<MirInstr>> code = new LinkedHashMap<>();
-    /** Per block followed by an if: the register holding the condition (read by the cmps isel puts last). */
-    final Map<Block, VReg> conditions = new HashMap<>();
     private final Map<Value, VReg[]> vals = new HashMap<>();
     private List<MirInstr> cur;
     private int nextReg;
@@ -71,11 +69,7 @@ final class Isel {
         for (Block b : fn.blocks()) {
             cur = code.get(b);
             for (Instr i : b.instrs()) select(i);
-            if (b.next() instanceof IfNode n) {
-                VReg c = comp(n.condition(), 0);
-                conditions.put(b, c);
-                cur.add(MirInstr.op(MInstr.cmps(MOp.CMPS_U, MType.U32, Cond.NE, Operand.P0, Operand.reg(0), Operand.imm(0)), null, c, null));
-            }
+            if (b.next() instanceof IfNode n) predicate(n.condition());
         }
     }
 
@@ -467,18 +461,10 @@ final class Isel {
                 regs.add(fl);
                 emitAlu(MOp.ADD_F, f, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0).withNeg(true)}, regs);
             }
-            case FLT, FGE, FEQ, FNEU, FLTU, FGEU, FEQU -> compare(MOp.CMPS_F, f, switch (op) {
-                case FLT -> Cond.LT;
-                case FGE -> Cond.GE;
-                case FEQ -> Cond.EQ;
-                case FNEU -> Cond.NE;
-                case FLTU -> Cond.LTU;
-                case FGEU -> Cond.GEU;
-                default -> Cond.EQU;
-            }, a, c, dst);
-            case ILT, IGE -> compare(MOp.CMPS_S, s, op == Op.ILT ? Cond.LT : Cond.GE, a, c, dst);
-            case ULT, UGE -> compare(MOp.CMPS_U, u, op == Op.ULT ? Cond.LT : Cond.GE, a, c, dst);
-            case IEQ, INE -> compare(MOp.CMPS_U, u, op == Op.IEQ ? Cond.EQ : Cond.NE, a, c, dst);
+            case FLT, FGE, FEQ, FNEU, FLTU, FGEU, FEQU, ILT, IGE, ULT, UGE, IEQ, INE -> {
+                Compare k = Compare.of(op, bits);
+                compare(k.op(), k.type(), k.cond(), a, c, dst);
+            }
             case IADD, ISUB, IMUL, UMUL_HIGH, IMUL_HIGH, IMIN, IMAX, UMIN, UMAX, IAND, IOR, IXOR, ISHL, USHR, ISHR, UDIV, IDIV, UMOD,
                     IREM, IMOD -> {
                 if (bits == 64) throw unsupported(a, op.opName() + " on 64-bit integers");
@@ -756,6 +742,56 @@ final class Isel {
         emitAlu(m, t, null, false, dst, new Operand[] {x, y, z}, regs);
     }
 
+    /** How an IR comparison is selected: the cmps, the type it compares at, the condition. */
+    record Compare(MOp op, MType type, Cond cond) {
+        static Compare of(Op op, int bits) {
+            MType f = Isel.type(MType.Kind.FLOAT, bits), u = Isel.type(MType.Kind.UINT, bits), s = Isel.type(MType.Kind.SINT, bits);
+            return switch (op) {
+                case FLT -> new Compare(MOp.CMPS_F, f, Cond.LT);
+                case FGE -> new Compare(MOp.CMPS_F, f, Cond.GE);
+                case FEQ -> new Compare(MOp.CMPS_F, f, Cond.EQ);
+                case FNEU -> new Compare(MOp.CMPS_F, f, Cond.NE);
+                case FLTU -> new Compare(MOp.CMPS_F, f, Cond.LTU);
+                case FGEU -> new Compare(MOp.CMPS_F, f, Cond.GEU);
+                case FEQU -> new Compare(MOp.CMPS_F, f, Cond.EQU);
+                case ILT -> new Compare(MOp.CMPS_S, s, Cond.LT);
+                case IGE -> new Compare(MOp.CMPS_S, s, Cond.GE);
+                case ULT -> new Compare(MOp.CMPS_U, u, Cond.LT);
+                case UGE -> new Compare(MOp.CMPS_U, u, Cond.GE);
+                case IEQ -> new Compare(MOp.CMPS_U, u, Cond.EQ);
+                case INE -> new Compare(MOp.CMPS_U, u, Cond.NE);
+                default -> null;
+            };
+        }
+    }
+
+    /**
+     * p0.x = a condition, for br and kill: the comparison itself written to p0.x when the
+     * condition is a comparison nothing else reads (the 0/1 register version then goes as
+     * dead), else {@code cond != 0}.
+     */
+    void predicate(Src cond) {
+        if (cond.value().parent() instanceof AluInstr cmp && cond.value().useCount() == 1 && cond.value().numComponents() == 1) {
+            int bits = cmp.src(0).value().bitSize();
+            Compare k = Compare.of(cmp.op(), bits);
+            if (k != null && bits <= 32) {
+                List<VReg> regs = new ArrayList<>();
+                List<Integer> units = new ArrayList<>();
+                int c = cond.component(0);
+                Operand x = source(cmp.src(0), c, k.type(), false, regs, units);
+                Operand y = source(cmp.src(1), c, k.type(), true, regs, units);
+                MInstr proto = MInstr.cmps(k.op(), k.type(), k.cond(), Operand.P0, x, y);
+                VReg[] rs = new VReg[2];
+                int r = 0;
+                if (x.kind() == Operand.Kind.REG) rs[0] = regs.get(r++);
+                if (y.kind() == Operand.Kind.REG) rs[1] = regs.get(r);
+                cur.add(MirInstr.op(proto, null, rs, new int[2]));
+                return;
+            }
+        }
+        cur.add(MirInstr.op(MInstr.cmps(MOp.CMPS_U, MType.U32, Cond.NE, Operand.P0, Operand.reg(0), Operand.imm(0)), null, comp(cond, 0), null));
+    }
+
     private void compare(MOp m, MType t, Cond cond, AluInstr a, int c, VReg dst) {
         List<VReg> regs = new ArrayList<>();
         List<Integer> units = new ArrayList<>();
@@ -866,8 +902,7 @@ final class Isel {
                 cur.add(MirInstr.op(MInstr.flow(MOp.KILL, false, 0), null));
             }
             case DISCARD_IF -> {
-                cur.add(MirInstr.op(MInstr.cmps(MOp.CMPS_U, MType.U32, Cond.NE, Operand.P0, Operand.reg(0), Operand.imm(0)), null,
-                        comp(x.src(0), 0), null));
+                predicate(x.src(0));
                 cur.add(MirInstr.op(MInstr.flow(MOp.KILL, false, 0), null));
             }
             case BARRIER -> cur.add(MirInstr.op(MInstr.bar(), null));
