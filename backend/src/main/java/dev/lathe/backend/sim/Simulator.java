@@ -62,31 +62,17 @@ public final class Simulator {
     /** Every invocation of {@code gx × gy × gz} workgroups, in the interpreter's order; outputs of the last. */
     public Result dispatch(ShaderInputs in, int gx, int gy, int gz) {
         Map<Variable, byte[]> buffers = initialBuffers(in);
-        int[] size = program.shader().workgroupSize();
-        in.setNumWorkgroups(gx, gy, gz);
-        Invocation last = null;
-        long cycles = 0, ss = 0, sy = 0, steps = 0;
-        for (int wz = 0; wz < gz; wz++) {
-            for (int wy = 0; wy < gy; wy++) {
-                for (int wx = 0; wx < gx; wx++) {
-                    in.setWorkgroupId(wx, wy, wz);
-                    for (int lz = 0; lz < size[2]; lz++) {
-                        for (int ly = 0; ly < size[1]; ly++) {
-                            for (int lx = 0; lx < size[0]; lx++) {
-                                in.setLocalInvocationId(lx, ly, lz);
-                                last = new Invocation(in, buffers);
-                                last.execute();
-                                cycles += last.time;
-                                ss += last.sstall;
-                                sy += last.systall;
-                                steps += last.steps;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        return new Result(last.outputs(), cycles, ss, sy, steps);
+        Invocation[] last = new Invocation[1];
+        long[] totals = new long[4];
+        Interpreter.forEachInvocation(in, program.shader().workgroupSize(), gx, gy, gz, () -> {
+            last[0] = new Invocation(in, buffers);
+            last[0].execute();
+            totals[0] += last[0].time;
+            totals[1] += last[0].sstall;
+            totals[2] += last[0].systall;
+            totals[3] += last[0].steps;
+        });
+        return new Result(last[0].outputs(), totals[0], totals[1], totals[2], totals[3]);
     }
 
     private Map<Variable, byte[]> initialBuffers(ShaderInputs in) {

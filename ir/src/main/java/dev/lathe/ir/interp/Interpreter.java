@@ -96,10 +96,24 @@ public final class Interpreter {
      */
     public ShaderOutputs dispatch(ShaderInputs in, int gx, int gy, int gz) {
         Map<Variable, byte[]> bufs = initialBuffers(in);
-        int[] size = shader.workgroupSize();
+        Run[] last = new Run[1];
+        long[] iterations = new long[1];
+        forEachInvocation(in, shader.workgroupSize(), gx, gy, gz, () -> {
+            last[0] = new Run(in, bufs);
+            last[0].execute();
+            iterations[0] += last[0].iterations;
+        });
+        ShaderOutputs r = last[0].result();
+        return new ShaderOutputs(r.outputs(), r.buffers(), r.discarded(), iterations[0]);
+    }
+
+    /**
+     * Sets {@code in}'s workgroup and local ids to every invocation of a dispatch in turn
+     * (workgroups in x, y, z order, invocations likewise) and runs {@code body} for each: the
+     * order the interpreter and the backend simulator both use.
+     */
+    public static void forEachInvocation(ShaderInputs in, int[] size, int gx, int gy, int gz, Runnable body) {
         in.setNumWorkgroups(gx, gy, gz);
-        Run last = null;
-        long iterations = 0;
         for (int wz = 0; wz < gz; wz++) {
             for (int wy = 0; wy < gy; wy++) {
                 for (int wx = 0; wx < gx; wx++) {
@@ -108,17 +122,13 @@ public final class Interpreter {
                         for (int ly = 0; ly < size[1]; ly++) {
                             for (int lx = 0; lx < size[0]; lx++) {
                                 in.setLocalInvocationId(lx, ly, lz);
-                                last = new Run(in, bufs);
-                                last.execute();
-                                iterations += last.iterations;
+                                body.run();
                             }
                         }
                     }
                 }
             }
         }
-        ShaderOutputs r = last.result();
-        return new ShaderOutputs(r.outputs(), r.buffers(), r.discarded(), iterations);
     }
 
     private Map<Variable, byte[]> initialBuffers(ShaderInputs in) {
