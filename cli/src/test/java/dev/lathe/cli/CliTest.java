@@ -238,4 +238,35 @@ class CliTest {
         assertTrue(unsupported.err().contains("not supported by the target: fmod"), unsupported.err());
         noStackTrace(unsupported);
     }
+
+    /** The CSV without its compile-time column, the one thing that may differ between runs. */
+    private static String withoutTimes(String csv) {
+        StringBuilder sb = new StringBuilder();
+        for (String line : csv.split("\n")) sb.append(line.replaceAll(",[0-9.]+,([^,]*)$", ",T,$1")).append('\n');
+        return sb.toString();
+    }
+
+    @Test
+    void shaderdbIsDeterministicAcrossThreadsAndReportCompares() throws IOException {
+        Path examples = repoRoot().resolve("examples/ir");
+        Path one = dir.resolve("one.csv"), two = dir.resolve("two.csv"), nolate = dir.resolve("nolate.csv");
+        Result r1 = lathe("shaderdb", examples.toString(), "-o", one.toString(), "--jobs", "1");
+        assertEquals(0, r1.code(), r1.err());
+        assertTrue(r1.out().matches("(?s)\\d+ shaders: \\d+ compiled, \\d+ failed\n.*"), r1.out());
+        assertTrue(r1.out().contains("FAILED "), "f16_f64.ir fails with its cause: " + r1.out());
+        assertEquals(0, lathe("shaderdb", examples.toString(), "-o", two.toString(), "--jobs", "2").code());
+        assertEquals(withoutTimes(Files.readString(one)), withoutTimes(Files.readString(two)));
+        String noLate = "vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), dce";
+        assertEquals(0, lathe("shaderdb", examples.toString(), "-o", nolate.toString(), "--passes", noLate).code());
+        Result rep = lathe("report", nolate.toString(), one.toString(), "--summary-only", "-m", "instructions,cycles");
+        assertEquals(0, rep.code(), rep.err());
+        assertTrue(rep.out().startsWith("total instructions in shared programs: "), rep.out());
+        assertTrue(rep.out().contains("\ntotal cycles in shared programs: "), rep.out());
+        Result bad = lathe("report", one.toString(), file("x.csv", "nope\n").toString());
+        assertEquals(1, bad.code());
+        assertTrue(bad.err().contains("x.csv:1: not a lathe shaderdb results file"), bad.err());
+        noStackTrace(bad);
+        Result unknown = lathe("report", one.toString(), two.toString(), "-m", "bogus");
+        assertTrue(unknown.err().contains("unknown measurement 'bogus'"), unknown.err());
+    }
 }

@@ -1,0 +1,113 @@
+package dev.lathe.backend.shaderdb;
+
+import dev.lathe.backend.compile.ShaderCompiler;
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.pass.DefaultPipeline;
+import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.validate.ValidationError;
+import dev.lathe.ir.validate.Validator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.IntConsumer;
+import java.util.stream.Stream;
+
+/**
+ * Compiles every shader under some directories, in parallel, into one results row each. Rows
+ * come out sorted by path whatever the number of threads; a shader that fails gets a row with
+ * its message and the run goes on. Only the compile-time column differs between runs.
+ */
+public final class CorpusRunner {
+    private CorpusRunner() {}
+
+    /** The files a corpus run picks up. */
+    static boolean isShader(Path p) {
+        String n = p.getFileName().toString();
+        return n.endsWith(".ir") || n.endsWith(".spv") || n.endsWith(".vert") || n.endsWith(".frag") || n.endsWith(".comp");
+    }
+
+    public static List<Path> collect(List<Path> roots) throws IOException {
+        List<Path> files = new ArrayList<>();
+        for (Path r : roots) {
+            if (Files.isRegularFile(r)) {
+                files.add(r);
+                continue;
+            }
+            if (!Files.isDirectory(r)) throw new IOException(r + ": no such file or directory");
+            try (Stream<Path> s = Files.walk(r)) {
+                s.filter(Files::isRegularFile).filter(CorpusRunner::isShader).forEach(files::add);
+            }
+        }
+        files.sort(null);
+        return files;
+    }
+
+    /** Compiles {@code files} on {@code jobs} threads; {@code done} hears the count of finished shaders. */
+    public static List<ResultsCsv.Row> run(List<Path> files, int jobs, String passes, IntConsumer done) {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs));
+        try {
+            List<Future<ResultsCsv.Row>> futures = new ArrayList<>();
+            int[] finished = {0};
+            for (Path f : files) {
+                futures.add(pool.submit(() -> {
+                    ResultsCsv.Row r = compileOne(f, passes);
+                    synchronized (finished) {
+                        done.accept(++finished[0]);
+                    }
+                    return r;
+                }));
+            }
+            List<ResultsCsv.Row> rows = new ArrayList<>();
+            for (Future<ResultsCsv.Row> fu : futures) {
+                try {
+                    rows.add(fu.get());
+                } catch (Exception e) {
+                    throw new IllegalStateException("internal error in the corpus run: " + e.getMessage(), e);
+                }
+            }
+            return rows;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    static ResultsCsv.Row compileOne(Path f, String passes) {
+        String name = f.toString();
+        long t0 = System.nanoTime();
+        String stage = "unknown";
+        try {
+            if (!name.endsWith(".ir")) {
+                return failed(name, stageOf(name), t0, "SPIR-V and GLSL input is not supported yet (only .ir)");
+            }
+            Shader s = IrParser.parse(name, Files.readString(f));
+            stage = s.stage().name().toLowerCase(Locale.ROOT);
+            List<ValidationError> errors = Validator.validate(s);
+            if (!errors.isEmpty()) return failed(name, stage, t0, errors.get(0).format());
+            ShaderCompiler.Result r = ShaderCompiler.compile(s, passes == null ? DefaultPipeline.TEXT : passes);
+            return new ResultsCsv.Row(name, stage, ResultsCsv.values(r.stats()), (System.nanoTime() - t0) / 1e6, null);
+        } catch (IOException e) {
+            return failed(name, stage, t0, "cannot read: " + e.getMessage());
+        } catch (RuntimeException e) {
+            // every failure of one shader is recorded, the run goes on
+            String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            return failed(name, stage, t0, m);
+        }
+    }
+
+    private static String stageOf(String name) {
+        if (name.endsWith(".vert")) return "vertex";
+        if (name.endsWith(".frag")) return "fragment";
+        if (name.endsWith(".comp")) return "compute";
+        return "unknown";
+    }
+
+    private static ResultsCsv.Row failed(String name, String stage, long t0, String message) {
+        return new ResultsCsv.Row(name, stage, java.util.Map.of(), (System.nanoTime() - t0) / 1e6, message);
+    }
+}

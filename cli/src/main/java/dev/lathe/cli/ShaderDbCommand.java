@@ -1,0 +1,80 @@
+package dev.lathe.cli;
+
+import dev.lathe.backend.shaderdb.CorpusRunner;
+import dev.lathe.backend.shaderdb.ResultsCsv;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code lathe shaderdb DIR… [-o results.csv] [--jobs N] [--passes LIST]}: the corpus runner. */
+@Command(name = "shaderdb", mixinStandardHelpOptions = true,
+        description = {"Compile every shader under the given directories and record its statistics, like Mesa's shader-db.",
+                "Writes one CSV row per shader (sorted by path; failures keep their message) and prints a summary.",
+                "Example: lathe shaderdb examples/ir -o before.csv"})
+final class ShaderDbCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "DIR", arity = "1..*", description = "directories (or files) of shaders")
+    List<Path> dirs = new ArrayList<>();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE.csv", description = "write the results here")
+    Path output;
+
+    @Option(names = "--jobs", paramLabel = "N", description = "threads (default: the number of cores)")
+    int jobs = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--passes", paramLabel = "LIST", description = "the IR pipeline before selection (default: the default pipeline)")
+    String passes;
+
+    @Override
+    public Integer call() {
+        if (jobs < 1) throw new CliException("lathe shaderdb: --jobs must be at least 1");
+        List<Path> files;
+        try {
+            files = CorpusRunner.collect(dirs);
+        } catch (IOException e) {
+            throw new CliException("lathe shaderdb: " + e.getMessage());
+        }
+        if (files.isEmpty()) throw new CliException("lathe shaderdb: no shaders (.ir, .spv, .vert, .frag, .comp) under " + dirs);
+        if (passes != null) {
+            try {
+                dev.lathe.ir.pass.Pipeline.parse(passes, dev.lathe.backend.compile.ShaderCompiler.registry());
+            } catch (IllegalArgumentException e) {
+                throw new CliException("lathe shaderdb: --passes: " + e.getMessage());
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        boolean terminal = System.console() != null;
+        int total = files.size();
+        List<ResultsCsv.Row> rows = CorpusRunner.run(files, jobs, passes, done -> {
+            if (!terminal) return;
+            int width = 30, filled = done * width / total;
+            System.err.print("\r[" + "#".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total);
+            if (done == total) System.err.println();
+        });
+        if (output != null) ProgramFiles.write(output, ResultsCsv.write(rows).getBytes(StandardCharsets.UTF_8));
+        int ok = 0;
+        long inst = 0, cycles = 0;
+        for (ResultsCsv.Row r : rows) {
+            if (!r.ok()) continue;
+            ok++;
+            inst += r.values().get("instructions");
+            cycles += r.values().get("cycles");
+        }
+        out.println(total + " shaders: " + ok + " compiled, " + (total - ok) + " failed");
+        out.println("instructions: " + inst + ", estimated cycles: " + cycles);
+        for (ResultsCsv.Row r : rows) if (!r.ok()) out.println("FAILED " + r.name() + ": " + r.error());
+        if (output != null) out.println("results: " + output);
+        return 0;
+    }
+}
