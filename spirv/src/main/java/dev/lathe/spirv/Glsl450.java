@@ -1,0 +1,180 @@
+package dev.lathe.spirv;
+
+import dev.lathe.ir.IrBuilder;
+import dev.lathe.ir.Value;
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.Op;
+import dev.lathe.spirv.SpirvModule.Instruction;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The GLSL.std.450 extended instructions, lowered to op-table ops the way NIR lowers them:
+ * exp(x) = exp2(x·log2 e), normalize(v) = v·rsq(v·v), smoothstep as the Hermite cubic on the
+ * clamped ratio, mix as flrp, clamp as min(max(x, lo), hi), determinants by cofactors, and so on.
+ * Inverse trigonometry and matrix inversion are not lowered yet and stop with the unsupported
+ * error.
+ */
+final class Glsl450 {
+    private Glsl450() {}
+
+    static Val translate(SpirvToIr t, Instruction i) {
+        ModuleInfo m = t.m;
+        IrBuilder b = t.b;
+        int inst = m.arg(i, 3);
+        List<Val> args = new ArrayList<>();
+        for (int k = 4; k < i.count(); k++) args.add(t.val(i, m.id(i, k)));
+        if (inst == 33) return new Val.Simple(determinant(t, i, Matrices.columns(t, i, 4)));
+        Value x = args.isEmpty() ? null : t.simple(i, args.get(0));
+        Value y = args.size() > 1 ? t.simple(i, args.get(1)) : null;
+        Value z = args.size() > 2 ? t.simple(i, args.get(2)) : null;
+        Value r = switch (inst) {
+            case 1, 2 -> b.alu(Op.FROUND_EVEN, x);
+            case 3 -> b.alu(Op.FTRUNC, x);
+            case 4 -> b.alu(Op.FABS, x);
+            case 5 -> b.alu(Op.IABS, x);
+            case 6 -> b.alu(Op.FSIGN, x);
+            case 7 -> b.alu(Op.ISIGN, x);
+            case 8 -> b.alu(Op.FFLOOR, x);
+            case 9 -> b.alu(Op.FCEIL, x);
+            case 10 -> b.alu(Op.FFRACT, x);
+            case 11 -> b.alu(Op.FMUL, x, f(b, x, Math.PI / 180));
+            case 12 -> b.alu(Op.FMUL, x, f(b, x, 180 / Math.PI));
+            case 13 -> b.alu(Op.FSIN, x);
+            case 14 -> b.alu(Op.FCOS, x);
+            case 15 -> b.alu(Op.FDIV, b.alu(Op.FSIN, x), b.alu(Op.FCOS, x));
+            case 19, 20, 21 -> { // sinh, cosh, tanh from e^x and e^-x
+                Value ex = exp(b, x), enx = exp(b, b.alu(Op.FNEG, x));
+                Value s = b.alu(Op.FSUB, ex, enx), c = b.alu(Op.FADD, ex, enx);
+                yield inst == 19 ? b.alu(Op.FMUL, s, f(b, x, 0.5)) : inst == 20 ? b.alu(Op.FMUL, c, f(b, x, 0.5)) : b.alu(Op.FDIV, s, c);
+            }
+            case 22 -> log(b, b.alu(Op.FADD, x, b.alu(Op.FSQRT, b.alu(Op.FADD, b.alu(Op.FMUL, x, x), f(b, x, 1))))); // asinh
+            case 23 -> log(b, b.alu(Op.FADD, x, b.alu(Op.FSQRT, b.alu(Op.FSUB, b.alu(Op.FMUL, x, x), f(b, x, 1))))); // acosh
+            case 24 -> b.alu(Op.FMUL, f(b, x, 0.5), log(b, b.alu(Op.FDIV, b.alu(Op.FADD, f(b, x, 1), x), b.alu(Op.FSUB, f(b, x, 1), x)))); // atanh
+            case 26 -> b.alu(Op.FPOW, x, y);
+            case 27 -> exp(b, x);
+            case 28 -> log(b, x);
+            case 29 -> b.alu(Op.FEXP2, x);
+            case 30 -> b.alu(Op.FLOG2, x);
+            case 31 -> b.alu(Op.FSQRT, x);
+            case 32 -> b.alu(Op.FRSQ, x);
+            case 37, 79 -> b.alu(Op.FMIN, x, y);
+            case 38 -> b.alu(Op.UMIN, x, y);
+            case 39 -> b.alu(Op.IMIN, x, y);
+            case 40, 80 -> b.alu(Op.FMAX, x, y);
+            case 41 -> b.alu(Op.UMAX, x, y);
+            case 42 -> b.alu(Op.IMAX, x, y);
+            case 43, 81 -> b.alu(Op.FMIN, b.alu(Op.FMAX, x, y), z);
+            case 44 -> b.alu(Op.UMIN, b.alu(Op.UMAX, x, y), z);
+            case 45 -> b.alu(Op.IMIN, b.alu(Op.IMAX, x, y), z);
+            case 46 -> b.alu(Op.FLRP, x, y, Instructions.splat(b, z, x.numComponents()));
+            case 48 -> b.alu(bool2float(y), b.alu(Op.FGE, y, Instructions.splat(b, x, y.numComponents()))); // step(edge, x)
+            case 49 -> { // smoothstep(e0, e1, x): t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t)
+                Value e0 = Instructions.splat(b, x, z.numComponents()), e1 = Instructions.splat(b, y, z.numComponents());
+                Value tt = b.alu(Op.FSAT, b.alu(Op.FDIV, b.alu(Op.FSUB, z, e0), b.alu(Op.FSUB, e1, e0)));
+                Value poly = b.alu(Op.FSUB, f(b, tt, 3), b.alu(Op.FMUL, f(b, tt, 2), tt));
+                yield b.alu(Op.FMUL, b.alu(Op.FMUL, tt, tt), poly);
+            }
+            case 50 -> b.alu(Op.FFMA, x, y, z);
+            case 54 -> b.alu(Op.PACK_SNORM_4X8, x);
+            case 55 -> b.alu(Op.PACK_UNORM_4X8, x);
+            case 56 -> b.alu(Op.PACK_SNORM_2X16, x);
+            case 57 -> b.alu(Op.PACK_UNORM_2X16, x);
+            case 58 -> b.alu(Op.PACK_HALF_2X16, x);
+            case 59 -> b.alu(Op.PACK_64_2X32, x);
+            case 60 -> b.alu(Op.UNPACK_SNORM_2X16, x);
+            case 61 -> b.alu(Op.UNPACK_UNORM_2X16, x);
+            case 62 -> b.alu(Op.UNPACK_HALF_2X16, x);
+            case 63 -> b.alu(Op.UNPACK_SNORM_4X8, x);
+            case 64 -> b.alu(Op.UNPACK_UNORM_4X8, x);
+            case 65 -> b.alu(Op.UNPACK_64_2X32, x);
+            case 66 -> length(b, x);
+            case 67 -> length(b, b.alu(Op.FSUB, x, y));
+            case 68 -> { // cross(a, b) = a.yzx * b.zxy - a.zxy * b.yzx
+                Value p = b.alu(Op.FMUL, b.swz(x, "yzx"), b.swz(y, "zxy"));
+                Value q = b.alu(Op.FMUL, b.swz(x, "zxy"), b.swz(y, "yzx"));
+                yield b.alu(Op.FSUB, p, q);
+            }
+            case 69 -> x.numComponents() == 1 ? b.alu(Op.FSIGN, x)
+                    : b.alu(Op.FMUL, x, Instructions.splat(b, b.alu(Op.FRSQ, Matrices.dot(b, x, x)), x.numComponents()));
+            case 70 -> { // faceforward(N, I, Nref) = dot(Nref, I) < 0 ? N : -N
+                Value c = b.alu(Op.FLT, Matrices.dot(b, z, y), b.constant(x.bitSize(), 0));
+                yield b.alu(Op.BCSEL, Instructions.splat(b, c, x.numComponents()), x, b.alu(Op.FNEG, x));
+            }
+            case 71 -> { // reflect(I, N) = I - 2 dot(N, I) N
+                Value d = b.alu(Op.FMUL, f(b, b.channel(x, 0), 2), Matrices.dot(b, y, x));
+                yield b.alu(Op.FSUB, x, b.alu(Op.FMUL, Instructions.splat(b, d, x.numComponents()), y));
+            }
+            case 72 -> { // refract(I, N, eta)
+                Value d = Matrices.dot(b, y, x);
+                Value one = f(b, d, 1);
+                Value k = b.alu(Op.FSUB, one, b.alu(Op.FMUL, b.alu(Op.FMUL, z, z), b.alu(Op.FSUB, one, b.alu(Op.FMUL, d, d))));
+                Value coef = b.alu(Op.FADD, b.alu(Op.FMUL, z, d), b.alu(Op.FSQRT, k));
+                Value v = b.alu(Op.FSUB, b.alu(Op.FMUL, Instructions.splat(b, z, x.numComponents()), x),
+                        b.alu(Op.FMUL, Instructions.splat(b, coef, x.numComponents()), y));
+                Value neg = b.alu(Op.FLT, k, b.constant(k.bitSize(), 0));
+                long[] zeros = new long[x.numComponents()];
+                yield b.alu(Op.BCSEL, Instructions.splat(b, neg, x.numComponents()), b.constant(x.bitSize(), zeros), v);
+            }
+            case 73 -> b.alu(Op.FIND_LSB, x);
+            case 74 -> b.alu(Op.IFIND_MSB, x);
+            case 75 -> b.alu(Op.UFIND_MSB, x);
+            default -> throw m.module.error(i, "unsupported OpExtInst GLSL.std.450 " + inst);
+        };
+        return new Val.Simple(Instructions.exact(t, i, r));
+    }
+
+    private static Op bool2float(Value like) {
+        return like.bitSize() == 16 ? Op.B2F16 : like.bitSize() == 64 ? Op.B2F64 : Op.B2F32;
+    }
+
+    /** The float constant v at x's size and width. */
+    static Value f(IrBuilder b, Value x, double v) {
+        long bits = FloatBits.fromDouble(v, x.bitSize());
+        long[] all = new long[x.numComponents()];
+        java.util.Arrays.fill(all, bits);
+        return b.constant(x.bitSize(), all);
+    }
+
+    static Value exp(IrBuilder b, Value x) {
+        return b.alu(Op.FEXP2, b.alu(Op.FMUL, x, f(b, x, 1 / Math.log(2))));
+    }
+
+    static Value log(IrBuilder b, Value x) {
+        return b.alu(Op.FMUL, b.alu(Op.FLOG2, x), f(b, x, Math.log(2)));
+    }
+
+    static Value length(IrBuilder b, Value x) {
+        return x.numComponents() == 1 ? b.alu(Op.FABS, x) : b.alu(Op.FSQRT, Matrices.dot(b, x, x));
+    }
+
+    /** Determinants of 2×2, 3×3 and 4×4 matrices by cofactor expansion along the first column. */
+    static Value determinant(SpirvToIr t, Instruction i, List<Val> cols) {
+        IrBuilder b = t.b;
+        int n = cols.size();
+        Value[][] a = new Value[n][n]; // a[row][col]
+        for (int c = 0; c < n; c++) {
+            Value col = t.simple(i, cols.get(c));
+            for (int r = 0; r < n; r++) a[r][c] = b.channel(col, r);
+        }
+        return det(b, a);
+    }
+
+    private static Value det(IrBuilder b, Value[][] a) {
+        int n = a.length;
+        if (n == 1) return a[0][0];
+        if (n == 2) return b.alu(Op.FSUB, b.alu(Op.FMUL, a[0][0], a[1][1]), b.alu(Op.FMUL, a[0][1], a[1][0]));
+        Value sum = null;
+        for (int r = 0; r < n; r++) {
+            Value[][] minor = new Value[n - 1][n - 1];
+            for (int rr = 0, mr = 0; rr < n; rr++) {
+                if (rr == r) continue;
+                for (int c = 1; c < n; c++) minor[mr][c - 1] = a[rr][c];
+                mr++;
+            }
+            Value term = b.alu(Op.FMUL, a[r][0], det(b, minor));
+            sum = sum == null ? term : b.alu(r % 2 == 0 ? Op.FADD : Op.FSUB, sum, term);
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,386 @@
+package dev.lathe.spirv;
+
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.IrBuilder;
+import dev.lathe.ir.Value;
+import dev.lathe.ir.Variable;
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.Op;
+import dev.lathe.spirv.SpirvModule.Instruction;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The translation of one instruction inside a function: memory, composites, arithmetic,
+ * comparisons, conversions, matrices, images, calls and the GLSL.std.450 set
+ * ({@link Glsl450}). Every SPIR-V op maps onto op-table ops whose meaning is exact, so the IR
+ * interpreter is the reference for what a translated shader computes.
+ */
+final class Instructions {
+    private Instructions() {}
+
+    /** Binary ops with one op-table op (operands in order). */
+    private static final Map<Integer, Op> BINARY = new HashMap<>();
+    /** Comparisons written with their operands swapped (a > b is b < a). */
+    private static final Map<Integer, Op> SWAPPED = new HashMap<>();
+    private static final Map<Integer, Op> UNARY = new HashMap<>();
+
+    static {
+        int[][] bin = {{128, 0}, {129, 1}, {130, 2}, {131, 3}, {132, 4}, {133, 5}, {134, 6}, {135, 7}, {136, 8}, {137, 9}, {138, 10},
+                {139, 11}, {140, 12}, {141, 13}};
+        Op[] binOps = {Op.IADD, Op.FADD, Op.ISUB, Op.FSUB, Op.IMUL, Op.FMUL, Op.UDIV, Op.IDIV, Op.FDIV, Op.UMOD, Op.IREM, Op.IMOD,
+                Op.FREM, Op.FMOD};
+        for (int[] p : bin) BINARY.put(p[0], binOps[p[1]]);
+        BINARY.put(197, Op.IOR);
+        BINARY.put(198, Op.IXOR);
+        BINARY.put(199, Op.IAND);
+        BINARY.put(166, Op.IOR);
+        BINARY.put(167, Op.IAND);
+        BINARY.put(164, Op.IEQ);
+        BINARY.put(165, Op.INE);
+        BINARY.put(170, Op.IEQ);
+        BINARY.put(171, Op.INE);
+        BINARY.put(174, Op.UGE);
+        BINARY.put(175, Op.IGE);
+        BINARY.put(176, Op.ULT);
+        BINARY.put(177, Op.ILT);
+        BINARY.put(180, Op.FEQ);
+        BINARY.put(181, Op.FEQU);
+        BINARY.put(183, Op.FNEU);
+        BINARY.put(184, Op.FLT);
+        BINARY.put(185, Op.FLTU);
+        BINARY.put(190, Op.FGE);
+        BINARY.put(191, Op.FGEU);
+        SWAPPED.put(172, Op.ULT);
+        SWAPPED.put(173, Op.ILT);
+        SWAPPED.put(178, Op.UGE);
+        SWAPPED.put(179, Op.IGE);
+        SWAPPED.put(186, Op.FLT);
+        SWAPPED.put(187, Op.FLTU);
+        SWAPPED.put(188, Op.FGE);
+        SWAPPED.put(189, Op.FGEU);
+        UNARY.put(126, Op.INEG);
+        UNARY.put(127, Op.FNEG);
+        UNARY.put(168, Op.INOT);
+        UNARY.put(200, Op.INOT);
+        UNARY.put(204, Op.BITFIELD_REVERSE);
+        UNARY.put(205, Op.BIT_COUNT);
+        UNARY.put(156, Op.FISNAN);
+        UNARY.put(116, Op.FQUANTIZE2F16);
+    }
+
+    static void translate(SpirvToIr t, ModuleInfo.Function f, Instruction i) {
+        ModuleInfo m = t.m;
+        IrBuilder b = t.b;
+        int op = i.opcode();
+        switch (op) {
+            case 0, 5, 6, 8, 331, 256, 257 -> { } // nop, names, lines, lifetimes
+            case 59 -> { // OpVariable (Function)
+                int id = m.id(i, 1);
+                SpirvType pt = ((SpirvType.Pointer) m.typeOf(i, m.id(i, 0))).pointee();
+                SpirvToIr.LocalPlace lp = t.newLocal(i, id, pt);
+                SpirvToIr.Ptr p = new SpirvToIr.Ptr(lp, pt, List.of());
+                t.definePointer(id, p);
+                if (i.count() > 3) t.store(i, p, t.val(i, m.id(i, 3)));
+            }
+            case 61 -> { // OpLoad
+                int id = m.id(i, 1);
+                SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
+                if (p.place() instanceof SpirvToIr.TexturePlace tp) {
+                    t.textures.put(id, tp.var());
+                    return;
+                }
+                t.define(id, t.load(i, p));
+            }
+            case 62 -> t.store(i, t.pointer(i, m.id(i, 0)), t.val(i, m.id(i, 1)));
+            case 63 -> { // OpCopyMemory
+                SpirvToIr.Ptr src = t.pointer(i, m.id(i, 1));
+                t.store(i, t.pointer(i, m.id(i, 0)), t.load(i, src));
+            }
+            case 65, 66 -> { // OpAccessChain
+                SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
+                SpirvType ty = p.type();
+                for (int k = 3; k < i.count(); k++) {
+                    int idx = m.id(i, k);
+                    Object index = constIndex(m, idx);
+                    if (index == null) index = t.simple(i, t.val(i, idx));
+                    ty = element(t, i, ty, index);
+                    p = p.then(index, ty);
+                }
+                t.definePointer(m.id(i, 1), p);
+            }
+            case 83, 400 -> t.define(m.id(i, 1), t.val(i, m.id(i, 2))); // OpCopyObject, OpCopyLogical
+            case 1 -> t.define(m.id(i, 1), undef(t, i, m.typeOf(i, m.id(i, 0))));
+            case 80 -> { // OpCompositeConstruct
+                List<Val> parts = new ArrayList<>();
+                for (int k = 2; k < i.count(); k++) parts.add(t.val(i, m.id(i, k)));
+                t.define(m.id(i, 1), t.construct(i, m.typeOf(i, m.id(i, 0)), parts));
+            }
+            case 81 -> { // OpCompositeExtract
+                Val v = t.val(i, m.id(i, 2));
+                for (int k = 3; k < i.count(); k++) v = extract(t, i, v, i.operand(k));
+                t.define(m.id(i, 1), v);
+            }
+            case 82 -> { // OpCompositeInsert object composite indices
+                int[] path = new int[i.count() - 4];
+                for (int k = 4; k < i.count(); k++) path[k - 4] = i.operand(k);
+                t.define(m.id(i, 1), insert(t, i, t.val(i, m.id(i, 3)), path, 0, t.val(i, m.id(i, 2))));
+            }
+            case 79 -> { // OpVectorShuffle
+                Value a = t.simple(i, t.val(i, m.id(i, 2))), c = t.simple(i, t.val(i, m.id(i, 3)));
+                Value[] comps = new Value[i.count() - 4];
+                for (int k = 4; k < i.count(); k++) {
+                    long s = i.operand(k) & 0xffffffffL;
+                    if (s == 0xffffffffL) comps[k - 4] = b.constant(a.bitSize(), 0);
+                    else if (s < a.numComponents()) comps[k - 4] = b.channel(a, (int) s);
+                    else if (s < a.numComponents() + c.numComponents()) comps[k - 4] = b.channel(c, (int) s - a.numComponents());
+                    else throw m.module.error(i, "OpVectorShuffle component " + s + " is out of range");
+                }
+                t.define(m.id(i, 1), new Val.Simple(comps.length == 1 ? comps[0] : b.vec(comps)));
+            }
+            case 77 -> t.define(m.id(i, 1), new Val.Simple(t.extract(t.simple(i, t.val(i, m.id(i, 2))), t.simple(i, t.val(i, m.id(i, 3))))));
+            case 78 -> t.define(m.id(i, 1), new Val.Simple(t.insert(t.simple(i, t.val(i, m.id(i, 2))), t.simple(i, t.val(i, m.id(i, 4))),
+                    t.simple(i, t.val(i, m.id(i, 3))))));
+            case 169 -> t.define(m.id(i, 1), select(t, i, t.val(i, m.id(i, 2)), t.val(i, m.id(i, 3)), t.val(i, m.id(i, 4))));
+            case 154, 155 -> { // OpAny, OpAll
+                Value v = t.simple(i, t.val(i, m.id(i, 2)));
+                Value r = b.channel(v, 0);
+                for (int k = 1; k < v.numComponents(); k++) r = b.alu(op == 154 ? Op.IOR : Op.IAND, r, b.comp(v, k));
+                t.define(m.id(i, 1), new Val.Simple(r));
+            }
+            case 157 -> { // OpIsInf: |x| == inf
+                Value x = t.simple(i, t.val(i, m.id(i, 2)));
+                Value inf = splat(b, b.constant(x.bitSize(), FloatBits.fromDouble(Double.POSITIVE_INFINITY, x.bitSize())), x.numComponents());
+                t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(Op.FEQ, b.alu(Op.FABS, x), inf))));
+            }
+            case 182 -> { // OpFOrdNotEqual: ordered and unequal = not (unordered or equal)
+                Value x = t.simple(i, t.val(i, m.id(i, 2))), y = t.simple(i, t.val(i, m.id(i, 3)));
+                t.define(m.id(i, 1), new Val.Simple(b.alu(Op.INOT, b.alu(Op.FEQU, x, y))));
+            }
+            case 194, 195, 196 -> { // shifts: the count is 32-bit in the IR
+                Value x = t.simple(i, t.val(i, m.id(i, 2))), s = t.simple(i, t.val(i, m.id(i, 3)));
+                if (s.bitSize() != 32) s = b.alu(Op.U2U32, s);
+                Op o = op == 194 ? Op.USHR : op == 195 ? Op.ISHR : Op.ISHL;
+                t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(o, x, s))));
+            }
+            case 201, 202, 203 -> { // bitfield insert / extract: offset and count are 32-bit
+                Value base = t.simple(i, t.val(i, m.id(i, 2)));
+                if (op == 201) {
+                    Value ins = t.simple(i, t.val(i, m.id(i, 3)));
+                    Value off = to32(b, t.simple(i, t.val(i, m.id(i, 4)))), cnt = to32(b, t.simple(i, t.val(i, m.id(i, 5))));
+                    t.define(m.id(i, 1), new Val.Simple(b.alu(Op.BITFIELD_INSERT, base, ins, splat(b, off, base.numComponents()),
+                            splat(b, cnt, base.numComponents()))));
+                } else {
+                    Value off = to32(b, t.simple(i, t.val(i, m.id(i, 3)))), cnt = to32(b, t.simple(i, t.val(i, m.id(i, 4))));
+                    t.define(m.id(i, 1), new Val.Simple(b.alu(op == 202 ? Op.IBITFIELD_EXTRACT : Op.UBITFIELD_EXTRACT, base,
+                            splat(b, off, base.numComponents()), splat(b, cnt, base.numComponents()))));
+                }
+            }
+            case 109, 110, 111, 112, 113, 114, 115 -> t.define(m.id(i, 1), convert(t, i, op));
+            case 124 -> t.define(m.id(i, 1), bitcast(t, i));
+            case 148 -> { // OpDot
+                Value x = t.simple(i, t.val(i, m.id(i, 2))), y = t.simple(i, t.val(i, m.id(i, 3)));
+                Op d = x.numComponents() == 2 ? Op.FDOT2 : x.numComponents() == 3 ? Op.FDOT3 : Op.FDOT4;
+                t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(d, x, y))));
+            }
+            case 142 -> { // OpVectorTimesScalar
+                Value v = t.simple(i, t.val(i, m.id(i, 2))), s = t.simple(i, t.val(i, m.id(i, 3)));
+                t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(Op.FMUL, v, splat(b, s, v.numComponents())))));
+            }
+            case 143, 144, 145, 146, 147, 84 -> t.define(m.id(i, 1), Matrices.translate(t, i));
+            case 86 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpSampledImage
+            case 100 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpImage
+            case 87, 88, 95, 103, 104 -> t.define(m.id(i, 1), image(t, i));
+            case 224 -> b.barrier();
+            case 225 -> { } // OpMemoryBarrier: invocations run one at a time
+            case 245 -> { // OpPhi: stored on each incoming edge
+                int id = m.id(i, 1);
+                t.define(id, new Val.Simple(b.loadVar(phiVariable(t, i))));
+            }
+            case 57 -> { // OpFunctionCall
+                ModuleInfo.Function callee = m.functions.get(m.id(i, 2));
+                if (callee == null) throw m.module.error(i, "OpFunctionCall of %" + i.operand(2) + ", which is no function");
+                List<Integer> args = new ArrayList<>();
+                for (int k = 3; k < i.count(); k++) args.add(m.id(i, k));
+                t.inline(i, callee, args);
+            }
+            case 12 -> { // OpExtInst
+                if (m.id(i, 2) != m.glsl450) throw m.module.error(i, "unsupported OpExtInst (only GLSL.std.450 is read)");
+                t.define(m.id(i, 1), Glsl450.translate(t, i));
+            }
+            default -> {
+                Op bin = BINARY.get(op), sw = SWAPPED.get(op), un = UNARY.get(op);
+                if (bin != null || sw != null) {
+                    Value x = t.simple(i, t.val(i, m.id(i, 2))), y = t.simple(i, t.val(i, m.id(i, 3)));
+                    Value r = bin != null ? b.alu(bin, x, y) : b.alu(sw, y, x);
+                    t.define(m.id(i, 1), new Val.Simple(exact(t, i, r)));
+                } else if (un != null) {
+                    t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(un, t.simple(i, t.val(i, m.id(i, 2)))))));
+                } else {
+                    throw m.module.error(i, "unsupported " + Opcodes.name(op));
+                }
+            }
+        }
+    }
+
+    private static Variable texture(SpirvToIr t, Instruction i, int id) {
+        Variable v = t.textures.get(id);
+        if (v == null) throw t.m.module.error(i, "%" + id + " is not a texture Lathe knows (combined image samplers are read)");
+        return v;
+    }
+
+    private static Val image(SpirvToIr t, Instruction i) {
+        ModuleInfo m = t.m;
+        IrBuilder b = t.b;
+        Variable tex = texture(t, i, m.id(i, 2));
+        int dims = tex.dim().coordinates();
+        int op = i.opcode();
+        if (op == 103 || op == 104) {
+            Value size = b.txs(tex);
+            SpirvType rt = m.typeOf(i, m.id(i, 0));
+            return new Val.Simple(SpirvType.components(rt) == size.numComponents() ? size : b.channel(size, 0));
+        }
+        Value coord = t.simple(i, t.val(i, m.id(i, 3)));
+        if (coord.numComponents() != dims) coord = pick(b, coord, dims);
+        int mask = i.count() > 4 ? i.operand(4) : 0;
+        if (op == 95) return new Val.Simple(b.txf(tex, coord));
+        if (op == 87) {
+            if ((mask & ~0x1) != 0) throw m.module.error(i, "unsupported OpImageSampleImplicitLod operands (mask 0x" + Integer.toHexString(mask) + ")");
+            return new Val.Simple(b.tex(tex, coord));
+        }
+        if (mask != 0x2) throw m.module.error(i, "unsupported OpImageSampleExplicitLod operands (only Lod is read)");
+        Value lod = t.simple(i, t.val(i, m.id(i, 5)));
+        return new Val.Simple(b.txl(tex, coord, lod));
+    }
+
+    private static Value pick(IrBuilder b, Value v, int n) {
+        Value[] c = new Value[n];
+        for (int k = 0; k < n; k++) c[k] = b.channel(v, k);
+        return n == 1 ? c[0] : b.vec(c);
+    }
+
+    private static Variable phiVariable(SpirvToIr t, Instruction phi) {
+        return t.phiVariableFor(phi);
+    }
+
+    /** Marks the instruction exact when SPIR-V says NoContraction. */
+    static Value exact(SpirvToIr t, Instruction i, Value v) {
+        if (i.count() > 1 && t.m.decoration(i.operand(1), ModuleInfo.NO_CONTRACTION) != null && v.parent() instanceof AluInstr a) {
+            a.setExact(true);
+        }
+        return v;
+    }
+
+    static Value splat(IrBuilder b, Value s, int n) {
+        if (n == 1 || s.numComponents() == n) return s;
+        Value[] c = new Value[n];
+        for (int k = 0; k < n; k++) c[k] = s.numComponents() == 1 ? s : b.channel(s, 0);
+        return b.vec(c);
+    }
+
+    private static Value to32(IrBuilder b, Value v) {
+        return v.bitSize() == 32 ? v : b.alu(Op.U2U32, v);
+    }
+
+    private static Integer constIndex(ModuleInfo m, int id) {
+        SpirvModule.Instruction c = m.constants.get(id);
+        if (c == null || c.opcode() != 43 || c.count() < 3) return null;
+        return c.operand(2);
+    }
+
+    private static SpirvType element(SpirvToIr t, Instruction i, SpirvType ty, Object index) {
+        if (ty instanceof SpirvType.Struct s) {
+            if (!(index instanceof Integer k) || k < 0 || k >= s.members().size()) throw t.m.module.error(i, "a struct member index must be a constant in range");
+            return s.members().get(k);
+        }
+        if (ty instanceof SpirvType.Array a) return a.element();
+        if (ty instanceof SpirvType.RuntimeArray a) return a.element();
+        if (ty instanceof SpirvType.Matrix mx) return mx.column();
+        if (ty instanceof SpirvType.Vector v) return v.element();
+        throw t.m.module.error(i, "an access chain goes past a scalar");
+    }
+
+    private static Val undef(SpirvToIr t, Instruction i, SpirvType ty) {
+        if (SpirvType.isSimple(ty)) return new Val.Simple(t.b.undef(SpirvType.components(ty), SpirvType.bits(ty)));
+        List<Val> parts = new ArrayList<>();
+        if (ty instanceof SpirvType.Matrix mx) for (int k = 0; k < mx.count(); k++) parts.add(undef(t, i, mx.column()));
+        else if (ty instanceof SpirvType.Array a) for (int k = 0; k < a.length(); k++) parts.add(undef(t, i, a.element()));
+        else if (ty instanceof SpirvType.Struct s) for (SpirvType mt : s.members()) parts.add(undef(t, i, mt));
+        else throw t.m.module.error(i, "unsupported OpUndef of " + ty);
+        return new Val.Composite(parts);
+    }
+
+    private static Val extract(SpirvToIr t, Instruction i, Val v, int index) {
+        if (v instanceof Val.Composite c) {
+            if (index < 0 || index >= c.members().size()) throw t.m.module.error(i, "composite index " + index + " out of range");
+            return c.members().get(index);
+        }
+        Value x = ((Val.Simple) v).value();
+        if (index < 0 || index >= x.numComponents()) throw t.m.module.error(i, "component " + index + " out of range");
+        return new Val.Simple(t.b.channel(x, index));
+    }
+
+    private static Val insert(SpirvToIr t, Instruction i, Val into, int[] path, int at, Val object) {
+        if (at == path.length) return object;
+        if (into instanceof Val.Composite c) {
+            List<Val> parts = new ArrayList<>(c.members());
+            if (path[at] < 0 || path[at] >= parts.size()) throw t.m.module.error(i, "composite index " + path[at] + " out of range");
+            parts.set(path[at], insert(t, i, parts.get(path[at]), path, at + 1, object));
+            return new Val.Composite(parts);
+        }
+        Value x = ((Val.Simple) into).value();
+        if (path[at] < 0 || path[at] >= x.numComponents()) throw t.m.module.error(i, "component " + path[at] + " out of range");
+        return new Val.Simple(t.insert(x, path[at], t.simple(i, object)));
+    }
+
+    private static Val select(SpirvToIr t, Instruction i, Val cond, Val a, Val c) {
+        if (a instanceof Val.Composite ca) {
+            List<Val> parts = new ArrayList<>();
+            for (int k = 0; k < ca.members().size(); k++) parts.add(select(t, i, cond, ca.members().get(k), ((Val.Composite) c).members().get(k)));
+            return new Val.Composite(parts);
+        }
+        Value x = t.simple(i, a), y = t.simple(i, c), s = t.simple(i, cond);
+        return new Val.Simple(t.b.alu(Op.BCSEL, splat(t.b, s, x.numComponents()), x, y));
+    }
+
+    private static Val convert(SpirvToIr t, Instruction i, int op) {
+        ModuleInfo m = t.m;
+        SpirvType rt = m.typeOf(i, m.id(i, 0));
+        Value x = t.simple(i, t.val(i, m.id(i, 2)));
+        int to = SpirvType.bits(rt);
+        Op o = switch (op) {
+            case 109 -> pick(to, Op.F2U8, Op.F2U16, Op.F2U32, Op.F2U64);
+            case 110 -> pick(to, Op.F2I8, Op.F2I16, Op.F2I32, Op.F2I64);
+            case 111 -> pick(to, null, Op.I2F16, Op.I2F32, Op.I2F64);
+            case 112 -> pick(to, null, Op.U2F16, Op.U2F32, Op.U2F64);
+            case 113 -> pick(to, Op.U2U8, Op.U2U16, Op.U2U32, Op.U2U64);
+            case 114 -> pick(to, Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64);
+            default -> pick(to, null, Op.F2F16, Op.F2F32, Op.F2F64);
+        };
+        if (o == null) throw m.module.error(i, "unsupported " + Opcodes.name(op) + " to " + to + " bits");
+        return new Val.Simple(t.b.alu(o, x));
+    }
+
+    private static Op pick(int bits, Op b8, Op b16, Op b32, Op b64) {
+        return switch (bits) {
+            case 8 -> b8;
+            case 16 -> b16;
+            case 32 -> b32;
+            default -> b64;
+        };
+    }
+
+    private static Val bitcast(SpirvToIr t, Instruction i) {
+        ModuleInfo m = t.m;
+        SpirvType rt = m.typeOf(i, m.id(i, 0));
+        Value x = t.simple(i, t.val(i, m.id(i, 2)));
+        int bits = SpirvType.bits(rt), comps = SpirvType.components(rt);
+        if (bits == x.bitSize() && comps == x.numComponents()) return new Val.Simple(x); // the IR is typeless
+        IrBuilder b = t.b;
+        if (bits == 64 && comps == 1 && x.bitSize() == 32 && x.numComponents() == 2) return new Val.Simple(b.alu(Op.PACK_64_2X32, x));
+        if (bits == 32 && comps == 2 && x.bitSize() == 64 && x.numComponents() == 1) return new Val.Simple(b.alu(Op.UNPACK_64_2X32, x));
+        throw m.module.error(i, "unsupported OpBitcast from " + x.numComponents() + "x" + x.bitSize() + " to " + comps + "x" + bits + " bits");
+    }
+}

@@ -1,0 +1,199 @@
+package dev.lathe.spirv;
+
+import dev.lathe.spirv.SpirvModule.Instruction;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a module declares, gathered in one walk before translation: names, decorations, types,
+ * constants, global variables, the entry point and its execution modes, and every function's
+ * blocks. Ids are checked against the bound; a use of an id no instruction defines is an error
+ * at the using instruction.
+ */
+final class ModuleInfo {
+    // storage classes
+    static final int UNIFORM_CONSTANT = 0, INPUT = 1, UNIFORM = 2, OUTPUT = 3, WORKGROUP = 4, PRIVATE = 6, FUNCTION = 7,
+            PUSH_CONSTANT = 9, STORAGE_BUFFER = 12;
+    // decorations
+    static final int BLOCK = 2, BUFFER_BLOCK = 3, ARRAY_STRIDE = 6, MATRIX_STRIDE = 7, BUILTIN = 11, NO_CONTRACTION = 42, FLAT = 14,
+            LOCATION = 30, BINDING = 33, DESCRIPTOR_SET = 34, OFFSET = 35;
+
+    final SpirvModule module;
+    final Map<Integer, String> names = new HashMap<>();
+    final Map<Integer, Map<Integer, Integer>> decorations = new HashMap<>();
+    final Map<Integer, Map<Integer, Map<Integer, Integer>>> memberDecorations = new HashMap<>();
+    final Map<Integer, Map<Integer, String>> memberNames = new HashMap<>();
+    final Map<Integer, SpirvType> types = new HashMap<>();
+    final Map<Integer, Instruction> constants = new HashMap<>();
+    final Map<Integer, Instruction> globals = new LinkedHashMap<>();
+    final Map<Integer, Function> functions = new LinkedHashMap<>();
+    int glsl450 = -1;
+    int executionModel = -1, entryFunction = -1;
+    int[] localSize = {1, 1, 1};
+    Instruction entryPoint;
+
+    /** A function: its defining instruction, parameters, and blocks by label in order. */
+    static final class Function {
+        final Instruction def;
+        final List<Instruction> params = new ArrayList<>();
+        final Map<Integer, List<Instruction>> blocks = new LinkedHashMap<>();
+
+        Function(Instruction def) {
+            this.def = def;
+        }
+    }
+
+    ModuleInfo(SpirvModule module) {
+        this.module = module;
+        Function cur = null;
+        List<Instruction> block = null;
+        for (Instruction i : module.instructions()) {
+            int op = i.opcode();
+            switch (op) {
+                case 5 -> names.put(id(i, 0), SpirvReader.string(module, i, 1, null)); // OpName
+                case 6 -> memberNames.computeIfAbsent(id(i, 0), k -> new HashMap<>()).put(arg(i, 1), SpirvReader.string(module, i, 2, null));
+                case 11 -> {
+                    if (SpirvReader.string(module, i, 1, null).equals("GLSL.std.450")) glsl450 = id(i, 0);
+                }
+                case 15 -> { // OpEntryPoint model fn name interface...
+                    if (entryPoint == null) {
+                        entryPoint = i;
+                        executionModel = arg(i, 0);
+                        entryFunction = id(i, 1);
+                    }
+                }
+                case 16 -> { // OpExecutionMode fn mode literals
+                    if (arg(i, 1) == 17 && i.count() >= 5) localSize = new int[] {i.operand(2), i.operand(3), i.operand(4)};
+                }
+                case 71 -> {
+                    need(i, 2);
+                    decorations.computeIfAbsent(id(i, 0), k -> new HashMap<>()).put(i.operand(1), i.count() > 2 ? i.operand(2) : 1);
+                }
+                case 72 -> {
+                    need(i, 3);
+                    memberDecorations.computeIfAbsent(id(i, 0), k -> new HashMap<>()).computeIfAbsent(i.operand(1), k -> new HashMap<>())
+                            .put(i.operand(2), i.count() > 3 ? i.operand(3) : 1);
+                }
+                case 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 32, 33 -> types.put(id(i, 0), type(i));
+                case 41, 42, 43, 44, 46, 48, 49, 50, 51 -> constants.put(id(i, 1), i);
+                case 59 -> {
+                    if (cur == null) globals.put(id(i, 1), i);
+                    else if (block != null) block.add(i);
+                }
+                case 54 -> {
+                    cur = new Function(i);
+                    functions.put(id(i, 1), cur);
+                }
+                case 55 -> {
+                    if (cur == null) throw module.error(i, "OpFunctionParameter outside a function");
+                    cur.params.add(i);
+                }
+                case 248 -> {
+                    if (cur == null) throw module.error(i, "OpLabel outside a function");
+                    block = new ArrayList<>();
+                    cur.blocks.put(id(i, 0), block);
+                }
+                case 56 -> {
+                    cur = null;
+                    block = null;
+                }
+                default -> {
+                    if (block != null) block.add(i);
+                }
+            }
+        }
+        if (entryPoint == null) throw new SpirvException(module.file() + ": word 5: no OpEntryPoint");
+        if (!functions.containsKey(entryFunction)) throw module.error(entryPoint, "the entry point names no function");
+    }
+
+    private void need(Instruction i, int n) {
+        if (i.count() < n) throw module.error(i, Opcodes.name(i.opcode()) + " has " + i.count() + " operands, needs " + n);
+    }
+
+    /** Operand k as an id, checked against the bound. */
+    int id(Instruction i, int k) {
+        need(i, k + 1);
+        int v = i.operand(k);
+        if (v <= 0 || v >= module.bound()) throw module.error(i, "id " + Integer.toUnsignedString(v) + " is outside the bound " + module.bound());
+        return v;
+    }
+
+    int arg(Instruction i, int k) {
+        need(i, k + 1);
+        return i.operand(k);
+    }
+
+    SpirvType typeOf(Instruction at, int id) {
+        SpirvType t = types.get(id);
+        if (t == null) throw module.error(at, "%" + id + " is not a type");
+        return t;
+    }
+
+    private SpirvType type(Instruction i) {
+        return switch (i.opcode()) {
+            case 19 -> new SpirvType.Void();
+            case 20 -> new SpirvType.Bool();
+            case 21 -> {
+                int w = arg(i, 1);
+                if (w != 8 && w != 16 && w != 32 && w != 64) throw module.error(i, "unsupported OpTypeInt (width " + w + ")");
+                yield new SpirvType.Int(w, arg(i, 2) != 0);
+            }
+            case 22 -> {
+                int w = arg(i, 1);
+                if (w != 16 && w != 32 && w != 64) throw module.error(i, "unsupported OpTypeFloat (width " + w + ")");
+                yield new SpirvType.Float(w);
+            }
+            case 23 -> {
+                int n = arg(i, 2);
+                if (n < 2 || n > 4) throw module.error(i, "unsupported OpTypeVector (" + n + " components)");
+                yield new SpirvType.Vector(typeOf(i, id(i, 1)), n);
+            }
+            case 24 -> {
+                if (!(typeOf(i, id(i, 1)) instanceof SpirvType.Vector col)) throw module.error(i, "a matrix column must be a vector");
+                int n = arg(i, 2);
+                if (n < 2 || n > 4) throw module.error(i, "unsupported OpTypeMatrix (" + n + " columns)");
+                yield new SpirvType.Matrix(col, n);
+            }
+            case 25 -> new SpirvType.Image(typeOf(i, id(i, 1)), arg(i, 2));
+            case 26 -> new SpirvType.Sampler();
+            case 27 -> {
+                if (!(typeOf(i, id(i, 1)) instanceof SpirvType.Image im)) throw module.error(i, "a sampled image needs an image type");
+                yield new SpirvType.SampledImage(im);
+            }
+            case 28 -> {
+                Instruction len = constants.get(id(i, 2));
+                if (len == null || len.opcode() != 43 && len.opcode() != 50) throw module.error(i, "an array length must be a constant");
+                long n = len.count() > 2 ? len.operand(2) & 0xffffffffL : 0;
+                if (n < 1 || n > 1 << 20) throw module.error(i, "unsupported array length " + n);
+                yield new SpirvType.Array(typeOf(i, id(i, 1)), (int) n, id(i, 0));
+            }
+            case 29 -> new SpirvType.RuntimeArray(typeOf(i, id(i, 1)), id(i, 0));
+            case 30 -> {
+                List<SpirvType> ms = new ArrayList<>();
+                for (int k = 1; k < i.count(); k++) ms.add(typeOf(i, id(i, k)));
+                yield new SpirvType.Struct(ms, id(i, 0));
+            }
+            case 32 -> new SpirvType.Pointer(arg(i, 1), typeOf(i, id(i, 2)));
+            default -> { // 33 function
+                List<SpirvType> ps = new ArrayList<>();
+                for (int k = 2; k < i.count(); k++) ps.add(typeOf(i, id(i, k)));
+                yield new SpirvType.Function(typeOf(i, id(i, 1)), ps);
+            }
+        };
+    }
+
+    Integer decoration(int id, int decoration) {
+        Map<Integer, Integer> d = decorations.get(id);
+        return d == null ? null : d.get(decoration);
+    }
+
+    Integer memberDecoration(int structId, int member, int decoration) {
+        var m = memberDecorations.get(structId);
+        if (m == null) return null;
+        var d = m.get(member);
+        return d == null ? null : d.get(decoration);
+    }
+}

@@ -1,0 +1,748 @@
+package dev.lathe.spirv;
+
+import dev.lathe.ir.BaseType;
+import dev.lathe.ir.Function;
+import dev.lathe.ir.IfNode;
+import dev.lathe.ir.Intrinsic;
+import dev.lathe.ir.IrBuilder;
+import dev.lathe.ir.LoopNode;
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.Stage;
+import dev.lathe.ir.TextureDim;
+import dev.lathe.ir.Value;
+import dev.lathe.ir.VarType;
+import dev.lathe.ir.Variable;
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.Op;
+import dev.lathe.spirv.SpirvModule.Instruction;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * SPIR-V to Lathe IR, for one entry point.
+ *
+ * <p>Interface variables become IR variables (inputs, outputs, uniforms — one per member of a
+ * uniform block —, buffers addressed by the Offset/ArrayStride/MatrixStride decorations,
+ * textures); function and private variables become IR locals that {@code vars_to_ssa} turns into
+ * SSA. Outputs are written through a local shadow copied out before every return, so reading an
+ * output works. Matrices, arrays and structs exist only during translation ({@link Val}).
+ *
+ * <p>Structured control flow follows the merge instructions: a selection becomes an IR
+ * {@code if} whose arms run until the merge block; a loop becomes an IR loop holding the
+ * header, then the body inside a one-iteration inner loop (a branch to the continue target is a
+ * break out of it; a branch to the merge block sets a flag and breaks out of it, and the flag
+ * then breaks the outer loop), then the continue construct. {@code OpPhi}s become locals stored
+ * on each incoming edge. Calls are inlined. What is not supported stops with
+ * {@code FILE: word N: unsupported OpXxx (reason)}.
+ */
+final class SpirvToIr {
+    final ModuleInfo m;
+    final SpirvModule mod;
+    final Shader shader;
+    Function fn;
+    IrBuilder b;
+    private final Map<Integer, Val> values = new HashMap<>();
+    private final Map<Integer, Ptr> pointers = new HashMap<>();
+    private final Map<Integer, Variable> phiVars = new HashMap<>();
+    /** Texture variables by the id of a loaded sampled image, an OpSampledImage or an OpImage. */
+    final Map<Integer, Variable> textures = new HashMap<>();
+    private final List<Variable[]> outputs = new ArrayList<>(); // {output, shadow local}
+    private final Set<String> usedNames = new HashSet<>();
+    private int depth;
+
+    SpirvToIr(ModuleInfo m) {
+        this.m = m;
+        this.mod = m.module;
+        Stage stage = switch (m.executionModel) {
+            case 0 -> Stage.VERTEX;
+            case 4 -> Stage.FRAGMENT;
+            case 5 -> Stage.COMPUTE;
+            default -> throw mod.error(m.entryPoint, "unsupported OpEntryPoint (execution model " + m.executionModel
+                    + "; vertex, fragment and compute are read)");
+        };
+        shader = new Shader(stage);
+        if (stage == Stage.COMPUTE) shader.setWorkgroupSize(m.localSize[0], m.localSize[1], m.localSize[2]);
+    }
+
+    Shader run() {
+        fn = shader.addFunction("main");
+        b = new IrBuilder(fn);
+        for (Instruction v : m.globals.values()) global(v);
+        ModuleInfo.Function main = m.functions.get(m.entryFunction);
+        body(main, null); // every path ends in OpReturn or OpKill, which store the outputs themselves
+        return shader;
+    }
+
+    // ---- places and pointers --------------------------------------------------------------------
+
+    /** Where a pointer points: a place and the access path into it (Integer constants or Values). */
+    record Ptr(Place place, SpirvType type, List<Object> path) {
+        Ptr then(Object index, SpirvType t) {
+            List<Object> p = new ArrayList<>(path);
+            p.add(index);
+            return new Ptr(place, t, p);
+        }
+    }
+
+    sealed interface Place {}
+
+    /** An IR local: a scalar or vector; an array or matrix of them (indexed elements). */
+    record LocalPlace(Variable var, SpirvType type) implements Place {}
+
+    record InputPlace(Variable var) implements Place {}
+
+    record BuiltinPlace(Intrinsic intrinsic) implements Place {}
+
+    /** A uniform block or push constants: one IR uniform per member. */
+    record BlockPlace(SpirvType.Struct type, List<Variable> members) implements Place {}
+
+    record BufferPlace(Variable var, SpirvType root) implements Place {}
+
+    record TexturePlace(Variable var) implements Place {}
+
+    /** gl_PerVertex: Position goes to an output's shadow, the other members nowhere. */
+    record PerVertexPlace(LocalPlace position) implements Place {}
+
+    /** The OpName of an id (made an identifier), or the fallback and the id; unique in the shader. */
+    private String uniqueName(int id, String fallback) {
+        String n = id > 0 ? m.names.getOrDefault(id, "") : "";
+        n = n.replaceAll("[^A-Za-z0-9_]", "_");
+        if (n.isEmpty()) n = id > 0 ? fallback + id : fallback;
+        if (!Character.isLetter(n.charAt(0)) && n.charAt(0) != '_') n = "_" + n;
+        String base = n;
+        for (int k = 2; !usedNames.add(n); k++) n = base + "_" + k;
+        return n;
+    }
+
+    private VarType varType(Instruction at, SpirvType t) {
+        SpirvType s = SpirvType.scalarOf(t);
+        BaseType base = s instanceof SpirvType.Float ? BaseType.FLOAT : s instanceof SpirvType.Bool ? BaseType.BOOL
+                : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : s instanceof SpirvType.Int ? BaseType.UINT : null;
+        if (base == null) throw mod.error(at, "unsupported variable type " + t);
+        return new VarType(base, SpirvType.bits(t), SpirvType.components(t));
+    }
+
+    private void global(Instruction v) {
+        int id = m.id(v, 1);
+        if (!(m.typeOf(v, m.id(v, 0)) instanceof SpirvType.Pointer pt)) throw mod.error(v, "OpVariable without a pointer type");
+        SpirvType t = pt.pointee();
+        int sc = m.arg(v, 2);
+        Integer builtin = m.decoration(id, ModuleInfo.BUILTIN);
+        switch (sc) {
+            case ModuleInfo.INPUT -> {
+                if (builtin != null) {
+                    Intrinsic in = switch (builtin) {
+                        case 24 -> Intrinsic.LOAD_NUM_WORKGROUPS;
+                        case 25 -> Intrinsic.LOAD_WORKGROUP_SIZE;
+                        case 26 -> Intrinsic.LOAD_WORKGROUP_ID;
+                        case 27 -> Intrinsic.LOAD_LOCAL_INVOCATION_ID;
+                        case 28 -> Intrinsic.LOAD_GLOBAL_INVOCATION_ID;
+                        case 29 -> Intrinsic.LOAD_LOCAL_INVOCATION_INDEX;
+                        case 15 -> Intrinsic.LOAD_FRAG_COORD;
+                        case 17 -> Intrinsic.LOAD_FRONT_FACE;
+                        case 42 -> Intrinsic.LOAD_VERTEX_ID;
+                        case 43 -> Intrinsic.LOAD_INSTANCE_ID;
+                        default -> throw mod.error(v, "unsupported OpVariable (input BuiltIn " + builtin + ")");
+                    };
+                    pointers.put(id, new Ptr(new BuiltinPlace(in), t, List.of()));
+                    return;
+                }
+                if (!SpirvType.isSimple(t)) throw mod.error(v, "unsupported OpVariable (an input of type " + t + ")");
+                Integer loc = m.decoration(id, ModuleInfo.LOCATION);
+                boolean flat = m.decoration(id, ModuleInfo.FLAT) != null || !(SpirvType.scalarOf(t) instanceof SpirvType.Float);
+                Variable var = shader.addVariable(Variable.input(uniqueName(id, "in"), varType(v, t), loc == null ? 0 : loc, flat));
+                pointers.put(id, new Ptr(new InputPlace(var), t, List.of()));
+            }
+            case ModuleInfo.OUTPUT -> {
+                if (t instanceof SpirvType.Struct st && m.memberDecoration(st.id(), 0, ModuleInfo.BUILTIN) != null) {
+                    // gl_PerVertex: member 0 is Position
+                    Variable out = shader.addVariable(Variable.output(uniqueName(-1, "gl_Position"), VarType.f32(4), nextOutputLocation()));
+                    Variable shadow = fn.addLocal(Variable.local(uniqueName(-1, "gl_Position_value"), VarType.f32(4), 0));
+                    outputs.add(new Variable[] {out, shadow});
+                    pointers.put(id, new Ptr(new PerVertexPlace(new LocalPlace(shadow, st.members().get(0))), t, List.of()));
+                    return;
+                }
+                if (builtin != null) throw mod.error(v, "unsupported OpVariable (output BuiltIn " + builtin + ")");
+                if (!SpirvType.isSimple(t)) throw mod.error(v, "unsupported OpVariable (an output of type " + t + ")");
+                Integer loc = m.decoration(id, ModuleInfo.LOCATION);
+                String name = uniqueName(id, "out");
+                Variable out = shader.addVariable(Variable.output(name, varType(v, t), loc == null ? nextOutputLocation() : loc));
+                Variable shadow = fn.addLocal(Variable.local(uniqueName(-1, name + "_value"), varType(v, t), 0));
+                outputs.add(new Variable[] {out, shadow});
+                pointers.put(id, new Ptr(new LocalPlace(shadow, t), t, List.of()));
+            }
+            case ModuleInfo.UNIFORM, ModuleInfo.PUSH_CONSTANT, ModuleInfo.STORAGE_BUFFER -> {
+                if (!(t instanceof SpirvType.Struct st)) throw mod.error(v, "unsupported OpVariable (a block that is no struct)");
+                boolean buffer = sc == ModuleInfo.STORAGE_BUFFER || m.decoration(st.id(), ModuleInfo.BUFFER_BLOCK) != null;
+                if (buffer) {
+                    Integer binding = m.decoration(id, ModuleInfo.BINDING);
+                    SpirvType scalar = firstScalar(st);
+                    Variable var = shader.addVariable(Variable.buffer(uniqueName(id, "buf"), varType(v, scalar), binding == null ? 0 : binding));
+                    pointers.put(id, new Ptr(new BufferPlace(var, t), t, List.of()));
+                    return;
+                }
+                List<Variable> members = new ArrayList<>();
+                String block = m.names.getOrDefault(id, "");
+                if (block.isEmpty()) block = m.names.getOrDefault(st.id(), "ubo");
+                for (int k = 0; k < st.members().size(); k++) {
+                    SpirvType mt = st.members().get(k);
+                    String mn = m.memberNames.getOrDefault(st.id(), Map.of()).getOrDefault(k, "m" + k);
+                    String name = uniqueName(-1, (block + "_" + mn).replaceAll("[^A-Za-z0-9_]", "_"));
+                    VarType vt;
+                    int len = 0;
+                    if (SpirvType.isSimple(mt)) {
+                        vt = varType(v, mt);
+                    } else if (mt instanceof SpirvType.Matrix mx) {
+                        vt = varType(v, mx.column());
+                        len = mx.count();
+                    } else if (mt instanceof SpirvType.Array ar && SpirvType.isSimple(ar.element())) {
+                        vt = varType(v, ar.element());
+                        len = ar.length();
+                    } else {
+                        throw mod.error(v, "unsupported OpVariable (uniform block member of type " + mt + ")");
+                    }
+                    members.add(shader.addVariable(Variable.uniform(name, vt, len, shader.nextUniformLocation())));
+                }
+                pointers.put(id, new Ptr(new BlockPlace(st, members), t, List.of()));
+            }
+            case ModuleInfo.UNIFORM_CONSTANT -> {
+                if (!(t instanceof SpirvType.SampledImage si)) throw mod.error(v, "unsupported OpVariable (UniformConstant of type " + t + ")");
+                TextureDim dim = switch (si.image().dim()) {
+                    case 0 -> TextureDim.D1;
+                    case 1 -> TextureDim.D2;
+                    case 2 -> TextureDim.D3;
+                    default -> throw mod.error(v, "unsupported OpTypeImage (dimension " + si.image().dim() + ")");
+                };
+                SpirvType s = si.image().sampled();
+                BaseType base = s instanceof SpirvType.Float ? BaseType.FLOAT : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : BaseType.UINT;
+                Integer binding = m.decoration(id, ModuleInfo.BINDING);
+                Variable var = shader.addVariable(Variable.texture(uniqueName(id, "tex"), dim, base, binding == null ? 0 : binding, false));
+                pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
+            }
+            case ModuleInfo.PRIVATE -> pointers.put(id, new Ptr(local(v, id, t), t, List.of()));
+            case ModuleInfo.WORKGROUP -> throw mod.error(v, "unsupported OpVariable (Workgroup storage: shared memory is not in the IR yet)");
+            default -> throw mod.error(v, "unsupported OpVariable (storage class " + sc + ")");
+        }
+    }
+
+    private int nextOutputLocation() {
+        int max = -1;
+        for (Variable o : shader.variables(Variable.Kind.OUTPUT)) max = Math.max(max, o.location());
+        return max + 1;
+    }
+
+    private SpirvType firstScalar(SpirvType t) {
+        while (true) {
+            if (t instanceof SpirvType.Struct s && !s.members().isEmpty()) t = s.members().get(0);
+            else if (t instanceof SpirvType.Array a) t = a.element();
+            else if (t instanceof SpirvType.RuntimeArray a) t = a.element();
+            else if (t instanceof SpirvType.Matrix mx) t = mx.column();
+            else return SpirvType.scalarOf(t);
+        }
+    }
+
+    private LocalPlace local(Instruction at, int id, SpirvType t) {
+        VarType vt;
+        int len = 0;
+        if (SpirvType.isSimple(t)) {
+            vt = varType(at, t);
+        } else if (t instanceof SpirvType.Matrix mx) {
+            vt = varType(at, mx.column());
+            len = mx.count();
+        } else if (t instanceof SpirvType.Array ar && SpirvType.isSimple(ar.element())) {
+            vt = varType(at, ar.element());
+            len = ar.length();
+        } else {
+            throw mod.error(at, "unsupported OpVariable (a local of type " + t + ")");
+        }
+        if (vt.bitSize() == 1) vt = new VarType(BaseType.BOOL, 1, vt.components());
+        return new LocalPlace(fn.addLocal(Variable.local(uniqueName(id, "v"), vt, len)), t);
+    }
+
+    private void storeOutputs() {
+        for (Variable[] o : outputs) b.storeOutput(o[0], b.loadVar(o[1]));
+    }
+
+    // ---- loads and stores ---------------------------------------------------------------------
+
+    Value index(Object o) {
+        return o instanceof Integer k ? b.i32(k) : (Value) o;
+    }
+
+    Val load(Instruction at, Ptr p) {
+        Place place = p.place();
+        List<Object> path = p.path();
+        if (place instanceof PerVertexPlace pv) {
+            if (path.isEmpty() || !Integer.valueOf(0).equals(path.get(0))) throw mod.error(at, "unsupported OpLoad (gl_PerVertex other than Position)");
+            return load(at, new Ptr(pv.position(), p.type(), path.subList(1, path.size())));
+        }
+        if (place instanceof LocalPlace lp) {
+            boolean aggregate = !SpirvType.isSimple(lp.type());
+            if (aggregate && path.isEmpty()) {
+                int n = lp.type() instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) lp.type()).length();
+                List<Val> parts = new ArrayList<>();
+                for (int k = 0; k < n; k++) parts.add(new Val.Simple(b.loadVar(lp.var(), b.i32(k))));
+                return new Val.Composite(parts);
+            }
+            Value whole = aggregate ? b.loadVar(lp.var(), index(path.get(0))) : b.loadVar(lp.var());
+            return component(whole, aggregate ? path.subList(1, path.size()) : path);
+        }
+        if (place instanceof InputPlace ip) return component(b.loadInput(ip.var()), path);
+        if (place instanceof BuiltinPlace bp) {
+            Value v = b.sysval(bp.intrinsic());
+            return component(v, path);
+        }
+        if (place instanceof BlockPlace bl) {
+            if (path.isEmpty()) {
+                List<Val> parts = new ArrayList<>();
+                for (int k = 0; k < bl.members().size(); k++) parts.add(load(at, new Ptr(place, bl.type().members().get(k), List.of(k))));
+                return new Val.Composite(parts);
+            }
+            if (!(path.get(0) instanceof Integer member)) throw mod.error(at, "a block member index must be a constant");
+            Variable var = bl.members().get(member);
+            SpirvType mt = bl.type().members().get(member);
+            if (SpirvType.isSimple(mt)) return component(b.loadUniform(var), path.subList(1, path.size()));
+            if (path.size() == 1) {
+                int n = mt instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) mt).length();
+                List<Val> parts = new ArrayList<>();
+                for (int k = 0; k < n; k++) parts.add(new Val.Simple(b.loadUniform(var, b.i32(k))));
+                return new Val.Composite(parts);
+            }
+            return component(b.loadUniform(var, index(path.get(1))), path.subList(2, path.size()));
+        }
+        if (place instanceof BufferPlace bp) return loadBuffer(at, bp.var(), p.type(), offset(at, p));
+        throw mod.error(at, "unsupported OpLoad (from " + place.getClass().getSimpleName() + ")");
+    }
+
+    /** Picks a vector component along the rest of a path (a constant, or a run-time index). */
+    Val component(Value v, List<Object> path) {
+        if (path.isEmpty()) return new Val.Simple(v);
+        return new Val.Simple(extract(v, path.get(0)));
+    }
+
+    Value extract(Value v, Object idx) {
+        if (idx instanceof Integer k) return b.channel(v, k);
+        // a run-time index: select among the components
+        Value i = (Value) idx;
+        Value r = b.channel(v, 0);
+        for (int k = 1; k < v.numComponents(); k++) r = b.alu(Op.BCSEL, b.alu(Op.IEQ, i, b.i32(k)), b.comp(v, k), r);
+        return r;
+    }
+
+    void store(Instruction at, Ptr p, Val val) {
+        Place place = p.place();
+        List<Object> path = p.path();
+        if (place instanceof PerVertexPlace pv) {
+            if (path.isEmpty() || !Integer.valueOf(0).equals(path.get(0))) return; // PointSize, ClipDistance: nowhere
+            store(at, new Ptr(pv.position(), p.type(), path.subList(1, path.size())), val);
+            return;
+        }
+        if (place instanceof LocalPlace lp) {
+            boolean aggregate = !SpirvType.isSimple(lp.type());
+            if (aggregate && path.isEmpty()) {
+                List<Val> parts = ((Val.Composite) val).members();
+                for (int k = 0; k < parts.size(); k++) b.storeVar(lp.var(), b.i32(k), simple(at, parts.get(k)));
+                return;
+            }
+            Value idx = aggregate ? index(path.get(0)) : null;
+            List<Object> rest = aggregate ? path.subList(1, path.size()) : path;
+            Value x = simple(at, val);
+            if (!rest.isEmpty()) {
+                Value whole = idx == null ? b.loadVar(lp.var()) : b.loadVar(lp.var(), idx);
+                x = insert(whole, rest.get(0), x);
+            }
+            if (idx == null) b.storeVar(lp.var(), x);
+            else b.storeVar(lp.var(), idx, x);
+            return;
+        }
+        if (place instanceof BufferPlace bp) {
+            storeBuffer(at, bp.var(), p.type(), offset(at, p), val);
+            return;
+        }
+        throw mod.error(at, "unsupported OpStore (to " + place.getClass().getSimpleName() + ")");
+    }
+
+    Value insert(Value v, Object idx, Value x) {
+        Value[] parts = new Value[v.numComponents()];
+        for (int k = 0; k < parts.length; k++) {
+            Value old = b.channel(v, k);
+            if (idx instanceof Integer c) parts[k] = c == k ? x : old;
+            else parts[k] = b.alu(Op.BCSEL, b.alu(Op.IEQ, (Value) idx, b.i32(k)), x, old);
+        }
+        return b.vec(parts);
+    }
+
+    Value simple(Instruction at, Val v) {
+        if (v instanceof Val.Simple s) return s.value();
+        throw mod.error(at, "a matrix, array or struct where a scalar or vector is needed");
+    }
+
+    /** The byte offset of a buffer access path, from the layout decorations. */
+    private Value offset(Instruction at, Ptr p) {
+        SpirvType t = ((BufferPlace) p.place()).root();
+        Value off = b.i32(0);
+        for (Object idx : p.path()) {
+            if (t instanceof SpirvType.Struct st) {
+                if (!(idx instanceof Integer k)) throw mod.error(at, "a struct member index must be a constant");
+                Integer o = m.memberDecoration(st.id(), k, ModuleInfo.OFFSET);
+                if (o == null) throw mod.error(at, "unsupported buffer layout (member " + k + " has no Offset)");
+                off = b.alu(Op.IADD, off, b.i32(o));
+                t = st.members().get(k);
+            } else if (t instanceof SpirvType.Array || t instanceof SpirvType.RuntimeArray) {
+                int arrayId = t instanceof SpirvType.Array a ? a.id() : ((SpirvType.RuntimeArray) t).id();
+                Integer stride = m.decoration(arrayId, ModuleInfo.ARRAY_STRIDE);
+                if (stride == null) throw mod.error(at, "unsupported buffer layout (an array without ArrayStride)");
+                off = b.alu(Op.IADD, off, b.alu(Op.IMUL, index(idx), b.i32(stride)));
+                t = t instanceof SpirvType.Array a ? a.element() : ((SpirvType.RuntimeArray) t).element();
+            } else if (t instanceof SpirvType.Matrix mx) {
+                throw mod.error(at, "unsupported buffer layout (matrices in buffers)");
+            } else if (t instanceof SpirvType.Vector vt) {
+                off = b.alu(Op.IADD, off, b.alu(Op.IMUL, index(idx), b.i32(SpirvType.bits(vt) / 8)));
+                t = vt.element();
+            } else {
+                throw mod.error(at, "an access chain goes past a scalar");
+            }
+        }
+        return off;
+    }
+
+    private Val loadBuffer(Instruction at, Variable var, SpirvType t, Value off) {
+        if (SpirvType.isSimple(t)) {
+            int bits = SpirvType.bits(t);
+            if (bits == 1) {
+                Value w = b.loadBuffer(var, off, 1, 32);
+                return new Val.Simple(b.alu(Op.INE, w, b.i32(0)));
+            }
+            return new Val.Simple(b.loadBuffer(var, off, SpirvType.components(t), bits));
+        }
+        throw mod.error(at, "unsupported OpLoad (a whole " + t + " from a buffer)");
+    }
+
+    private void storeBuffer(Instruction at, Variable var, SpirvType t, Value off, Val val) {
+        if (SpirvType.isSimple(t)) {
+            Value x = simple(at, val);
+            if (x.bitSize() == 1) x = b.alu(Op.B2I32, x);
+            b.storeBuffer(var, off, x);
+            return;
+        }
+        throw mod.error(at, "unsupported OpStore (a whole " + t + " to a buffer)");
+    }
+
+    // ---- functions and control flow -----------------------------------------------------------
+
+    /** Where branches lead in the construct being translated. */
+    record Ctx(int merge, int breakTo, int continueTo, Variable breakFlag, boolean inInner) {}
+
+    private void body(ModuleInfo.Function f, Map<Integer, Val> args) {
+        if (++depth > 64) throw mod.error(f.def, "unsupported OpFunctionCall (calls nested deeper than 64: recursion?)");
+        Integer first = f.blocks.keySet().stream().findFirst().orElse(null);
+        if (first == null) throw mod.error(f.def, "a function without blocks");
+        if (args != null) values.putAll(args);
+        blocks(f, first, new Ctx(-1, -1, -1, null, false));
+        depth--;
+    }
+
+    /** Translates blocks from {@code label} until the construct's merge (or a jump out). */
+    private void blocks(ModuleInfo.Function f, int label, Ctx ctx) {
+        while (true) {
+            if (label == ctx.merge()) return;
+            List<Instruction> insts = f.blocks.get(label);
+            if (insts == null) throw mod.error(f.def, "a branch to %" + label + ", which is no block of the function");
+            Instruction mergeInst = null;
+            int k = 0;
+            for (; k < insts.size(); k++) {
+                Instruction i = insts.get(k);
+                int op = i.opcode();
+                if (op == 246 || op == 247) {
+                    mergeInst = i;
+                    continue;
+                }
+                if (op == 249 || op == 250 || op == 251 || op == 252 || op == 253 || op == 254 || op == 255 || op == 4416 || op == 5380) break;
+                instruction(f, i);
+            }
+            if (k == insts.size()) throw mod.error(f.def, "block %" + label + " has no terminator");
+            Instruction term = insts.get(k);
+            if (mergeInst != null && mergeInst.opcode() == 246) {
+                loop(f, label, mergeInst, term, ctx);
+                label = m.id(mergeInst, 0);
+                continue;
+            }
+            switch (term.opcode()) {
+                case 253, 254 -> {
+                    if (depth > 1) {
+                        // an inlined function may only return at its end: its value is picked up by the call
+                        if (isLast(f, label)) return;
+                        throw mod.error(term, "unsupported OpReturn before the end of a called function (calls are inlined)");
+                    }
+                    storeOutputs();
+                    b.ret();
+                    return;
+                }
+                case 252, 4416, 5380 -> {
+                    b.discard();
+                    return;
+                }
+                case 255 -> {
+                    return;
+                }
+                case 249 -> {
+                    int target = m.id(term, 0);
+                    phiStores(f, label, target);
+                    if (jump(target, ctx)) return;
+                    label = target;
+                }
+                case 250 -> {
+                    // without a selection merge the branch leaves the construct on one side (a break, a
+                    // loop's back edge): the if ends where the construct does
+                    int merge = mergeInst != null ? m.id(mergeInst, 0) : ctx.merge();
+                    Value c = simple(term, val(term, m.id(term, 0)));
+                    IfNode node = b.pushIf(c);
+                    arm(f, label, m.id(term, 1), merge, ctx);
+                    b.pushElse(node);
+                    arm(f, label, m.id(term, 2), merge, ctx);
+                    b.popIf(node);
+                    label = merge;
+                }
+                case 251 -> {
+                    if (mergeInst == null) throw mod.error(term, "unsupported OpSwitch without OpSelectionMerge");
+                    switchConstruct(f, label, term, m.id(mergeInst, 0), ctx);
+                    label = m.id(mergeInst, 0);
+                }
+                default -> throw mod.error(term, "unsupported " + Opcodes.name(term.opcode()));
+            }
+        }
+    }
+
+    private static boolean isLast(ModuleInfo.Function f, int label) {
+        int last = -1;
+        for (int l : f.blocks.keySet()) last = l;
+        return last == label;
+    }
+
+    /** A branch to a construct's exit: emits it and says so; false when control just goes on at {@code target}. */
+    private boolean jump(int target, Ctx ctx) {
+        if (target == ctx.breakTo()) {
+            if (ctx.inInner()) {
+                b.storeVar(ctx.breakFlag(), b.bool(true));
+                b.breakLoop();
+            } else {
+                b.breakLoop();
+            }
+            return true;
+        }
+        if (target == ctx.continueTo()) {
+            if (ctx.inInner()) b.breakLoop();
+            else b.continueLoop();
+            return true;
+        }
+        return target == ctx.merge();
+    }
+
+    private void arm(ModuleInfo.Function f, int from, int target, int merge, Ctx ctx) {
+        phiStores(f, from, target);
+        if (target == merge) return;
+        if (jump(target, ctx)) return;
+        blocks(f, target, new Ctx(merge, ctx.breakTo(), ctx.continueTo(), ctx.breakFlag(), ctx.inInner()));
+    }
+
+    private void switchConstruct(ModuleInfo.Function f, int label, Instruction term, int merge, Ctx ctx) {
+        Value sel = simple(term, val(term, m.id(term, 0)));
+        int def = m.id(term, 1);
+        List<int[]> cases = new ArrayList<>();
+        int words = sel.bitSize() == 64 ? 2 : 1;
+        for (int k = 2; k < term.count(); k += words + 1) {
+            if (k + words >= term.count()) throw mod.error(term, "OpSwitch with a case literal but no label");
+            cases.add(new int[] {term.operand(k), m.id(term, k + words)});
+        }
+        // a break in a case branches to the switch's merge: the end of the arm
+        Ctx sw = new Ctx(merge, ctx.breakTo(), ctx.continueTo(), ctx.breakFlag(), ctx.inInner());
+        List<IfNode> open = new ArrayList<>();
+        for (int[] c : cases) {
+            Value eq = b.alu(Op.IEQ, sel, sel.bitSize() == 64 ? b.i64(c[0]) : b.constant(sel.bitSize(), c[0] & 0xffffffffL));
+            IfNode node = b.pushIf(eq);
+            open.add(node);
+            arm(f, label, c[1], merge, sw);
+            b.pushElse(node);
+        }
+        arm(f, label, def, merge, sw);
+        for (int k = open.size() - 1; k >= 0; k--) b.popIf(open.get(k));
+    }
+
+    private void loop(ModuleInfo.Function f, int header, Instruction merge, Instruction term, Ctx outer) {
+        int mergeL = m.id(merge, 0), cont = m.id(merge, 1);
+        Variable flag = fn.addLocal(Variable.local(uniqueName(-1, "loop_break"), new VarType(BaseType.BOOL, 1, 1), 0));
+        LoopNode loop = b.pushLoop();
+        // the header's own instructions run at the top of every iteration
+        List<Instruction> insts = f.blocks.get(header);
+        for (Instruction i : insts) {
+            int op = i.opcode();
+            if (op == 246 || op == 247) continue;
+            if (op == 249 || op == 250 || op == 251) break;
+            instruction(f, i);
+        }
+        b.storeVar(flag, b.bool(false));
+        Ctx body = new Ctx(cont, mergeL, cont, flag, true);
+        LoopNode inner = b.pushLoop();
+        if (term.opcode() == 249) {
+            int target = m.id(term, 0);
+            phiStores(f, header, target);
+            if (!jump(target, body)) blocks(f, target, body);
+        } else if (term.opcode() == 250) {
+            Value c = simple(term, val(term, m.id(term, 0)));
+            IfNode node = b.pushIf(c);
+            int t = m.id(term, 1), e = m.id(term, 2);
+            phiStores(f, header, t);
+            if (!jump(t, body)) blocks(f, t, body);
+            b.pushElse(node);
+            phiStores(f, header, e);
+            if (!jump(e, body)) blocks(f, e, body);
+            b.popIf(node);
+        } else {
+            throw mod.error(term, "unsupported " + Opcodes.name(term.opcode()) + " ending a loop header");
+        }
+        b.breakLoop(); // the inner loop runs once
+        b.popLoop(inner);
+        IfNode out = b.pushIf(b.loadVar(flag));
+        b.breakLoop();
+        b.popIf(out);
+        // the continue construct, then back to the header (the end of the loop body)
+        if (cont != header) {
+            Ctx c = new Ctx(header, mergeL, header, null, false);
+            blocks(f, cont, c);
+        }
+        b.popLoop(loop);
+    }
+
+    /** Stores the values an edge gives the target's phis into their locals. */
+    private void phiStores(ModuleInfo.Function f, int from, int target) {
+        List<Instruction> insts = f.blocks.get(target);
+        if (insts == null) return;
+        for (Instruction i : insts) {
+            if (i.opcode() != 245) break;
+            int id = m.id(i, 1);
+            for (int k = 2; k + 1 < i.count(); k += 2) {
+                if (m.id(i, k + 1) == from) b.storeVar(phiVar(i), simple(i, val(i, m.id(i, k))));
+            }
+            if (!phiVars.containsKey(id)) phiVar(i);
+        }
+    }
+
+    private Variable phiVar(Instruction phi) {
+        int id = m.id(phi, 1);
+        return phiVars.computeIfAbsent(id, k -> {
+            SpirvType t = m.typeOf(phi, m.id(phi, 0));
+            if (!SpirvType.isSimple(t)) throw mod.error(phi, "unsupported OpPhi of type " + t);
+            return fn.addLocal(Variable.local(uniqueName(-1, "phi" + id), varType(phi, t), 0));
+        });
+    }
+
+    // ---- instructions -------------------------------------------------------------------------
+
+    Val val(Instruction at, int id) {
+        Val v = values.get(id);
+        if (v != null) return v;
+        Instruction c = m.constants.get(id);
+        if (c != null) return constant(c);
+        throw mod.error(at, "%" + id + " is used before it is defined (or is no value)");
+    }
+
+    Val constant(Instruction c) {
+        SpirvType t = m.typeOf(c, m.id(c, 0));
+        switch (c.opcode()) {
+            case 41, 48 -> {
+                return new Val.Simple(b.bool(true));
+            }
+            case 42, 49 -> {
+                return new Val.Simple(b.bool(false));
+            }
+            case 43, 50 -> {
+                int bits = SpirvType.bits(t);
+                long v = c.operand(2) & 0xffffffffL;
+                if (bits == 64) v |= (c.count() > 3 ? (long) c.operand(3) : 0) << 32;
+                else if (SpirvType.scalarOf(t) instanceof SpirvType.Int i && i.signed() && bits < 32) v &= (1L << bits) - 1;
+                return new Val.Simple(b.constant(bits, v));
+            }
+            case 46 -> {
+                return zero(c, t);
+            }
+            default -> { // composite
+                List<Val> parts = new ArrayList<>();
+                for (int k = 2; k < c.count(); k++) parts.add(val(c, m.id(c, k)));
+                return construct(c, t, parts);
+            }
+        }
+    }
+
+    private Val zero(Instruction at, SpirvType t) {
+        if (SpirvType.isSimple(t)) {
+            long[] zeros = new long[SpirvType.components(t)];
+            return new Val.Simple(b.constant(SpirvType.bits(t), zeros));
+        }
+        List<Val> parts = new ArrayList<>();
+        if (t instanceof SpirvType.Matrix mx) for (int k = 0; k < mx.count(); k++) parts.add(zero(at, mx.column()));
+        else if (t instanceof SpirvType.Array a) for (int k = 0; k < a.length(); k++) parts.add(zero(at, a.element()));
+        else if (t instanceof SpirvType.Struct s) for (SpirvType mt : s.members()) parts.add(zero(at, mt));
+        else throw mod.error(at, "no null value of " + t);
+        return new Val.Composite(parts);
+    }
+
+    Val construct(Instruction at, SpirvType t, List<Val> parts) {
+        if (t instanceof SpirvType.Vector) {
+            List<Value> comps = new ArrayList<>();
+            for (Val p : parts) {
+                Value v = simple(at, p);
+                for (int k = 0; k < v.numComponents(); k++) comps.add(v.numComponents() == 1 ? v : b.channel(v, k));
+            }
+            return new Val.Simple(b.vec(comps.toArray(new Value[0])));
+        }
+        return new Val.Composite(parts);
+    }
+
+    private void instruction(ModuleInfo.Function f, Instruction i) {
+        Instructions.translate(this, f, i);
+    }
+
+    void define(int id, Val v) {
+        values.put(id, v);
+    }
+
+    void definePointer(int id, Ptr p) {
+        pointers.put(id, p);
+    }
+
+    Ptr pointer(Instruction at, int id) {
+        Ptr p = pointers.get(id);
+        if (p == null) throw mod.error(at, "%" + id + " is not a pointer Lathe knows");
+        return p;
+    }
+
+    Variable phiVariableFor(Instruction phi) {
+        return phiVar(phi);
+    }
+
+    LocalPlace newLocal(Instruction at, int id, SpirvType t) {
+        return local(at, id, t);
+    }
+
+    void inline(Instruction call, ModuleInfo.Function callee, List<Integer> args) {
+        Map<Integer, Val> vals = new LinkedHashMap<>();
+        if (callee.params.size() != args.size()) throw mod.error(call, "OpFunctionCall with " + args.size() + " arguments for " + callee.params.size() + " parameters");
+        for (int k = 0; k < args.size(); k++) {
+            Instruction p = callee.params.get(k);
+            int pid = m.id(p, 1);
+            if (m.typeOf(p, m.id(p, 0)) instanceof SpirvType.Pointer) pointers.put(pid, pointer(call, args.get(k)));
+            else vals.put(pid, val(call, args.get(k)));
+        }
+        body(callee, vals);
+        // the callee's return value: its last block's OpReturnValue
+        List<Instruction> last = null;
+        for (List<Instruction> bl : callee.blocks.values()) last = bl;
+        Instruction ret = last == null || last.isEmpty() ? null : last.get(last.size() - 1);
+        if (ret != null && ret.opcode() == 254) define(m.id(call, 1), val(ret, m.id(ret, 0)));
+    }
+}
