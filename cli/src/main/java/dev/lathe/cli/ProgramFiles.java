@@ -21,8 +21,8 @@ final class ProgramFiles {
         } catch (ProgramException e) {
             throw new CliException(e.getMessage());
         }
-        if (name.endsWith(".ir")) return compile(path, null).program();
-        throw new CliException(name + ": unsupported input (expected a .ir shader, or a .s or .bin program)");
+        if (dev.lathe.spirv.ShaderSources.isShader(path)) return compile(path, null).program();
+        throw new CliException(name + ": unsupported input (expected a shader — .ir, .spv, .vert, .frag, .comp — or a .s or .bin program)");
     }
 
     /** Compiles an IR shader (validated first) with the default pipeline or {@code passes}. */

@@ -1,8 +1,6 @@
 package dev.lathe.cli;
 
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.text.IrParser;
-import dev.lathe.ir.text.IrSyntaxException;
 import dev.lathe.ir.validate.ValidationError;
 import dev.lathe.ir.validate.Validator;
 import java.io.IOException;
@@ -29,16 +27,12 @@ final class ShaderFiles {
         }
     }
 
-    /** Parses an {@code .ir} file; syntax errors become a located message with the line and a caret. */
+    /** Reads a shader by its extension (.ir, .spv, GLSL); problems become a located message. */
     static Shader parse(Path path) {
-        String name = path.toString();
-        if (!name.endsWith(".ir")) {
-            throw new CliException(name + ": unsupported input (expected a .ir file)");
-        }
         try {
-            return IrParser.parse(name, readText(path));
-        } catch (IrSyntaxException e) {
-            throw new CliException(e.diagnostic().render());
+            return dev.lathe.spirv.ShaderSources.load(path);
+        } catch (dev.lathe.spirv.ShaderSources.SourceException e) {
+            throw new CliException(e.getMessage());
         }
     }
 

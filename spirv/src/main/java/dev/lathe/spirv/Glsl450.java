@@ -24,6 +24,8 @@ final class Glsl450 {
         int inst = m.arg(i, 3);
         List<Val> args = new ArrayList<>();
         for (int k = 4; k < i.count(); k++) args.add(t.val(i, m.id(i, k)));
+        int need = arity(inst);
+        if (args.size() < need) throw m.module.error(i, "GLSL.std.450 " + inst + " takes " + need + " operands, got " + args.size());
         if (inst == 33) return new Val.Simple(determinant(t, i, Matrices.columns(t, i, 4)));
         Value x = args.isEmpty() ? null : t.simple(i, args.get(0));
         Value y = args.size() > 1 ? t.simple(i, args.get(1)) : null;
@@ -122,6 +124,15 @@ final class Glsl450 {
             default -> throw m.module.error(i, "unsupported OpExtInst GLSL.std.450 " + inst);
         };
         return new Val.Simple(Instructions.exact(t, i, r));
+    }
+
+    /** Operands each instruction reads. */
+    static int arity(int inst) {
+        return switch (inst) {
+            case 25, 26, 37, 38, 39, 40, 41, 42, 48, 67, 68, 71, 79, 80 -> 2;
+            case 43, 44, 45, 46, 47, 49, 50, 70, 72, 81 -> 3;
+            default -> 1;
+        };
     }
 
     private static Op bool2float(Value like) {

@@ -16,9 +16,11 @@ public final class SpirvFrontend {
             return new SpirvToIr(new ModuleInfo(m)).run();
         } catch (SpirvException e) {
             throw e;
-        } catch (IllegalArgumentException | IllegalStateException | IndexOutOfBoundsException | ClassCastException e) {
-            // the IR builder refusing something the module asked for: still the module's fault
-            throw new SpirvException(file + ": word 0: cannot translate: " + e.getMessage());
+        } catch (IllegalArgumentException | IllegalStateException | IndexOutOfBoundsException | ClassCastException | NullPointerException e) {
+            // the IR builder refusing what a malformed module asked for (an operand of the wrong
+            // kind or shape): still the module's fault, reported as such rather than as a crash
+            throw new SpirvException(file + ": word 0: cannot translate a malformed module (" + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
         }
     }
 }

@@ -449,11 +449,35 @@ final class SpirvToIr {
 
     /** Translates blocks from {@code label} until the construct's merge (or a jump out). */
     private void blocks(ModuleInfo.Function f, int label, Ctx ctx) {
+        if (++nesting > MAX_NESTING) throw mod.error(f.def, "control flow nested deeper than " + MAX_NESTING + " constructs");
+        try {
+            walk(f, label, ctx);
+        } finally {
+            nesting--;
+        }
+    }
+
+    private static final int MAX_NESTING = 400;
+    private int nesting;
+    private long translated;
+
+    /** Translation budget: structured control flow translates each block once; malformed merges could repeat code endlessly. */
+    private void spend(Instruction at, int n) {
+        translated += n;
+        if (translated > 20L * mod.instructions().size() + 100_000) {
+            throw mod.error(at, "the control flow does not follow its merge instructions (code would be translated over and over)");
+        }
+    }
+
+    private void walk(ModuleInfo.Function f, int label, Ctx ctx) {
+        Set<Integer> seen = new HashSet<>();
         while (true) {
             if (label == ctx.merge()) return;
+            if (!seen.add(label)) throw mod.error(f.def, "block %" + label + " is reached again without a loop construct");
             List<Instruction> insts = f.blocks.get(label);
             if (insts == null) throw mod.error(f.def, "a branch to %" + label + ", which is no block of the function");
             Instruction mergeInst = null;
+            if (!insts.isEmpty()) spend(insts.get(0), insts.size());
             int k = 0;
             for (; k < insts.size(); k++) {
                 Instruction i = insts.get(k);
@@ -651,7 +675,18 @@ final class SpirvToIr {
         throw mod.error(at, "%" + id + " is used before it is defined (or is no value)");
     }
 
+    private int constantDepth;
+
     Val constant(Instruction c) {
+        if (++constantDepth > 64) throw mod.error(c, "constants nested deeper than 64 levels (a constant made of itself?)");
+        try {
+            return constantOf(c);
+        } finally {
+            constantDepth--;
+        }
+    }
+
+    private Val constantOf(Instruction c) {
         SpirvType t = m.typeOf(c, m.id(c, 0));
         switch (c.opcode()) {
             case 41, 48 -> {
@@ -661,8 +696,9 @@ final class SpirvToIr {
                 return new Val.Simple(b.bool(false));
             }
             case 43, 50 -> {
+                if (!SpirvType.isSimple(t) || t instanceof SpirvType.Vector) throw mod.error(c, "OpConstant of a type that is no scalar");
                 int bits = SpirvType.bits(t);
-                long v = c.operand(2) & 0xffffffffL;
+                long v = m.arg(c, 2) & 0xffffffffL;
                 if (bits == 64) v |= (c.count() > 3 ? (long) c.operand(3) : 0) << 32;
                 else if (SpirvType.scalarOf(t) instanceof SpirvType.Int i && i.signed() && bits < 32) v &= (1L << bits) - 1;
                 return new Val.Simple(b.constant(bits, v));

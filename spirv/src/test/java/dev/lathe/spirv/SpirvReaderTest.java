@@ -15,8 +15,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The reader on the committed example binaries and on 20,000 seeded mutations of them (bit
- * flips, truncation, huge id bounds and word counts, swapped byte order): every input either
- * reads or fails with a located {@link SpirvException}; nothing else escapes.
+ * flips, truncation, huge id bounds and word counts, swapped byte order), then the whole
+ * frontend on 20,000 more (mutated ids, opcodes and operands): every input either reads and
+ * translates or fails with a located {@link SpirvException}; nothing else escapes, nothing
+ * hangs (the loop is bounded by a translation budget) and nothing allocates without bound.
  */
 class SpirvReaderTest {
     static Path shaders() {
@@ -114,6 +116,32 @@ class SpirvReaderTest {
             }
         }
         assertTrue(read > 1000 && rejected > 1000, read + " read, " + rejected + " rejected");
+    }
+
+    @Test
+    void mutatedModulesTranslateOrFailCleanly() throws IOException {
+        List<byte[]> seeds = binaries();
+        SplittableRandom r = new SplittableRandom(7);
+        int translated = 0, rejected = 0;
+        for (int k = 0; k < 20_000; k++) {
+            byte[] b = seeds.get(k % seeds.size()).clone();
+            int w = 5 + r.nextInt(b.length / 4 - 5);
+            switch (r.nextInt(3)) {
+                case 0 -> {
+                    for (int f = 1 + r.nextInt(4); f > 0; f--) b[r.nextInt(b.length)] ^= (byte) (1 << r.nextInt(8));
+                }
+                case 1 -> put(b, w, r.nextInt(64)); // a small id or literal where something else was
+                default -> put(b, w, r.nextInt());
+            }
+            try {
+                SpirvFrontend.read("m.spv", b);
+                translated++;
+            } catch (SpirvException e) {
+                assertTrue(e.getMessage().startsWith("m.spv: word "), e.getMessage());
+                rejected++;
+            }
+        }
+        assertTrue(translated > 1000 && rejected > 1000, translated + " translated, " + rejected + " rejected");
     }
 
     static void put(byte[] b, int word, int v) {

@@ -29,7 +29,9 @@ public final class CorpusRunner {
     /** The files a corpus run picks up. */
     static boolean isShader(Path p) {
         String n = p.getFileName().toString();
-        return n.endsWith(".ir") || n.endsWith(".spv") || n.endsWith(".vert") || n.endsWith(".frag") || n.endsWith(".comp");
+        // a GLSL file with its SPIR-V beside it counts once, as the SPIR-V (no glslang needed)
+        if ((n.endsWith(".vert") || n.endsWith(".frag") || n.endsWith(".comp")) && Files.exists(p.resolveSibling(n + ".spv"))) return false;
+        return dev.lathe.spirv.ShaderSources.isShader(p);
     }
 
     public static List<Path> collect(List<Path> roots) throws IOException {
@@ -82,28 +84,23 @@ public final class CorpusRunner {
         long t0 = System.nanoTime();
         String stage = "unknown";
         try {
-            if (!name.endsWith(".ir")) {
-                return failed(name, stageOf(name), t0, "SPIR-V and GLSL input is not supported yet (only .ir)");
-            }
-            Shader s = IrParser.parse(name, Files.readString(f));
+            Shader s = dev.lathe.spirv.ShaderSources.load(f);
             stage = s.stage().name().toLowerCase(Locale.ROOT);
             List<ValidationError> errors = Validator.validate(s);
             if (!errors.isEmpty()) return failed(name, stage, t0, errors.get(0).format());
             ShaderCompiler.Result r = ShaderCompiler.compile(s, passes == null ? DefaultPipeline.TEXT : passes);
             return new ResultsCsv.Row(name, stage, ResultsCsv.values(r.stats()), (System.nanoTime() - t0) / 1e6, null);
-        } catch (IOException e) {
-            return failed(name, stage, t0, "cannot read: " + e.getMessage());
         } catch (RuntimeException e) {
             // every failure of one shader is recorded, the run goes on
             String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return failed(name, stage, t0, m);
+            return failed(name, stage.equals("unknown") ? stageOf(name) : stage, t0, m);
         }
     }
 
     private static String stageOf(String name) {
-        if (name.endsWith(".vert")) return "vertex";
-        if (name.endsWith(".frag")) return "fragment";
-        if (name.endsWith(".comp")) return "compute";
+        if (name.endsWith(".vert") || name.endsWith(".vert.spv")) return "vertex";
+        if (name.endsWith(".frag") || name.endsWith(".frag.spv")) return "fragment";
+        if (name.endsWith(".comp") || name.endsWith(".comp.spv")) return "compute";
         return "unknown";
     }
 
