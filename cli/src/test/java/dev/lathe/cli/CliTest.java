@@ -131,7 +131,7 @@ class CliTest {
         assertEquals(1, missing.code());
         assertEquals(dir.resolve("missing.ir") + ": no such file\n", missing.err());
         Result ext = lathe("print", file("x.txt", "hi").toString());
-        assertTrue(ext.err().contains("unsupported input (expected a .ir file)"), ext.err());
+        assertTrue(ext.err().contains("unsupported input (expected .ir, .spv, .vert, .frag or .comp)"), ext.err());
         Result option = lathe("run", p.toString(), "--bogus");
         assertEquals(2, option.code());
         assertTrue(option.err().startsWith("lathe: Unknown option: '--bogus'"), option.err());
