@@ -73,7 +73,9 @@ final class ShaderDbCommand implements Callable<Integer> {
         }
         out.println(total + " shaders: " + ok + " compiled, " + (total - ok) + " failed");
         out.println("instructions: " + inst + ", estimated cycles: " + cycles);
-        for (ResultsCsv.Row r : rows) if (!r.ok()) out.println("FAILED " + r.name() + ": " + r.error());
+        for (ResultsCsv.Row r : rows) {
+            if (!r.ok()) out.println("FAILED " + (r.error().startsWith(r.name()) ? r.error() : r.name() + ": " + r.error()));
+        }
         if (output != null) out.println("results: " + output);
         return 0;
     }
