@@ -203,6 +203,10 @@ final class SpirvToIr {
                     } else if (mt instanceof SpirvType.Array ar && SpirvType.isSimple(ar.element())) {
                         vt = varType(v, ar.element());
                         len = ar.length();
+                    } else if (mt instanceof SpirvType.Array ar && ar.element() instanceof SpirvType.Matrix mx) {
+                        // an array of matrices: their columns one after another
+                        vt = varType(v, mx.column());
+                        len = ar.length() * mx.count();
                     } else {
                         throw mod.error(v, "unsupported OpVariable (uniform block member of type " + mt + ")");
                     }
@@ -307,6 +311,16 @@ final class SpirvToIr {
             Variable var = bl.members().get(member);
             SpirvType mt = bl.type().members().get(member);
             if (SpirvType.isSimple(mt)) return component(b.loadUniform(var), path.subList(1, path.size()));
+            if (mt instanceof SpirvType.Array ar && ar.element() instanceof SpirvType.Matrix mx && path.size() >= 2) {
+                Value first = b.alu(Op.IMUL, index(path.get(1)), b.i32(mx.count()));
+                if (path.size() == 2) {
+                    List<Val> cols = new ArrayList<>();
+                    for (int c = 0; c < mx.count(); c++) cols.add(new Val.Simple(b.loadUniform(var, b.alu(Op.IADD, first, b.i32(c)))));
+                    return new Val.Composite(cols);
+                }
+                Value col = b.loadUniform(var, b.alu(Op.IADD, first, index(path.get(2))));
+                return component(col, path.subList(3, path.size()));
+            }
             if (path.size() == 1) {
                 int n = mt instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) mt).length();
                 List<Val> parts = new ArrayList<>();

@@ -373,6 +373,22 @@ final class Isel {
                 define(d, r);
                 return;
             }
+            case UNPACK_UNORM_2X16 -> {
+                // each half / 65535.0, divided as the op table does
+                VReg x = comp(a.src(0), 0);
+                VReg scale = materialize(0x477fff00L, 32);
+                VReg lo = binImm(MOp.SHR_B, MType.U32, binImm(MOp.SHL_B, MType.U32, x, 16, newReg(32)), 16, newReg(32));
+                VReg hi = binImm(MOp.SHR_B, MType.U32, x, 16, newReg(32));
+                VReg[] r = new VReg[2];
+                VReg[] parts = {lo, hi};
+                for (int k = 0; k < 2; k++) {
+                    VReg fl = newReg(32);
+                    cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.F32, Operand.reg(0), Operand.reg(0)), fl, parts[k]));
+                    r[k] = bin(MOp.DIV_F, MType.F32, fl, scale);
+                }
+                define(d, r);
+                return;
+            }
             case UNPACK_UNORM_4X8 -> {
                 // each byte / 255.0, divided as the op table does
                 VReg x = comp(a.src(0), 0);
@@ -588,6 +604,26 @@ final class Isel {
             case FISNAN -> {
                 VReg x = comp(a.src(0), c);
                 emitAlu(MOp.CMPS_F, f, Cond.NE, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(x, x));
+            }
+            case PACK_HALF_2X16_SPLIT -> {
+                List<VReg> rs = List.of(comp(a.src(0), c), comp(a.src(1), c));
+                emitAlu(MOp.PACKH, MType.F32, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0)}, rs);
+            }
+            case UNPACK_HALF_2X16_SPLIT_X, UNPACK_HALF_2X16_SPLIT_Y -> unary(op == Op.UNPACK_HALF_2X16_SPLIT_X ? MOp.UNPACKH_LO : MOp.UNPACKH_HI,
+                    MType.U32, a, c, dst);
+            case PACK_UNORM_2X16 -> {
+                // round(fsat(c) * 65535) per component, low half first
+                VReg scale = materialize(0x477fff00L, 32); // 65535.0
+                VReg[] q = new VReg[2];
+                for (int k = 0; k < 2; k++) {
+                    VReg sat = newReg(32);
+                    emitAlu(MOp.ABSNEG_F, MType.F32, null, true, sat, new Operand[] {Operand.reg(0)}, List.of(comp(a.src(0), k)));
+                    VReg rounded = newReg(32);
+                    emitAlu(MOp.RNDNE_F, MType.F32, null, false, rounded, new Operand[] {Operand.reg(0)}, List.of(bin(MOp.MUL_F, MType.F32, sat, scale)));
+                    q[k] = newReg(32);
+                    cur.add(MirInstr.op(MInstr.mov(MType.F32, MType.U32, Operand.reg(0), Operand.reg(0)), q[k], rounded));
+                }
+                bin(MOp.OR_B, MType.U32, q[0], binImm(MOp.SHL_B, MType.U32, q[1], 16, newReg(32)), dst);
             }
             case PACK_UNORM_4X8 -> {
                 // round(fsat(c) * 255) per component, or'ed into bytes

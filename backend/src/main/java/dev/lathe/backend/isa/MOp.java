@@ -54,6 +54,9 @@ public enum MOp {
     CBITS_B(2, 31, "cbits", 1, Types.UINT, Op.BIT_COUNT),
     BARY_F(2, 32, "bary", 2, Types.FLOAT, null),
     CLZ_B(2, 33, "clz", 1, Types.UINT, Op.UCLZ),
+    PACKH(2, 34, "packh", 2, Types.FLOAT, Op.PACK_HALF_2X16_SPLIT),
+    UNPACKH_LO(2, 35, "unpackhlo", 1, Types.UINT, Op.UNPACK_HALF_2X16_SPLIT_X),
+    UNPACKH_HI(2, 36, "unpackhhi", 1, Types.UINT, Op.UNPACK_HALF_2X16_SPLIT_Y),
     // cat3: three sources
     MAD_F(3, 0, "mad", 3, Types.FLOAT, null),
     FMA_F(3, 1, "fma", 3, Types.FLOAT, Op.FFMA),
