@@ -1,19 +1,13 @@
 #version 450
-// Inclusive prefix sum of 64 values per workgroup (Hillis-Steele in shared memory).
-layout(local_size_x = 64) in;
-layout(std430, set = 0, binding = 0) buffer Data { uint values[]; } data;
-shared uint scratch[64];
+// Inclusive prefix sum over a buffer: each invocation adds up the values before it and its own
+// (a loop whose length depends on the invocation; no shared memory).
+layout(local_size_x = 16) in;
+layout(std430, set = 0, binding = 0) readonly buffer In { uint values[]; } src;
+layout(std430, set = 0, binding = 1) buffer Out { uint sums[]; } dst;
 
 void main() {
-    uint i = gl_LocalInvocationID.x;
-    uint base = gl_WorkGroupID.x * 64u;
-    scratch[i] = data.values[base + i];
-    barrier();
-    for (uint offset = 1u; offset < 64u; offset *= 2u) {
-        uint add = i >= offset ? scratch[i - offset] : 0u;
-        barrier();
-        scratch[i] += add;
-        barrier();
-    }
-    data.values[base + i] = scratch[i];
+    uint i = gl_GlobalInvocationID.x;
+    uint total = 0u;
+    for (uint k = 0u; k <= i; k++) total += src.values[k];
+    dst.sums[i] = total;
 }

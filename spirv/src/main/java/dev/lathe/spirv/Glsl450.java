@@ -12,7 +12,8 @@ import java.util.List;
  * The GLSL.std.450 extended instructions, lowered to op-table ops the way NIR lowers them:
  * exp(x) = exp2(x·log2 e), normalize(v) = v·rsq(v·v), smoothstep as the Hermite cubic on the
  * clamped ratio, mix as flrp, clamp as min(max(x, lo), hi), determinants by cofactors, and so on.
- * Inverse trigonometry and matrix inversion are not lowered yet and stop with the unsupported
+ * atan, atan2, asin and acos use a polynomial (Abramowitz and Stegun 4.4.49) as NIR does;
+ * matrix inversion, frexp, ldexp and modf are not lowered yet and stop with the unsupported
  * error.
  */
 final class Glsl450 {
@@ -45,6 +46,10 @@ final class Glsl450 {
             case 13 -> b.alu(Op.FSIN, x);
             case 14 -> b.alu(Op.FCOS, x);
             case 15 -> b.alu(Op.FDIV, b.alu(Op.FSIN, x), b.alu(Op.FCOS, x));
+            case 16 -> asin(b, x);
+            case 17 -> b.alu(Op.FSUB, f(b, x, Math.PI / 2), asin(b, x)); // acos = pi/2 - asin
+            case 18 -> atan(b, x);
+            case 25 -> atan2(b, x, y);
             case 19, 20, 21 -> { // sinh, cosh, tanh from e^x and e^-x
                 Value ex = exp(b, x), enx = exp(b, b.alu(Op.FNEG, x));
                 Value s = b.alu(Op.FSUB, ex, enx), c = b.alu(Op.FADD, ex, enx);
@@ -145,6 +150,37 @@ final class Glsl450 {
         long[] all = new long[x.numComponents()];
         java.util.Arrays.fill(all, bits);
         return b.constant(x.bitSize(), all);
+    }
+
+    /**
+     * atan on [-1, 1] by the odd polynomial of Abramowitz and Stegun 4.4.49 (error below 1e-5);
+     * outside it atan(x) = sign(x)·π/2 − atan(1/x).
+     */
+    static Value atan(IrBuilder b, Value x) {
+        Value ax = b.alu(Op.FABS, x);
+        Value big = b.alu(Op.FLT, f(b, x, 1), ax);
+        Value r = b.alu(Op.BCSEL, big, b.alu(Op.FDIV, f(b, x, 1), ax), ax); // |x| or 1/|x|, in [0, 1]
+        Value r2 = b.alu(Op.FMUL, r, r);
+        double[] c = {0.9998660, -0.3302995, 0.1801410, -0.0851330, 0.0208351};
+        Value p = f(b, x, c[4]);
+        for (int k = 3; k >= 0; k--) p = b.alu(Op.FADD, b.alu(Op.FMUL, p, r2), f(b, x, c[k]));
+        Value a = b.alu(Op.FMUL, p, r);
+        a = b.alu(Op.BCSEL, big, b.alu(Op.FSUB, f(b, x, Math.PI / 2), a), a);
+        // the sign of x (fsign keeps ±0 and gives 0 for 0, where a is 0 anyway)
+        return b.alu(Op.BCSEL, b.alu(Op.FLT, x, f(b, x, 0)), b.alu(Op.FNEG, a), a);
+    }
+
+    /** atan2(y, x): atan(y / x) moved to the right quadrant by ±π when x < 0. */
+    static Value atan2(IrBuilder b, Value y, Value x) {
+        Value base = atan(b, b.alu(Op.FDIV, y, x));
+        Value fix = b.alu(Op.BCSEL, b.alu(Op.FLT, y, f(b, y, 0)), f(b, y, -Math.PI), f(b, y, Math.PI));
+        return b.alu(Op.BCSEL, b.alu(Op.FLT, x, f(b, x, 0)), b.alu(Op.FADD, base, fix), base);
+    }
+
+    /** asin(x) = atan(x / sqrt(1 − x²)). */
+    static Value asin(IrBuilder b, Value x) {
+        Value d = b.alu(Op.FSQRT, b.alu(Op.FSUB, f(b, x, 1), b.alu(Op.FMUL, x, x)));
+        return atan(b, b.alu(Op.FDIV, x, d));
     }
 
     static Value exp(IrBuilder b, Value x) {
