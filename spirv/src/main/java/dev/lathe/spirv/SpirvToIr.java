@@ -53,6 +53,14 @@ final class SpirvToIr {
     final Map<Integer, Variable> textures = new HashMap<>();
     private final List<Variable[]> outputs = new ArrayList<>(); // {output, shadow local}
     private final Set<String> usedNames = new HashSet<>();
+    /**
+     * The function being inlined: a return stores the value (if any), sets the flag and breaks
+     * out of the one-iteration loop the body is wrapped in; every loop of the body checks the
+     * flag after it ends, so a return from inside a loop leaves all of them.
+     */
+    private record Frame(Variable value, Variable returned) {}
+
+    private final java.util.ArrayDeque<Frame> frames = new java.util.ArrayDeque<>();
     private int depth;
 
     SpirvToIr(ModuleInfo m) {
@@ -512,10 +520,15 @@ final class SpirvToIr {
             }
             switch (term.opcode()) {
                 case 253, 254 -> {
-                    if (depth > 1) {
-                        // an inlined function may only return at its end: its value is picked up by the call
-                        if (isLast(f, label)) return;
-                        throw mod.error(term, "unsupported OpReturn before the end of a called function (calls are inlined)");
+                    Frame fr = frames.peek();
+                    if (fr != null) {
+                        if (term.opcode() == 254) {
+                            if (fr.value() == null) throw mod.error(term, "OpReturnValue in a function returning void");
+                            b.storeVar(fr.value(), simple(term, val(term, m.id(term, 0))));
+                        }
+                        b.storeVar(fr.returned(), b.bool(true));
+                        b.breakLoop();
+                        return;
                     }
                     storeOutputs();
                     b.ret();
@@ -554,12 +567,6 @@ final class SpirvToIr {
                 default -> throw mod.error(term, "unsupported " + Opcodes.name(term.opcode()));
             }
         }
-    }
-
-    private static boolean isLast(ModuleInfo.Function f, int label) {
-        int last = -1;
-        for (int l : f.blocks.keySet()) last = l;
-        return last == label;
     }
 
     /** A branch to a construct's exit: emits it and says so; false when control just goes on at {@code target}. */
@@ -643,8 +650,9 @@ final class SpirvToIr {
         } else {
             throw mod.error(term, "unsupported " + Opcodes.name(term.opcode()) + " ending a loop header");
         }
-        b.breakLoop(); // the inner loop runs once
+        if (!ended()) b.breakLoop(); // the inner loop runs once
         b.popLoop(inner);
+        leaveIfReturned();
         IfNode out = b.pushIf(b.loadVar(flag));
         b.breakLoop();
         b.popIf(out);
@@ -654,6 +662,21 @@ final class SpirvToIr {
             blocks(f, cont, c);
         }
         b.popLoop(loop);
+        leaveIfReturned();
+    }
+
+    /** Whether the current block already ends in a jump (nothing may follow it). */
+    private boolean ended() {
+        return b.block().jump() != null;
+    }
+
+    /** Inside an inlined function: after a loop, a return that happened in it leaves the enclosing loop too. */
+    private void leaveIfReturned() {
+        Frame fr = frames.peek();
+        if (fr == null) return;
+        IfNode n = b.pushIf(b.loadVar(fr.returned()));
+        b.breakLoop();
+        b.popIf(n);
     }
 
     /** Stores the values an edge gives the target's phis into their locals. */
@@ -788,11 +811,20 @@ final class SpirvToIr {
             if (m.typeOf(p, m.id(p, 0)) instanceof SpirvType.Pointer) pointers.put(pid, pointer(call, args.get(k)));
             else vals.put(pid, val(call, args.get(k)));
         }
+        SpirvType rt = ((SpirvType.Function) m.typeOf(callee.def, m.id(callee.def, 3))).result();
+        Variable value = null;
+        if (!(rt instanceof SpirvType.Void)) {
+            if (!SpirvType.isSimple(rt)) throw mod.error(call, "unsupported OpFunctionCall (a function returning " + rt + ")");
+            value = fn.addLocal(Variable.local(uniqueName(-1, "ret"), varType(call, rt), 0));
+        }
+        Variable returned = fn.addLocal(Variable.local(uniqueName(-1, "returned"), new VarType(BaseType.BOOL, 1, 1), 0));
+        b.storeVar(returned, b.bool(false));
+        frames.push(new Frame(value, returned));
+        LoopNode once = b.pushLoop();
         body(callee, vals);
-        // the callee's return value: its last block's OpReturnValue
-        List<Instruction> last = null;
-        for (List<Instruction> bl : callee.blocks.values()) last = bl;
-        Instruction ret = last == null || last.isEmpty() ? null : last.get(last.size() - 1);
-        if (ret != null && ret.opcode() == 254) define(m.id(call, 1), val(ret, m.id(ret, 0)));
+        if (!ended()) b.breakLoop();
+        b.popLoop(once);
+        frames.pop();
+        if (value != null) define(m.id(call, 1), new Val.Simple(b.loadVar(value)));
     }
 }
