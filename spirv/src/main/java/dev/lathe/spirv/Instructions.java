@@ -80,7 +80,7 @@ final class Instructions {
             case 59 -> { // OpVariable (Function)
                 int id = m.id(i, 1);
                 SpirvType pt = ((SpirvType.Pointer) m.typeOf(i, m.id(i, 0))).pointee();
-                SpirvToIr.LocalPlace lp = t.newLocal(i, id, pt);
+                SpirvToIr.Place lp = t.newLocal(i, id, pt);
                 SpirvToIr.Ptr p = new SpirvToIr.Ptr(lp, pt, List.of());
                 t.definePointer(id, p);
                 if (i.count() > 3) t.store(i, p, t.val(i, m.id(i, 3)));

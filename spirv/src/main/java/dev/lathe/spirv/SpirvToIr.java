@@ -104,6 +104,9 @@ final class SpirvToIr {
 
     record InputPlace(Variable var) implements Place {}
 
+    /** A struct local: one place per member (members are locals, nested structs, arrays of scalars or vectors). */
+    record StructPlace(SpirvType.Struct type, List<Place> members) implements Place {}
+
     record BuiltinPlace(Intrinsic intrinsic) implements Place {}
 
     /** A uniform block or push constants: one IR uniform per member. */
@@ -236,7 +239,7 @@ final class SpirvToIr {
                 Variable var = shader.addVariable(Variable.texture(uniqueName(id, "tex"), dim, base, binding == null ? 0 : binding, false));
                 pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
             }
-            case ModuleInfo.PRIVATE -> pointers.put(id, new Ptr(local(v, id, t), t, List.of()));
+            case ModuleInfo.PRIVATE -> pointers.put(id, new Ptr(localPlace(v, id, t), t, List.of()));
             case ModuleInfo.WORKGROUP -> throw mod.error(v, "unsupported OpVariable (Workgroup storage: shared memory is not in the IR yet)");
             default -> throw mod.error(v, "unsupported OpVariable (storage class " + sc + ")");
         }
@@ -256,6 +259,16 @@ final class SpirvToIr {
             else if (t instanceof SpirvType.Matrix mx) t = mx.column();
             else return SpirvType.scalarOf(t);
         }
+    }
+
+    /** A function or private variable: an IR local, or for a struct one place per member. */
+    private Place localPlace(Instruction at, int id, SpirvType t) {
+        if (t instanceof SpirvType.Struct st) {
+            List<Place> ms = new ArrayList<>();
+            for (SpirvType mt : st.members()) ms.add(localPlace(at, id, mt));
+            return new StructPlace(st, ms);
+        }
+        return local(at, id, t);
     }
 
     private LocalPlace local(Instruction at, int id, SpirvType t) {
@@ -292,6 +305,15 @@ final class SpirvToIr {
         if (place instanceof PerVertexPlace pv) {
             if (path.isEmpty() || !Integer.valueOf(0).equals(path.get(0))) throw mod.error(at, "unsupported OpLoad (gl_PerVertex other than Position)");
             return load(at, new Ptr(pv.position(), p.type(), path.subList(1, path.size())));
+        }
+        if (place instanceof StructPlace sp) {
+            if (path.isEmpty()) {
+                List<Val> parts = new ArrayList<>();
+                for (int k = 0; k < sp.members().size(); k++) parts.add(load(at, new Ptr(sp.members().get(k), sp.type().members().get(k), List.of())));
+                return new Val.Composite(parts);
+            }
+            int k = memberIndex(at, path.get(0), sp.members().size());
+            return load(at, new Ptr(sp.members().get(k), p.type(), path.subList(1, path.size())));
         }
         if (place instanceof LocalPlace lp) {
             boolean aggregate = !SpirvType.isSimple(lp.type());
@@ -341,6 +363,11 @@ final class SpirvToIr {
         throw mod.error(at, "unsupported OpLoad (from " + place.getClass().getSimpleName() + ")");
     }
 
+    private int memberIndex(Instruction at, Object idx, int n) {
+        if (!(idx instanceof Integer k) || k < 0 || k >= n) throw mod.error(at, "a struct member index must be a constant in range");
+        return k;
+    }
+
     /** Picks a vector component along the rest of a path (a constant, or a run-time index). */
     Val component(Value v, List<Object> path) {
         if (path.isEmpty()) return new Val.Simple(v);
@@ -364,9 +391,20 @@ final class SpirvToIr {
             store(at, new Ptr(pv.position(), p.type(), path.subList(1, path.size())), val);
             return;
         }
+        if (place instanceof StructPlace sp) {
+            if (path.isEmpty()) {
+                if (!(val instanceof Val.Composite c) || c.members().size() != sp.members().size()) throw mod.error(at, "storing a value that is no such struct");
+                for (int k = 0; k < sp.members().size(); k++) store(at, new Ptr(sp.members().get(k), sp.type().members().get(k), List.of()), c.members().get(k));
+                return;
+            }
+            int k = memberIndex(at, path.get(0), sp.members().size());
+            store(at, new Ptr(sp.members().get(k), p.type(), path.subList(1, path.size())), val);
+            return;
+        }
         if (place instanceof LocalPlace lp) {
             boolean aggregate = !SpirvType.isSimple(lp.type());
             if (aggregate && path.isEmpty()) {
+                if (!(val instanceof Val.Composite)) throw mod.error(at, "storing a value that is no such matrix or array");
                 List<Val> parts = ((Val.Composite) val).members();
                 for (int k = 0; k < parts.size(); k++) b.storeVar(lp.var(), b.i32(k), simple(at, parts.get(k)));
                 return;
@@ -798,8 +836,8 @@ final class SpirvToIr {
         return phiVar(phi);
     }
 
-    LocalPlace newLocal(Instruction at, int id, SpirvType t) {
-        return local(at, id, t);
+    Place newLocal(Instruction at, int id, SpirvType t) {
+        return localPlace(at, id, t);
     }
 
     void inline(Instruction call, ModuleInfo.Function callee, List<Integer> args) {
