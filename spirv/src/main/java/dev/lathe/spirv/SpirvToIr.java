@@ -107,6 +107,12 @@ final class SpirvToIr {
     /** A struct local: one place per member (members are locals, nested structs, arrays of scalars or vectors). */
     record StructPlace(SpirvType.Struct type, List<Place> members) implements Place {}
 
+    /**
+     * An array of structs of scalars and vectors, kept as one IR local array per member
+     * (structure of arrays), so a run-time index selects the element in each.
+     */
+    record StructArrayPlace(SpirvType.Array type, SpirvType.Struct element, List<Variable> members) implements Place {}
+
     record BuiltinPlace(Intrinsic intrinsic) implements Place {}
 
     /** A uniform block or push constants: one IR uniform per member. */
@@ -268,6 +274,15 @@ final class SpirvToIr {
             for (SpirvType mt : st.members()) ms.add(localPlace(at, id, mt));
             return new StructPlace(st, ms);
         }
+        if (t instanceof SpirvType.Array ar && ar.element() instanceof SpirvType.Struct st) {
+            List<Variable> ms = new ArrayList<>();
+            for (SpirvType mt : st.members()) {
+                if (!SpirvType.isSimple(mt)) throw mod.error(at, "unsupported OpVariable (an array of structs with a member of type " + mt + ")");
+                VarType vt = varType(at, mt);
+                ms.add(fn.addLocal(Variable.local(uniqueName(id, "v"), vt, ar.length())));
+            }
+            return new StructArrayPlace(ar, st, ms);
+        }
         return local(at, id, t);
     }
 
@@ -305,6 +320,21 @@ final class SpirvToIr {
         if (place instanceof PerVertexPlace pv) {
             if (path.isEmpty() || !Integer.valueOf(0).equals(path.get(0))) throw mod.error(at, "unsupported OpLoad (gl_PerVertex other than Position)");
             return load(at, new Ptr(pv.position(), p.type(), path.subList(1, path.size())));
+        }
+        if (place instanceof StructArrayPlace sa) {
+            if (path.isEmpty()) {
+                List<Val> elems = new ArrayList<>();
+                for (int e = 0; e < sa.type().length(); e++) elems.add(load(at, new Ptr(place, sa.element(), List.of(e))));
+                return new Val.Composite(elems);
+            }
+            Value idx = index(path.get(0));
+            if (path.size() == 1) {
+                List<Val> ms = new ArrayList<>();
+                for (Variable v : sa.members()) ms.add(new Val.Simple(b.loadVar(v, idx)));
+                return new Val.Composite(ms);
+            }
+            int k = memberIndex(at, path.get(1), sa.members().size());
+            return component(b.loadVar(sa.members().get(k), idx), path.subList(2, path.size()));
         }
         if (place instanceof StructPlace sp) {
             if (path.isEmpty()) {
@@ -389,6 +419,25 @@ final class SpirvToIr {
         if (place instanceof PerVertexPlace pv) {
             if (path.isEmpty() || !Integer.valueOf(0).equals(path.get(0))) return; // PointSize, ClipDistance: nowhere
             store(at, new Ptr(pv.position(), p.type(), path.subList(1, path.size())), val);
+            return;
+        }
+        if (place instanceof StructArrayPlace sa) {
+            if (path.isEmpty()) {
+                if (!(val instanceof Val.Composite c) || c.members().size() != sa.type().length()) throw mod.error(at, "storing a value that is no such array");
+                for (int e = 0; e < c.members().size(); e++) store(at, new Ptr(place, sa.element(), List.of(e)), c.members().get(e));
+                return;
+            }
+            Value idx = index(path.get(0));
+            if (path.size() == 1) {
+                if (!(val instanceof Val.Composite c) || c.members().size() != sa.members().size()) throw mod.error(at, "storing a value that is no such struct");
+                for (int k = 0; k < sa.members().size(); k++) b.storeVar(sa.members().get(k), idx, simple(at, c.members().get(k)));
+                return;
+            }
+            int k = memberIndex(at, path.get(1), sa.members().size());
+            Variable v = sa.members().get(k);
+            Value x = simple(at, val);
+            if (path.size() > 2) x = insert(b.loadVar(v, idx), path.get(2), x);
+            b.storeVar(v, idx, x);
             return;
         }
         if (place instanceof StructPlace sp) {
