@@ -244,14 +244,33 @@ final class Instructions {
         }
         Value coord = t.simple(i, t.val(i, m.id(i, 3)));
         if (coord.numComponents() != dims) coord = pick(b, coord, dims);
+        // image operands, in the order of their mask bits: Bias 0x1, Lod 0x2, ConstOffset 0x8
         int mask = i.count() > 4 ? i.operand(4) : 0;
-        if (op == 95) return new Val.Simple(b.txf(tex, coord));
+        if ((mask & ~0xb) != 0) {
+            throw m.module.error(i, "unsupported " + Opcodes.name(op) + " operands (mask 0x" + Integer.toHexString(mask)
+                    + "; bias, lod and constant offsets are read)");
+        }
+        int next = 5;
+        if ((mask & 0x1) != 0) next++; // a bias changes nothing on single-level textures
+        Value lod = null;
+        if ((mask & 0x2) != 0) lod = t.simple(i, t.val(i, m.id(i, next++)));
+        Value offset = (mask & 0x8) != 0 ? t.simple(i, t.val(i, m.id(i, next))) : null;
+        if (offset != null && offset.numComponents() != dims) offset = pick(b, offset, dims);
+        if (op == 95) {
+            // texel coordinates: the offset adds in texels
+            return new Val.Simple(b.txf(tex, offset == null ? coord : b.alu(Op.IADD, coord, offset)));
+        }
+        if (offset != null) {
+            // normalized coordinates: the offset in texels, divided by the size
+            Value size = b.txs(tex);
+            if (size.numComponents() != dims) size = pick(b, size, dims);
+            coord = b.alu(Op.FADD, coord, b.alu(Op.FDIV, b.alu(Op.I2F32, offset), b.alu(Op.U2F32, size)));
+        }
         if (op == 87) {
-            if ((mask & ~0x1) != 0) throw m.module.error(i, "unsupported OpImageSampleImplicitLod operands (mask 0x" + Integer.toHexString(mask) + ")");
+            if (lod != null) throw m.module.error(i, "OpImageSampleImplicitLod with a Lod operand");
             return new Val.Simple(b.tex(tex, coord));
         }
-        if (mask != 0x2) throw m.module.error(i, "unsupported OpImageSampleExplicitLod operands (only Lod is read)");
-        Value lod = t.simple(i, t.val(i, m.id(i, 5)));
+        if (lod == null) throw m.module.error(i, "unsupported OpImageSampleExplicitLod without a Lod (gradients are not read)");
         return new Val.Simple(b.txl(tex, coord, lod));
     }
 
