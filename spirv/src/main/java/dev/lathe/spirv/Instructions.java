@@ -193,6 +193,13 @@ final class Instructions {
             case 86 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpSampledImage
             case 100 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpImage
             case 87, 88, 95, 103, 104 -> t.define(m.id(i, 1), image(t, i));
+            case 207, 208, 209, 210, 211, 212, 213, 214, 215 -> {
+                // derivatives: Lathe runs one fragment at a time, as if the other three of its quad
+                // had the same inputs, so every derivative (and fwidth) is exactly 0
+                if (t.shader.stage() != dev.lathe.ir.Stage.FRAGMENT) throw m.module.error(i, Opcodes.name(op) + " outside a fragment shader");
+                Value x = t.simple(i, t.val(i, m.id(i, 2)));
+                t.define(m.id(i, 1), new Val.Simple(b.constant(x.bitSize(), new long[x.numComponents()])));
+            }
             case 224 -> b.barrier();
             case 225 -> { } // OpMemoryBarrier: invocations run one at a time
             case 245 -> { // OpPhi: stored on each incoming edge
