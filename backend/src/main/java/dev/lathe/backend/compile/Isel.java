@@ -423,7 +423,7 @@ final class Isel {
 
     /** What the hardware lacks at 64 bits (as in seeds/003): stopped until the fp64 lowering issue. */
     private static final java.util.Set<Op> NO_FP64 = java.util.EnumSet.of(Op.FRCP, Op.FRSQ, Op.FSQRT, Op.FDIV, Op.FFLOOR, Op.FCEIL,
-            Op.FTRUNC, Op.FFRACT);
+            Op.FTRUNC, Op.FFRACT, Op.FMOD);
 
     /** Component c of an ALU instruction into {@code dst}. */
     private void component(AluInstr a, int c, VReg dst) {
@@ -469,6 +469,14 @@ final class Isel {
                 case FSIN -> MOp.SIN;
                 default -> MOp.COS;
             }, f, a, c, dst);
+            case FMOD -> {
+                // a - b * floor(a / b), each step rounded: what fmod (GLSL mod) computes
+                VReg x = comp(a.src(0), c), y = comp(a.src(1), c);
+                VReg fl = newReg(bits);
+                emitAlu(MOp.FLOOR_F, f, null, false, fl, new Operand[] {Operand.reg(0)}, List.of(bin(MOp.DIV_F, f, x, y)));
+                VReg prod = bin(MOp.MUL_F, f, y, fl);
+                emitAlu(MOp.ADD_F, f, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0).withNeg(true)}, List.of(x, prod));
+            }
             case FFRACT -> {
                 // a - floor(a), one rounding each: what ffract computes
                 VReg fl = newReg(bits);
