@@ -104,6 +104,9 @@ final class SpirvToIr {
 
     record InputPlace(Variable var) implements Place {}
 
+    /** A matrix or array input: one IR input per column or element, at consecutive locations. */
+    record InputListPlace(List<Variable> vars) implements Place {}
+
     /** A struct local: one place per member (members are locals, nested structs, arrays of scalars or vectors). */
     record StructPlace(SpirvType.Struct type, List<Place> members) implements Place {}
 
@@ -167,6 +170,20 @@ final class SpirvToIr {
                         default -> throw mod.error(v, "unsupported OpVariable (input BuiltIn " + builtin + ")");
                     };
                     pointers.put(id, new Ptr(new BuiltinPlace(in), t, List.of()));
+                    return;
+                }
+                if (t instanceof SpirvType.Matrix || t instanceof SpirvType.Array ar && SpirvType.isSimple(ar.element())) {
+                    SpirvType e = t instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) t).element();
+                    int n = t instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) t).length();
+                    if (n > 32) throw mod.error(v, "unsupported OpVariable (an input array of " + n + " elements)");
+                    Integer loc = m.decoration(id, ModuleInfo.LOCATION);
+                    boolean flat = m.decoration(id, ModuleInfo.FLAT) != null || !(SpirvType.scalarOf(e) instanceof SpirvType.Float);
+                    String base = uniqueName(id, "in");
+                    List<Variable> vars = new ArrayList<>();
+                    for (int k = 0; k < n; k++) {
+                        vars.add(shader.addVariable(Variable.input(uniqueName(-1, base + "_" + k), varType(v, e), (loc == null ? 0 : loc) + k, flat)));
+                    }
+                    pointers.put(id, new Ptr(new InputListPlace(vars), t, List.of()));
                     return;
                 }
                 if (!SpirvType.isSimple(t)) throw mod.error(v, "unsupported OpVariable (an input of type " + t + ")");
@@ -357,6 +374,24 @@ final class SpirvToIr {
             return component(whole, aggregate ? path.subList(1, path.size()) : path);
         }
         if (place instanceof InputPlace ip) return component(b.loadInput(ip.var()), path);
+        if (place instanceof InputListPlace il) {
+            if (path.isEmpty()) {
+                List<Val> parts = new ArrayList<>();
+                for (Variable v : il.vars()) parts.add(new Val.Simple(b.loadInput(v)));
+                return new Val.Composite(parts);
+            }
+            Value picked;
+            if (path.get(0) instanceof Integer k) {
+                if (k < 0 || k >= il.vars().size()) throw mod.error(at, "input element " + k + " out of range");
+                picked = b.loadInput(il.vars().get(k));
+            } else {
+                // a run-time index: select among the elements
+                Value idx = (Value) path.get(0);
+                picked = b.loadInput(il.vars().get(0));
+                for (int k = 1; k < il.vars().size(); k++) picked = b.alu(Op.BCSEL, b.alu(Op.IEQ, idx, b.i32(k)), b.loadInput(il.vars().get(k)), picked);
+            }
+            return component(picked, path.subList(1, path.size()));
+        }
         if (place instanceof BuiltinPlace bp) {
             Value v = b.sysval(bp.intrinsic());
             return component(v, path);
