@@ -389,6 +389,22 @@ final class Isel {
                 define(d, r);
                 return;
             }
+            case UNPACK_SNORM_4X8, UNPACK_SNORM_2X16 -> {
+                // max(-1, field / max), the field sign-extended
+                int field = op == Op.UNPACK_SNORM_4X8 ? 8 : 16, fields = 32 / field;
+                VReg x = comp(a.src(0), 0);
+                VReg scale = materialize(field == 8 ? 0x42fe0000L : 0x46fffe00L, 32);
+                VReg[] r = new VReg[fields];
+                for (int k = 0; k < fields; k++) {
+                    VReg up = binImm(MOp.SHL_B, MType.U32, x, 32 - field - field * k, newReg(32));
+                    VReg v = binImm(MOp.ASHR_B, MType.S32, up, 32 - field, newReg(32));
+                    VReg fl = newReg(32);
+                    cur.add(MirInstr.op(MInstr.mov(MType.S32, MType.F32, Operand.reg(0), Operand.reg(0)), fl, v));
+                    r[k] = binImm(MOp.MAX_F, MType.F32, bin(MOp.DIV_F, MType.F32, fl, scale), -1, newReg(32));
+                }
+                define(d, r);
+                return;
+            }
             case UNPACK_UNORM_4X8 -> {
                 // each byte / 255.0, divided as the op table does
                 VReg x = comp(a.src(0), 0);
@@ -632,6 +648,29 @@ final class Isel {
                     cur.add(MirInstr.op(MInstr.mov(MType.F32, MType.U32, Operand.reg(0), Operand.reg(0)), q[k], rounded));
                 }
                 bin(MOp.OR_B, MType.U32, q[0], binImm(MOp.SHL_B, MType.U32, q[1], 16, newReg(32)), dst);
+            }
+            case PACK_SNORM_4X8, PACK_SNORM_2X16 -> {
+                // round(clamp(c, -1, 1) * max) per component (NaN packs as 0), two's complement fields
+                int field = op == Op.PACK_SNORM_4X8 ? 8 : 16, n = 32 / field;
+                VReg scale = materialize(field == 8 ? 0x42fe0000L : 0x46fffe00L, 32); // 127.0, 32767.0
+                VReg acc = null;
+                for (int k = 0; k < n; k++) {
+                    VReg x = comp(a.src(0), k);
+                    VReg nan = newReg(32);
+                    emitAlu(MOp.CMPS_F, MType.F32, Cond.NE, false, nan, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(x, x));
+                    VReg clamped = binImm(MOp.MAX_F, MType.F32, binImm(MOp.MIN_F, MType.F32, x, 1, newReg(32)), -1, newReg(32));
+                    VReg zero = materialize(0, 32);
+                    VReg c0 = newReg(32);
+                    emitAlu(MOp.SEL_B, MType.U32, null, false, c0, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(zero, nan, clamped));
+                    VReg rounded = newReg(32);
+                    emitAlu(MOp.RNDNE_F, MType.F32, null, false, rounded, new Operand[] {Operand.reg(0)}, List.of(bin(MOp.MUL_F, MType.F32, c0, scale)));
+                    VReg q = newReg(32);
+                    cur.add(MirInstr.op(MInstr.mov(MType.F32, MType.S32, Operand.reg(0), Operand.reg(0)), q, rounded));
+                    // keep the low field bits, moved into place: up to the top, then down to field k
+                    VReg top = binImm(MOp.SHL_B, MType.U32, q, 32 - field, newReg(32));
+                    VReg placed = binImm(MOp.SHR_B, MType.U32, top, 32 - field - field * k, newReg(32));
+                    acc = acc == null ? placed : k == n - 1 ? bin(MOp.OR_B, MType.U32, acc, placed, dst) : bin(MOp.OR_B, MType.U32, acc, placed);
+                }
             }
             case PACK_UNORM_4X8 -> {
                 // round(fsat(c) * 255) per component, or'ed into bytes
