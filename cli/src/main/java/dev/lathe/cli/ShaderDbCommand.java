@@ -36,9 +36,14 @@ final class ShaderDbCommand implements Callable<Integer> {
     @Option(names = "--passes", paramLabel = "LIST", description = "the IR pipeline before selection (default: the default pipeline)")
     String passes;
 
+    @Option(names = "--check", paramLabel = "N", description = {"also run every compiled shader in the simulator against the IR interpreter on N random input sets",
+            "(bit for bit; compute shaders as two workgroups); a disagreement is a failure"})
+    int check;
+
     @Override
     public Integer call() {
         if (jobs < 1) throw new CliException("lathe shaderdb: --jobs must be at least 1");
+        if (check < 0) throw new CliException("lathe shaderdb: --check must be 0 or more");
         List<Path> files;
         try {
             files = CorpusRunner.collect(dirs);
@@ -56,7 +61,7 @@ final class ShaderDbCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         boolean terminal = System.console() != null;
         int total = files.size();
-        List<ResultsCsv.Row> rows = CorpusRunner.run(files, jobs, passes, done -> {
+        List<ResultsCsv.Row> rows = CorpusRunner.run(files, jobs, passes, check, done -> {
             if (!terminal) return;
             int width = 30, filled = done * width / total;
             System.err.print("\r[" + "#".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total);

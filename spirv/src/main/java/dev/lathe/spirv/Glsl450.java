@@ -13,8 +13,8 @@ import java.util.List;
  * exp(x) = exp2(x·log2 e), normalize(v) = v·rsq(v·v), smoothstep as the Hermite cubic on the
  * clamped ratio, mix as flrp, clamp as min(max(x, lo), hi), determinants by cofactors, and so on.
  * atan, atan2, asin and acos use a polynomial (Abramowitz and Stegun 4.4.49) as NIR does;
- * matrix inversion, frexp, ldexp and modf are not lowered yet and stop with the unsupported
- * error.
+ * inverse is the adjugate times the reciprocal of the determinant (as NIR lowers it); frexp,
+ * ldexp and modf work on the bits of 32-bit floats (see each method).
  */
 final class Glsl450 {
     private Glsl450() {}
@@ -23,6 +23,31 @@ final class Glsl450 {
         ModuleInfo m = t.m;
         IrBuilder b = t.b;
         int inst = m.arg(i, 3);
+        switch (inst) {
+            case 34 -> {
+                return inverse(t, i, Matrices.columns(t, i, 4));
+            }
+            case 35, 36 -> { // modf(x, out whole) returns the fraction; ModfStruct returns {fraction, whole}
+                Value x = t.simple(i, t.val(i, m.id(i, 4)));
+                Value whole = b.alu(Op.FTRUNC, x);
+                // x - trunc(x), but ±0 (not NaN) for infinities, as C's modf
+                Value inf = f(b, x, Double.POSITIVE_INFINITY);
+                Value fract = b.alu(Op.BCSEL, b.alu(Op.FEQ, b.alu(Op.FABS, x), inf), f(b, x, 0), b.alu(Op.FSUB, x, whole));
+                if (inst == 36) return new Val.Composite(List.of(new Val.Simple(fract), new Val.Simple(whole)));
+                need(t, i, 6);
+                t.store(i, t.pointer(i, m.id(i, 5)), new Val.Simple(whole));
+                return new Val.Simple(fract);
+            }
+            case 51, 52 -> { // frexp(x, out exp) returns the significand; FrexpStruct returns {significand, exp}
+                Value x = t.simple(i, t.val(i, m.id(i, 4)));
+                Value[] se = frexp(t, i, x);
+                if (inst == 52) return new Val.Composite(List.of(new Val.Simple(se[0]), new Val.Simple(se[1])));
+                need(t, i, 6);
+                t.store(i, t.pointer(i, m.id(i, 5)), new Val.Simple(se[1]));
+                return new Val.Simple(se[0]);
+            }
+            default -> { }
+        }
         List<Val> args = new ArrayList<>();
         for (int k = 4; k < i.count(); k++) args.add(t.val(i, m.id(i, k)));
         int need = arity(inst);
@@ -126,6 +151,7 @@ final class Glsl450 {
             case 73 -> b.alu(Op.FIND_LSB, x);
             case 74 -> b.alu(Op.IFIND_MSB, x);
             case 75 -> b.alu(Op.UFIND_MSB, x);
+            case 53 -> ldexp(t, i, x, y);
             default -> throw m.module.error(i, "unsupported OpExtInst GLSL.std.450 " + inst);
         };
         return new Val.Simple(Instructions.exact(t, i, r));
@@ -134,7 +160,7 @@ final class Glsl450 {
     /** Operands each instruction reads. */
     static int arity(int inst) {
         return switch (inst) {
-            case 25, 26, 37, 38, 39, 40, 41, 42, 48, 67, 68, 71, 79, 80 -> 2;
+            case 25, 26, 37, 38, 39, 40, 41, 42, 48, 53, 67, 68, 71, 79, 80 -> 2;
             case 43, 44, 45, 46, 47, 49, 50, 70, 72, 81 -> 3;
             default -> 1;
         };
@@ -223,5 +249,100 @@ final class Glsl450 {
             sum = sum == null ? term : b.alu(r % 2 == 0 ? Op.FADD : Op.FSUB, sum, term);
         }
         return sum;
+    }
+
+    private static void need(SpirvToIr t, Instruction i, int words) {
+        if (i.count() < words) throw t.m.module.error(i, "GLSL.std.450 " + t.m.arg(i, 3) + " without its pointer operand");
+    }
+
+    private static Value bits32(SpirvToIr t, Instruction i, Value x, String what) {
+        if (x.bitSize() != 32) throw t.m.module.error(i, "unsupported " + what + " of " + x.bitSize() + "-bit floats (32-bit are read)");
+        return x;
+    }
+
+    /** A 32-bit constant in every component of a value like {@code x}. */
+    private static Value k(IrBuilder b, Value x, long v) {
+        long[] all = new long[x.numComponents()];
+        java.util.Arrays.fill(all, v & 0xffffffffL);
+        return b.constant(32, all);
+    }
+
+    /**
+     * frexp on the bits: a normal x has exponent field E in 1..254, so x = sig · 2^(E − 126) with
+     * sig in [0.5, 1) made by putting 126 in the field. A denormal is first scaled by 2^32
+     * (exactly) to make it normal. Zeros, infinities and NaNs come back unchanged with exponent 0
+     * (GLSL leaves the last two undefined; this is C's answer).
+     */
+    static Value[] frexp(SpirvToIr t, Instruction i, Value x) {
+        IrBuilder b = t.b;
+        bits32(t, i, x, "frexp");
+        Value field = b.alu(Op.IAND, b.alu(Op.USHR, x, k(b, x, 23)), k(b, x, 0xff));
+        Value denormal = b.alu(Op.IEQ, field, k(b, x, 0));
+        Value y = b.alu(Op.BCSEL, denormal, b.alu(Op.FMUL, x, k(b, x, 0x4f800000L)), x); // 2^32
+        Value yField = b.alu(Op.IAND, b.alu(Op.USHR, y, k(b, x, 23)), k(b, x, 0xff));
+        Value exp = b.alu(Op.ISUB, yField, b.alu(Op.BCSEL, denormal, k(b, x, 126 + 32), k(b, x, 126)));
+        Value sig = b.alu(Op.IOR, b.alu(Op.IAND, y, k(b, x, 0x807fffffL)), k(b, x, 0x3f000000L));
+        Value keep = b.alu(Op.IOR, b.alu(Op.FEQ, x, k(b, x, 0)), b.alu(Op.IEQ, field, k(b, x, 0xff)));
+        return new Value[] {b.alu(Op.BCSEL, keep, x, sig), b.alu(Op.BCSEL, keep, k(b, x, 0), exp)};
+    }
+
+    /**
+     * ldexp(x, e) = x · 2^e as two exact power-of-two multiplies, 2^(e/2) and 2^(e − e/2), with e
+     * clamped to [−252, 254] so each factor is a normal float (NIR's lowering; results past the
+     * float range are undefined in GLSL, and a denormal x scaled past 2^105 is one of them here).
+     */
+    static Value ldexp(SpirvToIr t, Instruction i, Value x, Value e) {
+        IrBuilder b = t.b;
+        bits32(t, i, x, "ldexp");
+        if (e.bitSize() != 32) e = b.alu(Op.I2I32, e);
+        e = Instructions.splat(b, e, x.numComponents());
+        Value c = b.alu(Op.IMIN, b.alu(Op.IMAX, e, k(b, x, -252)), k(b, x, 254));
+        Value half = b.alu(Op.ISHR, c, k(b, x, 1));
+        Value rest = b.alu(Op.ISUB, c, half);
+        Value f1 = b.alu(Op.ISHL, b.alu(Op.IADD, half, k(b, x, 127)), k(b, x, 23));
+        Value f2 = b.alu(Op.ISHL, b.alu(Op.IADD, rest, k(b, x, 127)), k(b, x, 23));
+        return b.alu(Op.FMUL, b.alu(Op.FMUL, x, f1), f2);
+    }
+
+    /**
+     * inverse(M) = adj(M) · (1 / det M), the adjugate from cofactors: element (r, c) of the
+     * inverse is the cofactor of element (c, r) (NIR's lowering, with one reciprocal).
+     */
+    static Val inverse(SpirvToIr t, Instruction i, List<Val> cols) {
+        IrBuilder b = t.b;
+        int n = cols.size();
+        Value[][] a = new Value[n][n]; // a[row][col]
+        for (int c = 0; c < n; c++) {
+            Value col = t.simple(i, cols.get(c));
+            if (col.numComponents() != n) throw t.m.module.error(i, "inverse of a matrix that is not square");
+            for (int r = 0; r < n; r++) a[r][c] = b.channel(col, r);
+        }
+        Value inv = b.alu(Op.FRCP, det(b, a));
+        List<Val> out = new ArrayList<>();
+        for (int c = 0; c < n; c++) {
+            Value[] col = new Value[n];
+            for (int r = 0; r < n; r++) {
+                // cofactor of a[c][r]: the minor without row c and column r
+                Value minor;
+                if (n == 1) {
+                    minor = Glsl450.f(b, a[0][0], 1);
+                } else {
+                    Value[][] mm = new Value[n - 1][n - 1];
+                    for (int rr = 0, mr = 0; rr < n; rr++) {
+                        if (rr == c) continue;
+                        for (int cc = 0, mc = 0; cc < n; cc++) {
+                            if (cc == r) continue;
+                            mm[mr][mc++] = a[rr][cc];
+                        }
+                        mr++;
+                    }
+                    minor = det(b, mm);
+                }
+                Value cof = (r + c) % 2 == 0 ? minor : b.alu(Op.FNEG, minor);
+                col[r] = b.alu(Op.FMUL, cof, inv);
+            }
+            out.add(new Val.Simple(n == 1 ? col[0] : b.vec(col)));
+        }
+        return new Val.Composite(out);
     }
 }

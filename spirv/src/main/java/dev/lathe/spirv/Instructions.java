@@ -220,16 +220,27 @@ final class Instructions {
             default -> {
                 Op bin = BINARY.get(op), sw = SWAPPED.get(op), un = UNARY.get(op);
                 if (bin != null || sw != null) {
-                    Value x = t.simple(i, t.val(i, m.id(i, 2))), y = t.simple(i, t.val(i, m.id(i, 3)));
-                    Value r = bin != null ? b.alu(bin, x, y) : b.alu(sw, y, x);
-                    t.define(m.id(i, 1), new Val.Simple(exact(t, i, r)));
+                    // matrices (m + n, m - n, m / n) work column by column
+                    t.define(m.id(i, 1), memberwise(t, i, t.val(i, m.id(i, 2)), t.val(i, m.id(i, 3)),
+                            (x, y) -> exact(t, i, bin != null ? b.alu(bin, x, y) : b.alu(sw, y, x))));
                 } else if (un != null) {
-                    t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(un, t.simple(i, t.val(i, m.id(i, 2)))))));
+                    Val x = t.val(i, m.id(i, 2));
+                    t.define(m.id(i, 1), memberwise(t, i, x, x, (v, unused) -> exact(t, i, b.alu(un, v))));
                 } else {
                     throw m.module.error(i, "unsupported " + Opcodes.name(op));
                 }
             }
         }
+    }
+
+    /** An operation on scalars and vectors applied member by member to matrices (and arrays, structs). */
+    private static Val memberwise(SpirvToIr t, Instruction i, Val x, Val y, java.util.function.BinaryOperator<Value> f) {
+        if (x instanceof Val.Composite cx && y instanceof Val.Composite cy && cx.members().size() == cy.members().size()) {
+            List<Val> out = new ArrayList<>();
+            for (int k = 0; k < cx.members().size(); k++) out.add(memberwise(t, i, cx.members().get(k), cy.members().get(k), f));
+            return new Val.Composite(out);
+        }
+        return new Val.Simple(f.apply(t.simple(i, x), t.simple(i, y)));
     }
 
     private static Variable texture(SpirvToIr t, Instruction i, int id) {

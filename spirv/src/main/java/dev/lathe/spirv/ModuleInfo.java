@@ -18,7 +18,7 @@ final class ModuleInfo {
     static final int UNIFORM_CONSTANT = 0, INPUT = 1, UNIFORM = 2, OUTPUT = 3, WORKGROUP = 4, PRIVATE = 6, FUNCTION = 7,
             PUSH_CONSTANT = 9, STORAGE_BUFFER = 12;
     // decorations
-    static final int BLOCK = 2, BUFFER_BLOCK = 3, ARRAY_STRIDE = 6, MATRIX_STRIDE = 7, BUILTIN = 11, NO_CONTRACTION = 42, FLAT = 14,
+    static final int BLOCK = 2, BUFFER_BLOCK = 3, ROW_MAJOR = 4, ARRAY_STRIDE = 6, MATRIX_STRIDE = 7, BUILTIN = 11, NO_CONTRACTION = 42, FLAT = 14,
             LOCATION = 30, BINDING = 33, DESCRIPTOR_SET = 34, OFFSET = 35;
 
     final SpirvModule module;

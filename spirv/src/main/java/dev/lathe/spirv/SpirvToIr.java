@@ -51,14 +51,17 @@ final class SpirvToIr {
     private final Map<Integer, Variable> phiVars = new HashMap<>();
     /** Texture variables by the id of a loaded sampled image, an OpSampledImage or an OpImage. */
     final Map<Integer, Variable> textures = new HashMap<>();
-    private final List<Variable[]> outputs = new ArrayList<>(); // {output, shadow local}
+    /** An output and the local it is written through (an element of it when {@code element >= 0}). */
+    private record OutputCopy(Variable output, Variable shadow, int element) {}
+
+    private final List<OutputCopy> outputs = new ArrayList<>();
     private final Set<String> usedNames = new HashSet<>();
     /**
      * The function being inlined: a return stores the value (if any), sets the flag and breaks
      * out of the one-iteration loop the body is wrapped in; every loop of the body checks the
      * flag after it ends, so a return from inside a loop leaves all of them.
      */
-    private record Frame(Variable value, Variable returned) {}
+    private record Frame(Ptr value, Variable returned) {}
 
     private final java.util.ArrayDeque<Frame> frames = new java.util.ArrayDeque<>();
     private int depth;
@@ -118,8 +121,17 @@ final class SpirvToIr {
 
     record BuiltinPlace(Intrinsic intrinsic) implements Place {}
 
-    /** A uniform block or push constants: one IR uniform per member. */
-    record BlockPlace(SpirvType.Struct type, List<Variable> members) implements Place {}
+    /**
+     * Uniform blocks and push constants, one IR uniform per member that holds no struct: the
+     * uniform is an array of slots (a scalar or vector each; a matrix is its columns, an array its
+     * elements' slots in order), times the lengths of the arrays of structs around it (structure of
+     * arrays, so a run-time index into an array of structs selects the element in each member).
+     */
+    record UniformPlace(Variable var, SpirvType type) implements Place {}
+
+    record UniformStructPlace(SpirvType.Struct type, List<Place> members) implements Place {}
+
+    record UniformArrayPlace(SpirvType.Array type, Place element) implements Place {}
 
     record BufferPlace(Variable var, SpirvType root) implements Place {}
 
@@ -172,43 +184,24 @@ final class SpirvToIr {
                     pointers.put(id, new Ptr(new BuiltinPlace(in), t, List.of()));
                     return;
                 }
-                if (t instanceof SpirvType.Matrix || t instanceof SpirvType.Array ar && SpirvType.isSimple(ar.element())) {
-                    SpirvType e = t instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) t).element();
-                    int n = t instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) t).length();
-                    if (n > 32) throw mod.error(v, "unsupported OpVariable (an input array of " + n + " elements)");
-                    Integer loc = m.decoration(id, ModuleInfo.LOCATION);
-                    boolean flat = m.decoration(id, ModuleInfo.FLAT) != null || !(SpirvType.scalarOf(e) instanceof SpirvType.Float);
-                    String base = uniqueName(id, "in");
-                    List<Variable> vars = new ArrayList<>();
-                    for (int k = 0; k < n; k++) {
-                        vars.add(shader.addVariable(Variable.input(uniqueName(-1, base + "_" + k), varType(v, e), (loc == null ? 0 : loc) + k, flat)));
-                    }
-                    pointers.put(id, new Ptr(new InputListPlace(vars), t, List.of()));
-                    return;
-                }
-                if (!SpirvType.isSimple(t)) throw mod.error(v, "unsupported OpVariable (an input of type " + t + ")");
                 Integer loc = m.decoration(id, ModuleInfo.LOCATION);
-                boolean flat = m.decoration(id, ModuleInfo.FLAT) != null || !(SpirvType.scalarOf(t) instanceof SpirvType.Float);
-                Variable var = shader.addVariable(Variable.input(uniqueName(id, "in"), varType(v, t), loc == null ? 0 : loc, flat));
-                pointers.put(id, new Ptr(new InputPlace(var), t, List.of()));
+                boolean flat = m.decoration(id, ModuleInfo.FLAT) != null;
+                Place place = inputPlace(v, uniqueName(id, "in"), t, new int[] {loc == null ? 0 : loc}, flat);
+                pointers.put(id, new Ptr(place, t, List.of()));
             }
             case ModuleInfo.OUTPUT -> {
                 if (t instanceof SpirvType.Struct st && m.memberDecoration(st.id(), 0, ModuleInfo.BUILTIN) != null) {
                     // gl_PerVertex: member 0 is Position
                     Variable out = shader.addVariable(Variable.output(uniqueName(-1, "gl_Position"), VarType.f32(4), nextOutputLocation()));
                     Variable shadow = fn.addLocal(Variable.local(uniqueName(-1, "gl_Position_value"), VarType.f32(4), 0));
-                    outputs.add(new Variable[] {out, shadow});
+                    outputs.add(new OutputCopy(out, shadow, -1));
                     pointers.put(id, new Ptr(new PerVertexPlace(new LocalPlace(shadow, st.members().get(0))), t, List.of()));
                     return;
                 }
                 if (builtin != null) throw mod.error(v, "unsupported OpVariable (output BuiltIn " + builtin + ")");
-                if (!SpirvType.isSimple(t)) throw mod.error(v, "unsupported OpVariable (an output of type " + t + ")");
                 Integer loc = m.decoration(id, ModuleInfo.LOCATION);
-                String name = uniqueName(id, "out");
-                Variable out = shader.addVariable(Variable.output(name, varType(v, t), loc == null ? nextOutputLocation() : loc));
-                Variable shadow = fn.addLocal(Variable.local(uniqueName(-1, name + "_value"), varType(v, t), 0));
-                outputs.add(new Variable[] {out, shadow});
-                pointers.put(id, new Ptr(new LocalPlace(shadow, t), t, List.of()));
+                Place place = outputPlace(v, uniqueName(id, "out"), t, new int[] {loc == null ? nextOutputLocation() : loc});
+                pointers.put(id, new Ptr(place, t, List.of()));
             }
             case ModuleInfo.UNIFORM, ModuleInfo.PUSH_CONSTANT, ModuleInfo.STORAGE_BUFFER -> {
                 if (!(t instanceof SpirvType.Struct st)) throw mod.error(v, "unsupported OpVariable (a block that is no struct)");
@@ -220,33 +213,9 @@ final class SpirvToIr {
                     pointers.put(id, new Ptr(new BufferPlace(var, t), t, List.of()));
                     return;
                 }
-                List<Variable> members = new ArrayList<>();
                 String block = m.names.getOrDefault(id, "");
                 if (block.isEmpty()) block = m.names.getOrDefault(st.id(), "ubo");
-                for (int k = 0; k < st.members().size(); k++) {
-                    SpirvType mt = st.members().get(k);
-                    String mn = m.memberNames.getOrDefault(st.id(), Map.of()).getOrDefault(k, "m" + k);
-                    String name = uniqueName(-1, (block + "_" + mn).replaceAll("[^A-Za-z0-9_]", "_"));
-                    VarType vt;
-                    int len = 0;
-                    if (SpirvType.isSimple(mt)) {
-                        vt = varType(v, mt);
-                    } else if (mt instanceof SpirvType.Matrix mx) {
-                        vt = varType(v, mx.column());
-                        len = mx.count();
-                    } else if (mt instanceof SpirvType.Array ar && SpirvType.isSimple(ar.element())) {
-                        vt = varType(v, ar.element());
-                        len = ar.length();
-                    } else if (mt instanceof SpirvType.Array ar && ar.element() instanceof SpirvType.Matrix mx) {
-                        // an array of matrices: their columns one after another
-                        vt = varType(v, mx.column());
-                        len = ar.length() * mx.count();
-                    } else {
-                        throw mod.error(v, "unsupported OpVariable (uniform block member of type " + mt + ")");
-                    }
-                    members.add(shader.addVariable(Variable.uniform(name, vt, len, shader.nextUniformLocation())));
-                }
-                pointers.put(id, new Ptr(new BlockPlace(st, members), t, List.of()));
+                pointers.put(id, new Ptr(uniformPlace(v, block.replaceAll("[^A-Za-z0-9_]", "_"), t, 1), t, List.of()));
             }
             case ModuleInfo.UNIFORM_CONSTANT -> {
                 if (!(t instanceof SpirvType.SampledImage si)) throw mod.error(v, "unsupported OpVariable (UniformConstant of type " + t + ")");
@@ -266,6 +235,158 @@ final class SpirvToIr {
             case ModuleInfo.WORKGROUP -> throw mod.error(v, "unsupported OpVariable (Workgroup storage: shared memory is not in the IR yet)");
             default -> throw mod.error(v, "unsupported OpVariable (storage class " + sc + ")");
         }
+    }
+
+    /**
+     * An input: a scalar or vector is one IR input; a matrix or an array of them one input per
+     * column or element at consecutive locations; a struct (an input block) one place per member,
+     * at its member Location or the next one.
+     */
+    private Place inputPlace(Instruction v, String name, SpirvType t, int[] loc, boolean flat) {
+        if (t instanceof SpirvType.Struct st) {
+            List<Place> members = new ArrayList<>();
+            for (int k = 0; k < st.members().size(); k++) {
+                Integer ml = m.memberDecoration(st.id(), k, ModuleInfo.LOCATION);
+                if (ml != null) loc[0] = ml;
+                boolean mflat = flat || m.memberDecoration(st.id(), k, ModuleInfo.FLAT) != null;
+                members.add(inputPlace(v, uniqueName(-1, name + "_" + memberName(st, k)), st.members().get(k), loc, mflat));
+            }
+            return new StructPlace(st, members);
+        }
+        if (t instanceof SpirvType.Matrix || t instanceof SpirvType.Array ar && SpirvType.isSimple(ar.element())) {
+            SpirvType e = t instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) t).element();
+            int n = t instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) t).length();
+            if (n > 32) throw mod.error(v, "unsupported OpVariable (an input array of " + n + " elements)");
+            List<Variable> vars = new ArrayList<>();
+            for (int k = 0; k < n; k++) vars.add(shader.addVariable(Variable.input(uniqueName(-1, name + "_" + k), varType(v, e), loc[0]++, flat || !isFloat(e))));
+            return new InputListPlace(vars);
+        }
+        if (!SpirvType.isSimple(t)) throw mod.error(v, "unsupported OpVariable (an input of type " + t + ")");
+        return new InputPlace(shader.addVariable(Variable.input(name, varType(v, t), loc[0]++, flat || !isFloat(t))));
+    }
+
+    /**
+     * An output, written through a local shadow that every return copies out: a scalar or
+     * vector has one output; a matrix or an array of them one per column or element (the shadow
+     * is a local array); a struct (an output block) one place per member.
+     */
+    private Place outputPlace(Instruction v, String name, SpirvType t, int[] loc) {
+        if (t instanceof SpirvType.Struct st) {
+            List<Place> members = new ArrayList<>();
+            for (int k = 0; k < st.members().size(); k++) {
+                Integer ml = m.memberDecoration(st.id(), k, ModuleInfo.LOCATION);
+                if (ml != null) loc[0] = ml;
+                members.add(outputPlace(v, uniqueName(-1, name + "_" + memberName(st, k)), st.members().get(k), loc));
+            }
+            return new StructPlace(st, members);
+        }
+        if (t instanceof SpirvType.Matrix || t instanceof SpirvType.Array ar && SpirvType.isSimple(ar.element())) {
+            SpirvType e = t instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) t).element();
+            int n = t instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) t).length();
+            if (n > 32) throw mod.error(v, "unsupported OpVariable (an output array of " + n + " elements)");
+            Variable shadow = fn.addLocal(Variable.local(uniqueName(-1, name + "_value"), varType(v, e), n));
+            for (int k = 0; k < n; k++) {
+                outputs.add(new OutputCopy(shader.addVariable(Variable.output(uniqueName(-1, name + "_" + k), varType(v, e), loc[0]++)), shadow, k));
+            }
+            return new LocalPlace(shadow, t);
+        }
+        if (!SpirvType.isSimple(t)) throw mod.error(v, "unsupported OpVariable (an output of type " + t + ")");
+        Variable out = shader.addVariable(Variable.output(name, varType(v, t), loc[0]++));
+        Variable shadow = fn.addLocal(Variable.local(uniqueName(-1, name + "_value"), varType(v, t), 0));
+        outputs.add(new OutputCopy(out, shadow, -1));
+        return new LocalPlace(shadow, t);
+    }
+
+    private String memberName(SpirvType.Struct st, int k) {
+        return m.memberNames.getOrDefault(st.id(), Map.of()).getOrDefault(k, "m" + k).replaceAll("[^A-Za-z0-9_]", "_");
+    }
+
+    private static boolean isFloat(SpirvType t) {
+        return SpirvType.scalarOf(t) instanceof SpirvType.Float;
+    }
+
+    /** The slots of a uniform type that holds no struct. */
+    private static int slots(SpirvType t) {
+        if (t instanceof SpirvType.Matrix mx) return mx.count();
+        if (t instanceof SpirvType.Array a) return (int) Math.min((long) a.length() * slots(a.element()), Integer.MAX_VALUE);
+        return 1;
+    }
+
+    private static boolean holdsStruct(SpirvType t) {
+        if (t instanceof SpirvType.Struct) return true;
+        if (t instanceof SpirvType.Array a) return holdsStruct(a.element());
+        return false;
+    }
+
+    /** Uniforms hold this many slots at most (the constant file is far smaller anyway). */
+    private static final int MAX_UNIFORM_SLOTS = 1 << 16;
+
+    /** The place of a uniform block member of type {@code t}, repeated {@code times} over by the arrays of structs around it. */
+    private Place uniformPlace(Instruction v, String name, SpirvType t, int times) {
+        if (t instanceof SpirvType.Struct st) {
+            List<Place> members = new ArrayList<>();
+            for (int k = 0; k < st.members().size(); k++) {
+                members.add(uniformPlace(v, name + "_" + memberName(st, k), st.members().get(k), times));
+            }
+            return new UniformStructPlace(st, members);
+        }
+        if (t instanceof SpirvType.Array ar && holdsStruct(ar.element())) {
+            if ((long) times * ar.length() > MAX_UNIFORM_SLOTS) throw mod.error(v, "unsupported OpVariable (a uniform array of " + ar.length() + " structs)");
+            return new UniformArrayPlace(ar, uniformPlace(v, name, ar.element(), times * ar.length()));
+        }
+        SpirvType leaf = t;
+        while (!SpirvType.isSimple(leaf)) {
+            if (leaf instanceof SpirvType.Matrix mx) leaf = mx.column();
+            else if (leaf instanceof SpirvType.Array ar) leaf = ar.element();
+            else throw mod.error(v, "unsupported OpVariable (uniform block member of type " + t + ")");
+        }
+        long n = (long) slots(t) * times;
+        if (n > MAX_UNIFORM_SLOTS) throw mod.error(v, "unsupported OpVariable (a uniform of " + n + " vectors)");
+        int len = SpirvType.isSimple(t) && times == 1 ? 0 : (int) n;
+        return new UniformPlace(shader.addVariable(Variable.uniform(uniqueName(-1, name), varType(v, leaf), len, shader.nextUniformLocation())), t);
+    }
+
+    /** Loads along a path in a uniform block; {@code outer} is the element index among the arrays of structs passed. */
+    private Val loadUniform(Instruction at, Place place, List<Object> path, Value outer) {
+        if (place instanceof UniformArrayPlace ua) {
+            int len = ua.type().length();
+            if (path.isEmpty()) {
+                checkLeaves(at, ua.type(), "OpLoad");
+                List<Val> elems = new ArrayList<>();
+                for (int e = 0; e < len; e++) elems.add(loadUniform(at, place, List.of(e), outer));
+                return new Val.Composite(elems);
+            }
+            Value idx = index(path.get(0));
+            Value o = outer == null ? idx : b.alu(Op.IADD, b.alu(Op.IMUL, outer, b.i32(len)), idx);
+            return loadUniform(at, ua.element(), path.subList(1, path.size()), o);
+        }
+        if (place instanceof UniformStructPlace us) {
+            if (path.isEmpty()) {
+                List<Val> parts = new ArrayList<>();
+                for (Place mp : us.members()) parts.add(loadUniform(at, mp, List.of(), outer));
+                return new Val.Composite(parts);
+            }
+            int k = memberIndex(at, path.get(0), us.members().size());
+            return loadUniform(at, us.members().get(k), path.subList(1, path.size()), outer);
+        }
+        UniformPlace up = (UniformPlace) place;
+        Value slot = outer == null ? b.i32(0) : b.alu(Op.IMUL, outer, b.i32(slots(up.type())));
+        return uniformSlots(at, up.var(), up.type(), slot, path);
+    }
+
+    private Val uniformSlots(Instruction at, Variable var, SpirvType t, Value slot, List<Object> path) {
+        if (SpirvType.isSimple(t)) return component(var.isArray() ? b.loadUniform(var, slot) : b.loadUniform(var), path);
+        SpirvType e = t instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) t).element();
+        int n = t instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) t).length();
+        int stride = slots(e);
+        if (path.isEmpty()) {
+            checkLeaves(at, t, "OpLoad");
+            List<Val> parts = new ArrayList<>();
+            for (int k = 0; k < n; k++) parts.add(uniformSlots(at, var, e, b.alu(Op.IADD, slot, b.i32(k * stride)), List.of()));
+            return new Val.Composite(parts);
+        }
+        Value at0 = b.alu(Op.IADD, slot, stride == 1 ? index(path.get(0)) : b.alu(Op.IMUL, index(path.get(0)), b.i32(stride)));
+        return uniformSlots(at, var, e, at0, path.subList(1, path.size()));
     }
 
     private int nextOutputLocation() {
@@ -322,7 +443,7 @@ final class SpirvToIr {
     }
 
     private void storeOutputs() {
-        for (Variable[] o : outputs) b.storeOutput(o[0], b.loadVar(o[1]));
+        for (OutputCopy o : outputs) b.storeOutput(o.output(), o.element() < 0 ? b.loadVar(o.shadow()) : b.loadVar(o.shadow(), b.i32(o.element())));
     }
 
     // ---- loads and stores ---------------------------------------------------------------------
@@ -396,35 +517,10 @@ final class SpirvToIr {
             Value v = b.sysval(bp.intrinsic());
             return component(v, path);
         }
-        if (place instanceof BlockPlace bl) {
-            if (path.isEmpty()) {
-                List<Val> parts = new ArrayList<>();
-                for (int k = 0; k < bl.members().size(); k++) parts.add(load(at, new Ptr(place, bl.type().members().get(k), List.of(k))));
-                return new Val.Composite(parts);
-            }
-            if (!(path.get(0) instanceof Integer member)) throw mod.error(at, "a block member index must be a constant");
-            Variable var = bl.members().get(member);
-            SpirvType mt = bl.type().members().get(member);
-            if (SpirvType.isSimple(mt)) return component(b.loadUniform(var), path.subList(1, path.size()));
-            if (mt instanceof SpirvType.Array ar && ar.element() instanceof SpirvType.Matrix mx && path.size() >= 2) {
-                Value first = b.alu(Op.IMUL, index(path.get(1)), b.i32(mx.count()));
-                if (path.size() == 2) {
-                    List<Val> cols = new ArrayList<>();
-                    for (int c = 0; c < mx.count(); c++) cols.add(new Val.Simple(b.loadUniform(var, b.alu(Op.IADD, first, b.i32(c)))));
-                    return new Val.Composite(cols);
-                }
-                Value col = b.loadUniform(var, b.alu(Op.IADD, first, index(path.get(2))));
-                return component(col, path.subList(3, path.size()));
-            }
-            if (path.size() == 1) {
-                int n = mt instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) mt).length();
-                List<Val> parts = new ArrayList<>();
-                for (int k = 0; k < n; k++) parts.add(new Val.Simple(b.loadUniform(var, b.i32(k))));
-                return new Val.Composite(parts);
-            }
-            return component(b.loadUniform(var, index(path.get(1))), path.subList(2, path.size()));
+        if (place instanceof UniformPlace || place instanceof UniformStructPlace || place instanceof UniformArrayPlace) {
+            return loadUniform(at, place, path, null);
         }
-        if (place instanceof BufferPlace bp) return loadBuffer(at, bp.var(), p.type(), offset(at, p));
+        if (place instanceof BufferPlace bp) return loadBuffer(at, bp.var(), address(at, p));
         throw mod.error(at, "unsupported OpLoad (from " + place.getClass().getSimpleName() + ")");
     }
 
@@ -505,7 +601,7 @@ final class SpirvToIr {
             return;
         }
         if (place instanceof BufferPlace bp) {
-            storeBuffer(at, bp.var(), p.type(), offset(at, p), val);
+            storeBuffer(at, bp.var(), address(at, p), val);
             return;
         }
         throw mod.error(at, "unsupported OpStore (to " + place.getClass().getSimpleName() + ")");
@@ -526,55 +622,159 @@ final class SpirvToIr {
         throw mod.error(at, "a matrix, array or struct where a scalar or vector is needed");
     }
 
-    /** The byte offset of a buffer access path, from the layout decorations. */
-    private Value offset(Instruction at, Ptr p) {
+    /**
+     * Where a buffer access lands: the byte offset, the type there, the MatrixStride and
+     * RowMajor of the matrix member it is in (if any), and the distance between the components
+     * of a vector there (0 when they are packed; the matrix stride for a column of a row-major
+     * matrix).
+     */
+    record BufAddr(Value off, SpirvType type, Integer matrixStride, boolean rowMajor, int vecStride) {}
+
+    /** The address of a buffer access path, from the layout decorations. */
+    private BufAddr address(Instruction at, Ptr p) {
         SpirvType t = ((BufferPlace) p.place()).root();
         Value off = b.i32(0);
+        Integer matrixStride = null;
+        boolean rowMajor = false;
+        int vecStride = 0;
         for (Object idx : p.path()) {
             if (t instanceof SpirvType.Struct st) {
-                if (!(idx instanceof Integer k)) throw mod.error(at, "a struct member index must be a constant");
+                int k = memberIndex(at, idx, st.members().size());
                 Integer o = m.memberDecoration(st.id(), k, ModuleInfo.OFFSET);
                 if (o == null) throw mod.error(at, "unsupported buffer layout (member " + k + " has no Offset)");
                 off = b.alu(Op.IADD, off, b.i32(o));
+                matrixStride = m.memberDecoration(st.id(), k, ModuleInfo.MATRIX_STRIDE);
+                rowMajor = m.memberDecoration(st.id(), k, ModuleInfo.ROW_MAJOR) != null;
                 t = st.members().get(k);
             } else if (t instanceof SpirvType.Array || t instanceof SpirvType.RuntimeArray) {
-                int arrayId = t instanceof SpirvType.Array a ? a.id() : ((SpirvType.RuntimeArray) t).id();
-                Integer stride = m.decoration(arrayId, ModuleInfo.ARRAY_STRIDE);
-                if (stride == null) throw mod.error(at, "unsupported buffer layout (an array without ArrayStride)");
-                off = b.alu(Op.IADD, off, b.alu(Op.IMUL, index(idx), b.i32(stride)));
+                off = b.alu(Op.IADD, off, b.alu(Op.IMUL, index(idx), b.i32(arrayStride(at, t))));
                 t = t instanceof SpirvType.Array a ? a.element() : ((SpirvType.RuntimeArray) t).element();
             } else if (t instanceof SpirvType.Matrix mx) {
-                throw mod.error(at, "unsupported buffer layout (matrices in buffers)");
+                int ms = matrixStride(at, matrixStride);
+                if (rowMajor) {
+                    off = b.alu(Op.IADD, off, b.alu(Op.IMUL, index(idx), b.i32(SpirvType.bits(mx.column()) / 8)));
+                    vecStride = ms;
+                } else {
+                    off = b.alu(Op.IADD, off, b.alu(Op.IMUL, index(idx), b.i32(ms)));
+                }
+                t = mx.column();
             } else if (t instanceof SpirvType.Vector vt) {
-                off = b.alu(Op.IADD, off, b.alu(Op.IMUL, index(idx), b.i32(SpirvType.bits(vt) / 8)));
+                int step = vecStride != 0 ? vecStride : SpirvType.bits(vt) / 8;
+                off = b.alu(Op.IADD, off, b.alu(Op.IMUL, index(idx), b.i32(step)));
                 t = vt.element();
+                vecStride = 0;
             } else {
                 throw mod.error(at, "an access chain goes past a scalar");
             }
         }
-        return off;
+        return new BufAddr(off, t, matrixStride, rowMajor, vecStride);
     }
 
-    private Val loadBuffer(Instruction at, Variable var, SpirvType t, Value off) {
-        if (SpirvType.isSimple(t)) {
-            int bits = SpirvType.bits(t);
-            if (bits == 1) {
-                Value w = b.loadBuffer(var, off, 1, 32);
-                return new Val.Simple(b.alu(Op.INE, w, b.i32(0)));
-            }
-            return new Val.Simple(b.loadBuffer(var, off, SpirvType.components(t), bits));
+    private int arrayStride(Instruction at, SpirvType t) {
+        int arrayId = t instanceof SpirvType.Array a ? a.id() : ((SpirvType.RuntimeArray) t).id();
+        Integer stride = m.decoration(arrayId, ModuleInfo.ARRAY_STRIDE);
+        if (stride == null) throw mod.error(at, "unsupported buffer layout (an array without ArrayStride)");
+        return stride;
+    }
+
+    private int matrixStride(Instruction at, Integer ms) {
+        if (ms == null) throw mod.error(at, "unsupported buffer layout (a matrix without MatrixStride)");
+        return ms;
+    }
+
+    /** Loads or stores of whole aggregates are split into their scalars and vectors; this many at most. */
+    private static final int MAX_AGGREGATE_LEAVES = 4096;
+
+    private static int leaves(SpirvType t) {
+        if (t instanceof SpirvType.Struct s) {
+            long n = 0;
+            for (SpirvType mt : s.members()) n += leaves(mt);
+            return (int) Math.min(n, Integer.MAX_VALUE);
         }
-        throw mod.error(at, "unsupported OpLoad (a whole " + t + " from a buffer)");
+        if (t instanceof SpirvType.Array a) return (int) Math.min((long) a.length() * leaves(a.element()), Integer.MAX_VALUE);
+        if (t instanceof SpirvType.Matrix mx) return mx.count();
+        if (t instanceof SpirvType.RuntimeArray) return Integer.MAX_VALUE;
+        return 1;
     }
 
-    private void storeBuffer(Instruction at, Variable var, SpirvType t, Value off, Val val) {
-        if (SpirvType.isSimple(t)) {
-            Value x = simple(at, val);
-            if (x.bitSize() == 1) x = b.alu(Op.B2I32, x);
-            b.storeBuffer(var, off, x);
+    private void checkLeaves(Instruction at, SpirvType t, String what) {
+        if (leaves(t) > MAX_AGGREGATE_LEAVES) {
+            throw mod.error(at, "unsupported " + what + " (a whole " + (t instanceof SpirvType.RuntimeArray ? "run-time array" : "aggregate of more than "
+                    + MAX_AGGREGATE_LEAVES + " scalars and vectors") + " in a buffer)");
+        }
+    }
+
+    /** The addresses of a struct's members, an array's elements or a matrix's columns. */
+    private List<BufAddr> parts(Instruction at, BufAddr a) {
+        List<BufAddr> out = new ArrayList<>();
+        SpirvType t = a.type();
+        if (t instanceof SpirvType.Struct st) {
+            for (int k = 0; k < st.members().size(); k++) {
+                Integer o = m.memberDecoration(st.id(), k, ModuleInfo.OFFSET);
+                if (o == null) throw mod.error(at, "unsupported buffer layout (member " + k + " has no Offset)");
+                out.add(new BufAddr(b.alu(Op.IADD, a.off(), b.i32(o)), st.members().get(k), m.memberDecoration(st.id(), k, ModuleInfo.MATRIX_STRIDE),
+                        m.memberDecoration(st.id(), k, ModuleInfo.ROW_MAJOR) != null, 0));
+            }
+        } else if (t instanceof SpirvType.Array ar) {
+            int stride = arrayStride(at, t);
+            for (int e = 0; e < ar.length(); e++) {
+                out.add(new BufAddr(b.alu(Op.IADD, a.off(), b.i32(e * stride)), ar.element(), a.matrixStride(), a.rowMajor(), 0));
+            }
+        } else if (t instanceof SpirvType.Matrix mx) {
+            int ms = matrixStride(at, a.matrixStride());
+            int comp = SpirvType.bits(mx.column()) / 8;
+            for (int c = 0; c < mx.count(); c++) {
+                out.add(a.rowMajor() ? new BufAddr(b.alu(Op.IADD, a.off(), b.i32(c * comp)), mx.column(), null, false, ms)
+                        : new BufAddr(b.alu(Op.IADD, a.off(), b.i32(c * ms)), mx.column(), null, false, 0));
+            }
+        } else {
+            throw mod.error(at, "unsupported buffer access (a whole " + t + ")");
+        }
+        return out;
+    }
+
+    private Val loadBuffer(Instruction at, Variable var, BufAddr a) {
+        SpirvType t = a.type();
+        if (!SpirvType.isSimple(t)) {
+            checkLeaves(at, t, "OpLoad");
+            List<Val> vals = new ArrayList<>();
+            for (BufAddr part : parts(at, a)) vals.add(loadBuffer(at, var, part));
+            return new Val.Composite(vals);
+        }
+        int bits = SpirvType.bits(t);
+        int n = SpirvType.components(t);
+        if (a.vecStride() != 0 && n > 1) {
+            Value[] comps = new Value[n];
+            SpirvType e = ((SpirvType.Vector) t).element();
+            for (int k = 0; k < n; k++) {
+                comps[k] = ((Val.Simple) loadBuffer(at, var, new BufAddr(b.alu(Op.IADD, a.off(), b.i32(k * a.vecStride())), e, null, false, 0))).value();
+            }
+            return new Val.Simple(b.vec(comps));
+        }
+        if (bits == 1) {
+            Value w = b.loadBuffer(var, a.off(), n, 32);
+            return new Val.Simple(b.alu(Op.INE, w, b.constant(32, new long[n])));
+        }
+        return new Val.Simple(b.loadBuffer(var, a.off(), n, bits));
+    }
+
+    private void storeBuffer(Instruction at, Variable var, BufAddr a, Val val) {
+        SpirvType t = a.type();
+        if (!SpirvType.isSimple(t)) {
+            checkLeaves(at, t, "OpStore");
+            List<BufAddr> ps = parts(at, a);
+            if (!(val instanceof Val.Composite c) || c.members().size() != ps.size()) throw mod.error(at, "storing a value that is no " + t);
+            for (int k = 0; k < ps.size(); k++) storeBuffer(at, var, ps.get(k), c.members().get(k));
             return;
         }
-        throw mod.error(at, "unsupported OpStore (a whole " + t + " to a buffer)");
+        Value x = simple(at, val);
+        if (x.bitSize() == 1) x = b.alu(Op.B2I32, x);
+        int n = x.numComponents();
+        if (a.vecStride() != 0 && n > 1) {
+            for (int k = 0; k < n; k++) b.storeBuffer(var, b.alu(Op.IADD, a.off(), b.i32(k * a.vecStride())), b.channel(x, k));
+            return;
+        }
+        b.storeBuffer(var, a.off(), x);
     }
 
     // ---- functions and control flow -----------------------------------------------------------
@@ -646,7 +846,7 @@ final class SpirvToIr {
                     if (fr != null) {
                         if (term.opcode() == 254) {
                             if (fr.value() == null) throw mod.error(term, "OpReturnValue in a function returning void");
-                            b.storeVar(fr.value(), simple(term, val(term, m.id(term, 0))));
+                            store(term, fr.value(), val(term, m.id(term, 0)));
                         }
                         b.storeVar(fr.returned(), b.bool(true));
                         b.breakLoop();
@@ -934,10 +1134,10 @@ final class SpirvToIr {
             else vals.put(pid, val(call, args.get(k)));
         }
         SpirvType rt = ((SpirvType.Function) m.typeOf(callee.def, m.id(callee.def, 3))).result();
-        Variable value = null;
+        Ptr value = null;
         if (!(rt instanceof SpirvType.Void)) {
-            if (!SpirvType.isSimple(rt)) throw mod.error(call, "unsupported OpFunctionCall (a function returning " + rt + ")");
-            value = fn.addLocal(Variable.local(uniqueName(-1, "ret"), varType(call, rt), 0));
+            // the returned value goes through a local place (several for a struct), like any variable
+            value = new Ptr(localPlace(call, -1, rt), rt, List.of());
         }
         Variable returned = fn.addLocal(Variable.local(uniqueName(-1, "returned"), new VarType(BaseType.BOOL, 1, 1), 0));
         b.storeVar(returned, b.bool(false));
@@ -947,6 +1147,6 @@ final class SpirvToIr {
         if (!ended()) b.breakLoop();
         b.popLoop(once);
         frames.pop();
-        if (value != null) define(m.id(call, 1), new Val.Simple(b.loadVar(value)));
+        if (value != null) define(m.id(call, 1), load(call, value));
     }
 }

@@ -52,13 +52,22 @@ public final class CorpusRunner {
 
     /** Compiles {@code files} on {@code jobs} threads; {@code done} hears the count of finished shaders. */
     public static List<ResultsCsv.Row> run(List<Path> files, int jobs, String passes, IntConsumer done) {
+        return run(files, jobs, passes, 0, done);
+    }
+
+    /**
+     * Like {@link #run(List, int, String, IntConsumer)}, and with {@code checkSets > 0} every
+     * compiled shader is also simulated against the interpreter on that many random input sets
+     * ({@link DifferentialCheck}); a disagreement makes the row a failure naming it.
+     */
+    public static List<ResultsCsv.Row> run(List<Path> files, int jobs, String passes, int checkSets, IntConsumer done) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs));
         try {
             List<Future<ResultsCsv.Row>> futures = new ArrayList<>();
             int[] finished = {0};
             for (Path f : files) {
                 futures.add(pool.submit(() -> {
-                    ResultsCsv.Row r = compileOne(f, passes);
+                    ResultsCsv.Row r = compileOne(f, passes, checkSets);
                     synchronized (finished) {
                         done.accept(++finished[0]);
                     }
@@ -79,7 +88,7 @@ public final class CorpusRunner {
         }
     }
 
-    static ResultsCsv.Row compileOne(Path f, String passes) {
+    static ResultsCsv.Row compileOne(Path f, String passes, int checkSets) {
         String name = f.toString();
         long t0 = System.nanoTime();
         String stage = "unknown";
@@ -88,7 +97,17 @@ public final class CorpusRunner {
             stage = s.stage().name().toLowerCase(Locale.ROOT);
             List<ValidationError> errors = Validator.validate(s);
             if (!errors.isEmpty()) return failed(name, stage, t0, errors.get(0).format());
+            String checked = null;
+            if (checkSets > 0) {
+                // before compiling: the compiler changes the shader it is given
+                try {
+                    checked = DifferentialCheck.check(s, passes, checkSets);
+                } catch (dev.lathe.backend.sim.SimulationException | dev.lathe.ir.interp.InterpreterException e) {
+                    checked = e.getMessage();
+                }
+            }
             ShaderCompiler.Result r = ShaderCompiler.compile(s, passes == null ? DefaultPipeline.TEXT : passes);
+            if (checked != null) return failed(name, stage, t0, "check: " + checked);
             return new ResultsCsv.Row(name, stage, ResultsCsv.values(r.stats()), (System.nanoTime() - t0) / 1e6, null);
         } catch (RuntimeException e) {
             // every failure of one shader is recorded, the run goes on

@@ -43,16 +43,31 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
 
     /** Whether two runs produced identical bits everywhere. */
     public boolean sameAs(ShaderOutputs o) {
-        if (discarded != o.discarded || !outputs.keySet().equals(o.outputs.keySet())
-                || !buffers.keySet().equals(o.buffers.keySet())) {
-            return false;
-        }
+        return firstDifference(o) == null;
+    }
+
+    /** The first place two runs differ ("output color[2]: 0x3f800000, not 0x0"), or null when they agree. */
+    public String firstDifference(ShaderOutputs o) {
+        if (discarded != o.discarded) return discarded ? "discarded here only" : "discarded there only";
+        if (!outputs.keySet().equals(o.outputs.keySet())) return "outputs " + outputs.keySet() + ", not " + o.outputs.keySet();
+        if (!buffers.keySet().equals(o.buffers.keySet())) return "buffers " + buffers.keySet() + ", not " + o.buffers.keySet();
         for (var e : outputs.entrySet()) {
-            if (!java.util.Arrays.equals(e.getValue(), o.outputs.get(e.getKey()))) return false;
+            long[] a = e.getValue(), b = o.outputs.get(e.getKey());
+            if (a.length != b.length) return "output " + e.getKey() + ": " + a.length + " components, not " + b.length;
+            for (int k = 0; k < a.length; k++) {
+                if (a[k] != b[k]) return "output " + e.getKey() + "[" + k + "]: 0x" + Long.toHexString(a[k]) + ", not 0x" + Long.toHexString(b[k]);
+            }
         }
         for (var e : buffers.entrySet()) {
-            if (!java.util.Arrays.equals(e.getValue(), o.buffers.get(e.getKey()))) return false;
+            byte[] a = e.getValue(), b = o.buffers.get(e.getKey());
+            if (a.length != b.length) return "buffer " + e.getKey() + ": " + a.length + " bytes, not " + b.length;
+            for (int k = 0; k < a.length; k++) {
+                if (a[k] != b[k]) {
+                    return "buffer " + e.getKey() + " word " + k / 4 + ": 0x" + Long.toHexString(bufferWord(e.getKey(), k / 4)) + ", not 0x"
+                            + Long.toHexString(o.bufferWord(e.getKey(), k / 4));
+                }
+            }
         }
-        return true;
+        return null;
     }
 }

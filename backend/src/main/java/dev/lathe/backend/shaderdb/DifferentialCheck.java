@@ -1,0 +1,74 @@
+package dev.lathe.backend.shaderdb;
+
+import dev.lathe.backend.compile.ShaderCompiler;
+import dev.lathe.backend.program.Program;
+import dev.lathe.backend.sim.Simulator;
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.Instr;
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.Stage;
+import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.interp.Interpreter;
+import dev.lathe.ir.interp.ShaderInputs;
+import dev.lathe.ir.interp.ShaderOutputs;
+import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.text.IrPrinter;
+
+/**
+ * Runs a compiled shader in the simulator against the IR interpreter on seeded random inputs
+ * (compute shaders as a dispatch of two workgroups). Two comparisons, both bit for bit:
+ *
+ * <ul>
+ *   <li>the binary compiled as usual against the interpreter on the IR it was selected from
+ *       (inexact {@code ~=>} rules such as fma fusion may have changed that IR's results, and on
+ *       huge random inputs their rounding differences are not small);
+ *   <li>the binary compiled with every instruction marked exact (so no {@code ~=>} rule fires)
+ *       against the interpreter on the shader as it came in.
+ * </ul>
+ *
+ * Used by {@code lathe shaderdb --check N} and by the corpus tests.
+ */
+public final class DifferentialCheck {
+    private DifferentialCheck() {}
+
+    /** Workgroups of a compute dispatch in the check. */
+    public static final int GROUPS = 2;
+
+    /**
+     * Null when all {@code sets} input sets agree; otherwise what differs, naming the input set
+     * and the comparison. Compilation errors propagate as they would from {@link ShaderCompiler}.
+     */
+    public static String check(Shader shader, String passes, int sets) {
+        if (passes == null) passes = dev.lathe.ir.pass.DefaultPipeline.TEXT;
+        String text = IrPrinter.print(shader);
+        String name = "shader";
+        ShaderCompiler.Result usual = ShaderCompiler.compile(IrParser.parse(name, text), passes);
+        Shader exact = IrParser.parse(name, text);
+        for (Instr i : exact.entryPoint().instructions()) {
+            if (i instanceof AluInstr a) a.setExact(true);
+        }
+        ShaderCompiler.Result strict = ShaderCompiler.compile(exact, passes);
+        Shader original = IrParser.parse(name, text);
+        for (long seed = 0; seed < sets; seed++) {
+            String d = interpret(usual.optimized(), seed).firstDifference(simulate(usual.program(), original, seed));
+            if (d != null) return "input set " + seed + ": the binary disagrees with the IR it was selected from: " + d;
+            d = interpret(original, seed).firstDifference(simulate(strict.program(), original, seed));
+            if (d != null) return "input set " + seed + ": compiled with no inexact rule, the binary disagrees with the unoptimized IR: " + d;
+        }
+        return null;
+    }
+
+    /** The interpreter's outputs on input set {@code seed} (random inputs drawn from the shader's declarations). */
+    public static ShaderOutputs interpret(Shader s, long seed) {
+        ShaderInputs in = RandomProgramGenerator.randomInputs(s, seed);
+        Interpreter it = new Interpreter(s);
+        return s.stage() == Stage.COMPUTE ? it.dispatch(in, GROUPS, 1, 1) : it.run(in);
+    }
+
+    /** The simulator's outputs on input set {@code seed} of {@code declarations}. */
+    public static ShaderOutputs simulate(Program p, Shader declarations, long seed) {
+        ShaderInputs in = RandomProgramGenerator.randomInputs(declarations, seed);
+        Simulator sim = new Simulator(p);
+        return (p.shader().stage() == Stage.COMPUTE ? sim.dispatch(in, GROUPS, 1, 1) : sim.run(in)).outputs();
+    }
+}
