@@ -36,7 +36,9 @@ public enum Intrinsic {
     LOAD_INSTANCE_ID(null, Dest.UINT, Effect.PURE, stages(Stage.VERTEX)),
     DISCARD(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.FRAGMENT)),
     DISCARD_IF(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.FRAGMENT), Role.CONDITION),
-    BARRIER(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.COMPUTE));
+    BARRIER(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.COMPUTE)),
+    LOAD_SHARED(Variable.Kind.SHARED, Dest.VAR_TYPE, Effect.READS_MEMORY, stages(Stage.COMPUTE), Role.ARRAY_INDEX),
+    STORE_SHARED(Variable.Kind.SHARED, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.VAR_VALUE);
 
     /** What an intrinsic defines. */
     public enum Dest {

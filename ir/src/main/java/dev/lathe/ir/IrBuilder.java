@@ -254,20 +254,30 @@ public final class IrBuilder {
         return load(Intrinsic.TXS, t);
     }
 
+    /** Loads a local ({@code load_var}) or a shared variable ({@code load_shared}). */
     public Value loadVar(Variable v) {
-        return load(Intrinsic.LOAD_VAR, v);
+        return load(loadOf(v), v);
     }
 
     public Value loadVar(Variable v, Value index) {
-        return load(Intrinsic.LOAD_VAR, v, index);
+        return load(loadOf(v), v, index);
     }
 
+    /** Stores to a local ({@code store_var}) or a shared variable ({@code store_shared}). */
     public void storeVar(Variable v, Value x) {
-        intrinsic(Intrinsic.STORE_VAR, v, 0, 0, x);
+        intrinsic(storeOf(v), v, 0, 0, x);
     }
 
     public void storeVar(Variable v, Value index, Value x) {
-        intrinsic(Intrinsic.STORE_VAR, v, 0, 0, index, x);
+        intrinsic(storeOf(v), v, 0, 0, index, x);
+    }
+
+    private static Intrinsic loadOf(Variable v) {
+        return v.kind() == Variable.Kind.SHARED ? Intrinsic.LOAD_SHARED : Intrinsic.LOAD_VAR;
+    }
+
+    private static Intrinsic storeOf(Variable v) {
+        return v.kind() == Variable.Kind.SHARED ? Intrinsic.STORE_SHARED : Intrinsic.STORE_VAR;
     }
 
     /** A system value (load_local_invocation_id, load_frag_coord, …). */

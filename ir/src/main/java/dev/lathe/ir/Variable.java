@@ -13,12 +13,15 @@ package dev.lathe.ir;
  *       {@code binding}; buffers are byte-addressed;
  *   <li>texture: {@code dim}, {@code type} = the texel type (always 4 components of 32 bits),
  *       {@code binding}, {@code unorm} (every texel component lies in [+0, 1], as a UNORM format decodes: never -0);
- *   <li>local: {@code type}, {@code arrayLength}.
+ *   <li>local: {@code type}, {@code arrayLength};
+ *   <li>shared: {@code type}, {@code arrayLength} — workgroup memory of a compute shader, one
+ *       copy per workgroup that all its invocations read and write (zero at the start of a
+ *       workgroup, as Lathe defines it).
  * </ul>
  */
 public final class Variable {
     public enum Kind {
-        INPUT, OUTPUT, UNIFORM, BUFFER, TEXTURE, LOCAL;
+        INPUT, OUTPUT, UNIFORM, BUFFER, TEXTURE, LOCAL, SHARED;
 
         public String spelling() {
             return name().toLowerCase(java.util.Locale.ROOT);
@@ -69,6 +72,10 @@ public final class Variable {
             throw new IllegalArgumentException("only float textures can be unorm");
         }
         return new Variable(Kind.TEXTURE, name, new VarType(texelBase, 32, 4), 0, -1, binding, false, unorm, dim);
+    }
+
+    public static Variable shared(String name, VarType type, int arrayLength) {
+        return new Variable(Kind.SHARED, name, type, arrayLength, -1, -1, false, false, null);
     }
 
     public static Variable local(String name, VarType type, int arrayLength) {

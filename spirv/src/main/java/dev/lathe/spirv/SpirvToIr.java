@@ -209,7 +209,10 @@ final class SpirvToIr {
                 if (buffer) {
                     Integer binding = m.decoration(id, ModuleInfo.BINDING);
                     SpirvType scalar = firstScalar(st);
-                    Variable var = shader.addVariable(Variable.buffer(uniqueName(id, "buf"), varType(v, scalar), binding == null ? 0 : binding));
+                    // an unnamed block instance (buffer Data { … };) goes by its block's name
+                    String name = m.names.getOrDefault(id, "").isEmpty() && !m.names.getOrDefault(st.id(), "").isEmpty()
+                            ? uniqueName(-1, m.names.get(st.id()).replaceAll("[^A-Za-z0-9_]", "_")) : uniqueName(id, "buf");
+                    Variable var = shader.addVariable(Variable.buffer(name, varType(v, scalar), binding == null ? 0 : binding));
                     pointers.put(id, new Ptr(new BufferPlace(var, t), t, List.of()));
                     return;
                 }
@@ -232,7 +235,16 @@ final class SpirvToIr {
                 pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
             }
             case ModuleInfo.PRIVATE -> pointers.put(id, new Ptr(localPlace(v, id, t), t, List.of()));
-            case ModuleInfo.WORKGROUP -> throw mod.error(v, "unsupported OpVariable (Workgroup storage: shared memory is not in the IR yet)");
+            case ModuleInfo.WORKGROUP -> {
+                // shared memory: the same places as a local, made of shared variables
+                if (shader.stage() != Stage.COMPUTE) throw mod.error(v, "unsupported OpVariable (Workgroup storage outside a compute shader)");
+                workgroup = true;
+                try {
+                    pointers.put(id, new Ptr(localPlace(v, id, t), t, List.of()));
+                } finally {
+                    workgroup = false;
+                }
+            }
             default -> throw mod.error(v, "unsupported OpVariable (storage class " + sc + ")");
         }
     }
@@ -346,6 +358,62 @@ final class SpirvToIr {
         return new UniformPlace(shader.addVariable(Variable.uniform(uniqueName(-1, name), varType(v, leaf), len, shader.nextUniformLocation())), t);
     }
 
+    /** a + b on 32-bit indices, folded when both are constants (so vars_to_ssa sees constant indices). */
+    private Value plus(Value x, Value y) {
+        Long cx = constantOf(x), cy = constantOf(y);
+        if (cx != null && cy != null) return b.i32((int) (cx + cy));
+        if (cx != null && cx == 0) return y;
+        if (cy != null && cy == 0) return x;
+        return b.alu(Op.IADD, x, y);
+    }
+
+    /** x · k on 32-bit indices, folded like {@link #plus}. */
+    private Value times(Value x, int k) {
+        Long cx = constantOf(x);
+        if (cx != null) return b.i32((int) (cx * k));
+        return k == 1 ? x : b.alu(Op.IMUL, x, b.i32(k));
+    }
+
+    private static Long constantOf(Value v) {
+        return v.parent() instanceof dev.lathe.ir.LoadConstInstr lc && v.numComponents() == 1 ? lc.values()[0] : null;
+    }
+
+    /** Loads along a path in a local array of scalars or vectors (the slots of {@code t}, from {@code slot}). */
+    private Val localSlots(Instruction at, Variable var, SpirvType t, Value slot, List<Object> path) {
+        if (SpirvType.isSimple(t)) return component(b.loadVar(var, slot), path);
+        SpirvType e = t instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) t).element();
+        int n = t instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) t).length();
+        int stride = slots(e);
+        if (path.isEmpty()) {
+            checkLeaves(at, t, "OpLoad");
+            List<Val> parts = new ArrayList<>();
+            for (int k = 0; k < n; k++) parts.add(localSlots(at, var, e, plus(slot, b.i32(k * stride)), List.of()));
+            return new Val.Composite(parts);
+        }
+        Value next = plus(slot, times(index(path.get(0)), stride));
+        return localSlots(at, var, e, next, path.subList(1, path.size()));
+    }
+
+    private void storeSlots(Instruction at, Variable var, SpirvType t, Value slot, List<Object> path, Val val) {
+        if (SpirvType.isSimple(t)) {
+            Value x = simple(at, val);
+            if (!path.isEmpty()) x = insert(b.loadVar(var, slot), path.get(0), x);
+            b.storeVar(var, slot, x);
+            return;
+        }
+        SpirvType e = t instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) t).element();
+        int n = t instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) t).length();
+        int stride = slots(e);
+        if (path.isEmpty()) {
+            checkLeaves(at, t, "OpStore");
+            if (!(val instanceof Val.Composite c) || c.members().size() != n) throw mod.error(at, "storing a value that is no " + t);
+            for (int k = 0; k < n; k++) storeSlots(at, var, e, plus(slot, b.i32(k * stride)), List.of(), c.members().get(k));
+            return;
+        }
+        Value next = plus(slot, times(index(path.get(0)), stride));
+        storeSlots(at, var, e, next, path.subList(1, path.size()), val);
+    }
+
     /** Loads along a path in a uniform block; {@code outer} is the element index among the arrays of structs passed. */
     private Val loadUniform(Instruction at, Place place, List<Object> path, Value outer) {
         if (place instanceof UniformArrayPlace ua) {
@@ -357,7 +425,7 @@ final class SpirvToIr {
                 return new Val.Composite(elems);
             }
             Value idx = index(path.get(0));
-            Value o = outer == null ? idx : b.alu(Op.IADD, b.alu(Op.IMUL, outer, b.i32(len)), idx);
+            Value o = outer == null ? idx : plus(times(outer, len), idx);
             return loadUniform(at, ua.element(), path.subList(1, path.size()), o);
         }
         if (place instanceof UniformStructPlace us) {
@@ -370,7 +438,7 @@ final class SpirvToIr {
             return loadUniform(at, us.members().get(k), path.subList(1, path.size()), outer);
         }
         UniformPlace up = (UniformPlace) place;
-        Value slot = outer == null ? b.i32(0) : b.alu(Op.IMUL, outer, b.i32(slots(up.type())));
+        Value slot = outer == null ? b.i32(0) : times(outer, slots(up.type()));
         return uniformSlots(at, up.var(), up.type(), slot, path);
     }
 
@@ -382,10 +450,10 @@ final class SpirvToIr {
         if (path.isEmpty()) {
             checkLeaves(at, t, "OpLoad");
             List<Val> parts = new ArrayList<>();
-            for (int k = 0; k < n; k++) parts.add(uniformSlots(at, var, e, b.alu(Op.IADD, slot, b.i32(k * stride)), List.of()));
+            for (int k = 0; k < n; k++) parts.add(uniformSlots(at, var, e, plus(slot, b.i32(k * stride)), List.of()));
             return new Val.Composite(parts);
         }
-        Value at0 = b.alu(Op.IADD, slot, stride == 1 ? index(path.get(0)) : b.alu(Op.IMUL, index(path.get(0)), b.i32(stride)));
+        Value at0 = plus(slot, times(index(path.get(0)), stride));
         return uniformSlots(at, var, e, at0, path.subList(1, path.size()));
     }
 
@@ -417,7 +485,7 @@ final class SpirvToIr {
             for (SpirvType mt : st.members()) {
                 if (!SpirvType.isSimple(mt)) throw mod.error(at, "unsupported OpVariable (an array of structs with a member of type " + mt + ")");
                 VarType vt = varType(at, mt);
-                ms.add(fn.addLocal(Variable.local(uniqueName(id, "v"), vt, ar.length())));
+                ms.add(newVariable(uniqueName(id, "v"), vt, ar.length()));
             }
             return new StructArrayPlace(ar, st, ms);
         }
@@ -432,14 +500,26 @@ final class SpirvToIr {
         } else if (t instanceof SpirvType.Matrix mx) {
             vt = varType(at, mx.column());
             len = mx.count();
-        } else if (t instanceof SpirvType.Array ar && SpirvType.isSimple(ar.element())) {
-            vt = varType(at, ar.element());
-            len = ar.length();
+        } else if (t instanceof SpirvType.Array ar && !holdsStruct(ar)) {
+            // arrays of arrays and of matrices: one array of their scalars or vectors, in order
+            SpirvType leaf = ar.element();
+            while (!SpirvType.isSimple(leaf)) leaf = leaf instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) leaf).element();
+            vt = varType(at, leaf);
+            if (slots(t) > MAX_UNIFORM_SLOTS) throw mod.error(at, "unsupported OpVariable (an array of " + slots(t) + " elements)");
+            len = slots(t);
         } else {
             throw mod.error(at, "unsupported OpVariable (a local of type " + t + ")");
         }
         if (vt.bitSize() == 1) vt = new VarType(BaseType.BOOL, 1, vt.components());
-        return new LocalPlace(fn.addLocal(Variable.local(uniqueName(id, "v"), vt, len)), t);
+        return new LocalPlace(newVariable(uniqueName(id, "v"), vt, len), t);
+    }
+
+    /** While a Workgroup variable is declared: its places are shared variables, not locals. */
+    private boolean workgroup;
+
+    private Variable newVariable(String name, VarType vt, int len) {
+        if (!workgroup) return fn.addLocal(Variable.local(name, vt, len));
+        return shader.addVariable(Variable.shared(name, vt, len));
     }
 
     private void storeOutputs() {
@@ -484,15 +564,8 @@ final class SpirvToIr {
             return load(at, new Ptr(sp.members().get(k), p.type(), path.subList(1, path.size())));
         }
         if (place instanceof LocalPlace lp) {
-            boolean aggregate = !SpirvType.isSimple(lp.type());
-            if (aggregate && path.isEmpty()) {
-                int n = lp.type() instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) lp.type()).length();
-                List<Val> parts = new ArrayList<>();
-                for (int k = 0; k < n; k++) parts.add(new Val.Simple(b.loadVar(lp.var(), b.i32(k))));
-                return new Val.Composite(parts);
-            }
-            Value whole = aggregate ? b.loadVar(lp.var(), index(path.get(0))) : b.loadVar(lp.var());
-            return component(whole, aggregate ? path.subList(1, path.size()) : path);
+            if (SpirvType.isSimple(lp.type())) return component(b.loadVar(lp.var()), path);
+            return localSlots(at, lp.var(), lp.type(), b.i32(0), path);
         }
         if (place instanceof InputPlace ip) return component(b.loadInput(ip.var()), path);
         if (place instanceof InputListPlace il) {
@@ -582,22 +655,13 @@ final class SpirvToIr {
             return;
         }
         if (place instanceof LocalPlace lp) {
-            boolean aggregate = !SpirvType.isSimple(lp.type());
-            if (aggregate && path.isEmpty()) {
-                if (!(val instanceof Val.Composite)) throw mod.error(at, "storing a value that is no such matrix or array");
-                List<Val> parts = ((Val.Composite) val).members();
-                for (int k = 0; k < parts.size(); k++) b.storeVar(lp.var(), b.i32(k), simple(at, parts.get(k)));
+            if (SpirvType.isSimple(lp.type())) {
+                Value x = simple(at, val);
+                if (!path.isEmpty()) x = insert(b.loadVar(lp.var()), path.get(0), x);
+                b.storeVar(lp.var(), x);
                 return;
             }
-            Value idx = aggregate ? index(path.get(0)) : null;
-            List<Object> rest = aggregate ? path.subList(1, path.size()) : path;
-            Value x = simple(at, val);
-            if (!rest.isEmpty()) {
-                Value whole = idx == null ? b.loadVar(lp.var()) : b.loadVar(lp.var(), idx);
-                x = insert(whole, rest.get(0), x);
-            }
-            if (idx == null) b.storeVar(lp.var(), x);
-            else b.storeVar(lp.var(), idx, x);
+            storeSlots(at, lp.var(), lp.type(), b.i32(0), path, val);
             return;
         }
         if (place instanceof BufferPlace bp) {

@@ -54,10 +54,17 @@ final class Isel {
     private List<MirInstr> cur;
     private int nextReg;
 
+    /** Workgroup memory as ir3 has it on a6xx. */
+    static final int SHARED_BYTES = 32 * 1024;
+    private final Map<Variable, Integer> sharedOffsets;
+
     Isel(Shader shader, Function fn, Layout layout) {
         this.shader = shader;
         this.fn = fn;
         this.layout = layout;
+        this.sharedOffsets = dev.lathe.backend.program.Program.sharedOffsets(shader);
+        int bytes = new dev.lathe.backend.program.Program(shader, Map.of(), Map.of(), 0, 0, 0, List.of()).sharedBytes();
+        if (bytes > SHARED_BYTES) throw new CompileException("shared variables need " + bytes + " bytes of workgroup memory; the target has " + SHARED_BYTES);
     }
 
     int registerCount() {
@@ -97,7 +104,7 @@ final class Isel {
 
     private static boolean pure(MOp op) {
         int c = op.category();
-        return c >= 1 && c <= 5 || op == MOp.LDG || op == MOp.LDL || op == MOp.LDC || op == MOp.LDLV || op == MOp.LDP;
+        return c >= 1 && c <= 5 || op == MOp.LDG || op == MOp.LDL || op == MOp.LDC || op == MOp.LDLV || op == MOp.LDP || op == MOp.LDLW;
     }
 
     // ---- values and registers ----------------------------------------------------------------
@@ -954,7 +961,7 @@ final class Isel {
                 }
             }
             case TEX, TXL, TXF, TXS -> texture(x, v, d);
-            case LOAD_VAR, STORE_VAR -> local(x, v);
+            case LOAD_VAR, STORE_VAR, LOAD_SHARED, STORE_SHARED -> local(x, v);
             case LOAD_LOCAL_INVOCATION_ID -> define(d, new VReg[] {sysval(SysVal.LOCAL_ID_X), sysval(SysVal.LOCAL_ID_Y), sysval(SysVal.LOCAL_ID_Z)});
             case LOAD_WORKGROUP_ID -> define(d, new VReg[] {sysval(SysVal.WORKGROUP_ID_X), sysval(SysVal.WORKGROUP_ID_Y), sysval(SysVal.WORKGROUP_ID_Z)});
             case LOAD_NUM_WORKGROUPS -> define(d, new VReg[] {sysval(SysVal.NUM_WORKGROUPS_X), sysval(SysVal.NUM_WORKGROUPS_Y),
@@ -1017,8 +1024,8 @@ final class Isel {
         // a run-time index: ldc at a clamped address, zero when out of range (as the interpreter reads)
         VReg index = comp(x.src(0), 0);
         VReg ok = newReg(32), addr = newReg(32), scaled = newReg(32);
-        emitAlu(MOp.CMPS_U, MType.U32, Cond.LT, false, ok, new Operand[] {Operand.reg(0), imm(v.arrayLength(), ok)}, List.of(index));
-        emitAlu(MOp.MUL_U, MType.U32, null, false, scaled, new Operand[] {Operand.reg(0), imm(comps * units, null)}, List.of(index));
+        aluWithConstant(MOp.CMPS_U, Cond.LT, ok, index, v.arrayLength());
+        aluWithConstant(MOp.MUL_U, null, scaled, index, comps * units);
         VReg zero = materialize(0, 32);
         emitAlu(MOp.SEL_B, MType.U32, null, false, addr, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(scaled, ok, zero));
         VReg zeroValue = materialize(0, d.bitSize());
@@ -1032,10 +1039,13 @@ final class Isel {
         define(d, r);
     }
 
-    /** An immediate operand when it fits, else (for large values) the caller must use a register: here all our sizes fit. */
-    private static Operand imm(long v, VReg unused) {
-        if (v < -1024 || v > 1023) throw new CompileException("an array of " + v + " elements is too long for this target");
-        return Operand.imm(v);
+    /** {@code dst = a OP k} on u32: k as an immediate when it fits the 11-bit field, else in a register. */
+    private void aluWithConstant(MOp op, Cond cond, VReg dst, VReg a, long k) {
+        if (k >= -1024 && k <= 1023) {
+            emitAlu(op, MType.U32, cond, false, dst, new Operand[] {Operand.reg(0), Operand.imm(k)}, List.of(a));
+        } else {
+            emitAlu(op, MType.U32, cond, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(a, materialize(k, 32)));
+        }
     }
 
     private void texture(IntrinsicInstr x, Variable v, Value d) {
@@ -1069,13 +1079,16 @@ final class Isel {
     }
 
     /**
-     * Locals left after vars_to_ssa (arrays indexed at run time) live in local memory. An index
-     * out of range reads zero and drops the store, as the interpreter does: the address is
-     * clamped to a spare element after the array, and a load's value is replaced by zero.
+     * Locals left after vars_to_ssa (arrays indexed at run time) live in local memory, shared
+     * variables in workgroup memory ({@code ldlw}/{@code stlw}). An index out of range reads
+     * zero and drops the store, as the interpreter does: the address is clamped to a spare
+     * element after the array, and a load's value is replaced by zero.
      */
     private void local(IntrinsicInstr x, Variable v) {
-        boolean store = x.intrinsic() == dev.lathe.ir.Intrinsic.STORE_VAR;
-        int base = layout.local(v);
+        boolean shared = v.kind() == Variable.Kind.SHARED;
+        boolean store = x.intrinsic() == dev.lathe.ir.Intrinsic.STORE_VAR || x.intrinsic() == dev.lathe.ir.Intrinsic.STORE_SHARED;
+        MOp ld = shared ? MOp.LDLW : MOp.LDL, stOp = shared ? MOp.STLW : MOp.STL;
+        int base = shared ? sharedOffsets.get(v) : layout.local(v);
         int elem = Layout.elementBytes(v);
         int bits = v.type().bitSize();
         int bytes = Math.max(bits, 8) / 8;
@@ -1086,9 +1099,9 @@ final class Isel {
         if (indexed) {
             VReg index = comp(x.src(0), 0);
             ok = newReg(32);
-            emitAlu(MOp.CMPS_U, MType.U32, Cond.LT, false, ok, new Operand[] {Operand.reg(0), imm(v.arrayLength(), null)}, List.of(index));
+            aluWithConstant(MOp.CMPS_U, Cond.LT, ok, index, v.arrayLength());
             VReg scaled = newReg(32);
-            emitAlu(MOp.MUL_U, MType.U32, null, false, scaled, new Operand[] {Operand.reg(0), imm(elem, null)}, List.of(index));
+            aluWithConstant(MOp.MUL_U, null, scaled, index, elem);
             VReg spare = materialize((long) v.arrayLength() * elem, 32);
             addr = newReg(32);
             emitAlu(MOp.SEL_B, MType.U32, null, false, addr, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(scaled, ok, spare));
@@ -1098,7 +1111,7 @@ final class Isel {
         if (store) {
             Src val = x.src(indexed ? 1 : 0);
             for (int c = 0; c < val.numComponentsRead(); c++) {
-                MInstr proto = MInstr.memory(MOp.STL, t, 1, Operand.NONE, Operand.reg(0), Operand.reg(0), 0, base + c * bytes);
+                MInstr proto = MInstr.memory(stOp, t, 1, Operand.NONE, Operand.reg(0), Operand.reg(0), 0, base + c * bytes);
                 cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
             }
             return;
@@ -1108,7 +1121,7 @@ final class Isel {
         VReg zero = indexed ? materialize(0, d.bitSize()) : null;
         for (int c = 0; c < r.length; c++) {
             VReg raw = newReg(d.bitSize());
-            cur.add(MirInstr.op(MInstr.memory(MOp.LDL, t, 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, base + c * bytes), raw, addr,
+            cur.add(MirInstr.op(MInstr.memory(ld, t, 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, base + c * bytes), raw, addr,
                     null));
             if (indexed) {
                 r[c] = newReg(d.bitSize());

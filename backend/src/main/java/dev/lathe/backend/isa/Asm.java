@@ -96,6 +96,7 @@ public final class Asm {
         String space = switch (i.op()) {
             case LDG, STG -> "b" + i.index();
             case LDL, STL -> "l";
+            case LDLW, STLW -> "w";
             case LDP, STP -> "p";
             case LDC -> "c";
             case LDLV -> "in" + i.index();
@@ -174,7 +175,7 @@ public final class Asm {
             }
             case "mov", "cov" -> parseMove(c, base, parts, mnemonicAt);
             case "sam", "samlod", "isam", "getsize" -> parseTexture(c, base, parts, mnemonicAt);
-            case "ldg", "stg", "ldl", "stl", "ldp", "stp", "ldc", "ldlv", "sto" -> parseMemory(c, base, parts, mnemonicAt);
+            case "ldg", "stg", "ldl", "stl", "ldp", "stp", "ldc", "ldlv", "sto", "ldlw", "stlw" -> parseMemory(c, base, parts, mnemonicAt);
             default -> parseAlu(c, base, parts, mnemonicAt);
         };
         if (rpt > 0 && i.op() == MOp.NOP) {
@@ -301,6 +302,7 @@ public final class Asm {
         String want = switch (op) {
             case LDG, STG -> "b";
             case LDL, STL -> "l";
+            case LDLW, STLW -> "w";
             case LDP, STP -> "p";
             case LDC -> "c";
             case LDLV -> "in";

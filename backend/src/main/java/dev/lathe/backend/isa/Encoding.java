@@ -152,7 +152,7 @@ public final class Encoding {
         MOp op = i.op();
         if (i.count() < 1 || i.count() > 4) return "memory instructions move 1 to 4 components";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "index " + i.index() + " is outside 0 to 31";
-        if ((op == MOp.LDL || op == MOp.STL || op == MOp.LDP || op == MOp.STP || op == MOp.LDC) && i.index() != 0) {
+        if ((op == MOp.LDL || op == MOp.STL || op == MOp.LDP || op == MOp.STP || op == MOp.LDC || op == MOp.LDLW || op == MOp.STLW) && i.index() != 0) {
             return op.base() + " has no buffer or slot index";
         }
         long lim = 1L << (OFFSET_BITS - 1);

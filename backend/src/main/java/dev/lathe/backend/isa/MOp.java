@@ -91,6 +91,8 @@ public enum MOp {
     LDC(6, 6, "ldc", 0, Types.MEMORY, null),
     LDLV(6, 7, "ldlv", 0, Types.MEMORY, null),
     STO(6, 8, "sto", 0, Types.MEMORY, null),
+    LDLW(6, 9, "ldlw", 0, Types.MEMORY, null),
+    STLW(6, 10, "stlw", 0, Types.MEMORY, null),
     // cat7: synchronization
     BAR(7, 0, "bar", 0, Types.NONE, null);
 
@@ -167,11 +169,11 @@ public enum MOp {
 
     /** Loads from memory or textures whose results are waited for with (sy). */
     public boolean isSyProducer() {
-        return category == 5 || this == LDG || this == LDL || this == LDP || this == LDC || this == LDLV;
+        return category == 5 || this == LDG || this == LDL || this == LDP || this == LDC || this == LDLV || this == LDLW;
     }
 
     public boolean isStore() {
-        return this == STG || this == STL || this == STP || this == STO;
+        return this == STG || this == STL || this == STP || this == STO || this == STLW;
     }
 
     /** The instruction of a category with a code, or null. */

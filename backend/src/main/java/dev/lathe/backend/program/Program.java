@@ -38,4 +38,34 @@ public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Lo
         }
         return null;
     }
+
+    /**
+     * Where each shared variable lives in workgroup memory ({@code ldlw}/{@code stlw}): in
+     * declaration order, each element aligned to its size (at most 8), with one spare element
+     * after each where out-of-range stores go. Derived from the declarations, so a program file
+     * needs no layout of its own.
+     */
+    public static Map<Variable, Integer> sharedOffsets(Shader shader) {
+        Map<Variable, Integer> out = new java.util.LinkedHashMap<>();
+        int at = 0;
+        for (Variable v : shader.variables(Variable.Kind.SHARED)) {
+            int elem = v.type().components() * Math.max(v.type().bitSize(), 8) / 8;
+            int align = Math.min(8, Integer.highestOneBit(Math.max(1, elem)));
+            at = (at + align - 1) / align * align;
+            out.put(v, at);
+            at += elem * (Math.max(1, v.arrayLength()) + 1);
+        }
+        return out;
+    }
+
+    /** Bytes of workgroup memory the program's shared variables take. */
+    public int sharedBytes() {
+        int end = 0;
+        for (var e : sharedOffsets(shader).entrySet()) {
+            Variable v = e.getKey();
+            int elem = v.type().components() * Math.max(v.type().bitSize(), 8) / 8;
+            end = Math.max(end, e.getValue() + elem * (Math.max(1, v.arrayLength()) + 1));
+        }
+        return end;
+    }
 }

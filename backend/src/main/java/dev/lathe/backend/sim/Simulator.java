@@ -21,9 +21,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Executes a program for one invocation (or every invocation of a compute dispatch, one after
- * another, sharing buffers), taking the IR interpreter's inputs and giving its kind of outputs,
- * so the two can be compared bit for bit.
+ * Executes a program for one invocation (or every invocation of a compute dispatch, sharing
+ * buffers, each workgroup in lockstep between barriers with its own workgroup memory, on the
+ * interpreter's schedule: {@link Interpreter#dispatchLockstep}), taking the IR interpreter's
+ * inputs and giving its kind of outputs, so the two can be compared bit for bit.
  *
  * <p>It models time in cycles: an instruction issues one repetition per cycle, {@code (nopN)}
  * adds N idle cycles, {@code (ss)}/{@code (sy)} stall until the outstanding SFU or load results
@@ -54,25 +55,30 @@ public final class Simulator {
 
     public Result run(ShaderInputs in) {
         Map<Variable, byte[]> buffers = initialBuffers(in);
-        Invocation inv = new Invocation(in, buffers);
-        inv.execute();
+        Invocation inv = new Invocation(in, buffers, new byte[program.sharedBytes()]);
+        // a lone invocation is a workgroup of one: its barriers wait for nobody
+        while (inv.resume()) { }
         return new Result(inv.outputs(), inv.time, inv.sstall, inv.systall, inv.steps);
     }
 
     /** Every invocation of {@code gx × gy × gz} workgroups, in the interpreter's order; outputs of the last. */
     public Result dispatch(ShaderInputs in, int gx, int gy, int gz) {
         Map<Variable, byte[]> buffers = initialBuffers(in);
-        Invocation[] last = new Invocation[1];
+        List<Invocation> all = new ArrayList<>();
+        byte[][] shared = new byte[1][];
+        Interpreter.dispatchLockstep(in, program.shader().workgroupSize(), gx, gy, gz, () -> shared[0] = new byte[program.sharedBytes()], () -> {
+            Invocation inv = new Invocation(in, buffers, shared[0]);
+            all.add(inv);
+            return inv;
+        }, SimulationException::new);
         long[] totals = new long[4];
-        Interpreter.forEachInvocation(in, program.shader().workgroupSize(), gx, gy, gz, () -> {
-            last[0] = new Invocation(in, buffers);
-            last[0].execute();
-            totals[0] += last[0].time;
-            totals[1] += last[0].sstall;
-            totals[2] += last[0].systall;
-            totals[3] += last[0].steps;
-        });
-        return new Result(last[0].outputs(), totals[0], totals[1], totals[2], totals[3]);
+        for (Invocation inv : all) {
+            totals[0] += inv.time;
+            totals[1] += inv.sstall;
+            totals[2] += inv.systall;
+            totals[3] += inv.steps;
+        }
+        return new Result(all.get(all.size() - 1).outputs(), totals[0], totals[1], totals[2], totals[3]);
     }
 
     private Map<Variable, byte[]> initialBuffers(ShaderInputs in) {
@@ -85,9 +91,12 @@ public final class Simulator {
     }
 
     /** The state of one invocation. */
-    private final class Invocation {
+    private final class Invocation implements Interpreter.Resumable {
         final ShaderInputs in;
+        final int[] localId, workgroupId, numWorkgroups;
         final Map<Variable, byte[]> buffers;
+        final byte[] shared;
+        boolean ended;
         final long[] regs = new long[Operand.NUM_REGS];
         final boolean[] written = new boolean[Operand.NUM_REGS];
         final long[] aluWrite = new long[Operand.NUM_REGS];
@@ -105,9 +114,13 @@ public final class Simulator {
         boolean discarded;
         int pc;
 
-        Invocation(ShaderInputs in, Map<Variable, byte[]> buffers) {
+        Invocation(ShaderInputs in, Map<Variable, byte[]> buffers, byte[] shared) {
             this.in = in;
+            this.localId = in.localInvocationId();
+            this.workgroupId = in.workgroupId();
+            this.numWorkgroups = in.numWorkgroups();
             this.buffers = buffers;
+            this.shared = shared;
             java.util.Arrays.fill(aluWrite, LONG_AGO);
             java.util.Arrays.fill(ssDone, -1);
             java.util.Arrays.fill(syDone, -1);
@@ -159,7 +172,9 @@ public final class Simulator {
             return new SimulationException("hazard at pc " + pc + " (" + Asm.print(program.code().get(pc)) + "): " + what);
         }
 
-        void execute() {
+        @Override
+        public boolean resume() {
+            if (ended) return false;
             List<MInstr> code = program.code();
             while (true) {
                 if (pc < 0 || pc >= code.size()) throw error("execution left the program (pc " + pc + " of " + code.size() + ")");
@@ -177,7 +192,8 @@ public final class Simulator {
                     case 0 -> {
                         switch (i.op()) {
                             case END -> {
-                                return;
+                                ended = true;
+                                return false;
                             }
                             case JUMP -> next = target(i);
                             case BR -> {
@@ -187,7 +203,8 @@ public final class Simulator {
                                 if (program.shader().stage() != Stage.FRAGMENT) throw error("kill outside a fragment shader");
                                 if (readPred() != i.invert()) {
                                     discarded = true;
-                                    return;
+                                    ended = true;
+                                    return false;
                                 }
                             }
                             default -> throw error("unexpected " + i.op());
@@ -208,7 +225,11 @@ public final class Simulator {
                         memory(i);
                         time++;
                     }
-                    default -> time++; // bar: invocations run one after another
+                    default -> { // bar: the others of the workgroup run up to it before this one goes on
+                        time += 1 + i.nop();
+                        pc = next;
+                        return true;
+                    }
                 }
                 time += i.nop();
                 pc = next;
@@ -394,20 +415,20 @@ public final class Simulator {
         private long system(SysVal v) {
             int[] ws = program.shader().workgroupSize();
             return switch (v) {
-                case LOCAL_ID_X -> in.localInvocationId()[0];
-                case LOCAL_ID_Y -> in.localInvocationId()[1];
-                case LOCAL_ID_Z -> in.localInvocationId()[2];
-                case WORKGROUP_ID_X -> in.workgroupId()[0];
-                case WORKGROUP_ID_Y -> in.workgroupId()[1];
-                case WORKGROUP_ID_Z -> in.workgroupId()[2];
-                case NUM_WORKGROUPS_X -> in.numWorkgroups()[0];
-                case NUM_WORKGROUPS_Y -> in.numWorkgroups()[1];
-                case NUM_WORKGROUPS_Z -> in.numWorkgroups()[2];
+                case LOCAL_ID_X -> localId[0];
+                case LOCAL_ID_Y -> localId[1];
+                case LOCAL_ID_Z -> localId[2];
+                case WORKGROUP_ID_X -> workgroupId[0];
+                case WORKGROUP_ID_Y -> workgroupId[1];
+                case WORKGROUP_ID_Z -> workgroupId[2];
+                case NUM_WORKGROUPS_X -> numWorkgroups[0];
+                case NUM_WORKGROUPS_Y -> numWorkgroups[1];
+                case NUM_WORKGROUPS_Z -> numWorkgroups[2];
                 case WORKGROUP_SIZE_X -> ws[0];
                 case WORKGROUP_SIZE_Y -> ws[1];
                 case WORKGROUP_SIZE_Z -> ws[2];
                 case LOCAL_INDEX -> {
-                    int[] l = in.localInvocationId();
+                    int[] l = localId;
                     yield l[0] + l[1] * ws[0] + l[2] * ws[0] * ws[1];
                 }
                 case FRAG_COORD_X -> in.fragCoord()[0];
@@ -461,6 +482,7 @@ public final class Simulator {
                 switch (op) {
                     case STG -> Interpreter.storeBuffer(buffer(i.index()), address, data, bits);
                     case STL -> store(local, "local memory", address, data, bits);
+                    case STLW -> store(shared, "workgroup memory", address, data, bits);
                     case STP -> store(priv, "private memory", address, data, bits);
                     default -> {
                         long[] out = outputs.get(i.index());
@@ -480,6 +502,7 @@ public final class Simulator {
             switch (op) {
                 case LDG -> data = Interpreter.loadBuffer(buffer(i.index()), address, i.count(), bits);
                 case LDL -> data = load(local, "local memory", address, i.count(), bits);
+                case LDLW -> data = load(shared, "workgroup memory", address, i.count(), bits);
                 case LDP -> data = load(priv, "private memory", address, i.count(), bits);
                 case LDC -> {
                     for (int c = 0; c < data.length; c++) {

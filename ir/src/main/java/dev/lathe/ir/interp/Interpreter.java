@@ -35,8 +35,12 @@ import java.util.Map;
  * as zero; locals start as zero; out-of-range array indices read zero and drop stores; buffer
  * accesses are byte-addressed little-endian, bytes past the end read zero and are not written;
  * texture sampling is nearest with clamp-to-edge on a single level ({@code txl}'s lod is
- * ignored); {@code txf} outside the texture reads zero; {@code barrier} has no effect because
- * invocations run one after another and share no memory but buffers.
+ * ignored); {@code txf} outside the texture reads zero. A compute dispatch runs each workgroup
+ * in lockstep between barriers: every invocation, in local-index order, runs until it reaches a
+ * {@code barrier} (or ends), then all go on past it; shared variables start as zero in each
+ * workgroup. So a program whose invocations race on memory still has one defined result (the
+ * backend simulator runs the same schedule). A barrier that not every invocation of the
+ * workgroup reaches is an error.
  */
 public final class Interpreter {
     public static final long DEFAULT_ITERATION_LIMIT = 1_000_000;
@@ -84,46 +88,92 @@ public final class Interpreter {
 
     /** One invocation. */
     public ShaderOutputs run(ShaderInputs in) {
-        Run r = new Run(in, initialBuffers(in));
-        r.execute();
+        Run r = new Run(in, initialBuffers(in), shader.stage() == dev.lathe.ir.Stage.COMPUTE ? newShared() : Map.of(), new long[1]);
+        // a lone compute invocation is a workgroup of one: its barriers wait for nobody
+        while (r.resume()) { }
         return r.result();
     }
 
     /**
-     * Every invocation of a compute dispatch of {@code groups} workgroups, one after another
-     * (workgroups in x, y, z order, invocations likewise), sharing buffers. Outputs are those of
-     * the last invocation.
+     * Every invocation of a compute dispatch of {@code gx × gy × gz} workgroups on the schedule
+     * of {@link #dispatchLockstep}, sharing buffers; the iteration limit counts the back edges of
+     * all of them. Outputs are those of the last invocation.
      */
     public ShaderOutputs dispatch(ShaderInputs in, int gx, int gy, int gz) {
         Map<Variable, byte[]> bufs = initialBuffers(in);
-        Run[] last = new Run[1];
-        long[] iterations = new long[1];
-        forEachInvocation(in, shader.workgroupSize(), gx, gy, gz, () -> {
-            last[0] = new Run(in, bufs);
-            last[0].execute();
-            iterations[0] += last[0].iterations;
-        });
-        ShaderOutputs r = last[0].result();
-        return new ShaderOutputs(r.outputs(), r.buffers(), r.discarded(), iterations[0]);
+        List<Run> all = new ArrayList<>();
+        Map<Variable, long[]>[] shared = newSharedHolder();
+        long[] spent = new long[1]; // the iteration limit holds for the whole dispatch
+        dispatchLockstep(in, shader.workgroupSize(), gx, gy, gz, () -> shared[0] = newShared(), () -> {
+            Run r = new Run(in, bufs, shared[0], spent);
+            all.add(r);
+            return r;
+        }, InterpreterException::new);
+        long iterations = 0;
+        for (Run r : all) iterations += r.iterations;
+        ShaderOutputs r = all.get(all.size() - 1).result();
+        return new ShaderOutputs(r.outputs(), r.buffers(), r.discarded(), iterations);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<Variable, long[]>[] newSharedHolder() {
+        return new Map[1];
+    }
+
+    private Map<Variable, long[]> newShared() {
+        Map<Variable, long[]> m = new HashMap<>();
+        for (Variable v : shader.variables(Variable.Kind.SHARED)) m.put(v, new long[v.type().components() * Math.max(1, v.arrayLength())]);
+        return m;
+    }
+
+    /** One invocation of a dispatch that can stop at a barrier and go on later. */
+    public interface Resumable {
+        /** Runs until the next barrier (true) or the end of the invocation (false). */
+        boolean resume();
     }
 
     /**
-     * Sets {@code in}'s workgroup and local ids to every invocation of a dispatch in turn
-     * (workgroups in x, y, z order, invocations likewise) and runs {@code body} for each: the
-     * order the interpreter and the backend simulator both use.
+     * The schedule of a compute dispatch, shared by the interpreter and the backend simulator:
+     * workgroups in x, y, z order; in each, {@code newWorkgroup} runs, then {@code newInvocation}
+     * makes the invocations in local-index order (with {@code in}'s ids set to theirs), and they
+     * run in rounds: each, in order, until it reaches a barrier or ends; the next round starts
+     * when all have. A round in which some invocations wait at a barrier while others have ended
+     * is an error (made by {@code error}).
      */
-    public static void forEachInvocation(ShaderInputs in, int[] size, int gx, int gy, int gz, Runnable body) {
+    public static void dispatchLockstep(ShaderInputs in, int[] size, int gx, int gy, int gz, Runnable newWorkgroup,
+                                        java.util.function.Supplier<Resumable> newInvocation,
+                                        java.util.function.Function<String, RuntimeException> error) {
         in.setNumWorkgroups(gx, gy, gz);
         for (int wz = 0; wz < gz; wz++) {
             for (int wy = 0; wy < gy; wy++) {
                 for (int wx = 0; wx < gx; wx++) {
                     in.setWorkgroupId(wx, wy, wz);
+                    newWorkgroup.run();
+                    List<Resumable> group = new ArrayList<>();
                     for (int lz = 0; lz < size[2]; lz++) {
                         for (int ly = 0; ly < size[1]; ly++) {
                             for (int lx = 0; lx < size[0]; lx++) {
                                 in.setLocalInvocationId(lx, ly, lz);
-                                body.run();
+                                group.add(newInvocation.get());
                             }
+                        }
+                    }
+                    boolean[] ended = new boolean[group.size()];
+                    int endedCount = 0;
+                    while (endedCount < group.size()) {
+                        int waiting = 0;
+                        for (int k = 0; k < group.size(); k++) {
+                            if (ended[k]) continue;
+                            if (group.get(k).resume()) {
+                                waiting++;
+                            } else {
+                                ended[k] = true;
+                                endedCount++;
+                            }
+                        }
+                        if (waiting > 0 && endedCount > 0) {
+                            throw error.apply("workgroup (" + wx + ", " + wy + ", " + wz + "): " + waiting + " of " + group.size()
+                                    + " invocations wait at a barrier the others never reach");
                         }
                     }
                 }
@@ -141,18 +191,32 @@ public final class Interpreter {
     }
 
     /** The state of one invocation. */
-    private final class Run {
+    private final class Run implements Resumable {
         final ShaderInputs in;
+        final int[] localId, workgroupId, numWorkgroups;
         final Map<Variable, byte[]> buffers;
+        final Map<Variable, long[]> shared;
+        /** Where a resumed run goes on: a block, the block control came from, the next instruction of its body. */
+        Block cur, prev;
+        int next;
+        boolean ended;
         final long[][] vals = new long[fn.valueCount()][];
         final Map<Variable, long[]> outputs = new LinkedHashMap<>();
         final Map<Variable, long[]> locals = new HashMap<>();
         boolean discarded;
         long iterations;
 
-        Run(ShaderInputs in, Map<Variable, byte[]> buffers) {
+        final long[] spent;
+
+        Run(ShaderInputs in, Map<Variable, byte[]> buffers, Map<Variable, long[]> shared, long[] spent) {
+            this.spent = spent;
             this.in = in;
+            this.localId = in.localInvocationId();
+            this.workgroupId = in.workgroupId();
+            this.numWorkgroups = in.numWorkgroups();
             this.buffers = buffers;
+            this.shared = shared;
+            this.cur = fn.entryBlock();
             for (Variable v : shader.variables(Variable.Kind.OUTPUT)) outputs.put(v, new long[v.type().components()]);
             for (Variable v : fn.locals()) {
                 locals.put(v, new long[v.type().components() * Math.max(1, v.arrayLength())]);
@@ -176,14 +240,14 @@ public final class Interpreter {
             return new ShaderOutputs(outs, bufs, discarded, iterations);
         }
 
-        void execute() {
+        @Override
+        public boolean resume() {
+            if (ended) return false;
             Block end = fn.endBlock();
-            Block cur = fn.entryBlock();
-            Block prev = null;
             while (cur != end) {
                 int bi = cur.index();
                 PhiInstr[] ps = phis[bi];
-                if (ps.length > 0) {
+                if (ps.length > 0 && next == 0) {
                     long[][] incoming = new long[ps.length][];
                     for (int k = 0; k < ps.length; k++) {
                         Src s = ps[k].srcFor(prev);
@@ -194,21 +258,31 @@ public final class Interpreter {
                     }
                     for (int k = 0; k < ps.length; k++) set(ps[k].def(), incoming[k]);
                 }
-                for (Instr i : body[bi]) {
-                    if (!exec(i)) return; // discard ends the invocation
+                Instr[] is = body[bi];
+                while (next < is.length) {
+                    Instr i = is[next++];
+                    if (i instanceof IntrinsicInstr x && x.intrinsic() == dev.lathe.ir.Intrinsic.BARRIER) return true;
+                    if (!exec(i)) { // discard ends the invocation
+                        ended = true;
+                        return false;
+                    }
                 }
-                Block next = successor(cur);
-                if (next.index() <= cur.index() && next != end) {
+                next = 0;
+                Block succ = successor(cur);
+                if (succ.index() <= cur.index() && succ != end) {
                     // A back edge: count an iteration of the loop whose header is `next`.
-                    if (++iterations > iterationLimit) {
-                        LoopNode loop = (LoopNode) next.parent().owner();
+                    iterations++;
+                    if (++spent[0] > iterationLimit) {
+                        LoopNode loop = (LoopNode) succ.parent().owner();
                         String where = loop != null && loop.loc() != null ? " (loop at " + loop.loc() + ")" : "";
-                        throw new InterpreterException("loop iteration limit of " + iterationLimit + " reached" + where);
+                        throw new InterpreterException.IterationLimit("loop iteration limit of " + iterationLimit + " reached" + where);
                     }
                 }
                 prev = cur;
-                cur = next;
+                cur = succ;
             }
+            ended = true;
+            return false;
         }
 
         private Block successor(Block b) {
@@ -273,31 +347,18 @@ public final class Interpreter {
                 case TEX, TXL -> set(d, sample(v, read(i.src(0).value()), in));
                 case TXF -> set(d, fetch(v, read(i.src(0).value()), in));
                 case TXS -> set(d, textureSize(v, in));
-                case LOAD_VAR -> {
-                    long[] store = locals.get(v);
-                    int c = v.type().components();
-                    long idx = v.isArray() ? read(i.src(0).value())[0] : 0;
-                    long[] r = new long[c];
-                    if (!v.isArray() || idx < v.arrayLength()) System.arraycopy(store, (int) idx * c, r, 0, c);
-                    set(d, r);
-                }
-                case STORE_VAR -> {
-                    long[] store = locals.get(v);
-                    int c = v.type().components();
-                    long idx = v.isArray() ? read(i.src(0).value())[0] : 0;
-                    long[] x = read(i.src(v.isArray() ? 1 : 0).value());
-                    if (!v.isArray() || idx < v.arrayLength()) System.arraycopy(x, 0, store, (int) idx * c, c);
-                }
-                case LOAD_LOCAL_INVOCATION_ID -> set(d, u32(in.localInvocationId()));
-                case LOAD_WORKGROUP_ID -> set(d, u32(in.workgroupId()));
-                case LOAD_NUM_WORKGROUPS -> set(d, u32(in.numWorkgroups()));
+                case LOAD_VAR -> set(d, loadElement(locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0));
+                case STORE_VAR -> storeElement(locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, read(i.src(v.isArray() ? 1 : 0).value()));
+                case LOAD_LOCAL_INVOCATION_ID -> set(d, u32(localId));
+                case LOAD_WORKGROUP_ID -> set(d, u32(workgroupId));
+                case LOAD_NUM_WORKGROUPS -> set(d, u32(numWorkgroups));
                 case LOAD_WORKGROUP_SIZE -> set(d, u32(shader.workgroupSize()));
                 case LOAD_GLOBAL_INVOCATION_ID -> {
-                    int[] w = in.workgroupId(), l = in.localInvocationId(), s = shader.workgroupSize();
+                    int[] w = workgroupId, l = localId, s = shader.workgroupSize();
                     set(d, u32(new int[] {w[0] * s[0] + l[0], w[1] * s[1] + l[1], w[2] * s[2] + l[2]}));
                 }
                 case LOAD_LOCAL_INVOCATION_INDEX -> {
-                    int[] l = in.localInvocationId(), s = shader.workgroupSize();
+                    int[] l = localId, s = shader.workgroupSize();
                     set(d, u32(new int[] {l[0] + l[1] * s[0] + l[2] * s[0] * s[1]}));
                 }
                 case LOAD_FRAG_COORD -> set(d, in.fragCoord());
@@ -314,9 +375,26 @@ public final class Interpreter {
                         return false;
                     }
                 }
-                case BARRIER -> { }
+                case BARRIER -> { } // resume() stops before it
+                case LOAD_SHARED -> set(d, loadElement(shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0));
+                case STORE_SHARED -> storeElement(shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0,
+                        read(i.src(v.isArray() ? 1 : 0).value()));
             }
             return true;
+        }
+
+        /** Element {@code idx} of an array variable's storage (an unsigned index; out of range reads zero). */
+        private long[] loadElement(long[] store, Variable v, long idx) {
+            int c = v.type().components();
+            long[] r = new long[c];
+            if (!v.isArray() || Long.compareUnsigned(idx, v.arrayLength()) < 0) System.arraycopy(store, (int) idx * c, r, 0, c);
+            return r;
+        }
+
+        /** Stores element {@code idx}; out of range drops the store. */
+        private void storeElement(long[] store, Variable v, long idx, long[] x) {
+            int c = v.type().components();
+            if (!v.isArray() || Long.compareUnsigned(idx, v.arrayLength()) < 0) System.arraycopy(x, 0, store, (int) idx * c, c);
         }
 
         private void set(Value d, long[] v) {

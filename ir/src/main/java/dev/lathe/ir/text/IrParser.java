@@ -146,14 +146,14 @@ public final class IrParser {
         }
         while (true) {
             Token t = peek();
-            if (t.is("input") || t.is("output") || t.is("uniform") || t.is("buffer") || t.is("texture")) {
+            if (t.is("input") || t.is("output") || t.is("uniform") || t.is("buffer") || t.is("texture") || t.is("shared")) {
                 declaration();
             } else {
                 break;
             }
         }
         if (!peek().is("function")) {
-            throw error(peek(), "expected a declaration (input, output, uniform, buffer, texture) or 'function', found "
+            throw error(peek(), "expected a declaration (input, output, uniform, buffer, texture, shared) or 'function', found "
                     + peek().describe());
         }
         while (peek().is("function")) function();
@@ -274,6 +274,14 @@ public final class IrParser {
                     Map<String, Integer> a = attributes(List.of("binding"), List.of());
                     int bind = a.getOrDefault("binding", nextBinding(Variable.Kind.BUFFER));
                     add(name, Variable.buffer(name.text(), t, bind));
+                }
+                case "shared" -> {
+                    if (shader.stage() != dev.lathe.ir.Stage.COMPUTE) throw error(kw, "shared variables exist only in compute shaders");
+                    VarType t = type();
+                    Token name = symbolName();
+                    int len = arraySuffix();
+                    attributes(List.of(), List.of());
+                    add(name, Variable.shared(name.text(), t, len));
                 }
                 default -> { // texture
                     Token dimTok = expect(Token.Kind.IDENT, "a texture dimension (1d, 2d or 3d)");

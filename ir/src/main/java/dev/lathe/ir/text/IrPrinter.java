@@ -106,7 +106,7 @@ public final class IrPrinter {
                 sb.append(" binding=").append(v.binding());
                 if (v.isUnorm()) sb.append(" unorm");
             }
-            case LOCAL -> { }
+            case LOCAL, SHARED -> { }
         }
         return sb.toString();
     }

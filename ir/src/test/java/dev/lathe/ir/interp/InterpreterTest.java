@@ -213,6 +213,61 @@ class InterpreterTest {
         for (int i = 0; i < 8; i++) assertEquals(i * i, out.bufferWord("out", i));
     }
 
+    /** Shared memory: each invocation reads what another wrote before the barrier, in every workgroup. */
+    @Test
+    void workgroupsRunInLockstepBetweenBarriers() {
+        Shader s = parse("""
+                shader compute workgroup_size(4, 1, 1)
+                buffer u32 @out binding=0
+                shared u32 @tmp[4]
+                function main {
+                  vec3 32 %lid = load_local_invocation_id
+                  vec1 32 %l = mov %lid.x
+                  vec3 32 %wid = load_workgroup_id
+                  vec1 32 %w = mov %wid.x
+                  vec1 32 %ten = load_const (10)
+                  vec1 32 %tw = imul %w, %ten
+                  vec1 32 %v = iadd %tw, %l
+                  vec1 32 %old = load_shared @tmp, %l
+                  vec1 32 %sum = iadd %v, %old
+                  store_shared @tmp, %l, %sum
+                  barrier
+                  vec1 32 %one = load_const (1)
+                  vec1 32 %three = load_const (3)
+                  vec1 32 %n = iadd %l, %one
+                  vec1 32 %next = iand %n, %three
+                  vec1 32 %x = load_shared @tmp, %next
+                  vec1 32 %four = load_const (4)
+                  vec1 32 %gi = imul %w, %four
+                  vec1 32 %g = iadd %gi, %l
+                  vec1 32 %off = imul %g, %four
+                  store_buffer @out, %off, %x
+                }
+                """);
+        ShaderOutputs out = new Interpreter(s).dispatch(new ShaderInputs().setBuffer("out", new byte[32]), 2, 1, 1);
+        // shared memory starts as zero in each workgroup, and every neighbour has stored before any reads
+        long[] want = {1, 2, 3, 0, 11, 12, 13, 10};
+        for (int i = 0; i < 8; i++) assertEquals(want[i], out.bufferWord("out", i), "invocation " + i);
+    }
+
+    @Test
+    void aBarrierSomeInvocationsSkipIsAnError() {
+        Shader s = parse("""
+                shader compute workgroup_size(2, 1, 1)
+                function main {
+                  vec3 32 %lid = load_local_invocation_id
+                  vec1 32 %l = mov %lid.x
+                  vec1 32 %zero = load_const (0)
+                  vec1 1 %first = ieq %l, %zero
+                  if %first {
+                    barrier
+                  }
+                }
+                """);
+        InterpreterException e = assertThrows(InterpreterException.class, () -> new Interpreter(s).dispatch(new ShaderInputs(), 1, 1, 1));
+        assertTrue(e.getMessage().contains("1 of 2 invocations wait at a barrier the others never reach"), e.getMessage());
+    }
+
     @Test
     void halfAndDoubleArithmetic() {
         Shader s = parse("""

@@ -28,6 +28,7 @@ class ParserErrorTest {
             new Case("duplicate declaration", "shader fragment\ninput f32 @c\nuniform f32 @c\n", "3:13", "@c is already declared"),
             new Case("unknown attribute", "shader fragment\ninput f32 @c slot=3\n", "2:14", "unknown attribute 'slot'"),
             new Case("bad texture dimension", "shader fragment\ntexture 4d f32 @t\n", "2:9", "unknown texture dimension '4d'"),
+            new Case("shared outside compute", "shader fragment\nshared f32 @s[4]\n", "2:1", "shared variables exist only in compute shaders"),
             new Case("integer unorm texture", "shader fragment\ntexture 2d u32 @t unorm\n", "2:16", "only f32 textures can be unorm"),
             new Case("no function", H, "3:1", "expected a declaration"),
             new Case("no main", "shader fragment\nfunction helper {\n}\n", "4:1", "no function named main"),
