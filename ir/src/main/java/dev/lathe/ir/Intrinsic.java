@@ -18,6 +18,8 @@ public enum Intrinsic {
     LOAD_UNIFORM(Variable.Kind.UNIFORM, Dest.VAR_TYPE, Effect.PURE, allStages(), Role.ARRAY_INDEX),
     LOAD_BUFFER(Variable.Kind.BUFFER, Dest.FREE, Effect.READS_MEMORY, allStages(), Role.OFFSET),
     STORE_BUFFER(Variable.Kind.BUFFER, Dest.NONE, Effect.SIDE_EFFECT, allStages(), Role.OFFSET, Role.ANY_VALUE),
+    /** The buffer's size in bytes (what the application bound; a run-time array's length comes from it). */
+    BUFFER_SIZE(Variable.Kind.BUFFER, Dest.UINT, Effect.PURE, allStages()),
     TEX(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.FLOAT_COORD),
     TXL(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.FLOAT_COORD, Role.LOD),
     TXF(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.INT_COORD),
@@ -38,7 +40,29 @@ public enum Intrinsic {
     DISCARD_IF(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.FRAGMENT), Role.CONDITION),
     BARRIER(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.COMPUTE)),
     LOAD_SHARED(Variable.Kind.SHARED, Dest.VAR_TYPE, Effect.READS_MEMORY, stages(Stage.COMPUTE), Role.ARRAY_INDEX),
-    STORE_SHARED(Variable.Kind.SHARED, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.VAR_VALUE);
+    STORE_SHARED(Variable.Kind.SHARED, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.VAR_VALUE),
+    // Atomics: read a 32-bit word, store AtomicOp.apply of it, define the word read. In a buffer
+    // the word is at a byte offset, in a shared variable (32-bit scalar elements) at an element.
+    BUFFER_ATOMIC_ADD(Variable.Kind.BUFFER, AtomicOp.ADD, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
+    BUFFER_ATOMIC_IMIN(Variable.Kind.BUFFER, AtomicOp.IMIN, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
+    BUFFER_ATOMIC_UMIN(Variable.Kind.BUFFER, AtomicOp.UMIN, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
+    BUFFER_ATOMIC_IMAX(Variable.Kind.BUFFER, AtomicOp.IMAX, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
+    BUFFER_ATOMIC_UMAX(Variable.Kind.BUFFER, AtomicOp.UMAX, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
+    BUFFER_ATOMIC_AND(Variable.Kind.BUFFER, AtomicOp.AND, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
+    BUFFER_ATOMIC_OR(Variable.Kind.BUFFER, AtomicOp.OR, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
+    BUFFER_ATOMIC_XOR(Variable.Kind.BUFFER, AtomicOp.XOR, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
+    BUFFER_ATOMIC_EXCHANGE(Variable.Kind.BUFFER, AtomicOp.EXCHANGE, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
+    BUFFER_ATOMIC_COMP_SWAP(Variable.Kind.BUFFER, AtomicOp.COMP_SWAP, allStages(), Role.OFFSET, Role.COMPARE, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_ADD(Variable.Kind.SHARED, AtomicOp.ADD, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_IMIN(Variable.Kind.SHARED, AtomicOp.IMIN, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_UMIN(Variable.Kind.SHARED, AtomicOp.UMIN, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_IMAX(Variable.Kind.SHARED, AtomicOp.IMAX, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_UMAX(Variable.Kind.SHARED, AtomicOp.UMAX, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_AND(Variable.Kind.SHARED, AtomicOp.AND, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_OR(Variable.Kind.SHARED, AtomicOp.OR, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_XOR(Variable.Kind.SHARED, AtomicOp.XOR, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_EXCHANGE(Variable.Kind.SHARED, AtomicOp.EXCHANGE, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_COMP_SWAP(Variable.Kind.SHARED, AtomicOp.COMP_SWAP, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.COMPARE, Role.ATOMIC_DATA);
 
     /** What an intrinsic defines. */
     public enum Dest {
@@ -72,7 +96,11 @@ public enum Intrinsic {
         /** A 32-bit float level of detail. */
         LOD,
         /** A 1-bit condition. */
-        CONDITION
+        CONDITION,
+        /** An atomic's 32-bit data. */
+        ATOMIC_DATA,
+        /** comp_swap's 32-bit compare value. */
+        COMPARE
     }
 
     private final String spelling;
@@ -81,14 +109,34 @@ public enum Intrinsic {
     private final Effect effect;
     private final Set<Stage> stages;
     private final Role[] roles;
+    private final AtomicOp atomicOp;
 
     Intrinsic(Variable.Kind varKind, Dest dest, Effect effect, Set<Stage> stages, Role... roles) {
+        this(varKind, dest, effect, stages, null, roles);
+    }
+
+    Intrinsic(Variable.Kind varKind, AtomicOp atomicOp, Set<Stage> stages, Role... roles) {
+        this(varKind, Dest.UINT, Effect.SIDE_EFFECT, stages, atomicOp, roles);
+    }
+
+    private Intrinsic(Variable.Kind varKind, Dest dest, Effect effect, Set<Stage> stages, AtomicOp atomicOp, Role... roles) {
         this.spelling = name().toLowerCase(Locale.ROOT);
         this.varKind = varKind;
         this.dest = dest;
         this.effect = effect;
         this.stages = stages;
         this.roles = roles;
+        this.atomicOp = atomicOp;
+    }
+
+    /** The operation of an atomic intrinsic, or null for the others. */
+    public AtomicOp atomicOp() {
+        return atomicOp;
+    }
+
+    /** The atomic intrinsic doing {@code op} on a buffer or on a shared variable. */
+    public static Intrinsic atomic(AtomicOp op, boolean shared) {
+        return valueOf((shared ? "SHARED_ATOMIC_" : "BUFFER_ATOMIC_") + op.name());
     }
 
     private static Set<Stage> stages(Stage... s) {
@@ -172,7 +220,7 @@ public enum Intrinsic {
             case ANY_VALUE -> null;
             case ARRAY_INDEX, OFFSET -> new int[] {1, 32};
             case FLOAT_COORD, INT_COORD -> new int[] {var.dim().coordinates(), 32};
-            case LOD -> new int[] {1, 32};
+            case LOD, ATOMIC_DATA, COMPARE -> new int[] {1, 32};
             case CONDITION -> new int[] {1, 1};
         };
     }

@@ -2,6 +2,8 @@ package dev.lathe.ir;
 
 import dev.lathe.ir.op.Fp16;
 import dev.lathe.ir.op.Op;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Builds IR at an insertion point, the way tests and frontends want to write it:
@@ -236,6 +238,23 @@ public final class IrBuilder {
 
     public void storeBuffer(Variable v, Value byteOffset, Value x) {
         intrinsic(Intrinsic.STORE_BUFFER, v, 0, 0, byteOffset, x);
+    }
+
+    public Value bufferSize(Variable v) {
+        return load(Intrinsic.BUFFER_SIZE, v);
+    }
+
+    /**
+     * An atomic on a buffer (at a byte offset) or a shared variable (at an element index, null
+     * for a scalar); {@code compare} only for comp_swap. Defines the 32-bit word found.
+     */
+    public Value atomic(AtomicOp op, Variable v, Value at, Value compare, Value data) {
+        boolean shared = v.kind() == Variable.Kind.SHARED;
+        List<Value> srcs = new ArrayList<>();
+        if (at != null) srcs.add(at);
+        if (op.hasCompare()) srcs.add(compare);
+        srcs.add(data);
+        return intrinsic(Intrinsic.atomic(op, shared), v, 1, 32, srcs.toArray(new Value[0])).def();
     }
 
     public Value tex(Variable t, Value coord) {

@@ -1,6 +1,7 @@
 package dev.lathe.spirv;
 
 import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.IrBuilder;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
@@ -112,6 +113,10 @@ final class Instructions {
                 t.definePointer(m.id(i, 1), p);
             }
             case 83, 400 -> t.define(m.id(i, 1), t.val(i, m.id(i, 2))); // OpCopyObject, OpCopyLogical
+            case 68 -> { // OpArrayLength: structure pointer, member number (a literal)
+                m.need(i, 4);
+                t.define(m.id(i, 1), new Val.Simple(t.arrayLength(i, t.pointer(i, m.id(i, 2)), i.operand(3))));
+            }
             case 1 -> t.define(m.id(i, 1), undef(t, i, m.typeOf(i, m.id(i, 0))));
             case 80 -> { // OpCompositeConstruct
                 List<Val> parts = new ArrayList<>();
@@ -202,6 +207,12 @@ final class Instructions {
             }
             case 224 -> b.barrier();
             case 225 -> { } // OpMemoryBarrier: invocations run one at a time
+            case 227 -> { // OpAtomicLoad: invocations run one at a time, so a plain load
+                SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
+                t.define(m.id(i, 1), t.load(i, p));
+            }
+            case 228 -> t.store(i, t.pointer(i, m.id(i, 0)), t.val(i, m.id(i, 3))); // OpAtomicStore
+            case 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242 -> t.define(m.id(i, 1), atomic(t, i, op));
             case 245 -> { // OpPhi: stored on each incoming edge
                 int id = m.id(i, 1);
                 t.define(id, new Val.Simple(b.loadVar(phiVariable(t, i))));
@@ -370,6 +381,46 @@ final class Instructions {
         Value x = ((Val.Simple) into).value();
         if (path[at] < 0 || path[at] >= x.numComponents()) throw t.m.module.error(i, "component " + path[at] + " out of range");
         return new Val.Simple(t.insert(x, path[at], t.simple(i, object)));
+    }
+
+    /**
+     * OpAtomicExchange … OpAtomicXor: result type, result, pointer, scope, semantics (two for the
+     * compare-exchanges), then the value (and the comparator). Scopes and semantics need no
+     * code: invocations never interleave inside an atomic.
+     */
+    private static Val atomic(SpirvToIr t, Instruction i, int op) {
+        SpirvToIr.Ptr p = t.pointer(i, t.m.id(i, 2));
+        IrBuilder b = t.b;
+        Value compare = null, data;
+        AtomicOp a;
+        switch (op) {
+            case 230, 231 -> {
+                a = AtomicOp.COMP_SWAP;
+                data = t.simple(i, t.val(i, t.m.id(i, 6)));
+                compare = t.simple(i, t.val(i, t.m.id(i, 7)));
+            }
+            case 232, 233 -> {
+                a = AtomicOp.ADD;
+                data = b.i32(op == 232 ? 1 : -1);
+            }
+            default -> {
+                data = t.simple(i, t.val(i, t.m.id(i, 5)));
+                a = switch (op) {
+                    case 229 -> AtomicOp.EXCHANGE;
+                    case 234, 235 -> AtomicOp.ADD;
+                    case 236 -> AtomicOp.IMIN;
+                    case 237 -> AtomicOp.UMIN;
+                    case 238 -> AtomicOp.IMAX;
+                    case 239 -> AtomicOp.UMAX;
+                    case 240 -> AtomicOp.AND;
+                    case 241 -> AtomicOp.OR;
+                    default -> AtomicOp.XOR;
+                };
+                if (op == 235) data = b.alu(Op.INEG, data);
+            }
+        }
+        if (data.bitSize() != 32) throw t.mod.error(i, "unsupported " + Opcodes.name(op) + " (on " + data.bitSize() + "-bit values; only 32-bit integers)");
+        return new Val.Simple(t.atomic(i, p, a, compare, data));
     }
 
     private static Val select(SpirvToIr t, Instruction i, Val cond, Val a, Val c) {

@@ -109,7 +109,7 @@ final class ModuleInfo {
         if (!functions.containsKey(entryFunction)) throw module.error(entryPoint, "the entry point names no function");
     }
 
-    private void need(Instruction i, int n) {
+    void need(Instruction i, int n) {
         if (i.count() < n) throw module.error(i, Opcodes.name(i.opcode()) + " has " + i.count() + " operands, needs " + n);
     }
 

@@ -1,5 +1,6 @@
 package dev.lathe.spirv;
 
+import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
@@ -669,6 +670,57 @@ final class SpirvToIr {
             return;
         }
         throw mod.error(at, "unsupported OpStore (to " + place.getClass().getSimpleName() + ")");
+    }
+
+    /**
+     * The length of the run-time array that is member {@code member} of the buffer block a
+     * pointer names: what fits in the bound buffer after the member's offset, zero when the
+     * buffer ends before it.
+     */
+    Value arrayLength(Instruction at, Ptr p, int member) {
+        if (!(p.place() instanceof BufferPlace bp) || !p.path().isEmpty() || !(bp.root() instanceof SpirvType.Struct st)
+                || member < 0 || member >= st.members().size() || !(st.members().get(member) instanceof SpirvType.RuntimeArray ra)) {
+            throw mod.error(at, "unsupported OpArrayLength (only of a run-time array member of a buffer block)");
+        }
+        Integer o = m.memberDecoration(st.id(), member, ModuleInfo.OFFSET);
+        if (o == null) throw mod.error(at, "unsupported buffer layout (member " + member + " has no Offset)");
+        int stride = arrayStride(at, ra);
+        if (stride <= 0) throw mod.error(at, "unsupported buffer layout (ArrayStride " + stride + ")");
+        Value size = b.bufferSize(bp.var()), off = b.i32(o);
+        Value past = b.alu(Op.ISUB, b.alu(Op.UMAX, size, off), off);
+        return b.alu(Op.UDIV, past, b.i32(stride));
+    }
+
+    /**
+     * An atomic on the 32-bit integer a pointer names, in a buffer (at its byte offset) or in
+     * shared memory (at its element); defines the word found. {@code compare} only for
+     * comp_swap.
+     */
+    Value atomic(Instruction at, Ptr p, AtomicOp op, Value compare, Value data) {
+        Place place = p.place();
+        List<Object> path = p.path();
+        if (place instanceof StructPlace sp && !path.isEmpty()) {
+            int k = memberIndex(at, path.get(0), sp.members().size());
+            return atomic(at, new Ptr(sp.members().get(k), p.type(), path.subList(1, path.size())), op, compare, data);
+        }
+        if (place instanceof BufferPlace bp) {
+            BufAddr a = address(at, p);
+            if (!(a.type() instanceof SpirvType.Int i) || i.width() != 32) throw mod.error(at, "unsupported atomic (on " + a.type() + "; only 32-bit integers)");
+            return b.atomic(op, bp.var(), a.off(), compare, data);
+        }
+        if (place instanceof LocalPlace lp && lp.var().kind() == Variable.Kind.SHARED) {
+            SpirvType t = lp.type();
+            Value slot = b.i32(0);
+            for (Object idx : path) {
+                if (!(t instanceof SpirvType.Array ar)) throw mod.error(at, "unsupported atomic (on a vector or matrix component in shared memory)");
+                slot = plus(slot, times(index(idx), slots(ar.element())));
+                t = ar.element();
+            }
+            if (!(t instanceof SpirvType.Int i) || i.width() != 32) throw mod.error(at, "unsupported atomic (on " + t + "; only 32-bit integers)");
+            return b.atomic(op, lp.var(), lp.var().isArray() ? slot : null, compare, data);
+        }
+        throw mod.error(at, "unsupported atomic (on " + (place instanceof LocalPlace ? "function or private memory" : place.getClass().getSimpleName())
+                + "; atomics work on buffers and shared memory)");
     }
 
     Value insert(Value v, Object idx, Value x) {

@@ -160,6 +160,75 @@ class BackendEndToEndTest {
         return original.sameAs(machine);
     }
 
+    /**
+     * Every atomic on a buffer and on shared memory, two workgroups of eight invocations hitting
+     * the same words with random data (some addresses out of range): the simulated binary gives
+     * the interpreter's outputs, returned words and final memory both.
+     */
+    @TestFactory
+    Stream<DynamicTest> everyAtomicAgreesWithTheInterpreter() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (dev.lathe.ir.AtomicOp op : dev.lathe.ir.AtomicOp.values()) {
+            String name = op.name().toLowerCase(java.util.Locale.ROOT);
+            String cmp = op.hasCompare() ? "%c, " : "";
+            Shader s = IrParser.parse(name + ".ir", """
+                    shader compute workgroup_size(8, 1, 1)
+                    buffer u32 @in binding=0
+                    buffer u32 @b binding=1
+                    buffer u32 @out binding=2
+                    shared u32 @s[4]
+                    function main {
+                      vec3 32 %gid = load_global_invocation_id
+                      vec1 32 %g = mov %gid.x
+                      vec3 32 %lid = load_local_invocation_id
+                      vec1 32 %l = mov %lid.x
+                      vec1 32 %four = load_const (4)
+                      vec1 32 %three = load_const (3)
+                      vec1 32 %seven = load_const (7)
+                      vec1 32 %goff = imul %g, %four
+                      vec1 32 %x = load_buffer @in, %goff
+                      vec1 32 %k4 = load_const (4)
+                      vec1 32 %xs = ushr %x, %k4
+                      vec1 32 %c = iand %xs, %three
+                      vec1 32 %k29 = load_const (29)
+                      vec1 32 %hi = ushr %x, %k29
+                      vec1 32 %idx = iand %hi, %seven
+                      vec1 32 %boff = imul %idx, %four
+                      vec1 32 %old = buffer_atomic_OP @b, %boff, CMP%x
+                      store_buffer @out, %goff, %old
+                      vec1 32 %sold = shared_atomic_OP @s, %idx, CMP%x
+                      barrier
+                      vec1 32 %li = iand %l, %three
+                      vec1 32 %v = load_shared @s, %li
+                      vec1 32 %k16 = load_const (16)
+                      vec1 32 %o2 = iadd %g, %k16
+                      vec1 32 %o2b = imul %o2, %four
+                      store_buffer @out, %o2b, %sold
+                      vec1 32 %k32 = load_const (32)
+                      vec1 32 %o3 = iadd %g, %k32
+                      vec1 32 %o3b = imul %o3, %four
+                      store_buffer @out, %o3b, %v
+                    }
+                    """.replace("OP", name).replace("CMP", cmp));
+            tests.add(DynamicTest.dynamicTest(name, () -> {
+                ShaderCompiler.Result r = ShaderCompiler.compile(s);
+                for (long seed = 0; seed < 20; seed++) {
+                    java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+                    long[] in = new long[16], b = new long[6];
+                    for (int i = 0; i < in.length; i++) in[i] = rnd.nextLong(1L << 32);
+                    for (int i = 0; i < b.length; i++) b[i] = rnd.nextInt(4);
+                    ShaderInputs inputs = new ShaderInputs().setBufferWords("in", in).setBufferWords("b", b)
+                            .setBufferWords("out", new long[48]);
+                    ShaderOutputs want = new Interpreter(s).dispatch(inputs, 2, 1, 1);
+                    ShaderOutputs got = new Simulator(r.program()).dispatch(inputs, 2, 1, 1).outputs();
+                    long finalSeed = seed;
+                    assertTrue(want.sameAs(got), () -> name + " seed " + finalSeed + ":\n" + want + "\n" + got);
+                }
+            }));
+        }
+        return tests.stream();
+    }
+
     @Test
     void removingALegalizationNopIsCaughtBySimulation() throws IOException {
         Shader s = IrParser.parse("lambert.ir", Files.readString(ExamplesTest.root().resolve("examples/ir/lambert.ir")));

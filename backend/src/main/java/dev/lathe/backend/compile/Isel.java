@@ -23,6 +23,7 @@ import dev.lathe.ir.Stage;
 import dev.lathe.ir.UndefInstr;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
+import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.BaseType;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
@@ -916,6 +917,10 @@ final class Isel {
     private void intrinsic(IntrinsicInstr x) {
         Variable v = x.var();
         Value d = x.def();
+        if (x.intrinsic().atomicOp() != null) {
+            atomic(x, v);
+            return;
+        }
         switch (x.intrinsic()) {
             case LOAD_INPUT -> {
                 VReg[] r = new VReg[d.numComponents()];
@@ -959,6 +964,11 @@ final class Isel {
                             c * bits / 8);
                     cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
                 }
+            }
+            case BUFFER_SIZE -> {
+                VReg r = newReg(32);
+                cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(layout.bufferSize(v))), r));
+                define(d, new VReg[] {r});
             }
             case TEX, TXL, TXF, TXS -> texture(x, v, d);
             case LOAD_VAR, STORE_VAR, LOAD_SHARED, STORE_SHARED -> local(x, v);
@@ -1039,6 +1049,67 @@ final class Isel {
         define(d, r);
     }
 
+    /**
+     * The byte address (from the variable's base) of element {@code index} of an array of
+     * {@code elem}-byte elements, clamped to the spare element after it when out of range, and
+     * the in-range flag: {addr, ok}.
+     */
+    private VReg[] elementAddress(VReg index, Variable v, int elem) {
+        VReg ok = newReg(32);
+        aluWithConstant(MOp.CMPS_U, Cond.LT, ok, index, v.arrayLength());
+        VReg scaled = newReg(32);
+        aluWithConstant(MOp.MUL_U, null, scaled, index, elem);
+        VReg spare = materialize((long) v.arrayLength() * elem, 32);
+        VReg addr = newReg(32);
+        emitAlu(MOp.SEL_B, MType.U32, null, false, addr, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(scaled, ok, spare));
+        return new VReg[] {addr, ok};
+    }
+
+    /**
+     * Buffer atomics address the buffer at the byte offset; shared ones the element, clamped to
+     * the spare element like loads and stores, with the result replaced by zero out of range
+     * (the interpreter neither reads nor writes there).
+     */
+    private void atomic(IntrinsicInstr x, Variable v) {
+        AtomicOp a = x.intrinsic().atomicOp();
+        boolean shared = v.kind() == Variable.Kind.SHARED;
+        MOp op = MOp.atomic(a, shared);
+        MType t = MOp.atomicType(a);
+        VReg addr, ok = null;
+        int next;
+        if (!shared) {
+            addr = comp(x.src(0), 0);
+            next = 1;
+        } else {
+            int base = sharedOffsets.get(v);
+            VReg rel;
+            if (v.isArray()) {
+                VReg[] at = elementAddress(comp(x.src(0), 0), v, Layout.elementBytes(v));
+                rel = at[0];
+                ok = at[1];
+                next = 1;
+            } else {
+                rel = materialize(0, 32);
+                next = 0;
+            }
+            addr = newReg(32);
+            aluWithConstant(MOp.ADD_U, null, addr, rel, base);
+        }
+        VReg compare = a.hasCompare() ? comp(x.src(next++), 0) : null;
+        VReg data = comp(x.src(next), 0);
+        VReg raw = newReg(32);
+        MInstr proto = MInstr.atomic(op, t, Operand.reg(0), Operand.reg(0), Operand.reg(0), compare == null ? Operand.NONE : Operand.reg(0),
+                shared ? 0 : slot(v));
+        cur.add(compare == null ? MirInstr.op(proto, raw, addr, data) : MirInstr.op(proto, raw, addr, data, compare));
+        VReg r = raw;
+        if (ok != null) {
+            r = newReg(32);
+            emitAlu(MOp.SEL_B, MType.U32, null, false, r, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                    List.of(raw, ok, materialize(0, 32)));
+        }
+        define(x.def(), new VReg[] {r});
+    }
+
     /** {@code dst = a OP k} on u32: k as an immediate when it fits the 11-bit field, else in a register. */
     private void aluWithConstant(MOp op, Cond cond, VReg dst, VReg a, long k) {
         if (k >= -1024 && k <= 1023) {
@@ -1097,14 +1168,9 @@ final class Isel {
         VReg addr;
         VReg ok = null;
         if (indexed) {
-            VReg index = comp(x.src(0), 0);
-            ok = newReg(32);
-            aluWithConstant(MOp.CMPS_U, Cond.LT, ok, index, v.arrayLength());
-            VReg scaled = newReg(32);
-            aluWithConstant(MOp.MUL_U, null, scaled, index, elem);
-            VReg spare = materialize((long) v.arrayLength() * elem, 32);
-            addr = newReg(32);
-            emitAlu(MOp.SEL_B, MType.U32, null, false, addr, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(scaled, ok, spare));
+            VReg[] at = elementAddress(comp(x.src(0), 0), v, elem);
+            addr = at[0];
+            ok = at[1];
         } else {
             addr = materialize(0, 32);
         }

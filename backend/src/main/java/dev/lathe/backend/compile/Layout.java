@@ -58,6 +58,18 @@ final class Layout {
         return at;
     }
 
+    /**
+     * The constant scalar where the driver writes a buffer's size in bytes (as ir3's driver
+     * params hold SSBO sizes), taken on first use; its slot is named {@code NAME.size}.
+     */
+    int bufferSize(Variable v) {
+        Integer at = slots.get(v.name() + ".size");
+        if (at != null) return at;
+        if (nextConst + 1 > 2048) throw new CompileException("the constant file is full (2048 scalars)");
+        slots.put(v.name() + ".size", nextConst);
+        return nextConst++;
+    }
+
     /** Local memory for a local variable (every element), plus one spare element where dropped stores go. */
     int local(Variable v) {
         Integer at = localOffsets.get(v);

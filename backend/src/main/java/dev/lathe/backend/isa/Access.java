@@ -39,7 +39,9 @@ public final class Access {
             }
             case 6 -> {
                 if (i.src(0).kind() == Kind.REG) out.add(i.src(0).index());
-                if (op.isStore()) {
+                if (op.isAtomic()) {
+                    for (int s = 1; s < 3; s++) if (i.src(s).kind() == Kind.REG) out.add(i.src(s).index());
+                } else if (op.isStore()) {
                     int n = i.count() * i.type().regs();
                     for (int u = 0; u < n; u++) out.add(i.src(1).index() + u);
                 }

@@ -78,6 +78,12 @@ public final class Asm {
                 sb.append(", t").append(i.index());
             }
             case 6 -> {
+                if (op.isAtomic()) {
+                    sb.append('.').append(i.type().suffix()).append(' ').append(operand(i.dst())).append(", ").append(memory(i))
+                            .append(", ").append(operand(i.src(1)));
+                    if (i.src(2).kind() == Kind.REG) sb.append(", ").append(operand(i.src(2)));
+                    return sb.toString();
+                }
                 sb.append('.').append(i.type().suffix()).append('.').append(i.count()).append(' ');
                 String mem = memory(i);
                 if (op.isStore()) sb.append(mem).append(", ").append(operand(i.src(1)));
@@ -93,7 +99,7 @@ public final class Asm {
     }
 
     private static String memory(MInstr i) {
-        String space = switch (i.op()) {
+        String space = i.op().isAtomic() ? (i.op().isSharedAtomic() ? "w" : "b" + i.index()) : switch (i.op()) {
             case LDG, STG -> "b" + i.index();
             case LDL, STL -> "l";
             case LDLW, STLW -> "w";
@@ -176,6 +182,7 @@ public final class Asm {
             case "mov", "cov" -> parseMove(c, base, parts, mnemonicAt);
             case "sam", "samlod", "isam", "getsize" -> parseTexture(c, base, parts, mnemonicAt);
             case "ldg", "stg", "ldl", "stl", "ldp", "stp", "ldc", "ldlv", "sto", "ldlw", "stlw" -> parseMemory(c, base, parts, mnemonicAt);
+            case "atomic" -> parseAtomic(c, parts, mnemonicAt);
             default -> parseAlu(c, base, parts, mnemonicAt);
         };
         if (rpt > 0 && i.op() == MOp.NOP) {
@@ -313,6 +320,31 @@ public final class Asm {
                     + m.space + "[...]");
         }
         return MInstr.memory(op, t, count, dst, m.address, data, m.index, m.offset);
+    }
+
+    /** {@code atomic.OP.TYPE dst, b1[rA] or w[rA], data[, compare]}. */
+    private static MInstr parseAtomic(Cursor c, String[] parts, int at) throws SyntaxError {
+        List<String> ops = List.of("add", "min", "max", "and", "or", "xor", "xchg", "cmpxchg");
+        if (parts.length != 3 || !ops.contains(parts[1])) {
+            throw new SyntaxError(at + 1, "atomics are written atomic.OP.TYPE (OP: " + String.join(" ", ops) + "), e.g. atomic.add.u32");
+        }
+        MType t = typeAt(parts[2], at + parts[0].length() + parts[1].length() + 2);
+        Operand dst = c.operand();
+        c.comma();
+        Mem m = c.memory();
+        if (!m.space.equals("b") && !m.space.equals("w")) throw new SyntaxError(m.at + 1, "atomics address bN[...] or w[...], not " + m.space + "[...]");
+        if (m.address.kind() != Kind.REG || m.offset != 0) throw new SyntaxError(m.at + 1, "atomics address a register, with no offset");
+        c.comma();
+        Operand data = c.operand();
+        Operand compare = Operand.NONE;
+        if (parts[1].equals("cmpxchg")) {
+            c.comma();
+            compare = c.operand();
+        }
+        c.expectEnd();
+        MOp op = MOp.of(6, (m.space.equals("w") ? MOp.ATOMIC_ADD_W.code() : MOp.ATOMIC_ADD_B.code()) + ops.indexOf(parts[1]));
+        if (!op.types().allows(t)) throw new SyntaxError(at + 1, "atomics work on u32 or s32, not " + t.suffix());
+        return MInstr.atomic(op, t, dst, m.address, data, compare, m.index);
     }
 
     private record Mem(String space, int index, Operand address, int offset, int at) {}

@@ -150,6 +150,7 @@ public final class Encoding {
 
     private static String validateMemory(MInstr i) {
         MOp op = i.op();
+        if (op.isAtomic()) return validateAtomic(i);
         if (i.count() < 1 || i.count() > 4) return "memory instructions move 1 to 4 components";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "index " + i.index() + " is outside 0 to 31";
         if ((op == MOp.LDL || op == MOp.STL || op == MOp.LDP || op == MOp.STP || op == MOp.LDC || op == MOp.LDLW || op == MOp.STLW) && i.index() != 0) {
@@ -179,6 +180,27 @@ public final class Encoding {
             if (e != null) return e;
         }
         for (Operand o : i.srcs()) if (o.neg() || o.abs() || o.rep()) return "memory operands have no modifiers";
+        return null;
+    }
+
+    /** Atomics: one word, no offset; [address, data, compare] with compare only for cmpxchg. */
+    private static String validateAtomic(MInstr i) {
+        MOp op = i.op();
+        if (i.count() != 1) return "atomics work on one word";
+        if (i.offset() != 0) return "atomics take no offset";
+        if (i.index() < 0 || i.index() >= MAX_SLOT) return "index " + i.index() + " is outside 0 to 31";
+        if (op.isSharedAtomic() && i.index() != 0) return "workgroup atomics have no buffer index";
+        if (i.srcs().size() != 3) return "atomics have an address, a data and a compare operand";
+        boolean cmp = op.atomicOp(i.type()) == dev.lathe.ir.AtomicOp.COMP_SWAP;
+        if (i.src(0).kind() != Kind.REG) return "the address comes from a register";
+        if (i.src(1).kind() != Kind.REG) return "the data comes from a register";
+        if ((i.src(2).kind() == Kind.REG) != cmp) return cmp ? "cmpxchg needs a compare register" : "only cmpxchg takes a compare value";
+        String e = checkDst(i, i.dst(), i.type(), false);
+        if (e != null) return e;
+        for (Operand o : i.srcs()) {
+            if (o.kind() == Kind.REG && (e = checkReg(o, MType.U32)) != null) return e;
+            if (o.neg() || o.abs() || o.rep()) return "memory operands have no modifiers";
+        }
         return null;
     }
 
@@ -232,7 +254,11 @@ public final class Encoding {
             case 5 -> w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
                     | (long) i.count() << 41 | (long) dst(i.dst()) << 33 | (long) regOrNone(i.src(0)) << 25
                     | (long) regOrNone(i.src(1)) << 17 | (long) i.index() << 12 | (long) i.dim() << 10;
-            case 6 -> w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
+            case 6 -> op.isAtomic()
+                    ? w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
+                            | (long) i.dst().index() << 35 | (long) i.src(0).index() << 27 | (long) i.index() << 22
+                            | (long) i.src(1).index() << 14 | (long) regOrNone(i.src(2)) << 6
+                    : w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
                     | (long) (i.count() - 1) << 43 | (long) (i.op().isStore() ? i.src(1).index() : i.dst().index()) << 35
                     | (long) regOrNone(i.src(0)) << 27 | (long) i.index() << 22 | (i.offset() & ((1L << OFFSET_BITS) - 1));
             default -> w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49;
@@ -412,6 +438,11 @@ public final class Encoding {
 
     private static MInstr decodeMemory(long w) throws DecodeException {
         MOp op = opcode(6, (int) bits(w, 60, 55));
+        if (op.isAtomic()) {
+            return new MInstr(op, type(bits(w, 48, 45)), null, null, 0, bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false, false,
+                    regOrNoneOf(bits(w, 42, 35)), List.of(regOrNoneOf(bits(w, 34, 27)), regOrNoneOf(bits(w, 21, 14)),
+                    regOrNoneOf(bits(w, 13, 6))), (int) bits(w, 26, 22), 0, 1, 0);
+        }
         long reg = bits(w, 42, 35);
         if (reg >= Operand.NUM_REGS) throw new DecodeException("no register " + reg);
         Operand data = op.isStore() ? Operand.reg((int) reg) : Operand.NONE;

@@ -20,7 +20,7 @@ import java.util.List;
  * @param invert  br, kill: act when p0.x is false
  * @param dst     the destination register (or p0.x, or none)
  * @param srcs    the sources: cat1–cat4 ALU operands; cat5 [coordinates, lod]; cat6
- *                [address, data]
+ *                [address, data]; atomics [address, data, compare]
  * @param index   cat5 texture, cat6 buffer binding or input/output slot
  * @param offset  cat0 jump/br: target relative to this instruction; cat6: immediate offset
  * @param count   cat5: write mask (bit 0 = x); cat6: components (1–4)
@@ -90,6 +90,10 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
 
     public static MInstr memory(MOp op, MType type, int count, Operand dst, Operand address, Operand data, int index, int offset) {
         return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(address, data), index, offset, count, 0);
+    }
+
+    public static MInstr atomic(MOp op, MType type, Operand dst, Operand address, Operand data, Operand compare, int index) {
+        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(address, data, compare), index, 0, 1, 0);
     }
 
     public static MInstr bar() {

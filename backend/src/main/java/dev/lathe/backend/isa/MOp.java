@@ -1,5 +1,6 @@
 package dev.lathe.backend.isa;
 
+import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.op.Op;
 
 /**
@@ -93,6 +94,24 @@ public enum MOp {
     STO(6, 8, "sto", 0, Types.MEMORY, null),
     LDLW(6, 9, "ldlw", 0, Types.MEMORY, null),
     STLW(6, 10, "stlw", 0, Types.MEMORY, null),
+    // cat6 atomics on a buffer (b) and on workgroup memory (w): the destination gets the 32-bit
+    // word found, the word becomes AtomicOp.apply(word, data, compare); min/max by the type's sign
+    ATOMIC_ADD_B(6, 11, "atomic.add", 0, Types.WORD, null),
+    ATOMIC_MIN_B(6, 12, "atomic.min", 0, Types.WORD, null),
+    ATOMIC_MAX_B(6, 13, "atomic.max", 0, Types.WORD, null),
+    ATOMIC_AND_B(6, 14, "atomic.and", 0, Types.WORD, null),
+    ATOMIC_OR_B(6, 15, "atomic.or", 0, Types.WORD, null),
+    ATOMIC_XOR_B(6, 16, "atomic.xor", 0, Types.WORD, null),
+    ATOMIC_XCHG_B(6, 17, "atomic.xchg", 0, Types.WORD, null),
+    ATOMIC_CMPXCHG_B(6, 18, "atomic.cmpxchg", 0, Types.WORD, null),
+    ATOMIC_ADD_W(6, 19, "atomic.add", 0, Types.WORD, null),
+    ATOMIC_MIN_W(6, 20, "atomic.min", 0, Types.WORD, null),
+    ATOMIC_MAX_W(6, 21, "atomic.max", 0, Types.WORD, null),
+    ATOMIC_AND_W(6, 22, "atomic.and", 0, Types.WORD, null),
+    ATOMIC_OR_W(6, 23, "atomic.or", 0, Types.WORD, null),
+    ATOMIC_XOR_W(6, 24, "atomic.xor", 0, Types.WORD, null),
+    ATOMIC_XCHG_W(6, 25, "atomic.xchg", 0, Types.WORD, null),
+    ATOMIC_CMPXCHG_W(6, 26, "atomic.cmpxchg", 0, Types.WORD, null),
     // cat7: synchronization
     BAR(7, 0, "bar", 0, Types.NONE, null);
 
@@ -104,7 +123,9 @@ public enum MOp {
         /** f32, u32, s32: what a texel holds */
         TEXEL,
         /** 8- to 64-bit values moved to or from memory */
-        MEMORY;
+        MEMORY,
+        /** u32 and s32: the words atomics work on */
+        WORD;
 
         public boolean allows(MType t) {
             return switch (this) {
@@ -117,6 +138,7 @@ public enum MOp {
                 case SINT -> t.kind() == MType.Kind.SINT && t.bits() <= 32;
                 case TEXEL -> t == MType.F32 || t == MType.U32 || t == MType.S32;
                 case MEMORY -> t != MType.B1;
+                case WORD -> t == MType.U32 || t == MType.S32;
             };
         }
     }
@@ -167,9 +189,53 @@ public enum MOp {
         return types != Types.NONE;
     }
 
-    /** Loads from memory or textures whose results are waited for with (sy). */
+    /** Loads from memory or textures whose results are waited for with (sy); atomics too. */
     public boolean isSyProducer() {
-        return category == 5 || this == LDG || this == LDL || this == LDP || this == LDC || this == LDLV || this == LDLW;
+        return category == 5 || this == LDG || this == LDL || this == LDP || this == LDC || this == LDLV || this == LDLW || isAtomic();
+    }
+
+    public boolean isAtomic() {
+        return category == 6 && code >= ATOMIC_ADD_B.code;
+    }
+
+    /** Atomics on workgroup memory (addressed {@code w[...]}) rather than a buffer. */
+    public boolean isSharedAtomic() {
+        return category == 6 && code >= ATOMIC_ADD_W.code;
+    }
+
+    /** The operation of an atomic at type {@code t} (s32 makes min/max signed). */
+    public AtomicOp atomicOp(MType t) {
+        boolean signed = t == MType.S32;
+        return switch (isSharedAtomic() ? code - ATOMIC_ADD_W.code : code - ATOMIC_ADD_B.code) {
+            case 0 -> AtomicOp.ADD;
+            case 1 -> signed ? AtomicOp.IMIN : AtomicOp.UMIN;
+            case 2 -> signed ? AtomicOp.IMAX : AtomicOp.UMAX;
+            case 3 -> AtomicOp.AND;
+            case 4 -> AtomicOp.OR;
+            case 5 -> AtomicOp.XOR;
+            case 6 -> AtomicOp.EXCHANGE;
+            default -> AtomicOp.COMP_SWAP;
+        };
+    }
+
+    /** The atomic instruction doing {@code op} (its type then gives min/max their sign). */
+    public static MOp atomic(AtomicOp op, boolean shared) {
+        int k = switch (op) {
+            case ADD -> 0;
+            case IMIN, UMIN -> 1;
+            case IMAX, UMAX -> 2;
+            case AND -> 3;
+            case OR -> 4;
+            case XOR -> 5;
+            case EXCHANGE -> 6;
+            case COMP_SWAP -> 7;
+        };
+        return of(6, (shared ? ATOMIC_ADD_W.code : ATOMIC_ADD_B.code) + k);
+    }
+
+    /** The type an atomic doing {@code op} runs at. */
+    public static MType atomicType(AtomicOp op) {
+        return op == AtomicOp.IMIN || op == AtomicOp.IMAX ? MType.S32 : MType.U32;
     }
 
     public boolean isStore() {

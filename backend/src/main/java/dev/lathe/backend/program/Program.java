@@ -15,7 +15,8 @@ import java.util.Map;
  *                   these names
  * @param slots      per variable name, where the code finds it: a uniform's first constant
  *                   scalar, an input's or output's slot ({@code inN}/{@code outN}), a
- *                   buffer's binding ({@code bN}), a texture's number ({@code tN})
+ *                   buffer's binding ({@code bN}), a texture's number ({@code tN}); under
+ *                   {@code NAME.size}, the constant scalar holding a buffer's size in bytes
  * @param constants  initial constant-file scalars beyond the uniforms (large immediates), by index
  * @param localBytes size of each invocation's local memory ({@code ldl}/{@code stl})
  * @param privateBytes size of each invocation's spill scratch ({@code ldp}/{@code stp})

@@ -20,6 +20,7 @@ import java.util.TreeMap;
  * .shader compute workgroup_size(4, 1, 1)   the IR shader line
  * .decl buffer f32 @y binding=1             IR declarations, one per line
  * .slot @y 1                                where the code finds each variable
+ * .slot @y.size 9                           constant scalar 9 holds @y's size in bytes
  * .const 8 0x3f800000                       constant-file scalar 8 (c2.x) holds this pattern
  * .local 0                                  bytes of local memory per invocation
  * .private 0                                bytes of spill scratch per invocation
@@ -46,6 +47,8 @@ public final class ProgramText {
         for (Variable v : p.shader().variables()) {
             Integer at = p.slots().get(v.name());
             if (at != null) sb.append(".slot @").append(v.name()).append(' ').append(at).append('\n');
+            Integer size = p.slots().get(v.name() + ".size");
+            if (size != null) sb.append(".slot @").append(v.name()).append(".size ").append(size).append('\n');
         }
         new TreeMap<>(p.constants()).forEach((k, v) -> sb.append(".const ").append(k).append(" 0x").append(Long.toHexString(v))
                 .append('\n'));
@@ -129,7 +132,16 @@ public final class ProgramText {
             throw new ProgramException(e.getMessage());
         }
         for (var e : slotLines.entrySet()) {
-            if (shader.variable(e.getKey()) == null) {
+            if (e.getKey().endsWith(".size")) {
+                Variable v = shader.variable(e.getKey().substring(0, e.getKey().length() - 5));
+                if (v == null || v.kind() != Variable.Kind.BUFFER) {
+                    throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .slot @" + e.getKey()
+                            + " needs a buffer declared as @" + e.getKey().substring(0, e.getKey().length() - 5));
+                }
+                if (slots.get(e.getKey()) > 2047) {
+                    throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: a size slot is a constant scalar, 0 to 2047");
+                }
+            } else if (shader.variable(e.getKey()) == null) {
                 throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .slot names @" + e.getKey()
                         + ", which no .decl declares");
             }

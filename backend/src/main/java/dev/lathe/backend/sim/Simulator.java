@@ -141,6 +141,10 @@ public final class Simulator {
                 }
             }
             program.constants().forEach(this::put);
+            for (Variable v : program.shader().variables(Variable.Kind.BUFFER)) {
+                Integer at = program.slots().get(v.name() + ".size");
+                if (at != null) put(at, buffers.get(v).length & 0xffffffffL);
+            }
             for (Variable v : program.shader().variables(Variable.Kind.OUTPUT)) {
                 Integer slot = program.slots().get(v.name());
                 if (slot != null) outputs.put(slot, new long[v.type().components()]);
@@ -473,6 +477,10 @@ public final class Simulator {
 
         private void memory(MInstr i) {
             MOp op = i.op();
+            if (op.isAtomic()) {
+                atomic(i);
+                return;
+            }
             int bits = i.type().bits(), regs = i.type().regs();
             long address = i.offset();
             if (i.src(0).kind() == Operand.Kind.REG) address += readReg(i.src(0).index(), true);
@@ -515,6 +523,23 @@ public final class Simulator {
                 }
             }
             for (int c = 0; c < data.length; c++) writeValue(i.dst().index() + c * regs, data[c], bits, 2);
+        }
+
+        /** The word is read, combined and written at once: invocations never interleave inside one. */
+        private void atomic(MInstr i) {
+            MOp op = i.op();
+            long address = readReg(i.src(0).index(), true);
+            long data = readReg(i.src(1).index(), true);
+            long compare = i.src(2).kind() == Operand.Kind.REG ? readReg(i.src(2).index(), true) : 0;
+            dev.lathe.ir.AtomicOp a = op.atomicOp(i.type());
+            long old;
+            if (op.isSharedAtomic()) {
+                old = load(shared, "workgroup memory", address, 1, 32)[0];
+                store(shared, "workgroup memory", address, new long[] {a.apply(old, data, compare)}, 32);
+            } else {
+                old = Interpreter.atomicBuffer(buffer(i.index()), address, a, data, compare);
+            }
+            writeValue(i.dst().index(), old, 32, 2);
         }
 
         private byte[] buffer(int binding) {

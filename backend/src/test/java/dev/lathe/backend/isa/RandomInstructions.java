@@ -90,6 +90,11 @@ final class RandomInstructions {
                     op == MOp.GETSIZE ? Operand.NONE : Operand.reg(r.nextInt(188)), op == MOp.SAMLOD ? Operand.reg(r.nextInt(191)) : Operand.NONE,
                     r.nextInt(32));
             case 6 -> {
+                if (op.isAtomic()) {
+                    boolean cmp = op.atomicOp(t) == dev.lathe.ir.AtomicOp.COMP_SWAP;
+                    yield MInstr.atomic(op, t, reg(r, t), reg(r, t), reg(r, t), cmp ? reg(r, t) : Operand.NONE,
+                            op.isSharedAtomic() ? 0 : r.nextInt(32));
+                }
                 int count = 1 + r.nextInt(4);
                 boolean indexed = op == MOp.LDG || op == MOp.STG || op == MOp.LDLV || op == MOp.STO;
                 Operand addr = op == MOp.LDLV || op == MOp.STO || r.nextInt(3) == 0 ? Operand.NONE : Operand.reg(r.nextInt(190));

@@ -1,6 +1,7 @@
 package dev.lathe.ir.interp;
 
 import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
@@ -332,6 +333,16 @@ public final class Interpreter {
         private boolean intrinsic(IntrinsicInstr i) {
             Variable v = i.var();
             Value d = i.def();
+            AtomicOp atomic = i.intrinsic().atomicOp();
+            if (atomic != null) {
+                long data = read(i.src(atomic.hasCompare() ? 2 : 1).value())[0];
+                long compare = atomic.hasCompare() ? read(i.src(1).value())[0] : 0;
+                long at = v.isArray() || v.kind() == Variable.Kind.BUFFER ? read(i.src(0).value())[0] : 0;
+                set(d, new long[] {v.kind() == Variable.Kind.BUFFER
+                        ? atomicBuffer(buffers.get(v), at, atomic, data, compare)
+                        : atomicElement(shared.get(v), v, at, atomic, data, compare)});
+                return true;
+            }
             switch (i.intrinsic()) {
                 case LOAD_INPUT -> set(d, interfaceValue(v, 0));
                 case STORE_OUTPUT -> System.arraycopy(read(i.src(0).value()), 0, outputs.get(v), 0, v.type().components());
@@ -344,6 +355,7 @@ public final class Interpreter {
                     Value x = i.src(1).value();
                     storeBuffer(buffers.get(v), read(i.src(0).value())[0], read(x), x.bitSize());
                 }
+                case BUFFER_SIZE -> set(d, new long[] {buffers.get(v).length & 0xffffffffL});
                 case TEX, TXL -> set(d, sample(v, read(i.src(0).value()), in));
                 case TXF -> set(d, fetch(v, read(i.src(0).value()), in));
                 case TXS -> set(d, textureSize(v, in));
@@ -391,6 +403,14 @@ public final class Interpreter {
             return r;
         }
 
+        /** An atomic on element {@code idx} of a shared 32-bit scalar array: out of range reads zero and stores nothing. */
+        private long atomicElement(long[] store, Variable v, long idx, AtomicOp op, long data, long compare) {
+            if (v.isArray() && Long.compareUnsigned(idx, v.arrayLength()) >= 0) return 0;
+            long old = store[(int) idx];
+            store[(int) idx] = op.apply(old, data, compare);
+            return old;
+        }
+
         /** Stores element {@code idx}; out of range drops the store. */
         private void storeElement(long[] store, Variable v, long idx, long[] x) {
             int c = v.type().components();
@@ -432,6 +452,17 @@ public final class Interpreter {
             r[c] = v;
         }
         return r;
+    }
+
+    /**
+     * An atomic on the 32-bit word at byte {@code offset} of a buffer; returns the word found.
+     * Bytes past the end read zero and drop their part of the store, like loads and stores.
+     * Shared with the backend simulator.
+     */
+    public static long atomicBuffer(byte[] buf, long offset, AtomicOp op, long data, long compare) {
+        long old = loadBuffer(buf, offset, 1, 32)[0];
+        storeBuffer(buf, offset, new long[] {op.apply(old, data, compare)}, 32);
+        return old;
     }
 
     public static void storeBuffer(byte[] buf, long offset, long[] x, int bits) {

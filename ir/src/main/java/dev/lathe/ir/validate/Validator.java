@@ -1,6 +1,7 @@
 package dev.lathe.ir.validate;
 
 import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.CfList;
 import dev.lathe.ir.CfNode;
@@ -275,6 +276,10 @@ public final class Validator {
             if (!declared) error("intrinsic-variable", in, "@" + v.name() + " is not declared in this shader/function");
         } else if (v != null) {
             error("intrinsic-variable", in, k.spelling() + " takes no variable");
+        }
+        if (k.atomicOp() != null && v != null && v.kind() == Variable.Kind.SHARED
+                && (v.type().components() != 1 || v.type().bitSize() != 32 || v.type().base() == BaseType.FLOAT)) {
+            error("intrinsic-variable", in, k.spelling() + " needs 32-bit integer scalars, but @" + v.name() + " holds " + v.type());
         }
         List<Intrinsic.Role> roles = k.roles(v);
         if (roles.size() != in.numSrcs()) {

@@ -328,4 +328,70 @@ class InterpreterTest {
         assertEquals(1, it.run(new ShaderInputs().set("x", 1)).output("o")[0]);
         assertEquals(3, it.run(new ShaderInputs().set("x", 8)).output("o")[0]);
     }
+
+    /** Each atomic on a buffer word and on a shared element: the word found is returned, the combination stored. */
+    @Test
+    void atomicsReturnTheWordFoundAndStoreTheCombination() {
+        // op, word found, data, compare, word stored
+        Object[][] cases = {
+                {"add", 10L, 5L, 0L, 15L}, {"add", 0xffffffffL, 2L, 0L, 1L},
+                {"imin", 0xfffffffeL, 3L, 0L, 0xfffffffeL}, {"umin", 0xfffffffeL, 3L, 0L, 3L},
+                {"imax", 0xfffffffeL, 3L, 0L, 3L}, {"umax", 0xfffffffeL, 3L, 0L, 0xfffffffeL},
+                {"and", 12L, 10L, 0L, 8L}, {"or", 12L, 10L, 0L, 14L}, {"xor", 12L, 10L, 0L, 6L},
+                {"exchange", 7L, 9L, 0L, 9L}, {"comp_swap", 7L, 9L, 7L, 9L}, {"comp_swap", 7L, 9L, 8L, 7L}};
+        for (Object[] c : cases) {
+            String op = (String) c[0];
+            String cmp = op.equals("comp_swap") ? "%cmp, " : "";
+            Shader s = parse("""
+                    shader compute workgroup_size(1, 1, 1)
+                    buffer u32 @b binding=0
+                    shared u32 @s[2]
+                    function main {
+                      vec1 32 %z = load_const (0)
+                      vec1 32 %one = load_const (1)
+                      vec1 32 %four = load_const (4)
+                      vec1 32 %eight = load_const (8)
+                      vec1 32 %init = load_buffer @b, %z
+                      vec1 32 %data = load_buffer @b, %four
+                      vec1 32 %cmp = load_buffer @b, %eight
+                      vec1 32 %old = buffer_atomic_OP @b, %z, CMP%data
+                      store_shared @s, %one, %init
+                      vec1 32 %sold = shared_atomic_OP @s, %one, CMP%data
+                      vec1 32 %snew = load_shared @s, %one
+                      vec1 32 %seven = load_const (7)
+                      vec1 32 %oob = shared_atomic_OP @s, %seven, CMP%data
+                      vec1 32 %far = load_const (4000)
+                      vec1 32 %boob = buffer_atomic_OP @b, %far, CMP%data
+                      vec1 32 %o3 = load_const (12)
+                      store_buffer @b, %o3, %old
+                      vec1 32 %o4 = load_const (16)
+                      store_buffer @b, %o4, %sold
+                      vec1 32 %o5 = load_const (20)
+                      store_buffer @b, %o5, %snew
+                      vec1 32 %o6 = load_const (24)
+                      store_buffer @b, %o6, %oob
+                      vec1 32 %o7 = load_const (28)
+                      store_buffer @b, %o7, %boob
+                    }
+                    """.replace("OP", op).replace("CMP", cmp));
+            ShaderOutputs out = new Interpreter(s).dispatch(
+                    new ShaderInputs().setBufferWords("b", (long) c[1], (long) c[2], (long) c[3], 99, 99, 99, 99, 99), 1, 1, 1);
+            long[] want = {(long) c[4], (long) c[2], (long) c[3], (long) c[1], (long) c[1], (long) c[4], 0, 0};
+            for (int w = 0; w < want.length; w++) assertEquals(want[w], out.bufferWord("b", w), op + " " + java.util.Arrays.toString(c) + " word " + w);
+        }
+    }
+
+    @Test
+    void sharedAtomicsNeedIntegerWords() {
+        Shader s = IrParser.parse("t.ir", """
+                shader compute workgroup_size(1, 1, 1)
+                shared f32 @s[2]
+                function main {
+                  vec1 32 %z = load_const (0)
+                  vec1 32 %old = shared_atomic_add @s, %z, %z
+                }
+                """);
+        String errors = String.join("\n", Validator.validate(s).stream().map(Object::toString).toList());
+        assertTrue(errors.contains("shared_atomic_add needs 32-bit integer scalars, but @s holds f32"), errors);
+    }
 }
