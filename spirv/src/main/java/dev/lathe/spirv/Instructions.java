@@ -90,9 +90,21 @@ final class Instructions {
                 int id = m.id(i, 1);
                 SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
                 if (p.place() instanceof SpirvToIr.TexturePlace tp) {
-                    t.textures.put(id, tp.var());
+                    t.textures.put(id, SpirvToIr.TexChoice.of(tp.var()));
                     return;
                 }
+                if (p.place() instanceof SpirvToIr.TextureArrayPlace ta) {
+                    if (p.path().size() != 1) throw m.module.error(i, "unsupported OpLoad (a whole array of textures)");
+                    Object k = p.path().get(0);
+                    if (k instanceof Integer c) {
+                        if (c < 0 || c >= ta.vars().size()) throw m.module.error(i, "texture array element " + c + " out of range");
+                        t.textures.put(id, SpirvToIr.TexChoice.of(ta.vars().get(c)));
+                    } else {
+                        t.textures.put(id, new SpirvToIr.TexChoice(ta.vars(), (Value) k));
+                    }
+                    return;
+                }
+                if (p.place() instanceof SpirvToIr.SamplerPlace) return; // samplers hold nothing
                 t.define(id, t.load(i, p));
             }
             case 62 -> t.store(i, t.pointer(i, m.id(i, 0)), t.val(i, m.id(i, 1)));
@@ -197,7 +209,7 @@ final class Instructions {
             case 143, 144, 145, 146, 147, 84 -> t.define(m.id(i, 1), Matrices.translate(t, i));
             case 86 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpSampledImage
             case 100 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpImage
-            case 87, 88, 95, 103, 104 -> t.define(m.id(i, 1), image(t, i));
+            case 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 103, 104 -> t.define(m.id(i, 1), image(t, i));
             case 207, 208, 209, 210, 211, 212, 213, 214, 215 -> {
                 // derivatives: Lathe runs one fragment at a time, as if the other three of its quad
                 // had the same inputs, so every derivative (and fwidth) is exactly 0
@@ -254,40 +266,92 @@ final class Instructions {
         return new Val.Simple(f.apply(t.simple(i, x), t.simple(i, y)));
     }
 
-    private static Variable texture(SpirvToIr t, Instruction i, int id) {
-        Variable v = t.textures.get(id);
-        if (v == null) throw t.m.module.error(i, "%" + id + " is not a texture Lathe knows (combined image samplers are read)");
+    private static SpirvToIr.TexChoice texture(SpirvToIr t, Instruction i, int id) {
+        SpirvToIr.TexChoice v = t.textures.get(id);
+        if (v == null) throw t.m.module.error(i, "%" + id + " is not a texture Lathe knows (sampled images and their arrays are read)");
         return v;
     }
 
+    /**
+     * Image instructions on a sampled image. An element of an array of textures picked at run
+     * time is sampled in every element, then selected by the index.
+     */
     private static Val image(SpirvToIr t, Instruction i) {
+        SpirvToIr.TexChoice tc = texture(t, i, t.m.id(i, 2));
+        Value r = imageOn(t, i, tc.vars().get(0));
+        if (tc.index() == null) return new Val.Simple(r);
+        IrBuilder b = t.b;
+        Value idx = t.index(tc.index());
+        for (int k = 1; k < tc.vars().size(); k++) {
+            Value pick = splat(b, b.alu(Op.IEQ, idx, b.i32(k)), r.numComponents());
+            r = b.alu(Op.BCSEL, pick, imageOn(t, i, tc.vars().get(k)), r);
+        }
+        return new Val.Simple(r);
+    }
+
+    /**
+     * One image instruction on one texture. Textures have a single level, so a bias, a lod,
+     * gradients and a minimum lod are read and change nothing. Depth comparisons (Dref) take
+     * the sampler's compare op to be LESS_OR_EQUAL: 1.0 when the reference is at most the
+     * texel's red channel, else 0.0. Projective forms divide the coordinates (and the
+     * reference) by q, the component after them.
+     */
+    private static Value imageOn(SpirvToIr t, Instruction i, Variable tex) {
         ModuleInfo m = t.m;
         IrBuilder b = t.b;
-        Variable tex = texture(t, i, m.id(i, 2));
         int dims = tex.dim().coordinates();
         int op = i.opcode();
         if (op == 103 || op == 104) {
             Value size = b.txs(tex);
             SpirvType rt = m.typeOf(i, m.id(i, 0));
-            return new Val.Simple(SpirvType.components(rt) == size.numComponents() ? size : b.channel(size, 0));
+            return SpirvType.components(rt) == size.numComponents() ? size : b.channel(size, 0);
         }
-        Value coord = t.simple(i, t.val(i, m.id(i, 3)));
-        if (coord.numComponents() != dims) coord = pick(b, coord, dims);
-        // image operands, in the order of their mask bits: Bias 0x1, Lod 0x2, ConstOffset 0x8
-        int mask = i.count() > 4 ? i.operand(4) : 0;
-        if ((mask & ~0xb) != 0) {
+        boolean dref = op == 89 || op == 90 || op == 93 || op == 94;
+        boolean proj = op >= 91 && op <= 94;
+        Value full = t.simple(i, t.val(i, m.id(i, 3)));
+        if (proj && full.numComponents() <= dims) throw m.module.error(i, Opcodes.name(op) + " needs a q component after the coordinates");
+        Value coord = full.numComponents() != dims ? pick(b, full, dims) : full;
+        int next = 4;
+        Value ref = null;
+        Integer component = null;
+        if (dref) {
+            if (tex.type().base() != dev.lathe.ir.BaseType.FLOAT) throw m.module.error(i, Opcodes.name(op) + " on an integer texture");
+            ref = t.simple(i, t.val(i, m.id(i, next++)));
+        }
+        if (op == 96) {
+            component = constIndex(m, m.id(i, next++));
+            if (component == null || component < 0 || component > 3) throw m.module.error(i, "OpImageGather needs a constant component 0 to 3");
+            if (dims != 2) throw m.module.error(i, "unsupported OpImageGather (on a " + dims + "-dimensional texture)");
+        }
+        if (proj) {
+            Value q = b.channel(full, dims);
+            coord = b.alu(Op.FDIV, coord, splat(b, q, dims));
+            if (ref != null) ref = b.alu(Op.FDIV, ref, q);
+        }
+        // image operands, in the order of their mask bits: Bias 0x1, Lod 0x2, Grad 0x4 (two),
+        // ConstOffset 0x8, Offset 0x10, MinLod 0x80
+        int mask = i.count() > next ? i.operand(next++) : 0;
+        if ((mask & ~0x9f) != 0) {
             throw m.module.error(i, "unsupported " + Opcodes.name(op) + " operands (mask 0x" + Integer.toHexString(mask)
-                    + "; bias, lod and constant offsets are read)");
+                    + "; bias, lod, gradients, offsets and a minimum lod are read)");
         }
-        int next = 5;
-        if ((mask & 0x1) != 0) next++; // a bias changes nothing on single-level textures
+        if ((mask & 0x1) != 0) next++;
         Value lod = null;
         if ((mask & 0x2) != 0) lod = t.simple(i, t.val(i, m.id(i, next++)));
-        Value offset = (mask & 0x8) != 0 ? t.simple(i, t.val(i, m.id(i, next))) : null;
+        boolean grad = (mask & 0x4) != 0;
+        if (grad) next += 2;
+        Value offset = null;
+        if ((mask & 0x8) != 0) offset = t.simple(i, t.val(i, m.id(i, next++)));
+        if ((mask & 0x10) != 0) {
+            if (offset != null) throw m.module.error(i, "both ConstOffset and Offset");
+            offset = t.simple(i, t.val(i, m.id(i, next++)));
+        }
+        if ((mask & 0x80) != 0) next++;
+        m.need(i, next);
         if (offset != null && offset.numComponents() != dims) offset = pick(b, offset, dims);
         if (op == 95) {
             // texel coordinates: the offset adds in texels
-            return new Val.Simple(b.txf(tex, offset == null ? coord : b.alu(Op.IADD, coord, offset)));
+            return b.txf(tex, offset == null ? coord : b.alu(Op.IADD, coord, offset));
         }
         if (offset != null) {
             // normalized coordinates: the offset in texels, divided by the size
@@ -295,12 +359,42 @@ final class Instructions {
             if (size.numComponents() != dims) size = pick(b, size, dims);
             coord = b.alu(Op.FADD, coord, b.alu(Op.FDIV, b.alu(Op.I2F32, offset), b.alu(Op.U2F32, size)));
         }
-        if (op == 87) {
-            if (lod != null) throw m.module.error(i, "OpImageSampleImplicitLod with a Lod operand");
-            return new Val.Simple(b.tex(tex, coord));
+        if (op == 96) return gather(b, tex, coord, component);
+        boolean explicit = op == 88 || op == 90 || op == 92 || op == 94;
+        Value texel;
+        if (!explicit) {
+            if (lod != null || grad) throw m.module.error(i, Opcodes.name(op) + " with a Lod or Grad operand");
+            texel = b.tex(tex, coord);
+        } else if (lod != null) {
+            texel = b.txl(tex, coord, lod);
+        } else if (grad) {
+            texel = b.tex(tex, coord);
+        } else {
+            throw m.module.error(i, Opcodes.name(op) + " without a Lod or Grad operand");
         }
-        if (lod == null) throw m.module.error(i, "unsupported OpImageSampleExplicitLod without a Lod (gradients are not read)");
-        return new Val.Simple(b.txl(tex, coord, lod));
+        if (!dref) return texel;
+        Value pass = b.alu(Op.FGE, b.channel(texel, 0), ref);
+        return b.alu(Op.BCSEL, pass, b.f32(1.0f), b.f32(0.0f));
+    }
+
+    /**
+     * OpImageGather: one component of the four texels bilinear filtering would blend, as
+     * (i0, j1), (i1, j1), (i1, j0), (i0, j0) with i0 = floor(u·width − 0.5), i1 = i0 + 1 (the
+     * same for j), clamped to the edge like sampling.
+     */
+    private static Value gather(IrBuilder b, Variable tex, Value coord, int component) {
+        Value size = b.txs(tex);
+        Value p = b.alu(Op.FSUB, b.alu(Op.FMUL, coord, b.alu(Op.U2F32, size)), b.f32(0.5f, 0.5f));
+        Value base = b.alu(Op.F2I32, b.alu(Op.FFLOOR, p));
+        Value max = b.alu(Op.ISUB, size, b.i32(1, 1));
+        int[][] corners = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+        Value[] out = new Value[4];
+        for (int k = 0; k < 4; k++) {
+            Value at = b.alu(Op.IADD, base, b.i32(corners[k][0], corners[k][1]));
+            at = b.alu(Op.IMIN, b.alu(Op.IMAX, at, b.i32(0, 0)), max);
+            out[k] = b.channel(b.txf(tex, at), component);
+        }
+        return b.vec(out);
     }
 
     private static Value pick(IrBuilder b, Value v, int n) {

@@ -157,7 +157,7 @@ final class ModuleInfo {
                 if (n < 2 || n > 4) throw module.error(i, "unsupported OpTypeMatrix (" + n + " columns)");
                 yield new SpirvType.Matrix(col, n);
             }
-            case 25 -> new SpirvType.Image(typeOf(i, id(i, 1)), arg(i, 2));
+            case 25 -> new SpirvType.Image(typeOf(i, id(i, 1)), arg(i, 2), arg(i, 4) == 1, arg(i, 5) == 1, arg(i, 6));
             case 26 -> new SpirvType.Sampler();
             case 27 -> {
                 if (!(typeOf(i, id(i, 1)) instanceof SpirvType.Image im)) throw module.error(i, "a sampled image needs an image type");

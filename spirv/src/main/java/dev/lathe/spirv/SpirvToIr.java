@@ -51,7 +51,7 @@ final class SpirvToIr {
     private final Map<Integer, Ptr> pointers = new HashMap<>();
     private final Map<Integer, Variable> phiVars = new HashMap<>();
     /** Texture variables by the id of a loaded sampled image, an OpSampledImage or an OpImage. */
-    final Map<Integer, Variable> textures = new HashMap<>();
+    final Map<Integer, TexChoice> textures = new HashMap<>();
     /** An output and the local it is written through (an element of it when {@code element >= 0}). */
     private record OutputCopy(Variable output, Variable shadow, int element) {}
 
@@ -138,6 +138,22 @@ final class SpirvToIr {
 
     record TexturePlace(Variable var) implements Place {}
 
+    /** An array of textures: one IR texture per element (they share the array's binding). */
+    record TextureArrayPlace(List<Variable> vars) implements Place {}
+
+    /** A separate sampler: Lathe's textures carry their own sampling, so it holds nothing. */
+    record SamplerPlace() implements Place {}
+
+    /**
+     * What an image or sampled-image id stands for: one texture, or an element of an array of
+     * textures picked at run time by {@code index} (sampling then samples each and selects).
+     */
+    record TexChoice(List<Variable> vars, Value index) {
+        static TexChoice of(Variable v) {
+            return new TexChoice(List.of(v), null);
+        }
+    }
+
     /** gl_PerVertex: Position goes to an output's shadow, the other members nowhere. */
     record PerVertexPlace(LocalPlace position) implements Place {}
 
@@ -222,18 +238,37 @@ final class SpirvToIr {
                 pointers.put(id, new Ptr(uniformPlace(v, block.replaceAll("[^A-Za-z0-9_]", "_"), t, 1), t, List.of()));
             }
             case ModuleInfo.UNIFORM_CONSTANT -> {
-                if (!(t instanceof SpirvType.SampledImage si)) throw mod.error(v, "unsupported OpVariable (UniformConstant of type " + t + ")");
-                TextureDim dim = switch (si.image().dim()) {
+                SpirvType el = t instanceof SpirvType.Array a ? a.element() : t;
+                if (el instanceof SpirvType.Sampler) {
+                    pointers.put(id, new Ptr(new SamplerPlace(), t, List.of()));
+                    return;
+                }
+                SpirvType.Image im = el instanceof SpirvType.SampledImage si ? si.image() : el instanceof SpirvType.Image ii ? ii : null;
+                if (im == null) throw mod.error(v, "unsupported OpVariable (UniformConstant of type " + t + ")");
+                if (im.usage() == 2) throw mod.error(v, "unsupported OpVariable (a storage image: imageLoad/imageStore are not in the IR yet)");
+                if (im.arrayed()) throw mod.error(v, "unsupported OpTypeImage (arrayed images)");
+                if (im.multisampled()) throw mod.error(v, "unsupported OpTypeImage (multisampled images)");
+                TextureDim dim = switch (im.dim()) {
                     case 0 -> TextureDim.D1;
                     case 1 -> TextureDim.D2;
                     case 2 -> TextureDim.D3;
-                    default -> throw mod.error(v, "unsupported OpTypeImage (dimension " + si.image().dim() + ")");
+                    default -> throw mod.error(v, "unsupported OpTypeImage (dimension " + im.dim() + (im.dim() == 3 ? ": cube maps" : "") + ")");
                 };
-                SpirvType s = si.image().sampled();
+                SpirvType s = im.sampled();
                 BaseType base = s instanceof SpirvType.Float ? BaseType.FLOAT : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : BaseType.UINT;
-                Integer binding = m.decoration(id, ModuleInfo.BINDING);
-                Variable var = shader.addVariable(Variable.texture(uniqueName(id, "tex"), dim, base, binding == null ? 0 : binding, false));
-                pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
+                int binding = m.decoration(id, ModuleInfo.BINDING) == null ? 0 : m.decoration(id, ModuleInfo.BINDING);
+                String name = uniqueName(id, "tex");
+                if (!(t instanceof SpirvType.Array a)) {
+                    Variable var = shader.addVariable(Variable.texture(name, dim, base, binding, false));
+                    pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
+                    return;
+                }
+                if (a.length() > 32) throw mod.error(v, "unsupported OpVariable (an array of " + a.length() + " textures; the target has 32)");
+                List<Variable> vars = new ArrayList<>();
+                for (int k = 0; k < a.length(); k++) {
+                    vars.add(shader.addVariable(Variable.texture(uniqueName(-1, name + "_" + k), dim, base, binding, false)));
+                }
+                pointers.put(id, new Ptr(new TextureArrayPlace(vars), t, List.of()));
             }
             case ModuleInfo.PRIVATE -> pointers.put(id, new Ptr(localPlace(v, id, t), t, List.of()));
             case ModuleInfo.WORKGROUP -> {

@@ -27,8 +27,11 @@ sealed interface SpirvType {
 
     record Function(SpirvType result, List<SpirvType> params) implements SpirvType {}
 
-    /** An image: 0 1D, 1 2D, 2 3D, 3 cube …; its sampled type is a scalar. */
-    record Image(SpirvType sampled, int dim) implements SpirvType {}
+    /**
+     * An image: dim 0 1D, 1 2D, 2 3D, 3 cube …; its sampled type is a scalar; usage 1 with a
+     * sampler, 2 a storage image (0 known at run time only).
+     */
+    record Image(SpirvType sampled, int dim, boolean arrayed, boolean multisampled, int usage) implements SpirvType {}
 
     record Sampler() implements SpirvType {}
 

@@ -30,16 +30,39 @@ final class Layout {
                 }
                 case INPUT -> slots.put(v.name(), in++);
                 case OUTPUT -> slots.put(v.name(), out++);
-                case BUFFER, TEXTURE -> {
-                    if (v.binding() >= 32) throw new CompileException("@" + v.name() + ": binding " + v.binding()
-                            + " is past the target's 32 " + (v.kind() == Variable.Kind.BUFFER ? "buffers" : "textures"));
-                    slots.put(v.name(), v.binding());
-                }
                 default -> { }
             }
         }
+        bindingSlots(s, Variable.Kind.BUFFER, "buffers");
+        bindingSlots(s, Variable.Kind.TEXTURE, "textures");
         if (in > 32 || out > 32) throw new CompileException("the target has 32 input and 32 output slots");
         if (nextConst > 2048) throw new CompileException("uniforms need " + nextConst + " constant scalars; the constant file has 2048");
+    }
+
+    /**
+     * Buffers and textures go to the slot of their binding. Several may share a binding (the
+     * elements of a texture array, or bindings in different descriptor sets): the first keeps
+     * the slot, the others take the lowest slots no binding names, so no two alias.
+     */
+    private void bindingSlots(Shader s, Variable.Kind kind, String what) {
+        boolean[] taken = new boolean[32];
+        java.util.List<Variable> rest = new java.util.ArrayList<>();
+        for (Variable v : s.variables(kind)) {
+            if (v.binding() >= 32) throw new CompileException("@" + v.name() + ": binding " + v.binding() + " is past the target's 32 " + what);
+            if (taken[v.binding()]) {
+                rest.add(v);
+            } else {
+                taken[v.binding()] = true;
+                slots.put(v.name(), v.binding());
+            }
+        }
+        int next = 0;
+        for (Variable v : rest) {
+            while (next < 32 && taken[next]) next++;
+            if (next == 32) throw new CompileException("@" + v.name() + ": the shader has more than the target's 32 " + what);
+            taken[next] = true;
+            slots.put(v.name(), next);
+        }
     }
 
     /** The constant-file index holding a 64-bit pattern (one pair per distinct value). */
