@@ -24,6 +24,11 @@ public enum Intrinsic {
     TXL(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.FLOAT_COORD, Role.LOD),
     TXF(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.INT_COORD),
     TXS(Variable.Kind.TEXTURE, Dest.TEX_SIZE, Effect.PURE, allStages()),
+    /** A storage image's texel at integer coordinates (zero outside the image). */
+    IMAGE_LOAD(Variable.Kind.IMAGE, Dest.TEXEL, Effect.READS_MEMORY, allStages(), Role.INT_COORD),
+    /** Stores a texel at the image's format precision (dropped outside the image). */
+    IMAGE_STORE(Variable.Kind.IMAGE, Dest.NONE, Effect.SIDE_EFFECT, allStages(), Role.INT_COORD, Role.TEXEL),
+    IMAGE_SIZE(Variable.Kind.IMAGE, Dest.TEX_SIZE, Effect.PURE, allStages()),
     LOAD_VAR(Variable.Kind.LOCAL, Dest.VAR_TYPE, Effect.READS_MEMORY, allStages(), Role.ARRAY_INDEX),
     STORE_VAR(Variable.Kind.LOCAL, Dest.NONE, Effect.SIDE_EFFECT, allStages(), Role.ARRAY_INDEX, Role.VAR_VALUE),
     LOAD_LOCAL_INVOCATION_ID(null, Dest.UVEC3, Effect.PURE, stages(Stage.COMPUTE)),
@@ -97,6 +102,8 @@ public enum Intrinsic {
         LOD,
         /** A 1-bit condition. */
         CONDITION,
+        /** A texel to store: four 32-bit components. */
+        TEXEL,
         /** An atomic's 32-bit data. */
         ATOMIC_DATA,
         /** comp_swap's 32-bit compare value. */
@@ -221,6 +228,7 @@ public enum Intrinsic {
             case ARRAY_INDEX, OFFSET -> new int[] {1, 32};
             case FLOAT_COORD, INT_COORD -> new int[] {var.dim().coordinates(), 32};
             case LOD, ATOMIC_DATA, COMPARE -> new int[] {1, 32};
+            case TEXEL -> new int[] {4, 32};
             case CONDITION -> new int[] {1, 1};
         };
     }

@@ -269,6 +269,18 @@ public final class IrBuilder {
         return load(Intrinsic.TXF, t, coord);
     }
 
+    public Value imageLoad(Variable img, Value coord) {
+        return load(Intrinsic.IMAGE_LOAD, img, coord);
+    }
+
+    public void imageStore(Variable img, Value coord, Value texel) {
+        intrinsic(Intrinsic.IMAGE_STORE, img, 0, 0, coord, texel);
+    }
+
+    public Value imageSize(Variable img) {
+        return load(Intrinsic.IMAGE_SIZE, img);
+    }
+
     public Value txs(Variable t) {
         return load(Intrinsic.TXS, t);
     }

@@ -21,7 +21,7 @@ package dev.lathe.ir;
  */
 public final class Variable {
     public enum Kind {
-        INPUT, OUTPUT, UNIFORM, BUFFER, TEXTURE, LOCAL, SHARED;
+        INPUT, OUTPUT, UNIFORM, BUFFER, TEXTURE, LOCAL, SHARED, IMAGE;
 
         public String spelling() {
             return name().toLowerCase(java.util.Locale.ROOT);
@@ -37,6 +37,7 @@ public final class Variable {
     private final boolean flat;
     private final boolean unorm;
     private final TextureDim dim;
+    private ImageFormat format;
 
     private Variable(Kind kind, String name, VarType type, int arrayLength, int location, int binding,
                      boolean flat, boolean unorm, TextureDim dim) {
@@ -72,6 +73,16 @@ public final class Variable {
             throw new IllegalArgumentException("only float textures can be unorm");
         }
         return new Variable(Kind.TEXTURE, name, new VarType(texelBase, 32, 4), 0, -1, binding, false, unorm, dim);
+    }
+
+    /**
+     * A storage image: read and written texel by texel at integer coordinates, each texel four
+     * 32-bit components of the format's base type, kept at the format's precision.
+     */
+    public static Variable image(String name, TextureDim dim, ImageFormat format, int binding) {
+        Variable v = new Variable(Kind.IMAGE, name, new VarType(format.base(), 32, 4), 0, -1, binding, false, false, dim);
+        v.format = format;
+        return v;
     }
 
     public static Variable shared(String name, VarType type, int arrayLength) {
@@ -120,6 +131,11 @@ public final class Variable {
 
     public TextureDim dim() {
         return dim;
+    }
+
+    /** A storage image's format; null for other kinds. */
+    public ImageFormat format() {
+        return format;
     }
 
     /** Number of vec4 (16-byte) uniform slots one element takes (at least one). */

@@ -210,6 +210,23 @@ final class Instructions {
             case 86 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpSampledImage
             case 100 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpImage
             case 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 103, 104 -> t.define(m.id(i, 1), image(t, i));
+            case 98 -> { // OpImageRead: result type, result, image, coordinate [, operands]
+                Variable img = storageImage(t, i, m.id(i, 2));
+                Value texel = b.imageLoad(img, imageCoord(t, i, img, m.id(i, 3)));
+                int n = SpirvType.components(m.typeOf(i, m.id(i, 0)));
+                t.define(m.id(i, 1), new Val.Simple(n == 4 ? texel : pick(b, texel, n)));
+            }
+            case 99 -> { // OpImageWrite: image, coordinate, texel [, operands]
+                Variable img = storageImage(t, i, m.id(i, 0));
+                Value texel = t.simple(i, t.val(i, m.id(i, 2)));
+                if (texel.bitSize() != 32) throw m.module.error(i, "unsupported OpImageWrite (" + texel.bitSize() + "-bit texels)");
+                if (texel.numComponents() != 4) {
+                    Value[] c = new Value[4];
+                    for (int k = 0; k < 4; k++) c[k] = k < texel.numComponents() ? b.channel(texel, k) : b.i32(0);
+                    texel = b.vec(c);
+                }
+                b.imageStore(img, imageCoord(t, i, img, m.id(i, 1)), texel);
+            }
             case 207, 208, 209, 210, 211, 212, 213, 214, 215 -> {
                 // derivatives: Lathe runs one fragment at a time, as if the other three of its quad
                 // had the same inputs, so every derivative (and fwidth) is exactly 0
@@ -266,6 +283,20 @@ final class Instructions {
         return new Val.Simple(f.apply(t.simple(i, x), t.simple(i, y)));
     }
 
+    private static Variable storageImage(SpirvToIr t, Instruction i, int id) {
+        SpirvToIr.TexChoice c = texture(t, i, id);
+        Variable v = c.vars().get(0);
+        if (c.index() != null || v.kind() != Variable.Kind.IMAGE) throw t.m.module.error(i, Opcodes.name(i.opcode()) + " on %" + id + ", which is no storage image");
+        return v;
+    }
+
+    private static Value imageCoord(SpirvToIr t, Instruction i, Variable img, int id) {
+        Value c = t.simple(i, t.val(i, id));
+        int dims = img.dim().coordinates();
+        if (c.bitSize() != 32 || c.numComponents() < dims) throw t.m.module.error(i, Opcodes.name(i.opcode()) + " needs " + dims + " 32-bit integer coordinates");
+        return c.numComponents() == dims ? c : pick(t.b, c, dims);
+    }
+
     private static SpirvToIr.TexChoice texture(SpirvToIr t, Instruction i, int id) {
         SpirvToIr.TexChoice v = t.textures.get(id);
         if (v == null) throw t.m.module.error(i, "%" + id + " is not a texture Lathe knows (sampled images and their arrays are read)");
@@ -301,8 +332,9 @@ final class Instructions {
         IrBuilder b = t.b;
         int dims = tex.dim().coordinates();
         int op = i.opcode();
+        if (tex.kind() == Variable.Kind.IMAGE && op != 103 && op != 104) throw m.module.error(i, Opcodes.name(op) + " on a storage image");
         if (op == 103 || op == 104) {
-            Value size = b.txs(tex);
+            Value size = tex.kind() == Variable.Kind.IMAGE ? b.imageSize(tex) : b.txs(tex);
             SpirvType rt = m.typeOf(i, m.id(i, 0));
             return SpirvType.components(rt) == size.numComponents() ? size : b.channel(size, 0);
         }

@@ -78,7 +78,7 @@ final class ModuleInfo {
                             .put(i.operand(2), i.count() > 3 ? i.operand(3) : 1);
                 }
                 case 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 32, 33 -> types.put(id(i, 0), type(i));
-                case 41, 42, 43, 44, 46, 48, 49, 50, 51 -> constants.put(id(i, 1), i);
+                case 41, 42, 43, 44, 46, 48, 49, 50, 51, 52 -> constants.put(id(i, 1), i);
                 case 59 -> {
                     if (cur == null) globals.put(id(i, 1), i);
                     else if (block != null) block.add(i);
@@ -157,7 +157,7 @@ final class ModuleInfo {
                 if (n < 2 || n > 4) throw module.error(i, "unsupported OpTypeMatrix (" + n + " columns)");
                 yield new SpirvType.Matrix(col, n);
             }
-            case 25 -> new SpirvType.Image(typeOf(i, id(i, 1)), arg(i, 2), arg(i, 4) == 1, arg(i, 5) == 1, arg(i, 6));
+            case 25 -> new SpirvType.Image(typeOf(i, id(i, 1)), arg(i, 2), arg(i, 4) == 1, arg(i, 5) == 1, arg(i, 6), arg(i, 7));
             case 26 -> new SpirvType.Sampler();
             case 27 -> {
                 if (!(typeOf(i, id(i, 1)) instanceof SpirvType.Image im)) throw module.error(i, "a sampled image needs an image type");

@@ -4,6 +4,7 @@ import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
+import dev.lathe.ir.ImageFormat;
 import dev.lathe.ir.Intrinsic;
 import dev.lathe.ir.IrBuilder;
 import dev.lathe.ir.LoopNode;
@@ -245,7 +246,6 @@ final class SpirvToIr {
                 }
                 SpirvType.Image im = el instanceof SpirvType.SampledImage si ? si.image() : el instanceof SpirvType.Image ii ? ii : null;
                 if (im == null) throw mod.error(v, "unsupported OpVariable (UniformConstant of type " + t + ")");
-                if (im.usage() == 2) throw mod.error(v, "unsupported OpVariable (a storage image: imageLoad/imageStore are not in the IR yet)");
                 if (im.arrayed()) throw mod.error(v, "unsupported OpTypeImage (arrayed images)");
                 if (im.multisampled()) throw mod.error(v, "unsupported OpTypeImage (multisampled images)");
                 TextureDim dim = switch (im.dim()) {
@@ -257,7 +257,16 @@ final class SpirvToIr {
                 SpirvType s = im.sampled();
                 BaseType base = s instanceof SpirvType.Float ? BaseType.FLOAT : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : BaseType.UINT;
                 int binding = m.decoration(id, ModuleInfo.BINDING) == null ? 0 : m.decoration(id, ModuleInfo.BINDING);
-                String name = uniqueName(id, "tex");
+                String name = uniqueName(id, im.usage() == 2 ? "img" : "tex");
+                if (im.usage() == 2) {
+                    if (t instanceof SpirvType.Array) throw mod.error(v, "unsupported OpVariable (an array of storage images)");
+                    ImageFormat format = im.format() == 0 ? ImageFormat.full(base) : ImageFormat.ofSpirv(im.format());
+                    if (format == null) throw mod.error(v, "unsupported OpTypeImage (image format " + im.format() + ")");
+                    if (format.base() != base) throw mod.error(v, "OpTypeImage: format " + format.spelling() + " on a " + s + " image");
+                    Variable var = shader.addVariable(Variable.image(name, dim, format, binding));
+                    pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
+                    return;
+                }
                 if (!(t instanceof SpirvType.Array a)) {
                     Variable var = shader.addVariable(Variable.texture(name, dim, base, binding, false));
                     pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
@@ -1187,6 +1196,11 @@ final class SpirvToIr {
 
     private int constantDepth;
 
+    /** The opcodes OpSpecConstantOp may name in a shader (conversions, integer and logical ops, shuffles). */
+    private static final java.util.Set<Integer> SPEC_CONSTANT_OPS = java.util.Set.of(113, 114, 115, 116, 126, 200, 128, 130, 132, 134, 135,
+            137, 138, 139, 194, 195, 196, 197, 198, 199, 79, 81, 82, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177,
+            178, 179);
+
     Val constant(Instruction c) {
         if (++constantDepth > 64) throw mod.error(c, "constants nested deeper than 64 levels (a constant made of itself?)");
         try {
@@ -1215,6 +1229,22 @@ final class SpirvToIr {
             }
             case 46 -> {
                 return zero(c, t);
+            }
+            case 52 -> {
+                // OpSpecConstantOp: spec constants are at their defaults, so the operation is
+                // translated like the instruction it names, at each use (as constants are)
+                int opcode = m.arg(c, 2);
+                if (!SPEC_CONSTANT_OPS.contains(opcode)) throw mod.error(c, "unsupported OpSpecConstantOp (" + Opcodes.name(opcode) + ")");
+                int[] ops = new int[c.count() - 1];
+                ops[0] = c.operand(0);
+                ops[1] = c.operand(1);
+                System.arraycopy(c.operands(), 3, ops, 2, c.count() - 3);
+                Val saved = values.remove(c.operand(1));
+                Instructions.translate(this, null, new Instruction(opcode, ops, c.word()));
+                Val v = values.remove(c.operand(1));
+                if (saved != null) values.put(c.operand(1), saved);
+                if (v == null) throw mod.error(c, "OpSpecConstantOp (" + Opcodes.name(opcode) + ") defines no value");
+                return v;
             }
             default -> { // composite
                 List<Val> parts = new ArrayList<>();

@@ -29,9 +29,9 @@ sealed interface SpirvType {
 
     /**
      * An image: dim 0 1D, 1 2D, 2 3D, 3 cube …; its sampled type is a scalar; usage 1 with a
-     * sampler, 2 a storage image (0 known at run time only).
+     * sampler, 2 a storage image (0 known at run time only); format is SPIR-V's ImageFormat.
      */
-    record Image(SpirvType sampled, int dim, boolean arrayed, boolean multisampled, int usage) implements SpirvType {}
+    record Image(SpirvType sampled, int dim, boolean arrayed, boolean multisampled, int usage, int format) implements SpirvType {}
 
     record Sampler() implements SpirvType {}
 

@@ -105,7 +105,7 @@ final class Isel {
 
     private static boolean pure(MOp op) {
         int c = op.category();
-        return c >= 1 && c <= 5 || op == MOp.LDG || op == MOp.LDL || op == MOp.LDC || op == MOp.LDLV || op == MOp.LDP || op == MOp.LDLW;
+        return c >= 1 && c <= 5 || op == MOp.LDG || op == MOp.LDL || op == MOp.LDC || op == MOp.LDLV || op == MOp.LDP || op == MOp.LDLW || op == MOp.LDIB;
     }
 
     // ---- values and registers ----------------------------------------------------------------
@@ -965,6 +965,16 @@ final class Isel {
                     cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
                 }
             }
+            case IMAGE_LOAD, IMAGE_STORE -> image(x, v);
+            case IMAGE_SIZE -> {
+                int at = layout.bufferSize(v);
+                VReg[] r = new VReg[d.numComponents()];
+                for (int c = 0; c < r.length; c++) {
+                    r[c] = newReg(32);
+                    cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(at + c)), r[c]));
+                }
+                define(d, r);
+            }
             case BUFFER_SIZE -> {
                 VReg r = newReg(32);
                 cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(layout.bufferSize(v))), r));
@@ -1117,6 +1127,32 @@ final class Isel {
         } else {
             emitAlu(op, MType.U32, cond, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(a, materialize(k, 32)));
         }
+    }
+
+    /** ldib/stib: the coordinates (and a stored texel) as register vectors; bounds and format are the hardware's. */
+    private void image(IntrinsicInstr x, Variable v) {
+        int dims = v.dim().coordinates();
+        MType t = v.type().base() == BaseType.FLOAT ? MType.F32 : v.type().base() == BaseType.INT ? MType.S32 : MType.U32;
+        VReg[] parts = new VReg[dims];
+        for (int c = 0; c < dims; c++) parts[c] = comp(x.src(0), c);
+        VReg coord = newVector(dims);
+        cur.add(MirInstr.collect(coord, parts));
+        if (x.intrinsic() == dev.lathe.ir.Intrinsic.IMAGE_STORE) {
+            VReg[] texel = new VReg[4];
+            for (int c = 0; c < 4; c++) texel[c] = comp(x.src(1), c);
+            VReg data = newVector(4);
+            cur.add(MirInstr.collect(data, texel));
+            cur.add(MirInstr.op(MInstr.image(MOp.STIB, t, dims, Operand.NONE, Operand.reg(0), Operand.reg(0), slot(v)), null, coord, data));
+            return;
+        }
+        VReg result = newVector(4);
+        cur.add(MirInstr.op(MInstr.image(MOp.LDIB, t, dims, Operand.reg(0), Operand.reg(0), Operand.NONE, slot(v)), result, coord, null));
+        VReg[] r = new VReg[4];
+        for (int c = 0; c < 4; c++) {
+            r[c] = newReg(32);
+            cur.add(MirInstr.split(r[c], result, c));
+        }
+        define(x.def(), r);
     }
 
     private void texture(IntrinsicInstr x, Variable v, Value d) {

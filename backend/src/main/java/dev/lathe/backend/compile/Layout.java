@@ -35,6 +35,7 @@ final class Layout {
         }
         bindingSlots(s, Variable.Kind.BUFFER, "buffers");
         bindingSlots(s, Variable.Kind.TEXTURE, "textures");
+        bindingSlots(s, Variable.Kind.IMAGE, "images");
         if (in > 32 || out > 32) throw new CompileException("the target has 32 input and 32 output slots");
         if (nextConst > 2048) throw new CompileException("uniforms need " + nextConst + " constant scalars; the constant file has 2048");
     }
@@ -82,15 +83,18 @@ final class Layout {
     }
 
     /**
-     * The constant scalar where the driver writes a buffer's size in bytes (as ir3's driver
-     * params hold SSBO sizes), taken on first use; its slot is named {@code NAME.size}.
+     * The constant scalar where the driver writes a buffer's size in bytes, or the first of an
+     * image's sizes (one per dimension), as ir3's driver params hold them; taken on first use,
+     * its slot is named {@code NAME.size}.
      */
     int bufferSize(Variable v) {
         Integer at = slots.get(v.name() + ".size");
         if (at != null) return at;
-        if (nextConst + 1 > 2048) throw new CompileException("the constant file is full (2048 scalars)");
+        int n = v.kind() == Variable.Kind.IMAGE ? v.dim().coordinates() : 1;
+        if (nextConst + n > 2048) throw new CompileException("the constant file is full (2048 scalars)");
         slots.put(v.name() + ".size", nextConst);
-        return nextConst++;
+        nextConst += n;
+        return nextConst - n;
     }
 
     /** Local memory for a local variable (every element), plus one spare element where dropped stores go. */

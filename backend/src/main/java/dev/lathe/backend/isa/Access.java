@@ -38,6 +38,11 @@ public final class Access {
                 if (i.src(1).kind() == Kind.REG) out.add(i.src(1).index());
             }
             case 6 -> {
+                if (op.isImage()) {
+                    for (int c = 0; c < i.dim(); c++) out.add(i.src(0).index() + c);
+                    if (op == MOp.STIB) for (int u = 0; u < 4; u++) out.add(i.src(1).index() + u);
+                    break;
+                }
                 if (i.src(0).kind() == Kind.REG) out.add(i.src(0).index());
                 if (op.isAtomic()) {
                     for (int s = 1; s < 3; s++) if (i.src(s).kind() == Kind.REG) out.add(i.src(s).index());

@@ -78,6 +78,13 @@ public final class Asm {
                 sb.append(", t").append(i.index());
             }
             case 6 -> {
+                if (op.isImage()) {
+                    sb.append('.').append(i.type().suffix()).append('.').append(i.dim()).append("d ");
+                    String at = "i" + i.index() + "[" + operand(i.src(0)) + "]";
+                    if (op == MOp.STIB) sb.append(at).append(", ").append(operand(i.src(1)));
+                    else sb.append(operand(i.dst())).append(", ").append(at);
+                    return sb.toString();
+                }
                 if (op.isAtomic()) {
                     sb.append('.').append(i.type().suffix()).append(' ').append(operand(i.dst())).append(", ").append(memory(i))
                             .append(", ").append(operand(i.src(1)));
@@ -183,6 +190,7 @@ public final class Asm {
             case "sam", "samlod", "isam", "getsize" -> parseTexture(c, base, parts, mnemonicAt);
             case "ldg", "stg", "ldl", "stl", "ldp", "stp", "ldc", "ldlv", "sto", "ldlw", "stlw" -> parseMemory(c, base, parts, mnemonicAt);
             case "atomic" -> parseAtomic(c, parts, mnemonicAt);
+            case "ldib", "stib" -> parseImage(c, base, parts, mnemonicAt);
             default -> parseAlu(c, base, parts, mnemonicAt);
         };
         if (rpt > 0 && i.op() == MOp.NOP) {
@@ -320,6 +328,31 @@ public final class Asm {
                     + m.space + "[...]");
         }
         return MInstr.memory(op, t, count, dst, m.address, data, m.index, m.offset);
+    }
+
+    /** {@code ldib.TYPE.Nd dst, iN[rC]} and {@code stib.TYPE.Nd iN[rC], src}. */
+    private static MInstr parseImage(Cursor c, String base, String[] parts, int at) throws SyntaxError {
+        if (parts.length != 3 || !parts[2].matches("[123]d")) {
+            throw new SyntaxError(at + 1, base + " is written " + base + ".TYPE.Nd, e.g. " + base + ".f32.2d");
+        }
+        MType t = typeAt(parts[1], at + base.length() + 1);
+        MOp op = base.equals("ldib") ? MOp.LDIB : MOp.STIB;
+        if (!op.types().allows(t)) throw new SyntaxError(at + 1, base + " moves f32, u32 or s32 texels, not " + t.suffix());
+        Operand dst = Operand.NONE, data = Operand.NONE;
+        Mem m;
+        if (op == MOp.STIB) {
+            m = c.memory();
+            c.comma();
+            data = c.operand();
+        } else {
+            dst = c.operand();
+            c.comma();
+            m = c.memory();
+        }
+        c.expectEnd();
+        if (!m.space.equals("i")) throw new SyntaxError(m.at + 1, base + " addresses iN[...], not " + m.space + "[...]");
+        if (m.address.kind() != Kind.REG || m.offset != 0) throw new SyntaxError(m.at + 1, "images are addressed by coordinate registers, with no offset");
+        return MInstr.image(op, t, parts[2].charAt(0) - '0', dst, m.address, data, m.index);
     }
 
     /** {@code atomic.OP.TYPE dst, b1[rA] or w[rA], data[, compare]}. */

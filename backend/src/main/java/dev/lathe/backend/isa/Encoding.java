@@ -151,6 +151,7 @@ public final class Encoding {
     private static String validateMemory(MInstr i) {
         MOp op = i.op();
         if (op.isAtomic()) return validateAtomic(i);
+        if (op.isImage()) return validateImage(i);
         if (i.count() < 1 || i.count() > 4) return "memory instructions move 1 to 4 components";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "index " + i.index() + " is outside 0 to 31";
         if ((op == MOp.LDL || op == MOp.STL || op == MOp.LDP || op == MOp.STP || op == MOp.LDC || op == MOp.LDLW || op == MOp.STLW) && i.index() != 0) {
@@ -181,6 +182,27 @@ public final class Encoding {
         }
         for (Operand o : i.srcs()) if (o.neg() || o.abs() || o.rep()) return "memory operands have no modifiers";
         return null;
+    }
+
+    /** ldib/stib: four components, no offset; [coordinates, data]. */
+    private static String validateImage(MInstr i) {
+        if (i.count() != 4) return "image loads and stores move a whole texel (count 4)";
+        if (i.offset() != 0) return "image accesses take no offset";
+        if (i.dim() < 1 || i.dim() > 3) return "images have 1 to 3 dimensions";
+        if (i.index() < 0 || i.index() >= MAX_SLOT) return "index " + i.index() + " is outside 0 to 31";
+        if (i.srcs().size() != 2) return "image accesses have a coordinate and a data operand";
+        Operand c = i.src(0), data = i.src(1);
+        if (c.kind() != Kind.REG) return "coordinates come from registers";
+        if (c.index() + i.dim() > Operand.NUM_REGS) return "the coordinates run past r47.w";
+        for (Operand o : i.srcs()) if (o.neg() || o.abs() || o.rep()) return "memory operands have no modifiers";
+        if (i.op() == MOp.STIB) {
+            if (i.dst().kind() != Kind.NONE) return "stores have no destination";
+            if (data.kind() != Kind.REG) return "stores take their data from registers";
+            return checkRegRun(data, i.type(), 4);
+        }
+        if (data.kind() != Kind.NONE) return "loads take no data operand";
+        String e = checkDst(i, i.dst(), i.type(), false);
+        return e != null ? e : checkRegRun(i.dst(), i.type(), 4);
     }
 
     /** Atomics: one word, no offset; [address, data, compare] with compare only for cmpxchg. */
@@ -254,7 +276,11 @@ public final class Encoding {
             case 5 -> w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
                     | (long) i.count() << 41 | (long) dst(i.dst()) << 33 | (long) regOrNone(i.src(0)) << 25
                     | (long) regOrNone(i.src(1)) << 17 | (long) i.index() << 12 | (long) i.dim() << 10;
-            case 6 -> op.isAtomic()
+            case 6 -> op.isImage()
+                    ? w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45 | 3L << 43
+                            | (long) (op == MOp.STIB ? i.src(1).index() : i.dst().index()) << 35 | (long) i.src(0).index() << 27
+                            | (long) i.index() << 22 | (long) i.dim() << 20
+                    : op.isAtomic()
                     ? w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
                             | (long) i.dst().index() << 35 | (long) i.src(0).index() << 27 | (long) i.index() << 22
                             | (long) i.src(1).index() << 14 | (long) regOrNone(i.src(2)) << 6
@@ -438,6 +464,12 @@ public final class Encoding {
 
     private static MInstr decodeMemory(long w) throws DecodeException {
         MOp op = opcode(6, (int) bits(w, 60, 55));
+        if (op.isImage()) {
+            Operand reg = regOrNoneOf(bits(w, 42, 35));
+            return new MInstr(op, type(bits(w, 48, 45)), null, null, 0, bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false, false,
+                    op == MOp.STIB ? Operand.NONE : reg, List.of(regOrNoneOf(bits(w, 34, 27)), op == MOp.STIB ? reg : Operand.NONE),
+                    (int) bits(w, 26, 22), 0, (int) bits(w, 44, 43) + 1, (int) bits(w, 21, 20));
+        }
         if (op.isAtomic()) {
             return new MInstr(op, type(bits(w, 48, 45)), null, null, 0, bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false, false,
                     regOrNoneOf(bits(w, 42, 35)), List.of(regOrNoneOf(bits(w, 34, 27)), regOrNoneOf(bits(w, 21, 14)),

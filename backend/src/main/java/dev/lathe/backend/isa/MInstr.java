@@ -24,7 +24,7 @@ import java.util.List;
  * @param index   cat5 texture, cat6 buffer binding or input/output slot
  * @param offset  cat0 jump/br: target relative to this instruction; cat6: immediate offset
  * @param count   cat5: write mask (bit 0 = x); cat6: components (1–4)
- * @param dim     cat5: texture dimensions (1–3)
+ * @param dim     cat5, ldib/stib: texture or image dimensions (1–3)
  */
 public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, boolean ss, boolean sy, int nop, boolean sat,
                      boolean invert, Operand dst, List<Operand> srcs, int index, int offset, int count, int dim) {
@@ -94,6 +94,11 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
 
     public static MInstr atomic(MOp op, MType type, Operand dst, Operand address, Operand data, Operand compare, int index) {
         return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(address, data, compare), index, 0, 1, 0);
+    }
+
+    /** ldib/stib: a texel at the {@code dim} coordinates starting at register {@code coord}. */
+    public static MInstr image(MOp op, MType type, int dim, Operand dst, Operand coord, Operand data, int index) {
+        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, data), index, 0, 4, dim);
     }
 
     public static MInstr bar() {

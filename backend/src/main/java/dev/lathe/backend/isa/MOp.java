@@ -112,6 +112,9 @@ public enum MOp {
     ATOMIC_XOR_W(6, 24, "atomic.xor", 0, Types.WORD, null),
     ATOMIC_XCHG_W(6, 25, "atomic.xchg", 0, Types.WORD, null),
     ATOMIC_CMPXCHG_W(6, 26, "atomic.cmpxchg", 0, Types.WORD, null),
+    // cat6 storage images: a whole texel (four components) at integer coordinates
+    LDIB(6, 27, "ldib", 0, Types.TEXEL, null),
+    STIB(6, 28, "stib", 0, Types.TEXEL, null),
     // cat7: synchronization
     BAR(7, 0, "bar", 0, Types.NONE, null);
 
@@ -191,16 +194,21 @@ public enum MOp {
 
     /** Loads from memory or textures whose results are waited for with (sy); atomics too. */
     public boolean isSyProducer() {
-        return category == 5 || this == LDG || this == LDL || this == LDP || this == LDC || this == LDLV || this == LDLW || isAtomic();
+        return category == 5 || this == LDG || this == LDL || this == LDP || this == LDC || this == LDLV || this == LDLW || this == LDIB || isAtomic();
     }
 
     public boolean isAtomic() {
-        return category == 6 && code >= ATOMIC_ADD_B.code;
+        return category == 6 && code >= ATOMIC_ADD_B.code && code <= ATOMIC_CMPXCHG_W.code;
+    }
+
+    /** Storage image loads and stores (addressed {@code iN[coordinates]}). */
+    public boolean isImage() {
+        return this == LDIB || this == STIB;
     }
 
     /** Atomics on workgroup memory (addressed {@code w[...]}) rather than a buffer. */
     public boolean isSharedAtomic() {
-        return category == 6 && code >= ATOMIC_ADD_W.code;
+        return category == 6 && code >= ATOMIC_ADD_W.code && code <= ATOMIC_CMPXCHG_W.code;
     }
 
     /** The operation of an atomic at type {@code t} (s32 makes min/max signed). */
@@ -239,7 +247,7 @@ public enum MOp {
     }
 
     public boolean isStore() {
-        return this == STG || this == STL || this == STP || this == STO || this == STLW;
+        return this == STG || this == STL || this == STP || this == STO || this == STLW || this == STIB;
     }
 
     /** The instruction of a category with a code, or null. */

@@ -82,12 +82,7 @@ public final class Simulator {
     }
 
     private Map<Variable, byte[]> initialBuffers(ShaderInputs in) {
-        Map<Variable, byte[]> bufs = new LinkedHashMap<>();
-        for (Variable v : program.shader().variables(Variable.Kind.BUFFER)) {
-            byte[] b = in.buffer(v.name());
-            bufs.put(v, b == null ? new byte[0] : b);
-        }
-        return bufs;
+        return Interpreter.initialMemory(program.shader(), in);
     }
 
     /** The state of one invocation. */
@@ -144,6 +139,11 @@ public final class Simulator {
             for (Variable v : program.shader().variables(Variable.Kind.BUFFER)) {
                 Integer at = program.slots().get(v.name() + ".size");
                 if (at != null) put(at, buffers.get(v).length & 0xffffffffL);
+            }
+            for (Variable v : program.shader().variables(Variable.Kind.IMAGE)) {
+                Integer at = program.slots().get(v.name() + ".size");
+                long[] size = Interpreter.textureSize(v, in);
+                if (at != null) for (int c = 0; c < size.length; c++) put(at + c, size[c]);
             }
             for (Variable v : program.shader().variables(Variable.Kind.OUTPUT)) {
                 Integer slot = program.slots().get(v.name());
@@ -481,6 +481,10 @@ public final class Simulator {
                 atomic(i);
                 return;
             }
+            if (op.isImage()) {
+                image(i);
+                return;
+            }
             int bits = i.type().bits(), regs = i.type().regs();
             long address = i.offset();
             if (i.src(0).kind() == Operand.Kind.REG) address += readReg(i.src(0).index(), true);
@@ -523,6 +527,22 @@ public final class Simulator {
                 }
             }
             for (int c = 0; c < data.length; c++) writeValue(i.dst().index() + c * regs, data[c], bits, 2);
+        }
+
+        private void image(MInstr i) {
+            Variable v = program.variableAt(Variable.Kind.IMAGE, i.index());
+            if (v == null) throw error("no image i" + i.index());
+            if (v.dim().coordinates() != i.dim()) throw error("image @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
+            long[] coord = new long[i.dim()];
+            for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c, true);
+            if (i.op() == MOp.STIB) {
+                long[] texel = new long[4];
+                for (int c = 0; c < 4; c++) texel[c] = readReg(i.src(1).index() + c, true);
+                Interpreter.imageStore(v, buffers.get(v), coord, texel, in);
+                return;
+            }
+            long[] texel = Interpreter.imageLoad(v, buffers.get(v), coord, in);
+            for (int c = 0; c < 4; c++) writeReg(i.dst().index() + c, texel[c], 2);
         }
 
         /** The word is read, combined and written at once: invocations never interleave inside one. */

@@ -90,6 +90,13 @@ final class RandomInstructions {
                     op == MOp.GETSIZE ? Operand.NONE : Operand.reg(r.nextInt(188)), op == MOp.SAMLOD ? Operand.reg(r.nextInt(191)) : Operand.NONE,
                     r.nextInt(32));
             case 6 -> {
+                if (op.isImage()) {
+                    int dim = 1 + r.nextInt(3);
+                    Operand coord = Operand.reg(r.nextInt(Operand.NUM_REGS - 3));
+                    Operand texel = Operand.reg(r.nextInt(Operand.NUM_REGS - 4));
+                    yield MInstr.image(op, t, dim, op == MOp.STIB ? Operand.NONE : texel, coord, op == MOp.STIB ? texel : Operand.NONE,
+                            r.nextInt(32));
+                }
                 if (op.isAtomic()) {
                     boolean cmp = op.atomicOp(t) == dev.lathe.ir.AtomicOp.COMP_SWAP;
                     yield MInstr.atomic(op, t, reg(r, t), reg(r, t), reg(r, t), cmp ? reg(r, t) : Operand.NONE,

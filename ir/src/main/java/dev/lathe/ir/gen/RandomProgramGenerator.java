@@ -573,7 +573,7 @@ public final class RandomProgramGenerator {
                     for (int i = 0; i < words.length; i++) words[i] = r.nextInt(4) == 0 ? r.nextLong() & 0xffffffffL : r.nextInt(100);
                     in.setBufferWords(v.name(), words);
                 }
-                case TEXTURE -> in.setTexture(v.name(), randomTexture(r, v));
+                case TEXTURE, IMAGE -> in.setTexture(v.name(), randomTexture(r, v));
                 default -> { }
             }
         }

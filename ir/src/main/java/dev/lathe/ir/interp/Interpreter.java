@@ -183,12 +183,50 @@ public final class Interpreter {
     }
 
     private Map<Variable, byte[]> initialBuffers(ShaderInputs in) {
-        Map<Variable, byte[]> bufs = new LinkedHashMap<>();
+        return initialMemory(shader, in);
+    }
+
+    /**
+     * The starting contents of every buffer (as given, else empty) and storage image (its
+     * texture input, four little-endian 32-bit words per texel, x fastest; else one texel of
+     * zeros). Shared with the backend simulator.
+     */
+    public static Map<Variable, byte[]> initialMemory(Shader shader, ShaderInputs in) {
+        Map<Variable, byte[]> mem = new LinkedHashMap<>();
         for (Variable v : shader.variables(Variable.Kind.BUFFER)) {
             byte[] b = in.buffer(v.name());
-            bufs.put(v, b == null ? new byte[0] : b);
+            mem.put(v, b == null ? new byte[0] : b);
         }
-        return bufs;
+        for (Variable v : shader.variables(Variable.Kind.IMAGE)) {
+            long[] texels = textureOf(v, in).texels();
+            byte[] b = new byte[texels.length * 4];
+            storeBuffer(b, 0, texels, 32);
+            mem.put(v, b);
+        }
+        return mem;
+    }
+
+    /** The texel index of integer coordinates in a storage image, or -1 outside it. */
+    private static long imageTexel(Variable v, long[] coord, ShaderInputs in) {
+        Texture t = textureOf(v, in);
+        int dims = v.dim().coordinates();
+        long x = Bits.sext(coord[0], 32);
+        long y = dims > 1 ? Bits.sext(coord[1], 32) : 0;
+        long z = dims > 2 ? Bits.sext(coord[2], 32) : 0;
+        if (x < 0 || y < 0 || z < 0 || x >= t.width() || y >= t.height() || z >= t.depth()) return -1;
+        return (z * t.height() + y) * t.width() + x;
+    }
+
+    /** A storage image's texel (zero outside the image). Shared with the backend simulator. */
+    public static long[] imageLoad(Variable v, byte[] mem, long[] coord, ShaderInputs in) {
+        long at = imageTexel(v, coord, in);
+        return at < 0 ? new long[4] : loadBuffer(mem, at * 16, 4, 32);
+    }
+
+    /** Stores a texel at the image's format precision (dropped outside the image). Shared with the simulator. */
+    public static void imageStore(Variable v, byte[] mem, long[] coord, long[] texel, ShaderInputs in) {
+        long at = imageTexel(v, coord, in);
+        if (at >= 0) storeBuffer(mem, at * 16, v.format().store(texel), 32);
     }
 
     /** The state of one invocation. */
@@ -356,6 +394,9 @@ public final class Interpreter {
                     storeBuffer(buffers.get(v), read(i.src(0).value())[0], read(x), x.bitSize());
                 }
                 case BUFFER_SIZE -> set(d, new long[] {buffers.get(v).length & 0xffffffffL});
+                case IMAGE_LOAD -> set(d, imageLoad(v, buffers.get(v), read(i.src(0).value()), in));
+                case IMAGE_STORE -> imageStore(v, buffers.get(v), read(i.src(0).value()), read(i.src(1).value()), in);
+                case IMAGE_SIZE -> set(d, textureSize(v, in));
                 case TEX, TXL -> set(d, sample(v, read(i.src(0).value()), in));
                 case TXF -> set(d, fetch(v, read(i.src(0).value()), in));
                 case TXS -> set(d, textureSize(v, in));

@@ -102,12 +102,15 @@ public final class RunValues {
         return v;
     }
 
-    /** {@code --texture NAME=W[xH[xD]]:VALUES}: texels, four components each, row by row. */
+    /**
+     * {@code --texture NAME=W[xH[xD]]:VALUES}: texels, four components each, row by row; for a
+     * storage image, its size and starting contents.
+     */
     public static void applyTexture(Shader s, ShaderInputs in, String arg) {
         String[] nv = nameAndValues("--texture", arg);
         Variable v = s.variable(nv[0]);
-        if (v == null || v.kind() != Variable.Kind.TEXTURE) {
-            throw new IllegalArgumentException("--texture " + nv[0] + ": the shader has no texture @" + nv[0]);
+        if (v == null || (v.kind() != Variable.Kind.TEXTURE && v.kind() != Variable.Kind.IMAGE)) {
+            throw new IllegalArgumentException("--texture " + nv[0] + ": the shader has no texture or image @" + nv[0]);
         }
         int colon = nv[1].indexOf(':');
         if (colon < 0) throw new IllegalArgumentException("--texture " + nv[0] + ": expected SIZE:VALUES, e.g. 2x2:1,0,0,1,…");
@@ -157,8 +160,9 @@ public final class RunValues {
     }
 
     /**
-     * One line per output (declaration order), then one per buffer:
-     * {@code @name = vec4 f32 (1.0, 0.5, 0.25, 1.0)}, {@code @data = u32[4] (0, 1, 4, 9)}.
+     * One line per output (declaration order), then one per buffer and storage image:
+     * {@code @name = vec4 f32 (1.0, 0.5, 0.25, 1.0)}, {@code @data = u32[4] (0, 1, 4, 9)}, an
+     * image's texels as {@code @img = vec4 f32[W·H·D] (…)}, x fastest.
      * With {@code hex}, the raw bits follow in brackets.
      */
     public static String format(Shader s, ShaderOutputs o, boolean hex) {

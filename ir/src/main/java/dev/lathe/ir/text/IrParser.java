@@ -146,14 +146,14 @@ public final class IrParser {
         }
         while (true) {
             Token t = peek();
-            if (t.is("input") || t.is("output") || t.is("uniform") || t.is("buffer") || t.is("texture") || t.is("shared")) {
+            if (t.is("input") || t.is("output") || t.is("uniform") || t.is("buffer") || t.is("texture") || t.is("shared") || t.is("image")) {
                 declaration();
             } else {
                 break;
             }
         }
         if (!peek().is("function")) {
-            throw error(peek(), "expected a declaration (input, output, uniform, buffer, texture, shared) or 'function', found "
+            throw error(peek(), "expected a declaration (input, output, uniform, buffer, texture, image, shared) or 'function', found "
                     + peek().describe());
         }
         while (peek().is("function")) function();
@@ -282,6 +282,29 @@ public final class IrParser {
                     int len = arraySuffix();
                     attributes(List.of(), List.of());
                     add(name, Variable.shared(name.text(), t, len));
+                }
+                case "image" -> {
+                    Token dimTok = expect(Token.Kind.IDENT, "an image dimension (1d, 2d or 3d)");
+                    TextureDim dim = TextureDim.parse(dimTok.text());
+                    if (dim == null) throw error(dimTok, "unknown image dimension '" + dimTok.text() + "' (expected 1d, 2d or 3d)");
+                    VarType t = type();
+                    if (t.components() != 1 || t.bitSize() != 32 || t.base() == dev.lathe.ir.BaseType.BOOL) {
+                        throw error(dimTok, "an image's texel type is f32, i32 or u32 (texels are 4 components)");
+                    }
+                    Token name = symbolName();
+                    List<String> formats = new ArrayList<>();
+                    for (dev.lathe.ir.ImageFormat f : dev.lathe.ir.ImageFormat.values()) formats.add(f.spelling());
+                    Token fmtTok = peek();
+                    Map<String, Integer> a = attributes(List.of("binding"), formats);
+                    dev.lathe.ir.ImageFormat format = dev.lathe.ir.ImageFormat.full(t.base());
+                    for (String k : a.keySet()) if (!k.equals("binding")) format = dev.lathe.ir.ImageFormat.byName(k);
+                    if (a.size() > (a.containsKey("binding") ? 2 : 1)) throw error(fmtTok, "an image has one format");
+                    if (format.base() != t.base()) {
+                        throw error(name, "format " + format.spelling() + " holds " + format.base().name().toLowerCase(java.util.Locale.ROOT)
+                                + " texels, not " + t.scalarName());
+                    }
+                    int bind = a.getOrDefault("binding", nextBinding(Variable.Kind.IMAGE));
+                    add(name, Variable.image(name.text(), dim, format, bind));
                 }
                 default -> { // texture
                     Token dimTok = expect(Token.Kind.IDENT, "a texture dimension (1d, 2d or 3d)");

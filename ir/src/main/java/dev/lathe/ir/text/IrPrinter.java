@@ -89,7 +89,7 @@ public final class IrPrinter {
     public static String declaration(Variable v) {
         StringBuilder sb = new StringBuilder(v.kind().spelling()).append(' ');
         switch (v.kind()) {
-            case TEXTURE -> sb.append(v.dim().spelling()).append(' ').append(v.type().scalarName());
+            case TEXTURE, IMAGE -> sb.append(v.dim().spelling()).append(' ').append(v.type().scalarName());
             case BUFFER -> sb.append(v.type());
             default -> sb.append(v.type());
         }
@@ -105,6 +105,10 @@ public final class IrPrinter {
             case TEXTURE -> {
                 sb.append(" binding=").append(v.binding());
                 if (v.isUnorm()) sb.append(" unorm");
+            }
+            case IMAGE -> {
+                sb.append(" binding=").append(v.binding());
+                if (v.format() != dev.lathe.ir.ImageFormat.full(v.type().base())) sb.append(' ').append(v.format().spelling());
             }
             case LOCAL, SHARED -> { }
         }

@@ -29,6 +29,8 @@ class ParserErrorTest {
             new Case("unknown attribute", "shader fragment\ninput f32 @c slot=3\n", "2:14", "unknown attribute 'slot'"),
             new Case("bad texture dimension", "shader fragment\ntexture 4d f32 @t\n", "2:9", "unknown texture dimension '4d'"),
             new Case("shared outside compute", "shader fragment\nshared f32 @s[4]\n", "2:1", "shared variables exist only in compute shaders"),
+            new Case("image format of another type", "shader compute\nimage 2d u32 @i rgba8\n", "2:14", "format rgba8 holds float texels, not u32"),
+            new Case("two image formats", "shader compute\nimage 2d f32 @i rgba8 r32f\n", "2:17", "an image has one format"),
             new Case("integer unorm texture", "shader fragment\ntexture 2d u32 @t unorm\n", "2:16", "only f32 textures can be unorm"),
             new Case("no function", H, "3:1", "expected a declaration"),
             new Case("no main", "shader fragment\nfunction helper {\n}\n", "4:1", "no function named main"),
