@@ -234,6 +234,8 @@ final class Instructions {
                 Value x = t.simple(i, t.val(i, m.id(i, 2)));
                 t.define(m.id(i, 1), new Val.Simple(b.constant(x.bitSize(), new long[x.numComponents()])));
             }
+            case 333, 334, 335, 336, 337, 338, 339, 340, 341, 342, 343, 344, 345, 346, 347, 348, 349, 350, 351, 352, 353, 354, 355, 356, 357,
+                    358, 359, 360, 361, 362, 363, 364, 365, 366, 4421, 4422, 4428, 4429, 4430, 4432 -> t.define(m.id(i, 1), Subgroups.translate(t, i));
             case 224 -> b.barrier();
             case 225 -> { } // OpMemoryBarrier: invocations run one at a time
             case 227 -> { // OpAtomicLoad: invocations run one at a time, so a plain load

@@ -69,7 +69,7 @@ public final class ShaderSources {
         try {
             Process p;
             try {
-                p = new ProcessBuilder("glslangValidator", "-V", "--quiet", "-o", out.toString(), source.toString())
+                p = new ProcessBuilder("glslangValidator", "-V", "--target-env", "vulkan1.1", "--quiet", "-o", out.toString(), source.toString())
                         .redirectErrorStream(true).start();
             } catch (IOException e) {
                 throw new SourceException(source + ": GLSL needs glslangValidator on the PATH (Debian: apt-get install glslang-tools), "

@@ -123,6 +123,9 @@ final class SpirvToIr {
 
     record BuiltinPlace(Intrinsic intrinsic) implements Place {}
 
+    /** A subgroup builtin (gl_SubgroupSize, gl_SubgroupEqMask, …): see {@link Subgroups}. */
+    record SubgroupPlace(int builtin) implements Place {}
+
     /**
      * Uniform blocks and push constants, one IR uniform per member that holds no struct: the
      * uniform is an array of slots (a scalar or vector each; a matrix is its columns, an array its
@@ -185,6 +188,10 @@ final class SpirvToIr {
         Integer builtin = m.decoration(id, ModuleInfo.BUILTIN);
         switch (sc) {
             case ModuleInfo.INPUT -> {
+                if (builtin != null && Subgroups.isBuiltin(builtin)) {
+                    pointers.put(id, new Ptr(new SubgroupPlace(builtin), t, List.of()));
+                    return;
+                }
                 if (builtin != null) {
                     Intrinsic in = switch (builtin) {
                         case 24 -> Intrinsic.LOAD_NUM_WORKGROUPS;
@@ -630,6 +637,10 @@ final class SpirvToIr {
                 for (int k = 1; k < il.vars().size(); k++) picked = b.alu(Op.BCSEL, b.alu(Op.IEQ, idx, b.i32(k)), b.loadInput(il.vars().get(k)), picked);
             }
             return component(picked, path.subList(1, path.size()));
+        }
+        if (place instanceof SubgroupPlace sp) {
+            SpirvType bt = p.path().isEmpty() ? p.type() : null;
+            return component(Subgroups.builtin(b, sp.builtin(), shader.stage() == Stage.COMPUTE, bt), path);
         }
         if (place instanceof BuiltinPlace bp) {
             Value v = b.sysval(bp.intrinsic());
