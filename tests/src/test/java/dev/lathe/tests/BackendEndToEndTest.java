@@ -229,6 +229,51 @@ class BackendEndToEndTest {
         return tests.stream();
     }
 
+    /**
+     * Uniforms beyond the 2048-scalar constant file: the largest arrays move to uniform memory
+     * (read with ldc from c2048 on), at constant and run-time indices, and the program text keeps
+     * their slots; the binary gives the interpreter's outputs.
+     */
+    @Test
+    void uniformsBeyondTheConstantFileComeFromUniformMemory() throws Exception {
+        Shader s = IrParser.parse("big.ir", """
+                shader compute workgroup_size(4, 1, 1)
+                uniform vec4 f32 @bones[400] location=0
+                uniform vec4 f32 @more[200] location=400
+                uniform f32 @scale location=600
+                buffer f32 @out binding=0
+                function main {
+                  vec3 32 %gid = load_global_invocation_id
+                  vec1 32 %g = mov %gid.x
+                  vec1 32 %k7 = load_const (7)
+                  vec1 32 %i = imul %g, %k7
+                  vec4 32 %a = load_uniform @bones, %i
+                  vec1 32 %c399 = load_const (399)
+                  vec4 32 %b = load_uniform @bones, %c399
+                  vec4 32 %m = load_uniform @more, %g
+                  vec1 32 %sc = load_uniform @scale
+                  vec1 32 %x = fadd %a.x, %b.w
+                  vec1 32 %y = fmul %x, %sc
+                  vec1 32 %z = fadd %y, %m.z
+                  vec1 32 %four = load_const (4)
+                  vec1 32 %off = imul %g, %four
+                  store_buffer @out, %off, %z
+                }
+                """);
+        ShaderCompiler.Result r = ShaderCompiler.compile(s);
+        assertTrue(r.program().slots().get("bones") >= 2048, r.program().slots().toString());
+        assertTrue(r.stats().constlen() <= 512, "constlen " + r.stats().constlen());
+        Program reread = dev.lathe.backend.program.ProgramText.parse("big.s", dev.lathe.backend.program.ProgramText.print(r.program()));
+        assertEquals(r.program().slots(), reread.slots());
+        for (long seed = 0; seed < 10; seed++) {
+            ShaderInputs in = RandomProgramGenerator.randomInputs(s, seed).setBufferWords("out", new long[8]);
+            ShaderOutputs want = new Interpreter(s).dispatch(in, 2, 1, 1);
+            ShaderOutputs got = new Simulator(reread).dispatch(in, 2, 1, 1).outputs();
+            long finalSeed = seed;
+            assertTrue(want.sameAs(got), () -> "seed " + finalSeed + ": " + want.firstDifference(got));
+        }
+    }
+
     @Test
     void removingALegalizationNopIsCaughtBySimulation() throws IOException {
         Shader s = IrParser.parse("lambert.ir", Files.readString(ExamplesTest.root().resolve("examples/ir/lambert.ir")));

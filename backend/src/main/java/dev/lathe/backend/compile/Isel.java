@@ -1,6 +1,7 @@
 package dev.lathe.backend.compile;
 
 import dev.lathe.backend.isa.Cond;
+import dev.lathe.backend.isa.Encoding;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import dev.lathe.backend.isa.MType;
@@ -1036,7 +1037,9 @@ final class Isel {
                 }
                 r[c] = newReg(d.bitSize());
                 int at = base + (int) (index * comps + c) * units;
-                cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.constant(at)), r[c]));
+                // past the constant file (uniform memory): an ldc at a fixed address
+                cur.add(MirInstr.op(at >= Encoding.MAX_CONST ? MInstr.memory(MOp.LDC, t, 1, Operand.reg(0), Operand.NONE, Operand.NONE, 0, at)
+                        : MInstr.mov(t, t, Operand.reg(0), Operand.constant(at)), r[c]));
             }
             define(d, r);
             return;

@@ -2,7 +2,9 @@ package dev.lathe.backend.compile;
 
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Variable;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -37,7 +39,56 @@ final class Layout {
         bindingSlots(s, Variable.Kind.TEXTURE, "textures");
         bindingSlots(s, Variable.Kind.IMAGE, "images");
         if (in > 32 || out > 32) throw new CompileException("the target has 32 input and 32 output slots");
-        if (nextConst > 2048) throw new CompileException("uniforms need " + nextConst + " constant scalars; the constant file has 2048");
+        if (nextConst > 2048) moveToUniformMemory(s);
+    }
+
+    /** Constant scalars kept for the code's own constants when uniforms move to memory. */
+    static final int CODE_CONSTANTS = 256;
+
+    /** Uniform memory holds at most this many scalars (ldc's offset field reaches further). */
+    static final int UNIFORM_MEMORY = 1 << 20;
+
+    /**
+     * Uniforms that do not fit the 2048-scalar constant file: as ir3 leaves large UBO ranges
+     * in memory and loads them with {@code ldc}, the largest uniform arrays (ties: declaration
+     * order) move to uniform memory, addressed by {@code ldc} from c2048 on, until the rest
+     * leaves {@link #CODE_CONSTANTS} scalars free. The rest keep declaration order.
+     */
+    private void moveToUniformMemory(Shader s) {
+        List<Variable> uniforms = s.variables(Variable.Kind.UNIFORM);
+        List<Variable> arrays = new ArrayList<>();
+        for (Variable v : uniforms) if (v.isArray()) arrays.add(v);
+        arrays.sort(java.util.Comparator.comparingLong(Layout::uniformScalars).reversed());
+        java.util.Set<Variable> moved = new java.util.HashSet<>();
+        long kept = 0;
+        for (Variable v : uniforms) kept += uniformScalars(v) + 1;
+        for (Variable v : arrays) {
+            if (kept <= 2048 - CODE_CONSTANTS) break;
+            moved.add(v);
+            kept -= uniformScalars(v) + 1;
+        }
+        if (kept > 2048 - CODE_CONSTANTS) {
+            throw new CompileException("uniforms that are no arrays need " + kept + " constant scalars; the constant file has 2048");
+        }
+        nextConst = 0;
+        int memory = 2048;
+        for (Variable v : uniforms) {
+            int units = v.type().bitSize() == 64 ? 2 : 1;
+            if (moved.contains(v)) {
+                if (units == 2 && memory % 2 != 0) memory++;
+                slots.put(v.name(), memory);
+                memory += (int) uniformScalars(v);
+                if (memory - 2048 > UNIFORM_MEMORY) throw new CompileException("uniforms need more than " + UNIFORM_MEMORY + " scalars of uniform memory");
+            } else {
+                if (units == 2 && nextConst % 2 != 0) nextConst++;
+                slots.put(v.name(), nextConst);
+                nextConst += (int) uniformScalars(v);
+            }
+        }
+    }
+
+    private static long uniformScalars(Variable v) {
+        return (long) (v.type().bitSize() == 64 ? 2 : 1) * v.type().components() * Math.max(1, v.arrayLength());
     }
 
     /**

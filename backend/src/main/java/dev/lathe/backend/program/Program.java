@@ -31,6 +31,19 @@ public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Lo
         code = List.copyOf(code);
     }
 
+    /**
+     * Scalars of the constant file and the uniform memory after it ({@code ldc} reads both;
+     * uniform arrays that do not fit the 2048-scalar file live from c2048 on): at least 2048.
+     */
+    public int constantScalars() {
+        long end = 2048;
+        for (Variable v : shader.variables(Variable.Kind.UNIFORM)) {
+            Integer at = slots.get(v.name());
+            if (at != null) end = Math.max(end, at + (long) (v.type().bitSize() == 64 ? 2 : 1) * v.type().components() * Math.max(1, v.arrayLength()));
+        }
+        return (int) Math.min(end, 1 << 22);
+    }
+
     /** The variable mapped to {@code index} among those of a kind, or null. */
     public Variable variableAt(Variable.Kind kind, int index) {
         for (Variable v : shader.variables(kind)) {

@@ -98,7 +98,7 @@ public final class ProgramText {
                 switch (w[0]) {
                     case ".slot" -> {
                         if (w.length != 3 || !w[1].startsWith("@")) throw new ProgramException(where + "expected .slot @NAME INDEX");
-                        slots.put(w[1].substring(1), number(w[2], where, 0, 4095));
+                        slots.put(w[1].substring(1), number(w[2], where, 0, (1 << 21) - 1));
                         slotLines.put(w[1].substring(1), new int[] {n + 1, col});
                     }
                     case ".const" -> {

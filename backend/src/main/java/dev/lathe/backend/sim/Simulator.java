@@ -99,7 +99,7 @@ public final class Simulator {
         final long[] ssDone = new long[Operand.NUM_REGS];
         final long[] syDone = new long[Operand.NUM_REGS];
         final List<Integer> ssPending = new ArrayList<>(), syPending = new ArrayList<>();
-        final long[] consts = new long[2048];
+        final long[] consts;
         final byte[] local, priv;
         final Map<Integer, long[]> outputs = new LinkedHashMap<>();
         boolean pred, predWritten;
@@ -119,6 +119,7 @@ public final class Simulator {
             java.util.Arrays.fill(aluWrite, LONG_AGO);
             java.util.Arrays.fill(ssDone, -1);
             java.util.Arrays.fill(syDone, -1);
+            consts = new long[program.constantScalars()];
             local = new byte[program.localBytes()];
             priv = new byte[program.privateBytes()];
             for (Variable v : program.shader().variables(Variable.Kind.UNIFORM)) {
