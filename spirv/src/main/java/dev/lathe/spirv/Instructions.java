@@ -335,15 +335,18 @@ final class Instructions {
         int dims = tex.dim().coordinates();
         int op = i.opcode();
         if (tex.kind() == Variable.Kind.IMAGE && op != 103 && op != 104) throw m.module.error(i, Opcodes.name(op) + " on a storage image");
+        SpirvToIr.TextureShape shape = t.textureShapes.getOrDefault(tex, SpirvToIr.TextureShape.PLAIN);
         if (op == 103 || op == 104) {
             Value size = tex.kind() == Variable.Kind.IMAGE ? b.imageSize(tex) : b.txs(tex);
-            SpirvType rt = m.typeOf(i, m.id(i, 0));
-            return SpirvType.components(rt) == size.numComponents() ? size : b.channel(size, 0);
+            int n = SpirvType.components(m.typeOf(i, m.id(i, 0)));
+            return n >= size.numComponents() ? size : pick(b, size, n);
         }
         boolean dref = op == 89 || op == 90 || op == 93 || op == 94;
         boolean proj = op >= 91 && op <= 94;
         Value full = t.simple(i, t.val(i, m.id(i, 3)));
         if (proj && full.numComponents() <= dims) throw m.module.error(i, Opcodes.name(op) + " needs a q component after the coordinates");
+        if (proj && shape != SpirvToIr.TextureShape.PLAIN) throw m.module.error(i, Opcodes.name(op) + " on an arrayed or cube texture");
+        if (shape == SpirvToIr.TextureShape.CUBE && (op == 95 || op == 96)) throw m.module.error(i, "unsupported " + Opcodes.name(op) + " on a cube map");
         Value coord = full.numComponents() != dims ? pick(b, full, dims) : full;
         int next = 4;
         Value ref = null;
@@ -382,6 +385,13 @@ final class Instructions {
         }
         if ((mask & 0x80) != 0) next++;
         m.need(i, next);
+        if (offset != null && shape == SpirvToIr.TextureShape.CUBE) throw m.module.error(i, Opcodes.name(op) + " with an offset on a cube map");
+        if (offset != null && shape == SpirvToIr.TextureShape.ARRAY) {
+            // the offset moves within a layer: none on the layer coordinate
+            Value[] c = new Value[dims];
+            for (int k = 0; k < dims; k++) c[k] = k < dims - 1 && k < offset.numComponents() ? b.channel(offset, k) : b.i32(0);
+            offset = dims == 1 ? c[0] : b.vec(c);
+        }
         if (offset != null && offset.numComponents() != dims) offset = pick(b, offset, dims);
         if (op == 95) {
             // texel coordinates: the offset adds in texels
@@ -393,7 +403,12 @@ final class Instructions {
             if (size.numComponents() != dims) size = pick(b, size, dims);
             coord = b.alu(Op.FADD, coord, b.alu(Op.FDIV, b.alu(Op.I2F32, offset), b.alu(Op.U2F32, size)));
         }
-        if (op == 96) return gather(b, tex, coord, component);
+        if (shape == SpirvToIr.TextureShape.ARRAY) coord = layerCoordinate(b, tex, coord);
+        if (shape == SpirvToIr.TextureShape.CUBE) coord = cubeCoordinate(b, coord);
+        if (op == 96) {
+            if (shape != SpirvToIr.TextureShape.PLAIN) throw m.module.error(i, "unsupported OpImageGather (on an arrayed texture)");
+            return gather(b, tex, coord, component);
+        }
         boolean explicit = op == 88 || op == 90 || op == 92 || op == 94;
         Value texel;
         if (!explicit) {
@@ -409,6 +424,54 @@ final class Instructions {
         if (!dref) return texel;
         Value pass = b.alu(Op.FGE, b.channel(texel, 0), ref);
         return b.alu(Op.BCSEL, pass, b.f32(1.0f), b.f32(0.0f));
+    }
+
+    /**
+     * The layer of an arrayed texture's coordinates (the last one) as Vulkan selects it,
+     * clamp(roundEven(layer), 0, layers − 1), turned into the normalized coordinate of that
+     * texel's centre in the IR texture's last dimension.
+     */
+    private static Value layerCoordinate(IrBuilder b, Variable tex, Value coord) {
+        int dims = tex.dim().coordinates();
+        Value layers = b.alu(Op.U2F32, b.channel(b.txs(tex), dims - 1));
+        Value layer = b.alu(Op.FROUND_EVEN, b.channel(coord, dims - 1));
+        layer = b.alu(Op.FMIN, b.alu(Op.FMAX, layer, b.f32(0f)), b.alu(Op.FSUB, layers, b.f32(1f)));
+        Value w = b.alu(Op.FDIV, b.alu(Op.FADD, layer, b.f32(0.5f)), layers);
+        Value[] c = new Value[dims];
+        for (int k = 0; k < dims - 1; k++) c[k] = b.channel(coord, k);
+        c[dims - 1] = w;
+        return b.vec(c);
+    }
+
+    /**
+     * A cube map direction as (s, t, face) in the six-layer IR texture, by Vulkan's face
+     * selection: the major axis is z when |z| ≥ |x| and |z| ≥ |y|, else y when |y| ≥ |x|, else
+     * x; faces +X −X +Y −Y +Z −Z are layers 0–5 with (sc, tc, ma) = (−z, −y, x), (z, −y, x),
+     * (x, z, y), (x, −z, y), (x, −y, z), (−x, −y, z), and s = sc / 2|ma| + ½, t = tc / 2|ma| + ½.
+     */
+    private static Value cubeCoordinate(IrBuilder b, Value dir) {
+        Value x = b.channel(dir, 0), y = b.channel(dir, 1), z = b.channel(dir, 2);
+        Value ax = b.alu(Op.FABS, x), ay = b.alu(Op.FABS, y), az = b.alu(Op.FABS, z);
+        Value isZ = b.alu(Op.IAND, b.alu(Op.FGE, az, ax), b.alu(Op.FGE, az, ay));
+        Value isY = b.alu(Op.IAND, b.alu(Op.INOT, isZ), b.alu(Op.FGE, ay, ax));
+        Value nx = b.alu(Op.FNEG, x), ny = b.alu(Op.FNEG, y), nz = b.alu(Op.FNEG, z);
+        Value zero = b.f32(0f);
+        Value xPos = b.alu(Op.FGE, x, zero), yPos = b.alu(Op.FGE, y, zero), zPos = b.alu(Op.FGE, z, zero);
+        // x major
+        Value scX = b.alu(Op.BCSEL, xPos, nz, z), faceX = b.alu(Op.BCSEL, xPos, b.f32(0f), b.f32(1f));
+        // y major
+        Value tcY = b.alu(Op.BCSEL, yPos, z, nz), faceY = b.alu(Op.BCSEL, yPos, b.f32(2f), b.f32(3f));
+        // z major
+        Value scZ = b.alu(Op.BCSEL, zPos, x, nx), faceZ = b.alu(Op.BCSEL, zPos, b.f32(4f), b.f32(5f));
+        Value sc = b.alu(Op.BCSEL, isZ, scZ, b.alu(Op.BCSEL, isY, x, scX));
+        Value tc = b.alu(Op.BCSEL, isY, tcY, ny);
+        Value ma = b.alu(Op.BCSEL, isZ, az, b.alu(Op.BCSEL, isY, ay, ax));
+        Value face = b.alu(Op.BCSEL, isZ, faceZ, b.alu(Op.BCSEL, isY, faceY, faceX));
+        Value twoMa = b.alu(Op.FMUL, ma, b.f32(2f));
+        Value s = b.alu(Op.FADD, b.alu(Op.FDIV, sc, twoMa), b.f32(0.5f));
+        Value tt = b.alu(Op.FADD, b.alu(Op.FDIV, tc, twoMa), b.f32(0.5f));
+        Value w = b.alu(Op.FDIV, b.alu(Op.FADD, face, b.f32(0.5f)), b.f32(6f));
+        return b.vec(s, tt, w);
     }
 
     /**

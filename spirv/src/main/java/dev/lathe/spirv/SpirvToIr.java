@@ -53,6 +53,14 @@ final class SpirvToIr {
     private final Map<Integer, Variable> phiVars = new HashMap<>();
     /** Texture variables by the id of a loaded sampled image, an OpSampledImage or an OpImage. */
     final Map<Integer, TexChoice> textures = new HashMap<>();
+
+    /**
+     * How a sampled image maps onto its IR texture: directly; arrayed (the last IR dimension
+     * holds the layers); or a cube map (a 3D IR texture of six faces, +X −X +Y −Y +Z −Z).
+     */
+    enum TextureShape { PLAIN, ARRAY, CUBE }
+
+    final Map<Variable, TextureShape> textureShapes = new HashMap<>();
     /** An output and the local it is written through (an element of it when {@code element >= 0}). */
     private record OutputCopy(Variable output, Variable shadow, int element) {}
 
@@ -253,13 +261,18 @@ final class SpirvToIr {
                 }
                 SpirvType.Image im = el instanceof SpirvType.SampledImage si ? si.image() : el instanceof SpirvType.Image ii ? ii : null;
                 if (im == null) throw mod.error(v, "unsupported OpVariable (UniformConstant of type " + t + ")");
-                if (im.arrayed()) throw mod.error(v, "unsupported OpTypeImage (arrayed images)");
                 if (im.multisampled()) throw mod.error(v, "unsupported OpTypeImage (multisampled images)");
-                TextureDim dim = switch (im.dim()) {
+                if (im.arrayed() && (im.usage() == 2 || im.dim() > 1)) {
+                    throw mod.error(v, "unsupported OpTypeImage (arrayed " + (im.usage() == 2 ? "storage images" : im.dim() == 3 ? "cube maps" : "images") + ")");
+                }
+                // a layered texture is an IR texture with one more dimension (its layers; a cube's six faces)
+                TextureShape shape = im.dim() == 3 ? TextureShape.CUBE : im.arrayed() ? TextureShape.ARRAY : TextureShape.PLAIN;
+                if (shape == TextureShape.CUBE && im.usage() == 2) throw mod.error(v, "unsupported OpTypeImage (cube storage images)");
+                TextureDim dim = switch (shape == TextureShape.CUBE ? 2 : im.dim() + (im.arrayed() ? 1 : 0)) {
                     case 0 -> TextureDim.D1;
                     case 1 -> TextureDim.D2;
                     case 2 -> TextureDim.D3;
-                    default -> throw mod.error(v, "unsupported OpTypeImage (dimension " + im.dim() + (im.dim() == 3 ? ": cube maps" : "") + ")");
+                    default -> throw mod.error(v, "unsupported OpTypeImage (dimension " + im.dim() + ")");
                 };
                 SpirvType s = im.sampled();
                 BaseType base = s instanceof SpirvType.Float ? BaseType.FLOAT : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : BaseType.UINT;
@@ -276,6 +289,7 @@ final class SpirvToIr {
                 }
                 if (!(t instanceof SpirvType.Array a)) {
                     Variable var = shader.addVariable(Variable.texture(name, dim, base, binding, false));
+                    textureShapes.put(var, shape);
                     pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
                     return;
                 }
@@ -283,6 +297,7 @@ final class SpirvToIr {
                 List<Variable> vars = new ArrayList<>();
                 for (int k = 0; k < a.length(); k++) {
                     vars.add(shader.addVariable(Variable.texture(uniqueName(-1, name + "_" + k), dim, base, binding, false)));
+                    textureShapes.put(vars.get(k), shape);
                 }
                 pointers.put(id, new Ptr(new TextureArrayPlace(vars), t, List.of()));
             }
