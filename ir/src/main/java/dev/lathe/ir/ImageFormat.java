@@ -19,20 +19,29 @@ public enum ImageFormat {
     RGBA32I(4, Kind.SINT, 32, 21), RGBA16I(4, Kind.SINT, 16, 22), RGBA8I(4, Kind.SINT, 8, 23), R32I(1, Kind.SINT, 32, 24),
     RG32I(2, Kind.SINT, 32, 25), RG16I(2, Kind.SINT, 16, 26), RG8I(2, Kind.SINT, 8, 27), R16I(1, Kind.SINT, 16, 28), R8I(1, Kind.SINT, 8, 29),
     RGBA32UI(4, Kind.UINT, 32, 30), RGBA16UI(4, Kind.UINT, 16, 31), RGBA8UI(4, Kind.UINT, 8, 32), R32UI(1, Kind.UINT, 32, 33),
-    RG32UI(2, Kind.UINT, 32, 35), RG16UI(2, Kind.UINT, 16, 36), RG8UI(2, Kind.UINT, 8, 37), R16UI(1, Kind.UINT, 16, 38), R8UI(1, Kind.UINT, 8, 39);
+    RG32UI(2, Kind.UINT, 32, 35), RG16UI(2, Kind.UINT, 16, 36), RG8UI(2, Kind.UINT, 8, 37), R16UI(1, Kind.UINT, 16, 38), R8UI(1, Kind.UINT, 8, 39),
+    // packed formats: bits per component differ
+    R11F_G11F_B10F(Kind.UFLOAT, 8, 11, 11, 10), RGB10_A2(Kind.UNORM, 11, 10, 10, 10, 2), RGB10_A2UI(Kind.UINT, 34, 10, 10, 10, 2);
 
-    /** How components are kept. */
-    public enum Kind { FLOAT, UNORM, SNORM, UINT, SINT }
+    /** How components are kept; UFLOAT: unsigned floats with a 5-bit exponent (bits − 5 of mantissa). */
+    public enum Kind { FLOAT, UNORM, SNORM, UINT, SINT, UFLOAT }
 
     private final int components;
     private final Kind kind;
-    private final int bits;
+    private final int[] bits;
     private final int spirv;
 
     ImageFormat(int components, Kind kind, int bits, int spirv) {
         this.components = components;
         this.kind = kind;
-        this.bits = bits;
+        this.bits = new int[] {bits, bits, bits, bits};
+        this.spirv = spirv;
+    }
+
+    ImageFormat(Kind kind, int spirv, int... bits) {
+        this.components = bits.length;
+        this.kind = kind;
+        this.bits = java.util.Arrays.copyOf(bits, 4);
         this.spirv = spirv;
     }
 
@@ -59,7 +68,7 @@ public enum ImageFormat {
     /** The texel type (f32, i32 or u32) an image of this format is declared with. */
     public BaseType base() {
         return switch (kind) {
-            case FLOAT, UNORM, SNORM -> BaseType.FLOAT;
+            case FLOAT, UNORM, SNORM, UFLOAT -> BaseType.FLOAT;
             case UINT -> BaseType.UINT;
             case SINT -> BaseType.INT;
         };
@@ -79,7 +88,9 @@ public enum ImageFormat {
                 continue;
             }
             long w = texel[c] & 0xffffffffL;
+            int bits = this.bits[c];
             r[c] = switch (kind) {
+                case UFLOAT -> unsignedFloat(Float.intBitsToFloat((int) w), bits - 5);
                 case FLOAT -> bits == 32 ? w : Float.floatToRawIntBits((float) Fp16.toDouble(Fp16.fromDouble(Float.intBitsToFloat((int) w)))) & 0xffffffffL;
                 case UNORM -> normalized(Float.intBitsToFloat((int) w), 0, (1 << bits) - 1);
                 case SNORM -> normalized(Float.intBitsToFloat((int) w), -1, (1 << (bits - 1)) - 1);
@@ -88,6 +99,22 @@ public enum ImageFormat {
             };
         }
         return r;
+    }
+
+    /**
+     * An unsigned float with a 5-bit exponent (bias 15) and {@code m} mantissa bits, as f32
+     * bits: NaN stays NaN, negatives and -0 become +0, +inf stays, finite values round to the
+     * nearest (ties to even, denormals below 2^-14) and clamp to the largest finite value.
+     */
+    private static long unsignedFloat(float x, int m) {
+        if (x != x) return 0x7fc00000L;
+        if (!(x > 0)) return 0;
+        if (x == Float.POSITIVE_INFINITY) return Float.floatToRawIntBits(x) & 0xffffffffL;
+        int e = Math.max(Math.getExponent(x), -14);
+        double quantum = Math.scalb(1.0, e - m);
+        double q = Math.rint(x / quantum) * quantum;
+        double max = Math.scalb(2.0 - Math.scalb(1.0, -m), 15);
+        return Float.floatToRawIntBits((float) Math.min(q, max)) & 0xffffffffL;
     }
 
     /** x clamped to [lo, 1], rounded to the nearest of {@code steps} steps per unit, as f32 bits; NaN keeps 0. */

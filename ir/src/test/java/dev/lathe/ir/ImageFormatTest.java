@@ -51,10 +51,23 @@ class ImageFormatTest {
     }
 
     @Test
+    void packedFormatsKeepTheirOwnBits() {
+        // 1/3 with 6 mantissa bits (r, g) is 85/256, with 5 (b) rounds up to 43/128; no sign;
+        // blue's largest finite value is (2 - 1/32) * 2^15
+        assertArrayEquals(floats(85f / 256f, 0f, 64512f, 1f), ImageFormat.R11F_G11F_B10F.store(floats(1f / 3f, -2f, 70000f, 0.25f)));
+        assertEquals(0x7fc00000L, ImageFormat.R11F_G11F_B10F.store(floats(Float.NaN, 0, 0, 0))[0]);
+        assertEquals(f(43f / 128f), ImageFormat.R11F_G11F_B10F.store(floats(0, 0, 1f / 3f, 0))[2]);
+        // alpha has two bits: 0.5 * 3 = 1.5 rounds to even (2)
+        assertArrayEquals(floats(1f, 0f, 512f / 1023f, 2f / 3f), ImageFormat.RGB10_A2.store(floats(1f, 0f, 0.5f, 0.5f)));
+        assertArrayEquals(new long[] {0x3ff, 0, 1, 3}, ImageFormat.RGB10_A2UI.store(new long[] {0xffff, 0x400, 1, 7}));
+    }
+
+    @Test
     void spirvNumbersAndNames() {
         assertEquals(ImageFormat.RGBA8, ImageFormat.ofSpirv(4));
         assertEquals(ImageFormat.R32UI, ImageFormat.ofSpirv(33));
-        assertNull(ImageFormat.ofSpirv(8)); // R11fG11fB10f is not kept
+        assertEquals(ImageFormat.R11F_G11F_B10F, ImageFormat.ofSpirv(8));
+        assertNull(ImageFormat.ofSpirv(40)); // R64ui is not kept
         assertEquals(ImageFormat.RGBA16_SNORM, ImageFormat.byName("rgba16_snorm"));
         assertEquals(ImageFormat.RGBA32I, ImageFormat.full(BaseType.INT));
     }

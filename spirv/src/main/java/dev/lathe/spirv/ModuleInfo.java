@@ -113,6 +113,70 @@ final class ModuleInfo {
         if (i.count() < n) throw module.error(i, Opcodes.name(i.opcode()) + " has " + i.count() + " operands, needs " + n);
     }
 
+    /**
+     * The value of an integer or boolean constant, a specialization constant at its default, or
+     * an OpSpecConstantOp over them (arithmetic, shifts, bit and logical ops, comparisons,
+     * select; 32-bit two's complement), or null when it is none of these.
+     */
+    Long integerConstant(Instruction at, int id, int depth) {
+        if (depth > 64) throw module.error(at, "constants nested deeper than 64 levels (a constant made of itself?)");
+        Instruction c = constants.get(id);
+        if (c == null) return null;
+        switch (c.opcode()) {
+            case 41, 48 -> { return 1L; }
+            case 42, 49 -> { return 0L; }
+            case 43, 50 -> { return c.count() > 2 ? (long) c.operand(2) : null; }
+            case 52 -> { }
+            default -> { return null; }
+        }
+        need(c, 4);
+        int op = c.operand(2);
+        Long a = integerConstant(at, id(c, 3), depth + 1);
+        if (a == null) return null;
+        int x = (int) (long) a;
+        if (op == 126) return (long) -x;
+        if (op == 200) return (long) ~x;
+        if (op == 113 || op == 114) return (long) x;
+        if (op == 168) return x == 0 ? 1L : 0L;
+        need(c, 5);
+        Long bv = integerConstant(at, id(c, 4), depth + 1);
+        if (bv == null) return null;
+        int y = (int) (long) bv;
+        if (op == 169) {
+            need(c, 6);
+            Long cv = integerConstant(at, id(c, 5), depth + 1);
+            return cv == null ? null : x != 0 ? (long) y : cv;
+        }
+        long ux = x & 0xffffffffL, uy = y & 0xffffffffL;
+        return switch (op) {
+            case 128 -> (long) (x + y);
+            case 130 -> (long) (x - y);
+            case 132 -> (long) (x * y);
+            case 134 -> y == 0 ? null : ux / uy;
+            case 135 -> y == 0 ? null : (long) (x / y);
+            case 137 -> y == 0 ? null : ux % uy;
+            case 138 -> y == 0 ? null : (long) (x % y);
+            case 139 -> y == 0 ? null : (long) Math.floorMod(x, y);
+            case 194 -> ux >>> (y & 31);
+            case 195 -> (long) (x >> (y & 31));
+            case 196 -> (long) (x << (y & 31));
+            case 197, 166 -> (long) (x | y);
+            case 198 -> (long) (x ^ y);
+            case 199, 167 -> (long) (x & y);
+            case 164, 170 -> x == y ? 1L : 0L;
+            case 165, 171 -> x != y ? 1L : 0L;
+            case 172 -> ux > uy ? 1L : 0L;
+            case 173 -> x > y ? 1L : 0L;
+            case 174 -> ux >= uy ? 1L : 0L;
+            case 175 -> x >= y ? 1L : 0L;
+            case 176 -> ux < uy ? 1L : 0L;
+            case 177 -> x < y ? 1L : 0L;
+            case 178 -> ux <= uy ? 1L : 0L;
+            case 179 -> x <= y ? 1L : 0L;
+            default -> null;
+        };
+    }
+
     /** Operand k as an id, checked against the bound. */
     int id(Instruction i, int k) {
         need(i, k + 1);
@@ -164,9 +228,9 @@ final class ModuleInfo {
                 yield new SpirvType.SampledImage(im);
             }
             case 28 -> {
-                Instruction len = constants.get(id(i, 2));
-                if (len == null || len.opcode() != 43 && len.opcode() != 50) throw module.error(i, "an array length must be a constant");
-                long n = len.count() > 2 ? len.operand(2) & 0xffffffffL : 0;
+                Long value = integerConstant(i, id(i, 2), 0);
+                if (value == null) throw module.error(i, "an array length must be a constant");
+                long n = value & 0xffffffffL;
                 if (n < 1 || n > 1 << 20) throw module.error(i, "unsupported array length " + n);
                 yield new SpirvType.Array(typeOf(i, id(i, 1)), (int) n, id(i, 0));
             }
