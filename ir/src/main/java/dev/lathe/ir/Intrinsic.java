@@ -67,7 +67,18 @@ public enum Intrinsic {
     SHARED_ATOMIC_OR(Variable.Kind.SHARED, AtomicOp.OR, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
     SHARED_ATOMIC_XOR(Variable.Kind.SHARED, AtomicOp.XOR, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
     SHARED_ATOMIC_EXCHANGE(Variable.Kind.SHARED, AtomicOp.EXCHANGE, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
-    SHARED_ATOMIC_COMP_SWAP(Variable.Kind.SHARED, AtomicOp.COMP_SWAP, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.COMPARE, Role.ATOMIC_DATA);
+    SHARED_ATOMIC_COMP_SWAP(Variable.Kind.SHARED, AtomicOp.COMP_SWAP, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.COMPARE, Role.ATOMIC_DATA),
+    // on the first component of an r32ui or r32i storage image's texel
+    IMAGE_ATOMIC_ADD(Variable.Kind.IMAGE, AtomicOp.ADD, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
+    IMAGE_ATOMIC_IMIN(Variable.Kind.IMAGE, AtomicOp.IMIN, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
+    IMAGE_ATOMIC_UMIN(Variable.Kind.IMAGE, AtomicOp.UMIN, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
+    IMAGE_ATOMIC_IMAX(Variable.Kind.IMAGE, AtomicOp.IMAX, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
+    IMAGE_ATOMIC_UMAX(Variable.Kind.IMAGE, AtomicOp.UMAX, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
+    IMAGE_ATOMIC_AND(Variable.Kind.IMAGE, AtomicOp.AND, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
+    IMAGE_ATOMIC_OR(Variable.Kind.IMAGE, AtomicOp.OR, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
+    IMAGE_ATOMIC_XOR(Variable.Kind.IMAGE, AtomicOp.XOR, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
+    IMAGE_ATOMIC_EXCHANGE(Variable.Kind.IMAGE, AtomicOp.EXCHANGE, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
+    IMAGE_ATOMIC_COMP_SWAP(Variable.Kind.IMAGE, AtomicOp.COMP_SWAP, allStages(), Role.INT_COORD, Role.COMPARE, Role.ATOMIC_DATA);
 
     /** What an intrinsic defines. */
     public enum Dest {
@@ -144,6 +155,15 @@ public enum Intrinsic {
     /** The atomic intrinsic doing {@code op} on a buffer or on a shared variable. */
     public static Intrinsic atomic(AtomicOp op, boolean shared) {
         return valueOf((shared ? "SHARED_ATOMIC_" : "BUFFER_ATOMIC_") + op.name());
+    }
+
+    /** The atomic intrinsic doing {@code op} on a variable of {@code kind} (buffer, shared or image). */
+    public static Intrinsic atomic(AtomicOp op, Variable.Kind kind) {
+        return valueOf(switch (kind) {
+            case SHARED -> "SHARED_ATOMIC_";
+            case IMAGE -> "IMAGE_ATOMIC_";
+            default -> "BUFFER_ATOMIC_";
+        } + op.name());
     }
 
     private static Set<Stage> stages(Stage... s) {

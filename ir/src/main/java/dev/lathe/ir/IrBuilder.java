@@ -245,16 +245,15 @@ public final class IrBuilder {
     }
 
     /**
-     * An atomic on a buffer (at a byte offset) or a shared variable (at an element index, null
-     * for a scalar); {@code compare} only for comp_swap. Defines the 32-bit word found.
+     * An atomic on a buffer (at a byte offset), a shared variable (at an element index, null
+     * for a scalar) or a storage image (at integer coordinates); {@code compare} only for comp_swap. Defines the 32-bit word found.
      */
     public Value atomic(AtomicOp op, Variable v, Value at, Value compare, Value data) {
-        boolean shared = v.kind() == Variable.Kind.SHARED;
         List<Value> srcs = new ArrayList<>();
         if (at != null) srcs.add(at);
         if (op.hasCompare()) srcs.add(compare);
         srcs.add(data);
-        return intrinsic(Intrinsic.atomic(op, shared), v, 1, 32, srcs.toArray(new Value[0])).def();
+        return intrinsic(Intrinsic.atomic(op, v.kind()), v, 1, 32, srcs.toArray(new Value[0])).def();
     }
 
     public Value tex(Variable t, Value coord) {

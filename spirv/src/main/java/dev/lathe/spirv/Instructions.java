@@ -125,6 +125,14 @@ final class Instructions {
                 t.definePointer(m.id(i, 1), p);
             }
             case 83, 400 -> t.define(m.id(i, 1), t.val(i, m.id(i, 2))); // OpCopyObject, OpCopyLogical
+            case 60 -> { // OpImageTexelPointer: result type, result, image (a pointer), coordinate, sample
+                SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
+                if (!(p.place() instanceof SpirvToIr.TexturePlace tp) || tp.var().kind() != Variable.Kind.IMAGE) {
+                    throw m.module.error(i, "OpImageTexelPointer needs a storage image");
+                }
+                t.definePointer(m.id(i, 1), new SpirvToIr.Ptr(new SpirvToIr.ImageTexelPlace(tp.var(), imageCoord(t, i, tp.var(), m.id(i, 3))),
+                        null, List.of()));
+            }
             case 68 -> { // OpArrayLength: structure pointer, member number (a literal)
                 m.need(i, 4);
                 t.define(m.id(i, 1), new Val.Simple(t.arrayLength(i, t.pointer(i, m.id(i, 2)), i.operand(3))));

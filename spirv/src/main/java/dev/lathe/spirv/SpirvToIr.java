@@ -153,6 +153,9 @@ final class SpirvToIr {
     /** An array of textures: one IR texture per element (they share the array's binding). */
     record TextureArrayPlace(List<Variable> vars) implements Place {}
 
+    /** OpImageTexelPointer: one texel of a storage image, for atomics (and atomic loads and stores). */
+    record ImageTexelPlace(Variable var, Value coord) implements Place {}
+
     /** A separate sampler: Lathe's textures carry their own sampling, so it holds nothing. */
     record SamplerPlace() implements Place {}
 
@@ -653,6 +656,7 @@ final class SpirvToIr {
             }
             return component(picked, path.subList(1, path.size()));
         }
+        if (place instanceof ImageTexelPlace it) return new Val.Simple(b.channel(b.imageLoad(it.var(), it.coord()), 0));
         if (place instanceof SubgroupPlace sp) {
             SpirvType bt = p.path().isEmpty() ? p.type() : null;
             return component(Subgroups.builtin(b, sp.builtin(), shader.stage() == Stage.COMPUTE, bt), path);
@@ -739,6 +743,11 @@ final class SpirvToIr {
             storeBuffer(at, bp.var(), address(at, p), val);
             return;
         }
+        if (place instanceof ImageTexelPlace it) {
+            Value x = simple(at, val);
+            b.imageStore(it.var(), it.coord(), b.vec(x, b.i32(0), b.i32(0), b.i32(0)));
+            return;
+        }
         throw mod.error(at, "unsupported OpStore (to " + place.getClass().getSimpleName() + ")");
     }
 
@@ -772,6 +781,12 @@ final class SpirvToIr {
         if (place instanceof StructPlace sp && !path.isEmpty()) {
             int k = memberIndex(at, path.get(0), sp.members().size());
             return atomic(at, new Ptr(sp.members().get(k), p.type(), path.subList(1, path.size())), op, compare, data);
+        }
+        if (place instanceof ImageTexelPlace it) {
+            if (it.var().format() != ImageFormat.R32UI && it.var().format() != ImageFormat.R32I) {
+                throw mod.error(at, "unsupported atomic (on a " + it.var().format().spelling() + " image; only r32ui and r32i)");
+            }
+            return b.atomic(op, it.var(), it.coord(), compare, data);
         }
         if (place instanceof BufferPlace bp) {
             BufAddr a = address(at, p);

@@ -161,7 +161,7 @@ class BackendEndToEndTest {
     }
 
     /**
-     * Every atomic on a buffer and on shared memory, two workgroups of eight invocations hitting
+     * Every atomic on a buffer, on shared memory and on an image texel, two workgroups of eight invocations hitting
      * the same words with random data (some addresses out of range): the simulated binary gives
      * the interpreter's outputs, returned words and final memory both.
      */
@@ -223,6 +223,42 @@ class BackendEndToEndTest {
                     ShaderOutputs got = new Simulator(r.program()).dispatch(inputs, 2, 1, 1).outputs();
                     long finalSeed = seed;
                     assertTrue(want.sameAs(got), () -> name + " seed " + finalSeed + ":\n" + want + "\n" + got);
+                }
+            }));
+            // on an r32ui image: texel (x mod 3, 0) of a 2x1 image, so some invocations fall outside
+            Shader img = IrParser.parse("image_" + name + ".ir", """
+                    shader compute workgroup_size(8, 1, 1)
+                    buffer u32 @in binding=0
+                    buffer u32 @out binding=1
+                    image 2d u32 @img binding=0 r32ui
+                    function main {
+                      vec3 32 %gid = load_global_invocation_id
+                      vec1 32 %g = mov %gid.x
+                      vec1 32 %four = load_const (4)
+                      vec1 32 %three = load_const (3)
+                      vec1 32 %goff = imul %g, %four
+                      vec1 32 %x = load_buffer @in, %goff
+                      vec1 32 %c = iand %x, %three
+                      vec1 32 %cx = umod %g, %three
+                      vec1 32 %zero = load_const (0)
+                      vec2 32 %xy = vec2 %cx, %zero
+                      vec1 32 %old = image_atomic_OP @img, %xy, CMP%x
+                      store_buffer @out, %goff, %old
+                    }
+                    """.replace("OP", name).replace("CMP", cmp));
+            tests.add(DynamicTest.dynamicTest("image_" + name, () -> {
+                ShaderCompiler.Result r = ShaderCompiler.compile(img);
+                for (long seed = 0; seed < 20; seed++) {
+                    java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+                    long[] in = new long[16], texels = new long[8];
+                    for (int i = 0; i < in.length; i++) in[i] = rnd.nextInt(3) == 0 ? rnd.nextInt(4) : rnd.nextLong(1L << 32);
+                    for (int i = 0; i < texels.length; i++) texels[i] = rnd.nextInt(4);
+                    ShaderInputs inputs = new ShaderInputs().setBufferWords("in", in).setBufferWords("out", new long[16])
+                            .setTexture("img", new dev.lathe.ir.interp.Texture(2, 1, 1, texels));
+                    ShaderOutputs want = new Interpreter(img).dispatch(inputs, 2, 1, 1);
+                    ShaderOutputs got = new Simulator(r.program()).dispatch(inputs, 2, 1, 1).outputs();
+                    long finalSeed = seed;
+                    assertTrue(want.sameAs(got), () -> "image " + name + " seed " + finalSeed + ": " + want.firstDifference(got));
                 }
             }));
         }

@@ -1086,11 +1086,19 @@ final class Isel {
     private void atomic(IntrinsicInstr x, Variable v) {
         AtomicOp a = x.intrinsic().atomicOp();
         boolean shared = v.kind() == Variable.Kind.SHARED;
-        MOp op = MOp.atomic(a, shared);
+        boolean image = v.kind() == Variable.Kind.IMAGE;
+        MOp op = MOp.atomic(a, image ? 2 : shared ? 1 : 0);
         MType t = MOp.atomicType(a);
         VReg addr, ok = null;
         int next;
-        if (!shared) {
+        int dims = image ? v.dim().coordinates() : 0;
+        if (image) {
+            VReg[] parts = new VReg[dims];
+            for (int c = 0; c < dims; c++) parts[c] = comp(x.src(0), c);
+            addr = newVector(dims);
+            cur.add(MirInstr.collect(addr, parts));
+            next = 1;
+        } else if (!shared) {
             addr = comp(x.src(0), 0);
             next = 1;
         } else {
@@ -1112,7 +1120,7 @@ final class Isel {
         VReg data = comp(x.src(next), 0);
         VReg raw = newReg(32);
         MInstr proto = MInstr.atomic(op, t, Operand.reg(0), Operand.reg(0), Operand.reg(0), compare == null ? Operand.NONE : Operand.reg(0),
-                shared ? 0 : slot(v));
+                shared ? 0 : slot(v), dims);
         cur.add(compare == null ? MirInstr.op(proto, raw, addr, data) : MirInstr.op(proto, raw, addr, data, compare));
         VReg r = raw;
         if (ok != null) {

@@ -43,6 +43,7 @@ public final class Access {
                     if (op == MOp.STIB) for (int u = 0; u < 4; u++) out.add(i.src(1).index() + u);
                     break;
                 }
+                if (op.isImageAtomic()) for (int c = 1; c < i.dim(); c++) out.add(i.src(0).index() + c);
                 if (i.src(0).kind() == Kind.REG) out.add(i.src(0).index());
                 if (op.isAtomic()) {
                     for (int s = 1; s < 3; s++) if (i.src(s).kind() == Kind.REG) out.add(i.src(s).index());

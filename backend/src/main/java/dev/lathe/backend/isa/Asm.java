@@ -86,7 +86,9 @@ public final class Asm {
                     return sb.toString();
                 }
                 if (op.isAtomic()) {
-                    sb.append('.').append(i.type().suffix()).append(' ').append(operand(i.dst())).append(", ").append(memory(i))
+                    sb.append('.').append(i.type().suffix());
+                    if (op.isImageAtomic()) sb.append('.').append(i.dim()).append('d');
+                    sb.append(' ').append(operand(i.dst())).append(", ").append(memory(i))
                             .append(", ").append(operand(i.src(1)));
                     if (i.src(2).kind() == Kind.REG) sb.append(", ").append(operand(i.src(2)));
                     return sb.toString();
@@ -106,7 +108,7 @@ public final class Asm {
     }
 
     private static String memory(MInstr i) {
-        String space = i.op().isAtomic() ? (i.op().isSharedAtomic() ? "w" : "b" + i.index()) : switch (i.op()) {
+        String space = i.op().isAtomic() ? (i.op().isImageAtomic() ? "i" + i.index() : i.op().isSharedAtomic() ? "w" : "b" + i.index()) : switch (i.op()) {
             case LDG, STG -> "b" + i.index();
             case LDL, STL -> "l";
             case LDLW, STLW -> "w";
@@ -358,14 +360,18 @@ public final class Asm {
     /** {@code atomic.OP.TYPE dst, b1[rA] or w[rA], data[, compare]}. */
     private static MInstr parseAtomic(Cursor c, String[] parts, int at) throws SyntaxError {
         List<String> ops = List.of("add", "min", "max", "and", "or", "xor", "xchg", "cmpxchg");
-        if (parts.length != 3 || !ops.contains(parts[1])) {
-            throw new SyntaxError(at + 1, "atomics are written atomic.OP.TYPE (OP: " + String.join(" ", ops) + "), e.g. atomic.add.u32");
+        if (parts.length < 3 || parts.length > 4 || !ops.contains(parts[1]) || parts.length == 4 && !parts[3].matches("[123]d")) {
+            throw new SyntaxError(at + 1, "atomics are written atomic.OP.TYPE (OP: " + String.join(" ", ops) + "), e.g. atomic.add.u32; on images atomic.OP.TYPE.Nd");
         }
+        int dim = parts.length == 4 ? parts[3].charAt(0) - '0' : 0;
         MType t = typeAt(parts[2], at + parts[0].length() + parts[1].length() + 2);
         Operand dst = c.operand();
         c.comma();
         Mem m = c.memory();
-        if (!m.space.equals("b") && !m.space.equals("w")) throw new SyntaxError(m.at + 1, "atomics address bN[...] or w[...], not " + m.space + "[...]");
+        if (!m.space.equals("b") && !m.space.equals("w") && !m.space.equals("i")) {
+            throw new SyntaxError(m.at + 1, "atomics address bN[...], w[...] or iN[...], not " + m.space + "[...]");
+        }
+        if (m.space.equals("i") != (dim != 0)) throw new SyntaxError(at + 1, dim != 0 ? "only image atomics (iN[...]) have dimensions" : "image atomics are written atomic.OP.TYPE.Nd");
         if (m.address.kind() != Kind.REG || m.offset != 0) throw new SyntaxError(m.at + 1, "atomics address a register, with no offset");
         c.comma();
         Operand data = c.operand();
@@ -375,9 +381,10 @@ public final class Asm {
             compare = c.operand();
         }
         c.expectEnd();
-        MOp op = MOp.of(6, (m.space.equals("w") ? MOp.ATOMIC_ADD_W.code() : MOp.ATOMIC_ADD_B.code()) + ops.indexOf(parts[1]));
+        MOp op = MOp.of(6, (m.space.equals("i") ? MOp.ATOMIC_ADD_I.code() : m.space.equals("w") ? MOp.ATOMIC_ADD_W.code() : MOp.ATOMIC_ADD_B.code())
+                + ops.indexOf(parts[1]));
         if (!op.types().allows(t)) throw new SyntaxError(at + 1, "atomics work on u32 or s32, not " + t.suffix());
-        return MInstr.atomic(op, t, dst, m.address, data, compare, m.index);
+        return MInstr.atomic(op, t, dst, m.address, data, compare, m.index, dim);
     }
 
     private record Mem(String space, int index, Operand address, int offset, int at) {}

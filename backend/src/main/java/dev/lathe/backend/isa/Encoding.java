@@ -212,6 +212,9 @@ public final class Encoding {
         if (i.offset() != 0) return "atomics take no offset";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "index " + i.index() + " is outside 0 to 31";
         if (op.isSharedAtomic() && i.index() != 0) return "workgroup atomics have no buffer index";
+        if (op.isImageAtomic() != (i.dim() != 0)) return op.isImageAtomic() ? "image atomics have 1 to 3 dimensions" : "only image atomics have dimensions";
+        if (i.dim() < 0 || i.dim() > 3) return "images have 1 to 3 dimensions";
+        if (op.isImageAtomic() && i.src(0).kind() == Kind.REG && i.src(0).index() + i.dim() > Operand.NUM_REGS) return "the coordinates run past r47.w";
         if (i.srcs().size() != 3) return "atomics have an address, a data and a compare operand";
         boolean cmp = op.atomicOp(i.type()) == dev.lathe.ir.AtomicOp.COMP_SWAP;
         if (i.src(0).kind() != Kind.REG) return "the address comes from a register";
@@ -283,7 +286,7 @@ public final class Encoding {
                     : op.isAtomic()
                     ? w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
                             | (long) i.dst().index() << 35 | (long) i.src(0).index() << 27 | (long) i.index() << 22
-                            | (long) i.src(1).index() << 14 | (long) regOrNone(i.src(2)) << 6
+                            | (long) i.src(1).index() << 14 | (long) regOrNone(i.src(2)) << 6 | (long) i.dim() << 4
                     : w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
                     | (long) (i.count() - 1) << 43 | (long) (i.op().isStore() ? i.src(1).index() : i.dst().index()) << 35
                     | (long) regOrNone(i.src(0)) << 27 | (long) i.index() << 22 | (i.offset() & ((1L << OFFSET_BITS) - 1));
@@ -473,7 +476,7 @@ public final class Encoding {
         if (op.isAtomic()) {
             return new MInstr(op, type(bits(w, 48, 45)), null, null, 0, bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false, false,
                     regOrNoneOf(bits(w, 42, 35)), List.of(regOrNoneOf(bits(w, 34, 27)), regOrNoneOf(bits(w, 21, 14)),
-                    regOrNoneOf(bits(w, 13, 6))), (int) bits(w, 26, 22), 0, 1, 0);
+                    regOrNoneOf(bits(w, 13, 6))), (int) bits(w, 26, 22), 0, 1, (int) bits(w, 5, 4));
         }
         long reg = bits(w, 42, 35);
         if (reg >= Operand.NUM_REGS) throw new DecodeException("no register " + reg);

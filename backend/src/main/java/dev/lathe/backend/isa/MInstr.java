@@ -93,7 +93,12 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
     }
 
     public static MInstr atomic(MOp op, MType type, Operand dst, Operand address, Operand data, Operand compare, int index) {
-        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(address, data, compare), index, 0, 1, 0);
+        return atomic(op, type, dst, address, data, compare, index, 0);
+    }
+
+    /** An atomic; {@code dim}: image atomics' dimensions (the address is then the first coordinate), else 0. */
+    public static MInstr atomic(MOp op, MType type, Operand dst, Operand address, Operand data, Operand compare, int index, int dim) {
+        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(address, data, compare), index, 0, 1, dim);
     }
 
     /** ldib/stib: a texel at the {@code dim} coordinates starting at register {@code coord}. */

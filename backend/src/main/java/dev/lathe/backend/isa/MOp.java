@@ -115,6 +115,15 @@ public enum MOp {
     // cat6 storage images: a whole texel (four components) at integer coordinates
     LDIB(6, 27, "ldib", 0, Types.TEXEL, null),
     STIB(6, 28, "stib", 0, Types.TEXEL, null),
+    // cat6 atomics on the first component of a storage image's texel (i: r32ui/r32i images)
+    ATOMIC_ADD_I(6, 29, "atomic.add", 0, Types.WORD, null),
+    ATOMIC_MIN_I(6, 30, "atomic.min", 0, Types.WORD, null),
+    ATOMIC_MAX_I(6, 31, "atomic.max", 0, Types.WORD, null),
+    ATOMIC_AND_I(6, 32, "atomic.and", 0, Types.WORD, null),
+    ATOMIC_OR_I(6, 33, "atomic.or", 0, Types.WORD, null),
+    ATOMIC_XOR_I(6, 34, "atomic.xor", 0, Types.WORD, null),
+    ATOMIC_XCHG_I(6, 35, "atomic.xchg", 0, Types.WORD, null),
+    ATOMIC_CMPXCHG_I(6, 36, "atomic.cmpxchg", 0, Types.WORD, null),
     // cat7: synchronization
     BAR(7, 0, "bar", 0, Types.NONE, null);
 
@@ -198,7 +207,13 @@ public enum MOp {
     }
 
     public boolean isAtomic() {
-        return category == 6 && code >= ATOMIC_ADD_B.code && code <= ATOMIC_CMPXCHG_W.code;
+        return category == 6 && (code >= ATOMIC_ADD_B.code && code <= ATOMIC_CMPXCHG_W.code
+                || code >= ATOMIC_ADD_I.code && code <= ATOMIC_CMPXCHG_I.code);
+    }
+
+    /** Atomics on a storage image's texel (addressed {@code iN[coordinates]}). */
+    public boolean isImageAtomic() {
+        return category == 6 && code >= ATOMIC_ADD_I.code && code <= ATOMIC_CMPXCHG_I.code;
     }
 
     /** Storage image loads and stores (addressed {@code iN[coordinates]}). */
@@ -214,7 +229,8 @@ public enum MOp {
     /** The operation of an atomic at type {@code t} (s32 makes min/max signed). */
     public AtomicOp atomicOp(MType t) {
         boolean signed = t == MType.S32;
-        return switch (isSharedAtomic() ? code - ATOMIC_ADD_W.code : code - ATOMIC_ADD_B.code) {
+        int base = isImageAtomic() ? ATOMIC_ADD_I.code : isSharedAtomic() ? ATOMIC_ADD_W.code : ATOMIC_ADD_B.code;
+        return switch (code - base) {
             case 0 -> AtomicOp.ADD;
             case 1 -> signed ? AtomicOp.IMIN : AtomicOp.UMIN;
             case 2 -> signed ? AtomicOp.IMAX : AtomicOp.UMAX;
@@ -228,6 +244,11 @@ public enum MOp {
 
     /** The atomic instruction doing {@code op} (its type then gives min/max their sign). */
     public static MOp atomic(AtomicOp op, boolean shared) {
+        return atomic(op, shared ? 1 : 0);
+    }
+
+    /** The atomic doing {@code op} on a buffer (space 0), workgroup memory (1) or an image texel (2). */
+    public static MOp atomic(AtomicOp op, int space) {
         int k = switch (op) {
             case ADD -> 0;
             case IMIN, UMIN -> 1;
@@ -238,7 +259,7 @@ public enum MOp {
             case EXCHANGE -> 6;
             case COMP_SWAP -> 7;
         };
-        return of(6, (shared ? ATOMIC_ADD_W.code : ATOMIC_ADD_B.code) + k);
+        return of(6, (space == 2 ? ATOMIC_ADD_I.code : space == 1 ? ATOMIC_ADD_W.code : ATOMIC_ADD_B.code) + k);
     }
 
     /** The type an atomic doing {@code op} runs at. */

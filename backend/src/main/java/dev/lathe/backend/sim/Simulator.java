@@ -554,7 +554,13 @@ public final class Simulator {
             long compare = i.src(2).kind() == Operand.Kind.REG ? readReg(i.src(2).index(), true) : 0;
             dev.lathe.ir.AtomicOp a = op.atomicOp(i.type());
             long old;
-            if (op.isSharedAtomic()) {
+            if (op.isImageAtomic()) {
+                Variable v = program.variableAt(Variable.Kind.IMAGE, i.index());
+                if (v == null) throw error("no image i" + i.index());
+                long[] coord = new long[i.dim()];
+                for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c, true);
+                old = Interpreter.imageAtomic(v, buffers.get(v), coord, a, data, compare, in);
+            } else if (op.isSharedAtomic()) {
                 old = load(shared, "workgroup memory", address, 1, 32)[0];
                 store(shared, "workgroup memory", address, new long[] {a.apply(old, data, compare)}, 32);
             } else {

@@ -99,8 +99,10 @@ final class RandomInstructions {
                 }
                 if (op.isAtomic()) {
                     boolean cmp = op.atomicOp(t) == dev.lathe.ir.AtomicOp.COMP_SWAP;
-                    yield MInstr.atomic(op, t, reg(r, t), reg(r, t), reg(r, t), cmp ? reg(r, t) : Operand.NONE,
-                            op.isSharedAtomic() ? 0 : r.nextInt(32));
+                    int dim = op.isImageAtomic() ? 1 + r.nextInt(3) : 0;
+                    Operand address = op.isImageAtomic() ? Operand.reg(r.nextInt(Operand.NUM_REGS - 3)) : reg(r, t);
+                    yield MInstr.atomic(op, t, reg(r, t), address, reg(r, t), cmp ? reg(r, t) : Operand.NONE,
+                            op.isSharedAtomic() ? 0 : r.nextInt(32), dim);
                 }
                 int count = 1 + r.nextInt(4);
                 boolean indexed = op == MOp.LDG || op == MOp.STG || op == MOp.LDLV || op == MOp.STO;

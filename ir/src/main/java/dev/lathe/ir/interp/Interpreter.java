@@ -223,6 +223,16 @@ public final class Interpreter {
         return at < 0 ? new long[4] : loadBuffer(mem, at * 16, 4, 32);
     }
 
+    /**
+     * An atomic on the first component of a storage image's texel (r32ui or r32i, so the word
+     * is kept whole); outside the image it returns zero and stores nothing. Shared with the
+     * simulator.
+     */
+    public static long imageAtomic(Variable v, byte[] mem, long[] coord, AtomicOp op, long data, long compare, ShaderInputs in) {
+        long at = imageTexel(v, coord, in);
+        return at < 0 ? 0 : atomicBuffer(mem, at * 16, op, data, compare);
+    }
+
     /** Stores a texel at the image's format precision (dropped outside the image). Shared with the simulator. */
     public static void imageStore(Variable v, byte[] mem, long[] coord, long[] texel, ShaderInputs in) {
         long at = imageTexel(v, coord, in);
@@ -375,6 +385,10 @@ public final class Interpreter {
             if (atomic != null) {
                 long data = read(i.src(atomic.hasCompare() ? 2 : 1).value())[0];
                 long compare = atomic.hasCompare() ? read(i.src(1).value())[0] : 0;
+                if (v.kind() == Variable.Kind.IMAGE) {
+                    set(d, new long[] {imageAtomic(v, buffers.get(v), read(i.src(0).value()), atomic, data, compare, in)});
+                    return true;
+                }
                 long at = v.isArray() || v.kind() == Variable.Kind.BUFFER ? read(i.src(0).value())[0] : 0;
                 set(d, new long[] {v.kind() == Variable.Kind.BUFFER
                         ? atomicBuffer(buffers.get(v), at, atomic, data, compare)

@@ -281,6 +281,10 @@ public final class Validator {
                 && (v.type().components() != 1 || v.type().bitSize() != 32 || v.type().base() == BaseType.FLOAT)) {
             error("intrinsic-variable", in, k.spelling() + " needs 32-bit integer scalars, but @" + v.name() + " holds " + v.type());
         }
+        if (k.atomicOp() != null && v != null && v.kind() == Variable.Kind.IMAGE
+                && v.format() != dev.lathe.ir.ImageFormat.R32UI && v.format() != dev.lathe.ir.ImageFormat.R32I) {
+            error("intrinsic-variable", in, k.spelling() + " needs an r32ui or r32i image, but @" + v.name() + " is " + v.format().spelling());
+        }
         List<Intrinsic.Role> roles = k.roles(v);
         if (roles.size() != in.numSrcs()) {
             error("intrinsic-sources", in, k.spelling() + " takes " + roles.size() + " source(s), has " + in.numSrcs());
