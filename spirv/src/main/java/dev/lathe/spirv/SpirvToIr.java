@@ -450,18 +450,27 @@ final class SpirvToIr {
 
     /** Loads along a path in a local array of scalars or vectors (the slots of {@code t}, from {@code slot}). */
     private Val localSlots(Instruction at, Variable var, SpirvType t, Value slot, List<Object> path) {
-        if (SpirvType.isSimple(t)) return component(b.loadVar(var, slot), path);
+        return loadSlots(at, t, slot, path, s -> b.loadVar(var, s));
+    }
+
+    /**
+     * Loads along a path in an array of slots (a scalar or vector each; matrices are their
+     * columns, arrays their elements' slots in order) starting at {@code slot}; {@code leaf}
+     * loads one slot.
+     */
+    private Val loadSlots(Instruction at, SpirvType t, Value slot, List<Object> path, java.util.function.UnaryOperator<Value> leaf) {
+        if (SpirvType.isSimple(t)) return component(leaf.apply(slot), path);
         SpirvType e = t instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) t).element();
         int n = t instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) t).length();
         int stride = slots(e);
         if (path.isEmpty()) {
             checkLeaves(at, t, "OpLoad");
             List<Val> parts = new ArrayList<>();
-            for (int k = 0; k < n; k++) parts.add(localSlots(at, var, e, plus(slot, b.i32(k * stride)), List.of()));
+            for (int k = 0; k < n; k++) parts.add(loadSlots(at, e, plus(slot, b.i32(k * stride)), List.of(), leaf));
             return new Val.Composite(parts);
         }
         Value next = plus(slot, times(index(path.get(0)), stride));
-        return localSlots(at, var, e, next, path.subList(1, path.size()));
+        return loadSlots(at, e, next, path.subList(1, path.size()), leaf);
     }
 
     private void storeSlots(Instruction at, Variable var, SpirvType t, Value slot, List<Object> path, Val val) {
@@ -513,18 +522,7 @@ final class SpirvToIr {
     }
 
     private Val uniformSlots(Instruction at, Variable var, SpirvType t, Value slot, List<Object> path) {
-        if (SpirvType.isSimple(t)) return component(var.isArray() ? b.loadUniform(var, slot) : b.loadUniform(var), path);
-        SpirvType e = t instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) t).element();
-        int n = t instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) t).length();
-        int stride = slots(e);
-        if (path.isEmpty()) {
-            checkLeaves(at, t, "OpLoad");
-            List<Val> parts = new ArrayList<>();
-            for (int k = 0; k < n; k++) parts.add(uniformSlots(at, var, e, plus(slot, b.i32(k * stride)), List.of()));
-            return new Val.Composite(parts);
-        }
-        Value at0 = plus(slot, times(index(path.get(0)), stride));
-        return uniformSlots(at, var, e, at0, path.subList(1, path.size()));
+        return loadSlots(at, t, slot, path, s -> var.isArray() ? b.loadUniform(var, s) : b.loadUniform(var));
     }
 
     private int nextOutputLocation() {

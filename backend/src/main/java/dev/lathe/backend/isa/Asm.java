@@ -304,18 +304,9 @@ public final class Asm {
         MType t = typeAt(parts[1], at + base.length() + 1);
         MOp op = MOp.valueOf(base.toUpperCase());
         int count = parts[2].charAt(0) - '0';
-        Operand dst = Operand.NONE, data = Operand.NONE;
-        Mem m;
-        if (op.isStore()) {
-            m = c.memory();
-            c.comma();
-            data = c.operand();
-        } else {
-            dst = c.operand();
-            c.comma();
-            m = c.memory();
-        }
-        c.expectEnd();
+        MemOperands a = access(c, op.isStore());
+        Operand dst = a.dst, data = a.data;
+        Mem m = a.mem;
         String want = switch (op) {
             case LDG, STG -> "b";
             case LDL, STL -> "l";
@@ -340,18 +331,9 @@ public final class Asm {
         MType t = typeAt(parts[1], at + base.length() + 1);
         MOp op = base.equals("ldib") ? MOp.LDIB : MOp.STIB;
         if (!op.types().allows(t)) throw new SyntaxError(at + 1, base + " moves f32, u32 or s32 texels, not " + t.suffix());
-        Operand dst = Operand.NONE, data = Operand.NONE;
-        Mem m;
-        if (op == MOp.STIB) {
-            m = c.memory();
-            c.comma();
-            data = c.operand();
-        } else {
-            dst = c.operand();
-            c.comma();
-            m = c.memory();
-        }
-        c.expectEnd();
+        MemOperands a = access(c, op == MOp.STIB);
+        Operand dst = a.dst, data = a.data;
+        Mem m = a.mem;
         if (!m.space.equals("i")) throw new SyntaxError(m.at + 1, base + " addresses iN[...], not " + m.space + "[...]");
         if (m.address.kind() != Kind.REG || m.offset != 0) throw new SyntaxError(m.at + 1, "images are addressed by coordinate registers, with no offset");
         return MInstr.image(op, t, parts[2].charAt(0) - '0', dst, m.address, data, m.index);
@@ -385,6 +367,24 @@ public final class Asm {
                 + ops.indexOf(parts[1]));
         if (!op.types().allows(t)) throw new SyntaxError(at + 1, "atomics work on u32 or s32, not " + t.suffix());
         return MInstr.atomic(op, t, dst, m.address, data, compare, m.index, dim);
+    }
+
+    /** The operands of a memory access: {@code dst, MEM} for a load, {@code MEM, data} for a store. */
+    private record MemOperands(Operand dst, Operand data, Mem mem) {}
+
+    private static MemOperands access(Cursor c, boolean store) throws SyntaxError {
+        if (store) {
+            Mem m = c.memory();
+            c.comma();
+            Operand data = c.operand();
+            c.expectEnd();
+            return new MemOperands(Operand.NONE, data, m);
+        }
+        Operand dst = c.operand();
+        c.comma();
+        Mem m = c.memory();
+        c.expectEnd();
+        return new MemOperands(dst, Operand.NONE, m);
     }
 
     private record Mem(String space, int index, Operand address, int offset, int at) {}
