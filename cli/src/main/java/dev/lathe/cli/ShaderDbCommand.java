@@ -30,6 +30,9 @@ final class ShaderDbCommand implements Callable<Integer> {
     @Option(names = {"-o", "--output"}, paramLabel = "FILE.csv", description = "write the results here")
     Path output;
 
+    @Option(names = "--no-times", description = "leave the compile-ms column empty: the same shaders then give a byte-identical CSV")
+    boolean noTimes;
+
     @Option(names = "--jobs", paramLabel = "N", description = "threads (default: the number of cores)")
     int jobs = Runtime.getRuntime().availableProcessors();
 
@@ -67,7 +70,7 @@ final class ShaderDbCommand implements Callable<Integer> {
             System.err.print("\r[" + "#".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total);
             if (done == total) System.err.println();
         });
-        if (output != null) ProgramFiles.write(output, ResultsCsv.write(rows).getBytes(StandardCharsets.UTF_8));
+        if (output != null) ProgramFiles.write(output, ResultsCsv.write(rows, !noTimes).getBytes(StandardCharsets.UTF_8));
         int ok = 0;
         long inst = 0, cycles = 0;
         for (ResultsCsv.Row r : rows) {

@@ -256,6 +256,12 @@ class CliTest {
         assertTrue(r1.out().contains("FAILED "), "f16_f64.ir fails with its cause: " + r1.out());
         assertEquals(0, lathe("shaderdb", examples.toString(), "-o", two.toString(), "--jobs", "2").code());
         assertEquals(withoutTimes(Files.readString(one)), withoutTimes(Files.readString(two)));
+        // --no-times: byte-identical files
+        Path a = dir.resolve("a.csv"), b = dir.resolve("b.csv");
+        assertEquals(0, lathe("shaderdb", examples.toString(), "-o", a.toString(), "--jobs", "1", "--no-times").code());
+        assertEquals(0, lathe("shaderdb", examples.toString(), "-o", b.toString(), "--jobs", "2", "--no-times").code());
+        org.junit.jupiter.api.Assertions.assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b));
+        assertTrue(Files.readString(a).lines().skip(1).allMatch(l -> l.matches(".*,,[^,]*$") || l.contains("\"")), Files.readString(a));
         String noLate = "vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), dce";
         assertEquals(0, lathe("shaderdb", examples.toString(), "-o", nolate.toString(), "--passes", noLate).code());
         Result rep = lathe("report", nolate.toString(), one.toString(), "--summary-only", "-m", "instructions,cycles");

@@ -35,6 +35,14 @@ public final class ResultsCsv {
     }
 
     public static String write(List<Row> rows) {
+        return write(rows, true);
+    }
+
+    /**
+     * The CSV; without {@code times} the compile-ms column is left empty, so two runs of the
+     * same compiler on the same shaders give byte-identical files whatever the thread count.
+     */
+    public static String write(List<Row> rows, boolean times) {
         StringBuilder sb = new StringBuilder("name,stage");
         for (String m : MEASUREMENTS) sb.append(',').append(m);
         sb.append(",compile-ms,error\n");
@@ -45,7 +53,9 @@ public final class ResultsCsv {
                 Long v = r.values().get(m);
                 if (v != null) sb.append(v);
             }
-            sb.append(',').append(String.format(java.util.Locale.ROOT, "%.3f", r.compileMs())).append(',');
+            sb.append(',');
+            if (times) sb.append(String.format(java.util.Locale.ROOT, "%.3f", r.compileMs()));
+            sb.append(',');
             if (r.error() != null) sb.append(quote(r.error()));
             sb.append('\n');
         }
