@@ -111,7 +111,16 @@ class EncodingTest {
                 new Case("sam.f32.4d.xyzw r0.x, r4.x, t0", 1, "sam is written sam.TYPE.Nd.MASK"),
                 new Case("(sat)add.u32 r0.x, r1.x, r2.x", 6, "(sat) is for float ALU instructions"),
                 new Case("mov.u32u32 r0.x, sv.bogus", 18, "unknown system value 'sv.bogus'"),
-                new Case("add.u32 r0.x, -r1.x, r2.x", 1, "integer sources have no modifiers"));
+                new Case("add.u32 r0.x, -r1.x, r2.x", 1, "integer sources have no modifiers"),
+                new Case("atomic.sub.u32 r0.x, b0[r1.x], r2.x", 1, "atomics are written atomic.OP.TYPE"),
+                new Case("atomic.add.f32 r0.x, b0[r1.x], r2.x", 1, "atomics work on u32 or s32, not f32"),
+                new Case("atomic.add.u32 r0.x, l[r1.x], r2.x", 22, "atomics address bN[...], w[...] or iN[...], not l[...]"),
+                new Case("atomic.add.u32 r0.x, b0[r1.x + 4], r2.x", 22, "atomics address a register, with no offset"),
+                new Case("atomic.cmpxchg.u32 r0.x, w[r1.x], r2.x", 39, "expected ','"),
+                new Case("atomic.add.u32 r0.x, i0[r1.x], r2.x", 1, "image atomics are written atomic.OP.TYPE.Nd"),
+                new Case("ldib.f32.4d r0.x, i0[r1.x]", 1, "ldib is written ldib.TYPE.Nd"),
+                new Case("stib.f32.2d b0[r1.x], r2.x", 13, "stib addresses iN[...], not b[...]"),
+                new Case("ldib.f16.2d r0.x, i0[r1.x]", 1, "ldib moves f32, u32 or s32 texels, not f16"));
         for (Case c : cases) {
             Asm.SyntaxError e = assertThrows(Asm.SyntaxError.class, () -> Asm.parseLine(c.line()), c.line());
             assertTrue(e.getMessage().contains(c.message()), () -> c.line() + ": got '" + e.getMessage() + "'");

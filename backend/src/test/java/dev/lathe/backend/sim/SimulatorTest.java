@@ -193,5 +193,22 @@ class SimulatorTest {
         assertTrue(d.getMessage().startsWith("t.s:3:"), d.getMessage());
         ProgramException s = assertThrows(ProgramException.class, () -> ProgramText.parse("t.s", HEADER.replace(".slot @out 0", ".slot @nope 0")));
         assertTrue(s.getMessage().startsWith("t.s:5:1: error: .slot names @nope"), s.getMessage());
+        ProgramException z = assertThrows(ProgramException.class, () -> ProgramText.parse("t.s", HEADER.replace(".slot @out 0", ".slot @u.size 9")));
+        assertTrue(z.getMessage().startsWith("t.s:5:1: error: .slot @u.size needs a buffer declared as @u"), z.getMessage());
+    }
+
+    /** A buffer's size comes from the constant slot the driver writes (the bound buffer's length). */
+    @Test
+    void bufferSizeSlotsHoldTheBoundLength() {
+        Program p = ProgramText.parse("t.s", HEADER.replace(".slot @out 0", ".slot @out 0\n.slot @out.size 9") + """
+                    mov.u32u32 r0.x, c2.y
+                    mov.u32u32 r0.y, 0
+                    (nop3)nop
+                    (nop3)nop
+                    stg.u32.1 b0[r0.y], r0.x
+                    end
+                """);
+        ShaderInputs in = new ShaderInputs().setBufferWords("out", 0, 0, 0);
+        assertEquals(12, new Simulator(p).run(in).outputs().bufferWord("out", 0));
     }
 }
