@@ -1,32 +1,41 @@
 package dev.lathe.ir;
 
+import dev.lathe.ir.op.Op;
+
 /**
  * The read-modify-write operations of the atomic intrinsics, on 32-bit words. An atomic
- * returns the word it found and stores {@link #apply}'s result; the interpreter and the
- * simulator both compute with this one function, so they cannot disagree.
+ * returns the word it found and stores {@link #apply}'s result, which is the op table's
+ * {@link #op} of the word and the data (exchange stores the data; comp_swap stores it only
+ * when the word equals the compare value). The interpreter and the simulator both compute
+ * with this one function, so they cannot disagree.
  */
 public enum AtomicOp {
-    ADD, IMIN, UMIN, IMAX, UMAX, AND, OR, XOR, EXCHANGE,
+    ADD(Op.IADD), IMIN(Op.IMIN), UMIN(Op.UMIN), IMAX(Op.IMAX), UMAX(Op.UMAX), AND(Op.IAND), OR(Op.IOR), XOR(Op.IXOR),
+    EXCHANGE(null),
     /** Stores the data only when the word equals the compare value. */
-    COMP_SWAP;
+    COMP_SWAP(null);
 
     private static final long MASK = 0xffffffffL;
+
+    private final Op op;
+
+    AtomicOp(Op op) {
+        this.op = op;
+    }
+
+    /** The op combining the word found with the data, or null for exchange and comp_swap. */
+    public Op op() {
+        return op;
+    }
 
     /** The word stored back, given the word found, the data and (comp_swap only) the compare value. */
     public long apply(long old, long data, long compare) {
         old &= MASK;
         data &= MASK;
         return switch (this) {
-            case ADD -> (old + data) & MASK;
-            case IMIN -> Math.min((int) old, (int) data) & MASK;
-            case UMIN -> Math.min(old, data);
-            case IMAX -> Math.max((int) old, (int) data) & MASK;
-            case UMAX -> Math.max(old, data);
-            case AND -> old & data;
-            case OR -> old | data;
-            case XOR -> old ^ data;
             case EXCHANGE -> data;
             case COMP_SWAP -> old == (compare & MASK) ? data : old;
+            default -> op.evaluate(32, 1, new long[][] {{old}, {data}})[0];
         };
     }
 

@@ -650,6 +650,30 @@ final class Instructions {
         return new Val.Simple(t.b.alu(o, x));
     }
 
+    /** The op-table op an opcode computes (operands swapped when {@code swapped}), for constant expressions. */
+    record OpChoice(Op op, boolean swapped) {}
+
+    /**
+     * What OpSpecConstantOp's integer opcodes compute, from the same op table the translation
+     * uses: arithmetic, bit and logical ops, comparisons, shifts, select and integer
+     * conversions to {@code toBits}; null for the others.
+     */
+    static OpChoice constantOp(int opcode, int toBits) {
+        Op o = BINARY.get(opcode);
+        if (o != null) return new OpChoice(o, false);
+        if (SWAPPED.containsKey(opcode)) return new OpChoice(SWAPPED.get(opcode), true);
+        if (UNARY.containsKey(opcode)) return new OpChoice(UNARY.get(opcode), false);
+        return switch (opcode) {
+            case 194 -> new OpChoice(Op.USHR, false);
+            case 195 -> new OpChoice(Op.ISHR, false);
+            case 196 -> new OpChoice(Op.ISHL, false);
+            case 169 -> new OpChoice(Op.BCSEL, false);
+            case 113 -> new OpChoice(pick(toBits, Op.U2U8, Op.U2U16, Op.U2U32, Op.U2U64), false);
+            case 114 -> new OpChoice(pick(toBits, Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64), false);
+            default -> null;
+        };
+    }
+
     private static Op pick(int bits, Op b8, Op b16, Op b32, Op b64) {
         return switch (bits) {
             case 8 -> b8;

@@ -115,66 +115,40 @@ final class ModuleInfo {
 
     /**
      * The value of an integer or boolean constant, a specialization constant at its default, or
-     * an OpSpecConstantOp over them (arithmetic, shifts, bit and logical ops, comparisons,
-     * select; 32-bit two's complement), or null when it is none of these.
+     * an OpSpecConstantOp over them, evaluated with the op table (the ops the translation would
+     * emit), or null when it is none of these or its operation is no integer one.
      */
     Long integerConstant(Instruction at, int id, int depth) {
         if (depth > 64) throw module.error(at, "constants nested deeper than 64 levels (a constant made of itself?)");
         Instruction c = constants.get(id);
         if (c == null) return null;
+        int bits = SpirvType.bits(typeOf(c, id(c, 0)));
         switch (c.opcode()) {
             case 41, 48 -> { return 1L; }
             case 42, 49 -> { return 0L; }
-            case 43, 50 -> { return c.count() > 2 ? (long) c.operand(2) : null; }
+            case 43, 50 -> { return c.count() > 2 ? c.operand(2) & dev.lathe.ir.op.Bits.mask(Math.min(bits, 32)) : null; }
             case 52 -> { }
             default -> { return null; }
         }
         need(c, 4);
-        int op = c.operand(2);
-        Long a = integerConstant(at, id(c, 3), depth + 1);
-        if (a == null) return null;
-        int x = (int) (long) a;
-        if (op == 126) return (long) -x;
-        if (op == 200) return (long) ~x;
-        if (op == 113 || op == 114) return (long) x;
-        if (op == 168) return x == 0 ? 1L : 0L;
-        need(c, 5);
-        Long bv = integerConstant(at, id(c, 4), depth + 1);
-        if (bv == null) return null;
-        int y = (int) (long) bv;
-        if (op == 169) {
-            need(c, 6);
-            Long cv = integerConstant(at, id(c, 5), depth + 1);
-            return cv == null ? null : x != 0 ? (long) y : cv;
+        Instructions.OpChoice choice = Instructions.constantOp(c.operand(2), bits);
+        if (choice == null || choice.op() == null || c.count() - 3 != choice.op().numInputs()) return null;
+        long[][] srcs = new long[choice.op().numInputs()][];
+        int unsized = 0;
+        for (int k = 0; k < srcs.length; k++) {
+            int operand = id(c, 3 + k);
+            Long v = integerConstant(at, operand, depth + 1);
+            if (v == null) return null;
+            srcs[k] = new long[] {v};
+            // the unsized operand size: the first non-condition operand's
+            if (unsized == 0 && !(choice.op() == dev.lathe.ir.op.Op.BCSEL && k == 0)) unsized = SpirvType.bits(typeOf(c, id(constants.get(operand), 0)));
         }
-        long ux = x & 0xffffffffL, uy = y & 0xffffffffL;
-        return switch (op) {
-            case 128 -> (long) (x + y);
-            case 130 -> (long) (x - y);
-            case 132 -> (long) (x * y);
-            case 134 -> y == 0 ? null : ux / uy;
-            case 135 -> y == 0 ? null : (long) (x / y);
-            case 137 -> y == 0 ? null : ux % uy;
-            case 138 -> y == 0 ? null : (long) (x % y);
-            case 139 -> y == 0 ? null : (long) Math.floorMod(x, y);
-            case 194 -> ux >>> (y & 31);
-            case 195 -> (long) (x >> (y & 31));
-            case 196 -> (long) (x << (y & 31));
-            case 197, 166 -> (long) (x | y);
-            case 198 -> (long) (x ^ y);
-            case 199, 167 -> (long) (x & y);
-            case 164, 170 -> x == y ? 1L : 0L;
-            case 165, 171 -> x != y ? 1L : 0L;
-            case 172 -> ux > uy ? 1L : 0L;
-            case 173 -> x > y ? 1L : 0L;
-            case 174 -> ux >= uy ? 1L : 0L;
-            case 175 -> x >= y ? 1L : 0L;
-            case 176 -> ux < uy ? 1L : 0L;
-            case 177 -> x < y ? 1L : 0L;
-            case 178 -> ux <= uy ? 1L : 0L;
-            case 179 -> x <= y ? 1L : 0L;
-            default -> null;
-        };
+        if (choice.swapped()) {
+            long[] tmp = srcs[0];
+            srcs[0] = srcs[1];
+            srcs[1] = tmp;
+        }
+        return choice.op().evaluate(unsized, 1, srcs)[0];
     }
 
     /** Operand k as an id, checked against the bound. */

@@ -967,19 +967,15 @@ final class Isel {
                 }
             }
             case IMAGE_LOAD, IMAGE_STORE -> image(x, v);
-            case IMAGE_SIZE -> {
-                int at = layout.bufferSize(v);
+            case IMAGE_SIZE, BUFFER_SIZE -> {
+                // the driver writes the sizes in constant scalars (Layout.sizeSlot)
+                int at = layout.sizeSlot(v);
                 VReg[] r = new VReg[d.numComponents()];
                 for (int c = 0; c < r.length; c++) {
                     r[c] = newReg(32);
                     cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(at + c)), r[c]));
                 }
                 define(d, r);
-            }
-            case BUFFER_SIZE -> {
-                VReg r = newReg(32);
-                cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(layout.bufferSize(v))), r));
-                define(d, new VReg[] {r});
             }
             case TEX, TXL, TXF, TXS -> texture(x, v, d);
             case LOAD_VAR, STORE_VAR, LOAD_SHARED, STORE_SHARED -> local(x, v);
@@ -1087,7 +1083,7 @@ final class Isel {
         AtomicOp a = x.intrinsic().atomicOp();
         boolean shared = v.kind() == Variable.Kind.SHARED;
         boolean image = v.kind() == Variable.Kind.IMAGE;
-        MOp op = MOp.atomic(a, image ? 2 : shared ? 1 : 0);
+        MOp op = MOp.atomic(a, v.kind());
         MType t = MOp.atomicType(a);
         VReg addr, ok = null;
         int next;

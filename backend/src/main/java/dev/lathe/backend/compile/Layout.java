@@ -138,7 +138,7 @@ final class Layout {
      * image's sizes (one per dimension), as ir3's driver params hold them; taken on first use,
      * its slot is named {@code NAME.size}.
      */
-    int bufferSize(Variable v) {
+    int sizeSlot(Variable v) {
         Integer at = slots.get(v.name() + ".size");
         if (at != null) return at;
         int n = v.kind() == Variable.Kind.IMAGE ? v.dim().coordinates() : 1;

@@ -242,13 +242,11 @@ public enum MOp {
         };
     }
 
-    /** The atomic instruction doing {@code op} (its type then gives min/max their sign). */
-    public static MOp atomic(AtomicOp op, boolean shared) {
-        return atomic(op, shared ? 1 : 0);
-    }
-
-    /** The atomic doing {@code op} on a buffer (space 0), workgroup memory (1) or an image texel (2). */
-    public static MOp atomic(AtomicOp op, int space) {
+    /**
+     * The atomic doing {@code op} on a buffer, workgroup memory ({@code SHARED}) or an image
+     * texel ({@code IMAGE}); its type then gives min/max their sign.
+     */
+    public static MOp atomic(AtomicOp op, dev.lathe.ir.Variable.Kind memory) {
         int k = switch (op) {
             case ADD -> 0;
             case IMIN, UMIN -> 1;
@@ -259,7 +257,12 @@ public enum MOp {
             case EXCHANGE -> 6;
             case COMP_SWAP -> 7;
         };
-        return of(6, (space == 2 ? ATOMIC_ADD_I.code : space == 1 ? ATOMIC_ADD_W.code : ATOMIC_ADD_B.code) + k);
+        int base = switch (memory) {
+            case IMAGE -> ATOMIC_ADD_I.code;
+            case SHARED -> ATOMIC_ADD_W.code;
+            default -> ATOMIC_ADD_B.code;
+        };
+        return of(6, base + k);
     }
 
     /** The type an atomic doing {@code op} runs at. */

@@ -549,7 +549,6 @@ public final class Simulator {
         /** The word is read, combined and written at once: invocations never interleave inside one. */
         private void atomic(MInstr i) {
             MOp op = i.op();
-            long address = readReg(i.src(0).index(), true);
             long data = readReg(i.src(1).index(), true);
             long compare = i.src(2).kind() == Operand.Kind.REG ? readReg(i.src(2).index(), true) : 0;
             dev.lathe.ir.AtomicOp a = op.atomicOp(i.type());
@@ -561,10 +560,11 @@ public final class Simulator {
                 for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c, true);
                 old = Interpreter.imageAtomic(v, buffers.get(v), coord, a, data, compare, in);
             } else if (op.isSharedAtomic()) {
+                long address = readReg(i.src(0).index(), true);
                 old = load(shared, "workgroup memory", address, 1, 32)[0];
                 store(shared, "workgroup memory", address, new long[] {a.apply(old, data, compare)}, 32);
             } else {
-                old = Interpreter.atomicBuffer(buffer(i.index()), address, a, data, compare);
+                old = Interpreter.atomicBuffer(buffer(i.index()), readReg(i.src(0).index(), true), a, data, compare);
             }
             writeValue(i.dst().index(), old, 32, 2);
         }
