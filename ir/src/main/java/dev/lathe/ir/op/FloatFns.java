@@ -1,6 +1,5 @@
 package dev.lathe.ir.op;
 
-import java.math.BigDecimal;
 
 /**
  * Evaluation of the floating-point ops at 16, 32 and 64 bits.
@@ -65,13 +64,17 @@ final class FloatFns {
             case 32:
                 return r(Math.fma((float) d(a, n), (float) d(b, n), (float) d(c, n)), n);
             default: {
-                // Half: the double fma rounds once; rounding that to odd and then to half is the
-                // correctly rounded half result.
+                // Half: the product of two halves is exact in a double, so p + z is the double
+                // fma, rounded once, and TwoSum gives its rounding error exactly (no double
+                // overflows at half magnitudes). Rounding to odd by that error and then to half
+                // is the correctly rounded half result.
                 double x = d(a, n), y = d(b, n), z = d(c, n);
-                double f = Math.fma(x, y, z);
+                double p = x * y;
+                double f = p + z;
                 if (Double.isFinite(f) && f != 0.0) {
-                    BigDecimal exact = new BigDecimal(x).multiply(new BigDecimal(y)).add(new BigDecimal(z));
-                    f = Fp16.roundToOdd(f, exact.compareTo(new BigDecimal(f)));
+                    double zPart = f - p;
+                    double err = (p - (f - zPart)) + (z - zPart);
+                    f = Fp16.roundToOdd(f, err > 0 ? 1 : err < 0 ? -1 : 0);
                 }
                 return r(f, n);
             }

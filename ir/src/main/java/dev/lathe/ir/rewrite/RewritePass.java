@@ -10,6 +10,8 @@ import dev.lathe.ir.analysis.range.RangeFacts;
 import dev.lathe.ir.pass.Pass;
 import dev.lathe.ir.pass.PassException;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -61,16 +63,24 @@ public final class RewritePass implements Pass {
         long fired = 0;
         // Rules that ask the range analysis can be enabled by a rewrite far above them (a value
         // folded to a constant gives everything computed from it a tighter range), which no
-        // bounded re-queueing sees. So when a condition was refused by an analysis that
-        // rewrites then made out of date, the whole function gets another round with a fresh
-        // analysis, until a round has nothing of the kind: one call still ends at a fixpoint.
-        // The analysis itself runs only once a condition asks (most rounds never do). The fuel
-        // is shared by the rounds, so a cycle through the analysis ends too.
+        // bounded re-queueing sees. So a root whose condition was refused by facts that a later
+        // rewrite made loose (they were computed from a value rewritten since) is offered again
+        // in another round, with fresh facts, until a round has nothing of the kind: one call
+        // still ends at a fixpoint. Only those roots: every other instruction was offered after
+        // the last change a pattern could see, and failed without asking or with an answer
+        // fresh facts would repeat. Facts are computed only for the values conditions ask about.
+        // The fuel is shared by the rounds, so a cycle through the analysis ends too.
+        List<AluInstr> offer = null;
+        RangeFacts facts = null;
         while (true) {
-            Run run = new Run(fn, fuel - fired);
-            run.walk(fn);
+            Run run = new Run(fn, fuel - fired, facts);
+            run.walk(fn, offer);
             fired += run.fires;
-            if (run.fires == 0 || !run.facts.refusedThenOutdated()) return fired > 0;
+            if (run.fires == 0) return fired > 0;
+            offer = run.facts.worthAnotherLook();
+            if (offer.isEmpty()) return true;
+            facts = run.facts.facts;
+            facts.refresh();
         }
     }
 
@@ -83,23 +93,33 @@ public final class RewritePass implements Pass {
         final int[] recent = new int[RECENT];
         long fires;
 
-        Run(Function fn, long fuel) {
+        Run(Function fn, long fuel, RangeFacts earlier) {
             work = new Queue(fn.valueCount());
-            facts = new LazyFacts(fn, rules.usesFacts());
+            facts = new LazyFacts(fn, rules.usesFacts(), earlier);
             rw = new Rewriter(fn, facts);
             this.fuel = fuel;
         }
 
-        /** One walk in program order (the IR is read once, in memory order), then whatever the rewrites re-queued. */
-        void walk(Function fn) {
-            for (Block b : fn.blocks()) {
-                Instr next;
-                for (Instr i = b.firstInstr(); i != null; i = next) {
-                    next = i.next(); // a rewrite inserts before i and may remove i, never anything after
-                    if (i instanceof AluInstr a) {
-                        work.take(a);
-                        visit(a);
+        /**
+         * Offers {@code roots}, or when null every instruction in one walk in program order
+         * (the IR is read once, in memory order), then whatever the rewrites re-queued.
+         */
+        void walk(Function fn, List<AluInstr> roots) {
+            if (roots == null) {
+                for (Block b : fn.blocks()) {
+                    Instr next;
+                    for (Instr i = b.firstInstr(); i != null; i = next) {
+                        next = i.next(); // a rewrite inserts before i and may remove i, never anything after
+                        if (i instanceof AluInstr a) {
+                            work.take(a);
+                            visit(a);
+                        }
                     }
+                }
+            } else {
+                for (AluInstr a : roots) {
+                    work.take(a);
+                    visit(a);
                 }
             }
             while (!work.isEmpty()) visit(work.poll());
@@ -108,6 +128,7 @@ public final class RewritePass implements Pass {
         void visit(AluInstr root) {
             if (!root.isInserted()) return;
             rw.begin(root);
+            facts.offering(root);
             int r = rules.rewrite(root, rw);
             if (r < 0) return;
             stats.count(r);
@@ -116,7 +137,6 @@ public final class RewritePass implements Pass {
             Value[] operands = new Value[root.srcs().size()];
             for (int k = 0; k < operands.length; k++) operands[k] = root.src(k).value();
             if (!root.def().hasUses()) root.remove();
-            facts.fired();
             facts.rewritten(root, rw.result(), rules.rules().get(r).exact(), rw.moved());
             for (Instr i : rw.created()) enqueue(i, work);
             for (Instr i : rw.moved()) enqueueWithUsers(i, work);
@@ -124,6 +144,7 @@ public final class RewritePass implements Pass {
                 if (v.useCount() == 1 && v.firstUse().instr() != null) enqueueWithUsers(v.firstUse().instr(), work);
             }
         }
+
     }
 
     /**
@@ -205,19 +226,29 @@ public final class RewritePass implements Pass {
     }
 
     /**
-     * The range analysis of one round, computed when a condition first asks, and whether it
-     * refused a condition and then went out of date (a rule fired after it was computed).
+     * The range facts of one round, computed value by value as conditions ask, and the
+     * conditions they refused: a refusal is worth another look (in the next round, with fresh
+     * facts) only if what it was computed from was rewritten later ({@link RangeFacts#mayBeLoose}).
      */
     private static final class LazyFacts implements ValueFacts {
+        private record Refusal(AluInstr root, Value value, Instr at) {}
+
         private final Function fn;
         private final boolean enabled;
+        private final List<Refusal> refusals = new ArrayList<>();
         private RangeFacts facts;
-        private boolean refused;
-        private boolean firedSince;
+        private AluInstr root;
 
-        LazyFacts(Function fn, boolean enabled) {
+        /** {@code earlier}: the facts of the round before, refreshed (null: made when first asked). */
+        LazyFacts(Function fn, boolean enabled, RangeFacts earlier) {
             this.fn = fn;
             this.enabled = enabled;
+            this.facts = earlier;
+        }
+
+        /** The driver offers {@code root} to the rules now. */
+        void offering(AluInstr root) {
+            this.root = root;
         }
 
         private RangeFacts facts() {
@@ -227,22 +258,18 @@ public final class RewritePass implements Pass {
 
         @Override
         public boolean holds(dev.lathe.ir.rewrite.Predicate p, Value v, int component, dev.lathe.ir.op.TypeClass type, long bound) {
-            return enabled && record(facts().holds(p, v, component, type, bound));
+            return enabled && record(facts().holds(p, v, component, type, bound), v, null);
         }
 
         @Override
         public boolean holds(dev.lathe.ir.rewrite.Predicate p, Value v, int component, dev.lathe.ir.op.TypeClass type, long bound,
                 Instr at) {
-            return enabled && record(facts().holds(p, v, component, type, bound, at));
+            return enabled && record(facts().holds(p, v, component, type, bound, at), v, at);
         }
 
-        private boolean record(boolean answer) {
-            refused |= !answer;
+        private boolean record(boolean answer, Value v, Instr at) {
+            if (!answer) refusals.add(new Refusal(root, v, at));
             return answer;
-        }
-
-        void fired() {
-            if (facts != null) firedSince = true;
         }
 
         @Override
@@ -250,8 +277,14 @@ public final class RewritePass implements Pass {
             if (facts != null) facts.rewritten(root, result, exact, movedUsers);
         }
 
-        boolean refusedThenOutdated() {
-            return refused && firedSince;
+        /** The roots (still in the function, each once, in the order offered) whose refusals fresh facts might overturn. */
+        List<AluInstr> worthAnotherLook() {
+            List<AluInstr> out = new ArrayList<>();
+            java.util.Set<AluInstr> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (Refusal r : refusals) {
+                if (r.root().isInserted() && facts.mayBeLoose(r.value(), r.at()) && seen.add(r.root())) out.add(r.root());
+            }
+            return out;
         }
     }
 

@@ -33,9 +33,14 @@ final class BranchFacts {
     private record Frame(CfNode node, Assume facts) {}
 
     private final Assume[] byBlock;
+    private final List<Block> blocks;
+    /** The blocks whose assumptions read each value, made when first asked for. */
+    private java.util.Map<Value, List<Block>> comparing;
+    private final java.util.Set<Value> conditions = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
-    private BranchFacts(Assume[] byBlock) {
+    private BranchFacts(Assume[] byBlock, List<Block> blocks) {
         this.byBlock = byBlock;
+        this.blocks = blocks;
     }
 
     static BranchFacts compute(Function fn) {
@@ -64,7 +69,60 @@ final class BranchFacts {
                 }
             }
         }
-        return new BranchFacts(byBlock);
+        return new BranchFacts(byBlock, List.copyOf(fn.blocks()));
+    }
+
+    /**
+     * Whether {@code v} is a comparison these facts narrow by (through inot), so that a branch
+     * reading it says something.
+     */
+    static boolean narrowsBy(Value v) {
+        for (int depth = 0; depth <= 4 && v.parent() instanceof AluInstr c && c.isInserted(); depth++) {
+            switch (c.op()) {
+                case INOT -> v = c.src(0).value();
+                case ILT, IGE, ULT, UGE, IEQ, INE, FLT, FGE, FLTU, FGEU, FEQ, FNEU -> {
+                    return true;
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code v} is the condition of a branch (as it was when these facts were made). */
+    boolean isCondition(Value v) {
+        blocksComparing(v);
+        return conditions.contains(v);
+    }
+
+    /**
+     * The blocks in which a condition that compares {@code v} with something is assumed (so
+     * reads there may be narrowed by {@code v}'s element), or in which {@code v} itself is the
+     * condition. Made for all values when first asked for.
+     */
+    List<Block> blocksComparing(Value v) {
+        if (comparing == null) {
+            comparing = new java.util.IdentityHashMap<>();
+            for (Block b : blocks) {
+                if (b.index() >= byBlock.length) continue;
+                for (Assume a = byBlock[b.index()]; a != null; a = a.next()) {
+                    conditions.add(a.cond());
+                    comparing.computeIfAbsent(a.cond(), k -> new ArrayList<>()).add(b);
+                    Value cond = a.cond();
+                    for (int depth = 0; depth <= 4 && cond.parent() instanceof AluInstr c; depth++) {
+                        if (c.op() == Op.INOT) {
+                            cond = c.src(0).value();
+                            continue;
+                        }
+                        for (int s = 0; s < c.numSrcs(); s++) comparing.computeIfAbsent(c.src(s).value(), k -> new ArrayList<>()).add(b);
+                        break;
+                    }
+                }
+            }
+        }
+        return comparing.getOrDefault(v, List.of());
     }
 
     private static boolean alwaysLeaves(CfList list) {

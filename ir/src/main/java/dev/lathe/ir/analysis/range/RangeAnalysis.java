@@ -2,6 +2,8 @@ package dev.lathe.ir.analysis.range;
 
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
+import dev.lathe.ir.CfList;
+import dev.lathe.ir.CfNode;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.IntrinsicInstr;
@@ -14,186 +16,521 @@ import dev.lathe.ir.Variable;
 import dev.lathe.ir.analysis.LoopNesting;
 import dev.lathe.ir.op.Op;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Range analysis: for every component of every SSA value of a function, a {@link Range} —
  * float classes and whether it is whole, signed and unsigned intervals.
  *
- * <p>A worklist fixpoint, optimistic: every value starts empty (nothing seen yet) and every
- * instruction is on the list, in program order. Taking one off, its result is computed from
- * its operands' current elements by the transfer functions ({@link RangeTransfer}) — a phi
- * joins its incoming values, so an edge not yet seen adds nothing — and joined with what the
- * value had; if that grew, the instructions using the value go back on the list. Elements only
- * grow, and each loop-header phi that has grown {@value #WIDEN_AFTER} times is widened (a moving
- * integer bound jumps to the end of its range), so loops settle: a counter from 0 below a
- * bound keeps its lower bound and loses only the upper one that the loop really moves. At the
- * fixpoint every element holds every value the program can compute there; an op without a
- * transfer function, an undef or an input gives "anything".
+ * <p><b>On demand.</b> Nothing is computed until a value is asked for; then what it depends on
+ * is computed first, each value once, and kept (as Mesa's {@code nir_analyze_range} does). A
+ * rule pass asks about the few values its conditions name and pays for their cones only;
+ * {@link #run} asks about every value. The walk keeps its own stack (deep chains of values do
+ * not grow the Java stack). Outside loops a value depends only on values computed before it, so
+ * one evaluation from its operands' elements is final. Operands that an enclosing branch's
+ * condition compares with ({@link BranchFacts}) are found while evaluating: when an evaluation
+ * reads one not computed yet, that one is computed and the evaluation repeated.
  *
- * <p>Widening overshoots, so {@value #NARROWING_SWEEPS} narrowing sweeps follow: every
- * instruction, in program order, is evaluated again and simply takes the result. That stays
- * sound — the values the program computes lie in the operands' elements, so they lie in what
- * the transfer functions make of them — and it gives back the bounds the loop's exit test
+ * <p><b>Loops.</b> A value inside a loop is computed together with every value of its
+ * outermost loop, by a worklist fixpoint over the loop's instructions (values from outside it
+ * are computed first and stay fixed). Optimistic: every value starts empty (nothing seen yet)
+ * and every instruction is on the list, in program order. Taking one off, its result is
+ * computed from its operands' current elements by the transfer functions ({@link
+ * RangeTransfer}) — a phi joins its incoming values, so an edge not yet seen adds nothing — and
+ * joined with what the value had; if that grew, the instructions using the value go back on the
+ * list. Elements only grow, and each loop-header phi that has grown {@value #WIDEN_AFTER} times
+ * is widened (a moving integer bound jumps to the end of its range), so loops settle: a counter
+ * from 0 below a bound keeps its lower bound and loses only the upper one that the loop really
+ * moves. At the fixpoint every element holds every value the program can compute there; an op
+ * without a transfer function, an undef or an input gives "anything".
+ *
+ * <p>Widening overshoots, so {@value #NARROWING_SWEEPS} narrowing sweeps over the loop follow:
+ * every instruction, in program order, is evaluated again and simply takes the result. That
+ * stays sound — the values the program computes lie in the operands' elements, so they lie in
+ * what the transfer functions make of them — and it gives back the bounds the loop's exit test
  * implies: after {@code if (i >= 10) break;} the increment is at most 10, so the counter's
- * phi is [0, 10] again. Conditions of enclosing branches narrow operands where they are read
- * ({@link BranchFacts}).
+ * phi is [0, 10] again.
  *
- * <p>Results live in one array of elements, a value's components in consecutive slots found
- * by its dense index.
+ * <p><b>Rewrites.</b> Values made after a loop was solved (by a rewrite) are evaluated from
+ * their operands like straight-line code. {@link #forget} drops what a rewrite that changed a
+ * value's bits made wrong; forgotten values are computed again the same way, and a forgotten
+ * loop-header phi, whose back edge leads to itself, reads "anything" for that edge.
  */
 public final class RangeAnalysis {
     /** Growths of a loop-header phi after which it is widened. */
     static final int WIDEN_AFTER = 3;
-    /** Descending sweeps after the fixpoint. */
+    /** Descending sweeps after a loop's fixpoint. */
     static final int NARROWING_SWEEPS = 2;
 
     private final Function fn;
-    private final RangeTransfer transfer = new RangeTransfer();
-    private final int[] offset;
-    private final Range[] slots;
-    private final BranchFacts branches;
-    private int rounds;
+    private final RangeTransfer transfer;
+    private BranchFacts branches;
+    private final LoopNesting nesting;
+    /** The outermost loops, in program order. */
+    private final List<Loop> loops = new ArrayList<>();
+    /** The outermost loop around each block (by index), or null. */
+    private final Loop[] loopOfBlock;
+    /** Elements by value index: null while not computed. */
+    private Range[][] memo;
+    /** Values whose elements may be looser than a fresh analysis would give, by index. */
+    private boolean[] loose;
+    /** Blocks whose branch facts may be looser than a fresh analysis would give, by index. */
+    private final boolean[] looseBlocks;
+    /**
+     * Values whose evaluation has begun (their operands are being computed), by index: one
+     * that needs itself again is on a cycle (through a loop-header phi) and reads "anything".
+     * A value merely waiting on the stack is pushed again when needed sooner.
+     */
+    private boolean[] started;
+    private final ArrayList<Object> stack = new ArrayList<>();
+    /** Set when an evaluation read a value not computed yet (and put it on the stack). */
+    private boolean missed;
+    private long evaluations;
 
-    private RangeAnalysis(Function fn) {
-        this.fn = fn;
-        int values = fn.valueCount();
-        offset = new int[values];
-        Arrays.fill(offset, -1);
-        int n = 0;
-        for (Block b : fn.blocks()) {
-            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
-                Value d = i.def();
-                if (d == null) continue;
-                offset[d.index()] = n;
-                n += d.numComponents();
-            }
-        }
-        slots = new Range[n];
-        branches = BranchFacts.compute(fn);
+    /** An outermost loop: its blocks in program order, and whether its fixpoint was computed. */
+    private static final class Loop {
+        final List<Block> blocks = new ArrayList<>();
+        boolean solved;
+        boolean started;
     }
 
-    /** Analyzes a function. */
+    private RangeAnalysis(Function fn, RangeTransfer transfer) {
+        this.fn = fn;
+        this.transfer = transfer;
+        int values = fn.valueCount();
+        memo = new Range[values][];
+        started = new boolean[values];
+        loose = new boolean[values];
+        branches = BranchFacts.compute(fn);
+        nesting = LoopNesting.compute(fn);
+        List<Block> blocks = fn.blocks();
+        loopOfBlock = new Loop[blocks.size() + 1];
+        looseBlocks = new boolean[blocks.size() + 1];
+        Map<LoopNode, Loop> byNode = new IdentityHashMap<>();
+        for (Block b : blocks) {
+            LoopNode outer = outermostLoop(nesting.innermostLoop(b));
+            if (outer == null) continue;
+            Loop l = byNode.computeIfAbsent(outer, k -> {
+                Loop fresh = new Loop();
+                loops.add(fresh);
+                return fresh;
+            });
+            l.blocks.add(b);
+            loopOfBlock[b.index()] = l;
+        }
+    }
+
+    private static LoopNode outermostLoop(LoopNode inner) {
+        LoopNode outer = inner;
+        for (CfNode n = inner; n != null; ) {
+            CfList list = n.parent();
+            n = list == null ? null : list.owner();
+            if (n instanceof LoopNode l) outer = l;
+        }
+        return outer;
+    }
+
+    /** An analysis of {@code fn} that computes elements when they are first asked for. */
+    public static RangeAnalysis onDemand(Function fn) {
+        return new RangeAnalysis(fn, new RangeTransfer());
+    }
+
+    /**
+     * The same, with transfer functions (and their memo) shared with other analyses of this
+     * thread — a pass that analyzes the function again after rewriting it.
+     */
+    public static RangeAnalysis onDemand(Function fn, RangeTransfer transfer) {
+        return new RangeAnalysis(fn, transfer);
+    }
+
+    /** Analyzes every value of a function. */
     public static RangeAnalysis run(Function fn) {
-        RangeAnalysis a = new RangeAnalysis(fn);
-        a.solve();
-        a.narrow();
+        RangeAnalysis a = new RangeAnalysis(fn, new RangeTransfer());
+        for (Block b : fn.blocks()) {
+            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                if (i.def() != null) a.ranges(i.def());
+            }
+        }
         return a;
     }
 
-    /** The element of one component of {@code v}; "anything" for values the analysis has not seen. */
+    /** The element of one component of {@code v} ("anything" where nothing reaches it). */
     public Range range(Value v, int component) {
-        Range r = stored(v, component);
-        return r == null || r.empty() ? Range.top(v.bitSize()) : r;
+        Range r = ranges(v)[component];
+        return r.empty() ? Range.top(v.bitSize()) : r;
     }
 
-    /** Whether the analysis has an element for {@code v} (values created after it ran have none). */
-    public boolean knows(Value v) {
-        return v.index() < offset.length && offset[v.index()] >= 0;
-    }
-
-    /** How many instructions were evaluated until the fixpoint (each at least once). */
-    public int evaluations() {
-        return rounds;
+    /** How many instruction evaluations the analysis has made so far. */
+    public long evaluations() {
+        return evaluations;
     }
 
     /** {@code r}, the element of a component of {@code v}, narrowed by what the branches say in {@code at}. */
-    public Range refine(Value v, int component, Range r, Block at, Lookup in) {
-        return branches.refine(v, component, r, at, in);
+    public Range refine(Value v, int component, Range r, Block at) {
+        return branches.refine(v, component, r, at, this::range);
     }
 
-    /** The transfer functions (with their memo), for recomputing single values later. */
-    public RangeTransfer transfer() {
-        return transfer;
+    /**
+     * A rewrite replaced values by ones with the same bits ({@code changed} read them): every
+     * element stays true, but what was computed from them may be looser than a fresh analysis
+     * would give (a value folded to a constant has a tighter element). Marks {@code changed}
+     * and everything computed from them loose ({@link #isLoose}).
+     */
+    public void loosen(List<Value> changed) {
+        walk(changed, false);
     }
 
-    private Range stored(Value v, int component) {
-        if (!knows(v)) return null;
-        return slots[offset[v.index()] + component];
+    /**
+     * A rewrite may have changed the bits of the values {@code changed} read: drops their
+     * elements and those of everything computed from them (computed again when next asked
+     * for, from the current operands), and marks them loose.
+     */
+    public void forget(List<Value> changed) {
+        walk(changed, true);
     }
 
-    private void solve() {
-        LoopNesting nesting = LoopNesting.compute(fn);
-        ArrayDeque<Instr> work = new ArrayDeque<>();
-        boolean[] queued = new boolean[offset.length];
-        int[] growths = new int[offset.length];
-        for (Block b : fn.blocks()) {
+    /**
+     * Whether replacing {@code old} by {@code now} leaves every element computed from it as a
+     * fresh analysis would give it: nothing was computed from {@code old}, or {@code now}'s
+     * element is the same.
+     */
+    public boolean sameElements(Value old, Value now) {
+        Range[] before = get(old);
+        if (before == null) return true;
+        if (isLoose(now) && !isLoose(old)) return false;
+        Range[] after = ranges(now);
+        return Arrays.equals(before, after);
+    }
+
+    /**
+     * {@code old} was rewritten into {@code now}. If a branch read it, the facts made from the
+     * old condition say nothing any more, and fresh ones (made from the current conditions)
+     * would narrow by the new one where it is a comparison: what was computed where it is
+     * assumed may be looser than that.
+     */
+    public void rewritten(Value old, Value now) {
+        if (branches.isCondition(old) && BranchFacts.narrowsBy(now)) walk(List.of(old), false);
+    }
+
+    /**
+     * Makes the analysis as good as a fresh one: loose elements are dropped (a loop holding one
+     * is solved again, whole) and computed again when next asked for, the marks are cleared,
+     * and the branch facts are taken again from the current conditions.
+     */
+    public void refresh() {
+        for (int k = 0; k < memo.length && k < loose.length; k++) {
+            if (!loose[k] || memo[k] == null) continue;
+            memo[k] = null;
+        }
+        for (Loop l : loops) {
+            if (!l.solved) continue;
+            boolean anyLoose = false;
+            for (Block b : l.blocks) {
+                for (Instr i = b.firstInstr(); i != null && !anyLoose; i = i.next()) anyLoose = i.def() != null && isLoose(i.def());
+            }
+            if (!anyLoose) continue;
+            l.solved = false;
+            for (Block b : l.blocks) {
+                for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                    if (i.def() != null && i.def().index() < memo.length) memo[i.def().index()] = null;
+                }
+            }
+        }
+        Arrays.fill(loose, false);
+        Arrays.fill(looseBlocks, false);
+        branches = BranchFacts.compute(fn);
+    }
+
+    /** Whether {@code v}'s element may be looser than a fresh analysis of the function would give. */
+    public boolean isLoose(Value v) {
+        return v.index() < loose.length && loose[v.index()];
+    }
+
+    /** Whether what the branches say in {@code b} may be looser than a fresh analysis would give. */
+    public boolean isLoose(Block b) {
+        return b.index() < looseBlocks.length && looseBlocks[b.index()];
+    }
+
+    /**
+     * From {@code starts} to everything computed from them: users with elements, theirs, and
+     * the values in blocks whose branch conditions compare one of them (their operands were
+     * narrowed there). A value enters the walk only while it has an element (an element is
+     * computed only after its operands', so nothing computed depends on a value without one).
+     */
+    private void walk(List<Value> starts, boolean drop) {
+        ArrayDeque<Value> work = new ArrayDeque<>(starts);
+        while (!work.isEmpty()) {
+            Value v = work.poll();
+            if (!drop && isLoose(v)) continue; // walked already
+            setLoose(v);
+            if (drop && v.index() < memo.length) memo[v.index()] = null;
+            for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
+                Instr user = u.instr();
+                if (user != null && user.def() != null && enters(user.def(), drop)) work.add(user.def());
+            }
+            for (Block b : branches.blocksComparing(v)) {
+                if (!drop && isLoose(b)) continue;
+                looseBlocks[b.index()] = true;
+                for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                    if (i.def() != null && enters(i.def(), drop)) work.add(i.def());
+                }
+            }
+        }
+    }
+
+    private boolean enters(Value v, boolean drop) {
+        return get(v) != null && (drop || !isLoose(v));
+    }
+
+    private void setLoose(Value v) {
+        int k = v.index();
+        if (k >= loose.length) loose = Arrays.copyOf(loose, Math.max(k + 1, loose.length * 2));
+        loose[k] = true;
+    }
+
+    /** Whether an element computed now for {@code i} would be loose: it reads a loose operand or is narrowed in a loose block. */
+    private boolean readsLoose(Instr i) {
+        if (i instanceof AluInstr a) {
+            if (isLoose(a.block())) return true;
+            for (int s = 0; s < a.numSrcs(); s++) {
+                if (isLoose(a.src(s).value())) return true;
+            }
+        } else if (i instanceof PhiInstr p) {
+            for (PhiInstr.PhiSrc s : p.phiSrcs()) {
+                if (isLoose(s.src().value()) || isLoose(s.pred())) return true;
+            }
+        }
+        return false;
+    }
+
+    private Range[] get(Value v) {
+        int k = v.index();
+        return k < memo.length ? memo[k] : null;
+    }
+
+    private void put(Value v, Range[] r) {
+        int k = v.index();
+        if (k >= memo.length) memo = Arrays.copyOf(memo, Math.max(k + 1, memo.length * 2));
+        memo[k] = r;
+    }
+
+    private Range[] ranges(Value v) {
+        Range[] r = get(v);
+        if (r == null) {
+            demand(v);
+            r = get(v);
+        }
+        return r;
+    }
+
+    // ---- the demand walk
+
+    private void demand(Value root) {
+        push(root);
+        while (!stack.isEmpty()) {
+            Object top = stack.get(stack.size() - 1);
+            if (top instanceof Value v) step(v);
+            else step((Loop) top);
+        }
+    }
+
+    private boolean isStarted(Value v) {
+        return v.index() < started.length && started[v.index()];
+    }
+
+    private void push(Value v) {
+        stack.add(v);
+    }
+
+    private void pop() {
+        Object o = stack.remove(stack.size() - 1);
+        if (o instanceof Value v) {
+            if (v.index() < started.length) started[v.index()] = false;
+        } else {
+            ((Loop) o).started = false;
+        }
+    }
+
+    private void step(Value v) {
+        if (get(v) != null) {
+            pop();
+            return;
+        }
+        Instr def = v.parent();
+        if (def == null || !def.isInserted()) {
+            put(v, tops(v));
+            pop();
+            return;
+        }
+        Loop l = loopOfBlock[def.block().index()];
+        if (l != null && !l.solved && !l.started) {
+            stack.add(l);
+            return;
+        }
+        // (a loop whose solving has begun cannot need this value: a loop reads only values
+        // that dominate it, so v is evaluated from its operands like straight-line code)
+        int k = v.index();
+        if (k >= started.length) started = Arrays.copyOf(started, Math.max(k + 1, started.length * 2));
+        started[k] = true;
+        if (pushOperands(def, null)) return;
+        missed = false;
+        Range[] r = evaluate(def);
+        if (missed) return;
+        put(v, r);
+        if (readsLoose(def)) setLoose(v);
+        pop();
+    }
+
+    /** Puts the operands of {@code i} not computed yet (and not inside {@code loop}) on the stack. */
+    private boolean pushOperands(Instr i, Loop loop) {
+        boolean pushed = false;
+        if (i instanceof AluInstr a) {
+            for (int s = 0; s < a.numSrcs(); s++) pushed |= pushIfUnknown(a.src(s).value(), loop);
+        } else if (i instanceof PhiInstr p) {
+            for (PhiInstr.PhiSrc s : p.phiSrcs()) pushed |= pushIfUnknown(s.src().value(), loop);
+        }
+        return pushed;
+    }
+
+    private boolean pushIfUnknown(Value w, Loop loop) {
+        if (get(w) != null || isStarted(w)) return false;
+        if (loop != null && w.parent() != null && w.parent().isInserted() && loopOfBlock[w.parent().block().index()] == loop) {
+            return false;
+        }
+        push(w);
+        return true;
+    }
+
+    /** Reads a computed element; a value not computed yet is put on the stack and reads "anything" for now. */
+    private Range lookup(Value w, int component) {
+        Range[] m = get(w);
+        if (m != null) return m[component];
+        if (!isStarted(w)) {
+            push(w);
+            missed = true;
+        }
+        return Range.top(w.bitSize());
+    }
+
+    private void step(Loop l) {
+        if (l.solved) {
+            pop();
+            return;
+        }
+        l.started = true;
+        boolean pushed = false;
+        for (Block b : l.blocks) {
+            for (Instr i = b.firstInstr(); i != null; i = i.next()) pushed |= pushOperands(i, l);
+        }
+        if (pushed) return;
+        missed = false;
+        solve(l);
+        if (missed) {
+            // a branch condition read a value from outside not computed yet: compute it, then start again
+            for (Block b : l.blocks) {
+                for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                    if (i.def() != null) memo[i.def().index()] = null;
+                }
+            }
+            return;
+        }
+        l.solved = true;
+        boolean anyLoose = false;
+        for (Block b : l.blocks) {
+            for (Instr i = b.firstInstr(); i != null && !anyLoose; i = i.next()) anyLoose = readsLoose(i);
+        }
+        if (anyLoose) {
+            for (Block b : l.blocks) {
+                for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                    if (i.def() != null) setLoose(i.def());
+                }
+            }
+        }
+        pop();
+    }
+
+    /** The fixpoint and narrowing sweeps over one outermost loop (see the class comment). */
+    private void solve(Loop l) {
+        List<Instr> instrs = new ArrayList<>();
+        for (Block b : l.blocks) {
             for (Instr i = b.firstInstr(); i != null; i = i.next()) {
                 Value d = i.def();
                 if (d == null) continue;
-                for (int c = 0; c < d.numComponents(); c++) slots[offset[d.index()] + c] = Range.bottom(d.bitSize());
-                work.add(i);
-                queued[d.index()] = true;
+                Range[] bottom = new Range[d.numComponents()];
+                Arrays.fill(bottom, Range.bottom(d.bitSize()));
+                put(d, bottom);
+                instrs.add(i);
             }
         }
+        ArrayDeque<Instr> work = new ArrayDeque<>(instrs);
+        Map<Instr, int[]> growths = new IdentityHashMap<>();
+        java.util.Set<Instr> queued = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        queued.addAll(instrs);
         while (!work.isEmpty()) {
             Instr i = work.poll();
+            queued.remove(i);
             Value d = i.def();
-            queued[d.index()] = false;
-            rounds++;
-            Range[] computed = evaluate(i, this::lookup);
-            boolean header = i instanceof PhiInstr && isLoopHeader(i.block(), nesting);
-            boolean widen = header && growths[d.index()] >= WIDEN_AFTER;
+            Range[] computed = evaluate(i);
+            if (missed) return;
+            boolean header = i instanceof PhiInstr && isLoopHeader(i.block());
+            int[] grown = header ? growths.computeIfAbsent(i, k -> new int[1]) : null;
+            boolean widen = header && grown[0] >= WIDEN_AFTER;
+            Range[] slots = get(d);
             boolean grew = false;
-            int base = offset[d.index()];
             for (int c = 0; c < computed.length; c++) {
-                Range old = slots[base + c];
+                Range old = slots[c];
                 Range next = old.join(computed[c]);
                 if (widen) next = next.widenFrom(old);
                 if (!next.equals(old)) {
-                    slots[base + c] = next;
+                    slots[c] = next;
                     grew = true;
                 }
             }
             if (!grew) continue;
-            if (header) growths[d.index()]++;
+            if (header) grown[0]++;
             for (Src u = d.firstUse(); u != null; u = u.nextUse()) {
                 Instr user = u.instr();
-                if (user == null || user.def() == null || !knows(user.def())) continue;
-                if (!queued[user.def().index()]) {
-                    queued[user.def().index()] = true;
-                    work.add(user);
-                }
+                if (user == null || user.def() == null || !user.isInserted() || loopOfBlock[user.block().index()] != l) continue;
+                if (queued.add(user)) work.add(user);
             }
         }
-    }
-
-    private void narrow() {
         for (int sweep = 0; sweep < NARROWING_SWEEPS; sweep++) {
-            for (Block b : fn.blocks()) {
-                for (Instr i = b.firstInstr(); i != null; i = i.next()) {
-                    Value d = i.def();
-                    if (d == null) continue;
-                    rounds++;
-                    Range[] computed = evaluate(i, this::lookup);
-                    int base = offset[d.index()];
-                    for (int c = 0; c < computed.length; c++) {
-                        // an empty result means unreachable so far: keep what the fixpoint found
-                        if (!computed[c].empty()) slots[base + c] = computed[c];
-                    }
+            for (Instr i : instrs) {
+                Range[] computed = evaluate(i);
+                if (missed) return;
+                Range[] slots = get(i.def());
+                for (int c = 0; c < computed.length; c++) {
+                    // an empty result means unreachable so far: keep what the fixpoint found
+                    if (!computed[c].empty()) slots[c] = computed[c];
                 }
             }
         }
     }
 
-    private Range lookup(Value v, int component) {
-        Range r = stored(v, component);
-        return r == null ? Range.top(v.bitSize()) : r;
-    }
-
-    private static boolean isLoopHeader(Block b, LoopNesting nesting) {
+    private boolean isLoopHeader(Block b) {
         LoopNode l = nesting.innermostLoop(b);
         return l != null && l.body().first() == b;
     }
 
-    /** Where the elements of operands come from: the fixpoint's slots, or facts kept up to date. */
+    private static Range[] tops(Value v) {
+        Range[] r = new Range[v.numComponents()];
+        Arrays.fill(r, Range.top(v.bitSize()));
+        return r;
+    }
+
+    /** Where the elements of operands come from. */
     @FunctionalInterface
-    public interface Lookup {
+    interface Lookup {
         Range range(Value v, int component);
     }
 
-    /** The elements of every component of {@code i}'s result, from its operands' elements. */
-    public Range[] evaluate(Instr i, Lookup in) {
+    /** The elements of every component of {@code i}'s result, from its operands' current elements. */
+    private Range[] evaluate(Instr i) {
+        evaluations++;
         Value d = i.def();
         int n = d.numComponents(), bits = d.bitSize();
         Range[] out = new Range[n];
@@ -205,7 +542,7 @@ public final class RangeAnalysis {
                 for (PhiInstr.PhiSrc s : p.phiSrcs()) {
                     Value v = s.src().value();
                     int k = s.src().component(c);
-                    r = r.join(branches.refine(v, k, in.range(v, k), s.pred(), in));
+                    r = r.join(branches.refine(v, k, lookup(v, k), s.pred(), this::lookup));
                 }
                 out[c] = r;
             }
@@ -217,13 +554,13 @@ public final class RangeAnalysis {
                 for (int s = 0; s < srcs.length; s++) {
                     Src src = a.src(s);
                     srcs[s] = new Range[op.inputComponents(s, n)];
-                    for (int c = 0; c < srcs[s].length; c++) srcs[s][c] = operand(src, c, a.block(), in);
+                    for (int c = 0; c < srcs[s].length; c++) srcs[s][c] = operand(src, c, a.block());
                 }
                 return transfer.horizontal(op, unsized, n, srcs);
             }
             for (int c = 0; c < n; c++) {
                 Range[] srcs = new Range[op.numInputs()];
-                for (int s = 0; s < srcs.length; s++) srcs[s] = operand(a.src(s), c, a.block(), in);
+                for (int s = 0; s < srcs.length; s++) srcs[s] = operand(a.src(s), c, a.block());
                 out[c] = transfer.alu(op, unsized, srcs);
             }
         } else if (i instanceof IntrinsicInstr x) {
@@ -234,10 +571,10 @@ public final class RangeAnalysis {
         return out;
     }
 
-    private Range operand(Src s, int c, Block at, Lookup in) {
+    private Range operand(Src s, int c, Block at) {
         Value v = s.value();
         int k = s.component(c);
-        return branches.refine(v, k, in.range(v, k), at, in);
+        return branches.refine(v, k, lookup(v, k), at, this::lookup);
     }
 
     /** Intrinsics with known results; everything read from outside is "anything". */

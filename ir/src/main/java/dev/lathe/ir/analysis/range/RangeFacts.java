@@ -3,77 +3,50 @@ package dev.lathe.ir.analysis.range;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
-import dev.lathe.ir.PhiInstr;
-import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.Predicate;
 import dev.lathe.ir.rewrite.ValueFacts;
-import java.util.ArrayDeque;
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * The range analysis answering rule conditions while a rule pass rewrites the function, never
- * with a stale answer:
+ * with a stale answer. Elements are computed when a condition first asks ({@link
+ * RangeAnalysis#onDemand}), so a pass pays only for the values its conditions name.
  *
  * <ul>
  *   <li>an exact rewrite ({@code =>}) replaces a value by one with the same bits, so every fact
- *       stays true;
+ *       stays true, but what was computed from it may now be loose (a fresh analysis could
+ *       know more: a value folded to a constant); {@link #mayBeLoose} says so;
  *   <li>an inexact one ({@code ~=>}) may change the value, so everything computed from it —
- *       the users that now read the result, their users, and so on — is marked stale;
- *   <li>a value the analysis never saw (made by a rewrite) or a stale one is recomputed from its
- *       operands when first asked (a stale phi, whose inputs may run round a loop, is
- *       "anything"), and cached until something below it changes again.
+ *       the users that now read the result, their users, and so on — is forgotten
+ *       ({@link RangeAnalysis#forget}) and computed again from the current operands when next
+ *       asked for;
+ *   <li>a value the analysis never saw (made by a rewrite) is computed from its operands when
+ *       first asked for.
  * </ul>
  */
 public final class RangeFacts implements ValueFacts {
-    /** Recomputing a value recomputes its unknown operands first, down to this depth. */
-    private static final int MAX_DEPTH = 64;
-
     private final RangeAnalysis analysis;
-    private final Map<Value, Range[]> recomputed = new HashMap<>();
-    private final Set<Value> stale = new HashSet<>();
 
     public RangeFacts(RangeAnalysis analysis) {
         this.analysis = analysis;
     }
 
-    /** Analyzes {@code fn} and answers from the result. */
+    /** Facts about {@code fn}, each computed when first asked for. */
     public static RangeFacts analyze(Function fn) {
-        return new RangeFacts(RangeAnalysis.run(fn));
+        return new RangeFacts(RangeAnalysis.onDemand(fn));
+    }
+
+    /** The same, sharing the transfer functions' memo with earlier facts of this thread. */
+    public static RangeFacts analyze(Function fn, RangeTransfer transfer) {
+        return new RangeFacts(RangeAnalysis.onDemand(fn, transfer));
     }
 
     /** The current element of a component of {@code v}. */
     public Range range(Value v, int component) {
-        return ranges(v, 0)[component];
-    }
-
-    private Range[] ranges(Value v, int depth) {
-        if (analysis.knows(v) && !stale.contains(v)) {
-            Range[] r = new Range[v.numComponents()];
-            for (int c = 0; c < r.length; c++) r[c] = analysis.range(v, c);
-            return r;
-        }
-        Range[] cached = recomputed.get(v);
-        if (cached != null) return cached;
-        Instr def = v.parent();
-        Range[] r;
-        if (depth >= MAX_DEPTH || def instanceof PhiInstr || def == null || !def.isInserted()) {
-            r = new Range[v.numComponents()];
-            Arrays.fill(r, Range.top(v.bitSize()));
-        } else {
-            r = analysis.evaluate(def, (w, k) -> ranges(w, depth + 1)[k]);
-            for (int c = 0; c < r.length; c++) {
-                if (r[c].empty()) r[c] = Range.top(v.bitSize());
-            }
-        }
-        recomputed.put(v, r);
-        return r;
+        return analysis.range(v, component);
     }
 
     @Override
@@ -90,27 +63,32 @@ public final class RangeFacts implements ValueFacts {
     public Range rangeAt(Value v, int component, Instr at) {
         Range r = range(v, component);
         if (at == null || !at.isInserted()) return r;
-        return analysis.refine(v, component, r, at.block(), (w, k) -> range(w, k));
+        return analysis.refine(v, component, r, at.block());
     }
 
     @Override
     public void rewritten(AluInstr root, Value result, boolean exact, List<Instr> movedUsers) {
-        if (exact) return;
-        ArrayDeque<Value> work = new ArrayDeque<>();
+        List<Value> changed = new ArrayList<>();
         for (Instr i : movedUsers) {
-            if (i.def() != null) work.add(i.def());
+            if (i.def() != null) changed.add(i.def());
         }
-        while (!work.isEmpty()) {
-            Value v = work.poll();
-            // A stale value not recomputed since has stale users already (they were marked with it).
-            if (stale.contains(v) && !recomputed.containsKey(v)) continue;
-            stale.add(v);
-            recomputed.remove(v);
-            for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
-                Instr user = u.instr();
-                if (user != null && user.def() != null) work.add(user.def());
-            }
-        }
+        if (!exact) analysis.forget(changed);
+        else if (!analysis.sameElements(root.def(), result)) analysis.loosen(changed);
+        analysis.rewritten(root.def(), result);
+    }
+
+    /** Makes the facts as good as fresh ones (see {@link RangeAnalysis#refresh}). */
+    public void refresh() {
+        analysis.refresh();
+    }
+
+    /**
+     * Whether an answer about {@code v} read where {@code at} executes (or anywhere, for null)
+     * may be looser than fresh facts would give: something it was computed from was rewritten
+     * since.
+     */
+    public boolean mayBeLoose(Value v, Instr at) {
+        return analysis.isLoose(v) || at != null && at.isInserted() && analysis.isLoose(at.block());
     }
 
     /**

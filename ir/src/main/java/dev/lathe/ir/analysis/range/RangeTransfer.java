@@ -35,7 +35,11 @@ import java.util.Map;
  * order.
  */
 public final class RangeTransfer {
+    /** An odd multiplier (so keys stay distinct) that mixes every bit into the high ones. */
+    private static final long MIX = 0x9E3779B97F4A7C15L;
+
     private final Map<Long, Range> floatMemo = new HashMap<>();
+    private final Map<Long, long[]> boxMemo = new HashMap<>();
 
     /** How a corner is read for an operand or result. */
     private enum Kind { FLOAT, SIGNED, UNSIGNED }
@@ -184,20 +188,122 @@ public final class RangeTransfer {
 
     /** The corner method on float operands, memoized (the op decides the result's kind). */
     private Range floatCorners(Op op, int unsized, Range[] in, Kind outKind) {
-        long key = op.ordinal();
-        key = key * 4 + (unsized == 16 ? 0 : unsized == 32 ? 1 : 2);
-        for (Range r : in) key = (key << 12) | (long) r.classes() << 1 | (r.whole() ? 1 : 0);
-        // three operands use 8 + 2 + 36 bits: the key is exact
+        // op and size, then 12 bits for each of at most three operands at fixed places: exact
+        long key = ((long) op.ordinal() * 4 + (unsized == 16 ? 0 : unsized == 32 ? 1 : 2)) << 36;
+        for (int i = 0; i < in.length; i++) key |= ((long) in[i].classes() << 1 | (in[i].whole() ? 1 : 0)) << (12 * i);
+        key *= MIX; // Long.hashCode folds the halves: spread the fields over both first
         Range hit = floatMemo.get(key);
         if (hit != null) return hit;
-        Range r = corners(op, unsized, in, Kind.FLOAT, outKind);
+        Range r = floatBoxes(op, unsized, in, outKind);
         floatMemo.put(key, r);
         return r;
     }
 
     /**
-     * The corner method (see the class comment): every combination of operand pieces, the op at
-     * every combination of their corners, the hull of the results per combination.
+     * The corner method on float operands, one box (one class of each operand) at a time: the
+     * result is the union over the boxes, and each box's result is memoized by (op, size, its
+     * classes and whether each operand is whole), a few thousand keys at most, while the unions
+     * of classes that operands bring are many more.
+     */
+    private Range floatBoxes(Op op, int unsized, Range[] in, Kind outKind) {
+        int n = in.length;
+        int out = op.outputBits(unsized);
+        int[][] classes = new int[n][];
+        int[] bits = new int[n];
+        for (int i = 0; i < n; i++) {
+            bits[i] = op.input(i).isSized() ? op.input(i).bitSize() : unsized;
+            int[] cs = new int[FloatClass.COUNT];
+            int k = 0;
+            for (int c = 0; c < FloatClass.COUNT; c++) {
+                if ((in[i].classes() & bit(c)) != 0 && FloatClass.corners(c, bits[i], in[i].whole()).length > 0) cs[k++] = c;
+            }
+            if (k == 0) return Range.bottom(out);
+            classes[i] = java.util.Arrays.copyOf(cs, k);
+        }
+        long base = ((long) op.ordinal() * 4 + (unsized == 16 ? 0 : unsized == 32 ? 1 : 2)) << 15;
+        int resultClasses = 0;
+        long lo = 0, hi = 0;
+        boolean any = false;
+        int[] pick = new int[n];
+        int[] box = new int[n];
+        while (true) {
+            long key = base;
+            for (int i = 0; i < n; i++) {
+                box[i] = classes[i][pick[i]];
+                key |= ((long) box[i] << 1 | (in[i].whole() ? 1 : 0)) << (5 * i); // fixed places: exact
+            }
+            key *= MIX;
+            long[] r = boxMemo.get(key);
+            if (r == null) {
+                r = box(op, unsized, box, bits, in, outKind);
+                boxMemo.put(key, r);
+            }
+            if (outKind == Kind.FLOAT) {
+                resultClasses |= (int) r[0];
+            } else {
+                if (!any || less(r[0], lo, outKind)) lo = r[0];
+                if (!any || less(hi, r[1], outKind)) hi = r[1];
+                any = true;
+            }
+            int k = 0;
+            while (k < n && ++pick[k] == classes[k].length) pick[k++] = 0;
+            if (k == n) break;
+        }
+        if (outKind == Kind.FLOAT) return Range.floats(out, resultClasses, wholeResult(op, in));
+        return outKind == Kind.SIGNED ? Range.signed(out, lo, hi) : Range.unsigned(out, lo, hi);
+    }
+
+    /**
+     * One box of the corner method: the op at every combination of the corners of one class
+     * per operand. Floats give {classes of the hull, NaN included}; integers {least, greatest}.
+     */
+    private static long[] box(Op op, int unsized, int[] box, int[] bits, Range[] in, Kind outKind) {
+        int n = box.length;
+        int out = op.outputBits(unsized);
+        long[][] corners = new long[n][];
+        for (int i = 0; i < n; i++) corners[i] = FloatClass.corners(box[i], bits[i], in[i].whole());
+        boolean plusZeroOnly = op == Op.FADD || op == Op.FSUB;
+        int[] corner = new int[n];
+        long[][] srcs = new long[n][1];
+        long[] dst = new long[1];
+        boolean boxAny = false, boxNaN = false, boxNegZero = false;
+        long boxLo = 0, boxHi = 0;
+        while (true) {
+            for (int i = 0; i < n; i++) srcs[i][0] = corners[i][corner[i]];
+            op.evaluateInto(unsized, srcs, dst);
+            long v = dst[0];
+            if (outKind == Kind.FLOAT) {
+                if (FloatBits.isNaN(v, out)) {
+                    boxNaN = true;
+                } else {
+                    if (v == FloatBits.signBit(out)) boxNegZero = true;
+                    if (!boxAny || FloatClass.compare(v, boxLo, out) < 0) boxLo = v;
+                    if (!boxAny || FloatClass.compare(v, boxHi, out) > 0) boxHi = v;
+                    boxAny = true;
+                }
+            } else {
+                long x = outKind == Kind.SIGNED ? Bits.sext(v, out) : Bits.zext(v, out);
+                if (!boxAny || less(x, boxLo, outKind)) boxLo = x;
+                if (!boxAny || less(boxHi, x, outKind)) boxHi = x;
+                boxAny = true;
+            }
+            int k = 0;
+            while (k < n && ++corner[k] == corners[k].length) corner[k++] = 0;
+            if (k == n) break;
+        }
+        if (outKind != Kind.FLOAT) return new long[] {boxLo, boxHi};
+        int m = boxNaN ? bit(FloatClass.NAN) : 0;
+        if (boxAny) {
+            int hull = FloatClass.between(FloatClass.of(boxLo, out), FloatClass.of(boxHi, out));
+            if (plusZeroOnly && !boxNegZero) hull &= ~bit(NEG_ZERO);
+            m |= hull;
+        }
+        return new long[] {m};
+    }
+
+    /**
+     * The corner method (see the class comment) on integer operands converted to floats: the op
+     * at every combination of the ends of the operands' intervals, the hull of the results.
      */
     private static Range corners(Op op, int unsized, Range[] in, Kind inKind, Kind outKind) {
         int n = in.length;
@@ -266,22 +372,11 @@ public final class RangeTransfer {
         return k == Kind.SIGNED ? a < b : Long.compareUnsigned(a, b) < 0;
     }
 
-    /** The pieces of an operand: its classes' corners, or its interval's ends. */
+    /** The pieces of an integer operand: its interval's ends. */
     private static long[][] pieces(Range r, Kind kind, int bits) {
-        return switch (kind) {
-            case FLOAT -> {
-                long[][] p = new long[FloatClass.COUNT][];
-                int n = 0;
-                for (int c = 0; c < FloatClass.COUNT; c++) {
-                    if ((r.classes() & bit(c)) == 0) continue;
-                    long[] k = FloatClass.corners(c, bits, r.whole());
-                    if (k.length > 0) p[n++] = k;
-                }
-                yield java.util.Arrays.copyOf(p, n);
-            }
-            case SIGNED -> new long[][] {{Bits.trunc(r.sLo(), bits), Bits.trunc(r.sHi(), bits)}};
-            case UNSIGNED -> new long[][] {{r.uLo(), r.uHi()}};
-        };
+        if (kind == Kind.FLOAT) throw new IllegalArgumentException("float operands go through floatBoxes");
+        return kind == Kind.SIGNED ? new long[][] {{Bits.trunc(r.sLo(), bits), Bits.trunc(r.sHi(), bits)}}
+                : new long[][] {{r.uLo(), r.uHi()}};
     }
 
     /** Whether every finite result is whole, by the op's nature and its operands. */
@@ -329,8 +424,8 @@ public final class RangeTransfer {
     private Range sinCos(Op op, int unsized, Range a) {
         int near = FloatClass.between(FloatClass.NEG1, FloatClass.ONE) | bit(FloatClass.NAN);
         int m = 0;
-        if (a.mayBe(near)) m |= corners(op, unsized, new Range[] {Range.floats(unsized, a.classes() & near, a.whole())},
-                Kind.FLOAT, Kind.FLOAT).classes();
+        if (a.mayBe(near)) m |= floatBoxes(op, unsized, new Range[] {Range.floats(unsized, a.classes() & near, a.whole())},
+                Kind.FLOAT).classes();
         if (a.mayBe(bit(FloatClass.LT_NEG1) | bit(FloatClass.GT1))) m |= FloatClass.between(FloatClass.NEG1, FloatClass.ONE);
         if (a.mayBe(bit(FloatClass.NEG_INF) | bit(FloatClass.POS_INF))) m |= bit(FloatClass.NAN);
         return Range.floats(unsized, m, false);
