@@ -39,7 +39,7 @@ public final class RangeTransfer {
     private static final long MIX = 0x9E3779B97F4A7C15L;
 
     private final Map<Long, Range> floatMemo = new HashMap<>();
-    private final Map<Long, long[]> boxMemo = new HashMap<>();
+    private final BoxTable[] boxTables = new BoxTable[Op.values().length * 3];
 
     /** How a corner is read for an operand or result. */
     private enum Kind { FLOAT, SIGNED, UNSIGNED }
@@ -202,8 +202,8 @@ public final class RangeTransfer {
     /**
      * The corner method on float operands, one box (one class of each operand) at a time: the
      * result is the union over the boxes, and each box's result is memoized by (op, size, its
-     * classes and whether each operand is whole), a few thousand keys at most, while the unions
-     * of classes that operands bring are many more.
+     * classes and whether each operand is whole) in a table per op and size (22^operands
+     * boxes), while the unions of classes that operands bring are many more.
      */
     private Range floatBoxes(Op op, int unsized, Range[] in, Kind outKind) {
         int n = in.length;
@@ -220,29 +220,29 @@ public final class RangeTransfer {
             if (k == 0) return Range.bottom(out);
             classes[i] = java.util.Arrays.copyOf(cs, k);
         }
-        long base = ((long) op.ordinal() * 4 + (unsized == 16 ? 0 : unsized == 32 ? 1 : 2)) << 15;
+        BoxTable table = boxTable(op, unsized, n);
         int resultClasses = 0;
         long lo = 0, hi = 0;
         boolean any = false;
         int[] pick = new int[n];
         int[] box = new int[n];
         while (true) {
-            long key = base;
-            for (int i = 0; i < n; i++) {
+            int index = 0;
+            for (int i = n - 1; i >= 0; i--) {
                 box[i] = classes[i][pick[i]];
-                key |= ((long) box[i] << 1 | (in[i].whole() ? 1 : 0)) << (5 * i); // fixed places: exact
+                index = index * BOX_FIELDS + box[i] * 2 + (in[i].whole() ? 1 : 0);
             }
-            key *= MIX;
-            long[] r = boxMemo.get(key);
-            if (r == null) {
-                r = box(op, unsized, box, bits, in, outKind);
-                boxMemo.put(key, r);
+            if (!table.known[index]) {
+                long[] r = box(op, unsized, box, bits, in, outKind);
+                table.lo[index] = r[0];
+                table.hi[index] = r.length > 1 ? r[1] : 0;
+                table.known[index] = true;
             }
             if (outKind == Kind.FLOAT) {
-                resultClasses |= (int) r[0];
+                resultClasses |= (int) table.lo[index];
             } else {
-                if (!any || less(r[0], lo, outKind)) lo = r[0];
-                if (!any || less(hi, r[1], outKind)) hi = r[1];
+                if (!any || less(table.lo[index], lo, outKind)) lo = table.lo[index];
+                if (!any || less(hi, table.hi[index], outKind)) hi = table.hi[index];
                 any = true;
             }
             int k = 0;
@@ -251,6 +251,31 @@ public final class RangeTransfer {
         }
         if (outKind == Kind.FLOAT) return Range.floats(out, resultClasses, wholeResult(op, in));
         return outKind == Kind.SIGNED ? Range.signed(out, lo, hi) : Range.unsigned(out, lo, hi);
+    }
+
+    /** Per operand of a box: its class and whether it is whole. */
+    private static final int BOX_FIELDS = FloatClass.COUNT * 2;
+
+    /** The results of the boxes of one op at one size, by box (made when the pair is first met). */
+    private static final class BoxTable {
+        final boolean[] known;
+        final long[] lo;
+        final long[] hi;
+
+        BoxTable(int operands) {
+            int size = 1;
+            for (int i = 0; i < operands; i++) size *= BOX_FIELDS;
+            known = new boolean[size];
+            lo = new long[size];
+            hi = new long[size];
+        }
+    }
+
+    private BoxTable boxTable(Op op, int unsized, int operands) {
+        int k = op.ordinal() * 3 + (unsized == 16 ? 0 : unsized == 32 ? 1 : 2);
+        BoxTable t = boxTables[k];
+        if (t == null) boxTables[k] = t = new BoxTable(operands);
+        return t;
     }
 
     /**
