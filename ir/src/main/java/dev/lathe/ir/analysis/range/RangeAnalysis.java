@@ -96,6 +96,7 @@ public final class RangeAnalysis {
         final List<Block> blocks = new ArrayList<>();
         boolean solved;
         boolean started;
+        boolean inputsPushed;
     }
 
     private RangeAnalysis(Function fn, RangeTransfer transfer) {
@@ -234,6 +235,7 @@ public final class RangeAnalysis {
             }
             if (!anyLoose) continue;
             l.solved = false;
+            l.inputsPushed = false;
             for (Block b : l.blocks) {
                 for (Instr i = b.firstInstr(); i != null; i = i.next()) {
                     if (i.def() != null && i.def().index() < memo.length) memo[i.def().index()] = null;
@@ -422,11 +424,16 @@ public final class RangeAnalysis {
             return;
         }
         l.started = true;
-        boolean pushed = false;
-        for (Block b : l.blocks) {
-            for (Instr i = b.firstInstr(); i != null; i = i.next()) pushed |= pushOperands(i, l);
+        if (!l.inputsPushed) {
+            // every operand from outside first; each is computed (and popped) before the loop
+            // is on top again, so one scan is enough
+            l.inputsPushed = true;
+            boolean pushed = false;
+            for (Block b : l.blocks) {
+                for (Instr i = b.firstInstr(); i != null; i = i.next()) pushed |= pushOperands(i, l);
+            }
+            if (pushed) return;
         }
-        if (pushed) return;
         missed = false;
         solve(l);
         if (missed) {
