@@ -34,7 +34,9 @@ public final class Fp16 {
         } else if (exp == 31) {
             v = mant == 0 ? Double.POSITIVE_INFINITY : Double.NaN;
         } else {
-            v = Math.scalb((double) (1024 + mant), exp - 25);
+            // the same exponent and leading significand bits in a double's fields: exact, and
+            // much cheaper than Math.scalb
+            v = Double.longBitsToDouble((long) (exp - 15 + 1023) << 52 | (long) mant << 42);
         }
         return (h & 0x8000) != 0 ? -v : v;
     }
@@ -52,7 +54,8 @@ public final class Fp16 {
             return sign | (int) m; // m == 1024 is the smallest normal, encoded the same way
         }
         int e = Math.getExponent(a);
-        long m = (long) Math.rint(Math.scalb(a, 10 - e)); // in [1024, 2048]
+        // a * 2^(10 - e) (e is in [-14, 15] here, so the power of two is a normal double and the product exact)
+        long m = (long) Math.rint(a * Double.longBitsToDouble((long) (1023 + 10 - e) << 52)); // in [1024, 2048]
         int he = e + 15;
         if (m == 2048) {
             m = 1024;

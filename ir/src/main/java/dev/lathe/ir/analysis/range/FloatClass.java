@@ -72,6 +72,28 @@ public final class FloatClass {
      * classes beyond ±1; the fraction classes have none and give an empty array).
      */
     static long[] corners(int cls, int bits, boolean whole) {
+        int size = bits == 16 ? 0 : bits == 32 ? 1 : bits == 64 ? 2 : -1;
+        if (size < 0 || cls < 0 || cls >= COUNT) return computeCorners(cls, bits, whole);
+        return CORNERS[cls][size][whole ? 1 : 0];
+    }
+
+    /**
+     * {@link #corners} of every class, size and wholeness, made once (the corner method asks
+     * for them for every box it evaluates). Shared arrays: callers only read them.
+     */
+    private static final long[][][][] CORNERS = new long[COUNT][3][2][];
+
+    static {
+        int[] sizes = {16, 32, 64};
+        for (int c = 0; c < COUNT; c++) {
+            for (int k = 0; k < 3; k++) {
+                CORNERS[c][k][0] = computeCorners(c, sizes[k], false);
+                CORNERS[c][k][1] = computeCorners(c, sizes[k], true);
+            }
+        }
+    }
+
+    private static long[] computeCorners(int cls, int bits, boolean whole) {
         long sign = FloatBits.signBit(bits);
         long one = FloatBits.fromDouble(1.0, bits);
         long two = FloatBits.fromDouble(2.0, bits);
