@@ -5,7 +5,10 @@ import dev.lathe.generated.AlgebraicRules;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.op.Op;
+import dev.lathe.ir.analysis.range.RangeAnalysis;
+import dev.lathe.ir.analysis.range.RangeFacts;
 import dev.lathe.ir.rewrite.RewritePass;
+import dev.lathe.ir.rewrite.RuleStats;
 import dev.lathe.ir.rewrite.RuleSet;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
@@ -64,9 +67,20 @@ public class RewriteBench {
     @Param({"10000", "100000"})
     public int size;
 
+    /**
+     * Where the range facts come from: {@code in-pass}, computed by the pass as its conditions
+     * ask (what the compiler does); {@code ready}, the whole function analyzed in the untimed
+     * setup and handed to the pass (a pipeline that keeps its analysis up to date across
+     * passes), so that the timed pass is matching, rewriting and keeping the facts current.
+     * Only {@code in-pass} runs by default; {@code -p facts=ready} selects the other.
+     */
+    @Param({"in-pass"})
+    public String facts;
+
     private String text;
     private RuleSet ruleSet;
     private Shader shader;
+    private RangeFacts ready;
 
     @Setup(Level.Trial)
     public void prepare() throws IOException {
@@ -92,11 +106,18 @@ public class RewriteBench {
     @Setup(Level.Iteration)
     public void copy() {
         shader = IrParser.parse("bench.ir", text);
+        ready = switch (facts) {
+            case "in-pass" -> null;
+            case "ready" -> new RangeFacts(RangeAnalysis.run(shader.entryPoint()));
+            default -> throw new IllegalArgumentException("unknown facts parameter " + facts);
+        };
     }
 
     @Benchmark
     public Shader rewrite() {
-        new RewritePass(ruleSet).run(shader.entryPoint());
+        RewritePass pass = ready == null ? new RewritePass(ruleSet)
+                : new RewritePass(ruleSet, new RuleStats(ruleSet), fn -> ready);
+        pass.run(shader.entryPoint());
         return shader;
     }
 }

@@ -16,9 +16,27 @@ public final class Shader {
     private final int[] workgroupSize = {1, 1, 1};
     private final Map<String, Variable> variables = new LinkedHashMap<>();
     private final List<Function> functions = new ArrayList<>();
+    /** Memos that analyses of this shader share; see {@link #memo}. */
+    private final Map<Class<?>, Object> memos = new java.util.HashMap<>();
 
     public Shader(Stage stage) {
         this.stage = stage;
+    }
+
+    /**
+     * The memo of kind {@code kind} that the analyses of this shader share, made by
+     * {@code make} the first time. Only memos of pure functions belong here (the range
+     * analysis's transfer functions on classes of floats): they never change what an analysis
+     * answers, only how often the same thing is computed — four analyses in one pipeline run
+     * pay for it once. A shader is compiled by one thread at a time, and so is its memo used.
+     */
+    public <T> T memo(Class<T> kind, java.util.function.Supplier<T> make) {
+        Object m = memos.get(kind);
+        if (m == null) {
+            m = make.get();
+            memos.put(kind, m);
+        }
+        return kind.cast(m);
     }
 
     public Stage stage() {

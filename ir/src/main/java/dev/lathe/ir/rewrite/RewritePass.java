@@ -27,8 +27,11 @@ import java.util.Map;
  * its op appears inside some pattern deep enough ({@link RuleSet#nodeHeight}), so a rewrite
  * revisits a few instructions, not every user of a widely shared value (an input, a constant),
  * and rules with deep patterns on ops the program has no chains of cost nothing.
- * Instructions left unused are dce's job. A fuel limit — four rewrites per instruction, plus a thousand — ends a rule cycle
- * (two rules rewriting into each other) with an error naming the rules that kept firing.
+ * Instructions left unused are dce's job. Conditions that need the range analysis compute
+ * only what they ask about; roots whose refusals a later rewrite may have overturned get
+ * another round (see {@link #run}). A fuel limit — four rewrites per instruction, plus a
+ * thousand — ends a rule cycle (two rules rewriting into each other) with an error naming the
+ * rules that kept firing.
  */
 public final class RewritePass implements Pass {
     private static final int RECENT = 64;
@@ -36,11 +39,22 @@ public final class RewritePass implements Pass {
     private final RuleSet rules;
     private final RuleStats stats;
     private final int[] heights = new int[dev.lathe.ir.op.Op.values().length];
+    private final java.util.function.Function<Function, RangeFacts> factSource;
 
     public RewritePass(RuleSet rules, RuleStats stats) {
+        this(rules, stats, RangeFacts::analyze);
+    }
+
+    /**
+     * With the range facts of a function taken from {@code facts} when a condition first asks
+     * (by default a fresh on-demand analysis): a caller that keeps an analysis of the function
+     * up to date hands it in here, and the pass keeps it up to date through its rewrites.
+     */
+    public RewritePass(RuleSet rules, RuleStats stats, java.util.function.Function<Function, RangeFacts> facts) {
         if (stats.ruleSet() != rules) throw new IllegalArgumentException("stats of another rule set");
         this.rules = rules;
         this.stats = stats;
+        this.factSource = facts;
         for (dev.lathe.ir.op.Op op : dev.lathe.ir.op.Op.values()) heights[op.ordinal()] = rules.nodeHeight(op);
     }
 
@@ -95,7 +109,7 @@ public final class RewritePass implements Pass {
 
         Run(Function fn, long fuel, RangeFacts earlier) {
             work = new Queue(fn.valueCount());
-            facts = new LazyFacts(fn, rules.usesFacts(), earlier);
+            facts = new LazyFacts(fn, rules.usesFacts(), earlier, factSource);
             rw = new Rewriter(fn, facts);
             this.fuel = fuel;
         }
@@ -235,15 +249,17 @@ public final class RewritePass implements Pass {
 
         private final Function fn;
         private final boolean enabled;
+        private final java.util.function.Function<Function, RangeFacts> source;
         private final List<Refusal> refusals = new ArrayList<>();
         private RangeFacts facts;
         private AluInstr root;
 
         /** {@code earlier}: the facts of the round before, refreshed (null: made when first asked). */
-        LazyFacts(Function fn, boolean enabled, RangeFacts earlier) {
+        LazyFacts(Function fn, boolean enabled, RangeFacts earlier, java.util.function.Function<Function, RangeFacts> source) {
             this.fn = fn;
             this.enabled = enabled;
             this.facts = earlier;
+            this.source = source;
         }
 
         /** The driver offers {@code root} to the rules now. */
@@ -252,7 +268,7 @@ public final class RewritePass implements Pass {
         }
 
         private RangeFacts facts() {
-            if (facts == null) facts = RangeFacts.analyze(fn);
+            if (facts == null) facts = source.apply(fn);
             return facts;
         }
 

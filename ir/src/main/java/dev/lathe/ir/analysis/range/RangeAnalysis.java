@@ -56,9 +56,12 @@ import java.util.Map;
  * phi is [0, 10] again.
  *
  * <p><b>Rewrites.</b> Values made after a loop was solved (by a rewrite) are evaluated from
- * their operands like straight-line code. {@link #forget} drops what a rewrite that changed a
- * value's bits made wrong; forgotten values are computed again the same way, and a forgotten
- * loop-header phi, whose back edge leads to itself, reads "anything" for that edge.
+ * their operands like straight-line code. A rewrite that keeps the bits ({@link #loosen})
+ * leaves every element true but maybe loose — a fresh analysis could know more (a value folded
+ * to a constant) — and marks what was computed from it so; one that may change the bits
+ * ({@link #forget}) drops those elements, to be computed again from the current operands (a
+ * dropped loop-header phi, whose back edge leads to itself, reads "anything" for that edge).
+ * {@link #refresh} recomputes what is loose, a loop holding a loose value as a whole.
  */
 public final class RangeAnalysis {
     /** Growths of a loop-header phi after which it is widened. */
@@ -141,8 +144,8 @@ public final class RangeAnalysis {
     }
 
     /**
-     * The same, with transfer functions (and their memo) shared with other analyses of this
-     * thread — a pass that analyzes the function again after rewriting it.
+     * The same, with transfer functions (and their memo) shared with other analyses on this
+     * thread (those of one shader: {@link RangeFacts#analyze}).
      */
     public static RangeAnalysis onDemand(Function fn, RangeTransfer transfer) {
         return new RangeAnalysis(fn, transfer);

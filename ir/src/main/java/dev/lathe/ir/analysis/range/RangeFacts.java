@@ -34,13 +34,12 @@ public final class RangeFacts implements ValueFacts {
         this.analysis = analysis;
     }
 
-    /** Facts about {@code fn}, each computed when first asked for. */
+    /**
+     * Facts about {@code fn}, each computed when first asked for; the transfer functions' memo
+     * is the one every analysis of the shader shares ({@link dev.lathe.ir.Shader#memo}).
+     */
     public static RangeFacts analyze(Function fn) {
-        return new RangeFacts(RangeAnalysis.onDemand(fn));
-    }
-
-    /** The same, sharing the transfer functions' memo with earlier facts of this thread. */
-    public static RangeFacts analyze(Function fn, RangeTransfer transfer) {
+        RangeTransfer transfer = fn.shader() == null ? new RangeTransfer() : fn.shader().memo(RangeTransfer.class, RangeTransfer::new);
         return new RangeFacts(RangeAnalysis.onDemand(fn, transfer));
     }
 
