@@ -91,6 +91,28 @@ final class BranchFacts {
         return false;
     }
 
+    /**
+     * Gives {@code out} every value that reads in {@code at} may be narrowed by: the operands
+     * of the comparisons (through inot) that the block's assumptions name.
+     */
+    void operandsNarrowingIn(Block at, java.util.function.Consumer<Value> out) {
+        if (at == null || at.index() < 0 || at.index() >= byBlock.length) return;
+        for (Assume a = byBlock[at.index()]; a != null; a = a.next()) {
+            Value cond = a.cond();
+            for (int depth = 0; depth <= 4 && cond.parent() instanceof AluInstr c && c.isInserted(); depth++) {
+                if (c.op() == Op.INOT) {
+                    cond = c.src(0).value();
+                    continue;
+                }
+                if (c.numSrcs() == 2 && !c.op().isHorizontal()) {
+                    out.accept(c.src(0).value());
+                    out.accept(c.src(1).value());
+                }
+                break;
+            }
+        }
+    }
+
     /** Whether {@code v} is the condition of a branch (as it was when these facts were made). */
     boolean isCondition(Value v) {
         blocksComparing(v);

@@ -100,6 +100,28 @@ public final class RangeAnalysis {
         boolean solved;
         boolean started;
         boolean inputsPushed;
+        /** Values defined in the loop (when it was found), and how many slices have solved so far. */
+        int size;
+        int sliced;
+    }
+
+    /**
+     * The part of a loop one value depends on: its instructions in program order, closed under
+     * operands, phi inputs and the operands of the branch conditions they are narrowed by.
+     */
+    private static final class Slice {
+        final Loop loop;
+        final List<Instr> instrs;
+        final java.util.Set<Instr> members;
+        final List<Value> inputs;
+        boolean inputsPushed;
+
+        Slice(Loop loop, List<Instr> instrs, java.util.Set<Instr> members, List<Value> inputs) {
+            this.loop = loop;
+            this.instrs = instrs;
+            this.members = members;
+            this.inputs = inputs;
+        }
     }
 
     private RangeAnalysis(Function fn, RangeTransfer transfer) {
@@ -125,6 +147,9 @@ public final class RangeAnalysis {
             });
             l.blocks.add(b);
             loopOfBlock[b.index()] = l;
+            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                if (i.def() != null) l.size++;
+            }
         }
     }
 
@@ -339,6 +364,7 @@ public final class RangeAnalysis {
         while (!stack.isEmpty()) {
             Object top = stack.get(stack.size() - 1);
             if (top instanceof Value v) step(v);
+            else if (top instanceof Slice sl) step(sl);
             else step((Loop) top);
         }
     }
@@ -355,8 +381,8 @@ public final class RangeAnalysis {
         Object o = stack.remove(stack.size() - 1);
         if (o instanceof Value v) {
             if (v.index() < started.length) started[v.index()] = false;
-        } else {
-            ((Loop) o).started = false;
+        } else if (o instanceof Loop l) {
+            l.started = false;
         }
     }
 
@@ -373,7 +399,13 @@ public final class RangeAnalysis {
         }
         Loop l = loopOfBlock[def.block().index()];
         if (l != null && !l.solved && !l.started) {
-            stack.add(l);
+            Slice slice = l.sliced <= l.size ? slice(def, l) : null;
+            if (slice != null && slice.instrs.size() * 2 <= l.size) {
+                l.sliced += slice.instrs.size();
+                stack.add(slice);
+            } else {
+                stack.add(l);
+            }
             return;
         }
         // (a loop whose solving has begun cannot need this value: a loop reads only values
@@ -468,13 +500,22 @@ public final class RangeAnalysis {
         List<Instr> instrs = new ArrayList<>();
         for (Block b : l.blocks) {
             for (Instr i = b.firstInstr(); i != null; i = i.next()) {
-                Value d = i.def();
-                if (d == null) continue;
-                Range[] bottom = new Range[d.numComponents()];
-                Arrays.fill(bottom, Range.bottom(d.bitSize()));
-                put(d, bottom);
-                instrs.add(i);
+                if (i.def() != null) instrs.add(i);
             }
+        }
+        solve(instrs, user -> user.isInserted() && loopOfBlock[user.block().index()] == l);
+    }
+
+    /**
+     * The fixpoint and narrowing sweeps over {@code instrs} (program order), re-queueing the
+     * users that {@code member} accepts.
+     */
+    private void solve(List<Instr> instrs, java.util.function.Predicate<Instr> member) {
+        for (Instr i : instrs) {
+            Value d = i.def();
+            Range[] bottom = new Range[d.numComponents()];
+            Arrays.fill(bottom, Range.bottom(d.bitSize()));
+            put(d, bottom);
         }
         ArrayDeque<Instr> work = new ArrayDeque<>(instrs);
         Map<Instr, int[]> growths = new IdentityHashMap<>();
@@ -504,7 +545,7 @@ public final class RangeAnalysis {
             if (header) grown[0]++;
             for (Src u = d.firstUse(); u != null; u = u.nextUse()) {
                 Instr user = u.instr();
-                if (user == null || user.def() == null || !user.isInserted() || loopOfBlock[user.block().index()] != l) continue;
+                if (user == null || user.def() == null || !member.test(user)) continue;
                 if (queued.add(user)) work.add(user);
             }
         }
@@ -519,6 +560,78 @@ public final class RangeAnalysis {
                 }
             }
         }
+    }
+
+    /**
+     * The slice of loop {@code l} that {@code root} depends on (see {@link Slice}), or null
+     * when it grows past half the loop (the whole loop is then solved instead). Solving a
+     * slice from scratch gives its values exactly the elements the whole loop's fixpoint
+     * gives them: nothing outside the slice is read by it, so the worklist takes the slice's
+     * instructions in the same relative order, with the same growths and widenings.
+     */
+    private Slice slice(Instr root, Loop l) {
+        java.util.Set<Instr> members = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Value> inputs = new ArrayList<>();
+        ArrayDeque<Instr> work = new ArrayDeque<>();
+        members.add(root);
+        work.add(root);
+        java.util.function.Consumer<Value> need = w -> {
+            Instr d = w.parent();
+            if (d != null && d.isInserted() && d.def() != null && loopOfBlock[d.block().index()] == l) {
+                if (members.add(d)) work.add(d);
+            } else {
+                inputs.add(w);
+            }
+        };
+        while (!work.isEmpty()) {
+            if (members.size() * 2 > l.size) return null;
+            Instr i = work.poll();
+            if (i instanceof AluInstr a) {
+                for (int s = 0; s < a.numSrcs(); s++) need.accept(a.src(s).value());
+                branches.operandsNarrowingIn(a.block(), need);
+            } else if (i instanceof PhiInstr p) {
+                for (PhiInstr.PhiSrc s : p.phiSrcs()) {
+                    need.accept(s.src().value());
+                    branches.operandsNarrowingIn(s.pred(), need);
+                }
+            }
+        }
+        List<Instr> ordered = new ArrayList<>();
+        for (Block b : l.blocks) {
+            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                if (members.contains(i)) ordered.add(i);
+            }
+        }
+        return new Slice(l, ordered, members, inputs);
+    }
+
+    private void step(Slice sl) {
+        if (sl.loop.solved) {
+            pop();
+            return;
+        }
+        if (!sl.inputsPushed) {
+            sl.inputsPushed = true;
+            boolean pushed = false;
+            for (Value w : sl.inputs) pushed |= pushIfUnknown(w, null);
+            if (pushed) return;
+        }
+        // what slices solved before is solved again with this one (the same elements, see
+        // slice()); keep it to restore if this attempt has to start again
+        Range[][] before = new Range[sl.instrs.size()][];
+        for (int k = 0; k < before.length; k++) before[k] = get(sl.instrs.get(k).def());
+        missed = false;
+        solve(sl.instrs, user -> sl.members.contains(user));
+        if (missed) {
+            for (int k = 0; k < before.length; k++) memo[sl.instrs.get(k).def().index()] = before[k];
+            return;
+        }
+        boolean anyLoose = false;
+        for (Instr i : sl.instrs) anyLoose |= readsLoose(i);
+        if (anyLoose) {
+            for (Instr i : sl.instrs) setLoose(i.def());
+        }
+        pop();
     }
 
     private boolean isLoopHeader(Block b) {
