@@ -35,8 +35,9 @@ import java.util.Map;
  * condition compares with ({@link BranchFacts}) are found while evaluating: when an evaluation
  * reads one not computed yet, that one is computed and the evaluation repeated.
  *
- * <p><b>Loops.</b> A value inside a loop is computed together with every value of its
- * outermost loop, by a worklist fixpoint over the loop's instructions (values from outside it
+ * <p><b>Loops.</b> A value inside a loop is computed together with the values of its
+ * outermost loop that it depends on (a {@link Slice}; the whole loop once slices have covered
+ * more than it), by a worklist fixpoint over those instructions (values from outside the loop
  * are computed first and stay fixed). Optimistic: every value starts empty (nothing seen yet)
  * and every instruction is on the list, in program order. Taking one off, its result is
  * computed from its operands' current elements by the transfer functions ({@link
