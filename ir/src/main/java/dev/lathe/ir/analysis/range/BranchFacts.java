@@ -72,23 +72,29 @@ final class BranchFacts {
         return new BranchFacts(byBlock, List.copyOf(fn.blocks()));
     }
 
+    /** How many inots {@link #apply} looks through to the comparison under a condition. */
+    private static final int MAX_INOTS = 4;
+
+    /** The ops {@link #narrow} narrows by. */
+    private static final java.util.Set<Op> NARROWING = java.util.EnumSet.of(Op.ILT, Op.IGE, Op.ULT, Op.UGE, Op.IEQ, Op.INE,
+            Op.FLT, Op.FGE, Op.FLTU, Op.FGEU, Op.FEQ, Op.FNEU);
+
+    /** The instruction under condition {@code cond} once inots are looked through, or null. */
+    private static AluInstr underInots(Value cond) {
+        for (int depth = 0; depth <= MAX_INOTS && cond.parent() instanceof AluInstr c && c.isInserted(); depth++) {
+            if (c.op() != Op.INOT) return c;
+            cond = c.src(0).value();
+        }
+        return null;
+    }
+
     /**
      * Whether {@code v} is a comparison these facts narrow by (through inot), so that a branch
      * reading it says something.
      */
     static boolean narrowsBy(Value v) {
-        for (int depth = 0; depth <= 4 && v.parent() instanceof AluInstr c && c.isInserted(); depth++) {
-            switch (c.op()) {
-                case INOT -> v = c.src(0).value();
-                case ILT, IGE, ULT, UGE, IEQ, INE, FLT, FGE, FLTU, FGEU, FEQ, FNEU -> {
-                    return true;
-                }
-                default -> {
-                    return false;
-                }
-            }
-        }
-        return false;
+        AluInstr c = underInots(v);
+        return c != null && NARROWING.contains(c.op());
     }
 
     /**
@@ -98,18 +104,10 @@ final class BranchFacts {
     void operandsNarrowingIn(Block at, java.util.function.Consumer<Value> out) {
         if (at == null || at.index() < 0 || at.index() >= byBlock.length) return;
         for (Assume a = byBlock[at.index()]; a != null; a = a.next()) {
-            Value cond = a.cond();
-            for (int depth = 0; depth <= 4 && cond.parent() instanceof AluInstr c && c.isInserted(); depth++) {
-                if (c.op() == Op.INOT) {
-                    cond = c.src(0).value();
-                    continue;
-                }
-                if (c.numSrcs() == 2 && !c.op().isHorizontal()) {
-                    out.accept(c.src(0).value());
-                    out.accept(c.src(1).value());
-                }
-                break;
-            }
+            AluInstr c = underInots(a.cond());
+            if (c == null || !NARROWING.contains(c.op())) continue;
+            out.accept(c.src(0).value());
+            out.accept(c.src(1).value());
         }
     }
 
@@ -132,15 +130,9 @@ final class BranchFacts {
                 for (Assume a = byBlock[b.index()]; a != null; a = a.next()) {
                     conditions.add(a.cond());
                     comparing.computeIfAbsent(a.cond(), k -> new ArrayList<>()).add(b);
-                    Value cond = a.cond();
-                    for (int depth = 0; depth <= 4 && cond.parent() instanceof AluInstr c; depth++) {
-                        if (c.op() == Op.INOT) {
-                            cond = c.src(0).value();
-                            continue;
-                        }
-                        for (int s = 0; s < c.numSrcs(); s++) comparing.computeIfAbsent(c.src(s).value(), k -> new ArrayList<>()).add(b);
-                        break;
-                    }
+                    AluInstr c = underInots(a.cond());
+                    if (c == null || !NARROWING.contains(c.op())) continue;
+                    for (int s = 0; s < 2; s++) comparing.computeIfAbsent(c.src(s).value(), k -> new ArrayList<>()).add(b);
                 }
             }
         }
@@ -162,13 +154,13 @@ final class BranchFacts {
 
     private static Range apply(Value v, int comp, Range r, Value cond, int condComp, boolean truth, RangeAnalysis.Lookup in,
                                int depth) {
-        if (depth > 4 || !(cond.parent() instanceof AluInstr c) || !c.isInserted()) return r;
+        if (depth > MAX_INOTS || !(cond.parent() instanceof AluInstr c) || !c.isInserted()) return r;
         Op op = c.op();
         if (op == Op.INOT) {
             Src s = c.src(0);
             return apply(v, comp, r, s.value(), s.component(condComp), !truth, in, depth + 1);
         }
-        if (op.numInputs() != 2 || op.isHorizontal()) return r;
+        if (!NARROWING.contains(op)) return r;
         for (int j = 0; j < 2; j++) {
             Src mine = c.src(j);
             if (mine.value() != v || mine.component(condComp) != comp) continue;

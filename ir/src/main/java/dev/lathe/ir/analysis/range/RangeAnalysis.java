@@ -257,19 +257,14 @@ public final class RangeAnalysis {
             memo[k] = null;
         }
         for (Loop l : loops) {
-            if (!l.solved) continue;
-            boolean anyLoose = false;
-            for (Block b : l.blocks) {
-                for (Instr i = b.firstInstr(); i != null && !anyLoose; i = i.next()) anyLoose = i.def() != null && isLoose(i.def());
-            }
-            if (!anyLoose) continue;
+            List<Instr> defs = definitions(l);
+            if (defs.stream().noneMatch(i -> isLoose(i.def()))) continue;
             l.solved = false;
             l.inputsPushed = false;
-            for (Block b : l.blocks) {
-                for (Instr i = b.firstInstr(); i != null; i = i.next()) {
-                    if (i.def() != null && i.def().index() < memo.length) memo[i.def().index()] = null;
-                }
-            }
+            l.sliced = 0;
+            // the whole loop is solved again: drop it and what was computed from it (so that
+            // every element left still has its operands')
+            walk(defs.stream().map(Instr::def).toList(), true);
         }
         Arrays.fill(loose, false);
         Arrays.fill(looseBlocks, false);
@@ -298,7 +293,7 @@ public final class RangeAnalysis {
             Value v = work.poll();
             if (!drop && isLoose(v)) continue; // walked already
             setLoose(v);
-            if (drop && v.index() < memo.length) memo[v.index()] = null;
+            if (drop) forgetOne(v);
             for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
                 Instr user = u.instr();
                 if (user != null && user.def() != null && enters(user.def(), drop)) work.add(user.def());
@@ -465,46 +460,45 @@ public final class RangeAnalysis {
             // is on top again, so one scan is enough
             l.inputsPushed = true;
             boolean pushed = false;
-            for (Block b : l.blocks) {
-                for (Instr i = b.firstInstr(); i != null; i = i.next()) pushed |= pushOperands(i, l);
-            }
+            for (Instr i : definitions(l)) pushed |= pushOperands(i, l);
             if (pushed) return;
         }
+        List<Instr> defs = definitions(l);
         missed = false;
-        solve(l);
+        solve(defs, user -> user.isInserted() && loopOfBlock[user.block().index()] == l);
         if (missed) {
             // a branch condition read a value from outside not computed yet: compute it, then start again
-            for (Block b : l.blocks) {
-                for (Instr i = b.firstInstr(); i != null; i = i.next()) {
-                    if (i.def() != null) memo[i.def().index()] = null;
-                }
-            }
+            for (Instr i : defs) forgetOne(i.def());
             return;
         }
         l.solved = true;
-        boolean anyLoose = false;
-        for (Block b : l.blocks) {
-            for (Instr i = b.firstInstr(); i != null && !anyLoose; i = i.next()) anyLoose = readsLoose(i);
-        }
-        if (anyLoose) {
-            for (Block b : l.blocks) {
-                for (Instr i = b.firstInstr(); i != null; i = i.next()) {
-                    if (i.def() != null) setLoose(i.def());
-                }
-            }
-        }
+        loosenAllIfOneReadsLoose(defs);
         pop();
     }
 
-    /** The fixpoint and narrowing sweeps over one outermost loop (see the class comment). */
-    private void solve(Loop l) {
-        List<Instr> instrs = new ArrayList<>();
+    /** The instructions of loop {@code l} that define values, in program order. */
+    private static List<Instr> definitions(Loop l) {
+        List<Instr> out = new ArrayList<>();
         for (Block b : l.blocks) {
             for (Instr i = b.firstInstr(); i != null; i = i.next()) {
-                if (i.def() != null) instrs.add(i);
+                if (i.def() != null) out.add(i);
             }
         }
-        solve(instrs, user -> user.isInserted() && loopOfBlock[user.block().index()] == l);
+        return out;
+    }
+
+    private void forgetOne(Value v) {
+        if (v.index() < memo.length) memo[v.index()] = null;
+    }
+
+    /** Values solved together read each other: if one of them reads something loose, all are loose. */
+    private void loosenAllIfOneReadsLoose(List<Instr> solvedTogether) {
+        for (Instr i : solvedTogether) {
+            if (readsLoose(i)) {
+                for (Instr j : solvedTogether) setLoose(j.def());
+                return;
+            }
+        }
     }
 
     /**
@@ -597,12 +591,8 @@ public final class RangeAnalysis {
                 }
             }
         }
-        List<Instr> ordered = new ArrayList<>();
-        for (Block b : l.blocks) {
-            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
-                if (members.contains(i)) ordered.add(i);
-            }
-        }
+        List<Instr> ordered = new ArrayList<>(definitions(l));
+        ordered.removeIf(i -> !members.contains(i));
         return new Slice(l, ordered, members, inputs);
     }
 
@@ -624,14 +614,10 @@ public final class RangeAnalysis {
         missed = false;
         solve(sl.instrs, user -> sl.members.contains(user));
         if (missed) {
-            for (int k = 0; k < before.length; k++) memo[sl.instrs.get(k).def().index()] = before[k];
+            for (int k = 0; k < before.length; k++) put(sl.instrs.get(k).def(), before[k]);
             return;
         }
-        boolean anyLoose = false;
-        for (Instr i : sl.instrs) anyLoose |= readsLoose(i);
-        if (anyLoose) {
-            for (Instr i : sl.instrs) setLoose(i.def());
-        }
+        loosenAllIfOneReadsLoose(sl.instrs);
         pop();
     }
 

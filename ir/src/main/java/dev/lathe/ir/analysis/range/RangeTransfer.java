@@ -73,8 +73,8 @@ public final class RangeTransfer {
             case FLT, FGE, FEQ, FNEU, FLTU, FGEU, FEQU, F2B1 -> floatCorners(op, unsized, in, Kind.UNSIGNED);
             case F2I8, F2I16, F2I32, F2I64 -> floatCorners(op, unsized, in, Kind.SIGNED);
             case F2U8, F2U16, F2U32, F2U64 -> floatCorners(op, unsized, in, Kind.UNSIGNED);
-            case I2F16, I2F32, I2F64 -> corners(op, unsized, in, Kind.SIGNED, Kind.FLOAT);
-            case U2F16, U2F32, U2F64, B2F16, B2F32, B2F64 -> corners(op, unsized, in, Kind.UNSIGNED, Kind.FLOAT);
+            case I2F16, I2F32, I2F64 -> intCorners(op, unsized, in, Kind.SIGNED);
+            case U2F16, U2F32, U2F64, B2F16, B2F32, B2F64 -> intCorners(op, unsized, in, Kind.UNSIGNED);
 
             case FFRACT -> ffract(in[0]);
             case FSIN, FCOS -> sinCos(op, unsized, in[0]);
@@ -233,7 +233,9 @@ public final class RangeTransfer {
                 index = index * BOX_FIELDS + box[i] * 2 + (in[i].whole() ? 1 : 0);
             }
             if (!table.known[index]) {
-                long[] r = box(op, unsized, box, bits, in, outKind);
+                long[][] corners = new long[n][];
+                for (int i = 0; i < n; i++) corners[i] = FloatClass.corners(box[i], bits[i], in[i].whole());
+                long[] r = box(op, unsized, corners, outKind);
                 table.lo[index] = r[0];
                 table.hi[index] = r.length > 1 ? r[1] : 0;
                 table.known[index] = true;
@@ -279,15 +281,17 @@ public final class RangeTransfer {
     }
 
     /**
-     * One box of the corner method: the op at every combination of the corners of one class
-     * per operand. Floats give {classes of the hull, NaN included}; integers {least, greatest}.
+     * One box of the corner method: the op at every combination of the operands' corners (of
+     * one float class each, or the ends of an integer interval). Float results give {classes
+     * of the hull, NaN included}; integer results {least, greatest}.
      */
-    private static long[] box(Op op, int unsized, int[] box, int[] bits, Range[] in, Kind outKind) {
-        int n = box.length;
+    private static long[] box(Op op, int unsized, long[][] corners, Kind outKind) {
+        int n = corners.length;
         int out = op.outputBits(unsized);
-        long[][] corners = new long[n][];
-        for (int i = 0; i < n; i++) corners[i] = FloatClass.corners(box[i], bits[i], in[i].whole());
-        boolean plusZeroOnly = op == Op.FADD || op == Op.FSUB;
+        boolean plusZeroOnly = switch (op) {
+            case FADD, FSUB, I2F16, I2F32, I2F64, U2F16, U2F32, U2F64 -> true;
+            default -> false;
+        };
         int[] corner = new int[n];
         long[][] srcs = new long[n][1];
         long[] dst = new long[1];
@@ -327,81 +331,21 @@ public final class RangeTransfer {
     }
 
     /**
-     * The corner method (see the class comment) on integer operands converted to floats: the op
-     * at every combination of the ends of the operands' intervals, the hull of the results.
+     * The corner method (see the class comment) on integer operands converted to floats: one
+     * box, whose corners are the ends of the operands' intervals.
      */
-    private static Range corners(Op op, int unsized, Range[] in, Kind inKind, Kind outKind) {
-        int n = in.length;
-        int out = op.outputBits(unsized);
-        long[][][] pieces = new long[n][][];
-        for (int i = 0; i < n; i++) {
+    private static Range intCorners(Op op, int unsized, Range[] in, Kind inKind) {
+        long[][] corners = new long[in.length][];
+        for (int i = 0; i < in.length; i++) {
             int bits = op.input(i).isSized() ? op.input(i).bitSize() : unsized;
-            pieces[i] = pieces(in[i], inKind, bits);
-            if (pieces[i].length == 0) return Range.bottom(out);
+            corners[i] = inKind == Kind.SIGNED ? new long[] {Bits.trunc(in[i].sLo(), bits), Bits.trunc(in[i].sHi(), bits)}
+                    : new long[] {in[i].uLo(), in[i].uHi()};
         }
-        boolean plusZeroOnly = switch (op) {
-            case FADD, FSUB, I2F16, I2F32, I2F64, U2F16, U2F32, U2F64 -> true;
-            default -> false;
-        };
-        int classes = 0;
-        long lo = 0, hi = 0;
-        boolean any = false;
-        int[] pick = new int[n];
-        long[][] srcs = new long[n][1];
-        long[] dst = new long[1];
-        while (true) {
-            // one box: the pieces pick[] of each operand
-            int[] corner = new int[n];
-            boolean boxAny = false, boxNaN = false, boxNegZero = false;
-            long boxLo = 0, boxHi = 0;
-            while (true) {
-                for (int i = 0; i < n; i++) srcs[i][0] = pieces[i][pick[i]][corner[i]];
-                op.evaluateInto(unsized, srcs, dst);
-                long v = dst[0];
-                if (outKind == Kind.FLOAT) {
-                    if (FloatBits.isNaN(v, out)) {
-                        boxNaN = true;
-                    } else {
-                        if (v == FloatBits.signBit(out)) boxNegZero = true;
-                        if (!boxAny || FloatClass.compare(v, boxLo, out) < 0) boxLo = v;
-                        if (!boxAny || FloatClass.compare(v, boxHi, out) > 0) boxHi = v;
-                        boxAny = true;
-                    }
-                } else {
-                    long x = outKind == Kind.SIGNED ? Bits.sext(v, out) : Bits.zext(v, out);
-                    if (!any || less(x, lo, outKind)) lo = x;
-                    if (!any || less(hi, x, outKind)) hi = x;
-                    any = true;
-                }
-                int k = 0;
-                while (k < n && ++corner[k] == pieces[k][pick[k]].length) corner[k++] = 0;
-                if (k == n) break;
-            }
-            if (outKind == Kind.FLOAT) {
-                if (boxNaN) classes |= bit(FloatClass.NAN);
-                if (boxAny) {
-                    int m = FloatClass.between(FloatClass.of(boxLo, out), FloatClass.of(boxHi, out));
-                    if (plusZeroOnly && !boxNegZero) m &= ~bit(NEG_ZERO);
-                    classes |= m;
-                }
-            }
-            int k = 0;
-            while (k < n && ++pick[k] == pieces[k].length) pick[k++] = 0;
-            if (k == n) break;
-        }
-        if (outKind == Kind.FLOAT) return Range.floats(out, classes, wholeResult(op, in));
-        return outKind == Kind.SIGNED ? Range.signed(out, lo, hi) : Range.unsigned(out, lo, hi);
+        return Range.floats(op.outputBits(unsized), (int) box(op, unsized, corners, Kind.FLOAT)[0], wholeResult(op, in));
     }
 
     private static boolean less(long a, long b, Kind k) {
         return k == Kind.SIGNED ? a < b : Long.compareUnsigned(a, b) < 0;
-    }
-
-    /** The pieces of an integer operand: its interval's ends. */
-    private static long[][] pieces(Range r, Kind kind, int bits) {
-        if (kind == Kind.FLOAT) throw new IllegalArgumentException("float operands go through floatBoxes");
-        return kind == Kind.SIGNED ? new long[][] {{Bits.trunc(r.sLo(), bits), Bits.trunc(r.sHi(), bits)}}
-                : new long[][] {{r.uLo(), r.uHi()}};
     }
 
     /** Whether every finite result is whole, by the op's nature and its operands. */
