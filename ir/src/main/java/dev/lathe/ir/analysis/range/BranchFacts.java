@@ -12,6 +12,7 @@ import dev.lathe.ir.Value;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.Op;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -27,24 +28,58 @@ import java.util.List;
  * the code around a loop hold in its body too.
  */
 final class BranchFacts {
-    /** One assumption: condition component {@code comp} of {@code cond} is {@code truth}. */
-    record Assume(Value cond, int comp, boolean truth, Assume next) {}
+    /**
+     * One assumption: condition component {@code comp} of {@code cond} is {@code truth}. The
+     * assumptions of a block form a chain through {@code next}; chains share their tails, so
+     * the assumptions form a tree and {@code id} numbers them parents first.
+     */
+    record Assume(Value cond, int comp, boolean truth, Assume next, int id) {}
 
     private record Frame(CfNode node, Assume facts) {}
 
     private final Assume[] byBlock;
     private final List<Block> blocks;
-    /** The blocks whose assumptions read each value, made when first asked for. */
-    private java.util.Map<Value, List<Block>> comparing;
-    private final java.util.Set<Value> conditions = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /**
+     * The blocks (by index) each assumption holds in: an if's then-list, else-list or the rest
+     * of the enclosing list, so one interval of the program-order numbering. Intervals of
+     * different assumptions are nested or disjoint.
+     */
+    private final int[] first;
+    private final int[] last;
+    /** The assumptions whose condition is, or compares (through inot), each value. */
+    private final java.util.Map<Value, List<Assume>> comparing = new java.util.IdentityHashMap<>();
 
-    private BranchFacts(Assume[] byBlock, List<Block> blocks) {
+    private BranchFacts(Assume[] byBlock, List<Block> blocks, List<Assume> made) {
         this.byBlock = byBlock;
         this.blocks = blocks;
+        int n = made.size();
+        first = new int[n];
+        last = new int[n];
+        Arrays.fill(first, Integer.MAX_VALUE);
+        Arrays.fill(last, -1);
+        // A block's own assumption covers it; a parent covers what its children cover.
+        // Children have larger ids, so one sweep down the ids settles every interval.
+        for (int b = 0; b < Math.min(byBlock.length, blocks.size()); b++) {
+            if (byBlock[b] != null) cover(byBlock[b].id(), b, b);
+        }
+        for (int k = n - 1; k >= 0; k--) {
+            Assume a = made.get(k);
+            if (a.next() != null && last[k] >= 0) cover(a.next().id(), first[k], last[k]);
+            comparing.computeIfAbsent(a.cond(), v -> new ArrayList<>(1)).add(a);
+            AluInstr c = underInots(a.cond());
+            if (c == null || !NARROWING.contains(c.op())) continue;
+            for (int s = 0; s < 2; s++) comparing.computeIfAbsent(c.src(s).value(), v -> new ArrayList<>(1)).add(a);
+        }
+    }
+
+    private void cover(int id, int from, int to) {
+        first[id] = Math.min(first[id], from);
+        last[id] = Math.max(last[id], to);
     }
 
     static BranchFacts compute(Function fn) {
         Assume[] byBlock = new Assume[fn.blocks().size() + 1];
+        List<Assume> made = new ArrayList<>();
         List<Frame> stack = new ArrayList<>();
         stack.add(new Frame(fn.body().first(), null));
         while (!stack.isEmpty()) {
@@ -56,11 +91,11 @@ final class BranchFacts {
                 } else if (n instanceof IfNode in) {
                     Src c = in.condition();
                     Assume after = cur;
-                    if (alwaysLeaves(in.thenList())) after = new Assume(c.value(), c.component(0), false, after);
-                    if (alwaysLeaves(in.elseList())) after = new Assume(c.value(), c.component(0), true, after);
+                    if (alwaysLeaves(in.thenList())) after = assume(made, c, false, after);
+                    if (alwaysLeaves(in.elseList())) after = assume(made, c, true, after);
                     stack.add(new Frame(n.next(), after));
-                    stack.add(new Frame(in.elseList().first(), new Assume(c.value(), c.component(0), false, cur)));
-                    stack.add(new Frame(in.thenList().first(), new Assume(c.value(), c.component(0), true, cur)));
+                    stack.add(new Frame(in.elseList().first(), assume(made, c, false, cur)));
+                    stack.add(new Frame(in.thenList().first(), assume(made, c, true, cur)));
                     break;
                 } else {
                     stack.add(new Frame(n.next(), cur));
@@ -69,7 +104,13 @@ final class BranchFacts {
                 }
             }
         }
-        return new BranchFacts(byBlock, List.copyOf(fn.blocks()));
+        return new BranchFacts(byBlock, List.copyOf(fn.blocks()), made);
+    }
+
+    private static Assume assume(List<Assume> made, Src cond, boolean truth, Assume next) {
+        Assume a = new Assume(cond.value(), cond.component(0), truth, next, made.size());
+        made.add(a);
+        return a;
     }
 
     /** How many inots {@link #apply} looks through to the comparison under a condition. */
@@ -111,32 +152,43 @@ final class BranchFacts {
         }
     }
 
+    /** The assumptions of block {@code b}, innermost first (null: none). */
+    Assume assumed(Block b) {
+        return b.index() >= 0 && b.index() < byBlock.length ? byBlock[b.index()] : null;
+    }
+
     /** Whether {@code v} is the condition of a branch (as it was when these facts were made). */
     boolean isCondition(Value v) {
-        blocksComparing(v);
-        return conditions.contains(v);
+        List<Assume> as = comparing.get(v);
+        if (as == null) return false;
+        for (Assume a : as) {
+            if (a.cond() == v) return true;
+        }
+        return false;
     }
 
     /**
      * The blocks in which a condition that compares {@code v} with something is assumed (so
      * reads there may be narrowed by {@code v}'s element), or in which {@code v} itself is the
-     * condition. Made for all values when first asked for.
+     * condition; each block once.
      */
     List<Block> blocksComparing(Value v) {
-        if (comparing == null) {
-            comparing = new java.util.IdentityHashMap<>();
-            for (Block b : blocks) {
-                if (b.index() >= byBlock.length) continue;
-                for (Assume a = byBlock[b.index()]; a != null; a = a.next()) {
-                    conditions.add(a.cond());
-                    comparing.computeIfAbsent(a.cond(), k -> new ArrayList<>()).add(b);
-                    AluInstr c = underInots(a.cond());
-                    if (c == null || !NARROWING.contains(c.op())) continue;
-                    for (int s = 0; s < 2; s++) comparing.computeIfAbsent(c.src(s).value(), k -> new ArrayList<>()).add(b);
-                }
-            }
+        List<Assume> as = comparing.get(v);
+        if (as == null) return List.of();
+        int[][] spans = new int[as.size()][];
+        int n = 0;
+        for (Assume a : as) {
+            if (last[a.id()] >= 0) spans[n++] = new int[] {first[a.id()], last[a.id()]};
         }
-        return comparing.getOrDefault(v, List.of());
+        // nested or disjoint: in order of their starts, a span inside the previous one adds nothing
+        Arrays.sort(spans, 0, n, java.util.Comparator.comparingInt(x -> x[0]));
+        List<Block> out = new ArrayList<>();
+        int covered = -1;
+        for (int k = 0; k < n; k++) {
+            for (int b = Math.max(spans[k][0], covered + 1); b <= spans[k][1]; b++) out.add(blocks.get(b));
+            covered = Math.max(covered, spans[k][1]);
+        }
+        return out;
     }
 
     private static boolean alwaysLeaves(CfList list) {

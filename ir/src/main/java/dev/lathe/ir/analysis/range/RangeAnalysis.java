@@ -94,6 +94,8 @@ public final class RangeAnalysis {
     /** Set when an evaluation read a value not computed yet (and put it on the stack). */
     private boolean missed;
     private long evaluations;
+    /** Set when a branch condition was rewritten since the branch facts were made. */
+    private boolean conditionRewritten;
 
     /** An outermost loop: its blocks in program order, and whether its fixpoint was computed. */
     private static final class Loop {
@@ -104,6 +106,8 @@ public final class RangeAnalysis {
         /** Values defined in the loop (when it was found), and how many slices have solved so far. */
         int size;
         int sliced;
+        /** Set when a value defined in the loop was marked loose since the last refresh. */
+        boolean touched;
     }
 
     /**
@@ -243,13 +247,16 @@ public final class RangeAnalysis {
      * assumed may be looser than that.
      */
     public void rewritten(Value old, Value now) {
-        if (branches.isCondition(old) && BranchFacts.narrowsBy(now)) walk(List.of(old), false);
+        if (!branches.isCondition(old)) return;
+        // the facts name conditions by value: only a rewritten condition makes them out of date
+        conditionRewritten = true;
+        if (BranchFacts.narrowsBy(now)) walk(List.of(old), false);
     }
 
     /**
      * Makes the analysis as good as a fresh one: loose elements are dropped (a loop holding one
      * is solved again, whole) and computed again when next asked for, the marks are cleared,
-     * and the branch facts are taken again from the current conditions.
+     * and the branch facts are taken again from the current conditions if one was rewritten.
      */
     public void refresh() {
         for (int k = 0; k < memo.length && k < loose.length; k++) {
@@ -257,6 +264,7 @@ public final class RangeAnalysis {
             memo[k] = null;
         }
         for (Loop l : loops) {
+            if (!l.touched) continue; // no value of it was marked loose: none is
             List<Instr> defs = definitions(l);
             if (defs.stream().noneMatch(i -> isLoose(i.def()))) continue;
             l.solved = false;
@@ -268,7 +276,9 @@ public final class RangeAnalysis {
         }
         Arrays.fill(loose, false);
         Arrays.fill(looseBlocks, false);
-        branches = BranchFacts.compute(fn);
+        for (Loop l : loops) l.touched = false;
+        if (conditionRewritten) branches = BranchFacts.compute(fn);
+        conditionRewritten = false;
     }
 
     /** Whether {@code v}'s element may be looser than a fresh analysis of the function would give. */
@@ -316,6 +326,11 @@ public final class RangeAnalysis {
         int k = v.index();
         if (k >= loose.length) loose = Arrays.copyOf(loose, Math.max(k + 1, loose.length * 2));
         loose[k] = true;
+        Instr d = v.parent();
+        if (d != null && d.isInserted() && d.block() != null) {
+            Loop l = loopOfBlock[d.block().index()];
+            if (l != null) l.touched = true;
+        }
     }
 
     /** Whether an element computed now for {@code i} would be loose: it reads a loose operand or is narrowed in a loose block. */
