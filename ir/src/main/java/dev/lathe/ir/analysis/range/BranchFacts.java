@@ -29,11 +29,21 @@ import java.util.List;
  */
 final class BranchFacts {
     /**
-     * One assumption: condition component {@code comp} of {@code cond} is {@code truth}. The
-     * assumptions of a block form a chain through {@code next}; chains share their tails, so
-     * the assumptions form a tree and {@code id} numbers them parents first.
+     * One assumption: the condition of {@code node} is {@code truth}. The condition is read
+     * from the {@code if} when asked, so a rewritten condition is seen at once (a rule pass
+     * changes values, never the control flow). The assumptions of a block form a chain through
+     * {@code next}; chains share their tails, so the assumptions form a tree and {@code id}
+     * numbers them parents first.
      */
-    record Assume(Value cond, int comp, boolean truth, Assume next, int id) {}
+    record Assume(IfNode node, boolean truth, Assume next, int id) {
+        Value cond() {
+            return node.condition().value();
+        }
+
+        int comp() {
+            return node.condition().component(0);
+        }
+    }
 
     private record Frame(CfNode node, Assume facts) {}
 
@@ -46,8 +56,8 @@ final class BranchFacts {
      */
     private final int[] first;
     private final int[] last;
-    /** The assumptions whose condition is, or compares (through inot), each value. */
-    private final java.util.Map<Value, List<Assume>> comparing = new java.util.IdentityHashMap<>();
+    /** The assumptions each {@code if} makes (two to four). */
+    private final java.util.Map<IfNode, List<Assume>> byIf = new java.util.IdentityHashMap<>();
 
     private BranchFacts(Assume[] byBlock, List<Block> blocks, List<Assume> made) {
         this.byBlock = byBlock;
@@ -65,10 +75,7 @@ final class BranchFacts {
         for (int k = n - 1; k >= 0; k--) {
             Assume a = made.get(k);
             if (a.next() != null && last[k] >= 0) cover(a.next().id(), first[k], last[k]);
-            comparing.computeIfAbsent(a.cond(), v -> new ArrayList<>(1)).add(a);
-            AluInstr c = underInots(a.cond());
-            if (c == null || !NARROWING.contains(c.op())) continue;
-            for (int s = 0; s < 2; s++) comparing.computeIfAbsent(c.src(s).value(), v -> new ArrayList<>(1)).add(a);
+            byIf.computeIfAbsent(a.node(), x -> new ArrayList<>(4)).add(a);
         }
     }
 
@@ -89,13 +96,12 @@ final class BranchFacts {
                 if (n instanceof Block b) {
                     byBlock[b.index()] = cur;
                 } else if (n instanceof IfNode in) {
-                    Src c = in.condition();
                     Assume after = cur;
-                    if (alwaysLeaves(in.thenList())) after = assume(made, c, false, after);
-                    if (alwaysLeaves(in.elseList())) after = assume(made, c, true, after);
+                    if (alwaysLeaves(in.thenList())) after = assume(made, in, false, after);
+                    if (alwaysLeaves(in.elseList())) after = assume(made, in, true, after);
                     stack.add(new Frame(n.next(), after));
-                    stack.add(new Frame(in.elseList().first(), assume(made, c, false, cur)));
-                    stack.add(new Frame(in.thenList().first(), assume(made, c, true, cur)));
+                    stack.add(new Frame(in.elseList().first(), assume(made, in, false, cur)));
+                    stack.add(new Frame(in.thenList().first(), assume(made, in, true, cur)));
                     break;
                 } else {
                     stack.add(new Frame(n.next(), cur));
@@ -107,8 +113,8 @@ final class BranchFacts {
         return new BranchFacts(byBlock, List.copyOf(fn.blocks()), made);
     }
 
-    private static Assume assume(List<Assume> made, Src cond, boolean truth, Assume next) {
-        Assume a = new Assume(cond.value(), cond.component(0), truth, next, made.size());
+    private static Assume assume(List<Assume> made, IfNode node, boolean truth, Assume next) {
+        Assume a = new Assume(node, truth, next, made.size());
         made.add(a);
         return a;
     }
@@ -157,27 +163,49 @@ final class BranchFacts {
         return b.index() >= 0 && b.index() < byBlock.length ? byBlock[b.index()] : null;
     }
 
-    /** Whether {@code v} is the condition of a branch (as it was when these facts were made). */
-    boolean isCondition(Value v) {
-        List<Assume> as = comparing.get(v);
-        if (as == null) return false;
-        for (Assume a : as) {
-            if (a.cond() == v) return true;
-        }
-        return false;
-    }
-
     /**
-     * The blocks in which a condition that compares {@code v} with something is assumed (so
-     * reads there may be narrowed by {@code v}'s element), or in which {@code v} itself is the
-     * condition; each block once.
+     * The blocks whose assumptions read {@code v}, each once, in program order: those of the
+     * branches whose condition is {@code v} or, through inots, a comparison reading it (reads
+     * there may be narrowed by {@code v}'s element) or {@code v} itself. Read off the current
+     * uses, so never out of date.
      */
     List<Block> blocksComparing(Value v) {
-        List<Assume> as = comparing.get(v);
-        if (as == null) return List.of();
-        int[][] spans = new int[as.size()][];
+        List<Assume> found = new ArrayList<>();
+        conditionsOver(v, found);
+        for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
+            if (u.instr() instanceof AluInstr c && c.isInserted() && NARROWING.contains(c.op())) conditionsOver(c.def(), found);
+        }
+        return blocksOf(found);
+    }
+
+    /** The blocks assuming a branch whose condition is {@code v} or reads it through inots. */
+    List<Block> blocksAssuming(Value v) {
+        List<Assume> found = new ArrayList<>();
+        conditionsOver(v, found);
+        return blocksOf(found);
+    }
+
+    /** Adds the assumptions of the branches whose condition is {@code w} under at most {@code MAX_INOTS - depth} inots. */
+    private void conditionsOver(Value w, List<Assume> found) {
+        conditionsOver(w, 0, found);
+    }
+
+    private void conditionsOver(Value w, int depth, List<Assume> found) {
+        for (Src u = w.firstUse(); u != null; u = u.nextUse()) {
+            if (u.owner() instanceof IfNode in) {
+                List<Assume> as = byIf.get(in);
+                if (as != null) found.addAll(as);
+            } else if (depth < MAX_INOTS && u.instr() instanceof AluInstr i && i.isInserted() && i.op() == Op.INOT) {
+                conditionsOver(i.def(), depth + 1, found); // at most MAX_INOTS deep
+            }
+        }
+    }
+
+    private List<Block> blocksOf(List<Assume> found) {
+        if (found.isEmpty()) return List.of();
+        int[][] spans = new int[found.size()][];
         int n = 0;
-        for (Assume a : as) {
+        for (Assume a : found) {
             if (last[a.id()] >= 0) spans[n++] = new int[] {first[a.id()], last[a.id()]};
         }
         // nested or disjoint: in order of their starts, a span inside the previous one adds nothing

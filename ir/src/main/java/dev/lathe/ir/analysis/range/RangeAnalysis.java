@@ -72,7 +72,7 @@ public final class RangeAnalysis {
 
     private final Function fn;
     private final RangeTransfer transfer;
-    private BranchFacts branches;
+    private final BranchFacts branches;
     private final LoopNesting nesting;
     /** The outermost loops, in program order. */
     private final List<Loop> loops = new ArrayList<>();
@@ -94,8 +94,6 @@ public final class RangeAnalysis {
     /** Set when an evaluation read a value not computed yet (and put it on the stack). */
     private boolean missed;
     private long evaluations;
-    /** Set when a branch condition was rewritten since the branch facts were made. */
-    private boolean conditionRewritten;
 
     /** An outermost loop: its blocks in program order, and whether its fixpoint was computed. */
     private static final class Loop {
@@ -241,22 +239,20 @@ public final class RangeAnalysis {
     }
 
     /**
-     * {@code old} was rewritten into {@code now}. If a branch read it, the facts made from the
-     * old condition say nothing any more, and fresh ones (made from the current conditions)
-     * would narrow by the new one where it is a comparison: what was computed where it is
-     * assumed may be looser than that.
+     * {@code old} was rewritten into {@code now}. Branch facts read conditions from the
+     * branches, so where {@code now} became a condition they narrow by it from now on; what
+     * was computed there before may be looser than that, if {@code now} is a comparison.
      */
     public void rewritten(Value old, Value now) {
-        if (!branches.isCondition(old)) return;
-        // the facts name conditions by value: only a rewritten condition makes them out of date
-        conditionRewritten = true;
-        if (BranchFacts.narrowsBy(now)) walk(List.of(old), false);
+        if (!BranchFacts.narrowsBy(now)) return;
+        List<Block> assuming = branches.blocksAssuming(now);
+        if (!assuming.isEmpty()) walk(List.of(), assuming, false);
     }
 
     /**
      * Makes the analysis as good as a fresh one: loose elements are dropped (a loop holding one
-     * is solved again, whole) and computed again when next asked for, the marks are cleared,
-     * and the branch facts are taken again from the current conditions if one was rewritten.
+     * is solved again, whole) and computed again when next asked for, and the marks are
+     * cleared. (Branch facts read the current conditions: they are never out of date.)
      */
     public void refresh() {
         for (int k = 0; k < memo.length && k < loose.length; k++) {
@@ -277,8 +273,6 @@ public final class RangeAnalysis {
         Arrays.fill(loose, false);
         Arrays.fill(looseBlocks, false);
         for (Loop l : loops) l.touched = false;
-        if (conditionRewritten) branches = BranchFacts.compute(fn);
-        conditionRewritten = false;
     }
 
     /** Whether {@code v}'s element may be looser than a fresh analysis of the function would give. */
@@ -298,7 +292,13 @@ public final class RangeAnalysis {
      * computed only after its operands', so nothing computed depends on a value without one).
      */
     private void walk(List<Value> starts, boolean drop) {
+        walk(starts, List.of(), drop);
+    }
+
+    /** The same, also from the values read in {@code blocks} (their branch facts changed). */
+    private void walk(List<Value> starts, List<Block> blocks, boolean drop) {
         ArrayDeque<Value> work = new ArrayDeque<>(starts);
+        loosenBlocks(blocks, work, drop);
         while (!work.isEmpty()) {
             Value v = work.poll();
             if (!drop && isLoose(v)) continue; // walked already
@@ -308,12 +308,16 @@ public final class RangeAnalysis {
                 Instr user = u.instr();
                 if (user != null && user.def() != null && enters(user.def(), drop)) work.add(user.def());
             }
-            for (Block b : branches.blocksComparing(v)) {
-                if (!drop && isLoose(b)) continue;
-                looseBlocks[b.index()] = true;
-                for (Instr i = b.firstInstr(); i != null; i = i.next()) {
-                    if (i.def() != null && enters(i.def(), drop)) work.add(i.def());
-                }
+            loosenBlocks(branches.blocksComparing(v), work, drop);
+        }
+    }
+
+    private void loosenBlocks(List<Block> blocks, ArrayDeque<Value> work, boolean drop) {
+        for (Block b : blocks) {
+            if (!drop && isLoose(b)) continue;
+            looseBlocks[b.index()] = true;
+            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                if (i.def() != null && enters(i.def(), drop)) work.add(i.def());
             }
         }
     }
