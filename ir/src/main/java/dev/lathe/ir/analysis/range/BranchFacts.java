@@ -24,8 +24,9 @@ import java.util.List;
  * <p>The analysis asks {@link #refine} for the element of an operand as read in a block: the
  * value's element narrowed by every assumption of the block that compares it (ilt, ige, ult,
  * uge, ieq, ine, flt, fge, feq, fneu and their unordered forms, through inot) with something
- * whose element is known. Assumptions are about SSA values, which never change, so those of
- * the code around a loop hold in its body too.
+ * whose element is known. An assumption is about an SSA value, which cannot change between
+ * the branch and the code it guards, so those of the code around a loop hold in its body too.
+ * The condition is read from the branch when asked: a rule pass may rewrite it.
  */
 final class BranchFacts {
     /**

@@ -239,14 +239,24 @@ public final class RangeAnalysis {
     }
 
     /**
-     * {@code old} was rewritten into {@code now}. Branch facts read conditions from the
-     * branches, so where {@code now} became a condition they narrow by it from now on; what
-     * was computed there before may be looser than that, if {@code now} is a comparison.
+     * A value was rewritten into {@code now}, which {@code movedUsers} read instead; the
+     * elements computed from the old value were loosened or dropped already ({@link #loosen},
+     * {@link #forget}). Branch facts read conditions from the branches, so where {@code now}
+     * became a condition, or a comparison under one now reads it, the facts say something new
+     * from now on: what was computed in the blocks that assume those branches is dropped for
+     * an inexact rewrite (it was narrowed by a condition that may have had other bits), and
+     * marked loose for an exact one where the new facts may narrow more.
      */
-    public void rewritten(Value old, Value now) {
-        if (!BranchFacts.narrowsBy(now)) return;
-        List<Block> assuming = branches.blocksAssuming(now);
-        if (!assuming.isEmpty()) walk(List.of(), assuming, false);
+    public void rewritten(Value now, List<Instr> movedUsers, boolean exact) {
+        List<Block> blocks = new ArrayList<>();
+        if (!exact || BranchFacts.narrowsBy(now)) blocks.addAll(branches.blocksAssuming(now));
+        if (exact) {
+            // an inexact rewrite dropped these users' elements, which drops their blocks too
+            for (Instr u : movedUsers) {
+                if (u.def() != null && BranchFacts.narrowsBy(u.def())) blocks.addAll(branches.blocksAssuming(u.def()));
+            }
+        }
+        if (!blocks.isEmpty()) walk(List.of(), blocks, !exact);
     }
 
     /**
@@ -318,6 +328,18 @@ public final class RangeAnalysis {
             looseBlocks[b.index()] = true;
             for (Instr i = b.firstInstr(); i != null; i = i.next()) {
                 if (i.def() != null && enters(i.def(), drop)) work.add(i.def());
+            }
+            // a phi reads its input as the predecessor's branch facts narrow it
+            for (Block succ : b.successors()) {
+                for (PhiInstr phi : succ.phis()) {
+                    if (!enters(phi.def(), drop)) continue;
+                    for (PhiInstr.PhiSrc ps : phi.phiSrcs()) {
+                        if (ps.pred() == b) {
+                            work.add(phi.def());
+                            break;
+                        }
+                    }
+                }
             }
         }
     }

@@ -73,7 +73,7 @@ public final class RangeFacts implements ValueFacts {
         }
         if (!exact) analysis.forget(changed);
         else if (!analysis.sameElements(root.def(), result)) analysis.loosen(changed);
-        analysis.rewritten(root.def(), result);
+        analysis.rewritten(result, movedUsers, exact);
     }
 
     /** Makes the facts as good as fresh ones (see {@link RangeAnalysis#refresh}). */
