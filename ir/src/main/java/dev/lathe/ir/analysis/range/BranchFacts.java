@@ -175,7 +175,7 @@ final class BranchFacts {
         for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
             // most values are read by neither a branch, an inot nor a comparison
             if (u.owner() instanceof IfNode || u.instr() instanceof AluInstr c && c.isInserted()
-                    && (c.op() == Op.INOT || NARROWING.contains(c.op()))) {
+                    && (c.op() == Op.INOT && v.bitSize() == 1 || NARROWING.contains(c.op()))) {
                 found = new ArrayList<>();
                 break;
             }
@@ -197,7 +197,9 @@ final class BranchFacts {
 
     /** Adds the assumptions of the branches whose condition is {@code w} under at most {@code MAX_INOTS - depth} inots. */
     private void conditionsOver(Value w, List<Assume> found) {
-        conditionsOver(w, 0, found);
+        // conditions and the inots over them are booleans: a wider value (a shared constant
+        // with thousands of uses, say) is never one
+        if (w.bitSize() == 1) conditionsOver(w, 0, found);
     }
 
     private void conditionsOver(Value w, int depth, List<Assume> found) {
