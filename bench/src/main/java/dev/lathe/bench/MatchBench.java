@@ -5,25 +5,16 @@ import dev.lathe.generated.AlgebraicRules;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
-import dev.lathe.ir.Shader;
 import dev.lathe.ir.analysis.range.RangeAnalysis;
 import dev.lathe.ir.analysis.range.RangeFacts;
-import dev.lathe.ir.gen.RandomProgramGenerator;
-import dev.lathe.ir.op.Op;
 import dev.lathe.ir.rewrite.RewritePass;
 import dev.lathe.ir.rewrite.Rewriter;
 import dev.lathe.ir.rewrite.RuleSet;
-import dev.lathe.rules.RuleCompiler;
 import dev.lathe.rules.interp.RuleInterpreter;
 import dev.lathe.rules.model.CheckedFile;
-import dev.lathe.rules.model.CheckedRule;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -67,14 +58,9 @@ public class MatchBench {
 
     @Setup(Level.Trial)
     public void prepare() throws IOException {
-        Path file = Path.of(System.getProperty("lathe.root", ".")).resolve("rules/algebraic.rules");
-        RuleCompiler.Result r = RuleCompiler.compile("rules/algebraic.rules", Files.readString(file));
-        if (!r.ok()) throw new IllegalStateException(r.render());
-        CheckedFile checked = r.file();
-        Set<Op> ops = EnumSet.noneOf(Op.class);
-        for (CheckedRule rule : checked.rules()) ops.add(rule.pattern().op());
-        Shader s = RandomProgramGenerator.generate(42, RandomProgramGenerator.Options.large(size).withRandomOps(ops));
-        Function fn = s.entryPoint();
+        RuleRootedFunction f = RuleRootedFunction.generate(size);
+        CheckedFile checked = f.rules();
+        Function fn = f.shader().entryPoint();
         // the grown rules hold the algebraic ones: their fixpoint is a fixpoint of all three sets
         new RewritePass(GrownRules.INSTANCE).run(fn);
         ruleSet = switch (rules) {

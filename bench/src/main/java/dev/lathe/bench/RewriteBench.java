@@ -3,8 +3,6 @@ package dev.lathe.bench;
 import dev.lathe.bench.grown.GrownRules;
 import dev.lathe.generated.AlgebraicRules;
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.gen.RandomProgramGenerator;
-import dev.lathe.ir.op.Op;
 import dev.lathe.ir.analysis.range.RangeAnalysis;
 import dev.lathe.ir.analysis.range.RangeFacts;
 import dev.lathe.ir.rewrite.RewritePass;
@@ -12,15 +10,9 @@ import dev.lathe.ir.rewrite.RuleStats;
 import dev.lathe.ir.rewrite.RuleSet;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
-import dev.lathe.rules.RuleCompiler;
 import dev.lathe.rules.interp.RuleInterpreter;
 import dev.lathe.rules.model.CheckedFile;
-import dev.lathe.rules.model.CheckedRule;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.EnumSet;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -84,13 +76,9 @@ public class RewriteBench {
 
     @Setup(Level.Trial)
     public void prepare() throws IOException {
-        Path file = Path.of(System.getProperty("lathe.root", ".")).resolve("rules/algebraic.rules");
-        RuleCompiler.Result r = RuleCompiler.compile("rules/algebraic.rules", Files.readString(file));
-        if (!r.ok()) throw new IllegalStateException(r.render());
-        CheckedFile checked = r.file();
-        Set<Op> roots = EnumSet.noneOf(Op.class);
-        for (CheckedRule rule : checked.rules()) roots.add(rule.pattern().op());
-        Shader s = RandomProgramGenerator.generate(42, RandomProgramGenerator.Options.large(size).withRandomOps(roots));
+        RuleRootedFunction f = RuleRootedFunction.generate(size);
+        CheckedFile checked = f.rules();
+        Shader s = f.shader();
         text = IrPrinter.print(s);
         ruleSet = switch (rules) {
             case "generated" -> AlgebraicRules.INSTANCE;
