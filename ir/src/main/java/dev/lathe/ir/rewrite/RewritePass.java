@@ -158,7 +158,6 @@ public final class RewritePass implements Pass {
                 if (v.useCount() == 1 && v.firstUse().instr() != null) enqueueWithUsers(v.firstUse().instr(), work);
             }
         }
-
     }
 
     /**

@@ -171,16 +171,7 @@ final class BranchFacts {
      * uses, so never out of date.
      */
     List<Block> blocksComparing(Value v) {
-        List<Assume> found = null;
-        for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
-            // most values are read by neither a branch, an inot nor a comparison
-            if (u.owner() instanceof IfNode || u.instr() instanceof AluInstr c && c.isInserted()
-                    && (c.op() == Op.INOT && v.bitSize() == 1 || NARROWING.contains(c.op()))) {
-                found = new ArrayList<>();
-                break;
-            }
-        }
-        if (found == null) return List.of();
+        List<Assume> found = new ArrayList<>();
         conditionsOver(v, found);
         for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
             if (u.instr() instanceof AluInstr c && c.isInserted() && NARROWING.contains(c.op())) conditionsOver(c.def(), found);

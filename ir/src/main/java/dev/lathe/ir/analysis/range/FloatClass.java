@@ -72,9 +72,14 @@ public final class FloatClass {
      * classes beyond ±1; the fraction classes have none and give an empty array).
      */
     static long[] corners(int cls, int bits, boolean whole) {
-        int size = bits == 16 ? 0 : bits == 32 ? 1 : bits == 64 ? 2 : -1;
+        int size = sizeIndex(bits);
         if (size < 0 || cls < 0 || cls >= COUNT) return computeCorners(cls, bits, whole);
         return CORNERS[cls][size][whole ? 1 : 0];
+    }
+
+    /** 0, 1, 2 for the float sizes 16, 32, 64 (the index of per-size tables); -1 for others. */
+    static int sizeIndex(int bits) {
+        return bits == 16 ? 0 : bits == 32 ? 1 : bits == 64 ? 2 : -1;
     }
 
     /**

@@ -496,15 +496,15 @@ public final class RangeAnalysis {
             return;
         }
         l.started = true;
+        List<Instr> defs = definitions(l);
         if (!l.inputsPushed) {
             // every operand from outside first; each is computed (and popped) before the loop
             // is on top again, so one scan is enough
             l.inputsPushed = true;
             boolean pushed = false;
-            for (Instr i : definitions(l)) pushed |= pushOperands(i, l);
+            for (Instr i : defs) pushed |= pushOperands(i, l);
             if (pushed) return;
         }
-        List<Instr> defs = definitions(l);
         missed = false;
         solve(defs, user -> user.isInserted() && loopOfBlock[user.block().index()] == l);
         if (missed) {
@@ -632,8 +632,17 @@ public final class RangeAnalysis {
                 }
             }
         }
-        List<Instr> ordered = new ArrayList<>(definitions(l));
-        ordered.removeIf(i -> !members.contains(i));
+        // program order: the loop's blocks in order, but only those holding a member (a walk of
+        // the whole loop per slice would make many small slices cost the loop's size each)
+        java.util.Set<Block> holding = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Instr i : members) holding.add(i.block());
+        List<Instr> ordered = new ArrayList<>(members.size());
+        for (Block b : l.blocks) {
+            if (!holding.contains(b)) continue;
+            for (Instr i = b.firstInstr(); i != null; i = i.next()) {
+                if (members.contains(i)) ordered.add(i);
+            }
+        }
         return new Slice(l, ordered, members, inputs);
     }
 

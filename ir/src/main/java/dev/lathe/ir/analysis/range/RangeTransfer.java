@@ -189,7 +189,7 @@ public final class RangeTransfer {
     /** The corner method on float operands, memoized (the op decides the result's kind). */
     private Range floatCorners(Op op, int unsized, Range[] in, Kind outKind) {
         // op and size, then 12 bits for each of at most three operands at fixed places: exact
-        long key = ((long) op.ordinal() * 4 + (unsized == 16 ? 0 : unsized == 32 ? 1 : 2)) << 36;
+        long key = ((long) op.ordinal() * 4 + FloatClass.sizeIndex(unsized)) << 36;
         for (int i = 0; i < in.length; i++) key |= ((long) in[i].classes() << 1 | (in[i].whole() ? 1 : 0)) << (12 * i);
         key *= MIX; // Long.hashCode folds the halves: spread the fields over both first
         Range hit = floatMemo.get(key);
@@ -274,7 +274,7 @@ public final class RangeTransfer {
     }
 
     private BoxTable boxTable(Op op, int unsized, int operands) {
-        int k = op.ordinal() * 3 + (unsized == 16 ? 0 : unsized == 32 ? 1 : 2);
+        int k = op.ordinal() * 3 + FloatClass.sizeIndex(unsized);
         BoxTable t = boxTables[k];
         if (t == null) boxTables[k] = t = new BoxTable(operands);
         return t;
