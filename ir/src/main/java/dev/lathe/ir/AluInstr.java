@@ -29,7 +29,7 @@ public final class AluInstr extends Instr {
         this.srcs = new Src[srcValues.length];
         for (int i = 0; i < srcValues.length; i++) {
             byte[] sw = swizzles != null && swizzles[i] != null
-                    ? swizzles[i].clone()
+                    ? swizzles[i]
                     : Src.identity(op.inputComponents(i, numComponents));
             srcs[i] = new Src(this, srcValues[i], sw);
         }

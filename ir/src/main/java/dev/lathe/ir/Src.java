@@ -21,7 +21,7 @@ public final class Src {
     Src(SrcOwner owner, Value value, byte[] swizzle) {
         this.owner = owner;
         this.value = value;
-        this.swizzle = swizzle;
+        this.swizzle = swizzle == null ? null : Swizzle.frozen(swizzle);
     }
 
     public SrcOwner owner() {
@@ -85,12 +85,12 @@ public final class Src {
     public void set(Value v, byte[] newSwizzle) {
         if (swizzle == null) throw new IllegalStateException("only ALU sources have swizzles");
         set(v);
-        this.swizzle = newSwizzle.clone();
+        this.swizzle = Swizzle.frozen(newSwizzle);
     }
 
     public void setSwizzle(byte[] newSwizzle) {
         if (swizzle == null) throw new IllegalStateException("only ALU sources have swizzles");
-        this.swizzle = newSwizzle.clone();
+        this.swizzle = Swizzle.frozen(newSwizzle);
     }
 
     void link() {

@@ -1,5 +1,7 @@
 package dev.lathe.ir;
 
+import dev.lathe.ir.op.Op;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -12,6 +14,12 @@ import java.util.List;
  */
 public final class Value implements AluOperand {
     private final Instr parent;
+    /**
+     * The parent's op when it is an ALU instruction (ops never change), else null: kept here so
+     * that a matcher reading an operand's op does not also touch the defining instruction, a
+     * cache miss of its own on a large function when the op does not match.
+     */
+    private final Op aluOp;
     private final int numComponents;
     private final int bitSize;
     private final int index;
@@ -27,6 +35,7 @@ public final class Value implements AluOperand {
             throw new IllegalArgumentException("invalid bit size " + bitSize);
         }
         this.parent = parent;
+        this.aluOp = parent instanceof AluInstr a ? a.op() : null;
         this.numComponents = numComponents;
         this.bitSize = bitSize;
         this.index = index;
@@ -52,6 +61,11 @@ public final class Value implements AluOperand {
     /** The instruction that defines this value. */
     public Instr parent() {
         return parent;
+    }
+
+    /** The op of the defining instruction when it is an ALU instruction, else null. */
+    public Op aluOp() {
+        return aluOp;
     }
 
     public int numComponents() {

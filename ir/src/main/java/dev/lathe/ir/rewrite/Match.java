@@ -39,7 +39,7 @@ public final class Match {
 
     /** The op of the ALU instruction defining {@code s}'s value, or null (a cheap first check). */
     public static Op definingOp(Src s) {
-        return s.value().parent() instanceof AluInstr a ? a.op() : null;
+        return s.value().aluOp();
     }
 
     /** The view of source {@code s} of a node seen through {@code outer}. */
