@@ -38,7 +38,8 @@ public final class RuleCompiler {
         }
     }
 
-    public static Result compile(String file, String text) {
+    public static Result compile(String file, String rawText) {
+        String text = RuleSyntax.normalize(rawText);
         RuleSyntax.Result syntax = RuleSyntax.parse(file, text);
         Checker.Result checked = Checker.check(syntax.file(), text);
         List<Diagnostic> all = new ArrayList<>(syntax.errors());

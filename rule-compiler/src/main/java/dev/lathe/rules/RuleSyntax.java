@@ -7,6 +7,15 @@ import dev.lathe.rules.grammar.RulesParser;
 import java.util.ArrayList;
 import java.util.List;
 import org.antlr.v4.runtime.BaseErrorListener;
+import org.antlr.v4.runtime.DefaultErrorStrategy;
+import org.antlr.v4.runtime.InputMismatchException;
+import org.antlr.v4.runtime.NoViableAltException;
+import org.antlr.v4.runtime.Parser;
+import org.antlr.v4.runtime.TokenStream;
+import org.antlr.v4.runtime.Vocabulary;
+import org.antlr.v4.runtime.WritableToken;
+import org.antlr.v4.runtime.misc.IntervalSet;
+import org.antlr.v4.runtime.tree.ParseTree;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.ParserRuleContext;
@@ -18,49 +27,331 @@ import org.antlr.v4.runtime.misc.Interval;
 /**
  * Reads rule text into the syntax tree with the ANTLR grammar, collecting every syntax error
  * (ANTLR recovers and goes on, so one run reports them all) as located diagnostics.
+ *
+ * <p>Three things are added to what ANTLR does by itself. Messages are written for people
+ * ({@code unexpected 'x'; expected ')' or ','}, never token names such as {@code IDENT}), and an
+ * error at the end of the file is placed right after the last token rather than on a blank line.
+ * A rule with any syntax error is left out of the tree: ANTLR's recovery patches a broken rule
+ * (inserting a ')' here, dropping a token there), and checking the patched rule would report
+ * errors the user never wrote. And nesting is bounded ({@link #MAX_DEPTH}): ANTLR, the tree
+ * builder and the later passes recurse over expressions, and a pathological file (thousands of
+ * nested calls) must get an error, not a stack overflow.
  */
 public final class RuleSyntax {
     private RuleSyntax() {}
 
-    /** The tree (possibly partial) and the syntax errors found. */
+    /** The deepest nesting of operations and parentheses a rule may have (real rules use under 10). */
+    public static final int MAX_DEPTH = 64;
+
+    /** The tree (the rules without syntax errors) and the syntax errors found. */
     public record Result(Ast.RuleFile file, List<Diagnostic> errors) {}
 
-    public static Result parse(String file, String text) {
+    /**
+     * The text as the lexer reads it: without a leading byte-order mark, and with a lone carriage
+     * return (old Mac line ends) made a newline, so that line numbers count every line end. The
+     * length changes only by the mark, so columns stay those of the file.
+     */
+    public static String normalize(String text) {
+        String t = text.startsWith("\uFEFF") ? text.substring(1) : text;
+        if (t.indexOf('\r') < 0) return t;
+        StringBuilder sb = new StringBuilder(t);
+        for (int i = 0; i < sb.length(); i++) {
+            if (sb.charAt(i) == '\r' && (i + 1 == sb.length() || sb.charAt(i + 1) != '\n')) sb.setCharAt(i, '\n');
+        }
+        return sb.toString();
+    }
+
+    public static Result parse(String file, String rawText) {
+        String text = normalize(rawText);
         List<Diagnostic> errors = new ArrayList<>();
-        BaseErrorListener listener = new BaseErrorListener() {
-            @Override
-            public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg,
-                                    RecognitionException e) {
-                // A bad character was reported when the tokens were read; the parser's complaint
-                // about the same token would say it twice.
-                if (offending instanceof Token t && t.getType() == RulesLexer.BAD_CHAR) return;
-                errors.add(Diagnostic.error(file, line, col + 1, friendly(msg, offending), Diagnostic.lineOf(text, line)));
-            }
-        };
+        // Token indexes of the syntax errors, to leave the rules holding them out of the tree.
+        java.util.TreeSet<Integer> errorTokens = new java.util.TreeSet<>();
+        // Tokens before which a ';' was missing: the start of the next rule, not a fragment.
+        java.util.Set<Integer> missingSemicolon = new java.util.HashSet<>();
         RulesLexer lexer = new RulesLexer(CharStreams.fromString(text, file));
         lexer.removeErrorListeners();
-        lexer.addErrorListener(listener);
         CommonTokenStream tokens = new CommonTokenStream(lexer);
         tokens.fill();
         for (Token t : tokens.getTokens()) {
-            if (t.getType() == RulesLexer.BAD_CHAR) {
-                errors.add(Diagnostic.error(file, t.getLine(), t.getCharPositionInLine() + 1,
-                        "unexpected character '" + t.getText() + "'", Diagnostic.lineOf(text, t.getLine())));
+            String problem = switch (t.getType()) {
+                case RulesLexer.BAD_CHAR -> "unexpected character " + shownChar(t.getText());
+                case RulesLexer.BAD_NUMBER -> "malformed number '" + t.getText() + "'";
+                case RulesLexer.UNTERMINATED_COMMENT -> "unterminated comment: '/*' without a closing '*/'";
+                default -> null;
+            };
+            if (problem != null) {
+                errors.add(Diagnostic.error(file, t.getLine(), t.getCharPositionInLine() + 1, problem,
+                        Diagnostic.lineOf(text, t.getLine())));
+                errorTokens.add(t.getTokenIndex());
             }
+        }
+        for (Token tooDeep : hideTooDeep(tokens.getTokens())) {
+            // ANTLR itself recurses once per level: the rule is hidden from the parser.
+            errors.add(Diagnostic.error(file, tooDeep.getLine(), tooDeep.getCharPositionInLine() + 1, tooDeepMessage(),
+                    Diagnostic.lineOf(text, tooDeep.getLine())));
         }
         RulesParser parser = new RulesParser(tokens);
         parser.removeErrorListeners();
-        parser.addErrorListener(listener);
+        parser.setErrorHandler(new Messages());
+        parser.addErrorListener(new BaseErrorListener() {
+            @Override
+            public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg,
+                                    RecognitionException e) {
+                Token t = offending instanceof Token tok ? tok : null;
+                if (t == null) {
+                    errors.add(Diagnostic.error(file, line, col + 1, msg, Diagnostic.lineOf(text, line)));
+                    return;
+                }
+                int at = t.getTokenIndex();
+                boolean endsRule = msg.startsWith(MISSING_SEMICOLON);
+                // One error per rule: what ANTLR reports after recovering inside a rule is almost
+                // always a consequence of the first error (a token it dropped or made up).
+                boolean cascade = !errorTokens.isEmpty() && sameRule(tokens, errorTokens.last(), at, missingSemicolon);
+                if (endsRule) {
+                    // The rule is whole once ANTLR puts in the ';' (it is still checked), and the
+                    // token is where the next rule starts.
+                    missingSemicolon.add(at);
+                } else {
+                    errorTokens.add(at);
+                }
+                // A bad token was reported when the tokens were read.
+                if (isBadToken(t.getType()) || cascade) return;
+                if (t.getType() == Token.EOF || endsRule) {
+                    // Point just after the last token: where the missing text belongs.
+                    Token last = previousVisible(tokens, at);
+                    if (last != null) {
+                        line = last.getLine();
+                        col = last.getCharPositionInLine() + last.getText().length();
+                    }
+                }
+                errors.add(Diagnostic.error(file, line, col + 1, msg, Diagnostic.lineOf(text, line)));
+            }
+        });
         RulesParser.RuleFileContext tree = parser.ruleFile();
-        Ast.RuleFile ast = new AstBuilder(file, text, tokens).file(tree);
-        errors.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
+        AstBuilder builder = new AstBuilder(file, text, tokens, errors);
+        Ast.RuleFile ast = builder.file(tree, errorTokens, missingSemicolon);
+        sort(errors);
         return new Result(ast, errors);
     }
 
-    private static String friendly(String msg, Object offending) {
-        String m = msg.replace("<EOF>", "end of file");
-        if (offending instanceof Token t && t.getType() == RulesLexer.BAD_CHAR) return "unexpected character '" + t.getText() + "'";
-        return m;
+    private static void sort(List<Diagnostic> errors) {
+        errors.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
+    }
+
+    private static boolean isBadToken(int type) {
+        return type == RulesLexer.BAD_CHAR || type == RulesLexer.BAD_NUMBER;
+    }
+
+    /** A character as a message shows it: control characters and non-ASCII ones by code point too. */
+    private static String shownChar(String s) {
+        int cp = s.codePointAt(0);
+        String code = String.format("U+%04X", cp);
+        if (cp < 0x20 || cp == 0x7F) return code;
+        return cp < 0x80 ? "'" + s + "'" : "'" + s + "' (" + code + ")";
+    }
+
+    private static String tooDeepMessage() {
+        return "the expression is nested more than " + MAX_DEPTH + " levels deep; rules that deep are not supported";
+    }
+
+    /**
+     * The tokens at which the nesting of parentheses and prefix operators passes
+     * {@link #MAX_DEPTH} (what ANTLR's recursion would follow; chains of infix operators are
+     * parsed by a loop and measured on the tree afterwards). Each rule holding one is moved to
+     * the hidden channel, from the token after the previous ';' through its own ';', so the
+     * parser goes on with the next rule.
+     */
+    private static List<Token> hideTooDeep(List<Token> all) {
+        List<Token> found = new ArrayList<>();
+        int parens = 0, prefix = 0, ruleStart = 0;
+        Token prev = null, tooDeep = null;
+        for (int i = 0; i < all.size(); i++) {
+            Token t = all.get(i);
+            if (t.getChannel() != Token.DEFAULT_CHANNEL) continue;
+            boolean end = t.getType() == Token.EOF || t.getText().equals(";");
+            if (end) {
+                if (tooDeep != null) {
+                    found.add(tooDeep);
+                    int last = t.getType() == Token.EOF ? i - 1 : i;
+                    for (int k = ruleStart; k <= last; k++) ((WritableToken) all.get(k)).setChannel(Token.HIDDEN_CHANNEL);
+                }
+                parens = 0;
+                prefix = 0;
+                tooDeep = null;
+                ruleStart = i + 1;
+                prev = t;
+                continue;
+            }
+            switch (t.getText()) {
+                case "(" -> parens++;
+                case ")" -> parens = Math.max(0, parens - 1);
+                case "-", "~", "!" -> {
+                    if (!endsOperand(prev)) prefix++;
+                }
+                default -> {
+                    if (endsOperand(t)) prefix = 0;
+                }
+            }
+            if (tooDeep == null && parens + prefix > MAX_DEPTH) tooDeep = t;
+            prev = t;
+        }
+        return found;
+    }
+
+    private static boolean endsOperand(Token t) {
+        if (t == null) return false;
+        return switch (t.getType()) {
+            case RulesLexer.IDENT, RulesLexer.INT, RulesLexer.HEX, RulesLexer.FLOAT, RulesLexer.CONSTVAR -> true;
+            default -> switch (t.getText()) {
+                case ")", "inf", "nan", "true", "false" -> true;
+                default -> false;
+            };
+        };
+    }
+
+    /**
+     * Whether token {@code b} is in the same rule as the earlier token {@code a}: no ';' lies
+     * between them (from {@code a} on) and no missing ';' was reported in between.
+     */
+    private static boolean sameRule(CommonTokenStream tokens, int a, int b, java.util.Set<Integer> missingSemicolon) {
+        if (b <= a) return true;
+        for (int i = a; i < b; i++) {
+            Token t = tokens.get(i);
+            if (t.getChannel() == Token.DEFAULT_CHANNEL && t.getText().equals(";")) return false;
+            if (i > a && missingSemicolon.contains(i)) return false;
+        }
+        return !missingSemicolon.contains(b) || b == a;
+    }
+
+    private static Token previousVisible(CommonTokenStream tokens, int index) {
+        for (int i = index - 1; i >= 0; i--) {
+            Token t = tokens.get(i);
+            if (t.getChannel() == Token.DEFAULT_CHANNEL) return t;
+        }
+        return null;
+    }
+
+    private static final String MISSING_SEMICOLON = "missing ';'";
+
+    /**
+     * ANTLR's error strategy with messages for people: tokens by what they are ("a name", "an
+     * expression"), keywords marked reserved, and a missing ';' at the end of a line said as such.
+     */
+    private static final class Messages extends DefaultErrorStrategy {
+        @Override
+        protected void reportNoViableAlternative(Parser p, NoViableAltException e) {
+            // The tokens expected at the start of the decision, not where it failed: leave them out.
+            report(p, e.getOffendingToken(), e, null);
+        }
+
+        @Override
+        protected void reportInputMismatch(Parser p, InputMismatchException e) {
+            report(p, e.getOffendingToken(), e, e.getExpectedTokens());
+        }
+
+        @Override
+        protected void reportUnwantedToken(Parser p) {
+            if (inErrorRecoveryMode(p)) return;
+            beginErrorCondition(p);
+            report(p, p.getCurrentToken(), null, getExpectedTokens(p));
+        }
+
+        @Override
+        protected void reportMissingToken(Parser p) {
+            if (inErrorRecoveryMode(p)) return;
+            beginErrorCondition(p);
+            report(p, p.getCurrentToken(), null, getExpectedTokens(p));
+        }
+
+        private void report(Parser p, Token t, RecognitionException e, IntervalSet expected) {
+            p.notifyErrorListeners(t, message(p, t, expected), e);
+        }
+
+        private static String message(Parser p, Token t, IntervalSet expected) {
+            TokenStream in = p.getInputStream();
+            Token prev = t.getTokenIndex() > 0 ? previousVisible((CommonTokenStream) in, t.getTokenIndex()) : null;
+            boolean wantsSemicolon = expected != null && expected.contains(tokenType(p, "';'"));
+            if (wantsSemicolon && prev != null && (t.getType() == Token.EOF || t.getLine() > prev.getLine())
+                    && !prev.getText().equals(";")) {
+                return MISSING_SEMICOLON + " at the end of the rule (after '" + prev.getText() + "')";
+            }
+            String found = t.getType() == Token.EOF ? "unexpected end of file" : "unexpected '" + t.getText() + "'";
+            String msg = expected == null ? found : found + "; expected " + describe(p, expected);
+            if (isKeyword(t) && (expected == null || expected.contains(RulesLexer.IDENT))) msg += " ('" + t.getText() + "' is a reserved word)";
+            if (prev != null && prev.getType() == RulesLexer.CONSTVAR && startsRule((CommonTokenStream) in, prev)) {
+                msg += " ('" + prev.getText() + "' reads as a constant variable; a comment starts with '# ' or '//')";
+            }
+            if (prev != null && prev.getType() == RulesLexer.IDENT && startsRule((CommonTokenStream) in, prev)
+                    && t.getType() != Token.EOF && !t.getText().equals(":")) {
+                msg += " (a rule's name is followed by ':', as in " + prev.getText() + ": …)";
+            }
+            return msg;
+        }
+
+        private static boolean startsRule(CommonTokenStream in, Token t) {
+            Token before = previousVisible(in, t.getTokenIndex());
+            return before == null || before.getText().equals(";");
+        }
+
+        private static boolean isKeyword(Token t) {
+            return switch (t.getText()) {
+                case "pass", "if", "inf", "nan", "true", "false" -> t.getType() != RulesLexer.IDENT;
+                default -> false;
+            };
+        }
+
+        private static int tokenType(Parser p, String literal) {
+            Vocabulary v = p.getVocabulary();
+            for (int i = 0; i <= v.getMaxTokenType(); i++) {
+                if (literal.equals(v.getLiteralName(i))) return i;
+            }
+            return -2;
+        }
+
+        private static final String[] EXPRESSION_STARTS = {"IDENT", "INT", "HEX", "FLOAT", "CONSTVAR", "'inf'", "'nan'",
+            "'true'", "'false'", "'('", "'-'", "'~'", "'!'"};
+        private static final String[] OPERATORS = {"'*'", "'/'", "'%'", "'+'", "'-'", "'<<'", "'>>'", "'&'", "'^'",
+            "'|'", "'<'", "'<='", "'>'", "'>='", "'=='", "'!='"};
+
+        /** The expected tokens in words, with whole families named once. */
+        private static String describe(Parser p, IntervalSet expected) {
+            Vocabulary v = p.getVocabulary();
+            java.util.LinkedHashSet<String> names = new java.util.LinkedHashSet<>();
+            for (int type : expected.toList()) names.add(type == Token.EOF ? "EOF" : v.getDisplayName(type));
+            List<String> out = new ArrayList<>();
+            if (names.containsAll(List.of(EXPRESSION_STARTS))) {
+                names.removeAll(List.of(EXPRESSION_STARTS));
+                out.add("an expression");
+            }
+            if (names.containsAll(List.of(OPERATORS))) {
+                names.removeAll(List.of(OPERATORS));
+                out.add("an operator");
+            }
+            for (String n : names) {
+                out.add(switch (n) {
+                    case "IDENT" -> "a name";
+                    case "INT" -> "an integer";
+                    case "HEX" -> "a hex number";
+                    case "FLOAT" -> "a float";
+                    case "CONSTVAR" -> "a #constant";
+                    case "ARROW" -> "'=>'";
+                    case "INEXACT_ARROW" -> "'~=>'";
+                    case "EOF" -> "the end of the file";
+                    default -> n;
+                });
+            }
+            if (out.isEmpty()) return "something else";
+            if (out.size() == 1) return out.get(0);
+            return String.join(", ", out.subList(0, out.size() - 1)) + " or " + out.get(out.size() - 1);
+        }
+    }
+
+    /** The pass a file declares, else its file name without {@code .rules}. */
+    static String passName(String file, String declared) {
+        if (declared != null) return declared;
+        String base = file.replace('\\', '/');
+        base = base.substring(base.lastIndexOf('/') + 1);
+        return base.endsWith(".rules") ? base.substring(0, base.length() - 6) : base;
     }
 
     /** Converts ANTLR's parse tree into {@link Ast} records. */
@@ -68,11 +359,13 @@ public final class RuleSyntax {
         private final String file;
         private final String text;
         private final CommonTokenStream tokens;
+        private final List<Diagnostic> errors;
 
-        AstBuilder(String file, String text, CommonTokenStream tokens) {
+        AstBuilder(String file, String text, CommonTokenStream tokens, List<Diagnostic> errors) {
             this.file = file;
             this.text = text;
             this.tokens = tokens;
+            this.errors = errors;
         }
 
         static Ast.Pos pos(Token t) {
@@ -83,20 +376,86 @@ public final class RuleSyntax {
             return pos(c.getStart());
         }
 
-        Ast.RuleFile file(RulesParser.RuleFileContext c) {
-            String passName = null;
-            if (c.passDecl() != null && c.passDecl().name != null) passName = c.passDecl().name.getText();
-            if (passName == null) {
-                String base = file.replace('\\', '/');
-                base = base.substring(base.lastIndexOf('/') + 1);
-                passName = base.endsWith(".rules") ? base.substring(0, base.length() - 6) : base;
-            }
+        Ast.RuleFile file(RulesParser.RuleFileContext c, java.util.NavigableSet<Integer> errorTokens,
+                          java.util.Set<Integer> missingSemicolon) {
+            String declared = c.passDecl() != null && c.passDecl().name != null ? c.passDecl().name.getText() : null;
             List<Ast.Rule> rules = new ArrayList<>();
+            RulesParser.RuleDeclContext previous = null;
             for (RulesParser.RuleDeclContext r : c.ruleDecl()) {
+                boolean broken = hasError(r, previous, errorTokens) || isFragment(r, missingSemicolon);
+                previous = r;
+                if (broken || tooDeep(r)) continue;
                 Ast.Rule rule = rule(r);
                 if (rule != null) rules.add(rule);
             }
-            return new Ast.RuleFile(file, passName, rules);
+            return new Ast.RuleFile(file, passName(file, declared), rules);
+        }
+
+        /**
+         * Whether a syntax error lies in the rule's tokens. An error at its first token belongs to
+         * the rule before when that one has no ';' (ANTLR notices a missing ';' only at the next
+         * token).
+         */
+        private boolean hasError(RulesParser.RuleDeclContext r, RulesParser.RuleDeclContext previous,
+                                 java.util.NavigableSet<Integer> errorTokens) {
+            if (r.getStart() == null) return true;
+            int from = r.getStart().getTokenIndex();
+            int to = r.getStop() == null ? from : Math.max(from, r.getStop().getTokenIndex());
+            boolean previousOpen = previous != null && (previous.getStop() == null || !previous.getStop().getText().equals(";"));
+            if (r.getStop() == null || !r.getStop().getText().equals(";")) {
+                // The error that ended this rule is reported at the token after it.
+                Integer next = errorTokens.ceiling(to + 1);
+                if (next != null && nextVisible(to) == next) return true;
+            }
+            Integer e = errorTokens.ceiling(previousOpen ? from + 1 : from);
+            return e != null && e <= to;
+        }
+
+        /**
+         * Whether the rule is what ANTLR's recovery made of the rest of a broken one: it does not
+         * follow a ';' (or the start of the file), and no missing ';' was reported before it.
+         */
+        private boolean isFragment(RulesParser.RuleDeclContext r, java.util.Set<Integer> missingSemicolon) {
+            if (r.getStart() == null) return true;
+            int from = r.getStart().getTokenIndex();
+            Token before = previousVisible(tokens, from);
+            return before != null && !before.getText().equals(";") && !missingSemicolon.contains(from);
+        }
+
+        private int nextVisible(int index) {
+            for (int i = index + 1; i < tokens.size(); i++) {
+                if (tokens.get(i).getChannel() == Token.DEFAULT_CHANNEL) return i;
+            }
+            return -1;
+        }
+
+        /**
+         * Whether some expression of the rule nests deeper than {@link #MAX_DEPTH} (reported):
+         * measured without recursion, before the tree builder recurses over it.
+         */
+        private boolean tooDeep(ParserRuleContext rule) {
+            java.util.ArrayDeque<ParseTree> work = new java.util.ArrayDeque<>();
+            java.util.ArrayDeque<Integer> depths = new java.util.ArrayDeque<>();
+            work.push(rule);
+            depths.push(0);
+            while (!work.isEmpty()) {
+                ParseTree t = work.pop();
+                int d = depths.pop();
+                if (t instanceof RulesParser.ExprContext e) {
+                    d++;
+                    if (d > MAX_DEPTH) {
+                        Token at = e.getStart();
+                        errors.add(Diagnostic.error(file, at.getLine(), at.getCharPositionInLine() + 1, tooDeepMessage(),
+                                Diagnostic.lineOf(text, at.getLine())));
+                        return true;
+                    }
+                }
+                for (int i = t.getChildCount() - 1; i >= 0; i--) {
+                    work.push(t.getChild(i));
+                    depths.push(d);
+                }
+            }
+            return false;
         }
 
         Ast.Rule rule(RulesParser.RuleDeclContext c) {

@@ -15,13 +15,32 @@ public record Diagnostic(String file, int line, int column, String severity, Str
         return file + ":" + line + ":" + column + ": " + severity + ": " + message;
     }
 
-    /** The headline, then the source line and a caret (when the line is known). */
+    /** The widest part of a source line shown under a message; longer lines show a window. */
+    private static final int SHOWN_WIDTH = 120;
+
+    /**
+     * The headline, then the source line and a caret (when the line is known). Tabs and control
+     * characters show as one space or '?' each, so the caret stays under the column; a line wider
+     * than {@value #SHOWN_WIDTH} characters shows the part around the column, marked with "...".
+     */
     public String render() {
         if (sourceLine == null) return headline();
+        StringBuilder shown = new StringBuilder(sourceLine.length());
+        for (int i = 0; i < sourceLine.length(); i++) {
+            char ch = sourceLine.charAt(i);
+            shown.append(ch == '\t' ? ' ' : ch < 0x20 || ch == 0x7F ? '?' : ch);
+        }
+        int caret = Math.max(0, Math.min(column - 1, shown.length()));
+        if (shown.length() > SHOWN_WIDTH) {
+            int from = Math.max(0, Math.min(caret - SHOWN_WIDTH / 2, shown.length() - SHOWN_WIDTH));
+            int to = Math.min(shown.length(), from + SHOWN_WIDTH);
+            String window = (from > 0 ? "..." : "") + shown.substring(from, to) + (to < shown.length() ? "..." : "");
+            caret = caret - from + (from > 0 ? 3 : 0);
+            shown = new StringBuilder(window);
+        }
         StringBuilder sb = new StringBuilder(headline()).append('\n');
-        String shown = sourceLine.replace('\t', ' ');
         sb.append("  ").append(shown).append('\n').append("  ");
-        for (int i = 1; i < column && i <= shown.length(); i++) sb.append(' ');
+        sb.append(" ".repeat(caret));
         sb.append('^');
         return sb.toString();
     }

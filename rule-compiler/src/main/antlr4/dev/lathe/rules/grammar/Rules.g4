@@ -44,6 +44,10 @@ HEX           : '0' [xX] [0-9a-fA-F]+ ;
 FLOAT         : [0-9]+ '.' [0-9]* EXP? | [0-9]+ EXP ;
 INT           : [0-9]+ ;
 IDENT         : [a-zA-Z_] [a-zA-Z0-9_]* ;
+// A digit run glued to letters, dots or underscores that is not a number (0x, 1e, 1.0.0,
+// 0x1_0000): one token, so the error names the whole thing. Longer than INT/FLOAT/HEX only
+// when it is malformed; on a tie the rules above win.
+BAD_NUMBER    : [0-9] [0-9a-zA-Z_.]* ;
 fragment EXP  : [eE] [+-]? [0-9]+ ;
 
 // '#' followed by a name is a constant-only variable; otherwise it starts a comment, as '//' does.
@@ -51,5 +55,8 @@ HASH_COMMENT  : '#' ~[a-zA-Z_\r\n] ~[\r\n]* -> skip ;
 LONE_HASH     : '#' -> skip ;
 LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
 BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+// A '/*' with no '*/' after it: the body cannot contain '*/', so this is longer than
+// BLOCK_COMMENT only when the comment is never closed. Reported, then ignored.
+UNTERMINATED_COMMENT : '/*' ( ~'*' | '*'+ ~[*/] )* '*'* -> channel(HIDDEN) ;
 WS            : [ \t\r\n]+ -> skip ;
 BAD_CHAR      : . ;
