@@ -62,12 +62,10 @@ public final class Checker {
         Map<String, Ast.Pos> names = new HashMap<>();
         for (Ast.Rule r : ast.rules()) {
             Ast.Pos prev = names.putIfAbsent(r.name(), r.pos());
-            if (prev != null) {
-                c.error(r.pos(), "rule name " + r.name() + " is already used at line " + prev.line());
-                continue;
-            }
+            if (prev != null) c.error(r.pos(), "rule name " + r.name() + " is already used at line " + prev.line());
+            // A rule with a taken name is still checked, for its own errors, but not kept.
             CheckedRule checked = new RuleCheck(c, r).run();
-            if (checked != null) rules.add(checked);
+            if (checked != null && prev == null) rules.add(checked);
         }
         return new Result(new CheckedFile(ast.file(), ast.passName(), rules), c.errors);
     }
@@ -96,6 +94,7 @@ public final class Checker {
         int opCls = -1;
         int opSize;            // op@16(…)
         boolean once;
+        boolean failed;        // an infix operator whose operands' annotations disagree (reported)
 
         POp(Ast.Pos pos, Op op, String infix, List<P> srcs) {
             super(pos);
@@ -154,6 +153,7 @@ public final class Checker {
         private final List<POp> ops = new ArrayList<>();
         private final List<PLit> lits = new ArrayList<>();
         private int errorCount;
+        private boolean lenient;
 
         // union-find over size classes
         private final List<Integer> parent = new ArrayList<>();
@@ -174,9 +174,17 @@ public final class Checker {
 
         CheckedRule run() {
             P pattern = build(rule.pattern(), true);
-            if (pattern == null) return null; // the replacement would only report follow-on errors
+            // After a broken pattern, the replacement and conditions are still searched for
+            // errors of their own (unknown ops and conditions), but not for unbound variables:
+            // the pattern may have bound them.
+            lenient = pattern == null;
             P replacement = build(rule.replacement(), false);
-            if (replacement == null) return null;
+            if (pattern == null || replacement == null) {
+                for (Ast.Condition ac : rule.conditions()) {
+                    if (Predicate.bySpelling(ac.name()) == null) unknownCondition(ac);
+                }
+                return null;
+            }
             if (!(pattern instanceof POp root)) {
                 error(pattern.pos, "a pattern must be an operation (such as fmul(a, 1.0)), not a variable or a literal");
                 return null;
@@ -283,24 +291,23 @@ public final class Checker {
                     String near = Suggest.closest(call.name(), java.util.Arrays.stream(Op.values()).map(Op::opName).toList());
                     error(call.pos(), "unknown op '" + call.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)"));
                 }
+                buildAll(call.args(), pattern);
                 return null;
             }
             if (op.isHorizontal()) {
                 error(call.pos(), op.opName() + " is a horizontal op (its operands have fixed component counts): rules "
                         + "work per component and cannot use it");
+                buildAll(call.args(), pattern);
                 return null;
             }
             if (call.args().size() != op.numInputs()) {
                 error(call.pos(), op.opName() + " takes " + op.numInputs() + " operand" + (op.numInputs() == 1 ? "" : "s")
                         + ", got " + call.args().size());
+                buildAll(call.args(), pattern);
                 return null;
             }
-            List<P> srcs = new ArrayList<>();
-            for (Ast.Expr a : call.args()) {
-                P s = build(a, pattern);
-                if (s == null) return null;
-                srcs.add(s);
-            }
+            List<P> srcs = buildAll(call.args(), pattern);
+            if (srcs == null) return null;
             POp p = new POp(call.pos(), op, null, srcs);
             for (Ast.Annotation ann : call.annotations()) {
                 int n = sizeOf(ann.text());
@@ -319,11 +326,23 @@ public final class Checker {
             return p;
         }
 
+        /** Builds every operand (so each reports its errors); null when one failed. */
+        private List<P> buildAll(List<Ast.Expr> args, boolean pattern) {
+            List<P> srcs = new ArrayList<>();
+            boolean failed = false;
+            for (Ast.Expr a : args) {
+                P s = build(a, pattern);
+                failed |= s == null;
+                srcs.add(s);
+            }
+            return failed ? null : srcs;
+        }
+
         private P buildVar(Ast.Var v, boolean pattern) {
             VarInfo info = vars.get(v.name());
             if (info == null) {
                 if (!pattern) {
-                    error(v.pos(), "the replacement uses " + v.name() + ", which the pattern does not bind");
+                    if (!lenient) error(v.pos(), "the replacement uses " + v.name() + ", which the pattern does not bind");
                     return null;
                 }
                 info = new VarInfo();
@@ -331,6 +350,10 @@ public final class Checker {
                 bindingOrder.add(v.name());
             }
             if (pattern && v.constOnly()) info.constOnly = true;
+            if (!pattern && v.constOnly() && !info.constOnly) {
+                error(v.pos(), "#" + v.name() + " in the replacement, but the pattern binds " + v.name()
+                        + " as a plain variable: write " + v.name() + " (or #" + v.name() + " in the pattern to match constants only)");
+            }
             return new PVar(v.pos(), v.name(), v.constOnly());
         }
 
@@ -364,6 +387,11 @@ public final class Checker {
                 return;
             }
             dev.lathe.ir.VarType vt = dev.lathe.ir.VarType.parseScalar(t, 1);
+            if (vt == null && t.matches("[fiub][0-9]+")) {
+                error(ann.pos(), "invalid type @" + t + " (floats are f16, f32 or f64; integers i/u 8, 16, 32 or 64; "
+                        + "booleans b1)");
+                return;
+            }
             if (vt == null) {
                 error(ann.pos(), "unknown annotation @" + t + " (use a bit size such as @32, a type such as @f32 or @u8, or @once)");
                 return;
@@ -374,9 +402,19 @@ public final class Checker {
                 case UINT -> TypeClass.UINT;
                 case BOOL -> TypeClass.BOOL;
             };
+            if (inner.annType != null && inner.annType != tc) {
+                error(ann.pos(), "conflicting type annotations: " + inner.annType.spelling() + " and @" + t);
+            }
             inner.annType = tc;
             setOutSize(inner, vt.bitSize(), ann.pos());
-            if (inner instanceof PVar v) vars.get(v.name).annType = tc;
+            if (inner instanceof PVar v) {
+                VarInfo info = vars.get(v.name);
+                if (info.annType != null && info.annType != tc) {
+                    error(ann.pos(), v.name + " is annotated as " + info.annType.spelling() + " elsewhere in the rule and as "
+                            + tc.spelling() + " here");
+                }
+                info.annType = tc;
+            }
         }
 
         private void setOutSize(P p, int n, Ast.Pos pos) {
@@ -392,7 +430,8 @@ public final class Checker {
                 changed = false;
                 collectContexts();
                 for (POp p : ops) {
-                    if (p.op != null) continue;
+                    if (p.op != null || p.failed) continue;
+                    if (annotationsDisagree(p)) continue;
                     TypeClass t = evidence(p.srcs);
                     if (t == null) continue;
                     Op op = infixOp(p, t);
@@ -403,7 +442,7 @@ public final class Checker {
             }
             collectContexts();
             for (POp p : ops) {
-                if (p.op == null) {
+                if (p.op == null && !p.failed) {
                     String shown = p.infix.startsWith("unary") ? p.infix.substring(5) : p.infix;
                     error(p.pos, "cannot tell whether '" + shown + "' is a float or an integer operation: write the op "
                             + "(" + examples(p.infix) + ") or annotate an operand, as in a@f32 or a@i32");
@@ -448,7 +487,40 @@ public final class Checker {
             return null;
         }
 
+        /** The type an operand was annotated with (itself, or its variable anywhere in the rule), or null. */
+        private TypeClass declared(P p) {
+            if (p.annType != null) return p.annType;
+            return p instanceof PVar v ? vars.get(v.name).annType : null;
+        }
+
+        /**
+         * Whether an infix operator's operands are annotated with different types
+         * ({@code a@i32 < b@f32}); reported, and the operator is left unresolved.
+         */
+        private boolean annotationsDisagree(POp p) {
+            TypeClass seen = null;
+            for (P s : p.srcs) {
+                TypeClass t = declared(s);
+                if (t == null) continue;
+                if (seen != null && seen != t) {
+                    String shown = p.infix.startsWith("unary") ? p.infix.substring(5) : p.infix;
+                    error(p.pos, "the operands of '" + shown + "' are annotated as " + seen.spelling() + " and as "
+                            + t.spelling() + ": write the op, or make the annotations agree");
+                    p.failed = true;
+                    return true;
+                }
+                seen = t;
+            }
+            return false;
+        }
+
         private TypeClass evidence(List<P> srcs) {
+            // Annotations are the writer's word: they decide over literal spellings and uses
+            // (a@i32 + 0.5 is an integer add with a misplaced float literal, not an fadd).
+            for (P p : srcs) {
+                TypeClass t = declared(p);
+                if (t != null) return t;
+            }
             boolean f = false, b = false, u = false, s = false, weak = false;
             for (P p : srcs) {
                 TypeClass t = evidence(p);
@@ -646,7 +718,13 @@ public final class Checker {
                 int f = fixed.get(r);
                 if (f != 0) {
                     if (!lit.fits(f, asFloat)) {
-                        error(l.pos, l.text + " does not fit in " + f + " bits" + (asFloat ? " as a float" : ""));
+                        String why = asFloat ? lit.floatProblem(f) : null;
+                        if (f == 1 && !asFloat) {
+                            error(l.pos, l.text + " is not a 1-bit value: write true or false");
+                        } else {
+                            error(l.pos, l.text + " does not fit in " + f + " bits" + (asFloat ? " as a float" : "")
+                                    + (why == null ? "" : " (it " + why + ")"));
+                        }
                     }
                 } else {
                     boolean any = false;
@@ -687,9 +765,7 @@ public final class Checker {
         private Condition condition(Ast.Condition ac, Map<String, Node.VarNode> firstVar) {
             Predicate p = Predicate.bySpelling(ac.name());
             if (p == null) {
-                String near = Suggest.closest(ac.name(), Predicate.spellings());
-                error(ac.pos(), "unknown condition '" + ac.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)")
-                        + "; known: " + String.join(", ", Predicate.spellings()));
+                unknownCondition(ac);
                 return null;
             }
             if (ac.args().size() != p.arity()) {
@@ -698,7 +774,11 @@ public final class Checker {
                 return null;
             }
             Ast.Expr a0 = ac.args().get(0);
-            while (a0 instanceof Ast.Annotated an) a0 = an.inner();
+            List<Ast.Annotation> argAnnotations = new ArrayList<>();
+            while (a0 instanceof Ast.Annotated an) {
+                argAnnotations.add(an.annotation());
+                a0 = an.inner();
+            }
             if (!(a0 instanceof Ast.Var v)) {
                 error(a0.pos(), "the first argument of " + p.spelling() + " must be a pattern variable");
                 return null;
@@ -714,6 +794,35 @@ public final class Checker {
                         + "never computes with it; annotate it, as in " + v.name() + "@f32 or " + v.name() + "@i32");
                 return null;
             }
+            int size = fixed.get(find(vars.get(v.name()).cls));
+            for (Ast.Annotation an : argAnnotations) {
+                int n = sizeOf(an.text());
+                dev.lathe.ir.VarType vt = n == 0 ? dev.lathe.ir.VarType.parseScalar(an.text(), 1) : null;
+                if (vt != null) n = vt.bitSize();
+                TypeClass at = vt == null ? null : switch (vt.base()) {
+                    case FLOAT -> TypeClass.FLOAT;
+                    case INT -> TypeClass.INT;
+                    case UINT -> TypeClass.UINT;
+                    case BOOL -> TypeClass.BOOL;
+                };
+                if (n <= 0 && vt == null) {
+                    error(an.pos(), "@" + an.text() + " means nothing in a condition (annotate the variable in the pattern)");
+                    return null;
+                }
+                if (at != null && at != t) {
+                    error(an.pos(), "@" + an.text() + " disagrees with the rule, which reads " + v.name() + " as " + t.spelling());
+                    return null;
+                }
+                if (size == 0) {
+                    error(an.pos(), "a size in a condition does not restrict the rule: annotate " + v.name()
+                            + " in the pattern, as in " + v.name() + "@" + n);
+                    return null;
+                }
+                if (n != size) {
+                    error(an.pos(), "@" + an.text() + " disagrees with the rule, where " + v.name() + " is " + size + " bits");
+                    return null;
+                }
+            }
             if (!p.appliesTo(t)) {
                 error(ac.pos(), p.spelling() + " does not apply to " + v.name() + ", which the rule reads as "
                         + t.spelling() + " (it applies to " + (p.kind() == Predicate.Kind.FLOAT ? "floats" : "integers") + ")");
@@ -728,14 +837,33 @@ public final class Checker {
                     error(a1.pos(), "the second argument of " + p.spelling() + " must be an integer literal");
                     return null;
                 }
-                try {
-                    bound = new BigInteger(txt.startsWith("0x") ? txt.substring(2) : txt, txt.startsWith("0x") ? 16 : 10).longValue();
-                } catch (NumberFormatException e) {
-                    error(a1.pos(), "bad integer " + txt);
+                boolean hex = txt.startsWith("0x") || txt.startsWith("0X");
+                if (txt.startsWith("-0x") || txt.startsWith("-0X")) {
+                    error(a1.pos(), "hex literals are raw bits and cannot be negated; write the bits of the negative value");
                     return null;
                 }
+                BigInteger value = new BigInteger(hex ? txt.substring(2) : txt, hex ? 16 : 10);
+                boolean unsigned = p == Predicate.ULT_CONST;
+                // The bound compares with the value read at its size: it must be a value of that
+                // reading, or the condition would be always (or never) true.
+                int bits = size == 0 ? 64 : size;
+                BigInteger lo = unsigned || hex ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
+                BigInteger hi = (unsigned || hex ? BigInteger.ONE.shiftLeft(bits) : BigInteger.ONE.shiftLeft(bits - 1))
+                        .subtract(BigInteger.ONE);
+                if (value.compareTo(lo) < 0 || value.compareTo(hi) > 0) {
+                    error(a1.pos(), txt + " is not " + (unsigned ? "an unsigned" : "a signed") + " " + bits + "-bit value"
+                            + (size == 0 ? "" : " (" + v.name() + " is " + size + " bits)"));
+                    return null;
+                }
+                bound = hex && !unsigned ? dev.lathe.ir.op.Bits.sext(value.longValue(), bits) : value.longValue();
             }
             return new Condition(p, node, t, bound, ac.pos());
+        }
+
+        private void unknownCondition(Ast.Condition ac) {
+            String near = Suggest.closest(ac.name(), Predicate.spellings());
+            error(ac.pos(), "unknown condition '" + ac.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)")
+                    + "; known: " + String.join(", ", Predicate.spellings()));
         }
 
         // ---- freezing into the checked model ------------------------------------------------------

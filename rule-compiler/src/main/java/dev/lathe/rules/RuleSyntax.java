@@ -381,11 +381,12 @@ public final class RuleSyntax {
             String declared = c.passDecl() != null && c.passDecl().name != null ? c.passDecl().name.getText() : null;
             List<Ast.Rule> rules = new ArrayList<>();
             RulesParser.RuleDeclContext previous = null;
+            java.util.Set<Integer> unnamed = new java.util.HashSet<>();
             for (RulesParser.RuleDeclContext r : c.ruleDecl()) {
                 boolean broken = hasError(r, previous, errorTokens) || isFragment(r, missingSemicolon);
                 previous = r;
                 if (broken || tooDeep(r)) continue;
-                Ast.Rule rule = rule(r);
+                Ast.Rule rule = rule(r, unnamed);
                 if (rule != null) rules.add(rule);
             }
             return new Ast.RuleFile(file, passName(file, declared), rules);
@@ -458,7 +459,7 @@ public final class RuleSyntax {
             return false;
         }
 
-        Ast.Rule rule(RulesParser.RuleDeclContext c) {
+        Ast.Rule rule(RulesParser.RuleDeclContext c, java.util.Set<Integer> unnamedLines) {
             if (c.pattern == null || c.replacement == null || c.arrow == null) return null;
             List<Ast.Condition> conds = new ArrayList<>();
             if (c.conditions() != null) {
@@ -482,7 +483,20 @@ public final class RuleSyntax {
             // optional; the line number keeps the generated method and test names unique and
             // findable.
             Token nameToken = c.name != null ? c.name : c.getStart();
-            String name = c.name != null ? c.name.getText() : "line_" + nameToken.getLine();
+            String name;
+            if (c.name != null) {
+                name = c.name.getText();
+                if (name.matches("line_[0-9]+(_[0-9]+)?")) {
+                    errors.add(Diagnostic.error(file, nameToken.getLine(), nameToken.getCharPositionInLine() + 1,
+                            "names like " + name + " are given to unnamed rules; choose another name",
+                            Diagnostic.lineOf(text, nameToken.getLine())));
+                    return null;
+                }
+            } else {
+                // A second unnamed rule on one line also gets its column.
+                int line = nameToken.getLine();
+                name = unnamedLines.add(line) ? "line_" + line : "line_" + line + "_" + (nameToken.getCharPositionInLine() + 1);
+            }
             return new Ast.Rule(name, pos(nameToken), pattern, c.arrow.getType() == RulesLexer.ARROW, replacement,
                     conds, ruleText);
         }

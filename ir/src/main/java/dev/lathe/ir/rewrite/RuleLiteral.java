@@ -46,7 +46,8 @@ public final class RuleLiteral {
             if (n >= 16 && !bool) {
                 try {
                     floatBits[k] = Literals.parse(text, n, BaseType.FLOAT);
-                    floatFits[k] = floatSpelling || hex || exactInteger(text, floatBits[k], n);
+                    floatFits[k] = floatSpelling ? roundsAway(text, floatBits[k], n) == null
+                            : hex || exactInteger(text, floatBits[k], n);
                 } catch (IllegalArgumentException e) {
                     floatFits[k] = false;
                 }
@@ -69,6 +70,26 @@ public final class RuleLiteral {
         if (b.equals("inf") || b.equals("nan")) return true;
         if (b.isEmpty() || !Character.isDigit(b.charAt(0)) || isHex(b)) return false; // true, false, hex
         return b.contains(".") || b.contains("e") || b.contains("E");
+    }
+
+    /**
+     * Why a decimal float spelling has no value at this size: "rounds to inf" when it is finite
+     * but too large, "rounds to 0" when it is not zero but too small; else null. (A rule that
+     * meant inf or 0 says so; {@code 1e39} silently becoming inf in an f32 rule is a mistake.)
+     */
+    private static String roundsAway(String t, long pattern, int bits) {
+        String b = t.startsWith("-") || t.startsWith("+") ? t.substring(1) : t;
+        if (b.equals("inf") || b.equals("nan")) return null;
+        double d = FloatBits.toDouble(pattern, bits);
+        if (Double.isInfinite(d)) return "rounds to inf";
+        if (d == 0 && new BigDecimal(b).signum() != 0) return "rounds to 0";
+        return null;
+    }
+
+    /** For a float spelling that does not fit {@code bits} as a float: why ("rounds to inf"), else null. */
+    public String floatProblem(int bits) {
+        if (!isFloatSpelling(text) || floatFits[slot(bits)] || bits < 16) return null;
+        return roundsAway(text, floatBits[slot(bits)], bits);
     }
 
     private static boolean exactInteger(String t, long pattern, int bits) {
