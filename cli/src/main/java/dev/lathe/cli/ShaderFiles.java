@@ -4,8 +4,6 @@ import dev.lathe.ir.Shader;
 import dev.lathe.ir.validate.ValidationError;
 import dev.lathe.ir.validate.Validator;
 import java.io.IOException;
-import java.nio.charset.MalformedInputException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -17,11 +15,11 @@ final class ShaderFiles {
 
     static String readText(Path path) {
         try {
-            return Files.readString(path, StandardCharsets.UTF_8);
+            return dev.lathe.ir.text.Utf8Text.decode(Files.readAllBytes(path), path.toString());
         } catch (NoSuchFileException e) {
             throw new CliException(path + ": no such file");
-        } catch (MalformedInputException e) {
-            throw new CliException(path + ": not UTF-8 text");
+        } catch (dev.lathe.ir.text.Utf8Text.Malformed e) {
+            throw new CliException(e.getMessage());
         } catch (IOException e) {
             throw new CliException(path + ": cannot read: " + e.getMessage());
         }

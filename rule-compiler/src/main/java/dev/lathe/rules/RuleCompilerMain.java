@@ -11,7 +11,6 @@ import dev.lathe.rules.codegen.MatcherGenerator;
 import dev.lathe.rules.model.CheckedFile;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,19 +85,29 @@ public final class RuleCompilerMain {
             return 1;
         }
         List<CheckedFile> checked = new ArrayList<>();
+        // Each pass names one rule set (lathe opt --passes) and one class: both must be unique.
+        java.util.Map<String, String> classOwners = new java.util.HashMap<>();
         int errors = 0;
         for (Path f : files) {
             String cite = citeFrom == null ? f.toString()
                     : citeFrom.toAbsolutePath().normalize().relativize(f.toAbsolutePath().normalize()).toString().replace('\\', '/');
-            String text;
-            try {
-                text = Files.readString(f, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                err.println(cite + ": cannot read: " + e.getMessage());
+            String text = readUtf8(f, cite, err);
+            if (text == null) {
                 errors++;
                 continue;
             }
             RuleCompiler.Result r = RuleCompiler.compile(cite, text);
+            if (r.ok()) {
+                String cls = MatcherGenerator.classNameFor(r.file().passName());
+                String owner = classOwners.putIfAbsent(cls.toLowerCase(java.util.Locale.ROOT), cite);
+                if (owner != null) {
+                    int line = passLine(text, r.file().passName());
+                    err.println(dev.lathe.ir.text.Diagnostic.error(cite, line, 1, "the pass '" + r.file().passName()
+                            + "' has the same rule set name as " + owner + " (" + cls + "); rename one",
+                            dev.lathe.ir.text.Diagnostic.lineOf(text, line)).render());
+                    errors++;
+                }
+            }
             if (!r.warnings().isEmpty()) err.println(r.renderWarnings());
             if (!r.ok()) {
                 err.println(r.render());
@@ -124,6 +133,27 @@ public final class RuleCompilerMain {
             return 1;
         }
         return 0;
+    }
+
+    /** The file's text, or null after printing why it cannot be had (unreadable, not UTF-8: located). */
+    private static String readUtf8(Path f, String cite, PrintStream err) {
+        try {
+            return dev.lathe.ir.text.Utf8Text.decode(Files.readAllBytes(f), cite);
+        } catch (IOException e) {
+            err.println(cite + ": cannot read: " + e.getMessage());
+        } catch (dev.lathe.ir.text.Utf8Text.Malformed e) {
+            err.println(e.getMessage());
+        }
+        return null;
+    }
+
+    /** The line of a file's {@code pass} declaration, or 1. */
+    private static int passLine(String text, String pass) {
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].matches("\\s*pass\\s+" + java.util.regex.Pattern.quote(pass) + "\\s*;.*")) return i + 1;
+        }
+        return 1;
     }
 
     /** {@code GeneratedRules.all()}: every generated rule set, in file order. */

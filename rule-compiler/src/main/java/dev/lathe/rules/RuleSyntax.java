@@ -346,6 +346,9 @@ public final class RuleSyntax {
         }
     }
 
+    /** Pass names whose class would clash with a class the rule compiler writes itself. */
+    private static final java.util.Set<String> RESERVED_PASS_NAMES = java.util.Set.of("generated");
+
     /** The pass a file declares, else its file name without {@code .rules}. */
     static String passName(String file, String declared) {
         if (declared != null) return declared;
@@ -389,7 +392,17 @@ public final class RuleSyntax {
                 Ast.Rule rule = rule(r, unnamed);
                 if (rule != null) rules.add(rule);
             }
-            return new Ast.RuleFile(file, passName(file, declared), rules);
+            String pass = passName(file, declared);
+            Token at = declared != null ? c.passDecl().name : null;
+            int line = at == null ? 1 : at.getLine(), col = at == null ? 1 : at.getCharPositionInLine() + 1;
+            if (!pass.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                errors.add(Diagnostic.error(file, line, col, "the pass name '" + pass + "' (from the file name) is not a name "
+                        + "(letters, digits and _, not starting with a digit); add a line 'pass NAME;'", Diagnostic.lineOf(text, line)));
+            } else if (RESERVED_PASS_NAMES.contains(pass.toLowerCase(java.util.Locale.ROOT).replace("_", ""))) {
+                errors.add(Diagnostic.error(file, line, col, "the pass name '" + pass + "' is reserved (the generated index "
+                        + "class is GeneratedRules); choose another", Diagnostic.lineOf(text, line)));
+            }
+            return new Ast.RuleFile(file, pass, rules);
         }
 
         /**

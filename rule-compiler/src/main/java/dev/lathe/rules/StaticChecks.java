@@ -29,6 +29,13 @@ final class StaticChecks {
     private final String text;
     private final List<Diagnostic> errors = new ArrayList<>();
     private final List<Diagnostic> warnings = new ArrayList<>();
+    /**
+     * Literals by spelling and each rule's {@link #effectiveRule}, made once: the checks compare
+     * every pair of rules on one op, and parsing a literal at every size each time made a file
+     * of 1,000 rules take 20 s.
+     */
+    private final Map<String, RuleLiteral> literals = new HashMap<>();
+    private final Map<CheckedRule, CheckedRule> effectiveRules = new java.util.IdentityHashMap<>();
 
     private StaticChecks(String text) {
         this.text = text;
@@ -80,7 +87,7 @@ final class StaticChecks {
     }
 
     /** Same pattern both ways, same conditions (after renaming), same exactness. */
-    private static boolean duplicates(CheckedRule x, CheckedRule y) {
+    private boolean duplicates(CheckedRule x, CheckedRule y) {
         if (x.exact() != y.exact()) return false;
         Map<String, Node> xy = new HashMap<>();
         Map<String, Node> yx = new HashMap<>();
@@ -88,7 +95,7 @@ final class StaticChecks {
         return sameConditions(x, y, xy);
     }
 
-    private static boolean sameConditions(CheckedRule x, CheckedRule y, Map<String, Node> xy) {
+    private boolean sameConditions(CheckedRule x, CheckedRule y, Map<String, Node> xy) {
         if (x.conditions().size() != y.conditions().size()) return false;
         List<Condition> left = new ArrayList<>(y.conditions());
         for (Condition cx : x.conditions()) {
@@ -108,13 +115,14 @@ final class StaticChecks {
     }
 
     /** The earlier rule fires on everything the later one would: no conditions, at least as general. */
-    private static boolean shadows(CheckedRule earlier, CheckedRule later) {
+    private boolean shadows(CheckedRule earlier, CheckedRule later) {
         if (!earlier.conditions().isEmpty()) return false;
         if (!earlier.exact() && later.exact()) return false; // the earlier one skips exact instructions
-        return match(effective(earlier), later.pattern(), new HashMap<>(), effectiveRule(earlier), later, true);
+        return match(effective(earlier), later.pattern(), new HashMap<>(),
+                effectiveRules.computeIfAbsent(earlier, this::effectiveRule), later, true);
     }
 
-    private static Node.OpNode effective(CheckedRule r) {
+    private Node.OpNode effective(CheckedRule r) {
         return r.pattern();
     }
 
@@ -123,7 +131,7 @@ final class StaticChecks {
      * replacement) have a value: at other sizes the rule does not fire, so it shadows nothing
      * there ({@code ior(a, inot(a)) => -1} fires at 1 bit, {@code => 0xff} would not).
      */
-    private static CheckedRule effectiveRule(CheckedRule r) {
+    private CheckedRule effectiveRule(CheckedRule r) {
         int[] mask = new int[r.classes().size()];
         java.util.Arrays.fill(mask, 31);
         narrow(r.pattern(), mask);
@@ -136,9 +144,9 @@ final class StaticChecks {
                 r.conditions(), r.variables(), r.varTypes(), classes);
     }
 
-    private static void narrow(Node n, int[] mask) {
+    private void narrow(Node n, int[] mask) {
         if (n instanceof Node.ConstNode c) {
-            RuleLiteral lit = RuleLiteral.of(c.text());
+            RuleLiteral lit = literal(c.text());
             int fits = 0;
             for (int bits : new int[] {1, 8, 16, 32, 64}) {
                 if (lit.fits(bits, c.asFloat())) fits |= dev.lathe.ir.op.Bits.sizeFlag(bits);
@@ -150,7 +158,7 @@ final class StaticChecks {
     }
 
     /** Whether {@code from}'s replacement is matched by {@code to}'s pattern (conditions aside). */
-    private static boolean rewritesInto(CheckedRule from, CheckedRule to) {
+    private boolean rewritesInto(CheckedRule from, CheckedRule to) {
         if (!(from.replacement() instanceof Node.OpNode r) || r.op() != to.pattern().op()) return false;
         return match(to.pattern(), r, new HashMap<>(), to, from, false);
     }
@@ -160,7 +168,7 @@ final class StaticChecks {
      * whose variables stand for anything; {@code strict} also requires that whatever {@code t}
      * can match, {@code p} can too ({@code @once}, sizes).
      */
-    private static boolean match(Node p, Node t, Map<String, Node> bind, CheckedRule pr, CheckedRule tr, boolean strict) {
+    private boolean match(Node p, Node t, Map<String, Node> bind, CheckedRule pr, CheckedRule tr, boolean strict) {
         if (strict && !sizeCovers(pr.sizeClass(p.sizeClass()), tr.sizeClass(t.sizeClass()))) return false;
         if (p instanceof Node.VarNode pv) {
             if (pv.constOnly() && !(t instanceof Node.ConstNode || t instanceof Node.VarNode tv && tv.constOnly())) return false;
@@ -204,7 +212,7 @@ final class StaticChecks {
     }
 
     /** Structural equality of two trees (variables by name). */
-    private static boolean same(Node a, Node b) {
+    private boolean same(Node a, Node b) {
         if (a instanceof Node.VarNode va) return b instanceof Node.VarNode vb && va.name().equals(vb.name());
         if (a instanceof Node.ConstNode ca) {
             return b instanceof Node.ConstNode cb && ca.asFloat() == cb.asFloat() && sameLiteral(ca.text(), cb.text(), ca.asFloat());
@@ -217,10 +225,14 @@ final class StaticChecks {
         return true;
     }
 
+    private RuleLiteral literal(String spelling) {
+        return literals.computeIfAbsent(spelling, RuleLiteral::of);
+    }
+
     /** Two literal spellings with the same value at every size ("1.0" and "1" as floats). */
-    private static boolean sameLiteral(String x, String y, boolean asFloat) {
+    private boolean sameLiteral(String x, String y, boolean asFloat) {
         if (x.equals(y)) return true;
-        RuleLiteral a = RuleLiteral.of(x), b = RuleLiteral.of(y);
+        RuleLiteral a = literal(x), b = literal(y);
         for (int bits : new int[] {1, 8, 16, 32, 64}) {
             if (a.fits(bits, asFloat) != b.fits(bits, asFloat)) return false;
             if (a.fits(bits, asFloat) && a.bits(bits, asFloat) != b.bits(bits, asFloat)) return false;

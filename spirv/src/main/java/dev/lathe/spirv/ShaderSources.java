@@ -40,9 +40,11 @@ public final class ShaderSources {
         try {
             if (name.endsWith(".ir")) {
                 try {
-                    return IrParser.parse(name, Files.readString(path, StandardCharsets.UTF_8));
+                    return IrParser.parse(name, dev.lathe.ir.text.Utf8Text.decode(Files.readAllBytes(path), name));
                 } catch (IrSyntaxException e) {
                     throw new SourceException(e.diagnostic().render());
+                } catch (dev.lathe.ir.text.Utf8Text.Malformed e) {
+                    throw new SourceException(e.getMessage());
                 }
             }
             if (name.endsWith(".spv")) return spirv(name, Files.readAllBytes(path));

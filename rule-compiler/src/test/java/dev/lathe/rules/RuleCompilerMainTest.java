@@ -1,0 +1,93 @@
+package dev.lathe.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The rule compiler as the build runs it: problems between files and with the files themselves. */
+class RuleCompilerMainTest {
+
+    @TempDir
+    Path dir;
+
+    private record Run(int code, String err) {}
+
+    private Run run() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        int code = RuleCompilerMain.run(new String[] {"--rules", dir.resolve("rules").toString(), "--out",
+            dir.resolve("out").toString(), "--cite-from", dir.toString()}, err);
+        return new Run(code, bytes.toString(StandardCharsets.UTF_8));
+    }
+
+    private void write(String name, byte[] content) throws IOException {
+        Files.createDirectories(dir.resolve("rules"));
+        Files.write(dir.resolve("rules").resolve(name), content);
+    }
+
+    private void write(String name, String content) throws IOException {
+        write(name, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void twoFilesWithOneRuleSetNameAreAnError() throws IOException {
+        write("a.rules", "pass opt;\nr: fmul(a, 1.0) => a;\n");
+        write("b.rules", "// the same pass again\npass opt;\ns: fadd(a, 0.0) ~=> a;\n");
+        write("c.rules", "pass a_b;\nr: fmul(a, 1.0) => a;\n");
+        write("d.rules", "pass aB;\nr: fmul(a, 1.0) => a;\n");
+        Run r = run();
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("rules/b.rules:2:1: error: the pass 'opt' has the same rule set name as rules/a.rules"), r.err());
+        assertTrue(r.err().contains("rules/d.rules:1:1: error: the pass 'aB' has the same rule set name as rules/c.rules (ABRules)"),
+                r.err());
+        assertFalse(Files.exists(dir.resolve("out")), "nothing is generated");
+    }
+
+    @Test
+    void aFileNameThatIsNotAPassNameNeedsAHeader() throws IOException {
+        write("my-rules.rules", "r: fmul(a, 1.0) => a;\n");
+        Run r = run();
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("rules/my-rules.rules:1:1: error: the pass name 'my-rules' (from the file name) is not a name"),
+                r.err());
+        assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
+    }
+
+    @Test
+    void theIndexClassNameIsReserved() throws IOException {
+        write("g.rules", "pass generated;\nr: fmul(a, 1.0) => a;\n");
+        Run r = run();
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("rules/g.rules:1:6: error: the pass name 'generated' is reserved"), r.err());
+    }
+
+    @Test
+    void aFileThatIsNotUtf8GetsTheLineAndColumn() throws IOException {
+        byte[] latin1 = "pass t;\n# caf\u00e9\nr: fmul(a, 1.0) => a;\n".getBytes(StandardCharsets.ISO_8859_1);
+        write("t.rules", latin1);
+        Run r = run();
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("rules/t.rules:2:6: error: not valid UTF-8 here (byte 0xE9)"), r.err());
+    }
+
+    @Test
+    void validFilesGenerateOneClassEachAndTheIndex() throws IOException {
+        write("a.rules", "pass first;\nr: fmul(a, 1.0) => a;\n");
+        write("b.rules", "\uFEFFpass second_set;\nr: fadd(a, 0.0) ~=> a;\n");
+        Run r = run();
+        assertEquals(0, r.code(), r.err());
+        Path pkg = dir.resolve("out/dev/lathe/generated");
+        assertTrue(Files.exists(pkg.resolve("FirstRules.java")));
+        assertTrue(Files.exists(pkg.resolve("SecondSetRules.java")));
+        assertTrue(Files.readString(pkg.resolve("GeneratedRules.java")).contains("FirstRules.INSTANCE, SecondSetRules.INSTANCE"));
+    }
+}
