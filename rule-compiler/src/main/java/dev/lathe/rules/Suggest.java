@@ -7,6 +7,10 @@ final class Suggest {
     private Suggest() {}
 
     static String closest(String name, List<String> known) {
+        // Names are lower case: FMUL is fmul written in the wrong case, not four edits away.
+        for (String k : known) {
+            if (k.equalsIgnoreCase(name)) return k;
+        }
         String best = null;
         int bestDist = Integer.MAX_VALUE;
         for (String k : known) {
