@@ -47,6 +47,10 @@ public final class Checker {
     /** The most commutative ops a pattern may have: each doubles the operand orders tried. */
     public static final int MAX_COMMUTATIVE = 6;
 
+    /** Limits far above any real rule, so that generated methods stay within what javac takes. */
+    static final int MAX_CONDITIONS = 64;
+    static final int MAX_NAME = 200;
+
     private final String file;
     private final String text;
     private final List<Diagnostic> errors = new ArrayList<>();
@@ -153,6 +157,7 @@ public final class Checker {
         private final List<POp> ops = new ArrayList<>();
         private final List<PLit> lits = new ArrayList<>();
         private int errorCount;
+        private int badConditions;
         private boolean lenient;
 
         // union-find over size classes
@@ -173,18 +178,23 @@ public final class Checker {
         }
 
         CheckedRule run() {
+            // Unknown condition names are errors of their own: reported whatever else is wrong.
+            for (Ast.Condition ac : rule.conditions()) {
+                if (Predicate.bySpelling(ac.name()) == null) unknownCondition(ac);
+            }
+            if (rule.conditions().size() > MAX_CONDITIONS) {
+                error(rule.conditions().get(MAX_CONDITIONS).pos(), "a rule may have at most " + MAX_CONDITIONS + " conditions");
+            }
+            if (rule.name().length() > MAX_NAME) {
+                error(rule.pos(), "a rule name may have at most " + MAX_NAME + " characters");
+            }
             P pattern = build(rule.pattern(), true);
             // After a broken pattern, the replacement and conditions are still searched for
             // errors of their own (unknown ops and conditions), but not for unbound variables:
             // the pattern may have bound them.
             lenient = pattern == null;
             P replacement = build(rule.replacement(), false);
-            if (pattern == null || replacement == null) {
-                for (Ast.Condition ac : rule.conditions()) {
-                    if (Predicate.bySpelling(ac.name()) == null) unknownCondition(ac);
-                }
-                return null;
-            }
+            if (pattern == null || replacement == null) return null;
             if (!(pattern instanceof POp root)) {
                 error(pattern.pos, "a pattern must be an operation (such as fmul(a, 1.0)), not a variable or a literal");
                 return null;
@@ -217,7 +227,7 @@ public final class Checker {
                 Condition cond = condition(ac, firstVar);
                 if (cond != null) conds.add(cond);
             }
-            if (errorCount > 0) return null;
+            if (errorCount > 0 || badConditions > 0) return null;
             Map<String, TypeClass> types = new LinkedHashMap<>();
             for (String v : bindingOrder) {
                 TypeClass t = varType(vars.get(v));
@@ -432,7 +442,7 @@ public final class Checker {
                 for (POp p : ops) {
                     if (p.op != null || p.failed) continue;
                     if (annotationsDisagree(p)) continue;
-                    TypeClass t = evidence(p.srcs);
+                    TypeClass t = evidence(typedOperands(p));
                     if (t == null) continue;
                     Op op = infixOp(p, t);
                     if (op == null) return; // an error was reported
@@ -487,6 +497,19 @@ public final class Checker {
             return null;
         }
 
+        /**
+         * The operands whose type is the operation's: all of them, except for a shift, whose
+         * count is always an unsigned 32-bit value (a@i32 >> b@u32 is an ishr), so only the
+         * shifted value says which shift; a bare literal count still counts as integer evidence,
+         * as for the other operators (a >> 2 is ishr: integers are signed unless said otherwise).
+         */
+        private List<P> typedOperands(POp p) {
+            if (!p.infix.equals("<<") && !p.infix.equals(">>")) return p.srcs;
+            P count = p.srcs.get(1);
+            boolean bareLiteral = count instanceof PLit l && l.annType == null && !l.floatSpelling() && !l.bool();
+            return bareLiteral ? p.srcs : List.of(p.srcs.get(0));
+        }
+
         /** The type an operand was annotated with (itself, or its variable anywhere in the rule), or null. */
         private TypeClass declared(P p) {
             if (p.annType != null) return p.annType;
@@ -499,7 +522,7 @@ public final class Checker {
          */
         private boolean annotationsDisagree(POp p) {
             TypeClass seen = null;
-            for (P s : p.srcs) {
+            for (P s : typedOperands(p)) {
                 TypeClass t = declared(s);
                 if (t == null) continue;
                 if (seen != null && seen != t) {
@@ -764,10 +787,7 @@ public final class Checker {
 
         private Condition condition(Ast.Condition ac, Map<String, Node.VarNode> firstVar) {
             Predicate p = Predicate.bySpelling(ac.name());
-            if (p == null) {
-                unknownCondition(ac);
-                return null;
-            }
+            if (p == null) return null; // reported before anything else
             if (ac.args().size() != p.arity()) {
                 error(ac.pos(), p.spelling() + " takes " + p.arity() + " argument" + (p.arity() == 1 ? "" : "s") + ", got "
                         + ac.args().size());
@@ -861,8 +881,10 @@ public final class Checker {
         }
 
         private void unknownCondition(Ast.Condition ac) {
+            // Not in errorCount: the rest of the rule is still checked, but the rule is not kept.
+            badConditions++;
             String near = Suggest.closest(ac.name(), Predicate.spellings());
-            error(ac.pos(), "unknown condition '" + ac.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)")
+            c.error(ac.pos(), "unknown condition '" + ac.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)")
                     + "; known: " + String.join(", ", Predicate.spellings()));
         }
 

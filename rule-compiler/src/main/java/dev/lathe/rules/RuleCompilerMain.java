@@ -97,17 +97,7 @@ public final class RuleCompilerMain {
                 continue;
             }
             RuleCompiler.Result r = RuleCompiler.compile(cite, text);
-            if (r.ok()) {
-                String cls = MatcherGenerator.classNameFor(r.file().passName());
-                String owner = classOwners.putIfAbsent(cls.toLowerCase(java.util.Locale.ROOT), cite);
-                if (owner != null) {
-                    int line = passLine(text, r.file().passName());
-                    err.println(dev.lathe.ir.text.Diagnostic.error(cite, line, 1, "the pass '" + r.file().passName()
-                            + "' has the same rule set name as " + owner + " (" + cls + "); rename one",
-                            dev.lathe.ir.text.Diagnostic.lineOf(text, line)).render());
-                    errors++;
-                }
-            }
+            if (!uniquePass(r.file().passName(), cite, text, classOwners, err)) errors++;
             if (!r.warnings().isEmpty()) err.println(r.renderWarnings());
             if (!r.ok()) {
                 err.println(r.render());
@@ -145,6 +135,21 @@ public final class RuleCompilerMain {
             err.println(e.getMessage());
         }
         return null;
+    }
+
+    /**
+     * Whether the file's rule set name is not taken by an earlier file (compared as the class
+     * name, ignoring case, so {@code a_b} and {@code aB} clash); prints the error when it is.
+     */
+    private static boolean uniquePass(String pass, String cite, String text, java.util.Map<String, String> owners,
+                                      PrintStream err) {
+        String cls = MatcherGenerator.classNameFor(pass);
+        String owner = owners.putIfAbsent(cls.toLowerCase(java.util.Locale.ROOT), cite);
+        if (owner == null) return true;
+        int line = passLine(text, pass);
+        err.println(dev.lathe.ir.text.Diagnostic.error(cite, line, 1, "the pass '" + pass + "' has the same rule set name as "
+                + owner + " (" + cls + "); rename one", dev.lathe.ir.text.Diagnostic.lineOf(text, line)).render());
+        return false;
     }
 
     /** The line of a file's {@code pass} declaration, or 1. */

@@ -106,7 +106,8 @@ public final class RuleSyntax {
                 boolean endsRule = msg.startsWith(MISSING_SEMICOLON);
                 // One error per rule: what ANTLR reports after recovering inside a rule is almost
                 // always a consequence of the first error (a token it dropped or made up).
-                boolean cascade = !errorTokens.isEmpty() && sameRule(tokens, errorTokens.last(), at, missingSemicolon);
+                Integer before = errorTokens.floor(at); // the lexer's errors are all in already
+                boolean cascade = before != null && sameRule(tokens, before, at, missingSemicolon);
                 if (endsRule) {
                     // The rule is whole once ANTLR puts in the ';' (it is still checked), and the
                     // token is where the next rule starts.
@@ -260,7 +261,46 @@ public final class RuleSyntax {
         protected void reportMissingToken(Parser p) {
             if (inErrorRecoveryMode(p)) return;
             beginErrorCondition(p);
-            report(p, p.getCurrentToken(), null, getExpectedTokens(p));
+            Token t = p.getCurrentToken();
+            IntervalSet expected = getExpectedTokens(p);
+            Token prev = previousVisible((CommonTokenStream) p.getInputStream(), t.getTokenIndex());
+            if (expected.contains(tokenType(p, "';'")) && prev != null) {
+                // ANTLR goes on as if the ';' were there: the next rule starts at t.
+                p.notifyErrorListeners(t, MISSING_SEMICOLON + " after '" + prev.getText() + "'", null);
+                return;
+            }
+            report(p, t, null, expected);
+        }
+
+        /**
+         * Never drops a ';' as an extraneous token: it ends a rule, and dropping it would read
+         * the next rule as the rest of the broken one (and report its first token as an error).
+         */
+        @Override
+        protected Token singleTokenDeletion(Parser p) {
+            if (p.getCurrentToken().getText().equals(";") && p.getCurrentToken().getType() != Token.EOF) return null;
+            return super.singleTokenDeletion(p);
+        }
+
+        /**
+         * Between rules, tokens that cannot start one (a reserved word as a rule name, a stray
+         * ')') are reported once and skipped up to a token that can, and reading goes on from
+         * there. ANTLR's own recovery there gives up on the rest of the file.
+         */
+        @Override
+        public void sync(Parser p) throws RecognitionException {
+            if (!(p.getContext() instanceof RulesParser.RuleFileContext)) {
+                super.sync(p);
+                return;
+            }
+            TokenStream in = p.getInputStream();
+            IntervalSet expected = p.getExpectedTokens();
+            if (in.LA(1) == Token.EOF || expected.contains(in.LA(1))) return;
+            Token t = p.getCurrentToken();
+            p.notifyErrorListeners(t, message(p, t, expected), null);
+            while (in.LA(1) != Token.EOF && !expected.contains(in.LA(1))) p.consume();
+            // (No endErrorCondition here: it would also clear ANTLR's guard against recovering
+            // at the same token forever.)
         }
 
         private void report(Parser p, Token t, RecognitionException e, IntervalSet expected) {
@@ -273,7 +313,7 @@ public final class RuleSyntax {
             boolean wantsSemicolon = expected != null && expected.contains(tokenType(p, "';'"));
             if (wantsSemicolon && prev != null && (t.getType() == Token.EOF || t.getLine() > prev.getLine())
                     && !prev.getText().equals(";")) {
-                return MISSING_SEMICOLON + " at the end of the rule (after '" + prev.getText() + "')";
+                return MISSING_SEMICOLON + " after '" + prev.getText() + "'";
             }
             String found = t.getType() == Token.EOF ? "unexpected end of file" : "unexpected '" + t.getText() + "'";
             String msg = expected == null ? found : found + "; expected " + describe(p, expected);
@@ -346,8 +386,12 @@ public final class RuleSyntax {
         }
     }
 
-    /** Pass names whose class would clash with a class the rule compiler writes itself. */
-    private static final java.util.Set<String> RESERVED_PASS_NAMES = java.util.Set.of("generated");
+    /**
+     * The passes of the pipeline (rule sets register beside them under their pass name); the
+     * two rule files shipped in rules/ are the rule passes, not built-ins.
+     */
+    private static final java.util.Set<String> BUILT_IN_PASSES =
+            java.util.Set.copyOf(dev.lathe.ir.pass.PassRegistry.standard().names());
 
     /** The pass a file declares, else its file name without {@code .rules}. */
     static String passName(String file, String declared) {
@@ -395,12 +439,17 @@ public final class RuleSyntax {
             String pass = passName(file, declared);
             Token at = declared != null ? c.passDecl().name : null;
             int line = at == null ? 1 : at.getLine(), col = at == null ? 1 : at.getCharPositionInLine() + 1;
-            if (!pass.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+            if (declared == null && c.passDecl() != null) {
+                // A pass line with an error (reported): the file name is not what the writer meant.
+            } else if (!pass.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 errors.add(Diagnostic.error(file, line, col, "the pass name '" + pass + "' (from the file name) is not a name "
                         + "(letters, digits and _, not starting with a digit); add a line 'pass NAME;'", Diagnostic.lineOf(text, line)));
-            } else if (RESERVED_PASS_NAMES.contains(pass.toLowerCase(java.util.Locale.ROOT).replace("_", ""))) {
+            } else if (pass.toLowerCase(java.util.Locale.ROOT).replace("_", "").equals("generated")) {
                 errors.add(Diagnostic.error(file, line, col, "the pass name '" + pass + "' is reserved (the generated index "
                         + "class is GeneratedRules); choose another", Diagnostic.lineOf(text, line)));
+            } else if (BUILT_IN_PASSES.contains(pass)) {
+                errors.add(Diagnostic.error(file, line, col, "the pass name '" + pass + "' is a built-in pass of lathe opt; "
+                        + "choose another", Diagnostic.lineOf(text, line)));
             }
             return new Ast.RuleFile(file, pass, rules);
         }
@@ -433,7 +482,9 @@ public final class RuleSyntax {
             if (r.getStart() == null) return true;
             int from = r.getStart().getTokenIndex();
             Token before = previousVisible(tokens, from);
-            return before != null && !before.getText().equals(";") && !missingSemicolon.contains(from);
+            if (before == null || before.getText().equals(";") || missingSemicolon.contains(from)) return false;
+            // A named rule, or one that starts its line, is what the writer began, not leftovers.
+            return r.name == null && before.getLine() == r.getStart().getLine();
         }
 
         private int nextVisible(int index) {
@@ -455,7 +506,11 @@ public final class RuleSyntax {
             while (!work.isEmpty()) {
                 ParseTree t = work.pop();
                 int d = depths.pop();
-                if (t instanceof RulesParser.ExprContext e) {
+                // Levels are operations, parentheses and unary operators; a variable, a literal or
+                // an annotation adds none.
+                if (t instanceof RulesParser.CallContext || t instanceof RulesParser.UnaryContext
+                        || t instanceof RulesParser.BinaryContext || t instanceof RulesParser.ParenContext) {
+                    RulesParser.ExprContext e = (RulesParser.ExprContext) t;
                     d++;
                     if (d > MAX_DEPTH) {
                         Token at = e.getStart();

@@ -56,9 +56,18 @@ class HostileInputTest {
 
     @Test
     void nestingUpToTheLimitCompiles() {
-        int n = RuleSyntax.MAX_DEPTH - 1;
-        String deep = "fneg(".repeat(n) + "a" + ")".repeat(n);
-        assertEquals(List.of(), errors("pass t;\nr: " + deep + " => " + deep + ";\n"));
+        int n = RuleSyntax.MAX_DEPTH;
+        String calls = "fneg(".repeat(n) + "a" + ")".repeat(n);
+        // Annotations and variables add no level.
+        String annotated = "fabs(".repeat(n) + "b@32" + ")@32".repeat(n);
+        String parens = "fsat(" + "(".repeat(n - 1) + "c" + ")".repeat(n - 1) + ")";
+        assertEquals(List.of(), errors("pass t;\nr: " + calls + " => " + calls + ";\ns: " + annotated + " => b;\n"
+                + "u: " + parens + " => fsat(c);\n"));
+        String over = "fneg(".repeat(n + 1) + "a" + ")".repeat(n + 1);
+        assertEquals(List.of("2:" + (8 + 5 * n) + ": the expression is nested more than " + n
+                + " levels deep; rules that deep are not supported"), errors("pass t;\nr: " + over + " => a;\n"));
+        String chain = "d@f32" + " + d".repeat(n + 1);
+        assertEquals(1, errors("pass t;\nv: " + chain + " => d;\n").size());
     }
 
     @Test

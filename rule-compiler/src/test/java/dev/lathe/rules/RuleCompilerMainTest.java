@@ -53,6 +53,31 @@ class RuleCompilerMainTest {
     }
 
     @Test
+    void aRuleSetNameIsCheckedEvenWhenTheFirstFileHasErrors() throws IOException {
+        write("a.rules", "pass opt;\nr: fmull(a, 1.0) => a;\n");
+        write("b.rules", "pass opt;\nr: fmul(a, 1.0) => a;\n");
+        Run r = run();
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("rules/a.rules:2:4: error: unknown op 'fmull'"), r.err());
+        assertTrue(r.err().contains("rules/b.rules:1:1: error: the pass 'opt' has the same rule set name as rules/a.rules"), r.err());
+    }
+
+    @Test
+    void ruleTextWithBackslashesGivesJavaThatCompiles() throws IOException {
+        // javac reads a backslash-u escape before it sees the comment the rule text is quoted in.
+        write("t.rules", "pass t;\nr: fneg(fneg(a)) // \\u002a/ and C:\\users\n   => a;\n");
+        Run r = run();
+        assertEquals(0, r.code(), r.err());
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        int code = javac.run(null, log, log, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
+                dir.resolve("out/dev/lathe/generated/TRules.java").toString(),
+                dir.resolve("out/dev/lathe/generated/GeneratedRules.java").toString());
+        assertEquals(0, code, log.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aFileNameThatIsNotAPassNameNeedsAHeader() throws IOException {
         write("my-rules.rules", "r: fmul(a, 1.0) => a;\n");
         Run r = run();
