@@ -170,8 +170,10 @@ public final class RewritePass implements Pass {
         enqueue(start, work);
         int budget = heightOf(start);
         if (budget == 0) return;
-        java.util.Map<Instr, Integer> best = new java.util.HashMap<>();
-        ArrayDeque<Instr> walk = new ArrayDeque<>();
+        // The queue's scratch: this runs after every rewrite.
+        java.util.Map<Instr, Integer> best = work.usersBest;
+        ArrayDeque<Instr> walk = work.usersWalk;
+        best.clear();
         best.put(start, budget);
         walk.add(start);
         while (!walk.isEmpty()) {
@@ -188,6 +190,8 @@ public final class RewritePass implements Pass {
                 }
             }
         }
+        // clear() costs the table's capacity: do not keep a table one large walk grew.
+        if (best.size() > 256) work.usersBest = new java.util.HashMap<>();
     }
 
     private int heightOf(Instr i) {
@@ -205,6 +209,9 @@ public final class RewritePass implements Pass {
      */
     private static final class Queue {
         private final ArrayDeque<AluInstr> items = new ArrayDeque<>();
+        /** Scratch of {@link #enqueueWithUsers}, reused by every rewrite of the run. */
+        java.util.Map<Instr, Integer> usersBest = new java.util.HashMap<>();
+        final ArrayDeque<Instr> usersWalk = new ArrayDeque<>();
         private boolean[] queued;
 
         Queue(int values) {

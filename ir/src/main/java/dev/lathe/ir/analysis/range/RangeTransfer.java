@@ -233,11 +233,11 @@ public final class RangeTransfer {
                 index = index * BOX_FIELDS + box[i] * 2 + (in[i].whole() ? 1 : 0);
             }
             if (!table.known[index]) {
-                long[][] corners = new long[n][];
+                long[][] corners = scratch.corners[n];
                 for (int i = 0; i < n; i++) corners[i] = FloatClass.corners(box[i], bits[i], in[i].whole());
-                long[] r = box(op, unsized, corners, outKind);
-                table.lo[index] = r[0];
-                table.hi[index] = r.length > 1 ? r[1] : 0;
+                box(op, unsized, corners, outKind);
+                table.lo[index] = scratch.lo;
+                table.hi[index] = scratch.hi;
                 table.known[index] = true;
             }
             if (outKind == Kind.FLOAT) {
@@ -285,16 +285,17 @@ public final class RangeTransfer {
      * one float class each, or the ends of an integer interval). Float results give {classes
      * of the hull, NaN included}; integer results {least, greatest}.
      */
-    private static long[] box(Op op, int unsized, long[][] corners, Kind outKind) {
+    private void box(Op op, int unsized, long[][] corners, Kind outKind) {
         int n = corners.length;
         int out = op.outputBits(unsized);
         boolean plusZeroOnly = switch (op) {
             case FADD, FSUB, I2F16, I2F32, I2F64, U2F16, U2F32, U2F64 -> true;
             default -> false;
         };
-        int[] corner = new int[n];
-        long[][] srcs = new long[n][1];
-        long[] dst = new long[1];
+        int[] corner = scratch.corner[n];
+        java.util.Arrays.fill(corner, 0);
+        long[][] srcs = scratch.srcs[n];
+        long[] dst = scratch.dst;
         boolean boxAny = false, boxNaN = false, boxNegZero = false;
         long boxLo = 0, boxHi = 0;
         while (true) {
@@ -320,28 +321,58 @@ public final class RangeTransfer {
             while (k < n && ++corner[k] == corners[k].length) corner[k++] = 0;
             if (k == n) break;
         }
-        if (outKind != Kind.FLOAT) return new long[] {boxLo, boxHi};
+        if (outKind != Kind.FLOAT) {
+            scratch.lo = boxLo;
+            scratch.hi = boxHi;
+            return;
+        }
         int m = boxNaN ? bit(FloatClass.NAN) : 0;
         if (boxAny) {
             int hull = FloatClass.between(FloatClass.of(boxLo, out), FloatClass.of(boxHi, out));
             if (plusZeroOnly && !boxNegZero) hull &= ~bit(NEG_ZERO);
             m |= hull;
         }
-        return new long[] {m};
+        scratch.lo = m;
+        scratch.hi = 0;
     }
+
+    /**
+     * The corner method's working arrays (by operand count, at most three) and a box's result,
+     * reused by every box: an analysis evaluates thousands, and allocating them was a fifth of
+     * what a rewrite pass allocated. A transfer is used by one thread at a time.
+     */
+    private static final class Scratch {
+        final long[][][] corners = new long[4][][];
+        final int[][] corner = new int[4][];
+        final long[][][] srcs = new long[4][][];
+        final long[] dst = new long[1];
+        long lo;
+        long hi;
+
+        Scratch() {
+            for (int n = 0; n < 4; n++) {
+                corners[n] = new long[n][];
+                corner[n] = new int[n];
+                srcs[n] = new long[n][1];
+            }
+        }
+    }
+
+    private final Scratch scratch = new Scratch();
 
     /**
      * The corner method (see the class comment) on integer operands converted to floats: one
      * box, whose corners are the ends of the operands' intervals.
      */
-    private static Range intCorners(Op op, int unsized, Range[] in, Kind inKind) {
+    private Range intCorners(Op op, int unsized, Range[] in, Kind inKind) {
         long[][] corners = new long[in.length][];
         for (int i = 0; i < in.length; i++) {
             int bits = op.input(i).isSized() ? op.input(i).bitSize() : unsized;
             corners[i] = inKind == Kind.SIGNED ? new long[] {Bits.trunc(in[i].sLo(), bits), Bits.trunc(in[i].sHi(), bits)}
                     : new long[] {in[i].uLo(), in[i].uHi()};
         }
-        return Range.floats(op.outputBits(unsized), (int) box(op, unsized, corners, Kind.FLOAT)[0], wholeResult(op, in));
+        box(op, unsized, corners, Kind.FLOAT);
+        return Range.floats(op.outputBits(unsized), (int) scratch.lo, wholeResult(op, in));
     }
 
     private static boolean less(long a, long b, Kind k) {
