@@ -130,6 +130,12 @@ class CliTest {
         Result missing = lathe("print", dir.resolve("missing.ir").toString());
         assertEquals(1, missing.code());
         assertEquals(dir.resolve("missing.ir") + ": no such file\n", missing.err());
+        Path latin1 = dir.resolve("latin1.ir");
+        Files.write(latin1, "shader compute\n# caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        Result notUtf8 = lathe("print", latin1.toString());
+        assertEquals(1, notUtf8.code());
+        assertTrue(notUtf8.err().startsWith(latin1 + ":2:6: error: not valid UTF-8 here (byte 0xE9)"), notUtf8.err());
+        assertTrue(notUtf8.err().contains("\n       ^"), "the caret is under the bad byte: " + notUtf8.err());
         Result ext = lathe("print", file("x.txt", "hi").toString());
         assertTrue(ext.err().contains("unsupported input (expected .ir, .spv, .vert, .frag or .comp)"), ext.err());
         Result option = lathe("run", p.toString(), "--bogus");

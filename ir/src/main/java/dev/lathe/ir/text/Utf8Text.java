@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
 public final class Utf8Text {
     private Utf8Text() {}
 
-    /** A file that is not UTF-8; the message is {@code file:line:col: error: …}. */
+    /** A file that is not UTF-8; the message is {@code file:line:col: error: …}, the line and a caret. */
     public static final class Malformed extends Exception {
         public Malformed(String message) {
             super(message, null, false, false);
@@ -39,7 +39,11 @@ public final class Utf8Text {
                 lineStart = i + 1;
             }
         }
-        throw new Malformed(String.format("%s:%d:%d: error: not valid UTF-8 here (byte 0x%02X); the file must be UTF-8 text",
-                file, line, before.length() - lineStart + 1, bytes[in.position()] & 0xFF));
+        int column = before.length() - lineStart + 1;
+        // The line as far as it can be shown: bad bytes as U+FFFD.
+        String lenient = new String(bytes, StandardCharsets.UTF_8);
+        String shown = Diagnostic.lineOf(lenient, line);
+        String message = String.format("not valid UTF-8 here (byte 0x%02X); the file must be UTF-8 text", bytes[in.position()] & 0xFF);
+        throw new Malformed(Diagnostic.error(file, line, column, message, shown).render());
     }
 }
