@@ -164,7 +164,7 @@ public final class RuleSyntax {
      */
     private static List<Token> hideTooDeep(List<Token> all) {
         List<Token> found = new ArrayList<>();
-        int parens = 0, prefix = 0, ruleStart = 0;
+        int parens = 0, prefix = 0, ruleStart = 0, named = -1;
         Token prev = null, tooDeep = null;
         for (int i = 0; i < all.size(); i++) {
             Token t = all.get(i);
@@ -174,10 +174,14 @@ public final class RuleSyntax {
                 if (tooDeep != null) {
                     found.add(tooDeep);
                     int last = t.getType() == Token.EOF ? i - 1 : i;
-                    for (int k = ruleStart; k <= last; k++) ((WritableToken) all.get(k)).setChannel(Token.HIDDEN_CHANNEL);
+                    // From the deep rule's name when it has one: a rule before it that lacks its
+                    // ';' stays visible, to get its own errors.
+                    int first = named >= 0 ? named : ruleStart;
+                    for (int k = first; k <= last; k++) ((WritableToken) all.get(k)).setChannel(Token.HIDDEN_CHANNEL);
                 }
                 parens = 0;
                 prefix = 0;
+                named = -1;
                 tooDeep = null;
                 ruleStart = i + 1;
                 prev = t;
@@ -193,10 +197,19 @@ public final class RuleSyntax {
                     if (endsOperand(t)) prefix = 0;
                 }
             }
+            if (tooDeep == null && parens == 0 && t.getType() == RulesLexer.IDENT && nextIsColon(all, i)) named = i;
             if (tooDeep == null && parens + prefix > MAX_DEPTH) tooDeep = t;
             prev = t;
         }
         return found;
+    }
+
+    private static boolean nextIsColon(List<Token> all, int i) {
+        for (int k = i + 1; k < all.size(); k++) {
+            Token t = all.get(k);
+            if (t.getChannel() == Token.DEFAULT_CHANNEL) return t.getText().equals(":");
+        }
+        return false;
     }
 
     private static boolean endsOperand(Token t) {
