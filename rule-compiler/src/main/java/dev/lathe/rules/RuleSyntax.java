@@ -331,6 +331,11 @@ public final class RuleSyntax {
             String found = t.getType() == Token.EOF ? "unexpected end of file" : "unexpected '" + t.getText() + "'";
             String msg = expected == null ? found : found + "; expected " + describe(p, expected);
             if (isKeyword(t) && (expected == null || expected.contains(RulesLexer.IDENT))) msg += " ('" + t.getText() + "' is a reserved word)";
+            Token comment = midRuleHash((CommonTokenStream) in, t.getTokenIndex());
+            if (comment != null) {
+                msg += " (the '#' at " + comment.getLine() + ":" + (comment.getCharPositionInLine() + 1) + " starts a comment "
+                        + "to the end of its line; a constant-only variable is written without a space, as in #c)";
+            }
             if (prev != null && prev.getType() == RulesLexer.CONSTVAR && startsRule((CommonTokenStream) in, prev)) {
                 msg += " ('" + prev.getText() + "' reads as a constant variable; a comment starts with '# ' or '//')";
             }
@@ -339,6 +344,23 @@ public final class RuleSyntax {
                 msg += " (a rule's name is followed by ':', as in " + prev.getText() + ": …)";
             }
             return msg;
+        }
+
+        /**
+         * A '#' comment that ends a line in the middle of the rule before {@code at} (searched
+         * back to the previous ';'): '#' and a space start a comment, so {@code imul(a, # c)}
+         * loses the rest of its line, and the error shows up later.
+         */
+        private static Token midRuleHash(CommonTokenStream in, int at) {
+            for (int i = Math.min(at, in.size()) - 1; i >= 0; i--) {
+                Token c = in.get(i);
+                if (c.getChannel() == Token.DEFAULT_CHANNEL && c.getText().equals(";")) return null;
+                if (c.getType() == RulesLexer.HASH_COMMENT) {
+                    Token before = previousVisible(in, i);
+                    if (before != null && before.getLine() == c.getLine() && !before.getText().equals(";")) return c;
+                }
+            }
+            return null;
         }
 
         private static boolean startsRule(CommonTokenStream in, Token t) {

@@ -51,7 +51,7 @@ BAD_NUMBER    : [0-9] [0-9a-zA-Z_.]* ;
 fragment EXP  : [eE] [+-]? [0-9]+ ;
 
 // '#' followed by a name is a constant-only variable; otherwise it starts a comment, as '//' does.
-HASH_COMMENT  : '#' ~[a-zA-Z_\r\n] ~[\r\n]* -> skip ;
+HASH_COMMENT  : '#' ~[a-zA-Z_\r\n] ~[\r\n]* -> channel(HIDDEN) ;
 LONE_HASH     : '#' -> skip ;
 LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
 BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
