@@ -103,12 +103,26 @@ final class OptCommand implements Callable<Integer> {
             err.printf("%-22s %6s %9s %10.3f%n", "total", "", "", total / 1e6);
             err.flush();
         }
-        if (ruleStats) printRuleStats(passes, spec.commandLine().getErr());
+        if (ruleStats) printRuleStats(passes, passNames(pipeline), spec.commandLine().getErr());
         return 0;
     }
 
-    static void printRuleStats(Passes passes, PrintWriter err) {
+    /** The names of the passes a pipeline runs (loops included). */
+    private static java.util.Set<String> passNames(Pipeline pipeline) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        java.util.ArrayDeque<Pipeline.Step> work = new java.util.ArrayDeque<>(pipeline.steps());
+        while (!work.isEmpty()) {
+            Pipeline.Step step = work.pop();
+            if (step instanceof Pipeline.PassStep ps) names.add(ps.pass().name());
+            if (step instanceof Pipeline.LoopStep ls) work.addAll(ls.steps());
+        }
+        return names;
+    }
+
+    /** The statistics of the rule sets the pipeline ran (a rule set it did not run has none to tell). */
+    static void printRuleStats(Passes passes, java.util.Set<String> ran, PrintWriter err) {
         for (dev.lathe.ir.rewrite.RuleStats st : passes.stats) {
+            if (!ran.contains(st.ruleSet().passName())) continue;
             err.println("rules of pass " + st.ruleSet().passName() + ": " + st.total() + " rewrite"
                     + (st.total() == 1 ? "" : "s"));
             for (dev.lathe.ir.rewrite.RuleStats.Entry e : st.firedMostFirst()) {

@@ -73,10 +73,13 @@ final class RulesCommand implements Runnable {
             }
             List<CheckedRule> rules = new ArrayList<>();
             StringBuilder errors = new StringBuilder();
+            java.util.Map<String, String> owners = new java.util.HashMap<>();
             for (Path f : files) {
                 String text = ShaderFiles.readText(f);
                 RuleCompiler.Result r = RuleCompiler.compile(f.toString(), text);
                 if (!r.ok()) errors.append(errors.length() > 0 ? "\n" : "").append(r.render());
+                String duplicate = dev.lathe.rules.RuleCompilerMain.duplicatePass(r.file().passName(), f.toString(), text, owners);
+                if (duplicate != null) errors.append(errors.length() > 0 ? "\n" : "").append(duplicate);
                 rules.addAll(r.file().rules());
             }
             if (errors.length() > 0) throw new CliException(errors.toString());
@@ -108,7 +111,7 @@ final class RulesCommand implements Runnable {
             } finally {
                 pool.shutdownNow();
             }
-            out.println(rules.size() + " rules: " + sound + " sound, " + unsound + " UNSOUND, " + unchecked + " unchecked; "
+            out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + sound + " sound, " + unsound + " UNSOUND, " + unchecked + " unchecked; "
                     + inputs + " inputs compared (seed " + seed + ", " + samples + " samples per size)");
             out.flush();
             return unsound > 0 ? 1 : 0;

@@ -281,4 +281,46 @@ class CliTest {
         Result unknown = lathe("report", one.toString(), two.toString(), "-m", "bogus");
         assertTrue(unknown.err().contains("unknown measurement 'bogus'"), unknown.err());
     }
+
+    @Test
+    void ruleStatsListTheRuleSetsThePipelineRan() throws IOException {
+        Path p = file("m.ir", """
+                shader fragment
+                input f32 @x
+                output f32 @o
+                function main {
+                  vec1 32 %x = load_input @x
+                  vec1 32 %one = load_const (1.0)
+                  vec1 32 %m = fmul %x, %one
+                  store_output @o, %m
+                }
+                """);
+        Result r = lathe("opt", "--passes", "algebraic", "--rule-stats", p.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.err().startsWith("rules of pass algebraic: 1 rewrite\n"), r.err());
+        assertTrue(r.err().contains("rules/algebraic.rules:"), "each rule cites its line: " + r.err());
+        assertTrue(r.err().contains("never fired ("), r.err());
+        assertFalse(r.err().contains("rules of pass late"), "late did not run: " + r.err());
+        Result none = lathe("opt", "--passes", "dce", "--rule-stats", p.toString());
+        assertEquals("", none.err());
+    }
+
+    @Test
+    void rulesCheckReportsSoundnessAndFileProblems() throws IOException {
+        Path good = file("good.rules", "pass mine;\nr: fmul(a, 1.0) => a;\n");
+        Result ok = lathe("rules", "check", "--bits", "16", good.toString());
+        assertEquals(0, ok.code(), ok.err());
+        assertTrue(ok.out().contains("1 rule: 1 sound, 0 UNSOUND, 0 unchecked"), ok.out());
+        Path bad = file("bad.rules", "pass other;\nr: fadd(a, 0.0) => a;\n");
+        Result unsound = lathe("rules", "check", "--bits", "16", bad.toString());
+        assertEquals(1, unsound.code());
+        assertTrue(unsound.out().contains("UNSOUND"), unsound.out());
+        Path same = file("same.rules", "pass mine;\ns: fadd(a, -0.0) => a;\n");
+        Result dup = lathe("rules", "check", good.toString(), same.toString());
+        assertEquals(1, dup.code());
+        assertTrue(dup.err().contains(same + ":1:1: error: the pass 'mine' has the same rule set name as " + good), dup.err());
+        Result broken = lathe("rules", "check", file("broken.rules", "r: fmul(a, 1.0 => a;\n").toString());
+        assertEquals(1, broken.code());
+        assertTrue(broken.err().contains("broken.rules:1:16: error: unexpected '=>'; expected ',' or ')'"), broken.err());
+    }
 }

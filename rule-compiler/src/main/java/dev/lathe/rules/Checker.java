@@ -123,6 +123,8 @@ public final class Checker {
         final String text;
         final Ast.LitKind kind;
         TypeClass context;
+        Op consumer;           // the op reading the literal, and as which operand
+        int operand;
 
         PLit(Ast.Pos pos, String text, Ast.LitKind kind) {
             super(pos);
@@ -574,12 +576,26 @@ public final class Checker {
             POp o = (POp) p;
             if (o.op != null) {
                 TypeClass t = o.op.output().typeClass();
+                if (signNeutral(o.op)) {
+                    // iadd and ixor compute the same bits signed or not: their result is read as
+                    // their operands are ((a@u32 + b) / 2 is a udiv, (a@i32 ^ b@i32) < 0 an ilt).
+                    TypeClass from = evidence(o.op == Op.ISHL ? List.of(o.srcs.get(0)) : o.srcs);
+                    if (from == TypeClass.INT || from == TypeClass.UINT) return from;
+                }
                 if (t != TypeClass.ANY) return t;
                 if (o.op == Op.BCSEL) return evidence(List.of(o.srcs.get(1), o.srcs.get(2)));
                 return evidence(o.srcs);
             }
             if (isComparison(o.infix)) return TypeClass.BOOL;
             return evidence(o.srcs);
+        }
+
+        /** Integer ops whose result bits do not depend on reading the operands signed or unsigned. */
+        private static boolean signNeutral(Op op) {
+            return switch (op) {
+                case IADD, ISUB, IMUL, INEG, IAND, IOR, IXOR, INOT, ISHL, IADD3 -> true;
+                default -> false;
+            };
         }
 
         private static boolean isComparison(String infix) {
@@ -689,6 +705,10 @@ public final class Checker {
                     OperandType in = op.input(i);
                     int want = in.isSized() ? newClass(in.bitSize(), Bits.sizeFlag(in.bitSize()), pattern) : o.opCls;
                     P s = o.srcs.get(i);
+                    if (s instanceof PLit lit) {
+                        lit.consumer = op;
+                        lit.operand = i;
+                    }
                     unify(want, s.cls, s.pos, "operand " + (i + 1) + " of " + op.opName() + " must be "
                             + (in.isSized() ? in.bitSize() + " bits" : "the size of its other operands"));
                 }
@@ -739,6 +759,7 @@ public final class Checker {
                 RuleLiteral lit = RuleLiteral.of(l.text);
                 int r = find(l.cls);
                 int f = fixed.get(r);
+                if (!asFloat && readsSigned(l) && aboveSignedRange(l, lit, r)) continue;
                 if (f != 0) {
                     if (!lit.fits(f, asFloat)) {
                         String why = asFloat ? lit.floatProblem(f) : null;
@@ -757,6 +778,41 @@ public final class Checker {
                     if (!any) error(l.pos, l.text + " does not fit any bit size this operand may have");
                 }
             }
+        }
+
+        /**
+         * Whether the literal is a decimal integer that an op reads as signed where the sign
+         * matters (a comparison, min/max, division, a right shift's value …). There, 128 at 8
+         * bits is -128: a literal above the signed range would silently mean a negative number.
+         * (Sign-neutral ops such as iadd and ieq see the same bits either way; hex is raw bits.)
+         */
+        private static boolean readsSigned(PLit l) {
+            if (l.consumer == null || l.kind != Ast.LitKind.INT) return false;
+            if (l.consumer.input(l.operand).typeClass() != TypeClass.INT) return false;
+            return switch (l.consumer) {
+                case IADD, ISUB, IMUL, INEG, IEQ, INE, ISHL, IADD3, FIND_LSB, I2B1, BITFIELD_INSERT, BFM,
+                     UBITFIELD_EXTRACT -> false;
+                case ISHR, IBITFIELD_EXTRACT -> l.operand == 0;
+                default -> true;
+            };
+        }
+
+        /** Reports (and returns true) when a signed-read literal is above the signed range at a size it may have. */
+        private boolean aboveSignedRange(PLit l, RuleLiteral lit, int cls) {
+            BigInteger value = new BigInteger(l.text);
+            int f = fixed.get(cls);
+            for (int size : new int[] {8, 16, 32, 64}) {
+                boolean possible = f != 0 ? f == size : (legal.get(cls) & Bits.sizeFlag(size)) != 0;
+                if (!possible || !lit.fits(size, false)) continue;
+                if (value.compareTo(BigInteger.ONE.shiftLeft(size - 1)) >= 0) {
+                    long wrapped = Bits.sext(value.longValue(), size);
+                    error(l.pos, l.text + " is above the signed " + size + "-bit range: " + l.consumer.opName() + " would read it as "
+                            + wrapped + (f != 0 ? "" : "; fix the size, as in @32, or write the value " + l.consumer.opName()
+                            + " should see"));
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** Every class used by the replacement must be fixed or have a member in the pattern. */

@@ -143,13 +143,23 @@ public final class RuleCompilerMain {
      */
     private static boolean uniquePass(String pass, String cite, String text, java.util.Map<String, String> owners,
                                       PrintStream err) {
+        String problem = duplicatePass(pass, cite, text, owners);
+        if (problem == null) return true;
+        err.println(problem);
+        return false;
+    }
+
+    /**
+     * The rendered error when another file already gave this rule set name ({@code owners}: the
+     * names seen so far, by lower-case class name, with their files), else null after recording it.
+     */
+    public static String duplicatePass(String pass, String cite, String text, java.util.Map<String, String> owners) {
         String cls = MatcherGenerator.classNameFor(pass);
         String owner = owners.putIfAbsent(cls.toLowerCase(java.util.Locale.ROOT), cite);
-        if (owner == null) return true;
+        if (owner == null) return null;
         int line = passLine(text, pass);
-        err.println(dev.lathe.ir.text.Diagnostic.error(cite, line, 1, "the pass '" + pass + "' has the same rule set name as "
-                + owner + " (" + cls + "); rename one", dev.lathe.ir.text.Diagnostic.lineOf(text, line)).render());
-        return false;
+        return dev.lathe.ir.text.Diagnostic.error(cite, line, 1, "the pass '" + pass + "' has the same rule set name as "
+                + owner + " (" + cls + "); rename one", dev.lathe.ir.text.Diagnostic.lineOf(text, line)).render();
     }
 
     /** The line of a file's {@code pass} declaration, or 1. */

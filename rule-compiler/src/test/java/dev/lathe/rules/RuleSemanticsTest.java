@@ -273,4 +273,27 @@ class RuleSemanticsTest {
         assertEquals(0, stats.fired(1));
         assertEquals("r2", stats.neverFired().get(0).name());
     }
+
+    /** The op each rule's pattern root resolved to. */
+    private static java.util.List<String> roots(String rules) {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", "pass t;\n" + rules);
+        assertTrue(r.ok(), r.render());
+        return r.file().rules().stream().map(x -> x.pattern().op().opName()).toList();
+    }
+
+    @Test
+    void signNeutralOpsPassTheirOperandsSignednessOn() {
+        // iadd/imul/ixor/inot/ineg give the same bits signed or not: what reads their result is
+        // typed by their operands, so the annotations decide as a reader of the rule expects.
+        assertEquals(java.util.List.of("udiv", "ushr", "ult", "ilt", "ishr", "ushr", "ult", "ishr"), roots("""
+                r1: (a@u32 + b) / 2 => a;
+                r2: (c@u32 * d) >> 16 => c;
+                r3: e@u32 - #lo < #n => true;
+                r4: (f@i32 ^ g@i32) < 0 => true;
+                r5: ~h@i32 >> 1 => h;
+                r6: -k@u32 >> 1 => k;
+                r7: (m ^ n) < 0 => ult(ixor(m, n), 0);
+                r8: a@i32 >> b@u32 => a;
+                """));
+    }
 }

@@ -85,7 +85,7 @@ public final class SoundnessChecker {
             if (!checkedSizes.contains(label)) checkedSizes.add(label);
             if (run.compared < minimumChecked() && !(run.exhaustive && run.compared > 0)) {
                 return new Verdict(Verdict.Kind.UNCHECKED, rule.name(), rule.location() + ": rule " + rule.name()
-                        + " is unchecked at " + rootBits + " bits: only " + run.compared + " of " + run.attempts
+                        + " is unchecked at " + rootBits + (rootBits == 1 ? " bit: only " : " bits: only ") + run.compared + " of " + run.attempts
                         + " inputs satisfy its conditions (" + conditionText(rule) + ")", checked, label, null);
             }
         }
@@ -94,7 +94,7 @@ public final class SoundnessChecker {
                     + " is unchecked: it applies at no bit size that was asked for", 0, "", null);
         }
         return new Verdict(Verdict.Kind.SOUND, rule.name(), rule.location() + ": rule " + rule.name() + " is sound ("
-                + checked + " inputs at " + String.join(", ", checkedSizes) + " bits)", checked, String.join(",", checkedSizes),
+                + checked + " inputs at " + String.join(", ", checkedSizes) + (checkedSizes.equals(List.of("1")) ? " bit)" : " bits)"), checked, String.join(",", checkedSizes),
                 null);
     }
 
