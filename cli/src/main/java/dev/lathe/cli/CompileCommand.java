@@ -16,8 +16,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code lathe compile FILE.ir [--emit asm|bin|stats|ir] [-o OUT]}: the backend. */
 @Command(name = "compile", mixinStandardHelpOptions = true,
         description = {"Compile a shader to machine code for the ir3-like target (backend/ISA.md).",
-                "--emit asm prints the assembly (a .s program), bin writes the binary, stats prints the shader-db line,",
-                "ir prints the IR the code was selected from.",
+                "--emit asm prints the assembly (a .s program), bin writes the binary, stats prints the shader-db line, "
+                        + "ir prints the IR the code was selected from.",
                 "Example: lathe compile examples/ir/lambert.ir --emit asm"})
 final class CompileCommand implements Callable<Integer> {
     enum Emit { asm, bin, stats, ir }

@@ -10,9 +10,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code lathe ops}: the op table, one op a line. */
 @Command(name = "ops", mixinStandardHelpOptions = true,
-        description = {"List every ALU op of the op table, one a line:",
-                "name, signature (result(sources); unsized types share the instruction's bit size),",
-                "legal bit sizes, properties, and meaning."})
+        description = {"List every ALU op of the op table, one a line: name, signature (result(sources); unsized "
+                + "types share the instruction's bit size), legal bit sizes, properties, and meaning."})
 final class OpsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -33,10 +33,11 @@ final class RulesCommand implements Runnable {
 
     /** {@code lathe rules check FILE…}: the soundness checker. */
     @Command(name = "check", mixinStandardHelpOptions = true,
-            description = {"Check rules for soundness: evaluate each rule's pattern and replacement with the op table on",
-                    "edge values, one value of each float class and random inputs (exhaustively at 8 bits for small",
-                    "integer rules), at every bit size the rule admits. Prints one line per rule and a summary;",
-                    "exits with 1 if a rule is unsound. Example: lathe rules check rules/*.rules"})
+            description = {"Check rules for soundness: evaluate each rule's pattern and replacement with the op table on "
+                    + "edge values, one value of each float class and random inputs (exhaustively at 8 bits for small "
+                    + "integer rules), at every bit size the rule admits. Prints one line per rule and a summary; "
+                    + "exits with 1 if a rule is unsound.",
+                    "Example: lathe rules check rules/*.rules"})
     static final class Check implements Callable<Integer> {
         @Spec
         CommandSpec spec;

@@ -39,8 +39,8 @@ final class ShaderDbCommand implements Callable<Integer> {
     @Option(names = "--passes", paramLabel = "LIST", description = "the IR pipeline before selection (default: the default pipeline)")
     String passes;
 
-    @Option(names = "--check", paramLabel = "N", description = {"also run every compiled shader in the simulator against the IR interpreter on N random input sets",
-            "(bit for bit; compute shaders as two workgroups); a disagreement is a failure"})
+    @Option(names = "--check", paramLabel = "N", description = "also run every compiled shader in the simulator against the IR interpreter on N random input sets "
+            + "(bit for bit; compute shaders as two workgroups); a disagreement is a failure")
     int check;
 
     @Override

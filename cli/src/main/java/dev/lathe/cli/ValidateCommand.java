@@ -9,8 +9,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code lathe validate FILE.ir…}: parse and run the validator. */
 @Command(name = "validate", mixinStandardHelpOptions = true,
-        description = {"Check shaders: syntax, SSA dominance, use lists, op types and sizes, phis, jumps,",
-                "control-flow structure. Prints 'FILE: ok' or every error with its location."})
+        description = {"Check shaders: syntax, SSA dominance, use lists, op types and sizes, phis, jumps, "
+                + "control-flow structure. Prints 'FILE: ok' or every error with its location."})
 final class ValidateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -90,6 +90,7 @@ public final class Pipeline {
     }
 
     private static IllegalArgumentException error(String text, int at, String msg) {
+        if (text.isBlank()) return new IllegalArgumentException("the pipeline is empty");
         return new IllegalArgumentException("pipeline at character " + (at + 1) + ": " + msg + " in \"" + text.strip() + "\"");
     }
 }
