@@ -445,6 +445,7 @@ public final class Checker {
                     if (p.op != null || p.failed) continue;
                     if (annotationsDisagree(p)) continue;
                     TypeClass t = evidence(typedOperands(p));
+                    if (t == null) t = onlyMeaning(p.infix);
                     if (t == null) continue;
                     Op op = infixOp(p, t);
                     if (op == null) return; // an error was reported
@@ -454,7 +455,10 @@ public final class Checker {
             }
             collectContexts();
             for (POp p : ops) {
-                if (p.op == null && !p.failed) {
+                if (p.op == null && !p.failed && p.infix.equals(">>")) {
+                    error(p.pos, "cannot tell whether '>>' is a signed (ishr) or an unsigned (ushr) shift: annotate the "
+                            + "shifted value, as in a@i32 or a@u32, or write the op");
+                } else if (p.op == null && !p.failed) {
                     String shown = p.infix.startsWith("unary") ? p.infix.substring(5) : p.infix;
                     error(p.pos, "cannot tell whether '" + shown + "' is a float or an integer operation: write the op "
                             + "(" + examples(p.infix) + ") or annotate an operand, as in a@f32 or a@i32");
@@ -527,7 +531,8 @@ public final class Checker {
             for (P s : typedOperands(p)) {
                 TypeClass t = declared(s);
                 if (t == null) continue;
-                if (seen != null && seen != t) {
+                boolean integers = (seen == TypeClass.INT || seen == TypeClass.UINT) && (t == TypeClass.INT || t == TypeClass.UINT);
+                if (seen != null && seen != t && !(integers && !signMatters(p.infix))) {
                     String shown = p.infix.startsWith("unary") ? p.infix.substring(5) : p.infix;
                     error(p.pos, "the operands of '" + shown + "' are annotated as " + seen.spelling() + " and as "
                             + t.spelling() + ": write the op, or make the annotations agree");
@@ -537,6 +542,14 @@ public final class Checker {
                 seen = t;
             }
             return false;
+        }
+
+        /** Whether an infix operator's integer op depends on reading its operands signed or unsigned. */
+        private static boolean signMatters(String infix) {
+            return switch (infix) {
+                case "/", "%", ">>", "<", "<=", ">", ">=" -> true;
+                default -> false;
+            };
         }
 
         private TypeClass evidence(List<P> srcs) {
@@ -588,6 +601,18 @@ public final class Checker {
             }
             if (isComparison(o.infix)) return TypeClass.BOOL;
             return evidence(o.srcs);
+        }
+
+        /**
+         * The type to read an operator with when nothing says: the bitwise operators and '<<'
+         * have no float meaning and mean the same op on integers of either signedness (and on
+         * booleans for & | ^), so they need no evidence.
+         */
+        private static TypeClass onlyMeaning(String infix) {
+            return switch (infix) {
+                case "&", "|", "^", "<<", "unary~" -> TypeClass.INT;
+                default -> null;
+            };
         }
 
         /** Integer ops whose result bits do not depend on reading the operands signed or unsigned. */
@@ -867,7 +892,7 @@ public final class Checker {
             TypeClass t = varType(vars.get(v.name()));
             if (t == null) {
                 error(v.pos(), "cannot tell how " + p.spelling() + " should read " + v.name() + ": the rule only moves it, "
-                        + "never computes with it; annotate it, as in " + v.name() + "@f32 or " + v.name() + "@i32");
+                        + "never computes with it; annotate it in the pattern, as in " + v.name() + "@f32 or " + v.name() + "@i32");
                 return null;
             }
             int size = fixed.get(find(vars.get(v.name()).cls));
@@ -881,8 +906,13 @@ public final class Checker {
                     case UINT -> TypeClass.UINT;
                     case BOOL -> TypeClass.BOOL;
                 };
-                if (n <= 0 && vt == null) {
-                    error(an.pos(), "@" + an.text() + " means nothing in a condition (annotate the variable in the pattern)");
+                if (n < 0) {
+                    error(an.pos(), "invalid bit size @" + an.text() + " (1, 8, 16, 32 or 64)");
+                    return null;
+                }
+                if (n == 0 && vt == null) {
+                    error(an.pos(), an.text().matches("[fiub][0-9]+") ? "invalid type @" + an.text()
+                            : "@" + an.text() + " means nothing in a condition (annotate the variable in the pattern)");
                     return null;
                 }
                 if (at != null && at != t) {

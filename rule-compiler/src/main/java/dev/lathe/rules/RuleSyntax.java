@@ -197,7 +197,18 @@ public final class RuleSyntax {
                     if (endsOperand(t)) prefix = 0;
                 }
             }
-            if (tooDeep == null && parens == 0 && t.getType() == RulesLexer.IDENT && nextIsColon(all, i)) named = i;
+            if (parens == 0 && t.getType() == RulesLexer.IDENT && nextIsColon(all, i)) {
+                if (tooDeep != null) {
+                    // The deep rule had no ';': it ends where the next named rule starts.
+                    found.add(tooDeep);
+                    int first = named >= 0 ? named : ruleStart;
+                    for (int k = first; k < i; k++) ((WritableToken) all.get(k)).setChannel(Token.HIDDEN_CHANNEL);
+                    prefix = 0;
+                    tooDeep = null;
+                    ruleStart = i;
+                }
+                named = i;
+            }
             if (tooDeep == null && parens + prefix > MAX_DEPTH) tooDeep = t;
             prev = t;
         }
@@ -231,10 +242,18 @@ public final class RuleSyntax {
         if (b <= a) return true;
         for (int i = a; i < b; i++) {
             Token t = tokens.get(i);
-            if (t.getChannel() == Token.DEFAULT_CHANNEL && t.getText().equals(";")) return false;
+            // A ';' ends a rule even when the rule was hidden for its depth; a name and ':' start one.
+            if (t.getText().equals(";")) return false;
             if (i > a && missingSemicolon.contains(i)) return false;
+            if (t.getChannel() == Token.DEFAULT_CHANNEL && t.getType() == RulesLexer.IDENT && nextVisibleIsColon(tokens, i)) {
+                return false;
+            }
         }
         return !missingSemicolon.contains(b) || b == a;
+    }
+
+    private static boolean nextVisibleIsColon(CommonTokenStream tokens, int i) {
+        return nextIsColon(tokens.getTokens(), i);
     }
 
     private static Token previousVisible(CommonTokenStream tokens, int index) {
@@ -291,8 +310,16 @@ public final class RuleSyntax {
          */
         @Override
         protected Token singleTokenDeletion(Parser p) {
-            if (p.getCurrentToken().getText().equals(";") && p.getCurrentToken().getType() != Token.EOF) return null;
+            if (p.getCurrentToken().getText().equals(";")) return null;
             return super.singleTokenDeletion(p);
+        }
+
+        /** Recovery inside a rule stops at its ';' too, for the same reason. */
+        @Override
+        protected IntervalSet getErrorRecoverySet(Parser p) {
+            IntervalSet set = new IntervalSet(super.getErrorRecoverySet(p));
+            set.add(tokenType(p, "';'"));
+            return set;
         }
 
         /**
@@ -355,7 +382,7 @@ public final class RuleSyntax {
             for (int i = Math.min(at, in.size()) - 1; i >= 0; i--) {
                 Token c = in.get(i);
                 if (c.getChannel() == Token.DEFAULT_CHANNEL && c.getText().equals(";")) return null;
-                if (c.getType() == RulesLexer.HASH_COMMENT) {
+                if (c.getType() == RulesLexer.HASH_COMMENT && c.getText().matches("#[^)(,;]*[)(,;].*|.*=>.*")) {
                     Token before = previousVisible(in, i);
                     if (before != null && before.getLine() == c.getLine() && !before.getText().equals(";")) return c;
                 }

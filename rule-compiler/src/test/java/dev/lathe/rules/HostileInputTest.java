@@ -89,4 +89,13 @@ class HostileInputTest {
         assertTrue(!r.render().contains("\u001b"), r.render());
         assertTrue(r.render().startsWith("t.rules:2:22: error: unexpected character U+001B"), r.render());
     }
+
+    @Test
+    void anOrdinaryCommentInsideARuleGetsNoHint() {
+        assertEquals(List.of("3:22: unexpected 'n'; expected ',' or ')'"),
+                errors("pass t;\nr7: fadd(h,    # the first operand\n        k) => fmul(m n);\n"));
+        assertTrue(errors("pass t;\nr: imul(a, # c) => a;\ns: fneg(fneg(b)) => b;\n").get(0)
+                .endsWith("(the '#' at 2:12 starts a comment to the end of its line; a constant-only variable is written "
+                        + "without a space, as in #c)"));
+    }
 }
