@@ -66,6 +66,8 @@ public final class RuleSyntax {
         List<Diagnostic> errors = new ArrayList<>();
         // Token indexes of the syntax errors, to leave the rules holding them out of the tree.
         java.util.TreeSet<Integer> errorTokens = new java.util.TreeSet<>();
+        java.util.TreeSet<Integer> parserErrors = new java.util.TreeSet<>();
+        java.util.TreeSet<Integer> lexicalErrors = new java.util.TreeSet<>();
         // Tokens before which a ';' was missing: the start of the next rule, not a fragment.
         java.util.Set<Integer> missingSemicolon = new java.util.HashSet<>();
         RulesLexer lexer = new RulesLexer(CharStreams.fromString(text, file));
@@ -83,6 +85,7 @@ public final class RuleSyntax {
                 errors.add(Diagnostic.error(file, t.getLine(), t.getCharPositionInLine() + 1, problem,
                         Diagnostic.lineOf(text, t.getLine())));
                 errorTokens.add(t.getTokenIndex());
+                lexicalErrors.add(t.getTokenIndex());
             }
         }
         for (Token tooDeep : hideTooDeep(tokens.getTokens())) {
@@ -106,17 +109,23 @@ public final class RuleSyntax {
                 boolean endsRule = msg.startsWith(MISSING_SEMICOLON);
                 // One error per rule: what ANTLR reports after recovering inside a rule is almost
                 // always a consequence of the first error (a token it dropped or made up).
-                Integer before = errorTokens.floor(at); // the lexer's errors are all in already
-                boolean cascade = before != null && sameRule(tokens, before, at, missingSemicolon);
+                // The parser's errors up to this token, and the lexer's (all in already) before it:
+                // a lexer error at this very token is the bad token, not a reason to stay silent.
+                Integer parsed = parserErrors.floor(at);
+                Integer lexed = lexicalErrors.floor(at - 1);
+                boolean cascade = parsed != null && sameRule(tokens, parsed, at, missingSemicolon)
+                        || lexed != null && sameRule(tokens, lexed, at, missingSemicolon);
                 if (endsRule) {
                     // The rule is whole once ANTLR puts in the ';' (it is still checked), and the
                     // token is where the next rule starts.
                     missingSemicolon.add(at);
                 } else {
                     errorTokens.add(at);
+                    parserErrors.add(at);
                 }
                 // A bad token was reported when the tokens were read.
-                if (isBadToken(t.getType()) || cascade) return;
+                // (A missing ';' is said even before a bad token: the rule before it is whole.)
+                if (isBadToken(t.getType()) && !endsRule || cascade) return;
                 if (t.getType() == Token.EOF || endsRule) {
                     // Point just after the last token: where the missing text belongs.
                     Token last = previousVisible(tokens, at);
@@ -337,7 +346,9 @@ public final class RuleSyntax {
             IntervalSet expected = p.getExpectedTokens();
             if (in.LA(1) == Token.EOF || expected.contains(in.LA(1))) return;
             Token t = p.getCurrentToken();
-            p.notifyErrorListeners(t, message(p, t, expected), null);
+            // Right after an error in the rule before (its recovery stopped here), these tokens
+            // are that error's leftovers.
+            if (!inErrorRecoveryMode(p)) p.notifyErrorListeners(t, message(p, t, expected), null);
             while (in.LA(1) != Token.EOF && !expected.contains(in.LA(1))) p.consume();
             // (No endErrorCondition here: it would also clear ANTLR's guard against recovering
             // at the same token forever.)
@@ -530,10 +541,29 @@ public final class RuleSyntax {
             if (r.getStop() == null || !r.getStop().getText().equals(";")) {
                 // The error that ended this rule is reported at the token after it.
                 Integer next = errorTokens.ceiling(to + 1);
+                // Not a bad character starting the next line: the lexer's error is its own.
+                if (next != null && isBadToken(tokens.get(next).getType())
+                        && tokens.get(next).getLine() > tokens.get(to).getLine()) {
+                    next = null;
+                }
                 if (next != null && nextVisible(to) == next) return true;
             }
-            Integer e = errorTokens.ceiling(previousOpen ? from + 1 : from);
-            return e != null && e <= to;
+            for (Integer e = errorTokens.ceiling(previousOpen ? from + 1 : from); e != null && e <= to;
+                 e = errorTokens.higher(e)) {
+                if (!startsLaterLine(e, from)) return true;
+            }
+            return false;
+        }
+
+        /**
+         * Whether token {@code e} is a bad token that begins a line after the one the rule starts
+         * on: the stray start of what comes next, which ANTLR's recovery swallowed into the rule.
+         */
+        private boolean startsLaterLine(int e, int from) {
+            Token t = tokens.get(e);
+            if (!isBadToken(t.getType())) return false;
+            Token before = previousVisible(tokens, e);
+            return before != null && before.getLine() < t.getLine() && t.getLine() > tokens.get(from).getLine();
         }
 
         /**
