@@ -47,6 +47,9 @@ public final class Checker {
     /** The most commutative ops a pattern may have: each doubles the operand orders tried. */
     public static final int MAX_COMMUTATIVE = 6;
 
+    private static final String NEGATED_HEX =
+            "hex literals are raw bits and cannot be negated; write the bits of the negative value";
+
     /** Limits far above any real rule, so that generated methods stay within what javac takes. */
     static final int MAX_CONDITIONS = 64;
     static final int MAX_NAME = 200;
@@ -268,7 +271,7 @@ public final class Checker {
                 if (u.op().equals("-") && u.operand() instanceof Ast.Lit lit && lit.kind() != Ast.LitKind.NAN
                         && lit.kind() != Ast.LitKind.TRUE && lit.kind() != Ast.LitKind.FALSE) {
                     if (lit.kind() == Ast.LitKind.HEX) {
-                        error(u.pos(), "hex literals are raw bits and cannot be negated; write the bits of the negative value");
+                        error(u.pos(), NEGATED_HEX);
                         return null;
                     }
                     PLit p = new PLit(u.pos(), "-" + lit.text(), lit.kind());
@@ -945,7 +948,7 @@ public final class Checker {
                 }
                 boolean hex = txt.startsWith("0x") || txt.startsWith("0X");
                 if (txt.startsWith("-0x") || txt.startsWith("-0X")) {
-                    error(a1.pos(), "hex literals are raw bits and cannot be negated; write the bits of the negative value");
+                    error(a1.pos(), NEGATED_HEX);
                     return null;
                 }
                 BigInteger value = new BigInteger(hex ? txt.substring(2) : txt, hex ? 16 : 10);

@@ -164,7 +164,7 @@ public final class RuleCompilerMain {
 
     /** The line of a file's {@code pass} declaration, or 1. */
     private static int passLine(String text, String pass) {
-        String[] lines = text.split("\n", -1);
+        String[] lines = RuleSyntax.normalize(text).split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].matches("\\s*pass\\s+" + java.util.regex.Pattern.quote(pass) + "\\s*;.*")) return i + 1;
         }
