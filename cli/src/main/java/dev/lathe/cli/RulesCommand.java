@@ -114,6 +114,10 @@ final class RulesCommand implements Runnable {
             }
             out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + sound + " sound, " + unsound + " UNSOUND, " + unchecked + " unchecked; "
                     + inputs + " inputs compared (seed " + seed + ", " + samples + " samples per size)");
+            if (sound + unsound == 0 && unchecked > 0) {
+                out.println("note: no rule could be checked at the requested sizes (see the unchecked lines): "
+                        + "nothing was shown sound");
+            }
             out.flush();
             return unsound > 0 ? 1 : 0;
         }
