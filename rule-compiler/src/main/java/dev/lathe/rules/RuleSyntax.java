@@ -251,14 +251,33 @@ public final class RuleSyntax {
         if (b <= a) return true;
         for (int i = a; i < b; i++) {
             Token t = tokens.get(i);
-            // A ';' ends a rule even when the rule was hidden for its depth; a name and ':' start one.
-            if (t.getText().equals(";")) return false;
+            // A ';' ends a rule (even one hidden for its depth) unless what follows on its line is
+            // leftovers (`=> ;b`); a name and ':' start a rule, when the error is past the ':'.
+            if (t.getText().equals(";") && !leftoversFollow(tokens, i)) return false;
             if (i > a && missingSemicolon.contains(i)) return false;
-            if (t.getChannel() == Token.DEFAULT_CHANNEL && t.getType() == RulesLexer.IDENT && nextVisibleIsColon(tokens, i)) {
+            if (t.getChannel() == Token.DEFAULT_CHANNEL && t.getType() == RulesLexer.IDENT && nextVisibleIsColon(tokens, i)
+                    && nextVisible(tokens, i) < b) {
                 return false;
             }
         }
         return !missingSemicolon.contains(b) || b == a;
+    }
+
+    /** Whether the ';' at {@code i} is followed on its own line by something other than a named rule. */
+    private static boolean leftoversFollow(CommonTokenStream tokens, int i) {
+        if (tokens.get(i).getChannel() != Token.DEFAULT_CHANNEL) return false;
+        int n = nextVisible(tokens, i);
+        if (n < 0) return false;
+        Token next = tokens.get(n);
+        return next.getType() != Token.EOF && next.getLine() == tokens.get(i).getLine()
+                && !(next.getType() == RulesLexer.IDENT && nextVisibleIsColon(tokens, n));
+    }
+
+    private static int nextVisible(CommonTokenStream tokens, int i) {
+        for (int k = i + 1; k < tokens.size(); k++) {
+            if (tokens.get(k).getChannel() == Token.DEFAULT_CHANNEL) return k;
+        }
+        return -1;
     }
 
     private static boolean nextVisibleIsColon(CommonTokenStream tokens, int i) {

@@ -54,6 +54,9 @@ final class StaticChecks {
     }
 
     private void run(List<CheckedRule> rules) {
+        // The rules each earlier rule shadows: reported once, at the first of them, so that a rule
+        // made too general by a typo gives one error naming what it hides, not one per rule.
+        Map<CheckedRule, List<CheckedRule>> shadowed = new java.util.LinkedHashMap<>();
         for (int j = 0; j < rules.size(); j++) {
             CheckedRule later = rules.get(j);
             for (int i = 0; i < j; i++) {
@@ -65,11 +68,23 @@ final class StaticChecks {
                     break;
                 }
                 if (shadows(earlier, later)) {
-                    errors.add(at(later, "error", "rule " + later.name() + " can never fire: rule " + earlier.name()
-                            + " (line " + earlier.line() + ") comes first, has no conditions and matches everything it matches"));
+                    shadowed.computeIfAbsent(earlier, k -> new ArrayList<>()).add(later);
                     break;
                 }
             }
+        }
+        for (Map.Entry<CheckedRule, List<CheckedRule>> e : shadowed.entrySet()) {
+            CheckedRule earlier = e.getKey();
+            List<CheckedRule> hidden = e.getValue();
+            CheckedRule first = hidden.get(0);
+            String more = "";
+            if (hidden.size() > 1) {
+                List<String> names = new ArrayList<>();
+                for (CheckedRule h : hidden.subList(1, hidden.size())) names.add(h.name() + " (line " + h.line() + ")");
+                more = "; it also hides " + String.join(", ", names);
+            }
+            errors.add(at(first, "error", "rule " + first.name() + " can never fire: rule " + earlier.name()
+                    + " (line " + earlier.line() + ") comes first, has no conditions and matches everything it matches" + more));
         }
         for (int i = 0; i < rules.size(); i++) {
             CheckedRule a = rules.get(i);
