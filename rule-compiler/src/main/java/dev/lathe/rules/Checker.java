@@ -411,12 +411,7 @@ public final class Checker {
                 error(ann.pos(), "unknown annotation @" + t + " (use a bit size such as @32, a type such as @f32 or @u8, or @once)");
                 return;
             }
-            TypeClass tc = switch (vt.base()) {
-                case FLOAT -> TypeClass.FLOAT;
-                case INT -> TypeClass.INT;
-                case UINT -> TypeClass.UINT;
-                case BOOL -> TypeClass.BOOL;
-            };
+            TypeClass tc = TypeClass.of(vt.base());
             if (inner.annType != null && inner.annType != tc) {
                 error(ann.pos(), "conflicting type annotations: " + inner.annType.spelling() + " and @" + t);
             }
@@ -592,10 +587,15 @@ public final class Checker {
             POp o = (POp) p;
             if (o.op != null) {
                 TypeClass t = o.op.output().typeClass();
-                if (signNeutral(o.op)) {
+                if (o.op.isSignBlind() && !o.op.output().isSized() && (t == TypeClass.INT || t == TypeClass.UINT)) {
                     // iadd and ixor compute the same bits signed or not: their result is read as
-                    // their operands are ((a@u32 + b) / 2 is a udiv, (a@i32 ^ b@i32) < 0 an ilt).
-                    TypeClass from = evidence(o.op == Op.ISHL ? List.of(o.srcs.get(0)) : o.srcs);
+                    // their operands of its size are ((a@u32 + b) / 2 is a udiv, (a@i32 ^ b@i32) < 0
+                    // an ilt; a shift's count, of a fixed size, says nothing).
+                    List<P> sameSize = new ArrayList<>();
+                    for (int i = 0; i < o.srcs.size(); i++) {
+                        if (!o.op.input(i).isSized()) sameSize.add(o.srcs.get(i));
+                    }
+                    TypeClass from = evidence(sameSize);
                     if (from == TypeClass.INT || from == TypeClass.UINT) return from;
                 }
                 if (t != TypeClass.ANY) return t;
@@ -615,14 +615,6 @@ public final class Checker {
             return switch (infix) {
                 case "&", "|", "^", "<<", "unary~" -> TypeClass.INT;
                 default -> null;
-            };
-        }
-
-        /** Integer ops whose result bits do not depend on reading the operands signed or unsigned. */
-        private static boolean signNeutral(Op op) {
-            return switch (op) {
-                case IADD, ISUB, IMUL, INEG, IAND, IOR, IXOR, INOT, ISHL, IADD3 -> true;
-                default -> false;
             };
         }
 
@@ -812,17 +804,12 @@ public final class Checker {
          * Whether the literal is a decimal integer that an op reads as signed where the sign
          * matters (a comparison, min/max, division, a right shift's value …). There, 128 at 8
          * bits is -128: a literal above the signed range would silently mean a negative number.
-         * (Sign-neutral ops such as iadd and ieq see the same bits either way; hex is raw bits.)
+         * ({@link Op#isSignBlind} ops such as iadd and ieq see the same bits either way; hex is
+         * raw bits.)
          */
         private static boolean readsSigned(PLit l) {
-            if (l.consumer == null || l.kind != Ast.LitKind.INT) return false;
-            if (l.consumer.input(l.operand).typeClass() != TypeClass.INT) return false;
-            return switch (l.consumer) {
-                case IADD, ISUB, IMUL, INEG, IEQ, INE, ISHL, IADD3, FIND_LSB, I2B1, BITFIELD_INSERT, BFM,
-                     UBITFIELD_EXTRACT -> false;
-                case ISHR, IBITFIELD_EXTRACT -> l.operand == 0;
-                default -> true;
-            };
+            return l.consumer != null && l.kind == Ast.LitKind.INT && !l.consumer.isSignBlind()
+                    && l.consumer.input(l.operand).typeClass() == TypeClass.INT;
         }
 
         /** Reports (and returns true) when a signed-read literal is above the signed range at a size it may have. */
@@ -903,12 +890,7 @@ public final class Checker {
                 int n = sizeOf(an.text());
                 dev.lathe.ir.VarType vt = n == 0 ? dev.lathe.ir.VarType.parseScalar(an.text(), 1) : null;
                 if (vt != null) n = vt.bitSize();
-                TypeClass at = vt == null ? null : switch (vt.base()) {
-                    case FLOAT -> TypeClass.FLOAT;
-                    case INT -> TypeClass.INT;
-                    case UINT -> TypeClass.UINT;
-                    case BOOL -> TypeClass.BOOL;
-                };
+                TypeClass at = vt == null ? null : TypeClass.of(vt.base());
                 if (n < 0) {
                     error(an.pos(), "invalid bit size @" + an.text() + " (1, 8, 16, 32 or 64)");
                     return null;

@@ -65,7 +65,6 @@ public final class RuleSyntax {
         String text = normalize(rawText);
         List<Diagnostic> errors = new ArrayList<>();
         // Token indexes of the syntax errors, to leave the rules holding them out of the tree.
-        java.util.TreeSet<Integer> errorTokens = new java.util.TreeSet<>();
         java.util.TreeSet<Integer> parserErrors = new java.util.TreeSet<>();
         java.util.TreeSet<Integer> lexicalErrors = new java.util.TreeSet<>();
         // Tokens before which a ';' was missing: the start of the next rule, not a fragment.
@@ -84,7 +83,6 @@ public final class RuleSyntax {
             if (problem != null) {
                 errors.add(Diagnostic.error(file, t.getLine(), t.getCharPositionInLine() + 1, problem,
                         Diagnostic.lineOf(text, t.getLine())));
-                errorTokens.add(t.getTokenIndex());
                 lexicalErrors.add(t.getTokenIndex());
             }
         }
@@ -120,7 +118,6 @@ public final class RuleSyntax {
                     // token is where the next rule starts.
                     missingSemicolon.add(at);
                 } else {
-                    errorTokens.add(at);
                     parserErrors.add(at);
                 }
                 // A bad token was reported when the tokens were read.
@@ -139,6 +136,8 @@ public final class RuleSyntax {
         });
         RulesParser.RuleFileContext tree = parser.ruleFile();
         AstBuilder builder = new AstBuilder(file, text, tokens, errors);
+        java.util.TreeSet<Integer> errorTokens = new java.util.TreeSet<>(parserErrors);
+        errorTokens.addAll(lexicalErrors);
         Ast.RuleFile ast = builder.file(tree, errorTokens, missingSemicolon);
         sort(errors);
         return new Result(ast, errors);
@@ -179,20 +178,24 @@ public final class RuleSyntax {
             Token t = all.get(i);
             if (t.getChannel() != Token.DEFAULT_CHANNEL) continue;
             boolean end = t.getType() == Token.EOF || t.getText().equals(";");
-            if (end) {
-                if (tooDeep != null) {
-                    found.add(tooDeep);
-                    int last = t.getType() == Token.EOF ? i - 1 : i;
-                    // From the deep rule's name when it has one: a rule before it that lacks its
-                    // ';' stays visible, to get its own errors.
-                    int first = named >= 0 ? named : ruleStart;
-                    for (int k = first; k <= last; k++) ((WritableToken) all.get(k)).setChannel(Token.HIDDEN_CHANNEL);
-                }
+            // A deep rule without its ';' ends where the next named rule starts.
+            boolean nextRule = parens == 0 && startsNamedRule(all, i);
+            if (tooDeep != null && (end || nextRule)) {
+                found.add(tooDeep);
+                // From the deep rule's name when it has one: a rule before it that lacks its ';'
+                // stays visible, to get its own errors.
+                int first = named >= 0 ? named : ruleStart;
+                int last = t.getType() == Token.EOF || nextRule ? i - 1 : i;
+                for (int k = first; k <= last; k++) ((WritableToken) all.get(k)).setChannel(Token.HIDDEN_CHANNEL);
+                tooDeep = null;
+            }
+            if (end || nextRule) {
                 parens = 0;
                 prefix = 0;
-                named = -1;
-                tooDeep = null;
-                ruleStart = i + 1;
+                named = nextRule ? i : -1;
+                ruleStart = nextRule ? i : i + 1;
+            }
+            if (end) {
                 prev = t;
                 continue;
             }
@@ -206,28 +209,19 @@ public final class RuleSyntax {
                     if (endsOperand(t)) prefix = 0;
                 }
             }
-            if (parens == 0 && t.getType() == RulesLexer.IDENT && nextIsColon(all, i)) {
-                if (tooDeep != null) {
-                    // The deep rule had no ';': it ends where the next named rule starts.
-                    found.add(tooDeep);
-                    int first = named >= 0 ? named : ruleStart;
-                    for (int k = first; k < i; k++) ((WritableToken) all.get(k)).setChannel(Token.HIDDEN_CHANNEL);
-                    prefix = 0;
-                    tooDeep = null;
-                    ruleStart = i;
-                }
-                named = i;
-            }
             if (tooDeep == null && parens + prefix > MAX_DEPTH) tooDeep = t;
             prev = t;
         }
         return found;
     }
 
-    private static boolean nextIsColon(List<Token> all, int i) {
+    /** Whether a named rule starts at token {@code i}: a name followed by ':'. */
+    private static boolean startsNamedRule(List<Token> all, int i) {
+        Token t = all.get(i);
+        if (t.getChannel() != Token.DEFAULT_CHANNEL || t.getType() != RulesLexer.IDENT) return false;
         for (int k = i + 1; k < all.size(); k++) {
-            Token t = all.get(k);
-            if (t.getChannel() == Token.DEFAULT_CHANNEL) return t.getText().equals(":");
+            Token n = all.get(k);
+            if (n.getChannel() == Token.DEFAULT_CHANNEL) return n.getText().equals(":");
         }
         return false;
     }
@@ -244,8 +238,9 @@ public final class RuleSyntax {
     }
 
     /**
-     * Whether token {@code b} is in the same rule as the earlier token {@code a}: no ';' lies
-     * between them (from {@code a} on) and no missing ';' was reported in between.
+     * Whether token {@code b} is in the same rule as the earlier token {@code a}: no rule
+     * boundary lies between them — a ';' (from {@code a} on) not followed by leftovers on its
+     * line, a reported missing ';', or a rule's name and ':' with {@code b} past the ':'.
      */
     private static boolean sameRule(CommonTokenStream tokens, int a, int b, java.util.Set<Integer> missingSemicolon) {
         if (b <= a) return true;
@@ -255,8 +250,7 @@ public final class RuleSyntax {
             // leftovers (`=> ;b`); a name and ':' start a rule, when the error is past the ':'.
             if (t.getText().equals(";") && !leftoversFollow(tokens, i)) return false;
             if (i > a && missingSemicolon.contains(i)) return false;
-            if (t.getChannel() == Token.DEFAULT_CHANNEL && t.getType() == RulesLexer.IDENT && nextVisibleIsColon(tokens, i)
-                    && nextVisible(tokens, i) < b) {
+            if (startsNamedRule(tokens.getTokens(), i) && nextVisible(tokens, i) < b) {
                 return false;
             }
         }
@@ -270,7 +264,7 @@ public final class RuleSyntax {
         if (n < 0) return false;
         Token next = tokens.get(n);
         return next.getType() != Token.EOF && next.getLine() == tokens.get(i).getLine()
-                && !(next.getType() == RulesLexer.IDENT && nextVisibleIsColon(tokens, n));
+                && !startsNamedRule(tokens.getTokens(), n);
     }
 
     private static int nextVisible(CommonTokenStream tokens, int i) {
@@ -278,10 +272,6 @@ public final class RuleSyntax {
             if (tokens.get(k).getChannel() == Token.DEFAULT_CHANNEL) return k;
         }
         return -1;
-    }
-
-    private static boolean nextVisibleIsColon(CommonTokenStream tokens, int i) {
-        return nextIsColon(tokens.getTokens(), i);
     }
 
     private static Token previousVisible(CommonTokenStream tokens, int index) {
@@ -565,7 +555,7 @@ public final class RuleSyntax {
                         && tokens.get(next).getLine() > tokens.get(to).getLine()) {
                     next = null;
                 }
-                if (next != null && nextVisible(to) == next) return true;
+                if (next != null && nextVisible(tokens, to) == next) return true;
             }
             for (Integer e = errorTokens.ceiling(previousOpen ? from + 1 : from); e != null && e <= to;
                  e = errorTokens.higher(e)) {
@@ -598,12 +588,6 @@ public final class RuleSyntax {
             return r.name == null && before.getLine() == r.getStart().getLine();
         }
 
-        private int nextVisible(int index) {
-            for (int i = index + 1; i < tokens.size(); i++) {
-                if (tokens.get(i).getChannel() == Token.DEFAULT_CHANNEL) return i;
-            }
-            return -1;
-        }
 
         /**
          * Whether some expression of the rule nests deeper than {@link #MAX_DEPTH} (reported):

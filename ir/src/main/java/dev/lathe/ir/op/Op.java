@@ -2,6 +2,7 @@ package dev.lathe.ir.op;
 
 import static dev.lathe.ir.op.OpFlag.ASSOCIATIVE;
 import static dev.lathe.ir.op.OpFlag.COMMUTATIVE;
+import static dev.lathe.ir.op.OpFlag.SIGN_BLIND;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -98,10 +99,10 @@ public enum Op {
     FANY_NEQUAL4("bool1x1(floatx4,floatx4)", COMMUTATIVE, Eval.horizontal(FloatFns::fanyNequal), "some component fneu"),
 
     // ---- integer arithmetic -------------------------------------------------------------------
-    IADD("int(int,int)", COMMUTATIVE | ASSOCIATIVE, Eval.binary(IntFns::iadd), "a + b (wraps)"),
-    ISUB("int(int,int)", 0, Eval.binary(IntFns::isub), "a - b (wraps)"),
-    IMUL("int(int,int)", COMMUTATIVE | ASSOCIATIVE, Eval.binary(IntFns::imul), "a * b (low bits)"),
-    INEG("int(int)", 0, Eval.unary(IntFns::ineg), "-a (wraps)"),
+    IADD("int(int,int)", COMMUTATIVE | ASSOCIATIVE | SIGN_BLIND, Eval.binary(IntFns::iadd), "a + b (wraps)"),
+    ISUB("int(int,int)", SIGN_BLIND, Eval.binary(IntFns::isub), "a - b (wraps)"),
+    IMUL("int(int,int)", COMMUTATIVE | ASSOCIATIVE | SIGN_BLIND, Eval.binary(IntFns::imul), "a * b (low bits)"),
+    INEG("int(int)", SIGN_BLIND, Eval.unary(IntFns::ineg), "-a (wraps)"),
     IABS("int(int)", 0, Eval.unary(IntFns::iabs), "|a|; MIN -> MIN"),
     ISIGN("int(int)", 0, Eval.unary(IntFns::isign), "-1, 0 or 1"),
     IDIV("int(int,int)", 0, Eval.binary(IntFns::idiv), "signed a / b toward zero; b = 0 -> 0; MIN / -1 -> MIN"),
@@ -135,13 +136,13 @@ public enum Op {
     URHADD("uint(uint,uint)", COMMUTATIVE, Eval.binary(IntFns::urhadd), "ceil((a + b) / 2), unsigned, no overflow"),
     UABS_ISUB("uint(int,int)", COMMUTATIVE, Eval.binary(IntFns::uabsIsub), "|a - b| of signed values, as unsigned"),
     UABS_USUB("uint(uint,uint)", COMMUTATIVE, Eval.binary(IntFns::uabsUsub), "|a - b| of unsigned values"),
-    IADD3("int(int,int,int)", COMMUTATIVE, Eval.ternary(IntFns::iadd3), "a + b + c (wraps)"),
+    IADD3("int(int,int,int)", COMMUTATIVE | SIGN_BLIND, Eval.ternary(IntFns::iadd3), "a + b + c (wraps)"),
 
     // ---- integer comparisons ------------------------------------------------------------------
     ILT("bool1(int,int)", 0, Eval.binary(IntFns::ilt), "signed a < b"),
     IGE("bool1(int,int)", 0, Eval.binary(IntFns::ige), "signed a >= b"),
-    IEQ("bool1(int,int)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ieq), "a == b"),
-    INE("bool1(int,int)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ine), "a != b"),
+    IEQ("bool1(int,int)", COMMUTATIVE | SIGN_BLIND, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ieq), "a == b"),
+    INE("bool1(int,int)", COMMUTATIVE | SIGN_BLIND, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ine), "a != b"),
     ULT("bool1(uint,uint)", 0, Eval.binary(IntFns::ult), "unsigned a < b"),
     UGE("bool1(uint,uint)", 0, Eval.binary(IntFns::uge), "unsigned a >= b"),
     BALL_IEQUAL2("bool1x1(intx2,intx2)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.horizontal(IntFns::ballIequal), "all components equal"),
@@ -152,17 +153,17 @@ public enum Op {
     BANY_INEQUAL4("bool1x1(intx4,intx4)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, Eval.horizontal(IntFns::banyInequal), "some component differs"),
 
     // ---- bitwise ------------------------------------------------------------------------------
-    IAND("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::iand), "a & b (also boolean and)"),
-    IOR("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ior), "a | b (also boolean or)"),
-    IXOR("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ixor), "a ^ b (also boolean xor)"),
-    INOT("uint(uint)", 0, SizeSet.INTS_AND_BOOL, Eval.unary(IntFns::inot), "~a (also boolean not)"),
-    ISHL("int(int,uint32)", 0, Eval.binary(IntFns::ishl), "a << (b mod bits)"),
+    IAND("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE | SIGN_BLIND, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::iand), "a & b (also boolean and)"),
+    IOR("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE | SIGN_BLIND, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ior), "a | b (also boolean or)"),
+    IXOR("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE | SIGN_BLIND, SizeSet.INTS_AND_BOOL, Eval.binary(IntFns::ixor), "a ^ b (also boolean xor)"),
+    INOT("uint(uint)", SIGN_BLIND, SizeSet.INTS_AND_BOOL, Eval.unary(IntFns::inot), "~a (also boolean not)"),
+    ISHL("int(int,uint32)", SIGN_BLIND, Eval.binary(IntFns::ishl), "a << (b mod bits)"),
     ISHR("int(int,uint32)", 0, Eval.binary(IntFns::ishr), "a >> (b mod bits), arithmetic"),
     USHR("uint(uint,uint32)", 0, Eval.binary(IntFns::ushr), "a >> (b mod bits), logical"),
     UROL("uint(uint,uint32)", 0, Eval.binary(IntFns::urol), "rotate left by b mod bits"),
     UROR("uint(uint,uint32)", 0, Eval.binary(IntFns::uror), "rotate right by b mod bits"),
     BIT_COUNT("uint32(uint)", 0, Eval.unary(IntFns::bitCount), "number of set bits"),
-    FIND_LSB("int32(int)", 0, Eval.unary(IntFns::findLsb), "index of the lowest set bit; 0 -> -1"),
+    FIND_LSB("int32(int)", SIGN_BLIND, Eval.unary(IntFns::findLsb), "index of the lowest set bit; 0 -> -1"),
     UFIND_MSB("int32(uint)", 0, Eval.unary(IntFns::ufindMsb), "index of the highest set bit; 0 -> -1"),
     IFIND_MSB("int32(int)", 0, Eval.unary(IntFns::ifindMsb), "index of the highest bit unlike the sign; 0, -1 -> -1"),
     UCLZ("uint32(uint)", 0, Eval.unary(IntFns::uclz), "leading zero bits; 0 -> bit size"),
@@ -218,7 +219,7 @@ public enum Op {
     B2I32("int32(bool1)", 0, Eval.unary(ConvertFns::b2i), "true -> 1, false -> 0"),
     B2I64("int64(bool1)", 0, Eval.unary(ConvertFns::b2i), "true -> 1, false -> 0"),
     F2B1("bool1(float)", 0, Eval.unary(ConvertFns::f2b), "a != 0.0 (NaN -> true)"),
-    I2B1("bool1(int)", 0, Eval.unary(ConvertFns::i2b), "a != 0"),
+    I2B1("bool1(int)", SIGN_BLIND, Eval.unary(ConvertFns::i2b), "a != 0"),
 
     // ---- packing ------------------------------------------------------------------------------
     PACK_64_2X32_SPLIT("uint64(uint32,uint32)", 0, Eval.binary(PackFns.packSplit(32)), "a | b << 32"),
@@ -329,6 +330,11 @@ public enum Op {
 
     public boolean isCommutative() {
         return (flags & COMMUTATIVE) != 0;
+    }
+
+    /** See {@link OpFlag#SIGN_BLIND}. */
+    public boolean isSignBlind() {
+        return (flags & SIGN_BLIND) != 0;
     }
 
     public boolean isAssociative() {

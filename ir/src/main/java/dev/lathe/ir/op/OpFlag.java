@@ -8,4 +8,10 @@ public final class OpFlag {
     public static final int COMMUTATIVE = 1;
     /** (a op b) op c = a op (b op c) exactly, for every bit pattern. */
     public static final int ASSOCIATIVE = 2;
+    /**
+     * Integer operands give the same result bits whether they are read signed or unsigned
+     * (iadd, ieq, iand …; not ilt, idiv, ishr). The rule compiler uses it to carry an operand's
+     * signedness through the op, and to know where a literal's signed range matters.
+     */
+    public static final int SIGN_BLIND = 4;
 }

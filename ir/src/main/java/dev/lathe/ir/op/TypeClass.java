@@ -22,6 +22,16 @@ public enum TypeClass {
         return spelling;
     }
 
+    /** The class of values of a scalar type ({@code u32} is UINT). */
+    public static TypeClass of(dev.lathe.ir.BaseType base) {
+        return switch (base) {
+            case FLOAT -> FLOAT;
+            case INT -> INT;
+            case UINT -> UINT;
+            case BOOL -> BOOL;
+        };
+    }
+
     /** The bit sizes an unsized operand of this class may have, as a {@link Bits#sizeFlag} set. */
     int defaultSizes() {
         return switch (this) {
