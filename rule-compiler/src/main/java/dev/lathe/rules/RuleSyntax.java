@@ -123,9 +123,11 @@ public final class RuleSyntax {
                 // A bad token was reported when the tokens were read.
                 // (A missing ';' is said even before a bad token: the rule before it is whole.)
                 if (isBadToken(t.getType()) && !endsRule || cascade) return;
-                if (t.getType() == Token.EOF || endsRule) {
-                    // Point just after the last token: where the missing text belongs.
-                    Token last = previousVisible(tokens, at);
+                boolean unfinished = msg.startsWith(UNFINISHED_RULE);
+                if (t.getType() == Token.EOF || endsRule || unfinished) {
+                    // Point just after the last token: where the missing text belongs (for an
+                    // unfinished rule, the last token before the next rule's name).
+                    Token last = previousVisible(tokens, unfinished ? previousVisible(tokens, at).getTokenIndex() : at);
                     if (last != null) {
                         line = last.getLine();
                         col = last.getCharPositionInLine() + last.getText().length();
@@ -283,6 +285,7 @@ public final class RuleSyntax {
     }
 
     private static final String MISSING_SEMICOLON = "missing ';'";
+    private static final String UNFINISHED_RULE = "unfinished rule";
 
     /**
      * ANTLR's error strategy with messages for people: tokens by what they are ("a name", "an
@@ -375,14 +378,19 @@ public final class RuleSyntax {
                     && !prev.getText().equals(";")) {
                 return MISSING_SEMICOLON + " after '" + prev.getText() + "'";
             }
+            Token comment = midRuleHash((CommonTokenStream) in, t.getTokenIndex());
+            String commentHint = comment == null ? "" : " (the '#' at " + comment.getLine() + ":"
+                    + (comment.getCharPositionInLine() + 1) + " starts a comment to the end of its line; "
+                    + "a constant-only variable is written without a space, as in #c)";
+            Token last = unfinishedAt((CommonTokenStream) in, t);
+            if (last != null) {
+                return UNFINISHED_RULE + " after '" + last.getText() + "': '" + prev.getText() + ":' on line "
+                        + prev.getLine() + " starts the next rule" + commentHint;
+            }
             String found = t.getType() == Token.EOF ? "unexpected end of file" : "unexpected '" + t.getText() + "'";
             String msg = expected == null ? found : found + "; expected " + describe(p, expected);
             if (isKeyword(t) && (expected == null || expected.contains(RulesLexer.IDENT))) msg += " ('" + t.getText() + "' is a reserved word)";
-            Token comment = midRuleHash((CommonTokenStream) in, t.getTokenIndex());
-            if (comment != null) {
-                msg += " (the '#' at " + comment.getLine() + ":" + (comment.getCharPositionInLine() + 1) + " starts a comment "
-                        + "to the end of its line; a constant-only variable is written without a space, as in #c)";
-            }
+            msg += commentHint;
             if (prev != null && prev.getType() == RulesLexer.CONSTVAR && startsRule((CommonTokenStream) in, prev)) {
                 msg += " ('" + prev.getText() + "' reads as a constant variable; a comment starts with '# ' or '//')";
             }
@@ -408,6 +416,20 @@ public final class RuleSyntax {
                 }
             }
             return null;
+        }
+
+        /**
+         * The last token of a rule that a named rule on a later line broke into ({@code if}
+         * followed by {@code r2: …}): the parser took the next rule's name as part of this one
+         * and fails at its ':'. Null when {@code t} is not such a ':'.
+         */
+        private static Token unfinishedAt(CommonTokenStream in, Token t) {
+            if (!t.getText().equals(":") || t.getTokenIndex() < 2) return null;
+            Token name = previousVisible(in, t.getTokenIndex());
+            if (name == null || name.getType() != RulesLexer.IDENT) return null;
+            Token last = previousVisible(in, name.getTokenIndex());
+            if (last == null || last.getLine() >= name.getLine() || last.getText().equals(";")) return null;
+            return last;
         }
 
         private static boolean startsRule(CommonTokenStream in, Token t) {
