@@ -295,8 +295,12 @@ public final class MatcherGenerator {
         String fail = "return false";
         int loops;
 
-        /** A pattern variable's first occurrence: its value and (lazily) the components it reads. */
-        record Binding(CodeBlock value, Lazy view) {}
+        /**
+         * A pattern variable's first occurrence: its value and the components it reads, both
+         * declared where first needed, so a variable that nothing reads again (the {@code a} of
+         * {@code fmul(a, 0.0) ~=> 0.0}) declares no local.
+         */
+        record Binding(Lazy value, Lazy view) {}
 
         RuleCode(CheckedRule rule) {
             this.rule = rule;
@@ -313,18 +317,18 @@ public final class MatcherGenerator {
          * size information comes from the root and from ops whose result is sized but whose
          * operands are not (u2u64(a): a's size is known only there).
          */
-        void witness(int cls, CodeBlock sizeExpr, boolean implied) {
+        void witness(int cls, Supplier<CodeBlock> sizeExpr, boolean implied) {
             SizeClass c = rule.sizeClass(cls);
             if (c.isFixed()) {
-                if (!implied) check(CodeBlock.of("$L != $L", sizeExpr, c.fixed()));
+                if (!implied) check(CodeBlock.of("$L != $L", sizeExpr.get(), c.fixed()));
                 return;
             }
             Lazy known = classSize.get(cls);
             if (known != null) {
-                if (!implied) check(CodeBlock.of("$L != $L", sizeExpr, known.ref(code)));
+                if (!implied) check(CodeBlock.of("$L != $L", sizeExpr.get(), known.ref(code)));
                 return;
             }
-            classSize.put(cls, new Lazy(TypeName.INT, "size" + cls, () -> sizeExpr));
+            classSize.put(cls, new Lazy(TypeName.INT, "size" + cls, sizeExpr));
         }
 
         CodeBlock size(int cls) {
@@ -336,7 +340,7 @@ public final class MatcherGenerator {
             matchedInstrs.add(instr);
             if (n.once()) check(CodeBlock.of("!$T.hasOneUse($L.def())", MATCH, instr));
             if (n.opClass() >= 0) {
-                witness(n.opClass(), CodeBlock.of("$L.unsizedBitSize()", instr), !n.op().output().isSized());
+                witness(n.opClass(), () -> CodeBlock.of("$L.unsizedBitSize()", instr), !n.op().output().isSized());
             }
             String swap = null;
             if (n.op().isCommutative()) {
@@ -348,35 +352,36 @@ public final class MatcherGenerator {
             }
             for (int j = 0; j < n.srcs().size(); j++) {
                 String srcIndex = swap != null && j < 2 ? (j == 0 ? swap : "1 - " + swap) : Integer.toString(j);
-                String e = "e" + n.srcs().get(j).id();
-                code.addStatement("$T $L = $L.src($L)", SRC, e, instr, srcIndex);
+                // Declared where first read: a variable nothing reads again needs no source.
+                Lazy e = new Lazy(SRC, "e" + n.srcs().get(j).id(), () -> CodeBlock.of("$L.src($L)", instr, srcIndex));
                 child(n.srcs().get(j), e, view);
             }
         }
 
         /** The node reached through source {@code e} of a node seen through {@code outer}. */
-        void child(Node n, String e, Lazy outer) {
-            CodeBlock value = CodeBlock.of("$L.value()", e);
-            witness(n.sizeClass(), CodeBlock.of("$L.bitSize()", value), true);
-            Lazy view = new Lazy(TypeName.get(byte[].class), null, () -> CodeBlock.of("$T.view($L, $L)", MATCH, e, outer.ref(code)));
+        void child(Node n, Lazy e, Lazy outer) {
+            Supplier<CodeBlock> value = () -> CodeBlock.of("$L.value()", e.ref(code));
+            witness(n.sizeClass(), () -> CodeBlock.of("$L.bitSize()", value.get()), true);
+            Lazy view = new Lazy(TypeName.get(byte[].class), null,
+                    () -> CodeBlock.of("$T.view($L, $L)", MATCH, e.ref(code), outer.ref(code)));
             if (n instanceof Node.OpNode op) {
                 String instr = "n" + op.id();
-                code.addStatement("$T $L = $T.alu($L, $T.$L)", ALU, instr, MATCH, value, OP, op.op().name());
+                code.addStatement("$T $L = $T.alu($L, $T.$L)", ALU, instr, MATCH, value.get(), OP, op.op().name());
                 check(CodeBlock.of("$L == null", instr));
                 opNode(op, instr, view.named("w" + op.id()));
             } else if (n instanceof Node.VarNode v) {
                 Binding b = bound.get(v.name());
                 if (b != null) {
-                    check(CodeBlock.of("!$T.same($L, $L, $L, $L)", MATCH, b.value(), b.view().ref(code), e, outer.ref(code)));
+                    check(CodeBlock.of("!$T.same($L, $L, $L, $L)", MATCH, b.value().ref(code), b.view().ref(code), e.ref(code),
+                            outer.ref(code)));
                 } else {
-                    String x = "x_" + v.name();
-                    code.addStatement("$T $L = $L", VALUE, x, value);
-                    if (v.constOnly()) check(CodeBlock.of("!$T.isConstant($L)", MATCH, x));
-                    bound.put(v.name(), new Binding(CodeBlock.of("$L", x), view.named("w_" + v.name())));
+                    Binding first = new Binding(new Lazy(VALUE, "x_" + v.name(), value), view.named("w_" + v.name()));
+                    if (v.constOnly()) check(CodeBlock.of("!$T.isConstant($L)", MATCH, first.value().ref(code)));
+                    bound.put(v.name(), first);
                 }
             } else {
                 Node.ConstNode c = (Node.ConstNode) n;
-                check(CodeBlock.of("!$T.isLiteral($L, $L, $L, $L)", MATCH, e, outer.ref(code), literalField(c.text()), c.asFloat()));
+                check(CodeBlock.of("!$T.isLiteral($L, $L, $L, $L)", MATCH, e.ref(code), outer.ref(code), literalField(c.text()), c.asFloat()));
             }
         }
 
@@ -388,7 +393,7 @@ public final class MatcherGenerator {
             }
             for (Condition cond : rule.conditions()) {
                 Binding b = bound.get(cond.var().name());
-                check(CodeBlock.of("!rw.test($T.$L, $L, $L, $T.$L, $LL)", PREDICATE, cond.predicate().name(), b.value(),
+                check(CodeBlock.of("!rw.test($T.$L, $L, $L, $T.$L, $LL)", PREDICATE, cond.predicate().name(), b.value().ref(code),
                         b.view().ref(code), TYPE_CLASS, cond.type().name(), cond.bound()));
             }
             if (!rule.exact()) check(CodeBlock.of("!rw.inexactAllowed($L)", String.join(", ", matchedInstrs)));
@@ -396,7 +401,7 @@ public final class MatcherGenerator {
             Node r = rule.replacement();
             if (r instanceof Node.VarNode v) {
                 Binding b = bound.get(v.name());
-                code.addStatement("rw.replace($L, $L)", b.value(), b.view().ref(code));
+                code.addStatement("rw.replace($L, $L)", b.value().ref(code), b.view().ref(code));
             } else {
                 code.addStatement("rw.replace($L, rw.rootView())", value(r));
             }
@@ -424,7 +429,7 @@ public final class MatcherGenerator {
             for (Node s : op.srcs()) {
                 if (s instanceof Node.VarNode v) {
                     Binding b = bound.get(v.name());
-                    args.add(CodeBlock.of("rw.operand($L, $L)", b.value(), b.view().ref(code)));
+                    args.add(CodeBlock.of("rw.operand($L, $L)", b.value().ref(code), b.view().ref(code)));
                 } else {
                     String t = "t" + s.id();
                     code.addStatement("$T $L = $L", VALUE, t, value(s));
@@ -441,7 +446,7 @@ public final class MatcherGenerator {
             }
             if (n instanceof Node.VarNode v) {
                 Binding b = bound.get(v.name());
-                return CodeBlock.of("$T.constants($L, $L)", MATCH, b.value(), b.view().ref(code));
+                return CodeBlock.of("$T.constants($L, $L)", MATCH, b.value().ref(code), b.view().ref(code));
             }
             Node.OpNode op = (Node.OpNode) n;
             List<CodeBlock> args = new ArrayList<>();
@@ -487,7 +492,7 @@ public final class MatcherGenerator {
 
     private MethodSpec ruleMethod(int index, CheckedRule r) {
         RuleCode rc = new RuleCode(r);
-        rc.witness(r.pattern().sizeClass(), CodeBlock.of("n0.def().bitSize()"), false);
+        rc.witness(r.pattern().sizeClass(), () -> CodeBlock.of("n0.def().bitSize()"), false);
         rc.opNode(r.pattern(), "n0", rc.rootView);
         rc.finish();
         return MethodSpec.methodBuilder(ruleMethodName(index, r))
