@@ -198,12 +198,18 @@ public final class IrParser {
         return vt;
     }
 
+    private static boolean allDigits(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            if (!Character.isDigit(s.charAt(i))) return false;
+        }
+        return true;
+    }
+
     private int vecCount(Token t) {
-        String n = t.text().substring(3);
         int c;
         try {
-            c = Integer.parseInt(n);
-        } catch (NumberFormatException e) {
+            c = Integer.parseInt(t.text(), 3, t.text().length(), 10);
+        } catch (NumberFormatException | IndexOutOfBoundsException e) {
             throw error(t, "expected vecN (N = 1, 2, 3, 4, 8 or 16), found " + t.describe());
         }
         if (!Value.isValidComponentCount(c)) throw error(t, "a vector has 1, 2, 3, 4, 8 or 16 components, not " + c);
@@ -524,7 +530,7 @@ public final class IrParser {
         Token start = advance();
         int comps = vecCount(start);
         Token bitsTok = advance();
-        if (bitsTok.kind() != Token.Kind.NUMBER || !bitsTok.text().chars().allMatch(Character::isDigit)) {
+        if (bitsTok.kind() != Token.Kind.NUMBER || !allDigits(bitsTok.text())) {
             throw error(bitsTok, "expected a bit size (1, 8, 16, 32 or 64) after " + start.text() + ", found " + bitsTok.describe());
         }
         int bits = bitsTok.text().length() > 2 ? 0 : Integer.parseInt(bitsTok.text());

@@ -7,6 +7,8 @@ final class Lexer {
     private int pos;
     private int line = 1;
     private int lineStart;
+    private String[] words = new String[256];
+    private int wordCount;
 
     Lexer(String file, String text) {
         this.file = file;
@@ -71,7 +73,7 @@ final class Lexer {
             int start = ++pos;
             while (pos < text.length() && isWordPart(text.charAt(pos))) pos++;
             if (pos == start) throw error(line, col, "expected a name after '" + c + "'");
-            return new Token(c == '%' ? Token.Kind.VALUE : Token.Kind.SYMBOL, text.substring(start, pos), line, col);
+            return new Token(c == '%' ? Token.Kind.VALUE : Token.Kind.SYMBOL, word(start, pos), line, col);
         }
         if (Character.isDigit(c) || ((c == '-' || c == '+') && pos + 1 < text.length()
                 && (Character.isDigit(text.charAt(pos + 1)) || text.startsWith("inf", pos + 1)
@@ -81,11 +83,12 @@ final class Lexer {
         if (isWordStart(c)) {
             int start = pos;
             while (pos < text.length() && isWordPart(text.charAt(pos))) pos++;
-            return new Token(Token.Kind.IDENT, text.substring(start, pos), line, col);
+            return new Token(Token.Kind.IDENT, word(start, pos), line, col);
         }
-        if ("=,:(){}[]!.".indexOf(c) >= 0) {
+        String punct = punctuation(c);
+        if (punct != null) {
             pos++;
-            return new Token(Token.Kind.PUNCT, String.valueOf(c), line, col);
+            return new Token(Token.Kind.PUNCT, punct, line, col);
         }
         throw error(line, col, "unexpected character '" + c + "'");
     }
@@ -118,8 +121,61 @@ final class Lexer {
         if (pos < text.length() && isWordPart(text.charAt(pos))) {
             // Words that start with a digit ("2d") are words; the parser says if one is misplaced.
             while (pos < text.length() && isWordPart(text.charAt(pos))) pos++;
-            return new Token(Token.Kind.IDENT, text.substring(start, pos), line, col);
+            return new Token(Token.Kind.IDENT, word(start, pos), line, col);
         }
-        return new Token(Token.Kind.NUMBER, text.substring(start, pos), line, col);
+        return new Token(Token.Kind.NUMBER, word(start, pos), line, col);
+    }
+
+    private static String punctuation(char c) {
+        return switch (c) {
+            case '=' -> "=";
+            case ',' -> ",";
+            case ':' -> ":";
+            case '(' -> "(";
+            case ')' -> ")";
+            case '{' -> "{";
+            case '}' -> "}";
+            case '[' -> "[";
+            case ']' -> "]";
+            case '!' -> "!";
+            case '.' -> ".";
+            default -> null;
+        };
+    }
+
+    /**
+     * The text from {@code start} to {@code end} as a string, one string per distinct word.
+     * A function's text repeats the same op names, types, bit sizes and value names over and
+     * over; making a new string for each occurrence was most of what parsing allocated, and that
+     * garbage, allocated between the IR's own objects, spread the IR over memory that every
+     * later pass then walks (open addressing; a string's hash is the one computed here).
+     */
+    private String word(int start, int end) {
+        int length = end - start;
+        int h = 0;
+        for (int i = start; i < end; i++) h = 31 * h + text.charAt(i);
+        int mask = words.length - 1;
+        int slot = (h ^ h >>> 16) & mask;
+        for (String w = words[slot]; w != null; w = words[slot]) {
+            if (w.length() == length && text.regionMatches(start, w, 0, length)) return w;
+            slot = (slot + 1) & mask;
+        }
+        String w = text.substring(start, end);
+        words[slot] = w;
+        if (++wordCount * 2 > words.length) growWords();
+        return w;
+    }
+
+    private void growWords() {
+        String[] old = words;
+        words = new String[old.length * 2];
+        int mask = words.length - 1;
+        for (String w : old) {
+            if (w == null) continue;
+            int h = w.hashCode();
+            int slot = (h ^ h >>> 16) & mask;
+            while (words[slot] != null) slot = (slot + 1) & mask;
+            words[slot] = w;
+        }
     }
 }
