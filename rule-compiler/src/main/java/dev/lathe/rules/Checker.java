@@ -88,6 +88,7 @@ public final class Checker {
         int cls = -1;
         int outSize;           // from an annotation on the value: expr@32
         TypeClass annType;     // from a type annotation: expr@f32
+        Ast.Pos annPos;        // where that annotation is
 
         P(Ast.Pos pos) {
             this.pos = pos;
@@ -150,6 +151,11 @@ public final class Checker {
         boolean constOnly;
         TypeClass annType;
         final java.util.EnumSet<TypeClass> contexts = java.util.EnumSet.noneOf(TypeClass.class);
+        /**
+         * Read by an integer op that computes the same bits signed or unsigned (iand, iadd …):
+         * an integer, but of no particular signedness, unlike the op table's class for it.
+         */
+        boolean signBlind;
     }
 
     // ---- one rule ---------------------------------------------------------------------------------
@@ -160,6 +166,7 @@ public final class Checker {
         private final Map<String, VarInfo> vars = new LinkedHashMap<>();
         private final List<String> bindingOrder = new ArrayList<>();
         private final List<POp> ops = new ArrayList<>();
+        private final List<PVar> varOccurrences = new ArrayList<>();
         private final List<PLit> lits = new ArrayList<>();
         private int errorCount;
         private int badConditions;
@@ -369,7 +376,9 @@ public final class Checker {
                 error(v.pos(), "#" + v.name() + " in the replacement, but the pattern binds " + v.name()
                         + " as a plain variable: write " + v.name() + " (or #" + v.name() + " in the pattern to match constants only)");
             }
-            return new PVar(v.pos(), v.name(), v.constOnly());
+            PVar occurrence = new PVar(v.pos(), v.name(), v.constOnly());
+            varOccurrences.add(occurrence);
+            return occurrence;
         }
 
         /** 0 when not a number; -1 for an invalid size. */
@@ -416,6 +425,7 @@ public final class Checker {
                 error(ann.pos(), "conflicting type annotations: " + inner.annType.spelling() + " and @" + t);
             }
             inner.annType = tc;
+            if (inner.annPos == null) inner.annPos = ann.pos();
             setOutSize(inner, vt.bitSize(), ann.pos());
             if (inner instanceof PVar v) {
                 VarInfo info = vars.get(v.name);
@@ -452,6 +462,7 @@ public final class Checker {
                 }
             }
             collectContexts();
+            annotationsAgreeWithOps();
             for (POp p : ops) {
                 if (p.op == null && !p.failed && p.infix.equals(">>")) {
                     error(p.pos, "cannot tell whether '>>' is a signed (ishr) or an unsigned (ushr) shift: annotate the "
@@ -462,6 +473,52 @@ public final class Checker {
                             + "(" + examples(p.infix) + ") or annotate an operand, as in a@f32 or a@i32");
                 }
             }
+        }
+
+        /**
+         * A float annotation on what only integer ops read, or the reverse ({@code fmax(b@u32,
+         * 0.0)}, {@code fadd(a, b)@i32}), is a mistake: the annotation would decide how the
+         * conditions read the value, against every op that computes with it. A variable read
+         * both ways ({@code iand(a@f32, 0x7fffffff) => fabs(a)}) may be annotated either way.
+         * Signedness is not checked: reading an integer's bits the other way is common.
+         */
+        private void annotationsAgreeWithOps() {
+            Map<String, java.util.Set<String>> readers = new LinkedHashMap<>();
+            Map<String, Boolean> readAsFloat = new java.util.HashMap<>();
+            Map<String, Boolean> readAsOther = new java.util.HashMap<>();
+            for (POp p : ops) {
+                if (p.op == null) continue;
+                TypeClass out = p.op.output().typeClass();
+                if (p.annType != null && p.annPos != null && out != TypeClass.ANY && isFloat(out) != isFloat(p.annType)) {
+                    error(p.annPos, p.op.opName() + " computes " + (isFloat(out) ? "a float" : "an integer")
+                            + ", not " + article(p.annType));
+                }
+                for (int i = 0; i < p.srcs.size(); i++) {
+                    TypeClass t = p.op.input(i).typeClass();
+                    if (t == TypeClass.ANY) t = dataEvidence(p, i);
+                    if (t == null || t == TypeClass.ANY || !(p.srcs.get(i) instanceof PVar v)) continue;
+                    readers.computeIfAbsent(v.name, k -> new java.util.LinkedHashSet<>()).add(p.op.opName());
+                    (isFloat(t) ? readAsFloat : readAsOther).put(v.name, true);
+                }
+            }
+            java.util.Set<String> reported = new java.util.HashSet<>();
+            for (PVar v : varOccurrences) {
+                if (v.annType == null || v.annPos == null || !readers.containsKey(v.name)) continue;
+                boolean wantsFloat = isFloat(v.annType);
+                boolean agrees = wantsFloat ? readAsFloat.containsKey(v.name) : readAsOther.containsKey(v.name);
+                if (agrees || !reported.add(v.name)) continue;
+                error(v.annPos, v.name + " is annotated as " + v.annType.spelling() + ", but "
+                        + String.join(" and ", readers.get(v.name)) + " read" + (readers.get(v.name).size() == 1 ? "s" : "")
+                        + " it as " + (wantsFloat ? "an integer" : "a float"));
+            }
+        }
+
+        private static boolean isFloat(TypeClass t) {
+            return t == TypeClass.FLOAT;
+        }
+
+        private static String article(TypeClass t) {
+            return t == TypeClass.INT || t == TypeClass.UINT ? "an " + t.spelling() : "a " + t.spelling();
         }
 
         private static String examples(String infix) {
@@ -489,7 +546,9 @@ public final class Checker {
                     P s = p.srcs.get(i);
                     if (t == TypeClass.ANY) t = dataEvidence(p, i);
                     if (t == null || t == TypeClass.ANY) continue;
-                    if (s instanceof PVar v) vars.get(v.name).contexts.add(t);
+                    boolean blind = p.op.isSignBlind() && !p.op.input(i).isSized() && (t == TypeClass.INT || t == TypeClass.UINT);
+                    if (s instanceof PVar v && blind) vars.get(v.name).signBlind = true;
+                    else if (s instanceof PVar v) vars.get(v.name).contexts.add(t);
                     if (s instanceof PLit l) l.context = t;
                 }
             }
@@ -631,7 +690,13 @@ public final class Checker {
             if (v.contexts.contains(TypeClass.UINT) && !v.contexts.contains(TypeClass.INT)) return TypeClass.UINT;
             if (v.contexts.contains(TypeClass.INT) || v.contexts.contains(TypeClass.UINT)) return TypeClass.INT;
             if (v.contexts.contains(TypeClass.BOOL)) return TypeClass.BOOL;
-            return null;
+            // integers are signed unless something says unsigned
+            return v.signBlind ? TypeClass.INT : null;
+        }
+
+        /** Whether only sign-blind ops read the variable, so that either signedness is its reading. */
+        private static boolean eitherSignedness(VarInfo v) {
+            return v.signBlind && v.annType == null && v.contexts.isEmpty();
         }
 
         /** The op an infix operator means for operands of type {@code t}; reports misuse. */
@@ -879,7 +944,8 @@ public final class Checker {
                 error(v.pos(), p.spelling() + " asks about " + v.name() + ", which the pattern does not bind");
                 return null;
             }
-            TypeClass t = varType(vars.get(v.name()));
+            VarInfo info = vars.get(v.name());
+            TypeClass t = varType(info);
             if (t == null) {
                 error(v.pos(), "cannot tell how " + p.spelling() + " should read " + v.name() + ": the rule only moves it, "
                         + "never computes with it; annotate it in the pattern, as in " + v.name() + "@f32 or " + v.name() + "@i32");
@@ -900,7 +966,9 @@ public final class Checker {
                             : "@" + an.text() + " means nothing in a condition (annotate the variable in the pattern)");
                     return null;
                 }
-                if (at != null && at != t) {
+                if ((at == TypeClass.INT || at == TypeClass.UINT) && eitherSignedness(info)) {
+                    t = at; // iand(a, …) reads a's bits: the condition says how to read them
+                } else if (at != null && at != t) {
                     error(an.pos(), "@" + an.text() + " disagrees with the rule, which reads " + v.name() + " as " + t.spelling());
                     return null;
                 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.pass.PassException;
 import dev.lathe.ir.pass.PassManager;
@@ -285,7 +286,9 @@ class RuleSemanticsTest {
     void signNeutralOpsPassTheirOperandsSignednessOn() {
         // iadd/imul/ixor/inot/ineg give the same bits signed or not: what reads their result is
         // typed by their operands, so the annotations decide as a reader of the rule expects.
-        assertEquals(java.util.List.of("udiv", "ushr", "ult", "ilt", "ishr", "ushr", "ult", "ishr"), roots("""
+        // r7: m and n are read only by sign-blind ops, so they are signed (a replacement's ixor
+        // says nothing about signedness, whatever class the op table gives its operands).
+        assertEquals(java.util.List.of("udiv", "ushr", "ult", "ilt", "ishr", "ushr", "ilt", "ishr"), roots("""
                 r1: (a@u32 + b) / 2 => a;
                 r2: (c@u32 * d) >> 16 => c;
                 r3: e@u32 - #lo < #n => true;
@@ -302,5 +305,33 @@ class RuleSemanticsTest {
                 r2: iand(a << b@u32, 0) => 0;
                 r3: (x & y) == 0 => iand(x, y) == 0;
                 """));
+    }
+
+    @Test
+    void aVariableOnlySignBlindOpsReadIsSignedForItsConditionsUnlessTheConditionSays() {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", """
+                pass t;
+                r1: iand(a@32, 0x7fffffff) => a if is_ge_zero(a);
+                r2: ixor(b@32, 0) => b if is_lt_zero(b@u32);
+                r3: udiv(c, #d) => ushr(c, find_lsb(d)) if is_power_of_two(d);
+                """);
+        assertTrue(r.ok(), r.render());
+        assertEquals(java.util.List.of(TypeClass.INT, TypeClass.UINT, TypeClass.UINT),
+                r.file().rules().stream().map(x -> x.conditions().get(0).type()).toList());
+    }
+
+    @Test
+    void aTypeAnnotationEveryReaderContradictsIsAnError() {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", """
+                pass t;
+                r1: fmax(b@u32, 0.0) => b;
+                r2: fadd(d, e)@i32 => fadd(e, d);
+                r3: iand(f@f32, 0x7fffffff) => fabs(f);
+                r4: iadd(g@u32, 0) => g;
+                """);
+        assertEquals(java.util.List.of(
+                "t.rules:2:11: error: b is annotated as uint, but fmax reads it as a float",
+                "t.rules:3:15: error: fadd computes a float, not an int"),
+                r.errors().stream().map(d -> d.file() + ":" + d.line() + ":" + d.column() + ": error: " + d.message()).toList());
     }
 }
