@@ -170,7 +170,10 @@ public final class Checker {
         private final List<PLit> lits = new ArrayList<>();
         private int errorCount;
         private int badConditions;
-        private boolean lenient;
+        /** The variables the pattern's text names, whether or not the pattern is well-formed. */
+        private java.util.Set<String> patternNames = java.util.Set.of();
+        /** How many errors so far are replacement variables the pattern does not bind. */
+        private int unboundOnly;
 
         // union-find over size classes
         private final List<Integer> parent = new ArrayList<>();
@@ -178,6 +181,10 @@ public final class Checker {
         private final List<Integer> legal = new ArrayList<>();
         private final List<Integer> patternLegal = new ArrayList<>();
         private final List<Boolean> inPattern = new ArrayList<>();
+        /** A class two fixed sizes were merged into (reported once; later merges are silent). */
+        private final List<Boolean> conflicted = new ArrayList<>();
+        /** What first tied a class to its fixed size (an operand of a sized op, an annotation). */
+        private final List<String> fixedWhy = new ArrayList<>();
 
         RuleCheck(Checker c, Ast.Rule rule) {
             this.c = c;
@@ -200,13 +207,19 @@ public final class Checker {
             if (rule.name().length() > MAX_NAME) {
                 error(rule.pos(), "a rule name may have at most " + MAX_NAME + " characters");
             }
+            patternNames = namesIn(rule.pattern());
+            int before = errorCount;
             P pattern = build(rule.pattern(), true);
             // After a broken pattern, the replacement and conditions are still searched for
-            // errors of their own (unknown ops and conditions), but not for unbound variables:
-            // the pattern may have bound them.
-            lenient = pattern == null;
+            // errors of their own: unknown ops and conditions, and variables the pattern's text
+            // does not bind (that needs no working pattern).
             P replacement = build(rule.replacement(), false);
-            if (pattern == null || replacement == null) return null;
+            if (pattern == null || replacement == null) {
+                unboundConditionVariables();
+                // A broken replacement leaves the pattern to check alone (its operators and sizes).
+                if (pattern instanceof POp && errorCount == before + unboundOnly) checkPatternAlone(pattern);
+                return null;
+            }
             if (!(pattern instanceof POp root)) {
                 error(pattern.pos, "a pattern must be an operation (such as fmul(a, 1.0)), not a variable or a literal");
                 return null;
@@ -310,7 +323,7 @@ public final class Checker {
                 if (Predicate.bySpelling(call.name()) != null) {
                     error(call.pos(), call.name() + " is a condition, not an op: write it after 'if'");
                 } else {
-                    String near = Suggest.closest(call.name(), java.util.Arrays.stream(Op.values()).map(Op::opName).toList());
+                    String near = Suggest.forOp(call.name(), java.util.Arrays.stream(Op.values()).map(Op::opName).toList());
                     error(call.pos(), "unknown op '" + call.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)"));
                 }
                 buildAll(call.args(), pattern);
@@ -348,6 +361,50 @@ public final class Checker {
             return p;
         }
 
+        /** The names of the variables in an expression's text (a worklist: rules may be deep). */
+        private static java.util.Set<String> namesIn(Ast.Expr e) {
+            java.util.Set<String> names = new java.util.HashSet<>();
+            java.util.ArrayDeque<Ast.Expr> work = new java.util.ArrayDeque<>(List.of(e));
+            while (!work.isEmpty()) {
+                Ast.Expr x = work.pop();
+                if (x instanceof Ast.Var v) {
+                    names.add(v.name());
+                } else if (x instanceof Ast.Call call) {
+                    work.addAll(call.args());
+                } else if (x instanceof Ast.Binary bin) {
+                    work.push(bin.left());
+                    work.push(bin.right());
+                } else if (x instanceof Ast.Unary u) {
+                    work.push(u.operand());
+                } else if (x instanceof Ast.Annotated an) {
+                    work.push(an.inner());
+                }
+            }
+            return names;
+        }
+
+        /** With the pattern or replacement broken: conditions on variables the pattern never names. */
+        private void unboundConditionVariables() {
+            for (Ast.Condition ac : rule.conditions()) {
+                if (Predicate.bySpelling(ac.name()) == null || ac.args().isEmpty()) continue;
+                Ast.Expr a0 = ac.args().get(0);
+                while (a0 instanceof Ast.Annotated an) a0 = an.inner();
+                if (a0 instanceof Ast.Var v && !patternNames.contains(v.name())) {
+                    error(v.pos(), ac.name() + " asks about " + v.name() + ", which the pattern does not bind");
+                }
+            }
+        }
+
+        /**
+         * The checks that need only the pattern, for a rule whose replacement is broken: its
+         * infix operators resolved and its sizes unified.
+         */
+        private void checkPatternAlone(P pattern) {
+            int before = errorCount;
+            resolveInfix();
+            if (errorCount == before) assign(pattern, true);
+        }
+
         /** Builds every operand (so each reports its errors); null when one failed. */
         private List<P> buildAll(List<Ast.Expr> args, boolean pattern) {
             List<P> srcs = new ArrayList<>();
@@ -364,7 +421,10 @@ public final class Checker {
             VarInfo info = vars.get(v.name());
             if (info == null) {
                 if (!pattern) {
-                    if (!lenient) error(v.pos(), "the replacement uses " + v.name() + ", which the pattern does not bind");
+                    if (!patternNames.contains(v.name())) {
+                        error(v.pos(), "the replacement uses " + v.name() + ", which the pattern does not bind");
+                        unboundOnly++;
+                    }
                     return null;
                 }
                 info = new VarInfo();
@@ -463,11 +523,22 @@ public final class Checker {
             }
             collectContexts();
             annotationsAgreeWithOps();
+            // One annotation on a variable settles every operator that reads it: an operator
+            // whose variables were all named by an earlier such error (b + a after a + b) is not
+            // reported again.
+            java.util.Set<String> named = new java.util.HashSet<>();
             for (POp p : ops) {
-                if (p.op == null && !p.failed && p.infix.equals(">>")) {
+                if (p.op != null || p.failed) continue;
+                java.util.Set<String> reads = new java.util.HashSet<>();
+                for (P src : p.srcs) {
+                    if (src instanceof PVar v) reads.add(v.name);
+                }
+                if (!reads.isEmpty() && named.containsAll(reads)) continue;
+                named.addAll(reads);
+                if (p.infix.equals(">>")) {
                     error(p.pos, "cannot tell whether '>>' is a signed (ishr) or an unsigned (ushr) shift: annotate the "
                             + "shifted value, as in a@i32 or a@u32, or write the op");
-                } else if (p.op == null && !p.failed) {
+                } else {
                     String shown = p.infix.startsWith("unary") ? p.infix.substring(5) : p.infix;
                     error(p.pos, "cannot tell whether '" + shown + "' is a float or an integer operation: write the op "
                             + "(" + examples(p.infix) + ") or annotate an operand, as in a@f32 or a@i32");
@@ -518,7 +589,7 @@ public final class Checker {
         }
 
         private static String article(TypeClass t) {
-            return t == TypeClass.INT || t == TypeClass.UINT ? "an " + t.spelling() : "a " + t.spelling();
+            return t == TypeClass.INT ? "an int" : "a " + t.spelling();
         }
 
         private static String examples(String infix) {
@@ -741,12 +812,19 @@ public final class Checker {
         // ---- sizes ------------------------------------------------------------------------------
 
         private int newClass(int fixedSize, int legalMask, boolean pattern) {
+            return newClass(fixedSize, legalMask, pattern, null);
+        }
+
+        /** A class; {@code why} says where a fixed size comes from, for messages. */
+        private int newClass(int fixedSize, int legalMask, boolean pattern, String why) {
             int id = parent.size();
             parent.add(id);
             fixed.add(fixedSize);
             legal.add(legalMask);
             patternLegal.add(pattern ? legalMask : 31);
             inPattern.add(pattern);
+            conflicted.add(false);
+            fixedWhy.add(why);
             return id;
         }
 
@@ -762,10 +840,16 @@ public final class Checker {
             int ra = find(a), rb = find(b);
             if (ra == rb) return;
             int fa = fixed.get(ra), fb = fixed.get(rb);
-            if (fa != 0 && fb != 0 && fa != fb) {
-                error(pos, "bit-size mismatch: " + why + ", but one side is " + fa + " bits and the other " + fb + " bits");
-                return;
+            boolean conflict = conflicted.get(ra) || conflicted.get(rb);
+            if (fa != 0 && fb != 0 && fa != fb && !conflict) {
+                error(pos, "bit-size mismatch: " + why + ", but one side is " + bits(fa) + because(ra) + " and the other "
+                        + bits(fb) + because(rb));
+                conflict = true;
             }
+            // Merged even after a mismatch, so that what else ties the two sides (the
+            // replacement, another use of the same variables) does not report it again.
+            conflicted.set(ra, conflict);
+            if (fa == 0 && fb != 0) fixedWhy.set(ra, fixedWhy.get(rb));
             parent.set(rb, ra);
             fixed.set(ra, fa != 0 ? fa : fb);
             legal.set(ra, legal.get(ra) & legal.get(rb));
@@ -778,24 +862,27 @@ public final class Checker {
                 for (P s : o.srcs) assign(s, pattern);
                 Op op = o.op;
                 if (op.hasUnsizedOperands()) {
-                    o.opCls = newClass(o.opSize, op.legalBitSizes(), pattern);
+                    o.opCls = newClass(o.opSize, op.legalBitSizes(), pattern,
+                            o.opSize == 0 ? null : op.opName() + "@" + o.opSize + " at " + at(o.pos));
                     if (o.opSize != 0 && !op.isLegalBitSize(o.opSize)) {
                         error(o.pos, op.opName() + " does not work on " + o.opSize + "-bit values (legal: "
                                 + op.legalBitSizeList() + ")");
                     }
                 }
                 OperandType out = op.output();
-                o.cls = out.isSized() ? newClass(out.bitSize(), Bits.sizeFlag(out.bitSize()), pattern) : o.opCls;
+                o.cls = out.isSized() ? newClass(out.bitSize(), Bits.sizeFlag(out.bitSize()), pattern,
+                        op.opName() + " gives " + bits(out.bitSize())) : o.opCls;
                 for (int i = 0; i < o.srcs.size(); i++) {
                     OperandType in = op.input(i);
-                    int want = in.isSized() ? newClass(in.bitSize(), Bits.sizeFlag(in.bitSize()), pattern) : o.opCls;
+                    int want = in.isSized() ? newClass(in.bitSize(), Bits.sizeFlag(in.bitSize()), pattern,
+                            "operand " + (i + 1) + " of " + op.opName() + " is " + bits(in.bitSize())) : o.opCls;
                     P s = o.srcs.get(i);
                     if (s instanceof PLit lit) {
                         lit.consumer = op;
                         lit.operand = i;
                     }
                     unify(want, s.cls, s.pos, "operand " + (i + 1) + " of " + op.opName() + " must be "
-                            + (in.isSized() ? in.bitSize() + " bits" : "the size of its other operands"));
+                            + (in.isSized() ? bits(in.bitSize()) : "the size of its other operands"));
                 }
             } else if (p instanceof PVar v) {
                 VarInfo info = vars.get(v.name);
@@ -805,9 +892,22 @@ public final class Checker {
                 p.cls = newClass(0, 31, pattern);
             }
             if (p.outSize != 0) {
-                int f = newClass(p.outSize, Bits.sizeFlag(p.outSize), pattern);
+                int f = newClass(p.outSize, Bits.sizeFlag(p.outSize), pattern, "@" + p.outSize + " at " + at(p.pos));
                 unify(f, p.cls, p.pos, "the annotation asks for " + p.outSize + " bits");
             }
+        }
+
+        private String because(int root) {
+            String why = fixedWhy.get(root);
+            return why == null ? "" : " (" + why + ")";
+        }
+
+        private static String at(Ast.Pos pos) {
+            return pos.line() + ":" + pos.column();
+        }
+
+        private static String bits(int n) {
+            return n == 1 ? "1 bit" : n + " bits";
         }
 
         private void checkClasses() {
@@ -815,11 +915,13 @@ public final class Checker {
                 if (o.opCls < 0) continue;
                 int r = find(o.opCls);
                 int f = fixed.get(r);
-                if (legal.get(r) == 0) {
+                if (f != 0 && !o.op.isLegalBitSize(f)) {
+                    String why = fixedWhy.get(r);
+                    error(o.pos, o.op.opName() + " does not work on " + f + "-bit values (legal: " + o.op.legalBitSizeList() + ")"
+                            + (why == null ? "" : ": " + why));
+                } else if (legal.get(r) == 0) {
                     error(o.pos, "no bit size works for every op on this value (" + o.op.opName() + " needs "
                             + o.op.legalBitSizeList() + ")");
-                } else if (f != 0 && !o.op.isLegalBitSize(f)) {
-                    error(o.pos, o.op.opName() + " does not work on " + f + "-bit values (legal: " + o.op.legalBitSizeList() + ")");
                 }
             }
         }
@@ -1023,8 +1125,8 @@ public final class Checker {
             // Not in errorCount: the rest of the rule is still checked, but the rule is not kept.
             badConditions++;
             String near = Suggest.closest(ac.name(), Predicate.spellings());
-            c.error(ac.pos(), "unknown condition '" + ac.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)")
-                    + "; known: " + String.join(", ", Predicate.spellings()));
+            c.error(ac.pos(), "unknown condition '" + ac.name() + "'" + (near == null
+                    ? "; known: " + String.join(", ", Predicate.spellings()) : " (did you mean " + near + "?)"));
         }
 
         // ---- freezing into the checked model ------------------------------------------------------

@@ -73,13 +73,28 @@ public final class RuleSyntax {
         lexer.removeErrorListeners();
         CommonTokenStream tokens = new CommonTokenStream(lexer);
         tokens.fill();
+        Token lastBadChar = null;
         for (Token t : tokens.getTokens()) {
             String problem = switch (t.getType()) {
-                case RulesLexer.BAD_CHAR -> "unexpected character " + shownChar(t.getText());
-                case RulesLexer.BAD_NUMBER -> "malformed number '" + t.getText() + "'";
+                case RulesLexer.BAD_CHAR -> "unexpected character " + shownChar(t.getText())
+                        + (t.getText().equals("=") ? " (the arrow is '=>', or '~=>' for an inexact rule)" : "");
+                case RulesLexer.BAD_NUMBER -> nextVisibleIs(tokens, t, ":")
+                        ? "a rule name cannot start with a digit: '" + t.getText() + "'"
+                        : "malformed number '" + t.getText() + "'";
                 case RulesLexer.UNTERMINATED_COMMENT -> "unterminated comment: '/*' without a closing '*/'";
                 default -> null;
             };
+            if (t.getType() == RulesLexer.BAD_CHAR) {
+                // The same stray character again in the same rule (`a` quoted in backticks) is
+                // the same mistake.
+                boolean again = lastBadChar != null && lastBadChar.getText().equals(t.getText())
+                        && lastBadChar.getLine() == t.getLine() && !semicolonBetween(tokens, lastBadChar, t);
+                lastBadChar = t;
+                if (again) {
+                    lexicalErrors.add(t.getTokenIndex());
+                    continue;
+                }
+            }
             if (problem != null) {
                 errors.add(Diagnostic.error(file, t.getLine(), t.getCharPositionInLine() + 1, problem,
                         Diagnostic.lineOf(text, t.getLine())));
@@ -124,7 +139,12 @@ public final class RuleSyntax {
                 // (A missing ';' is said even before a bad token: the rule before it is whole.)
                 if (isBadToken(t.getType()) && !endsRule || cascade) return;
                 boolean unfinished = msg.startsWith(UNFINISHED_RULE);
-                if (t.getType() == Token.EOF || endsRule || unfinished) {
+                Messages.Hint hint = Messages.hint(tokens, t);
+                if (hint != null && msg.startsWith(hint.message())) {
+                    // The mistake is earlier than where the parser noticed it.
+                    line = hint.at().getLine();
+                    col = hint.at().getCharPositionInLine();
+                } else if (t.getType() == Token.EOF || endsRule || unfinished) {
                     // Point just after the last token: where the missing text belongs (for an
                     // unfinished rule, the last token before the next rule's name).
                     Token last = previousVisible(tokens, unfinished ? previousVisible(tokens, at).getTokenIndex() : at);
@@ -269,6 +289,19 @@ public final class RuleSyntax {
                 && !startsNamedRule(tokens.getTokens(), n);
     }
 
+    private static boolean nextVisibleIs(CommonTokenStream tokens, Token t, String text) {
+        int n = nextVisible(tokens, t.getTokenIndex());
+        return n >= 0 && tokens.get(n).getText().equals(text);
+    }
+
+    private static boolean semicolonBetween(CommonTokenStream tokens, Token a, Token b) {
+        for (int i = a.getTokenIndex() + 1; i < b.getTokenIndex(); i++) {
+            Token t = tokens.get(i);
+            if (t.getChannel() == Token.DEFAULT_CHANNEL && t.getText().equals(";")) return true;
+        }
+        return false;
+    }
+
     private static int nextVisible(CommonTokenStream tokens, int i) {
         for (int k = i + 1; k < tokens.size(); k++) {
             if (tokens.get(k).getChannel() == Token.DEFAULT_CHANNEL) return k;
@@ -317,6 +350,14 @@ public final class RuleSyntax {
             Token t = p.getCurrentToken();
             IntervalSet expected = getExpectedTokens(p);
             Token prev = previousVisible((CommonTokenStream) p.getInputStream(), t.getTokenIndex());
+            if (prev != null && prev.getText().equals(")") && t.getLine() == prev.getLine()
+                    && (t.getText().equals("and") || t.getText().equals("or"))
+                    && p.getContext() instanceof RulesParser.RuleDeclContext rule && rule.conditions() != null) {
+                // `if c1(a) and c2(b)`: the word reads as the name of a next rule.
+                p.notifyErrorListeners(t, "unexpected '" + t.getText() + "': conditions are separated by ',' and must "
+                        + "all hold" + (t.getText().equals("or") ? " (for either of two, write two rules)" : ""), null);
+                return;
+            }
             if (expected.contains(tokenType(p, "';'")) && prev != null) {
                 // ANTLR goes on as if the ';' were there: the next rule starts at t.
                 p.notifyErrorListeners(t, MISSING_SEMICOLON + " after '" + prev.getText() + "'", null);
@@ -382,6 +423,8 @@ public final class RuleSyntax {
             String commentHint = comment == null ? "" : " (the '#' at " + comment.getLine() + ":"
                     + (comment.getCharPositionInLine() + 1) + " starts a comment to the end of its line; "
                     + "a constant-only variable is written without a space, as in #c)";
+            Hint hint = hint((CommonTokenStream) in, t);
+            if (hint != null) return hint.message() + commentHint;
             Token last = unfinishedAt((CommonTokenStream) in, t);
             if (last != null) {
                 return UNFINISHED_RULE + " after '" + last.getText() + "': '" + prev.getText() + ":' on line "
@@ -394,7 +437,10 @@ public final class RuleSyntax {
             if (prev != null && prev.getType() == RulesLexer.CONSTVAR && startsRule((CommonTokenStream) in, prev)) {
                 msg += " ('" + prev.getText() + "' reads as a constant variable; a comment starts with '# ' or '//')";
             }
-            if (prev != null && prev.getType() == RulesLexer.IDENT && startsRule((CommonTokenStream) in, prev)
+            if (prev != null && prev.getType() == RulesLexer.IDENT && prev.getText().equalsIgnoreCase("pass")
+                    && startsRule((CommonTokenStream) in, prev)) {
+                msg += " (the header is written 'pass NAME;', in lower case)";
+            } else if (prev != null && prev.getType() == RulesLexer.IDENT && startsRule((CommonTokenStream) in, prev)
                     && t.getType() != Token.EOF && !t.getText().equals(":")) {
                 msg += " (a rule's name is followed by ':', as in " + prev.getText() + ": …)";
             }
@@ -423,6 +469,82 @@ public final class RuleSyntax {
          * followed by {@code r2: …}): the parser took the next rule's name as part of this one
          * and fails at its ':'. Null when {@code t} is not such a ':'.
          */
+        /** A mistake recognized by its shape, placed where it is rather than where parsing failed. */
+        record Hint(Token at, String message) {}
+
+        /**
+         * Mistakes that the parser notices only some tokens later: {@code --} taken for a
+         * comment, a hyphen in a rule's name, {@code ->} for {@code =>}, and a block comment
+         * closed early by a nested one. Null when the error at {@code t} is none of them.
+         */
+        static Hint hint(CommonTokenStream in, Token t) {
+            Token first = ruleStart(in, t);
+            Token second = first == null ? null : tokenAfter(in, first);
+            if (first != null && first.getText().equals("-") && adjacent(first, second) && second.getText().equals("-")
+                    && t.getLine() == first.getLine()) {
+                return new Hint(first, "'--' does not start a comment: comments start with '#' or '//'");
+            }
+            Token prev = t.getTokenIndex() > 0 ? previousVisible(in, t.getTokenIndex()) : null;
+            Token lineStart = t;
+            for (Token k = prev; k != null && k.getLine() == t.getLine() && !k.getText().equals(";"); k = previousVisible(in, k.getTokenIndex())) {
+                lineStart = k;
+            }
+            if (t.getText().equals(":") && lineStart.getType() == RulesLexer.IDENT && prev != lineStart) {
+                StringBuilder name = new StringBuilder(lineStart.getText());
+                Token dash = null;
+                boolean hyphenated = true;
+                for (Token k = tokenAfter(in, lineStart), before = lineStart; k != null && k != t; before = k, k = tokenAfter(in, k)) {
+                    boolean wantDash = name.length() > 0 && before.getType() == RulesLexer.IDENT;
+                    if (!adjacent(before, k) || (wantDash ? !k.getText().equals("-") : k.getType() != RulesLexer.IDENT)) {
+                        hyphenated = false;
+                        break;
+                    }
+                    if (wantDash && dash == null) dash = k;
+                    name.append(wantDash ? "_" : k.getText());
+                }
+                if (hyphenated && dash != null) {
+                    return new Hint(dash, "a rule name is letters, digits and '_', as in " + name + ":");
+                }
+            }
+            if (t.getText().equals(">") && prev != null && prev.getText().equals("-") && adjacent(prev, t)) {
+                return new Hint(prev, "'->' is not an arrow: write '=>' (or '~=>' for an inexact rule)");
+            }
+            for (int i = t.getTokenIndex() - 1; i >= 0; i--) {
+                Token c = in.get(i);
+                if (c.getChannel() == Token.DEFAULT_CHANNEL && c.getText().equals(";")) break;
+                if (c.getType() == RulesLexer.BLOCK_COMMENT && c.getText().indexOf("/*", 2) >= 0) {
+                    Token after = tokenAfter(in, c);
+                    if (after == null || after.getTokenIndex() > t.getTokenIndex()) break;
+                    int endLine = c.getLine() + (int) c.getText().chars().filter(ch -> ch == '\n').count();
+                    return new Hint(after, "the comment that starts at " + c.getLine() + ":" + (c.getCharPositionInLine() + 1)
+                            + " ends at its first '*/' (line " + endLine + "): block comments do not nest");
+                }
+            }
+            return null;
+        }
+
+        /** The first visible token of the rule holding {@code t}: after the ';' before it. */
+        private static Token ruleStart(CommonTokenStream in, Token t) {
+            Token first = null;
+            for (int i = t.getTokenIndex(); i >= 0; i--) {
+                Token k = in.get(i);
+                if (k.getChannel() != Token.DEFAULT_CHANNEL) continue;
+                if (k.getText().equals(";") && i < t.getTokenIndex()) break;
+                first = k;
+            }
+            return first;
+        }
+
+        private static Token tokenAfter(CommonTokenStream in, Token t) {
+            int n = nextVisible(in, t.getTokenIndex());
+            return n < 0 ? null : in.get(n);
+        }
+
+        /** Whether {@code b} follows {@code a} with no space between. */
+        private static boolean adjacent(Token a, Token b) {
+            return b != null && b.getType() != Token.EOF && b.getStartIndex() == a.getStopIndex() + 1;
+        }
+
         private static Token unfinishedAt(CommonTokenStream in, Token t) {
             if (!t.getText().equals(":") || t.getTokenIndex() < 2) return null;
             Token name = previousVisible(in, t.getTokenIndex());

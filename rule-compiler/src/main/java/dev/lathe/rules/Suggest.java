@@ -23,6 +23,39 @@ final class Suggest {
         return bestDist <= Math.max(1, name.length() / 3) ? best : null;
     }
 
+    /**
+     * For an unknown op name: the op in another case, the ops it is the start of ({@code i2f}:
+     * i2f16, i2f32, i2f64), the op with a type letter in front ({@code sqrt}: fsqrt), the usual
+     * names of the fused multiply-add, or the closest name. Null when nothing is near.
+     */
+    static String forOp(String name, List<String> known) {
+        for (String k : known) {
+            if (k.equalsIgnoreCase(name)) return k;
+        }
+        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        switch (lower) {
+            case "fma", "fmad", "mad", "madd", "fmadd" -> {
+                return "ffma";
+            }
+            default -> { }
+        }
+        List<String> typed = new java.util.ArrayList<>();
+        for (String prefix : new String[] {"f", "i", "u"}) {
+            if (known.contains(prefix + lower)) typed.add(prefix + lower);
+        }
+        if (!typed.isEmpty()) return oneOf(typed);
+        List<String> longer = new java.util.ArrayList<>();
+        for (String k : known) {
+            if (k.startsWith(lower) && k.length() <= lower.length() + 3) longer.add(k);
+        }
+        if (!longer.isEmpty() && longer.size() <= 4) return oneOf(longer);
+        return closest(name, known);
+    }
+
+    private static String oneOf(List<String> names) {
+        return names.size() == 1 ? names.get(0) : "one of " + String.join(", ", names);
+    }
+
     /** Levenshtein distance. */
     static int distance(String a, String b) {
         int[] prev = new int[b.length() + 1];

@@ -88,7 +88,19 @@ public final class RuleLiteral {
 
     /** For a float spelling that does not fit {@code bits} as a float: why ("rounds to inf"), else null. */
     public String floatProblem(int bits) {
-        if (!isFloatSpelling(text) || floatFits[slot(bits)] || bits < 16) return null;
+        if (floatFits[slot(bits)] || bits < 16) return null;
+        if (!isFloatSpelling(text)) {
+            // An integer spelling in a float operand stands for that exact value.
+            if (isHex(text) || text.equals("true") || text.equals("false")) return null;
+            double d;
+            try {
+                d = FloatBits.toDouble(Literals.parse(text, bits, BaseType.FLOAT), bits);
+            } catch (IllegalArgumentException e) {
+                return null;
+            }
+            return Double.isInfinite(d) ? "rounds to inf"
+                    : "is not exactly a " + bits + "-bit float; the nearest is " + new BigDecimal(d).stripTrailingZeros().toPlainString();
+        }
         return roundsAway(text, floatBits[slot(bits)], bits);
     }
 

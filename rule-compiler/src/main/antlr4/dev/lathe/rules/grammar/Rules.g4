@@ -54,7 +54,8 @@ fragment EXP  : [eE] [+-]? [0-9]+ ;
 HASH_COMMENT  : '#' ~[a-zA-Z_\r\n] ~[\r\n]* -> channel(HIDDEN) ;
 LONE_HASH     : '#' -> skip ;
 LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
-BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+// Hidden rather than skipped: a comment closed early by a nested '/*' is named in the error.
+BLOCK_COMMENT : '/*' .*? '*/' -> channel(HIDDEN) ;
 // A '/*' with no '*/' after it: the body cannot contain '*/', so this is longer than
 // BLOCK_COMMENT only when the comment is never closed. Reported, then ignored.
 UNTERMINATED_COMMENT : '/*' ( ~'*' | '*'+ ~[*/] )* '*'* -> channel(HIDDEN) ;
