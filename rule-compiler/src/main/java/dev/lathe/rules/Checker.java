@@ -185,6 +185,9 @@ public final class Checker {
         private final List<Boolean> conflicted = new ArrayList<>();
         /** What first tied a class to its fixed size (an operand of a sized op, an annotation). */
         private final List<String> fixedWhy = new ArrayList<>();
+        /** Ops already reported for their size, and classes reported as having no size at all. */
+        private final java.util.Set<POp> sizeReported = new java.util.HashSet<>();
+        private final java.util.Set<Integer> reportedEmpty = new java.util.HashSet<>();
 
         RuleCheck(Checker c, Ast.Rule rule) {
             this.c = c;
@@ -225,12 +228,17 @@ public final class Checker {
                 return null;
             }
             resolveInfix();
+            if (replacement instanceof PLit l && l.context == null && root.op != null
+                    && root.op.output().typeClass() != TypeClass.ANY) {
+                l.context = root.op.output().typeClass(); // isub(a, a) => 1.0 replaces an integer
+            }
             if (errorCount > 0) return null;
             assign(pattern, true);
+            checkClasses(); // the pattern's own ops, before the replacement ties more to them
             assign(replacement, false);
             unify(pattern.cls, replacement.cls, replacement.pos, "the replacement must have the bit size of the pattern");
+            checkClasses(); // an op at a size it does not have is a mistake of its own
             if (errorCount > 0) return null;
-            checkClasses();
             checkLiterals();
             checkReplacementSizes(replacement);
             int commutative = 0;
@@ -511,7 +519,7 @@ public final class Checker {
                 collectContexts();
                 for (POp p : ops) {
                     if (p.op != null || p.failed) continue;
-                    if (annotationsDisagree(p)) continue;
+                    if (annotationsDisagree(p) || floatLiteralAgainstInteger(p)) continue;
                     TypeClass t = evidence(typedOperands(p));
                     if (t == null) t = onlyMeaning(p.infix);
                     if (t == null) continue;
@@ -523,18 +531,12 @@ public final class Checker {
             }
             collectContexts();
             annotationsAgreeWithOps();
-            // One annotation on a variable settles every operator that reads it: an operator
-            // whose variables were all named by an earlier such error (b + a after a + b) is not
-            // reported again.
-            java.util.Set<String> named = new java.util.HashSet<>();
+            // One operator said per rule: annotating an operand of it settles the others that
+            // read the same values (b + a after a + b, or the rest of (a + b) * c - d).
+            boolean said = false;
             for (POp p : ops) {
-                if (p.op != null || p.failed) continue;
-                java.util.Set<String> reads = new java.util.HashSet<>();
-                for (P src : p.srcs) {
-                    if (src instanceof PVar v) reads.add(v.name);
-                }
-                if (!reads.isEmpty() && named.containsAll(reads)) continue;
-                named.addAll(reads);
+                if (p.op != null || p.failed || said) continue;
+                said = true;
                 if (p.infix.equals(">>")) {
                     error(p.pos, "cannot tell whether '>>' is a signed (ishr) or an unsigned (ushr) shift: annotate the "
                             + "shifted value, as in a@i32 or a@u32, or write the op");
@@ -672,6 +674,30 @@ public final class Checker {
             return false;
         }
 
+        /**
+         * {@code b + 1.0} where the rule computes with {@code b} only as an integer: the literal's
+         * spelling would make the operator an fadd of an integer's bits. Reported, and the
+         * operator is left unresolved.
+         */
+        private boolean floatLiteralAgainstInteger(POp p) {
+            PLit floatLiteral = null;
+            boolean integer = false;
+            for (P s : typedOperands(p)) {
+                if (s instanceof PLit l) {
+                    if (l.floatSpelling() && l.annType == null) floatLiteral = l;
+                } else {
+                    TypeClass t = evidence(s);
+                    integer |= t == TypeClass.INT || t == TypeClass.UINT;
+                }
+            }
+            if (floatLiteral == null || !integer) return false;
+            String shown = p.infix.startsWith("unary") ? p.infix.substring(5) : p.infix;
+            error(floatLiteral.pos, "float literal " + floatLiteral.text + " where an integer is expected (the other operand of '"
+                    + shown + "' is an integer)");
+            p.failed = true;
+            return true;
+        }
+
         /** Whether an infix operator's integer op depends on reading its operands signed or unsigned. */
         private static boolean signMatters(String infix) {
             return switch (infix) {
@@ -744,6 +770,7 @@ public final class Checker {
         private static TypeClass onlyMeaning(String infix) {
             return switch (infix) {
                 case "&", "|", "^", "<<", "unary~" -> TypeClass.INT;
+                case "unary!" -> TypeClass.BOOL;
                 default -> null;
             };
         }
@@ -791,7 +818,8 @@ public final class Checker {
                 case "!=" -> fl ? Op.FNEU : Op.INE;
                 case "unary-" -> bo ? null : fl ? Op.FNEG : Op.INEG;
                 case "unary~" -> fl ? null : Op.INOT;
-                case "unary!" -> bo ? Op.INOT : null;
+                // On integers too: the operand must then be 1 bit (checked with the sizes).
+                case "unary!" -> fl ? null : Op.INOT;
                 default -> null;
             };
             if (op == null) {
@@ -864,10 +892,14 @@ public final class Checker {
                 if (op.hasUnsizedOperands()) {
                     o.opCls = newClass(o.opSize, op.legalBitSizes(), pattern,
                             o.opSize == 0 ? null : op.opName() + "@" + o.opSize + " at " + at(o.pos));
-                    if (o.opSize != 0 && !op.isLegalBitSize(o.opSize)) {
+                    if (o.opSize != 0 && !op.isLegalBitSize(o.opSize) && sizeReported.add(o)) {
                         error(o.pos, op.opName() + " does not work on " + o.opSize + "-bit values (legal: "
                                 + op.legalBitSizeList() + ")");
                     }
+                }
+                if ("unary!".equals(o.infix)) {
+                    unify(newClass(1, Bits.sizeFlag(1), pattern, "'!' at " + at(o.pos) + " is boolean not"), o.opCls, o.pos,
+                            "'!' is boolean not, on 1-bit values (use '~' for integers)");
                 }
                 OperandType out = op.output();
                 o.cls = out.isSized() ? newClass(out.bitSize(), Bits.sizeFlag(out.bitSize()), pattern,
@@ -912,14 +944,17 @@ public final class Checker {
 
         private void checkClasses() {
             for (POp o : ops) {
-                if (o.opCls < 0) continue;
+                if (o.opCls < 0 || sizeReported.contains(o)) continue;
                 int r = find(o.opCls);
                 int f = fixed.get(r);
+                if (conflicted.get(r)) continue;
                 if (f != 0 && !o.op.isLegalBitSize(f)) {
                     String why = fixedWhy.get(r);
                     error(o.pos, o.op.opName() + " does not work on " + f + "-bit values (legal: " + o.op.legalBitSizeList() + ")"
                             + (why == null ? "" : ": " + why));
-                } else if (legal.get(r) == 0) {
+                    sizeReported.add(o);
+                } else if (f == 0 && legal.get(r) == 0 && reportedEmpty.add(r)) {
+                    sizeReported.add(o);
                     error(o.pos, "no bit size works for every op on this value (" + o.op.opName() + " needs "
                             + o.op.legalBitSizeList() + ")");
                 }
@@ -938,7 +973,11 @@ public final class Checker {
                             + (ctx == TypeClass.FLOAT ? "" : " of 8 bits or more"));
                     continue;
                 }
-                if (l.floatSpelling() && (ctx == TypeClass.INT || ctx == TypeClass.UINT || ctx == TypeClass.BOOL)) {
+                if (l.floatSpelling() && ctx == TypeClass.BOOL) {
+                    error(l.pos, "float literal " + l.text + " where a 1-bit boolean is expected: write true or false");
+                    continue;
+                }
+                if (l.floatSpelling() && (ctx == TypeClass.INT || ctx == TypeClass.UINT)) {
                     error(l.pos, "float literal " + l.text + " where an integer is expected");
                     continue;
                 }
@@ -1048,6 +1087,7 @@ public final class Checker {
             }
             VarInfo info = vars.get(v.name());
             TypeClass t = varType(info);
+            if (t == null) t = ownReading(p); // bcsel(c, a, b) => a if ult_const(b, 4)
             if (t == null) {
                 error(v.pos(), "cannot tell how " + p.spelling() + " should read " + v.name() + ": the rule only moves it, "
                         + "never computes with it; annotate it in the pattern, as in " + v.name() + "@f32 or " + v.name() + "@i32");
@@ -1119,6 +1159,15 @@ public final class Checker {
                 bound = hex && !unsigned ? dev.lathe.ir.op.Bits.sext(value.longValue(), bits) : value.longValue();
             }
             return new Condition(p, node, t, bound, ac.pos());
+        }
+
+        /** How a condition reads a value that no op of the rule computes with, when it says. */
+        private static TypeClass ownReading(Predicate p) {
+            return switch (p) {
+                case ULT_CONST, IS_POWER_OF_TWO -> TypeClass.UINT;
+                case ILT_CONST, IS_NEG_POWER_OF_TWO -> TypeClass.INT;
+                default -> p.kind() == Predicate.Kind.FLOAT ? TypeClass.FLOAT : null;
+            };
         }
 
         private void unknownCondition(Ast.Condition ac) {

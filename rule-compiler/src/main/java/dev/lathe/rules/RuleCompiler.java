@@ -28,6 +28,14 @@ public final class RuleCompiler {
             return render(warnings);
         }
 
+        /** Errors and warnings together, in line order: how a reader goes through the file. */
+        public String renderAll() {
+            List<Diagnostic> all = new ArrayList<>(errors);
+            all.addAll(warnings);
+            all.sort(java.util.Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
+            return render(all);
+        }
+
         private static String render(List<Diagnostic> ds) {
             StringBuilder sb = new StringBuilder();
             for (Diagnostic d : ds) {

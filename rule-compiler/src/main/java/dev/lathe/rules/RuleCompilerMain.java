@@ -98,11 +98,8 @@ public final class RuleCompilerMain {
             }
             RuleCompiler.Result r = RuleCompiler.compile(cite, text);
             if (!uniquePass(r.file().passName(), cite, text, classOwners, err)) errors++;
-            if (!r.warnings().isEmpty()) err.println(r.renderWarnings());
-            if (!r.ok()) {
-                err.println(r.render());
-                errors += r.errors().size();
-            }
+            if (!r.warnings().isEmpty() || !r.ok()) err.println(r.renderAll());
+            errors += r.errors().size();
             checked.add(r.file());
         }
         if (errors > 0) {

@@ -506,6 +506,17 @@ public final class RuleSyntax {
                     return new Hint(dash, "a rule name is letters, digits and '_', as in " + name + ":");
                 }
             }
+            if (t.getText().equals(":") && prev != null && prev == first && isReservedLiteral(prev)) {
+                return new Hint(prev, "'" + prev.getText() + "' is a literal and cannot name a rule");
+            }
+            if (t.getText().equals("pass") && t.getType() != RulesLexer.IDENT && (prev != null && !prev.getText().equals(";")
+                    || t != firstVisible(in))) {
+                return new Hint(t, "a file has one 'pass' line, and it comes first");
+            }
+            if (t.getText().equals("if") && prev != null && prev.getText().equals(";") && prev.getLine() == t.getLine()
+                    && !nextVisibleIs(in, t, ":")) {
+                return new Hint(prev, "a ';' before 'if': the conditions belong to the rule, before its ';'");
+            }
             if (t.getText().equals(">") && prev != null && prev.getText().equals("-") && adjacent(prev, t)) {
                 return new Hint(prev, "'->' is not an arrow: write '=>' (or '~=>' for an inexact rule)");
             }
@@ -521,6 +532,18 @@ public final class RuleSyntax {
                 }
             }
             return null;
+        }
+
+        private static boolean isReservedLiteral(Token t) {
+            return t.getType() != RulesLexer.IDENT && switch (t.getText()) {
+                case "inf", "nan", "true", "false" -> true;
+                default -> false;
+            };
+        }
+
+        private static Token firstVisible(CommonTokenStream in) {
+            int n = nextVisible(in, -1);
+            return n < 0 ? null : in.get(n);
         }
 
         /** The first visible token of the rule holding {@code t}: after the ';' before it. */

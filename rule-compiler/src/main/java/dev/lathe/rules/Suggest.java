@@ -56,8 +56,9 @@ final class Suggest {
         return names.size() == 1 ? names.get(0) : "one of " + String.join(", ", names);
     }
 
-    /** Levenshtein distance. */
+    /** Edit distance, a swap of two neighbouring characters counting as one edit (optimal string alignment). */
     static int distance(String a, String b) {
+        int[] prevPrev = new int[b.length() + 1];
         int[] prev = new int[b.length() + 1];
         int[] cur = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) prev[j] = j;
@@ -66,8 +67,12 @@ final class Suggest {
             for (int j = 1; j <= b.length(); j++) {
                 int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
                 cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    cur[j] = Math.min(cur[j], prevPrev[j - 2] + 1); // two neighbours swapped: f2u23 for f2u32
+                }
             }
-            int[] t = prev;
+            int[] t = prevPrev;
+            prevPrev = prev;
             prev = cur;
             cur = t;
         }

@@ -73,7 +73,9 @@ final class Lexer {
             int start = ++pos;
             while (pos < text.length() && isWordPart(text.charAt(pos))) pos++;
             if (pos == start) throw error(line, col, "expected a name after '" + c + "'");
-            return new Token(c == '%' ? Token.Kind.VALUE : Token.Kind.SYMBOL, word(start, pos), line, col);
+            // Value names are mostly distinct: a table of them would cost more than it saves.
+            return c == '%' ? new Token(Token.Kind.VALUE, text.substring(start, pos), line, col)
+                    : new Token(Token.Kind.SYMBOL, word(start, pos), line, col);
         }
         if (Character.isDigit(c) || ((c == '-' || c == '+') && pos + 1 < text.length()
                 && (Character.isDigit(text.charAt(pos + 1)) || text.startsWith("inf", pos + 1)
@@ -145,10 +147,9 @@ final class Lexer {
 
     /**
      * The text from {@code start} to {@code end} as a string, one string per distinct word.
-     * A function's text repeats the same op names, types, bit sizes and value names over and
-     * over; making a new string for each occurrence was most of what parsing allocated, and that
-     * garbage, allocated between the IR's own objects, spread the IR over memory that every
-     * later pass then walks (open addressing; a string's hash is the one computed here).
+     * A function's text repeats the same op names, types, bit sizes and constants over and
+     * over; a new string for each occurrence was a third of what parsing allocated (open
+     * addressing; a string's hash is the one computed here).
      */
     private String word(int start, int end) {
         int length = end - start;
