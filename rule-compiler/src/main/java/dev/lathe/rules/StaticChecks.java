@@ -173,8 +173,12 @@ final class StaticChecks {
     }
 
     /** Whether {@code from}'s replacement is matched by {@code to}'s pattern (conditions aside). */
+    private static boolean folded(Node t) {
+        return t instanceof Node.OpNode o && o.constant();
+    }
+
     private boolean rewritesInto(CheckedRule from, CheckedRule to) {
-        if (!(from.replacement() instanceof Node.OpNode r) || r.op() != to.pattern().op()) return false;
+        if (!(from.replacement() instanceof Node.OpNode r) || r.constant() || r.op() != to.pattern().op()) return false;
         return match(to.pattern(), r, new HashMap<>(), to, from, false);
     }
 
@@ -186,12 +190,17 @@ final class StaticChecks {
     private boolean match(Node p, Node t, Map<String, Node> bind, CheckedRule pr, CheckedRule tr, boolean strict) {
         if (strict && !sizeCovers(pr.sizeClass(p.sizeClass()), tr.sizeClass(t.sizeClass()))) return false;
         if (p instanceof Node.VarNode pv) {
-            if (pv.constOnly() && !(t instanceof Node.ConstNode || t instanceof Node.VarNode tv && tv.constOnly())) return false;
+            if (pv.constOnly() && !(t instanceof Node.ConstNode || t instanceof Node.VarNode tv && tv.constOnly() || folded(t))) {
+                return false;
+            }
             Node prev = bind.get(pv.name());
             if (prev != null) return same(prev, t);
             bind.put(pv.name(), t);
             return true;
         }
+        // A replacement's constant expression (-c, c + 1) is folded into one constant when the
+        // rule fires: no op of it is built, and which literal it gives is not known here.
+        if (folded(t)) return false;
         if (p instanceof Node.ConstNode pc) {
             return t instanceof Node.ConstNode tc && pc.asFloat() == tc.asFloat() && sameLiteral(pc.text(), tc.text(), pc.asFloat());
         }

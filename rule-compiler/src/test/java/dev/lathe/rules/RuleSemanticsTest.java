@@ -334,4 +334,22 @@ class RuleSemanticsTest {
                 "t.rules:3:15: error: fadd computes a float, not an int"),
                 r.errors().stream().map(d -> d.file() + ":" + d.line() + ":" + d.column() + ": error: " + d.message()).toList());
     }
+
+    @Test
+    void rewriteLoopsAreWarnedAboutButFoldedConstantsAreNotLoops() {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", """
+                pass t;
+                r1: fadd(a, fneg(#c)) => fadd(a, -c);
+                r2: iadd(a, ineg(#c)) => isub(a, c);
+                r3: isub(a, #c) => iadd(a, ineg(c));
+                r4: fmul(a, b) => fmul(b, a);
+                r5: ishl(a, 1) => iadd(a, a);
+                r6: iadd(a, a) => ishl(a, 1);
+                """);
+        assertTrue(r.ok(), r.render());
+        assertEquals(java.util.List.of(
+                "5: rule r4 may rewrite forever: its replacement matches its own pattern",
+                "7: rules r5 (line 6) and r6 may rewrite into each other: each one's replacement matches the other's pattern"),
+                r.warnings().stream().map(d -> d.line() + ": " + d.message()).toList());
+    }
 }
