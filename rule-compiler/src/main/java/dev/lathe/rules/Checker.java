@@ -156,6 +156,8 @@ public final class Checker {
          * an integer, but of no particular signedness, unlike the op table's class for it.
          */
         boolean signBlind;
+        /** The ops that read it (for messages), in rule order. */
+        final java.util.Set<String> readers = new java.util.LinkedHashSet<>();
     }
 
     // ---- one rule ---------------------------------------------------------------------------------
@@ -556,9 +558,6 @@ public final class Checker {
          * Signedness is not checked: reading an integer's bits the other way is common.
          */
         private void annotationsAgreeWithOps() {
-            Map<String, java.util.Set<String>> readers = new LinkedHashMap<>();
-            Map<String, Boolean> readAsFloat = new java.util.HashMap<>();
-            Map<String, Boolean> readAsOther = new java.util.HashMap<>();
             for (POp p : ops) {
                 if (p.op == null) continue;
                 TypeClass out = p.op.output().typeClass();
@@ -566,22 +565,18 @@ public final class Checker {
                     error(p.annPos, p.op.opName() + " computes " + (isFloat(out) ? "a float" : "an integer")
                             + ", not " + article(p.annType));
                 }
-                for (int i = 0; i < p.srcs.size(); i++) {
-                    TypeClass t = p.op.input(i).typeClass();
-                    if (t == TypeClass.ANY) t = dataEvidence(p, i);
-                    if (t == null || t == TypeClass.ANY || !(p.srcs.get(i) instanceof PVar v)) continue;
-                    readers.computeIfAbsent(v.name, k -> new java.util.LinkedHashSet<>()).add(p.op.opName());
-                    (isFloat(t) ? readAsFloat : readAsOther).put(v.name, true);
-                }
             }
+            // (collectContexts recorded how the ops read each variable)
             java.util.Set<String> reported = new java.util.HashSet<>();
             for (PVar v : varOccurrences) {
-                if (v.annType == null || v.annPos == null || !readers.containsKey(v.name)) continue;
+                VarInfo info = vars.get(v.name);
+                if (v.annType == null || v.annPos == null || info.readers.isEmpty()) continue;
                 boolean wantsFloat = isFloat(v.annType);
-                boolean agrees = wantsFloat ? readAsFloat.containsKey(v.name) : readAsOther.containsKey(v.name);
-                if (agrees || !reported.add(v.name)) continue;
+                boolean readAsFloat = info.contexts.contains(TypeClass.FLOAT);
+                boolean readOtherwise = info.signBlind || info.contexts.stream().anyMatch(t -> !isFloat(t));
+                if ((wantsFloat ? readAsFloat : readOtherwise) || !reported.add(v.name)) continue;
                 error(v.annPos, v.name + " is annotated as " + v.annType.spelling() + ", but "
-                        + String.join(" and ", readers.get(v.name)) + " read" + (readers.get(v.name).size() == 1 ? "s" : "")
+                        + String.join(" and ", info.readers) + " read" + (info.readers.size() == 1 ? "s" : "")
                         + " it as " + (wantsFloat ? "an integer" : "a float"));
             }
         }
@@ -620,8 +615,12 @@ public final class Checker {
                     if (t == TypeClass.ANY) t = dataEvidence(p, i);
                     if (t == null || t == TypeClass.ANY) continue;
                     boolean blind = p.op.isSignBlind() && !p.op.input(i).isSized() && (t == TypeClass.INT || t == TypeClass.UINT);
-                    if (s instanceof PVar v && blind) vars.get(v.name).signBlind = true;
-                    else if (s instanceof PVar v) vars.get(v.name).contexts.add(t);
+                    if (s instanceof PVar v) {
+                        VarInfo info = vars.get(v.name);
+                        info.readers.add(p.op.opName());
+                        if (blind) info.signBlind = true;
+                        else info.contexts.add(t);
+                    }
                     if (s instanceof PLit l) l.context = t;
                 }
             }
@@ -1087,7 +1086,7 @@ public final class Checker {
             }
             VarInfo info = vars.get(v.name());
             TypeClass t = varType(info);
-            if (t == null) t = ownReading(p); // bcsel(c, a, b) => a if ult_const(b, 4)
+            if (t == null) t = p.ownReading(); // bcsel(c, a, b) => a if ult_const(b, 4)
             if (t == null) {
                 error(v.pos(), "cannot tell how " + p.spelling() + " should read " + v.name() + ": the rule only moves it, "
                         + "never computes with it; annotate it in the pattern, as in " + v.name() + "@f32 or " + v.name() + "@i32");
@@ -1159,15 +1158,6 @@ public final class Checker {
                 bound = hex && !unsigned ? dev.lathe.ir.op.Bits.sext(value.longValue(), bits) : value.longValue();
             }
             return new Condition(p, node, t, bound, ac.pos());
-        }
-
-        /** How a condition reads a value that no op of the rule computes with, when it says. */
-        private static TypeClass ownReading(Predicate p) {
-            return switch (p) {
-                case ULT_CONST, IS_POWER_OF_TWO -> TypeClass.UINT;
-                case ILT_CONST, IS_NEG_POWER_OF_TWO -> TypeClass.INT;
-                default -> p.kind() == Predicate.Kind.FLOAT ? TypeClass.FLOAT : null;
-            };
         }
 
         private void unknownCondition(Ast.Condition ac) {

@@ -23,11 +23,6 @@ public final class RuleCompiler {
             return render(errors);
         }
 
-        /** Every warning, rendered the same way. */
-        public String renderWarnings() {
-            return render(warnings);
-        }
-
         /** Errors and warnings together, in line order: how a reader goes through the file. */
         public String renderAll() {
             List<Diagnostic> all = new ArrayList<>(errors);

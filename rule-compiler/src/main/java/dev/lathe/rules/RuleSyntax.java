@@ -108,7 +108,8 @@ public final class RuleSyntax {
         }
         RulesParser parser = new RulesParser(tokens);
         parser.removeErrorListeners();
-        parser.setErrorHandler(new Messages());
+        Messages messages = new Messages();
+        parser.setErrorHandler(messages);
         parser.addErrorListener(new BaseErrorListener() {
             @Override
             public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg,
@@ -138,16 +139,15 @@ public final class RuleSyntax {
                 // A bad token was reported when the tokens were read.
                 // (A missing ';' is said even before a bad token: the rule before it is whole.)
                 if (isBadToken(t.getType()) && !endsRule || cascade) return;
-                boolean unfinished = msg.startsWith(UNFINISHED_RULE);
-                Messages.Hint hint = Messages.hint(tokens, t);
+                Messages.Hint hint = messages.hints.get(t);
                 if (hint != null && msg.startsWith(hint.message())) {
                     // The mistake is earlier than where the parser noticed it.
-                    line = hint.at().getLine();
-                    col = hint.at().getCharPositionInLine();
-                } else if (t.getType() == Token.EOF || endsRule || unfinished) {
-                    // Point just after the last token: where the missing text belongs (for an
-                    // unfinished rule, the last token before the next rule's name).
-                    Token last = previousVisible(tokens, unfinished ? previousVisible(tokens, at).getTokenIndex() : at);
+                    Token a = hint.at();
+                    line = a.getLine();
+                    col = a.getCharPositionInLine() + (hint.after() ? a.getText().length() : 0);
+                } else if (t.getType() == Token.EOF || endsRule) {
+                    // Point just after the last token: where the missing text belongs.
+                    Token last = previousVisible(tokens, at);
                     if (last != null) {
                         line = last.getLine();
                         col = last.getCharPositionInLine() + last.getText().length();
@@ -318,13 +318,15 @@ public final class RuleSyntax {
     }
 
     private static final String MISSING_SEMICOLON = "missing ';'";
-    private static final String UNFINISHED_RULE = "unfinished rule";
 
     /**
      * ANTLR's error strategy with messages for people: tokens by what they are ("a name", "an
      * expression"), keywords marked reserved, and a missing ';' at the end of a line said as such.
      */
     private static final class Messages extends DefaultErrorStrategy {
+        /** The hint each message was made from, by the token the parser reported it at. */
+        final java.util.Map<Token, Hint> hints = new java.util.HashMap<>();
+
         @Override
         protected void reportNoViableAlternative(Parser p, NoViableAltException e) {
             // The tokens expected at the start of the decision, not where it failed: leave them out.
@@ -411,7 +413,7 @@ public final class RuleSyntax {
             p.notifyErrorListeners(t, message(p, t, expected), e);
         }
 
-        private static String message(Parser p, Token t, IntervalSet expected) {
+        private String message(Parser p, Token t, IntervalSet expected) {
             TokenStream in = p.getInputStream();
             Token prev = t.getTokenIndex() > 0 ? previousVisible((CommonTokenStream) in, t.getTokenIndex()) : null;
             boolean wantsSemicolon = expected != null && expected.contains(tokenType(p, "';'"));
@@ -424,11 +426,9 @@ public final class RuleSyntax {
                     + (comment.getCharPositionInLine() + 1) + " starts a comment to the end of its line; "
                     + "a constant-only variable is written without a space, as in #c)";
             Hint hint = hint((CommonTokenStream) in, t);
-            if (hint != null) return hint.message() + commentHint;
-            Token last = unfinishedAt((CommonTokenStream) in, t);
-            if (last != null) {
-                return UNFINISHED_RULE + " after '" + last.getText() + "': '" + prev.getText() + ":' on line "
-                        + prev.getLine() + " starts the next rule" + commentHint;
+            if (hint != null) {
+                hints.put(t, hint);
+                return hint.message() + commentHint;
             }
             String found = t.getType() == Token.EOF ? "unexpected end of file" : "unexpected '" + t.getText() + "'";
             String msg = expected == null ? found : found + "; expected " + describe(p, expected);
@@ -465,24 +465,24 @@ public final class RuleSyntax {
         }
 
         /**
-         * The last token of a rule that a named rule on a later line broke into ({@code if}
-         * followed by {@code r2: …}): the parser took the next rule's name as part of this one
-         * and fails at its ':'. Null when {@code t} is not such a ':'.
+         * A mistake recognized by its shape, placed where it is rather than where parsing
+         * failed: at token {@code at}, or just after it when {@code after}.
          */
-        /** A mistake recognized by its shape, placed where it is rather than where parsing failed. */
-        record Hint(Token at, String message) {}
+        record Hint(Token at, boolean after, String message) {}
 
         /**
          * Mistakes that the parser notices only some tokens later: {@code --} taken for a
-         * comment, a hyphen in a rule's name, {@code ->} for {@code =>}, and a block comment
-         * closed early by a nested one. Null when the error at {@code t} is none of them.
+         * comment, a hyphen in a rule's name, a literal as a rule's name, a second pass line, a
+         * ';' before 'if', {@code ->} for {@code =>}, a block comment closed early by a nested
+         * one, and a rule left unfinished at the end of its line. Null when the error at
+         * {@code t} is none of them.
          */
         static Hint hint(CommonTokenStream in, Token t) {
             Token first = ruleStart(in, t);
             Token second = first == null ? null : tokenAfter(in, first);
             if (first != null && first.getText().equals("-") && adjacent(first, second) && second.getText().equals("-")
                     && t.getLine() == first.getLine()) {
-                return new Hint(first, "'--' does not start a comment: comments start with '#' or '//'");
+                return new Hint(first, false, "'--' does not start a comment: comments start with '#' or '//'");
             }
             Token prev = t.getTokenIndex() > 0 ? previousVisible(in, t.getTokenIndex()) : null;
             Token lineStart = t;
@@ -503,22 +503,22 @@ public final class RuleSyntax {
                     name.append(wantDash ? "_" : k.getText());
                 }
                 if (hyphenated && dash != null) {
-                    return new Hint(dash, "a rule name is letters, digits and '_', as in " + name + ":");
+                    return new Hint(dash, false, "a rule name is letters, digits and '_', as in " + name + ":");
                 }
             }
             if (t.getText().equals(":") && prev != null && prev == first && isReservedLiteral(prev)) {
-                return new Hint(prev, "'" + prev.getText() + "' is a literal and cannot name a rule");
+                return new Hint(prev, false, "'" + prev.getText() + "' is a literal and cannot name a rule");
             }
             if (t.getText().equals("pass") && t.getType() != RulesLexer.IDENT && (prev != null && !prev.getText().equals(";")
                     || t != firstVisible(in))) {
-                return new Hint(t, "a file has one 'pass' line, and it comes first");
+                return new Hint(t, false, "a file has one 'pass' line, and it comes first");
             }
             if (t.getText().equals("if") && prev != null && prev.getText().equals(";") && prev.getLine() == t.getLine()
                     && !nextVisibleIs(in, t, ":")) {
-                return new Hint(prev, "a ';' before 'if': the conditions belong to the rule, before its ';'");
+                return new Hint(prev, false, "a ';' before 'if': the conditions belong to the rule, before its ';'");
             }
             if (t.getText().equals(">") && prev != null && prev.getText().equals("-") && adjacent(prev, t)) {
-                return new Hint(prev, "'->' is not an arrow: write '=>' (or '~=>' for an inexact rule)");
+                return new Hint(prev, false, "'->' is not an arrow: write '=>' (or '~=>' for an inexact rule)");
             }
             for (int i = t.getTokenIndex() - 1; i >= 0; i--) {
                 Token c = in.get(i);
@@ -527,18 +527,20 @@ public final class RuleSyntax {
                     Token after = tokenAfter(in, c);
                     if (after == null || after.getTokenIndex() > t.getTokenIndex()) break;
                     int endLine = c.getLine() + (int) c.getText().chars().filter(ch -> ch == '\n').count();
-                    return new Hint(after, "the comment that starts at " + c.getLine() + ":" + (c.getCharPositionInLine() + 1)
+                    return new Hint(after, false, "the comment that starts at " + c.getLine() + ":" + (c.getCharPositionInLine() + 1)
                             + " ends at its first '*/' (line " + endLine + "): block comments do not nest");
                 }
+            }
+            Token last = unfinishedAt(in, t);
+            if (last != null) {
+                return new Hint(last, true, "unfinished rule after '" + last.getText() + "': '" + prev.getText() + ":' on line "
+                        + prev.getLine() + " starts the next rule");
             }
             return null;
         }
 
         private static boolean isReservedLiteral(Token t) {
-            return t.getType() != RulesLexer.IDENT && switch (t.getText()) {
-                case "inf", "nan", "true", "false" -> true;
-                default -> false;
-            };
+            return isKeyword(t) && !t.getText().equals("pass") && !t.getText().equals("if");
         }
 
         private static Token firstVisible(CommonTokenStream in) {
@@ -568,6 +570,11 @@ public final class RuleSyntax {
             return b != null && b.getType() != Token.EOF && b.getStartIndex() == a.getStopIndex() + 1;
         }
 
+        /**
+         * The last token of a rule that a named rule on a later line broke into ({@code if}
+         * followed by {@code r2: …}): the parser took the next rule's name as part of this one
+         * and fails at its ':'. Null when {@code t} is not such a ':'.
+         */
         private static Token unfinishedAt(CommonTokenStream in, Token t) {
             if (!t.getText().equals(":") || t.getTokenIndex() < 2) return null;
             Token name = previousVisible(in, t.getTokenIndex());

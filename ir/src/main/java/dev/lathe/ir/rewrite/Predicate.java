@@ -133,6 +133,20 @@ public enum Predicate {
         };
     }
 
+    /**
+     * How the predicate reads a value whatever the rule's type for it, or null when the type
+     * decides: the float-only ones read floats, and the integer ones that {@link #holds}
+     * computes without looking at signedness read as their meaning says (powers of two and
+     * {@code ult_const} unsigned, negated powers of two and {@code ilt_const} signed).
+     */
+    public TypeClass ownReading() {
+        return switch (this) {
+            case IS_POWER_OF_TWO, ULT_CONST -> TypeClass.UINT;
+            case IS_NEG_POWER_OF_TWO, ILT_CONST -> TypeClass.INT;
+            default -> kind == Kind.FLOAT ? TypeClass.FLOAT : null;
+        };
+    }
+
     /** Whether the predicate can be asked of a variable read as {@code type}. */
     public boolean appliesTo(TypeClass type) {
         return switch (kind) {
