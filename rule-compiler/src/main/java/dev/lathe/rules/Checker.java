@@ -41,8 +41,13 @@ import java.util.Map;
  */
 public final class Checker {
 
-    /** The checked rules (only those without errors) and every diagnostic. */
-    public record Result(CheckedFile file, List<Diagnostic> errors) {}
+    /**
+     * The checked rules (only those without errors), every diagnostic, and every rule that passed
+     * its own checks, including those whose name was taken: those are not kept, but the checks
+     * between rules still look at them, so that a copied rule reports its duplicate pattern too.
+     */
+    public record Result(CheckedFile file, List<Diagnostic> errors, List<Diagnostic> warnings,
+                         List<CheckedRule> checkedAlone) {}
 
     /** The most commutative ops a pattern may have: each doubles the operand orders tried. */
     public static final int MAX_COMMUTATIVE = 6;
@@ -57,6 +62,7 @@ public final class Checker {
     private final String file;
     private final String text;
     private final List<Diagnostic> errors = new ArrayList<>();
+    private final List<Diagnostic> warnings = new ArrayList<>();
 
     private Checker(String file, String text) {
         this.file = file;
@@ -66,6 +72,7 @@ public final class Checker {
     public static Result check(Ast.RuleFile ast, String text) {
         Checker c = new Checker(ast.file(), text);
         List<CheckedRule> rules = new ArrayList<>();
+        List<CheckedRule> alone = new ArrayList<>();
         Map<String, Ast.Pos> names = new HashMap<>();
         for (Ast.Rule r : ast.rules()) {
             Ast.Pos prev = names.putIfAbsent(r.name(), r.pos());
@@ -73,12 +80,17 @@ public final class Checker {
             // A rule with a taken name is still checked, for its own errors, but not kept.
             CheckedRule checked = new RuleCheck(c, r).run();
             if (checked != null && prev == null) rules.add(checked);
+            if (checked != null) alone.add(checked);
         }
-        return new Result(new CheckedFile(ast.file(), ast.passName(), rules), c.errors);
+        return new Result(new CheckedFile(ast.file(), ast.passName(), rules), c.errors, c.warnings, alone);
     }
 
     void error(Ast.Pos pos, String message) {
         errors.add(Diagnostic.error(file, pos.line(), pos.column(), message, Diagnostic.lineOf(text, pos.line())));
+    }
+
+    void warning(Ast.Pos pos, String message) {
+        warnings.add(new Diagnostic(file, pos.line(), pos.column(), "warning", message, Diagnostic.lineOf(text, pos.line())));
     }
 
     // ---- proto nodes: mutable while types and sizes are worked out ------------------------------
@@ -102,6 +114,7 @@ public final class Checker {
         int opCls = -1;
         int opSize;            // op@16(…)
         boolean once;
+        Ast.Pos oncePos;
         boolean failed;        // an infix operator whose operands' annotations disagree (reported)
 
         POp(Ast.Pos pos, Op op, String infix, List<P> srcs) {
@@ -263,6 +276,9 @@ public final class Checker {
                 if (cond != null) conds.add(cond);
             }
             if (errorCount > 0 || badConditions > 0) return null;
+            conditionsCanHold(conds);
+            if (errorCount > 0) return null;
+            warnAboutNoOps(root, replacement);
             Map<String, TypeClass> types = new LinkedHashMap<>();
             for (String v : bindingOrder) {
                 TypeClass t = varType(vars.get(v));
@@ -270,6 +286,96 @@ public final class Checker {
             }
             return new CheckedRule(c.file, rule.name(), rule.pos().line(), rule.pos().column(), rule.text(), rule.exact(), frozenPattern,
                     frozenReplacement, conds, List.copyOf(bindingOrder), types, fz.classes());
+        }
+
+        /**
+         * Conditions that can never hold together (is_lt_zero(a), is_ge_zero(a)) or alone
+         * (ult_const(a, 0)) make a rule that never fires: an error. A condition written twice is
+         * a warning. Whether the conditions on one variable can hold together is decided on
+         * representatives of every class they tell apart (signs, zeros, infinities, NaN, whole
+         * and fractional values, powers of two) at every size; a variable with a bounded
+         * condition is left alone, its bound being any value.
+         */
+        private void conditionsCanHold(List<Condition> conds) {
+            Map<String, List<Condition>> byVar = new LinkedHashMap<>();
+            for (int i = 0; i < conds.size(); i++) {
+                Condition ci = conds.get(i);
+                if (ci.predicate() == Predicate.ULT_CONST && ci.bound() == 0) {
+                    error(ci.pos(), "ult_const(" + ci.var().name() + ", 0) never holds: no unsigned value is below 0");
+                    return;
+                }
+                for (int j = 0; j < i; j++) {
+                    Condition cj = conds.get(j);
+                    if (cj.predicate() == ci.predicate() && cj.var().name().equals(ci.var().name()) && cj.bound() == ci.bound()
+                            && cj.type() == ci.type()) {
+                        c.warning(ci.pos(), "this condition repeats the one at column " + cj.pos().column());
+                        break;
+                    }
+                }
+                byVar.computeIfAbsent(ci.var().name(), k -> new ArrayList<>()).add(ci);
+            }
+            for (List<Condition> cs : byVar.values()) {
+                if (cs.size() < 2 || cs.stream().anyMatch(x -> x.predicate().kind() == Predicate.Kind.INT_BOUND)) continue;
+                if (satisfiable(cs)) continue;
+                Condition last = cs.get(cs.size() - 1);
+                List<String> spelled = new ArrayList<>();
+                for (Condition x : cs) spelled.add(x.predicate().spelling() + "(" + x.var().name() + ")");
+                error(last.pos(), "the conditions " + String.join(", ", spelled.subList(0, spelled.size() - 1)) + " and "
+                        + spelled.get(spelled.size() - 1) + " cannot " + (cs.size() == 2 ? "both" : "all")
+                        + " hold for one value: the rule would never fire");
+                return;
+            }
+        }
+
+        private static boolean satisfiable(List<Condition> cs) {
+            boolean asFloat = cs.get(0).type() == TypeClass.FLOAT;
+            for (int bits : asFloat ? new int[] {16, 32, 64} : new int[] {1, 8, 16, 32, 64}) {
+                List<Long> candidates = new ArrayList<>();
+                if (asFloat) {
+                    for (double d : new double[] {Double.NEGATIVE_INFINITY, -2.5, -2.0, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 2.0, 2.5,
+                            Double.POSITIVE_INFINITY, Double.NaN}) {
+                        candidates.add(dev.lathe.ir.op.FloatBits.fromDouble(d, bits));
+                    }
+                } else {
+                    long mask = bits == 64 ? -1L : (1L << bits) - 1;
+                    long signMin = 1L << (bits - 1);
+                    for (long v : new long[] {0, 1, 2, 3, -1, -2, -3, signMin, signMin - 1, signMin + 1}) candidates.add(v & mask);
+                }
+                for (long v : candidates) {
+                    boolean all = true;
+                    for (Condition x : cs) all &= x.predicate().holds(v, bits, x.type(), x.bound());
+                    if (all) return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Markings that do nothing, as warnings: {@code @once} on the pattern's root (the root is
+         * replaced whatever its uses; it only narrows when the rule fires) and {@code ~=>} on a
+         * rule without a float operation (exactness is about float rounding: such a rule would
+         * only be skipped on exact instructions, for nothing).
+         */
+        private void warnAboutNoOps(POp root, P replacement) {
+            if (root.once) {
+                c.warning(root.oncePos, "@once on the pattern's root only keeps the rule from firing when the root has"
+                        + " several uses; the root is replaced either way (put @once on an inner operation whose"
+                        + " instruction the rewrite should free)");
+            }
+            if (!rule.exact()) {
+                List<P> work = new ArrayList<>(List.of(root, replacement));
+                while (!work.isEmpty()) {
+                    P p = work.remove(work.size() - 1);
+                    if (!(p instanceof POp o)) continue;
+                    if (o.op.output().typeClass() == TypeClass.FLOAT) return;
+                    for (int i = 0; i < o.op.numInputs(); i++) {
+                        if (o.op.input(i).typeClass() == TypeClass.FLOAT) return;
+                    }
+                    work.addAll(o.srcs);
+                }
+                c.warning(rule.pos(), "rule " + rule.name() + " is marked inexact (~=>) but has no float operation; integer"
+                        + " rewrites are exact: write '=>'");
+            }
         }
 
         private List<POp> patternOps(POp root) {
@@ -357,8 +463,7 @@ public final class Checker {
             for (Ast.Annotation ann : call.annotations()) {
                 int n = sizeOf(ann.text());
                 if (n == 0) {
-                    error(ann.pos(), "an op takes only a bit size here, as in " + op.opName() + "@32(…); @" + ann.text()
-                            + " goes after the call");
+                    error(ann.pos(), opTypeAnnotationMessage(op, ann.text()));
                 } else if (n < 0) {
                     error(ann.pos(), "invalid bit size @" + ann.text() + " (1, 8, 16, 32 or 64)");
                 } else if (!op.hasUnsizedOperands()) {
@@ -369,6 +474,22 @@ public final class Checker {
             }
             ops.add(p);
             return p;
+        }
+
+        /**
+         * {@code fmul@f32(…)}: only a size goes there. The type goes after the call, unless it
+         * contradicts what the op computes ({@code fadd@i32}), where moving it would be the next
+         * error: then the message says the op already decides the type.
+         */
+        private static String opTypeAnnotationMessage(Op op, String text) {
+            dev.lathe.ir.VarType vt = dev.lathe.ir.VarType.parseScalar(text, 1);
+            TypeClass out = op.output().typeClass();
+            String size = vt == null ? "32" : String.valueOf(vt.bitSize());
+            if (vt != null && out != TypeClass.ANY && isFloat(out) != isFloat(TypeClass.of(vt.base()))) {
+                return "an op takes only a bit size here, as in " + op.opName() + "@" + size + "(…); " + op.opName()
+                        + " computes " + (isFloat(out) ? "a float" : "an integer") + ", so @" + text + " cannot describe it";
+            }
+            return "an op takes only a bit size here, as in " + op.opName() + "@" + size + "(…); @" + text + " goes after the call";
         }
 
         /** The names of the variables in an expression's text (a worklist: rules may be deep). */
@@ -475,8 +596,11 @@ public final class Checker {
                 } else if (!(inner instanceof POp op)) {
                     error(ann.pos(), "@once applies to an operation (the matched instruction has one use), not to a "
                             + (inner instanceof PVar ? "variable" : "literal"));
+                } else if (op.once) {
+                    error(ann.pos(), "@once is already on this operation (at column " + op.oncePos.column() + ")");
                 } else {
                     op.once = true;
+                    op.oncePos = ann.pos();
                 }
                 return;
             }
@@ -1133,8 +1257,13 @@ public final class Checker {
                 Ast.Expr a1 = ac.args().get(1);
                 String txt = a1 instanceof Ast.Lit l ? l.text()
                         : a1 instanceof Ast.Unary u && u.op().equals("-") && u.operand() instanceof Ast.Lit l2 ? "-" + l2.text() : null;
+                if (a1 instanceof Ast.Annotated an && an.inner() instanceof Ast.Lit) {
+                    error(a1.start(), "the second argument of " + p.spelling() + " takes no annotation: it is read as "
+                            + v.name() + " is; write the literal alone");
+                    return null;
+                }
                 if (txt == null || RuleLiteral.isFloatSpelling(txt) || txt.equals("true") || txt.equals("false")) {
-                    error(a1.pos(), "the second argument of " + p.spelling() + " must be an integer literal");
+                    error(a1.start(), "the second argument of " + p.spelling() + " must be an integer literal");
                     return null;
                 }
                 boolean hex = txt.startsWith("0x") || txt.startsWith("0X");

@@ -47,10 +47,11 @@ public final class RuleCompiler {
         Checker.Result checked = Checker.check(syntax.file(), text);
         List<Diagnostic> all = new ArrayList<>(syntax.errors());
         all.addAll(checked.errors());
-        StaticChecks.Result between = StaticChecks.check(checked.file().rules(), text);
+        StaticChecks.Result between = StaticChecks.check(checked.checkedAlone(), text);
         all.addAll(between.errors());
         sort(all);
-        List<Diagnostic> warnings = new ArrayList<>(between.warnings());
+        List<Diagnostic> warnings = new ArrayList<>(checked.warnings());
+        warnings.addAll(between.warnings());
         sort(warnings);
         return new Result(checked.file(), all, warnings);
     }

@@ -21,7 +21,7 @@ import javax.lang.model.element.Modifier;
 /**
  * The rule compiler as the build runs it:
  *
- * <pre>RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]</pre>
+ * <pre>RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR] [--in-build]</pre>
  *
  * Compiles every {@code *.rules} file of the rules directory (in name order), prints every
  * diagnostic of every file and exits with 1 if there is any; otherwise writes one matcher class
@@ -33,12 +33,18 @@ public final class RuleCompilerMain {
     private RuleCompilerMain() {}
 
     /**
-     * Entry point for the build (exec-maven-plugin runs it inside Maven, so it must not call
-     * System.exit): the diagnostics go to standard error, then a failure throws to fail the build.
+     * Entry point. The diagnostics go to standard error. With {@code --in-build} (how the pom runs
+     * it: exec-maven-plugin's {@code java} goal runs it inside Maven's JVM, where System.exit would
+     * end Maven itself) a failure throws, which fails the build; run on its own it exits with the
+     * code, so that a broken rule file prints its diagnostics and nothing that looks like a crash.
      */
     public static void main(String[] args) {
-        int code = run(args, System.err);
-        if (code != 0) throw new RuleCompilationFailed("the rule files have errors (see above)");
+        List<String> rest = new ArrayList<>(List.of(args));
+        boolean inBuild = rest.remove("--in-build");
+        int code = run(rest.toArray(String[]::new), System.err);
+        if (code == 0) return;
+        if (inBuild) throw new RuleCompilationFailed("the rule files have errors (see above)");
+        System.exit(code);
     }
 
     /** Ends a failed build; the diagnostics were already printed. */
@@ -74,7 +80,8 @@ public final class RuleCompilerMain {
             }
         }
         if (rules == null || out == null) {
-            err.println("usage: RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]");
+            err.println("usage: RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]"
+                    + " [--in-build]");
             return 2;
         }
         List<Path> files;

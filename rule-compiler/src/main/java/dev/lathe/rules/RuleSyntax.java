@@ -76,8 +76,7 @@ public final class RuleSyntax {
         Token lastBadChar = null;
         for (Token t : tokens.getTokens()) {
             String problem = switch (t.getType()) {
-                case RulesLexer.BAD_CHAR -> "unexpected character " + shownChar(t.getText())
-                        + (t.getText().equals("=") ? " (the arrow is '=>', or '~=>' for an inexact rule)" : "");
+                case RulesLexer.BAD_CHAR -> badCharMessage(tokens, t);
                 case RulesLexer.BAD_NUMBER -> nextVisibleIs(tokens, t, ":")
                         ? "a rule name cannot start with a digit: '" + t.getText() + "'"
                         : "malformed number '" + t.getText() + "'";
@@ -88,7 +87,9 @@ public final class RuleSyntax {
                 // The same stray character again in the same rule (`a` quoted in backticks) is
                 // the same mistake.
                 boolean again = lastBadChar != null && lastBadChar.getText().equals(t.getText())
-                        && lastBadChar.getLine() == t.getLine() && !semicolonBetween(tokens, lastBadChar, t);
+                        && lastBadChar.getLine() == t.getLine() && !semicolonBetween(tokens, lastBadChar, t)
+                        || lastBadChar != null && lastBadChar.getText().equals("=")
+                        && lastBadChar.getStopIndex() + 1 == t.getStartIndex() && ">".equals(asciiLookalike(t.getText().codePointAt(0)));
                 lastBadChar = t;
                 if (again) {
                     lexicalErrors.add(t.getTokenIndex());
@@ -171,6 +172,54 @@ public final class RuleSyntax {
 
     private static boolean isBadToken(int type) {
         return type == RulesLexer.BAD_CHAR || type == RulesLexer.BAD_NUMBER;
+    }
+
+    /**
+     * What a stray character is, and what was likely meant: '=' alone is half an arrow; a
+     * character that looks like ASCII punctuation (pasted from a document or typed with a
+     * non-English input method) names the ASCII one. '=' directly followed by a lookalike of '>'
+     * is one mistake, reported at the '=' (the lookalike's own token is then skipped as a repeat).
+     */
+    private static String badCharMessage(CommonTokenStream tokens, Token t) {
+        String s = t.getText();
+        if (s.equals("=")) {
+            Token next = t.getTokenIndex() + 1 < tokens.size() ? tokens.get(t.getTokenIndex() + 1) : null;
+            if (next != null && next.getType() == RulesLexer.BAD_CHAR && next.getStartIndex() == t.getStopIndex() + 1
+                    && ">".equals(asciiLookalike(next.getText().codePointAt(0)))) {
+                return "unexpected characters '=" + next.getText() + "': " + shownChar(next.getText())
+                        + " only looks like '>'; the arrow is '=>' in ASCII";
+            }
+            return "unexpected character '=' (the arrow is '=>', or '~=>' for an inexact rule)";
+        }
+        String ascii = asciiLookalike(s.codePointAt(0));
+        if (ascii == null) return "unexpected character " + shownChar(s);
+        if (ascii.equals("=>")) return "unexpected character " + shownChar(s) + ": the arrow is '=>' in ASCII";
+        if (ascii.isEmpty()) return "unexpected character " + shownChar(s) + ", an invisible one: delete it";
+        if (ascii.isBlank()) return "unexpected character " + shownChar(s) + ", a non-ASCII space: use a plain space";
+        return "unexpected character " + shownChar(s) + ", which looks like '" + ascii + "': write '" + ascii + "'";
+    }
+
+    /** The ASCII text a non-ASCII character is easily mistaken for, or null. */
+    static String asciiLookalike(int cp) {
+        if (cp >= 0xFF01 && cp <= 0xFF5E) return String.valueOf((char) (cp - 0xFEE0)); // fullwidth forms
+        return switch (cp) {
+            case 0x00A0, 0x2000, 0x2001, 0x2002, 0x2003, 0x2007, 0x2009, 0x200A, 0x202F, 0x3000 -> " ";
+            case 0x200B, 0x200C, 0x200D, 0x2060, 0xFEFF -> "";
+            case 0x2212, 0x2010, 0x2011, 0x2012, 0x2013, 0x2014 -> "-";
+            case 0x2018, 0x2019 -> "'";
+            case 0x00D7, 0x2217, 0x22C5 -> "*";
+            case 0x00F7, 0x2215 -> "/";
+            case 0x2264 -> "<=";
+            case 0x2265 -> ">=";
+            case 0x2260 -> "!=";
+            case 0x21D2, 0x27F9 -> "=>";
+            case 0x2192 -> "=>";
+            case 0x2227 -> "&";
+            case 0x2228 -> "|";
+            case 0x00AC -> "!";
+            case 0x037E -> ";";
+            default -> null;
+        };
     }
 
     /** A character as a message shows it: control characters and non-ASCII ones by code point too. */

@@ -20,8 +20,9 @@ import java.util.Map;
  *   <li><b>shadowing</b> (errors): a rule that can never fire because an earlier unconditional
  *       rule matches everything it matches (its pattern is at least as general, including bit
  *       sizes, {@code @once} and exactness);
- *   <li><b>rewrite loops</b> (warnings): rules whose replacements match each other's patterns
- *       (or a rule whose replacement matches its own pattern); the driver's fuel limit stays the
+ *   <li><b>rewrite loops</b> (warnings): a rule whose replacement matches its own pattern, two
+ *       rules whose replacements match each other's patterns, and longer cycles of rules each
+ *       rewriting into the next ({@link RewriteCycles}); the driver's fuel limit stays the
  *       backstop, since conditions may still break such a loop.
  * </ul>
  */
@@ -86,18 +87,47 @@ final class StaticChecks {
             errors.add(at(first, "error", "rule " + first.name() + " can never fire: rule " + earlier.name()
                     + " (line " + earlier.line() + ") comes first, has no conditions and matches everything it matches" + more));
         }
+        // Which rules each rule's replacement can be matched by, candidates found by the
+        // replacement's root op (a file of 3,000 rules has few rules per op).
+        Map<dev.lathe.ir.op.Op, List<Integer>> byRoot = new HashMap<>();
+        for (int i = 0; i < rules.size(); i++) byRoot.computeIfAbsent(rules.get(i).pattern().op(), k -> new ArrayList<>()).add(i);
+        List<List<Integer>> into = new ArrayList<>();
         for (int i = 0; i < rules.size(); i++) {
             CheckedRule a = rules.get(i);
-            if (a.replacement() instanceof Node.OpNode && rewritesInto(a, a)) {
+            List<Integer> next = new ArrayList<>();
+            if (a.replacement() instanceof Node.OpNode r) {
+                for (int j : byRoot.getOrDefault(r.op(), List.of())) {
+                    if (rewritesInto(a, rules.get(j))) next.add(j);
+                }
+            }
+            into.add(next);
+        }
+        for (int i = 0; i < rules.size(); i++) {
+            CheckedRule a = rules.get(i);
+            if (into.get(i).contains(i)) {
                 warnings.add(at(a, "warning", "rule " + a.name() + " may rewrite forever: its replacement matches its own pattern"));
             }
-            for (int j = i + 1; j < rules.size(); j++) {
+            for (int j : into.get(i)) {
                 CheckedRule b = rules.get(j);
-                if (rewritesInto(a, b) && rewritesInto(b, a)) {
+                if (j > i && into.get(j).contains(i)) {
                     warnings.add(at(b, "warning", "rules " + a.name() + " (line " + a.line() + ") and " + b.name()
                             + " may rewrite into each other: each one's replacement matches the other's pattern"));
                 }
             }
+        }
+        for (List<Integer> cycle : RewriteCycles.longerThanTwo(into)) {
+            List<String> names = new ArrayList<>();
+            int last = cycle.get(0);
+            for (int k : cycle) {
+                names.add(rules.get(k).name() + " (line " + rules.get(k).line() + ")");
+                last = Math.max(last, k);
+            }
+            StringBuilder path = new StringBuilder();
+            for (int k : cycle) path.append(rules.get(k).name()).append(" -> ");
+            path.append(rules.get(cycle.get(0)).name());
+            warnings.add(at(rules.get(last), "warning", "rules " + String.join(", ", names.subList(0, names.size() - 1))
+                    + " and " + names.get(names.size() - 1) + " may rewrite around a cycle, each one's replacement matching"
+                    + " the next one's pattern: " + path));
         }
     }
 
@@ -133,12 +163,8 @@ final class StaticChecks {
     private boolean shadows(CheckedRule earlier, CheckedRule later) {
         if (!earlier.conditions().isEmpty()) return false;
         if (!earlier.exact() && later.exact()) return false; // the earlier one skips exact instructions
-        return match(effective(earlier), later.pattern(), new HashMap<>(),
+        return match(earlier.pattern(), later.pattern(), new HashMap<>(),
                 effectiveRules.computeIfAbsent(earlier, this::effectiveRule), later, true);
-    }
-
-    private Node.OpNode effective(CheckedRule r) {
-        return r.pattern();
     }
 
     /**
@@ -172,11 +198,12 @@ final class StaticChecks {
         }
     }
 
-    /** Whether {@code from}'s replacement is matched by {@code to}'s pattern (conditions aside). */
+    /** A replacement's constant expression, folded into one constant when the rule fires. */
     private static boolean folded(Node t) {
         return t instanceof Node.OpNode o && o.constant();
     }
 
+    /** Whether {@code from}'s replacement is matched by {@code to}'s pattern (conditions aside). */
     private boolean rewritesInto(CheckedRule from, CheckedRule to) {
         if (!(from.replacement() instanceof Node.OpNode r) || r.constant() || r.op() != to.pattern().op()) return false;
         return match(to.pattern(), r, new HashMap<>(), to, from, false);

@@ -17,8 +17,9 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every file in {@code diagnostics/} states its expected errors as {@code # expect: LINE:COL:
- * message} comments (or {@code # expect: nothing} for a valid file). Compiling the file must give
- * exactly those errors — one per expectation, at that position, with that message — all in one
+ * message} comments (or {@code # expect: nothing} for a valid file), and its expected warnings
+ * as {@code # expect warning: LINE:COL: message}. Compiling the file must give exactly those
+ * errors and warnings — one per expectation, at that position, with that message — all in one
  * run.
  */
 class DiagnosticsTest {
@@ -54,20 +55,27 @@ class DiagnosticsTest {
     private static void check(Path f) throws IOException {
         String text = Files.readString(f);
         List<String> expects = new ArrayList<>();
+        List<String> expectedWarnings = new ArrayList<>();
         for (String line : text.split("\n")) {
             if (line.startsWith("# expect: ") && !line.startsWith("# expect: nothing")) expects.add(line.substring(10).trim());
+            if (line.startsWith("# expect warning: ")) expectedWarnings.add(line.substring(18).trim());
         }
         String name = "diag/" + f.getFileName();
         RuleCompiler.Result r = RuleCompiler.compile(name, text);
+        compare(name, "error", expects, r.errors());
+        compare(name, "warning", expectedWarnings, r.warnings());
+    }
+
+    private static void compare(String name, String severity, List<String> expects, List<Diagnostic> got) {
         List<String> actual = new ArrayList<>();
-        for (Diagnostic d : r.errors()) actual.add(d.line() + ":" + d.column() + ": " + d.message());
-        assertEquals(expects.size(), actual.size(), name + ": expected " + expects + "\nbut got " + actual);
+        for (Diagnostic d : got) actual.add(d.line() + ":" + d.column() + ": " + d.message());
+        assertEquals(expects.size(), actual.size(), name + ": expected " + severity + "s " + expects + "\nbut got " + actual);
         for (String e : expects) {
             boolean found = actual.stream().anyMatch(a -> e.matches("\\d+:\\d+: .*") ? a.startsWith(e) : a.contains(e));
-            assertTrue(found, name + ": no error like '" + e + "' in " + actual);
+            assertTrue(found, name + ": no " + severity + " like '" + e + "' in " + actual);
         }
-        for (Diagnostic d : r.errors()) {
-            assertTrue(d.render().startsWith(name + ":" + d.line() + ":" + d.column() + ": error: "), d.render());
+        for (Diagnostic d : got) {
+            assertTrue(d.render().startsWith(name + ":" + d.line() + ":" + d.column() + ": " + severity + ": "), d.render());
             assertTrue(d.render().contains("\n  ") && d.render().endsWith("^"), "no source line and caret: " + d.render());
         }
     }

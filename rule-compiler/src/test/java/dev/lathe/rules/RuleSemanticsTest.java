@@ -352,4 +352,25 @@ class RuleSemanticsTest {
                 "7: rules r5 (line 6) and r6 may rewrite into each other: each one's replacement matches the other's pattern"),
                 r.warnings().stream().map(d -> d.line() + ": " + d.message()).toList());
     }
+
+    @Test
+    void aCycleOfThreeRulesIsWarnedAboutOnceAtItsLastRule() {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", """
+                pass t;
+                r1: ishl(a, 1) => iadd(a, a);
+                r2: iadd(a, a) => imul(a, 2);
+                r3: imul(a, 2) => ishl(a, 1);
+                p1: fmul(a, 2.0) => fadd(a, a) if is_finite(a);
+                p2: fmul(a, 2.0) => fadd(a, a);
+                p3: fadd(a, a) => fmul(a, 2.0);
+                """);
+        assertTrue(r.ok(), r.render());
+        // p1, p2 and p3 form one component, but every loop in it is a pair: no cycle warning.
+        assertEquals(java.util.List.of(
+                "4: rules r1 (line 2), r2 (line 3) and r3 (line 4) may rewrite around a cycle, each one's replacement"
+                        + " matching the next one's pattern: r1 -> r2 -> r3 -> r1",
+                "7: rules p1 (line 5) and p3 may rewrite into each other: each one's replacement matches the other's pattern",
+                "7: rules p2 (line 6) and p3 may rewrite into each other: each one's replacement matches the other's pattern"),
+                r.warnings().stream().map(d -> d.line() + ": " + d.message()).toList());
+    }
 }

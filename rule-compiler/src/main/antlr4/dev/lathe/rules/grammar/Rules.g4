@@ -59,5 +59,5 @@ BLOCK_COMMENT : '/*' .*? '*/' -> channel(HIDDEN) ;
 // A '/*' with no '*/' after it: the body cannot contain '*/', so this is longer than
 // BLOCK_COMMENT only when the comment is never closed. Reported, then ignored.
 UNTERMINATED_COMMENT : '/*' ( ~'*' | '*'+ ~[*/] )* '*'* -> channel(HIDDEN) ;
-WS            : [ \t\r\n]+ -> skip ;
+WS            : [ \t\r\n\f\u000B]+ -> skip ; // form feed and vertical tab too, as in C
 BAD_CHAR      : . ;

@@ -14,7 +14,18 @@ public final class Ast {
 
     /** An expression of a pattern, a replacement or a condition argument. */
     public sealed interface Expr permits Call, Binary, Unary, Var, Lit, Annotated {
+        /** Where the expression's own token is: an infix operator, an annotation's '@'. */
         Pos pos();
+
+        /** Where the expression's text starts: for a message about the whole expression. */
+        default Pos start() {
+            Expr e = this;
+            while (true) {
+                if (e instanceof Binary b) e = b.left();
+                else if (e instanceof Annotated a) e = a.inner();
+                else return e.pos();
+            }
+        }
     }
 
     /** {@code name@16(args…)}: an op (or, in a condition, a predicate) applied to operands. */
