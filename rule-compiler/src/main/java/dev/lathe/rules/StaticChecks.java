@@ -20,6 +20,7 @@ import java.util.Map;
  *   <li><b>shadowing</b> (errors): a rule that can never fire because an earlier unconditional
  *       rule matches everything it matches (its pattern is at least as general, including bit
  *       sizes, {@code @once} and exactness);
+ *   <li><b>identities</b> (errors): a replacement that is the pattern itself;
  *   <li><b>rewrite loops</b> (warnings): a rule whose replacement matches its own pattern, two
  *       rules whose replacements match each other's patterns, and longer cycles of rules each
  *       rewriting into the next ({@link RewriteCycles}); the driver's fuel limit stays the
@@ -104,7 +105,9 @@ final class StaticChecks {
         }
         for (int i = 0; i < rules.size(); i++) {
             CheckedRule a = rules.get(i);
-            if (into.get(i).contains(i)) {
+            if (same(a.pattern(), a.replacement())) {
+                errors.add(at(a, "error", "rule " + a.name() + " does nothing: its replacement is its pattern"));
+            } else if (into.get(i).contains(i)) {
                 warnings.add(at(a, "warning", "rule " + a.name() + " may rewrite forever: its replacement matches its own pattern"));
             }
             for (int j : into.get(i)) {
@@ -269,7 +272,11 @@ final class StaticChecks {
             return b instanceof Node.ConstNode cb && ca.asFloat() == cb.asFloat() && sameLiteral(ca.text(), cb.text(), ca.asFloat());
         }
         Node.OpNode oa = (Node.OpNode) a;
-        if (!(b instanceof Node.OpNode ob) || oa.op() != ob.op() || oa.srcs().size() != ob.srcs().size()) return false;
+        // A folded constant expression (-c) is not the instruction a pattern's fneg(c) matches.
+        if (!(b instanceof Node.OpNode ob) || oa.op() != ob.op() || oa.srcs().size() != ob.srcs().size()
+                || oa.constant() != ob.constant()) {
+            return false;
+        }
         for (int i = 0; i < oa.srcs().size(); i++) {
             if (!same(oa.srcs().get(i), ob.srcs().get(i))) return false;
         }

@@ -301,9 +301,9 @@ class RuleSemanticsTest {
         // Where signedness does not change the op, int and uint operands agree; the bitwise
         // operators and '<<' have one meaning and need no evidence.
         assertEquals(java.util.List.of("isub", "iand", "ieq"), roots("""
-                r1: isub(e@i32, f@u32) => e - f;
+                r1: isub(e@i32, f@u32) => e + -f;
                 r2: iand(a << b@u32, 0) => 0;
-                r3: (x & y) == 0 => iand(x, y) == 0;
+                r3: (x & y) == 0 => iand(y, x) == 0;
                 """));
     }
 
