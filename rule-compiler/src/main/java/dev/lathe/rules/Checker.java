@@ -284,7 +284,7 @@ public final class Checker {
                 TypeClass t = varType(vars.get(v));
                 types.put(v, t == null ? TypeClass.ANY : t);
             }
-            return new CheckedRule(c.file, rule.name(), rule.pos().line(), rule.pos().column(), rule.text(), rule.exact(), frozenPattern,
+            return new CheckedRule(c.file, rule.name(), rule.pos().line(), rule.pos().column(), rule.text(), rule.comment(), rule.exact(), frozenPattern,
                     frozenReplacement, conds, List.copyOf(bindingOrder), types, fz.classes());
         }
 

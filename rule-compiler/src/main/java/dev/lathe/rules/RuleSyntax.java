@@ -865,6 +865,10 @@ public final class RuleSyntax {
             int stop = c.getStop() == null ? c.getStart().getStopIndex() : c.getStop().getStopIndex();
             String ruleText = text.substring(c.getStart().getStartIndex(), Math.max(stop + 1, c.getStart().getStartIndex()));
             ruleText = ruleText.replaceAll("\\s+", " ").trim();
+            // The comment that ends the rule's line says why the rule holds: the generated code keeps it.
+            int eol = text.indexOf('\n', stop + 1);
+            String rest = text.substring(Math.min(stop + 1, text.length()), eol < 0 ? text.length() : eol).trim();
+            String comment = rest.startsWith("#") ? rest.substring(1).trim() : rest.startsWith("//") ? rest.substring(2).trim() : "";
             // Mesa's rules have no names and the mission writes `a * 1.0 => a` bare, so a name is
             // optional; the line number keeps the generated method and test names unique and
             // findable.
@@ -884,7 +888,7 @@ public final class RuleSyntax {
                 name = unnamedLines.add(line) ? "line_" + line : "line_" + line + "_" + (nameToken.getCharPositionInLine() + 1);
             }
             return new Ast.Rule(name, pos(nameToken), pattern, c.arrow.getType() == RulesLexer.ARROW, replacement,
-                    conds, ruleText);
+                    conds, ruleText, comment);
         }
 
         Ast.Expr expr(RulesParser.ExprContext c) {

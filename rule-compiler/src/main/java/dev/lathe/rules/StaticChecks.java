@@ -184,7 +184,7 @@ final class StaticChecks {
         for (SizeClass c : r.classes()) {
             classes.add(new SizeClass(c.id(), c.fixed(), c.legal() & mask[c.id()], c.patternLegal() & mask[c.id()]));
         }
-        return new CheckedRule(r.file(), r.name(), r.line(), r.column(), r.text(), r.exact(), r.pattern(), r.replacement(),
+        return new CheckedRule(r.file(), r.name(), r.line(), r.column(), r.text(), r.comment(), r.exact(), r.pattern(), r.replacement(),
                 r.conditions(), r.variables(), r.varTypes(), classes);
     }
 

@@ -34,9 +34,14 @@ public final class Rewriter {
         this.facts = facts;
     }
 
-    /** Whether a rule condition holds for a bound variable. */
+    /** Whether a rule condition with a literal ({@code ult_const(a, 256)}) holds for a bound variable. */
     public boolean test(Predicate p, Value v, byte[] view, dev.lathe.ir.op.TypeClass type, long bound) {
         return Predicates.test(p, v, view, type, bound, facts, root);
+    }
+
+    /** Whether a rule condition without a literal ({@code is_gt_zero(a)}) holds for a bound variable. */
+    public boolean test(Predicate p, Value v, byte[] view, dev.lathe.ir.op.TypeClass type) {
+        return Predicates.test(p, v, view, type, 0, facts, root);
     }
 
     /** Starts matching at {@code root}. */

@@ -57,9 +57,10 @@ public final class Ast {
      * One rule: {@code name: pattern => replacement if conditions;}.
      *
      * @param text the rule exactly as written (for generated-code comments and reports)
+     * @param comment the comment after the rule on its last line ({@code # why}), or ""
      */
     public record Rule(String name, Pos pos, Expr pattern, boolean exact, Expr replacement, List<Condition> conditions,
-                       String text) {}
+                       String text, String comment) {}
 
     /** A whole file: its pass name (the file name without .rules when there is no header) and its rules. */
     public record RuleFile(String file, String passName, List<Rule> rules) {}

@@ -12,6 +12,7 @@ import java.util.Map;
  * @param line       the line of the rule's name
  * @param column     the column of the rule's name
  * @param text       the rule as written
+ * @param comment    the comment that ends the rule's line, or ""
  * @param exact      {@code =>} rather than {@code ~=>}
  * @param pattern    an op node
  * @param variables  the pattern's variables in binding order
@@ -19,8 +20,8 @@ import java.util.Map;
  *                   and soundness inputs; ANY when only data movement touches it
  * @param classes    size classes by number
  */
-public record CheckedRule(String file, String name, int line, int column, String text, boolean exact, Node.OpNode pattern,
-                          Node replacement, List<Condition> conditions, List<String> variables,
+public record CheckedRule(String file, String name, int line, int column, String text, String comment, boolean exact,
+                          Node.OpNode pattern, Node replacement, List<Condition> conditions, List<String> variables,
                           Map<String, TypeClass> varTypes, List<SizeClass> classes) {
 
     /** {@code rules/algebraic.rules:12}. */
