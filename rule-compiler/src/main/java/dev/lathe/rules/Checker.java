@@ -316,6 +316,8 @@ public final class Checker {
             }
             for (List<Condition> cs : byVar.values()) {
                 if (cs.size() < 2 || cs.stream().anyMatch(x -> x.predicate().kind() == Predicate.Kind.INT_BOUND)) continue;
+                // Read two ways (is_gt_zero(a@i32), is_finite(a@f32)): the bits would need both readings.
+                if (cs.stream().anyMatch(x -> x.type() != cs.get(0).type())) continue;
                 if (satisfiable(cs)) continue;
                 Condition last = cs.get(cs.size() - 1);
                 List<String> spelled = new ArrayList<>();
@@ -648,6 +650,7 @@ public final class Checker {
                     if (annotationsDisagree(p) || floatLiteralAgainstInteger(p)) continue;
                     TypeClass t = evidence(typedOperands(p));
                     if (t == null) t = onlyMeaning(p.infix);
+                    if (t == null) t = consumerReading(p);
                     if (t == null) continue;
                     Op op = infixOp(p, t);
                     if (op == null) return; // an error was reported
@@ -886,6 +889,27 @@ public final class Checker {
         }
 
         /**
+         * The type the op reading an infix operator's result reads it as, when that decides the
+         * operator: {@code flt(b * c, 0.0)} is an fmul, since flt compares floats. An integer
+         * reader decides only operators whose op does not depend on signedness ({@code + - *});
+         * a comparison's result is a boolean whatever its operands, so it is never decided so.
+         */
+        private TypeClass consumerReading(POp p) {
+            if (isComparison(p.infix) || p.infix.equals("unary!")) return null;
+            for (POp q : ops) {
+                if (q.op == null) continue;
+                for (int i = 0; i < q.srcs.size(); i++) {
+                    if (q.srcs.get(i) != p) continue;
+                    TypeClass t = q.op.input(i).typeClass();
+                    if (t == TypeClass.FLOAT) return t;
+                    if ((t == TypeClass.INT || t == TypeClass.UINT) && !signMatters(p.infix)) return TypeClass.INT;
+                    return null;
+                }
+            }
+            return null;
+        }
+
+        /**
          * The type to read an operator with when nothing says: the bitwise operators and '<<'
          * have no float meaning and mean the same op on integers of either signedness (and on
          * booleans for & | ^), so they need no evidence.
@@ -915,9 +939,28 @@ public final class Checker {
             return v.signBlind ? TypeClass.INT : null;
         }
 
-        /** Whether only sign-blind ops read the variable, so that either signedness is its reading. */
-        private static boolean eitherSignedness(VarInfo v) {
-            return v.signBlind && v.annType == null && v.contexts.isEmpty();
+        /**
+         * Whether the rule reads the variable as {@code t} somewhere: an op reading it so, or, for
+         * an integer reading, a sign-blind op ({@code iand(a, …)} reads a's bits either way);
+         * a variable annotated in the pattern is read only as annotated.
+         */
+        private static boolean readsAs(VarInfo v, TypeClass t) {
+            if (v.annType != null) return v.annType == t; // the pattern's annotation is the writer's word
+            if (v.contexts.contains(t)) return true;
+            boolean integer = t == TypeClass.INT || t == TypeClass.UINT;
+            return integer && (v.signBlind || v.contexts.contains(TypeClass.INT) || v.contexts.contains(TypeClass.UINT));
+        }
+
+        /** How another condition of the rule reads the variable on its own (is_in_unit_interval: a float), or null. */
+        private TypeClass readingFromOtherConditions(String name) {
+            for (Ast.Condition other : rule.conditions()) {
+                Predicate q = Predicate.bySpelling(other.name());
+                if (q == null || other.args().isEmpty()) continue;
+                Ast.Expr e = other.args().get(0);
+                while (e instanceof Ast.Annotated an) e = an.inner();
+                if (e instanceof Ast.Var w && w.name().equals(name) && q.ownReading() != null) return q.ownReading();
+            }
+            return null;
         }
 
         /** The op an infix operator means for operands of type {@code t}; reports misuse. */
@@ -1200,7 +1243,7 @@ public final class Checker {
                 a0 = an.inner();
             }
             if (!(a0 instanceof Ast.Var v)) {
-                error(a0.pos(), "the first argument of " + p.spelling() + " must be a pattern variable");
+                error(a0.start(), "the first argument of " + p.spelling() + " must be a pattern variable");
                 return null;
             }
             Node.VarNode node = firstVar.get(v.name());
@@ -1209,14 +1252,24 @@ public final class Checker {
                 return null;
             }
             VarInfo info = vars.get(v.name());
+            int size = fixed.get(find(info.cls));
+            // How the condition reads the value: as the rule computes with it; else as the
+            // condition itself reads (ult_const: unsigned), or another condition on the same
+            // variable (is_in_unit_interval(b): a float); a type annotation in the condition may
+            // choose among the readings the rule has, or give the only one.
             TypeClass t = varType(info);
+            boolean computed = t != null;
             if (t == null) t = p.ownReading(); // bcsel(c, a, b) => a if ult_const(b, 4)
-            if (t == null) {
+            if (t == null) t = readingFromOtherConditions(v.name());
+            boolean typeAnnotated = false;
+            for (Ast.Annotation an : argAnnotations) {
+                typeAnnotated |= sizeOf(an.text()) == 0 && dev.lathe.ir.VarType.parseScalar(an.text(), 1) != null;
+            }
+            if (t == null && !typeAnnotated) {
                 error(v.pos(), "cannot tell how " + p.spelling() + " should read " + v.name() + ": the rule only moves it, "
                         + "never computes with it; annotate it in the pattern, as in " + v.name() + "@f32 or " + v.name() + "@i32");
                 return null;
             }
-            int size = fixed.get(find(vars.get(v.name()).cls));
             for (Ast.Annotation an : argAnnotations) {
                 int n = sizeOf(an.text());
                 dev.lathe.ir.VarType vt = n == 0 ? dev.lathe.ir.VarType.parseScalar(an.text(), 1) : null;
@@ -1231,16 +1284,19 @@ public final class Checker {
                             : "@" + an.text() + " means nothing in a condition (annotate the variable in the pattern)");
                     return null;
                 }
-                if ((at == TypeClass.INT || at == TypeClass.UINT) && eitherSignedness(info)) {
-                    t = at; // iand(a, …) reads a's bits: the condition says how to read them
-                } else if (at != null && at != t) {
-                    error(an.pos(), "@" + an.text() + " disagrees with the rule, which reads " + v.name() + " as " + t.spelling());
+                if (size == 0) {
+                    error(an.pos(), vt == null ? "a size in a condition does not restrict the rule: annotate " + v.name()
+                            + " in the pattern, as in " + v.name() + "@" + n
+                            : "@" + an.text() + " also sets the size of " + v.name() + " (" + n + " bits), which a condition cannot"
+                            + " restrict: annotate " + v.name() + " in the pattern instead, as in " + v.name() + "@" + an.text());
                     return null;
                 }
-                if (size == 0) {
-                    error(an.pos(), "a size in a condition does not restrict the rule: annotate " + v.name()
-                            + " in the pattern, as in " + v.name() + "@" + n);
-                    return null;
+                if (at != null && at != t) {
+                    if (t != null && computed && !readsAs(info, at)) {
+                        error(an.pos(), "@" + an.text() + " disagrees with the rule, which reads " + v.name() + " as " + t.spelling());
+                        return null;
+                    }
+                    t = at; // iand(a, …) reads a's bits: the condition says how to read them
                 }
                 if (n != size) {
                     error(an.pos(), "@" + an.text() + " disagrees with the rule, where " + v.name() + " is " + size + " bits");

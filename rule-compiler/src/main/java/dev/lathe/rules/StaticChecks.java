@@ -137,10 +137,10 @@ final class StaticChecks {
     /** Same pattern both ways, same conditions (after renaming), same exactness. */
     private boolean duplicates(CheckedRule x, CheckedRule y) {
         if (x.exact() != y.exact()) return false;
-        Map<String, Node> xy = new HashMap<>();
-        Map<String, Node> yx = new HashMap<>();
-        if (!match(x.pattern(), y.pattern(), xy, x, y, true) || !match(y.pattern(), x.pattern(), yx, y, x, true)) return false;
-        return sameConditions(x, y, xy);
+        // Some way of matching x's pattern onto y's must also map x's conditions onto y's: the
+        // conditions are compared for every operand order the commutative ops allow.
+        return match(y.pattern(), x.pattern(), new HashMap<>(), y, x, true, b -> true)
+                && match(x.pattern(), y.pattern(), new HashMap<>(), x, y, true, xy -> sameConditions(x, y, xy));
     }
 
     private boolean sameConditions(CheckedRule x, CheckedRule y, Map<String, Node> xy) {
@@ -167,7 +167,7 @@ final class StaticChecks {
         if (!earlier.conditions().isEmpty()) return false;
         if (!earlier.exact() && later.exact()) return false; // the earlier one skips exact instructions
         return match(earlier.pattern(), later.pattern(), new HashMap<>(),
-                effectiveRules.computeIfAbsent(earlier, this::effectiveRule), later, true);
+                effectiveRules.computeIfAbsent(earlier, this::effectiveRule), later, true, b -> true);
     }
 
     /**
@@ -209,30 +209,38 @@ final class StaticChecks {
     /** Whether {@code from}'s replacement is matched by {@code to}'s pattern (conditions aside). */
     private boolean rewritesInto(CheckedRule from, CheckedRule to) {
         if (!(from.replacement() instanceof Node.OpNode r) || r.constant() || r.op() != to.pattern().op()) return false;
-        return match(to.pattern(), r, new HashMap<>(), to, from, false);
+        return match(to.pattern(), r, new HashMap<>(), to, from, false, b -> true);
     }
 
     /**
      * Whether pattern {@code p} (of rule {@code pr}) matches tree {@code t} (of rule {@code tr}),
-     * whose variables stand for anything; {@code strict} also requires that whatever {@code t}
-     * can match, {@code p} can too ({@code @once}, sizes).
+     * whose variables stand for anything, in some way for which {@code then} accepts the
+     * variable bindings: every operand order of the commutative ops is tried (backtracking), so
+     * an order that fits the operands but not {@code then} does not hide one that fits both.
+     * {@code strict} also requires that whatever {@code t} can match, {@code p} can too
+     * ({@code @once}, sizes). {@code bind} is left as it was when the answer is false.
      */
-    private boolean match(Node p, Node t, Map<String, Node> bind, CheckedRule pr, CheckedRule tr, boolean strict) {
+    private boolean match(Node p, Node t, Map<String, Node> bind, CheckedRule pr, CheckedRule tr, boolean strict,
+                          java.util.function.Predicate<Map<String, Node>> then) {
         if (strict && !sizeCovers(pr.sizeClass(p.sizeClass()), tr.sizeClass(t.sizeClass()))) return false;
         if (p instanceof Node.VarNode pv) {
             if (pv.constOnly() && !(t instanceof Node.ConstNode || t instanceof Node.VarNode tv && tv.constOnly() || folded(t))) {
                 return false;
             }
             Node prev = bind.get(pv.name());
-            if (prev != null) return same(prev, t);
+            if (prev != null) return same(prev, t) && then.test(bind);
             bind.put(pv.name(), t);
-            return true;
+            if (then.test(bind)) return true;
+            bind.remove(pv.name());
+            return false;
         }
         // A replacement's constant expression (-c, c + 1) is folded into one constant when the
         // rule fires: no op of it is built, and which literal it gives is not known here.
         if (folded(t)) return false;
         if (p instanceof Node.ConstNode pc) {
-            return t instanceof Node.ConstNode tc && pc.asFloat() == tc.asFloat() && sameLiteral(pc.text(), tc.text(), pc.asFloat());
+            return t instanceof Node.ConstNode tc && pc.asFloat() == tc.asFloat()
+                    && sameLiteral(pc.text(), tc.text(), pc.asFloat(), commonSizes(pr.sizeClass(pc.sizeClass()), tr.sizeClass(tc.sizeClass())))
+                    && then.test(bind);
         }
         Node.OpNode po = (Node.OpNode) p;
         if (!(t instanceof Node.OpNode to) || to.op() != po.op()) return false;
@@ -243,19 +251,29 @@ final class StaticChecks {
         }
         int orders = po.op().isCommutative() ? 2 : 1;
         for (int s = 0; s < orders; s++) {
-            Map<String, Node> trial = new HashMap<>(bind);
-            boolean ok = true;
-            for (int j = 0; j < po.srcs().size() && ok; j++) {
-                int k = s == 1 && j < 2 ? 1 - j : j;
-                ok = match(po.srcs().get(j), to.srcs().get(k), trial, pr, tr, strict);
-            }
-            if (ok) {
-                bind.clear();
-                bind.putAll(trial);
-                return true;
-            }
+            if (matchOperands(po, to, s == 1, 0, bind, pr, tr, strict, then)) return true;
         }
         return false;
+    }
+
+    /** Operands {@code j} onward of {@code po} against {@code to}'s, the first two swapped if asked. */
+    private boolean matchOperands(Node.OpNode po, Node.OpNode to, boolean swapped, int j, Map<String, Node> bind,
+                                  CheckedRule pr, CheckedRule tr, boolean strict,
+                                  java.util.function.Predicate<Map<String, Node>> then) {
+        if (j == po.srcs().size()) return then.test(bind);
+        int k = swapped && j < 2 ? 1 - j : j;
+        return match(po.srcs().get(j), to.srcs().get(k), bind, pr, tr, strict,
+                b -> matchOperands(po, to, swapped, j + 1, b, pr, tr, strict, then));
+    }
+
+    /** The sizes (as flags) both classes can take; every size when they share none. */
+    private static int commonSizes(SizeClass a, SizeClass b) {
+        int both = sizes(a) & sizes(b);
+        return both == 0 ? 31 : both;
+    }
+
+    private static int sizes(SizeClass c) {
+        return c.isFixed() ? dev.lathe.ir.op.Bits.sizeFlag(c.fixed()) : c.legal();
     }
 
     /** Every size the tree's class can take, the pattern's class can too. */
@@ -269,7 +287,7 @@ final class StaticChecks {
     private boolean same(Node a, Node b) {
         if (a instanceof Node.VarNode va) return b instanceof Node.VarNode vb && va.name().equals(vb.name());
         if (a instanceof Node.ConstNode ca) {
-            return b instanceof Node.ConstNode cb && ca.asFloat() == cb.asFloat() && sameLiteral(ca.text(), cb.text(), ca.asFloat());
+            return b instanceof Node.ConstNode cb && ca.asFloat() == cb.asFloat() && sameLiteral(ca.text(), cb.text(), ca.asFloat(), 31);
         }
         Node.OpNode oa = (Node.OpNode) a;
         // A folded constant expression (-c) is not the instruction a pattern's fneg(c) matches.
@@ -287,11 +305,15 @@ final class StaticChecks {
         return literals.computeIfAbsent(spelling, RuleLiteral::of);
     }
 
-    /** Two literal spellings with the same value at every size ("1.0" and "1" as floats). */
-    private boolean sameLiteral(String x, String y, boolean asFloat) {
+    /**
+     * Two literal spellings with the same value at every size of {@code sizes} (flags): "1.0" and
+     * "1" as floats at any size; 1.0 and 0x3f800000 at 32 bits only.
+     */
+    private boolean sameLiteral(String x, String y, boolean asFloat, int sizes) {
         if (x.equals(y)) return true;
         RuleLiteral a = literal(x), b = literal(y);
         for (int bits : new int[] {1, 8, 16, 32, 64}) {
+            if ((sizes & dev.lathe.ir.op.Bits.sizeFlag(bits)) == 0) continue;
             if (a.fits(bits, asFloat) != b.fits(bits, asFloat)) return false;
             if (a.fits(bits, asFloat) && a.bits(bits, asFloat) != b.bits(bits, asFloat)) return false;
         }
