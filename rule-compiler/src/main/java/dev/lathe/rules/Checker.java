@@ -1036,8 +1036,16 @@ public final class Checker {
             int fa = fixed.get(ra), fb = fixed.get(rb);
             boolean conflict = conflicted.get(ra) || conflicted.get(rb);
             if (fa != 0 && fb != 0 && fa != fb && !conflict) {
-                error(pos, "bit-size mismatch: " + why + ", but one side is " + bits(fa) + because(ra) + " and the other "
-                        + bits(fb) + because(rb));
+                // A side whose size is the requirement itself (operand 2 of ldexp is 32 bits) is not
+                // named again: "must be 32 bits, but it is 64 bits (@64 at 4:14)".
+                if (sameFact(why, ra)) {
+                    error(pos, "bit-size mismatch: " + why + ", but it is " + bits(fb) + because(rb));
+                } else if (sameFact(why, rb)) {
+                    error(pos, "bit-size mismatch: " + why + ", but it is " + bits(fa) + because(ra));
+                } else {
+                    error(pos, "bit-size mismatch: " + why + ", but one side is " + bits(fa) + because(ra) + " and the other "
+                            + bits(fb) + because(rb));
+                }
                 conflict = true;
             }
             // Merged even after a mismatch, so that what else ties the two sides (the
@@ -1063,10 +1071,6 @@ public final class Checker {
                                 + op.legalBitSizeList() + ")");
                     }
                 }
-                if ("unary!".equals(o.infix)) {
-                    unify(newClass(1, Bits.sizeFlag(1), pattern, "'!' at " + at(o.pos) + " is boolean not"), o.opCls, o.pos,
-                            "'!' is boolean not, on 1-bit values (use '~' for integers)");
-                }
                 OperandType out = op.output();
                 o.cls = out.isSized() ? newClass(out.bitSize(), Bits.sizeFlag(out.bitSize()), pattern,
                         op.opName() + " gives " + bits(out.bitSize())) : o.opCls;
@@ -1082,6 +1086,11 @@ public final class Checker {
                     unify(want, s.cls, s.pos, "operand " + (i + 1) + " of " + op.opName() + " must be "
                             + (in.isSized() ? bits(in.bitSize()) : "the size of its other operands"));
                 }
+                // After the operand: '!' on a 32-bit value is reported at the '!', as a misused '!'.
+                if ("unary!".equals(o.infix)) {
+                    unify(newClass(1, Bits.sizeFlag(1), pattern, "'!' is boolean not"), o.opCls, o.pos,
+                            "'!' must be on a 1-bit value (use '~' for the bits of an integer)");
+                }
             } else if (p instanceof PVar v) {
                 VarInfo info = vars.get(v.name);
                 if (info.cls < 0) info.cls = newClass(0, 31, pattern);
@@ -1093,6 +1102,12 @@ public final class Checker {
                 int f = newClass(p.outSize, Bits.sizeFlag(p.outSize), pattern, "@" + p.outSize + " at " + at(p.pos));
                 unify(f, p.cls, p.pos, "the annotation asks for " + p.outSize + " bits");
             }
+        }
+
+        /** Whether class {@code root} is fixed by the very requirement {@code why} states. */
+        private boolean sameFact(String why, int root) {
+            String w = fixedWhy.get(root);
+            return w != null && w.contains(" is ") && why.startsWith(w.replaceFirst(" is .*", " must be"));
         }
 
         private String because(int root) {
@@ -1135,8 +1150,9 @@ public final class Checker {
                 // ops that double as boolean ops), wrong where it cannot (floats, 8-bit and wider).
                 if (l.bool() && ctx != null && ctx != TypeClass.BOOL && ctx != TypeClass.ANY
                         && (legal.get(find(l.cls)) & Bits.sizeFlag(1)) == 0) {
+                    int size = fixed.get(find(l.cls));
                     error(l.pos, l.text + " is a 1-bit boolean, but this operand is " + ctx.spelling()
-                            + (ctx == TypeClass.FLOAT ? "" : " of 8 bits or more"));
+                            + (ctx == TypeClass.FLOAT ? "" : size != 0 ? " of " + size + " bits" : " of 8 bits or more"));
                     continue;
                 }
                 if (l.floatSpelling() && ctx == TypeClass.BOOL) {
