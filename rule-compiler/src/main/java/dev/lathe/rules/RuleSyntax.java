@@ -558,9 +558,20 @@ public final class RuleSyntax {
             if (t.getText().equals(":") && prev != null && prev == first && isReservedLiteral(prev)) {
                 return new Hint(prev, false, "'" + prev.getText() + "' is a literal and cannot name a rule");
             }
+            if (t.getText().equals("pass") && t.getType() != RulesLexer.IDENT && prev != null
+                    && (prev.getText().equals("(") || prev.getText().equals(","))) {
+                return new Hint(t, false, "'pass' is a keyword and cannot name a variable; choose another name");
+            }
             if (t.getText().equals("pass") && t.getType() != RulesLexer.IDENT && (prev != null && !prev.getText().equals(";")
                     || t != firstVisible(in))) {
                 return new Hint(t, false, "a file has one 'pass' line, and it comes first");
+            }
+            if (t.getText().equals(">") && prev != null && prev.getText().equals("==") && adjacent(prev, t)) {
+                return new Hint(prev, false, "'==>' is not an arrow: write '=>' (or '~=>' for an inexact rule)");
+            }
+            Token separator = conditionAfterSemicolon(in, first, t);
+            if (separator != null) {
+                return new Hint(separator, false, "conditions are separated by ',', not ';': the ';' ends the rule");
             }
             if (t.getText().equals("if") && prev != null && prev.getText().equals(";") && prev.getLine() == t.getLine()
                     && !nextVisibleIs(in, t, ":")) {
@@ -584,6 +595,25 @@ public final class RuleSyntax {
             if (last != null) {
                 return new Hint(last, true, "unfinished rule after '" + last.getText() + "': '" + prev.getText() + ":' on line "
                         + prev.getLine() + " starts the next rule");
+            }
+            return null;
+        }
+
+        /**
+         * {@code … if is_ge_zero(a); is_ge_zero(b);}: the error is in a "rule" that is one known
+         * condition call, right after a rule with conditions; the ';' that ended that rule (the
+         * real mistake), or null.
+         */
+        private static Token conditionAfterSemicolon(CommonTokenStream in, Token first, Token t) {
+            if (first == null || first.getType() != RulesLexer.IDENT || dev.lathe.ir.rewrite.Predicate.bySpelling(first.getText()) == null
+                    || !nextVisibleIs(in, first, "(") || first.getTokenIndex() == 0) {
+                return null;
+            }
+            Token semicolon = previousVisible(in, first.getTokenIndex());
+            if (semicolon == null || !semicolon.getText().equals(";") || t.getTokenIndex() < first.getTokenIndex()) return null;
+            for (Token k = previousVisible(in, semicolon.getTokenIndex()); k != null && !k.getText().equals(";");
+                 k = previousVisible(in, k.getTokenIndex())) {
+                if (k.getText().equals("if")) return semicolon;
             }
             return null;
         }
