@@ -516,6 +516,17 @@ public final class Checker {
             return names;
         }
 
+        private final java.util.Set<String> unboundReported = new java.util.HashSet<>();
+
+        /** " (did you mean a?)" for a variable the pattern does not bind but nearly does, else "". */
+        private String didYouMean(String name) {
+            List<String> known = new ArrayList<>(new java.util.TreeSet<>(patternNames));
+            // Any one-letter name is one edit from any other: only a change of case is a likely typo.
+            String near = name.length() > 1 ? Suggest.closest(name, known)
+                    : known.stream().filter(k -> k.equalsIgnoreCase(name)).findFirst().orElse(null);
+            return near == null ? "" : " (did you mean " + near + "?)";
+        }
+
         /** With the pattern or replacement broken: conditions on variables the pattern never names. */
         private void unboundConditionVariables() {
             for (Ast.Condition ac : rule.conditions()) {
@@ -523,7 +534,7 @@ public final class Checker {
                 Ast.Expr a0 = ac.args().get(0);
                 while (a0 instanceof Ast.Annotated an) a0 = an.inner();
                 if (a0 instanceof Ast.Var v && !patternNames.contains(v.name())) {
-                    error(v.pos(), ac.name() + " asks about " + v.name() + ", which the pattern does not bind");
+                    error(v.pos(), ac.name() + " asks about " + v.name() + ", which the pattern does not bind" + didYouMean(v.name()));
                 }
             }
         }
@@ -554,8 +565,9 @@ public final class Checker {
             VarInfo info = vars.get(v.name());
             if (info == null) {
                 if (!pattern) {
-                    if (!patternNames.contains(v.name())) {
-                        error(v.pos(), "the replacement uses " + v.name() + ", which the pattern does not bind");
+                    // Once per name: the same missing variable twice is one mistake.
+                    if (!patternNames.contains(v.name()) && unboundReported.add(v.name())) {
+                        error(v.pos(), "the replacement uses " + v.name() + ", which the pattern does not bind" + didYouMean(v.name()));
                         unboundOnly++;
                     }
                     return null;
@@ -1264,7 +1276,7 @@ public final class Checker {
             }
             Node.VarNode node = firstVar.get(v.name());
             if (node == null) {
-                error(v.pos(), p.spelling() + " asks about " + v.name() + ", which the pattern does not bind");
+                error(v.pos(), p.spelling() + " asks about " + v.name() + ", which the pattern does not bind" + didYouMean(v.name()));
                 return null;
             }
             VarInfo info = vars.get(v.name());

@@ -96,10 +96,16 @@ final class StaticChecks {
         for (int i = 0; i < rules.size(); i++) {
             CheckedRule a = rules.get(i);
             List<Integer> next = new ArrayList<>();
-            if (a.replacement() instanceof Node.OpNode r) {
-                for (int j : byRoot.getOrDefault(r.op(), List.of())) {
-                    if (rewritesInto(a, rules.get(j))) next.add(j);
-                }
+            // Any op the replacement builds can be rewritten again, not only its root.
+            java.util.TreeSet<Integer> candidates = new java.util.TreeSet<>();
+            List<Node> work = new ArrayList<>(List.of(a.replacement()));
+            while (!work.isEmpty()) {
+                if (!(work.remove(work.size() - 1) instanceof Node.OpNode r) || r.constant()) continue;
+                candidates.addAll(byRoot.getOrDefault(r.op(), List.of()));
+                work.addAll(r.srcs());
+            }
+            for (int j : candidates) {
+                if (rewritesInto(a, rules.get(j))) next.add(j);
             }
             into.add(next);
         }
@@ -208,8 +214,13 @@ final class StaticChecks {
 
     /** Whether {@code from}'s replacement is matched by {@code to}'s pattern (conditions aside). */
     private boolean rewritesInto(CheckedRule from, CheckedRule to) {
-        if (!(from.replacement() instanceof Node.OpNode r) || r.constant() || r.op() != to.pattern().op()) return false;
-        return match(to.pattern(), r, new HashMap<>(), to, from, false, b -> true);
+        List<Node> work = new ArrayList<>(List.of(from.replacement()));
+        while (!work.isEmpty()) {
+            if (!(work.remove(work.size() - 1) instanceof Node.OpNode r) || r.constant()) continue;
+            if (r.op() == to.pattern().op() && match(to.pattern(), r, new HashMap<>(), to, from, false, b -> true)) return true;
+            work.addAll(r.srcs());
+        }
+        return false;
     }
 
     /**

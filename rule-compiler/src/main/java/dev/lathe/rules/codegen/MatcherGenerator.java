@@ -396,12 +396,23 @@ public final class MatcherGenerator {
                 fail = "continue";
                 loops++;
             }
-            for (int j = 0; j < n.srcs().size(); j++) {
+            // Constant operands first: a cheap check that can fail is made before descending into
+            // an operand's op (and its own operand-order loop). Pure checks, so the order in
+            // which full matches are found does not change.
+            List<Integer> order = new ArrayList<>();
+            for (int j = 0; j < n.srcs().size(); j++) if (constantLeaf(n.srcs().get(j))) order.add(j);
+            for (int j = 0; j < n.srcs().size(); j++) if (!constantLeaf(n.srcs().get(j))) order.add(j);
+            for (int j : order) {
                 String srcIndex = swap != null && j < 2 ? (j == 0 ? swap : "1 - " + swap) : Integer.toString(j);
                 // Declared where first read: a variable nothing reads again needs no source.
                 Lazy e = new Lazy(SRC, "e" + n.srcs().get(j).id(), () -> CodeBlock.of("$L.src($L)", instr, srcIndex));
                 child(n.srcs().get(j), e, view);
             }
+        }
+
+        /** A literal, or the first occurrence of a {@code #c} variable: checked without descending. */
+        boolean constantLeaf(Node n) {
+            return n instanceof Node.ConstNode || n instanceof Node.VarNode v && v.constOnly() && !bound.containsKey(v.name());
         }
 
         /**
