@@ -1195,7 +1195,11 @@ public final class Checker {
                     for (int size : new int[] {1, 8, 16, 32, 64}) {
                         if ((legal.get(r) & Bits.sizeFlag(size)) != 0 && lit.fits(size, asFloat)) any = true;
                     }
-                    if (!any) error(l.pos, l.text + " does not fit any bit size this operand may have");
+                    if (!any) {
+                        String why = asFloat ? lit.floatProblem(64) : null;
+                        error(l.pos, l.text + " does not fit any bit size this operand may have"
+                                + (why == null ? "" : " (at 64 bits it " + why + ")"));
+                    }
                 }
             }
         }

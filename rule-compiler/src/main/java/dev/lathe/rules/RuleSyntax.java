@@ -79,12 +79,17 @@ public final class RuleSyntax {
                 case RulesLexer.BAD_CHAR -> badCharMessage(tokens, t);
                 case RulesLexer.BAD_NUMBER -> nextVisibleIs(tokens, t, ":")
                         ? "a rule name cannot start with a digit: '" + t.getText() + "'"
+                        : t.getText().matches("[0-9]+(\\.[0-9]*)?[fFuUlLdD]+")
+                        ? "'" + t.getText() + "' has a type suffix, which literals do not take: write 1.0 for a float, 1 for"
+                        + " an integer, and annotate a size as in 1@32"
+                        : t.getText().matches("[0-9]+[a-zA-Z_][a-zA-Z0-9_]*") && !t.getText().matches("0[xX].*|[0-9]+[eE].*")
+                        ? "'" + t.getText() + "' is not a number, and a variable name cannot start with a digit"
                         : "malformed number '" + t.getText() + "'";
                 case RulesLexer.UNTERMINATED_COMMENT -> "unterminated comment: '/*' without a closing '*/'";
                 default -> null;
             };
-            if (t.getType() == RulesLexer.BAD_CHAR) {
-                // The same stray character again in the same rule (`a` quoted in backticks) is
+            if (t.getType() == RulesLexer.BAD_CHAR || t.getType() == RulesLexer.BAD_NUMBER) {
+                // The same stray character (or malformed word) again in the same rule (`a` quoted in backticks) is
                 // the same mistake.
                 boolean again = lastBadChar != null && lastBadChar.getText().equals(t.getText())
                         && lastBadChar.getLine() == t.getLine() && !semicolonBetween(tokens, lastBadChar, t)
@@ -565,6 +570,22 @@ public final class RuleSyntax {
             if (t.getText().equals("pass") && t.getType() != RulesLexer.IDENT && (prev != null && !prev.getText().equals(";")
                     || t != firstVisible(in))) {
                 return new Hint(t, false, "a file has one 'pass' line, and it comes first");
+            }
+            if ((t.getText().equals("&") || t.getText().equals("|")) && prev != null && prev.getText().equals(t.getText())
+                    && adjacent(prev, t)) {
+                String op = t.getText();
+                return new Hint(prev, false, "'" + op + op + "' is not an operator: write '" + op + "' (" + (op.equals("&") ? "iand" : "ior")
+                        + ", which is '" + (op.equals("&") ? "and" : "or") + "' on booleans)");
+            }
+            if (t.getText().equals("*") && prev != null && prev.getText().equals("*") && adjacent(prev, t)) {
+                return new Hint(prev, false, "'**' is not an operator: write fpow(a, b), or a product");
+            }
+            if (t.getText().equals("!") && prev != null && (prev.getText().equals("if") || prev.getText().equals(","))) {
+                return new Hint(t, false, "a condition cannot be negated with '!': write the opposite condition"
+                        + " (is_not_zero for is_zero, is_lt_zero for is_ge_zero …)");
+            }
+            if (t.getText().equals(";") && prev != null && prev.getText().equals("if")) {
+                return new Hint(prev, true, "'if' needs at least one condition after it, as in if is_gt_zero(a)");
             }
             if (t.getText().equals(">") && prev != null && prev.getText().equals("==") && adjacent(prev, t)) {
                 return new Hint(prev, false, "'==>' is not an arrow: write '=>' (or '~=>' for an inexact rule)");
