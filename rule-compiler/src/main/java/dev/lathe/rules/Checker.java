@@ -214,7 +214,18 @@ public final class Checker {
             c.error(pos, msg);
         }
 
+        /** The pattern whose number of commutative ops is checked after everything else. */
+        private POp limitRoot;
+
         CheckedRule run() {
+            CheckedRule checked = checkRule();
+            if (limitRoot == null) return checked;
+            int before = errorCount;
+            commutativeLimit(limitRoot);
+            return errorCount > before ? null : checked;
+        }
+
+        private CheckedRule checkRule() {
             // Unknown condition names are errors of their own: reported whatever else is wrong.
             for (Ast.Condition ac : rule.conditions()) {
                 if (Predicate.bySpelling(ac.name()) == null) unknownCondition(ac);
@@ -236,6 +247,7 @@ public final class Checker {
                 unboundConditionVariables();
                 // A broken replacement leaves the pattern to check alone (its operators and sizes).
                 if (pattern instanceof POp && errorCount == before + unboundOnly) checkPatternAlone(pattern);
+                if (pattern instanceof POp root) limitRoot = root;
                 return null;
             }
             if (!(pattern instanceof POp root)) {
@@ -243,6 +255,7 @@ public final class Checker {
                 return null;
             }
             resolveInfix();
+            limitRoot = root; // checked last, whatever else is wrong
             if (replacement instanceof PLit l && l.context == null && root.op != null
                     && root.op.output().typeClass() != TypeClass.ANY) {
                 l.context = root.op.output().typeClass(); // isub(a, a) => 1.0 replaces an integer
@@ -256,14 +269,6 @@ public final class Checker {
             if (errorCount > 0) return null;
             checkLiterals();
             checkReplacementSizes(replacement);
-            int commutative = 0;
-            for (POp p : patternOps(root)) {
-                if (p.op.isCommutative()) commutative++;
-            }
-            if (commutative > MAX_COMMUTATIVE) {
-                error(root.pos, "the pattern has " + commutative + " commutative operations, which means 2^" + commutative
-                        + " operand orders to try; at most " + MAX_COMMUTATIVE + " are allowed — split the rule");
-            }
             List<Condition> conds = new ArrayList<>();
             Map<String, Node.VarNode> firstVar = new HashMap<>();
             if (errorCount > 0) return null;
@@ -377,6 +382,17 @@ public final class Checker {
                 }
                 c.warning(rule.pos(), "rule " + rule.name() + " is marked inexact (~=>) but has no float operation; integer"
                         + " rewrites are exact: write '=>'");
+            }
+        }
+
+        private void commutativeLimit(POp root) {
+            int commutative = 0;
+            for (POp p : patternOps(root)) {
+                if (p.op != null && p.op.isCommutative()) commutative++;
+            }
+            if (commutative > MAX_COMMUTATIVE) {
+                error(root.pos, "the pattern has " + commutative + " commutative operations, which means 2^" + commutative
+                        + " operand orders to try; at most " + MAX_COMMUTATIVE + " are allowed — split the rule");
             }
         }
 
