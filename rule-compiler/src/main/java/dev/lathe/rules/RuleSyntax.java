@@ -601,9 +601,13 @@ public final class RuleSyntax {
             if (t.getText().equals(">") && prev != null && prev.getText().equals("-") && adjacent(prev, t)) {
                 return new Hint(prev, false, "'->' is not an arrow: write '=>' (or '~=>' for an inexact rule)");
             }
+            // A stray '*/': whatever came between the two '*/'s parsed as rules, so look back
+            // past them for the comment that a nested '/*' seemed to keep open.
+            boolean strayClose = t.getText().equals("*") && tokenAfter(in, t) != null && tokenAfter(in, t).getText().equals("/")
+                    && adjacent(t, tokenAfter(in, t));
             for (int i = t.getTokenIndex() - 1; i >= 0; i--) {
                 Token c = in.get(i);
-                if (c.getChannel() == Token.DEFAULT_CHANNEL && c.getText().equals(";")) break;
+                if (c.getChannel() == Token.DEFAULT_CHANNEL && c.getText().equals(";") && !strayClose) break;
                 if (c.getType() == RulesLexer.BLOCK_COMMENT && c.getText().indexOf("/*", 2) >= 0) {
                     Token after = tokenAfter(in, c);
                     if (after == null || after.getTokenIndex() > t.getTokenIndex()) break;
