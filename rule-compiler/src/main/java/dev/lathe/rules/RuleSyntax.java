@@ -127,6 +127,10 @@ public final class RuleSyntax {
                 }
                 int at = t.getTokenIndex();
                 boolean endsRule = msg.startsWith(MISSING_SEMICOLON);
+                // `if is_ge_zero(a) is_ge_zero(b)`: the rule goes on, a ',' is missing; what follows
+                // is part of this rule, so the error after it is not reported again.
+                boolean missingComma = endsRule && conditionContinues(tokens, t);
+                if (missingComma) msg = "missing ',' between conditions";
                 // One error per rule: what ANTLR reports after recovering inside a rule is almost
                 // always a consequence of the first error (a token it dropped or made up).
                 // The parser's errors up to this token, and the lexer's (all in already) before it:
@@ -135,7 +139,7 @@ public final class RuleSyntax {
                 Integer lexed = lexicalErrors.floor(at - 1);
                 boolean cascade = parsed != null && sameRule(tokens, parsed, at, missingSemicolon)
                         || lexed != null && sameRule(tokens, lexed, at, missingSemicolon);
-                if (endsRule) {
+                if (endsRule && !missingComma) {
                     // The rule is whole once ANTLR puts in the ';' (it is still checked), and the
                     // token is where the next rule starts.
                     missingSemicolon.add(at);
@@ -372,6 +376,19 @@ public final class RuleSyntax {
     }
 
     private static final String MISSING_SEMICOLON = "missing ';'";
+
+    /** A known condition's call at {@code t}, in a rule that already has 'if': a condition list going on. */
+    private static boolean conditionContinues(CommonTokenStream tokens, Token t) {
+        if (t.getType() != RulesLexer.IDENT || dev.lathe.ir.rewrite.Predicate.bySpelling(t.getText()) == null
+                || !nextVisibleIs(tokens, t, "(")) {
+            return false;
+        }
+        for (Token k = previousVisible(tokens, t.getTokenIndex()); k != null && !k.getText().equals(";");
+             k = previousVisible(tokens, k.getTokenIndex())) {
+            if (k.getText().equals("if")) return true;
+        }
+        return false;
+    }
 
     /**
      * ANTLR's error strategy with messages for people: tokens by what they are ("a name", "an
