@@ -264,6 +264,7 @@ public final class Checker {
             assign(pattern, true);
             checkClasses(); // the pattern's own ops, before the replacement ties more to them
             assign(replacement, false);
+            if (!sizesMeet(pattern.cls, replacement.cls, replacement.pos)) return null;
             unify(pattern.cls, replacement.cls, replacement.pos, "the replacement must have the bit size of the pattern");
             checkClasses(); // an op at a size it does not have is a mistake of its own
             if (errorCount > 0) return null;
@@ -1145,6 +1146,31 @@ public final class Checker {
 
         private static String at(Ast.Pos pos) {
             return pos.line() + ":" + pos.column();
+        }
+
+        /**
+         * Whether the pattern's and the replacement's results can have a size in common. When
+         * both are fixed, unify reports the mismatch; when a side is a set of sizes (fadd: 16 to
+         * 64 bits) that the other misses (flt gives 1 bit), it is said here once, as a mismatch of
+         * the two results, rather than as every op of the merged class having no size left.
+         */
+        private boolean sizesMeet(int patternCls, int replacementCls, Ast.Pos pos) {
+            int rp = find(patternCls), rr = find(replacementCls);
+            int fp = fixed.get(rp), fr = fixed.get(rr);
+            if (fp != 0 && fr != 0) return true;
+            int sp = fp != 0 ? Bits.sizeFlag(fp) : legal.get(rp), sr = fr != 0 ? Bits.sizeFlag(fr) : legal.get(rr);
+            if ((sp & sr) != 0) return true;
+            error(pos, "bit-size mismatch: the replacement must have the bit size of the pattern, but the pattern's result is "
+                    + sizeSet(rp) + " and the replacement's " + sizeSet(rr));
+            return false;
+        }
+
+        private String sizeSet(int root) {
+            if (fixed.get(root) != 0) return bits(fixed.get(root)) + because(root);
+            List<String> sizes = new ArrayList<>();
+            for (int b : new int[] {1, 8, 16, 32, 64}) if ((legal.get(root) & Bits.sizeFlag(b)) != 0) sizes.add(String.valueOf(b));
+            if (sizes.size() == 1) return bits(Integer.parseInt(sizes.get(0)));
+            return String.join(", ", sizes.subList(0, sizes.size() - 1)) + " or " + sizes.get(sizes.size() - 1) + " bits";
         }
 
         private static String bits(int n) {
