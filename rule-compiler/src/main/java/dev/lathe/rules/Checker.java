@@ -162,6 +162,8 @@ public final class Checker {
     private static final class VarInfo {
         int cls = -1;
         boolean constOnly;
+        /** How the pattern first wrote it: #c (true) or c (false); null before the pattern names it. */
+        Boolean firstSpelledConst;
         TypeClass annType;
         final java.util.EnumSet<TypeClass> contexts = java.util.EnumSet.noneOf(TypeClass.class);
         /**
@@ -594,6 +596,12 @@ public final class Checker {
                 bindingOrder.add(v.name());
             }
             if (pattern && v.constOnly()) info.constOnly = true;
+            if (pattern && info.firstSpelledConst == null) {
+                info.firstSpelledConst = v.constOnly();
+            } else if (pattern && info.firstSpelledConst != v.constOnly()) {
+                c.warning(v.pos(), (v.constOnly() ? "#" : "") + v.name() + " here, " + (v.constOnly() ? "" : "#") + v.name()
+                        + " before: one value, so both only match a constant; write #" + v.name() + " each time");
+            }
             if (!pattern && v.constOnly() && !info.constOnly) {
                 error(v.pos(), "#" + v.name() + " in the replacement, but the pattern binds " + v.name()
                         + " as a plain variable: write " + v.name() + " (or #" + v.name() + " in the pattern to match constants only)");
@@ -1338,6 +1346,16 @@ public final class Checker {
             boolean typeAnnotated = false;
             for (Ast.Annotation an : argAnnotations) {
                 typeAnnotated |= sizeOf(an.text()) == 0 && dev.lathe.ir.VarType.parseScalar(an.text(), 1) != null;
+            }
+            boolean readAsFloat = info.contexts.contains(TypeClass.FLOAT);
+            boolean readAsInteger = info.signBlind || info.contexts.contains(TypeClass.INT) || info.contexts.contains(TypeClass.UINT);
+            if (readAsFloat && readAsInteger && info.annType == null && !typeAnnotated) {
+                String how = size != 0 ? "annotate it here, as in " + p.spelling() + "(" + v.name() + "@f" + size + ") or "
+                        + p.spelling() + "(" + v.name() + "@i" + size + ")"
+                        : "annotate it in the pattern, as in " + v.name() + "@f32 or " + v.name() + "@i32 (which also sets its size)";
+                error(v.pos(), "cannot tell how " + p.spelling() + " should read " + v.name() + ": the rule reads it both as a float"
+                        + " and as an integer (" + String.join(", ", info.readers) + "); " + how);
+                return null;
             }
             if (t == null && !typeAnnotated) {
                 error(v.pos(), "cannot tell how " + p.spelling() + " should read " + v.name() + ": the rule only moves it, "
