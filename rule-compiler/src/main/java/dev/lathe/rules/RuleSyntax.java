@@ -330,7 +330,10 @@ public final class RuleSyntax {
             // leftovers (`=> ;b`); a name and ':' start a rule, when the error is past the ':'.
             if (t.getText().equals(";") && !leftoversFollow(tokens, i)) return false;
             if (i > a && missingSemicolon.contains(i)) return false;
-            if (startsNamedRule(tokens.getTokens(), i) && nextVisible(tokens, i) < b) {
+            // ... unless it is on the line of the first error, in the middle of it (`x ? a : b`):
+            // rules start on lines of their own.
+            if (startsNamedRule(tokens.getTokens(), i) && nextVisible(tokens, i) < b
+                    && (t.getLine() != tokens.get(a).getLine() || i == a)) {
                 return false;
             }
         }
