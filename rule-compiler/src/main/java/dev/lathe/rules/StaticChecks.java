@@ -86,7 +86,8 @@ final class StaticChecks {
                 more = "; it also hides " + String.join(", ", names);
             }
             errors.add(at(first, "error", "rule " + first.name() + " can never fire: rule " + earlier.name()
-                    + " (line " + earlier.line() + ") comes first, has no conditions and matches everything it matches" + more));
+                    + " (line " + earlier.line() + ") comes first, " + (earlier.conditions().isEmpty() ? "has no conditions"
+                    : "asks nothing it does not ask too") + " and matches everything it matches" + more));
         }
         // Which rules each rule's replacement can be matched by, candidates found by the
         // replacement's root op (a file of 3,000 rules has few rules per op).
@@ -111,8 +112,9 @@ final class StaticChecks {
         }
         for (int i = 0; i < rules.size(); i++) {
             CheckedRule a = rules.get(i);
-            if (same(a.pattern(), a.replacement())) {
-                errors.add(at(a, "error", "rule " + a.name() + " does nothing: its replacement is its pattern"));
+            if (identity(a)) {
+                errors.add(at(a, "error", "rule " + a.name() + " does nothing: its replacement is its pattern"
+                        + (same(a.pattern(), a.replacement()) ? "" : " (operands swapped or literals spelled otherwise)")));
             } else if (into.get(i).contains(i)) {
                 warnings.add(at(a, "warning", "rule " + a.name() + " may rewrite forever: its replacement matches its own pattern"));
             }
@@ -168,12 +170,47 @@ final class StaticChecks {
         return true;
     }
 
-    /** The earlier rule fires on everything the later one would: no conditions, at least as general. */
+    /**
+     * The earlier rule fires on everything the later one would: at least as general, and each of
+     * its conditions (if any) is one of the later rule's, on the same value.
+     */
     private boolean shadows(CheckedRule earlier, CheckedRule later) {
-        if (!earlier.conditions().isEmpty()) return false;
         if (!earlier.exact() && later.exact()) return false; // the earlier one skips exact instructions
         return match(earlier.pattern(), later.pattern(), new HashMap<>(),
-                effectiveRules.computeIfAbsent(earlier, this::effectiveRule), later, true, b -> true);
+                effectiveRules.computeIfAbsent(earlier, this::effectiveRule), later, true,
+                b -> conditionsImplied(earlier, later, b));
+    }
+
+    /** Whether every condition of {@code x}, its variables mapped by {@code xy}, is among {@code y}'s. */
+    private static boolean conditionsImplied(CheckedRule x, CheckedRule y, Map<String, Node> xy) {
+        for (Condition cx : x.conditions()) {
+            Node target = xy.get(cx.var().name());
+            boolean found = false;
+            for (Condition cy : y.conditions()) {
+                if (cy.predicate() == cx.predicate() && cy.bound() == cx.bound() && cy.type() == cx.type()
+                        && target instanceof Node.VarNode tv && tv.name().equals(cy.var().name())) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Whether the rule rewrites a value into itself: its replacement is its pattern up to the
+     * order of commutative operands and the spelling of literals ({@code fmul(a, b) => fmul(b, a)},
+     * {@code ieq(a@8, 255) => ieq(a, -1)}), each variable standing for itself.
+     */
+    private boolean identity(CheckedRule r) {
+        if (!(r.replacement() instanceof Node.OpNode)) return false;
+        return match(r.pattern(), r.replacement(), new HashMap<>(), r, r, false, b -> {
+            for (Map.Entry<String, Node> e : b.entrySet()) {
+                if (!(e.getValue() instanceof Node.VarNode v) || !v.name().equals(e.getKey())) return false;
+            }
+            return true;
+        });
     }
 
     /**
