@@ -322,11 +322,29 @@ public final class Checker {
                 }
                 byVar.computeIfAbsent(ci.var().name(), k -> new ArrayList<>()).add(ci);
             }
-            for (List<Condition> cs : byVar.values()) {
+            for (List<Condition> group : byVar.values()) {
+                List<Condition> cs = group;
+                for (Condition x : cs) {
+                    if (x.predicate().kind() == Predicate.Kind.INT_BOUND || satisfiable(List.of(x))) continue;
+                    error(x.pos(), x.predicate().spelling() + "(" + x.var().name() + ") never holds: the rule reads "
+                            + x.var().name() + " as " + (x.type() == TypeClass.UINT ? "unsigned" : x.type().spelling()));
+                    return;
+                }
                 if (cs.size() < 2 || cs.stream().anyMatch(x -> x.predicate().kind() == Predicate.Kind.INT_BOUND)) continue;
                 // Read two ways (is_gt_zero(a@i32), is_finite(a@f32)): the bits would need both readings.
-                if (cs.stream().anyMatch(x -> x.type() != cs.get(0).type())) continue;
+                if (cs.stream().anyMatch(x -> x.type() != group.get(0).type())) continue;
                 if (satisfiable(cs)) continue;
+                // Name the clashing pair when there is one, not every condition on the variable.
+                List<Condition> clash = cs;
+                for (int i = 0; i < cs.size() && clash == cs; i++) {
+                    for (int j = i + 1; j < cs.size(); j++) {
+                        if (!satisfiable(List.of(cs.get(i), cs.get(j)))) {
+                            clash = List.of(cs.get(i), cs.get(j));
+                            break;
+                        }
+                    }
+                }
+                cs = clash;
                 Condition last = cs.get(cs.size() - 1);
                 List<String> spelled = new ArrayList<>();
                 for (Condition x : cs) spelled.add(x.predicate().spelling() + "(" + x.var().name() + ")");
@@ -1396,8 +1414,11 @@ public final class Checker {
                 }
             }
             if (!p.appliesTo(t)) {
-                error(ac.pos(), p.spelling() + " does not apply to " + v.name() + ", which the rule reads as "
-                        + t.spelling() + " (it applies to " + (p.kind() == Predicate.Kind.FLOAT ? "floats" : "integers") + ")");
+                error(ac.pos(), t == TypeClass.BOOL && p.kind() != Predicate.Kind.FLOAT
+                        ? p.spelling() + " does not apply to " + v.name() + ", a boolean: ask is_zero(" + v.name() + ") or is_not_zero("
+                                + v.name() + "), or use " + v.name() + " itself"
+                        : p.spelling() + " does not apply to " + v.name() + ", which the rule reads as " + t.spelling()
+                                + " (it applies to " + (p.kind() == Predicate.Kind.FLOAT ? "floats" : "integers") + ")");
                 return null;
             }
             long bound = 0;
@@ -1433,6 +1454,11 @@ public final class Checker {
                     return null;
                 }
                 bound = hex && !unsigned ? dev.lathe.ir.op.Bits.sext(value.longValue(), bits) : value.longValue();
+                if (!unsigned && bound == dev.lathe.ir.op.Bits.sext(1L << (bits - 1), bits)) {
+                    error(ac.pos(), p.spelling() + "(" + v.name() + ", " + txt + ") never holds: no " + bits + "-bit value is below "
+                            + bound);
+                    return null;
+                }
             }
             return new Condition(p, node, t, bound, ac.pos());
         }

@@ -312,7 +312,7 @@ class RuleSemanticsTest {
         RuleCompiler.Result r = RuleCompiler.compile("t.rules", """
                 pass t;
                 r1: iand(a@32, 0x7fffffff) => a if is_ge_zero(a);
-                r2: ixor(b@32, 0) => b if is_lt_zero(b@u32);
+                r2: ixor(b@32, 0) => b if is_not_zero(b@u32);
                 r3: udiv(c, #d) => ushr(c, find_lsb(d)) if is_power_of_two(d);
                 """);
         assertTrue(r.ok(), r.render());

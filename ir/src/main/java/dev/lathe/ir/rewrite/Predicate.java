@@ -149,6 +149,9 @@ public enum Predicate {
 
     /** Whether the predicate can be asked of a variable read as {@code type}. */
     public boolean appliesTo(TypeClass type) {
+        // A boolean is true or false: whether it is zero is all there is to ask (it has no sign
+        // that both readings of its one bit agree on, and no magnitude).
+        if (type == TypeClass.BOOL) return this == IS_ZERO || this == IS_NOT_ZERO;
         return switch (kind) {
             case NUMBER -> type == TypeClass.FLOAT || type == TypeClass.INT || type == TypeClass.UINT || type == TypeClass.BOOL;
             case FLOAT -> type == TypeClass.FLOAT;
