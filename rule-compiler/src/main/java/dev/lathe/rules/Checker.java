@@ -811,6 +811,12 @@ public final class Checker {
         /** For data-movement ops (mov, bcsel), the type of the data is the result's, if known. */
         private TypeClass dataEvidence(POp p, int i) {
             if (p.op == Op.BCSEL && i == 0) return TypeClass.BOOL;
+            // A literal arm of bcsel has the other arm's type: bcsel(c, a@i32, 1.0) would select
+            // between an integer and a float's bits.
+            if (p.op == Op.BCSEL && p.srcs.get(i) instanceof PLit && !(p.srcs.get(3 - i) instanceof PLit)) {
+                TypeClass t = evidence(p.srcs.get(3 - i));
+                if (t != null && t != TypeClass.ANY) return t;
+            }
             return null;
         }
 
@@ -1466,9 +1472,7 @@ public final class Checker {
         private void unknownCondition(Ast.Condition ac) {
             // Not in errorCount: the rest of the rule is still checked, but the rule is not kept.
             badConditions++;
-            String near = Suggest.closest(ac.name(), Predicate.spellings());
-            c.error(ac.pos(), "unknown condition '" + ac.name() + "'" + (near == null
-                    ? "; known: " + String.join(", ", Predicate.spellings()) : " (did you mean " + near + "?)"));
+            c.error(ac.pos(), "unknown condition '" + ac.name() + "'" + Suggest.forCondition(ac.name(), Predicate.spellings()));
         }
 
         // ---- freezing into the checked model ------------------------------------------------------

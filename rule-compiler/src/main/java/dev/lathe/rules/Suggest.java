@@ -11,16 +11,55 @@ final class Suggest {
         for (String k : known) {
             if (k.equalsIgnoreCase(name)) return k;
         }
-        String best = null;
+        List<String> best = new java.util.ArrayList<>();
         int bestDist = Integer.MAX_VALUE;
         for (String k : known) {
             int d = distance(name, k);
             if (d < bestDist) {
                 bestDist = d;
-                best = k;
+                best.clear();
             }
+            if (d == bestDist) best.add(k);
         }
-        return bestDist <= Math.max(1, name.length() / 3) ? best : null;
+        if (bestDist > Math.max(1, name.length() / 3)) return null;
+        // Among equally near names, one the name starts with (a doubled last letter: fmull, iandd)
+        // is the likely one; otherwise all are named, up to three.
+        List<String> prefixes = best.stream().filter(name::startsWith).toList();
+        if (prefixes.size() == 1) return prefixes.get(0);
+        if (best.size() > 3) return null;
+        return best.size() == 1 ? best.get(0) : String.join(" or ", best);
+    }
+
+    /**
+     * Names from other compilers' rule languages (Mesa's NIR above all) with what Lathe calls
+     * them; a value with a space is advice rather than a name.
+     */
+    private static final java.util.Map<String, String> OP_ELSEWHERE = java.util.Map.ofEntries(
+            java.util.Map.entry("fsaturate", "fsat"), java.util.Map.entry("saturate", "fsat"),
+            java.util.Map.entry("fclamp", "fsat (clamps to [0, 1]) or fmin(fmax(a, lo), hi)"),
+            java.util.Map.entry("clamp", "fsat (clamps to [0, 1]) or fmin(fmax(a, lo), hi)"),
+            java.util.Map.entry("i2b", "i2b1"), java.util.Map.entry("i2b32", "i2b1"), java.util.Map.entry("i2b8", "i2b1"),
+            java.util.Map.entry("i2b16", "i2b1"), java.util.Map.entry("f2b", "f2b1"), java.util.Map.entry("f2b32", "f2b1"),
+            java.util.Map.entry("f2b16", "f2b1"), java.util.Map.entry("imov", "mov"), java.util.Map.entry("fmov", "mov"),
+            java.util.Map.entry("fne", "fneu"), java.util.Map.entry("fexp", "fexp2"), java.util.Map.entry("flog", "flog2"),
+            java.util.Map.entry("frsqrt", "frsq"), java.util.Map.entry("fround", "fround_even"),
+            java.util.Map.entry("fisinf", "fisfinite and fisnan"), java.util.Map.entry("inv", "frcp"));
+
+    /** Conditions from Mesa's rules, with how Lathe says them. */
+    private static final java.util.Map<String, String> CONDITION_ELSEWHERE = java.util.Map.of(
+            "is_pos_power_of_two", "write is_power_of_two, and is_gt_zero for a signed reading",
+            "is_used_once", "write @once after the operation in the pattern, as in fmul(a, b)@once",
+            "is_not_const", "there is none: a plain variable matches anything, #c only constants",
+            "is_only_used_as_float", "Lathe has no such condition",
+            "is_positive", "write is_gt_zero", "is_negative", "write is_lt_zero",
+            "is_nan", "write is_a_number for its opposite; there is no is_nan", "is_not_nan", "write is_a_number");
+
+    /** For an unknown condition: the " (…)" that follows its name in the error. */
+    static String forCondition(String name, List<String> known) {
+        String elsewhere = CONDITION_ELSEWHERE.get(name.toLowerCase(java.util.Locale.ROOT));
+        if (elsewhere != null) return " (" + elsewhere + ")";
+        String near = closest(name, known);
+        return near == null ? "; known: " + String.join(", ", known) : " (did you mean " + near + "?)";
     }
 
     /**
@@ -33,6 +72,7 @@ final class Suggest {
             if (k.equalsIgnoreCase(name)) return k;
         }
         String lower = name.toLowerCase(java.util.Locale.ROOT);
+        if (OP_ELSEWHERE.containsKey(lower)) return OP_ELSEWHERE.get(lower);
         switch (lower) {
             case "fma", "fmad", "mad", "madd", "fmadd" -> {
                 return "ffma";
