@@ -1052,6 +1052,12 @@ public final class Checker {
             if (op == null) {
                 String kind = fl ? "float" : bo ? "boolean" : "integer";
                 String hint = p.infix.equals("unary!") ? " ('!' is boolean not; use '~' for integers)" : "";
+                boolean comparedOperand = p.srcs.stream().anyMatch(x -> x instanceof POp o && o.infix != null && isComparison(o.infix));
+                if (bo && isComparison(p.infix) && comparedOperand) {
+                    hint = ": comparisons do not chain (a < b gives a boolean); combine them with '&', as in (a < b) & (b < c)";
+                } else if (bo && !p.infix.equals("unary!")) {
+                    hint = ": its operand is a boolean; convert it with b2i32(…) or b2f32(…) to compute with it";
+                }
                 error(p.pos, "'" + what + "' has no " + kind + " meaning" + hint);
                 return null;
             }
@@ -1250,6 +1256,14 @@ public final class Checker {
                     continue;
                 }
                 boolean asFloat = ctx == TypeClass.FLOAT || (ctx != TypeClass.INT && ctx != TypeClass.UINT && l.floatSpelling());
+                String digits = l.text.startsWith("-") ? l.text.substring(1) : l.text;
+                if (l.kind == Ast.LitKind.INT && digits.matches("0[0-9]+")) {
+                    c.warning(l.pos, l.text + " is read as decimal " + (l.text.startsWith("-") ? "-" : "")
+                            + digits.replaceFirst("^0+(?=.)", "") + " (there is no octal); drop the leading zero");
+                }
+                if (asFloat && l.kind == Ast.LitKind.INT && digits.matches("0+") && l.text.startsWith("-")) {
+                    c.warning(l.pos, l.text + " is the integer 0, which is +0.0 as a float: write -0.0 for negative zero");
+                }
                 RuleLiteral lit = RuleLiteral.of(l.text);
                 int r = find(l.cls);
                 int f = fixed.get(r);

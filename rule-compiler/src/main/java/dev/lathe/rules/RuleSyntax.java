@@ -131,6 +131,11 @@ public final class RuleSyntax {
                 // is part of this rule, so the error after it is not reported again.
                 boolean missingComma = endsRule && conditionContinues(tokens, t);
                 if (missingComma) msg = "missing ',' between conditions";
+                String hyphenatedPass = endsRule ? hyphenatedPassName(tokens, t) : null;
+                if (hyphenatedPass != null) {
+                    msg = "a pass name is letters, digits and '_', as in " + hyphenatedPass;
+                    missingComma = true; // the rest of the line belongs to the pass line: nothing more to say
+                }
                 // One error per rule: what ANTLR reports after recovering inside a rule is almost
                 // always a consequence of the first error (a token it dropped or made up).
                 // The parser's errors up to this token, and the lexer's (all in already) before it:
@@ -199,6 +204,12 @@ public final class RuleSyntax {
                         + " only looks like '>'; the arrow is '=>' in ASCII";
             }
             return "unexpected character '=' (the arrow is '=>', or '~=>' for an inexact rule)";
+        }
+        if (s.equals(".")) {
+            Token next = t.getTokenIndex() + 1 < tokens.size() ? tokens.get(t.getTokenIndex() + 1) : null;
+            if (next != null && next.getType() == RulesLexer.INT && next.getStartIndex() == t.getStopIndex() + 1) {
+                return "unexpected character '.': a float needs a digit before its point, as in 0." + next.getText();
+            }
         }
         String ascii = asciiLookalike(s.codePointAt(0));
         if (ascii == null) return "unexpected character " + shownChar(s);
@@ -379,6 +390,25 @@ public final class RuleSyntax {
     }
 
     private static final String MISSING_SEMICOLON = "missing ';'";
+
+    /** {@code pass my-pass;}: the name as it could be written (my_pass), when {@code t} is its first '-'. */
+    private static String hyphenatedPassName(CommonTokenStream tokens, Token t) {
+        Token name = previousVisible(tokens, t.getTokenIndex());
+        Token pass = name == null ? null : previousVisible(tokens, name.getTokenIndex());
+        if (!t.getText().equals("-") || pass == null || !pass.getText().equals("pass") || name.getType() != RulesLexer.IDENT) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder(name.getText());
+        for (Token k = t; k != null && !k.getText().equals(";") && k.getType() != Token.EOF && k.getLine() == t.getLine();
+             k = tokenAt(tokens, nextVisible(tokens, k.getTokenIndex()))) {
+            sb.append(k.getText().equals("-") ? "_" : k.getText());
+        }
+        return sb.toString();
+    }
+
+    private static Token tokenAt(CommonTokenStream tokens, int i) {
+        return i < 0 ? null : tokens.get(i);
+    }
 
     /** A known condition's call at {@code t}, in a rule that already has 'if': a condition list going on. */
     private static boolean conditionContinues(CommonTokenStream tokens, Token t) {
@@ -583,6 +613,9 @@ public final class RuleSyntax {
             if (t.getText().equals(":") && prev != null && prev == first && isReservedLiteral(prev)) {
                 return new Hint(prev, false, "'" + prev.getText() + "' is a literal and cannot name a rule");
             }
+            if (t.getText().equals("pass") && nextVisibleIs(in, t, ":")) {
+                return new Hint(t, false, "'pass' is a keyword and cannot name a rule; choose another name");
+            }
             if (t.getText().equals("pass") && t.getType() != RulesLexer.IDENT && prev != null
                     && (prev.getText().equals("(") || prev.getText().equals(","))) {
                 return new Hint(t, false, "'pass' is a keyword and cannot name a variable; choose another name");
@@ -604,8 +637,17 @@ public final class RuleSyntax {
                 return new Hint(t, false, "a condition cannot be negated with '!': write the opposite condition"
                         + " (is_not_zero for is_zero, is_lt_zero for is_ge_zero …)");
             }
-            if (t.getText().equals(";") && prev != null && prev.getText().equals("if")) {
+            if (prev != null && prev.getText().equals("if") && t.getType() != RulesLexer.IDENT) {
                 return new Hint(prev, true, "'if' needs at least one condition after it, as in if is_gt_zero(a)");
+            }
+            if (prev != null && prev.getText().equals(",") && t.getType() != RulesLexer.IDENT && inConditions(in, prev)) {
+                return new Hint(prev, true, "a condition must follow ',', as in is_gt_zero(a)");
+            }
+            if (prev != null && prev.getType() == RulesLexer.IDENT && !t.getText().equals("(") && !t.getText().equals(":")
+                    && t.getLine() == prev.getLine() && inConditions(in, prev)
+                    && (previousVisible(in, prev.getTokenIndex()).getText().equals("if")
+                        || previousVisible(in, prev.getTokenIndex()).getText().equals(","))) {
+                return new Hint(prev, false, "a condition is a call such as is_zero(a); a comparison belongs in the pattern");
             }
             if (t.getText().equals(">") && prev != null && prev.getText().equals("==") && adjacent(prev, t)) {
                 return new Hint(prev, false, "'==>' is not an arrow: write '=>' (or '~=>' for an inexact rule)");
@@ -661,6 +703,14 @@ public final class RuleSyntax {
                 if (k.getText().equals("if")) return semicolon;
             }
             return null;
+        }
+
+        /** Whether token {@code t} is after an 'if' of the rule that holds it. */
+        private static boolean inConditions(CommonTokenStream in, Token t) {
+            for (Token k = t; k != null && !k.getText().equals(";"); k = previousVisible(in, k.getTokenIndex())) {
+                if (k.getText().equals("if")) return true;
+            }
+            return false;
         }
 
         private static boolean isReservedLiteral(Token t) {
