@@ -761,6 +761,53 @@ public final class Checker {
                         + String.join(" and ", info.readers) + " read" + (info.readers.size() == 1 ? "s" : "")
                         + " it as " + (wantsFloat ? "an integer" : "a float"));
             }
+            signednessAgreesWithOps(reported);
+        }
+
+        /**
+         * {@code ushr(a@i32, 31)}: every op whose result depends on how it reads the variable's
+         * sign reads it the other way. Ops that compute the same bits either way (iadd, iand …)
+         * and ops that read no sign (bit_count) have no say.
+         */
+        private void signednessAgreesWithOps(java.util.Set<String> reported) {
+            Map<String, List<String>> deciders = new LinkedHashMap<>();
+            Map<String, Boolean> agrees = new HashMap<>();
+            for (POp p : ops) {
+                if (p.op == null) continue;
+                for (int i = 0; i < p.srcs.size(); i++) {
+                    if (!(p.srcs.get(i) instanceof PVar v)) continue;
+                    TypeClass reads = signReading(p.op, i);
+                    VarInfo info = vars.get(v.name);
+                    if (reads == null || info.annType == null || isFloat(info.annType) || info.annType == TypeClass.BOOL) continue;
+                    deciders.computeIfAbsent(v.name, k -> new ArrayList<>()).add(p.op.opName());
+                    if (reads == info.annType) agrees.put(v.name, true);
+                }
+            }
+            for (PVar v : varOccurrences) {
+                if (v.annType == null || v.annPos == null || !deciders.containsKey(v.name) || agrees.containsKey(v.name)) continue;
+                if (!reported.add(v.name)) continue;
+                List<String> who = deciders.get(v.name);
+                error(v.annPos, v.name + " is annotated as " + v.annType.spelling() + ", but " + String.join(" and ", who)
+                        + " read" + (who.size() == 1 ? "s" : "") + " it as " + (v.annType == TypeClass.INT ? "unsigned" : "signed")
+                        + ": write the " + (v.annType == TypeClass.INT ? "signed" : "unsigned") + " op, or make the annotation agree");
+            }
+        }
+
+        private static final java.util.Set<String> READS_SIGNED = java.util.Set.of("ilt", "ige", "idiv", "irem", "imod", "imin",
+                "imax", "imin3", "imax3", "imed3", "ishr", "i2f16", "i2f32", "i2f64", "i2i8", "i2i16", "i2i32", "i2i64",
+                "imul_high", "isign", "iabs", "ifind_msb", "ibitfield_extract", "extract_i8", "extract_i16");
+        private static final java.util.Set<String> READS_UNSIGNED = java.util.Set.of("ult", "uge", "udiv", "umod", "umin",
+                "umax", "umin3", "umax3", "umed3", "ushr", "u2f16", "u2f32", "u2f64", "u2u8", "u2u16", "u2u32", "u2u64",
+                "umul_high", "ufind_msb", "ubitfield_extract", "extract_u8", "extract_u16");
+
+        /** How op reads operand i's sign when its result depends on it (INT or UINT), else null. */
+        private static TypeClass signReading(Op op, int i) {
+            boolean valueOperand = i == 0 || !(op.opName().endsWith("shr") || op.opName().contains("bitfield_extract")
+                    || op.opName().startsWith("extract_"));
+            if (!valueOperand) return null;
+            if (READS_SIGNED.contains(op.opName())) return TypeClass.INT;
+            if (READS_UNSIGNED.contains(op.opName())) return TypeClass.UINT;
+            return null;
         }
 
         private static boolean isFloat(TypeClass t) {
