@@ -114,7 +114,8 @@ final class StaticChecks {
             CheckedRule a = rules.get(i);
             if (identity(a)) {
                 errors.add(at(a, "error", "rule " + a.name() + " does nothing: its replacement is its pattern"
-                        + (same(a.pattern(), a.replacement()) ? "" : " (operands swapped or literals spelled otherwise)")));
+                        + (same(a.pattern(), a.replacement()) ? ""
+                        : " (operands swapped or literals spelled otherwise), so it would fire again on its own result")));
             } else if (into.get(i).contains(i)) {
                 warnings.add(at(a, "warning", "rule " + a.name() + " may rewrite forever: its replacement matches its own pattern"));
             }
