@@ -1221,6 +1221,7 @@ public final class Checker {
         /** Whether class {@code root} is fixed by the very requirement {@code why} states. */
         private boolean sameFact(String why, int root) {
             String w = fixedWhy.get(root);
+            if (w != null && w.startsWith("@") && why.startsWith("the annotation asks for")) return true; // a@32 itself
             return w != null && w.contains(" is ") && why.startsWith(w.replaceFirst(" is .*", " must be"));
         }
 
