@@ -173,6 +173,15 @@ public final class Checker {
         boolean signBlind;
         /** The ops that read it (for messages), in rule order. */
         final java.util.Set<String> readers = new java.util.LinkedHashSet<>();
+
+        boolean readAsFloat() {
+            return contexts.contains(TypeClass.FLOAT);
+        }
+
+        /** Read as an integer by some op: a sign-blind one, or one that reads it signed or unsigned. */
+        boolean readAsInteger() {
+            return signBlind || contexts.contains(TypeClass.INT) || contexts.contains(TypeClass.UINT);
+        }
     }
 
     // ---- one rule ---------------------------------------------------------------------------------
@@ -365,9 +374,8 @@ public final class Checker {
                         candidates.add(dev.lathe.ir.op.FloatBits.fromDouble(d, bits));
                     }
                 } else {
-                    long mask = bits == 64 ? -1L : (1L << bits) - 1;
-                    long signMin = 1L << (bits - 1);
-                    for (long v : new long[] {0, 1, 2, 3, -1, -2, -3, signMin, signMin - 1, signMin + 1}) candidates.add(v & mask);
+                    long min = Bits.minSigned(bits);
+                    for (long v : new long[] {0, 1, 2, 3, -1, -2, -3, min, min - 1, min + 1}) candidates.add(Bits.trunc(v, bits));
                 }
                 for (long v : candidates) {
                     boolean all = true;
@@ -754,7 +762,7 @@ public final class Checker {
                 VarInfo info = vars.get(v.name);
                 if (v.annType == null || v.annPos == null || info.readers.isEmpty()) continue;
                 boolean wantsFloat = isFloat(v.annType);
-                boolean readAsFloat = info.contexts.contains(TypeClass.FLOAT);
+                boolean readAsFloat = info.readAsFloat();
                 boolean readOtherwise = info.signBlind || info.contexts.stream().anyMatch(t -> !isFloat(t));
                 if ((wantsFloat ? readAsFloat : readOtherwise) || !reported.add(v.name)) continue;
                 error(v.annPos, v.name + " is annotated as " + v.annType.spelling() + ", but "
@@ -793,21 +801,15 @@ public final class Checker {
             }
         }
 
-        private static final java.util.Set<String> READS_SIGNED = java.util.Set.of("ilt", "ige", "idiv", "irem", "imod", "imin",
-                "imax", "imin3", "imax3", "imed3", "ishr", "i2f16", "i2f32", "i2f64", "i2i8", "i2i16", "i2i32", "i2i64",
-                "imul_high", "isign", "iabs", "ifind_msb", "ibitfield_extract", "extract_i8", "extract_i16");
-        private static final java.util.Set<String> READS_UNSIGNED = java.util.Set.of("ult", "uge", "udiv", "umod", "umin",
-                "umax", "umin3", "umax3", "umed3", "ushr", "u2f16", "u2f32", "u2f64", "u2u8", "u2u16", "u2u32", "u2u64",
-                "umul_high", "ufind_msb", "ubitfield_extract", "extract_u8", "extract_u16");
-
-        /** How op reads operand i's sign when its result depends on it (INT or UINT), else null. */
+        /**
+         * How {@code op} reads operand i's sign when its result depends on it: the op table's
+         * class of an operand whose size follows the value (INT or UINT), on an op that is not
+         * sign-blind (udiv, ilt, u2u32: yes; iadd, bit_count, a shift's count: no). Else null.
+         */
         private static TypeClass signReading(Op op, int i) {
-            boolean valueOperand = i == 0 || !(op.opName().endsWith("shr") || op.opName().contains("bitfield_extract")
-                    || op.opName().startsWith("extract_"));
-            if (!valueOperand) return null;
-            if (READS_SIGNED.contains(op.opName())) return TypeClass.INT;
-            if (READS_UNSIGNED.contains(op.opName())) return TypeClass.UINT;
-            return null;
+            OperandType in = op.input(i);
+            TypeClass t = in.typeClass();
+            return !op.isSignBlind() && !in.isSized() && (t == TypeClass.INT || t == TypeClass.UINT) ? t : null;
         }
 
         private static boolean isFloat(TypeClass t) {
@@ -1055,8 +1057,7 @@ public final class Checker {
         private static boolean readsAs(VarInfo v, TypeClass t) {
             if (v.annType != null) return v.annType == t; // the pattern's annotation is the writer's word
             if (v.contexts.contains(t)) return true;
-            boolean integer = t == TypeClass.INT || t == TypeClass.UINT;
-            return integer && (v.signBlind || v.contexts.contains(TypeClass.INT) || v.contexts.contains(TypeClass.UINT));
+            return (t == TypeClass.INT || t == TypeClass.UINT) && v.readAsInteger();
         }
 
         /** How another condition of the rule reads the variable on its own (is_in_unit_interval: a float), or null. */
@@ -1253,10 +1254,10 @@ public final class Checker {
 
         private String sizeSet(int root) {
             if (fixed.get(root) != 0) return bits(fixed.get(root)) + because(root);
-            List<String> sizes = new ArrayList<>();
-            for (int b : new int[] {1, 8, 16, 32, 64}) if ((legal.get(root) & Bits.sizeFlag(b)) != 0) sizes.add(String.valueOf(b));
-            if (sizes.size() == 1) return bits(Integer.parseInt(sizes.get(0)));
-            return String.join(", ", sizes.subList(0, sizes.size() - 1)) + " or " + sizes.get(sizes.size() - 1) + " bits";
+            List<Integer> sizes = Bits.sizesIn(legal.get(root));
+            if (sizes.size() == 1) return bits(sizes.get(0));
+            return sizes.subList(0, sizes.size() - 1).stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
+                    + " or " + sizes.get(sizes.size() - 1) + " bits";
         }
 
         private static String bits(int n) {
@@ -1327,11 +1328,7 @@ public final class Checker {
                         }
                     }
                 } else {
-                    boolean any = false;
-                    for (int size : new int[] {1, 8, 16, 32, 64}) {
-                        if ((legal.get(r) & Bits.sizeFlag(size)) != 0 && lit.fits(size, asFloat)) any = true;
-                    }
-                    if (!any) {
+                    if (Bits.sizesIn(legal.get(r)).stream().noneMatch(size -> lit.fits(size, asFloat))) {
                         String why = asFloat ? lit.floatProblem(64) : null;
                         error(l.pos, l.text + " does not fit any bit size this operand may have"
                                 + (why == null ? "" : " (at 64 bits it " + why + ")"));
@@ -1433,9 +1430,7 @@ public final class Checker {
             for (Ast.Annotation an : argAnnotations) {
                 typeAnnotated |= sizeOf(an.text()) == 0 && dev.lathe.ir.VarType.parseScalar(an.text(), 1) != null;
             }
-            boolean readAsFloat = info.contexts.contains(TypeClass.FLOAT);
-            boolean readAsInteger = info.signBlind || info.contexts.contains(TypeClass.INT) || info.contexts.contains(TypeClass.UINT);
-            if (readAsFloat && readAsInteger && info.annType == null && !typeAnnotated) {
+            if (info.readAsFloat() && info.readAsInteger() && info.annType == null && !typeAnnotated) {
                 String how = size != 0 ? "annotate it here, as in " + p.spelling() + "(" + v.name() + "@f" + size + ") or "
                         + p.spelling() + "(" + v.name() + "@i" + size + ")"
                         : "annotate it in the pattern, as in " + v.name() + "@f32 or " + v.name() + "@i32 (which also sets its size)";
@@ -1522,7 +1517,7 @@ public final class Checker {
                     return null;
                 }
                 bound = hex && !unsigned ? dev.lathe.ir.op.Bits.sext(value.longValue(), bits) : value.longValue();
-                if (!unsigned && bound == dev.lathe.ir.op.Bits.sext(1L << (bits - 1), bits)) {
+                if (!unsigned && bound == Bits.minSigned(bits)) {
                     error(ac.pos(), p.spelling() + "(" + v.name() + ", " + txt + ") never holds: no " + bits + "-bit value is below "
                             + bound);
                     return null;

@@ -93,8 +93,7 @@ public final class RuleSyntax {
                 // the same mistake.
                 boolean again = lastBadChar != null && lastBadChar.getText().equals(t.getText())
                         && lastBadChar.getLine() == t.getLine() && !semicolonBetween(tokens, lastBadChar, t)
-                        || lastBadChar != null && lastBadChar.getText().equals("=")
-                        && lastBadChar.getStopIndex() + 1 == t.getStartIndex() && ">".equals(asciiLookalike(t.getText().codePointAt(0)));
+                        || lastBadChar != null && arrowWithLookalike(lastBadChar, t);
                 lastBadChar = t;
                 if (again) {
                     lexicalErrors.add(t.getTokenIndex());
@@ -196,17 +195,15 @@ public final class RuleSyntax {
      */
     private static String badCharMessage(CommonTokenStream tokens, Token t) {
         String s = t.getText();
+        Token next = t.getTokenIndex() + 1 < tokens.size() ? tokens.get(t.getTokenIndex() + 1) : null;
         if (s.equals("=")) {
-            Token next = t.getTokenIndex() + 1 < tokens.size() ? tokens.get(t.getTokenIndex() + 1) : null;
-            if (next != null && next.getType() == RulesLexer.BAD_CHAR && next.getStartIndex() == t.getStopIndex() + 1
-                    && ">".equals(asciiLookalike(next.getText().codePointAt(0)))) {
+            if (next != null && arrowWithLookalike(t, next)) {
                 return "unexpected characters '=" + next.getText() + "': " + shownChar(next.getText())
                         + " only looks like '>'; the arrow is '=>' in ASCII";
             }
             return "unexpected character '=' (the arrow is '=>', or '~=>' for an inexact rule)";
         }
         if (s.equals(".")) {
-            Token next = t.getTokenIndex() + 1 < tokens.size() ? tokens.get(t.getTokenIndex() + 1) : null;
             if (next != null && next.getType() == RulesLexer.INT && next.getStartIndex() == t.getStopIndex() + 1) {
                 return "unexpected character '.': a float needs a digit before its point, as in 0." + next.getText();
             }
@@ -217,6 +214,12 @@ public final class RuleSyntax {
         if (ascii.isEmpty()) return "unexpected character " + shownChar(s) + ", an invisible one: delete it";
         if (ascii.isBlank()) return "unexpected character " + shownChar(s) + ", a non-ASCII space: use a plain space";
         return "unexpected character " + shownChar(s) + ", which looks like '" + ascii + "': write '" + ascii + "'";
+    }
+
+    /** A stray '=' glued to a stray lookalike of '>' ({@code =＞}): one mistake, the arrow. */
+    private static boolean arrowWithLookalike(Token eq, Token next) {
+        return eq.getText().equals("=") && next.getType() == RulesLexer.BAD_CHAR && next.getStartIndex() == eq.getStopIndex() + 1
+                && ">".equals(asciiLookalike(next.getText().codePointAt(0)));
     }
 
     /** The ASCII text a non-ASCII character is easily mistaken for, or null. */
@@ -400,24 +403,31 @@ public final class RuleSyntax {
         }
         StringBuilder sb = new StringBuilder(name.getText());
         for (Token k = t; k != null && !k.getText().equals(";") && k.getType() != Token.EOF && k.getLine() == t.getLine();
-             k = tokenAt(tokens, nextVisible(tokens, k.getTokenIndex()))) {
+             k = tokenAfter(tokens, k)) {
             sb.append(k.getText().equals("-") ? "_" : k.getText());
         }
         return sb.toString();
     }
 
-    private static Token tokenAt(CommonTokenStream tokens, int i) {
-        return i < 0 ? null : tokens.get(i);
+    private static Token tokenAfter(CommonTokenStream tokens, Token t) {
+        int n = nextVisible(tokens, t.getTokenIndex());
+        return n < 0 ? null : tokens.get(n);
     }
 
     /** A known condition's call at {@code t}, in a rule that already has 'if': a condition list going on. */
     private static boolean conditionContinues(CommonTokenStream tokens, Token t) {
-        if (t.getType() != RulesLexer.IDENT || dev.lathe.ir.rewrite.Predicate.bySpelling(t.getText()) == null
-                || !nextVisibleIs(tokens, t, "(")) {
-            return false;
-        }
-        for (Token k = previousVisible(tokens, t.getTokenIndex()); k != null && !k.getText().equals(";");
-             k = previousVisible(tokens, k.getTokenIndex())) {
+        return startsConditionCall(tokens, t) && inConditions(tokens, t);
+    }
+
+    /** Whether {@code t} starts a call of a known condition: {@code is_zero(}. */
+    private static boolean startsConditionCall(CommonTokenStream tokens, Token t) {
+        return t != null && t.getType() == RulesLexer.IDENT && dev.lathe.ir.rewrite.Predicate.bySpelling(t.getText()) != null
+                && nextVisibleIs(tokens, t, "(");
+    }
+
+    /** Whether token {@code t} comes after an 'if' of the rule that holds it (a ';' ends the search). */
+    private static boolean inConditions(CommonTokenStream tokens, Token t) {
+        for (Token k = t; k != null && !k.getText().equals(";"); k = previousVisible(tokens, k.getTokenIndex())) {
             if (k.getText().equals("if")) return true;
         }
         return false;
@@ -692,25 +702,12 @@ public final class RuleSyntax {
          * real mistake), or null.
          */
         private static Token conditionAfterSemicolon(CommonTokenStream in, Token first, Token t) {
-            if (first == null || first.getType() != RulesLexer.IDENT || dev.lathe.ir.rewrite.Predicate.bySpelling(first.getText()) == null
-                    || !nextVisibleIs(in, first, "(") || first.getTokenIndex() == 0) {
+            if (!startsConditionCall(in, first) || first.getTokenIndex() == 0 || t.getTokenIndex() < first.getTokenIndex()) {
                 return null;
             }
             Token semicolon = previousVisible(in, first.getTokenIndex());
-            if (semicolon == null || !semicolon.getText().equals(";") || t.getTokenIndex() < first.getTokenIndex()) return null;
-            for (Token k = previousVisible(in, semicolon.getTokenIndex()); k != null && !k.getText().equals(";");
-                 k = previousVisible(in, k.getTokenIndex())) {
-                if (k.getText().equals("if")) return semicolon;
-            }
-            return null;
-        }
-
-        /** Whether token {@code t} is after an 'if' of the rule that holds it. */
-        private static boolean inConditions(CommonTokenStream in, Token t) {
-            for (Token k = t; k != null && !k.getText().equals(";"); k = previousVisible(in, k.getTokenIndex())) {
-                if (k.getText().equals("if")) return true;
-            }
-            return false;
+            if (semicolon == null || !semicolon.getText().equals(";")) return null;
+            return inConditions(in, previousVisible(in, semicolon.getTokenIndex())) ? semicolon : null;
         }
 
         private static boolean isReservedLiteral(Token t) {
@@ -732,11 +729,6 @@ public final class RuleSyntax {
                 first = k;
             }
             return first;
-        }
-
-        private static Token tokenAfter(CommonTokenStream in, Token t) {
-            int n = nextVisible(in, t.getTokenIndex());
-            return n < 0 ? null : in.get(n);
         }
 
         /** Whether {@code b} follows {@code a} with no space between. */

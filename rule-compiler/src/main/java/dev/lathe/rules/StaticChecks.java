@@ -1,5 +1,6 @@
 package dev.lathe.rules;
 
+import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.rewrite.RuleLiteral;
 import dev.lathe.ir.text.Diagnostic;
 import dev.lathe.rules.model.CheckedRule;
@@ -156,17 +157,10 @@ final class StaticChecks {
         if (x.conditions().size() != y.conditions().size()) return false;
         List<Condition> left = new ArrayList<>(y.conditions());
         for (Condition cx : x.conditions()) {
-            Node target = xy.get(cx.var().name());
-            boolean found = false;
-            for (Condition cy : left) {
-                if (cy.predicate() == cx.predicate() && cy.bound() == cx.bound() && cy.type() == cx.type()
-                        && target instanceof Node.VarNode tv && tv.name().equals(cy.var().name())) {
-                    left.remove(cy);
-                    found = true;
-                    break;
-                }
-            }
-            if (!found) return false;
+            // One condition of y for each of x.
+            Condition cy = left.stream().filter(c -> sameCondition(cx, c, xy)).findFirst().orElse(null);
+            if (cy == null) return false;
+            left.remove(cy);
         }
         return true;
     }
@@ -185,18 +179,15 @@ final class StaticChecks {
     /** Whether every condition of {@code x}, its variables mapped by {@code xy}, is among {@code y}'s. */
     private static boolean conditionsImplied(CheckedRule x, CheckedRule y, Map<String, Node> xy) {
         for (Condition cx : x.conditions()) {
-            Node target = xy.get(cx.var().name());
-            boolean found = false;
-            for (Condition cy : y.conditions()) {
-                if (cy.predicate() == cx.predicate() && cy.bound() == cx.bound() && cy.type() == cx.type()
-                        && target instanceof Node.VarNode tv && tv.name().equals(cy.var().name())) {
-                    found = true;
-                    break;
-                }
-            }
-            if (!found) return false;
+            if (y.conditions().stream().noneMatch(cy -> sameCondition(cx, cy, xy))) return false;
         }
         return true;
+    }
+
+    /** Whether {@code cx} asks what {@code cy} asks, of the value {@code xy} maps cx's variable to. */
+    private static boolean sameCondition(Condition cx, Condition cy, Map<String, Node> xy) {
+        return cy.predicate() == cx.predicate() && cy.bound() == cx.bound() && cy.type() == cx.type()
+                && xy.get(cx.var().name()) instanceof Node.VarNode tv && tv.name().equals(cy.var().name());
     }
 
     /**
@@ -318,7 +309,7 @@ final class StaticChecks {
     /** The sizes (as flags) both classes can take; every size when they share none. */
     private static int commonSizes(SizeClass a, SizeClass b) {
         int both = sizes(a) & sizes(b);
-        return both == 0 ? 31 : both;
+        return both == 0 ? Bits.ALL_SIZES : both;
     }
 
     private static int sizes(SizeClass c) {
@@ -336,7 +327,7 @@ final class StaticChecks {
     private boolean same(Node a, Node b) {
         if (a instanceof Node.VarNode va) return b instanceof Node.VarNode vb && va.name().equals(vb.name());
         if (a instanceof Node.ConstNode ca) {
-            return b instanceof Node.ConstNode cb && ca.asFloat() == cb.asFloat() && sameLiteral(ca.text(), cb.text(), ca.asFloat(), 31);
+            return b instanceof Node.ConstNode cb && ca.asFloat() == cb.asFloat() && sameLiteral(ca.text(), cb.text(), ca.asFloat(), Bits.ALL_SIZES);
         }
         Node.OpNode oa = (Node.OpNode) a;
         // A folded constant expression (-c) is not the instruction a pattern's fneg(c) matches.
@@ -361,8 +352,7 @@ final class StaticChecks {
     private boolean sameLiteral(String x, String y, boolean asFloat, int sizes) {
         if (x.equals(y)) return true;
         RuleLiteral a = literal(x), b = literal(y);
-        for (int bits : new int[] {1, 8, 16, 32, 64}) {
-            if ((sizes & dev.lathe.ir.op.Bits.sizeFlag(bits)) == 0) continue;
+        for (int bits : Bits.sizesIn(sizes)) {
             if (a.fits(bits, asFloat) != b.fits(bits, asFloat)) return false;
             if (a.fits(bits, asFloat) && a.bits(bits, asFloat) != b.bits(bits, asFloat)) return false;
         }

@@ -56,6 +56,18 @@ public final class Bits {
         return bits == 1 || bits == 8 || bits == 16 || bits == 32 || bits == 64;
     }
 
+    /** The bit-size set holding every size. */
+    public static final int ALL_SIZES = 31;
+
+    /** The sizes of a bit-size set (see {@link #sizeFlag}), in increasing order. */
+    public static java.util.List<Integer> sizesIn(int set) {
+        java.util.List<Integer> out = new java.util.ArrayList<>(5);
+        for (int bits : new int[] {1, 8, 16, 32, 64}) {
+            if ((set & sizeFlag(bits)) != 0) out.add(bits);
+        }
+        return out;
+    }
+
     /** A one-bit flag for {@code bits} in a bit-size set (see {@link Op#legalBitSizes()}). */
     public static int sizeFlag(int bits) {
         return switch (bits) {

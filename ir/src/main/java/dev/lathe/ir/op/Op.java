@@ -160,28 +160,28 @@ public enum Op {
     ISHL("int(int,uint32)", SIGN_BLIND, Eval.binary(IntFns::ishl), "a << (b mod bits)"),
     ISHR("int(int,uint32)", 0, Eval.binary(IntFns::ishr), "a >> (b mod bits), arithmetic"),
     USHR("uint(uint,uint32)", 0, Eval.binary(IntFns::ushr), "a >> (b mod bits), logical"),
-    UROL("uint(uint,uint32)", 0, Eval.binary(IntFns::urol), "rotate left by b mod bits"),
-    UROR("uint(uint,uint32)", 0, Eval.binary(IntFns::uror), "rotate right by b mod bits"),
-    BIT_COUNT("uint32(uint)", 0, Eval.unary(IntFns::bitCount), "number of set bits"),
+    UROL("uint(uint,uint32)", SIGN_BLIND, Eval.binary(IntFns::urol), "rotate left by b mod bits"),
+    UROR("uint(uint,uint32)", SIGN_BLIND, Eval.binary(IntFns::uror), "rotate right by b mod bits"),
+    BIT_COUNT("uint32(uint)", SIGN_BLIND, Eval.unary(IntFns::bitCount), "number of set bits"),
     FIND_LSB("int32(int)", SIGN_BLIND, Eval.unary(IntFns::findLsb), "index of the lowest set bit; 0 -> -1"),
-    UFIND_MSB("int32(uint)", 0, Eval.unary(IntFns::ufindMsb), "index of the highest set bit; 0 -> -1"),
+    UFIND_MSB("int32(uint)", SIGN_BLIND, Eval.unary(IntFns::ufindMsb), "index of the highest set bit; 0 -> -1"),
     IFIND_MSB("int32(int)", 0, Eval.unary(IntFns::ifindMsb), "index of the highest bit unlike the sign; 0, -1 -> -1"),
-    UCLZ("uint32(uint)", 0, Eval.unary(IntFns::uclz), "leading zero bits; 0 -> bit size"),
-    BITFIELD_REVERSE("uint(uint)", 0, Eval.unary(IntFns::bitfieldReverse), "bit order reversed"),
+    UCLZ("uint32(uint)", SIGN_BLIND, Eval.unary(IntFns::uclz), "leading zero bits; 0 -> bit size"),
+    BITFIELD_REVERSE("uint(uint)", SIGN_BLIND, Eval.unary(IntFns::bitfieldReverse), "bit order reversed"),
     UBITFIELD_EXTRACT("uint(uint,int32,int32)", 0, Eval.ternary(IntFns::ubitfieldExtract),
             "bits [b, b+c) of a, zero-extended; c = 0 or b >= bits -> 0; clipped at the top bit"),
     IBITFIELD_EXTRACT("int(int,int32,int32)", 0, Eval.ternary(IntFns::ibitfieldExtract),
             "bits [b, b+c) of a, sign-extended; c = 0 or b >= bits -> 0; clipped at the top bit"),
-    BITFIELD_INSERT("uint(uint,uint,int32,int32)", 0, Eval.quaternary(IntFns::bitfieldInsert),
+    BITFIELD_INSERT("uint(uint,uint,int32,int32)", SIGN_BLIND, Eval.quaternary(IntFns::bitfieldInsert),
             "a with bits [c, c+d) replaced by the low bits of b; d = 0 or c >= bits -> a"),
     BFM("uint32(int32,int32)", 0, Eval.binary(IntFns::bfm), "((1 << (a & 31)) - 1) << (b & 31)"),
-    BITFIELD_SELECT("uint(uint,uint,uint)", 0, Eval.ternary(IntFns::bitfieldSelect), "(a & b) | (~a & c)"),
+    BITFIELD_SELECT("uint(uint,uint,uint)", SIGN_BLIND, Eval.ternary(IntFns::bitfieldSelect), "(a & b) | (~a & c)"),
     EXTRACT_U8("uint(uint,uint)", 0, SizeSet.INTS, Eval.binary(IntFns.extract(8, false)), "byte (b mod count) of a, zero-extended"),
     EXTRACT_I8("int(int,int)", 0, SizeSet.INTS, Eval.binary(IntFns.extract(8, true)), "byte (b mod count) of a, sign-extended"),
     EXTRACT_U16("uint(uint,uint)", 0, SizeSet.FROM16, Eval.binary(IntFns.extract(16, false)), "half-word (b mod count) of a, zero-extended"),
     EXTRACT_I16("int(int,int)", 0, SizeSet.FROM16, Eval.binary(IntFns.extract(16, true)), "half-word (b mod count) of a, sign-extended"),
-    INSERT_U8("uint(uint,uint)", 0, SizeSet.INTS, Eval.binary(IntFns.insert(8)), "low byte of a moved to byte (b mod count)"),
-    INSERT_U16("uint(uint,uint)", 0, SizeSet.FROM16, Eval.binary(IntFns.insert(16)), "low half-word of a moved to half-word (b mod count)"),
+    INSERT_U8("uint(uint,uint)", SIGN_BLIND, SizeSet.INTS, Eval.binary(IntFns.insert(8)), "low byte of a moved to byte (b mod count)"),
+    INSERT_U16("uint(uint,uint)", SIGN_BLIND, SizeSet.FROM16, Eval.binary(IntFns.insert(16)), "low half-word of a moved to half-word (b mod count)"),
 
     // ---- conversions --------------------------------------------------------------------------
     F2F16("float16(float)", 0, Eval.unary(ConvertFns.f2f(16)), "to f16, nearest even"),
@@ -362,11 +362,7 @@ public enum Op {
 
     /** The legal unsized bit sizes in increasing order. */
     public List<Integer> legalBitSizeList() {
-        List<Integer> out = new ArrayList<>();
-        for (int b : new int[] {1, 8, 16, 32, 64}) {
-            if (isLegalBitSize(b)) out.add(b);
-        }
-        return out;
+        return Bits.sizesIn(legalSizes);
     }
 
     /** The bit size of the result for an instruction whose unsized size is {@code unsized}. */

@@ -10,8 +10,10 @@ public final class OpFlag {
     public static final int ASSOCIATIVE = 2;
     /**
      * Integer operands give the same result bits whether they are read signed or unsigned
-     * (iadd, ieq, iand …; not ilt, idiv, ishr). The rule compiler uses it to carry an operand's
-     * signedness through the op, and to know where a literal's signed range matters.
+     * (iadd, ieq, iand, and the ops that only look at bits: bit_count, urol, bitfield_insert …;
+     * not ilt, idiv, ishr, u2u32). The rule compiler uses it to carry an operand's signedness
+     * through the op, to know where a literal's signed range matters, and to know which ops a
+     * signedness annotation can contradict.
      */
     public static final int SIGN_BLIND = 4;
 }

@@ -153,9 +153,9 @@ public enum Predicate {
         // that both readings of its one bit agree on, and no magnitude).
         if (type == TypeClass.BOOL) return this == IS_ZERO || this == IS_NOT_ZERO;
         return switch (kind) {
-            case NUMBER -> type == TypeClass.FLOAT || type == TypeClass.INT || type == TypeClass.UINT || type == TypeClass.BOOL;
+            case NUMBER -> type == TypeClass.FLOAT || type == TypeClass.INT || type == TypeClass.UINT;
             case FLOAT -> type == TypeClass.FLOAT;
-            case INT, INT_BOUND -> type == TypeClass.INT || type == TypeClass.UINT || type == TypeClass.BOOL;
+            case INT, INT_BOUND -> type == TypeClass.INT || type == TypeClass.UINT;
         };
     }
 

@@ -560,11 +560,8 @@ public final class MatcherGenerator {
         boolean fitsEverywhere(Node.ConstNode c) {
             SizeClass cls = rule.sizeClass(c.sizeClass());
             RuleLiteral lit = RuleLiteral.of(c.text());
-            for (int bits : new int[] {1, 8, 16, 32, 64}) {
-                boolean possible = cls.isFixed() ? cls.fixed() == bits : (cls.legal() & dev.lathe.ir.op.Bits.sizeFlag(bits)) != 0;
-                if (possible && !lit.fits(bits, c.asFloat())) return false;
-            }
-            return true;
+            int possible = cls.isFixed() ? dev.lathe.ir.op.Bits.sizeFlag(cls.fixed()) : cls.legal();
+            return dev.lathe.ir.op.Bits.sizesIn(possible).stream().allMatch(bits -> lit.fits(bits, c.asFloat()));
         }
 
         /** A replacement node's value (instructions are built before the root). */
