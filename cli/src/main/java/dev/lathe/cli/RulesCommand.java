@@ -36,7 +36,8 @@ final class RulesCommand implements Runnable {
             description = {"Check rules for soundness: evaluate each rule's pattern and replacement with the op table on "
                     + "edge values, one value of each float class and random inputs (exhaustively at 8 bits for small "
                     + "integer rules), at every bit size the rule admits. Prints one line per rule and a summary; "
-                    + "exits with 1 if a rule is unsound.",
+                    + "exits with 1 if a rule is unsound, and with 2 if no rule could be checked at the sizes asked for "
+                    + "(--bits): a run that showed nothing sound must not pass a script for one that did.",
                     "Example: lathe rules check rules/*.rules"})
     static final class Check implements Callable<Integer> {
         @Spec
@@ -114,11 +115,11 @@ final class RulesCommand implements Runnable {
             }
             out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + sound + " sound, " + unsound + " UNSOUND, " + unchecked + " unchecked; "
                     + inputs + " inputs compared (seed " + seed + ", " + samples + " samples per size)");
-            if (sound + unsound == 0 && unchecked > 0) {
-                out.println("note: no rule could be checked at the requested sizes (see the unchecked lines): "
-                        + "nothing was shown sound");
-            }
             out.flush();
+            if (sound + unsound == 0 && unchecked > 0) {
+                throw new CliException("lathe rules check: no rule could be checked at the requested sizes "
+                        + "(see the unchecked lines): nothing was shown sound", 2);
+            }
             return unsound > 0 ? 1 : 0;
         }
     }

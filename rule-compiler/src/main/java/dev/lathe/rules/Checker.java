@@ -58,6 +58,10 @@ public final class Checker {
     /** Limits far above any real rule, so that generated methods stay within what javac takes. */
     static final int MAX_CONDITIONS = 64;
     static final int MAX_NAME = 200;
+    /** A literal's text is a field name and a string constant of the generated class. */
+    static final int MAX_LITERAL = 200;
+    /** A rule's text is a string constant (javac takes at most 65,535 UTF-8 bytes). */
+    static final int MAX_RULE_TEXT = 10_000;
 
     private final String file;
     private final String text;
@@ -254,6 +258,11 @@ public final class Checker {
             // errors of their own: unknown ops and conditions, and variables the pattern's text
             // does not bind (that needs no working pattern).
             P replacement = build(rule.replacement(), false);
+            // A literal or a name too long has said why the text is (one mistake, one error).
+            if (rule.text().length() > MAX_RULE_TEXT && !tooLongReported) {
+                error(rule.pos(), String.format("a rule may have at most %,d characters (this one has %,d); split it",
+                        MAX_RULE_TEXT, rule.text().length()));
+            }
             if (pattern == null || replacement == null) {
                 unboundConditionVariables();
                 // A broken replacement leaves the pattern to check alone (its operators and sizes).
@@ -469,6 +478,12 @@ public final class Checker {
             }
             if (e instanceof Ast.Var v) return buildVar(v, pattern);
             if (e instanceof Ast.Lit l) {
+                if (l.text().length() > MAX_LITERAL) {
+                    tooLongReported = true;
+                    error(l.pos(), String.format("a literal may have at most %d characters (this one has %,d)",
+                            MAX_LITERAL, l.text().length()));
+                    return null;
+                }
                 PLit p = new PLit(l.pos(), l.text(), l.kind());
                 lits.add(p);
                 return p;
@@ -562,6 +577,8 @@ public final class Checker {
         }
 
         private final java.util.Set<String> unboundReported = new java.util.HashSet<>();
+        /** A literal or a variable name past its limit was reported. */
+        private boolean tooLongReported;
 
         /** " (did you mean a?)" for a variable the pattern does not bind but nearly does, else "". */
         private String didYouMean(String name) {
@@ -608,6 +625,12 @@ public final class Checker {
 
         private P buildVar(Ast.Var v, boolean pattern) {
             VarInfo info = vars.get(v.name());
+            if (v.name().length() > MAX_NAME) {
+                // A variable names locals of the generated code: once per name, like a missing one.
+                tooLongReported = true;
+                if (unboundReported.add(v.name())) error(v.pos(), "a variable name may have at most " + MAX_NAME + " characters");
+                return null;
+            }
             if (info == null) {
                 if (!pattern) {
                     // Once per name: the same missing variable twice is one mistake.

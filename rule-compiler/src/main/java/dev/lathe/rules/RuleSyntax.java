@@ -866,6 +866,11 @@ public final class RuleSyntax {
             } else if (!pass.matches("[A-Za-z_][A-Za-z0-9_]*")) {
                 errors.add(Diagnostic.error(file, line, col, "the pass name '" + pass + "' (from the file name) is not a name "
                         + "(letters, digits and _, not starting with a digit); add a line 'pass NAME;'", Diagnostic.lineOf(text, line)));
+            } else if (pass.length() > Checker.MAX_NAME) {
+                // It names a generated class, and so a file: file systems take 255 bytes.
+                errors.add(Diagnostic.error(file, line, col, "a pass name may have at most " + Checker.MAX_NAME
+                        + " characters" + (declared == null ? " (this one comes from the file name); add a line 'pass NAME;'" : ""),
+                        Diagnostic.lineOf(text, line)));
             } else if (pass.toLowerCase(java.util.Locale.ROOT).replace("_", "").equals("generated")) {
                 errors.add(Diagnostic.error(file, line, col, "the pass name '" + pass + "' is reserved (the generated index "
                         + "class is GeneratedRules); choose another", Diagnostic.lineOf(text, line)));

@@ -78,6 +78,50 @@ class RuleCompilerMainTest {
     }
 
     @Test
+    void namesLiteralsAndRuleTextAtTheirLimitsGiveJavaThatCompiles() throws IOException {
+        String name = "p".repeat(Checker.MAX_NAME);
+        String variable = "v".repeat(Checker.MAX_NAME);
+        String literal = "0x" + "0".repeat(Checker.MAX_LITERAL - 3) + "1";
+        // A long rule: a sum of the pattern variable with itself, within the text limit.
+        String head = "r" + name.substring(1) + ": iadd(" + variable + ", " + literal + ") => ";
+        StringBuilder sum = new StringBuilder(variable);
+        String step = "iadd(" + variable + ", )";
+        while (head.length() + sum.length() + step.length() + 1 <= Checker.MAX_RULE_TEXT) sum.insert(0, "iadd(" + variable + ", ").append(")");
+        assertTrue(head.length() + sum.length() + 1 > Checker.MAX_RULE_TEXT - step.length(), "near the limit");
+        write("t.rules", "pass " + name + ";\n" + head + sum + ";\n");
+        Run r = run();
+        assertEquals(0, r.code(), r.err());
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        String cls = Character.toUpperCase(name.charAt(0)) + name.substring(1) + "Rules";
+        int code = javac.run(null, log, log, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
+                dir.resolve("out/dev/lathe/generated/" + cls + ".java").toString(),
+                dir.resolve("out/dev/lathe/generated/GeneratedRules.java").toString());
+        assertEquals(0, code, log.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void namesLiteralsAndRuleTextPastTheirLimitsAreLocatedErrors() throws IOException {
+        String tooLong = "x".repeat(Checker.MAX_NAME + 1);
+        String literal = "0x" + "0".repeat(70_000) + "1";
+        write("t.rules", "pass " + tooLong + ";\n"
+                + "r: iadd(" + tooLong + ", 0) => " + tooLong + ";\n"
+                + "s: iadd(a, " + literal + ") => a;\n"
+                + "t: iadd(a, " + "b".repeat(200) + ") => " + ("iadd(" + "b".repeat(200) + ", ").repeat(55) + "a"
+                + ")".repeat(55) + ";\n");
+        Run r = run();
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("rules/t.rules:1:6: error: a pass name may have at most 200 characters"), r.err());
+        assertTrue(r.err().contains("rules/t.rules:2:9: error: a variable name may have at most 200 characters"), r.err());
+        assertEquals(1, r.err().split("a variable name may have", -1).length - 1, "once per name: " + r.err());
+        assertTrue(r.err().contains("rules/t.rules:3:12: error: a literal may have at most 200 characters (this one has 70,003)"), r.err());
+        assertFalse(r.err().contains("rules/t.rules:3:1: error: a rule may have at most"), "said by the literal: " + r.err());
+        assertTrue(r.err().contains("rules/t.rules:4:1: error: a rule may have at most 10,000 characters (this one has"), r.err());
+        assertFalse(Files.exists(dir.resolve("out")), "nothing is generated");
+    }
+
+    @Test
     void aFileNameThatIsNotAPassNameNeedsAHeader() throws IOException {
         write("my-rules.rules", "r: fmul(a, 1.0) => a;\n");
         Run r = run();

@@ -15,34 +15,66 @@ public record Diagnostic(String file, int line, int column, String severity, Str
         return file + ":" + line + ":" + column + ": " + severity + ": " + message;
     }
 
-    /** The widest part of a source line shown under a message; longer lines show a window. */
+    /** The widest part of a source line shown under a message, in terminal columns; longer lines show a window. */
     private static final int SHOWN_WIDTH = 120;
 
     /**
-     * The headline, then the source line and a caret (when the line is known). Tabs and control
-     * characters show as one space or '?' each, so the caret stays under the column; a line wider
-     * than {@value #SHOWN_WIDTH} characters shows the part around the column, marked with "...".
+     * The headline, then the source line and a caret (when the line is known). The column counts
+     * Unicode characters (code points), as the rule and IR lexers do; the caret is placed by
+     * terminal width, so that it stays under its character after wide characters (CJK, fullwidth
+     * forms, emoji: two columns each) and combining marks (none). Tabs show as one space, control
+     * and invisible format characters as '?', so every character on the line has a visible cell.
+     * A line wider than {@value #SHOWN_WIDTH} columns shows the part around the caret, marked
+     * with "...".
      */
     public String render() {
         if (sourceLine == null) return headline();
-        StringBuilder shown = new StringBuilder(sourceLine.length());
-        for (int i = 0; i < sourceLine.length(); i++) {
-            char ch = sourceLine.charAt(i);
-            shown.append(ch == '\t' ? ' ' : ch < 0x20 || ch == 0x7F ? '?' : ch);
+        int[] cps = sourceLine.codePoints().toArray();
+        int[] at = new int[cps.length + 1]; // at[k]: the terminal column where character k starts
+        for (int k = 0; k < cps.length; k++) at[k + 1] = at[k] + width(shown(cps[k]));
+        int caret = Math.max(0, Math.min(column - 1, cps.length));
+        int from = 0, to = cps.length;
+        if (at[cps.length] > SHOWN_WIDTH) {
+            while (from < caret && at[caret] - at[from] > SHOWN_WIDTH / 2) from++;
+            while (from > 0 && at[cps.length] - at[from - 1] <= SHOWN_WIDTH) from--;
+            to = from;
+            while (to < cps.length && at[to + 1] - at[from] <= SHOWN_WIDTH) to++;
         }
-        int caret = Math.max(0, Math.min(column - 1, shown.length()));
-        if (shown.length() > SHOWN_WIDTH) {
-            int from = Math.max(0, Math.min(caret - SHOWN_WIDTH / 2, shown.length() - SHOWN_WIDTH));
-            int to = Math.min(shown.length(), from + SHOWN_WIDTH);
-            String window = (from > 0 ? "..." : "") + shown.substring(from, to) + (to < shown.length() ? "..." : "");
-            caret = caret - from + (from > 0 ? 3 : 0);
-            shown = new StringBuilder(window);
-        }
-        StringBuilder sb = new StringBuilder(headline()).append('\n');
-        sb.append("  ").append(shown).append('\n').append("  ");
-        sb.append(" ".repeat(caret));
-        sb.append('^');
-        return sb.toString();
+        StringBuilder line = new StringBuilder();
+        if (from > 0) line.append("...");
+        for (int k = from; k < to; k++) line.appendCodePoint(shown(cps[k]));
+        if (to < cps.length) line.append("...");
+        int pad = at[caret] - at[from] + (from > 0 ? 3 : 0);
+        return headline() + "\n  " + line + "\n  " + " ".repeat(pad) + '^';
+    }
+
+    /** How a character of the source line is shown: tabs as a space, what has no visible cell as '?'. */
+    private static int shown(int cp) {
+        if (cp == '\t') return ' ';
+        if (cp < 0x20 || cp == 0x7F) return '?';
+        int type = Character.getType(cp);
+        if (type == Character.FORMAT || type == Character.SURROGATE || type == Character.UNASSIGNED
+                || type == Character.PRIVATE_USE || (type == Character.CONTROL)) return '?';
+        return cp;
+    }
+
+    /**
+     * Terminal columns of a shown character: none for combining marks, two for East Asian wide
+     * and fullwidth characters and emoji (the main blocks of Unicode's EastAsianWidth W and F
+     * classes), one otherwise.
+     */
+    static int width(int cp) {
+        int type = Character.getType(cp);
+        if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK) return 0;
+        boolean wide = (cp >= 0x1100 && cp <= 0x115F)
+                || (cp >= 0x2E80 && cp <= 0x303E) || (cp >= 0x3041 && cp <= 0x33FF)
+                || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF)
+                || (cp >= 0xA000 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7A3)
+                || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F)
+                || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6)
+                || (cp >= 0x1F300 && cp <= 0x1F64F) || (cp >= 0x1F900 && cp <= 0x1F9FF)
+                || (cp >= 0x20000 && cp <= 0x3FFFD);
+        return wide ? 2 : 1;
     }
 
     /** The {@code line}-th (1-based) line of {@code text}, or null. */

@@ -9,6 +9,8 @@ final class Lexer {
     private int lineStart;
     private String[] words = new String[256];
     private int wordCount;
+    /** Columns count code points: the characters before {@link #countedTo} on this line that were low surrogates. */
+    private int countedLine = -1, countedTo, lowSurrogates;
 
     Lexer(String file, String text) {
         this.file = file;
@@ -18,7 +20,7 @@ final class Lexer {
     /** The next token; at the end, an EOF token (again on every further call). */
     Token nextToken() {
         skipSpaceAndComments();
-        if (pos >= text.length()) return new Token(Token.Kind.EOF, "", line, pos - lineStart + 1);
+        if (pos >= text.length()) return new Token(Token.Kind.EOF, "", line, column(pos));
         return next();
     }
 
@@ -38,7 +40,7 @@ final class Lexer {
             } else if (c == '/' && pos + 1 < text.length() && text.charAt(pos + 1) == '/') {
                 while (pos < text.length() && text.charAt(pos) != '\n') pos++;
             } else if (c == '/' && pos + 1 < text.length() && text.charAt(pos + 1) == '*') {
-                int l = line, col = pos - lineStart + 1;
+                int l = line, col = column(pos);
                 pos += 2;
                 while (true) {
                     if (pos + 1 >= text.length()) throw error(l, col, "unterminated comment");
@@ -66,8 +68,25 @@ final class Lexer {
         return Character.isLetterOrDigit(c) || c == '_';
     }
 
+    /**
+     * The 1-based column of {@code p} on the current line, in code points (as the rule compiler's
+     * lexer counts), so that a character outside the BMP before it counts once. Tokens come in
+     * order, so the count goes on from the last call: linear in the line, however long.
+     */
+    private int column(int p) {
+        if (countedLine != lineStart || p < countedTo) {
+            countedLine = lineStart;
+            countedTo = lineStart;
+            lowSurrogates = 0;
+        }
+        for (; countedTo < p; countedTo++) {
+            if (Character.isLowSurrogate(text.charAt(countedTo))) lowSurrogates++;
+        }
+        return p - lineStart + 1 - lowSurrogates;
+    }
+
     private Token next() {
-        int col = pos - lineStart + 1;
+        int col = column(pos);
         char c = text.charAt(pos);
         if (c == '%' || c == '@') {
             int start = ++pos;
@@ -92,7 +111,10 @@ final class Lexer {
             pos++;
             return new Token(Token.Kind.PUNCT, punct, line, col);
         }
-        throw error(line, col, "unexpected character '" + c + "'");
+        int cp = text.codePointAt(pos);
+        String code = String.format("U+%04X", cp);
+        throw error(line, col, "unexpected character " + (cp < 0x20 || cp == 0x7F ? code
+                : cp < 0x80 ? "'" + (char) cp + "'" : "'" + Character.toString(cp) + "' (" + code + ")"));
     }
 
     private Token number(int col) {

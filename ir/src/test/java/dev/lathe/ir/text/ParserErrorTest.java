@@ -114,4 +114,43 @@ class ParserErrorTest {
                     vec1 32 %a = fadd2 %b, %c
                                  ^""", e.diagnostic().render());
     }
+
+    @Test
+    void columnsCountCharactersAndTheCaretFollowsTheirWidth() {
+        // An emoji (two UTF-16 units, two terminal columns) and a CJK character in a comment
+        // before the mistake: the column counts each as one character, the caret as two cells.
+        IrSyntaxException e = assertThrows(IrSyntaxException.class,
+                () -> IrParser.parse("x.ir", H + "function main {\n  /* \uD83D\uDE00 \u5024 */ $\n}\n"));
+        assertEquals("x.ir:4:13: error: unexpected character '$'\n"
+                + "    /* \uD83D\uDE00 \u5024 */ $\n"
+                + " ".repeat(2 + 14) + "^", e.diagnostic().render());
+        IrSyntaxException wide = assertThrows(IrSyntaxException.class,
+                () -> IrParser.parse("x.ir", H + "function main {\n  \uFF05a\n}\n"));
+        assertEquals("x.ir:4:3: error: unexpected character '\uFF05' (U+FF05)", wide.diagnostic().headline());
+    }
+
+    @Test
+    void combiningMarksAndInvisibleCharactersKeepTheCaretInPlace() {
+        // e + a combining acute accent is one cell; a zero-width space is shown as '?'.
+        Diagnostic d = Diagnostic.error("x.rules", 1, 8, "m", "e\u0301\u200B ab $");
+        assertEquals("x.rules:1:8: error: m\n"
+                + "  e\u0301? ab $\n"
+                + " ".repeat(2 + 6) + "^", d.render());
+    }
+
+    @Test
+    void longLinesShowAWindowMeasuredInColumns() {
+        String line = "\u5024".repeat(100) + " $ " + "x".repeat(100);
+        Diagnostic d = Diagnostic.error("x.ir", 1, 102, "m", line);
+        String[] rows = d.render().split("\n");
+        assertTrue(rows[1].startsWith("  ...") && rows[1].endsWith("..."), rows[1]);
+        int caretCells = rows[2].indexOf('^');
+        int cells = 0;
+        for (int k = 0, cp; k < rows[1].length(); k += Character.charCount(cp)) {
+            cp = rows[1].codePointAt(k);
+            if (cp == '$') break;
+            cells += cp == 0x5024 ? 2 : 1;
+        }
+        assertEquals(cells, caretCells, "the caret is under the '$':\n" + d.render());
+    }
 }
