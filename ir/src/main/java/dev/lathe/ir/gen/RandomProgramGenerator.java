@@ -40,11 +40,22 @@ public final class RandomProgramGenerator {
     /** What to generate. */
     public record Options(Stage stage, int targetInstructions, int maxDepth, boolean controlFlow, boolean loops,
                           boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns,
-                          java.util.Set<Op> randomOps, int window) {
+                          java.util.Set<Op> randomOps, int window, boolean compoundConditions) {
 
         public Options(Stage stage, int targetInstructions, int maxDepth, boolean controlFlow, boolean loops,
                        boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns) {
-            this(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, null, 0);
+            this(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, null, 0, true);
+        }
+
+        /**
+         * Whether some branch conditions combine two comparisons with iand or ior (and now and
+         * then inot), as GLSL's {@code &&}, {@code ||} and {@code !} compile. They are drawn from
+         * a random stream of their own and added to the program, so the rest of a seed's
+         * program is the same with them or without.
+         */
+        public Options withCompoundConditions(boolean on) {
+            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps,
+                    returns, randomOps, window, on);
         }
 
         /**
@@ -53,13 +64,13 @@ public final class RandomProgramGenerator {
          */
         public Options withWindow(int n) {
             return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns,
-                    randomOps, n);
+                    randomOps, n, compoundConditions);
         }
 
         /** Random arithmetic only from these ops (the program's scaffolding still uses {@link #STRUCTURAL_OPS}). */
         public Options withRandomOps(java.util.Set<Op> ops) {
             return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps,
-                    returns, java.util.Set.copyOf(ops), window);
+                    returns, java.util.Set.copyOf(ops), window, compoundConditions);
         }
 
         /** A fragment shader of about 60 instructions using every feature. */
@@ -88,33 +99,38 @@ public final class RandomProgramGenerator {
 
         /**
          * A large function for benchmarks: every feature but {@code return}, which would let an
-         * early constant branch make most of the program dead.
+         * early constant branch make most of the program dead, and compound conditions, which
+         * came later: the benchmarks keep the function their recorded figures were measured on.
          */
         public static Options large(int instructions) {
-            return new Options(Stage.FRAGMENT, instructions, 3, true, true, true, true, true, true, false);
+            return new Options(Stage.FRAGMENT, instructions, 3, true, true, true, true, true, true, false)
+                    .withCompoundConditions(false);
         }
 
         public Options withStage(Stage s) {
             return new Options(s, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns,
-                    randomOps, window);
+                    randomOps, window, compoundConditions);
         }
 
         public Options withTargetInstructions(int n) {
-            return new Options(stage, n, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, randomOps, window);
+            return new Options(stage, n, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, randomOps, window,
+                    compoundConditions);
         }
 
         public Options withLocals(boolean on) {
             return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, on, wideSizes, jumps, returns,
-                    randomOps, window);
+                    randomOps, window, compoundConditions);
         }
 
         public Options withWideSizes(boolean on) {
             return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, on, jumps, returns,
-                    randomOps, window);
+                    randomOps, window, compoundConditions);
         }
     }
 
-    private final SplittableRandom rnd;
+    /** The main stream; {@link #compound} swaps in {@link #compoundRnd} for a while. */
+    private SplittableRandom rnd;
+    private final SplittableRandom compoundRnd;
     private final Options opt;
     private final List<Op> ops = new ArrayList<>();
     private final List<Value> pool = new ArrayList<>();
@@ -134,6 +150,7 @@ public final class RandomProgramGenerator {
 
     private RandomProgramGenerator(long seed, Options opt) {
         this.rnd = new SplittableRandom(seed);
+        this.compoundRnd = new SplittableRandom(seed ^ 0x5DEECE66DL);
         this.opt = opt;
         for (Op op : Op.values()) {
             if (usable(op)) ops.add(op);
@@ -327,9 +344,35 @@ public final class RandomProgramGenerator {
             budget--;
             return b.channel(bool, rnd.nextInt(bool.numComponents()));
         }
-        Op cmp = new Op[] {Op.FLT, Op.FGE, Op.ILT, Op.ULT, Op.IEQ, Op.INE, Op.FEQ}[rnd.nextInt(7)];
         budget--;
+        Value cmp = comparison();
+        return opt.compoundConditions() && compoundRnd.nextInt(3) == 0 ? compound(cmp) : cmp;
+    }
+
+    private Value comparison() {
+        Op cmp = new Op[] {Op.FLT, Op.FGE, Op.ILT, Op.ULT, Op.IEQ, Op.INE, Op.FEQ}[rnd.nextInt(7)];
         return b.aluInstr(cmp, 1, 1, operand(32, 1), operand(32, 1)).def();
+    }
+
+    /**
+     * {@code first} combined with another comparison by iand or ior, either of them perhaps
+     * under an inot. Everything is drawn from the compound stream and nothing joins the pool or
+     * counts against the budget, so the main stream and the rest of the program do not change.
+     */
+    private Value compound(Value first) {
+        SplittableRandom main = rnd;
+        int savedBudget = budget;
+        rnd = compoundRnd;
+        try {
+            Value second = comparison();
+            if (rnd.nextInt(4) == 0) second = b.alu(Op.INOT, second);
+            Op op = rnd.nextBoolean() ? Op.IAND : Op.IOR;
+            Value both = rnd.nextBoolean() ? b.alu(op, first, second) : b.alu(op, second, first);
+            return rnd.nextInt(4) == 0 ? b.alu(Op.INOT, both) : both;
+        } finally {
+            rnd = main;
+            budget = savedBudget;
+        }
     }
 
     private void ifElse(int depth, int loopDepth) {

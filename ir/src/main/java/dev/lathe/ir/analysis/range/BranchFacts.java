@@ -23,8 +23,11 @@ import java.util.List;
  *
  * <p>The analysis asks {@link #refine} for the element of an operand as read in a block: the
  * value's element narrowed by every assumption of the block that compares it (ilt, ige, ult,
- * uge, ieq, ine, flt, fge, feq, fneu and their unordered forms, through inot) with something
- * whose element is known. An assumption is about an SSA value, which cannot change between
+ * uge, ieq, ine, flt, fge, feq, fneu and their unordered forms) with something whose element
+ * is known. A condition is looked through as GLSL's {@code !}, {@code &&} and {@code ||}
+ * compile: inot flips what is assumed, a true 1-bit iand says both operands are true and a
+ * false 1-bit ior says both are false ({@code if (i < n && j != 0)} narrows i and j in the
+ * then-list); a false iand or a true ior says only that one operand is, which narrows nothing. An assumption is about an SSA value, which cannot change between
  * the branch and the code it guards, so those of the code around a loop hold in its body too.
  * The condition is read from the branch when asked: a rule pass may rewrite it.
  */
@@ -120,42 +123,68 @@ final class BranchFacts {
         return a;
     }
 
-    /** How many inots {@link #apply} looks through to the comparison under a condition. */
+    /**
+     * How many inots, iands and iors {@link #apply} looks through to the comparisons under a
+     * condition (so at most 16 comparisons per assumption); {@link #conditionsOver} looks as far
+     * up from a comparison, so the two always agree on which branches read which values.
+     */
     private static final int MAX_INOTS = 4;
 
     /** The ops {@link #narrow} narrows by. */
     private static final java.util.Set<Op> NARROWING = java.util.EnumSet.of(Op.ILT, Op.IGE, Op.ULT, Op.UGE, Op.IEQ, Op.INE,
             Op.FLT, Op.FGE, Op.FLTU, Op.FGEU, Op.FEQ, Op.FNEU);
 
-    /** The instruction under condition {@code cond} once inots are looked through, or null. */
-    private static AluInstr underInots(Value cond) {
-        for (int depth = 0; depth <= MAX_INOTS && cond.parent() instanceof AluInstr c && c.isInserted(); depth++) {
-            if (c.op() != Op.INOT) return c;
-            cond = c.src(0).value();
-        }
-        return null;
+    /** Whether {@code i} is an op a condition is looked through at (see {@link #MAX_INOTS}). */
+    private static boolean combines(AluInstr i) {
+        return i.op() == Op.INOT || (i.op() == Op.IAND || i.op() == Op.IOR) && i.def().bitSize() == 1;
+    }
+
+    /** What {@link #forEachComparison} hands on: a comparison, the component it is read at and the truth assumed of it. */
+    private interface ComparisonVisitor {
+        void visit(AluInstr comparison, int component, boolean truth);
     }
 
     /**
-     * Whether {@code v} is a comparison these facts narrow by (through inot), so that a branch
-     * reading it says something.
+     * Calls {@code out} for each narrowing comparison that assuming component {@code comp} of
+     * {@code cond} to be {@code truth} makes true or false: {@code cond} itself, or what it is
+     * made of through inot, a true iand and a false ior, at most {@link #MAX_INOTS} deep.
+     */
+    private static void forEachComparison(Value cond, int comp, boolean truth, int depth, ComparisonVisitor out) {
+        if (depth > MAX_INOTS || !(cond.parent() instanceof AluInstr c) || !c.isInserted()) return;
+        if (c.op() == Op.INOT) {
+            Src s = c.src(0);
+            forEachComparison(s.value(), s.component(comp), !truth, depth + 1, out);
+        } else if (combines(c)) {
+            if ((c.op() == Op.IAND) != truth) return; // one of two, not known which
+            for (int j = 0; j < 2; j++) forEachComparison(c.src(j).value(), c.src(j).component(comp), truth, depth + 1, out);
+        } else if (NARROWING.contains(c.op())) {
+            out.visit(c, comp, truth);
+        }
+    }
+
+    /**
+     * Whether {@code v} as a branch condition narrows something, whichever way the branch
+     * goes: a comparison these facts narrow by, or one under inots, iands and iors.
      */
     static boolean narrowsBy(Value v) {
-        AluInstr c = underInots(v);
-        return c != null && NARROWING.contains(c.op());
+        boolean[] found = {false};
+        ComparisonVisitor any = (c, comp, truth) -> found[0] = true;
+        forEachComparison(v, 0, true, 0, any);
+        if (!found[0]) forEachComparison(v, 0, false, 0, any);
+        return found[0];
     }
 
     /**
      * Gives {@code out} every value that reads in {@code at} may be narrowed by: the operands
-     * of the comparisons (through inot) that the block's assumptions name.
+     * of the comparisons that the block's assumptions make true or false.
      */
     void operandsNarrowingIn(Block at, java.util.function.Consumer<Value> out) {
         if (at == null || at.index() < 0 || at.index() >= byBlock.length) return;
         for (Assume a = byBlock[at.index()]; a != null; a = a.next()) {
-            AluInstr c = underInots(a.cond());
-            if (c == null || !NARROWING.contains(c.op())) continue;
-            out.accept(c.src(0).value());
-            out.accept(c.src(1).value());
+            forEachComparison(a.cond(), a.comp(), a.truth(), 0, (c, comp, truth) -> {
+                out.accept(c.src(0).value());
+                out.accept(c.src(1).value());
+            });
         }
     }
 
@@ -166,9 +195,9 @@ final class BranchFacts {
 
     /**
      * The blocks whose assumptions read {@code v}, each once, in program order: those of the
-     * branches whose condition is {@code v} or, through inots, a comparison reading it (reads
-     * there may be narrowed by {@code v}'s element) or {@code v} itself. Read off the current
-     * uses, so never out of date.
+     * branches whose condition is {@code v} or, through inots, iands and iors, a comparison
+     * reading it (reads there may be narrowed by {@code v}'s element) or {@code v} itself. Read
+     * off the current uses, so never out of date.
      */
     List<Block> blocksComparing(Value v) {
         List<Assume> found = new ArrayList<>();
@@ -179,14 +208,18 @@ final class BranchFacts {
         return blocksOf(found);
     }
 
-    /** The blocks assuming a branch whose condition is {@code v} or reads it through inots. */
+    /** The blocks assuming a branch whose condition is {@code v} or reads it through inots, iands and iors. */
     List<Block> blocksAssuming(Value v) {
         List<Assume> found = new ArrayList<>();
         conditionsOver(v, found);
         return blocksOf(found);
     }
 
-    /** Adds the assumptions of the branches whose condition is {@code w} under at most {@code MAX_INOTS - depth} inots. */
+    /**
+     * Adds the assumptions of the branches whose condition is {@code w} under at most
+     * {@code MAX_INOTS - depth} inots, iands and iors (whatever their truth: a superset of what
+     * {@link #forEachComparison} reaches is what keeping facts current needs).
+     */
     private void conditionsOver(Value w, List<Assume> found) {
         // conditions and the inots over them are booleans: a wider value (a shared constant
         // with thousands of uses, say) is never one
@@ -198,7 +231,7 @@ final class BranchFacts {
             if (u.owner() instanceof IfNode in) {
                 List<Assume> as = byIf.get(in);
                 if (as != null) found.addAll(as);
-            } else if (depth < MAX_INOTS && u.instr() instanceof AluInstr i && i.isInserted() && i.op() == Op.INOT) {
+            } else if (depth < MAX_INOTS && u.instr() instanceof AluInstr i && i.isInserted() && combines(i)) {
                 conditionsOver(i.def(), depth + 1, found); // at most MAX_INOTS deep
             }
         }
@@ -237,23 +270,19 @@ final class BranchFacts {
 
     private static Range apply(Value v, int comp, Range r, Value cond, int condComp, boolean truth, RangeAnalysis.Lookup in,
                                int depth) {
-        if (depth > MAX_INOTS || !(cond.parent() instanceof AluInstr c) || !c.isInserted()) return r;
-        Op op = c.op();
-        if (op == Op.INOT) {
-            Src s = c.src(0);
-            return apply(v, comp, r, s.value(), s.component(condComp), !truth, in, depth + 1);
-        }
-        if (!NARROWING.contains(op)) return r;
-        for (int j = 0; j < 2; j++) {
-            Src mine = c.src(j);
-            if (mine.value() != v || mine.component(condComp) != comp) continue;
-            Src theirs = c.src(1 - j);
-            Range other = in.range(theirs.value(), theirs.component(condComp));
-            if (other.empty()) continue;
-            Range narrowed = narrow(op, j == 0, truth, r, other);
-            if (narrowed != null && !narrowed.empty()) r = narrowed;
-        }
-        return r;
+        Range[] out = {r};
+        forEachComparison(cond, condComp, truth, depth, (c, cc, t) -> {
+            for (int j = 0; j < 2; j++) {
+                Src mine = c.src(j);
+                if (mine.value() != v || mine.component(cc) != comp) continue;
+                Src theirs = c.src(1 - j);
+                Range other = in.range(theirs.value(), theirs.component(cc));
+                if (other.empty()) continue;
+                Range narrowed = narrow(c.op(), j == 0, t, out[0], other);
+                if (narrowed != null && !narrowed.empty()) out[0] = narrowed;
+            }
+        });
+        return out[0];
     }
 
     /**
@@ -285,8 +314,19 @@ final class BranchFacts {
                 return r.meetIntegers(Range.unsigned(n, less ? other.uLo() + 1 : other.uLo(), Bits.mask(n)));
             }
             case IEQ, INE -> {
-                if ((op == Op.IEQ) != truth) return null;
-                return r.meetIntegers(Range.signed(n, other.sLo(), other.sHi())).meetIntegers(Range.unsigned(n, other.uLo(), other.uHi()));
+                if ((op == Op.IEQ) == truth) {
+                    return r.meetIntegers(Range.signed(n, other.sLo(), other.sHi())).meetIntegers(Range.unsigned(n, other.uLo(), other.uHi()));
+                }
+                // r != a constant: an interval that ends at it loses that end (n != 0 is n >= 1 unsigned)
+                if (!other.isConstant()) return null;
+                long u = other.uLo(), sv = Bits.sext(u, n);
+                Range out = r;
+                if (u == r.uLo() && u != Bits.mask(n)) out = out.meetIntegers(Range.unsigned(n, u + 1, Bits.mask(n)));
+                else if (u == r.uHi() && u != 0) out = out.meetIntegers(Range.unsigned(n, 0, u - 1));
+                if (out.empty()) return null;
+                if (sv == out.sLo() && sv != Bits.maxSigned(n)) out = out.meetIntegers(Range.signed(n, sv + 1, Bits.maxSigned(n)));
+                else if (sv == out.sHi() && sv != Bits.minSigned(n)) out = out.meetIntegers(Range.signed(n, Bits.minSigned(n), sv - 1));
+                return out;
             }
             case FLT, FGE, FLTU, FGEU -> {
                 // The ordered relation that holds: flt true and fgeu false say left < right,

@@ -108,11 +108,25 @@ public record Range(int bits, boolean empty, int classes, boolean whole, long sL
                 umin(uLo, o.uLo), umax(uHi, o.uHi));
     }
 
-    /** The integer readings of both (an op that knows its result both signed and unsigned). */
+    /**
+     * The integer readings of both (an op that knows its result both signed and unsigned). The
+     * two intervals describe the same patterns, so each bounds the other where it keeps to one
+     * sign: a signed [0, 9] is an unsigned [0, 9] too.
+     */
     public Range meetIntegers(Range o) {
         if (empty || o.empty) return bottom(bits);
         long lo = Math.max(sLo, o.sLo), hi = Math.min(sHi, o.sHi);
         long ul = umax(uLo, o.uLo), uh = umin(uHi, o.uHi);
+        if (lo > hi || Long.compareUnsigned(ul, uh) > 0) return bottom(bits);
+        if (lo >= 0 || hi < 0) { // one sign: the same patterns unsigned
+            ul = umax(ul, Bits.zext(lo, bits));
+            uh = umin(uh, Bits.zext(hi, bits));
+        }
+        long max = Bits.maxSigned(bits);
+        if (Long.compareUnsigned(uh, max) <= 0 || Long.compareUnsigned(ul, max) > 0) { // one half: the same signed
+            lo = Math.max(lo, Bits.sext(ul, bits));
+            hi = Math.min(hi, Bits.sext(uh, bits));
+        }
         if (lo > hi || Long.compareUnsigned(ul, uh) > 0) return bottom(bits);
         return new Range(bits, false, classes & o.classes, whole || o.whole, lo, hi, ul, uh);
     }

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The blocks a value's comparisons are assumed in, found from its uses and read off one
  * interval per assumption, are exactly those whose chain of assumptions names the value (as
- * the condition, or through inots, or as an operand of the comparison under them), each once
- * and in program order.
+ * the condition, or through inots, iands and iors, or as an operand of a comparison under
+ * them), each once and in program order.
  */
 class BlocksComparingTest {
 
@@ -49,13 +49,22 @@ class BlocksComparingTest {
         assertTrue(nonEmpty > 500, "only " + nonEmpty + " values compared in some block");
     }
 
-    /** Whether condition {@code cond} is {@code v} or, through at most four inots, {@code v} or a comparison reading it. */
+    /**
+     * Whether condition {@code cond} is {@code v} or, through at most four inots and 1-bit iands
+     * and iors (whichever way the branch goes), {@code v} or a comparison reading it.
+     */
     private static boolean reads(Value cond, Value v) {
-        for (int depth = 0; depth <= 4; depth++) {
-            if (cond == v) return true;
-            if (!(cond.parent() instanceof AluInstr c) || !c.isInserted()) return false;
-            if (c.op() != Op.INOT) return BranchFacts.narrowsBy(cond) && (c.src(0).value() == v || c.src(1).value() == v);
-            cond = c.src(0).value();
+        return reads(cond, v, 0);
+    }
+
+    private static boolean reads(Value cond, Value v, int depth) {
+        if (cond == v) return true;
+        if (!(cond.parent() instanceof AluInstr c) || !c.isInserted()) return false;
+        boolean combines = c.op() == Op.INOT || (c.op() == Op.IAND || c.op() == Op.IOR) && c.def().bitSize() == 1;
+        if (!combines) return BranchFacts.narrowsBy(cond) && (c.src(0).value() == v || c.src(1).value() == v);
+        if (depth == 4) return false;
+        for (int j = 0; j < c.srcs().size(); j++) {
+            if (reads(c.src(j).value(), v, depth + 1)) return true;
         }
         return false;
     }

@@ -42,6 +42,53 @@ class BranchFactsTest {
         return tests.stream();
     }
 
+    /**
+     * Conditions made like {@code &&}, {@code ||} and {@code !}: x compared with two random
+     * constants by two random comparisons, joined by iand or ior, perhaps under an inot.
+     */
+    @TestFactory
+    Stream<DynamicTest> combinedConditionsHoldEveryValueARunReads() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Op join : new Op[] {Op.IAND, Op.IOR}) {
+            for (boolean negated : new boolean[] {false, true}) {
+                for (int bits : new int[] {8, 32}) tests.add(combined(join, negated, bits, "u" + bits, INT_COMPARISONS));
+                tests.add(combined(join, negated, 32, "f32", FLOAT_COMPARISONS));
+            }
+        }
+        return tests.stream();
+    }
+
+    private static DynamicTest combined(Op join, boolean negated, int bits, String type, Op[] comparisons) {
+        String name = (negated ? "inot " : "") + join.opName() + " " + type;
+        return DynamicTest.dynamicTest(name, () -> {
+            Random rnd = new Random(RangeTransferSoundnessTest.SEED + join.ordinal() * 7919L + bits + (negated ? 1 : 0));
+            long checks = 0;
+            for (int trial = 0; trial < 60; trial++) {
+                Op a = comparisons[rnd.nextInt(comparisons.length)], b = comparisons[rnd.nextInt(comparisons.length)];
+                long k1 = RangeTransferSoundnessTest.value(bits, rnd), k2 = RangeTransferSoundnessTest.value(bits, rnd);
+                String text = program(a, bits, type, k1, rnd.nextBoolean())
+                        .replace("    vec1 1 %c = ", "    vec1 " + bits + " %k2 = load_const (" + IrPrinter.constant(k2, bits) + ")\n"
+                                + "    vec1 1 %c2 = " + b.opName() + " " + (rnd.nextBoolean() ? "%x, %k2" : "%k2, %x") + "\n"
+                                + "    vec1 1 %c1 = ")
+                        .replace("  if %c {", negated
+                                ? "    vec1 1 %j = " + join.opName() + " %c1, %c2\n    vec1 1 %c = inot %j\n  if %c {"
+                                : "    vec1 1 %c = " + join.opName() + " %c1, %c2\n  if %c {");
+                Shader s = IrParser.parse("t.ir", text);
+                RangeFacts facts = RangeFacts.analyze(s.entryPoint());
+                for (int run = 0; run < 16; run++) {
+                    long x = switch (run % 4) {
+                        case 0 -> k1;
+                        case 1 -> k2;
+                        case 2 -> Bits.trunc((rnd.nextBoolean() ? k1 : k2) + (rnd.nextBoolean() ? 1 : -1), bits);
+                        default -> RangeTransferSoundnessTest.value(bits, rnd);
+                    };
+                    checks += run(s, facts, x);
+                }
+            }
+            assertTrue(checks > 1000, "only " + checks + " reads checked");
+        });
+    }
+
     private static DynamicTest test(Op op, int bits, String type) {
         return DynamicTest.dynamicTest(op.opName() + " " + bits, () -> {
             Random rnd = new Random(RangeTransferSoundnessTest.SEED + op.ordinal() * 131L + bits);

@@ -87,6 +87,73 @@ class RangeAnalysisTest {
     }
 
     @Test
+    void conditionsCombinedLikeAndAndOrNarrowBothComparisons() {
+        // if (i < 200 && n != 0) { i, n } else { ... }; if (!(x < 0 || x >= 10)) { x }; and what
+        // a false && or a true || leaves open
+        Shader s = parse("""
+                shader fragment
+                uniform u32 @i
+                uniform u32 @n
+                uniform u32 @x
+                output u32 @a location=0
+                output u32 @b location=1
+                output u32 @c location=2
+                output u32 @d location=3
+                function main {
+                  block entry:
+                    vec1 32 %i = load_uniform @i
+                    vec1 32 %n = load_uniform @n
+                    vec1 32 %x = load_uniform @x
+                    vec1 32 %zero = load_const (0)
+                    vec1 32 %ten = load_const (10)
+                    vec1 32 %k = load_const (200)
+                    vec1 1 %lt = ult %i, %k
+                    vec1 1 %nz = ine %n, %zero
+                    vec1 1 %both = iand %lt, %nz
+                  if %both {
+                    block then:
+                      vec1 32 %i1 = mov %i
+                      vec1 32 %n1 = mov %n
+                      store_output @a, %i1
+                      store_output @b, %n1
+                  } else {
+                    block else:
+                      vec1 32 %i2 = mov %i
+                      store_output @a, %i2
+                  }
+                  block mid:
+                    vec1 1 %neg = ilt %x, %zero
+                    vec1 1 %big = ige %x, %ten
+                    vec1 1 %out = ior %neg, %big
+                    vec1 1 %in = inot %out
+                  if %in {
+                    block inside:
+                      vec1 32 %x1 = mov %x
+                      store_output @c, %x1
+                  } else {
+                    block outside:
+                      vec1 32 %x2 = mov %x
+                      store_output @d, %x2
+                  }
+                  block end:
+                }
+                """);
+        Function fn = s.entryPoint();
+        RangeFacts facts = RangeFacts.analyze(fn);
+        java.util.function.Function<String, String> readBy = what -> {
+            AluInstr mov = (AluInstr) value(fn, what).parent();
+            return facts.rangeAt(mov.src(0).value(), 0, mov).describe(false, true);
+        };
+        assertEquals("s[0, 199] u[0, 199]", readBy.apply("mov 1"), "i in then");
+        assertEquals("u[1, 4294967295]", readBy.apply("mov 2"), "n in then (n != 0)");
+        assertTrue(value(fn, "mov 3").parent() instanceof AluInstr m
+                && facts.rangeAt(m.src(0).value(), 0, m).fullUnsigned(), "a false && says nothing of i");
+        assertEquals("s[0, 9] u[0, 9]", readBy.apply("mov 4"), "x where neither x < 0 nor x >= 10");
+        assertTrue(value(fn, "mov 5").parent() instanceof AluInstr m2
+                && facts.rangeAt(m2.src(0).value(), 0, m2).fullUnsigned(), "a true || says nothing of x");
+    }
+
+    @Test
     void loopsWithUnknownBoundsTerminate() {
         Shader s = parse("""
                 shader fragment
