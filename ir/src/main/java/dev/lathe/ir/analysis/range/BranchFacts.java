@@ -150,16 +150,29 @@ final class BranchFacts {
      * made of through inot, a true iand and a false ior, at most {@link #MAX_INOTS} deep.
      */
     private static void forEachComparison(Value cond, int comp, boolean truth, int depth, ComparisonVisitor out) {
-        if (depth > MAX_INOTS || !(cond.parent() instanceof AluInstr c) || !c.isInserted()) return;
-        if (c.op() == Op.INOT) {
-            Src s = c.src(0);
-            forEachComparison(s.value(), s.component(comp), !truth, depth + 1, out);
-        } else if (combines(c)) {
-            if ((c.op() == Op.IAND) != truth) return; // one of two, not known which
-            for (int j = 0; j < 2; j++) forEachComparison(c.src(j).value(), c.src(j).component(comp), truth, depth + 1, out);
-        } else if (NARROWING.contains(c.op())) {
-            out.visit(c, comp, truth);
+        AluInstr c = step(cond, depth);
+        switch (c == null ? Step.STOP : step(c, truth)) {
+            case FLIP -> forEachComparison(c.src(0).value(), c.src(0).component(comp), !truth, depth + 1, out);
+            case BOTH -> {
+                for (int j = 0; j < 2; j++) forEachComparison(c.src(j).value(), c.src(j).component(comp), truth, depth + 1, out);
+            }
+            case COMPARE -> out.visit(c, comp, truth);
+            case STOP -> { }
         }
+    }
+
+    /** How a condition is looked through at one instruction (the one place that says it). */
+    private enum Step { FLIP, BOTH, COMPARE, STOP }
+
+    /** The instruction defining {@code cond} if it may be looked at, {@code depth} levels down; else null. */
+    private static AluInstr step(Value cond, int depth) {
+        return depth <= MAX_INOTS && cond.parent() instanceof AluInstr c && c.isInserted() ? c : null;
+    }
+
+    private static Step step(AluInstr c, boolean truth) {
+        if (c.op() == Op.INOT) return Step.FLIP;
+        if (combines(c)) return (c.op() == Op.IAND) == truth ? Step.BOTH : Step.STOP; // else one of two, not known which
+        return NARROWING.contains(c.op()) ? Step.COMPARE : Step.STOP;
     }
 
     /**
@@ -268,21 +281,38 @@ final class BranchFacts {
         return r;
     }
 
+    /**
+     * {@code r} narrowed by the comparisons under one assumption: {@link #forEachComparison}'s
+     * walk, written out because the analysis calls it for every read in a block with assumptions
+     * (no visitor to allocate).
+     */
     private static Range apply(Value v, int comp, Range r, Value cond, int condComp, boolean truth, RangeAnalysis.Lookup in,
                                int depth) {
-        Range[] out = {r};
-        forEachComparison(cond, condComp, truth, depth, (c, cc, t) -> {
-            for (int j = 0; j < 2; j++) {
-                Src mine = c.src(j);
-                if (mine.value() != v || mine.component(cc) != comp) continue;
-                Src theirs = c.src(1 - j);
-                Range other = in.range(theirs.value(), theirs.component(cc));
-                if (other.empty()) continue;
-                Range narrowed = narrow(c.op(), j == 0, t, out[0], other);
-                if (narrowed != null && !narrowed.empty()) out[0] = narrowed;
+        AluInstr c = step(cond, depth);
+        switch (c == null ? Step.STOP : step(c, truth)) {
+            case FLIP -> {
+                return apply(v, comp, r, c.src(0).value(), c.src(0).component(condComp), !truth, in, depth + 1);
             }
-        });
-        return out[0];
+            case BOTH -> {
+                for (int j = 0; j < 2; j++) r = apply(v, comp, r, c.src(j).value(), c.src(j).component(condComp), truth, in, depth + 1);
+                return r;
+            }
+            case COMPARE -> {
+                for (int j = 0; j < 2; j++) {
+                    Src mine = c.src(j);
+                    if (mine.value() != v || mine.component(condComp) != comp) continue;
+                    Src theirs = c.src(1 - j);
+                    Range other = in.range(theirs.value(), theirs.component(condComp));
+                    if (other.empty()) continue;
+                    Range narrowed = narrow(c.op(), j == 0, truth, r, other);
+                    if (narrowed != null && !narrowed.empty()) r = narrowed;
+                }
+                return r;
+            }
+            default -> {
+                return r;
+            }
+        }
     }
 
     /**
