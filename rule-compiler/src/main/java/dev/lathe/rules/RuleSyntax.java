@@ -69,7 +69,11 @@ public final class RuleSyntax {
         java.util.TreeSet<Integer> lexicalErrors = new java.util.TreeSet<>();
         // Tokens before which a ';' was missing: the start of the next rule, not a fragment.
         java.util.Set<Integer> missingSemicolon = new java.util.HashSet<>();
-        RulesLexer lexer = new RulesLexer(CharStreams.fromString(text, file));
+        // Rules pasted from Mesa get one error each, saying how Lathe writes them, and are
+        // blanked out (same length and lines) so that the lexer and parser see nothing of them.
+        MesaTuples.Found mesa = MesaTuples.blank(file, text);
+        errors.addAll(mesa.errors());
+        RulesLexer lexer = new RulesLexer(CharStreams.fromString(mesa.text(), file));
         lexer.removeErrorListeners();
         CommonTokenStream tokens = new CommonTokenStream(lexer);
         tokens.fill();
