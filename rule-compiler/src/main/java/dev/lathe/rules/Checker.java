@@ -399,7 +399,8 @@ public final class Checker {
          * Markings that do nothing, as warnings: {@code @once} on the pattern's root (the root is
          * replaced whatever its uses; it only narrows when the rule fires) and {@code ~=>} on a
          * rule without a float operation (exactness is about float rounding: such a rule would
-         * only be skipped on exact instructions, for nothing).
+         * only be skipped on exact instructions, for nothing). A conversion from a boolean
+         * (b2f32) is no float operation here: its results are exactly 0.0 and 1.0.
          */
         private void warnAboutNoOps(POp root, P replacement) {
             if (root.once) {
@@ -412,7 +413,9 @@ public final class Checker {
                 while (!work.isEmpty()) {
                     P p = work.remove(work.size() - 1);
                     if (!(p instanceof POp o)) continue;
-                    if (o.op.output().typeClass() == TypeClass.FLOAT) return;
+                    // b2f32 and friends make exactly 0.0 or 1.0 (no rounding, no -0, no NaN)
+                    boolean fromBool = o.op.numInputs() == 1 && o.op.input(0).typeClass() == TypeClass.BOOL;
+                    if (o.op.output().typeClass() == TypeClass.FLOAT && !fromBool) return;
                     for (int i = 0; i < o.op.numInputs(); i++) {
                         if (o.op.input(i).typeClass() == TypeClass.FLOAT) return;
                     }
