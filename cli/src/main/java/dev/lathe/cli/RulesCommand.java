@@ -76,15 +76,20 @@ final class RulesCommand implements Runnable {
             List<CheckedRule> rules = new ArrayList<>();
             StringBuilder errors = new StringBuilder();
             java.util.Map<String, String> owners = new java.util.HashMap<>();
+            StringBuilder warnings = new StringBuilder();
             for (Path f : files) {
                 String text = ShaderFiles.readText(f);
                 RuleCompiler.Result r = RuleCompiler.compile(f.toString(), text);
-                if (!r.ok()) errors.append(errors.length() > 0 ? "\n" : "").append(r.render());
+                // As the build says them: a file's errors and warnings together, in line order.
+                if (!r.ok()) errors.append(errors.length() > 0 ? "\n" : "").append(r.renderAll());
+                else if (!r.warnings().isEmpty()) warnings.append(r.renderAll()).append('\n');
                 String duplicate = dev.lathe.rules.RuleCompilerMain.duplicatePass(r.file().passName(), f.toString(), text, owners);
                 if (duplicate != null) errors.append(errors.length() > 0 ? "\n" : "").append(duplicate);
                 rules.addAll(r.file().rules());
             }
             if (errors.length() > 0) throw new CliException(errors.toString());
+            spec.commandLine().getErr().print(warnings);
+            spec.commandLine().getErr().flush();
             SoundnessChecker checker = new SoundnessChecker(new SoundnessChecker.Settings(samples, seed, sizes));
             ExecutorService pool = Executors.newFixedThreadPool(jobs);
             List<Future<Verdict>> results = new ArrayList<>();

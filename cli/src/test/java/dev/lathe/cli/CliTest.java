@@ -315,6 +315,11 @@ class CliTest {
         assertEquals(2, none.code(), "nothing checked is not a pass: " + none.err());
         assertTrue(none.out().contains("1 rule: 0 sound, 0 UNSOUND, 1 unchecked"), none.out());
         assertTrue(none.err().contains("lathe rules check: no rule could be checked at the requested sizes"), none.err());
+        Path warned = file("warned.rules", "pass w;\nr: imul(a, 2) ~=> ishl(a, 1);\n");
+        Result w = lathe("rules", "check", "--bits", "32", warned.toString());
+        assertEquals(0, w.code(), w.err());
+        assertTrue(w.err().startsWith(warned + ":2:1: warning: rule r is marked inexact (~=>) but has no float operation"), w.err());
+        assertTrue(w.out().contains("1 rule: 1 sound"), w.out());
         Path bad = file("bad.rules", "pass other;\nr: fadd(a, 0.0) => a;\n");
         Result unsound = lathe("rules", "check", "--bits", "16", bad.toString());
         assertEquals(1, unsound.code());
