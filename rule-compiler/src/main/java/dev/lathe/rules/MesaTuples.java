@@ -25,16 +25,24 @@ final class MesaTuples {
     /** The text with the tuples blanked (same length, same line ends) and one error per tuple. */
     record Found(String text, List<Diagnostic> errors) {}
 
-    static Found blank(String file, String text) {
-        if (!text.contains("((")) return new Found(text, List.of());
+    static Found blank(String file, String original) {
+        if (!original.contains("((")) return new Found(original, List.of());
+        // Quotes a word processor curled read as Python's (one char for one: offsets stay).
+        String text = original.replace('\u2018', '\'').replace('\u2019', '\'').replace('\u201C', '"').replace('\u201D', '"');
         StringBuilder out = null;
         List<Diagnostic> errors = new ArrayList<>();
-        int lineStart = 0, line = 1;
-        while (lineStart < text.length()) {
+        List<int[]> python = new ArrayList<>(); // {line, start, end} of Python lines around the tuples
+        boolean inBlock = false; // inside a /* comment: what looks like a tuple there is a comment
+        int line = 1;
+        for (int lineStart = 0; lineStart < text.length(); ) {
             int lineEnd = text.indexOf('\n', lineStart);
             if (lineEnd < 0) lineEnd = text.length();
-            int start = tupleStart(text, lineStart, lineEnd);
+            int start = inBlock ? -1 : tupleStart(text, lineStart, lineEnd);
             if (start < 0) {
+                if (!inBlock && PYTHON_LINE.matcher(text.substring(lineStart, lineEnd)).matches()) {
+                    python.add(new int[] {line, lineStart, lineEnd});
+                }
+                inBlock = commentStateAfter(text, lineStart, lineEnd, inBlock);
                 lineStart = lineEnd + 1;
                 line++;
                 continue;
@@ -54,24 +62,65 @@ final class MesaTuples {
                 if (k < text.length() && text.charAt(k) == ',') end = k + 1;
             }
             errors.add(Diagnostic.error(file, line, text.codePointCount(lineStart, start) + 1, message,
-                    Diagnostic.lineOf(text, line)));
-            if (out == null) out = new StringBuilder(text);
+                    Diagnostic.lineOf(original, line)));
+            if (out == null) out = new StringBuilder(original);
             for (int k = start; k < end; k++) {
                 if (out.charAt(k) != '\n') out.setCharAt(k, ' ');
+                else line++;
             }
-            // go on after the tuple, on the line where it ends
-            for (int k = lineStart; k < end; k++) {
-                if (text.charAt(k) == '\n') {
-                    line++;
-                    lineStart = k + 1;
-                }
-            }
+            // the rest of the line the tuple ends on is read as usual
             int next = text.indexOf('\n', end);
             if (next < 0) break;
+            inBlock = commentStateAfter(text, end, next, false);
             lineStart = next + 1;
             line++;
         }
-        return new Found(out == null ? text : out.toString(), errors);
+        if (out == null) return new Found(original, List.of());
+        // Beside pasted tuples, the Python that held them (a = 'a', optimizations = [, ]) is
+        // one mistake a line, said once, not a lexer error a character.
+        for (int[] py : python) {
+            int i = skipSpace(text, py[1], py[2]);
+            errors.add(Diagnostic.error(file, py[0], text.codePointCount(py[1], i) + 1,
+                    "this is Python from around Mesa's rules (a variable or the list that holds them); Lathe needs none: delete it",
+                    Diagnostic.lineOf(original, py[0])));
+            for (int k = py[1]; k < py[2]; k++) out.setCharAt(k, ' ');
+        }
+        errors.sort(java.util.Comparator.comparingInt(Diagnostic::line));
+        return new Found(out.toString(), errors);
+    }
+
+    /**
+     * The Python of nir_opt_algebraic.py around its tuples: {@code a = 'a'}, {@code optimizations
+     * = [}, {@code optimizations.extend([}, {@code ]}, {@code ])} (with a trailing comment).
+     */
+    private static final java.util.regex.Pattern PYTHON_LINE = java.util.regex.Pattern.compile(
+            "\\s*(?:[A-Za-z_][A-Za-z_0-9]*\\s*=\\s*(?:'[^']*'|\"[^\"]*\")"
+            + "|[A-Za-z_][A-Za-z_0-9.]*\\s*(?:\\+?=\\s*\\[|\\.extend\\(\\s*\\[|\\(\\s*\\[)"
+            + "|\\]\\s*\\)?\\s*,?)\\s*(?:#.*)?");
+
+    /**
+     * Whether the text from {@code from} to {@code to} (one line) ends inside a block comment,
+     * as the rule lexer reads comments: {@code /*} to the first {@code *}{@code /}, {@code //}
+     * and {@code #} not followed by a name to the end of the line.
+     */
+    private static boolean commentStateAfter(String text, int from, int to, boolean inBlock) {
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (inBlock) {
+                if (c == '*' && i + 1 < to && text.charAt(i + 1) == '/') {
+                    inBlock = false;
+                    i++;
+                }
+            } else if (c == '/' && i + 1 < to && text.charAt(i + 1) == '/') {
+                return false;
+            } else if (c == '#' && (i + 1 >= to || !(Character.isLetter(text.charAt(i + 1)) || text.charAt(i + 1) == '_'))) {
+                return false;
+            } else if (c == '/' && i + 1 < to && text.charAt(i + 1) == '*') {
+                inBlock = true;
+                i++;
+            }
+        }
+        return inBlock;
     }
 
     private static String general() {
@@ -142,6 +191,7 @@ final class MesaTuples {
             StringBuilder sb = new StringBuilder(pattern).append(w.inexact ? " ~=> " : " => ").append(replacement);
             if (!w.conditions.isEmpty()) sb.append(" if ").append(String.join(", ", w.conditions));
             sb.append(';');
+            for (String note : w.notes) sb.append(" (").append(note).append(')');
             if (t.items().size() == 3) {
                 String cond = t.items().get(2) instanceof Str s ? s.value() : t.items().get(2) instanceof Word wd ? wd.text() : "…";
                 sb.append(" (Lathe has no condition like '").append(cond)
@@ -219,6 +269,7 @@ final class MesaTuples {
     private static final class Writer {
         boolean inexact;
         final List<String> conditions = new ArrayList<>();
+        final List<String> notes = new ArrayList<>();
 
         String expr(Item item, boolean pattern) {
             if (item instanceof Tuple t) {
@@ -272,7 +323,13 @@ final class MesaTuples {
             if (m.group(5) != null && pattern) {
                 for (String cond : m.group(5).split(",")) {
                     String c = cond.trim();
-                    if (!c.isEmpty()) conditions.add(c + "(" + name + ")");
+                    if (c.isEmpty()) continue;
+                    String advice = Suggest.conditionElsewhere(c);
+                    if (dev.lathe.ir.rewrite.Predicate.bySpelling(c) != null || advice == null) {
+                        conditions.add(c + "(" + name + ")");
+                    } else {
+                        notes.add("Mesa's " + c + ": " + advice);
+                    }
                 }
             }
             return sb.toString();

@@ -103,7 +103,16 @@ public final class RuleCompilerMain {
                 errors++;
                 continue;
             }
-            RuleCompiler.Result r = RuleCompiler.compile(cite, text);
+            RuleCompiler.Result r;
+            try {
+                r = RuleCompiler.compile(cite, text);
+            } catch (RuntimeException | StackOverflowError e) {
+                // A bug of the compiler, not of the file: said as one, with the file it met it in.
+                err.println(cite + ": internal error of the rule compiler: " + e
+                        + " (this is a bug in Lathe; please report it with the file)");
+                errors++;
+                continue;
+            }
             if (!uniquePass(r.file().passName(), cite, text, classOwners, err)) errors++;
             if (!r.warnings().isEmpty() || !r.ok()) err.println(r.renderAll());
             errors += r.errors().size();

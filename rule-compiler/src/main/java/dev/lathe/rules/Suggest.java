@@ -43,7 +43,9 @@ final class Suggest {
             java.util.Map.entry("f2b16", "f2b1"), java.util.Map.entry("imov", "mov"), java.util.Map.entry("fmov", "mov"),
             java.util.Map.entry("fne", "fneu"), java.util.Map.entry("fexp", "fexp2"), java.util.Map.entry("flog", "flog2"),
             java.util.Map.entry("frsqrt", "frsq"), java.util.Map.entry("fround", "fround_even"),
-            java.util.Map.entry("fisinf", "fisfinite and fisnan"), java.util.Map.entry("inv", "frcp"));
+            java.util.Map.entry("fisinf", "fisfinite and fisnan"), java.util.Map.entry("inv", "frcp"),
+            // Mesa's unsized conversions from booleans: the 32-bit forms are the usual ones
+            java.util.Map.entry("b2i", "b2i32"), java.util.Map.entry("b2f", "b2f32"));
 
     /** Conditions from Mesa's rules, with how Lathe says them. */
     private static final java.util.Map<String, String> CONDITION_ELSEWHERE = java.util.Map.of(
@@ -53,6 +55,11 @@ final class Suggest {
             "is_only_used_as_float", "Lathe has no such condition",
             "is_positive", "write is_gt_zero", "is_negative", "write is_lt_zero",
             "is_nan", "write is_a_number for its opposite; there is no is_nan", "is_not_nan", "write is_a_number");
+
+    /** How Lathe says a condition of Mesa's rules that it does not have, or null. */
+    static String conditionElsewhere(String name) {
+        return CONDITION_ELSEWHERE.get(name.toLowerCase(java.util.Locale.ROOT));
+    }
 
     /** For an unknown condition: the " (…)" that follows its name in the error. */
     static String forCondition(String name, List<String> known) {

@@ -82,8 +82,21 @@ public final class RuleLiteral {
         if (b.equals("inf") || b.equals("nan")) return null;
         double d = FloatBits.toDouble(pattern, bits);
         if (Double.isInfinite(d)) return "rounds to inf";
-        if (d == 0 && new BigDecimal(b).signum() != 0) return "rounds to 0";
+        if (d == 0 && !zeroSpelling(b)) return "rounds to 0";
         return null;
+    }
+
+    /**
+     * Whether a decimal float spelling is zero: its digits before the exponent all are (read
+     * without BigDecimal, which refuses exponents past nine digits, as in 0.0e-99999999999).
+     */
+    private static boolean zeroSpelling(String b) {
+        for (int i = 0; i < b.length(); i++) {
+            char c = b.charAt(i);
+            if (c == 'e' || c == 'E') break;
+            if (c >= '1' && c <= '9') return false;
+        }
+        return true;
     }
 
     /** For a float spelling that does not fit {@code bits} as a float: why ("rounds to inf"), else null. */
