@@ -22,7 +22,6 @@ import org.antlr.v4.runtime.ParserRuleContext;
 import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Recognizer;
 import org.antlr.v4.runtime.Token;
-import org.antlr.v4.runtime.misc.Interval;
 
 /**
  * Reads rule text into the syntax tree with the ANTLR grammar, collecting every syntax error
@@ -1043,6 +1042,7 @@ public final class RuleSyntax {
                 return x == null ? null : new Ast.Unary(u.op.getText(), x, pos(u.op));
             }
             if (c instanceof RulesParser.BinaryContext b) {
+                if (comparisonsJoinedAsInC(b)) return null;
                 Ast.Expr l = expr(b.expr(0));
                 Ast.Expr r = expr(b.expr(1));
                 return l == null || r == null ? null : new Ast.Binary(b.op.getText(), l, r, pos(b.op));
@@ -1072,14 +1072,64 @@ public final class RuleSyntax {
             return null;
         }
 
+        private static boolean isComparison(RulesParser.ExprContext e) {
+            return e instanceof RulesParser.BinaryContext b && b.op.getText().matches("[<>]=?|==|!=");
+        }
+
+        private static boolean isBitwise(RulesParser.ExprContext e) {
+            return e instanceof RulesParser.BinaryContext b && b.op.getText().matches("[&|^]");
+        }
+
+        /**
+         * Two comparisons joined by {@code &}, {@code |} or {@code ^} without parentheses, as C
+         * reads them: {@code a == 0 & b == 0}. Here, as in Go, '&' binds tighter, so that is
+         * {@code (a == (0 & b)) == 0}, which compiles and means something else; an error that
+         * writes out what was meant. Both shapes: the first comparison inside the second
+         * ({@code a == 0 & b == 0}), or the second inside the first ({@code a == 0 | b < 0}).
+         */
+        private boolean comparisonsJoinedAsInC(RulesParser.BinaryContext outer) {
+            if (!isComparison(outer)) return false;
+            RulesParser.ExprContext x, y, z, w;
+            String first, second;
+            RulesParser.BinaryContext join;
+            if (isComparison(outer.expr(0)) && isBitwise(((RulesParser.BinaryContext) outer.expr(0)).expr(1))) {
+                RulesParser.BinaryContext inner = (RulesParser.BinaryContext) outer.expr(0);
+                join = (RulesParser.BinaryContext) inner.expr(1);
+                x = inner.expr(0);
+                first = inner.op.getText();
+                second = outer.op.getText();
+                w = outer.expr(1);
+            } else if (isComparison(outer.expr(1)) && isBitwise(((RulesParser.BinaryContext) outer.expr(1)).expr(0))) {
+                RulesParser.BinaryContext inner = (RulesParser.BinaryContext) outer.expr(1);
+                join = (RulesParser.BinaryContext) inner.expr(0);
+                x = outer.expr(0);
+                first = outer.op.getText();
+                second = inner.op.getText();
+                w = inner.expr(1);
+            } else {
+                return false;
+            }
+            y = join.expr(0);
+            z = join.expr(1);
+            String op = join.op.getText();
+            String meant = "(" + source(x) + " " + first + " " + source(y) + ") " + op + " (" + source(z) + " " + second + " "
+                    + source(w) + ")";
+            errors.add(Diagnostic.error(file, join.op.getLine(), join.op.getCharPositionInLine() + 1,
+                    "'" + op + "' binds tighter than '" + first + (first.equals(second) ? "'" : "' and '" + second + "'")
+                            + " (as in Go, not as in C), so these two "
+                            + "comparisons do not join here; write " + meant, Diagnostic.lineOf(text, join.op.getLine())));
+            return true;
+        }
+
+        /** The text of an expression as written (white space between tokens made one space). */
+        private String source(RulesParser.ExprContext e) {
+            return text.substring(e.getStart().getStartIndex(), e.getStop().getStopIndex() + 1).replaceAll("\\s+", " ");
+        }
+
         Ast.Annotation annotation(RulesParser.AnnotationContext c) {
             if (c == null || c.getChildCount() < 2) return null;
             return new Ast.Annotation(c.getChild(1).getText(), pos(c.getStart()));
         }
 
-        @SuppressWarnings("unused")
-        String source(Interval iv) {
-            return tokens.getText(iv);
-        }
     }
 }
