@@ -348,9 +348,12 @@ public final class Checker {
                             + x.var().name() + " as " + (x.type() == TypeClass.UINT ? "unsigned" : x.type().spelling()));
                     return;
                 }
-                if (cs.size() < 2 || cs.stream().anyMatch(x -> x.predicate().kind() == Predicate.Kind.INT_BOUND)) continue;
-                // Read two ways (is_gt_zero(a@i32), is_finite(a@f32)): the bits would need both readings.
-                if (cs.stream().anyMatch(x -> x.type() != group.get(0).type())) continue;
+                if (cs.size() < 2) continue;
+                // Read as a float and as an integer (is_gt_zero(a@i32), is_finite(a@f32)): the bits
+                // would need both readings. Signed and unsigned readings of one integer are
+                // compared bit for bit (ult_const(a, 1) and is_not_zero(a)).
+                boolean floats = group.get(0).type() == TypeClass.FLOAT;
+                if (cs.stream().anyMatch(x -> (x.type() == TypeClass.FLOAT) != floats)) continue;
                 if (satisfiable(cs)) continue;
                 // Name the clashing pair when there is one, not every condition on the variable.
                 List<Condition> clash = cs;
@@ -365,7 +368,10 @@ public final class Checker {
                 cs = clash;
                 Condition last = cs.get(cs.size() - 1);
                 List<String> spelled = new ArrayList<>();
-                for (Condition x : cs) spelled.add(x.predicate().spelling() + "(" + x.var().name() + ")");
+                for (Condition x : cs) {
+                    spelled.add(x.predicate().spelling() + "(" + x.var().name()
+                            + (x.predicate().kind() == Predicate.Kind.INT_BOUND ? ", " + x.bound() : "") + ")");
+                }
                 error(last.pos(), "the conditions " + String.join(", ", spelled.subList(0, spelled.size() - 1)) + " and "
                         + spelled.get(spelled.size() - 1) + " cannot " + (cs.size() == 2 ? "both" : "all")
                         + " hold for one value: the rule would never fire");
@@ -385,6 +391,13 @@ public final class Checker {
                 } else {
                     long min = Bits.minSigned(bits);
                     for (long v : new long[] {0, 1, 2, 3, -1, -2, -3, min, min - 1, min + 1}) candidates.add(Bits.trunc(v, bits));
+                    // Each condition holds on an interval (two for is_not_zero) or a set that holds
+                    // 1, -1 and the extremes (powers of two); where intervals meet, they meet at
+                    // one of their ends: 0, -1, 1, the extremes, or a bound and its neighbours.
+                    for (Condition x : cs) {
+                        if (x.predicate().kind() != Predicate.Kind.INT_BOUND) continue;
+                        for (long d = -1; d <= 1; d++) candidates.add(Bits.trunc(x.bound() + d, bits));
+                    }
                 }
                 for (long v : candidates) {
                     boolean all = true;
@@ -1312,6 +1325,14 @@ public final class Checker {
         private void checkLiterals() {
             for (PLit l : lits) {
                 if (l.cls < 0) continue;
+                // 1@f32 where iadd reads an integer: the annotation says one thing, the op another
+                if (l.annType != null && l.context != null && l.context != TypeClass.ANY && l.annType != TypeClass.ANY
+                        && l.annType != TypeClass.BOOL && l.context != TypeClass.BOOL && isFloat(l.annType) != isFloat(l.context)) {
+                    error(l.annPos != null ? l.annPos : l.pos, l.text + " is annotated as " + article(l.annType) + ", but "
+                            + (l.consumer != null ? l.consumer.opName() : "the op reading it") + " reads it as "
+                            + (isFloat(l.context) ? "a float" : "an integer"));
+                    continue;
+                }
                 TypeClass ctx = l.annType != null ? l.annType : l.context;
                 // true/false are 1-bit values: fine wherever the operand can be 1 bit (the integer
                 // ops that double as boolean ops), wrong where it cannot (floats, 8-bit and wider).
