@@ -658,6 +658,14 @@ public final class Checker {
                 }
                 info = new VarInfo();
                 vars.put(v.name(), info);
+                String literal = switch (v.name().toLowerCase(java.util.Locale.ROOT)) {
+                    case "inf", "nan", "true", "false" -> v.name().toLowerCase(java.util.Locale.ROOT);
+                    default -> null;
+                };
+                if (literal != null) {
+                    // Python's True and NaN, C's INF: here a variable that matches anything.
+                    c.warning(v.pos(), v.name() + " is a variable here, which matches any value; the literal is " + literal);
+                }
                 bindingOrder.add(v.name());
             }
             if (pattern && v.constOnly()) info.constOnly = true;
@@ -715,7 +723,13 @@ public final class Checker {
                 return;
             }
             if (vt == null) {
-                error(ann.pos(), "unknown annotation @" + t + " (use a bit size such as @32, a type such as @f32 or @u8, or @once)");
+                String near = switch (t.toLowerCase(java.util.Locale.ROOT)) {
+                    case "bool", "boolean" -> " (a boolean is @b1)";
+                    case "float", "int", "uint" -> " (a type takes its size: @" + t.toLowerCase(java.util.Locale.ROOT).charAt(0) + "32)";
+                    default -> t.matches("(1|8|16|32|64)[a-z]+") ? " (write the size alone: @" + t.replaceAll("[a-z]+$", "") + ")"
+                            : " (use a bit size such as @32, a type such as @f32 or @u8, or @once)";
+                };
+                error(ann.pos(), "unknown annotation @" + t + near);
                 return;
             }
             TypeClass tc = TypeClass.of(vt.base());
@@ -1138,7 +1152,8 @@ public final class Checker {
             };
             if (op == null) {
                 String kind = fl ? "float" : bo ? "boolean" : "integer";
-                String hint = p.infix.equals("unary!") ? " ('!' is boolean not; use '~' for integers)" : "";
+                String hint = p.infix.equals("unary!") ? " ('!' is boolean not; use '~' for integers)"
+                        : p.infix.equals("unary~") && fl ? " (an inexact rule is written with '~=>', as in fadd(a, 0.0) ~=> a)" : "";
                 boolean comparedOperand = p.srcs.stream().anyMatch(x -> x instanceof POp o && o.infix != null && isComparison(o.infix));
                 if (bo && isComparison(p.infix) && comparedOperand) {
                     hint = ": comparisons do not chain (a < b gives a boolean); combine them with '&', as in (a < b) & (b < c)";

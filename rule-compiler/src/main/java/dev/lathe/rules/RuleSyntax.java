@@ -82,6 +82,10 @@ public final class RuleSyntax {
                 case RulesLexer.BAD_CHAR -> badCharMessage(tokens, t);
                 case RulesLexer.BAD_NUMBER -> nextVisibleIs(tokens, t, ":")
                         ? "a rule name cannot start with a digit: '" + t.getText() + "'"
+                        : previousIs(tokens, t, "pass")
+                        ? "a pass name cannot start with a digit: '" + t.getText() + "'"
+                        : previousIs(tokens, t, "@") && t.getText().matches("(1|8|16|32|64)[a-zA-Z_]+")
+                        ? "'@" + t.getText() + "' is not an annotation: write the size alone, as in @" + t.getText().replaceAll("[a-zA-Z_]+$", "")
                         : t.getText().matches("[0-9]+(\\.[0-9]*)?[fFuUlLdD]+")
                         ? "'" + t.getText() + "' has a type suffix, which literals do not take: write 1.0 for a float, 1 for"
                         + " an integer, and annotate a size as in 1@32"
@@ -244,6 +248,29 @@ public final class RuleSyntax {
             case 0x2228 -> "|";
             case 0x00AC -> "!";
             case 0x037E -> ";";
+            case 0x223C, 0x02DC, 0x2053 -> "~";
+            // Cyrillic and Greek letters drawn like Latin ones (a keyboard layout left switched)
+            case 0x0430 -> "a";
+            case 0x0435 -> "e";
+            case 0x043E, 0x03BF -> "o";
+            case 0x0440 -> "p";
+            case 0x0441 -> "c";
+            case 0x0443 -> "y";
+            case 0x0445 -> "x";
+            case 0x0456 -> "i";
+            case 0x0458 -> "j";
+            case 0x0455 -> "s";
+            case 0x0410, 0x0391 -> "A";
+            case 0x0412, 0x0392 -> "B";
+            case 0x0415, 0x0395 -> "E";
+            case 0x041A, 0x039A -> "K";
+            case 0x041C, 0x039C -> "M";
+            case 0x041D, 0x0397 -> "H";
+            case 0x041E, 0x039F -> "O";
+            case 0x0420, 0x03A1 -> "P";
+            case 0x0421 -> "C";
+            case 0x0422, 0x03A4 -> "T";
+            case 0x0425, 0x03A7 -> "X";
             default -> null;
         };
     }
@@ -365,6 +392,11 @@ public final class RuleSyntax {
         Token next = tokens.get(n);
         return next.getType() != Token.EOF && next.getLine() == tokens.get(i).getLine()
                 && !startsNamedRule(tokens.getTokens(), n);
+    }
+
+    private static boolean previousIs(CommonTokenStream tokens, Token t, String text) {
+        Token p = previousVisible(tokens, t.getTokenIndex());
+        return p != null && p.getText().equals(text);
     }
 
     private static boolean nextVisibleIs(CommonTokenStream tokens, Token t, String text) {
@@ -878,8 +910,9 @@ public final class RuleSyntax {
                 errors.add(Diagnostic.error(file, line, col, "the pass name '" + pass + "' is reserved (the generated index "
                         + "class is GeneratedRules); choose another", Diagnostic.lineOf(text, line)));
             } else if (BUILT_IN_PASSES.contains(pass)) {
-                errors.add(Diagnostic.error(file, line, col, "the pass name '" + pass + "' is a built-in pass of lathe opt; "
-                        + "choose another", Diagnostic.lineOf(text, line)));
+                errors.add(Diagnostic.error(file, line, col, "the pass name '" + pass + "'" + (declared == null ? " (from the file name)" : "")
+                        + " is a built-in pass of lathe opt; " + (declared == null ? "add a line 'pass NAME;' with another name" : "choose another"),
+                        Diagnostic.lineOf(text, line)));
             }
             return new Ast.RuleFile(file, pass, rules);
         }

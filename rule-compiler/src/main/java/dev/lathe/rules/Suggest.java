@@ -45,7 +45,12 @@ final class Suggest {
             java.util.Map.entry("frsqrt", "frsq"), java.util.Map.entry("fround", "fround_even"),
             java.util.Map.entry("fisinf", "fisfinite and fisnan"), java.util.Map.entry("inv", "frcp"),
             // Mesa's unsized conversions from booleans: the 32-bit forms are the usual ones
-            java.util.Map.entry("b2i", "b2i32"), java.util.Map.entry("b2f", "b2f32"));
+            java.util.Map.entry("b2i", "b2i32"), java.util.Map.entry("b2f", "b2f32"),
+            // the short names of GLSL's and the ISAs' bitfield instructions
+            java.util.Map.entry("ubfe", "ubitfield_extract"), java.util.Map.entry("ibfe", "ibitfield_extract"),
+            java.util.Map.entry("bfi", "bitfield_insert"), java.util.Map.entry("bfrev", "bitfield_reverse"),
+            java.util.Map.entry("bitfieldextract", "ubitfield_extract or ibitfield_extract"),
+            java.util.Map.entry("bitfieldinsert", "bitfield_insert"), java.util.Map.entry("bitfieldreverse", "bitfield_reverse"));
 
     /** Conditions from Mesa's rules, with how Lathe says them. */
     private static final java.util.Map<String, String> CONDITION_ELSEWHERE = java.util.Map.of(
@@ -80,6 +85,9 @@ final class Suggest {
         }
         String lower = name.toLowerCase(java.util.Locale.ROOT);
         if (OP_ELSEWHERE.containsKey(lower)) return OP_ELSEWHERE.get(lower);
+        // iadd32: a size glued to the name, where the op takes it as an annotation
+        java.util.regex.Matcher sized = java.util.regex.Pattern.compile("(.*?)_?(1|8|16|32|64)").matcher(lower);
+        if (sized.matches() && known.contains(sized.group(1))) return sized.group(1) + "@" + sized.group(2);
         switch (lower) {
             case "fma", "fmad", "mad", "madd", "fmadd" -> {
                 return "ffma";
