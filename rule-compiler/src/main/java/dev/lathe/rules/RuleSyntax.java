@@ -1,5 +1,7 @@
 package dev.lathe.rules;
 
+import dev.lathe.ir.rewrite.Predicate;
+
 import dev.lathe.ir.text.Diagnostic;
 import dev.lathe.rules.ast.Ast;
 import dev.lathe.rules.grammar.RulesLexer;
@@ -98,7 +100,8 @@ public final class RuleSyntax {
             if (t.getType() == RulesLexer.BAD_CHAR || t.getType() == RulesLexer.BAD_NUMBER) {
                 // The same stray character (or malformed word) again in the same rule (`a` quoted in backticks) is
                 // the same mistake.
-                boolean again = lastBadChar != null && lastBadChar.getText().equals(t.getText())
+                boolean again = lastBadChar != null && (lastBadChar.getText().equals(t.getText())
+                        || closes(lastBadChar.getText(), t.getText()))
                         && lastBadChar.getLine() == t.getLine() && !semicolonBetween(tokens, lastBadChar, t)
                         || lastBadChar != null && arrowWithLookalike(lastBadChar, t);
                 lastBadChar = t;
@@ -190,6 +193,11 @@ public final class RuleSyntax {
         errors.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
     }
 
+    /** A stray closing bracket after its stray opening one: {@code fmul[a, 1.0]} is one mistake. */
+    private static boolean closes(String open, String close) {
+        return open.equals("[") && close.equals("]") || open.equals("{") && close.equals("}");
+    }
+
     private static boolean isBadToken(int type) {
         return type == RulesLexer.BAD_CHAR || type == RulesLexer.BAD_NUMBER;
     }
@@ -208,7 +216,14 @@ public final class RuleSyntax {
                 return "unexpected characters '=" + next.getText() + "': " + shownChar(next.getText())
                         + " only looks like '>'; the arrow is '=>' in ASCII";
             }
+            Token before = previousVisible(tokens, t.getTokenIndex());
+            if (before != null && before.getType() == RulesLexer.IDENT && Messages.startsRule(tokens, before)) {
+                return "unexpected character '=': a rule's name is followed by ':', as in " + before.getText() + ": …";
+            }
             return "unexpected character '=' (the arrow is '=>', or '~=>' for an inexact rule)";
+        }
+        if (s.equals("[") || s.equals("{")) {
+            return "unexpected character '" + s + "': an op's operands go in parentheses, as in fmul(a, 1.0)";
         }
         if (s.equals(".")) {
             if (next != null && next.getType() == RulesLexer.INT && next.getStartIndex() == t.getStopIndex() + 1) {
@@ -677,6 +692,46 @@ public final class RuleSyntax {
             }
             if (t.getText().equals("*") && prev != null && prev.getText().equals("*") && adjacent(prev, t)) {
                 return new Hint(prev, false, "'**' is not an operator: write fpow(a, b), or a product");
+            }
+            if (prev != null && prev.getType() == RulesLexer.CONSTVAR && startsRule(in, prev) && t.getLine() > prev.getLine()) {
+                // `r: … => a; #fixme` then a rule on the next line: the word is where the mistake is
+                return new Hint(prev, false, "'" + prev.getText() + "' reads as a constant variable that starts a rule;"
+                        + " a comment starts with '# ' or '//'");
+            }
+            if (t.getText().equals("(") && prev != null && (prev.getText().equals("if") || prev.getText().equals(","))
+                    && inConditions(in, prev) && startsConditionCall(in, tokenAfter(in, t))) {
+                return new Hint(t, false, "a condition is written without parentheses around it, as in if is_gt_zero(a)");
+            }
+            if (t.getType() == RulesLexer.IDENT && prev != null && prev.getText().equals("not")
+                    && startsConditionCall(in, t) && inConditions(in, prev)) {
+                return new Hint(prev, false, "a condition cannot be negated with 'not': write the opposite condition"
+                        + " (is_not_zero for is_zero, is_lt_zero for is_ge_zero …)");
+            }
+            if (prev != null && prev.getType() == RulesLexer.IDENT && Predicate.bySpelling(prev.getText()) != null
+                    && !t.getText().equals("(") && t.getLine() == prev.getLine() && inConditions(in, prev)
+                    && (t.getType() == RulesLexer.IDENT || t.getType() == RulesLexer.CONSTVAR)) {
+                return new Hint(prev, false, "a condition is a call: write " + prev.getText() + "(" + t.getText().replace("#", "") + ")");
+            }
+            if (t.getText().equals("(") && prev != null && prev.getText().equals(")")) {
+                // Mesa's 'fmul(is_used_once)' written as Lathe: fmul(is_used_once)(a, b)
+                Token cond = previousVisible(in, prev.getTokenIndex());
+                Token open = cond == null ? null : previousVisible(in, cond.getTokenIndex());
+                Token op = open == null ? null : previousVisible(in, open.getTokenIndex());
+                if (op != null && open.getText().equals("(") && op.getType() == RulesLexer.IDENT
+                        && (cond.getText().equals("is_used_once") || Predicate.bySpelling(cond.getText()) != null)) {
+                    return new Hint(cond, false, "this is Mesa's form of a condition on an op: write the operands in the op's"
+                            + " parentheses" + (cond.getText().equals("is_used_once") ? " and @once after them, as in "
+                            + op.getText() + "(a, b)@once" : " and the condition after 'if'"));
+                }
+            }
+            if (t.getText().equals("(") && prev != null && (prev.getType() == RulesLexer.CONSTVAR
+                    || prev.getType() == RulesLexer.IDENT && dev.lathe.ir.op.Op.byName(prev.getText()) == null
+                    && Predicate.bySpelling(prev.getText()) == null)
+                    && adjacent(prev, t) && tokenAfter(in, t) != null && Predicate.bySpelling(tokenAfter(in, t).getText()) != null) {
+                // Mesa's '#b(is_not_zero)': a condition glued to its variable
+                String name = prev.getText().replace("#", "");
+                return new Hint(t, false, "this is Mesa's form of a condition on a variable: write " + prev.getText()
+                        + " here and 'if " + tokenAfter(in, t).getText() + "(" + name + ")' after the replacement");
             }
             if (t.getText().equals("!") && prev != null && (prev.getText().equals("if") || prev.getText().equals(","))) {
                 return new Hint(t, false, "a condition cannot be negated with '!': write the opposite condition"
