@@ -1519,6 +1519,13 @@ public final class Checker {
                             : "@" + an.text() + " means nothing in a condition (annotate the variable in the pattern)");
                     return null;
                 }
+                // A type the rule's ops contradict is the mistake to name first: moving the
+                // annotation into the pattern, as the size message would advise, cannot help.
+                if (at != null && at != t && t != null && computed
+                        && (!readsAs(info, at) || size == 0 && !info.contexts.isEmpty() && !info.contexts.contains(at))) {
+                    error(an.pos(), "@" + an.text() + " disagrees with the rule, which reads " + v.name() + " as " + t.spelling());
+                    return null;
+                }
                 if (size == 0) {
                     error(an.pos(), vt == null ? "a size in a condition does not restrict the rule: annotate " + v.name()
                             + " in the pattern, as in " + v.name() + "@" + n
