@@ -103,6 +103,7 @@ public final class Checker {
         final Ast.Pos pos;
         int cls = -1;
         int outSize;           // from an annotation on the value: expr@32
+        Ast.Pos outSizePos;    // where that annotation is
         TypeClass annType;     // from a type annotation: expr@f32
         Ast.Pos annPos;        // where that annotation is
 
@@ -752,6 +753,7 @@ public final class Checker {
         private void setOutSize(P p, int n, Ast.Pos pos) {
             if (p.outSize != 0 && p.outSize != n) error(pos, "conflicting bit sizes @" + p.outSize + " and @" + n);
             p.outSize = n;
+            p.outSizePos = pos;
         }
 
         // ---- infix resolution -------------------------------------------------------------------
@@ -1252,6 +1254,16 @@ public final class Checker {
                         lit.consumer = op;
                         lit.operand = i;
                     }
+                    // fadd(a, flt(b, c)): said at the comparison, with the conversion that was meant
+                    if (s instanceof POp so && so.op != null && so.op.output().isSized() && so.op.output().bitSize() == 1
+                            && so.op.output().typeClass() == TypeClass.BOOL && !in.isSized()
+                            && (in.typeClass() == TypeClass.FLOAT || in.typeClass() == TypeClass.INT || in.typeClass() == TypeClass.UINT)
+                            && (op.legalBitSizes() & Bits.sizeFlag(1)) == 0 && sizeReported.add(o)) {
+                        boolean fl = in.typeClass() == TypeClass.FLOAT;
+                        error(so.pos, so.op.opName() + " gives a 1-bit boolean, but " + op.opName() + " reads " + (fl ? "a float" : "an integer")
+                                + " of " + sizesText(op.legalBitSizes()) + ": convert it with " + (fl ? "b2f32" : "b2i32") + "(…)");
+                        continue;
+                    }
                     unify(want, s.cls, s.pos, "operand " + (i + 1) + " of " + op.opName() + " must be "
                             + (in.isSized() ? bits(in.bitSize()) : "the size of its other operands"));
                 }
@@ -1268,7 +1280,8 @@ public final class Checker {
                 p.cls = newClass(0, 31, pattern);
             }
             if (p.outSize != 0) {
-                int f = newClass(p.outSize, Bits.sizeFlag(p.outSize), pattern, "@" + p.outSize + " at " + at(p.pos));
+                int f = newClass(p.outSize, Bits.sizeFlag(p.outSize), pattern, "@" + p.outSize + " at "
+                        + at(p instanceof POp && p.outSizePos != null ? p.outSizePos : p.pos)); // an op's start may be far from its @
                 unify(f, p.cls, p.pos, "the annotation asks for " + p.outSize + " bits");
             }
         }
@@ -1308,7 +1321,12 @@ public final class Checker {
 
         private String sizeSet(int root) {
             if (fixed.get(root) != 0) return bits(fixed.get(root)) + because(root);
-            List<Integer> sizes = Bits.sizesIn(legal.get(root));
+            return sizesText(legal.get(root));
+        }
+
+        /** "16, 32 or 64 bits". */
+        private static String sizesText(int mask) {
+            List<Integer> sizes = Bits.sizesIn(mask);
             if (sizes.size() == 1) return bits(sizes.get(0));
             return sizes.subList(0, sizes.size() - 1).stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", "))
                     + " or " + sizes.get(sizes.size() - 1) + " bits";
