@@ -1155,7 +1155,8 @@ public final class Checker {
             if (op == null) {
                 String kind = fl ? "float" : bo ? "boolean" : "integer";
                 String hint = p.infix.equals("unary!") ? " ('!' is boolean not; use '~' for integers)"
-                        : p.infix.equals("unary~") && fl ? " (an inexact rule is written with '~=>', as in fadd(a, 0.0) ~=> a)" : "";
+                        : p.infix.equals("unary~") && fl && p.srcs.get(0) instanceof POp
+                        ? " (an inexact rule is written with '~=>', as in fadd(a, 0.0) ~=> a)" : "";
                 boolean comparedOperand = p.srcs.stream().anyMatch(x -> x instanceof POp o && o.infix != null && isComparison(o.infix));
                 if (bo && isComparison(p.infix) && comparedOperand) {
                     hint = ": comparisons do not chain (a < b gives a boolean); combine them with '&', as in (a < b) & (b < c)";
@@ -1260,8 +1261,10 @@ public final class Checker {
                             && (in.typeClass() == TypeClass.FLOAT || in.typeClass() == TypeClass.INT || in.typeClass() == TypeClass.UINT)
                             && (op.legalBitSizes() & Bits.sizeFlag(1)) == 0 && sizeReported.add(o)) {
                         boolean fl = in.typeClass() == TypeClass.FLOAT;
+                        boolean toBool = op.output().isSized() && op.output().bitSize() == 1;
                         error(so.pos, so.op.opName() + " gives a 1-bit boolean, but " + op.opName() + " reads " + (fl ? "a float" : "an integer")
-                                + " of " + sizesText(op.legalBitSizes()) + ": convert it with " + (fl ? "b2f32" : "b2i32") + "(…)");
+                                + " of " + sizesText(op.legalBitSizes()) + (toBool ? ": the boolean needs no " + op.opName()
+                                : ": convert it with " + (fl ? "b2f32" : "b2i32") + "(…)"));
                         continue;
                     }
                     unify(want, s.cls, s.pos, "operand " + (i + 1) + " of " + op.opName() + " must be "

@@ -338,6 +338,8 @@ final class MesaTuples {
         /** Lathe's name for a Mesa op where there is exactly one; else the name as written. */
         private static String opName(String mesa) {
             if (Op.byName(mesa) != null) return mesa;
+            // Mesa's unsized conversions from booleans: their 32-bit forms are the usual ones
+            if (mesa.equals("b2i") || mesa.equals("b2f")) return mesa + "32";
             String s = Suggest.forOp(mesa, java.util.Arrays.stream(Op.values()).map(Op::opName).toList());
             return s != null && s.matches("[a-z_0-9]+") ? s : mesa;
         }

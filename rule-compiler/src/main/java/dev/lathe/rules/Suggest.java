@@ -44,8 +44,6 @@ final class Suggest {
             java.util.Map.entry("fne", "fneu"), java.util.Map.entry("fexp", "fexp2"), java.util.Map.entry("flog", "flog2"),
             java.util.Map.entry("frsqrt", "frsq"), java.util.Map.entry("fround", "fround_even"),
             java.util.Map.entry("fisinf", "fisfinite and fisnan"), java.util.Map.entry("inv", "frcp"),
-            // Mesa's unsized conversions from booleans: the 32-bit forms are the usual ones
-            java.util.Map.entry("b2i", "b2i32"), java.util.Map.entry("b2f", "b2f32"),
             // the short names of GLSL's and the ISAs' bitfield instructions
             java.util.Map.entry("ubfe", "ubitfield_extract"), java.util.Map.entry("ibfe", "ibitfield_extract"),
             java.util.Map.entry("bfi", "bitfield_insert"), java.util.Map.entry("bfrev", "bitfield_reverse"),
