@@ -1075,12 +1075,12 @@ public final class RuleSyntax {
             Ast.Expr pattern = expr(c.pattern);
             Ast.Expr replacement = expr(c.replacement);
             if (pattern == null || replacement == null) return null;
-            int stop = c.getStop() == null ? c.getStart().getStopIndex() : c.getStop().getStopIndex();
-            String ruleText = text.substring(c.getStart().getStartIndex(), Math.max(stop + 1, c.getStart().getStartIndex()));
-            ruleText = ruleText.replaceAll("\\s+", " ").trim();
+            int stop = charIndex(c.getStop() == null ? c.getStart().getStopIndex() : c.getStop().getStopIndex());
+            int begin = charIndex(c.getStart().getStartIndex());
+            String ruleText = oneLine(text.substring(begin, Math.max(stop + 1, begin)));
             // The comment that ends the rule's line says why the rule holds: the generated code keeps it.
             int eol = text.indexOf('\n', stop + 1);
-            String rest = text.substring(Math.min(stop + 1, text.length()), eol < 0 ? text.length() : eol).trim();
+            String rest = oneLine(text.substring(Math.min(stop + 1, text.length()), eol < 0 ? text.length() : eol));
             String comment = rest.startsWith("#") ? rest.substring(1).trim() : rest.startsWith("//") ? rest.substring(2).trim() : "";
             // Mesa's rules have no names and the mission writes `a * 1.0 => a` bare, so a name is
             // optional; the line number keeps the generated method and test names unique and
@@ -1211,7 +1211,32 @@ public final class RuleSyntax {
 
         /** The text of an expression as written (white space between tokens made one space). */
         private String source(RulesParser.ExprContext e) {
-            return text.substring(e.getStart().getStartIndex(), e.getStop().getStopIndex() + 1).replaceAll("\\s+", " ");
+            return oneLine(text.substring(charIndex(e.getStart().getStartIndex()), charIndex(e.getStop().getStopIndex()) + 1));
+        }
+
+        /**
+         * The index in {@code text} of the character ANTLR numbers {@code codePoint}: its
+         * indexes count code points, Java's strings UTF-16 units, which differ after an emoji.
+         */
+        private int charIndex(int codePoint) {
+            if (codePointStarts == null) {
+                codePointStarts = new int[text.codePointCount(0, text.length()) + 1];
+                for (int i = 0, k = 0; k < codePointStarts.length; k++) {
+                    codePointStarts[k] = i;
+                    if (i < text.length()) i += Character.charCount(text.codePointAt(i));
+                }
+            }
+            return codePointStarts[Math.max(0, Math.min(codePoint, codePointStarts.length - 1))];
+        }
+
+        private int[] codePointStarts;
+
+        /**
+         * Text on one line with single spaces: every kind of line break and white space, the
+         * Unicode line and paragraph separators too (JavaPoet would end a string literal there).
+         */
+        static String oneLine(String s) {
+            return s.replaceAll("[\\s\\u0085\\u2028\\u2029]+", " ").trim();
         }
 
         Ast.Annotation annotation(RulesParser.AnnotationContext c) {

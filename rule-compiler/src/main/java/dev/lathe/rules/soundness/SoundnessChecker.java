@@ -148,8 +148,12 @@ public final class SoundnessChecker {
         Verdict execute() {
             List<List<Long>> edges = new ArrayList<>();
             long combos = 1;
+            List<String> literals = new ArrayList<>();
+            literalsOf(rule.pattern(), literals);
+            literalsOf(rule.replacement(), literals);
             for (String v : vars) {
-                List<Long> e = Values.edges(types.get(v), bits.get(v));
+                List<Long> e = new ArrayList<>(Values.edges(types.get(v), bits.get(v)));
+                addLiteralEdges(e, literals, types.get(v), bits.get(v));
                 edges.add(e);
                 combos = combos > 1_000_000 ? combos : combos * e.size();
             }
@@ -220,6 +224,40 @@ public final class SoundnessChecker {
                 if (v != null) return v;
             }
             return null;
+        }
+
+        private static void literalsOf(dev.lathe.rules.model.Node n, List<String> out) {
+            if (n instanceof dev.lathe.rules.model.Node.ConstNode c) out.add(c.text());
+            if (n instanceof dev.lathe.rules.model.Node.OpNode op) {
+                for (dev.lathe.rules.model.Node x : op.srcs()) literalsOf(x, out);
+            }
+        }
+
+        /**
+         * The rule's own literals, and the values next to them, as values of a variable: where a
+         * rule is wrong by one (ige(a, 1000) against ilt(1000, a)), random inputs of 32 bits
+         * almost never meet the one value that shows it. Integers take v - 1, v and v + 1; floats
+         * the value and its neighbours both ways. Condition bounds count too.
+         */
+        private void addLiteralEdges(List<Long> edges, List<String> literals, TypeClass t, int b) {
+            java.util.Set<Long> have = new java.util.HashSet<>(edges);
+            List<Long> more = new ArrayList<>();
+            for (Condition c : rule.conditions()) {
+                if (c.predicate().takesLiteral()) more.add(c.bound());
+            }
+            boolean asFloat = t == TypeClass.FLOAT && b >= 16;
+            for (String text : literals) {
+                dev.lathe.ir.rewrite.RuleLiteral lit = dev.lathe.ir.rewrite.RuleLiteral.of(text);
+                if (lit.fits(b, asFloat)) more.add(lit.bits(b, asFloat));
+                else if (lit.fits(b, !asFloat)) more.add(lit.bits(b, !asFloat));
+            }
+            for (long v : more) {
+                // (a float's bit pattern + 1 or - 1 is its neighbour away from or toward zero)
+                for (long x : new long[] {v, v + 1, v - 1}) {
+                    long m = x & Bits.mask(b);
+                    if (have.add(m)) edges.add(m);
+                }
+            }
         }
 
         private boolean satisfies(Map<String, Long> in) {
