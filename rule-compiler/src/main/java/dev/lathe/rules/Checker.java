@@ -302,7 +302,12 @@ public final class Checker {
                 Condition cond = condition(ac, firstVar);
                 if (cond != null) conds.add(cond);
             }
-            if (errorCount > 0 || badConditions > 0) return null;
+            if (errorCount > 0 || badConditions > 0) {
+                // the conditions that are right are still compared: is_zero(b), is_not_zero(b),
+                // is_nonzero(a) has two mistakes, not one
+                if (conds.size() > 1) conditionsCanHold(conds);
+                return null;
+            }
             conditionsCanHold(conds);
             if (errorCount > 0) return null;
             warnAboutNoOps(root, replacement);
@@ -547,6 +552,8 @@ public final class Checker {
                     error(ann.pos(), "invalid bit size @" + ann.text() + " (1, 8, 16, 32 or 64)");
                 } else if (!op.hasUnsizedOperands()) {
                     error(ann.pos(), op.opName() + " has no operands of a variable size to set");
+                } else if (p.opSize != 0 && p.opSize != n) {
+                    error(ann.pos(), "conflicting op sizes @" + p.opSize + " and @" + n);
                 } else {
                     p.opSize = n;
                 }
