@@ -58,6 +58,8 @@ public final class Checker {
     /** Limits far above any real rule, so that generated methods stay within what javac takes. */
     static final int MAX_CONDITIONS = 64;
     static final int MAX_NAME = 200;
+    /** Rules a file: its generated class stays within the constant pool (5,500 measured to compile). */
+    static final int MAX_RULES = 5_000;
     /** A literal's text is a field name and a string constant of the generated class. */
     static final int MAX_LITERAL = 200;
     /** A rule's text is a string constant (javac takes at most 65,535 UTF-8 bytes). */
@@ -75,6 +77,12 @@ public final class Checker {
 
     public static Result check(Ast.RuleFile ast, String text) {
         Checker c = new Checker(ast.file(), text);
+        if (ast.rules().size() > MAX_RULES) {
+            // One class a file: javac refuses a class of more constants than about 9,000 rules make.
+            c.error(ast.rules().get(MAX_RULES).pos(), String.format("a file may have at most %,d rules (this one has %,d):"
+                    + " split it into several files, each its own pass", MAX_RULES, ast.rules().size()));
+            return new Result(new CheckedFile(ast.file(), ast.passName(), List.of()), c.errors, c.warnings, List.of());
+        }
         List<CheckedRule> rules = new ArrayList<>();
         List<CheckedRule> alone = new ArrayList<>();
         Map<String, Ast.Pos> names = new HashMap<>();

@@ -122,6 +122,37 @@ class RuleCompilerMainTest {
     }
 
     @Test
+    void manyRulesOnOneOpGiveJavaThatCompiles() throws IOException {
+        // more than one root method's share (MatcherGenerator.ROOT_CHUNK): the parts chain
+        StringBuilder sb = new StringBuilder("pass many;\n");
+        for (int k = 0; k < 1200; k++) sb.append("m").append(k).append(": fadd(fmul(a, ").append(k + 2).append(".0), b) ~=> fmul(b, ")
+                .append(k + 2).append(".0);\n");
+        write("many.rules", sb.toString());
+        Run r = run();
+        assertEquals(0, r.code(), r.err());
+        String java = Files.readString(dir.resolve("out/dev/lathe/generated/ManyRules.java"));
+        assertTrue(java.contains("return root_fadd_3(root, rw);"), "the root method is split");
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        int code = javac.run(null, log, log, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
+                dir.resolve("out/dev/lathe/generated/ManyRules.java").toString(),
+                dir.resolve("out/dev/lathe/generated/GeneratedRules.java").toString());
+        assertEquals(0, code, log.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aFileOfMoreRulesThanOneClassHoldsIsALocatedError() throws IOException {
+        StringBuilder sb = new StringBuilder("pass many;\n");
+        for (int k = 0; k < Checker.MAX_RULES + 1; k++) sb.append("m").append(k).append(": iadd(a, ").append(k + 1).append(") => a;\n");
+        write("many.rules", sb.toString());
+        Run r = run();
+        assertEquals(1, r.code());
+        assertTrue(r.err().contains("rules/many.rules:" + (Checker.MAX_RULES + 2) + ":1: error: a file may have at most 5,000 rules"
+                + " (this one has 5,001)"), r.err().substring(0, Math.min(2000, r.err().length())));
+    }
+
+    @Test
     void aFileNameThatIsNotAPassNameNeedsAHeader() throws IOException {
         write("my-rules.rules", "r: fmul(a, 1.0) => a;\n");
         Run r = run();
