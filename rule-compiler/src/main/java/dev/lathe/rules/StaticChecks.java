@@ -60,6 +60,9 @@ final class StaticChecks {
         // The rules each earlier rule shadows: reported once, at the first of them, so that a rule
         // made too general by a typo gives one error naming what it hides, not one per rule.
         Map<CheckedRule, List<CheckedRule>> shadowed = new java.util.LinkedHashMap<>();
+        // Rules already in error here (a duplicate, a hidden rule, an identity): loops through
+        // them are not warned about as well, the error says what to do with them.
+        java.util.Set<CheckedRule> rejected = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (int j = 0; j < rules.size(); j++) {
             CheckedRule later = rules.get(j);
             for (int i = 0; i < j; i++) {
@@ -68,10 +71,12 @@ final class StaticChecks {
                 if (duplicates(earlier, later)) {
                     errors.add(at(later, "error", "rule " + later.name() + " duplicates rule " + earlier.name() + " (line "
                             + earlier.line() + "): the same pattern and conditions"));
+                    rejected.add(later);
                     break;
                 }
                 if (shadows(earlier, later)) {
                     shadowed.computeIfAbsent(earlier, k -> new ArrayList<>()).add(later);
+                    rejected.add(later);
                     break;
                 }
             }
@@ -111,24 +116,28 @@ final class StaticChecks {
             }
             into.add(next);
         }
+        for (CheckedRule r : rules) {
+            if (identity(r)) rejected.add(r);
+        }
         for (int i = 0; i < rules.size(); i++) {
             CheckedRule a = rules.get(i);
             if (identity(a)) {
                 errors.add(at(a, "error", "rule " + a.name() + " does nothing: its replacement is its pattern"
                         + (same(a.pattern(), a.replacement()) ? ""
                         : " (operands swapped or literals spelled otherwise), so it would fire again on its own result")));
-            } else if (into.get(i).contains(i)) {
+            } else if (into.get(i).contains(i) && !rejected.contains(a)) {
                 warnings.add(at(a, "warning", "rule " + a.name() + " may rewrite forever: its replacement matches its own pattern"));
             }
             for (int j : into.get(i)) {
                 CheckedRule b = rules.get(j);
-                if (j > i && into.get(j).contains(i)) {
+                if (j > i && into.get(j).contains(i) && !rejected.contains(a) && !rejected.contains(b)) {
                     warnings.add(at(b, "warning", "rules " + a.name() + " (line " + a.line() + ") and " + b.name()
                             + " may rewrite into each other: each one's replacement matches the other's pattern"));
                 }
             }
         }
         for (List<Integer> cycle : RewriteCycles.longerThanTwo(into)) {
+            if (cycle.stream().anyMatch(k -> rejected.contains(rules.get(k)))) continue;
             List<String> names = new ArrayList<>();
             int last = cycle.get(0);
             for (int k : cycle) {
