@@ -38,6 +38,16 @@ class RuleCompilerMainTest {
         write(name, content.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** javac on a generated class (a path under the output folder) and the index: it must compile. */
+    private void compileGenerated(String generated) throws IOException {
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        Path classes = Files.createDirectories(dir.resolve("classes"));
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        int code = javac.run(null, log, log, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
+                dir.resolve(generated).toString(), dir.resolve("out/dev/lathe/generated/GeneratedRules.java").toString());
+        assertEquals(0, code, log.toString(StandardCharsets.UTF_8));
+    }
+
     @Test
     void twoFilesWithOneRuleSetNameAreAnError() throws IOException {
         write("a.rules", "pass opt;\nr: fmul(a, 1.0) => a;\n");
@@ -68,13 +78,7 @@ class RuleCompilerMainTest {
         write("t.rules", "pass t;\nr: fneg(fneg(a)) // \\u002a/ and C:\\users\n   => a;\n");
         Run r = run();
         assertEquals(0, r.code(), r.err());
-        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
-        Path classes = Files.createDirectories(dir.resolve("classes"));
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int code = javac.run(null, log, log, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
-                dir.resolve("out/dev/lathe/generated/TRules.java").toString(),
-                dir.resolve("out/dev/lathe/generated/GeneratedRules.java").toString());
-        assertEquals(0, code, log.toString(StandardCharsets.UTF_8));
+        compileGenerated("out/dev/lathe/generated/TRules.java");
     }
 
     @Test
@@ -91,14 +95,7 @@ class RuleCompilerMainTest {
         write("t.rules", "pass " + name + ";\n" + head + sum + ";\n");
         Run r = run();
         assertEquals(0, r.code(), r.err());
-        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
-        Path classes = Files.createDirectories(dir.resolve("classes"));
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        String cls = Character.toUpperCase(name.charAt(0)) + name.substring(1) + "Rules";
-        int code = javac.run(null, log, log, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
-                dir.resolve("out/dev/lathe/generated/" + cls + ".java").toString(),
-                dir.resolve("out/dev/lathe/generated/GeneratedRules.java").toString());
-        assertEquals(0, code, log.toString(StandardCharsets.UTF_8));
+        compileGenerated("out/dev/lathe/generated/" + Character.toUpperCase(name.charAt(0)) + name.substring(1) + "Rules.java");
     }
 
     @Test
@@ -132,13 +129,7 @@ class RuleCompilerMainTest {
         assertEquals(0, r.code(), r.err());
         String java = Files.readString(dir.resolve("out/dev/lathe/generated/ManyRules.java"));
         assertTrue(java.contains("return root_fadd_3(root, rw);"), "the root method is split");
-        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
-        Path classes = Files.createDirectories(dir.resolve("classes"));
-        ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int code = javac.run(null, log, log, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
-                dir.resolve("out/dev/lathe/generated/ManyRules.java").toString(),
-                dir.resolve("out/dev/lathe/generated/GeneratedRules.java").toString());
-        assertEquals(0, code, log.toString(StandardCharsets.UTF_8));
+        compileGenerated("out/dev/lathe/generated/ManyRules.java");
     }
 
     @Test
