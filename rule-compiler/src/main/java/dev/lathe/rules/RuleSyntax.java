@@ -292,10 +292,7 @@ public final class RuleSyntax {
 
     /** A character as a message shows it: control characters and non-ASCII ones by code point too. */
     private static String shownChar(String s) {
-        int cp = s.codePointAt(0);
-        String code = String.format("U+%04X", cp);
-        if (cp < 0x20 || cp == 0x7F) return code;
-        return cp < 0x80 ? "'" + s + "'" : "'" + s + "' (" + code + ")";
+        return Diagnostic.describeChar(s.codePointAt(0));
     }
 
     private static String tooDeepMessage() {

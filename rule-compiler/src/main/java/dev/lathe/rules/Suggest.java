@@ -84,7 +84,7 @@ final class Suggest {
         String lower = name.toLowerCase(java.util.Locale.ROOT);
         if (OP_ELSEWHERE.containsKey(lower)) return OP_ELSEWHERE.get(lower);
         // iadd32: a size glued to the name, where the op takes it as an annotation
-        java.util.regex.Matcher sized = java.util.regex.Pattern.compile("(.*?)_?(1|8|16|32|64)").matcher(lower);
+        java.util.regex.Matcher sized = SIZED_NAME.matcher(lower);
         if (sized.matches() && known.contains(sized.group(1))) return sized.group(1) + "@" + sized.group(2);
         switch (lower) {
             case "fma", "fmad", "mad", "madd", "fmadd" -> {
@@ -104,6 +104,9 @@ final class Suggest {
         if (!longer.isEmpty() && longer.size() <= 4) return oneOf(longer);
         return closest(name, known);
     }
+
+    /** An op name with a size glued on: iadd32, fmul_16. */
+    private static final java.util.regex.Pattern SIZED_NAME = java.util.regex.Pattern.compile("(.*?)_?(1|8|16|32|64)");
 
     private static String oneOf(List<String> names) {
         return names.size() == 1 ? names.get(0) : "one of " + String.join(", ", names);

@@ -48,13 +48,23 @@ public record Diagnostic(String file, int line, int column, String severity, Str
         return headline() + "\n  " + line + "\n  " + " ".repeat(pad) + '^';
     }
 
+    /**
+     * A character as a message names it: {@code '$'}; a non-ASCII one with its code point too,
+     * {@code '＄' (U+FF04)}; a control character by its code point alone.
+     */
+    public static String describeChar(int cp) {
+        String code = String.format("U+%04X", cp);
+        if (cp < 0x20 || cp == 0x7F) return code;
+        return cp < 0x80 ? "'" + (char) cp + "'" : "'" + Character.toString(cp) + "' (" + code + ")";
+    }
+
     /** How a character of the source line is shown: tabs as a space, what has no visible cell as '?'. */
     private static int shown(int cp) {
         if (cp == '\t') return ' ';
         if (cp < 0x20 || cp == 0x7F) return '?';
         int type = Character.getType(cp);
         if (type == Character.FORMAT || type == Character.SURROGATE || type == Character.UNASSIGNED
-                || type == Character.PRIVATE_USE || (type == Character.CONTROL)) return '?';
+                || type == Character.PRIVATE_USE || type == Character.CONTROL) return '?';
         return cp;
     }
 

@@ -111,10 +111,7 @@ final class Lexer {
             pos++;
             return new Token(Token.Kind.PUNCT, punct, line, col);
         }
-        int cp = text.codePointAt(pos);
-        String code = String.format("U+%04X", cp);
-        throw error(line, col, "unexpected character " + (cp < 0x20 || cp == 0x7F ? code
-                : cp < 0x80 ? "'" + (char) cp + "'" : "'" + Character.toString(cp) + "' (" + code + ")"));
+        throw error(line, col, "unexpected character " + Diagnostic.describeChar(text.codePointAt(pos)));
     }
 
     private Token number(int col) {

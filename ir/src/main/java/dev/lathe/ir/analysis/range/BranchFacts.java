@@ -27,8 +27,9 @@ import java.util.List;
  * is known. A condition is looked through as GLSL's {@code !}, {@code &&} and {@code ||}
  * compile: inot flips what is assumed, a true 1-bit iand says both operands are true and a
  * false 1-bit ior says both are false ({@code if (i < n && j != 0)} narrows i and j in the
- * then-list); a false iand or a true ior says only that one operand is, which narrows nothing. An assumption is about an SSA value, which cannot change between
- * the branch and the code it guards, so those of the code around a loop hold in its body too.
+ * then-list); a false iand or a true ior says only that one operand is, which narrows nothing.
+ * An assumption is about an SSA value, which cannot change between the branch and the code it
+ * guards, so those of the code around a loop hold in its body too.
  * The condition is read from the branch when asked: a rule pass may rewrite it.
  */
 final class BranchFacts {
