@@ -549,7 +549,7 @@ final class Instructions {
         throw t.m.module.error(i, "an access chain goes past a scalar");
     }
 
-    private static Val undef(SpirvToIr t, Instruction i, SpirvType ty) {
+    static Val undef(SpirvToIr t, Instruction i, SpirvType ty) {
         if (SpirvType.isSimple(ty)) return new Val.Simple(t.b.undef(SpirvType.components(ty), SpirvType.bits(ty)));
         List<Val> parts = new ArrayList<>();
         if (ty instanceof SpirvType.Matrix mx) for (int k = 0; k < mx.count(); k++) parts.add(undef(t, i, mx.column()));

@@ -79,6 +79,10 @@ final class ModuleInfo {
                 }
                 case 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 32, 33 -> types.put(id(i, 0), type(i));
                 case 41, 42, 43, 44, 46, 48, 49, 50, 51, 52 -> constants.put(id(i, 1), i);
+                case 1 -> { // OpUndef: spirv-opt also declares them among the constants
+                    if (cur == null) constants.put(id(i, 1), i);
+                    else if (block != null) block.add(i);
+                }
                 case 59 -> {
                     if (cur == null) globals.put(id(i, 1), i);
                     else if (block != null) block.add(i);

@@ -4,11 +4,9 @@ import dev.lathe.ir.Shader;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrSyntaxException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Reading a shader by its extension: {@code .ir} (the text format), {@code .spv} (SPIR-V),
@@ -69,25 +67,14 @@ public final class ShaderSources {
     static byte[] glslang(Path source) throws IOException {
         Path out = Files.createTempFile("lathe-", ".spv");
         try {
-            Process p;
+            ExternalTool.Result r;
             try {
-                p = new ProcessBuilder("glslangValidator", "-V", "--target-env", "vulkan1.1", "--quiet", "-o", out.toString(), source.toString())
-                        .redirectErrorStream(true).start();
-            } catch (IOException e) {
+                r = ExternalTool.run(60, "glslangValidator", "-V", "--target-env", "vulkan1.1", "--quiet", "-o", out.toString(), source.toString());
+            } catch (ExternalTool.ToolException e) {
                 throw new SourceException(source + ": GLSL needs glslangValidator on the PATH (Debian: apt-get install glslang-tools), "
-                        + "or give the .spv");
+                        + "or give the .spv (" + e.getMessage() + ")");
             }
-            String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            try {
-                if (!p.waitFor(60, TimeUnit.SECONDS)) {
-                    p.destroyForcibly();
-                    throw new SourceException(source + ": glslangValidator did not finish in 60 s");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new SourceException(source + ": interrupted while glslangValidator ran");
-            }
-            if (p.exitValue() != 0) throw new SourceException(source + ": glslangValidator failed: " + log.replace('\n', ' '));
+            if (!r.ok()) throw new SourceException(source + ": glslangValidator failed: " + r.output().replace('\n', ' '));
             return Files.readAllBytes(out);
         } finally {
             Files.deleteIfExists(out);

@@ -16,6 +16,7 @@ import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
+import dev.lathe.ir.pass.RepairSsa;
 import dev.lathe.spirv.SpirvModule.Instruction;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -96,6 +97,8 @@ final class SpirvToIr {
         for (Instruction v : m.globals.values()) global(v);
         ModuleInfo.Function main = m.functions.get(m.entryFunction);
         body(main, null); // every path ends in OpReturn or OpKill, which store the outputs themselves
+        // the structured translation adds paths SPIR-V's dominance does not cover (see RepairSsa)
+        new RepairSsa().run(fn);
         return shader;
     }
 
@@ -1268,6 +1271,9 @@ final class SpirvToIr {
             }
             case 46 -> {
                 return zero(c, t);
+            }
+            case 1 -> {
+                return Instructions.undef(this, c, t);
             }
             case 52 -> {
                 // OpSpecConstantOp: spec constants are at their defaults, so the operation is
