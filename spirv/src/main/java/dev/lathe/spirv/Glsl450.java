@@ -152,7 +152,7 @@ final class Glsl450 {
             case 74 -> b.alu(Op.IFIND_MSB, x);
             case 75 -> b.alu(Op.UFIND_MSB, x);
             case 53 -> ldexp(t, i, x, y);
-            default -> throw m.module.error(i, "unsupported OpExtInst GLSL.std.450 " + inst);
+            default -> throw m.module.error(i, "unsupported OpExtInst GLSL.std.450 " + SpirvNames.name(SpirvNames.GLSL_STD_450, inst));
         };
         return new Val.Simple(Instructions.exact(t, i, r));
     }

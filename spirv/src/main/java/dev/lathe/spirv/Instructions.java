@@ -238,7 +238,7 @@ final class Instructions {
             case 207, 208, 209, 210, 211, 212, 213, 214, 215 -> {
                 // derivatives: Lathe runs one fragment at a time, as if the other three of its quad
                 // had the same inputs, so every derivative (and fwidth) is exactly 0
-                if (t.shader.stage() != dev.lathe.ir.Stage.FRAGMENT) throw m.module.error(i, Opcodes.name(op) + " outside a fragment shader");
+                if (t.shader.stage() != dev.lathe.ir.Stage.FRAGMENT) throw m.module.error(i, SpirvNames.opcode(op) + " outside a fragment shader");
                 Value x = t.simple(i, t.val(i, m.id(i, 2)));
                 t.define(m.id(i, 1), new Val.Simple(b.constant(x.bitSize(), new long[x.numComponents()])));
             }
@@ -264,7 +264,8 @@ final class Instructions {
                 t.inline(i, callee, args);
             }
             case 12 -> { // OpExtInst
-                if (m.id(i, 2) != m.glsl450) throw m.module.error(i, "unsupported OpExtInst (only GLSL.std.450 is read)");
+                if (m.nonSemantic.contains(m.id(i, 2))) return;
+                if (m.id(i, 2) != m.glsl450) throw m.module.error(i, "unsupported OpExtInst (only GLSL.std.450 and NonSemantic.* sets are read)");
                 t.define(m.id(i, 1), Glsl450.translate(t, i));
             }
             default -> {
@@ -277,7 +278,7 @@ final class Instructions {
                     Val x = t.val(i, m.id(i, 2));
                     t.define(m.id(i, 1), memberwise(t, i, x, x, (v, unused) -> exact(t, i, b.alu(un, v))));
                 } else {
-                    throw m.module.error(i, "unsupported " + Opcodes.name(op));
+                    throw m.module.error(i, "unsupported " + SpirvNames.opcode(op));
                 }
             }
         }
@@ -296,14 +297,14 @@ final class Instructions {
     private static Variable storageImage(SpirvToIr t, Instruction i, int id) {
         SpirvToIr.TexChoice c = texture(t, i, id);
         Variable v = c.vars().get(0);
-        if (c.index() != null || v.kind() != Variable.Kind.IMAGE) throw t.m.module.error(i, Opcodes.name(i.opcode()) + " on %" + id + ", which is no storage image");
+        if (c.index() != null || v.kind() != Variable.Kind.IMAGE) throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + " on %" + id + ", which is no storage image");
         return v;
     }
 
     private static Value imageCoord(SpirvToIr t, Instruction i, Variable img, int id) {
         Value c = t.simple(i, t.val(i, id));
         int dims = img.dim().coordinates();
-        if (c.bitSize() != 32 || c.numComponents() < dims) throw t.m.module.error(i, Opcodes.name(i.opcode()) + " needs " + dims + " 32-bit integer coordinates");
+        if (c.bitSize() != 32 || c.numComponents() < dims) throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + " needs " + dims + " 32-bit integer coordinates");
         return c.numComponents() == dims ? c : pick(t.b, c, dims);
     }
 
@@ -342,7 +343,7 @@ final class Instructions {
         IrBuilder b = t.b;
         int dims = tex.dim().coordinates();
         int op = i.opcode();
-        if (tex.kind() == Variable.Kind.IMAGE && op != 103 && op != 104) throw m.module.error(i, Opcodes.name(op) + " on a storage image");
+        if (tex.kind() == Variable.Kind.IMAGE && op != 103 && op != 104) throw m.module.error(i, SpirvNames.opcode(op) + " on a storage image");
         SpirvToIr.TextureShape shape = t.textureShapes.getOrDefault(tex, SpirvToIr.TextureShape.PLAIN);
         if (op == 103 || op == 104) {
             Value size = tex.kind() == Variable.Kind.IMAGE ? b.imageSize(tex) : b.txs(tex);
@@ -352,15 +353,15 @@ final class Instructions {
         boolean dref = op == 89 || op == 90 || op == 93 || op == 94;
         boolean proj = op >= 91 && op <= 94;
         Value full = t.simple(i, t.val(i, m.id(i, 3)));
-        if (proj && full.numComponents() <= dims) throw m.module.error(i, Opcodes.name(op) + " needs a q component after the coordinates");
-        if (proj && shape != SpirvToIr.TextureShape.PLAIN) throw m.module.error(i, Opcodes.name(op) + " on an arrayed or cube texture");
-        if (shape == SpirvToIr.TextureShape.CUBE && (op == 95 || op == 96)) throw m.module.error(i, "unsupported " + Opcodes.name(op) + " on a cube map");
+        if (proj && full.numComponents() <= dims) throw m.module.error(i, SpirvNames.opcode(op) + " needs a q component after the coordinates");
+        if (proj && shape != SpirvToIr.TextureShape.PLAIN) throw m.module.error(i, SpirvNames.opcode(op) + " on an arrayed or cube texture");
+        if (shape == SpirvToIr.TextureShape.CUBE && (op == 95 || op == 96)) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " on a cube map");
         Value coord = full.numComponents() != dims ? pick(b, full, dims) : full;
         int next = 4;
         Value ref = null;
         Integer component = null;
         if (dref) {
-            if (tex.type().base() != dev.lathe.ir.BaseType.FLOAT) throw m.module.error(i, Opcodes.name(op) + " on an integer texture");
+            if (tex.type().base() != dev.lathe.ir.BaseType.FLOAT) throw m.module.error(i, SpirvNames.opcode(op) + " on an integer texture");
             ref = t.simple(i, t.val(i, m.id(i, next++)));
         }
         if (op == 96) {
@@ -377,7 +378,7 @@ final class Instructions {
         // ConstOffset 0x8, Offset 0x10, MinLod 0x80
         int mask = i.count() > next ? i.operand(next++) : 0;
         if ((mask & ~0x9f) != 0) {
-            throw m.module.error(i, "unsupported " + Opcodes.name(op) + " operands (mask 0x" + Integer.toHexString(mask)
+            throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " operands (mask 0x" + Integer.toHexString(mask)
                     + "; bias, lod, gradients, offsets and a minimum lod are read)");
         }
         if ((mask & 0x1) != 0) next++;
@@ -393,7 +394,7 @@ final class Instructions {
         }
         if ((mask & 0x80) != 0) next++;
         m.need(i, next);
-        if (offset != null && shape == SpirvToIr.TextureShape.CUBE) throw m.module.error(i, Opcodes.name(op) + " with an offset on a cube map");
+        if (offset != null && shape == SpirvToIr.TextureShape.CUBE) throw m.module.error(i, SpirvNames.opcode(op) + " with an offset on a cube map");
         if (offset != null && shape == SpirvToIr.TextureShape.ARRAY) {
             // the offset moves within a layer: none on the layer coordinate
             Value[] c = new Value[dims];
@@ -420,14 +421,14 @@ final class Instructions {
         boolean explicit = op == 88 || op == 90 || op == 92 || op == 94;
         Value texel;
         if (!explicit) {
-            if (lod != null || grad) throw m.module.error(i, Opcodes.name(op) + " with a Lod or Grad operand");
+            if (lod != null || grad) throw m.module.error(i, SpirvNames.opcode(op) + " with a Lod or Grad operand");
             texel = b.tex(tex, coord);
         } else if (lod != null) {
             texel = b.txl(tex, coord, lod);
         } else if (grad) {
             texel = b.tex(tex, coord);
         } else {
-            throw m.module.error(i, Opcodes.name(op) + " without a Lod or Grad operand");
+            throw m.module.error(i, SpirvNames.opcode(op) + " without a Lod or Grad operand");
         }
         if (!dref) return texel;
         Value pass = b.alu(Op.FGE, b.channel(texel, 0), ref);
@@ -618,11 +619,11 @@ final class Instructions {
                 if (op == 235) data = b.alu(Op.INEG, data);
             }
         }
-        if (data.bitSize() != 32) throw t.mod.error(i, "unsupported " + Opcodes.name(op) + " (on " + data.bitSize() + "-bit values; only 32-bit integers)");
+        if (data.bitSize() != 32) throw t.mod.error(i, "unsupported " + SpirvNames.opcode(op) + " (on " + data.bitSize() + "-bit values; only 32-bit integers)");
         return new Val.Simple(t.atomic(i, p, a, compare, data));
     }
 
-    private static Val select(SpirvToIr t, Instruction i, Val cond, Val a, Val c) {
+    static Val select(SpirvToIr t, Instruction i, Val cond, Val a, Val c) {
         if (a instanceof Val.Composite ca) {
             List<Val> parts = new ArrayList<>();
             for (int k = 0; k < ca.members().size(); k++) parts.add(select(t, i, cond, ca.members().get(k), ((Val.Composite) c).members().get(k)));
@@ -646,7 +647,7 @@ final class Instructions {
             case 114 -> pick(to, Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64);
             default -> pick(to, null, Op.F2F16, Op.F2F32, Op.F2F64);
         };
-        if (o == null) throw m.module.error(i, "unsupported " + Opcodes.name(op) + " to " + to + " bits");
+        if (o == null) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " to " + to + " bits");
         return new Val.Simple(t.b.alu(o, x));
     }
 

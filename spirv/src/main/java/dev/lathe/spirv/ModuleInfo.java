@@ -3,9 +3,11 @@ package dev.lathe.spirv;
 import dev.lathe.spirv.SpirvModule.Instruction;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a module declares, gathered in one walk before translation: names, decorations, types,
@@ -31,6 +33,8 @@ final class ModuleInfo {
     final Map<Integer, Instruction> globals = new LinkedHashMap<>();
     final Map<Integer, Function> functions = new LinkedHashMap<>();
     int glsl450 = -1;
+    /** OpExtInstImport ids of NonSemantic.* instruction sets, whose instructions are skipped. */
+    final Set<Integer> nonSemantic = new HashSet<>();
     int executionModel = -1, entryFunction = -1;
     int[] localSize = {1, 1, 1};
     Instruction entryPoint;
@@ -56,7 +60,10 @@ final class ModuleInfo {
                 case 5 -> names.put(id(i, 0), SpirvReader.string(module, i, 1, null)); // OpName
                 case 6 -> memberNames.computeIfAbsent(id(i, 0), k -> new HashMap<>()).put(arg(i, 1), SpirvReader.string(module, i, 2, null));
                 case 11 -> {
-                    if (SpirvReader.string(module, i, 1, null).equals("GLSL.std.450")) glsl450 = id(i, 0);
+                    String set = SpirvReader.string(module, i, 1, null);
+                    if (set.equals("GLSL.std.450")) glsl450 = id(i, 0);
+                    // the SPIR-V specification lets a consumer ignore every NonSemantic.* set (debugPrintfEXT, debug info)
+                    if (set.startsWith("NonSemantic.")) nonSemantic.add(id(i, 0));
                 }
                 case 15 -> { // OpEntryPoint model fn name interface...
                     if (entryPoint == null) {
@@ -114,7 +121,7 @@ final class ModuleInfo {
     }
 
     void need(Instruction i, int n) {
-        if (i.count() < n) throw module.error(i, Opcodes.name(i.opcode()) + " has " + i.count() + " operands, needs " + n);
+        if (i.count() < n) throw module.error(i, SpirvNames.opcode(i.opcode()) + " has " + i.count() + " operands, needs " + n);
     }
 
     /**

@@ -44,7 +44,7 @@ public final class SpirvReader {
             int count = first >>> 16, opcode = first & 0xffff;
             if (count == 0) throw new SpirvException(file + ": word " + at + ": an instruction with word count 0 (opcode " + opcode + ")");
             if (count > n - at) {
-                throw new SpirvException(file + ": word " + at + ": " + Opcodes.name(opcode) + " has " + count + " words, but only "
+                throw new SpirvException(file + ": word " + at + ": " + SpirvNames.opcode(opcode) + " has " + count + " words, but only "
                         + (n - at) + " are left");
             }
             int[] ops = new int[count - 1];
@@ -80,6 +80,6 @@ public final class SpirvReader {
                 buf[len++] = (byte) c;
             }
         }
-        throw m.error(i, "a string operand of " + Opcodes.name(i.opcode()) + " is not NUL-terminated");
+        throw m.error(i, "a string operand of " + SpirvNames.opcode(i.opcode()) + " is not NUL-terminated");
     }
 }

@@ -84,7 +84,7 @@ final class SpirvToIr {
             case 0 -> Stage.VERTEX;
             case 4 -> Stage.FRAGMENT;
             case 5 -> Stage.COMPUTE;
-            default -> throw mod.error(m.entryPoint, "unsupported OpEntryPoint (execution model " + m.executionModel
+            default -> throw mod.error(m.entryPoint, "unsupported OpEntryPoint (" + SpirvNames.of("ExecutionModel", m.executionModel)
                     + "; vertex, fragment and compute are read)");
         };
         shader = new Shader(stage);
@@ -95,6 +95,12 @@ final class SpirvToIr {
         fn = shader.addFunction("main");
         b = new IrBuilder(fn);
         for (Instruction v : m.globals.values()) global(v);
+        // built-in inputs go after the shader's own locations, which are known only now
+        for (BuiltinInput bi : builtinInputs) {
+            int loc = nextInputLocation();
+            Variable var = shader.addVariable(Variable.input(uniqueName(-1, bi.name()), varType(bi.at(), bi.type()), loc, !isFloat(bi.type())));
+            pointers.put(bi.id(), new Ptr(new InputPlace(var), bi.type(), List.of()));
+        }
         ModuleInfo.Function main = m.functions.get(m.entryFunction);
         body(main, null); // every path ends in OpReturn or OpKill, which store the outputs themselves
         // the structured translation adds paths SPIR-V's dominance does not cover (see RepairSsa)
@@ -151,6 +157,9 @@ final class SpirvToIr {
 
     record BufferPlace(Variable var, SpirvType root) implements Place {}
 
+    /** An array of buffer blocks: one IR buffer per element (they share the array's binding). */
+    record BufferArrayPlace(List<Variable> vars, SpirvType.Struct block) implements Place {}
+
     record TexturePlace(Variable var) implements Place {}
 
     /** An array of textures: one IR texture per element (they share the array's binding). */
@@ -206,6 +215,11 @@ final class SpirvToIr {
                     pointers.put(id, new Ptr(new SubgroupPlace(builtin), t, List.of()));
                     return;
                 }
+                if (builtin != null && BUILTIN_INPUTS.containsKey(builtin)) {
+                    if (!SpirvType.isSimple(t)) throw mod.error(v, "unsupported OpVariable (" + SpirvNames.of("BuiltIn", builtin) + " of type " + t + ")");
+                    builtinInputs.add(new BuiltinInput(v, id, BUILTIN_INPUTS.get(builtin), t));
+                    return;
+                }
                 if (builtin != null) {
                     Intrinsic in = switch (builtin) {
                         case 24 -> Intrinsic.LOAD_NUM_WORKGROUPS;
@@ -218,7 +232,7 @@ final class SpirvToIr {
                         case 17 -> Intrinsic.LOAD_FRONT_FACE;
                         case 42 -> Intrinsic.LOAD_VERTEX_ID;
                         case 43 -> Intrinsic.LOAD_INSTANCE_ID;
-                        default -> throw mod.error(v, "unsupported OpVariable (input BuiltIn " + builtin + ")");
+                        default -> throw mod.error(v, "unsupported OpVariable (input " + SpirvNames.of("BuiltIn", builtin) + ")");
                     };
                     pointers.put(id, new Ptr(new BuiltinPlace(in), t, List.of()));
                     return;
@@ -237,13 +251,17 @@ final class SpirvToIr {
                     pointers.put(id, new Ptr(new PerVertexPlace(new LocalPlace(shadow, st.members().get(0))), t, List.of()));
                     return;
                 }
-                if (builtin != null) throw mod.error(v, "unsupported OpVariable (output BuiltIn " + builtin + ")");
+                if (builtin != null) throw mod.error(v, "unsupported OpVariable (output " + SpirvNames.of("BuiltIn", builtin) + ")");
                 Integer loc = m.decoration(id, ModuleInfo.LOCATION);
                 Place place = outputPlace(v, uniqueName(id, "out"), t, new int[] {loc == null ? nextOutputLocation() : loc});
                 pointers.put(id, new Ptr(place, t, List.of()));
             }
             case ModuleInfo.UNIFORM, ModuleInfo.PUSH_CONSTANT, ModuleInfo.STORAGE_BUFFER -> {
-                if (!(t instanceof SpirvType.Struct st)) throw mod.error(v, "unsupported OpVariable (a block that is no struct)");
+                // an array of blocks (uniform UBO { … } ubo[2]) is one descriptor per element
+                SpirvType.Array blocks = t instanceof SpirvType.Array a && a.element() instanceof SpirvType.Struct ? a : null;
+                if (!((blocks != null ? blocks.element() : t) instanceof SpirvType.Struct st)) {
+                    throw mod.error(v, "unsupported OpVariable (a block of type " + t + ", which is no struct)");
+                }
                 boolean buffer = sc == ModuleInfo.STORAGE_BUFFER || m.decoration(st.id(), ModuleInfo.BUFFER_BLOCK) != null;
                 if (buffer) {
                     Integer binding = m.decoration(id, ModuleInfo.BINDING);
@@ -251,8 +269,17 @@ final class SpirvToIr {
                     // an unnamed block instance (buffer Data { … };) goes by its block's name
                     String name = m.names.getOrDefault(id, "").isEmpty() && !m.names.getOrDefault(st.id(), "").isEmpty()
                             ? uniqueName(-1, m.names.get(st.id()).replaceAll("[^A-Za-z0-9_]", "_")) : uniqueName(id, "buf");
-                    Variable var = shader.addVariable(Variable.buffer(name, varType(v, scalar), binding == null ? 0 : binding));
-                    pointers.put(id, new Ptr(new BufferPlace(var, t), t, List.of()));
+                    if (blocks == null) {
+                        Variable var = shader.addVariable(Variable.buffer(name, varType(v, scalar), binding == null ? 0 : binding));
+                        pointers.put(id, new Ptr(new BufferPlace(var, t), t, List.of()));
+                        return;
+                    }
+                    if (blocks.length() > 32) throw mod.error(v, "unsupported OpVariable (an array of " + Integer.toUnsignedString(blocks.length()) + " buffers; the target has 32)");
+                    List<Variable> vars = new ArrayList<>();
+                    for (int k = 0; k < blocks.length(); k++) {
+                        vars.add(shader.addVariable(Variable.buffer(uniqueName(-1, name + "_" + k), varType(v, scalar), binding == null ? 0 : binding)));
+                    }
+                    pointers.put(id, new Ptr(new BufferArrayPlace(vars, st), t, List.of()));
                     return;
                 }
                 String block = m.names.getOrDefault(id, "");
@@ -278,7 +305,7 @@ final class SpirvToIr {
                     case 0 -> TextureDim.D1;
                     case 1 -> TextureDim.D2;
                     case 2 -> TextureDim.D3;
-                    default -> throw mod.error(v, "unsupported OpTypeImage (dimension " + im.dim() + ")");
+                    default -> throw mod.error(v, "unsupported OpTypeImage (" + SpirvNames.of("Dim", im.dim()) + ")");
                 };
                 SpirvType s = im.sampled();
                 BaseType base = s instanceof SpirvType.Float ? BaseType.FLOAT : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : BaseType.UINT;
@@ -287,7 +314,7 @@ final class SpirvToIr {
                 if (im.usage() == 2) {
                     if (t instanceof SpirvType.Array) throw mod.error(v, "unsupported OpVariable (an array of storage images)");
                     ImageFormat format = im.format() == 0 ? ImageFormat.full(base) : ImageFormat.ofSpirv(im.format());
-                    if (format == null) throw mod.error(v, "unsupported OpTypeImage (image format " + im.format() + ")");
+                    if (format == null) throw mod.error(v, "unsupported OpTypeImage (" + SpirvNames.of("ImageFormat", im.format()) + ")");
                     if (format.base() != base) throw mod.error(v, "OpTypeImage: format " + format.spelling() + " on a " + s + " image");
                     Variable var = shader.addVariable(Variable.image(name, dim, format, binding));
                     pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
@@ -318,7 +345,7 @@ final class SpirvToIr {
                     workgroup = false;
                 }
             }
-            default -> throw mod.error(v, "unsupported OpVariable (storage class " + sc + ")");
+            default -> throw mod.error(v, "unsupported OpVariable (" + SpirvNames.of("StorageClass", sc) + ")");
         }
     }
 
@@ -528,6 +555,29 @@ final class SpirvToIr {
         return loadSlots(at, t, slot, path, s -> var.isArray() ? b.loadUniform(var, s) : b.loadUniform(var));
     }
 
+    /**
+     * Built-ins that are plain inputs to the shader: values the rasterizer or the draw provides
+     * that the IR has no system value for. Like ir3, which reads gl_PointCoord as a varying, they
+     * become IR inputs (named after GLSL, at the locations after the shader's own), so the
+     * interpreter takes them from {@code --input} and the backend reads them as any input.
+     */
+    private static final Map<Integer, String> BUILTIN_INPUTS = Map.ofEntries(
+            Map.entry(16, "gl_PointCoord"), Map.entry(7, "gl_PrimitiveID"), Map.entry(9, "gl_Layer"),
+            Map.entry(10, "gl_ViewportIndex"), Map.entry(18, "gl_SampleID"), Map.entry(19, "gl_SamplePosition"),
+            Map.entry(4424, "gl_BaseVertex"), Map.entry(4425, "gl_BaseInstance"), Map.entry(4426, "gl_DrawID"),
+            Map.entry(4440, "gl_ViewIndex"), Map.entry(4444, "gl_ShadingRateEXT"), Map.entry(5286, "gl_BaryCoordEXT"),
+            Map.entry(5287, "gl_BaryCoordNoPerspEXT"));
+
+    private record BuiltinInput(Instruction at, int id, String name, SpirvType type) {}
+
+    private final List<BuiltinInput> builtinInputs = new ArrayList<>();
+
+    private int nextInputLocation() {
+        int max = -1;
+        for (Variable i : shader.variables(Variable.Kind.INPUT)) max = Math.max(max, i.location());
+        return max + 1;
+    }
+
     private int nextOutputLocation() {
         int max = -1;
         for (Variable o : shader.variables(Variable.Kind.OUTPUT)) max = Math.max(max, o.location());
@@ -670,6 +720,18 @@ final class SpirvToIr {
             return loadUniform(at, place, path, null);
         }
         if (place instanceof BufferPlace bp) return loadBuffer(at, bp.var(), address(at, p));
+        if (place instanceof BufferArrayPlace ba) {
+            if (path.isEmpty()) throw mod.error(at, "unsupported OpLoad (a whole array of buffers)");
+            if (path.get(0) instanceof Integer k) return load(at, bufferElement(at, ba, k, p));
+            // a run-time (nonuniform) index: load from each buffer and select
+            Value idx = (Value) path.get(0);
+            Val r = load(at, bufferElement(at, ba, 0, p));
+            for (int k = 1; k < ba.vars().size(); k++) {
+                Val c = new Val.Simple(b.alu(Op.IEQ, idx, b.i32(k)));
+                r = Instructions.select(this, at, c, load(at, bufferElement(at, ba, k, p)), r);
+            }
+            return r;
+        }
         throw mod.error(at, "unsupported OpLoad (from " + place.getClass().getSimpleName() + ")");
     }
 
@@ -744,6 +806,22 @@ final class SpirvToIr {
             storeBuffer(at, bp.var(), address(at, p), val);
             return;
         }
+        if (place instanceof BufferArrayPlace ba) {
+            if (path.isEmpty()) throw mod.error(at, "unsupported OpStore (to a whole array of buffers)");
+            if (path.get(0) instanceof Integer k) {
+                store(at, bufferElement(at, ba, k, p), val);
+                return;
+            }
+            // a run-time index: store to the buffer it names, in an if per element
+            Value idx = (Value) path.get(0);
+            for (int k = 0; k < ba.vars().size(); k++) {
+                IfNode node = b.pushIf(b.alu(Op.IEQ, idx, b.i32(k)));
+                store(at, bufferElement(at, ba, k, p), val);
+                b.pushElse(node);
+                b.popIf(node);
+            }
+            return;
+        }
         if (place instanceof ImageTexelPlace it) {
             Value x = simple(at, val);
             b.imageStore(it.var(), it.coord(), b.vec(x, b.i32(0), b.i32(0), b.i32(0)));
@@ -752,12 +830,21 @@ final class SpirvToIr {
         throw mod.error(at, "unsupported OpStore (to " + place.getClass().getSimpleName() + ")");
     }
 
+    /** The pointer into element {@code k} of an array of buffers that {@code p} goes through. */
+    private Ptr bufferElement(Instruction at, BufferArrayPlace ba, int k, Ptr p) {
+        if (k < 0 || k >= ba.vars().size()) throw mod.error(at, "buffer array element " + k + " out of range (the array has " + ba.vars().size() + ")");
+        return new Ptr(new BufferPlace(ba.vars().get(k), ba.block()), p.type(), p.path().subList(1, p.path().size()));
+    }
+
     /**
      * The length of the run-time array that is member {@code member} of the buffer block a
      * pointer names: what fits in the bound buffer after the member's offset, zero when the
      * buffer ends before it.
      */
     Value arrayLength(Instruction at, Ptr p, int member) {
+        if (p.place() instanceof BufferArrayPlace ba && p.path().size() == 1 && p.path().get(0) instanceof Integer k) {
+            p = bufferElement(at, ba, k, p);
+        }
         if (!(p.place() instanceof BufferPlace bp) || !p.path().isEmpty() || !(bp.root() instanceof SpirvType.Struct st)
                 || member < 0 || member >= st.members().size() || !(st.members().get(member) instanceof SpirvType.RuntimeArray ra)) {
             throw mod.error(at, "unsupported OpArrayLength (only of a run-time array member of a buffer block)");
@@ -788,6 +875,9 @@ final class SpirvToIr {
                 throw mod.error(at, "unsupported atomic (on a " + it.var().format().spelling() + " image; only r32ui and r32i)");
             }
             return b.atomic(op, it.var(), it.coord(), compare, data);
+        }
+        if (place instanceof BufferArrayPlace ba && !path.isEmpty() && path.get(0) instanceof Integer k) {
+            return atomic(at, bufferElement(at, ba, k, p), op, compare, data);
         }
         if (place instanceof BufferPlace bp) {
             BufAddr a = address(at, p);
@@ -1088,7 +1178,7 @@ final class SpirvToIr {
                     switchConstruct(f, label, term, m.id(mergeInst, 0), ctx);
                     label = m.id(mergeInst, 0);
                 }
-                default -> throw mod.error(term, "unsupported " + Opcodes.name(term.opcode()));
+                default -> throw mod.error(term, "unsupported " + SpirvNames.opcode(term.opcode()));
             }
         }
     }
@@ -1172,7 +1262,7 @@ final class SpirvToIr {
             if (!jump(e, body)) blocks(f, e, body);
             b.popIf(node);
         } else {
-            throw mod.error(term, "unsupported " + Opcodes.name(term.opcode()) + " ending a loop header");
+            throw mod.error(term, "unsupported " + SpirvNames.opcode(term.opcode()) + " ending a loop header");
         }
         if (!ended()) b.breakLoop(); // the inner loop runs once
         b.popLoop(inner);
@@ -1279,7 +1369,7 @@ final class SpirvToIr {
                 // OpSpecConstantOp: spec constants are at their defaults, so the operation is
                 // translated like the instruction it names, at each use (as constants are)
                 int opcode = m.arg(c, 2);
-                if (!SPEC_CONSTANT_OPS.contains(opcode)) throw mod.error(c, "unsupported OpSpecConstantOp (" + Opcodes.name(opcode) + ")");
+                if (!SPEC_CONSTANT_OPS.contains(opcode)) throw mod.error(c, "unsupported OpSpecConstantOp (" + SpirvNames.opcode(opcode) + ")");
                 int[] ops = new int[c.count() - 1];
                 ops[0] = c.operand(0);
                 ops[1] = c.operand(1);
@@ -1288,7 +1378,7 @@ final class SpirvToIr {
                 Instructions.translate(this, null, new Instruction(opcode, ops, c.word()));
                 Val v = values.remove(c.operand(1));
                 if (saved != null) values.put(c.operand(1), saved);
-                if (v == null) throw mod.error(c, "OpSpecConstantOp (" + Opcodes.name(opcode) + ") defines no value");
+                if (v == null) throw mod.error(c, "OpSpecConstantOp (" + SpirvNames.opcode(opcode) + ") defines no value");
                 return v;
             }
             default -> { // composite

@@ -77,7 +77,7 @@ final class Subgroups {
                 int group = m.arg(i, 3);
                 Value v = t.simple(i, t.val(i, m.id(i, 4)));
                 if (group == 2) return new Val.Simple(b.i32(0));
-                if (group != 0 && group != 1) throw m.module.error(i, "unsupported " + Opcodes.name(op) + " (group operation " + group + ")");
+                if (group != 0 && group != 1) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (" + SpirvNames.of("GroupOperation", group) + ")");
                 return new Val.Simple(b.alu(Op.IAND, b.channel(v, 0), b.i32(1)));
             }
             case 343, 344 -> { // BallotFindLSB/MSB: 0 when bit 0 is set, else none (-1)
@@ -96,15 +96,15 @@ final class Subgroups {
             case 4430 -> { // AllEqualKHR
                 return new Val.Simple(b.bool(true));
             }
-            case 365, 366 -> throw m.module.error(i, "unsupported " + Opcodes.name(op) + " (quad operations need four invocations; subgroups have one)");
+            case 365, 366 -> throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (quad operations need four invocations; subgroups have one)");
             default -> {
-                if (op < 349 || op > 364) throw m.module.error(i, "unsupported " + Opcodes.name(op));
+                if (op < 349 || op > 364) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op));
                 int group = m.arg(i, 3);
                 Value v = t.simple(i, t.val(i, m.id(i, 4)));
                 return switch (group) {
                     case 0, 1, 3 -> new Val.Simple(v); // reduce, inclusive scan, clustered reduce
                     case 2 -> new Val.Simple(identity(b, op, v)); // exclusive scan
-                    default -> throw m.module.error(i, "unsupported " + Opcodes.name(op) + " (group operation " + group + ")");
+                    default -> throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (" + SpirvNames.of("GroupOperation", group) + ")");
                 };
             }
         }

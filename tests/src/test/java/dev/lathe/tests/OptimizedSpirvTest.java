@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What applications ship: every bundled shader after {@code spirv-opt -O} and {@code -Os}
- * (Debian's spirv-tools), checked by {@code spirv-val}, then read, validated and compiled, and
+ * (Debian's spirv-tools), and with its loop passes on top, checked by {@code spirv-val}, then read, validated and compiled, and
  * simulated against the interpreter. Optimized modules use the freedom SPIR-V gives and glslang
  * does not take: phis on loop headers and continue targets, values that leave loops, returns
  * merged into a one-iteration loop, OpUndef among the constants.
@@ -38,12 +38,18 @@ class OptimizedSpirvTest {
     Stream<DynamicTest> everyShaderAfterSpirvOpt() throws IOException {
         assumeTrue(spirvTools(), "spirv-opt is not installed (apt-get install spirv-tools)");
         List<DynamicTest> tests = new ArrayList<>();
-        for (String flag : List.of("-O", "-Os")) {
+        // -O and -Os as applications ship them; then loops reshaped (peeled, unswitched, split)
+        for (List<String> flags : List.of(List.of("-O"), List.of("-Os"),
+                List.of("--loop-peeling", "--loop-unswitch", "--loop-fission=4", "-O"))) {
+            String flag = String.join(" ", flags);
             for (Path f : ShaderCorpusTest.binaries()) {
                 String name = f.getFileName().toString();
                 tests.add(DynamicTest.dynamicTest(name + " " + flag, () -> {
-                    Path out = tmp.resolve(name.replace(".spv", flag + ".spv"));
-                    run("spirv-opt", flag, f.toString(), "-o", out.toString());
+                    Path out = tmp.resolve(name.replace(".spv", flag.replaceAll("[^A-Za-z0-9]", "") + ".spv"));
+                    List<String> command = new ArrayList<>(List.of("spirv-opt"));
+                    command.addAll(flags);
+                    command.addAll(List.of(f.toString(), "-o", out.toString()));
+                    run(command.toArray(new String[0]));
                     run("spirv-val", out.toString());
                     Shader shader = SpirvFrontend.read(out.toString(), Files.readAllBytes(out));
                     assertEquals(List.of(), Validator.validate(shader), out.toString());
