@@ -217,12 +217,28 @@ final class Instructions {
             case 143, 144, 145, 146, 147, 84 -> t.define(m.id(i, 1), Matrices.translate(t, i));
             case 86 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpSampledImage
             case 100 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpImage
-            case 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 103, 104 -> t.define(m.id(i, 1), image(t, i));
+            case 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 103, 104, 106, 107 -> t.define(m.id(i, 1), image(t, i));
+            case 305, 306, 307, 308, 309, 310, 311, 312, 313, 314, 320 -> {
+                // sparse forms: Lathe's textures are fully resident, so the residency code is 0
+                // (resident) and the texel is the one the plain instruction gives
+                int plain = op == 320 ? 98 : op - 305 + 87;
+                Instruction same = new Instruction(plain, i.operands(), i.word());
+                Value texel = t.simple(i, op == 320 ? storageRead(t, same) : image(t, same));
+                if (!(m.typeOf(i, m.id(i, 0)) instanceof SpirvType.Struct st) || st.members().size() != 2) {
+                    throw m.module.error(i, SpirvNames.opcode(op) + " needs a result of a struct of a residency code and a texel");
+                }
+                int n = SpirvType.components(st.members().get(1));
+                t.define(m.id(i, 1), new Val.Composite(List.of(new Val.Simple(b.i32(0)), new Val.Simple(n == 4 ? texel : pick(b, texel, n)))));
+            }
+            case 316 -> { // OpImageSparseTexelsResident: a residency code of 0 means every texel was resident
+                t.define(m.id(i, 1), new Val.Simple(b.alu(Op.IEQ, t.simple(i, t.val(i, m.id(i, 2))), b.i32(0))));
+            }
             case 98 -> { // OpImageRead: result type, result, image, coordinate [, operands]
-                Variable img = storageImage(t, i, m.id(i, 2));
-                Value texel = b.imageLoad(img, imageCoord(t, i, img, m.id(i, 3)));
-                int n = SpirvType.components(m.typeOf(i, m.id(i, 0)));
-                t.define(m.id(i, 1), new Val.Simple(n == 4 ? texel : pick(b, texel, n)));
+                if (inputAttachment(t, i, m.id(i, 2)) != null) {
+                    t.define(m.id(i, 1), new Val.Simple(subpassLoad(t, i)));
+                    return;
+                }
+                t.define(m.id(i, 1), storageRead(t, i));
             }
             case 99 -> { // OpImageWrite: image, coordinate, texel [, operands]
                 Variable img = storageImage(t, i, m.id(i, 0));
@@ -301,6 +317,49 @@ final class Instructions {
         return v;
     }
 
+    /** OpImageRead on a storage image: its texel, as many components as the result type has. */
+    private static Val storageRead(SpirvToIr t, Instruction i) {
+        ModuleInfo m = t.m;
+        Variable img = storageImage(t, i, m.id(i, 2));
+        Value texel = t.b.imageLoad(img, imageCoord(t, i, img, m.id(i, 3)));
+        SpirvType rt = m.typeOf(i, m.id(i, 0));
+        int n = rt instanceof SpirvType.Struct st && st.members().size() == 2 ? SpirvType.components(st.members().get(1)) : SpirvType.components(rt);
+        return new Val.Simple(n == 4 ? texel : pick(t.b, texel, n));
+    }
+
+    /** The texture of an input attachment the id names, or null when it names none. */
+    private static Variable inputAttachment(SpirvToIr t, Instruction i, int id) {
+        SpirvToIr.TexChoice c = t.textures.get(id);
+        if (c == null || c.index() != null) return null;
+        SpirvToIr.TextureShape shape = t.textureShapes.get(c.vars().get(0));
+        return shape == SpirvToIr.TextureShape.SUBPASS || shape == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED ? c.vars().get(0) : null;
+    }
+
+    /**
+     * subpassLoad: the attachment's texel at the fragment's own pixel plus the (constant)
+     * offset the coordinate gives, as Mesa's Vulkan drivers lower input attachments to a texel
+     * fetch at gl_FragCoord; a multisampled attachment at the Sample operand's sample.
+     */
+    private static Value subpassLoad(SpirvToIr t, Instruction i) {
+        ModuleInfo m = t.m;
+        IrBuilder b = t.b;
+        Variable tex = inputAttachment(t, i, m.id(i, 2));
+        Value offset = t.simple(i, t.val(i, m.id(i, 3)));
+        if (offset.bitSize() != 32 || offset.numComponents() != 2) throw m.module.error(i, "OpImageRead on an input attachment needs an ivec2 coordinate");
+        Value pixel = b.alu(Op.F2I32, b.alu(Op.FFLOOR, pick(b, b.sysval(dev.lathe.ir.Intrinsic.LOAD_FRAG_COORD), 2)));
+        Value at = b.alu(Op.IADD, pixel, offset);
+        int mask = i.count() > 4 ? i.operand(4) : 0;
+        boolean multisampled = t.textureShapes.get(tex) == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED;
+        if (mask != (multisampled ? 0x40 : 0)) {
+            throw m.module.error(i, "OpImageRead on " + (multisampled ? "a multisampled input attachment needs exactly a Sample operand" : "an input attachment takes no image operands"));
+        }
+        Value texel = multisampled
+                ? b.txf(tex, b.vec(b.channel(at, 0), b.channel(at, 1), t.simple(i, t.val(i, m.id(i, 5)))))
+                : b.txf(tex, at);
+        int n = SpirvType.components(m.typeOf(i, m.id(i, 0)));
+        return n == 4 ? texel : pick(b, texel, n);
+    }
+
     private static Value imageCoord(SpirvToIr t, Instruction i, Variable img, int id) {
         Value c = t.simple(i, t.val(i, id));
         int dims = img.dim().coordinates();
@@ -345,18 +404,33 @@ final class Instructions {
         int op = i.opcode();
         if (tex.kind() == Variable.Kind.IMAGE && op != 103 && op != 104) throw m.module.error(i, SpirvNames.opcode(op) + " on a storage image");
         SpirvToIr.TextureShape shape = t.textureShapes.getOrDefault(tex, SpirvToIr.TextureShape.PLAIN);
+        boolean subpass = shape == SpirvToIr.TextureShape.SUBPASS || shape == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED;
+        if (subpass) throw m.module.error(i, SpirvNames.opcode(op) + " on an input attachment (only OpImageRead reads one)");
         if (op == 103 || op == 104) {
             Value size = tex.kind() == Variable.Kind.IMAGE ? b.imageSize(tex) : b.txs(tex);
+            // a cube array's layers are its faces / 6
+            if (shape == SpirvToIr.TextureShape.CUBE_ARRAY) size = b.vec(b.channel(size, 0), b.channel(size, 1), b.alu(Op.UDIV, b.channel(size, 2), b.i32(6)));
             int n = SpirvType.components(m.typeOf(i, m.id(i, 0)));
             return n >= size.numComponents() ? size : pick(b, size, n);
+        }
+        if (op == 106) return b.i32(1); // OpImageQueryLevels: textures have one level
+        if (op == 107) { // OpImageQuerySamples
+            if (shape != SpirvToIr.TextureShape.MULTISAMPLED) throw m.module.error(i, "OpImageQuerySamples on a texture that is not multisampled");
+            return b.channel(b.txs(tex), 2);
+        }
+        if (shape == SpirvToIr.TextureShape.MULTISAMPLED && op != 95) {
+            throw m.module.error(i, SpirvNames.opcode(op) + " on a multisampled texture (only texel fetches read one)");
         }
         boolean dref = op == 89 || op == 90 || op == 93 || op == 94;
         boolean proj = op >= 91 && op <= 94;
         Value full = t.simple(i, t.val(i, m.id(i, 3)));
         if (proj && full.numComponents() <= dims) throw m.module.error(i, SpirvNames.opcode(op) + " needs a q component after the coordinates");
         if (proj && shape != SpirvToIr.TextureShape.PLAIN) throw m.module.error(i, SpirvNames.opcode(op) + " on an arrayed or cube texture");
-        if (shape == SpirvToIr.TextureShape.CUBE && (op == 95 || op == 96)) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " on a cube map");
-        Value coord = full.numComponents() != dims ? pick(b, full, dims) : full;
+        if ((shape == SpirvToIr.TextureShape.CUBE || shape == SpirvToIr.TextureShape.CUBE_ARRAY) && (op == 95 || op == 96)) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " on a cube map");
+        // coordinates given: a cube array's direction and layer; a multisampled texel's x, y (the sample comes apart)
+        int given = shape == SpirvToIr.TextureShape.CUBE_ARRAY ? 4 : shape == SpirvToIr.TextureShape.MULTISAMPLED ? 2 : dims;
+        if (full.numComponents() < given) throw m.module.error(i, SpirvNames.opcode(op) + " needs " + given + " coordinates");
+        Value coord = full.numComponents() != given ? pick(b, full, given) : full;
         int next = 4;
         Value ref = null;
         Integer component = null;
@@ -375,11 +449,11 @@ final class Instructions {
             if (ref != null) ref = b.alu(Op.FDIV, ref, q);
         }
         // image operands, in the order of their mask bits: Bias 0x1, Lod 0x2, Grad 0x4 (two),
-        // ConstOffset 0x8, Offset 0x10, MinLod 0x80
+        // ConstOffset 0x8, Offset 0x10, Sample 0x40, MinLod 0x80
         int mask = i.count() > next ? i.operand(next++) : 0;
-        if ((mask & ~0x9f) != 0) {
+        if ((mask & ~0xdf) != 0) {
             throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " operands (mask 0x" + Integer.toHexString(mask)
-                    + "; bias, lod, gradients, offsets and a minimum lod are read)");
+                    + "; bias, lod, gradients, offsets, a sample and a minimum lod are read)");
         }
         if ((mask & 0x1) != 0) next++;
         Value lod = null;
@@ -392,8 +466,17 @@ final class Instructions {
             if (offset != null) throw m.module.error(i, "both ConstOffset and Offset");
             offset = t.simple(i, t.val(i, m.id(i, next++)));
         }
+        Value sample = null;
+        if ((mask & 0x40) != 0) sample = t.simple(i, t.val(i, m.id(i, next++)));
         if ((mask & 0x80) != 0) next++;
         m.need(i, next);
+        if (shape == SpirvToIr.TextureShape.MULTISAMPLED) {
+            if (sample == null) throw m.module.error(i, "OpImageFetch on a multisampled texture needs a Sample operand");
+            Value at = offset == null ? coord : b.alu(Op.IADD, coord, offset.numComponents() == 2 ? offset : pick(b, offset, 2));
+            return b.txf(tex, b.vec(b.channel(at, 0), b.channel(at, 1), sample));
+        }
+        if (sample != null) throw m.module.error(i, SpirvNames.opcode(op) + " with a Sample operand on a texture that is not multisampled");
+        if (offset != null && shape == SpirvToIr.TextureShape.CUBE_ARRAY) throw m.module.error(i, SpirvNames.opcode(op) + " with an offset on a cube map");
         if (offset != null && shape == SpirvToIr.TextureShape.CUBE) throw m.module.error(i, SpirvNames.opcode(op) + " with an offset on a cube map");
         if (offset != null && shape == SpirvToIr.TextureShape.ARRAY) {
             // the offset moves within a layer: none on the layer coordinate
@@ -413,7 +496,15 @@ final class Instructions {
             coord = b.alu(Op.FADD, coord, b.alu(Op.FDIV, b.alu(Op.I2F32, offset), b.alu(Op.U2F32, size)));
         }
         if (shape == SpirvToIr.TextureShape.ARRAY) coord = layerCoordinate(b, tex, coord);
-        if (shape == SpirvToIr.TextureShape.CUBE) coord = cubeCoordinate(b, coord);
+        if (shape == SpirvToIr.TextureShape.CUBE) coord = cubeCoordinate(b, coord, null, null);
+        if (shape == SpirvToIr.TextureShape.CUBE_ARRAY) {
+            // cube k is faces 6k … 6k + 5; k = clamp(roundEven(layer), 0, L − 1) as for any array
+            Value faces = b.alu(Op.U2F32, b.channel(b.txs(tex), 2));
+            Value cubes = b.alu(Op.FDIV, faces, b.f32(6f));
+            Value layer = b.alu(Op.FROUND_EVEN, b.channel(coord, 3));
+            layer = b.alu(Op.FMIN, b.alu(Op.FMAX, layer, b.f32(0f)), b.alu(Op.FSUB, cubes, b.f32(1f)));
+            coord = cubeCoordinate(b, coord, layer, faces);
+        }
         if (op == 96) {
             if (shape != SpirvToIr.TextureShape.PLAIN) throw m.module.error(i, "unsupported OpImageGather (on an arrayed texture)");
             return gather(b, tex, coord, component);
@@ -457,8 +548,10 @@ final class Instructions {
      * selection: the major axis is z when |z| ≥ |x| and |z| ≥ |y|, else y when |y| ≥ |x|, else
      * x; faces +X −X +Y −Y +Z −Z are layers 0–5 with (sc, tc, ma) = (−z, −y, x), (z, −y, x),
      * (x, z, y), (x, −z, y), (x, −y, z), (−x, −y, z), and s = sc / 2|ma| + ½, t = tc / 2|ma| + ½.
+     * In an array of cubes (a {@code layer} given), the face is counted from cube {@code layer}'s
+     * first, among {@code faces} in all.
      */
-    private static Value cubeCoordinate(IrBuilder b, Value dir) {
+    private static Value cubeCoordinate(IrBuilder b, Value dir, Value layer, Value faces) {
         Value x = b.channel(dir, 0), y = b.channel(dir, 1), z = b.channel(dir, 2);
         Value ax = b.alu(Op.FABS, x), ay = b.alu(Op.FABS, y), az = b.alu(Op.FABS, z);
         Value isZ = b.alu(Op.IAND, b.alu(Op.FGE, az, ax), b.alu(Op.FGE, az, ay));
@@ -479,7 +572,13 @@ final class Instructions {
         Value twoMa = b.alu(Op.FMUL, ma, b.f32(2f));
         Value s = b.alu(Op.FADD, b.alu(Op.FDIV, sc, twoMa), b.f32(0.5f));
         Value tt = b.alu(Op.FADD, b.alu(Op.FDIV, tc, twoMa), b.f32(0.5f));
-        Value w = b.alu(Op.FDIV, b.alu(Op.FADD, face, b.f32(0.5f)), b.f32(6f));
+        Value w;
+        if (layer == null) {
+            w = b.alu(Op.FDIV, b.alu(Op.FADD, face, b.f32(0.5f)), b.f32(6f));
+        } else {
+            Value first = b.alu(Op.FMUL, layer, b.f32(6f));
+            w = b.alu(Op.FDIV, b.alu(Op.FADD, b.alu(Op.FADD, first, face), b.f32(0.5f)), faces);
+        }
         return b.vec(s, tt, w);
     }
 

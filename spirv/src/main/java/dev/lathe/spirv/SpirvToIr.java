@@ -57,9 +57,12 @@ final class SpirvToIr {
 
     /**
      * How a sampled image maps onto its IR texture: directly; arrayed (the last IR dimension
-     * holds the layers); or a cube map (a 3D IR texture of six faces, +X −X +Y −Y +Z −Z).
+     * holds the layers); a cube map (a 3D IR texture of six faces, +X −X +Y −Y +Z −Z); an array
+     * of cube maps (a 3D IR texture of 6·L faces, cube k's faces at 6k … 6k + 5); multisampled
+     * (a 3D IR texture whose third coordinate is the sample); an input attachment (a 2D IR
+     * texture read at the fragment's own position; multisampled: a 3D one, by sample).
      */
-    enum TextureShape { PLAIN, ARRAY, CUBE }
+    enum TextureShape { PLAIN, ARRAY, CUBE, CUBE_ARRAY, MULTISAMPLED, SUBPASS, SUBPASS_MULTISAMPLED }
 
     final Map<Variable, TextureShape> textureShapes = new HashMap<>();
     /** An output and the local it is written through (an element of it when {@code element >= 0}). */
@@ -294,24 +297,34 @@ final class SpirvToIr {
                 }
                 SpirvType.Image im = el instanceof SpirvType.SampledImage si ? si.image() : el instanceof SpirvType.Image ii ? ii : null;
                 if (im == null) throw mod.error(v, "unsupported OpVariable (UniformConstant of type " + t + ")");
-                if (im.multisampled()) throw mod.error(v, "unsupported OpTypeImage (multisampled images)");
-                if (im.arrayed() && (im.usage() == 2 || im.dim() > 1)) {
-                    throw mod.error(v, "unsupported OpTypeImage (arrayed " + (im.usage() == 2 ? "storage images" : im.dim() == 3 ? "cube maps" : "images") + ")");
+                boolean subpass = im.dim() == 6;
+                if (im.dim() > 3 && !subpass) throw mod.error(v, "unsupported OpTypeImage (" + SpirvNames.of("Dim", im.dim()) + ")");
+                if (im.multisampled() && (im.arrayed() || im.usage() == 2 && !subpass)) {
+                    throw mod.error(v, "unsupported OpTypeImage (multisampled " + (im.arrayed() ? "arrays" : "storage images") + ")");
                 }
-                // a layered texture is an IR texture with one more dimension (its layers; a cube's six faces)
-                TextureShape shape = im.dim() == 3 ? TextureShape.CUBE : im.arrayed() ? TextureShape.ARRAY : TextureShape.PLAIN;
-                if (shape == TextureShape.CUBE && im.usage() == 2) throw mod.error(v, "unsupported OpTypeImage (cube storage images)");
-                TextureDim dim = switch (shape == TextureShape.CUBE ? 2 : im.dim() + (im.arrayed() ? 1 : 0)) {
-                    case 0 -> TextureDim.D1;
-                    case 1 -> TextureDim.D2;
-                    case 2 -> TextureDim.D3;
-                    default -> throw mod.error(v, "unsupported OpTypeImage (" + SpirvNames.of("Dim", im.dim()) + ")");
+                if (im.arrayed() && (im.usage() == 2 && !subpass || im.dim() > 3)) {
+                    throw mod.error(v, "unsupported OpTypeImage (arrayed " + (im.usage() == 2 ? "storage images" : "images of " + SpirvNames.of("Dim", im.dim())) + ")");
+                }
+                // a layered texture is an IR texture with one more dimension (its layers, a cube's faces, the samples)
+                TextureShape shape = subpass ? (im.multisampled() ? TextureShape.SUBPASS_MULTISAMPLED : TextureShape.SUBPASS)
+                        : im.dim() == 3 ? (im.arrayed() ? TextureShape.CUBE_ARRAY : TextureShape.CUBE)
+                        : im.multisampled() ? TextureShape.MULTISAMPLED : im.arrayed() ? TextureShape.ARRAY : TextureShape.PLAIN;
+                if ((shape == TextureShape.CUBE || shape == TextureShape.CUBE_ARRAY) && im.usage() == 2) {
+                    throw mod.error(v, "unsupported OpTypeImage (cube storage images)");
+                }
+                int dims = switch (shape) {
+                    case CUBE, CUBE_ARRAY, MULTISAMPLED, SUBPASS_MULTISAMPLED -> 3;
+                    case SUBPASS -> 2;
+                    default -> im.dim() + 1 + (im.arrayed() ? 1 : 0);
                 };
+                if (dims > 3) throw mod.error(v, "unsupported OpTypeImage (arrayed 3D images)");
+                TextureDim dim = dims == 1 ? TextureDim.D1 : dims == 2 ? TextureDim.D2 : TextureDim.D3;
                 SpirvType s = im.sampled();
                 BaseType base = s instanceof SpirvType.Float ? BaseType.FLOAT : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : BaseType.UINT;
                 int binding = m.decoration(id, ModuleInfo.BINDING) == null ? 0 : m.decoration(id, ModuleInfo.BINDING);
-                String name = uniqueName(id, im.usage() == 2 ? "img" : "tex");
-                if (im.usage() == 2) {
+                String name = uniqueName(id, im.usage() == 2 && !subpass ? "img" : "tex");
+                if (subpass && shader.stage() != Stage.FRAGMENT) throw mod.error(v, "an input attachment (" + SpirvNames.of("Dim", 6) + ") outside a fragment shader");
+                if (im.usage() == 2 && !subpass) {
                     if (t instanceof SpirvType.Array) throw mod.error(v, "unsupported OpVariable (an array of storage images)");
                     ImageFormat format = im.format() == 0 ? ImageFormat.full(base) : ImageFormat.ofSpirv(im.format());
                     if (format == null) throw mod.error(v, "unsupported OpTypeImage (" + SpirvNames.of("ImageFormat", im.format()) + ")");
