@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -37,13 +38,16 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE.ir", description = "the shader to analyze")
     Path file;
 
+    @Mixin
+    SourceOptions source = new SourceOptions();
+
     @Option(names = "--passes", paramLabel = "LIST",
             description = "passes to run first, e.g. 'vars_to_ssa, loop(constant_fold, copy_prop, dce)'")
     String passes;
 
     @Override
     public Integer call() {
-        Shader s = ShaderFiles.load(file);
+        Shader s = ShaderFiles.load(file, source);
         if (passes != null) {
             Passes registry = new Passes();
             try {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -28,6 +29,9 @@ final class CompileCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE.ir", description = "the shader")
     Path file;
 
+    @Mixin
+    SourceOptions source = new SourceOptions();
+
     @Option(names = "--emit", paramLabel = "KIND", description = "asm (default), bin, stats or ir")
     Emit emit = Emit.asm;
 
@@ -39,7 +43,7 @@ final class CompileCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ShaderCompiler.Result r = ProgramFiles.compile(file, passes);
+        ShaderCompiler.Result r = ProgramFiles.compile(file, passes, source);
         if (emit == Emit.bin) {
             ProgramFiles.write(output != null ? output : ProgramFiles.withExtension(file, ".bin"), ProgramBinary.write(r.program()));
             return 0;

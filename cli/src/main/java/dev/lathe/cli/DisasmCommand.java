@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -22,13 +23,16 @@ final class DisasmCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE.bin", description = "the binary")
     Path file;
 
+    @Mixin
+    SourceOptions source = new SourceOptions();
+
     @Option(names = {"-o", "--output"}, paramLabel = "OUT.s", description = "write the text here instead of standard output")
     Path output;
 
     @Override
     public Integer call() {
         if (!file.toString().endsWith(".bin")) throw new CliException(file + ": unsupported input (expected a .bin binary)");
-        Program p = ProgramFiles.load(file);
+        Program p = ProgramFiles.load(file, source);
         String text = ProgramText.print(p);
         if (output != null) ProgramFiles.write(output, text.getBytes(StandardCharsets.UTF_8));
         else spec.commandLine().getOut().print(text);

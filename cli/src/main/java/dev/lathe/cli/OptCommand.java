@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -30,6 +31,9 @@ final class OptCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "FILE.ir", description = "the shader to optimize")
     Path file;
+
+    @Mixin
+    SourceOptions source = new SourceOptions();
 
     static final class Which {
         @Option(names = "--passes", paramLabel = "LIST", description = "the passes to run, e.g. cse,copy_prop,dce")
@@ -76,7 +80,7 @@ final class OptCommand implements Callable<Integer> {
         if (printAfter != null && !registry.names().contains(printAfter)) {
             throw new CliException("lathe opt: --print-after: unknown pass '" + printAfter + "'");
         }
-        Shader s = ShaderFiles.load(file);
+        Shader s = ShaderFiles.load(file, source);
         PrintWriter out = spec.commandLine().getOut();
         PassManager pm = new PassManager(new PassManager.Options(validateEach, printAfterAll, printAfter, timePasses, 100), out);
         try {

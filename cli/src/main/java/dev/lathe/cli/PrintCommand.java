@@ -5,6 +5,7 @@ import dev.lathe.ir.text.IrPrinter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -22,12 +23,15 @@ final class PrintCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE.ir", description = "the shader to print")
     Path file;
 
+    @Mixin
+    SourceOptions source = new SourceOptions();
+
     @Option(names = "--no-validate", description = "print even if the IR breaks a validation rule")
     boolean noValidate;
 
     @Override
     public Integer call() {
-        Shader s = noValidate ? ShaderFiles.parse(file) : ShaderFiles.load(file);
+        Shader s = noValidate ? ShaderFiles.parse(file, source) : ShaderFiles.load(file, source);
         spec.commandLine().getOut().print(IrPrinter.print(s));
         return 0;
     }

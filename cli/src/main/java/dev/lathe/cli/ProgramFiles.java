@@ -13,7 +13,7 @@ import java.nio.file.Path;
 final class ProgramFiles {
     private ProgramFiles() {}
 
-    static Program load(Path path) {
+    static Program load(Path path, SourceOptions source) {
         String name = path.toString();
         try {
             if (name.endsWith(".s")) return ProgramText.parse(name, ShaderFiles.readText(path));
@@ -21,13 +21,13 @@ final class ProgramFiles {
         } catch (ProgramException e) {
             throw new CliException(e.getMessage());
         }
-        if (dev.lathe.spirv.ShaderSources.isShader(path)) return compile(path, null).program();
+        if (dev.lathe.spirv.ShaderSources.isShader(path)) return compile(path, null, source).program();
         throw new CliException(name + ": unsupported input (expected a shader — .ir, .spv, .vert, .frag, .comp — or a .s or .bin program)");
     }
 
     /** Compiles an IR shader (validated first) with the default pipeline or {@code passes}. */
-    static dev.lathe.backend.compile.ShaderCompiler.Result compile(Path path, String passes) {
-        dev.lathe.ir.Shader s = ShaderFiles.load(path);
+    static dev.lathe.backend.compile.ShaderCompiler.Result compile(Path path, String passes, SourceOptions source) {
+        dev.lathe.ir.Shader s = ShaderFiles.load(path, source);
         try {
             return passes == null ? dev.lathe.backend.compile.ShaderCompiler.compile(s)
                     : dev.lathe.backend.compile.ShaderCompiler.compile(s, passes);

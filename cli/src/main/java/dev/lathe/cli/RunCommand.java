@@ -28,11 +28,14 @@ final class RunCommand implements Callable<Integer> {
     Path file;
 
     @Mixin
+    SourceOptions source = new SourceOptions();
+
+    @Mixin
     RunOptions run = new RunOptions();
 
     @Override
     public Integer call() {
-        Shader s = ShaderFiles.load(file);
+        Shader s = ShaderFiles.load(file, source);
         try {
             ShaderInputs in = run.inputs(s);
             Interpreter interp = new Interpreter(s, run.iterationLimit);

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -26,6 +27,9 @@ final class ShaderDbCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "DIR", arity = "1..*", description = "directories (or files) of shaders")
     List<Path> dirs = new ArrayList<>();
+
+    @Mixin
+    SourceOptions source = new SourceOptions();
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE.csv", description = "write the results here")
     Path output;
@@ -45,6 +49,10 @@ final class ShaderDbCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (source.targetEnv != null && !dev.lathe.spirv.ShaderSources.TARGET_ENVS.contains(source.targetEnv)) {
+            throw new CliException("lathe shaderdb: --target-env: unknown target environment '" + source.targetEnv + "' (one of "
+                    + String.join(", ", dev.lathe.spirv.ShaderSources.TARGET_ENVS) + ")");
+        }
         if (jobs < 1) throw new CliException("lathe shaderdb: --jobs must be at least 1");
         if (check < 0) throw new CliException("lathe shaderdb: --check must be 0 or more");
         List<Path> files;
@@ -64,7 +72,7 @@ final class ShaderDbCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         boolean terminal = System.console() != null;
         int total = files.size();
-        List<ResultsCsv.Row> rows = CorpusRunner.run(files, jobs, passes, check, done -> {
+        List<ResultsCsv.Row> rows = CorpusRunner.run(files, jobs, passes, check, source.targetEnv, done -> {
             if (!terminal) return;
             int width = 30, filled = done * width / total;
             System.err.print("\r[" + "#".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total);

@@ -26,17 +26,17 @@ final class ShaderFiles {
     }
 
     /** Reads a shader by its extension (.ir, .spv, GLSL); problems become a located message. */
-    static Shader parse(Path path) {
+    static Shader parse(Path path, SourceOptions source) {
         try {
-            return dev.lathe.spirv.ShaderSources.load(path);
+            return dev.lathe.spirv.ShaderSources.load(path, source.targetEnv);
         } catch (dev.lathe.spirv.ShaderSources.SourceException e) {
             throw new CliException(e.getMessage());
         }
     }
 
     /** Parses and validates; validation errors are listed one per line. */
-    static Shader load(Path path) {
-        Shader s = parse(path);
+    static Shader load(Path path, SourceOptions source) {
+        Shader s = parse(path, source);
         List<ValidationError> errors = Validator.validate(s);
         if (!errors.isEmpty()) {
             StringBuilder sb = new StringBuilder();

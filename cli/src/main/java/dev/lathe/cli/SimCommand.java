@@ -28,6 +28,9 @@ final class SimCommand implements Callable<Integer> {
     Path file;
 
     @Mixin
+    SourceOptions source = new SourceOptions();
+
+    @Mixin
     RunOptions run = new RunOptions();
 
     @Option(names = "--cycles", description = "also print the model's cycles and (ss)/(sy) stall cycles")
@@ -35,7 +38,7 @@ final class SimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Program p = ProgramFiles.load(file);
+        Program p = ProgramFiles.load(file, source);
         try {
             ShaderInputs in = run.inputs(p.shader());
             Simulator sim = new Simulator(p);

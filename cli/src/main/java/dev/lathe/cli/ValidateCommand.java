@@ -3,6 +3,7 @@ package dev.lathe.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,13 +19,16 @@ final class ValidateCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE.ir", arity = "1..*", description = "the shaders to check")
     Path[] files;
 
+    @Mixin
+    SourceOptions source = new SourceOptions();
+
     @Override
     public Integer call() {
         int failed = 0;
         StringBuilder errors = new StringBuilder();
         for (Path f : files) {
             try {
-                ShaderFiles.load(f);
+                ShaderFiles.load(f, source);
                 spec.commandLine().getOut().println(f + ": ok");
             } catch (CliException e) {
                 failed++;

@@ -80,7 +80,10 @@ final class Instructions {
             case 0, 5, 6, 8, 331, 256, 257 -> { } // nop, names, lines, lifetimes
             case 59 -> { // OpVariable (Function)
                 int id = m.id(i, 1);
-                SpirvType pt = ((SpirvType.Pointer) m.typeOf(i, m.id(i, 0))).pointee();
+                if (!(m.typeOf(i, m.id(i, 0)) instanceof SpirvType.Pointer ptr)) {
+                    throw m.module.error(i, "OpVariable of type " + m.typeOf(i, m.id(i, 0)) + ", which is no pointer type");
+                }
+                SpirvType pt = ptr.pointee();
                 SpirvToIr.Place lp = t.newLocal(i, id, pt);
                 SpirvToIr.Ptr p = new SpirvToIr.Ptr(lp, pt, List.of());
                 t.definePointer(id, p);
@@ -91,6 +94,10 @@ final class Instructions {
                 SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
                 if (p.place() instanceof SpirvToIr.TexturePlace tp) {
                     t.textures.put(id, SpirvToIr.TexChoice.of(tp.var()));
+                    return;
+                }
+                if (p.place() instanceof SpirvToIr.AccelPlace ap) {
+                    t.accels.put(id, ap.buffer());
                     return;
                 }
                 if (p.place() instanceof SpirvToIr.TextureArrayPlace ta) {
@@ -218,6 +225,8 @@ final class Instructions {
             case 86 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpSampledImage
             case 100 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpImage
             case 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 103, 104, 106, 107 -> t.define(m.id(i, 1), image(t, i));
+            case 4473, 4474, 4475, 4476, 4477, 4479, 6016, 6017, 6018, 6019, 6020, 6021, 6022, 6023, 6024, 6025, 6026, 6027, 6028, 6029,
+                    6030, 6031, 6032 -> RayQueries.translate(t, i);
             case 305, 306, 307, 308, 309, 310, 311, 312, 313, 314, 320 -> {
                 // sparse forms: Lathe's textures are fully resident, so the residency code is 0
                 // (resident) and the texel is the one the plain instruction gives

@@ -84,7 +84,7 @@ final class ModuleInfo {
                     memberDecorations.computeIfAbsent(id(i, 0), k -> new HashMap<>()).computeIfAbsent(i.operand(1), k -> new HashMap<>())
                             .put(i.operand(2), i.count() > 3 ? i.operand(3) : 1);
                 }
-                case 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 32, 33 -> types.put(id(i, 0), type(i));
+                case 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 32, 33, 4472, 5341 -> types.put(id(i, 0), type(i));
                 case 41, 42, 43, 44, 46, 48, 49, 50, 51, 52 -> constants.put(id(i, 1), i);
                 case 1 -> { // OpUndef: spirv-opt also declares them among the constants
                     if (cur == null) constants.put(id(i, 1), i);
@@ -113,6 +113,9 @@ final class ModuleInfo {
                 }
                 default -> {
                     if (block != null) block.add(i);
+                    else if (cur == null && SpirvNames.opcode(i.opcode()).startsWith("OpType")) {
+                        throw module.error(i, "unsupported " + SpirvNames.opcode(i.opcode()));
+                    }
                 }
             }
         }
@@ -226,6 +229,8 @@ final class ModuleInfo {
                 yield new SpirvType.Struct(ms, id(i, 0));
             }
             case 32 -> new SpirvType.Pointer(arg(i, 1), typeOf(i, id(i, 2)));
+            case 4472 -> new SpirvType.RayQuery();
+            case 5341 -> new SpirvType.AccelerationStructure();
             default -> { // 33 function
                 List<SpirvType> ps = new ArrayList<>();
                 for (int k = 2; k < i.count(); k++) ps.add(typeOf(i, id(i, k)));

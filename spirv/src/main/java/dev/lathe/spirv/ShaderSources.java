@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Reading a shader by its extension: {@code .ir} (the text format), {@code .spv} (SPIR-V),
@@ -34,6 +35,27 @@ public final class ShaderSources {
     }
 
     public static Shader load(Path path) {
+        return load(path, null);
+    }
+
+    /**
+     * The Vulkan target environments glslang is asked for, oldest first: GLSL that needs a newer
+     * one (GL_EXT_ray_tracing, SPIR-V 1.4 features) is compiled again for the next.
+     */
+    public static final List<String> AUTO_TARGET_ENVS = List.of("vulkan1.1", "vulkan1.2", "vulkan1.3");
+
+    /** What {@code --target-env} accepts (glslang's names). */
+    public static final List<String> TARGET_ENVS = List.of("vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3",
+            "spirv1.0", "spirv1.1", "spirv1.2", "spirv1.3", "spirv1.4", "spirv1.5", "spirv1.6");
+
+    /**
+     * Reads a shader; GLSL is compiled for {@code targetEnv} (one of {@link #TARGET_ENVS}), or,
+     * when it is null, for the first of {@link #AUTO_TARGET_ENVS} glslang accepts it for.
+     */
+    public static Shader load(Path path, String targetEnv) {
+        if (targetEnv != null && !TARGET_ENVS.contains(targetEnv)) {
+            throw new SourceException("unknown target environment '" + targetEnv + "' (one of " + String.join(", ", TARGET_ENVS) + ")");
+        }
         String name = path.toString();
         try {
             if (name.endsWith(".ir")) {
@@ -46,7 +68,7 @@ public final class ShaderSources {
                 }
             }
             if (name.endsWith(".spv")) return spirv(name, Files.readAllBytes(path));
-            if (isGlsl(name)) return spirv(name, glslang(path));
+            if (isGlsl(name)) return spirv(name, glslang(path, targetEnv));
         } catch (NoSuchFileException e) {
             throw new SourceException(name + ": no such file");
         } catch (IOException e) {
@@ -63,19 +85,29 @@ public final class ShaderSources {
         }
     }
 
-    /** Compiles GLSL with glslangValidator into a temporary file and returns the SPIR-V. */
-    static byte[] glslang(Path source) throws IOException {
+    /**
+     * Compiles GLSL with glslangValidator into a temporary file and returns the SPIR-V: for
+     * {@code targetEnv}, or for the oldest automatic environment glslang does not refuse as too
+     * old (its message names the "targeted SPIR-V version").
+     */
+    public static byte[] glslang(Path source, String targetEnv) throws IOException {
         Path out = Files.createTempFile("lathe-", ".spv");
         try {
-            ExternalTool.Result r;
-            try {
-                r = ExternalTool.run(60, "glslangValidator", "-V", "--target-env", "vulkan1.1", "--quiet", "-o", out.toString(), source.toString());
-            } catch (ExternalTool.ToolException e) {
-                throw new SourceException(source + ": GLSL needs glslangValidator on the PATH (Debian: apt-get install glslang-tools), "
-                        + "or give the .spv (" + e.getMessage() + ")");
+            List<String> envs = targetEnv != null ? List.of(targetEnv) : AUTO_TARGET_ENVS;
+            String failure = null;
+            for (String env : envs) {
+                ExternalTool.Result r;
+                try {
+                    r = ExternalTool.run(60, "glslangValidator", "-V", "--target-env", env, "--quiet", "-o", out.toString(), source.toString());
+                } catch (ExternalTool.ToolException e) {
+                    throw new SourceException(source + ": GLSL needs glslangValidator on the PATH (Debian: apt-get install glslang-tools), "
+                            + "or give the .spv (" + e.getMessage() + ")");
+                }
+                if (r.ok()) return Files.readAllBytes(out);
+                failure = "glslangValidator --target-env " + env + " failed: " + r.output().replace('\n', ' ');
+                if (!r.output().contains("targeted SPIR-V version")) break;
             }
-            if (!r.ok()) throw new SourceException(source + ": glslangValidator failed: " + r.output().replace('\n', ' '));
-            return Files.readAllBytes(out);
+            throw new SourceException(source + ": " + failure);
         } finally {
             Files.deleteIfExists(out);
         }

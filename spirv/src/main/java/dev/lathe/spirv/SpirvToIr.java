@@ -171,6 +171,12 @@ final class SpirvToIr {
     /** OpImageTexelPointer: one texel of a storage image, for atomics (and atomic loads and stores). */
     record ImageTexelPlace(Variable var, Value coord) implements Place {}
 
+    /** A ray query object: its state in locals (see {@link RayQueries}). */
+    record RayQueryPlace(RayQueries.State state) implements Place {}
+
+    /** An acceleration structure: a buffer of triangles (see {@link RayQueries}). */
+    record AccelPlace(Variable buffer) implements Place {}
+
     /** A separate sampler: Lathe's textures carry their own sampling, so it holds nothing. */
     record SamplerPlace() implements Place {}
 
@@ -291,6 +297,12 @@ final class SpirvToIr {
             }
             case ModuleInfo.UNIFORM_CONSTANT -> {
                 SpirvType el = t instanceof SpirvType.Array a ? a.element() : t;
+                if (t instanceof SpirvType.AccelerationStructure) {
+                    Integer binding = m.decoration(id, ModuleInfo.BINDING);
+                    Variable var = shader.addVariable(Variable.buffer(uniqueName(id, "accel"), VarType.f32(1), binding == null ? 0 : binding));
+                    pointers.put(id, new Ptr(new AccelPlace(var), t, List.of()));
+                    return;
+                }
                 if (el instanceof SpirvType.Sampler) {
                     pointers.put(id, new Ptr(new SamplerPlace(), t, List.of()));
                     return;
@@ -609,6 +621,7 @@ final class SpirvToIr {
 
     /** A function or private variable: an IR local, or for a struct one place per member. */
     private Place localPlace(Instruction at, int id, SpirvType t) {
+        if (t instanceof SpirvType.RayQuery) return new RayQueryPlace(new RayQueries.State(this, uniqueName(id, "ray_query")));
         if (t instanceof SpirvType.Struct st) {
             List<Place> ms = new ArrayList<>();
             for (SpirvType mt : st.members()) ms.add(localPlace(at, id, mt));
@@ -1443,6 +1456,20 @@ final class SpirvToIr {
         Ptr p = pointers.get(id);
         if (p == null) throw mod.error(at, "%" + id + " is not a pointer Lathe knows");
         return p;
+    }
+
+    /** Acceleration structures by the id of a loaded one. */
+    final Map<Integer, Variable> accels = new HashMap<>();
+
+    Variable accelerationStructure(Instruction at, int id) {
+        Variable v = accels.get(id);
+        if (v == null) throw mod.error(at, "%" + id + " is not an acceleration structure Lathe knows (one loaded from a UniformConstant variable)");
+        return v;
+    }
+
+    /** A new name for a local made during translation. */
+    String freshName(String base) {
+        return uniqueName(-1, base);
     }
 
     Variable phiVariableFor(Instruction phi) {

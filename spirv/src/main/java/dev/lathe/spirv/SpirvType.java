@@ -109,6 +109,22 @@ sealed interface SpirvType {
         }
     }
 
+    /** A ray query object (OpTypeRayQueryKHR): lives in function memory, see {@code RayQueries}. */
+    record RayQuery() implements SpirvType {
+        @Override
+        public String toString() {
+            return "rayQueryEXT";
+        }
+    }
+
+    /** An acceleration structure (OpTypeAccelerationStructureKHR): Lathe reads it as a buffer of triangles. */
+    record AccelerationStructure() implements SpirvType {
+        @Override
+        public String toString() {
+            return "accelerationStructureEXT";
+        }
+    }
+
     /** Scalars and vectors: what fits one IR value. */
     static boolean isSimple(SpirvType t) {
         return t instanceof Bool || t instanceof Int || t instanceof Float || t instanceof Vector;

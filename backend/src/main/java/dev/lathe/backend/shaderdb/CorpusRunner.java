@@ -52,22 +52,23 @@ public final class CorpusRunner {
 
     /** Compiles {@code files} on {@code jobs} threads; {@code done} hears the count of finished shaders. */
     public static List<ResultsCsv.Row> run(List<Path> files, int jobs, String passes, IntConsumer done) {
-        return run(files, jobs, passes, 0, done);
+        return run(files, jobs, passes, 0, null, done);
     }
 
     /**
      * Like {@link #run(List, int, String, IntConsumer)}, and with {@code checkSets > 0} every
      * compiled shader is also simulated against the interpreter on that many random input sets
-     * ({@link DifferentialCheck}); a disagreement makes the row a failure naming it.
+     * ({@link DifferentialCheck}); a disagreement makes the row a failure naming it. GLSL is
+     * compiled for {@code targetEnv} (null: the automatic choice of {@code ShaderSources}).
      */
-    public static List<ResultsCsv.Row> run(List<Path> files, int jobs, String passes, int checkSets, IntConsumer done) {
+    public static List<ResultsCsv.Row> run(List<Path> files, int jobs, String passes, int checkSets, String targetEnv, IntConsumer done) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs));
         try {
             List<Future<ResultsCsv.Row>> futures = new ArrayList<>();
             int[] finished = {0};
             for (Path f : files) {
                 futures.add(pool.submit(() -> {
-                    ResultsCsv.Row r = compileOne(f, passes, checkSets);
+                    ResultsCsv.Row r = compileOne(f, passes, checkSets, targetEnv);
                     synchronized (finished) {
                         done.accept(++finished[0]);
                     }
@@ -88,12 +89,12 @@ public final class CorpusRunner {
         }
     }
 
-    static ResultsCsv.Row compileOne(Path f, String passes, int checkSets) {
+    static ResultsCsv.Row compileOne(Path f, String passes, int checkSets, String targetEnv) {
         String name = f.toString();
         long t0 = System.nanoTime();
         String stage = "unknown";
         try {
-            Shader s = dev.lathe.spirv.ShaderSources.load(f);
+            Shader s = dev.lathe.spirv.ShaderSources.load(f, targetEnv);
             stage = s.stage().name().toLowerCase(Locale.ROOT);
             List<ValidationError> errors = Validator.validate(s);
             if (!errors.isEmpty()) return failed(name, stage, t0, errors.get(0).format());
