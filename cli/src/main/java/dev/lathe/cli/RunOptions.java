@@ -27,6 +27,10 @@ final class RunOptions {
             description = "texels, 4 components each, row by row; SIZE is W (1d), WxH (2d) or WxHxD (3d)")
     List<String> textures = new ArrayList<>();
 
+    @Option(names = "--device-memory", paramLabel = "[TYPE:]VALUES",
+            description = "device memory (buffer_reference pointers) from address 0x100000000 on, as values of TYPE (default u32)")
+    String deviceMemory;
+
     @Option(names = "--invocation", paramLabel = "X,Y,Z", description = "compute: the local invocation id (default 0,0,0)")
     String invocation;
 
@@ -61,6 +65,7 @@ final class RunOptions {
         for (String a : bufferSizes) RunValues.applyBufferSize(s, in, a);
         for (String a : buffers) RunValues.applyBuffer(s, in, a);
         for (String a : textures) RunValues.applyTexture(s, in, a);
+        if (deviceMemory != null) RunValues.applyDeviceMemory(in, deviceMemory);
         boolean compute = s.stage() == Stage.COMPUTE;
         if ((invocation != null || workgroup != null || dispatch != null) && !compute) {
             throw new IllegalArgumentException("--invocation, --workgroup and --dispatch are for compute shaders");

@@ -18,6 +18,13 @@ public enum Intrinsic {
     LOAD_UNIFORM(Variable.Kind.UNIFORM, Dest.VAR_TYPE, Effect.PURE, allStages(), Role.ARRAY_INDEX),
     LOAD_BUFFER(Variable.Kind.BUFFER, Dest.FREE, Effect.READS_MEMORY, allStages(), Role.OFFSET),
     STORE_BUFFER(Variable.Kind.BUFFER, Dest.NONE, Effect.SIDE_EFFECT, allStages(), Role.OFFSET, Role.ANY_VALUE),
+    /**
+     * Device memory at a 64-bit address (SPIR-V's PhysicalStorageBuffer pointers, GLSL's
+     * buffer_reference): the run's one region of device memory, which starts at
+     * {@code ShaderInputs.DEVICE_MEMORY_BASE} and is apart from the buffers bound by binding.
+     */
+    LOAD_GLOBAL(null, Dest.FREE, Effect.READS_MEMORY, allStages(), Role.ADDRESS),
+    STORE_GLOBAL(null, Dest.NONE, Effect.SIDE_EFFECT, allStages(), Role.ADDRESS, Role.ANY_VALUE),
     /** The buffer's size in bytes (what the application bound; a run-time array's length comes from it). */
     BUFFER_SIZE(Variable.Kind.BUFFER, Dest.UINT, Effect.PURE, allStages()),
     TEX(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.FLOAT_COORD),
@@ -105,6 +112,8 @@ public enum Intrinsic {
         ARRAY_INDEX,
         /** A 32-bit byte offset. */
         OFFSET,
+        /** A 64-bit device address. */
+        ADDRESS,
         /** 32-bit float texture coordinates, one per dimension, normalized to [0, 1). */
         FLOAT_COORD,
         /** 32-bit integer texel coordinates, one per dimension. */
@@ -246,6 +255,7 @@ public enum Intrinsic {
             case VAR_VALUE -> new int[] {var.type().components(), var.type().bitSize()};
             case ANY_VALUE -> null;
             case ARRAY_INDEX, OFFSET -> new int[] {1, 32};
+            case ADDRESS -> new int[] {1, 64};
             case FLOAT_COORD, INT_COORD -> new int[] {var.dim().coordinates(), 32};
             case LOD, ATOMIC_DATA, COMPARE -> new int[] {1, 32};
             case TEXEL -> new int[] {4, 32};

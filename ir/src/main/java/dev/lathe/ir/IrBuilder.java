@@ -240,6 +240,15 @@ public final class IrBuilder {
         intrinsic(Intrinsic.STORE_BUFFER, v, 0, 0, byteOffset, x);
     }
 
+    /** Loads from device memory at a 64-bit address ({@code load_global}). */
+    public Value loadGlobal(Value address, int numComponents, int bitSize) {
+        return intrinsic(Intrinsic.LOAD_GLOBAL, null, numComponents, bitSize, address).def();
+    }
+
+    public void storeGlobal(Value address, Value x) {
+        intrinsic(Intrinsic.STORE_GLOBAL, null, 0, 0, address, x);
+    }
+
     public Value bufferSize(Variable v) {
         return load(Intrinsic.BUFFER_SIZE, v);
     }

@@ -132,6 +132,29 @@ final class Instructions {
                 t.definePointer(m.id(i, 1), p);
             }
             case 83, 400 -> t.define(m.id(i, 1), t.val(i, m.id(i, 2))); // OpCopyObject, OpCopyLogical
+            case 67, 70 -> t.definePointer(m.id(i, 1), ptrAccessChain(t, i)); // OpPtrAccessChain, OpInBoundsPtrAccessChain
+            case 120 -> { // OpConvertUToPtr: an integer becomes a device address
+                if (!(m.typeOf(i, m.id(i, 0)) instanceof SpirvType.DevicePointer)) {
+                    throw m.module.error(i, "unsupported OpConvertUToPtr (to " + m.typeOf(i, m.id(i, 0)) + "; only PhysicalStorageBuffer pointers)");
+                }
+                Value x = t.simple(i, t.val(i, m.id(i, 2)));
+                if (x.numComponents() != 1) throw m.module.error(i, "OpConvertUToPtr needs a scalar integer");
+                t.define(m.id(i, 1), new Val.Simple(x.bitSize() == 64 ? x : b.alu(Op.U2U64, x)));
+            }
+            case 117 -> { // OpConvertPtrToU: a device address becomes an integer
+                int id = m.id(i, 2);
+                if (!t.devicePointers.containsKey(id)) throw m.module.error(i, "unsupported OpConvertPtrToU (of %" + id + ", which is no device pointer)");
+                Value x = t.simple(i, t.val(i, id));
+                int to = SpirvType.bits(m.typeOf(i, m.id(i, 0)));
+                t.define(m.id(i, 1), new Val.Simple(to == 64 ? x : b.alu(to == 32 ? Op.U2U32 : to == 16 ? Op.U2U16 : Op.U2U8, x)));
+            }
+            case 401, 402 -> { // OpPtrEqual, OpPtrNotEqual: device pointers compare their addresses
+                int x = m.id(i, 2), y = m.id(i, 3);
+                if (!t.devicePointers.containsKey(x) || !t.devicePointers.containsKey(y)) {
+                    throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (only device pointers are compared)");
+                }
+                t.define(m.id(i, 1), new Val.Simple(b.alu(op == 401 ? Op.IEQ : Op.INE, t.simple(i, t.val(i, x)), t.simple(i, t.val(i, y)))));
+            }
             case 60 -> { // OpImageTexelPointer: result type, result, image (a pointer), coordinate, sample
                 SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
                 if (!(p.place() instanceof SpirvToIr.TexturePlace tp) || tp.var().kind() != Variable.Kind.IMAGE) {
@@ -790,6 +813,39 @@ final class Instructions {
             case 32 -> b32;
             default -> b64;
         };
+    }
+
+    /**
+     * OpPtrAccessChain on a device pointer value: the Element operand steps the address by the
+     * pointer type's ArrayStride (as if the pointer pointed into an array of its pointee), then
+     * the indexes go into the pointee as OpAccessChain's do.
+     */
+    private static SpirvToIr.Ptr ptrAccessChain(SpirvToIr t, Instruction i) {
+        ModuleInfo m = t.m;
+        IrBuilder b = t.b;
+        m.need(i, 4);
+        int base = m.id(i, 2);
+        SpirvType.DevicePointer dp = t.devicePointers.get(base);
+        if (dp == null) throw m.module.error(i, "unsupported " + SpirvNames.opcode(i.opcode()) + " (on %" + base + ", which is no device pointer)");
+        Integer stride = m.decoration(dp.id(), ModuleInfo.ARRAY_STRIDE);
+        Value element = t.simple(i, t.val(i, m.id(i, 3)));
+        Value address = t.simple(i, t.val(i, base));
+        Integer constant = constIndex(m, m.id(i, 3));
+        if (constant == null || constant != 0) {
+            if (stride == null) throw m.module.error(i, SpirvNames.opcode(i.opcode()) + " on a pointer type without ArrayStride");
+            Value e64 = element.bitSize() == 64 ? element : b.alu(Op.I2I64, element);
+            address = b.alu(Op.IADD, address, b.alu(Op.IMUL, e64, b.i64(stride)));
+        }
+        SpirvType ty = dp.pointee();
+        SpirvToIr.Ptr p = new SpirvToIr.Ptr(new SpirvToIr.DevicePlace(address, ty), ty, List.of());
+        for (int k = 4; k < i.count(); k++) {
+            int idx = m.id(i, k);
+            Object index = constIndex(m, idx);
+            if (index == null) index = t.simple(i, t.val(i, idx));
+            ty = element(t, i, ty, index);
+            p = p.then(index, ty);
+        }
+        return p;
     }
 
     private static Val bitcast(SpirvToIr t, Instruction i) {

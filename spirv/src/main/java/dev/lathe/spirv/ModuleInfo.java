@@ -18,7 +18,7 @@ import java.util.Set;
 final class ModuleInfo {
     // storage classes
     static final int UNIFORM_CONSTANT = 0, INPUT = 1, UNIFORM = 2, OUTPUT = 3, WORKGROUP = 4, PRIVATE = 6, FUNCTION = 7,
-            PUSH_CONSTANT = 9, STORAGE_BUFFER = 12;
+            PUSH_CONSTANT = 9, STORAGE_BUFFER = 12, PHYSICAL_STORAGE_BUFFER = 5349;
     // decorations
     static final int BLOCK = 2, BUFFER_BLOCK = 3, ROW_MAJOR = 4, ARRAY_STRIDE = 6, MATRIX_STRIDE = 7, BUILTIN = 11, NO_CONTRACTION = 42, FLAT = 14,
             LOCATION = 30, BINDING = 33, DESCRIPTOR_SET = 34, OFFSET = 35;
@@ -33,6 +33,9 @@ final class ModuleInfo {
     final Map<Integer, Instruction> globals = new LinkedHashMap<>();
     final Map<Integer, Function> functions = new LinkedHashMap<>();
     int glsl450 = -1;
+    /** Device pointer types (PhysicalStorageBuffer): the pointee type id of each, and where each is first declared. */
+    private final Map<Integer, Integer> devicePointees = new HashMap<>();
+    private final Map<Integer, Instruction> devicePointerDecls = new HashMap<>();
     /** OpExtInstImport ids of NonSemantic.* instruction sets, whose instructions are skipped. */
     final Set<Integer> nonSemantic = new HashSet<>();
     int executionModel = -1, entryFunction = -1;
@@ -85,6 +88,14 @@ final class ModuleInfo {
                             .put(i.operand(2), i.count() > 3 ? i.operand(3) : 1);
                 }
                 case 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 32, 33, 4472, 5341 -> types.put(id(i, 0), type(i));
+                case 39 -> { // OpTypeForwardPointer: only device pointers (buffer_reference) are declared ahead
+                    need(i, 2);
+                    if (i.operand(1) != PHYSICAL_STORAGE_BUFFER) {
+                        throw module.error(i, "unsupported OpTypeForwardPointer (" + SpirvNames.of("StorageClass", i.operand(1)) + ")");
+                    }
+                    devicePointerDecls.put(id(i, 0), i);
+                    types.put(id(i, 0), new SpirvType.DevicePointer(id(i, 0), this::devicePointee));
+                }
                 case 41, 42, 43, 44, 46, 48, 49, 50, 51, 52 -> constants.put(id(i, 1), i);
                 case 1 -> { // OpUndef: spirv-opt also declares them among the constants
                     if (cur == null) constants.put(id(i, 1), i);
@@ -178,6 +189,14 @@ final class ModuleInfo {
         return i.operand(k);
     }
 
+    /** The pointee of a device pointer type (by the pointer type's id). */
+    private SpirvType devicePointee(int pointerType) {
+        Integer pointee = devicePointees.get(pointerType);
+        Instruction at = devicePointerDecls.get(pointerType);
+        if (pointee == null) throw module.error(at, "pointer type %" + pointerType + " is declared ahead (OpTypeForwardPointer) but never defined");
+        return typeOf(at, pointee);
+    }
+
     SpirvType typeOf(Instruction at, int id) {
         SpirvType t = types.get(id);
         if (t == null) throw module.error(at, "%" + id + " is not a type");
@@ -228,7 +247,12 @@ final class ModuleInfo {
                 for (int k = 1; k < i.count(); k++) ms.add(typeOf(i, id(i, k)));
                 yield new SpirvType.Struct(ms, id(i, 0));
             }
-            case 32 -> new SpirvType.Pointer(arg(i, 1), typeOf(i, id(i, 2)));
+            case 32 -> {
+                if (arg(i, 1) != PHYSICAL_STORAGE_BUFFER) yield new SpirvType.Pointer(arg(i, 1), typeOf(i, id(i, 2)));
+                devicePointees.put(id(i, 0), id(i, 2));
+                devicePointerDecls.putIfAbsent(id(i, 0), i);
+                yield new SpirvType.DevicePointer(id(i, 0), this::devicePointee);
+            }
             case 4472 -> new SpirvType.RayQuery();
             case 5341 -> new SpirvType.AccelerationStructure();
             default -> { // 33 function

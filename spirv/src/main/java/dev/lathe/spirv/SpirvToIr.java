@@ -160,6 +160,15 @@ final class SpirvToIr {
 
     record BufferPlace(Variable var, SpirvType root) implements Place {}
 
+    /**
+     * What a device pointer (buffer_reference) points at: device memory from {@code address}
+     * on, laid out as {@code root} by its Offset, ArrayStride and MatrixStride decorations.
+     */
+    record DevicePlace(Value address, SpirvType root) implements Place {}
+
+    /** Where loads and stores of a laid-out block go: a buffer by its binding, or device memory from a 64-bit address. */
+    private record Memory(Variable buffer, Value base) {}
+
     /** An array of buffer blocks: one IR buffer per element (they share the array's binding). */
     record BufferArrayPlace(List<Variable> vars, SpirvType.Struct block) implements Place {}
 
@@ -207,7 +216,7 @@ final class SpirvToIr {
     private VarType varType(Instruction at, SpirvType t) {
         SpirvType s = SpirvType.scalarOf(t);
         BaseType base = s instanceof SpirvType.Float ? BaseType.FLOAT : s instanceof SpirvType.Bool ? BaseType.BOOL
-                : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : s instanceof SpirvType.Int ? BaseType.UINT : null;
+                : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : s instanceof SpirvType.Int || s instanceof SpirvType.DevicePointer ? BaseType.UINT : null;
         if (base == null) throw mod.error(at, "unsupported variable type " + t);
         return new VarType(base, SpirvType.bits(t), SpirvType.components(t));
     }
@@ -745,7 +754,8 @@ final class SpirvToIr {
         if (place instanceof UniformPlace || place instanceof UniformStructPlace || place instanceof UniformArrayPlace) {
             return loadUniform(at, place, path, null);
         }
-        if (place instanceof BufferPlace bp) return loadBuffer(at, bp.var(), address(at, p));
+        if (place instanceof BufferPlace bp) return loadMemory(at, new Memory(bp.var(), null), address(at, p));
+        if (place instanceof DevicePlace dp) return loadMemory(at, new Memory(null, dp.address()), address(at, p));
         if (place instanceof BufferArrayPlace ba) {
             if (path.isEmpty()) throw mod.error(at, "unsupported OpLoad (a whole array of buffers)");
             if (path.get(0) instanceof Integer k) return load(at, bufferElement(at, ba, k, p));
@@ -829,7 +839,11 @@ final class SpirvToIr {
             return;
         }
         if (place instanceof BufferPlace bp) {
-            storeBuffer(at, bp.var(), address(at, p), val);
+            storeMemory(at, new Memory(bp.var(), null), address(at, p), val);
+            return;
+        }
+        if (place instanceof DevicePlace dp) {
+            storeMemory(at, new Memory(null, dp.address()), address(at, p), val);
             return;
         }
         if (place instanceof BufferArrayPlace ba) {
@@ -950,7 +964,7 @@ final class SpirvToIr {
 
     /** The address of a buffer access path, from the layout decorations. */
     private BufAddr address(Instruction at, Ptr p) {
-        SpirvType t = ((BufferPlace) p.place()).root();
+        SpirvType t = p.place() instanceof DevicePlace dp ? dp.root() : ((BufferPlace) p.place()).root();
         Value off = b.i32(0);
         Integer matrixStride = null;
         boolean rowMajor = false;
@@ -1051,12 +1065,12 @@ final class SpirvToIr {
         return out;
     }
 
-    private Val loadBuffer(Instruction at, Variable var, BufAddr a) {
+    private Val loadMemory(Instruction at, Memory mem, BufAddr a) {
         SpirvType t = a.type();
         if (!SpirvType.isSimple(t)) {
             checkLeaves(at, t, "OpLoad");
             List<Val> vals = new ArrayList<>();
-            for (BufAddr part : parts(at, a)) vals.add(loadBuffer(at, var, part));
+            for (BufAddr part : parts(at, a)) vals.add(loadMemory(at, mem, part));
             return new Val.Composite(vals);
         }
         int bits = SpirvType.bits(t);
@@ -1065,34 +1079,44 @@ final class SpirvToIr {
             Value[] comps = new Value[n];
             SpirvType e = ((SpirvType.Vector) t).element();
             for (int k = 0; k < n; k++) {
-                comps[k] = ((Val.Simple) loadBuffer(at, var, new BufAddr(b.alu(Op.IADD, a.off(), b.i32(k * a.vecStride())), e, null, false, 0))).value();
+                comps[k] = ((Val.Simple) loadMemory(at, mem, new BufAddr(b.alu(Op.IADD, a.off(), b.i32(k * a.vecStride())), e, null, false, 0))).value();
             }
             return new Val.Simple(b.vec(comps));
         }
         if (bits == 1) {
-            Value w = b.loadBuffer(var, a.off(), n, 32);
+            Value w = load(mem, a.off(), n, 32);
             return new Val.Simple(b.alu(Op.INE, w, b.constant(32, new long[n])));
         }
-        return new Val.Simple(b.loadBuffer(var, a.off(), n, bits));
+        return new Val.Simple(load(mem, a.off(), n, bits));
     }
 
-    private void storeBuffer(Instruction at, Variable var, BufAddr a, Val val) {
+    private Value load(Memory mem, Value off, int n, int bits) {
+        if (mem.buffer() != null) return b.loadBuffer(mem.buffer(), off, n, bits);
+        return b.loadGlobal(b.alu(Op.IADD, mem.base(), b.alu(Op.U2U64, off)), n, bits);
+    }
+
+    private void store(Memory mem, Value off, Value x) {
+        if (mem.buffer() != null) b.storeBuffer(mem.buffer(), off, x);
+        else b.storeGlobal(b.alu(Op.IADD, mem.base(), b.alu(Op.U2U64, off)), x);
+    }
+
+    private void storeMemory(Instruction at, Memory mem, BufAddr a, Val val) {
         SpirvType t = a.type();
         if (!SpirvType.isSimple(t)) {
             checkLeaves(at, t, "OpStore");
             List<BufAddr> ps = parts(at, a);
             if (!(val instanceof Val.Composite c) || c.members().size() != ps.size()) throw mod.error(at, "storing a value that is no " + t);
-            for (int k = 0; k < ps.size(); k++) storeBuffer(at, var, ps.get(k), c.members().get(k));
+            for (int k = 0; k < ps.size(); k++) storeMemory(at, mem, ps.get(k), c.members().get(k));
             return;
         }
         Value x = simple(at, val);
         if (x.bitSize() == 1) x = b.alu(Op.B2I32, x);
         int n = x.numComponents();
         if (a.vecStride() != 0 && n > 1) {
-            for (int k = 0; k < n; k++) b.storeBuffer(var, b.alu(Op.IADD, a.off(), b.i32(k * a.vecStride())), b.channel(x, k));
+            for (int k = 0; k < n; k++) store(mem, b.alu(Op.IADD, a.off(), b.i32(k * a.vecStride())), b.channel(x, k));
             return;
         }
-        b.storeBuffer(var, a.off(), x);
+        store(mem, a.off(), x);
     }
 
     // ---- functions and control flow -----------------------------------------------------------
@@ -1442,6 +1466,10 @@ final class SpirvToIr {
 
     private void instruction(ModuleInfo.Function f, Instruction i) {
         Instructions.translate(this, f, i);
+        // a value of a device pointer type (loaded, converted, selected, extracted …) can be dereferenced
+        if (i.count() >= 2 && m.types.get(i.operand(0)) instanceof SpirvType.DevicePointer dp && values.containsKey(i.operand(1))) {
+            devicePointers.put(i.operand(1), dp);
+        }
     }
 
     void define(int id, Val v) {
@@ -1454,9 +1482,14 @@ final class SpirvToIr {
 
     Ptr pointer(Instruction at, int id) {
         Ptr p = pointers.get(id);
-        if (p == null) throw mod.error(at, "%" + id + " is not a pointer Lathe knows");
-        return p;
+        if (p != null) return p;
+        SpirvType.DevicePointer dp = devicePointers.get(id);
+        if (dp != null) return new Ptr(new DevicePlace(simple(at, val(at, id)), dp.pointee()), dp.pointee(), List.of());
+        throw mod.error(at, "%" + id + " is not a pointer Lathe knows");
     }
+
+    /** Ids whose values are device pointers (buffer_reference), with their pointer types. */
+    final Map<Integer, SpirvType.DevicePointer> devicePointers = new HashMap<>();
 
     /** Acceleration structures by the id of a loaded one. */
     final Map<Integer, Variable> accels = new HashMap<>();
@@ -1486,8 +1519,10 @@ final class SpirvToIr {
         for (int k = 0; k < args.size(); k++) {
             Instruction p = callee.params.get(k);
             int pid = m.id(p, 1);
-            if (m.typeOf(p, m.id(p, 0)) instanceof SpirvType.Pointer) pointers.put(pid, pointer(call, args.get(k)));
+            SpirvType pt = m.typeOf(p, m.id(p, 0));
+            if (pt instanceof SpirvType.Pointer) pointers.put(pid, pointer(call, args.get(k)));
             else vals.put(pid, val(call, args.get(k)));
+            if (pt instanceof SpirvType.DevicePointer dp) devicePointers.put(pid, dp);
         }
         SpirvType rt = ((SpirvType.Function) m.typeOf(callee.def, m.id(callee.def, 3))).result();
         Ptr value = null;

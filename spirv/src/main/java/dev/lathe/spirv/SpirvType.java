@@ -109,6 +109,33 @@ sealed interface SpirvType {
         }
     }
 
+    /**
+     * A PhysicalStorageBuffer pointer (GLSL's buffer_reference): a 64-bit device address, one
+     * IR value. Its pointee is looked up when needed ({@code resolve}), as such pointer types
+     * may be declared before it (OpTypeForwardPointer) inside structs they point at; two are
+     * the same type when their ids are.
+     */
+    record DevicePointer(int id, java.util.function.IntFunction<SpirvType> resolve) implements SpirvType {
+        SpirvType pointee() {
+            return resolve.apply(id);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof DevicePointer d && d.id == id;
+        }
+
+        @Override
+        public int hashCode() {
+            return id;
+        }
+
+        @Override
+        public String toString() {
+            return "device pointer %" + id;
+        }
+    }
+
     /** A ray query object (OpTypeRayQueryKHR): lives in function memory, see {@code RayQueries}. */
     record RayQuery() implements SpirvType {
         @Override
@@ -127,7 +154,7 @@ sealed interface SpirvType {
 
     /** Scalars and vectors: what fits one IR value. */
     static boolean isSimple(SpirvType t) {
-        return t instanceof Bool || t instanceof Int || t instanceof Float || t instanceof Vector;
+        return t instanceof Bool || t instanceof Int || t instanceof Float || t instanceof Vector || t instanceof DevicePointer;
     }
 
     static SpirvType scalarOf(SpirvType t) {
@@ -142,6 +169,7 @@ sealed interface SpirvType {
         SpirvType s = scalarOf(t);
         if (s instanceof Int i) return i.width();
         if (s instanceof Float f) return f.width();
+        if (s instanceof DevicePointer) return 64;
         return 1;
     }
 

@@ -106,7 +106,7 @@ final class Isel {
 
     private static boolean pure(MOp op) {
         int c = op.category();
-        return c >= 1 && c <= 5 || op == MOp.LDG || op == MOp.LDL || op == MOp.LDC || op == MOp.LDLV || op == MOp.LDP || op == MOp.LDLW || op == MOp.LDIB;
+        return c >= 1 && c <= 5 || op == MOp.LDG || op == MOp.LDGA || op == MOp.LDL || op == MOp.LDC || op == MOp.LDLV || op == MOp.LDP || op == MOp.LDLW || op == MOp.LDIB;
     }
 
     // ---- values and registers ----------------------------------------------------------------
@@ -963,6 +963,26 @@ final class Isel {
                 for (int c = 0; c < val.numComponentsRead(); c++) {
                     MInstr proto = MInstr.memory(MOp.STG, memType(bits), 1, Operand.NONE, Operand.reg(0), Operand.reg(0), slot(v),
                             c * bits / 8);
+                    cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
+                }
+            }
+            case LOAD_GLOBAL -> {
+                VReg addr = comp(x.src(0), 0);
+                int bytes = d.bitSize() / 8;
+                VReg[] r = new VReg[d.numComponents()];
+                for (int c = 0; c < r.length; c++) {
+                    r[c] = newReg(d.bitSize());
+                    MInstr proto = MInstr.memory(MOp.LDGA, memType(d.bitSize()), 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, c * bytes);
+                    cur.add(MirInstr.op(proto, r[c], addr, null));
+                }
+                define(d, r);
+            }
+            case STORE_GLOBAL -> {
+                VReg addr = comp(x.src(0), 0);
+                Src val = x.src(1);
+                int bits = val.value().bitSize();
+                for (int c = 0; c < val.numComponentsRead(); c++) {
+                    MInstr proto = MInstr.memory(MOp.STGA, memType(bits), 1, Operand.NONE, Operand.reg(0), Operand.reg(0), 0, c * bits / 8);
                     cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
                 }
             }

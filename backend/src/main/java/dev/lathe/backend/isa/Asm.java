@@ -17,6 +17,7 @@ import java.util.List;
  * sam.f32.2d.xyzw r4.x, r0.x, t0      samlod.f32.2d.x r4.x, r0.x, r2.x, t0      getsize.u32.2d.xy r4.x, t0
  * ldg.u32.2 r0.x, b1[r1.x + 16]       stg.u32.1 b1[r1.x - 4], r2.x      ldp.u32.1 r0.x, p[8]
  * ldlv.f32.4 r0.x, in2[0]             sto.f32.4 out0[0], r0.x           bary.f32 r0.x, in1[2]
+ * ldga.u32.1 r0.z, a[r0.x + 4]        stga.f32.1 a[r2.x], r1.y   (r0.x, r2.x: 64-bit addresses in pairs)
  * br !p0.x, #+4     jump #-9     kill p0.x     (rpt2)nop     end     bar
  * </pre>
  */
@@ -110,6 +111,7 @@ public final class Asm {
     private static String memory(MInstr i) {
         String space = i.op().isAtomic() ? (i.op().isImageAtomic() ? "i" + i.index() : i.op().isSharedAtomic() ? "w" : "b" + i.index()) : switch (i.op()) {
             case LDG, STG -> "b" + i.index();
+            case LDGA, STGA -> "a";
             case LDL, STL -> "l";
             case LDLW, STLW -> "w";
             case LDP, STP -> "p";
@@ -190,7 +192,7 @@ public final class Asm {
             }
             case "mov", "cov" -> parseMove(c, base, parts, mnemonicAt);
             case "sam", "samlod", "isam", "getsize" -> parseTexture(c, base, parts, mnemonicAt);
-            case "ldg", "stg", "ldl", "stl", "ldp", "stp", "ldc", "ldlv", "sto", "ldlw", "stlw" -> parseMemory(c, base, parts, mnemonicAt);
+            case "ldg", "stg", "ldga", "stga", "ldl", "stl", "ldp", "stp", "ldc", "ldlv", "sto", "ldlw", "stlw" -> parseMemory(c, base, parts, mnemonicAt);
             case "atomic" -> parseAtomic(c, parts, mnemonicAt);
             case "ldib", "stib" -> parseImage(c, base, parts, mnemonicAt);
             default -> parseAlu(c, base, parts, mnemonicAt);
@@ -309,6 +311,7 @@ public final class Asm {
         Mem m = a.mem;
         String want = switch (op) {
             case LDG, STG -> "b";
+            case LDGA, STGA -> "a";
             case LDL, STL -> "l";
             case LDLW, STLW -> "w";
             case LDP, STP -> "p";

@@ -154,7 +154,8 @@ public final class Encoding {
         if (op.isImage()) return validateImage(i);
         if (i.count() < 1 || i.count() > 4) return "memory instructions move 1 to 4 components";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "index " + i.index() + " is outside 0 to 31";
-        if ((op == MOp.LDL || op == MOp.STL || op == MOp.LDP || op == MOp.STP || op == MOp.LDC || op == MOp.LDLW || op == MOp.STLW) && i.index() != 0) {
+        if ((op == MOp.LDL || op == MOp.STL || op == MOp.LDP || op == MOp.STP || op == MOp.LDC || op == MOp.LDLW || op == MOp.STLW
+                || op == MOp.LDGA || op == MOp.STGA) && i.index() != 0) {
             return op.base() + " has no buffer or slot index";
         }
         long lim = 1L << (OFFSET_BITS - 1);
@@ -163,6 +164,8 @@ public final class Encoding {
         Operand addr = i.src(0), data = i.src(1);
         if (addr.kind() != Kind.REG && addr.kind() != Kind.NONE) return "the address comes from a register";
         if ((op == MOp.LDLV || op == MOp.STO) && addr.kind() != Kind.NONE) return op.base() + " takes no address register";
+        boolean device = op == MOp.LDGA || op == MOp.STGA;
+        if (device && addr.kind() != Kind.REG) return op.base() + " takes its 64-bit address from a register pair";
         int regs = i.count() * i.type().regs();
         if (op.isStore()) {
             if (i.dst().kind() != Kind.NONE) return "stores have no destination";
@@ -177,7 +180,7 @@ public final class Encoding {
             if (e != null) return e;
         }
         if (addr.kind() == Kind.REG) {
-            String e = checkReg(addr, MType.U32);
+            String e = checkReg(addr, device ? MType.U64 : MType.U32);
             if (e != null) return e;
         }
         for (Operand o : i.srcs()) if (o.neg() || o.abs() || o.rep()) return "memory operands have no modifiers";

@@ -124,6 +124,9 @@ public enum MOp {
     ATOMIC_XOR_I(6, 34, "atomic.xor", 0, Types.WORD, null),
     ATOMIC_XCHG_I(6, 35, "atomic.xchg", 0, Types.WORD, null),
     ATOMIC_CMPXCHG_I(6, 36, "atomic.cmpxchg", 0, Types.WORD, null),
+    // cat6 device memory at a 64-bit address in an aligned register pair (ir3's ldg/stg)
+    LDGA(6, 37, "ldga", 0, Types.MEMORY, null),
+    STGA(6, 38, "stga", 0, Types.MEMORY, null),
     // cat7: synchronization
     BAR(7, 0, "bar", 0, Types.NONE, null);
 
@@ -203,7 +206,7 @@ public enum MOp {
 
     /** Loads from memory or textures whose results are waited for with (sy); atomics too. */
     public boolean isSyProducer() {
-        return category == 5 || this == LDG || this == LDL || this == LDP || this == LDC || this == LDLV || this == LDLW || this == LDIB || isAtomic();
+        return category == 5 || this == LDG || this == LDGA || this == LDL || this == LDP || this == LDC || this == LDLV || this == LDLW || this == LDIB || isAtomic();
     }
 
     public boolean isAtomic() {
@@ -271,7 +274,7 @@ public enum MOp {
     }
 
     public boolean isStore() {
-        return this == STG || this == STL || this == STP || this == STO || this == STLW || this == STIB;
+        return this == STG || this == STGA || this == STL || this == STP || this == STO || this == STLW || this == STIB;
     }
 
     /** The instruction of a category with a code, or null. */

@@ -488,12 +488,15 @@ public final class Simulator {
             }
             int bits = i.type().bits(), regs = i.type().regs();
             long address = i.offset();
-            if (i.src(0).kind() == Operand.Kind.REG) address += readReg(i.src(0).index(), true);
+            if (i.src(0).kind() == Operand.Kind.REG) {
+                address += op == MOp.LDGA || op == MOp.STGA ? readValue(i.src(0).index(), 64, true) : readReg(i.src(0).index(), true);
+            }
             if (op.isStore()) {
                 long[] data = new long[i.count()];
                 for (int c = 0; c < data.length; c++) data[c] = readValue(i.src(1).index() + c * regs, bits, true);
                 switch (op) {
                     case STG -> Interpreter.storeBuffer(buffer(i.index()), address, data, bits);
+                    case STGA -> Interpreter.storeDevice(Interpreter.deviceMemory(buffers), address, data, bits);
                     case STL -> store(local, "local memory", address, data, bits);
                     case STLW -> store(shared, "workgroup memory", address, data, bits);
                     case STP -> store(priv, "private memory", address, data, bits);
@@ -514,6 +517,7 @@ public final class Simulator {
             long[] data = new long[i.count()];
             switch (op) {
                 case LDG -> data = Interpreter.loadBuffer(buffer(i.index()), address, i.count(), bits);
+                case LDGA -> data = Interpreter.loadDevice(Interpreter.deviceMemory(buffers), address, i.count(), bits);
                 case LDL -> data = load(local, "local memory", address, i.count(), bits);
                 case LDLW -> data = load(shared, "workgroup memory", address, i.count(), bits);
                 case LDP -> data = load(priv, "private memory", address, i.count(), bits);

@@ -106,7 +106,8 @@ final class RandomInstructions {
                 }
                 int count = 1 + r.nextInt(4);
                 boolean indexed = op == MOp.LDG || op == MOp.STG || op == MOp.LDLV || op == MOp.STO;
-                Operand addr = op == MOp.LDLV || op == MOp.STO || r.nextInt(3) == 0 ? Operand.NONE : Operand.reg(r.nextInt(190));
+                Operand addr = op == MOp.LDGA || op == MOp.STGA ? Operand.reg(2 * r.nextInt(95))
+                        : op == MOp.LDLV || op == MOp.STO || r.nextInt(3) == 0 ? Operand.NONE : Operand.reg(r.nextInt(190));
                 Operand data = reg(r, t);
                 yield MInstr.memory(op, t, count, op.isStore() ? Operand.NONE : data, addr, op.isStore() ? data : Operand.NONE,
                         indexed ? r.nextInt(32) : 0, r.nextInt(-(1 << 21), 1 << 21));

@@ -1,10 +1,13 @@
 package dev.lathe.ir.gen;
 
 import dev.lathe.ir.AluOperand;
+import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
+import dev.lathe.ir.Instr;
 import dev.lathe.ir.Intrinsic;
+import dev.lathe.ir.IntrinsicInstr;
 import dev.lathe.ir.IrBuilder;
 import dev.lathe.ir.LoopNode;
 import dev.lathe.ir.PhiInstr;
@@ -603,12 +606,18 @@ public final class RandomProgramGenerator {
     public static ShaderInputs randomInputs(Shader s, long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         ShaderInputs in = new ShaderInputs();
+        // a shader that reads or writes device memory gets 256 bytes of it, and its 64-bit
+        // integer inputs and uniforms mostly point into it (aligned), so pointers reach memory
+        boolean device = usesDeviceMemory(s);
         for (Variable v : s.variables()) {
             switch (v.kind()) {
                 case INPUT, UNIFORM -> {
                     int n = v.type().components() * Math.max(1, v.arrayLength());
                     long[] vals = new long[n];
-                    for (int i = 0; i < n; i++) vals[i] = randomValue(r, v.type());
+                    boolean pointers = device && v.type().bitSize() == 64 && v.type().base() != BaseType.FLOAT;
+                    for (int i = 0; i < n; i++) {
+                        vals[i] = pointers && r.nextInt(4) != 0 ? ShaderInputs.DEVICE_MEMORY_BASE + 16L * r.nextInt(16) : randomValue(r, v.type());
+                    }
                     in.set(v.name(), vals);
                 }
                 case BUFFER -> {
@@ -620,7 +629,24 @@ public final class RandomProgramGenerator {
                 default -> { }
             }
         }
+        if (device) {
+            byte[] memory = new byte[256];
+            for (int i = 0; i < memory.length; i++) memory[i] = (byte) (r.nextInt(4) == 0 ? r.nextInt() : r.nextInt(100));
+            in.setDeviceMemory(memory);
+        }
         return in;
+    }
+
+    /** Whether any function of the shader reads or writes device memory. */
+    public static boolean usesDeviceMemory(Shader s) {
+        for (Function f : s.functions()) {
+            for (Instr i : f.instructions()) {
+                if (i instanceof IntrinsicInstr in && (in.intrinsic() == Intrinsic.LOAD_GLOBAL || in.intrinsic() == Intrinsic.STORE_GLOBAL)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A 4-texel-wide texture (4x4 in 2d, 4x4x2 in 3d); a unorm one holds values in [+0, 1], ends included. */

@@ -15,6 +15,7 @@ import dev.lathe.ir.Shader;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.UndefInstr;
 import dev.lathe.ir.Value;
+import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.Bits;
 import java.util.ArrayList;
@@ -193,6 +194,8 @@ public final class Interpreter {
      */
     public static Map<Variable, byte[]> initialMemory(Shader shader, ShaderInputs in) {
         Map<Variable, byte[]> mem = new LinkedHashMap<>();
+        byte[] device = in.buffer(ShaderInputs.DEVICE_MEMORY);
+        if (device != null) mem.put(DEVICE_MEMORY, device);
         for (Variable v : shader.variables(Variable.Kind.BUFFER)) {
             byte[] b = in.buffer(v.name());
             mem.put(v, b == null ? new byte[0] : b);
@@ -408,6 +411,11 @@ public final class Interpreter {
                     storeBuffer(buffers.get(v), read(i.src(0).value())[0], read(x), x.bitSize());
                 }
                 case BUFFER_SIZE -> set(d, new long[] {buffers.get(v).length & 0xffffffffL});
+                case LOAD_GLOBAL -> set(d, loadDevice(deviceMemory(buffers), read(i.src(0).value())[0], d.numComponents(), d.bitSize()));
+                case STORE_GLOBAL -> {
+                    Value x = i.src(1).value();
+                    storeDevice(deviceMemory(buffers), read(i.src(0).value())[0], read(x), x.bitSize());
+                }
                 case IMAGE_LOAD -> set(d, imageLoad(v, buffers.get(v), read(i.src(0).value()), in));
                 case IMAGE_STORE -> imageStore(v, buffers.get(v), read(i.src(0).value()), read(i.src(1).value()), in);
                 case IMAGE_SIZE -> set(d, textureSize(v, in));
@@ -492,6 +500,49 @@ public final class Interpreter {
         long[] r = new long[xs.length];
         for (int i = 0; i < xs.length; i++) r[i] = xs[i] & 0xffffffffL;
         return r;
+    }
+
+    /**
+     * Device memory in a run's memory map: present when the inputs give it (a shader that reads
+     * device memory without it reads zeros, as outside the region).
+     */
+    public static final Variable DEVICE_MEMORY = Variable.buffer(ShaderInputs.DEVICE_MEMORY, VarType.u32(1), -1);
+
+    private static final byte[] NO_MEMORY = new byte[0];
+
+    /** The device memory of a run's memory map (empty when the inputs gave none). */
+    public static byte[] deviceMemory(Map<Variable, byte[]> memory) {
+        return memory.getOrDefault(DEVICE_MEMORY, NO_MEMORY);
+    }
+
+    /**
+     * {@code comps} values of {@code bits} from device memory at a 64-bit {@code address}:
+     * bytes outside [{@link ShaderInputs#DEVICE_MEMORY_BASE}, base + size) read zero (addresses
+     * wrap around 2^64). Shared with the backend simulator.
+     */
+    public static long[] loadDevice(byte[] mem, long address, int comps, int bits) {
+        int bytes = bits / 8;
+        long[] r = new long[comps];
+        for (int c = 0; c < comps; c++) {
+            long v = 0;
+            for (int k = 0; k < bytes; k++) {
+                long at = address + (long) c * bytes + k - ShaderInputs.DEVICE_MEMORY_BASE;
+                if (at >= 0 && at < mem.length) v |= (mem[(int) at] & 0xffL) << (8 * k);
+            }
+            r[c] = v;
+        }
+        return r;
+    }
+
+    /** Stores to device memory; bytes outside the region are dropped. Shared with the backend simulator. */
+    public static void storeDevice(byte[] mem, long address, long[] x, int bits) {
+        int bytes = bits / 8;
+        for (int c = 0; c < x.length; c++) {
+            for (int k = 0; k < bytes; k++) {
+                long at = address + (long) c * bytes + k - ShaderInputs.DEVICE_MEMORY_BASE;
+                if (at >= 0 && at < mem.length) mem[(int) at] = (byte) (x[c] >>> (8 * k));
+            }
+        }
     }
 
     /** Shared with the backend simulator, so both read memory the same way. */

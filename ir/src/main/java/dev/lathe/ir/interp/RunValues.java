@@ -80,6 +80,31 @@ public final class RunValues {
         in.setBuffer(v.name(), b);
     }
 
+    /**
+     * {@code --device-memory [TYPE:]VALUES}: the contents of device memory from
+     * {@link ShaderInputs#DEVICE_MEMORY_BASE} on, as values of a scalar type ({@code u32} when
+     * none is given: {@code f32:1.5,2}, {@code u64:0x100000010}).
+     */
+    public static void applyDeviceMemory(ShaderInputs in, String arg) {
+        VarType t = VarType.u32(1);
+        String values = arg;
+        int colon = arg.indexOf(':');
+        if (colon >= 0) {
+            t = VarType.parseScalar(arg.substring(0, colon).trim(), 1);
+            if (t == null || t.bitSize() < 8) {
+                throw new IllegalArgumentException("--device-memory: '" + arg.substring(0, colon) + "' is not a type (f32, u32, i64, …)");
+            }
+            values = arg.substring(colon + 1);
+        }
+        long[] vals = parseValues("--device-memory (" + t + ")", values, t, -1);
+        int bytes = t.bitSize() / 8;
+        byte[] b = new byte[vals.length * bytes];
+        for (int i = 0; i < vals.length; i++) {
+            for (int k = 0; k < bytes; k++) b[i * bytes + k] = (byte) (vals[i] >>> (8 * k));
+        }
+        in.setDeviceMemory(b);
+    }
+
     /** {@code --buffer-size NAME=BYTES}: a zero-filled buffer. */
     public static void applyBufferSize(Shader s, ShaderInputs in, String arg) {
         String[] nv = nameAndValues("--buffer-size", arg);
@@ -176,7 +201,7 @@ public final class RunValues {
             sb.append('\n');
         }
         for (Map.Entry<String, byte[]> e : o.buffers().entrySet()) {
-            Variable v = s.variable(e.getKey());
+            Variable v = e.getKey().equals(ShaderInputs.DEVICE_MEMORY) ? Interpreter.DEVICE_MEMORY : s.variable(e.getKey());
             VarType t = v.type();
             int scalarBytes = t.bitSize() / 8;
             byte[] b = e.getValue();
@@ -187,7 +212,7 @@ public final class RunValues {
                 vals[i] = w;
             }
             int elements = vals.length / t.components();
-            sb.append('@').append(v.name()).append(" = ").append(t).append('[').append(elements).append("] ");
+            sb.append(v == Interpreter.DEVICE_MEMORY ? "" : "@").append(v.name()).append(" = ").append(t).append('[').append(elements).append("] ");
             appendValues(sb, vals, t, hex);
             sb.append('\n');
         }

@@ -31,6 +31,20 @@ public final class ShaderInputs {
         return values.get(name);
     }
 
+    /**
+     * Where device memory starts: its byte k is at address {@code DEVICE_MEMORY_BASE + k}. It is
+     * not 0, so a null pointer reads zeros (as any address outside the region) and writes nowhere.
+     */
+    public static final long DEVICE_MEMORY_BASE = 0x1_0000_0000L;
+
+    /** The key of device memory among the buffers (no variable can be named so). */
+    public static final String DEVICE_MEMORY = "device memory";
+
+    /** The contents of device memory ({@code load_global}/{@code store_global}), from {@link #DEVICE_MEMORY_BASE} on. */
+    public ShaderInputs setDeviceMemory(byte[] bytes) {
+        return setBuffer(DEVICE_MEMORY, bytes);
+    }
+
     public ShaderInputs setBuffer(String name, byte[] bytes) {
         buffers.put(name, bytes.clone());
         return this;
