@@ -98,6 +98,15 @@ final class SpirvToIr {
         fn = shader.addFunction("main");
         b = new IrBuilder(fn);
         for (Instruction v : m.globals.values()) global(v);
+        // run-time sized descriptor arrays (descriptor indexing) share the slots the rest leaves free
+        int freeTextures = 32 - shader.variables(Variable.Kind.TEXTURE).size();
+        int freeBuffers = 32 - shader.variables(Variable.Kind.BUFFER).size();
+        long textureArrays = runTimeArrays.stream().filter(a -> a instanceof TextureArray).count();
+        long bufferArrays = runTimeArrays.size() - textureArrays;
+        for (Object a : runTimeArrays) {
+            if (a instanceof TextureArray ta) textureArray(ta, (int) Math.max(1, freeTextures / textureArrays));
+            else bufferArray((BufferArray) a, (int) Math.max(1, freeBuffers / bufferArrays));
+        }
         // built-in inputs go after the shader's own locations, which are known only now
         for (BuiltinInput bi : builtinInputs) {
             int loc = nextInputLocation();
@@ -277,7 +286,9 @@ final class SpirvToIr {
             case ModuleInfo.UNIFORM, ModuleInfo.PUSH_CONSTANT, ModuleInfo.STORAGE_BUFFER -> {
                 // an array of blocks (uniform UBO { … } ubo[2]) is one descriptor per element
                 SpirvType.Array blocks = t instanceof SpirvType.Array a && a.element() instanceof SpirvType.Struct ? a : null;
-                if (!((blocks != null ? blocks.element() : t) instanceof SpirvType.Struct st)) {
+                SpirvType.RuntimeArray runTimeBlocks = t instanceof SpirvType.RuntimeArray ra && ra.element() instanceof SpirvType.Struct ? ra : null;
+                SpirvType blockType = blocks != null ? blocks.element() : runTimeBlocks != null ? runTimeBlocks.element() : t;
+                if (!(blockType instanceof SpirvType.Struct st)) {
                     throw mod.error(v, "unsupported OpVariable (a block of type " + t + ", which is no struct)");
                 }
                 boolean buffer = sc == ModuleInfo.STORAGE_BUFFER || m.decoration(st.id(), ModuleInfo.BUFFER_BLOCK) != null;
@@ -287,6 +298,10 @@ final class SpirvToIr {
                     // an unnamed block instance (buffer Data { … };) goes by its block's name
                     String name = m.names.getOrDefault(id, "").isEmpty() && !m.names.getOrDefault(st.id(), "").isEmpty()
                             ? uniqueName(-1, m.names.get(st.id()).replaceAll("[^A-Za-z0-9_]", "_")) : uniqueName(id, "buf");
+                    if (runTimeBlocks != null) {
+                        runTimeArrays.add(new BufferArray(v, id, t, name, st, scalar, binding == null ? 0 : binding));
+                        return;
+                    }
                     if (blocks == null) {
                         Variable var = shader.addVariable(Variable.buffer(name, varType(v, scalar), binding == null ? 0 : binding));
                         pointers.put(id, new Ptr(new BufferPlace(var, t), t, List.of()));
@@ -300,12 +315,13 @@ final class SpirvToIr {
                     pointers.put(id, new Ptr(new BufferArrayPlace(vars, st), t, List.of()));
                     return;
                 }
+                if (runTimeBlocks != null) throw mod.error(v, "unsupported OpVariable (a run-time sized array of uniform blocks)");
                 String block = m.names.getOrDefault(id, "");
                 if (block.isEmpty()) block = m.names.getOrDefault(st.id(), "ubo");
                 pointers.put(id, new Ptr(uniformPlace(v, block.replaceAll("[^A-Za-z0-9_]", "_"), t, 1), t, List.of()));
             }
             case ModuleInfo.UNIFORM_CONSTANT -> {
-                SpirvType el = t instanceof SpirvType.Array a ? a.element() : t;
+                SpirvType el = t instanceof SpirvType.Array a ? a.element() : t instanceof SpirvType.RuntimeArray ra ? ra.element() : t;
                 if (t instanceof SpirvType.AccelerationStructure) {
                     Integer binding = m.decoration(id, ModuleInfo.BINDING);
                     Variable var = shader.addVariable(Variable.buffer(uniqueName(id, "accel"), VarType.f32(1), binding == null ? 0 : binding));
@@ -346,12 +362,17 @@ final class SpirvToIr {
                 String name = uniqueName(id, im.usage() == 2 && !subpass ? "img" : "tex");
                 if (subpass && shader.stage() != Stage.FRAGMENT) throw mod.error(v, "an input attachment (" + SpirvNames.of("Dim", 6) + ") outside a fragment shader");
                 if (im.usage() == 2 && !subpass) {
-                    if (t instanceof SpirvType.Array) throw mod.error(v, "unsupported OpVariable (an array of storage images)");
+                    if (t instanceof SpirvType.Array || t instanceof SpirvType.RuntimeArray) throw mod.error(v, "unsupported OpVariable (an array of storage images)");
                     ImageFormat format = im.format() == 0 ? ImageFormat.full(base) : ImageFormat.ofSpirv(im.format());
                     if (format == null) throw mod.error(v, "unsupported OpTypeImage (" + SpirvNames.of("ImageFormat", im.format()) + ")");
                     if (format.base() != base) throw mod.error(v, "OpTypeImage: format " + format.spelling() + " on a " + s + " image");
                     Variable var = shader.addVariable(Variable.image(name, dim, format, binding));
                     pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
+                    return;
+                }
+                TextureArray array = new TextureArray(v, id, t, name, dim, base, binding, shape);
+                if (t instanceof SpirvType.RuntimeArray) {
+                    runTimeArrays.add(array); // sized once every other texture is known
                     return;
                 }
                 if (!(t instanceof SpirvType.Array a)) {
@@ -361,12 +382,7 @@ final class SpirvToIr {
                     return;
                 }
                 if (a.length() > 32) throw mod.error(v, "unsupported OpVariable (an array of " + a.length() + " textures; the target has 32)");
-                List<Variable> vars = new ArrayList<>();
-                for (int k = 0; k < a.length(); k++) {
-                    vars.add(shader.addVariable(Variable.texture(uniqueName(-1, name + "_" + k), dim, base, binding, false)));
-                    textureShapes.put(vars.get(k), shape);
-                }
-                pointers.put(id, new Ptr(new TextureArrayPlace(vars), t, List.of()));
+                textureArray(array, a.length());
             }
             case ModuleInfo.PRIVATE -> pointers.put(id, new Ptr(localPlace(v, id, t), t, List.of()));
             case ModuleInfo.WORKGROUP -> {
@@ -603,6 +619,38 @@ final class SpirvToIr {
             Map.entry(5287, "gl_BaryCoordNoPerspEXT"));
 
     private record BuiltinInput(Instruction at, int id, String name, SpirvType type) {}
+
+    /**
+     * An array of textures, made once its length is known. A run-time sized one
+     * ({@code sampler2D textures[]}, descriptor indexing) gets the texture slots the shader's
+     * other textures leave free (the target has 32 and no bindless access), shared among such
+     * arrays; an index past them reads what an index past any array does.
+     */
+    private record TextureArray(Instruction at, int id, SpirvType type, String name, TextureDim dim, BaseType base, int binding,
+                                TextureShape shape) {}
+
+    /** An array of buffer blocks, made once its length is known (run-time sized ones share the free buffer slots). */
+    private record BufferArray(Instruction at, int id, SpirvType type, String name, SpirvType.Struct block, SpirvType scalar, int binding) {}
+
+    /** Run-time sized descriptor arrays ({@link TextureArray}, {@link BufferArray}) waiting for their lengths. */
+    private final List<Object> runTimeArrays = new ArrayList<>();
+
+    private void textureArray(TextureArray a, int length) {
+        List<Variable> vars = new ArrayList<>();
+        for (int k = 0; k < length; k++) {
+            vars.add(shader.addVariable(Variable.texture(uniqueName(-1, a.name() + "_" + k), a.dim(), a.base(), a.binding(), false)));
+            textureShapes.put(vars.get(k), a.shape());
+        }
+        pointers.put(a.id(), new Ptr(new TextureArrayPlace(vars), a.type(), List.of()));
+    }
+
+    private void bufferArray(BufferArray a, int length) {
+        List<Variable> vars = new ArrayList<>();
+        for (int k = 0; k < length; k++) {
+            vars.add(shader.addVariable(Variable.buffer(uniqueName(-1, a.name() + "_" + k), varType(a.at(), a.scalar()), a.binding())));
+        }
+        pointers.put(a.id(), new Ptr(new BufferArrayPlace(vars, a.block()), a.type(), List.of()));
+    }
 
     private final List<BuiltinInput> builtinInputs = new ArrayList<>();
 
