@@ -89,6 +89,13 @@ final class ShaderDbCommand implements Callable<Integer> {
         }
         out.println(total + " shaders: " + ok + " compiled, " + (total - ok) + " failed");
         out.println("instructions: " + inst + ", estimated cycles: " + cycles);
+        if (check > 0) {
+            // what each shader's check compared: a check that compared little says little
+            for (ResultsCsv.Row r : rows) {
+                if (r.check() == null) continue;
+                out.println((r.check().weak() ? "WARNING checked " : "checked ") + r.name() + ": " + r.check().summary());
+            }
+        }
         for (ResultsCsv.Row r : rows) {
             if (!r.ok()) out.println("FAILED " + (r.error().startsWith(r.name()) ? r.error() : r.name() + ": " + r.error()));
         }

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -98,18 +99,20 @@ public final class CorpusRunner {
             stage = s.stage().name().toLowerCase(Locale.ROOT);
             List<ValidationError> errors = Validator.validate(s);
             if (!errors.isEmpty()) return failed(name, stage, t0, errors.get(0).format());
-            String checked = null;
+            DifferentialCheck.Outcome checked = null;
             if (checkSets > 0) {
                 // before compiling: the compiler changes the shader it is given
                 try {
-                    checked = DifferentialCheck.check(s, passes, checkSets);
+                    checked = DifferentialCheck.run(s, passes, checkSets);
                 } catch (dev.lathe.backend.sim.SimulationException | dev.lathe.ir.interp.InterpreterException e) {
-                    checked = e.getMessage();
+                    checked = new DifferentialCheck.Outcome(e.getMessage(), checkSets, 0, 0, null);
                 }
             }
             ShaderCompiler.Result r = ShaderCompiler.compile(s, passes == null ? DefaultPipeline.TEXT : passes);
-            if (checked != null) return failed(name, stage, t0, "check: " + checked);
-            return new ResultsCsv.Row(name, stage, ResultsCsv.values(r.stats()), (System.nanoTime() - t0) / 1e6, null);
+            if (checked != null && checked.difference() != null) {
+                return new ResultsCsv.Row(name, stage, Map.of(), (System.nanoTime() - t0) / 1e6, "check: " + checked.difference(), checked);
+            }
+            return new ResultsCsv.Row(name, stage, ResultsCsv.values(r.stats()), (System.nanoTime() - t0) / 1e6, null, checked);
         } catch (RuntimeException e) {
             // every failure of one shader is recorded, the run goes on
             String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

@@ -27,9 +27,12 @@ import dev.lathe.ir.text.IrPrinter;
  *       against the interpreter on the shader as it came in.
  * </ul>
  *
- * An input set on which the unoptimized shader reaches the interpreter's loop iteration limit
- * (random inputs can make a loop bound huge) is skipped; if all are, that is the answer. Used by
- * {@code lathe shaderdb --check N} and by the corpus tests.
+ * An input set on which the reference itself fails — the interpreter on the unoptimized shader
+ * reaches its loop iteration limit (random inputs can make a loop bound huge) or stops on the
+ * shader's own undefined behaviour (a barrier in divergent control flow) — is skipped and
+ * counted: nothing can be compared on it. Every other failure, of the optimized IR, of the
+ * compiler or of the simulator, is a disagreement. When no input set could be compared, that is
+ * a failure too. Used by {@code lathe shaderdb --check N} and by the corpus tests.
  */
 public final class DifferentialCheck {
     private DifferentialCheck() {}
@@ -42,6 +45,29 @@ public final class DifferentialCheck {
      * and the comparison. Compilation errors propagate as they would from {@link ShaderCompiler}.
      */
     public static String check(Shader shader, String passes, int sets) {
+        Outcome o = run(shader, passes, sets);
+        return o.difference();
+    }
+
+    /**
+     * What a check found: the first disagreement (or null), how many input sets were compared,
+     * and how many were skipped because the reference failed on them, with the first reason.
+     */
+    public record Outcome(String difference, int sets, int compared, int skipped, String firstSkip) {
+        /** "16 of 16 input sets compared", or with the skipped ones and why the first was. */
+        public String summary() {
+            String s = compared + " of " + sets + " input sets compared";
+            return skipped == 0 ? s : s + " (" + skipped + " skipped, the reference failing on them; " + firstSkip + ")";
+        }
+
+        /** Fewer than half the input sets compared: the check says little. */
+        public boolean weak() {
+            return compared * 2 < sets;
+        }
+    }
+
+    /** Runs the check; see the class comment. */
+    public static Outcome run(Shader shader, String passes, int sets) {
         if (passes == null) passes = dev.lathe.ir.pass.DefaultPipeline.TEXT;
         String text = IrPrinter.print(shader);
         String name = "shader";
@@ -52,23 +78,31 @@ public final class DifferentialCheck {
         }
         ShaderCompiler.Result strict = ShaderCompiler.compile(exact, passes);
         Shader original = IrParser.parse(name, text);
-        int endless = 0;
+        int compared = 0, skipped = 0;
+        String firstSkip = null;
         for (long seed = 0; seed < sets; seed++) {
             ShaderOutputs reference;
             try {
                 reference = interpret(original, seed);
-            } catch (InterpreterException.IterationLimit e) {
-                // random inputs can make a loop (nearly) endless, e.g. a random bound: nothing to compare
-                endless++;
+            } catch (InterpreterException e) {
+                // the shader's own behaviour on these inputs (an endless loop, a divergent barrier): nothing to compare
+                skipped++;
+                if (firstSkip == null) firstSkip = "input set " + seed + ": " + e.getMessage();
                 continue;
             }
             String d = interpret(usual.optimized(), seed).firstDifference(simulate(usual.program(), original, seed));
-            if (d != null) return "input set " + seed + ": the binary disagrees with the IR it was selected from: " + d;
+            if (d != null) {
+                return new Outcome("input set " + seed + ": the binary disagrees with the IR it was selected from: " + d, sets, compared, skipped, firstSkip);
+            }
             d = reference.firstDifference(simulate(strict.program(), original, seed));
-            if (d != null) return "input set " + seed + ": compiled with no inexact rule, the binary disagrees with the unoptimized IR: " + d;
+            if (d != null) {
+                return new Outcome("input set " + seed + ": compiled with no inexact rule, the binary disagrees with the unoptimized IR: " + d,
+                        sets, compared, skipped, firstSkip);
+            }
+            compared++;
         }
-        if (sets > 0 && endless == sets) return "every input set reached the interpreter's loop iteration limit; nothing was compared";
-        return null;
+        String none = sets > 0 && compared == 0 ? "no input set was compared: the unoptimized shader fails on every one (" + firstSkip + ")" : null;
+        return new Outcome(none, sets, compared, skipped, firstSkip);
     }
 
     /** The interpreter's outputs on input set {@code seed} (random inputs drawn from the shader's declarations). */

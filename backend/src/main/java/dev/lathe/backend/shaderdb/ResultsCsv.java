@@ -18,8 +18,15 @@ public final class ResultsCsv {
             "constlen", "cat0", "cat1", "cat2", "cat3", "cat4", "cat5", "cat6", "cat7", "stp", "ldp", "sstall", "(ss)", "systall",
             "(sy)", "waves", "loops", "cycles");
 
-    /** One shader's row: its statistics (empty when it failed), compile time, error or null. */
-    public record Row(String name, String stage, Map<String, Long> values, double compileMs, String error) {
+    /**
+     * One shader's row: its statistics (empty when it failed), compile time, error or null, and
+     * with {@code --check} what the differential check compared (not part of the file).
+     */
+    public record Row(String name, String stage, Map<String, Long> values, double compileMs, String error, DifferentialCheck.Outcome check) {
+        public Row(String name, String stage, Map<String, Long> values, double compileMs, String error) {
+            this(name, stage, values, compileMs, error, null);
+        }
+
         public boolean ok() {
             return error == null;
         }
