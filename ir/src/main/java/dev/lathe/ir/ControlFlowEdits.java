@@ -18,14 +18,21 @@ public final class ControlFlowEdits {
      * Deletes {@code nodes} (siblings or not) and everything inside them. Phis outside that had
      * a source for a deleted block lose it; uses of deleted values that remain outside (possible
      * only in unreachable code) are rewritten to {@code undef} placed at the start of the entry
-     * block.
+     * block. Every deleted node, nested ones included, is left without a parent, so a walk that
+     * took a snapshot of the tree can tell them apart. Returns the number of nodes deleted.
      */
-    public static void deleteNodes(Function fn, List<? extends CfNode> nodes) {
+    public static int deleteNodes(Function fn, List<? extends CfNode> nodes) {
         List<Block> blocks = new ArrayList<>();
         List<IfNode> ifs = new ArrayList<>();
+        List<CfNode> nested = new ArrayList<>();
+        Set<CfNode> top = Collections.newSetFromMap(new IdentityHashMap<>());
+        top.addAll(nodes);
         List<CfNode> work = new ArrayList<>(nodes);
+        int count = 0;
         while (!work.isEmpty()) {
             CfNode n = work.remove(work.size() - 1);
+            count++;
+            if (!top.contains(n)) nested.add(n);
             if (n instanceof Block b) {
                 blocks.add(b);
             } else if (n instanceof IfNode in) {
@@ -54,6 +61,9 @@ public final class ControlFlowEdits {
         for (CfNode n : nodes) {
             if (n.parent != null) n.parent.unlink(n);
         }
+        // nodes inside deleted ones go with them; their lists are gone, so they are only marked
+        for (CfNode n : nested) n.parent = null;
+        return count;
     }
 
     /** A new undef shaped like {@code like}, at the start of the entry block (it dominates everything). */

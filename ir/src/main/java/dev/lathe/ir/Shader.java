@@ -48,8 +48,21 @@ public final class Shader {
         return workgroupSize.clone();
     }
 
+    /** The most invocations a workgroup may have (Adreno 6xx's limit; Vulkan guarantees 128). */
+    public static final int MAX_WORKGROUP_INVOCATIONS = 1024;
+
+    /** Why a workgroup size is not allowed, or null when it is. */
+    public static String workgroupSizeProblem(long x, long y, long z) {
+        if (x < 1 || y < 1 || z < 1) return "a workgroup size must be positive (" + x + ", " + y + ", " + z + ")";
+        if (x * y * z > MAX_WORKGROUP_INVOCATIONS) {
+            return "a workgroup of " + x + " x " + y + " x " + z + " invocations is more than " + MAX_WORKGROUP_INVOCATIONS;
+        }
+        return null;
+    }
+
     public void setWorkgroupSize(int x, int y, int z) {
-        if (x < 1 || y < 1 || z < 1) throw new IllegalArgumentException("workgroup size must be positive");
+        String problem = workgroupSizeProblem(x, y, z);
+        if (problem != null) throw new IllegalArgumentException(problem);
         workgroupSize[0] = x;
         workgroupSize[1] = y;
         workgroupSize[2] = z;

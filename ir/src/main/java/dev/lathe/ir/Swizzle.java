@@ -74,6 +74,10 @@ public final class Swizzle {
      * one when there is one, else a copy. (Sources never write their swizzle.)
      */
     static byte[] frozen(byte[] s) {
+        for (byte c : s) {
+            // the IR's widest value has 16 components; a wider index cannot be spelled or read
+            if (c < 0 || c > 15) throw new IllegalArgumentException("swizzle component " + c + " is outside 0 to 15");
+        }
         int k = sharedIndex(s);
         return k >= 0 ? SHARED[k] : s.clone();
     }

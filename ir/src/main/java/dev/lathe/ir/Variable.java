@@ -38,6 +38,7 @@ public final class Variable {
     private final boolean unorm;
     private final TextureDim dim;
     private ImageFormat format;
+    private SourceLoc loc;
 
     private Variable(Kind kind, String name, VarType type, int arrayLength, int location, int binding,
                      boolean flat, boolean unorm, TextureDim dim) {
@@ -50,6 +51,20 @@ public final class Variable {
         this.flat = flat;
         this.unorm = unorm;
         this.dim = dim;
+    }
+
+    /** Where the declaration was parsed from, for messages; null when it was not parsed. */
+    public SourceLoc loc() {
+        return loc;
+    }
+
+    public void setLoc(SourceLoc loc) {
+        this.loc = loc;
+    }
+
+    /** "file:line:col: @name" (or "@name" for a variable that was not parsed), to start a message about it. */
+    public String where() {
+        return (loc == null ? "" : loc + ": ") + "@" + name;
     }
 
     public static Variable input(String name, VarType type, int location, boolean flat) {

@@ -53,11 +53,24 @@ final class ModuleInfo {
         }
     }
 
-    ModuleInfo(SpirvModule module) {
+    /** Gathers a module's declarations; a failure names the instruction being read. */
+    static ModuleInfo read(SpirvModule module) {
+        Instruction[] at = new Instruction[1];
+        try {
+            return new ModuleInfo(module, at);
+        } catch (IllegalArgumentException | IllegalStateException | IndexOutOfBoundsException | ClassCastException | NullPointerException e) {
+            String what = e.getMessage() == null ? "an operand of the wrong kind or shape" : e.getMessage();
+            if (at[0] == null) throw new SpirvException(module.file() + ": cannot read the module: " + what);
+            throw module.error(at[0], SpirvNames.opcode(at[0].opcode()) + " cannot be read: " + what);
+        }
+    }
+
+    private ModuleInfo(SpirvModule module, Instruction[] current) {
         this.module = module;
         Function cur = null;
         List<Instruction> block = null;
         for (Instruction i : module.instructions()) {
+            current[0] = i;
             int op = i.opcode();
             switch (op) {
                 case 5 -> names.put(id(i, 0), SpirvReader.string(module, i, 1, null)); // OpName
@@ -76,7 +89,12 @@ final class ModuleInfo {
                     }
                 }
                 case 16 -> { // OpExecutionMode fn mode literals
-                    if (arg(i, 1) == 17 && i.count() >= 5) localSize = new int[] {i.operand(2), i.operand(3), i.operand(4)};
+                    if (arg(i, 1) == 17 && i.count() >= 5) {
+                        long x = i.operand(2) & 0xffffffffL, y = i.operand(3) & 0xffffffffL, z = i.operand(4) & 0xffffffffL;
+                        String problem = dev.lathe.ir.Shader.workgroupSizeProblem(x, y, z);
+                        if (problem != null) throw module.error(i, "unsupported LocalSize: " + problem);
+                        localSize = new int[] {(int) x, (int) y, (int) z};
+                    }
                 }
                 case 71 -> {
                     need(i, 2);

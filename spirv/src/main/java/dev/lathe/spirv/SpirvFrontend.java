@@ -1,6 +1,7 @@
 package dev.lathe.spirv;
 
 import dev.lathe.ir.Shader;
+import dev.lathe.spirv.SpirvModule.Instruction;
 
 /**
  * SPIR-V in, Lathe IR out: {@link SpirvReader} checks the words, {@link ModuleInfo} gathers
@@ -12,15 +13,20 @@ public final class SpirvFrontend {
 
     public static Shader read(String file, byte[] bytes) {
         SpirvModule m = SpirvReader.read(file, bytes);
+        ModuleInfo info = ModuleInfo.read(m);
+        SpirvToIr t = null;
         try {
-            return new SpirvToIr(new ModuleInfo(m)).run();
+            t = new SpirvToIr(info);
+            return t.run();
         } catch (SpirvException e) {
             throw e;
         } catch (IllegalArgumentException | IllegalStateException | IndexOutOfBoundsException | ClassCastException | NullPointerException e) {
             // the IR builder refusing what a malformed module asked for (an operand of the wrong
-            // kind or shape): still the module's fault, reported as such rather than as a crash
-            throw new SpirvException(file + ": word 0: cannot translate a malformed module (" + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")");
+            // kind or shape): still the module's fault, reported at the instruction being read
+            Instruction at = t != null && t.current != null ? t.current : null;
+            String what = e.getMessage() == null ? "an operand of the wrong kind or shape" : e.getMessage();
+            if (at == null) throw new SpirvException(file + ": cannot translate the module: " + what);
+            throw m.error(at, SpirvNames.opcode(at.opcode()) + " cannot be translated: " + what);
         }
     }
 }

@@ -231,6 +231,7 @@ final class SpirvToIr {
     }
 
     private void global(Instruction v) {
+        current = v;
         int id = m.id(v, 1);
         if (!(m.typeOf(v, m.id(v, 0)) instanceof SpirvType.Pointer pt)) throw mod.error(v, "OpVariable without a pointer type");
         SpirvType t = pt.pointee();
@@ -830,8 +831,13 @@ final class SpirvToIr {
         return new Val.Simple(extract(v, path.get(0)));
     }
 
+    /**
+     * Component {@code idx} of a vector. A constant index past the end (spirv-val accepts it; the
+     * access is undefined in SPIR-V) reads an undefined value, and {@link #insert} drops a store
+     * there.
+     */
     Value extract(Value v, Object idx) {
-        if (idx instanceof Integer k) return b.channel(v, k);
+        if (idx instanceof Integer k) return k >= 0 && k < v.numComponents() ? b.channel(v, k) : b.undef(1, v.bitSize());
         // a run-time index: select among the components
         Value i = (Value) idx;
         Value r = b.channel(v, 0);
@@ -1225,6 +1231,7 @@ final class SpirvToIr {
             }
             if (k == insts.size()) throw mod.error(f.def, "block %" + label + " has no terminator");
             Instruction term = insts.get(k);
+            current = term;
             if (mergeInst != null && mergeInst.opcode() == 246) {
                 loop(f, label, mergeInst, term, ctx);
                 label = m.id(mergeInst, 0);
@@ -1512,7 +1519,11 @@ final class SpirvToIr {
         return new Val.Composite(parts);
     }
 
+    /** The instruction being translated, for a message about an unexpected failure. */
+    Instruction current;
+
     private void instruction(ModuleInfo.Function f, Instruction i) {
+        current = i;
         Instructions.translate(this, f, i);
         // a value of a device pointer type (loaded, converted, selected, extracted …) can be dereferenced
         if (i.count() >= 2 && m.types.get(i.operand(0)) instanceof SpirvType.DevicePointer dp && values.containsKey(i.operand(1))) {

@@ -100,7 +100,7 @@ final class Layout {
         boolean[] taken = new boolean[32];
         java.util.List<Variable> rest = new java.util.ArrayList<>();
         for (Variable v : s.variables(kind)) {
-            if (v.binding() >= 32) throw new CompileException("@" + v.name() + ": binding " + v.binding() + " is past the target's 32 " + what);
+            if (v.binding() >= 32) throw new CompileException(v.where() + ": binding " + v.binding() + " is past the target's 32 " + what);
             if (taken[v.binding()]) {
                 rest.add(v);
             } else {
@@ -111,7 +111,7 @@ final class Layout {
         int next = 0;
         for (Variable v : rest) {
             while (next < 32 && taken[next]) next++;
-            if (next == 32) throw new CompileException("@" + v.name() + ": the shader has more than the target's 32 " + what);
+            if (next == 32) throw new CompileException(v.where() + ": the shader has more than the target's 32 " + what);
             taken[next] = true;
             slots.put(v.name(), next);
         }

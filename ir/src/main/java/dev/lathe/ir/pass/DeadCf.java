@@ -30,11 +30,22 @@ import java.util.List;
  * <p>Each rewrite removes a node, so repeating until nothing applies terminates. Blocks that
  * become adjacent are merged, phis along deleted edges lose their sources, and values of
  * deleted code still used elsewhere (only possible in unreachable code) become undef.
+ *
+ * <p>The work is linear in the size of the tree per round: a deleted subtree is walked once (its
+ * nodes lose their parents, so the round's snapshot skips them), and {@link #work()} counts node
+ * visits and deletions so that a test can check the growth in operations.
  */
 final class DeadCf implements Pass {
     @Override
     public String name() {
         return "dead_cf";
+    }
+
+    private long work;
+
+    /** Nodes visited and deleted by this pass object so far. */
+    long work() {
+        return work;
     }
 
     @Override
@@ -44,6 +55,7 @@ final class DeadCf implements Pass {
         while (changed) {
             changed = false;
             for (CfNode n : nodesInOrder(fn)) {
+                work++;
                 if (n.parent() == null) continue; // removed by an earlier rewrite of this round
                 if (n instanceof Block b) {
                     changed |= deleteAfterJump(fn, b);
@@ -83,15 +95,15 @@ final class DeadCf implements Pass {
         return out;
     }
 
-    private static boolean deleteAfterJump(Function fn, Block b) {
+    private boolean deleteAfterJump(Function fn, Block b) {
         if (b.jump() == null || b.next() == null) return false;
         List<CfNode> rest = new ArrayList<>();
         for (CfNode n = b.next(); n != null; n = n.next()) rest.add(n);
-        ControlFlowEdits.deleteNodes(fn, rest);
+        work += ControlFlowEdits.deleteNodes(fn, rest);
         return true;
     }
 
-    private static boolean constantIf(Function fn, IfNode in) {
+    private boolean constantIf(Function fn, IfNode in) {
         if (!(in.condition().value().parent() instanceof LoadConstInstr lc)) return false;
         boolean takeThen = (lc.value(0) & 1) != 0;
         CfList taken = takeThen ? in.thenList() : in.elseList();
@@ -102,7 +114,7 @@ final class DeadCf implements Pass {
         ControlFlowEdits.resolvePhis(fn, merge, fallsThrough ? takenLast : null);
         List<CfNode> gone = new ArrayList<>();
         for (CfNode c : dropped) gone.add(c);
-        ControlFlowEdits.deleteNodes(fn, gone);
+        work += ControlFlowEdits.deleteNodes(fn, gone);
         ControlFlowEdits.inlineList(fn, in, taken);
         return true;
     }

@@ -142,6 +142,8 @@ public final class IrParser {
             expect(",");
             int z = positiveInt(advance(), "workgroup size");
             expect(")");
+            String problem = Shader.workgroupSizeProblem(x, y, z);
+            if (problem != null) throw error(w, problem);
             shader.setWorkgroupSize(x, y, z);
         }
         while (true) {
@@ -335,6 +337,7 @@ public final class IrParser {
 
     private void add(Token name, Variable v) {
         if (shader.variable(v.name()) != null) throw error(name, "@" + v.name() + " is already declared");
+        v.setLoc(loc(name));
         try {
             shader.addVariable(v);
         } catch (IllegalArgumentException e) {
