@@ -40,7 +40,10 @@ import org.junit.jupiter.api.TestFactory;
  *   <li>the same on 500 programs made of the ops the patterns mention, where at least 60% of
  *       each file's rules must fire (so the comparison covers them);
  *   <li>with every instruction marked exact (so only {@code =>} rules may fire), the rewritten
- *       program validates and computes the same outputs, bit for bit.
+ *       program validates and computes the same outputs under the NaN contract: bit for bit,
+ *       except that a NaN a float operation made may be any NaN (ir/README.md, "NaN"). A program
+ *       whose reference run reads such a NaN's bits has many allowed outcomes: it must match
+ *       bit for bit, or it decides nothing; nearly all programs must decide.
  * </ul>
  *
  * A failure names the rule file and the seed, and shows the program.
@@ -77,7 +80,9 @@ class RuleDifferentialTest {
                         + seen.neverFired().stream().map(x -> x.name()).toList());
             }));
             tests.add(DynamicTest.dynamicTest(generated.passName() + ": exact rules keep outputs", () -> {
-                for (long seed = 0; seed < PROGRAMS; seed++) exactRulesKeepOutputs(generated, seed);
+                int compared = 0;
+                for (long seed = 0; seed < PROGRAMS; seed++) compared += exactRulesKeepOutputs(generated, seed) ? 1 : 0;
+                assertTrue(compared * 100 >= PROGRAMS * 99, compared + " of " + PROGRAMS + " programs decided");
             }));
         }
         return tests.stream();
@@ -140,7 +145,8 @@ class RuleDifferentialTest {
                 + again.firedMostFirst() + "\nbefore:\n" + before);
     }
 
-    static void exactRulesKeepOutputs(RuleSet generated, long seed) {
+    /** Whether the comparison decided (it fails the test when the rules broke the contract). */
+    static boolean exactRulesKeepOutputs(RuleSet generated, long seed) {
         Shader s = RandomProgramGenerator.generate(seed, optionsFor(seed));
         for (Instr i : s.entryPoint().instructions()) {
             if (i instanceof AluInstr alu) alu.setExact(true);
@@ -149,13 +155,15 @@ class RuleDifferentialTest {
         ShaderOutputs expected = run(s, seed);
         new RewritePass(generated).run(s.entryPoint());
         assertEquals(List.of(), Validator.validate(s), generated.passName() + ", seed " + seed);
-        ShaderOutputs actual = run(s, seed);
-        assertTrue(expected.sameAs(actual), () -> generated.passName() + ", seed " + seed
-                + ": exact rules changed the outputs\nbefore:\n" + before + "\nafter:\n" + IrPrinter.print(s));
+        ShaderOutputs.Comparison c = expected.compareUnderNanContract(run(s, seed));
+        assertTrue(c.kind() != ShaderOutputs.Comparison.Kind.BROKEN, () -> generated.passName() + ", seed " + seed
+                + ": exact rules changed the outputs (" + c.detail() + ")\nbefore:\n" + before + "\nafter:\n" + IrPrinter.print(s));
+        return c.kind() == ShaderOutputs.Comparison.Kind.KEPT;
     }
 
+    /** A run that tracks where NaNs of open bits go, so it can be compared under the NaN contract. */
     static ShaderOutputs run(Shader s, long seed) {
-        Interpreter it = new Interpreter(s);
+        Interpreter it = new Interpreter(s).trackNans();
         var in = RandomProgramGenerator.randomInputs(s, seed);
         return s.stage() == Stage.COMPUTE ? it.dispatch(in, 2, 1, 1) : it.run(in);
     }

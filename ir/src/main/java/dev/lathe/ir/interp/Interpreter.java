@@ -54,6 +54,7 @@ public final class Interpreter {
     private final PhiInstr[][] phis;
     private final Instr[][] body;
     private java.util.function.BiConsumer<Value, long[]> observer;
+    private boolean trackNans;
 
     public Interpreter(Shader shader) {
         this(shader, DEFAULT_ITERATION_LIMIT);
@@ -88,9 +89,23 @@ public final class Interpreter {
         return this;
     }
 
+    /**
+     * Also records where NaNs whose bits the NaN contract leaves open go (see
+     * {@link NanProvenance}): the outputs then carry a {@link NanTaint}, which comparisons under
+     * the contract read.
+     */
+    public Interpreter trackNans() {
+        this.trackNans = true;
+        return this;
+    }
+
+    private NanProvenance.Shared newNanShared() {
+        return trackNans ? new NanProvenance.Shared() : null;
+    }
+
     /** One invocation. */
     public ShaderOutputs run(ShaderInputs in) {
-        Run r = new Run(in, initialBuffers(in), shader.stage() == dev.lathe.ir.Stage.COMPUTE ? newShared() : Map.of(), new long[1]);
+        Run r = new Run(in, initialBuffers(in), shader.stage() == dev.lathe.ir.Stage.COMPUTE ? newShared() : Map.of(), new long[1], newNanShared());
         // a lone compute invocation is a workgroup of one: its barriers wait for nobody
         while (r.resume()) { }
         return r.result();
@@ -106,15 +121,16 @@ public final class Interpreter {
         List<Run> all = new ArrayList<>();
         Map<Variable, long[]>[] shared = newSharedHolder();
         long[] spent = new long[1]; // the iteration limit holds for the whole dispatch
+        NanProvenance.Shared nans = newNanShared();
         dispatchLockstep(in, shader.workgroupSize(), gx, gy, gz, () -> shared[0] = newShared(), () -> {
-            Run r = new Run(in, bufs, shared[0], spent);
+            Run r = new Run(in, bufs, shared[0], spent, nans);
             all.add(r);
             return r;
         }, InterpreterException::new);
         long iterations = 0;
         for (Run r : all) iterations += r.iterations;
         ShaderOutputs r = all.get(all.size() - 1).result();
-        return new ShaderOutputs(r.outputs(), r.buffers(), r.discarded(), iterations);
+        return new ShaderOutputs(r.outputs(), r.buffers(), r.discarded(), iterations, r.nans());
     }
 
     @SuppressWarnings("unchecked")
@@ -259,9 +275,12 @@ public final class Interpreter {
         long iterations;
 
         final long[] spent;
+        /** NaN provenance, when tracked. */
+        final NanProvenance nan;
 
-        Run(ShaderInputs in, Map<Variable, byte[]> buffers, Map<Variable, long[]> shared, long[] spent) {
+        Run(ShaderInputs in, Map<Variable, byte[]> buffers, Map<Variable, long[]> shared, long[] spent, NanProvenance.Shared nans) {
             this.spent = spent;
+            this.nan = nans == null ? null : new NanProvenance(nans, fn.valueCount());
             this.in = in;
             this.localId = in.localInvocationId();
             this.workgroupId = in.workgroupId();
@@ -289,7 +308,7 @@ public final class Interpreter {
             outputs.forEach((k, v) -> outs.put(k.name(), v.clone()));
             Map<String, byte[]> bufs = new LinkedHashMap<>();
             buffers.forEach((k, v) -> bufs.put(k.name(), v.clone()));
-            return new ShaderOutputs(outs, bufs, discarded, iterations);
+            return new ShaderOutputs(outs, bufs, discarded, iterations, nan == null ? null : nan.result(buffers));
         }
 
         @Override
@@ -301,14 +320,19 @@ public final class Interpreter {
                 PhiInstr[] ps = phis[bi];
                 if (ps.length > 0 && next == 0) {
                     long[][] incoming = new long[ps.length][];
+                    long[] masks = nan == null ? null : new long[ps.length];
                     for (int k = 0; k < ps.length; k++) {
                         Src s = ps[k].srcFor(prev);
                         if (s == null) {
                             throw new InterpreterException("phi " + ps[k].def() + " has no source for the block control came from");
                         }
                         incoming[k] = read(s.value());
+                        if (nan != null) masks[k] = nan.mask(s.value());
                     }
-                    for (int k = 0; k < ps.length; k++) set(ps[k].def(), incoming[k]);
+                    for (int k = 0; k < ps.length; k++) {
+                        set(ps[k].def(), incoming[k]);
+                        if (nan != null) nan.set(ps[k].def(), masks[k]);
+                    }
                 }
                 Instr[] is = body[bi];
                 while (next < is.length) {
@@ -369,11 +393,15 @@ public final class Interpreter {
                 long[] dst = new long[alu.def().numComponents()];
                 alu.op().evaluateInto(alu.unsizedBitSize(), s, dst);
                 set(alu.def(), dst);
+                if (nan != null) nan.alu(alu, s, dst);
             } else if (i instanceof LoadConstInstr lc) {
                 set(lc.def(), lc.values());
+                if (nan != null) nan.exact(lc.def());
             } else if (i instanceof UndefInstr u) {
                 set(u.def(), new long[u.def().numComponents()]);
+                if (nan != null) nan.exact(u.def());
             } else if (i instanceof IntrinsicInstr in) {
+                if (nan != null) trackIntrinsic(in);
                 return intrinsic(in);
             } else if (!(i instanceof JumpInstr)) {
                 throw new InterpreterException("cannot run " + i.opName() + " here");
@@ -456,6 +484,48 @@ public final class Interpreter {
                         read(i.src(v.isArray() ? 1 : 0).value()));
             }
             return true;
+        }
+
+        /**
+         * NaN provenance of an intrinsic, before it runs (its sources are read, memory still
+         * holds what it read): bits read where an offset, index, coordinate or atomic operand is
+         * taken; openness carried through stores, loads and outputs; the rest exact.
+         */
+        private void trackIntrinsic(IntrinsicInstr i) {
+            Variable v = i.var();
+            Value d = i.def();
+            String what = i.intrinsic().spelling();
+            java.util.List<dev.lathe.ir.Intrinsic.Role> roles = i.intrinsic().roles(v);
+            for (int k = 0; k < roles.size(); k++) {
+                switch (roles.get(k)) {
+                    case VAR_VALUE, ANY_VALUE, FLOAT_COORD, LOD -> { }
+                    default -> nan.readsBits(i.src(k), what);
+                }
+            }
+            nan.exact(d);
+            AtomicOp atomic = i.intrinsic().atomicOp();
+            if (atomic != null) {
+                if (v.kind() == Variable.Kind.BUFFER) nan.atomicWord(v, buffers.get(v), read(i.src(0).value())[0], what);
+                else if (v.kind() == Variable.Kind.SHARED) {
+                    long idx = v.isArray() ? read(i.src(0).value())[0] : 0;
+                    nan.storeElement(shared.get(v), v, idx, null);
+                }
+                return;
+            }
+            switch (i.intrinsic()) {
+                case STORE_OUTPUT -> nan.storeOutput(v, i.src(0));
+                case LOAD_BUFFER -> nan.loadMemory(d, v, buffers.get(v), read(i.src(0).value())[0], what);
+                case STORE_BUFFER -> nan.storeMemory(v, buffers.get(v), read(i.src(0).value())[0], i.src(1), i.src(1).value().bitSize());
+                case LOAD_GLOBAL -> nan.loadMemory(d, DEVICE_MEMORY, deviceMemory(buffers),
+                        read(i.src(0).value())[0] - ShaderInputs.DEVICE_MEMORY_BASE, what);
+                case STORE_GLOBAL -> nan.storeMemory(DEVICE_MEMORY, deviceMemory(buffers),
+                        read(i.src(0).value())[0] - ShaderInputs.DEVICE_MEMORY_BASE, i.src(1), i.src(1).value().bitSize());
+                case LOAD_VAR -> nan.loadElement(d, locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0);
+                case STORE_VAR -> nan.storeElement(locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, i.src(v.isArray() ? 1 : 0));
+                case LOAD_SHARED -> nan.loadElement(d, shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0);
+                case STORE_SHARED -> nan.storeElement(shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, i.src(v.isArray() ? 1 : 0));
+                default -> { }
+            }
         }
 
         /** Element {@code idx} of an array variable's storage (an unsigned index; out of range reads zero). */

@@ -12,12 +12,18 @@ import java.util.Map;
  * @param buffers     by buffer name, in declaration order
  * @param discarded   a fragment shader executed discard (its outputs are then meaningless)
  * @param loopIterations back edges taken, a measure of work
+ * @param nans      where NaNs whose bits the NaN contract leaves open went, when the run tracked
+ *                  them ({@link Interpreter#trackNans}); null otherwise
  */
 public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded,
-                            long loopIterations) {
+                            long loopIterations, NanTaint nans) {
     public ShaderOutputs {
         outputs = Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
         buffers = Collections.unmodifiableMap(new LinkedHashMap<>(buffers));
+    }
+
+    public ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded, long loopIterations) {
+        this(outputs, buffers, discarded, loopIterations, null);
     }
 
     public long[] output(String name) {
@@ -39,6 +45,85 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
             if (b != null && at < b.length) w |= (b[at] & 0xffL) << (8 * k);
         }
         return w;
+    }
+
+    /**
+     * How a candidate run compares with this one (the reference) under the NaN contract.
+     *
+     * @param kind   {@code KEPT}: the candidate keeps the contract; {@code BROKEN}: it does not
+     *               ({@code detail} says where); {@code UNDECIDED}: it differs, but the reference
+     *               read the bits of a NaN whose bits are open, so its outcome is one of many and
+     *               the difference may be allowed ({@code detail} says which read)
+     */
+    public record Comparison(Kind kind, String detail) {
+        public enum Kind { KEPT, BROKEN, UNDECIDED }
+    }
+
+    /**
+     * Compares {@code candidate} with this run (the reference, tracked by
+     * {@link Interpreter#trackNans}) under the NaN contract. A reference that read open NaN bits
+     * can still be matched bit for bit; only a difference is then undecided.
+     */
+    public Comparison compareUnderNanContract(ShaderOutputs candidate) {
+        String undecided = undecidedUnderNanContract();
+        if (undecided != null) {
+            return firstDifference(candidate) == null ? new Comparison(Comparison.Kind.KEPT, null) : new Comparison(Comparison.Kind.UNDECIDED, undecided);
+        }
+        String d = differenceUnderNanContract(candidate);
+        return new Comparison(d == null ? Comparison.Kind.KEPT : Comparison.Kind.BROKEN, d);
+    }
+
+    /**
+     * Why this run (the reference) cannot be compared with another under the NaN contract, or
+     * null when it can: it read the bits of a NaN whose bits the contract leaves open, so what it
+     * computed from them is one outcome of many. Needs a tracked run ({@link Interpreter#trackNans}).
+     */
+    public String undecidedUnderNanContract() {
+        return nans == null ? null : nans.observed();
+    }
+
+    /**
+     * The first place where {@code candidate} breaks the NaN contract against this run (the
+     * reference, tracked by {@link Interpreter#trackNans}), or null when it keeps it: every bit is
+     * the same, except that where the reference holds a NaN a float operation made, the candidate
+     * may hold any NaN of that size. An untracked reference compares bit for bit. Check
+     * {@link #undecidedUnderNanContract} first.
+     */
+    public String differenceUnderNanContract(ShaderOutputs candidate) {
+        if (nans == null) return firstDifference(candidate);
+        if (discarded != candidate.discarded) return discarded ? "discarded here only" : "discarded there only";
+        if (!outputs.keySet().equals(candidate.outputs.keySet())) return "outputs " + outputs.keySet() + ", not " + candidate.outputs.keySet();
+        if (!buffers.keySet().equals(candidate.buffers.keySet())) return "buffers " + buffers.keySet() + ", not " + candidate.buffers.keySet();
+        for (var e : outputs.entrySet()) {
+            long[] a = e.getValue(), b = candidate.outputs.get(e.getKey());
+            if (a.length != b.length) return "output " + e.getKey() + ": " + a.length + " components, not " + b.length;
+            for (int k = 0; k < a.length; k++) {
+                if (a[k] == b[k]) continue;
+                int open = nans.openOutput(e.getKey(), k);
+                if (open > 0 && dev.lathe.ir.op.FloatBits.isNaN(b[k], open * 8)) continue;
+                return "output " + e.getKey() + "[" + k + "]: 0x" + Long.toHexString(a[k]) + ", not 0x" + Long.toHexString(b[k]);
+            }
+        }
+        for (var e : buffers.entrySet()) {
+            byte[] a = e.getValue(), b = candidate.buffers.get(e.getKey());
+            if (a.length != b.length) return "buffer " + e.getKey() + ": " + a.length + " bytes, not " + b.length;
+            for (int k = 0; k < a.length; k++) {
+                int open = nans.openNaNAt(e.getKey(), k);
+                if (open > 0 && k + open <= b.length) {
+                    long x = 0;
+                    for (int j = 0; j < open; j++) x |= (b[k + j] & 0xffL) << (8 * j);
+                    if (dev.lathe.ir.op.FloatBits.isNaN(x, open * 8)) {
+                        k += open - 1;
+                        continue;
+                    }
+                }
+                if (a[k] != b[k]) {
+                    return "buffer " + e.getKey() + " word " + k / 4 + ": 0x" + Long.toHexString(bufferWord(e.getKey(), k / 4)) + ", not 0x"
+                            + Long.toHexString(candidate.bufferWord(e.getKey(), k / 4));
+                }
+            }
+        }
+        return null;
     }
 
     /** Whether two runs produced identical bits everywhere. */

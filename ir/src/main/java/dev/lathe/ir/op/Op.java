@@ -332,6 +332,34 @@ public enum Op {
         return (flags & COMMUTATIVE) != 0;
     }
 
+    /**
+     * Whether the op only moves bits from its sources to its result ({@code mov}, {@code vecN},
+     * and {@code bcsel}'s two value operands): a NaN it moves keeps its bits, under the NaN
+     * contract of {@code ir/README.md}.
+     */
+    public boolean movesData() {
+        return this == MOV || this == VEC2 || this == VEC3 || this == VEC4 || this == VEC8 || this == VEC16 || this == BCSEL;
+    }
+
+    /**
+     * Whether the op computes a float: a NaN it returns may be any NaN under the NaN contract
+     * (the evaluation here returns the canonical quiet NaN, {@code fneg} and {@code fabs} the
+     * operand with its sign bit changed).
+     */
+    public boolean computesFloat() {
+        return output.typeClass() == TypeClass.FLOAT;
+    }
+
+    /**
+     * Whether source {@code i} is read as bits — by an op that neither reads it as a float nor
+     * merely moves it: a NaN there that a float operation made (whose bits are open) makes the
+     * result depend on bits the contract leaves open.
+     */
+    public boolean readsBits(int i) {
+        if (input(i).typeClass() == TypeClass.FLOAT) return false;
+        return !movesData() || this == BCSEL && i == 0;
+    }
+
     /** See {@link OpFlag#SIGN_BLIND}. */
     public boolean isSignBlind() {
         return (flags & SIGN_BLIND) != 0;

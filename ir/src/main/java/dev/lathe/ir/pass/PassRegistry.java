@@ -23,7 +23,6 @@ public final class PassRegistry {
         r.register("dead_cf", DeadCf::new);
         r.register("phi_simplify", PhiSimplify::new);
         r.register("vars_to_ssa", VarsToSsa::new);
-        r.register("repair_ssa", RepairSsa::new);
         r.register("lower_alu_to_scalar", LowerAluToScalar::new);
         r.register("sink_constants", SinkConstants::new);
         r.register("opt_if", OptIf::new);

@@ -36,6 +36,9 @@ import java.util.Map;
  * stored to a new local right after it, and each such use loads that local just before it. On
  * the paths the added edges open, the load reads {@code undef}: paths the source program never
  * takes. Uses the definition does reach keep reading it directly.
+ *
+ * <p>Not in the pass registry: on valid IR it does nothing, and the validator does not let
+ * invalid IR into a pipeline; frontends call it on what they build.
  */
 public final class RepairSsa implements Pass {
     @Override

@@ -16,6 +16,11 @@ import java.util.Map;
  * Rules work per component, so one component is the whole story. Along the way it records the
  * largest finite float magnitude computed (inputs, intermediates, results), which bounds the
  * rounding an inexact rule may introduce, and whether anything became infinite or NaN.
+ *
+ * <p>Each side's value also has a provenance under the NaN contract ({@code ir/README.md},
+ * "NaN"): {@link #EXACT} bits; {@link #OPEN} — a NaN a float operation made (or moved along),
+ * which may be any NaN; {@link #UNDECIDED} — computed from an open NaN's bits, so one outcome
+ * of many.
  */
 final class RuleEvaluator {
     private final CheckedRule rule;
@@ -32,13 +37,20 @@ final class RuleEvaluator {
         }
     }
 
+    static final int EXACT = 0, OPEN = 1, UNDECIDED = 2;
+
     /** One evaluation's outcome. */
     static final class Outcome {
         long pattern;
         long replacement;
+        int patternKind;
+        int replacementKind;
         double maxMagnitude;
         boolean nonFinite;
     }
+
+    /** A value and its provenance. */
+    private record Result(long bits, int kind) {}
 
     /** Whether every literal of the rule has a value at these sizes (otherwise the rule does not apply). */
     boolean literalsFit(Sizes sizes) {
@@ -64,8 +76,12 @@ final class RuleEvaluator {
                 if (bits >= 16) note(o, e.getValue(), bits);
             }
         }
-        o.pattern = eval(rule.pattern(), vars, sizes, o);
-        o.replacement = eval(rule.replacement(), vars, sizes, o);
+        Result p = eval(rule.pattern(), vars, sizes, o);
+        Result r = eval(rule.replacement(), vars, sizes, o);
+        o.pattern = p.bits();
+        o.patternKind = p.kind();
+        o.replacement = r.bits();
+        o.replacementKind = r.kind();
         return o;
     }
 
@@ -86,19 +102,35 @@ final class RuleEvaluator {
         return -1;
     }
 
-    private long eval(Node n, Map<String, Long> vars, Sizes sizes, Outcome o) {
-        if (n instanceof Node.VarNode v) return vars.get(v.name());
-        if (n instanceof Node.ConstNode c) return literal(c.text()).bits(sizes.of(c.sizeClass()), c.asFloat());
+    private Result eval(Node n, Map<String, Long> vars, Sizes sizes, Outcome o) {
+        if (n instanceof Node.VarNode v) return new Result(vars.get(v.name()), EXACT);
+        if (n instanceof Node.ConstNode c) return new Result(literal(c.text()).bits(sizes.of(c.sizeClass()), c.asFloat()), EXACT);
         Node.OpNode op = (Node.OpNode) n;
         long[][] srcs = new long[op.srcs().size()][];
-        for (int i = 0; i < srcs.length; i++) srcs[i] = new long[] {eval(op.srcs().get(i), vars, sizes, o)};
+        int[] kinds = new int[srcs.length];
+        for (int i = 0; i < srcs.length; i++) {
+            Result s = eval(op.srcs().get(i), vars, sizes, o);
+            srcs[i] = new long[] {s.bits()};
+            kinds[i] = s.kind();
+        }
         int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
         long r = op.op().evaluate(unsized, 1, srcs)[0];
         int outBits = op.op().outputBits(unsized);
         if (op.op().output().typeClass() == TypeClass.FLOAT || op.op().output().typeClass() == TypeClass.ANY && outBits >= 16) {
             if (outBits >= 16) note(o, r, outBits);
         }
-        return r;
+        return new Result(r, provenance(op.op(), srcs, kinds, r, outBits));
+    }
+
+    /** The provenance of one op's result (one component: a vecN's is its first source's). */
+    private static int provenance(dev.lathe.ir.op.Op op, long[][] srcs, int[] kinds, long result, int outBits) {
+        for (int k : kinds) if (k == UNDECIDED) return UNDECIDED;
+        if (op == dev.lathe.ir.op.Op.BCSEL) return kinds[(srcs[0][0] & 1) != 0 ? 1 : 2];
+        if (op.movesData()) return kinds[0];
+        for (int i = 0; i < kinds.length; i++) {
+            if (kinds[i] == OPEN && op.readsBits(i)) return UNDECIDED;
+        }
+        return op.computesFloat() && outBits >= 16 && FloatBits.isNaN(result, outBits) ? OPEN : EXACT;
     }
 
     private static void note(Outcome o, long bits, int size) {

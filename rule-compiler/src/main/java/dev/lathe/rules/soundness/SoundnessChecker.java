@@ -25,8 +25,13 @@ import java.util.SplittableRandom;
  * filtering does not starve. A rule with too few inputs meeting its conditions is
  * <em>unchecked</em>, never passed.
  *
- * <p>Comparison: {@code =>} needs the same bits (two NaNs are equal, payloads aside).
- * {@code ~=>} also accepts:
+ * <p>Comparison follows the NaN contract ({@code ir/README.md}, "NaN"): a NaN a float
+ * operation made may be any NaN, every other bit is exact. So for {@code =>}: where the
+ * pattern's value is such a NaN, the replacement must give a NaN (any); elsewhere the same bits,
+ * and the replacement may not give a NaN of open bits where the pattern's bits were exact
+ * ({@code mov(a) => fmul(a, 1.0)} changes the integer 0x7f800001). An input on which the
+ * pattern's value depends on an open NaN's bits decides nothing and is skipped; a replacement
+ * that depends on them where the pattern does not is wrong. {@code ~=>} also accepts:
  * <ul>
  *   <li>zeros that differ in sign;
  *   <li>one side NaN when an input is NaN or infinite;
@@ -271,8 +276,9 @@ public final class SoundnessChecker {
         private Verdict tryInput(Map<String, Long> in) {
             attempts++;
             if (!satisfies(in)) return null;
-            compared++;
             RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
+            if (o.patternKind == RuleEvaluator.UNDECIDED) return null; // the pattern's value is one of many
+            compared++;
             if (agrees(o, in)) return null;
             Map<String, Long> small = shrink(in);
             return unsound(small);
@@ -280,20 +286,26 @@ public final class SoundnessChecker {
 
         private boolean fails(Map<String, Long> in) {
             if (!satisfies(in)) return false;
-            return !agrees(ev.evaluate(in, sizes), in);
+            RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
+            return o.patternKind != RuleEvaluator.UNDECIDED && !agrees(o, in);
         }
 
-        /** Whether the two sides agree under the rule's exactness. */
+        /** Whether the two sides agree under the rule's exactness and the NaN contract. */
         boolean agrees(RuleEvaluator.Outcome o, Map<String, Long> in) {
             long p = o.pattern, r = o.replacement;
-            if (p == r) return true;
             int n = rootBits();
+            if (o.replacementKind == RuleEvaluator.UNDECIDED) return false;
+            boolean bothNaN = n >= 16 && FloatBits.isNaN(p, n) && FloatBits.isNaN(r, n);
+            if (rule.exact()) {
+                if (o.patternKind == RuleEvaluator.OPEN) return n >= 16 && FloatBits.isNaN(r, n); // any NaN may stand there
+                return p == r && o.replacementKind == RuleEvaluator.EXACT;
+            }
+            if (p == r) return true;
             TypeClass rootType = rule.pattern().op().output().typeClass();
             boolean floaty = n >= 16 && (rootType == TypeClass.FLOAT || rootType == TypeClass.ANY);
             if (!floaty) return false;
             double x = FloatBits.toDouble(p, n), y = FloatBits.toDouble(r, n);
-            if (x != x && y != y) return true; // NaN payloads aside
-            if (rule.exact()) return false;
+            if (bothNaN) return true;
             if (x == 0 && y == 0) return true; // the sign of zero
             if (x != x || y != y) return anyInputNotFinite(in);
             if (Double.isInfinite(x) || Double.isInfinite(y)) {
@@ -361,12 +373,19 @@ public final class SoundnessChecker {
                 String at = bits.get(v) == ruleBits() ? "" : "@" + bits.get(v);
                 parts.add(v + at + " = " + Values.format(in.get(v), types.get(v), bits.get(v)));
             }
+            boolean opens = o.patternKind == RuleEvaluator.EXACT && o.replacementKind != RuleEvaluator.EXACT;
+            String replacement = Values.format(o.replacement, rootType, n);
+            if (opens) {
+                replacement = o.replacementKind == RuleEvaluator.OPEN
+                        ? "a NaN a float operation makes, whose bits are open (here " + replacement + "), where the pattern's bits are kept"
+                        : replacement + ", computed from the bits of a NaN a float operation makes (open bits)";
+            }
             String msg = rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " is unsound at "
                     + ruleBits() + (ruleBits() == 1 ? " bit: " : " bits: ") + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
-                    + Values.format(o.pattern, rootType, n) + ", replacement gives " + Values.format(o.replacement, rootType, n);
+                    + Values.format(o.pattern, rootType, n) + ", replacement gives " + replacement;
             return new Verdict(Verdict.Kind.UNSOUND, rule.name(), msg, compared, Integer.toString(ruleBits()),
                     new Verdict.Counterexample(n, Map.copyOf(in), Map.copyOf(bits), o.pattern, o.replacement,
-                            java.util.Arrays.stream(sizes.bySizeClass()).boxed().toList()));
+                            java.util.Arrays.stream(sizes.bySizeClass()).boxed().toList(), opens));
         }
     }
 }

@@ -21,9 +21,12 @@ public record Verdict(Kind kind, String rule, String message, long checked, Stri
      * @param pattern     what the pattern computes
      * @param replacement what the replacement computes
      * @param classSizes  the size of every size class of the rule
+     * @param opensNaN    the replacement gives a NaN a float operation makes (its bits open under the
+     *                    NaN contract), or bits computed from one, where the pattern's bits are
+     *                    exact: wrong even when the bits happen to agree
      */
     public record Counterexample(int bits, java.util.Map<String, Long> inputs, java.util.Map<String, Integer> inputBits,
-                                 long pattern, long replacement, java.util.List<Integer> classSizes) {}
+                                 long pattern, long replacement, java.util.List<Integer> classSizes, boolean opensNaN) {}
 
     public boolean isSound() {
         return kind == Kind.SOUND;
