@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         description = "Lathe: a rewrite-rule optimizer framework for an SSA shader IR.",
         subcommands = {OpsCommand.class, PrintCommand.class, ValidateCommand.class, RunCommand.class, OptCommand.class,
                 AnalyzeCommand.class, RulesCommand.class, CompileCommand.class, AsmCommand.class, DisasmCommand.class, SimCommand.class,
-                ShaderDbCommand.class, ReportCommand.class,
+                ShaderDbCommand.class, ReportCommand.class, FuzzCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
 

@@ -86,4 +86,45 @@ public final class AluInstr extends Instr {
     public boolean isRemovableWhenUnused() {
         return true;
     }
+
+    /**
+     * What is wrong with this instruction's shape by the op table (bit sizes, component counts,
+     * swizzles), in the order the validator reports it; empty when nothing is.
+     */
+    public java.util.List<ShapeProblem> shapeProblems() {
+        java.util.List<ShapeProblem> out = new java.util.ArrayList<>();
+        Value d = def();
+        if (op.isHorizontal() && d.numComponents() != op.output().components()) {
+            out.add(new ShapeProblem("alu-components", op.opName() + " produces " + op.output().components() + " component(s), not " + d.numComponents()));
+        }
+        int unsized = unsizedBitSize();
+        if (op.hasUnsizedOperands() && !op.isLegalBitSize(unsized)) {
+            out.add(new ShapeProblem("alu-bit-size", op.opName() + " does not work on " + unsized + "-bit values (legal: " + op.legalBitSizeList() + ")"));
+        }
+        if (op.output().isSized() && d.bitSize() != op.output().bitSize()) {
+            out.add(new ShapeProblem("alu-bit-size", op.opName() + " produces " + op.output().bitSize() + "-bit values, not " + d.bitSize()));
+        }
+        for (int k = 0; k < numSrcs(); k++) {
+            Src s = src(k);
+            dev.lathe.ir.op.OperandType t = op.input(k);
+            int want = t.isSized() ? t.bitSize() : unsized;
+            if (s.value().bitSize() != want) {
+                out.add(new ShapeProblem("alu-bit-size", "source " + (k + 1) + " of " + op.opName() + " has " + s.value().bitSize()
+                        + " bits, expected " + want + (t.isSized() ? "" : " (the instruction's bit size)")));
+            }
+            int comps = op.inputComponents(k, d.numComponents());
+            if (s.numComponentsRead() != comps) {
+                out.add(new ShapeProblem("alu-components", "source " + (k + 1) + " of " + op.opName() + " reads " + s.numComponentsRead()
+                        + " component(s), expected " + comps));
+            }
+            for (int c = 0; c < s.numComponentsRead(); c++) {
+                if (s.component(c) >= s.value().numComponents()) {
+                    out.add(new ShapeProblem("swizzle", "source " + (k + 1) + " swizzle reads component " + s.component(c) + " of "
+                            + s.value() + ", which has " + s.value().numComponents()));
+                    break;
+                }
+            }
+        }
+        return out;
+    }
 }

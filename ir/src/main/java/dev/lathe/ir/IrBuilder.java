@@ -63,8 +63,17 @@ public final class IrBuilder {
         return before(i.next());
     }
 
-    /** Inserts an instruction built elsewhere at the insertion point. */
+    /**
+     * Inserts an instruction built elsewhere at the insertion point. An ALU instruction or an
+     * intrinsic whose shape is wrong ({@link ShapeProblem}) is refused with an
+     * IllegalArgumentException saying what is wrong, so a frontend's mistake stops where it is made.
+     */
     public <T extends Instr> T insert(T i) {
+        java.util.List<ShapeProblem> problems = i instanceof AluInstr a ? a.shapeProblems()
+                : i instanceof IntrinsicInstr in ? in.shapeProblems(fn.shader().stage()) : java.util.List.of();
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(i.opName() + ": " + problems.get(0).message());
+        }
         if (before != null) i.insertBefore(before);
         else block.insertBeforeJump(i);
         return i;
@@ -344,6 +353,9 @@ public final class IrBuilder {
      * then side.
      */
     public IfNode pushIf(Value cond) {
+        if (cond.numComponents() != 1 || cond.bitSize() != 1) {
+            throw new IllegalArgumentException("an if condition must be vec1 1, not vec" + cond.numComponents() + " " + cond.bitSize());
+        }
         Instr split = before != null ? before : block.jump();
         IfNode in = fn.insertIf(block, split, cond);
         atEnd(in.thenList().lastBlock());

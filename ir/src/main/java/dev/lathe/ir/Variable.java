@@ -40,8 +40,14 @@ public final class Variable {
     private ImageFormat format;
     private SourceLoc loc;
 
+    /** The largest location, binding or array length a variable may have (the text format's limit too). */
+    public static final int MAX_NUMBER = 1 << 24;
+
     private Variable(Kind kind, String name, VarType type, int arrayLength, int location, int binding,
                      boolean flat, boolean unorm, TextureDim dim) {
+        if (location < -1 || location > MAX_NUMBER) throw new IllegalArgumentException("@" + name + ": location " + location + " is outside 0 to " + MAX_NUMBER);
+        if (binding < -1 || binding > MAX_NUMBER) throw new IllegalArgumentException("@" + name + ": binding " + binding + " is outside 0 to " + MAX_NUMBER);
+        if (arrayLength < 0 || arrayLength > MAX_NUMBER) throw new IllegalArgumentException("@" + name + ": array length " + arrayLength + " is outside 1 to " + MAX_NUMBER);
         this.kind = kind;
         this.name = name;
         this.type = type;

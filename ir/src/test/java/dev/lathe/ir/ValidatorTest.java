@@ -1,6 +1,7 @@
 package dev.lathe.ir;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -314,7 +315,11 @@ class ValidatorTest {
         Variable in = s.addVariable(Variable.input("color", VarType.f32(4), 0, false));
         Function fn = s.addFunction("main");
         IrBuilder b = new IrBuilder(fn);
-        b.storeOutput(in, b.f32(1, 2, 3, 4));
+        Value v = b.f32(1, 2, 3, 4);
+        // the builder refuses it, so it goes into the block directly
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> b.storeOutput(in, v));
+        assertTrue(refused.getMessage().contains("needs a variable of kind output"), refused.getMessage());
+        fn.entryBlock().append(new IntrinsicInstr(fn, Intrinsic.STORE_OUTPUT, in, v));
         expect(Validator.validate(s), "intrinsic-variable", "needs a variable of kind output", null);
     }
 
@@ -404,7 +409,9 @@ class ValidatorTest {
         IrBuilder b = new IrBuilder(fn);
         Value x = b.f32(1);
         Value y = b.f16(1);
-        b.alu(Op.FADD, x, y);
+        // the builder refuses fadd(x, y): build fadd(x, x), then point its second source at y
+        assertThrows(IllegalArgumentException.class, () -> b.alu(Op.FADD, x, y));
+        ((AluInstr) b.alu(Op.FADD, x, x).parent()).src(1).set(y);
         ValidationError e = expect(Validator.validate(s), "alu-bit-size", "source 2 of fadd has 16 bits", null);
         assertTrue(e.format().contains("function main, b0, 'vec1 32 %2 = fadd %0, %1'"), e.format());
         assertTrue(e.format().endsWith("[alu-bit-size]"), e.format());

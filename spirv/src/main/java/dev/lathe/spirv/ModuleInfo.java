@@ -98,10 +98,12 @@ final class ModuleInfo {
                 }
                 case 71 -> {
                     need(i, 2);
+                    checkNumber(i, i.operand(1), i.count() > 2 ? i.operand(2) : 0);
                     decorations.computeIfAbsent(id(i, 0), k -> new HashMap<>()).put(i.operand(1), i.count() > 2 ? i.operand(2) : 1);
                 }
                 case 72 -> {
                     need(i, 3);
+                    checkNumber(i, i.operand(2), i.count() > 3 ? i.operand(3) : 0);
                     memberDecorations.computeIfAbsent(id(i, 0), k -> new HashMap<>()).computeIfAbsent(i.operand(1), k -> new HashMap<>())
                             .put(i.operand(2), i.count() > 3 ? i.operand(3) : 1);
                 }
@@ -150,6 +152,14 @@ final class ModuleInfo {
         }
         if (entryPoint == null) throw new SpirvException(module.file() + ": word 5: no OpEntryPoint");
         if (!functions.containsKey(entryFunction)) throw module.error(entryPoint, "the entry point names no function");
+    }
+
+    /** A Location or Binding the IR can hold: 0 to {@link dev.lathe.ir.Variable#MAX_NUMBER}. */
+    private void checkNumber(Instruction i, int decoration, int value) {
+        if ((decoration == LOCATION || decoration == BINDING) && (value & 0xffffffffL) > dev.lathe.ir.Variable.MAX_NUMBER) {
+            throw module.error(i, "unsupported " + SpirvNames.of("Decoration", decoration) + " " + Integer.toUnsignedString(value)
+                    + " (0 to " + dev.lathe.ir.Variable.MAX_NUMBER + ")");
+        }
     }
 
     void need(Instruction i, int n) {

@@ -243,7 +243,7 @@ final class SpirvToIr {
                     pointers.put(id, new Ptr(new SubgroupPlace(builtin), t, List.of()));
                     return;
                 }
-                if (builtin != null && BUILTIN_INPUTS.containsKey(builtin)) {
+                if (builtin != null && BUILTIN_INPUTS.containsKey(builtin) && shader.stage() != Stage.COMPUTE) {
                     if (!SpirvType.isSimple(t)) throw mod.error(v, "unsupported OpVariable (" + SpirvNames.of("BuiltIn", builtin) + " of type " + t + ")");
                     builtinInputs.add(new BuiltinInput(v, id, BUILTIN_INPUTS.get(builtin), t));
                     return;
@@ -265,12 +265,14 @@ final class SpirvToIr {
                     pointers.put(id, new Ptr(new BuiltinPlace(in), t, List.of()));
                     return;
                 }
+                if (shader.stage() == Stage.COMPUTE) throw mod.error(v, "unsupported OpVariable (an Input variable without a compute BuiltIn in a compute shader)");
                 Integer loc = m.decoration(id, ModuleInfo.LOCATION);
                 boolean flat = m.decoration(id, ModuleInfo.FLAT) != null;
                 Place place = inputPlace(v, uniqueName(id, "in"), t, new int[] {loc == null ? 0 : loc}, flat);
                 pointers.put(id, new Ptr(place, t, List.of()));
             }
             case ModuleInfo.OUTPUT -> {
+                if (shader.stage() == Stage.COMPUTE) throw mod.error(v, "unsupported OpVariable (an Output variable in a compute shader)");
                 if (t instanceof SpirvType.Struct st && m.memberDecoration(st.id(), 0, ModuleInfo.BUILTIN) != null) {
                     // gl_PerVertex: member 0 is Position
                     Variable out = shader.addVariable(Variable.output(uniqueName(-1, "gl_Position"), VarType.f32(4), nextOutputLocation()));
@@ -554,9 +556,24 @@ final class SpirvToIr {
         return loadSlots(at, e, next, path.subList(1, path.size()), leaf);
     }
 
+    /**
+     * A value a SPIR-V instruction stores into {@code var} (whole, or one of its components): it
+     * must have the variable's size and width, which SPIR-V's types promise and a malformed
+     * module breaks.
+     */
+    private Value fitting(Instruction at, Value x, Variable var, boolean component) {
+        VarType t = var.type();
+        int comps = component ? 1 : t.components();
+        if (x.bitSize() != t.bitSize() || x.numComponents() != comps) {
+            throw mod.error(at, SpirvNames.opcode(at.opcode()) + " stores a " + x.numComponents() + "-component " + x.bitSize() + "-bit value where "
+                    + (component ? "a component of " : "") + "its variable holds " + (component ? t.scalarName() : t));
+        }
+        return x;
+    }
+
     private void storeSlots(Instruction at, Variable var, SpirvType t, Value slot, List<Object> path, Val val) {
         if (SpirvType.isSimple(t)) {
-            Value x = simple(at, val);
+            Value x = fitting(at, simple(at, val), var, !path.isEmpty());
             if (!path.isEmpty()) x = insert(b.loadVar(var, slot), path.get(0), x);
             b.storeVar(var, slot, x);
             return;
@@ -817,7 +834,25 @@ final class SpirvToIr {
             }
             return r;
         }
-        throw mod.error(at, "unsupported OpLoad (from " + place.getClass().getSimpleName() + ")");
+        throw mod.error(at, "unsupported OpLoad (from " + describe(place) + ")");
+    }
+
+    /** What a place is, in words, for messages. */
+    static String describe(Place place) {
+        if (place instanceof LocalPlace || place instanceof StructPlace || place instanceof StructArrayPlace) return "a variable";
+        if (place instanceof InputPlace || place instanceof InputListPlace) return "an input";
+        if (place instanceof BuiltinPlace || place instanceof SubgroupPlace) return "a built-in";
+        if (place instanceof PerVertexPlace) return "gl_PerVertex";
+        if (place instanceof UniformPlace || place instanceof UniformStructPlace || place instanceof UniformArrayPlace) return "a uniform block";
+        if (place instanceof BufferPlace) return "a buffer";
+        if (place instanceof BufferArrayPlace) return "an array of buffers";
+        if (place instanceof DevicePlace) return "device memory";
+        if (place instanceof TexturePlace || place instanceof TextureArrayPlace) return "a texture or image";
+        if (place instanceof ImageTexelPlace) return "an image texel";
+        if (place instanceof SamplerPlace) return "a sampler";
+        if (place instanceof RayQueryPlace) return "a ray query object";
+        if (place instanceof AccelPlace) return "an acceleration structure";
+        return "a place Lathe does not read";
     }
 
     private int memberIndex(Instruction at, Object idx, int n) {
@@ -862,12 +897,12 @@ final class SpirvToIr {
             Value idx = index(path.get(0));
             if (path.size() == 1) {
                 if (!(val instanceof Val.Composite c) || c.members().size() != sa.members().size()) throw mod.error(at, "storing a value that is no such struct");
-                for (int k = 0; k < sa.members().size(); k++) b.storeVar(sa.members().get(k), idx, simple(at, c.members().get(k)));
+                for (int k = 0; k < sa.members().size(); k++) b.storeVar(sa.members().get(k), idx, fitting(at, simple(at, c.members().get(k)), sa.members().get(k), false));
                 return;
             }
             int k = memberIndex(at, path.get(1), sa.members().size());
             Variable v = sa.members().get(k);
-            Value x = simple(at, val);
+            Value x = fitting(at, simple(at, val), v, path.size() > 2);
             if (path.size() > 2) x = insert(b.loadVar(v, idx), path.get(2), x);
             b.storeVar(v, idx, x);
             return;
@@ -884,7 +919,7 @@ final class SpirvToIr {
         }
         if (place instanceof LocalPlace lp) {
             if (SpirvType.isSimple(lp.type())) {
-                Value x = simple(at, val);
+                Value x = fitting(at, simple(at, val), lp.var(), !path.isEmpty());
                 if (!path.isEmpty()) x = insert(b.loadVar(lp.var()), path.get(0), x);
                 b.storeVar(lp.var(), x);
                 return;
@@ -921,7 +956,7 @@ final class SpirvToIr {
             b.imageStore(it.var(), it.coord(), b.vec(x, b.i32(0), b.i32(0), b.i32(0)));
             return;
         }
-        throw mod.error(at, "unsupported OpStore (to " + place.getClass().getSimpleName() + ")");
+        throw mod.error(at, "unsupported OpStore (to " + describe(place) + ")");
     }
 
     /** The pointer into element {@code k} of an array of buffers that {@code p} goes through. */
@@ -989,7 +1024,7 @@ final class SpirvToIr {
             if (!(t instanceof SpirvType.Int i) || i.width() != 32) throw mod.error(at, "unsupported atomic (on " + t + "; only 32-bit integers)");
             return b.atomic(op, lp.var(), lp.var().isArray() ? slot : null, compare, data);
         }
-        throw mod.error(at, "unsupported atomic (on " + (place instanceof LocalPlace ? "function or private memory" : place.getClass().getSimpleName())
+        throw mod.error(at, "unsupported atomic (on " + (place instanceof LocalPlace ? "function or private memory" : describe(place))
                 + "; atomics work on buffers and shared memory)");
     }
 
@@ -1406,7 +1441,7 @@ final class SpirvToIr {
             if (i.opcode() != 245) break;
             int id = m.id(i, 1);
             for (int k = 2; k + 1 < i.count(); k += 2) {
-                if (m.id(i, k + 1) == from) b.storeVar(phiVar(i), simple(i, val(i, m.id(i, k))));
+                if (m.id(i, k + 1) == from) b.storeVar(phiVar(i), fitting(i, simple(i, val(i, m.id(i, k))), phiVar(i), false));
             }
             if (!phiVars.containsKey(id)) phiVar(i);
         }

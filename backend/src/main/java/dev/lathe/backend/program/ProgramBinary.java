@@ -57,7 +57,12 @@ public final class ProgramBinary {
             throw new ProgramException(file + ": byte " + countAt + ": " + n + " instructions need " + n * 8 + " bytes, the file has "
                     + (bytes.length - b.position()) + " after the count");
         }
-        String headerText = new String(header, StandardCharsets.UTF_8);
+        String headerText;
+        try {
+            headerText = dev.lathe.ir.text.Utf8Text.decode(header, file + " (header)");
+        } catch (dev.lathe.ir.text.Utf8Text.Malformed e) {
+            throw new ProgramException(e.getMessage());
+        }
         Program p;
         try {
             p = ProgramText.parse(file + " (header)", headerText + ".code\n");

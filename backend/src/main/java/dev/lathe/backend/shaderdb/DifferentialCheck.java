@@ -72,6 +72,11 @@ public final class DifferentialCheck {
 
     /** Runs the check; see the class comment. */
     public static Outcome run(Shader shader, String passes, int sets) {
+        return run(shader, passes, sets, Interpreter.DEFAULT_ITERATION_LIMIT);
+    }
+
+    /** The check with the interpreter stopping after {@code iterationLimit} loop iterations (fuzzing keeps it small). */
+    public static Outcome run(Shader shader, String passes, int sets, long iterationLimit) {
         if (passes == null) passes = dev.lathe.ir.pass.DefaultPipeline.TEXT;
         String text = IrPrinter.print(shader);
         String name = "shader";
@@ -87,14 +92,14 @@ public final class DifferentialCheck {
         for (long seed = 0; seed < sets; seed++) {
             ShaderOutputs reference;
             try {
-                reference = interpret(original, seed);
+                reference = interpret(original, seed, iterationLimit);
             } catch (InterpreterException e) {
                 // the shader's own behaviour on these inputs (an endless loop, a divergent barrier): nothing to compare
                 skipped++;
                 if (firstSkip == null) firstSkip = "input set " + seed + ": " + e.getMessage();
                 continue;
             }
-            ShaderOutputs.Comparison c = interpret(usual.optimized(), seed).compareUnderNanContract(simulate(usual.program(), original, seed));
+            ShaderOutputs.Comparison c = interpret(usual.optimized(), seed, iterationLimit).compareUnderNanContract(simulate(usual.program(), original, seed));
             if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
                 return new Outcome("input set " + seed + ": the binary disagrees with the IR it was selected from: " + c.detail(), sets, compared, skipped, firstSkip);
             }
@@ -116,8 +121,12 @@ public final class DifferentialCheck {
 
     /** The interpreter's outputs on input set {@code seed} (random inputs drawn from the shader's declarations). */
     public static ShaderOutputs interpret(Shader s, long seed) {
+        return interpret(s, seed, Interpreter.DEFAULT_ITERATION_LIMIT);
+    }
+
+    static ShaderOutputs interpret(Shader s, long seed, long iterationLimit) {
         ShaderInputs in = RandomProgramGenerator.randomInputs(s, seed);
-        Interpreter it = new Interpreter(s).trackNans();
+        Interpreter it = new Interpreter(s, iterationLimit).trackNans();
         return s.stage() == Stage.COMPUTE ? it.dispatch(in, GROUPS, 1, 1) : it.run(in);
     }
 

@@ -449,7 +449,7 @@ public final class Simulator {
         private long input(int slot, int comp, int bits) {
             Variable v = program.variableAt(Variable.Kind.INPUT, slot);
             if (v == null) throw error("no input in slot " + slot);
-            if (comp >= v.type().components()) throw error("input @" + v.name() + " has no component " + comp);
+            if (comp < 0 || comp >= v.type().components()) throw error("input @" + v.name() + " has no component " + comp);
             long[] val = in.value(v.name());
             long x = val == null || comp >= val.length ? 0 : val[comp];
             return x & Bits.mask(bits);

@@ -57,6 +57,23 @@ class SimulatorTest {
         assertEquals(0, o.bufferWord("out", 0));
     }
 
+    /** The machine-code fuzzer found both: an address below a buffer, and a negative component. */
+    @Test
+    void addressesBelowABufferReadZeroAndDropWrites() {
+        String below = """
+                    add.f32 r0.x, c0.x, c0.y
+                    mov.u32u32 r1.x, 0
+                    (nop3)nop
+                    (rpt2)nop
+                    stg.f32.1 b0[r1.x - 16], r0.x
+                    ldg.u32.1 r2.x, b0[r1.x - 4]
+                    (sy)stg.u32.1 b0[r1.x + 8], r2.x
+                    end
+                """;
+        ShaderOutputs o = run(below, 1.5f, 2.25f);
+        for (int w = 0; w < 4; w++) assertEquals(0, o.bufferWord("out", w));
+    }
+
     @Test
     void aMissingNopIsAHazardNamingThePc() {
         String broken = ADD_AND_STORE.replace("    (rpt2)nop\n", "");

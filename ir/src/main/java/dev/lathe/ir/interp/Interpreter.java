@@ -615,7 +615,10 @@ public final class Interpreter {
         }
     }
 
-    /** Shared with the backend simulator, so both read memory the same way. */
+    /**
+     * Shared with the backend simulator, so both read memory the same way. Bytes outside the
+     * buffer, below it too (a machine address with a negative offset), read zero.
+     */
     public static long[] loadBuffer(byte[] buf, long offset, int comps, int bits) {
         int bytes = bits / 8;
         long[] r = new long[comps];
@@ -623,7 +626,7 @@ public final class Interpreter {
             long v = 0;
             for (int k = 0; k < bytes; k++) {
                 long at = offset + (long) c * bytes + k;
-                if (at < buf.length) v |= (buf[(int) at] & 0xffL) << (8 * k);
+                if (at >= 0 && at < buf.length) v |= (buf[(int) at] & 0xffL) << (8 * k);
             }
             r[c] = v;
         }
@@ -646,7 +649,7 @@ public final class Interpreter {
         for (int c = 0; c < x.length; c++) {
             for (int k = 0; k < bytes; k++) {
                 long at = offset + (long) c * bytes + k;
-                if (at < buf.length) buf[(int) at] = (byte) (x[c] >>> (8 * k));
+                if (at >= 0 && at < buf.length) buf[(int) at] = (byte) (x[c] >>> (8 * k));
             }
         }
     }

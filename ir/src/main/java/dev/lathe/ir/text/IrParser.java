@@ -178,7 +178,7 @@ public final class IrParser {
         }
         try {
             int v = Integer.parseInt(t.text());
-            if (v > 1 << 24) throw error(t, what + " " + v + " is too large");
+            if (v > Variable.MAX_NUMBER) throw error(t, what + " " + v + " is too large");
             return v;
         } catch (NumberFormatException e) {
             throw error(t, what + " " + t.text() + " is too large");

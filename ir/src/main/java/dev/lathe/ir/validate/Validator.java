@@ -14,6 +14,7 @@ import dev.lathe.ir.JumpInstr;
 import dev.lathe.ir.LoopNode;
 import dev.lathe.ir.PhiInstr;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.ShapeProblem;
 import dev.lathe.ir.SourceLoc;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
@@ -224,98 +225,15 @@ public final class Validator {
     }
 
     private void checkAlu(AluInstr alu) {
-        Op op = alu.op();
-        Value d = alu.def();
-        if (op.isHorizontal() && d.numComponents() != op.output().components()) {
-            error("alu-components", alu, op.opName() + " produces " + op.output().components() + " component(s), not "
-                    + d.numComponents());
-        }
-        int unsized = alu.unsizedBitSize();
-        if (op.hasUnsizedOperands() && !op.isLegalBitSize(unsized)) {
-            error("alu-bit-size", alu, op.opName() + " does not work on " + unsized + "-bit values (legal: "
-                    + op.legalBitSizeList() + ")");
-        }
-        if (op.output().isSized() && d.bitSize() != op.output().bitSize()) {
-            error("alu-bit-size", alu, op.opName() + " produces " + op.output().bitSize() + "-bit values, not " + d.bitSize());
-        }
-        for (int k = 0; k < alu.numSrcs(); k++) {
-            Src s = alu.src(k);
-            OperandType t = op.input(k);
-            int want = t.isSized() ? t.bitSize() : unsized;
-            if (s.value().bitSize() != want) {
-                error("alu-bit-size", alu, "source " + (k + 1) + " of " + op.opName() + " has " + s.value().bitSize()
-                        + " bits, expected " + want + (t.isSized() ? "" : " (the instruction's bit size)"));
-            }
-            int comps = op.inputComponents(k, d.numComponents());
-            if (s.numComponentsRead() != comps) {
-                error("alu-components", alu, "source " + (k + 1) + " of " + op.opName() + " reads " + s.numComponentsRead()
-                        + " component(s), expected " + comps);
-            }
-            for (int c = 0; c < s.numComponentsRead(); c++) {
-                if (s.component(c) >= s.value().numComponents()) {
-                    error("swizzle", alu, "source " + (k + 1) + " swizzle reads component " + s.component(c) + " of "
-                            + s.value() + ", which has " + s.value().numComponents());
-                    break;
-                }
-            }
-        }
+        for (ShapeProblem p : alu.shapeProblems()) error(p.check(), alu, p.message());
     }
 
     private void checkIntrinsic(IntrinsicInstr in) {
-        Intrinsic k = in.intrinsic();
-        if (!k.isLegalIn(fn.shader().stage())) {
-            error("intrinsic-stage", in, k.spelling() + " is not available in " + fn.shader().stage().spelling() + " shaders");
-        }
+        for (ShapeProblem p : in.shapeProblems(fn.shader().stage())) error(p.check(), in, p.message());
         Variable v = in.var();
-        if (k.varKind() != null) {
-            if (v == null || v.kind() != k.varKind()) {
-                error("intrinsic-variable", in, k.spelling() + " needs a variable of kind " + k.varKind().spelling());
-                return;
-            }
+        if (v != null && v.kind() == in.intrinsic().varKind()) {
             boolean declared = v.kind() == Variable.Kind.LOCAL ? fn.local(v.name()) == v : fn.shader().variable(v.name()) == v;
             if (!declared) error("intrinsic-variable", in, "@" + v.name() + " is not declared in this shader/function");
-        } else if (v != null) {
-            error("intrinsic-variable", in, k.spelling() + " takes no variable");
-        }
-        if (k.atomicOp() != null && v != null && v.kind() == Variable.Kind.SHARED
-                && (v.type().components() != 1 || v.type().bitSize() != 32 || v.type().base() == BaseType.FLOAT)) {
-            error("intrinsic-variable", in, k.spelling() + " needs 32-bit integer scalars, but @" + v.name() + " holds " + v.type());
-        }
-        if (k.atomicOp() != null && v != null && v.kind() == Variable.Kind.IMAGE
-                && v.format() != dev.lathe.ir.ImageFormat.R32UI && v.format() != dev.lathe.ir.ImageFormat.R32I) {
-            error("intrinsic-variable", in, k.spelling() + " needs an r32ui or r32i image, but @" + v.name() + " is " + v.format().spelling());
-        }
-        List<Intrinsic.Role> roles = k.roles(v);
-        if (roles.size() != in.numSrcs()) {
-            error("intrinsic-sources", in, k.spelling() + " takes " + roles.size() + " source(s), has " + in.numSrcs());
-            return;
-        }
-        for (int s = 0; s < roles.size(); s++) {
-            Value val = in.src(s).value();
-            int[] shape = Intrinsic.srcShape(roles.get(s), v);
-            if (shape == null) {
-                if (val.bitSize() == 1) error("intrinsic-sources", in, "buffers cannot store 1-bit values");
-            } else if (val.numComponents() != shape[0] || val.bitSize() != shape[1]) {
-                error("intrinsic-sources", in, "source " + (s + 1) + " (" + roles.get(s).name().toLowerCase(java.util.Locale.ROOT)
-                        .replace('_', ' ') + ") must be vec" + shape[0] + " " + shape[1] + ", not vec" + val.numComponents()
-                        + " " + val.bitSize());
-            }
-        }
-        Value d = in.def();
-        if (k.hasDest() != (d != null)) {
-            error("intrinsic-result", in, k.spelling() + (k.hasDest() ? " must define a value" : " defines no value"));
-            return;
-        }
-        if (d != null) {
-            int[] shape = k.destShape(v);
-            if (shape == null) {
-                if (d.bitSize() == 1 || d.numComponents() > 4) {
-                    error("intrinsic-result", in, k.spelling() + " loads 1–4 components of 8, 16, 32 or 64 bits");
-                }
-            } else if (d.numComponents() != shape[0] || d.bitSize() != shape[1]) {
-                error("intrinsic-result", in, k.spelling() + " defines vec" + shape[0] + " " + shape[1] + ", not vec"
-                        + d.numComponents() + " " + d.bitSize());
-            }
         }
     }
 
