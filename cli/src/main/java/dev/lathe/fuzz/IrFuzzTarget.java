@@ -15,7 +15,6 @@ import dev.lathe.ir.validate.Validator;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 
 /**
  * IR text. Seeds: random programs of the generator and the given {@code .ir} files. The oracle:
@@ -24,43 +23,33 @@ import java.util.SplittableRandom;
  * refused by the target with a message), and the binary agrees with the interpreter under the
  * NaN contract on two input sets.
  */
-public final class IrFuzzTarget implements FuzzTarget {
+public final class IrFuzzTarget extends SeededTarget {
     static final String FILE = "fuzz.ir";
-    private final List<byte[]> seeds = new ArrayList<>();
-    private final String[] words;
-
     public IrFuzzTarget(List<byte[]> files) {
+        super("ir", ".ir", seeds(files), words());
+    }
+
+    private static List<byte[]> seeds(List<byte[]> files) {
+        List<byte[]> seeds = new ArrayList<>();
         for (long k = 0; k < 40; k++) {
             seeds.add(IrPrinter.print(RandomProgramGenerator.generate(k, RandomProgramGenerator.Options.mixed(k))).getBytes(StandardCharsets.UTF_8));
         }
         seeds.addAll(files);
+        return seeds;
+    }
+
+    private static List<String> words() {
         List<String> w = new ArrayList<>(List.of("shader", "function", "main", "block", "if", "else", "loop", "break", "continue", "return",
                 "phi", "load_const", "undef", "local", "input", "output", "uniform", "buffer", "texture", "image", "shared", "vec1", "vec4",
                 "vec16", "f32", "u64", "b1", "location", "binding", "workgroup_size", "compute", "fragment", "vertex"));
         for (Op op : Op.values()) w.add(op.opName());
         for (Intrinsic in : Intrinsic.values()) w.add(in.spelling());
-        words = w.toArray(new String[0]);
+        return w;
     }
 
-    @Override
-    public String name() {
-        return "ir";
-    }
 
-    @Override
-    public String extension() {
-        return ".ir";
-    }
 
-    @Override
-    public List<byte[]> seeds() {
-        return seeds;
-    }
 
-    @Override
-    public byte[] mutate(byte[] seed, SplittableRandom r) {
-        return Mutations.text(seed, r, words);
-    }
 
     @Override
     public String run(byte[] input) throws FuzzFailure {

@@ -26,13 +26,17 @@ import java.util.regex.Pattern;
  * binary, and runs in the simulator to its end or to a located simulation error (a hazard, a
  * register out of range, the step limit), never to an internal error.
  */
-public final class MachineFuzzTarget implements FuzzTarget {
+public final class MachineFuzzTarget extends SeededTarget {
     static final String FILE = "fuzz.bin";
     /** A byte of the binary, or a line and column of its text header ({@code fuzz.bin (header):3:7:}). */
     private static final Pattern LOCATED = Pattern.compile("^" + Pattern.quote(FILE) + "(: byte \\d+: |( \\(header\\))?:\\d+:\\d+: )");
-    private final List<byte[]> seeds = new ArrayList<>();
-
     public MachineFuzzTarget() {
+        super("machine", ".bin", compiledPrograms(), null);
+    }
+
+    /** Random programs of the generator, compiled: the binaries mutations start from. */
+    private static List<byte[]> compiledPrograms() {
+        List<byte[]> seeds = new ArrayList<>();
         for (long k = 0; seeds.size() < 30 && k < 200; k++) {
             RandomProgramGenerator.Options o = RandomProgramGenerator.Options.mixed(k).withWideSizes(false)
                     .withRandomOps(ShaderCompiler.SUPPORTED_OPS);
@@ -42,22 +46,11 @@ public final class MachineFuzzTarget implements FuzzTarget {
                 // a program the target cannot take is no seed
             }
         }
-    }
-
-    @Override
-    public String name() {
-        return "machine";
-    }
-
-    @Override
-    public String extension() {
-        return ".bin";
-    }
-
-    @Override
-    public List<byte[]> seeds() {
         return seeds;
     }
+
+
+
 
     @Override
     public boolean keepsLength() {

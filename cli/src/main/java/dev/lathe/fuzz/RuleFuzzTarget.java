@@ -8,7 +8,6 @@ import dev.lathe.rules.soundness.SoundnessChecker;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 
 /**
  * Rule files. Seeds: a small built-in file and the given {@code .rules} files (the project's
@@ -16,7 +15,7 @@ import java.util.SplittableRandom;
  * the file; a file it accepts generates its matcher class, and its first rule goes through the
  * soundness checker (a short run) without an exception.
  */
-public final class RuleFuzzTarget implements FuzzTarget {
+public final class RuleFuzzTarget extends SeededTarget {
     static final String FILE = "fuzz.rules";
     static final String BUILT_IN = """
             pass fuzz;
@@ -29,10 +28,12 @@ public final class RuleFuzzTarget implements FuzzTarget {
             once:      fadd(fmul(a, b)@once, c) ~=> ffma(a, b, c);
             pack_hi:   pack_64_2x32_split(unpack_64_2x32_split_x(a), b) => pack_64_2x32_split_y(a, b);
             """;
-    private final List<byte[]> seeds = new ArrayList<>();
-    private final String[] words;
-
     public RuleFuzzTarget(List<byte[]> files) {
+        super("rules", ".rules", seeds(files), words());
+    }
+
+    private static List<byte[]> seeds(List<byte[]> files) {
+        List<byte[]> seeds = new ArrayList<>();
         seeds.add(BUILT_IN.getBytes(StandardCharsets.UTF_8));
         // a large file is cut into its pass line and chunks of 30 lines: as varied, and fast to compile
         for (byte[] f : files) {
@@ -44,31 +45,19 @@ public final class RuleFuzzTarget implements FuzzTarget {
                 seeds.add(chunk.getBytes(StandardCharsets.UTF_8));
             }
         }
-        List<String> w = new ArrayList<>(List.of("pass", "if", "=>", "~=>", "@once", "@32", "@64", "@f32", "@u16", "#c", "is_power_of_two",
-                "is_not_negative", "is_finite", "ult_const", "true", "false", "inf", "nan"));
-        for (Op op : Op.values()) w.add(op.opName());
-        words = w.toArray(new String[0]);
-    }
-
-    @Override
-    public String name() {
-        return "rules";
-    }
-
-    @Override
-    public String extension() {
-        return ".rules";
-    }
-
-    @Override
-    public List<byte[]> seeds() {
         return seeds;
     }
 
-    @Override
-    public byte[] mutate(byte[] seed, SplittableRandom r) {
-        return Mutations.text(seed, r, words);
+    private static List<String> words() {
+        List<String> w = new ArrayList<>(List.of("pass", "if", "=>", "~=>", "@once", "@32", "@64", "@f32", "@u16", "#c", "is_power_of_two",
+                "is_not_negative", "is_finite", "ult_const", "true", "false", "inf", "nan"));
+        for (Op op : Op.values()) w.add(op.opName());
+        return w;
     }
+
+
+
+
 
     private static final SoundnessChecker CHECKER = new SoundnessChecker(new SoundnessChecker.Settings(100, 1, 31));
 

@@ -24,34 +24,21 @@ import java.util.SplittableRandom;
  * compile (or be refused by the target with a message) and the binary must agree with the
  * interpreter under the NaN contract: a disagreement is a miscompile.
  */
-public final class SpirvFuzzTarget implements FuzzTarget {
+public final class SpirvFuzzTarget extends SeededTarget {
     static final String FILE = "fuzz.spv";
-    private final List<byte[]> seeds;
     private final boolean spirvVal;
 
     /**
      * @param checkValid whether to ask spirv-val about translated mutants (when it is installed)
      */
     public SpirvFuzzTarget(List<byte[]> modules, boolean checkValid) {
+        super("spirv", ".spv", modules, null);
         if (modules.isEmpty()) throw new IllegalArgumentException("no SPIR-V modules to start from");
-        this.seeds = modules;
         this.spirvVal = checkValid && ExternalTool.available("spirv-val");
     }
 
-    @Override
-    public String name() {
-        return "spirv";
-    }
 
-    @Override
-    public String extension() {
-        return ".spv";
-    }
 
-    @Override
-    public List<byte[]> seeds() {
-        return seeds;
-    }
 
     @Override
     public boolean keepsLength() {

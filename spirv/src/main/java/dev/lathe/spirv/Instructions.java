@@ -119,18 +119,7 @@ final class Instructions {
                 SpirvToIr.Ptr src = t.pointer(i, m.id(i, 1));
                 t.store(i, t.pointer(i, m.id(i, 0)), t.load(i, src));
             }
-            case 65, 66 -> { // OpAccessChain
-                SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
-                SpirvType ty = p.type();
-                for (int k = 3; k < i.count(); k++) {
-                    int idx = m.id(i, k);
-                    Object index = constIndex(m, idx);
-                    if (index == null) index = t.simple(i, t.val(i, idx));
-                    ty = element(t, i, ty, index);
-                    p = p.then(index, ty);
-                }
-                t.definePointer(m.id(i, 1), p);
-            }
+            case 65, 66 -> t.definePointer(m.id(i, 1), indexes(t, i, t.pointer(i, m.id(i, 2)), 3)); // OpAccessChain
             case 83, 400 -> t.define(m.id(i, 1), t.val(i, m.id(i, 2))); // OpCopyObject, OpCopyLogical
             case 67, 70 -> t.definePointer(m.id(i, 1), ptrAccessChain(t, i)); // OpPtrAccessChain, OpInBoundsPtrAccessChain
             case 120 -> { // OpConvertUToPtr: an integer becomes a device address
@@ -837,10 +826,15 @@ final class Instructions {
             address = b.alu(Op.IADD, address, b.alu(Op.IMUL, e64, b.i64(stride)));
         }
         SpirvType ty = dp.pointee();
-        SpirvToIr.Ptr p = new SpirvToIr.Ptr(new SpirvToIr.DevicePlace(address, ty), ty, List.of());
-        for (int k = 4; k < i.count(); k++) {
-            int idx = m.id(i, k);
-            Object index = constIndex(m, idx);
+        return indexes(t, i, new SpirvToIr.Ptr(new SpirvToIr.DevicePlace(address, ty), ty, List.of()), 4);
+    }
+
+    /** A pointer {@code p} taken through the indexes of an access chain from operand {@code first} on (constants or values). */
+    private static SpirvToIr.Ptr indexes(SpirvToIr t, Instruction i, SpirvToIr.Ptr p, int first) {
+        SpirvType ty = p.type();
+        for (int k = first; k < i.count(); k++) {
+            int idx = t.m.id(i, k);
+            Object index = constIndex(t.m, idx);
             if (index == null) index = t.simple(i, t.val(i, idx));
             ty = element(t, i, ty, index);
             p = p.then(index, ty);

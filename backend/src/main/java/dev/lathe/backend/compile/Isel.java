@@ -945,47 +945,10 @@ final class Isel {
                 }
             }
             case LOAD_UNIFORM -> uniform(x, v, d);
-            case LOAD_BUFFER -> {
-                VReg addr = comp(x.src(0), 0);
-                int bytes = d.bitSize() / 8;
-                VReg[] r = new VReg[d.numComponents()];
-                for (int c = 0; c < r.length; c++) {
-                    r[c] = newReg(d.bitSize());
-                    MInstr proto = MInstr.memory(MOp.LDG, memType(d.bitSize()), 1, Operand.reg(0), Operand.reg(0), Operand.NONE, slot(v), c * bytes);
-                    cur.add(MirInstr.op(proto, r[c], addr, null));
-                }
-                define(d, r);
-            }
-            case STORE_BUFFER -> {
-                VReg addr = comp(x.src(0), 0);
-                Src val = x.src(1);
-                int bits = val.value().bitSize();
-                for (int c = 0; c < val.numComponentsRead(); c++) {
-                    MInstr proto = MInstr.memory(MOp.STG, memType(bits), 1, Operand.NONE, Operand.reg(0), Operand.reg(0), slot(v),
-                            c * bits / 8);
-                    cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
-                }
-            }
-            case LOAD_GLOBAL -> {
-                VReg addr = comp(x.src(0), 0);
-                int bytes = d.bitSize() / 8;
-                VReg[] r = new VReg[d.numComponents()];
-                for (int c = 0; c < r.length; c++) {
-                    r[c] = newReg(d.bitSize());
-                    MInstr proto = MInstr.memory(MOp.LDGA, memType(d.bitSize()), 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, c * bytes);
-                    cur.add(MirInstr.op(proto, r[c], addr, null));
-                }
-                define(d, r);
-            }
-            case STORE_GLOBAL -> {
-                VReg addr = comp(x.src(0), 0);
-                Src val = x.src(1);
-                int bits = val.value().bitSize();
-                for (int c = 0; c < val.numComponentsRead(); c++) {
-                    MInstr proto = MInstr.memory(MOp.STGA, memType(bits), 1, Operand.NONE, Operand.reg(0), Operand.reg(0), 0, c * bits / 8);
-                    cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
-                }
-            }
+            case LOAD_BUFFER -> loadMemory(MOp.LDG, x, d, slot(v));
+            case STORE_BUFFER -> storeMemory(MOp.STG, x, slot(v));
+            case LOAD_GLOBAL -> loadMemory(MOp.LDGA, x, d, 0);
+            case STORE_GLOBAL -> storeMemory(MOp.STGA, x, 0);
             case IMAGE_LOAD, IMAGE_STORE -> image(x, v);
             case IMAGE_SIZE, BUFFER_SIZE -> {
                 // the driver writes the sizes in constant scalars (Layout.sizeSlot)
@@ -1218,6 +1181,30 @@ final class Isel {
      * zero and drops the store, as the interpreter does: the address is clamped to a spare
      * element after the array, and a load's value is replaced by zero.
      */
+    /** A load of each component from memory at the address in source 0 (a byte offset into buffer {@code slot}, or a device address). */
+    private void loadMemory(MOp op, IntrinsicInstr x, Value d, int slot) {
+        VReg addr = comp(x.src(0), 0);
+        int bytes = d.bitSize() / 8;
+        VReg[] r = new VReg[d.numComponents()];
+        for (int c = 0; c < r.length; c++) {
+            r[c] = newReg(d.bitSize());
+            MInstr proto = MInstr.memory(op, memType(d.bitSize()), 1, Operand.reg(0), Operand.reg(0), Operand.NONE, slot, c * bytes);
+            cur.add(MirInstr.op(proto, r[c], addr, null));
+        }
+        define(d, r);
+    }
+
+    /** A store of each component of source 1 to memory at the address in source 0. */
+    private void storeMemory(MOp op, IntrinsicInstr x, int slot) {
+        VReg addr = comp(x.src(0), 0);
+        Src val = x.src(1);
+        int bits = val.value().bitSize();
+        for (int c = 0; c < val.numComponentsRead(); c++) {
+            MInstr proto = MInstr.memory(op, memType(bits), 1, Operand.NONE, Operand.reg(0), Operand.reg(0), slot, c * bits / 8);
+            cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
+        }
+    }
+
     private void local(IntrinsicInstr x, Variable v) {
         boolean shared = v.kind() == Variable.Kind.SHARED;
         boolean store = x.intrinsic() == dev.lathe.ir.Intrinsic.STORE_VAR || x.intrinsic() == dev.lathe.ir.Intrinsic.STORE_SHARED;

@@ -591,28 +591,12 @@ public final class Interpreter {
      * wrap around 2^64). Shared with the backend simulator.
      */
     public static long[] loadDevice(byte[] mem, long address, int comps, int bits) {
-        int bytes = bits / 8;
-        long[] r = new long[comps];
-        for (int c = 0; c < comps; c++) {
-            long v = 0;
-            for (int k = 0; k < bytes; k++) {
-                long at = address + (long) c * bytes + k - ShaderInputs.DEVICE_MEMORY_BASE;
-                if (at >= 0 && at < mem.length) v |= (mem[(int) at] & 0xffL) << (8 * k);
-            }
-            r[c] = v;
-        }
-        return r;
+        return loadBuffer(mem, address - ShaderInputs.DEVICE_MEMORY_BASE, comps, bits);
     }
 
     /** Stores to device memory; bytes outside the region are dropped. Shared with the backend simulator. */
     public static void storeDevice(byte[] mem, long address, long[] x, int bits) {
-        int bytes = bits / 8;
-        for (int c = 0; c < x.length; c++) {
-            for (int k = 0; k < bytes; k++) {
-                long at = address + (long) c * bytes + k - ShaderInputs.DEVICE_MEMORY_BASE;
-                if (at >= 0 && at < mem.length) mem[(int) at] = (byte) (x[c] >>> (8 * k));
-            }
-        }
+        storeBuffer(mem, address - ShaderInputs.DEVICE_MEMORY_BASE, x, bits);
     }
 
     /**

@@ -90,40 +90,7 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
      * {@link #undecidedUnderNanContract} first.
      */
     public String differenceUnderNanContract(ShaderOutputs candidate) {
-        if (nans == null) return firstDifference(candidate);
-        if (discarded != candidate.discarded) return discarded ? "discarded here only" : "discarded there only";
-        if (!outputs.keySet().equals(candidate.outputs.keySet())) return "outputs " + outputs.keySet() + ", not " + candidate.outputs.keySet();
-        if (!buffers.keySet().equals(candidate.buffers.keySet())) return "buffers " + buffers.keySet() + ", not " + candidate.buffers.keySet();
-        for (var e : outputs.entrySet()) {
-            long[] a = e.getValue(), b = candidate.outputs.get(e.getKey());
-            if (a.length != b.length) return "output " + e.getKey() + ": " + a.length + " components, not " + b.length;
-            for (int k = 0; k < a.length; k++) {
-                if (a[k] == b[k]) continue;
-                int open = nans.openOutput(e.getKey(), k);
-                if (open > 0 && dev.lathe.ir.op.FloatBits.isNaN(b[k], open * 8)) continue;
-                return "output " + e.getKey() + "[" + k + "]: 0x" + Long.toHexString(a[k]) + ", not 0x" + Long.toHexString(b[k]);
-            }
-        }
-        for (var e : buffers.entrySet()) {
-            byte[] a = e.getValue(), b = candidate.buffers.get(e.getKey());
-            if (a.length != b.length) return "buffer " + e.getKey() + ": " + a.length + " bytes, not " + b.length;
-            for (int k = 0; k < a.length; k++) {
-                int open = nans.openNaNAt(e.getKey(), k);
-                if (open > 0 && k + open <= b.length) {
-                    long x = 0;
-                    for (int j = 0; j < open; j++) x |= (b[k + j] & 0xffL) << (8 * j);
-                    if (dev.lathe.ir.op.FloatBits.isNaN(x, open * 8)) {
-                        k += open - 1;
-                        continue;
-                    }
-                }
-                if (a[k] != b[k]) {
-                    return "buffer " + e.getKey() + " word " + k / 4 + ": 0x" + Long.toHexString(bufferWord(e.getKey(), k / 4)) + ", not 0x"
-                            + Long.toHexString(candidate.bufferWord(e.getKey(), k / 4));
-                }
-            }
-        }
-        return null;
+        return difference(candidate, nans);
     }
 
     /** Whether two runs produced identical bits everywhere. */
@@ -133,23 +100,40 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
 
     /** The first place two runs differ ("output color[2]: 0x3f800000, not 0x0"), or null when they agree. */
     public String firstDifference(ShaderOutputs o) {
-        if (discarded != o.discarded) return discarded ? "discarded here only" : "discarded there only";
-        if (!outputs.keySet().equals(o.outputs.keySet())) return "outputs " + outputs.keySet() + ", not " + o.outputs.keySet();
-        if (!buffers.keySet().equals(o.buffers.keySet())) return "buffers " + buffers.keySet() + ", not " + o.buffers.keySet();
+        return difference(o, null);
+    }
+
+    /** The first difference, allowing any NaN where {@code open} (when not null) says this run holds a NaN of open bits. */
+    private String difference(ShaderOutputs candidate, NanTaint open) {
+        if (discarded != candidate.discarded) return discarded ? "discarded here only" : "discarded there only";
+        if (!outputs.keySet().equals(candidate.outputs.keySet())) return "outputs " + outputs.keySet() + ", not " + candidate.outputs.keySet();
+        if (!buffers.keySet().equals(candidate.buffers.keySet())) return "buffers " + buffers.keySet() + ", not " + candidate.buffers.keySet();
         for (var e : outputs.entrySet()) {
-            long[] a = e.getValue(), b = o.outputs.get(e.getKey());
+            long[] a = e.getValue(), b = candidate.outputs.get(e.getKey());
             if (a.length != b.length) return "output " + e.getKey() + ": " + a.length + " components, not " + b.length;
             for (int k = 0; k < a.length; k++) {
-                if (a[k] != b[k]) return "output " + e.getKey() + "[" + k + "]: 0x" + Long.toHexString(a[k]) + ", not 0x" + Long.toHexString(b[k]);
+                if (a[k] == b[k]) continue;
+                int size = open == null ? 0 : open.openOutput(e.getKey(), k);
+                if (size > 0 && dev.lathe.ir.op.FloatBits.isNaN(b[k], size * 8)) continue;
+                return "output " + e.getKey() + "[" + k + "]: 0x" + Long.toHexString(a[k]) + ", not 0x" + Long.toHexString(b[k]);
             }
         }
         for (var e : buffers.entrySet()) {
-            byte[] a = e.getValue(), b = o.buffers.get(e.getKey());
+            byte[] a = e.getValue(), b = candidate.buffers.get(e.getKey());
             if (a.length != b.length) return "buffer " + e.getKey() + ": " + a.length + " bytes, not " + b.length;
             for (int k = 0; k < a.length; k++) {
+                int size = open == null ? 0 : open.openNaNAt(e.getKey(), k);
+                if (size > 0 && k + size <= b.length) {
+                    long x = 0;
+                    for (int j = 0; j < size; j++) x |= (b[k + j] & 0xffL) << (8 * j);
+                    if (dev.lathe.ir.op.FloatBits.isNaN(x, size * 8)) {
+                        k += size - 1;
+                        continue;
+                    }
+                }
                 if (a[k] != b[k]) {
                     return "buffer " + e.getKey() + " word " + k / 4 + ": 0x" + Long.toHexString(bufferWord(e.getKey(), k / 4)) + ", not 0x"
-                            + Long.toHexString(o.bufferWord(e.getKey(), k / 4));
+                            + Long.toHexString(candidate.bufferWord(e.getKey(), k / 4));
                 }
             }
         }
