@@ -1,6 +1,7 @@
 package dev.lathe.bench;
 
-import dev.lathe.backend.compile.ShaderCompiler;
+import dev.lathe.backend.compile.MachineCompiler;
+import dev.lathe.driver.Compiler;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.text.IrParser;
@@ -43,9 +44,9 @@ public class CompileBench {
     @Setup(Level.Trial)
     public void generate() {
         Shader s = RandomProgramGenerator.generate(42, RandomProgramGenerator.Options.large(size).withWideSizes(false)
-                .withRandomOps(ShaderCompiler.SUPPORTED_OPS).withWindow(24));
+                .withRandomOps(MachineCompiler.SUPPORTED_OPS).withWindow(24));
         text = IrPrinter.print(s);
-        ShaderCompiler.Result r = ShaderCompiler.compile(IrParser.parse("bench.ir", text));
+        MachineCompiler.Result r = Compiler.compile(IrParser.parse("bench.ir", text));
         System.out.println("\n[setup] size " + size + ": " + s.entryPoint().instructionCount() + " IR instructions, "
                 + r.program().code().size() + " machine instructions, MaxLive " + r.stats().maxLive());
     }
@@ -56,7 +57,7 @@ public class CompileBench {
     }
 
     @Benchmark
-    public ShaderCompiler.Result compile() {
-        return ShaderCompiler.compile(shader);
+    public MachineCompiler.Result compile() {
+        return Compiler.compile(shader);
     }
 }

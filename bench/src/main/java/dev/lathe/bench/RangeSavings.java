@@ -1,12 +1,11 @@
 package dev.lathe.bench;
 
-import dev.lathe.generated.GeneratedRules;
+import dev.lathe.driver.Passes;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.pass.DefaultPipeline;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
-import dev.lathe.ir.rewrite.RewritePass;
 import dev.lathe.rules.interp.RuleInterpreter;
 import dev.lathe.ir.rewrite.RuleSet;
 import dev.lathe.ir.text.IrParser;
@@ -37,8 +36,6 @@ public final class RangeSavings {
         RuleCompiler.Result plain = RuleCompiler.compile("rules/algebraic.rules", rules.substring(0, cut));
         if (!plain.ok()) throw new IllegalStateException(plain.render());
         RuleSet withoutRange = new RuleInterpreter(plain.file());
-        RuleSet late = GeneratedRules.all().stream().filter(r -> r.passName().equals("late")).findFirst().orElseThrow();
-        RuleSet full = GeneratedRules.all().stream().filter(r -> r.passName().equals("algebraic")).findFirst().orElseThrow();
         String noMinMax = DefaultPipeline.TEXT.replace("opt_minmax, ", "");
 
         System.out.println("| program | before | default without range rules and opt_minmax | + range rules | + opt_minmax | removed |");
@@ -48,21 +45,14 @@ public final class RangeSavings {
             Path f = Path.of(a);
             String text = Files.readString(f);
             int before = IrParser.parse(a, text).entryPoint().instructionCount();
-            int base = count(a, text, registry(withoutRange, late), noMinMax);
-            int ruled = count(a, text, registry(full, late), noMinMax);
-            int both = count(a, text, registry(full, late), DefaultPipeline.TEXT);
+            int base = count(a, text, new Passes().replacing(withoutRange).registry(), noMinMax);
+            int ruled = count(a, text, new Passes().registry(), noMinMax);
+            int both = count(a, text, new Passes().registry(), DefaultPipeline.TEXT);
             int[] row = {before, base, ruled, both};
             for (int k = 0; k < 4; k++) totals[k] += row[k];
             System.out.printf("| %s | %d | %d | %d | %d | %d |%n", f.getFileName(), before, base, ruled, both, base - both);
         }
         System.out.printf("| **total** | %d | %d | %d | %d | %d |%n", totals[0], totals[1], totals[2], totals[3], totals[1] - totals[3]);
-    }
-
-    private static PassRegistry registry(RuleSet algebraic, RuleSet late) {
-        PassRegistry r = PassRegistry.standard();
-        r.register("algebraic", () -> new RewritePass(algebraic));
-        r.register("late", () -> new RewritePass(late));
-        return r;
     }
 
     private static int count(String name, String text, PassRegistry registry, String pipeline) {

@@ -1,5 +1,6 @@
 package dev.lathe.cli;
 
+import dev.lathe.driver.Passes;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
@@ -51,7 +52,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (passes != null) {
             Passes registry = new Passes();
             try {
-                new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(passes, registry.registry));
+                new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(passes, registry.registry()));
             } catch (IllegalArgumentException e) {
                 throw new CliException("lathe analyze: " + e.getMessage());
             } catch (PassException e) {

@@ -1,6 +1,6 @@
 package dev.lathe.cli;
 
-import dev.lathe.backend.compile.ShaderCompiler;
+import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.program.ProgramBinary;
 import dev.lathe.backend.program.ProgramText;
 import dev.lathe.ir.text.IrPrinter;
@@ -43,7 +43,7 @@ final class CompileCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ShaderCompiler.Result r = ProgramFiles.compile(file, passes, source);
+        MachineCompiler.Result r = ProgramFiles.compile(file, passes, source);
         if (emit == Emit.bin) {
             ProgramFiles.write(output != null ? output : ProgramFiles.withExtension(file, ".bin"), ProgramBinary.write(r.program()));
             return 0;

@@ -1,9 +1,9 @@
 package dev.lathe.cli;
 
-import dev.lathe.fuzz.FuzzFailure;
-import dev.lathe.fuzz.FuzzTarget;
-import dev.lathe.fuzz.FuzzTargets;
-import dev.lathe.fuzz.Fuzzer;
+import dev.lathe.driver.fuzz.FuzzFailure;
+import dev.lathe.driver.fuzz.FuzzTarget;
+import dev.lathe.driver.fuzz.FuzzTargets;
+import dev.lathe.driver.fuzz.Fuzzer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.lathe.cli;
 
+import dev.lathe.driver.Passes;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.pass.DefaultPipeline;
 import dev.lathe.ir.pass.PassException;
@@ -65,7 +66,7 @@ final class OptCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Passes passes = new Passes();
-        PassRegistry registry = passes.registry;
+        PassRegistry registry = passes.registry();
         String text = which == null || which.pipeline != null && which.pipeline.equals("default") ? DefaultPipeline.TEXT
                 : which.passes;
         if (which != null && which.pipeline != null && !which.pipeline.equals("default")) {
@@ -125,7 +126,7 @@ final class OptCommand implements Callable<Integer> {
 
     /** The statistics of the rule sets the pipeline ran (a rule set it did not run has none to tell). */
     static void printRuleStats(Passes passes, java.util.Set<String> ran, PrintWriter err) {
-        for (dev.lathe.ir.rewrite.RuleStats st : passes.stats) {
+        for (dev.lathe.ir.rewrite.RuleStats st : passes.ruleStats()) {
             if (!ran.contains(st.ruleSet().passName())) continue;
             err.println("rules of pass " + st.ruleSet().passName() + ": " + st.total() + " rewrite"
                     + (st.total() == 1 ? "" : "s"));

@@ -21,16 +21,16 @@ final class ProgramFiles {
         } catch (ProgramException e) {
             throw new CliException(e.getMessage());
         }
-        if (dev.lathe.spirv.ShaderSources.isShader(path)) return compile(path, null, source).program();
+        if (dev.lathe.driver.ShaderSources.isShader(path)) return compile(path, null, source).program();
         throw new CliException(name + ": unsupported input (expected a shader — .ir, .spv, .vert, .frag, .comp — or a .s or .bin program)");
     }
 
     /** Compiles an IR shader (validated first) with the default pipeline or {@code passes}. */
-    static dev.lathe.backend.compile.ShaderCompiler.Result compile(Path path, String passes, SourceOptions source) {
+    static dev.lathe.backend.compile.MachineCompiler.Result compile(Path path, String passes, SourceOptions source) {
         dev.lathe.ir.Shader s = ShaderFiles.load(path, source);
         try {
-            return passes == null ? dev.lathe.backend.compile.ShaderCompiler.compile(s)
-                    : dev.lathe.backend.compile.ShaderCompiler.compile(s, passes);
+            return passes == null ? dev.lathe.driver.Compiler.compile(s)
+                    : dev.lathe.driver.Compiler.compile(s, passes);
         } catch (dev.lathe.backend.compile.CompileException e) {
             throw new CliException(e.getMessage().startsWith(path.toString()) ? e.getMessage() : path + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {

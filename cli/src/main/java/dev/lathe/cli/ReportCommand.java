@@ -1,7 +1,7 @@
 package dev.lathe.cli;
 
-import dev.lathe.backend.shaderdb.Report;
-import dev.lathe.backend.shaderdb.ResultsCsv;
+import dev.lathe.driver.shaderdb.Report;
+import dev.lathe.driver.shaderdb.ResultsCsv;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -1,7 +1,7 @@
 package dev.lathe.cli;
 
-import dev.lathe.backend.shaderdb.CorpusRunner;
-import dev.lathe.backend.shaderdb.ResultsCsv;
+import dev.lathe.driver.shaderdb.CorpusRunner;
+import dev.lathe.driver.shaderdb.ResultsCsv;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -49,9 +49,9 @@ final class ShaderDbCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (source.targetEnv != null && !dev.lathe.spirv.ShaderSources.TARGET_ENVS.contains(source.targetEnv)) {
+        if (source.targetEnv != null && !dev.lathe.driver.ShaderSources.TARGET_ENVS.contains(source.targetEnv)) {
             throw new CliException("lathe shaderdb: --target-env: unknown target environment '" + source.targetEnv + "' (one of "
-                    + String.join(", ", dev.lathe.spirv.ShaderSources.TARGET_ENVS) + ")");
+                    + String.join(", ", dev.lathe.driver.ShaderSources.TARGET_ENVS) + ")");
         }
         if (jobs < 1) throw new CliException("lathe shaderdb: --jobs must be at least 1");
         if (check < 0) throw new CliException("lathe shaderdb: --check must be 0 or more");
@@ -64,7 +64,7 @@ final class ShaderDbCommand implements Callable<Integer> {
         if (files.isEmpty()) throw new CliException("lathe shaderdb: no shaders (.ir, .spv, .vert, .frag, .comp) under " + dirs);
         if (passes != null) {
             try {
-                dev.lathe.ir.pass.Pipeline.parse(passes, dev.lathe.backend.compile.ShaderCompiler.registry());
+                dev.lathe.ir.pass.Pipeline.parse(passes, new dev.lathe.driver.Passes().registry());
             } catch (IllegalArgumentException e) {
                 throw new CliException("lathe shaderdb: --passes: " + e.getMessage());
             }

@@ -28,8 +28,8 @@ final class ShaderFiles {
     /** Reads a shader by its extension (.ir, .spv, GLSL); problems become a located message. */
     static Shader parse(Path path, SourceOptions source) {
         try {
-            return dev.lathe.spirv.ShaderSources.load(path, source.targetEnv);
-        } catch (dev.lathe.spirv.ShaderSources.SourceException e) {
+            return dev.lathe.driver.ShaderSources.load(path, source.targetEnv);
+        } catch (dev.lathe.driver.ShaderSources.SourceException e) {
             throw new CliException(e.getMessage());
         }
     }

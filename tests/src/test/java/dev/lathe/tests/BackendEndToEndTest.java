@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lathe.backend.compile.CompileException;
-import dev.lathe.backend.compile.ShaderCompiler;
+import dev.lathe.backend.compile.MachineCompiler;
+import dev.lathe.driver.Compiler;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import dev.lathe.backend.program.Program;
@@ -107,7 +108,7 @@ class BackendEndToEndTest {
     void randomProgramsAgreeWithTheInterpreter() {
         int decided = 0;
         for (long seed = 0; seed < PROGRAMS; seed++) {
-            Options o = Options.mixed(seed).withWideSizes(false).withRandomOps(ShaderCompiler.SUPPORTED_OPS);
+            Options o = Options.mixed(seed).withWideSizes(false).withRandomOps(MachineCompiler.SUPPORTED_OPS);
             if (check(seed, o, true)) decided++;
         }
         assertTrue(decided * 100 >= PROGRAMS * 98, decided + " of " + PROGRAMS + " programs decided");
@@ -122,7 +123,7 @@ class BackendEndToEndTest {
     void randomProgramsWithWideValuesAgreeOrSayWhatIsMissing() {
         int unsupported = 0;
         for (long seed = 0; seed < PROGRAMS / 2; seed++) {
-            Options o = Options.mixed(seed).withRandomOps(ShaderCompiler.SUPPORTED_OPS);
+            Options o = Options.mixed(seed).withRandomOps(MachineCompiler.SUPPORTED_OPS);
             try {
                 check(seed, o, false);
             } catch (CompileException e) {
@@ -142,19 +143,19 @@ class BackendEndToEndTest {
         Shader s = RandomProgramGenerator.generate(seed, o);
         String before = IrPrinter.print(s);
         ShaderOutputs original = interpret(IrParser.parse("before.ir", before), seed);
-        ShaderCompiler.Result r = compile(s, seed, before, wrapErrors);
+        MachineCompiler.Result r = compile(s, seed, before, wrapErrors);
         boolean decided = compare(interpret(r.optimized(), seed), r, seed, "the IR it was compiled from", IrPrinter.print(r.optimized()));
         Shader exact = IrParser.parse("exact.ir", before);
         for (dev.lathe.ir.Instr i : exact.entryPoint().instructions()) {
             if (i instanceof dev.lathe.ir.AluInstr alu) alu.setExact(true);
         }
-        ShaderCompiler.Result strict = compile(exact, seed, before, wrapErrors);
+        MachineCompiler.Result strict = compile(exact, seed, before, wrapErrors);
         return compare(original, strict, seed, "the unoptimized IR (compiled with every instruction exact)", before) && decided;
     }
 
-    private static ShaderCompiler.Result compile(Shader s, long seed, String before, boolean wrapErrors) {
+    private static MachineCompiler.Result compile(Shader s, long seed, String before, boolean wrapErrors) {
         try {
-            return ShaderCompiler.compile(s);
+            return Compiler.compile(s);
         } catch (CompileException e) {
             if (!wrapErrors) throw e;
             throw new AssertionError("seed " + seed + ": " + e.getMessage() + "\n" + before, e);
@@ -164,7 +165,7 @@ class BackendEndToEndTest {
     }
 
     /** The binary against a reference run under the NaN contract; whether the comparison decided. */
-    private static boolean compare(ShaderOutputs reference, ShaderCompiler.Result r, long seed, String what, String referenceIr) {
+    private static boolean compare(ShaderOutputs reference, MachineCompiler.Result r, long seed, String what, String referenceIr) {
         ShaderOutputs machine;
         try {
             machine = simulate(r.program(), r.optimized(), seed);
@@ -228,7 +229,7 @@ class BackendEndToEndTest {
                     }
                     """.replace("OP", name).replace("CMP", cmp));
             tests.add(DynamicTest.dynamicTest(name, () -> {
-                ShaderCompiler.Result r = ShaderCompiler.compile(s);
+                MachineCompiler.Result r = Compiler.compile(s);
                 for (long seed = 0; seed < 20; seed++) {
                     java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
                     long[] in = new long[16], b = new long[6];
@@ -264,7 +265,7 @@ class BackendEndToEndTest {
                     }
                     """.replace("OP", name).replace("CMP", cmp));
             tests.add(DynamicTest.dynamicTest("image_" + name, () -> {
-                ShaderCompiler.Result r = ShaderCompiler.compile(img);
+                MachineCompiler.Result r = Compiler.compile(img);
                 for (long seed = 0; seed < 20; seed++) {
                     java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
                     long[] in = new long[16], texels = new long[8];
@@ -313,7 +314,7 @@ class BackendEndToEndTest {
                   store_buffer @out, %off, %z
                 }
                 """);
-        ShaderCompiler.Result r = ShaderCompiler.compile(s);
+        MachineCompiler.Result r = Compiler.compile(s);
         assertTrue(r.program().slots().get("bones") >= 2048, r.program().slots().toString());
         assertTrue(r.stats().constlen() <= 512, "constlen " + r.stats().constlen());
         Program reread = dev.lathe.backend.program.ProgramText.parse("big.s", dev.lathe.backend.program.ProgramText.print(r.program()));
@@ -330,7 +331,7 @@ class BackendEndToEndTest {
     @Test
     void removingALegalizationNopIsCaughtBySimulation() throws IOException {
         Shader s = IrParser.parse("lambert.ir", Files.readString(ExamplesTest.root().resolve("examples/ir/lambert.ir")));
-        Program p = ShaderCompiler.compile(s).program();
+        Program p = Compiler.compile(s).program();
         List<MInstr> code = new ArrayList<>(p.code());
         int at = -1;
         for (int i = 0; i < code.size() && at < 0; i++) if (code.get(i).nop() > 0) at = i;
@@ -347,12 +348,12 @@ class BackendEndToEndTest {
     void pressureAboveTheRegisterFileIsAClearError() {
         // n values all live at once: below 192 it compiles, above it names the pressure
         assertTrue(compiles(180));
-        CompileException e = assertThrows(CompileException.class, () -> ShaderCompiler.compile(wide(200)));
+        CompileException e = assertThrows(CompileException.class, () -> Compiler.compile(wide(200)));
         assertTrue(e.getMessage().contains("register pressure") && e.getMessage().contains("spilling is not implemented yet"), e.getMessage());
     }
 
     private static boolean compiles(int n) {
-        return ShaderCompiler.compile(wide(n)).program().code().stream().anyMatch(i -> i.op() == MOp.END);
+        return Compiler.compile(wide(n)).program().code().stream().anyMatch(i -> i.op() == MOp.END);
     }
 
     /** A compute shader loading n buffer words, then summing them in an order that keeps all live. */
@@ -380,7 +381,7 @@ class BackendEndToEndTest {
             Shader s = mixed(n);
             String text = IrPrinter.print(s);
             try {
-                ShaderCompiler.Result r = ShaderCompiler.compile(s);
+                MachineCompiler.Result r = Compiler.compile(s);
                 assertTrue(r.stats().maxLive() <= 192, "n " + n + ": MaxLive " + r.stats().maxLive());
                 for (long seed = 0; seed < 3; seed++) {
                     long k = seed;

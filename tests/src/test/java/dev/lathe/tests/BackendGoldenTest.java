@@ -3,7 +3,8 @@ package dev.lathe.tests;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.lathe.backend.compile.ShaderCompiler;
+import dev.lathe.backend.compile.MachineCompiler;
+import dev.lathe.driver.Compiler;
 import dev.lathe.backend.program.ProgramText;
 import dev.lathe.ir.text.IrParser;
 import java.io.IOException;
@@ -32,7 +33,7 @@ class BackendGoldenTest {
             String text = Files.readString(f);
             List<FileCheck.Check> checks = FileCheck.parse(text);
             if (checks.isEmpty()) fail(f + ": no CHECK lines");
-            ShaderCompiler.Result r = ShaderCompiler.compile(IrParser.parse(f.toString(), text));
+            MachineCompiler.Result r = Compiler.compile(IrParser.parse(f.toString(), text));
             String asm = ProgramText.print(r.program());
             String failure = FileCheck.verify(checks, asm);
             if (failure != null) fail(f + ":" + failure + "\n--- assembly ---\n" + asm);

@@ -70,11 +70,7 @@ class GoldenPassTest {
 
     /** The ir passes and the generated rule passes (algebraic, late, …). */
     static PassRegistry registry() {
-        PassRegistry r = PassRegistry.standard();
-        for (dev.lathe.ir.rewrite.RuleSet rules : dev.lathe.generated.GeneratedRules.all()) {
-            r.register(rules.passName(), () -> new dev.lathe.ir.rewrite.RewritePass(rules));
-        }
-        return r;
+        return new dev.lathe.driver.Passes().registry();
     }
 
     /** The interpreter's outputs on seeded random inputs (textures included); a compute shader runs two workgroups. */

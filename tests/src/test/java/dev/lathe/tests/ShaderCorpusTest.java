@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lathe.backend.shaderdb.DifferentialCheck;
+import dev.lathe.driver.shaderdb.DifferentialCheck;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.validate.Validator;
 import dev.lathe.spirv.SpirvException;

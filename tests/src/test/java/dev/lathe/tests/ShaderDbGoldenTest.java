@@ -2,8 +2,8 @@ package dev.lathe.tests;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.lathe.backend.shaderdb.CorpusRunner;
-import dev.lathe.backend.shaderdb.ResultsCsv;
+import dev.lathe.driver.shaderdb.CorpusRunner;
+import dev.lathe.driver.shaderdb.ResultsCsv;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,7 +3,8 @@ package dev.lathe.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lathe.backend.compile.ShaderCompiler;
+import dev.lathe.backend.compile.MachineCompiler;
+import dev.lathe.driver.Compiler;
 import dev.lathe.backend.sim.Simulator;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.interp.Interpreter;
@@ -110,7 +111,7 @@ class SpirvFeaturesTest {
         String interpreted = RunValues.format(s, new Interpreter(s).run(in), false);
         assertTrue(interpreted.lines().anyMatch(c.expected()::equals), () -> "interpreter:\n" + interpreted);
         Shader fresh = SpirvFrontend.read(f.toString(), Files.readAllBytes(f));
-        Simulator.Result r = new Simulator(ShaderCompiler.compile(fresh).program()).run(inputs(fresh, c.inputs()));
+        Simulator.Result r = new Simulator(Compiler.compile(fresh).program()).run(inputs(fresh, c.inputs()));
         String simulated = RunValues.format(fresh, r.outputs(), false);
         assertEquals(interpreted, simulated, "the simulator disagrees with the interpreter");
     }

@@ -36,6 +36,13 @@ public final class PassRegistry {
         return this;
     }
 
+    /** Replaces a registered pass (an experiment: another version of a rule set). */
+    public PassRegistry replace(String name, Supplier<Pass> factory) {
+        if (!passes.containsKey(name)) throw new IllegalArgumentException("no pass " + name + " to replace");
+        passes.put(name, factory);
+        return this;
+    }
+
     /** A new instance of the named pass, or null. */
     public Pass create(String name) {
         Supplier<Pass> f = passes.get(name);

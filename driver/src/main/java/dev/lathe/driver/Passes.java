@@ -1,0 +1,53 @@
+package dev.lathe.driver;
+
+import dev.lathe.generated.GeneratedRules;
+import dev.lathe.ir.pass.PassRegistry;
+import dev.lathe.ir.rewrite.RewritePass;
+import dev.lathe.ir.rewrite.RuleSet;
+import dev.lathe.ir.rewrite.RuleStats;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The one pass registry: every pass of the {@code ir} module and one rewrite pass per generated
+ * rule file (named by its {@code pass NAME;}). Each rule pass shares one {@link RuleStats}
+ * across every time a pipeline runs it, so a command can report which rules fired.
+ */
+public final class Passes {
+    private final PassRegistry registry = PassRegistry.standard();
+    private final List<RuleStats> stats = new ArrayList<>();
+
+    public Passes() {
+        for (RuleSet rules : GeneratedRules.all()) {
+            RuleStats s = new RuleStats(rules);
+            stats.add(s);
+            registry.register(rules.passName(), () -> new RewritePass(rules, s));
+        }
+    }
+
+    /**
+     * These passes with the rule pass of {@code rules.passName()} running {@code rules} instead
+     * (another version of a rule file: an experiment, a benchmark).
+     */
+    public Passes replacing(RuleSet rules) {
+        RuleStats s = new RuleStats(rules);
+        stats.replaceAll(old -> old.ruleSet().passName().equals(rules.passName()) ? s : old);
+        registry.replace(rules.passName(), () -> new RewritePass(rules, s));
+        return this;
+    }
+
+    public PassRegistry registry() {
+        return registry;
+    }
+
+    /** How often each rule fired, one entry per rule file. */
+    public List<RuleStats> ruleStats() {
+        return stats;
+    }
+
+    /** The generated rule set of the rule file whose pass is {@code name}, or null. */
+    public static RuleSet ruleSet(String name) {
+        for (RuleSet r : GeneratedRules.all()) if (r.passName().equals(name)) return r;
+        return null;
+    }
+}
