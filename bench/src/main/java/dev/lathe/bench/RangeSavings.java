@@ -2,7 +2,7 @@ package dev.lathe.bench;
 
 import dev.lathe.driver.Passes;
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.pass.DefaultPipeline;
+import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
@@ -12,6 +12,7 @@ import dev.lathe.ir.text.IrParser;
 import dev.lathe.rules.RuleCompiler;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 
 /**
  * How many instructions the range analysis removes: each IR file given on the command line goes
@@ -36,7 +37,7 @@ public final class RangeSavings {
         RuleCompiler.Result plain = RuleCompiler.compile("rules/algebraic.rules", rules.substring(0, cut));
         if (!plain.ok()) throw new IllegalStateException(plain.render());
         RuleSet withoutRange = new RuleInterpreter(plain.file());
-        String noMinMax = DefaultPipeline.TEXT.replace("opt_minmax, ", "");
+        String noMinMax = Pipelines.text(Pipelines.without(Pipelines.OPTIMIZE, Set.of("opt_minmax")));
 
         System.out.println("| program | before | default without range rules and opt_minmax | + range rules | + opt_minmax | removed |");
         System.out.println("|---|---:|---:|---:|---:|---:|");
@@ -47,7 +48,7 @@ public final class RangeSavings {
             int before = IrParser.parse(a, text).entryPoint().instructionCount();
             int base = count(a, text, new Passes().replacing(withoutRange).registry(), noMinMax);
             int ruled = count(a, text, new Passes().registry(), noMinMax);
-            int both = count(a, text, new Passes().registry(), DefaultPipeline.TEXT);
+            int both = count(a, text, new Passes().registry(), Pipelines.DEFAULT);
             int[] row = {before, base, ruled, both};
             for (int k = 0; k < 4; k++) totals[k] += row[k];
             System.out.printf("| %s | %d | %d | %d | %d | %d |%n", f.getFileName(), before, base, ruled, both, base - both);

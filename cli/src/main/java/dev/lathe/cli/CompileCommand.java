@@ -3,7 +3,10 @@ package dev.lathe.cli;
 import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.program.ProgramBinary;
 import dev.lathe.backend.program.ProgramText;
+import dev.lathe.driver.Compiler;
+import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.text.IrPrinter;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -19,7 +22,8 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Compile a shader to machine code for the ir3-like target (backend/ISA.md).",
                 "--emit asm prints the assembly (a .s program), bin writes the binary, stats prints the shader-db line, "
                         + "ir prints the IR the code was selected from.",
-                "Example: lathe compile examples/ir/lambert.ir --emit asm"})
+                "--print-after PASS, --print-after-all, --time-passes and --verify-each work as for lathe opt, over the IR and the machine passes.",
+                "Example: lathe compile examples/ir/lambert.ir --emit asm --print-after regalloc"})
 final class CompileCommand implements Callable<Integer> {
     enum Emit { asm, bin, stats, ir }
 
@@ -41,9 +45,28 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--passes", paramLabel = "LIST", description = "the IR pipeline before selection (default: the default pipeline)")
     String passes;
 
+    @Option(names = "--print-after-all", description = "print the program after every pass, IR and machine (to standard output)")
+    boolean printAfterAll;
+
+    @Option(names = "--print-after", paramLabel = "PASS", description = "print the program after each run of PASS (an IR pass or "
+            + "isel, regalloc, linearize, legalize)")
+    String printAfter;
+
+    @Option(names = "--time-passes", description = "print the time spent in each pass, IR and machine (to standard error)")
+    boolean timePasses;
+
+    @Option(names = "--verify-each", description = "validate the IR after every IR pass and verify the machine program after every "
+            + "machine pass")
+    boolean verifyEach;
+
     @Override
     public Integer call() {
-        MachineCompiler.Result r = ProgramFiles.compile(file, passes, source);
+        PrintWriter out = spec.commandLine().getOut();
+        Compiler.Options options = new Compiler.Options(passes != null ? passes : Pipelines.DEFAULT, verifyEach, printAfterAll, printAfter,
+                timePasses, out);
+        Compiler.Result compiled = ProgramFiles.compile(file, options, source);
+        if (timePasses) PassTimes.print(compiled.timings(), spec.commandLine().getErr());
+        MachineCompiler.Result r = compiled.machine();
         if (emit == Emit.bin) {
             ProgramFiles.write(output != null ? output : ProgramFiles.withExtension(file, ".bin"), ProgramBinary.write(r.program()));
             return 0;
@@ -54,7 +77,11 @@ final class CompileCommand implements Callable<Integer> {
             default -> IrPrinter.print(r.optimized());
         };
         if (output != null) ProgramFiles.write(output, text.getBytes(StandardCharsets.UTF_8));
-        else spec.commandLine().getOut().print(text);
+        else {
+            if (printAfterAll || printAfter != null) out.println("// final");
+            out.print(text);
+            out.flush();
+        }
         return 0;
     }
 }

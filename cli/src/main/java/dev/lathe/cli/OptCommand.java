@@ -1,8 +1,8 @@
 package dev.lathe.cli;
 
 import dev.lathe.driver.Passes;
+import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.pass.DefaultPipeline;
 import dev.lathe.ir.pass.PassException;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
@@ -67,7 +67,7 @@ final class OptCommand implements Callable<Integer> {
     public Integer call() {
         Passes passes = new Passes();
         PassRegistry registry = passes.registry();
-        String text = which == null || which.pipeline != null && which.pipeline.equals("default") ? DefaultPipeline.TEXT
+        String text = which == null || which.pipeline != null && which.pipeline.equals("default") ? Pipelines.DEFAULT
                 : which.passes;
         if (which != null && which.pipeline != null && !which.pipeline.equals("default")) {
             throw new CliException("lathe opt: unknown pipeline '" + which.pipeline + "' (known: default)");
@@ -96,18 +96,7 @@ final class OptCommand implements Callable<Integer> {
         if (printAfterAll || printAfter != null) out.println("// final");
         out.print(IrPrinter.print(s));
         out.flush();
-        if (timePasses) {
-            PrintWriter err = spec.commandLine().getErr();
-            long total = 0;
-            for (PassManager.Timing t : pm.timings()) total += t.nanos();
-            err.printf("%-22s %6s %9s %10s %6s%n", "pass", "runs", "progress", "time (ms)", "share");
-            for (PassManager.Timing t : pm.timings()) {
-                err.printf("%-22s %6d %9d %10.3f %5.1f%%%n", t.pass(), t.runs(), t.progress(), t.nanos() / 1e6,
-                        total == 0 ? 0.0 : 100.0 * t.nanos() / total);
-            }
-            err.printf("%-22s %6s %9s %10.3f%n", "total", "", "", total / 1e6);
-            err.flush();
-        }
+        if (timePasses) PassTimes.print(pm.timings(), spec.commandLine().getErr());
         if (ruleStats) printRuleStats(passes, passNames(pipeline), spec.commandLine().getErr());
         return 0;
     }

@@ -1,9 +1,14 @@
 package dev.lathe.cli;
 
+import dev.lathe.backend.compile.CompileException;
+import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.program.Program;
 import dev.lathe.backend.program.ProgramBinary;
 import dev.lathe.backend.program.ProgramException;
 import dev.lathe.backend.program.ProgramText;
+import dev.lathe.driver.Compiler;
+import dev.lathe.driver.ShaderSources;
+import dev.lathe.ir.Shader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -21,20 +26,32 @@ final class ProgramFiles {
         } catch (ProgramException e) {
             throw new CliException(e.getMessage());
         }
-        if (dev.lathe.driver.ShaderSources.isShader(path)) return compile(path, null, source).program();
+        if (ShaderSources.isShader(path)) return compile(path, source).program();
         throw new CliException(name + ": unsupported input (expected a shader — .ir, .spv, .vert, .frag, .comp — or a .s or .bin program)");
     }
 
-    /** Compiles an IR shader (validated first) with the default pipeline or {@code passes}. */
-    static dev.lathe.backend.compile.MachineCompiler.Result compile(Path path, String passes, SourceOptions source) {
-        dev.lathe.ir.Shader s = ShaderFiles.load(path, source);
+    /** Compiles a shader (validated first) with the default pipeline. */
+    static MachineCompiler.Result compile(Path path, SourceOptions source) {
+        return compile(path, Compiler.Options.defaults(), source).machine();
+    }
+
+    /** Compiles a shader (validated first) as {@code options} say; wrong options are refused before the shader is read. */
+    static Compiler.Result compile(Path path, Compiler.Options options, SourceOptions source) {
         try {
-            return passes == null ? dev.lathe.driver.Compiler.compile(s)
-                    : dev.lathe.driver.Compiler.compile(s, passes);
-        } catch (dev.lathe.backend.compile.CompileException e) {
-            throw new CliException(e.getMessage().startsWith(path.toString()) ? e.getMessage() : path + ": " + e.getMessage());
+            Compiler.checkPipeline(options.pipeline());
         } catch (IllegalArgumentException e) {
             throw new CliException("--passes: " + e.getMessage());
+        }
+        try {
+            Compiler.checkPrintAfter(options.printAfter());
+        } catch (IllegalArgumentException e) {
+            throw new CliException("--print-after: " + e.getMessage());
+        }
+        Shader s = ShaderFiles.load(path, source);
+        try {
+            return Compiler.compile(s, options);
+        } catch (CompileException e) {
+            throw new CliException(e.getMessage().startsWith(path.toString()) ? e.getMessage() : path + ": " + e.getMessage());
         }
     }
 

@@ -1,32 +1,90 @@
 package dev.lathe.driver;
 
-import dev.lathe.backend.compile.CompileException;
 import dev.lathe.backend.compile.MachineCompiler;
+import dev.lathe.backend.compile.MachinePasses;
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.pass.DefaultPipeline;
-import dev.lathe.ir.pass.PassException;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.Pipeline;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 
 /**
- * Shader in, machine code out: the IR optimization pipeline (the default one, or the one given),
- * then the backend. The shader is changed in place.
+ * Shader in, machine code out, by {@link Pipelines}: the IR optimization pipeline (the default
+ * one, or the one given), the lowering the target needs, then the machine pipeline. The shader
+ * is changed in place.
  */
 public final class Compiler {
     private Compiler() {}
 
+    /**
+     * How to run: the IR pipeline's text, and the conveniences of both pass managers — print
+     * after one pass (IR or machine, by its name) or after every pass, time the passes, verify
+     * after every pass (the IR validator, the machine verifier).
+     */
+    public record Options(String pipeline, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses, PrintWriter trace) {
+        public static Options defaults() {
+            return new Options(Pipelines.DEFAULT, false, false, null, false, null);
+        }
+
+        public Options withPipeline(String text) {
+            return new Options(text, verify, printAfterAll, printAfter, timePasses, trace);
+        }
+
+        /** Defaults plus verification after every pass, as tests run. */
+        public static Options verifying() {
+            return new Options(Pipelines.DEFAULT, true, false, null, false, null);
+        }
+    }
+
+    /** What compiling gives: the machine result, and the time per pass of both pipelines (when timed). */
+    public record Result(MachineCompiler.Result machine, List<PassManager.Timing> timings) {}
+
     public static MachineCompiler.Result compile(Shader shader) {
-        return compile(shader, DefaultPipeline.TEXT);
+        return compile(shader, Pipelines.DEFAULT);
     }
 
     /** {@code pipeline}: a pipeline text over {@link Passes}; a wrong one is an IllegalArgumentException. */
     public static MachineCompiler.Result compile(Shader shader, String pipeline) {
-        Pipeline p = Pipeline.parse(pipeline, new Passes().registry());
-        try {
-            new PassManager(PassManager.Options.defaults(), null).run(shader, p);
-        } catch (PassException e) {
-            throw new CompileException(e.getMessage());
+        return compile(shader, Options.defaults().withPipeline(pipeline)).machine();
+    }
+
+    /** Checks {@code options} before anything runs ({@link #checkPipeline}, {@link #checkPrintAfter}). */
+    public static void check(Options options) {
+        checkPipeline(options.pipeline());
+        checkPrintAfter(options.printAfter());
+    }
+
+    /** @throws IllegalArgumentException when {@code text} is not a pipeline over {@link Passes}, saying where */
+    public static void checkPipeline(String text) {
+        Pipeline.parse(text, new Passes().registry());
+    }
+
+    /** @throws IllegalArgumentException when {@code pass} is neither null nor one of the IR's or the backend's passes */
+    public static void checkPrintAfter(String pass) {
+        Set<String> ir = new Passes().registry().names();
+        if (pass != null && !ir.contains(pass) && !MachinePasses.names().contains(pass)) {
+            throw new IllegalArgumentException("unknown pass '" + pass + "' (IR passes: " + String.join(", ", ir)
+                    + "; machine passes: " + String.join(", ", MachinePasses.names()) + ")");
         }
-        return MachineCompiler.compile(shader);
+    }
+
+    /** Compiles {@code shader}; options {@link #check} refuses are an IllegalArgumentException. */
+    public static Result compile(Shader shader, Options options) {
+        check(options);
+        Passes passes = new Passes();
+        Pipeline optimize = Pipeline.parse(options.pipeline(), passes.registry());
+        Pipeline lower = Pipeline.parse(Pipelines.LOWERING, passes.registry());
+        PassManager pm = new PassManager(new PassManager.Options(options.verify(), options.printAfterAll(), options.printAfter(),
+                options.timePasses(), 100), options.trace());
+        // a PassException is a bug of a pass (or of the rules), never the target refusing the shader: it is not a CompileException
+        pm.run(shader, optimize);
+        pm.run(shader, lower);
+        MachineCompiler.Result machine = MachineCompiler.compile(shader, new MachineCompiler.Options(Pipelines.MACHINE, options.verify(),
+                options.printAfterAll(), options.printAfter(), options.timePasses(), options.trace()));
+        List<PassManager.Timing> timings = new ArrayList<>(pm.timings());
+        timings.addAll(machine.timings());
+        return new Result(machine, timings);
     }
 }

@@ -155,7 +155,7 @@ class BackendEndToEndTest {
 
     private static MachineCompiler.Result compile(Shader s, long seed, String before, boolean wrapErrors) {
         try {
-            return Compiler.compile(s);
+            return Compiler.compile(s, Compiler.Options.verifying()).machine();
         } catch (CompileException e) {
             if (!wrapErrors) throw e;
             throw new AssertionError("seed " + seed + ": " + e.getMessage() + "\n" + before, e);

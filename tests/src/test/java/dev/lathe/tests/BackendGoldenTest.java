@@ -33,7 +33,7 @@ class BackendGoldenTest {
             String text = Files.readString(f);
             List<FileCheck.Check> checks = FileCheck.parse(text);
             if (checks.isEmpty()) fail(f + ": no CHECK lines");
-            MachineCompiler.Result r = Compiler.compile(IrParser.parse(f.toString(), text));
+            MachineCompiler.Result r = Compiler.compile(IrParser.parse(f.toString(), text), Compiler.Options.verifying()).machine();
             String asm = ProgramText.print(r.program());
             String failure = FileCheck.verify(checks, asm);
             if (failure != null) fail(f + ":" + failure + "\n--- assembly ---\n" + asm);

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.lathe.cli.Main;
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.pass.DefaultPipeline;
+import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
@@ -36,7 +36,7 @@ class OptimizedExamplesTest {
             tests.add(DynamicTest.dynamicTest(p.getFileName().toString(), () -> {
                 String text = Files.readString(p);
                 Shader s = IrParser.parse(p.toString(), text);
-                new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(DefaultPipeline.TEXT,
+                new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(Pipelines.DEFAULT,
                         GoldenPassTest.registry()));
                 Path opt = tmp.resolve(p.getFileName());
                 Files.writeString(opt, IrPrinter.print(s));

@@ -9,7 +9,7 @@ import dev.lathe.ir.Shader;
 import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.interp.ShaderOutputs;
-import dev.lathe.ir.pass.DefaultPipeline;
+import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.Pipeline;
 import dev.lathe.ir.text.IrParser;
@@ -39,7 +39,7 @@ class PipelineDifferentialTest {
             }
             String before = IrPrinter.print(s);
             ShaderOutputs expected = RuleDifferentialTest.run(IrParser.parse("before.ir", before), seed);
-            new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(DefaultPipeline.TEXT, GoldenPassTest.registry()));
+            new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(Pipelines.DEFAULT, GoldenPassTest.registry()));
             long k = seed;
             assertEquals(List.of(), Validator.validate(s), () -> "seed " + k);
             ShaderOutputs.Comparison c = expected.compareUnderNanContract(RuleDifferentialTest.run(s, seed));

@@ -73,6 +73,20 @@ final class Isel {
         return nextReg;
     }
 
+    /** The {@code isel} pass: the layout of the variables, then the instructions, dead ones removed. */
+    static void select(MachineFunction mf) {
+        if (mf.shader.functions().size() != 1) {
+            throw new CompileException("the target compiles one function (the entry point); found " + mf.shader.functions().size());
+        }
+        mf.layout = new Layout(mf.shader);
+        Isel isel = new Isel(mf.shader, mf.fn, mf.layout);
+        isel.run();
+        isel.removeDead();
+        mf.mir = isel.code;
+        mf.virtualRegisters = isel.registerCount();
+        mf.form = MachineFunction.Form.VIRTUAL;
+    }
+
     void run() {
         for (Block b : fn.blocks()) code.put(b, new ArrayList<>());
         for (Block b : fn.blocks()) {
@@ -615,8 +629,8 @@ final class Isel {
                     default -> MOp.MAX_U;
                 };
                 MType t = m.types() == MOp.Types.FLOAT ? f : m.types() == MOp.Types.SINT ? s : u;
-                VReg ab = bin(m, t, comp(a.src(0), c), comp(a.src(1), c));
-                bin(m, t, ab, comp(a.src(2), c), dst);
+                VReg ab = minMax(a, c, m, t, comp(a.src(0), c), comp(a.src(1), c), newReg(bits));
+                minMax(a, c, m, t, ab, comp(a.src(2), c), dst);
             }
             case FMED3, IMED3, UMED3 -> {
                 // max(min(a, b), min(max(a, b), c))
@@ -624,9 +638,9 @@ final class Isel {
                 MOp max = op == Op.FMED3 ? MOp.MAX_F : op == Op.IMED3 ? MOp.MAX_S : MOp.MAX_U;
                 MType t = op == Op.FMED3 ? f : op == Op.IMED3 ? s : u;
                 VReg x = comp(a.src(0), c), y = comp(a.src(1), c);
-                VReg lo = bin(min, t, x, y), hi = bin(max, t, x, y);
-                VReg m = bin(min, t, hi, comp(a.src(2), c));
-                bin(max, t, lo, m, dst);
+                VReg lo = minMax(a, c, min, t, x, y, newReg(bits)), hi = minMax(a, c, max, t, x, y, newReg(bits));
+                VReg m = minMax(a, c, min, t, hi, comp(a.src(2), c), newReg(bits));
+                minMax(a, c, max, t, lo, m, dst);
             }
             case FCLAMP_POS -> binImm(MOp.MAX_F, f, comp(a.src(0), c), 0, dst);
             case FSAT_SIGNED -> binImm(MOp.MIN_F, f, binImm(MOp.MAX_F, f, comp(a.src(0), c), -1, newReg(bits)), 1, dst);
@@ -768,6 +782,14 @@ final class Isel {
             return true;
         }
         return false;
+    }
+
+    /** {@code m} (a min or max) of x and y; on 64-bit integers, which the target's min and max do not take, by {@link WideInts}. */
+    private VReg minMax(AluInstr a, int c, MOp m, MType t, VReg x, VReg y, VReg into) {
+        if (t.bits() == 64 && m.types() != MOp.Types.FLOAT) {
+            return new WideInts(this, a, c, into).minMax(m == MOp.MIN_S || m == MOp.MAX_S, m == MOp.MIN_S || m == MOp.MIN_U, x, y, into);
+        }
+        return bin(m, t, x, y, into);
     }
 
     VReg bin(MOp m, MType t, VReg x, VReg y) {

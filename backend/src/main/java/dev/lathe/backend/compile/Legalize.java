@@ -67,6 +67,12 @@ final class Legalize {
         }
     }
 
+    /** The {@code legalize} pass. */
+    static void legalize(MachineFunction mf) {
+        mf.linear = run(mf.linear);
+        mf.legalized = true;
+    }
+
     static Linear run(Linear in) {
         Map<Integer, State> labels = new HashMap<>();
         for (int round = 0; ; round++) {

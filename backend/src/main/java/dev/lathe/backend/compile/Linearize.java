@@ -30,6 +30,13 @@ final class Linearize {
         this.code = code;
     }
 
+    /** The {@code linearize} pass. */
+    static void linearize(MachineFunction mf) {
+        mf.linear = new Linearize(mf.allocated).run(mf.fn);
+        mf.allocated = null;
+        mf.form = MachineFunction.Form.LINEAR;
+    }
+
     Linear run(Function fn) {
         list(fn.body(), -1, -1, 0);
         out.items.add(Linear.Item.of(MInstr.flow(MOp.END, false, 0)));

@@ -7,29 +7,23 @@ import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
 import dev.lathe.ir.LoopNode;
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.pass.PassException;
 import dev.lathe.ir.pass.PassManager;
-import dev.lathe.ir.pass.PassRegistry;
-import dev.lathe.ir.pass.Pipeline;
+import dev.lathe.ir.op.Op;
+import java.io.PrintWriter;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The compiler from optimized IR to machine code (the driver runs the IR optimization pipeline
- * first). In order:
- *
- * <ol>
- *   <li>{@code lower_alu_to_scalar, copy_prop, dce}: the target is scalar;
- *   <li>{@link Layout}: where variables live (constant file, slots, bindings, local memory);
- *   <li>{@link Isel}: machine instructions over virtual registers, SSA, blocks kept; dead
- *       instructions removed;
- *   <li>{@link RegAlloc}: registers, out of SSA (edge copies, phis), pressure check;
- *   <li>{@link Linearize}: structured control flow to branches;
- *   <li>{@link Legalize}: nops, (ss), (sy);
- *   <li>branch offsets resolved; {@link Stats}.
- * </ol>
- *
- * The shader is changed in place by the IR steps; {@link Result#optimized} is it.
+ * The compiler from IR, optimized and lowered to scalar by the driver's pipeline, to machine
+ * code: the machine pipeline ({@link MachinePasses}: isel, regalloc, linearize, legalize over a
+ * {@link MachineFunction}), then branch offsets and statistics. Like the IR pass manager it can
+ * print the program after a pass or after every pass, time the passes, and verify the program
+ * after each ({@link MachineVerifier}: tests do). The shader is changed in place;
+ * {@link Result#optimized} is the IR instruction selection read.
  */
 public final class MachineCompiler {
     private MachineCompiler() {}
@@ -38,10 +32,10 @@ public final class MachineCompiler {
      * The ALU ops instruction selection handles (32-bit and narrower integers; every float
      * size), for tests that generate programs. Conversions between any sizes are included.
      */
-    public static final java.util.Set<dev.lathe.ir.op.Op> SUPPORTED_OPS;
+    public static final Set<Op> SUPPORTED_OPS;
 
     static {
-        java.util.Set<dev.lathe.ir.op.Op> ops = java.util.EnumSet.noneOf(dev.lathe.ir.op.Op.class);
+        Set<Op> ops = EnumSet.noneOf(Op.class);
         for (String name : ("FADD FMUL FMIN FMAX FDIV FPOW FSUB FFMA FNEG FABS FSAT FFLOOR FCEIL FTRUNC FROUND_EVEN FSIGN FRCP FRSQ "
                 + "FSQRT FLOG2 FEXP2 FSIN FCOS FFRACT FLT FGE FEQ FNEU FLTU FGEU FEQU ILT IGE ULT UGE IEQ INE IADD ISUB IMUL "
                 + "UMUL_HIGH IMUL_HIGH IMIN IMAX UMIN UMAX IAND IOR IXOR ISHL USHR ISHR UDIV IDIV UMOD IREM IMOD INOT "
@@ -53,35 +47,63 @@ public final class MachineCompiler {
                 + "EXTRACT_I8 EXTRACT_U16 EXTRACT_I16 PACK_UNORM_4X8 UNPACK_UNORM_4X8 PACK_64_2X32_SPLIT_X PACK_64_2X32_SPLIT_Y "
                 + "PACK_HALF_2X16_SPLIT UNPACK_HALF_2X16_SPLIT_X UNPACK_HALF_2X16_SPLIT_Y PACK_UNORM_2X16 UNPACK_UNORM_2X16 FMOD PACK_SNORM_4X8 UNPACK_SNORM_4X8 PACK_SNORM_2X16 "
                 + "UNPACK_SNORM_2X16").split(" ")) {
-            ops.add(dev.lathe.ir.op.Op.valueOf(name));
+            ops.add(Op.valueOf(name));
         }
-        SUPPORTED_OPS = java.util.Collections.unmodifiableSet(ops);
+        SUPPORTED_OPS = Collections.unmodifiableSet(ops);
     }
 
-    /** The compiled program, its statistics and the IR it was selected from. */
-    public record Result(Program program, Stats stats, Shader optimized) {}
+    /** The compiled program, its statistics, the IR it was selected from, and the time per machine pass (when timed). */
+    public record Result(Program program, Stats stats, Shader optimized, List<PassManager.Timing> timings) {}
 
-    /** Compiles {@code shader}, whose IR is already optimized, changing it in place. */
-    public static Result compile(Shader shader) {
-        PassRegistry registry = PassRegistry.standard();
-        try {
-            new PassManager(PassManager.Options.defaults(), null).run(shader, Pipeline.parse("lower_alu_to_scalar, copy_prop, dce", registry));
-        } catch (PassException e) {
-            throw new CompileException(e.getMessage());
+    /**
+     * @param passes        the machine pipeline
+     * @param verify        run {@link MachineVerifier} after every pass
+     * @param printAfterAll print the program after every pass
+     * @param printAfter    print it after this pass (or null)
+     * @param timePasses    time each pass
+     * @param trace         where printing goes (may be null when nothing is printed)
+     */
+    public record Options(List<String> passes, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses, PrintWriter trace) {
+        public static Options defaults() {
+            return new Options(MachinePasses.DEFAULT, false, false, null, false, null);
         }
-        if (shader.functions().size() != 1) throw new CompileException("the target compiles one function (the entry point); found " + shader.functions().size());
-        Function fn = shader.entryPoint();
-        Layout layout = new Layout(shader);
-        Isel isel = new Isel(shader, fn, layout);
-        isel.run();
-        isel.removeDead();
-        RegAlloc ra = new RegAlloc(fn, isel);
-        ra.run();
-        Linear linear = new Linearize(ra.out).run(fn);
-        List<MInstr> code = Legalize.run(linear).resolve();
-        int loops = countLoops(fn);
-        Program p = new Program(shader, layout.slots, layout.constants, layout.localBytes, 0, loops, code);
-        return new Result(p, Stats.of(code, layout.nextConst, loops, ra.maxLive), shader);
+
+        public Options verifying() {
+            return new Options(passes, true, printAfterAll, printAfter, timePasses, trace);
+        }
+    }
+
+    /** Compiles {@code shader} (scalar IR: the driver's pipeline lowered it) with the default machine pipeline. */
+    public static Result compile(Shader shader) {
+        return compile(shader, Options.defaults());
+    }
+
+    public static Result compile(Shader shader, Options options) {
+        List<MachinePass> pipeline = MachinePasses.pipeline(options.passes());
+        MachineFunction mf = new MachineFunction(shader);
+        List<PassManager.Timing> timings = new ArrayList<>();
+        for (MachinePass pass : pipeline) {
+            long start = System.nanoTime();
+            pass.run(mf);
+            long elapsed = System.nanoTime() - start;
+            if (options.timePasses()) timings.add(new PassManager.Timing(pass.name(), 1, 1, elapsed));
+            if (options.verify()) {
+                List<String> problems = MachineVerifier.verify(mf);
+                if (!problems.isEmpty()) {
+                    throw new IllegalStateException("the machine program is wrong after " + pass.name() + ":\n  " + String.join("\n  ", problems)
+                            + "\n" + mf.print());
+                }
+            }
+            if (options.trace() != null && (options.printAfterAll() || pass.name().equals(options.printAfter()))) {
+                options.trace().println("// after " + pass.name());
+                options.trace().print(mf.print());
+                options.trace().flush();
+            }
+        }
+        List<MInstr> code = mf.linear.resolve();
+        int loops = countLoops(mf.fn);
+        Program p = new Program(shader, mf.layout.slots, mf.layout.constants, mf.layout.localBytes, 0, loops, code);
+        return new Result(p, Stats.of(code, mf.layout.nextConst, loops, mf.maxLive), shader, timings);
     }
 
     static int countLoops(Function fn) {

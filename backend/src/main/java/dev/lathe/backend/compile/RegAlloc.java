@@ -36,16 +36,28 @@ final class RegAlloc {
     static final int REGS = Operand.NUM_REGS;
 
     private final Function fn;
-    private final Isel isel;
+    private final Map<Block, List<MirInstr>> mir;
+    private final int virtualRegisters;
     private final Map<Block, BitSet> liveIn = new HashMap<>(), liveOut = new HashMap<>();
     private final Map<Integer, VReg> byId = new HashMap<>();
     private final Map<Block, Map<VReg, Integer>> entryMaps = new HashMap<>(), exitMaps = new HashMap<>();
     final Map<Block, List<MInstr>> out = new LinkedHashMap<>();
     int maxLive;
 
-    RegAlloc(Function fn, Isel isel) {
+    RegAlloc(Function fn, Map<Block, List<MirInstr>> mir, int virtualRegisters) {
         this.fn = fn;
-        this.isel = isel;
+        this.mir = mir;
+        this.virtualRegisters = virtualRegisters;
+    }
+
+    /** The {@code regalloc} pass. */
+    static void allocate(MachineFunction mf) {
+        RegAlloc ra = new RegAlloc(mf.fn, mf.mir, mf.virtualRegisters);
+        ra.run();
+        mf.allocated = ra.out;
+        mf.maxLive = ra.maxLive;
+        mf.mir = null;
+        mf.form = MachineFunction.Form.ALLOCATED;
     }
 
     // ---- liveness ------------------------------------------------------------------------------
@@ -59,7 +71,7 @@ final class RegAlloc {
         Map<Block, BitSet> use = new HashMap<>(), def = new HashMap<>();
         for (Block b : blocks) {
             BitSet u = new BitSet(), d = new BitSet();
-            for (MirInstr m : isel.code.get(b)) {
+            for (MirInstr m : mir.get(b)) {
                 if (m.kind != MirInstr.Kind.PHI) {
                     for (VReg s : m.srcs) {
                         note(s);
@@ -85,7 +97,7 @@ final class RegAlloc {
                 for (Block s : b.successors()) {
                     if (!liveIn.containsKey(s)) continue; // the function's end block holds no code
                     BitSet in = (BitSet) liveIn.get(s).clone();
-                    for (MirInstr m : isel.code.get(s)) {
+                    for (MirInstr m : mir.get(s)) {
                         if (m.kind != MirInstr.Kind.PHI) break;
                         in.clear(m.def.id);
                         VReg src = m.phiSrcs.get(b);
@@ -160,7 +172,7 @@ final class RegAlloc {
         List<MInstr> code = new ArrayList<>();
         out.put(b, code);
         State st = new State();
-        List<MirInstr> mir = isel.code.get(b);
+        List<MirInstr> mir = this.mir.get(b);
         BitSet in = liveIn.get(b);
         Block first = null;
         for (Block p : b.predecessors()) {
@@ -223,7 +235,7 @@ final class RegAlloc {
 
     /** For each instruction index, the values whose last use in the block it is (not live out): a bit set per index. */
     private int[] lastUses(Block b, List<MirInstr> mir) {
-        int[] last = new int[isel.registerCount() + 1];
+        int[] last = new int[virtualRegisters + 1];
         java.util.Arrays.fill(last, -1);
         for (int i = 0; i < mir.size(); i++) {
             MirInstr m = mir.get(i);
@@ -375,7 +387,7 @@ final class RegAlloc {
         for (var e : to.entrySet()) {
             VReg v = e.getKey();
             VReg src = v;
-            for (MirInstr m : isel.code.get(s)) {
+            for (MirInstr m : mir.get(s)) {
                 if (m.kind != MirInstr.Kind.PHI) break;
                 if (m.def == v) src = m.phiSrcs.get(p);
             }

@@ -21,7 +21,8 @@ import java.util.List;
  *       a shift by 32 − k (zero when k = 0, where the machine would shift by 0, not 32); from 32
  *       on one half moves into the other;
  *   <li>comparisons: the high halves decide (signed for ilt/ige), the low halves (unsigned) on
- *       a tie; min and max compare, then select the pair.
+ *       a tie; min and max compare, then select the pair (and so do the three-source min, max
+ *       and median, through {@link #minMax}).
  * </ul>
  */
 final class WideInts {
@@ -47,7 +48,10 @@ final class WideInts {
     }
 
     private VReg[] halves(int src) {
-        VReg p = isel.comp(a.src(src), c);
+        return halves(isel.comp(a.src(src), c));
+    }
+
+    private VReg[] halves(VReg p) {
         VReg lo = isel.newReg(32), hi = isel.newReg(32);
         isel.add(MirInstr.split(lo, p, 0));
         isel.add(MirInstr.split(hi, p, 1));
@@ -148,20 +152,24 @@ final class WideInts {
                     isel.binImm(MOp.XOR_B, U, lt, 1, dst);
                 }
             }
-            case UMIN, UMAX, IMIN, IMAX -> {
-                boolean signed = op == Op.IMIN || op == Op.IMAX;
-                VReg lt = less(signed, 0, 1);
-                VReg x = isel.comp(a.src(0), c), y = isel.comp(a.src(1), c);
-                if (op == Op.UMIN || op == Op.IMIN) sel(MType.U64, lt, x, y, dst);
-                else sel(MType.U64, lt, y, x, dst);
-            }
+            case UMIN, UMAX, IMIN, IMAX -> minMax(op == Op.IMIN || op == Op.IMAX, op == Op.UMIN || op == Op.IMIN, isel.comp(a.src(0), c),
+                    isel.comp(a.src(1), c), dst);
             default -> throw new IllegalStateException("internal error: " + op + " is not a 64-bit lowering");
         }
     }
 
+    /** The smaller (or larger) of the pairs {@code x} and {@code y} into {@code into}: compare, then select the pair. */
+    VReg minMax(boolean signed, boolean min, VReg x, VReg y, VReg into) {
+        VReg lt = less(signed, halves(x), halves(y));
+        return min ? sel(MType.U64, lt, x, y, into) : sel(MType.U64, lt, y, x, into);
+    }
+
     /** 1 when source {@code i} < source {@code j} (64-bit, signed or not), else 0. */
     private VReg less(boolean signed, int i, int j) {
-        VReg[] x = halves(i), y = halves(j);
+        return less(signed, halves(i), halves(j));
+    }
+
+    private VReg less(boolean signed, VReg[] x, VReg[] y) {
         VReg hiLess = cmp(signed ? MOp.CMPS_S : MOp.CMPS_U, Cond.LT, x[1], y[1]);
         VReg hiEq = cmp(MOp.CMPS_U, Cond.EQ, x[1], y[1]);
         VReg loLess = cmp(MOp.CMPS_U, Cond.LT, x[0], y[0]);

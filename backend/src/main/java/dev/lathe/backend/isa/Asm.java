@@ -41,6 +41,20 @@ public final class Asm {
     // ---- printing ------------------------------------------------------------------------------
 
     public static String print(MInstr i) {
+        return print(i, null);
+    }
+
+    /**
+     * Names for register operands other than their register numbers: before register
+     * allocation the operands of an instruction are placeholders for virtual registers.
+     */
+    public interface RegisterNames {
+        /** The name of the register operand in slot {@code slot} (-1 the destination, k source k), or null for its number. */
+        String name(int slot);
+    }
+
+    /** {@code i}, its register operands named by {@code names} (null: by their numbers). */
+    public static String print(MInstr i, RegisterNames names) {
         StringBuilder sb = new StringBuilder();
         if (i.ss()) sb.append("(ss)");
         if (i.sy()) sb.append("(sy)");
@@ -59,45 +73,45 @@ public final class Asm {
                 }
             }
             case 1 -> sb.append('.').append(i.srcType().suffix()).append(i.type().suffix()).append(' ')
-                    .append(operand(i.dst())).append(", ").append(operand(i.src(0)));
+                    .append(reg(i, -1, names)).append(", ").append(reg(i, 0, names));
             case 2, 3, 4 -> {
                 sb.append('.').append(i.type().suffix());
                 if (i.cond() != null) sb.append('.').append(i.cond().text());
-                sb.append(' ').append(operand(i.dst()));
+                sb.append(' ').append(reg(i, -1, names));
                 if (op == MOp.BARY_F) {
                     sb.append(", in").append(i.src(0).value()).append('[').append(i.src(1).value()).append(']');
                 } else {
-                    for (Operand s : i.srcs()) sb.append(", ").append(operand(s));
+                    for (int k = 0; k < i.srcs().size(); k++) sb.append(", ").append(reg(i, k, names));
                 }
             }
             case 5 -> {
                 sb.append('.').append(i.type().suffix()).append('.').append(i.dim()).append("d.");
                 for (int c = 0; c < 4; c++) if ((i.count() & (1 << c)) != 0) sb.append("xyzw".charAt(c));
-                sb.append(' ').append(operand(i.dst()));
-                if (i.src(0).kind() == Kind.REG) sb.append(", ").append(operand(i.src(0)));
-                if (i.src(1).kind() == Kind.REG) sb.append(", ").append(operand(i.src(1)));
+                sb.append(' ').append(reg(i, -1, names));
+                if (i.src(0).kind() == Kind.REG) sb.append(", ").append(reg(i, 0, names));
+                if (i.src(1).kind() == Kind.REG) sb.append(", ").append(reg(i, 1, names));
                 sb.append(", t").append(i.index());
             }
             case 6 -> {
                 if (op.isImage()) {
                     sb.append('.').append(i.type().suffix()).append('.').append(i.dim()).append("d ");
-                    String at = "i" + i.index() + "[" + operand(i.src(0)) + "]";
-                    if (op == MOp.STIB) sb.append(at).append(", ").append(operand(i.src(1)));
-                    else sb.append(operand(i.dst())).append(", ").append(at);
+                    String at = "i" + i.index() + "[" + reg(i, 0, names) + "]";
+                    if (op == MOp.STIB) sb.append(at).append(", ").append(reg(i, 1, names));
+                    else sb.append(reg(i, -1, names)).append(", ").append(at);
                     return sb.toString();
                 }
                 if (op.isAtomic()) {
                     sb.append('.').append(i.type().suffix());
                     if (op.isImageAtomic()) sb.append('.').append(i.dim()).append('d');
-                    sb.append(' ').append(operand(i.dst())).append(", ").append(memory(i))
-                            .append(", ").append(operand(i.src(1)));
-                    if (i.src(2).kind() == Kind.REG) sb.append(", ").append(operand(i.src(2)));
+                    sb.append(' ').append(reg(i, -1, names)).append(", ").append(memory(i, names))
+                            .append(", ").append(reg(i, 1, names));
+                    if (i.src(2).kind() == Kind.REG) sb.append(", ").append(reg(i, 2, names));
                     return sb.toString();
                 }
                 sb.append('.').append(i.type().suffix()).append('.').append(i.count()).append(' ');
-                String mem = memory(i);
-                if (op.isStore()) sb.append(mem).append(", ").append(operand(i.src(1)));
-                else sb.append(operand(i.dst())).append(", ").append(mem);
+                String mem = memory(i, names);
+                if (op.isStore()) sb.append(mem).append(", ").append(reg(i, 1, names));
+                else sb.append(reg(i, -1, names)).append(", ").append(mem);
             }
             default -> { }
         }
@@ -108,7 +122,18 @@ public final class Asm {
         return offset >= 0 ? "#+" + offset : "#" + offset;
     }
 
-    private static String memory(MInstr i) {
+    /** Operand {@code slot} of {@code i} (-1 the destination), a register named by {@code names} when it gives a name. */
+    private static String reg(MInstr i, int slot, RegisterNames names) {
+        Operand o = slot < 0 ? i.dst() : i.src(slot);
+        String name = names != null && o.kind() == Kind.REG ? names.name(slot) : null;
+        if (name == null) return operand(o);
+        if (o.abs()) name = "|" + name + "|";
+        if (o.neg()) name = "-" + name;
+        if (o.rep()) name = "(r)" + name;
+        return name;
+    }
+
+    private static String memory(MInstr i, RegisterNames names) {
         String space = i.op().isAtomic() ? (i.op().isImageAtomic() ? "i" + i.index() : i.op().isSharedAtomic() ? "w" : "b" + i.index()) : switch (i.op()) {
             case LDG, STG -> "b" + i.index();
             case LDGA, STGA -> "a";
@@ -122,7 +147,7 @@ public final class Asm {
         Operand a = i.src(0);
         String inside;
         if (a.kind() == Kind.REG) {
-            inside = operand(a) + (i.offset() > 0 ? " + " + i.offset() : i.offset() < 0 ? " - " + (-(long) i.offset()) : "");
+            inside = reg(i, 0, names) + (i.offset() > 0 ? " + " + i.offset() : i.offset() < 0 ? " - " + (-(long) i.offset()) : "");
         } else {
             inside = Integer.toString(i.offset());
         }

@@ -5,7 +5,6 @@ import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.driver.Compiler;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
-import dev.lathe.ir.pass.DefaultPipeline;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.validate.ValidationError;
 import dev.lathe.ir.validate.Validator;
@@ -111,7 +110,7 @@ public final class CorpusRunner {
                     checked = new DifferentialCheck.Outcome(e.getMessage(), checkSets, 0, 0, null);
                 }
             }
-            MachineCompiler.Result r = Compiler.compile(s, passes == null ? DefaultPipeline.TEXT : passes);
+            MachineCompiler.Result r = Compiler.compile(s, passes == null ? dev.lathe.driver.Pipelines.DEFAULT : passes);
             if (checked != null && checked.difference() != null) {
                 return new ResultsCsv.Row(name, stage, Map.of(), (System.nanoTime() - t0) / 1e6, "check: " + checked.difference(), checked);
             }

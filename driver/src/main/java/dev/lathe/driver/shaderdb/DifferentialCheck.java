@@ -37,7 +37,8 @@ import dev.lathe.ir.text.IrPrinter;
  * compiler or of the simulator, is a disagreement. An input set on which the reference reads the
  * bits of a NaN whose bits are open has many allowed outcomes: a bit-for-bit match counts, a
  * difference is skipped as undecided. When no input set could be compared, that is a failure
- * too. Used by {@code lathe shaderdb --check N} and by the corpus tests.
+ * too. Both compilations verify the program after every pass, IR and machine. Used by
+ * {@code lathe shaderdb --check N}, the fuzzers and the corpus tests.
  */
 public final class DifferentialCheck {
     private DifferentialCheck() {}
@@ -78,15 +79,17 @@ public final class DifferentialCheck {
 
     /** The check with the interpreter stopping after {@code iterationLimit} loop iterations (fuzzing keeps it small). */
     public static Outcome run(Shader shader, String passes, int sets, long iterationLimit) {
-        if (passes == null) passes = dev.lathe.ir.pass.DefaultPipeline.TEXT;
+        if (passes == null) passes = dev.lathe.driver.Pipelines.DEFAULT;
         String text = IrPrinter.print(shader);
         String name = "shader";
-        MachineCompiler.Result usual = Compiler.compile(IrParser.parse(name, text), passes);
+        // verified after every pass: a check is where a wrong pass should be caught where it went wrong
+        Compiler.Options options = Compiler.Options.verifying().withPipeline(passes);
+        MachineCompiler.Result usual = Compiler.compile(IrParser.parse(name, text), options).machine();
         Shader exact = IrParser.parse(name, text);
         for (Instr i : exact.entryPoint().instructions()) {
             if (i instanceof AluInstr a) a.setExact(true);
         }
-        MachineCompiler.Result strict = Compiler.compile(exact, passes);
+        MachineCompiler.Result strict = Compiler.compile(exact, options).machine();
         Shader original = IrParser.parse(name, text);
         int compared = 0, skipped = 0;
         String firstSkip = null;

@@ -24,6 +24,12 @@ import org.junit.jupiter.api.TestFactory;
 class PassDifferentialTest {
     static final int PROGRAMS = 320;
 
+    /**
+     * The default pipeline's shape without the rule passes, which live in the generated module
+     * this one cannot see (the driver's {@code Pipelines} holds the real one).
+     */
+    static final String CORE_PIPELINE = "vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), sink_constants";
+
     static Options optionsFor(long seed) {
         return Options.mixed(seed);
     }
@@ -37,7 +43,7 @@ class PassDifferentialTest {
     @TestFactory
     Stream<DynamicTest> everyPassPreservesOutputs() {
         List<String> pipelines = new ArrayList<>(PassRegistry.standard().names());
-        pipelines.add(DefaultPipeline.CORE);
+        pipelines.add(CORE_PIPELINE);
         List<DynamicTest> tests = new ArrayList<>();
         for (String pipeline : pipelines) {
             tests.add(DynamicTest.dynamicTest(pipeline, () -> {

@@ -1,0 +1,106 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.backend.isa.Asm;
+import dev.lathe.backend.isa.MInstr;
+import dev.lathe.ir.Block;
+import dev.lathe.ir.Function;
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.text.IrPrinter;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The program the machine passes hand from one to the next, in the form it has reached:
+ * <ol>
+ *   <li>{@link Form#IR}: the scalar IR, before instruction selection;
+ *   <li>{@link Form#VIRTUAL}: machine instructions over virtual registers (SSA), per IR block,
+ *       the structured control flow kept ({@link #mir});
+ *   <li>{@link Form#ALLOCATED}: machine instructions over registers, per IR block
+ *       ({@link #allocated});
+ *   <li>{@link Form#LINEAR}: straight-line code with labels ({@link #linear}).
+ * </ol>
+ * Each pass takes one form and gives one ({@link MachinePass}); {@link #print} shows any of them.
+ */
+public final class MachineFunction {
+    public enum Form { IR, VIRTUAL, ALLOCATED, LINEAR }
+
+    final Shader shader;
+    final Function fn;
+    Form form = Form.IR;
+    Layout layout;
+    Map<Block, List<MirInstr>> mir;
+    int virtualRegisters;
+    Map<Block, List<MInstr>> allocated;
+    int maxLive;
+    Linear linear;
+    /** Whether {@code legalize} has run on {@link #linear}. */
+    boolean legalized;
+
+    MachineFunction(Shader shader) {
+        this.shader = shader;
+        this.fn = shader.entryPoint();
+    }
+
+    public Form form() {
+        return form;
+    }
+
+    /** The program in its current form, as text: IR, or machine code per block, or the straight-line code. */
+    public String print() {
+        StringBuilder sb = new StringBuilder();
+        switch (form) {
+            case IR -> sb.append(IrPrinter.print(shader));
+            case VIRTUAL -> {
+                for (Block b : fn.blocks()) {
+                    sb.append("b").append(b.index()).append(":\n");
+                    for (MirInstr m : mir.get(b)) sb.append("    ").append(virtual(m)).append('\n');
+                }
+            }
+            case ALLOCATED -> {
+                for (Block b : fn.blocks()) {
+                    sb.append("b").append(b.index()).append(":\n");
+                    for (MInstr i : allocated.get(b)) sb.append("    ").append(Asm.print(i)).append('\n');
+                }
+            }
+            case LINEAR -> {
+                for (Linear.Item it : linear.items) {
+                    if (it.isLabel()) sb.append("L").append(it.label()).append(":\n");
+                    else sb.append("    ").append(Asm.print(it.instr())).append(it.target() >= 0 ? "  -> L" + it.target() : "").append('\n');
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /** A machine instruction over virtual registers: {@code add.f32 v3, v1, v2}; copies, collects, splits and phis spelled out. */
+    static String virtual(MirInstr m) {
+        return switch (m.kind) {
+            case OP -> Asm.print(m.proto, slot -> {
+                if (slot < 0) return m.def == null ? null : name(m.def, m.defUnit);
+                // source k of the prototype is virtual register k, where one is given (as RegAlloc reads them)
+                return slot < m.srcs.length && m.srcs[slot] != null ? name(m.srcs[slot], m.srcUnits[slot]) : null;
+            });
+            case COPY -> m.def + " = copy " + m.srcs[0];
+            case COLLECT -> {
+                StringBuilder sb = new StringBuilder(m.def + " = collect");
+                for (int k = 0; k < m.srcs.length; k++) sb.append(k == 0 ? " " : ", ").append(m.srcs[k]);
+                yield sb.toString();
+            }
+            case SPLIT -> m.def + " = split " + name(m.srcs[0], m.srcUnits[0]);
+            case PHI -> {
+                StringBuilder sb = new StringBuilder(m.def + " = phi");
+                boolean first = true;
+                for (Map.Entry<Block, VReg> e : m.phiSrcs.entrySet()) {
+                    sb.append(first ? " " : ", ").append("b").append(e.getKey().index()).append(": ").append(e.getValue());
+                    first = false;
+                }
+                yield sb.toString();
+            }
+        };
+    }
+
+    /** A virtual register, or one unit of a wider one ({@code v7.1}). */
+    private static String name(VReg v, int unit) {
+        return unit == 0 ? "v" + v.id : "v" + v.id + "." + unit;
+    }
+}

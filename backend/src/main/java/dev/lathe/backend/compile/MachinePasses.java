@@ -1,0 +1,77 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.backend.compile.MachineFunction.Form;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * The backend's passes by name, and the machine pipeline. Each is one file's algorithm:
+ *
+ * <ul>
+ *   <li>{@code isel} ({@link Isel}): where variables live ({@link Layout}), then machine
+ *       instructions over virtual registers, dead ones removed;
+ *   <li>{@code regalloc} ({@link RegAlloc}): registers, out of SSA (edge copies for phis);
+ *   <li>{@code linearize} ({@link Linearize}): structured control flow to branches;
+ *   <li>{@code legalize} ({@link Legalize}): the nops and (ss)/(sy) the latencies need.
+ * </ul>
+ */
+public final class MachinePasses {
+    private MachinePasses() {}
+
+    /** The machine pipeline, in order (the driver lists it with the IR pipeline and checks the order of both). */
+    public static final List<String> DEFAULT = List.of("isel", "regalloc", "linearize", "legalize");
+
+    /** A pass: its name, the form it takes and the form it gives, and what it does. */
+    private record Entry(String name, Form takes, Form gives, Consumer<MachineFunction> run)
+            implements MachinePass {
+        @Override
+        public void run(MachineFunction mf) {
+            run.accept(mf);
+        }
+    }
+
+    private static final List<Entry> PASSES = List.of(
+            new Entry("isel", Form.IR, Form.VIRTUAL, Isel::select),
+            new Entry("regalloc", Form.VIRTUAL, Form.ALLOCATED, RegAlloc::allocate),
+            new Entry("linearize", Form.ALLOCATED, Form.LINEAR, Linearize::linearize),
+            new Entry("legalize", Form.LINEAR, Form.LINEAR, Legalize::legalize));
+
+    public static List<String> names() {
+        return PASSES.stream().map(Entry::name).toList();
+    }
+
+    /** The pass called {@code name}, or null. */
+    public static MachinePass create(String name) {
+        for (Entry e : PASSES) {
+            if (e.name().equals(name)) return e;
+        }
+        return null;
+    }
+
+    /**
+     * The passes of a machine pipeline, checked: every name known, each pass getting the form it
+     * takes, the last leaving straight-line code; otherwise an IllegalArgumentException saying
+     * what is wrong.
+     */
+    public static List<MachinePass> pipeline(List<String> names) {
+        List<MachinePass> out = new ArrayList<>();
+        Form form = Form.IR;
+        for (String n : names) {
+            MachinePass p = create(n);
+            if (p == null) throw new IllegalArgumentException("unknown machine pass '" + n + "' (known: " + String.join(", ", names()) + ")");
+            if (p.takes() != form) {
+                throw new IllegalArgumentException("machine pass " + n + " takes the " + p.takes().name().toLowerCase(Locale.ROOT)
+                        + " form, but comes after " + form.name().toLowerCase(Locale.ROOT) + " code");
+            }
+            form = p.gives();
+            out.add(p);
+        }
+        if (names.isEmpty() || !names.get(names.size() - 1).equals("legalize")) {
+            // without legalize the code breaks the latencies: nothing may run it, so nothing may make it
+            throw new IllegalArgumentException("the machine pipeline must end with legalize");
+        }
+        return out;
+    }
+}

@@ -1,0 +1,22 @@
+package dev.lathe.cli;
+
+import dev.lathe.ir.pass.PassManager;
+import java.io.PrintWriter;
+import java.util.List;
+
+/** The {@code --time-passes} table of {@code lathe opt} and {@code lathe compile}. */
+final class PassTimes {
+    private PassTimes() {}
+
+    static void print(List<PassManager.Timing> timings, PrintWriter err) {
+        long total = 0;
+        for (PassManager.Timing t : timings) total += t.nanos();
+        err.printf("%-22s %6s %9s %10s %6s%n", "pass", "runs", "progress", "time (ms)", "share");
+        for (PassManager.Timing t : timings) {
+            err.printf("%-22s %6d %9d %10.3f %5.1f%%%n", t.pass(), t.runs(), t.progress(), t.nanos() / 1e6,
+                    total == 0 ? 0.0 : 100.0 * t.nanos() / total);
+        }
+        err.printf("%-22s %6s %9s %10.3f%n", "total", "", "", total / 1e6);
+        err.flush();
+    }
+}

@@ -1,0 +1,133 @@
+package dev.lathe.driver;
+
+import dev.lathe.backend.compile.MachinePasses;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The whole compiler, as data: the IR optimization pipeline, the lowering the target needs,
+ * then the machine passes — in one place, in order, with the rules their order must keep
+ * ({@link #ORDER}, checked by a test as Go's {@code passOrder} is).
+ *
+ * <ol>
+ *   <li>{@code vars_to_ssa} turns local variables into SSA values, so everything after works on
+ *       SSA only;
+ *   <li>the loop runs the algebraic rules and the cleanup passes until none makes progress:
+ *       rules expose constants, folding exposes constant branches, dead_cf removes them, which
+ *       makes phis trivial, which exposes copies and common subexpressions, which makes code
+ *       dead. {@code opt_minmax} follows the rules: with the range analysis it drops the clamps,
+ *       minimums, maximums and selects whose outcome is decided, which the rules' single-value
+ *       conditions cannot see; {@code opt_if} turns tiny pure diamonds into {@code bcsel} inside
+ *       the loop, because that exposes more folding and rules;
+ *   <li>the {@code late} rules run once after the loop: they make the code cheaper for the target
+ *       (fused multiply-add, subtraction) in ways the algebraic rules would undo;
+ *   <li>{@code sink_constants} moves constants next to their uses to shorten live ranges, and
+ *       nothing of the optimization should move them back;
+ *   <li>{@link #LOWER}: the target is scalar;
+ *   <li>{@link #MACHINE}: the backend's passes, from instruction selection to the final code.
+ * </ol>
+ */
+public final class Pipelines {
+    private Pipelines() {}
+
+    /** A step of a pipeline: a pass, or a loop of steps run until none of them makes progress. */
+    public sealed interface Step permits Run, Loop {}
+
+    public record Run(String pass) implements Step {}
+
+    public record Loop(List<Step> body) implements Step {
+        public Loop {
+            body = List.copyOf(body);
+        }
+    }
+
+    static Step run(String pass) {
+        return new Run(pass);
+    }
+
+    static Step loop(String... passes) {
+        List<Step> body = new ArrayList<>();
+        for (String p : passes) body.add(run(p));
+        return new Loop(body);
+    }
+
+    /** The IR optimization pipeline. */
+    public static final List<Step> OPTIMIZE = List.of(
+            run("vars_to_ssa"),
+            loop("algebraic", "opt_minmax", "constant_fold", "copy_prop", "phi_simplify", "dead_cf", "opt_if", "cse", "dce"),
+            run("late"),
+            run("dce"),
+            run("sink_constants"));
+
+    /** What the target needs of the IR before instruction selection. */
+    public static final List<Step> LOWER = List.of(run("lower_alu_to_scalar"), run("copy_prop"), run("dce"));
+
+    /** The machine pipeline (the backend's: {@link MachinePasses#DEFAULT}). */
+    public static final List<String> MACHINE = MachinePasses.DEFAULT;
+
+    /** Every pass the compiler runs, in order (a loop's body once): what {@link #ORDER} is checked on. */
+    public static List<String> whole() {
+        List<String> all = new ArrayList<>(flatten(OPTIMIZE));
+        all.addAll(flatten(LOWER));
+        all.addAll(MACHINE);
+        return all;
+    }
+
+    /** The default IR pipeline, as {@code lathe opt --pipeline default} and {@code --passes} spell it. */
+    public static final String DEFAULT = text(OPTIMIZE);
+
+    /** The lowering, as text. */
+    public static final String LOWERING = text(LOWER);
+
+    /** A rule of the order: wherever both passes run, every run of {@code first} comes before every run of {@code then}. */
+    public record Order(String first, String then, String why) {}
+
+    public static final List<Order> ORDER = List.of(
+            new Order("vars_to_ssa", "algebraic", "the rules and the cleanup passes work on SSA values, not on loads and stores of locals"),
+            new Order("vars_to_ssa", "opt_minmax", "the range analysis follows SSA values"),
+            new Order("algebraic", "late", "the late rules undo what the algebraic rules do (fused multiply-add): they run once, after the loop"),
+            new Order("opt_if", "late", "late rules after the loop that may still turn diamonds into selects"),
+            new Order("late", "sink_constants", "constants move next to their uses once nothing moves code anymore"),
+            new Order("dead_cf", "sink_constants", "sinking into blocks dead_cf would still remove is wasted"),
+            new Order("sink_constants", "lower_alu_to_scalar", "the optimization works on vectors; the target's lowering comes after it"),
+            new Order("lower_alu_to_scalar", "isel", "the target is scalar: instruction selection takes one component per instruction"));
+
+    /** The passes a pipeline runs, in order, a loop's body once. */
+    public static List<String> flatten(List<Step> steps) {
+        List<String> out = new ArrayList<>();
+        for (Step s : steps) {
+            if (s instanceof Run r) out.add(r.pass());
+            else out.addAll(flatten(((Loop) s).body()));
+        }
+        return out;
+    }
+
+    /** The pipeline text {@link dev.lathe.ir.pass.Pipeline#parse} reads: {@code a, loop(b, c), d}. */
+    public static String text(List<Step> steps) {
+        List<String> parts = new ArrayList<>();
+        for (Step s : steps) parts.add(s instanceof Run r ? r.pass() : "loop(" + text(((Loop) s).body()) + ")");
+        return String.join(", ", parts);
+    }
+
+    /** The pipeline without the given passes (for measurements: the pipeline without its rules). */
+    public static List<Step> without(List<Step> steps, Set<String> passes) {
+        List<Step> out = new ArrayList<>();
+        for (Step s : steps) {
+            if (s instanceof Run r && !passes.contains(r.pass())) out.add(s);
+            if (s instanceof Loop l) out.add(new Loop(without(l.body(), passes)));
+        }
+        return out;
+    }
+
+    /** The first rule of {@link #ORDER} that {@code order} (the passes as they run) breaks, as a message; null when none is. */
+    public static String orderProblem(List<String> order) {
+        for (Order o : ORDER) {
+            int lastFirst = order.lastIndexOf(o.first()), firstThen = order.indexOf(o.then());
+            if (lastFirst >= 0 && firstThen >= 0 && lastFirst > firstThen) {
+                return o.first() + " must run before " + o.then() + ": " + o.why();
+            }
+        }
+        return null;
+    }
+}

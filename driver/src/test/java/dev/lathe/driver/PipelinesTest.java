@@ -1,0 +1,62 @@
+package dev.lathe.driver;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lathe.backend.compile.MachinePasses;
+import dev.lathe.ir.pass.Pipeline;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The pipeline as data: every pass exists, the order rules hold, and breaking one is caught. */
+class PipelinesTest {
+    @Test
+    void everyPassOfThePipelineIsRegistered() {
+        Set<String> ir = new Passes().registry().names();
+        for (String p : Pipelines.flatten(Pipelines.OPTIMIZE)) assertTrue(ir.contains(p), p);
+        for (String p : Pipelines.flatten(Pipelines.LOWER)) assertTrue(ir.contains(p), p);
+        assertEquals(MachinePasses.DEFAULT.size(), MachinePasses.pipeline(Pipelines.MACHINE).size());
+        Pipeline.parse(Pipelines.DEFAULT, new Passes().registry());
+        Pipeline.parse(Pipelines.LOWERING, new Passes().registry());
+    }
+
+    @Test
+    void theOrderRulesNamePassesThatRunAndHold() {
+        List<String> whole = Pipelines.whole();
+        for (Pipelines.Order o : Pipelines.ORDER) {
+            assertTrue(whole.contains(o.first()) && whole.contains(o.then()), o.toString());
+        }
+        assertNull(Pipelines.orderProblem(whole));
+    }
+
+    @Test
+    void aPassOutOfOrderIsNamedWithTheReason() {
+        List<String> broken = new ArrayList<>(Pipelines.whole());
+        broken.add(broken.indexOf("vars_to_ssa"), "late");
+        assertEquals("algebraic must run before late: the late rules undo what the algebraic rules do (fused multiply-add): they run "
+                + "once, after the loop", Pipelines.orderProblem(broken));
+    }
+
+    @Test
+    void theTextIsWhatTheCommandLineSpells() {
+        assertEquals("vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), late, "
+                + "dce, sink_constants", Pipelines.DEFAULT);
+        assertEquals("vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), dce, sink_constants",
+                Pipelines.text(Pipelines.without(Pipelines.OPTIMIZE, Set.of("algebraic", "late"))));
+    }
+
+    @Test
+    void compilerOptionsAreCheckedBeforeAnythingRuns() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Compiler.checkPrintAfter("schedule"));
+        assertTrue(e.getMessage().startsWith("unknown pass 'schedule' (IR passes: ") && e.getMessage().contains("machine passes: isel"),
+                e.getMessage());
+        Compiler.checkPrintAfter("regalloc");
+        Compiler.checkPrintAfter("cse");
+        Compiler.checkPrintAfter(null);
+        assertThrows(IllegalArgumentException.class, () -> Compiler.checkPipeline("cse, loop(dce"));
+    }
+}
