@@ -245,6 +245,30 @@ class CliTest {
         noStackTrace(unsupported);
     }
 
+    @Test
+    void compilePrintsTimesAndVerifiesBothPipelines() throws IOException {
+        Path x = file("x.ir", SHADER);
+        Result r = lathe("compile", x.toString(), "--print-after", "regalloc", "--time-passes", "--verify-each");
+        assertEquals(0, r.code(), r.err());
+        int after = r.out().indexOf("// after regalloc\nb0:\n"), fin = r.out().indexOf("// final\n.shader fragment");
+        assertTrue(after >= 0 && fin > after, r.out());
+        assertFalse(r.out().substring(after, fin).matches("(?s).*\\bv\\d.*"), "virtual registers left after regalloc:\n" + r.out());
+        for (String pass : new String[] {"algebraic", "lower_alu_to_scalar", "isel", "regalloc", "linearize", "legalize", "total"}) {
+            assertTrue(r.err().contains("\n" + pass + " "), pass + " in:\n" + r.err());
+        }
+        Result isel = lathe("compile", x.toString(), "--print-after", "isel");
+        assertTrue(isel.out().matches("(?s)// after isel\nb0:\n.*add\\.f32 v\\d+, v\\d+, v\\d+\n.*"), isel.out());
+        Result all = lathe("compile", x.toString(), "--print-after-all");
+        for (String pass : new String[] {"vars_to_ssa", "sink_constants", "dce", "isel", "legalize"}) {
+            assertTrue(all.out().contains("// after " + pass), pass + " in:\n" + all.out());
+        }
+        Result unknown = lathe("compile", x.toString(), "--print-after", "schedule");
+        assertEquals(1, unknown.code());
+        assertTrue(unknown.err().startsWith("--print-after: unknown pass 'schedule' (IR passes: ") && unknown.err().contains("machine passes: isel, "),
+                unknown.err());
+        noStackTrace(unknown);
+    }
+
     /** The CSV without its compile-time column, the one thing that may differ between runs. */
     private static String withoutTimes(String csv) {
         StringBuilder sb = new StringBuilder();
