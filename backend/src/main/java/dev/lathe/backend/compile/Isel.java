@@ -6,8 +6,8 @@ import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import dev.lathe.backend.isa.MType;
 import dev.lathe.backend.isa.Operand;
+import dev.lathe.backend.isa.Semantics;
 import dev.lathe.backend.isa.SysVal;
-import dev.lathe.backend.sim.Semantics;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.CfNode;
@@ -29,10 +29,13 @@ import dev.lathe.ir.BaseType;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Instruction selection: the scalarized, target-lowered IR function becomes machine
@@ -71,6 +74,34 @@ final class Isel {
 
     int registerCount() {
         return nextReg;
+    }
+
+    /**
+     * The ALU ops selected by a case of their own in {@link #alu} or {@link #component}:
+     * expansions into several instructions, or a single instruction chosen with more care (source
+     * modifiers, fused multiply-add) than the target's tables give. Everything else selectable
+     * comes from those tables ({@link #selectable}).
+     */
+    static final Set<Op> EXPANDED = Collections.unmodifiableSet(EnumSet.of(Op.FSAT, Op.MOV, Op.VEC2, Op.VEC3, Op.VEC4, Op.VEC8, Op.VEC16,
+            Op.PACK_64_2X32_SPLIT, Op.PACK_64_2X32_SPLIT_X, Op.PACK_64_2X32_SPLIT_Y, Op.PACK_64_2X32, Op.UNPACK_64_2X32_SPLIT_X,
+            Op.UNPACK_64_2X32_SPLIT_Y, Op.UNPACK_UNORM_2X16, Op.UNPACK_SNORM_4X8, Op.UNPACK_SNORM_2X16, Op.UNPACK_UNORM_4X8, Op.UNPACK_64_2X32,
+            Op.FADD, Op.FSUB, Op.FNEG, Op.FABS, Op.FMOD, Op.FFRACT, Op.UFIND_MSB, Op.FIND_LSB, Op.IFIND_MSB, Op.UBITFIELD_EXTRACT,
+            Op.IBITFIELD_EXTRACT, Op.BITFIELD_INSERT, Op.EXTRACT_U8, Op.EXTRACT_I8, Op.EXTRACT_U16, Op.EXTRACT_I16, Op.INEG, Op.IABS, Op.BCSEL,
+            Op.FCSEL, Op.FMIN3, Op.FMAX3, Op.IMIN3, Op.IMAX3, Op.UMIN3, Op.UMAX3, Op.FMED3, Op.IMED3, Op.UMED3, Op.FCLAMP_POS, Op.FSAT_SIGNED,
+            Op.ISIGN, Op.FISNAN, Op.PACK_HALF_2X16_SPLIT, Op.UNPACK_HALF_2X16_SPLIT_X, Op.UNPACK_HALF_2X16_SPLIT_Y, Op.PACK_UNORM_2X16,
+            Op.PACK_SNORM_4X8, Op.PACK_SNORM_2X16, Op.PACK_UNORM_4X8, Op.FLRP));
+
+    /**
+     * The ALU ops instruction selection takes (at some size; {@code not supported by the target}
+     * names the sizes it refuses): those one machine op implements, the comparisons of cmps, the
+     * conversions of cov, and {@link #EXPANDED}.
+     */
+    static Set<Op> selectable() {
+        Set<Op> ops = EnumSet.copyOf(EXPANDED);
+        ops.addAll(MOp.implemented());
+        ops.addAll(Semantics.comparisons());
+        ops.addAll(Semantics.conversions());
+        return Collections.unmodifiableSet(ops);
     }
 
     /** The {@code isel} pass: the layout of the variables, then the instructions, dead ones removed. */
@@ -120,7 +151,7 @@ final class Isel {
 
     private static boolean pure(MOp op) {
         int c = op.category();
-        return c >= 1 && c <= 5 || op == MOp.LDG || op == MOp.LDGA || op == MOp.LDL || op == MOp.LDC || op == MOp.LDLV || op == MOp.LDP || op == MOp.LDLW || op == MOp.LDIB;
+        return c >= 1 && c <= 5 || op.isLoad();
     }
 
     // ---- values and registers ----------------------------------------------------------------
@@ -167,15 +198,6 @@ final class Isel {
         for (int c = 0; c < comps.length; c++) cur.add(MirInstr.copy(had[c], comps[c]));
     }
 
-    static MType type(MType.Kind kind, int bits) {
-        if (bits == 1) return MType.B1;
-        return switch (kind) {
-            case FLOAT -> bits == 16 ? MType.F16 : bits == 32 ? MType.F32 : MType.F64;
-            case UINT -> bits == 8 ? MType.U8 : bits == 16 ? MType.U16 : bits == 32 ? MType.U32 : MType.U64;
-            case SINT -> bits == 8 ? MType.S8 : bits == 16 ? MType.S16 : bits == 32 ? MType.S32 : MType.S64;
-        };
-    }
-
     private static MType memType(int bits) {
         return bits == 8 ? MType.U8 : bits == 16 ? MType.U16 : bits == 64 ? MType.U64 : MType.U32;
     }
@@ -188,6 +210,7 @@ final class Isel {
     // ---- selection ------------------------------------------------------------------------------
 
     private void select(Instr i) {
+        current = i;
         if (i instanceof PhiInstr p) {
             phi(p);
         } else if (i instanceof LoadConstInstr k) {
@@ -287,6 +310,11 @@ final class Isel {
     }
 
     void emitAlu(MOp op, MType t, Cond cond, boolean sat, VReg dst, Operand[] srcs, List<VReg> regs) {
+        // an expansion needing what the target lacks (a 64-bit floor for ffract) is refused here, by the op table's types
+        if (!op.types().allows(t)) {
+            String what = current instanceof AluInstr a ? a.op().opName() : current.opName();
+            throw unsupported(current, what + " on " + values(t) + " (the target's " + op.base() + " does not take " + t.suffix() + ")");
+        }
         MInstr proto = new MInstr(op, t, null, cond, 0, false, false, 0, sat, false, Operand.reg(0), List.of(srcs), 0, 0, 0, 0);
         VReg[] rs = new VReg[srcs.length];
         int k = 0;
@@ -297,6 +325,9 @@ final class Isel {
         cur.add(m);
         if (dst != null) producers.put(dst, new Object[] {m, cur});
     }
+
+    /** The IR instruction being selected, for messages. */
+    private Instr current;
 
     /** Per result register, the ALU instruction that wrote it and its block's list (for folding fsat into it). */
     private final Map<VReg, Object[]> producers = new HashMap<>();
@@ -460,22 +491,17 @@ final class Isel {
         define(d, out);
     }
 
-    /** What the hardware lacks at 64 bits (as in seeds/003): stopped until the fp64 lowering issue. */
-    private static final java.util.Set<Op> NO_FP64 = java.util.EnumSet.of(Op.FRCP, Op.FRSQ, Op.FSQRT, Op.FDIV, Op.FFLOOR, Op.FCEIL,
-            Op.FTRUNC, Op.FFRACT, Op.FMOD);
-
     /** Component c of an ALU instruction into {@code dst}. */
     private void component(AluInstr a, int c, VReg dst) {
         Op op = a.op();
         int bits = a.src(0).value().bitSize();
-        if (bits == 64 && NO_FP64.contains(op)) throw unsupported(a, op.opName() + " on 64-bit floats (the fp64 lowering is a later issue)");
         if (bits == 64 && WideInts.handles(op)) {
             new WideInts(this, a, c, dst).run();
             return;
         }
         List<VReg> regs = new ArrayList<>();
         List<Integer> units = new ArrayList<>();
-        MType f = type(MType.Kind.FLOAT, bits), u = type(MType.Kind.UINT, bits), s = type(MType.Kind.SINT, bits);
+        MType f = MType.of(MType.Kind.FLOAT, bits), u = MType.of(MType.Kind.UINT, bits), s = MType.of(MType.Kind.SINT, bits);
         switch (op) {
             case FADD, FSUB -> {
                 if (!mad(a, c, dst, f)) {
@@ -483,31 +509,12 @@ final class Isel {
                     else subtract(a, c, dst, f);
                 }
             }
-            case FMUL, FMIN, FMAX -> binary(op == Op.FMUL ? MOp.MUL_F : op == Op.FMIN ? MOp.MIN_F : MOp.MAX_F, f, a, c, dst, true);
-            case FDIV, FPOW -> binary(op == Op.FDIV ? MOp.DIV_F : MOp.POW_F, f, a, c, dst, false);
-            case FFMA -> ternary(MOp.FMA_F, f, a, c, dst);
             case FNEG, FABS, FSAT -> {
                 Operand x = fsrc(a.src(0), c, true, regs);
                 if (op == Op.FNEG) x = x.withNeg(!x.neg());
                 if (op == Op.FABS) x = x.withNeg(false).withAbs(true);
                 emitAlu(MOp.ABSNEG_F, f, null, op == Op.FSAT, dst, new Operand[] {x}, regs);
             }
-            case FFLOOR, FCEIL, FTRUNC, FROUND_EVEN, FSIGN -> unary(switch (op) {
-                case FFLOOR -> MOp.FLOOR_F;
-                case FCEIL -> MOp.CEIL_F;
-                case FTRUNC -> MOp.TRUNC_F;
-                case FROUND_EVEN -> MOp.RNDNE_F;
-                default -> MOp.SIGN_F;
-            }, f, a, c, dst);
-            case FRCP, FRSQ, FSQRT, FLOG2, FEXP2, FSIN, FCOS -> unary(switch (op) {
-                case FRCP -> MOp.RCP;
-                case FRSQ -> MOp.RSQ;
-                case FSQRT -> MOp.SQRT;
-                case FLOG2 -> MOp.LOG2;
-                case FEXP2 -> MOp.EXP2;
-                case FSIN -> MOp.SIN;
-                default -> MOp.COS;
-            }, f, a, c, dst);
             case FMOD -> {
                 // a - b * floor(a / b), each step rounded: what fmod (GLSL mod) computes
                 VReg x = comp(a.src(0), c), y = comp(a.src(1), c);
@@ -523,44 +530,6 @@ final class Isel {
                 regs.add(comp(a.src(0), c));
                 regs.add(fl);
                 emitAlu(MOp.ADD_F, f, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0).withNeg(true)}, regs);
-            }
-            case FLT, FGE, FEQ, FNEU, FLTU, FGEU, FEQU, ILT, IGE, ULT, UGE, IEQ, INE -> {
-                Compare k = Compare.of(op, bits);
-                compare(k.op(), k.type(), k.cond(), a, c, dst);
-            }
-            case IADD, ISUB, IMUL, UMUL_HIGH, IMUL_HIGH, IMIN, IMAX, UMIN, UMAX, IAND, IOR, IXOR, ISHL, USHR, ISHR, UDIV, IDIV, UMOD,
-                    IREM, IMOD -> {
-                if (bits == 64) throw unsupported(a, op.opName() + " on 64-bit integers");
-                MOp m = switch (op) {
-                    case IADD -> MOp.ADD_U;
-                    case ISUB -> MOp.SUB_U;
-                    case IMUL -> MOp.MUL_U;
-                    case UMUL_HIGH -> MOp.MULH_U;
-                    case IMUL_HIGH -> MOp.MULH_S;
-                    case IMIN -> MOp.MIN_S;
-                    case IMAX -> MOp.MAX_S;
-                    case UMIN -> MOp.MIN_U;
-                    case UMAX -> MOp.MAX_U;
-                    case IAND -> MOp.AND_B;
-                    case IOR -> MOp.OR_B;
-                    case IXOR -> MOp.XOR_B;
-                    case ISHL -> MOp.SHL_B;
-                    case USHR -> MOp.SHR_B;
-                    case ISHR -> MOp.ASHR_B;
-                    case UDIV -> MOp.DIV_U;
-                    case IDIV -> MOp.DIV_S;
-                    case UMOD -> MOp.MOD_U;
-                    case IREM -> MOp.REM_S;
-                    default -> MOp.MOD_S;
-                };
-                MType t = m.types() == MOp.Types.SINT ? s : u;
-                if (bits == 1 && m.types() == MOp.Types.SINT) throw unsupported(a, op.opName() + " on booleans");
-                binary(m, t, a, c, dst, m.category() == 2);
-            }
-            case INOT, BITFIELD_REVERSE, BIT_COUNT, UCLZ -> {
-                if (bits == 64) throw unsupported(a, op.opName() + " on 64-bit integers");
-                unary(op == Op.INOT ? MOp.NOT_B : op == Op.BITFIELD_REVERSE ? MOp.BFREV_B : op == Op.BIT_COUNT ? MOp.CBITS_B : MOp.CLZ_B, u, a, c,
-                        dst);
             }
             case UFIND_MSB, FIND_LSB, IFIND_MSB -> {
                 if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
@@ -593,7 +562,7 @@ final class Isel {
                 VReg down = bin(MOp.SHR_B, MType.U32, comp(a.src(0), c), amount);
                 VReg up = binImm(MOp.SHL_B, MType.U32, down, 32 - field, newReg(32));
                 VReg ext = binImm(signed ? MOp.ASHR_B : MOp.SHR_B, signed ? MType.S32 : MType.U32, up, 32 - field, newReg(32));
-                MType t = type(MType.Kind.UINT, bits);
+                MType t = MType.of(MType.Kind.UINT, bits);
                 cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.reg(0)), dst, ext)); // keeps the low bits
             }
             case INEG, IABS -> {
@@ -604,7 +573,7 @@ final class Isel {
             }
             case BCSEL -> {
                 int vb = a.src(1).value().bitSize();
-                MType t = vb == 1 ? MType.B1 : type(MType.Kind.UINT, vb);
+                MType t = vb == 1 ? MType.B1 : MType.of(MType.Kind.UINT, vb);
                 regs.add(comp(a.src(1), c));
                 regs.add(comp(a.src(0), c));
                 regs.add(comp(a.src(2), c));
@@ -615,7 +584,7 @@ final class Isel {
                 regs.add(comp(a.src(0), c));
                 emitAlu(MOp.CMPS_F, f, Cond.NE, false, cond, new Operand[] {Operand.reg(0), Operand.imm(0)}, regs);
                 List<VReg> r2 = List.of(comp(a.src(1), c), cond, comp(a.src(2), c));
-                emitAlu(MOp.SEL_B, type(MType.Kind.UINT, bits), null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                emitAlu(MOp.SEL_B, MType.of(MType.Kind.UINT, bits), null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
                         r2);
             }
             case FMIN3, FMAX3, IMIN3, IMAX3, UMIN3, UMAX3 -> {
@@ -729,8 +698,33 @@ final class Isel {
                     add(MirInstr.copy(dst, comp(a.src(0), c)));
                 }
             }
-            default -> convert(a, c, dst, bits);
+            default -> {
+                // what one machine op, a cmps or a cov computes: selection reads the target's tables backwards
+                MOp m = MOp.implementing(op);
+                Semantics.Compare k = Semantics.compareFor(op, bits);
+                if (m != null) direct(m, a, c, dst, bits);
+                else if (k != null) compare(k.op(), k.type(), k.cond(), a, c, dst);
+                else convert(a, c, dst, bits);
+            }
         }
+    }
+
+    /** An IR op one machine op implements ({@link MOp#implementing}), at the type of the op's kind and the IR size. */
+    private void direct(MOp m, AluInstr a, int c, VReg dst, int bits) {
+        MType t = MType.of(m.types().kind(), bits);
+        if (!m.types().allows(t)) throw unsupported(a, a.op().opName() + " on " + values(t));
+        switch (m.numSrcs()) {
+            case 1 -> unary(m, t, a, c, dst);
+            // immediates only in cat2: cat3 and cat4 take registers (and constants)
+            case 2 -> binary(m, t, a, c, dst, m.category() == 2);
+            default -> ternary(m, t, a, c, dst);
+        }
+    }
+
+    /** "64-bit floats", "16-bit integers", "booleans": the values of a type, for messages. */
+    private static String values(MType t) {
+        if (t == MType.B1) return "booleans";
+        return t.bits() + "-bit " + (t.kind() == MType.Kind.FLOAT ? "floats" : "integers");
     }
 
     private void convert(AluInstr a, int c, VReg dst, int bits) {
@@ -738,7 +732,7 @@ final class Isel {
         List<VReg> regs = new ArrayList<>();
         {
             {
-                MType[] conv = conversion(op, bits);
+                MType[] conv = Semantics.conversionFor(op, bits);
                 if (conv == null) throw unsupported(a, op.opName());
                 regs.add(comp(a.src(0), c));
                 MInstr proto = MInstr.mov(conv[0], conv[1], Operand.reg(0), Operand.reg(0));
@@ -812,22 +806,6 @@ final class Isel {
         return (long) -d;
     }
 
-    /** The cov types of an IR conversion at this source size, or null when it is none. */
-    private static MType[] conversion(Op op, int bits) {
-        for (MType from : MType.values()) {
-            if (from.bits() != bits) continue;
-            for (MType to : MType.values()) {
-                if (from == to) continue;
-                try {
-                    if (Semantics.convert(from, to) == op) return new MType[] {from, to};
-                } catch (RuntimeException e) {
-                    // not a pair Semantics knows
-                }
-            }
-        }
-        return null;
-    }
-
     private void unary(MOp m, MType t, AluInstr a, int c, VReg dst) {
         List<VReg> regs = new ArrayList<>();
         Operand x = Operand.reg(0);
@@ -856,29 +834,6 @@ final class Isel {
         emitAlu(m, t, null, false, dst, new Operand[] {x, y, z}, regs);
     }
 
-    /** How an IR comparison is selected: the cmps, the type it compares at, the condition. */
-    record Compare(MOp op, MType type, Cond cond) {
-        static Compare of(Op op, int bits) {
-            MType f = Isel.type(MType.Kind.FLOAT, bits), u = Isel.type(MType.Kind.UINT, bits), s = Isel.type(MType.Kind.SINT, bits);
-            return switch (op) {
-                case FLT -> new Compare(MOp.CMPS_F, f, Cond.LT);
-                case FGE -> new Compare(MOp.CMPS_F, f, Cond.GE);
-                case FEQ -> new Compare(MOp.CMPS_F, f, Cond.EQ);
-                case FNEU -> new Compare(MOp.CMPS_F, f, Cond.NE);
-                case FLTU -> new Compare(MOp.CMPS_F, f, Cond.LTU);
-                case FGEU -> new Compare(MOp.CMPS_F, f, Cond.GEU);
-                case FEQU -> new Compare(MOp.CMPS_F, f, Cond.EQU);
-                case ILT -> new Compare(MOp.CMPS_S, s, Cond.LT);
-                case IGE -> new Compare(MOp.CMPS_S, s, Cond.GE);
-                case ULT -> new Compare(MOp.CMPS_U, u, Cond.LT);
-                case UGE -> new Compare(MOp.CMPS_U, u, Cond.GE);
-                case IEQ -> new Compare(MOp.CMPS_U, u, Cond.EQ);
-                case INE -> new Compare(MOp.CMPS_U, u, Cond.NE);
-                default -> null;
-            };
-        }
-    }
-
     /**
      * p0.x = a condition, for br and kill: the comparison itself written to p0.x when the
      * condition is a comparison nothing else reads (the 0/1 register version then goes as
@@ -887,7 +842,7 @@ final class Isel {
     void predicate(Src cond) {
         if (cond.value().parent() instanceof AluInstr cmp && cond.value().useCount() == 1 && cond.value().numComponents() == 1) {
             int bits = cmp.src(0).value().bitSize();
-            Compare k = Compare.of(cmp.op(), bits);
+            Semantics.Compare k = Semantics.compareFor(cmp.op(), bits);
             if (k != null && bits <= 32) {
                 List<VReg> regs = new ArrayList<>();
                 List<Integer> units = new ArrayList<>();
@@ -924,10 +879,10 @@ final class Isel {
     private static MType varType(Variable v) {
         int bits = v.type().bitSize();
         return switch (v.type().base()) {
-            case FLOAT -> type(MType.Kind.FLOAT, bits);
-            case INT -> type(MType.Kind.SINT, bits);
+            case FLOAT -> MType.of(MType.Kind.FLOAT, bits);
+            case INT -> MType.of(MType.Kind.SINT, bits);
             case BOOL -> MType.B1;
-            default -> type(MType.Kind.UINT, bits);
+            default -> MType.of(MType.Kind.UINT, bits);
         };
     }
 
@@ -1263,7 +1218,7 @@ final class Isel {
                     null));
             if (indexed) {
                 r[c] = newReg(d.bitSize());
-                MType st = d.bitSize() == 1 ? MType.B1 : type(MType.Kind.UINT, d.bitSize());
+                MType st = d.bitSize() == 1 ? MType.B1 : MType.of(MType.Kind.UINT, d.bitSize());
                 emitAlu(MOp.SEL_B, st, null, false, r[c], new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(raw, ok, zero));
             } else {
                 r[c] = raw;

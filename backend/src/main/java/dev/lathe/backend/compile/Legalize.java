@@ -1,6 +1,7 @@
 package dev.lathe.backend.compile;
 
 import dev.lathe.backend.isa.Access;
+import dev.lathe.backend.isa.Latency;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import java.util.Arrays;
@@ -10,7 +11,7 @@ import java.util.Map;
 
 /**
  * Legalization: the fewest nops and {@code (ss)}/{@code (sy)} flags that make the code obey
- * the latency rules of {@code backend/ISA.md}.
+ * the latency rules ({@link Latency}, which the simulator checks).
  *
  * <p>A forward walk keeps, per register, how many issue slots ago an ALU instruction wrote it
  * and whether an SFU or load result is outstanding. An instruction that reads or writes a
@@ -118,10 +119,8 @@ final class Legalize {
             }
             if (ss) Arrays.fill(cur.ss, false);
             if (sy) Arrays.fill(cur.sy, false);
-            int cat = i.op().category();
             int need = 0;
-            int required = cat >= 4 && cat <= 6 ? 3 + 3 : 3;
-            for (int r : reads) need = Math.max(need, (r == Access.P0 ? 3 : required) - cur.since[r]);
+            for (int r : reads) need = Math.max(need, Latency.aluDelay(i.op(), r == Access.P0) - cur.since[r]);
             if (need > 0) {
                 addNops(out, need);
                 cur.advance(need);
@@ -130,14 +129,16 @@ final class Legalize {
             out.items.add(new Linear.Item(placed, it.target(), -1));
             cur.advance(placed.rpt() + 1 + placed.nop());
             for (int r : writes) {
-                if (cat == 4) {
-                    cur.ss[r] = true;
-                    cur.since[r] = INF;
-                } else if (i.op().isSyProducer()) {
-                    cur.sy[r] = true;
-                    cur.since[r] = INF;
-                } else {
-                    cur.since[r] = 1 + placed.nop();
+                switch (i.op().latency()) {
+                    case SFU -> {
+                        cur.ss[r] = true;
+                        cur.since[r] = INF;
+                    }
+                    case LOAD -> {
+                        cur.sy[r] = true;
+                        cur.since[r] = INF;
+                    }
+                    case ALU -> cur.since[r] = 1 + placed.nop();
                 }
             }
             if (it.target() >= 0) {

@@ -1,15 +1,15 @@
 package dev.lathe.backend.compile;
 
 import dev.lathe.backend.isa.Access;
+import dev.lathe.backend.isa.Latency;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
-import dev.lathe.backend.sim.Simulator;
 import java.util.List;
 
 /**
  * The per-shader statistics of ir3's shader-db line, counted as {@code backend/ISA.md} defines
  * them. Stall cycles and cycles come from a straight-line walk of the code with the
- * simulator's latencies (branches are not followed: the walk is the static estimate).
+ * latencies the simulator models ({@link Latency}) (branches are not followed: the walk is the static estimate).
  */
 public record Stats(int instructions, int nops, int nonNops, int mov, int cov, int dwords, int full, int constlen, int[] cat,
                     int stp, int ldp, long sstall, int ss, long systall, int sy, int waves, int loops, long cycles, int maxLive) {
@@ -39,8 +39,11 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
                 systall += stall;
                 time += stall;
             }
-            if (i.category() == 4) ssDone = Math.max(ssDone, time + Simulator.SFU_LATENCY);
-            if (i.op().isSyProducer()) syDone = Math.max(syDone, time + Simulator.LOAD_LATENCY);
+            switch (i.op().latency()) {
+                case SFU -> ssDone = Math.max(ssDone, time + Latency.SFU_CYCLES);
+                case LOAD -> syDone = Math.max(syDone, time + Latency.LOAD_CYCLES);
+                case ALU -> { }
+            }
             time += slots + i.nop();
             for (int r : Access.reads(i)) if (r != Access.P0) maxReg = Math.max(maxReg, r);
             for (int r : Access.writes(i)) if (r != Access.P0) maxReg = Math.max(maxReg, r);

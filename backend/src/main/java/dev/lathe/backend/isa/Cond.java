@@ -19,11 +19,6 @@ public enum Cond {
         return text;
     }
 
-    /** Whether integer comparisons have it. */
-    public boolean forIntegers() {
-        return ordinal() <= NE.ordinal();
-    }
-
     public int code() {
         return ordinal();
     }

@@ -43,7 +43,7 @@ public final class Encoding {
         if ((op == MOp.CMPS_F || op == MOp.CMPS_U || op == MOp.CMPS_S) != (i.cond() != null)) {
             return i.cond() == null ? "cmps needs a condition" : op.base() + " takes no condition";
         }
-        if (i.cond() != null && op != MOp.CMPS_F && !i.cond().forIntegers()) {
+        if (i.cond() != null && Semantics.compare(op, i.cond()) == null) {
             return "integer comparisons have lt, ge, eq and ne, not " + i.cond().text();
         }
         if (op.category() != 1 && i.srcType() != null) return "only mov and cov have a source type";

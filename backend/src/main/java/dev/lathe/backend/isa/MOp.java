@@ -1,7 +1,12 @@
 package dev.lathe.backend.isa;
 
 import dev.lathe.ir.AtomicOp;
+import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.Op;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Every machine instruction: its category (which fixes the encoding layout), its number
@@ -142,6 +147,16 @@ public enum MOp {
         /** u32 and s32: the words atomics work on */
         WORD;
 
+        /** The kind of type an ALU op of this class computes at, or null when it is not one kind. */
+        public MType.Kind kind() {
+            return switch (this) {
+                case FLOAT, FLOAT_NOT64 -> MType.Kind.FLOAT;
+                case UINT -> MType.Kind.UINT;
+                case SINT -> MType.Kind.SINT;
+                default -> null;
+            };
+        }
+
         public boolean allows(MType t) {
             return switch (this) {
                 case NONE -> false;
@@ -204,9 +219,42 @@ public enum MOp {
         return types != Types.NONE;
     }
 
-    /** Loads from memory or textures whose results are waited for with (sy); atomics too. */
-    public boolean isSyProducer() {
-        return category == 5 || this == LDG || this == LDGA || this == LDL || this == LDP || this == LDC || this == LDLV || this == LDLW || this == LDIB || isAtomic();
+    /**
+     * How this op's results become ready ({@link Latency}): the SFU's with (ss); texture fetches',
+     * loads' and atomics' with (sy); every other op's after the ALU delays.
+     */
+    public Latency.Kind latency() {
+        if (category == 4) return Latency.Kind.SFU;
+        if (category == 5 || isLoad() || isAtomic()) return Latency.Kind.LOAD;
+        return Latency.Kind.ALU;
+    }
+
+    /** Reads memory and does nothing else (so an unread result makes the load dead). */
+    public boolean isLoad() {
+        return this == LDG || this == LDGA || this == LDL || this == LDP || this == LDC || this == LDLV || this == LDLW || this == LDIB;
+    }
+
+    /** The op whose {@link #semantics} is {@code op}, or null: what selects an IR op in one instruction. */
+    public static MOp implementing(Op op) {
+        return IMPLEMENTING.get(op);
+    }
+
+    /** The IR ops one machine op implements. */
+    public static Set<Op> implemented() {
+        return IMPLEMENTING.keySet();
+    }
+
+    private static final Map<Op, MOp> IMPLEMENTING;
+
+    static {
+        Map<Op, MOp> m = new EnumMap<>(Op.class);
+        for (MOp op : values()) {
+            if (op.semantics != null && m.put(op.semantics, op) != null) {
+                // the inverse must be a function, or selection would have to choose
+                throw new IllegalStateException(op.semantics + " is the semantics of two machine ops");
+            }
+        }
+        IMPLEMENTING = Collections.unmodifiableMap(m);
     }
 
     public boolean isAtomic() {
@@ -249,7 +297,7 @@ public enum MOp {
      * The atomic doing {@code op} on a buffer, workgroup memory ({@code SHARED}) or an image
      * texel ({@code IMAGE}); its type then gives min/max their sign.
      */
-    public static MOp atomic(AtomicOp op, dev.lathe.ir.Variable.Kind memory) {
+    public static MOp atomic(AtomicOp op, Variable.Kind memory) {
         int k = switch (op) {
             case ADD -> 0;
             case IMIN, UMIN -> 1;

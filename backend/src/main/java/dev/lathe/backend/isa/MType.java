@@ -35,6 +35,19 @@ public enum MType {
         return bits;
     }
 
+    /**
+     * The type of a kind at a size; 1 bit is {@link #B1} whatever the kind. (A size the kind
+     * lacks, such as 8-bit floats, gives its 64-bit type: callers ask for the sizes the IR allows.)
+     */
+    public static MType of(Kind kind, int bits) {
+        if (bits == 1) return B1;
+        return switch (kind) {
+            case FLOAT -> bits == 16 ? F16 : bits == 32 ? F32 : F64;
+            case UINT -> bits == 8 ? U8 : bits == 16 ? U16 : bits == 32 ? U32 : U64;
+            case SINT -> bits == 8 ? S8 : bits == 16 ? S16 : bits == 32 ? S32 : S64;
+        };
+    }
+
     /** How many registers a value of this type takes: 2 for 64 bits, else 1. */
     public int regs() {
         return bits == 64 ? 2 : 1;

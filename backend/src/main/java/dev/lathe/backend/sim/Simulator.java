@@ -1,10 +1,12 @@
 package dev.lathe.backend.sim;
 
 import dev.lathe.backend.isa.Asm;
+import dev.lathe.backend.isa.Latency;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import dev.lathe.backend.isa.MType;
 import dev.lathe.backend.isa.Operand;
+import dev.lathe.backend.isa.Semantics;
 import dev.lathe.backend.isa.SysVal;
 import dev.lathe.backend.program.Program;
 import dev.lathe.ir.Stage;
@@ -28,13 +30,12 @@ import java.util.Map;
  *
  * <p>It models time in cycles: an instruction issues one repetition per cycle, {@code (nopN)}
  * adds N idle cycles, {@code (ss)}/{@code (sy)} stall until the outstanding SFU or load results
- * are written (they complete {@link #SFU_LATENCY} and {@link #LOAD_LATENCY} cycles after
- * issue). Every register read and write is checked against the latency rules of
- * {@code backend/ISA.md}; a violation is a {@link SimulationException} naming the pc, never a
+ * are written (they complete {@link Latency#SFU_CYCLES} and {@link Latency#LOAD_CYCLES} cycles
+ * after issue). Every register read and write is checked against the latency rules
+ * ({@link Latency}, which the legalizer obeys); a violation is a {@link SimulationException} naming the pc, never a
  * silently wrong value. Reading a register nothing wrote is an error too.
  */
 public final class Simulator {
-    public static final int ALU_TO_ALU = 3, ALU_TO_OTHER = 6, SFU_LATENCY = 10, LOAD_LATENCY = 20;
     public static final long DEFAULT_STEP_LIMIT = 50_000_000L;
     private static final long LONG_AGO = Long.MIN_VALUE / 4;
 
@@ -108,6 +109,8 @@ public final class Simulator {
         long time, sstall, systall, steps;
         boolean discarded;
         int pc;
+        /** The instruction executing: whose pipeline reads its registers ({@link Latency#aluDelay}). */
+        MInstr current;
 
         Invocation(ShaderInputs in, Map<Variable, byte[]> buffers, byte[] shared) {
             this.in = in;
@@ -185,6 +188,7 @@ public final class Simulator {
                 if (pc < 0 || pc >= code.size()) throw error("execution left the program (pc " + pc + " of " + code.size() + ")");
                 if (++steps > stepLimit) throw error("more than " + stepLimit + " instructions executed; is there an endless loop?");
                 MInstr i = code.get(pc);
+                current = i;
                 if (i.ss()) sync(ssPending, ssDone, true);
                 if (i.sy()) sync(syPending, syDone, false);
                 if (i.op() == MOp.NOP) {
@@ -262,23 +266,24 @@ public final class Simulator {
 
         // ---- register access with the latency checks -------------------------------------------
 
-        private long readReg(int r, boolean fromOther) {
+        /** A register read by the {@link #current} instruction, checked against its write. */
+        private long readReg(int r) {
             if (r < 0 || r >= Operand.NUM_REGS) throw error("no register " + r);
             String name = Operand.scalarName('r', r);
             if (ssDone[r] >= 0) throw hazard("reads " + name + ", an SFU result of pc " + writerPc[r] + ", without (ss) in between");
             if (syDone[r] >= 0) throw hazard("reads " + name + ", a load result of pc " + writerPc[r] + ", without (sy) in between");
             if (!written[r]) throw error("reads " + name + " before anything wrote it");
-            int need = fromOther ? ALU_TO_OTHER : ALU_TO_ALU;
+            int need = Latency.aluDelay(current.op(), false);
             long gap = time - aluWrite[r];
             if (gap < need) {
                 throw hazard("reads " + name + " " + gap + " cycle" + (gap == 1 ? "" : "s") + " after pc " + writerPc[r] + " wrote it; "
-                        + (fromOther ? "an SFU, texture or memory instruction" : "an ALU instruction") + " needs " + need);
+                        + (Latency.readsLate(current.op()) ? "an SFU, texture or memory instruction" : "an ALU instruction") + " needs " + need);
             }
             return regs[r];
         }
 
-        /** Writes a register; {@code kind}: 0 ALU (ready after the ALU latencies), 1 SFU, 2 load. */
-        private void writeReg(int r, long v, int kind) {
+        /** Writes a register, ready as {@code kind} results are ({@link Latency}). */
+        private void writeReg(int r, long v, Latency.Kind kind) {
             if (r < 0 || r >= Operand.NUM_REGS) throw error("no register " + r);
             String name = Operand.scalarName('r', r);
             if (ssDone[r] >= 0) throw hazard("writes " + name + " while the SFU result of pc " + writerPc[r] + " is outstanding (needs (ss))");
@@ -286,15 +291,15 @@ public final class Simulator {
             regs[r] = v & 0xffffffffL;
             written[r] = true;
             writerPc[r] = pc;
-            if (kind == 0) {
+            if (kind == Latency.Kind.ALU) {
                 aluWrite[r] = time;
             } else {
                 aluWrite[r] = LONG_AGO;
-                if (kind == 1) {
-                    ssDone[r] = time + SFU_LATENCY;
+                if (kind == Latency.Kind.SFU) {
+                    ssDone[r] = time + Latency.SFU_CYCLES;
                     ssPending.add(r);
                 } else {
-                    syDone[r] = time + LOAD_LATENCY;
+                    syDone[r] = time + Latency.LOAD_CYCLES;
                     syPending.add(r);
                 }
             }
@@ -302,19 +307,20 @@ public final class Simulator {
 
         private boolean readPred() {
             if (!predWritten) throw error("reads p0.x before anything wrote it");
-            if (time - predWrite < ALU_TO_ALU) {
-                throw hazard("reads p0.x " + (time - predWrite) + ((time - predWrite) == 1 ? " cycle" : " cycles") + " after pc " + predWriterPc + " wrote it; needs " + ALU_TO_ALU);
+            int need = Latency.aluDelay(current.op(), true);
+            if (time - predWrite < need) {
+                throw hazard("reads p0.x " + (time - predWrite) + ((time - predWrite) == 1 ? " cycle" : " cycles") + " after pc " + predWriterPc + " wrote it; needs " + need);
             }
             return pred;
         }
 
         /** A value of {@code bits} from registers r (and r+1 for 64 bits). */
-        private long readValue(int r, int bits, boolean fromOther) {
-            if (bits == 64) return readReg(r, fromOther) | readReg(r + 1, fromOther) << 32;
-            return readReg(r, fromOther) & Bits.mask(bits);
+        private long readValue(int r, int bits) {
+            if (bits == 64) return readReg(r) | readReg(r + 1) << 32;
+            return readReg(r) & Bits.mask(bits);
         }
 
-        private void writeValue(int r, long v, int bits, int kind) {
+        private void writeValue(int r, long v, int bits, Latency.Kind kind) {
             if (bits == 64) {
                 writeReg(r, v, kind);
                 writeReg(r + 1, v >>> 32, kind);
@@ -332,11 +338,11 @@ public final class Simulator {
         // ---- ALU ----------------------------------------------------------------------------
 
         /** Source s of repetition k, read at {@code bits} (float modifiers applied when {@code fl}). */
-        private long source(MInstr i, int s, int k, int bits, boolean fl, boolean fromOther) {
+        private long source(MInstr i, int s, int k, int bits, boolean fl) {
             Operand o = i.src(s);
             int step = k * (bits == 64 ? 2 : 1);
             long v = switch (o.kind()) {
-                case REG -> readValue(o.index() + (o.rep() ? step : 0), bits, fromOther);
+                case REG -> readValue(o.index() + (o.rep() ? step : 0), bits);
                 case CONST -> constValue(o.index() + (o.rep() ? step : 0), bits);
                 case IMM -> i.op().category() == 1 ? o.value() & Bits.mask(bits)
                         : fl ? FloatBits.fromDouble(o.value(), bits) : o.value() & Bits.mask(bits);
@@ -354,28 +360,28 @@ public final class Simulator {
         private void alu(MInstr i, int k) {
             MOp op = i.op();
             MType t = i.type();
-            boolean fromOther = op.category() == 4;
             int bits = t.bits();
             long result;
             int outBits = bits;
             switch (op) {
-                case MOV -> result = source(i, 0, k, bits, false, fromOther);
+                case MOV -> result = source(i, 0, k, bits, false);
                 case COV -> {
                     MType from = i.srcType();
-                    long x = source(i, 0, k, from.bits(), false, fromOther);
+                    long x = source(i, 0, k, from.bits(), false);
                     result = Semantics.convert(from, t).evaluate(from.bits(), 1, new long[][] {{x}})[0];
                 }
                 case CMPS_F, CMPS_U, CMPS_S -> {
                     Op cmp = Semantics.compare(op, i.cond());
+                    if (cmp == null) throw error(op.base() + "." + i.type().suffix() + " has no condition " + i.cond().text());
                     boolean fl = op == MOp.CMPS_F;
-                    long a = source(i, 0, k, bits, fl, fromOther), b = source(i, 1, k, bits, fl, fromOther);
+                    long a = source(i, 0, k, bits, fl), b = source(i, 1, k, bits, fl);
                     result = cmp.evaluate(bits, 1, new long[][] {{a}, {b}})[0];
                     outBits = 1;
                 }
-                case ABSNEG_F -> result = source(i, 0, k, bits, true, fromOther);
+                case ABSNEG_F -> result = source(i, 0, k, bits, true);
                 case ABSNEG_S -> {
                     Operand o = i.src(0);
-                    long x = source(i, 0, k, bits, false, fromOther);
+                    long x = source(i, 0, k, bits, false);
                     if (o.abs()) x = Op.IABS.evaluate(bits, 1, new long[][] {{x}})[0];
                     if (o.neg()) x = Op.INEG.evaluate(bits, 1, new long[][] {{x}})[0];
                     result = x;
@@ -385,21 +391,21 @@ public final class Simulator {
                     result = input((int) slot, (int) comp, 32);
                 }
                 case MAD_F -> {
-                    long a = source(i, 0, k, bits, true, false), b = source(i, 1, k, bits, true, false);
-                    long c = source(i, 2, k, bits, true, false);
+                    long a = source(i, 0, k, bits, true), b = source(i, 1, k, bits, true);
+                    long c = source(i, 2, k, bits, true);
                     long p = Op.FMUL.evaluate(bits, 1, new long[][] {{a}, {b}})[0];
                     result = Op.FADD.evaluate(bits, 1, new long[][] {{p}, {c}})[0];
                 }
                 case SEL_B -> {
-                    long cond = source(i, 1, k, 32, false, false);
-                    result = cond != 0 ? source(i, 0, k, bits, false, false) : source(i, 2, k, bits, false, false);
+                    long cond = source(i, 1, k, 32, false);
+                    result = cond != 0 ? source(i, 0, k, bits, false) : source(i, 2, k, bits, false);
                 }
                 default -> {
                     Op sem = op.semantics();
                     if (sem == null) throw error(op + " has no semantics");
                     boolean fl = t.kind() == MType.Kind.FLOAT;
                     long[][] srcs = new long[i.srcs().size()][];
-                    for (int s = 0; s < srcs.length; s++) srcs[s] = new long[] {source(i, s, k, sem.inputBits(s, bits), fl, fromOther)};
+                    for (int s = 0; s < srcs.length; s++) srcs[s] = new long[] {source(i, s, k, sem.inputBits(s, bits), fl)};
                     result = sem.evaluate(bits, 1, srcs)[0];
                     outBits = sem.outputBits(bits);
                 }
@@ -414,7 +420,7 @@ public final class Simulator {
                 return;
             }
             int step = k * (outBits == 64 ? 2 : 1);
-            writeValue(d.index() + step, result, outBits, op.category() == 4 ? 1 : 0);
+            writeValue(d.index() + step, result, outBits, op.latency());
         }
 
         private long system(SysVal v) {
@@ -466,13 +472,13 @@ public final class Simulator {
                 texel = java.util.Arrays.copyOf(Interpreter.textureSize(v, in), 4);
             } else {
                 long[] coord = new long[i.dim()];
-                for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c, true);
-                if (i.op() == MOp.SAMLOD) readReg(i.src(1).index(), true);
+                for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
+                if (i.op() == MOp.SAMLOD) readReg(i.src(1).index());
                 texel = i.op() == MOp.ISAM ? Interpreter.fetch(v, coord, in) : Interpreter.sample(v, coord, in);
             }
             int r = i.dst().index();
             for (int c = 0; c < 4; c++) {
-                if ((i.count() & (1 << c)) != 0) writeReg(r++, texel[c], 2);
+                if ((i.count() & (1 << c)) != 0) writeReg(r++, texel[c], i.op().latency());
             }
         }
 
@@ -489,11 +495,11 @@ public final class Simulator {
             int bits = i.type().bits(), regs = i.type().regs();
             long address = i.offset();
             if (i.src(0).kind() == Operand.Kind.REG) {
-                address += op == MOp.LDGA || op == MOp.STGA ? readValue(i.src(0).index(), 64, true) : readReg(i.src(0).index(), true);
+                address += op == MOp.LDGA || op == MOp.STGA ? readValue(i.src(0).index(), 64) : readReg(i.src(0).index());
             }
             if (op.isStore()) {
                 long[] data = new long[i.count()];
-                for (int c = 0; c < data.length; c++) data[c] = readValue(i.src(1).index() + c * regs, bits, true);
+                for (int c = 0; c < data.length; c++) data[c] = readValue(i.src(1).index() + c * regs, bits);
                 switch (op) {
                     case STG -> Interpreter.storeBuffer(buffer(i.index()), address, data, bits);
                     case STGA -> Interpreter.storeDevice(Interpreter.deviceMemory(buffers), address, data, bits);
@@ -531,7 +537,7 @@ public final class Simulator {
                     for (int c = 0; c < data.length; c++) data[c] = input(i.index(), i.offset() + c, bits);
                 }
             }
-            for (int c = 0; c < data.length; c++) writeValue(i.dst().index() + c * regs, data[c], bits, 2);
+            for (int c = 0; c < data.length; c++) writeValue(i.dst().index() + c * regs, data[c], bits, i.op().latency());
         }
 
         private void image(MInstr i) {
@@ -539,38 +545,38 @@ public final class Simulator {
             if (v == null) throw error("no image i" + i.index());
             if (v.dim().coordinates() != i.dim()) throw error("image @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
             long[] coord = new long[i.dim()];
-            for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c, true);
+            for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
             if (i.op() == MOp.STIB) {
                 long[] texel = new long[4];
-                for (int c = 0; c < 4; c++) texel[c] = readReg(i.src(1).index() + c, true);
+                for (int c = 0; c < 4; c++) texel[c] = readReg(i.src(1).index() + c);
                 Interpreter.imageStore(v, buffers.get(v), coord, texel, in);
                 return;
             }
             long[] texel = Interpreter.imageLoad(v, buffers.get(v), coord, in);
-            for (int c = 0; c < 4; c++) writeReg(i.dst().index() + c, texel[c], 2);
+            for (int c = 0; c < 4; c++) writeReg(i.dst().index() + c, texel[c], i.op().latency());
         }
 
         /** The word is read, combined and written at once: invocations never interleave inside one. */
         private void atomic(MInstr i) {
             MOp op = i.op();
-            long data = readReg(i.src(1).index(), true);
-            long compare = i.src(2).kind() == Operand.Kind.REG ? readReg(i.src(2).index(), true) : 0;
+            long data = readReg(i.src(1).index());
+            long compare = i.src(2).kind() == Operand.Kind.REG ? readReg(i.src(2).index()) : 0;
             dev.lathe.ir.AtomicOp a = op.atomicOp(i.type());
             long old;
             if (op.isImageAtomic()) {
                 Variable v = program.variableAt(Variable.Kind.IMAGE, i.index());
                 if (v == null) throw error("no image i" + i.index());
                 long[] coord = new long[i.dim()];
-                for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c, true);
+                for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
                 old = Interpreter.imageAtomic(v, buffers.get(v), coord, a, data, compare, in);
             } else if (op.isSharedAtomic()) {
-                long address = readReg(i.src(0).index(), true);
+                long address = readReg(i.src(0).index());
                 old = load(shared, "workgroup memory", address, 1, 32)[0];
                 store(shared, "workgroup memory", address, new long[] {a.apply(old, data, compare)}, 32);
             } else {
-                old = Interpreter.atomicBuffer(buffer(i.index()), readReg(i.src(0).index(), true), a, data, compare);
+                old = Interpreter.atomicBuffer(buffer(i.index()), readReg(i.src(0).index()), a, data, compare);
             }
-            writeValue(i.dst().index(), old, 32, 2);
+            writeValue(i.dst().index(), old, 32, i.op().latency());
         }
 
         private byte[] buffer(int binding) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lathe.backend.isa.Latency;
 import dev.lathe.backend.program.Program;
 import dev.lathe.backend.program.ProgramBinary;
 import dev.lathe.backend.program.ProgramException;
@@ -105,7 +106,7 @@ class SimulatorTest {
         ShaderInputs in = new ShaderInputs().set("u", Float.floatToRawIntBits(4f), Float.floatToRawIntBits(3f)).setBufferWords("out", 0);
         Simulator.Result r = new Simulator(program(code)).run(in);
         assertEquals(0.75f, Float.intBitsToFloat((int) r.outputs().bufferWord("out", 0)));
-        assertEquals(Simulator.SFU_LATENCY - 1, r.sstall(), "rcp issued at cycle 0 completes at 10; the mul waits from 1");
+        assertEquals(Latency.SFU_CYCLES - 1, r.sstall(), "rcp issued at cycle 0 completes at 10; the mul waits from 1");
         SimulationException e = assertThrows(SimulationException.class, () -> run(code.replace("(ss)mul", "mul"), 4, 3));
         assertTrue(e.getMessage().contains("an SFU result of pc 0, without (ss) in between"), e.getMessage());
         String waw = """
