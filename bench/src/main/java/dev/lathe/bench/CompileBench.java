@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * The whole backend pipeline (IR optimization with the rules, scalarization, selection,
  * register allocation, linearization, legalization, statistics) on one generated function of
  * about {@code size} instructions, of the ops the target selects, 32-bit values, operands drawn
- * from the last 24 values (so it fits the register file: spilling is a later issue).
+ * from the last 24 values (so that it fits the register file without spilling).
  * Single-shot, on a freshly parsed copy each iteration, like {@link PipelineBench}. Divide by
  * the instruction count printed at setup for the time per IR instruction.
  */

@@ -6,13 +6,14 @@ import dev.lathe.ir.Shader;
 import dev.lathe.ir.analysis.range.RangeAnalysis;
 import dev.lathe.ir.analysis.range.RangeFacts;
 import dev.lathe.ir.rewrite.RewritePass;
-import dev.lathe.ir.rewrite.RuleStats;
 import dev.lathe.ir.rewrite.RuleSet;
+import dev.lathe.ir.rewrite.RuleStats;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
 import dev.lathe.rules.interp.RuleInterpreter;
 import dev.lathe.rules.model.CheckedFile;
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -84,7 +85,7 @@ public class RewriteBench {
             case "generated" -> AlgebraicRules.INSTANCE;
             case "interpreter" -> new RuleInterpreter(checked);
             case "grown" -> GrownRules.INSTANCE;
-            case "none" -> new RuleInterpreter(new CheckedFile("none", "none", java.util.List.of()));
+            case "none" -> new RuleInterpreter(new CheckedFile("none", "none", List.of()));
             default -> throw new IllegalArgumentException("unknown rules parameter " + rules);
         };
         System.out.println("\n[setup] " + rules + ": " + ruleSet.rules().size() + " rules; function of "

@@ -1,8 +1,9 @@
 package dev.lathe.cli;
 
 import java.io.PrintWriter;
-import picocli.CommandLine;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /**
  * The {@code lathe} command. Every failure the user can cause (bad files, bad arguments) ends
@@ -70,8 +71,8 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
-        PrintWriter out = new PrintWriter(System.out, false, java.nio.charset.StandardCharsets.UTF_8);
-        PrintWriter err = new PrintWriter(System.err, false, java.nio.charset.StandardCharsets.UTF_8);
+        PrintWriter out = new PrintWriter(System.out, false, StandardCharsets.UTF_8);
+        PrintWriter err = new PrintWriter(System.err, false, StandardCharsets.UTF_8);
         System.exit(execute(out, err, args));
     }
 }

@@ -7,18 +7,22 @@ import dev.lathe.ir.pass.PassException;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
+import dev.lathe.ir.rewrite.RuleStats;
 import dev.lathe.ir.text.IrPrinter;
 import dev.lathe.ir.validate.Validator;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code lathe opt FILE.ir}: runs passes and prints the optimized IR. */
 @Command(name = "opt", mixinStandardHelpOptions = true,
@@ -102,9 +106,9 @@ final class OptCommand implements Callable<Integer> {
     }
 
     /** The names of the passes a pipeline runs (loops included). */
-    private static java.util.Set<String> passNames(Pipeline pipeline) {
-        java.util.Set<String> names = new java.util.HashSet<>();
-        java.util.ArrayDeque<Pipeline.Step> work = new java.util.ArrayDeque<>(pipeline.steps());
+    private static Set<String> passNames(Pipeline pipeline) {
+        Set<String> names = new HashSet<>();
+        ArrayDeque<Pipeline.Step> work = new ArrayDeque<>(pipeline.steps());
         while (!work.isEmpty()) {
             Pipeline.Step step = work.pop();
             if (step instanceof Pipeline.PassStep ps) names.add(ps.pass().name());
@@ -114,12 +118,12 @@ final class OptCommand implements Callable<Integer> {
     }
 
     /** The statistics of the rule sets the pipeline ran (a rule set it did not run has none to tell). */
-    static void printRuleStats(Passes passes, java.util.Set<String> ran, PrintWriter err) {
-        for (dev.lathe.ir.rewrite.RuleStats st : passes.ruleStats()) {
+    static void printRuleStats(Passes passes, Set<String> ran, PrintWriter err) {
+        for (RuleStats st : passes.ruleStats()) {
             if (!ran.contains(st.ruleSet().passName())) continue;
             err.println("rules of pass " + st.ruleSet().passName() + ": " + st.total() + " rewrite"
                     + (st.total() == 1 ? "" : "s"));
-            for (dev.lathe.ir.rewrite.RuleStats.Entry e : st.firedMostFirst()) {
+            for (RuleStats.Entry e : st.firedMostFirst()) {
                 err.printf("  %8d  %-28s %s%n", e.count(), e.rule().name(), e.rule().location());
             }
             var never = st.neverFired();

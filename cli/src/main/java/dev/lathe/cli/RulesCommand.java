@@ -1,23 +1,27 @@
 package dev.lathe.cli;
 
+import dev.lathe.ir.op.Bits;
 import dev.lathe.rules.RuleCompiler;
+import dev.lathe.rules.RuleCompilerMain;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.soundness.SoundnessChecker;
 import dev.lathe.rules.soundness.Verdict;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code lathe rules …}: work with rule files. */
 @Command(name = "rules", mixinStandardHelpOptions = true, description = "Work with rule files.",
@@ -67,15 +71,15 @@ final class RulesCommand implements Runnable {
                 sizes = 31;
             } else {
                 for (int b : bits) {
-                    if (!dev.lathe.ir.op.Bits.isValidBitSize(b)) {
+                    if (!Bits.isValidBitSize(b)) {
                         throw new CliException("lathe rules check: --bits: " + b + " is not a bit size (1, 8, 16, 32 or 64)");
                     }
-                    sizes |= dev.lathe.ir.op.Bits.sizeFlag(b);
+                    sizes |= Bits.sizeFlag(b);
                 }
             }
             List<CheckedRule> rules = new ArrayList<>();
             StringBuilder errors = new StringBuilder();
-            java.util.Map<String, String> owners = new java.util.HashMap<>();
+            Map<String, String> owners = new HashMap<>();
             StringBuilder warnings = new StringBuilder();
             for (Path f : files) {
                 String text = ShaderFiles.readText(f);
@@ -83,7 +87,7 @@ final class RulesCommand implements Runnable {
                 // As the build says them: a file's errors and warnings together, in line order.
                 if (!r.ok()) errors.append(errors.length() > 0 ? "\n" : "").append(r.renderAll());
                 else if (!r.warnings().isEmpty()) warnings.append(r.renderAll()).append('\n');
-                String duplicate = dev.lathe.rules.RuleCompilerMain.duplicatePass(r.file().passName(), f.toString(), text, owners);
+                String duplicate = RuleCompilerMain.duplicatePass(r.file().passName(), f.toString(), text, owners);
                 if (duplicate != null) errors.append(errors.length() > 0 ? "\n" : "").append(duplicate);
                 rules.addAll(r.file().rules());
             }

@@ -1,7 +1,10 @@
 package dev.lathe.cli;
 
+import dev.lathe.driver.Passes;
+import dev.lathe.driver.ShaderSources;
 import dev.lathe.driver.shaderdb.CorpusRunner;
 import dev.lathe.driver.shaderdb.ResultsCsv;
+import dev.lathe.ir.pass.Pipeline;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -11,10 +14,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code lathe shaderdb DIR… [-o results.csv] [--jobs N] [--passes LIST]}: the corpus runner. */
 @Command(name = "shaderdb", mixinStandardHelpOptions = true,
@@ -49,9 +52,9 @@ final class ShaderDbCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (source.targetEnv != null && !dev.lathe.driver.ShaderSources.TARGET_ENVS.contains(source.targetEnv)) {
+        if (source.targetEnv != null && !ShaderSources.TARGET_ENVS.contains(source.targetEnv)) {
             throw new CliException("lathe shaderdb: --target-env: unknown target environment '" + source.targetEnv + "' (one of "
-                    + String.join(", ", dev.lathe.driver.ShaderSources.TARGET_ENVS) + ")");
+                    + String.join(", ", ShaderSources.TARGET_ENVS) + ")");
         }
         if (jobs < 1) throw new CliException("lathe shaderdb: --jobs must be at least 1");
         if (check < 0) throw new CliException("lathe shaderdb: --check must be 0 or more");
@@ -64,7 +67,7 @@ final class ShaderDbCommand implements Callable<Integer> {
         if (files.isEmpty()) throw new CliException("lathe shaderdb: no shaders (.ir, .spv, .vert, .frag, .comp) under " + dirs);
         if (passes != null) {
             try {
-                dev.lathe.ir.pass.Pipeline.parse(passes, new dev.lathe.driver.Passes().registry());
+                Pipeline.parse(passes, new Passes().registry());
             } catch (IllegalArgumentException e) {
                 throw new CliException("lathe shaderdb: --passes: " + e.getMessage());
             }

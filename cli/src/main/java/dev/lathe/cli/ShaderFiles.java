@@ -1,6 +1,8 @@
 package dev.lathe.cli;
 
+import dev.lathe.driver.ShaderSources;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.text.Utf8Text;
 import dev.lathe.ir.validate.ValidationError;
 import dev.lathe.ir.validate.Validator;
 import java.io.IOException;
@@ -15,10 +17,10 @@ final class ShaderFiles {
 
     static String readText(Path path) {
         try {
-            return dev.lathe.ir.text.Utf8Text.decode(Files.readAllBytes(path), path.toString());
+            return Utf8Text.decode(Files.readAllBytes(path), path.toString());
         } catch (NoSuchFileException e) {
             throw new CliException(path + ": no such file");
-        } catch (dev.lathe.ir.text.Utf8Text.Malformed e) {
+        } catch (Utf8Text.Malformed e) {
             throw new CliException(e.getMessage());
         } catch (IOException e) {
             throw new CliException(path + ": cannot read: " + e.getMessage());
@@ -28,8 +30,8 @@ final class ShaderFiles {
     /** Reads a shader by its extension (.ir, .spv, GLSL); problems become a located message. */
     static Shader parse(Path path, SourceOptions source) {
         try {
-            return dev.lathe.driver.ShaderSources.load(path, source.targetEnv);
-        } catch (dev.lathe.driver.ShaderSources.SourceException e) {
+            return ShaderSources.load(path, source.targetEnv);
+        } catch (ShaderSources.SourceException e) {
             throw new CliException(e.getMessage());
         }
     }

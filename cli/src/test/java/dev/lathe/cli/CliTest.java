@@ -8,8 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -131,7 +133,7 @@ class CliTest {
         assertEquals(1, missing.code());
         assertEquals(dir.resolve("missing.ir") + ": no such file\n", missing.err());
         Path latin1 = dir.resolve("latin1.ir");
-        Files.write(latin1, "shader compute\n# caf\u00e9\n".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        Files.write(latin1, "shader compute\n# caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
         Result notUtf8 = lathe("print", latin1.toString());
         assertEquals(1, notUtf8.code());
         assertTrue(notUtf8.err().startsWith(latin1 + ":2:6: error: not valid UTF-8 here (byte 0xE9)"), notUtf8.err());
@@ -290,7 +292,7 @@ class CliTest {
         Path a = dir.resolve("a.csv"), b = dir.resolve("b.csv");
         assertEquals(0, lathe("shaderdb", examples.toString(), "-o", a.toString(), "--jobs", "1", "--no-times").code());
         assertEquals(0, lathe("shaderdb", examples.toString(), "-o", b.toString(), "--jobs", "2", "--no-times").code());
-        org.junit.jupiter.api.Assertions.assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b));
+        Assertions.assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b));
         assertTrue(Files.readString(a).lines().skip(1).allMatch(l -> l.matches(".*,,[^,]*$") || l.contains("\"")), Files.readString(a));
         String noLate = "vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), dce";
         assertEquals(0, lathe("shaderdb", examples.toString(), "-o", nolate.toString(), "--passes", noLate).code());

@@ -2,10 +2,11 @@ package dev.lathe.driver;
 
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
-import dev.lathe.spirv.SpirvException;
-import dev.lathe.spirv.SpirvFrontend;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrSyntaxException;
+import dev.lathe.ir.text.Utf8Text;
+import dev.lathe.spirv.SpirvException;
+import dev.lathe.spirv.SpirvFrontend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -78,10 +79,10 @@ public final class ShaderSources {
         try {
             if (name.endsWith(".ir")) {
                 try {
-                    return IrParser.parse(name, dev.lathe.ir.text.Utf8Text.decode(Files.readAllBytes(path), name));
+                    return IrParser.parse(name, Utf8Text.decode(Files.readAllBytes(path), name));
                 } catch (IrSyntaxException e) {
                     throw new SourceException(e.diagnostic().render());
-                } catch (dev.lathe.ir.text.Utf8Text.Malformed e) {
+                } catch (Utf8Text.Malformed e) {
                     throw new SourceException(e.getMessage());
                 }
             }

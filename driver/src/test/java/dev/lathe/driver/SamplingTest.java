@@ -10,6 +10,7 @@ import dev.lathe.ir.interp.Texture;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,7 +57,7 @@ class SamplingTest {
         float[] faces = {0, 1, 2, 3, 4, 5, 4, 3}; // ties: z over y over x
         for (int k = 0; k < dirs.length; k++) {
             ShaderInputs in = new ShaderInputs().set("dir", floats(dirs[k])).setTexture("sky", numbered(1, 1, 6));
-            assertEquals(faces[k], red(s, in), "direction " + java.util.Arrays.toString(dirs[k]));
+            assertEquals(faces[k], red(s, in), "direction " + Arrays.toString(dirs[k]));
         }
         // within +X, s runs along -z and t along -y: (1, 0.5, -0.5) is texel (1, 0) of a 2x2 face
         ShaderInputs in = new ShaderInputs().set("dir", floats(1, -0.5f, -0.5f)).setTexture("sky", numbered(2, 2, 6));

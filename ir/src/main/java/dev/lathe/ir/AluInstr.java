@@ -1,6 +1,8 @@
 package dev.lathe.ir;
 
 import dev.lathe.ir.op.Op;
+import dev.lathe.ir.op.OperandType;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -91,8 +93,8 @@ public final class AluInstr extends Instr {
      * What is wrong with this instruction's shape by the op table (bit sizes, component counts,
      * swizzles), in the order the validator reports it; empty when nothing is.
      */
-    public java.util.List<ShapeProblem> shapeProblems() {
-        java.util.List<ShapeProblem> out = new java.util.ArrayList<>();
+    public List<ShapeProblem> shapeProblems() {
+        List<ShapeProblem> out = new ArrayList<>();
         Value d = def();
         if (op.isHorizontal() && d.numComponents() != op.output().components()) {
             out.add(new ShapeProblem("alu-components", op.opName() + " produces " + op.output().components() + " component(s), not " + d.numComponents()));
@@ -106,7 +108,7 @@ public final class AluInstr extends Instr {
         }
         for (int k = 0; k < numSrcs(); k++) {
             Src s = src(k);
-            dev.lathe.ir.op.OperandType t = op.input(k);
+            OperandType t = op.input(k);
             int want = t.isSized() ? t.bitSize() : unsized;
             if (s.value().bitSize() != want) {
                 out.add(new ShapeProblem("alu-bit-size", "source " + (k + 1) + " of " + op.opName() + " has " + s.value().bitSize()

@@ -1,6 +1,7 @@
 package dev.lathe.ir;
 
 import dev.lathe.ir.op.Fp16;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -41,7 +42,7 @@ public enum ImageFormat {
     ImageFormat(Kind kind, int spirv, int... bits) {
         this.components = bits.length;
         this.kind = kind;
-        this.bits = java.util.Arrays.copyOf(bits, 4);
+        this.bits = Arrays.copyOf(bits, 4);
         this.spirv = spirv;
     }
 

@@ -1,5 +1,7 @@
 package dev.lathe.ir;
 
+import dev.lathe.ir.text.IrPrinter;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -129,7 +131,7 @@ public abstract sealed class Instr implements SrcOwner
      * including cycles of phis): all their sources leave the use lists first, then each one
      * leaves its block.
      */
-    public static void removeAll(java.util.Collection<? extends Instr> instrs) {
+    public static void removeAll(Collection<? extends Instr> instrs) {
         for (Instr i : instrs) {
             for (Src s : i.srcs()) s.unlink();
         }
@@ -185,6 +187,6 @@ public abstract sealed class Instr implements SrcOwner
 
     @Override
     public String toString() {
-        return dev.lathe.ir.text.IrPrinter.instrToString(this);
+        return IrPrinter.instrToString(this);
     }
 }

@@ -1,7 +1,9 @@
 package dev.lathe.ir;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /** An intrinsic call: a variable it names (or none), whole-value sources, and maybe a result. */
 public final class IntrinsicInstr extends Instr {
@@ -70,8 +72,8 @@ public final class IntrinsicInstr extends Instr {
      * {@code stage} (its stage, variable kind, sources and result), in the order the validator
      * reports it; empty when nothing is. Whether the variable is declared is the validator's.
      */
-    public java.util.List<ShapeProblem> shapeProblems(Stage stage) {
-        java.util.List<ShapeProblem> out = new java.util.ArrayList<>();
+    public List<ShapeProblem> shapeProblems(Stage stage) {
+        List<ShapeProblem> out = new ArrayList<>();
         Intrinsic k = intrinsic;
         if (!k.isLegalIn(stage)) out.add(new ShapeProblem("intrinsic-stage", k.spelling() + " is not available in " + stage.spelling() + " shaders"));
         Variable v = var;
@@ -91,7 +93,7 @@ public final class IntrinsicInstr extends Instr {
                 && v.format() != ImageFormat.R32UI && v.format() != ImageFormat.R32I) {
             out.add(new ShapeProblem("intrinsic-variable", k.spelling() + " needs an r32ui or r32i image, but @" + v.name() + " is " + v.format().spelling()));
         }
-        java.util.List<Intrinsic.Role> roles = k.roles(v);
+        List<Intrinsic.Role> roles = k.roles(v);
         if (roles.size() != numSrcs()) {
             out.add(new ShapeProblem("intrinsic-sources", k.spelling() + " takes " + roles.size() + " source(s), has " + numSrcs()));
             return out;
@@ -102,7 +104,7 @@ public final class IntrinsicInstr extends Instr {
             if (shape == null) {
                 if (val.bitSize() == 1) out.add(new ShapeProblem("intrinsic-sources", "buffers cannot store 1-bit values"));
             } else if (val.numComponents() != shape[0] || val.bitSize() != shape[1]) {
-                out.add(new ShapeProblem("intrinsic-sources", "source " + (s + 1) + " (" + roles.get(s).name().toLowerCase(java.util.Locale.ROOT)
+                out.add(new ShapeProblem("intrinsic-sources", "source " + (s + 1) + " (" + roles.get(s).name().toLowerCase(Locale.ROOT)
                         .replace('_', ' ') + ") must be vec" + shape[0] + " " + shape[1] + ", not vec" + val.numComponents() + " " + val.bitSize()));
             }
         }

@@ -69,8 +69,8 @@ public final class IrBuilder {
      * IllegalArgumentException saying what is wrong, so a frontend's mistake stops where it is made.
      */
     public <T extends Instr> T insert(T i) {
-        java.util.List<ShapeProblem> problems = i instanceof AluInstr a ? a.shapeProblems()
-                : i instanceof IntrinsicInstr in ? in.shapeProblems(fn.shader().stage()) : java.util.List.of();
+        List<ShapeProblem> problems = i instanceof AluInstr a ? a.shapeProblems()
+                : i instanceof IntrinsicInstr in ? in.shapeProblems(fn.shader().stage()) : List.of();
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(i.opName() + ": " + problems.get(0).message());
         }

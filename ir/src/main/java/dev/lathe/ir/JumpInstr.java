@@ -1,6 +1,7 @@
 package dev.lathe.ir;
 
 import java.util.List;
+import java.util.Locale;
 
 /** {@code break}, {@code continue} or {@code return}: always the last instruction of its block. */
 public final class JumpInstr extends Instr {
@@ -8,7 +9,7 @@ public final class JumpInstr extends Instr {
         BREAK, CONTINUE, RETURN;
 
         public String spelling() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

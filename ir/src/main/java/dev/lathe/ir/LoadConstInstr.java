@@ -1,5 +1,6 @@
 package dev.lathe.ir;
 
+import dev.lathe.ir.op.Bits;
 import java.util.List;
 
 /** A constant vector: one raw bit pattern per component, masked to the bit size. */
@@ -9,7 +10,7 @@ public final class LoadConstInstr extends Instr {
 
     public LoadConstInstr(Function fn, int bitSize, long... values) {
         this.values = values.clone();
-        long m = dev.lathe.ir.op.Bits.mask(bitSize);
+        long m = Bits.mask(bitSize);
         for (int i = 0; i < this.values.length; i++) this.values[i] &= m;
         this.def = new Value(this, values.length, bitSize, fn.allocateValueIndex());
     }

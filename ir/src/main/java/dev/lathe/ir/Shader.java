@@ -2,9 +2,11 @@ package dev.lathe.ir;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A shader: its stage (with the workgroup size for compute), its interface variables in
@@ -17,7 +19,7 @@ public final class Shader {
     private final Map<String, Variable> variables = new LinkedHashMap<>();
     private final List<Function> functions = new ArrayList<>();
     /** Memos that analyses of this shader share; see {@link #memo}. */
-    private final Map<Class<?>, Object> memos = new java.util.HashMap<>();
+    private final Map<Class<?>, Object> memos = new HashMap<>();
 
     public Shader(Stage stage) {
         this.stage = stage;
@@ -30,7 +32,7 @@ public final class Shader {
      * answers, only how often the same thing is computed — four analyses in one pipeline run
      * pay for it once. A shader is compiled by one thread at a time, and so is its memo used.
      */
-    public <T> T memo(Class<T> kind, java.util.function.Supplier<T> make) {
+    public <T> T memo(Class<T> kind, Supplier<T> make) {
         Object m = memos.get(kind);
         if (m == null) {
             m = make.get();

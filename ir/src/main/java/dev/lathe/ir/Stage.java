@@ -1,11 +1,13 @@
 package dev.lathe.ir;
 
+import java.util.Locale;
+
 /** The shader stage. */
 public enum Stage {
     VERTEX, FRAGMENT, COMPUTE;
 
     public String spelling() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 
     public static Stage parse(String s) {

@@ -1,5 +1,7 @@
 package dev.lathe.ir;
 
+import java.util.Arrays;
+
 /**
  * Swizzle spelling: {@code xyzw} while every index is below 4, otherwise the letters
  * {@code a}–{@code p} for indices 0–15 (as NIR prints vectors wider than four).
@@ -85,7 +87,7 @@ public final class Swizzle {
     /** A swizzle reading component c n times ({@code .xxxx}). */
     public static byte[] splat(int c, int n) {
         byte[] s = new byte[n];
-        java.util.Arrays.fill(s, (byte) c);
+        Arrays.fill(s, (byte) c);
         return s;
     }
 }

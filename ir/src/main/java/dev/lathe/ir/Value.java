@@ -1,7 +1,7 @@
 package dev.lathe.ir;
 
+import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.Op;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,7 +31,7 @@ public final class Value implements AluOperand {
         if (!isValidComponentCount(numComponents)) {
             throw new IllegalArgumentException("invalid component count " + numComponents);
         }
-        if (!dev.lathe.ir.op.Bits.isValidBitSize(bitSize)) {
+        if (!Bits.isValidBitSize(bitSize)) {
             throw new IllegalArgumentException("invalid bit size " + bitSize);
         }
         this.parent = parent;

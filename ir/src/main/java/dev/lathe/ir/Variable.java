@@ -1,5 +1,7 @@
 package dev.lathe.ir;
 
+import java.util.Locale;
+
 /**
  * A named variable: part of the shader interface (input, output, uniform, storage buffer,
  * texture) or a function-local variable. Variables are typed (SSA values are not); intrinsics
@@ -24,7 +26,7 @@ public final class Variable {
         INPUT, OUTPUT, UNIFORM, BUFFER, TEXTURE, LOCAL, SHARED, IMAGE;
 
         public String spelling() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

@@ -1,9 +1,13 @@
 package dev.lathe.rules;
 
 import dev.lathe.ir.op.Op;
+import dev.lathe.ir.rewrite.Predicate;
 import dev.lathe.ir.text.Diagnostic;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Rules pasted from Mesa's {@code nir_opt_algebraic.py}, {@code (('fmul', a, 1.0), a),}: each
@@ -85,7 +89,7 @@ final class MesaTuples {
                     Diagnostic.lineOf(original, py[0])));
             for (int k = py[1]; k < py[2]; k++) out.setCharAt(k, ' ');
         }
-        errors.sort(java.util.Comparator.comparingInt(Diagnostic::line));
+        errors.sort(Comparator.comparingInt(Diagnostic::line));
         return new Found(out.toString(), errors);
     }
 
@@ -93,7 +97,7 @@ final class MesaTuples {
      * The Python of nir_opt_algebraic.py around its tuples: {@code a = 'a'}, {@code optimizations
      * = [}, {@code optimizations.extend([}, {@code ]}, {@code ])} (with a trailing comment).
      */
-    private static final java.util.regex.Pattern PYTHON_LINE = java.util.regex.Pattern.compile(
+    private static final Pattern PYTHON_LINE = Pattern.compile(
             "\\s*(?:[A-Za-z_][A-Za-z_0-9]*\\s*=\\s*(?:'[^']*'|\"[^\"]*\")"
             + "|[A-Za-z_][A-Za-z_0-9.]*\\s*(?:\\+?=\\s*\\[|\\.extend\\(\\s*\\[|\\(\\s*\\[)"
             + "|\\]\\s*\\)?\\s*,?)\\s*(?:#.*)?");
@@ -261,9 +265,9 @@ final class MesaTuples {
         }
     }
 
-    private static final java.util.regex.Pattern OP = java.util.regex.Pattern.compile(
+    private static final Pattern OP = Pattern.compile(
             "(~)?([a-z_0-9]+)(?:@([0-9]+))?(?:\\(([a-z_, ]+)\\))?");
-    private static final java.util.regex.Pattern VAR = java.util.regex.Pattern.compile(
+    private static final Pattern VAR = Pattern.compile(
             "(#)?([a-zA-Z_][a-zA-Z_0-9]*)(?:@(int|uint|float|bool)?([0-9]+)?)?(?:\\(([a-z_, ]+)\\))?");
 
     private static final class Writer {
@@ -325,7 +329,7 @@ final class MesaTuples {
                     String c = cond.trim();
                     if (c.isEmpty()) continue;
                     String advice = Suggest.conditionElsewhere(c);
-                    if (dev.lathe.ir.rewrite.Predicate.bySpelling(c) != null || advice == null) {
+                    if (Predicate.bySpelling(c) != null || advice == null) {
                         conditions.add(c + "(" + name + ")");
                     } else {
                         notes.add("Mesa's " + c + ": " + advice);
@@ -340,7 +344,7 @@ final class MesaTuples {
             if (Op.byName(mesa) != null) return mesa;
             // Mesa's unsized conversions from booleans: their 32-bit forms are the usual ones
             if (mesa.equals("b2i") || mesa.equals("b2f")) return mesa + "32";
-            String s = Suggest.forOp(mesa, java.util.Arrays.stream(Op.values()).map(Op::opName).toList());
+            String s = Suggest.forOp(mesa, Arrays.stream(Op.values()).map(Op::opName).toList());
             return s != null && s.matches("[a-z_0-9]+") ? s : mesa;
         }
     }

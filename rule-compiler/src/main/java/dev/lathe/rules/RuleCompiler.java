@@ -3,6 +3,7 @@ package dev.lathe.rules;
 import dev.lathe.ir.text.Diagnostic;
 import dev.lathe.rules.model.CheckedFile;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -27,7 +28,7 @@ public final class RuleCompiler {
         public String renderAll() {
             List<Diagnostic> all = new ArrayList<>(errors);
             all.addAll(warnings);
-            all.sort(java.util.Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
+            all.sort(Comparator.comparingInt(Diagnostic::line).thenComparingInt(Diagnostic::column));
             return render(all);
         }
 

@@ -7,14 +7,21 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeSpec;
 import dev.lathe.ir.rewrite.RuleSet;
+import dev.lathe.ir.text.Diagnostic;
+import dev.lathe.ir.text.Utf8Text;
 import dev.lathe.rules.codegen.MatcherGenerator;
+import dev.lathe.rules.codegen.SoundnessTestGenerator;
 import dev.lathe.rules.model.CheckedFile;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.lang.model.element.Modifier;
 
@@ -93,7 +100,7 @@ public final class RuleCompilerMain {
         }
         List<CheckedFile> checked = new ArrayList<>();
         // Each pass names one rule set (lathe opt --passes) and one class: both must be unique.
-        java.util.Map<String, String> classOwners = new java.util.HashMap<>();
+        Map<String, String> classOwners = new HashMap<>();
         int errors = 0;
         for (Path f : files) {
             String cite = citeFrom == null ? f.toString()
@@ -127,7 +134,7 @@ public final class RuleCompilerMain {
             for (CheckedFile f : checked) {
                 JavaFile jf = MatcherGenerator.generate(f, pkg);
                 jf.writeTo(out);
-                if (testsOut != null) dev.lathe.rules.codegen.SoundnessTestGenerator.generate(f, pkg).writeTo(testsOut);
+                if (testsOut != null) SoundnessTestGenerator.generate(f, pkg).writeTo(testsOut);
                 sets.add(ClassName.get(pkg, MatcherGenerator.classNameFor(f.passName())));
             }
             index(pkg, sets).writeTo(out);
@@ -141,10 +148,10 @@ public final class RuleCompilerMain {
     /** The file's text, or null after printing why it cannot be had (unreadable, not UTF-8: located). */
     private static String readUtf8(Path f, String cite, PrintStream err) {
         try {
-            return dev.lathe.ir.text.Utf8Text.decode(Files.readAllBytes(f), cite);
+            return Utf8Text.decode(Files.readAllBytes(f), cite);
         } catch (IOException e) {
             err.println(cite + ": cannot read: " + e.getMessage());
-        } catch (dev.lathe.ir.text.Utf8Text.Malformed e) {
+        } catch (Utf8Text.Malformed e) {
             err.println(e.getMessage());
         }
         return null;
@@ -154,7 +161,7 @@ public final class RuleCompilerMain {
      * Whether the file's rule set name is not taken by an earlier file (compared as the class
      * name, ignoring case, so {@code a_b} and {@code aB} clash); prints the error when it is.
      */
-    private static boolean uniquePass(String pass, String cite, String text, java.util.Map<String, String> owners,
+    private static boolean uniquePass(String pass, String cite, String text, Map<String, String> owners,
                                       PrintStream err) {
         String problem = duplicatePass(pass, cite, text, owners);
         if (problem == null) return true;
@@ -166,20 +173,20 @@ public final class RuleCompilerMain {
      * The rendered error when another file already gave this rule set name ({@code owners}: the
      * names seen so far, by lower-case class name, with their files), else null after recording it.
      */
-    public static String duplicatePass(String pass, String cite, String text, java.util.Map<String, String> owners) {
+    public static String duplicatePass(String pass, String cite, String text, Map<String, String> owners) {
         String cls = MatcherGenerator.classNameFor(pass);
-        String owner = owners.putIfAbsent(cls.toLowerCase(java.util.Locale.ROOT), cite);
+        String owner = owners.putIfAbsent(cls.toLowerCase(Locale.ROOT), cite);
         if (owner == null) return null;
         int line = passLine(text, pass);
-        return dev.lathe.ir.text.Diagnostic.error(cite, line, 1, "the pass '" + pass + "' has the same rule set name as "
-                + owner + " (" + cls + "); rename one", dev.lathe.ir.text.Diagnostic.lineOf(text, line)).render();
+        return Diagnostic.error(cite, line, 1, "the pass '" + pass + "' has the same rule set name as "
+                + owner + " (" + cls + "); rename one", Diagnostic.lineOf(text, line)).render();
     }
 
     /** The line of a file's {@code pass} declaration, or 1. */
     private static int passLine(String text, String pass) {
         String[] lines = RuleSyntax.normalize(text).split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
-            if (lines[i].matches("\\s*pass\\s+" + java.util.regex.Pattern.quote(pass) + "\\s*;.*")) return i + 1;
+            if (lines[i].matches("\\s*pass\\s+" + Pattern.quote(pass) + "\\s*;.*")) return i + 1;
         }
         return 1;
     }

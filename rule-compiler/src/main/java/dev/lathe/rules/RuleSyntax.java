@@ -5,7 +5,10 @@ import dev.lathe.rules.ast.Ast;
 import dev.lathe.rules.grammar.RulesLexer;
 import dev.lathe.rules.grammar.RulesParser;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
@@ -60,10 +63,10 @@ public final class RuleSyntax {
         String text = normalize(rawText);
         List<Diagnostic> errors = new ArrayList<>();
         // Token indexes of the syntax errors, to leave the rules holding them out of the tree.
-        java.util.TreeSet<Integer> parserErrors = new java.util.TreeSet<>();
-        java.util.TreeSet<Integer> lexicalErrors = new java.util.TreeSet<>();
+        TreeSet<Integer> parserErrors = new TreeSet<>();
+        TreeSet<Integer> lexicalErrors = new TreeSet<>();
         // Tokens before which a ';' was missing: the start of the next rule, not a fragment.
-        java.util.Set<Integer> missingSemicolon = new java.util.HashSet<>();
+        Set<Integer> missingSemicolon = new HashSet<>();
         // Rules pasted from Mesa get one error each, saying how Lathe writes them, and are
         // blanked out (same length and lines) so that the lexer and parser see nothing of them.
         MesaTuples.Found mesa = MesaTuples.blank(file, text);
@@ -166,7 +169,7 @@ public final class RuleSyntax {
         });
         RulesParser.RuleFileContext tree = parser.ruleFile();
         AstBuilder builder = new AstBuilder(file, text, tokens, errors);
-        java.util.TreeSet<Integer> errorTokens = new java.util.TreeSet<>(parserErrors);
+        TreeSet<Integer> errorTokens = new TreeSet<>(parserErrors);
         errorTokens.addAll(lexicalErrors);
         Ast.RuleFile ast = builder.file(tree, errorTokens, missingSemicolon);
         sort(errors);
@@ -339,7 +342,7 @@ public final class RuleSyntax {
      * boundary lies between them — a ';' (from {@code a} on) not followed by leftovers on its
      * line, a reported missing ';', or a rule's name and ':' with {@code b} past the ':'.
      */
-    private static boolean sameRule(TokenView tokens, int a, int b, java.util.Set<Integer> missingSemicolon) {
+    private static boolean sameRule(TokenView tokens, int a, int b, Set<Integer> missingSemicolon) {
         if (b <= a) return true;
         for (int i = a; i < b; i++) {
             Token t = tokens.get(i);

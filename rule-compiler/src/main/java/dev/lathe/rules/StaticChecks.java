@@ -1,6 +1,7 @@
 package dev.lathe.rules;
 
 import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.Op;
 import dev.lathe.ir.rewrite.RuleLiteral;
 import dev.lathe.ir.text.Diagnostic;
 import dev.lathe.rules.model.CheckedRule;
@@ -8,9 +9,16 @@ import dev.lathe.rules.model.Condition;
 import dev.lathe.rules.model.Node;
 import dev.lathe.rules.model.SizeClass;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * Checks between the rules of a file, after each rule passed its own checks:
@@ -38,7 +46,7 @@ final class StaticChecks {
      * of 1,000 rules take 20 s.
      */
     private final Map<String, RuleLiteral> literals = new HashMap<>();
-    private final Map<CheckedRule, CheckedRule> effectiveRules = new java.util.IdentityHashMap<>();
+    private final Map<CheckedRule, CheckedRule> effectiveRules = new IdentityHashMap<>();
 
     private StaticChecks(String text) {
         this.text = text;
@@ -59,10 +67,10 @@ final class StaticChecks {
     private void run(List<CheckedRule> rules) {
         // The rules each earlier rule shadows: reported once, at the first of them, so that a rule
         // made too general by a typo gives one error naming what it hides, not one per rule.
-        Map<CheckedRule, List<CheckedRule>> shadowed = new java.util.LinkedHashMap<>();
+        Map<CheckedRule, List<CheckedRule>> shadowed = new LinkedHashMap<>();
         // Rules already in error here (a duplicate, a hidden rule, an identity): loops through
         // them are not warned about as well, the error says what to do with them.
-        java.util.Set<CheckedRule> rejected = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        Set<CheckedRule> rejected = Collections.newSetFromMap(new IdentityHashMap<>());
         for (int j = 0; j < rules.size(); j++) {
             CheckedRule later = rules.get(j);
             for (int i = 0; i < j; i++) {
@@ -97,14 +105,14 @@ final class StaticChecks {
         }
         // Which rules each rule's replacement can be matched by, candidates found by the
         // replacement's root op (a file of 3,000 rules has few rules per op).
-        Map<dev.lathe.ir.op.Op, List<Integer>> byRoot = new HashMap<>();
+        Map<Op, List<Integer>> byRoot = new HashMap<>();
         for (int i = 0; i < rules.size(); i++) byRoot.computeIfAbsent(rules.get(i).pattern().op(), k -> new ArrayList<>()).add(i);
         List<List<Integer>> into = new ArrayList<>();
         for (int i = 0; i < rules.size(); i++) {
             CheckedRule a = rules.get(i);
             List<Integer> next = new ArrayList<>();
             // Any op the replacement builds can be rewritten again, not only its root.
-            java.util.TreeSet<Integer> candidates = new java.util.TreeSet<>();
+            TreeSet<Integer> candidates = new TreeSet<>();
             List<Node> work = new ArrayList<>(List.of(a.replacement()));
             while (!work.isEmpty()) {
                 if (!(work.remove(work.size() - 1) instanceof Node.OpNode r) || r.constant()) continue;
@@ -221,7 +229,7 @@ final class StaticChecks {
      */
     private CheckedRule effectiveRule(CheckedRule r) {
         int[] mask = new int[r.classes().size()];
-        java.util.Arrays.fill(mask, 31);
+        Arrays.fill(mask, 31);
         narrow(r.pattern(), mask);
         narrow(r.replacement(), mask);
         List<SizeClass> classes = new ArrayList<>();
@@ -237,7 +245,7 @@ final class StaticChecks {
             RuleLiteral lit = literal(c.text());
             int fits = 0;
             for (int bits : new int[] {1, 8, 16, 32, 64}) {
-                if (lit.fits(bits, c.asFloat())) fits |= dev.lathe.ir.op.Bits.sizeFlag(bits);
+                if (lit.fits(bits, c.asFloat())) fits |= Bits.sizeFlag(bits);
             }
             mask[c.sizeClass()] &= fits;
         } else if (n instanceof Node.OpNode op) {
@@ -270,7 +278,7 @@ final class StaticChecks {
      * ({@code @once}, sizes). {@code bind} is left as it was when the answer is false.
      */
     private boolean match(Node p, Node t, Map<String, Node> bind, CheckedRule pr, CheckedRule tr, boolean strict,
-                          java.util.function.Predicate<Map<String, Node>> then) {
+                          Predicate<Map<String, Node>> then) {
         if (strict && !sizeCovers(pr.sizeClass(p.sizeClass()), tr.sizeClass(t.sizeClass()))) return false;
         if (p instanceof Node.VarNode pv) {
             if (pv.constOnly() && !(t instanceof Node.ConstNode || t instanceof Node.VarNode tv && tv.constOnly() || folded(t))) {
@@ -308,7 +316,7 @@ final class StaticChecks {
     /** Operands {@code j} onward of {@code po} against {@code to}'s, the first two swapped if asked. */
     private boolean matchOperands(Node.OpNode po, Node.OpNode to, boolean swapped, int j, Map<String, Node> bind,
                                   CheckedRule pr, CheckedRule tr, boolean strict,
-                                  java.util.function.Predicate<Map<String, Node>> then) {
+                                  Predicate<Map<String, Node>> then) {
         if (j == po.srcs().size()) return then.test(bind);
         int k = swapped && j < 2 ? 1 - j : j;
         return match(po.srcs().get(j), to.srcs().get(k), bind, pr, tr, strict,
@@ -322,13 +330,13 @@ final class StaticChecks {
     }
 
     private static int sizes(SizeClass c) {
-        return c.isFixed() ? dev.lathe.ir.op.Bits.sizeFlag(c.fixed()) : c.legal();
+        return c.isFixed() ? Bits.sizeFlag(c.fixed()) : c.legal();
     }
 
     /** Every size the tree's class can take, the pattern's class can too. */
     private static boolean sizeCovers(SizeClass p, SizeClass t) {
         if (p.isFixed()) return t.isFixed() && t.fixed() == p.fixed();
-        if (t.isFixed()) return (p.legal() & dev.lathe.ir.op.Bits.sizeFlag(t.fixed())) != 0;
+        if (t.isFixed()) return (p.legal() & Bits.sizeFlag(t.fixed())) != 0;
         return (t.legal() & ~p.legal()) == 0;
     }
 

@@ -1,6 +1,11 @@
 package dev.lathe.rules;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** "Did you mean …?": the closest known name by edit distance, when it is close enough. */
 final class Suggest {
@@ -11,7 +16,7 @@ final class Suggest {
         for (String k : known) {
             if (k.equalsIgnoreCase(name)) return k;
         }
-        List<String> best = new java.util.ArrayList<>();
+        List<String> best = new ArrayList<>();
         int bestDist = Integer.MAX_VALUE;
         for (String k : known) {
             int d = distance(name, k);
@@ -34,24 +39,24 @@ final class Suggest {
      * Names from other compilers' rule languages (Mesa's NIR above all) with what Lathe calls
      * them; a value with a space is advice rather than a name.
      */
-    private static final java.util.Map<String, String> OP_ELSEWHERE = java.util.Map.ofEntries(
-            java.util.Map.entry("fsaturate", "fsat"), java.util.Map.entry("saturate", "fsat"),
-            java.util.Map.entry("fclamp", "fsat (clamps to [0, 1]) or fmin(fmax(a, lo), hi)"),
-            java.util.Map.entry("clamp", "fsat (clamps to [0, 1]) or fmin(fmax(a, lo), hi)"),
-            java.util.Map.entry("i2b", "i2b1"), java.util.Map.entry("i2b32", "i2b1"), java.util.Map.entry("i2b8", "i2b1"),
-            java.util.Map.entry("i2b16", "i2b1"), java.util.Map.entry("f2b", "f2b1"), java.util.Map.entry("f2b32", "f2b1"),
-            java.util.Map.entry("f2b16", "f2b1"), java.util.Map.entry("imov", "mov"), java.util.Map.entry("fmov", "mov"),
-            java.util.Map.entry("fne", "fneu"), java.util.Map.entry("fexp", "fexp2"), java.util.Map.entry("flog", "flog2"),
-            java.util.Map.entry("frsqrt", "frsq"), java.util.Map.entry("fround", "fround_even"),
-            java.util.Map.entry("fisinf", "fisfinite and fisnan"), java.util.Map.entry("inv", "frcp"),
+    private static final Map<String, String> OP_ELSEWHERE = Map.ofEntries(
+            Map.entry("fsaturate", "fsat"), Map.entry("saturate", "fsat"),
+            Map.entry("fclamp", "fsat (clamps to [0, 1]) or fmin(fmax(a, lo), hi)"),
+            Map.entry("clamp", "fsat (clamps to [0, 1]) or fmin(fmax(a, lo), hi)"),
+            Map.entry("i2b", "i2b1"), Map.entry("i2b32", "i2b1"), Map.entry("i2b8", "i2b1"),
+            Map.entry("i2b16", "i2b1"), Map.entry("f2b", "f2b1"), Map.entry("f2b32", "f2b1"),
+            Map.entry("f2b16", "f2b1"), Map.entry("imov", "mov"), Map.entry("fmov", "mov"),
+            Map.entry("fne", "fneu"), Map.entry("fexp", "fexp2"), Map.entry("flog", "flog2"),
+            Map.entry("frsqrt", "frsq"), Map.entry("fround", "fround_even"),
+            Map.entry("fisinf", "fisfinite and fisnan"), Map.entry("inv", "frcp"),
             // the short names of GLSL's and the ISAs' bitfield instructions
-            java.util.Map.entry("ubfe", "ubitfield_extract"), java.util.Map.entry("ibfe", "ibitfield_extract"),
-            java.util.Map.entry("bfi", "bitfield_insert"), java.util.Map.entry("bfrev", "bitfield_reverse"),
-            java.util.Map.entry("bitfieldextract", "ubitfield_extract or ibitfield_extract"),
-            java.util.Map.entry("bitfieldinsert", "bitfield_insert"), java.util.Map.entry("bitfieldreverse", "bitfield_reverse"));
+            Map.entry("ubfe", "ubitfield_extract"), Map.entry("ibfe", "ibitfield_extract"),
+            Map.entry("bfi", "bitfield_insert"), Map.entry("bfrev", "bitfield_reverse"),
+            Map.entry("bitfieldextract", "ubitfield_extract or ibitfield_extract"),
+            Map.entry("bitfieldinsert", "bitfield_insert"), Map.entry("bitfieldreverse", "bitfield_reverse"));
 
     /** Conditions from Mesa's rules, with how Lathe says them. */
-    private static final java.util.Map<String, String> CONDITION_ELSEWHERE = java.util.Map.of(
+    private static final Map<String, String> CONDITION_ELSEWHERE = Map.of(
             "is_pos_power_of_two", "write is_power_of_two, and is_gt_zero for a signed reading",
             "is_used_once", "write @once after the operation in the pattern, as in fmul(a, b)@once",
             "is_not_const", "there is none: a plain variable matches anything, #c only constants",
@@ -61,12 +66,12 @@ final class Suggest {
 
     /** How Lathe says a condition of Mesa's rules that it does not have, or null. */
     static String conditionElsewhere(String name) {
-        return CONDITION_ELSEWHERE.get(name.toLowerCase(java.util.Locale.ROOT));
+        return CONDITION_ELSEWHERE.get(name.toLowerCase(Locale.ROOT));
     }
 
     /** For an unknown condition: the " (…)" that follows its name in the error. */
     static String forCondition(String name, List<String> known) {
-        String elsewhere = CONDITION_ELSEWHERE.get(name.toLowerCase(java.util.Locale.ROOT));
+        String elsewhere = CONDITION_ELSEWHERE.get(name.toLowerCase(Locale.ROOT));
         if (elsewhere != null) return " (" + elsewhere + ")";
         String near = closest(name, known);
         return near == null ? "; known: " + String.join(", ", known) : " (did you mean " + near + "?)";
@@ -81,10 +86,10 @@ final class Suggest {
         for (String k : known) {
             if (k.equalsIgnoreCase(name)) return k;
         }
-        String lower = name.toLowerCase(java.util.Locale.ROOT);
+        String lower = name.toLowerCase(Locale.ROOT);
         if (OP_ELSEWHERE.containsKey(lower)) return OP_ELSEWHERE.get(lower);
         // iadd32: a size glued to the name, where the op takes it as an annotation
-        java.util.regex.Matcher sized = SIZED_NAME.matcher(lower);
+        Matcher sized = SIZED_NAME.matcher(lower);
         if (sized.matches() && known.contains(sized.group(1))) return sized.group(1) + "@" + sized.group(2);
         switch (lower) {
             case "fma", "fmad", "mad", "madd", "fmadd" -> {
@@ -92,12 +97,12 @@ final class Suggest {
             }
             default -> { }
         }
-        List<String> typed = new java.util.ArrayList<>();
+        List<String> typed = new ArrayList<>();
         for (String prefix : new String[] {"f", "i", "u"}) {
             if (known.contains(prefix + lower)) typed.add(prefix + lower);
         }
         if (!typed.isEmpty()) return oneOf(typed);
-        List<String> longer = new java.util.ArrayList<>();
+        List<String> longer = new ArrayList<>();
         for (String k : known) {
             if (k.startsWith(lower) && k.length() <= lower.length() + 3) longer.add(k);
         }
@@ -106,7 +111,7 @@ final class Suggest {
     }
 
     /** An op name with a size glued on: iadd32, fmul_16. */
-    private static final java.util.regex.Pattern SIZED_NAME = java.util.regex.Pattern.compile("(.*?)_?(1|8|16|32|64)");
+    private static final Pattern SIZED_NAME = Pattern.compile("(.*?)_?(1|8|16|32|64)");
 
     private static String oneOf(List<String> names) {
         return names.size() == 1 ? names.get(0) : "one of " + String.join(", ", names);

@@ -10,6 +10,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +42,7 @@ class RuleCompilerMainTest {
 
     /** javac on a generated class (a path under the output folder) and the index: it must compile. */
     private void compileGenerated(String generated) throws IOException {
-        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         Path classes = Files.createDirectories(dir.resolve("classes"));
         ByteArrayOutputStream log = new ByteArrayOutputStream();
         int code = javac.run(null, log, log, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.pass.PassException;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
@@ -16,6 +16,7 @@ import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
 import dev.lathe.ir.validate.Validator;
 import dev.lathe.rules.interp.RuleInterpreter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** What rules mean, run through the rule interpreter on small programs. */
@@ -28,7 +29,7 @@ class RuleSemanticsTest {
         Shader s = IrParser.parse("t.ir", "shader fragment\n" + program);
         new RewritePass(new RuleInterpreter(r.file())).run(s.entryPoint());
         new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse("copy_prop, dce", PassRegistry.standard()));
-        assertEquals(java.util.List.of(), Validator.validate(s));
+        assertEquals(List.of(), Validator.validate(s));
         return IrPrinter.print(s);
     }
 
@@ -51,7 +52,7 @@ class RuleSemanticsTest {
     void unnamedRulesAreNamedAfterTheirLine() {
         RuleCompiler.Result r = RuleCompiler.compile("t.rules", "pass t;\n\na * 1.0 => a;\nnamed: fadd(a, -0.0) => a;\n");
         assertTrue(r.ok(), r.render());
-        assertEquals(java.util.List.of("line_3", "named"), r.file().rules().stream().map(x -> x.name()).toList());
+        assertEquals(List.of("line_3", "named"), r.file().rules().stream().map(x -> x.name()).toList());
         assertEquals(3, r.file().rules().get(0).line());
         String out = rewrite("a * 1.0 => a;", IO + """
                 function main {
@@ -276,7 +277,7 @@ class RuleSemanticsTest {
     }
 
     /** The op each rule's pattern root resolved to. */
-    private static java.util.List<String> roots(String rules) {
+    private static List<String> roots(String rules) {
         RuleCompiler.Result r = RuleCompiler.compile("t.rules", "pass t;\n" + rules);
         assertTrue(r.ok(), r.render());
         return r.file().rules().stream().map(x -> x.pattern().op().opName()).toList();
@@ -288,7 +289,7 @@ class RuleSemanticsTest {
         // typed by their operands, so the annotations decide as a reader of the rule expects.
         // r7: m and n are read only by sign-blind ops, so they are signed (a replacement's ixor
         // says nothing about signedness, whatever class the op table gives its operands).
-        assertEquals(java.util.List.of("udiv", "ushr", "ult", "ilt", "ishr", "ushr", "ilt", "ishr"), roots("""
+        assertEquals(List.of("udiv", "ushr", "ult", "ilt", "ishr", "ushr", "ilt", "ishr"), roots("""
                 r1: (a@u32 + b) / 2 => a;
                 r2: (c@u32 * d) >> 16 => c;
                 r3: e@u32 - #lo < #n => true;
@@ -300,7 +301,7 @@ class RuleSemanticsTest {
                 """));
         // Where signedness does not change the op, int and uint operands agree; the bitwise
         // operators and '<<' have one meaning and need no evidence.
-        assertEquals(java.util.List.of("isub", "iand", "ieq"), roots("""
+        assertEquals(List.of("isub", "iand", "ieq"), roots("""
                 r1: isub(e@i32, f@u32) => e + -f;
                 r2: iand(a << b@u32, 0) => 0;
                 r3: (x & y) == 0 => ieq(iand(y, x), 0) & true;
@@ -316,7 +317,7 @@ class RuleSemanticsTest {
                 r3: udiv(c, #d) => ushr(c, find_lsb(d)) if is_power_of_two(d);
                 """);
         assertTrue(r.ok(), r.render());
-        assertEquals(java.util.List.of(TypeClass.INT, TypeClass.UINT, TypeClass.UINT),
+        assertEquals(List.of(TypeClass.INT, TypeClass.UINT, TypeClass.UINT),
                 r.file().rules().stream().map(x -> x.conditions().get(0).type()).toList());
     }
 
@@ -329,7 +330,7 @@ class RuleSemanticsTest {
                 r3: iand(f@f32, 0x7fffffff) => fabs(f);
                 r4: iadd(g@u32, 0) => g;
                 """);
-        assertEquals(java.util.List.of(
+        assertEquals(List.of(
                 "t.rules:2:11: error: b is annotated as uint, but fmax reads it as a float",
                 "t.rules:3:15: error: fadd computes a float, not an int"),
                 r.errors().stream().map(d -> d.file() + ":" + d.line() + ":" + d.column() + ": error: " + d.message()).toList());
@@ -347,7 +348,7 @@ class RuleSemanticsTest {
                 r6: iadd(a, a) => ishl(a, 1);
                 """);
         assertTrue(r.ok(), r.render());
-        assertEquals(java.util.List.of(
+        assertEquals(List.of(
                 "5: rule r4 may rewrite forever: its replacement matches its own pattern",
                 "7: rules r5 (line 6) and r6 may rewrite into each other: each one's replacement matches the other's pattern"),
                 r.warnings().stream().map(d -> d.line() + ": " + d.message()).toList());
@@ -366,7 +367,7 @@ class RuleSemanticsTest {
                 """);
         assertTrue(r.ok(), r.render());
         // p1, p2 and p3 form one component, but every loop in it is a pair: no cycle warning.
-        assertEquals(java.util.List.of(
+        assertEquals(List.of(
                 "4: rules r1 (line 2), r2 (line 3) and r3 (line 4) may rewrite around a cycle, each one's replacement"
                         + " matching the next one's pattern: r1 -> r2 -> r3 -> r1",
                 "7: rules p1 (line 5) and p3 may rewrite into each other: each one's replacement matches the other's pattern",

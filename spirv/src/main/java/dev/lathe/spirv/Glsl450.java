@@ -6,6 +6,7 @@ import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import dev.lathe.spirv.SpirvModule.Instruction;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -174,7 +175,7 @@ final class Glsl450 {
     static Value f(IrBuilder b, Value x, double v) {
         long bits = FloatBits.fromDouble(v, x.bitSize());
         long[] all = new long[x.numComponents()];
-        java.util.Arrays.fill(all, bits);
+        Arrays.fill(all, bits);
         return b.constant(x.bitSize(), all);
     }
 
@@ -263,7 +264,7 @@ final class Glsl450 {
     /** A 32-bit constant in every component of a value like {@code x}. */
     private static Value k(IrBuilder b, Value x, long v) {
         long[] all = new long[x.numComponents()];
-        java.util.Arrays.fill(all, v & 0xffffffffL);
+        Arrays.fill(all, v & 0xffffffffL);
         return b.constant(32, all);
     }
 

@@ -2,7 +2,10 @@ package dev.lathe.spirv;
 
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.AtomicOp;
+import dev.lathe.ir.BaseType;
+import dev.lathe.ir.Intrinsic;
 import dev.lathe.ir.IrBuilder;
+import dev.lathe.ir.Stage;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.FloatBits;
@@ -12,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BinaryOperator;
 
 /**
  * The translation of one instruction inside a function: memory, composites, arithmetic,
@@ -275,7 +279,7 @@ final class Instructions {
             case 207, 208, 209, 210, 211, 212, 213, 214, 215 -> {
                 // derivatives: Lathe runs one fragment at a time, as if the other three of its quad
                 // had the same inputs, so every derivative (and fwidth) is exactly 0
-                if (t.shader.stage() != dev.lathe.ir.Stage.FRAGMENT) throw m.module.error(i, SpirvNames.opcode(op) + " outside a fragment shader");
+                if (t.shader.stage() != Stage.FRAGMENT) throw m.module.error(i, SpirvNames.opcode(op) + " outside a fragment shader");
                 Value x = t.simple(i, t.val(i, m.id(i, 2)));
                 t.define(m.id(i, 1), new Val.Simple(b.constant(x.bitSize(), new long[x.numComponents()])));
             }
@@ -322,7 +326,7 @@ final class Instructions {
     }
 
     /** An operation on scalars and vectors applied member by member to matrices (and arrays, structs). */
-    private static Val memberwise(SpirvToIr t, Instruction i, Val x, Val y, java.util.function.BinaryOperator<Value> f) {
+    private static Val memberwise(SpirvToIr t, Instruction i, Val x, Val y, BinaryOperator<Value> f) {
         if (x instanceof Val.Composite cx && y instanceof Val.Composite cy && cx.members().size() == cy.members().size()) {
             List<Val> out = new ArrayList<>();
             for (int k = 0; k < cx.members().size(); k++) out.add(memberwise(t, i, cx.members().get(k), cy.members().get(k), f));
@@ -367,7 +371,7 @@ final class Instructions {
         Variable tex = inputAttachment(t, i, m.id(i, 2));
         Value offset = t.simple(i, t.val(i, m.id(i, 3)));
         if (offset.bitSize() != 32 || offset.numComponents() != 2) throw m.module.error(i, "OpImageRead on an input attachment needs an ivec2 coordinate");
-        Value pixel = b.alu(Op.F2I32, b.alu(Op.FFLOOR, pick(b, b.sysval(dev.lathe.ir.Intrinsic.LOAD_FRAG_COORD), 2)));
+        Value pixel = b.alu(Op.F2I32, b.alu(Op.FFLOOR, pick(b, b.sysval(Intrinsic.LOAD_FRAG_COORD), 2)));
         Value at = b.alu(Op.IADD, pixel, offset);
         int mask = i.count() > 4 ? i.operand(4) : 0;
         boolean multisampled = t.textureShapes.get(tex) == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED;
@@ -456,7 +460,7 @@ final class Instructions {
         Value ref = null;
         Integer component = null;
         if (dref) {
-            if (tex.type().base() != dev.lathe.ir.BaseType.FLOAT) throw m.module.error(i, SpirvNames.opcode(op) + " on an integer texture");
+            if (tex.type().base() != BaseType.FLOAT) throw m.module.error(i, SpirvNames.opcode(op) + " on an integer texture");
             ref = t.simple(i, t.val(i, m.id(i, next++)));
         }
         if (op == 96) {

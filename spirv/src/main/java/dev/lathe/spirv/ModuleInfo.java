@@ -1,5 +1,9 @@
 package dev.lathe.spirv;
 
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.Variable;
+import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.Op;
 import dev.lathe.spirv.SpirvModule.Instruction;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -91,7 +95,7 @@ final class ModuleInfo {
                 case 16 -> { // OpExecutionMode fn mode literals
                     if (arg(i, 1) == 17 && i.count() >= 5) {
                         long x = i.operand(2) & 0xffffffffL, y = i.operand(3) & 0xffffffffL, z = i.operand(4) & 0xffffffffL;
-                        String problem = dev.lathe.ir.Shader.workgroupSizeProblem(x, y, z);
+                        String problem = Shader.workgroupSizeProblem(x, y, z);
                         if (problem != null) throw module.error(i, "unsupported LocalSize: " + problem);
                         localSize = new int[] {(int) x, (int) y, (int) z};
                     }
@@ -156,9 +160,9 @@ final class ModuleInfo {
 
     /** A Location or Binding the IR can hold: 0 to {@link dev.lathe.ir.Variable#MAX_NUMBER}. */
     private void checkNumber(Instruction i, int decoration, int value) {
-        if ((decoration == LOCATION || decoration == BINDING) && (value & 0xffffffffL) > dev.lathe.ir.Variable.MAX_NUMBER) {
+        if ((decoration == LOCATION || decoration == BINDING) && (value & 0xffffffffL) > Variable.MAX_NUMBER) {
             throw module.error(i, "unsupported " + SpirvNames.of("Decoration", decoration) + " " + Integer.toUnsignedString(value)
-                    + " (0 to " + dev.lathe.ir.Variable.MAX_NUMBER + ")");
+                    + " (0 to " + Variable.MAX_NUMBER + ")");
         }
     }
 
@@ -179,7 +183,7 @@ final class ModuleInfo {
         switch (c.opcode()) {
             case 41, 48 -> { return 1L; }
             case 42, 49 -> { return 0L; }
-            case 43, 50 -> { return c.count() > 2 ? c.operand(2) & dev.lathe.ir.op.Bits.mask(Math.min(bits, 32)) : null; }
+            case 43, 50 -> { return c.count() > 2 ? c.operand(2) & Bits.mask(Math.min(bits, 32)) : null; }
             case 52 -> { }
             default -> { return null; }
         }
@@ -194,7 +198,7 @@ final class ModuleInfo {
             if (v == null) return null;
             srcs[k] = new long[] {v};
             // the unsized operand size: the first non-condition operand's
-            if (unsized == 0 && !(choice.op() == dev.lathe.ir.op.Op.BCSEL && k == 0)) unsized = SpirvType.bits(typeOf(c, id(constants.get(operand), 0)));
+            if (unsized == 0 && !(choice.op() == Op.BCSEL && k == 0)) unsized = SpirvType.bits(typeOf(c, id(constants.get(operand), 0)));
         }
         if (choice.swapped()) {
             long[] tmp = srcs[0];

@@ -1,5 +1,6 @@
 package dev.lathe.spirv;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -75,7 +76,7 @@ public final class SpirvReader {
                 int c = (w >>> (8 * b)) & 0xff;
                 if (c == 0) {
                     if (next != null) next[0] = k + 1;
-                    return new String(buf, 0, len, java.nio.charset.StandardCharsets.UTF_8);
+                    return new String(buf, 0, len, StandardCharsets.UTF_8);
                 }
                 buf[len++] = (byte) c;
             }

@@ -7,6 +7,7 @@ import dev.lathe.ir.IfNode;
 import dev.lathe.ir.ImageFormat;
 import dev.lathe.ir.Intrinsic;
 import dev.lathe.ir.IrBuilder;
+import dev.lathe.ir.LoadConstInstr;
 import dev.lathe.ir.LoopNode;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
@@ -14,10 +15,10 @@ import dev.lathe.ir.TextureDim;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
-import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.pass.RepairSsa;
 import dev.lathe.spirv.SpirvModule.Instruction;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -25,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * SPIR-V to Lathe IR, for one entry point.
@@ -77,7 +79,7 @@ final class SpirvToIr {
      */
     private record Frame(Ptr value, Variable returned) {}
 
-    private final java.util.ArrayDeque<Frame> frames = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Frame> frames = new ArrayDeque<>();
     private int depth;
 
     SpirvToIr(ModuleInfo m) {
@@ -528,7 +530,7 @@ final class SpirvToIr {
     }
 
     private static Long constantOf(Value v) {
-        return v.parent() instanceof dev.lathe.ir.LoadConstInstr lc && v.numComponents() == 1 ? lc.values()[0] : null;
+        return v.parent() instanceof LoadConstInstr lc && v.numComponents() == 1 ? lc.values()[0] : null;
     }
 
     /** Loads along a path in a local array of scalars or vectors (the slots of {@code t}, from {@code slot}). */
@@ -541,7 +543,7 @@ final class SpirvToIr {
      * columns, arrays their elements' slots in order) starting at {@code slot}; {@code leaf}
      * loads one slot.
      */
-    private Val loadSlots(Instruction at, SpirvType t, Value slot, List<Object> path, java.util.function.UnaryOperator<Value> leaf) {
+    private Val loadSlots(Instruction at, SpirvType t, Value slot, List<Object> path, UnaryOperator<Value> leaf) {
         if (SpirvType.isSimple(t)) return component(leaf.apply(slot), path);
         SpirvType e = t instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) t).element();
         int n = t instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) t).length();
@@ -1469,7 +1471,7 @@ final class SpirvToIr {
     private int constantDepth;
 
     /** The opcodes OpSpecConstantOp may name in a shader (conversions, integer and logical ops, shuffles). */
-    private static final java.util.Set<Integer> SPEC_CONSTANT_OPS = java.util.Set.of(113, 114, 115, 116, 126, 200, 128, 130, 132, 134, 135,
+    private static final Set<Integer> SPEC_CONSTANT_OPS = Set.of(113, 114, 115, 116, 126, 200, 128, 130, 132, 134, 135,
             137, 138, 139, 194, 195, 196, 197, 198, 199, 79, 81, 82, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177,
             178, 179);
 

@@ -1,6 +1,7 @@
 package dev.lathe.spirv;
 
 import java.util.List;
+import java.util.function.IntFunction;
 
 /** The SPIR-V types Lathe reads, by their defining instruction; messages spell them as GLSL does ({@code vec4}, {@code uint64_t}, {@code mat3x4}). */
 sealed interface SpirvType {
@@ -115,7 +116,7 @@ sealed interface SpirvType {
      * may be declared before it (OpTypeForwardPointer) inside structs they point at; two are
      * the same type when their ids are.
      */
-    record DevicePointer(int id, java.util.function.IntFunction<SpirvType> resolve) implements SpirvType {
+    record DevicePointer(int id, IntFunction<SpirvType> resolve) implements SpirvType {
         SpirvType pointee() {
             return resolve.apply(id);
         }

@@ -1,9 +1,12 @@
 package dev.lathe.spirv;
 
+import dev.lathe.ir.Intrinsic;
 import dev.lathe.ir.IrBuilder;
 import dev.lathe.ir.Value;
+import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import dev.lathe.spirv.SpirvModule.Instruction;
+import java.util.Arrays;
 
 /**
  * Subgroup builtins and OpGroupNonUniform* instructions. Lathe's interpreter and simulator run
@@ -35,10 +38,10 @@ final class Subgroups {
             // one subgroup per invocation of the workgroup
             case NUM_SUBGROUPS -> {
                 if (!compute) yield b.i32(1);
-                Value s = b.sysval(dev.lathe.ir.Intrinsic.LOAD_WORKGROUP_SIZE);
+                Value s = b.sysval(Intrinsic.LOAD_WORKGROUP_SIZE);
                 yield b.alu(Op.IMUL, b.alu(Op.IMUL, b.channel(s, 0), b.channel(s, 1)), b.channel(s, 2));
             }
-            case SUBGROUP_ID -> compute ? b.sysval(dev.lathe.ir.Intrinsic.LOAD_LOCAL_INVOCATION_INDEX) : b.i32(0);
+            case SUBGROUP_ID -> compute ? b.sysval(Intrinsic.LOAD_LOCAL_INVOCATION_INDEX) : b.i32(0);
             // the masks of invocation 0 of a one-invocation subgroup
             case EQ_MASK, GE_MASK, LE_MASK -> b.i32(1, 0, 0, 0);
             default -> b.i32(0, 0, 0, 0);
@@ -116,18 +119,18 @@ final class Subgroups {
         long mask = bits == 64 ? -1L : (1L << bits) - 1;
         long x = switch (op) {
             case 349, 360, 361, 363, 364 -> 0; // IAdd, BitwiseOr, BitwiseXor, LogicalOr, LogicalXor
-            case 350 -> dev.lathe.ir.op.FloatBits.fromDouble(0.0, bits); // FAdd
+            case 350 -> FloatBits.fromDouble(0.0, bits); // FAdd
             case 351 -> 1; // IMul
-            case 352 -> dev.lathe.ir.op.FloatBits.fromDouble(1.0, bits); // FMul
+            case 352 -> FloatBits.fromDouble(1.0, bits); // FMul
             case 353 -> mask >>> 1; // SMin: the largest signed value
             case 354, 359, 362 -> mask; // UMin, BitwiseAnd, LogicalAnd
-            case 355 -> dev.lathe.ir.op.FloatBits.fromDouble(Double.POSITIVE_INFINITY, bits); // FMin
+            case 355 -> FloatBits.fromDouble(Double.POSITIVE_INFINITY, bits); // FMin
             case 356 -> (mask >>> 1) + 1 & mask; // SMax: the smallest signed value
             case 357 -> 0; // UMax
-            default -> dev.lathe.ir.op.FloatBits.fromDouble(Double.NEGATIVE_INFINITY, bits); // FMax
+            default -> FloatBits.fromDouble(Double.NEGATIVE_INFINITY, bits); // FMax
         };
         long[] c = new long[v.numComponents()];
-        java.util.Arrays.fill(c, x & mask);
+        Arrays.fill(c, x & mask);
         return b.constant(bits, c);
     }
 }

@@ -9,8 +9,12 @@ import dev.lathe.ir.text.IrPrinter;
 import dev.lathe.ir.validate.Validator;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 
 /**
  * Modules fuzzing found (assembled from the .spvasm beside each .spv in
@@ -40,13 +44,13 @@ class HostileSpirvTest {
      * Modules the SPIR-V fuzzer (lathe fuzz spirv) found translated into IR that did not validate,
      * minimized: each is now refused with the word offset of the instruction at fault.
      */
-    @org.junit.jupiter.api.TestFactory
-    java.util.stream.Stream<org.junit.jupiter.api.DynamicTest> fuzzFindingsAreRefusedWhereTheyGoWrong() throws IOException {
+    @TestFactory
+    Stream<DynamicTest> fuzzFindingsAreRefusedWhereTheyGoWrong() throws IOException {
         List<String> names = List.of("spirv-2-1649", "spirv-2-2133", "spirv-2-2397", "spirv-2-3121", "spirv-2-853", "spirv-3-10417");
-        List<org.junit.jupiter.api.DynamicTest> tests = new java.util.ArrayList<>();
+        List<DynamicTest> tests = new ArrayList<>();
         for (String n : names) {
             byte[] bytes = module("fuzz/" + n);
-            tests.add(org.junit.jupiter.api.DynamicTest.dynamicTest(n, () -> {
+            tests.add(DynamicTest.dynamicTest(n, () -> {
                 SpirvException e = assertThrows(SpirvException.class, () -> SpirvFrontend.read(n + ".spv", bytes));
                 assertTrue(e.getMessage().matches(n + "\\.spv: word [1-9][0-9]*: .+"), e.getMessage());
             }));

@@ -4,10 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.validate.ValidationError;
+import dev.lathe.ir.validate.Validator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
@@ -96,7 +100,7 @@ class SpirvReaderTest {
                 case 0 -> {
                     for (int f = 1 + r.nextInt(8); f > 0; f--) b[r.nextInt(b.length)] ^= (byte) (1 << r.nextInt(8));
                 }
-                case 1 -> b = java.util.Arrays.copyOf(b, r.nextInt(b.length));
+                case 1 -> b = Arrays.copyOf(b, r.nextInt(b.length));
                 case 2 -> put(b, 3, r.nextInt()); // any id bound
                 case 3 -> {
                     int w = 5 + r.nextInt(b.length / 4 - 5);
@@ -134,9 +138,9 @@ class SpirvReaderTest {
                 default -> put(b, w, r.nextInt());
             }
             try {
-                dev.lathe.ir.Shader s = SpirvFrontend.read("m.spv", b);
+                Shader s = SpirvFrontend.read("m.spv", b);
                 // a module Lathe translates gives valid IR; a module it refuses is refused at an instruction
-                List<dev.lathe.ir.validate.ValidationError> errors = dev.lathe.ir.validate.Validator.validate(s);
+                List<ValidationError> errors = Validator.validate(s);
                 int mutant = k;
                 assertTrue(errors.isEmpty(), () -> "mutant " + mutant + " translates into invalid IR: " + errors.get(0).format());
                 translated++;
@@ -166,7 +170,7 @@ class SpirvReaderTest {
     }
 
     static byte[] append(byte[] b, int v) {
-        byte[] c = java.util.Arrays.copyOf(b, b.length + 4);
+        byte[] c = Arrays.copyOf(b, b.length + 4);
         put(c, b.length / 4, v);
         return c;
     }

@@ -6,20 +6,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lathe.backend.compile.CompileException;
 import dev.lathe.backend.compile.MachineCompiler;
-import dev.lathe.driver.Compiler;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import dev.lathe.backend.program.Program;
+import dev.lathe.backend.program.ProgramText;
 import dev.lathe.backend.sim.SimulationException;
 import dev.lathe.backend.sim.Simulator;
 import dev.lathe.cli.Main;
+import dev.lathe.driver.Compiler;
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.AtomicOp;
+import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
-import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.gen.RandomProgramGenerator.Options;
+import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
+import dev.lathe.ir.interp.Texture;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
 import java.io.IOException;
@@ -29,7 +34,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -146,8 +153,8 @@ class BackendEndToEndTest {
         MachineCompiler.Result r = compile(s, seed, before, wrapErrors);
         boolean decided = compare(interpret(r.optimized(), seed), r, seed, "the IR it was compiled from", IrPrinter.print(r.optimized()));
         Shader exact = IrParser.parse("exact.ir", before);
-        for (dev.lathe.ir.Instr i : exact.entryPoint().instructions()) {
-            if (i instanceof dev.lathe.ir.AluInstr alu) alu.setExact(true);
+        for (Instr i : exact.entryPoint().instructions()) {
+            if (i instanceof AluInstr alu) alu.setExact(true);
         }
         MachineCompiler.Result strict = compile(exact, seed, before, wrapErrors);
         return compare(original, strict, seed, "the unoptimized IR (compiled with every instruction exact)", before) && decided;
@@ -170,11 +177,11 @@ class BackendEndToEndTest {
         try {
             machine = simulate(r.program(), r.optimized(), seed);
         } catch (SimulationException e) {
-            throw new AssertionError("seed " + seed + ": " + e.getMessage() + "\n" + dev.lathe.backend.program.ProgramText.print(r.program()), e);
+            throw new AssertionError("seed " + seed + ": " + e.getMessage() + "\n" + ProgramText.print(r.program()), e);
         }
         ShaderOutputs.Comparison c = reference.compareUnderNanContract(machine);
         assertTrue(c.kind() != ShaderOutputs.Comparison.Kind.BROKEN, () -> "seed " + seed + ": the binary disagrees with " + what + " ("
-                + c.detail() + ")\n" + referenceIr + "\n" + dev.lathe.backend.program.ProgramText.print(r.program()));
+                + c.detail() + ")\n" + referenceIr + "\n" + ProgramText.print(r.program()));
         return c.kind() == ShaderOutputs.Comparison.Kind.KEPT;
     }
 
@@ -186,8 +193,8 @@ class BackendEndToEndTest {
     @TestFactory
     Stream<DynamicTest> everyAtomicAgreesWithTheInterpreter() {
         List<DynamicTest> tests = new ArrayList<>();
-        for (dev.lathe.ir.AtomicOp op : dev.lathe.ir.AtomicOp.values()) {
-            String name = op.name().toLowerCase(java.util.Locale.ROOT);
+        for (AtomicOp op : AtomicOp.values()) {
+            String name = op.name().toLowerCase(Locale.ROOT);
             String cmp = op.hasCompare() ? "%c, " : "";
             Shader s = IrParser.parse(name + ".ir", """
                     shader compute workgroup_size(8, 1, 1)
@@ -231,7 +238,7 @@ class BackendEndToEndTest {
             tests.add(DynamicTest.dynamicTest(name, () -> {
                 MachineCompiler.Result r = Compiler.compile(s);
                 for (long seed = 0; seed < 20; seed++) {
-                    java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+                    SplittableRandom rnd = new SplittableRandom(seed);
                     long[] in = new long[16], b = new long[6];
                     for (int i = 0; i < in.length; i++) in[i] = rnd.nextLong(1L << 32);
                     for (int i = 0; i < b.length; i++) b[i] = rnd.nextInt(4);
@@ -267,12 +274,12 @@ class BackendEndToEndTest {
             tests.add(DynamicTest.dynamicTest("image_" + name, () -> {
                 MachineCompiler.Result r = Compiler.compile(img);
                 for (long seed = 0; seed < 20; seed++) {
-                    java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+                    SplittableRandom rnd = new SplittableRandom(seed);
                     long[] in = new long[16], texels = new long[8];
                     for (int i = 0; i < in.length; i++) in[i] = rnd.nextInt(3) == 0 ? rnd.nextInt(4) : rnd.nextLong(1L << 32);
                     for (int i = 0; i < texels.length; i++) texels[i] = rnd.nextInt(4);
                     ShaderInputs inputs = new ShaderInputs().setBufferWords("in", in).setBufferWords("out", new long[16])
-                            .setTexture("img", new dev.lathe.ir.interp.Texture(2, 1, 1, texels));
+                            .setTexture("img", new Texture(2, 1, 1, texels));
                     ShaderOutputs want = new Interpreter(img).dispatch(inputs, 2, 1, 1);
                     ShaderOutputs got = new Simulator(r.program()).dispatch(inputs, 2, 1, 1).outputs();
                     long finalSeed = seed;
@@ -317,7 +324,7 @@ class BackendEndToEndTest {
         MachineCompiler.Result r = Compiler.compile(s);
         assertTrue(r.program().slots().get("bones") >= 2048, r.program().slots().toString());
         assertTrue(r.stats().constlen() <= 512, "constlen " + r.stats().constlen());
-        Program reread = dev.lathe.backend.program.ProgramText.parse("big.s", dev.lathe.backend.program.ProgramText.print(r.program()));
+        Program reread = ProgramText.parse("big.s", ProgramText.print(r.program()));
         assertEquals(r.program().slots(), reread.slots());
         for (long seed = 0; seed < 10; seed++) {
             ShaderInputs in = RandomProgramGenerator.randomInputs(s, seed).setBufferWords("out", new long[8]);
@@ -349,7 +356,7 @@ class BackendEndToEndTest {
         // n values all live at once: below 192 it compiles, above it names the pressure
         assertTrue(compiles(180));
         CompileException e = assertThrows(CompileException.class, () -> Compiler.compile(wide(200)));
-        assertTrue(e.getMessage().contains("register pressure") && e.getMessage().contains("spilling is not implemented yet"), e.getMessage());
+        assertTrue(e.getMessage().contains("register pressure") && e.getMessage().contains("does not spill"), e.getMessage());
     }
 
     private static boolean compiles(int n) {

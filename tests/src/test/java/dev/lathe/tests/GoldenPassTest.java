@@ -3,7 +3,12 @@ package dev.lathe.tests;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.lathe.driver.Passes;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.Stage;
+import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.interp.Interpreter;
+import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
@@ -70,14 +75,14 @@ class GoldenPassTest {
 
     /** The ir passes and the generated rule passes (algebraic, late, …). */
     static PassRegistry registry() {
-        return new dev.lathe.driver.Passes().registry();
+        return new Passes().registry();
     }
 
     /** The interpreter's outputs on seeded random inputs (textures included); a compute shader runs two workgroups. */
     static ShaderOutputs runOn(Shader s, long seed) {
-        dev.lathe.ir.interp.ShaderInputs in = dev.lathe.ir.gen.RandomProgramGenerator.randomInputs(s, seed);
-        dev.lathe.ir.interp.Interpreter it = new dev.lathe.ir.interp.Interpreter(s);
-        return s.stage() == dev.lathe.ir.Stage.COMPUTE ? it.dispatch(in, 2, 1, 1) : it.run(in);
+        ShaderInputs in = RandomProgramGenerator.randomInputs(s, seed);
+        Interpreter it = new Interpreter(s);
+        return s.stage() == Stage.COMPUTE ? it.dispatch(in, 2, 1, 1) : it.run(in);
     }
 
     static void check(Path f) throws IOException {

@@ -8,8 +8,8 @@ import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
-import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.gen.RandomProgramGenerator.Options;
+import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderOutputs;
 import dev.lathe.ir.op.Op;
@@ -21,10 +21,15 @@ import dev.lathe.ir.text.IrPrinter;
 import dev.lathe.ir.validate.Validator;
 import dev.lathe.rules.RuleCompiler;
 import dev.lathe.rules.interp.RuleInterpreter;
+import dev.lathe.rules.model.CheckedFile;
+import dev.lathe.rules.model.Node;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -71,7 +76,7 @@ class RuleDifferentialTest {
             tests.add(DynamicTest.dynamicTest(generated.passName() + ": same rewrites", () -> {
                 for (long seed = 0; seed < PROGRAMS; seed++) sameRewrites(generated, reference, seed);
             }));
-            java.util.Set<Op> roots = patternOps(r.file());
+            Set<Op> roots = patternOps(r.file());
             tests.add(DynamicTest.dynamicTest(generated.passName() + ": same rewrites on rule-dense programs", () -> {
                 RuleStats seen = new RuleStats(generated);
                 for (long seed = 0; seed < PROGRAMS / 2; seed++) ruleDenseProgram(generated, reference, roots, seed, seen);
@@ -121,18 +126,18 @@ class RuleDifferentialTest {
      * Programs made of the ops the patterns mention (so rules match and rewrites cascade): the same rewrites
      * both ways, and one run reaches a fixpoint (a second run finds nothing to do).
      */
-    static void ruleDenseProgram(RuleSet generated, RuleSet reference, java.util.Set<Op> roots, long seed, RuleStats seen) {
+    static void ruleDenseProgram(RuleSet generated, RuleSet reference, Set<Op> roots, long seed, RuleStats seen) {
         Options o = Options.standard().withTargetInstructions(150).withRandomOps(roots);
         sameRewrites(generated, reference, seed, o, seen);
     }
 
     /** Every op some pattern of the file mentions, at its root or inside. */
-    static java.util.Set<Op> patternOps(dev.lathe.rules.model.CheckedFile file) {
-        java.util.Set<Op> ops = java.util.EnumSet.noneOf(Op.class);
-        java.util.ArrayDeque<dev.lathe.rules.model.Node> work = new java.util.ArrayDeque<>();
+    static Set<Op> patternOps(CheckedFile file) {
+        Set<Op> ops = EnumSet.noneOf(Op.class);
+        ArrayDeque<Node> work = new ArrayDeque<>();
         for (var rule : file.rules()) work.add(rule.pattern());
         while (!work.isEmpty()) {
-            if (work.poll() instanceof dev.lathe.rules.model.Node.OpNode n) {
+            if (work.poll() instanceof Node.OpNode n) {
                 ops.add(n.op());
                 work.addAll(n.srcs());
             }

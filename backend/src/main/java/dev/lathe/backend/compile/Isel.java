@@ -8,12 +8,17 @@ import dev.lathe.backend.isa.MType;
 import dev.lathe.backend.isa.Operand;
 import dev.lathe.backend.isa.Semantics;
 import dev.lathe.backend.isa.SysVal;
+import dev.lathe.backend.program.Program;
 import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.AtomicOp;
+import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Block;
+import dev.lathe.ir.CfList;
 import dev.lathe.ir.CfNode;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
 import dev.lathe.ir.Instr;
+import dev.lathe.ir.Intrinsic;
 import dev.lathe.ir.IntrinsicInstr;
 import dev.lathe.ir.JumpInstr;
 import dev.lathe.ir.LoadConstInstr;
@@ -24,8 +29,7 @@ import dev.lathe.ir.Stage;
 import dev.lathe.ir.UndefInstr;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
-import dev.lathe.ir.AtomicOp;
-import dev.lathe.ir.BaseType;
+import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import java.util.ArrayList;
@@ -67,8 +71,8 @@ final class Isel {
         this.shader = shader;
         this.fn = fn;
         this.layout = layout;
-        this.sharedOffsets = dev.lathe.backend.program.Program.sharedOffsets(shader);
-        int bytes = new dev.lathe.backend.program.Program(shader, Map.of(), Map.of(), 0, 0, 0, List.of()).sharedBytes();
+        this.sharedOffsets = Program.sharedOffsets(shader);
+        int bytes = new Program(shader, Map.of(), Map.of(), 0, 0, 0, List.of()).sharedBytes();
         if (bytes > SHARED_BYTES) throw new CompileException("shared variables need " + bytes + " bytes of workgroup memory; the target has " + SHARED_BYTES);
     }
 
@@ -281,7 +285,7 @@ final class Isel {
      */
     private Operand fsrc(Src s, int c, boolean absOk, List<VReg> regs) {
         boolean neg = false, abs = false;
-        dev.lathe.ir.Value v = s.value();
+        Value v = s.value();
         int comp = s.component(c);
         while (v.parent() instanceof AluInstr f && (f.op() == Op.FNEG || f.op() == Op.FABS) && !(f.op() == Op.FABS && !absOk)) {
             if (f.op() == Op.FNEG) {
@@ -304,8 +308,8 @@ final class Isel {
             return (long) d;
         }
         if (t.bits() == 64) return null;
-        long v = t.kind() == MType.Kind.SINT ? dev.lathe.ir.op.Bits.sext(bits, t.bits()) : bits;
-        if (t.kind() == MType.Kind.UINT && t.bits() < 32) v = dev.lathe.ir.op.Bits.sext(bits, t.bits()); // sign-extended, then truncated back
+        long v = t.kind() == MType.Kind.SINT ? Bits.sext(bits, t.bits()) : bits;
+        if (t.kind() == MType.Kind.UINT && t.bits() < 32) v = Bits.sext(bits, t.bits()); // sign-extended, then truncated back
         return v >= -1024 && v <= 1023 ? v : null;
     }
 
@@ -313,7 +317,7 @@ final class Isel {
         // an expansion needing what the target lacks (a 64-bit floor for ffract) is refused here, by the op table's types
         if (!op.types().allows(t)) {
             String what = current instanceof AluInstr a ? a.op().opName() : current.opName();
-            throw unsupported(current, what + " on " + values(t) + " (the target's " + op.base() + " does not take " + t.suffix() + ")");
+            throw unsupported(current, what + " on " + values(t) + lacks(op, t));
         }
         MInstr proto = new MInstr(op, t, null, cond, 0, false, false, 0, sat, false, Operand.reg(0), List.of(srcs), 0, 0, 0, 0);
         VReg[] rs = new VReg[srcs.length];
@@ -712,13 +716,18 @@ final class Isel {
     /** An IR op one machine op implements ({@link MOp#implementing}), at the type of the op's kind and the IR size. */
     private void direct(MOp m, AluInstr a, int c, VReg dst, int bits) {
         MType t = MType.of(m.types().kind(), bits);
-        if (!m.types().allows(t)) throw unsupported(a, a.op().opName() + " on " + values(t));
+        if (!m.types().allows(t)) throw unsupported(a, a.op().opName() + " on " + values(t) + lacks(m, t));
         switch (m.numSrcs()) {
             case 1 -> unary(m, t, a, c, dst);
             // immediates only in cat2: cat3 and cat4 take registers (and constants)
             case 2 -> binary(m, t, a, c, dst, m.category() == 2);
             default -> ternary(m, t, a, c, dst);
         }
+    }
+
+    /** " (the target's rcp does not take f64)". */
+    private static String lacks(MOp op, MType t) {
+        return " (the target's " + op.base() + " does not take " + t.suffix() + ")";
     }
 
     /** "64-bit floats", "16-bit integers", "booleans": the values of a type, for messages. */
@@ -1104,7 +1113,7 @@ final class Isel {
         for (int c = 0; c < dims; c++) parts[c] = comp(x.src(0), c);
         VReg coord = newVector(dims);
         cur.add(MirInstr.collect(coord, parts));
-        if (x.intrinsic() == dev.lathe.ir.Intrinsic.IMAGE_STORE) {
+        if (x.intrinsic() == Intrinsic.IMAGE_STORE) {
             VReg[] texel = new VReg[4];
             for (int c = 0; c < 4; c++) texel[c] = comp(x.src(1), c);
             VReg data = newVector(4);
@@ -1184,7 +1193,7 @@ final class Isel {
 
     private void local(IntrinsicInstr x, Variable v) {
         boolean shared = v.kind() == Variable.Kind.SHARED;
-        boolean store = x.intrinsic() == dev.lathe.ir.Intrinsic.STORE_VAR || x.intrinsic() == dev.lathe.ir.Intrinsic.STORE_SHARED;
+        boolean store = x.intrinsic() == Intrinsic.STORE_VAR || x.intrinsic() == Intrinsic.STORE_SHARED;
         MOp ld = shared ? MOp.LDLW : MOp.LDL, stOp = shared ? MOp.STLW : MOp.STL;
         int base = shared ? sharedOffsets.get(v) : layout.local(v);
         int elem = Layout.elementBytes(v);
@@ -1228,7 +1237,7 @@ final class Isel {
     }
 
     /** Whether a node list can fall off its end (its last block does not jump). */
-    static boolean fallsThrough(dev.lathe.ir.CfList list) {
+    static boolean fallsThrough(CfList list) {
         CfNode last = list.last();
         return !(last instanceof Block b) || b.jump() == null;
     }

@@ -3,9 +3,12 @@ package dev.lathe.backend.compile;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Variable;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where each variable lives in the machine program: uniforms packed into the constant file
@@ -58,8 +61,8 @@ final class Layout {
         List<Variable> uniforms = s.variables(Variable.Kind.UNIFORM);
         List<Variable> arrays = new ArrayList<>();
         for (Variable v : uniforms) if (v.isArray()) arrays.add(v);
-        arrays.sort(java.util.Comparator.comparingLong(Layout::uniformScalars).reversed());
-        java.util.Set<Variable> moved = new java.util.HashSet<>();
+        arrays.sort(Comparator.comparingLong(Layout::uniformScalars).reversed());
+        Set<Variable> moved = new HashSet<>();
         long kept = 0;
         for (Variable v : uniforms) kept += uniformScalars(v) + 1;
         for (Variable v : arrays) {
@@ -98,7 +101,7 @@ final class Layout {
      */
     private void bindingSlots(Shader s, Variable.Kind kind, String what) {
         boolean[] taken = new boolean[32];
-        java.util.List<Variable> rest = new java.util.ArrayList<>();
+        List<Variable> rest = new ArrayList<>();
         for (Variable v : s.variables(kind)) {
             if (v.binding() >= 32) throw new CompileException(v.where() + ": binding " + v.binding() + " is past the target's 32 " + what);
             if (taken[v.binding()]) {

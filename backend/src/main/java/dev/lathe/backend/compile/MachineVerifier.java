@@ -1,6 +1,7 @@
 package dev.lathe.backend.compile;
 
 import dev.lathe.backend.isa.Access;
+import dev.lathe.backend.isa.Asm;
 import dev.lathe.backend.isa.Encoding;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.ir.Block;
@@ -94,6 +95,6 @@ public final class MachineVerifier {
 
     private static void encodable(MInstr i, String where, List<String> out) {
         String problem = Encoding.validate(i);
-        if (problem != null) out.add(where + ": " + dev.lathe.backend.isa.Asm.print(i) + ": " + problem);
+        if (problem != null) out.add(where + ": " + Asm.print(i) + ": " + problem);
     }
 }

@@ -1,5 +1,6 @@
 package dev.lathe.backend.compile;
 
+import dev.lathe.backend.isa.Asm;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.ir.Block;
 import java.util.LinkedHashMap;
@@ -75,7 +76,7 @@ final class MirInstr {
     public String toString() {
         StringBuilder sb = new StringBuilder(kind.name().toLowerCase()).append(' ');
         if (def != null) sb.append(def).append(" = ");
-        if (proto != null) sb.append(dev.lathe.backend.isa.Asm.print(proto)).append(" with ");
+        if (proto != null) sb.append(Asm.print(proto)).append(" with ");
         for (VReg s : srcs) sb.append(s).append(' ');
         if (phiSrcs != null) phiSrcs.forEach((b, v) -> sb.append(b.label()).append(':').append(v).append(' '));
         return sb.toString().trim();

@@ -7,6 +7,7 @@ import dev.lathe.backend.isa.Operand;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -26,7 +27,7 @@ import java.util.Map;
  * row (a pair must start on an even register, a texel needs four in a row), a parallel copy
  * first packs every live value to the bottom of the file. So a program never fails while the
  * registers live across each instruction plus its result fit in 192 (MaxLive ≤ 192); above
- * that it stops with a pressure error (spilling is the next backend issue).
+ * that it stops with a pressure error: values are never spilled to memory.
  *
  * <p>Parallel copies are sequentialized: a move whose destination no other pending move reads
  * goes first; what remains are cycles, broken with three-{@code xor} swaps, so no scratch
@@ -125,7 +126,7 @@ final class RegAlloc {
         final Map<VReg, Integer> where = new LinkedHashMap<>();
 
         State() {
-            java.util.Arrays.fill(owner, -1);
+            Arrays.fill(owner, -1);
         }
 
         void place(VReg v, int at) {
@@ -236,7 +237,7 @@ final class RegAlloc {
     /** For each instruction index, the values whose last use in the block it is (not live out): a bit set per index. */
     private int[] lastUses(Block b, List<MirInstr> mir) {
         int[] last = new int[virtualRegisters + 1];
-        java.util.Arrays.fill(last, -1);
+        Arrays.fill(last, -1);
         for (int i = 0; i < mir.size(); i++) {
             MirInstr m = mir.get(i);
             if (m.kind == MirInstr.Kind.PHI) continue;
@@ -319,7 +320,7 @@ final class RegAlloc {
 
     private CompileException pressure(Block b, int units, String what) {
         return new CompileException("register pressure: " + units + " registers would be live in block b" + b.index() + " at " + what
-                + "; the target has " + REGS + " (r0.x to r47.w) and spilling is not implemented yet");
+                + "; the target has " + REGS + " (r0.x to r47.w), and this compiler does not spill registers to memory");
     }
 
     /**

@@ -6,7 +6,9 @@ import dev.lathe.backend.isa.MType;
 import dev.lathe.backend.isa.Operand;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.op.Op;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * 64-bit integer arithmetic on 32-bit pieces (the target has none of its own): each operand
@@ -26,7 +28,7 @@ import java.util.List;
  * </ul>
  */
 final class WideInts {
-    private static final java.util.Set<Op> OPS = java.util.EnumSet.of(Op.IADD, Op.ISUB, Op.IAND, Op.IOR, Op.IXOR, Op.INOT, Op.INEG,
+    private static final Set<Op> OPS = EnumSet.of(Op.IADD, Op.ISUB, Op.IAND, Op.IOR, Op.IXOR, Op.INOT, Op.INEG,
             Op.IMUL, Op.ISHL, Op.USHR, Op.ISHR, Op.IEQ, Op.INE, Op.ULT, Op.UGE, Op.ILT, Op.IGE, Op.IMIN, Op.IMAX, Op.UMIN, Op.UMAX);
 
     private static final MType U = MType.U32;

@@ -1,6 +1,7 @@
 package dev.lathe.backend.isa;
 
 import dev.lathe.backend.isa.Operand.Kind;
+import java.util.Arrays;
 
 /**
  * Which registers an instruction reads and writes, repetitions included: what legalization,
@@ -90,12 +91,12 @@ public final class Access {
         int n;
 
         void add(int v) {
-            if (n == a.length) a = java.util.Arrays.copyOf(a, n * 2);
+            if (n == a.length) a = Arrays.copyOf(a, n * 2);
             a[n++] = v;
         }
 
         int[] toArray() {
-            return java.util.Arrays.copyOf(a, n);
+            return Arrays.copyOf(a, n);
         }
     }
 }

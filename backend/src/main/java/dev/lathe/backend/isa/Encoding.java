@@ -1,6 +1,7 @@
 package dev.lathe.backend.isa;
 
 import dev.lathe.backend.isa.Operand.Kind;
+import dev.lathe.ir.AtomicOp;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -219,7 +220,7 @@ public final class Encoding {
         if (i.dim() < 0 || i.dim() > 3) return "images have 1 to 3 dimensions";
         if (op.isImageAtomic() && i.src(0).kind() == Kind.REG && i.src(0).index() + i.dim() > Operand.NUM_REGS) return "the coordinates run past r47.w";
         if (i.srcs().size() != 3) return "atomics have an address, a data and a compare operand";
-        boolean cmp = op.atomicOp(i.type()) == dev.lathe.ir.AtomicOp.COMP_SWAP;
+        boolean cmp = op.atomicOp(i.type()) == AtomicOp.COMP_SWAP;
         if (i.src(0).kind() != Kind.REG) return "the address comes from a register";
         if (i.src(1).kind() != Kind.REG) return "the data comes from a register";
         if ((i.src(2).kind() == Kind.REG) != cmp) return cmp ? "cmpxchg needs a compare register" : "only cmpxchg takes a compare value";

@@ -3,6 +3,7 @@ package dev.lathe.backend.program;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Variable;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -60,7 +61,7 @@ public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Lo
      * needs no layout of its own.
      */
     public static Map<Variable, Integer> sharedOffsets(Shader shader) {
-        Map<Variable, Integer> out = new java.util.LinkedHashMap<>();
+        Map<Variable, Integer> out = new LinkedHashMap<>();
         int at = 0;
         for (Variable v : shader.variables(Variable.Kind.SHARED)) {
             int elem = v.type().components() * Math.max(v.type().bitSize(), 8) / 8;

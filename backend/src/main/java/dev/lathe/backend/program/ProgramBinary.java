@@ -2,10 +2,12 @@ package dev.lathe.backend.program;
 
 import dev.lathe.backend.isa.Encoding;
 import dev.lathe.backend.isa.MInstr;
+import dev.lathe.ir.text.Utf8Text;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -44,7 +46,7 @@ public final class ProgramBinary {
         if (bytes.length < 16) throw new ProgramException(file + ": byte 0: too short for a Lathe binary (" + bytes.length + " bytes)");
         byte[] magic = new byte[8];
         b.get(magic);
-        if (!java.util.Arrays.equals(magic, MAGIC)) throw new ProgramException(file + ": byte 0: not a Lathe binary (no LATHEBIN magic)");
+        if (!Arrays.equals(magic, MAGIC)) throw new ProgramException(file + ": byte 0: not a Lathe binary (no LATHEBIN magic)");
         int version = b.getInt();
         if (version != VERSION) throw new ProgramException(file + ": byte 8: format version " + version + ", expected " + VERSION);
         long h = b.getInt() & 0xffffffffL;
@@ -59,8 +61,8 @@ public final class ProgramBinary {
         }
         String headerText;
         try {
-            headerText = dev.lathe.ir.text.Utf8Text.decode(header, file + " (header)");
-        } catch (dev.lathe.ir.text.Utf8Text.Malformed e) {
+            headerText = Utf8Text.decode(header, file + " (header)");
+        } catch (Utf8Text.Malformed e) {
             throw new ProgramException(e.getMessage());
         }
         Program p;

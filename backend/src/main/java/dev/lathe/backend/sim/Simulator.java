@@ -9,6 +9,7 @@ import dev.lathe.backend.isa.Operand;
 import dev.lathe.backend.isa.Semantics;
 import dev.lathe.backend.isa.SysVal;
 import dev.lathe.backend.program.Program;
+import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.Stage;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.interp.Interpreter;
@@ -18,6 +19,7 @@ import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -119,9 +121,9 @@ public final class Simulator {
             this.numWorkgroups = in.numWorkgroups();
             this.buffers = buffers;
             this.shared = shared;
-            java.util.Arrays.fill(aluWrite, LONG_AGO);
-            java.util.Arrays.fill(ssDone, -1);
-            java.util.Arrays.fill(syDone, -1);
+            Arrays.fill(aluWrite, LONG_AGO);
+            Arrays.fill(ssDone, -1);
+            Arrays.fill(syDone, -1);
             consts = new long[program.constantScalars()];
             local = new byte[program.localBytes()];
             priv = new byte[program.privateBytes()];
@@ -469,7 +471,7 @@ public final class Simulator {
             if (v.dim().coordinates() != i.dim()) throw error("texture @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
             long[] texel;
             if (i.op() == MOp.GETSIZE) {
-                texel = java.util.Arrays.copyOf(Interpreter.textureSize(v, in), 4);
+                texel = Arrays.copyOf(Interpreter.textureSize(v, in), 4);
             } else {
                 long[] coord = new long[i.dim()];
                 for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
@@ -561,7 +563,7 @@ public final class Simulator {
             MOp op = i.op();
             long data = readReg(i.src(1).index());
             long compare = i.src(2).kind() == Operand.Kind.REG ? readReg(i.src(2).index()) : 0;
-            dev.lathe.ir.AtomicOp a = op.atomicOp(i.type());
+            AtomicOp a = op.atomicOp(i.type());
             long old;
             if (op.isImageAtomic()) {
                 Variable v = program.variableAt(Variable.Kind.IMAGE, i.index());

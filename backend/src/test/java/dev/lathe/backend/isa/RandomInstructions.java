@@ -1,6 +1,7 @@
 package dev.lathe.backend.isa;
 
 import dev.lathe.backend.isa.Operand.Kind;
+import dev.lathe.ir.AtomicOp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -98,7 +99,7 @@ final class RandomInstructions {
                             r.nextInt(32));
                 }
                 if (op.isAtomic()) {
-                    boolean cmp = op.atomicOp(t) == dev.lathe.ir.AtomicOp.COMP_SWAP;
+                    boolean cmp = op.atomicOp(t) == AtomicOp.COMP_SWAP;
                     int dim = op.isImageAtomic() ? 1 + r.nextInt(3) : 0;
                     Operand address = op.isImageAtomic() ? Operand.reg(r.nextInt(Operand.NUM_REGS - 3)) : reg(r, t);
                     yield MInstr.atomic(op, t, reg(r, t), address, reg(r, t), cmp ? reg(r, t) : Operand.NONE,

@@ -11,6 +11,7 @@ import dev.lathe.backend.program.ProgramException;
 import dev.lathe.backend.program.ProgramText;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** Hand-written programs: what they compute, and the latency rules the simulator enforces. */
@@ -186,7 +187,7 @@ class SimulatorTest {
         byte[] badMagic = bin.clone();
         badMagic[0] = 'X';
         assertMessage(badMagic, "x.bin: byte 0: not a Lathe binary");
-        assertMessage(java.util.Arrays.copyOf(bin, bin.length - 3), "instructions need");
+        assertMessage(Arrays.copyOf(bin, bin.length - 3), "instructions need");
         byte[] badWord = bin.clone();
         int last = bin.length - 8;
         badWord[last + 7] = (byte) 0xff; // category 7 with an unknown opcode

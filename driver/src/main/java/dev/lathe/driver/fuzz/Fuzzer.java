@@ -2,6 +2,7 @@ package dev.lathe.driver.fuzz;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -154,7 +155,7 @@ public final class Fuzzer {
 
     /** Delta debugging: drops chunks of lines (or of characters) while the failure stays. */
     private byte[] deleteChunks(byte[] input, String kind, int[] budget, boolean lines) {
-        List<String> parts = split(new String(input, java.nio.charset.StandardCharsets.UTF_8), lines);
+        List<String> parts = split(new String(input, StandardCharsets.UTF_8), lines);
         int chunk = Math.max(1, parts.size() / 2);
         while (chunk >= 1 && budget[0] > 0) {
             boolean progress = false;
@@ -162,7 +163,7 @@ public final class Fuzzer {
                 List<String> next = new ArrayList<>(parts.subList(0, at));
                 next.addAll(parts.subList(Math.min(parts.size(), at + chunk), parts.size()));
                 budget[0]--;
-                if (!next.isEmpty() && failsTheSameWay(String.join("", next).getBytes(java.nio.charset.StandardCharsets.UTF_8), kind)) {
+                if (!next.isEmpty() && failsTheSameWay(String.join("", next).getBytes(StandardCharsets.UTF_8), kind)) {
                     parts = next;
                     progress = true;
                 } else {
@@ -171,7 +172,7 @@ public final class Fuzzer {
             }
             if (!progress) chunk /= 2;
         }
-        return String.join("", parts).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return String.join("", parts).getBytes(StandardCharsets.UTF_8);
     }
 
     private static List<String> split(String text, boolean lines) {

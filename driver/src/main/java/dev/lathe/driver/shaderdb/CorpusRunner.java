@@ -1,11 +1,13 @@
 package dev.lathe.driver.shaderdb;
 
-import dev.lathe.driver.ShaderSources;
 import dev.lathe.backend.compile.MachineCompiler;
+import dev.lathe.backend.sim.SimulationException;
 import dev.lathe.driver.Compiler;
+import dev.lathe.driver.Pipelines;
+import dev.lathe.driver.ShaderSources;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
-import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.interp.InterpreterException;
 import dev.lathe.ir.validate.ValidationError;
 import dev.lathe.ir.validate.Validator;
 import java.io.IOException;
@@ -13,8 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -34,7 +36,7 @@ public final class CorpusRunner {
         String n = p.getFileName().toString();
         // a GLSL file with its SPIR-V beside it counts once, as the SPIR-V (no glslang needed)
         if (ShaderSources.isGlsl(n) && Files.exists(p.resolveSibling(n + ".spv"))) return false;
-        return dev.lathe.driver.ShaderSources.isShader(p);
+        return ShaderSources.isShader(p);
     }
 
     public static List<Path> collect(List<Path> roots) throws IOException {
@@ -97,7 +99,7 @@ public final class CorpusRunner {
         long t0 = System.nanoTime();
         String stage = "unknown";
         try {
-            Shader s = dev.lathe.driver.ShaderSources.load(f, targetEnv);
+            Shader s = ShaderSources.load(f, targetEnv);
             stage = s.stage().name().toLowerCase(Locale.ROOT);
             List<ValidationError> errors = Validator.validate(s);
             if (!errors.isEmpty()) return failed(name, stage, t0, errors.get(0).format());
@@ -106,11 +108,11 @@ public final class CorpusRunner {
                 // before compiling: the compiler changes the shader it is given
                 try {
                     checked = DifferentialCheck.run(s, passes, checkSets);
-                } catch (dev.lathe.backend.sim.SimulationException | dev.lathe.ir.interp.InterpreterException e) {
+                } catch (SimulationException | InterpreterException e) {
                     checked = new DifferentialCheck.Outcome(e.getMessage(), checkSets, 0, 0, null);
                 }
             }
-            MachineCompiler.Result r = Compiler.compile(s, passes == null ? dev.lathe.driver.Pipelines.DEFAULT : passes);
+            MachineCompiler.Result r = Compiler.compile(s, passes == null ? Pipelines.DEFAULT : passes);
             if (checked != null && checked.difference() != null) {
                 return new ResultsCsv.Row(name, stage, Map.of(), (System.nanoTime() - t0) / 1e6, "check: " + checked.difference(), checked);
             }
@@ -128,6 +130,6 @@ public final class CorpusRunner {
     }
 
     private static ResultsCsv.Row failed(String name, String stage, long t0, String message) {
-        return new ResultsCsv.Row(name, stage, java.util.Map.of(), (System.nanoTime() - t0) / 1e6, message);
+        return new ResultsCsv.Row(name, stage, Map.of(), (System.nanoTime() - t0) / 1e6, message);
     }
 }

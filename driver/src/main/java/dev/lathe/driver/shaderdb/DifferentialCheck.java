@@ -1,9 +1,10 @@
 package dev.lathe.driver.shaderdb;
 
 import dev.lathe.backend.compile.MachineCompiler;
-import dev.lathe.driver.Compiler;
 import dev.lathe.backend.program.Program;
 import dev.lathe.backend.sim.Simulator;
+import dev.lathe.driver.Compiler;
+import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
@@ -79,7 +80,7 @@ public final class DifferentialCheck {
 
     /** The check with the interpreter stopping after {@code iterationLimit} loop iterations (fuzzing keeps it small). */
     public static Outcome run(Shader shader, String passes, int sets, long iterationLimit) {
-        if (passes == null) passes = dev.lathe.driver.Pipelines.DEFAULT;
+        if (passes == null) passes = Pipelines.DEFAULT;
         String text = IrPrinter.print(shader);
         String name = "shader";
         // verified after every pass: a check is where a wrong pass should be caught where it went wrong

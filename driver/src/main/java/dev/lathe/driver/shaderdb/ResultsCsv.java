@@ -4,6 +4,7 @@ import dev.lathe.backend.compile.Stats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -61,7 +62,7 @@ public final class ResultsCsv {
                 if (v != null) sb.append(v);
             }
             sb.append(',');
-            if (times) sb.append(String.format(java.util.Locale.ROOT, "%.3f", r.compileMs()));
+            if (times) sb.append(String.format(Locale.ROOT, "%.3f", r.compileMs()));
             sb.append(',');
             if (r.error() != null) sb.append(quote(r.error()));
             sb.append('\n');

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Dominators by the Cooper–Harvey–Kennedy iterative algorithm over reverse postorder: each
@@ -158,7 +159,7 @@ public final class DominatorTree {
      * children (in program order), {@code leave} after them. Passes that keep scoped state (value
      * numbering, SSA renaming) push in {@code enter} and pop in {@code leave}.
      */
-    public void walk(java.util.function.Consumer<Block> enter, java.util.function.Consumer<Block> leave) {
+    public void walk(Consumer<Block> enter, Consumer<Block> leave) {
         int n = blocks.length;
         int[] stack = new int[n];
         int[] next = new int[n];

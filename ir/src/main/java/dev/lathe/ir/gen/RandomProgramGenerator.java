@@ -14,15 +14,18 @@ import dev.lathe.ir.PhiInstr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
 import dev.lathe.ir.Swizzled;
+import dev.lathe.ir.TextureDim;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.interp.ShaderInputs;
+import dev.lathe.ir.interp.Texture;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -43,7 +46,7 @@ public final class RandomProgramGenerator {
     /** What to generate. */
     public record Options(Stage stage, int targetInstructions, int maxDepth, boolean controlFlow, boolean loops,
                           boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns,
-                          java.util.Set<Op> randomOps, int window, boolean compoundConditions) {
+                          Set<Op> randomOps, int window, boolean compoundConditions) {
 
         public Options(Stage stage, int targetInstructions, int maxDepth, boolean controlFlow, boolean loops,
                        boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns) {
@@ -71,9 +74,9 @@ public final class RandomProgramGenerator {
         }
 
         /** Random arithmetic only from these ops (the program's scaffolding still uses {@link #STRUCTURAL_OPS}). */
-        public Options withRandomOps(java.util.Set<Op> ops) {
+        public Options withRandomOps(Set<Op> ops) {
             return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps,
-                    returns, java.util.Set.copyOf(ops), window, compoundConditions);
+                    returns, Set.copyOf(ops), window, compoundConditions);
         }
 
         /** A fragment shader of about 60 instructions using every feature. */
@@ -178,7 +181,7 @@ public final class RandomProgramGenerator {
      * The ops the generator uses besides random arithmetic: loop counters, conditions, locals,
      * compute addressing and folding values into the outputs.
      */
-    public static final java.util.Set<Op> STRUCTURAL_OPS = java.util.Set.of(Op.UGE, Op.IADD, Op.IXOR, Op.FADD, Op.IMUL,
+    public static final Set<Op> STRUCTURAL_OPS = Set.of(Op.UGE, Op.IADD, Op.IXOR, Op.FADD, Op.IMUL,
             Op.FMUL, Op.FLT, Op.FGE, Op.ILT, Op.ULT, Op.IEQ, Op.INE, Op.FEQ, Op.MOV, Op.B2I32, Op.U2U32,
             Op.UNPACK_64_2X32_SPLIT_X, Op.UNPACK_64_2X32_SPLIT_Y, Op.VEC2, Op.VEC4, Op.ISHL, Op.UMOD);
 
@@ -650,8 +653,8 @@ public final class RandomProgramGenerator {
     }
 
     /** A 4-texel-wide texture (4x4 in 2d, 4x4x2 in 3d); a unorm one holds values in [+0, 1], ends included. */
-    private static dev.lathe.ir.interp.Texture randomTexture(SplittableRandom r, Variable v) {
-        int h = v.dim() == dev.lathe.ir.TextureDim.D1 ? 1 : 4, d = v.dim() == dev.lathe.ir.TextureDim.D3 ? 2 : 1;
+    private static Texture randomTexture(SplittableRandom r, Variable v) {
+        int h = v.dim() == TextureDim.D1 ? 1 : 4, d = v.dim() == TextureDim.D3 ? 2 : 1;
         long[] texels = new long[4 * h * d * 4];
         for (int i = 0; i < texels.length; i++) {
             texels[i] = !v.isUnorm() ? randomValue(r, v.type())
@@ -661,7 +664,7 @@ public final class RandomProgramGenerator {
                         default -> r.nextDouble();
                     }, 32);
         }
-        return new dev.lathe.ir.interp.Texture(4, h, d, texels);
+        return new Texture(4, h, d, texels);
     }
 
     private static long randomValue(SplittableRandom r, VarType t) {

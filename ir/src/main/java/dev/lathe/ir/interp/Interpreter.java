@@ -6,6 +6,7 @@ import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
 import dev.lathe.ir.Instr;
+import dev.lathe.ir.Intrinsic;
 import dev.lathe.ir.IntrinsicInstr;
 import dev.lathe.ir.JumpInstr;
 import dev.lathe.ir.LoadConstInstr;
@@ -13,16 +14,20 @@ import dev.lathe.ir.LoopNode;
 import dev.lathe.ir.PhiInstr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Src;
+import dev.lathe.ir.Stage;
 import dev.lathe.ir.UndefInstr;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.Bits;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 
 /**
  * Runs a shader's entry point on given inputs: the reference semantics every optimization and
@@ -53,7 +58,7 @@ public final class Interpreter {
     private final Block[] blocks;
     private final PhiInstr[][] phis;
     private final Instr[][] body;
-    private java.util.function.BiConsumer<Value, long[]> observer;
+    private BiConsumer<Value, long[]> observer;
     private boolean trackNans;
 
     public Interpreter(Shader shader) {
@@ -84,7 +89,7 @@ public final class Interpreter {
      * Calls {@code observer} with every value the program computes, as it computes it (for
      * tests that check analyses against real runs). Null stops it.
      */
-    public Interpreter observe(java.util.function.BiConsumer<Value, long[]> observer) {
+    public Interpreter observe(BiConsumer<Value, long[]> observer) {
         this.observer = observer;
         return this;
     }
@@ -105,7 +110,7 @@ public final class Interpreter {
 
     /** One invocation. */
     public ShaderOutputs run(ShaderInputs in) {
-        Run r = new Run(in, initialBuffers(in), shader.stage() == dev.lathe.ir.Stage.COMPUTE ? newShared() : Map.of(), new long[1], newNanShared());
+        Run r = new Run(in, initialBuffers(in), shader.stage() == Stage.COMPUTE ? newShared() : Map.of(), new long[1], newNanShared());
         // a lone compute invocation is a workgroup of one: its barriers wait for nobody
         while (r.resume()) { }
         return r.result();
@@ -159,7 +164,7 @@ public final class Interpreter {
      * is an error (made by {@code error}).
      */
     public static void dispatchLockstep(ShaderInputs in, int[] size, int gx, int gy, int gz, Runnable newWorkgroup,
-                                        java.util.function.Supplier<Resumable> newInvocation,
+                                        Supplier<Resumable> newInvocation,
                                         java.util.function.Function<String, RuntimeException> error) {
         in.setNumWorkgroups(gx, gy, gz);
         for (int wz = 0; wz < gz; wz++) {
@@ -337,7 +342,7 @@ public final class Interpreter {
                 Instr[] is = body[bi];
                 while (next < is.length) {
                     Instr i = is[next++];
-                    if (i instanceof IntrinsicInstr x && x.intrinsic() == dev.lathe.ir.Intrinsic.BARRIER) return true;
+                    if (i instanceof IntrinsicInstr x && x.intrinsic() == Intrinsic.BARRIER) return true;
                     if (!exec(i)) { // discard ends the invocation
                         ended = true;
                         return false;
@@ -495,7 +500,7 @@ public final class Interpreter {
             Variable v = i.var();
             Value d = i.def();
             String what = i.intrinsic().spelling();
-            java.util.List<dev.lathe.ir.Intrinsic.Role> roles = i.intrinsic().roles(v);
+            List<Intrinsic.Role> roles = i.intrinsic().roles(v);
             for (int k = 0; k < roles.size(); k++) {
                 switch (roles.get(k)) {
                     case VAR_VALUE, ANY_VALUE, FLOAT_COORD, LOD -> { }
@@ -683,6 +688,6 @@ public final class Interpreter {
     public static long[] textureSize(Variable v, ShaderInputs in) {
         Texture t = textureOf(v, in);
         int[] all = {t.width(), t.height(), t.depth()};
-        return u32(java.util.Arrays.copyOf(all, v.dim().coordinates()));
+        return u32(Arrays.copyOf(all, v.dim().coordinates()));
     }
 }

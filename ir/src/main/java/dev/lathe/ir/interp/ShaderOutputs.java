@@ -1,5 +1,6 @@
 package dev.lathe.ir.interp;
 
+import dev.lathe.ir.op.FloatBits;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -114,7 +115,7 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
             for (int k = 0; k < a.length; k++) {
                 if (a[k] == b[k]) continue;
                 int size = open == null ? 0 : open.openOutput(e.getKey(), k);
-                if (size > 0 && dev.lathe.ir.op.FloatBits.isNaN(b[k], size * 8)) continue;
+                if (size > 0 && FloatBits.isNaN(b[k], size * 8)) continue;
                 return "output " + e.getKey() + "[" + k + "]: 0x" + Long.toHexString(a[k]) + ", not 0x" + Long.toHexString(b[k]);
             }
         }
@@ -126,7 +127,7 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
                 if (size > 0 && k + size <= b.length) {
                     long x = 0;
                     for (int j = 0; j < size; j++) x |= (b[k + j] & 0xffL) << (8 * j);
-                    if (dev.lathe.ir.op.FloatBits.isNaN(x, size * 8)) {
+                    if (FloatBits.isNaN(x, size * 8)) {
                         k += size - 1;
                         continue;
                     }

@@ -1,5 +1,8 @@
 package dev.lathe.ir.op;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Integer helpers for values stored as raw bit patterns in a {@code long}.
  *
@@ -60,8 +63,8 @@ public final class Bits {
     public static final int ALL_SIZES = 31;
 
     /** The sizes of a bit-size set (see {@link #sizeFlag}), in increasing order. */
-    public static java.util.List<Integer> sizesIn(int set) {
-        java.util.List<Integer> out = new java.util.ArrayList<>(5);
+    public static List<Integer> sizesIn(int set) {
+        List<Integer> out = new ArrayList<>(5);
         for (int bits : new int[] {1, 8, 16, 32, 64}) {
             if ((set & sizeFlag(bits)) != 0) out.add(bits);
         }

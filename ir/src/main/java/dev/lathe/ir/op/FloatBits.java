@@ -1,5 +1,8 @@
 package dev.lathe.ir.op;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
+
 /**
  * Reading and writing floating-point values of 16, 32 and 64 bits stored as raw patterns.
  *
@@ -86,15 +89,15 @@ public final class FloatBits {
      */
     private static String shortestHalf(int h, double d) {
         if (d == 0) return (h & 0x8000) != 0 ? "-0.0" : "0.0";
-        java.math.BigDecimal exact = new java.math.BigDecimal(d).stripTrailingZeros();
+        BigDecimal exact = new BigDecimal(d).stripTrailingZeros();
         if (exact.precision() <= 6) {
             String plain = exact.toPlainString();
             return plain.contains(".") ? plain : plain + ".0";
         }
         for (int digits = 1; digits <= 8; digits++) {
-            String s = new java.math.BigDecimal(d).round(new java.math.MathContext(digits)).toString();
+            String s = new BigDecimal(d).round(new MathContext(digits)).toString();
             if (Fp16.parse(s) == h) {
-                String plain = new java.math.BigDecimal(s).stripTrailingZeros().toPlainString();
+                String plain = new BigDecimal(s).stripTrailingZeros().toPlainString();
                 if (plain.length() <= 12) {
                     return plain.contains(".") ? plain : plain + ".0";
                 }

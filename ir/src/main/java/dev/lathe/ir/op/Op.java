@@ -4,10 +4,10 @@ import static dev.lathe.ir.op.OpFlag.ASSOCIATIVE;
 import static dev.lathe.ir.op.OpFlag.COMMUTATIVE;
 import static dev.lathe.ir.op.OpFlag.SIGN_BLIND;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -265,7 +265,7 @@ public enum Op {
     }
 
     Op(String signature, int flags, int sizes, Eval eval, String description) {
-        this.opName = name().toLowerCase(java.util.Locale.ROOT);
+        this.opName = name().toLowerCase(Locale.ROOT);
         int open = signature.indexOf('(');
         this.output = OperandType.parse(signature.substring(0, open));
         String[] ins = signature.substring(open + 1, signature.length() - 1).split(",");

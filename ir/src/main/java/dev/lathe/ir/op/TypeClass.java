@@ -1,5 +1,7 @@
 package dev.lathe.ir.op;
 
+import dev.lathe.ir.BaseType;
+
 /**
  * How an op reads or writes the bits of an operand. SSA values themselves are typeless; the
  * class only says how the op interprets them (and which bit sizes are legal by default).
@@ -23,7 +25,7 @@ public enum TypeClass {
     }
 
     /** The class of values of a scalar type ({@code u32} is UINT). */
-    public static TypeClass of(dev.lathe.ir.BaseType base) {
+    public static TypeClass of(BaseType base) {
         return switch (base) {
             case FLOAT -> FLOAT;
             case INT -> INT;

@@ -17,8 +17,8 @@ import java.util.Map;
 
 /**
  * sink_constants: moves {@code load_const} and {@code undef} into the block that is the nearest
- * common dominator of their uses, to shorten their live ranges (the pass proposed in
- * {@code seeds/000}, with the dominator extension its review suggested).
+ * common dominator of their uses, to shorten their live ranges (Mesa's
+ * {@code nir_opt_sink} for constants, extended to the nearest common dominator).
  *
  * <p>A use counts where the value is needed: an ordinary instruction in its block; a phi
  * source at the end of the matching predecessor; an {@code if} condition at the end of the block

@@ -4,7 +4,9 @@ import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.LoadConstInstr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
+import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.Op;
+import java.util.Arrays;
 
 /**
  * The checks generated matchers (and the rule interpreter) are made of.
@@ -96,7 +98,7 @@ public final class Match {
 
     /** Whether two bindings are the same value seen the same way (a repeated variable). */
     public static boolean same(Value a, byte[] va, Value b, byte[] vb) {
-        if (a == b && java.util.Arrays.equals(va, vb)) return true;
+        if (a == b && Arrays.equals(va, vb)) return true;
         // Two constants with equal viewed components are the same value too.
         if (a.parent() instanceof LoadConstInstr ca && b.parent() instanceof LoadConstInstr cb && a.bitSize() == b.bitSize()) {
             for (int i = 0; i < va.length; i++) {
@@ -134,6 +136,6 @@ public final class Match {
 
     /** Whether {@code bits} is in a {@link dev.lathe.ir.op.Bits#sizeFlag} set. */
     public static boolean sizeIn(int bits, int mask) {
-        return (dev.lathe.ir.op.Bits.sizeFlag(bits) & mask) != 0;
+        return (Bits.sizeFlag(bits) & mask) != 0;
     }
 }

@@ -1,5 +1,6 @@
 package dev.lathe.ir.rewrite;
 
+import dev.lathe.ir.Instr;
 import dev.lathe.ir.LoadConstInstr;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.TypeClass;
@@ -13,7 +14,7 @@ public final class Predicates {
      * {@code at} executes.
      */
     public static boolean test(Predicate p, Value v, byte[] view, TypeClass type, long bound, ValueFacts facts,
-                               dev.lathe.ir.Instr at) {
+                               Instr at) {
         if (v.parent() instanceof LoadConstInstr c) {
             for (byte k : view) {
                 if (!p.holds(c.value(k), v.bitSize(), type, bound)) return false;

@@ -7,13 +7,20 @@ import dev.lathe.ir.Instr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.analysis.range.RangeFacts;
+import dev.lathe.ir.op.Op;
+import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.pass.Pass;
 import dev.lathe.ir.pass.PassException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.List;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Applies a {@link RuleSet} to a fixpoint.
@@ -38,7 +45,7 @@ public final class RewritePass implements Pass {
 
     private final RuleSet rules;
     private final RuleStats stats;
-    private final int[] heights = new int[dev.lathe.ir.op.Op.values().length];
+    private final int[] heights = new int[Op.values().length];
     private final java.util.function.Function<Function, RangeFacts> factSource;
 
     public RewritePass(RuleSet rules, RuleStats stats) {
@@ -55,7 +62,7 @@ public final class RewritePass implements Pass {
         this.rules = rules;
         this.stats = stats;
         this.factSource = facts;
-        for (dev.lathe.ir.op.Op op : dev.lathe.ir.op.Op.values()) heights[op.ordinal()] = rules.nodeHeight(op);
+        for (Op op : Op.values()) heights[op.ordinal()] = rules.nodeHeight(op);
     }
 
     public RewritePass(RuleSet rules) {
@@ -171,7 +178,7 @@ public final class RewritePass implements Pass {
         int budget = heightOf(start);
         if (budget == 0) return;
         // The queue's scratch: this runs after every rewrite.
-        java.util.Map<Instr, Integer> best = work.usersBest;
+        Map<Instr, Integer> best = work.usersBest;
         ArrayDeque<Instr> walk = work.usersWalk;
         best.clear();
         best.put(start, budget);
@@ -191,7 +198,7 @@ public final class RewritePass implements Pass {
             }
         }
         // clear() costs the table's capacity: do not keep a table one large walk grew.
-        if (best.size() > 256) work.usersBest = new java.util.HashMap<>();
+        if (best.size() > 256) work.usersBest = new HashMap<>();
     }
 
     private int heightOf(Instr i) {
@@ -210,7 +217,7 @@ public final class RewritePass implements Pass {
     private static final class Queue {
         private final ArrayDeque<AluInstr> items = new ArrayDeque<>();
         /** Scratch of {@link #enqueueWithUsers}, reused by every rewrite of the run. */
-        java.util.Map<Instr, Integer> usersBest = new java.util.HashMap<>();
+        Map<Instr, Integer> usersBest = new HashMap<>();
         final ArrayDeque<Instr> usersWalk = new ArrayDeque<>();
         private boolean[] queued;
 
@@ -220,7 +227,7 @@ public final class RewritePass implements Pass {
 
         void add(AluInstr a) {
             int k = a.def().index();
-            if (k >= queued.length) queued = java.util.Arrays.copyOf(queued, Math.max(k + 1, queued.length * 2));
+            if (k >= queued.length) queued = Arrays.copyOf(queued, Math.max(k + 1, queued.length * 2));
             if (queued[k]) return;
             queued[k] = true;
             items.addLast(a);
@@ -279,12 +286,12 @@ public final class RewritePass implements Pass {
         }
 
         @Override
-        public boolean holds(dev.lathe.ir.rewrite.Predicate p, Value v, int component, dev.lathe.ir.op.TypeClass type, long bound) {
+        public boolean holds(Predicate p, Value v, int component, TypeClass type, long bound) {
             return enabled && record(facts().holds(p, v, component, type, bound), v, null);
         }
 
         @Override
-        public boolean holds(dev.lathe.ir.rewrite.Predicate p, Value v, int component, dev.lathe.ir.op.TypeClass type, long bound,
+        public boolean holds(Predicate p, Value v, int component, TypeClass type, long bound,
                 Instr at) {
             return enabled && record(facts().holds(p, v, component, type, bound, at), v, at);
         }
@@ -295,14 +302,14 @@ public final class RewritePass implements Pass {
         }
 
         @Override
-        public void rewritten(AluInstr root, Value result, boolean exact, java.util.List<Instr> movedUsers) {
+        public void rewritten(AluInstr root, Value result, boolean exact, List<Instr> movedUsers) {
             if (facts != null) facts.rewritten(root, result, exact, movedUsers);
         }
 
         /** The roots (still in the function, each once, in the order offered) whose refusals fresh facts might overturn. */
         List<AluInstr> worthAnotherLook() {
             List<AluInstr> out = new ArrayList<>();
-            java.util.Set<AluInstr> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            Set<AluInstr> seen = Collections.newSetFromMap(new IdentityHashMap<>());
             for (Refusal r : refusals) {
                 if (r.root().isInserted() && facts.mayBeLoose(r.value(), r.at()) && seen.add(r.root())) out.add(r.root());
             }

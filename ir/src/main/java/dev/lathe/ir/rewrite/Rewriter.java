@@ -5,10 +5,13 @@ import dev.lathe.ir.AluOperand;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.LoadConstInstr;
+import dev.lathe.ir.Src;
 import dev.lathe.ir.Swizzled;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.Op;
+import dev.lathe.ir.op.TypeClass;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -35,12 +38,12 @@ public final class Rewriter {
     }
 
     /** Whether a rule condition with a literal ({@code ult_const(a, 256)}) holds for a bound variable. */
-    public boolean test(Predicate p, Value v, byte[] view, dev.lathe.ir.op.TypeClass type, long bound) {
+    public boolean test(Predicate p, Value v, byte[] view, TypeClass type, long bound) {
         return Predicates.test(p, v, view, type, bound, facts, root);
     }
 
     /** Whether a rule condition without a literal ({@code is_gt_zero(a)}) holds for a bound variable. */
-    public boolean test(Predicate p, Value v, byte[] view, dev.lathe.ir.op.TypeClass type) {
+    public boolean test(Predicate p, Value v, byte[] view, TypeClass type) {
         return Predicates.test(p, v, view, type, 0, facts, root);
     }
 
@@ -94,14 +97,14 @@ public final class Rewriter {
     /** A literal splatted to the root's width. */
     public Value literal(RuleLiteral lit, int bits, boolean asFloat) {
         long[] comps = new long[root.def().numComponents()];
-        java.util.Arrays.fill(comps, lit.bits(bits, asFloat));
+        Arrays.fill(comps, lit.bits(bits, asFloat));
         return constant(bits, comps);
     }
 
     /** The bits of a literal at the root's width (for constant folding). */
     public long[] literalComponents(RuleLiteral lit, int bits, boolean asFloat) {
         long[] comps = new long[root.def().numComponents()];
-        java.util.Arrays.fill(comps, lit.bits(bits, asFloat));
+        Arrays.fill(comps, lit.bits(bits, asFloat));
         return comps;
     }
 
@@ -129,7 +132,7 @@ public final class Rewriter {
             r = op(Op.MOV, d.bitSize(), new Swizzled(v, view));
         }
         result = r;
-        for (dev.lathe.ir.Src u = d.firstUse(); u != null; u = u.nextUse()) {
+        for (Src u = d.firstUse(); u != null; u = u.nextUse()) {
             if (u.instr() != null) moved.add(u.instr());
         }
         d.replaceAllUsesWith(r);

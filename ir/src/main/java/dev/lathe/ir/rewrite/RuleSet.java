@@ -1,6 +1,7 @@
 package dev.lathe.ir.rewrite;
 
 import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.op.Op;
 import java.util.List;
 
 /**
@@ -27,7 +28,7 @@ public interface RuleSet {
      * gives fneg 1), 0 for an op that appears only as a root or not at all. The rewrite driver
      * re-queues the users of a changed instruction only this far up.
      */
-    int nodeHeight(dev.lathe.ir.op.Op op);
+    int nodeHeight(Op op);
 
     /**
      * Whether a condition asks about a value that need not be a constant ({@code is_not_negative(a)}

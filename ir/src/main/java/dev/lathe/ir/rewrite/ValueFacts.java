@@ -1,7 +1,10 @@
 package dev.lathe.ir.rewrite;
 
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.Instr;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.TypeClass;
+import java.util.List;
 
 /**
  * What is known about values that are not constants: the answers a range analysis gives to
@@ -15,7 +18,7 @@ public interface ValueFacts {
      * The same, for the value as read where {@code at} executes (facts may know more there: in
      * the then-list of an {@code if} its condition is true).
      */
-    default boolean holds(Predicate p, Value v, int component, TypeClass type, long bound, dev.lathe.ir.Instr at) {
+    default boolean holds(Predicate p, Value v, int component, TypeClass type, long bound, Instr at) {
         return holds(p, v, component, type, bound);
     }
 
@@ -24,7 +27,7 @@ public interface ValueFacts {
      * inexact rule the values may differ, so whatever was derived from the old one must not be
      * answered from any more.
      */
-    default void rewritten(dev.lathe.ir.AluInstr root, Value result, boolean exact, java.util.List<dev.lathe.ir.Instr> movedUsers) {}
+    default void rewritten(AluInstr root, Value result, boolean exact, List<Instr> movedUsers) {}
 
     ValueFacts NONE = (p, v, component, type, bound) -> false;
 }

@@ -1,9 +1,11 @@
 package dev.lathe.ir.text;
 
 import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
+import dev.lathe.ir.ImageFormat;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Intrinsic;
 import dev.lathe.ir.IntrinsicInstr;
@@ -23,10 +25,12 @@ import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.Op;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -43,7 +47,7 @@ public final class IrParser {
     private final String text;
     private final Lexer lexer;
     /** Lookahead: tokens read from the lexer but not consumed yet (at most two). */
-    private final java.util.ArrayDeque<Token> ahead = new java.util.ArrayDeque<>();
+    private final ArrayDeque<Token> ahead = new ArrayDeque<>();
     private Shader shader;
 
     // per function
@@ -284,7 +288,7 @@ public final class IrParser {
                     add(name, Variable.buffer(name.text(), t, bind));
                 }
                 case "shared" -> {
-                    if (shader.stage() != dev.lathe.ir.Stage.COMPUTE) throw error(kw, "shared variables exist only in compute shaders");
+                    if (shader.stage() != Stage.COMPUTE) throw error(kw, "shared variables exist only in compute shaders");
                     VarType t = type();
                     Token name = symbolName();
                     int len = arraySuffix();
@@ -296,19 +300,19 @@ public final class IrParser {
                     TextureDim dim = TextureDim.parse(dimTok.text());
                     if (dim == null) throw error(dimTok, "unknown image dimension '" + dimTok.text() + "' (expected 1d, 2d or 3d)");
                     VarType t = type();
-                    if (t.components() != 1 || t.bitSize() != 32 || t.base() == dev.lathe.ir.BaseType.BOOL) {
+                    if (t.components() != 1 || t.bitSize() != 32 || t.base() == BaseType.BOOL) {
                         throw error(dimTok, "an image's texel type is f32, i32 or u32 (texels are 4 components)");
                     }
                     Token name = symbolName();
                     List<String> formats = new ArrayList<>();
-                    for (dev.lathe.ir.ImageFormat f : dev.lathe.ir.ImageFormat.values()) formats.add(f.spelling());
+                    for (ImageFormat f : ImageFormat.values()) formats.add(f.spelling());
                     Token fmtTok = peek();
                     Map<String, Integer> a = attributes(List.of("binding"), formats);
-                    dev.lathe.ir.ImageFormat format = dev.lathe.ir.ImageFormat.full(t.base());
-                    for (String k : a.keySet()) if (!k.equals("binding")) format = dev.lathe.ir.ImageFormat.byName(k);
+                    ImageFormat format = ImageFormat.full(t.base());
+                    for (String k : a.keySet()) if (!k.equals("binding")) format = ImageFormat.byName(k);
                     if (a.size() > (a.containsKey("binding") ? 2 : 1)) throw error(fmtTok, "an image has one format");
                     if (format.base() != t.base()) {
-                        throw error(name, "format " + format.spelling() + " holds " + format.base().name().toLowerCase(java.util.Locale.ROOT)
+                        throw error(name, "format " + format.spelling() + " holds " + format.base().name().toLowerCase(Locale.ROOT)
                                 + " texels, not " + t.scalarName());
                     }
                     int bind = a.getOrDefault("binding", nextBinding(Variable.Kind.IMAGE));
@@ -319,13 +323,13 @@ public final class IrParser {
                     TextureDim dim = TextureDim.parse(dimTok.text());
                     if (dim == null) throw error(dimTok, "unknown texture dimension '" + dimTok.text() + "' (expected 1d, 2d or 3d)");
                     VarType t = type();
-                    if (t.components() != 1 || t.bitSize() != 32 || t.base() == dev.lathe.ir.BaseType.BOOL) {
+                    if (t.components() != 1 || t.bitSize() != 32 || t.base() == BaseType.BOOL) {
                         throw error(dimTok, "a texture's texel type is f32, i32 or u32 (texels are 4 components)");
                     }
                     Token name = symbolName();
                     Map<String, Integer> a = attributes(List.of("binding"), List.of("unorm"));
                     boolean unorm = a.containsKey("unorm");
-                    if (unorm && t.base() != dev.lathe.ir.BaseType.FLOAT) throw error(name, "only f32 textures can be unorm");
+                    if (unorm && t.base() != BaseType.FLOAT) throw error(name, "only f32 textures can be unorm");
                     int bind = a.getOrDefault("binding", nextBinding(Variable.Kind.TEXTURE));
                     add(name, Variable.texture(name.text(), dim, t.base(), bind, unorm));
                 }
@@ -436,7 +440,7 @@ public final class IrParser {
                 blockStarted = false;
             } else if (t.is("break") || t.is("continue") || t.is("return")) {
                 advance();
-                JumpInstr j = new JumpInstr(JumpInstr.Kind.valueOf(t.text().toUpperCase(java.util.Locale.ROOT)));
+                JumpInstr j = new JumpInstr(JumpInstr.Kind.valueOf(t.text().toUpperCase(Locale.ROOT)));
                 j.setLoc(loc(t));
                 b.block().append(j);
                 blockStarted = true;
@@ -686,7 +690,7 @@ public final class IrParser {
             StringBuilder want = new StringBuilder();
             for (Intrinsic.Role r : roles) {
                 if (want.length() > 0) want.append(", ");
-                want.append(r.name().toLowerCase(java.util.Locale.ROOT).replace('_', ' '));
+                want.append(r.name().toLowerCase(Locale.ROOT).replace('_', ' '));
             }
             throw error(opTok, in.spelling() + (var != null ? " @" + var.name() : "") + " takes " + roles.size()
                     + " source(s)" + (roles.isEmpty() ? "" : " (" + want + ")") + ", got " + srcs.size());

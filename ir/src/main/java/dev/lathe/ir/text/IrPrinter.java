@@ -6,6 +6,7 @@ import dev.lathe.ir.CfList;
 import dev.lathe.ir.CfNode;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
+import dev.lathe.ir.ImageFormat;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.IntrinsicInstr;
 import dev.lathe.ir.JumpInstr;
@@ -22,6 +23,7 @@ import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -108,7 +110,7 @@ public final class IrPrinter {
             }
             case IMAGE -> {
                 sb.append(" binding=").append(v.binding());
-                if (v.format() != dev.lathe.ir.ImageFormat.full(v.type().base())) sb.append(' ').append(v.format().spelling());
+                if (v.format() != ImageFormat.full(v.type().base())) sb.append(' ').append(v.format().spelling());
             }
             case LOCAL, SHARED -> { }
         }
@@ -118,7 +120,7 @@ public final class IrPrinter {
     private void number(Function f) {
         fn = f;
         valueNumbers = new int[f.valueCount()];
-        java.util.Arrays.fill(valueNumbers, -1);
+        Arrays.fill(valueNumbers, -1);
         int next = 0;
         for (Block b : f.blocks()) {
             for (Instr i : b.instrs()) {

@@ -1,14 +1,12 @@
 package dev.lathe.ir.validate;
 
 import dev.lathe.ir.AluInstr;
-import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.CfList;
 import dev.lathe.ir.CfNode;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
 import dev.lathe.ir.Instr;
-import dev.lathe.ir.Intrinsic;
 import dev.lathe.ir.IntrinsicInstr;
 import dev.lathe.ir.JumpInstr;
 import dev.lathe.ir.LoopNode;
@@ -21,10 +19,9 @@ import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.analysis.DominatorTree;
 import dev.lathe.ir.analysis.LoopNesting;
-import dev.lathe.ir.op.Op;
-import dev.lathe.ir.op.OperandType;
 import dev.lathe.ir.text.IrPrinter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -112,7 +109,7 @@ public final class Validator {
         if (errors.size() > before) return;
         DominatorTree dom = DominatorTree.compute(f);
         LoopNesting loops = LoopNesting.compute(f);
-        Set<Src> irSrcs = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Src> irSrcs = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Block b : blocks) {
             boolean seenNonPhi = false;
             for (Instr i = b.firstInstr(); i != null; i = i.next()) {
@@ -334,7 +331,7 @@ public final class Validator {
     }
 
     private void checkUseLists(List<Block> blocks, Set<Src> irSrcs) {
-        Set<Value> values = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Value> values = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Block b : blocks) {
             for (Instr i = b.firstInstr(); i != null; i = i.next()) {
                 if (i.def() != null) values.add(i.def());

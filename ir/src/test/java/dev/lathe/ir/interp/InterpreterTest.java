@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.validate.Validator;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class InterpreterTest {
@@ -377,7 +378,7 @@ class InterpreterTest {
             ShaderOutputs out = new Interpreter(s).dispatch(
                     new ShaderInputs().setBufferWords("b", (long) c[1], (long) c[2], (long) c[3], 99, 99, 99, 99, 99), 1, 1, 1);
             long[] want = {(long) c[4], (long) c[2], (long) c[3], (long) c[1], (long) c[1], (long) c[4], 0, 0};
-            for (int w = 0; w < want.length; w++) assertEquals(want[w], out.bufferWord("b", w), op + " " + java.util.Arrays.toString(c) + " word " + w);
+            for (int w = 0; w < want.length; w++) assertEquals(want[w], out.bufferWord("b", w), op + " " + Arrays.toString(c) + " word " + w);
         }
     }
 

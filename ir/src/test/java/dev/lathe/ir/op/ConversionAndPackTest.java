@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Conversions (float to int with saturation and NaN, int to float with round to nearest even
@@ -22,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * op against references written with shifts, {@link BigInteger} and the GLSL formulas, plus
  * hand-computed cases and round trips.
  */
-@org.junit.jupiter.api.extension.ExtendWith(CountChecks.class)
+@ExtendWith(CountChecks.class)
 class ConversionAndPackTest {
 
 

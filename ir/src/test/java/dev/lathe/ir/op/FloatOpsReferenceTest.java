@@ -13,6 +13,7 @@ import static dev.lathe.ir.op.OpHarness.op;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.LongBinaryOperator;
@@ -21,6 +22,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The f32 and f64 ops against Java's own IEEE float/double arithmetic ({@code a + b},
@@ -30,7 +32,7 @@ import org.junit.jupiter.api.TestFactory;
  * op must give the canonical NaN of its size (README: every float result that is NaN is
  * canonical, except fneg/fabs).
  */
-@org.junit.jupiter.api.extension.ExtendWith(CountChecks.class)
+@ExtendWith(CountChecks.class)
 class FloatOpsReferenceTest {
 
 
@@ -276,7 +278,7 @@ class FloatOpsReferenceTest {
         boolean an = Double.isNaN(value(a, bits)), bn = Double.isNaN(value(b, bits)), cn = Double.isNaN(value(c, bits));
         if (!an && !bn && !cn) {
             double[] v = {value(a, bits), value(b, bits), value(c, bits)};
-            java.util.Arrays.sort(v); // Arrays.sort orders -0.0 before 0.0
+            Arrays.sort(v); // Arrays.sort orders -0.0 before 0.0
             return canon(v[1], bits);
         }
         // fmax(fmin(a, b), fmin(fmax(a, b), c)), written with the reference minNum/maxNum
@@ -484,15 +486,15 @@ class FloatOpsReferenceTest {
                     dacc = dacc + da[i] * db[i];
                 }
                 Op op = op("fdot" + n);
-                OpHarness.expectVec(op, 32, new long[][] {java.util.Arrays.copyOf(a32, n), java.util.Arrays.copyOf(b32, n)},
+                OpHarness.expectVec(op, 32, new long[][] {Arrays.copyOf(a32, n), Arrays.copyOf(b32, n)},
                         new long[] {canon32(acc)});
-                OpHarness.expectVec(op, 64, new long[][] {java.util.Arrays.copyOf(a64, n), java.util.Arrays.copyOf(b64, n)},
+                OpHarness.expectVec(op, 64, new long[][] {Arrays.copyOf(a64, n), Arrays.copyOf(b64, n)},
                         new long[] {canon64(dacc)});
             }
             float ph = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + b[3];
             double dph = da[0] * db[0] + da[1] * db[1] + da[2] * db[2] + db[3];
-            OpHarness.expectVec(op("fdph"), 32, new long[][] {java.util.Arrays.copyOf(a32, 3), b32}, new long[] {canon32(ph)});
-            OpHarness.expectVec(op("fdph"), 64, new long[][] {java.util.Arrays.copyOf(a64, 3), b64}, new long[] {canon64(dph)});
+            OpHarness.expectVec(op("fdph"), 32, new long[][] {Arrays.copyOf(a32, 3), b32}, new long[] {canon32(ph)});
+            OpHarness.expectVec(op("fdph"), 64, new long[][] {Arrays.copyOf(a64, 3), b64}, new long[] {canon64(dph)});
         }
     }
 

@@ -9,8 +9,10 @@ import static dev.lathe.ir.op.OpHarness.op;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * binary16: hand-computed encodings, exhaustive widening against a decoder written here,
@@ -18,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * (+ - * / sqrt fma, rounding ops, comparisons, min/max) against exact BigDecimal / BigInteger
  * references rounded once to the nearest half, ties to even.
  */
-@org.junit.jupiter.api.extension.ExtendWith(CountChecks.class)
+@ExtendWith(CountChecks.class)
 class Fp16Test {
 
 
@@ -344,11 +346,11 @@ class Fp16Test {
             for (int k = 1; k < 4; k++) {
                 acc = ExactFloat.add(acc, ExactFloat.mul(va[k], vb[k], 16), 16);
                 int n = k + 1;
-                OpHarness.expectVec(op("fdot" + n), 16, new long[][] {java.util.Arrays.copyOf(va, n), java.util.Arrays.copyOf(vb, n)},
+                OpHarness.expectVec(op("fdot" + n), 16, new long[][] {Arrays.copyOf(va, n), Arrays.copyOf(vb, n)},
                         new long[] {acc});
                 if (k == 2) {
                     long ph = ExactFloat.add(acc, vb[3], 16);
-                    OpHarness.expectVec(op("fdph"), 16, new long[][] {java.util.Arrays.copyOf(va, 3), vb}, new long[] {ph});
+                    OpHarness.expectVec(op("fdph"), 16, new long[][] {Arrays.copyOf(va, 3), vb}, new long[] {ph});
                 }
             }
             // selections and clamps

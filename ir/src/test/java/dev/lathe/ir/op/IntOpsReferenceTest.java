@@ -11,6 +11,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The integer ops at 8, 16, 32 and 64 bits against references written with {@link BigInteger}
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.TestFactory;
  * every pair of edge values and thousands of random values, plus the README's edge cases
  * spelled out.
  */
-@org.junit.jupiter.api.extension.ExtendWith(CountChecks.class)
+@ExtendWith(CountChecks.class)
 class IntOpsReferenceTest {
 
 

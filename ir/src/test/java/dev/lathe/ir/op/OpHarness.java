@@ -1,10 +1,12 @@
 package dev.lathe.ir.op;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -127,7 +129,7 @@ final class OpHarness {
     }
 
     /** A plain assertion that is counted and carries its own message. */
-    static void check(boolean ok, java.util.function.Supplier<String> message) {
+    static void check(boolean ok, Supplier<String> message) {
         CHECKS.incrementAndGet();
         if (!ok) throw new AssertionError(message.get());
     }
@@ -252,7 +254,7 @@ final class OpHarness {
     /** A double that is exactly representable in the size, as a pattern of that size. */
     static long fromDoubleExactly(double v, int bits) {
         if (v == 0) return Double.doubleToRawLongBits(v) < 0 ? ExactFloat.format(bits).signBit() : 0;
-        return ExactFloat.roundNearest(new java.math.BigDecimal(v), bits);
+        return ExactFloat.roundNearest(new BigDecimal(v), bits);
     }
 
     static long f32(float f) {

@@ -11,13 +11,16 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Structural checks of the op table: its size and names, legal bit sizes, that every op
@@ -25,7 +28,7 @@ import org.junit.jupiter.api.TestFactory;
  * size, that vector evaluation is per component, and that the commutative and associative flags
  * hold bit-exactly (NaN inputs included).
  */
-@org.junit.jupiter.api.extension.ExtendWith(CountChecks.class)
+@ExtendWith(CountChecks.class)
 class OpTableTest {
 
 
@@ -179,7 +182,7 @@ class OpTableTest {
         return op.hasUnsizedOperands() ? op.legalBitSizeList() : List.of(0);
     }
 
-    private static final java.util.Map<String, long[]> EDGE_CACHE = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, long[]> EDGE_CACHE = new ConcurrentHashMap<>();
 
     /** Edge values for source i: float edges (at float sizes) and integer edges. */
     static long[] edgesFor(Op op, int i, int unsized) {

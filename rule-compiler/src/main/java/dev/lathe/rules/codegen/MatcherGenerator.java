@@ -11,6 +11,7 @@ import com.palantir.javapoet.TypeSpec;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
+import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.Match;
@@ -26,10 +27,14 @@ import dev.lathe.rules.model.Node;
 import dev.lathe.rules.model.SizeClass;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import javax.lang.model.element.Modifier;
 
@@ -61,7 +66,7 @@ public final class MatcherGenerator {
     private final String packageName;
     private final String className;
     private final Map<String, String> literalFields = new LinkedHashMap<>();
-    private final java.util.Set<String> readings = new java.util.TreeSet<>();
+    private final Set<String> readings = new TreeSet<>();
 
     private MatcherGenerator(CheckedFile file, String packageName) {
         this.file = file;
@@ -216,7 +221,7 @@ public final class MatcherGenerator {
      */
     private String literalField(String text) {
         return literalFields.computeIfAbsent(text, t -> {
-            String name = "LIT_" + t.toUpperCase(java.util.Locale.ROOT).replace("-", "NEG_").replace("+", "POS_")
+            String name = "LIT_" + t.toUpperCase(Locale.ROOT).replace("-", "NEG_").replace("+", "POS_")
                     .replace('.', '_').replaceAll("[^A-Z0-9_]", "_");
             String unique = name;
             for (int k = 2; literalFields.containsValue(unique); k++) unique = name + "_" + k;
@@ -530,7 +535,7 @@ public final class MatcherGenerator {
          * instruction is built, so that a rule's code reads: match, check, then build.
          */
         void readsBeforeBuilding(Node r) {
-            java.util.Set<String> read = new java.util.HashSet<>();
+            Set<String> read = new HashSet<>();
             List<Node> work = new ArrayList<>(List.of(r));
             while (!work.isEmpty()) {
                 Node n = work.remove(work.size() - 1);
@@ -571,8 +576,8 @@ public final class MatcherGenerator {
         boolean fitsEverywhere(Node.ConstNode c) {
             SizeClass cls = rule.sizeClass(c.sizeClass());
             RuleLiteral lit = RuleLiteral.of(c.text());
-            int possible = cls.isFixed() ? dev.lathe.ir.op.Bits.sizeFlag(cls.fixed()) : cls.legal();
-            return dev.lathe.ir.op.Bits.sizesIn(possible).stream().allMatch(bits -> lit.fits(bits, c.asFloat()));
+            int possible = cls.isFixed() ? Bits.sizeFlag(cls.fixed()) : cls.legal();
+            return Bits.sizesIn(possible).stream().allMatch(bits -> lit.fits(bits, c.asFloat()));
         }
 
         /** A replacement node's value (instructions are built before the root). */

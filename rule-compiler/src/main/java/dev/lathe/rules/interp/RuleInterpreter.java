@@ -4,6 +4,7 @@ import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.AluOperand;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.Op;
 import dev.lathe.ir.rewrite.Match;
 import dev.lathe.ir.rewrite.Rewriter;
 import dev.lathe.ir.rewrite.RuleInfo;
@@ -31,9 +32,9 @@ import java.util.function.BooleanSupplier;
 public final class RuleInterpreter implements RuleSet {
     private final CheckedFile file;
     private final List<RuleInfo> infos = new ArrayList<>();
-    private final Map<dev.lathe.ir.op.Op, List<Integer>> byRootOp = new HashMap<>();
+    private final Map<Op, List<Integer>> byRootOp = new HashMap<>();
     private final Map<String, RuleLiteral> literals = new HashMap<>();
-    private final Map<dev.lathe.ir.op.Op, Integer> heights;
+    private final Map<Op, Integer> heights;
 
     public RuleInterpreter(CheckedFile file) {
         this.file = file;
@@ -61,7 +62,7 @@ public final class RuleInterpreter implements RuleSet {
     }
 
     @Override
-    public int nodeHeight(dev.lathe.ir.op.Op op) {
+    public int nodeHeight(Op op) {
         return heights.getOrDefault(op, 0);
     }
 

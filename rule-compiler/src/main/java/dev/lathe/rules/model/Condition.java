@@ -1,5 +1,6 @@
 package dev.lathe.rules.model;
 
+import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.Predicate;
 import dev.lathe.rules.ast.Ast;
 
@@ -7,4 +8,4 @@ import dev.lathe.rules.ast.Ast;
  * A checked condition: a known predicate applied to a variable, read as {@code type}, with the
  * literal {@code bound} for the bounded predicates.
  */
-public record Condition(Predicate predicate, Node.VarNode var, dev.lathe.ir.op.TypeClass type, long bound, Ast.Pos pos) {}
+public record Condition(Predicate predicate, Node.VarNode var, TypeClass type, long bound, Ast.Pos pos) {}

@@ -1,11 +1,14 @@
 package dev.lathe.rules.soundness;
 
+import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.RuleLiteral;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Node;
 import dev.lathe.rules.model.SizeClass;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,9 +126,9 @@ final class RuleEvaluator {
     }
 
     /** The provenance of one op's result (one component: a vecN's is its first source's). */
-    private static int provenance(dev.lathe.ir.op.Op op, long[][] srcs, int[] kinds, long result, int outBits) {
+    private static int provenance(Op op, long[][] srcs, int[] kinds, long result, int outBits) {
         for (int k : kinds) if (k == UNDECIDED) return UNDECIDED;
-        if (op == dev.lathe.ir.op.Op.BCSEL) return kinds[(srcs[0][0] & 1) != 0 ? 1 : 2];
+        if (op == Op.BCSEL) return kinds[(srcs[0][0] & 1) != 0 ? 1 : 2];
         if (op.movesData()) return kinds[0];
         for (int i = 0; i < kinds.length; i++) {
             if (kinds[i] == OPEN && op.readsBits(i)) return UNDECIDED;
@@ -149,7 +152,7 @@ final class RuleEvaluator {
     /** Every assignment of legal sizes to the classes (fixed classes keep their size). */
     static List<Sizes> sizeAssignments(CheckedRule rule, int allowedSizes) {
         List<SizeClass> classes = rule.classes();
-        List<Sizes> out = new java.util.ArrayList<>();
+        List<Sizes> out = new ArrayList<>();
         int[] cur = new int[classes.size()];
         assign(classes, 0, cur, allowedSizes, out);
         return out;
@@ -167,7 +170,7 @@ final class RuleEvaluator {
             return;
         }
         for (int bits : new int[] {1, 8, 16, 32, 64}) {
-            int flag = dev.lathe.ir.op.Bits.sizeFlag(bits);
+            int flag = Bits.sizeFlag(bits);
             if ((c.legal() & flag) != 0 && (allowed & flag) != 0) {
                 cur[i] = bits;
                 assign(classes, i + 1, cur, allowed, out);

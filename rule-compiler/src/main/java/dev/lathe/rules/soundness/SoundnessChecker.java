@@ -3,13 +3,18 @@ package dev.lathe.rules.soundness;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.TypeClass;
+import dev.lathe.ir.rewrite.RuleLiteral;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Condition;
+import dev.lathe.rules.model.Node;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 
 /**
@@ -231,10 +236,10 @@ public final class SoundnessChecker {
             return null;
         }
 
-        private static void literalsOf(dev.lathe.rules.model.Node n, List<String> out) {
-            if (n instanceof dev.lathe.rules.model.Node.ConstNode c) out.add(c.text());
-            if (n instanceof dev.lathe.rules.model.Node.OpNode op) {
-                for (dev.lathe.rules.model.Node x : op.srcs()) literalsOf(x, out);
+        private static void literalsOf(Node n, List<String> out) {
+            if (n instanceof Node.ConstNode c) out.add(c.text());
+            if (n instanceof Node.OpNode op) {
+                for (Node x : op.srcs()) literalsOf(x, out);
             }
         }
 
@@ -245,14 +250,14 @@ public final class SoundnessChecker {
          * the value and its neighbours both ways. Condition bounds count too.
          */
         private void addLiteralEdges(List<Long> edges, List<String> literals, TypeClass t, int b) {
-            java.util.Set<Long> have = new java.util.HashSet<>(edges);
+            Set<Long> have = new HashSet<>(edges);
             List<Long> more = new ArrayList<>();
             for (Condition c : rule.conditions()) {
                 if (c.predicate().takesLiteral()) more.add(c.bound());
             }
             boolean asFloat = t == TypeClass.FLOAT && b >= 16;
             for (String text : literals) {
-                dev.lathe.ir.rewrite.RuleLiteral lit = dev.lathe.ir.rewrite.RuleLiteral.of(text);
+                RuleLiteral lit = RuleLiteral.of(text);
                 if (lit.fits(b, asFloat)) more.add(lit.bits(b, asFloat));
                 else if (lit.fits(b, !asFloat)) more.add(lit.bits(b, !asFloat));
             }
@@ -385,7 +390,7 @@ public final class SoundnessChecker {
                     + Values.format(o.pattern, rootType, n) + ", replacement gives " + replacement;
             return new Verdict(Verdict.Kind.UNSOUND, rule.name(), msg, compared, Integer.toString(ruleBits()),
                     new Verdict.Counterexample(n, Map.copyOf(in), Map.copyOf(bits), o.pattern, o.replacement,
-                            java.util.Arrays.stream(sizes.bySizeClass()).boxed().toList(), opens));
+                            Arrays.stream(sizes.bySizeClass()).boxed().toList(), opens));
         }
     }
 }

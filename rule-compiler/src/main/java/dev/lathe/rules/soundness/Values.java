@@ -4,6 +4,8 @@ import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.Predicate;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -153,7 +155,7 @@ final class Values {
                 out.add(FloatBits.fromDouble(Math.floor(x), bits));
                 out.add(FloatBits.fromDouble(x / 2, bits));
                 for (int digits = 1; digits <= 6; digits++) {
-                    out.add(FloatBits.fromDouble(new java.math.BigDecimal(x).round(new java.math.MathContext(digits)).doubleValue(), bits));
+                    out.add(FloatBits.fromDouble(new BigDecimal(x).round(new MathContext(digits)).doubleValue(), bits));
                 }
             }
         } else {
@@ -177,7 +179,7 @@ final class Values {
             if (Double.isInfinite(x)) return 30;
             if (x == 0) return FloatBits.isNegative(v, bits) ? 1 : 0;
             double a = Math.abs(x);
-            int digits = new java.math.BigDecimal(x).stripTrailingZeros().precision();
+            int digits = new BigDecimal(x).stripTrailingZeros().precision();
             return (Math.floor(a) == a ? 2 : 10) + digits * 2 + Math.abs(Math.getExponent(a)) / 4.0 + (x < 0 ? 0.5 : 0);
         }
         long s = Bits.sext(v, bits);

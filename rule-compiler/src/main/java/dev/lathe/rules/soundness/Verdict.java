@@ -1,5 +1,8 @@
 package dev.lathe.rules.soundness;
 
+import java.util.List;
+import java.util.Map;
+
 /**
  * What the checker concluded about one rule.
  *
@@ -25,8 +28,8 @@ public record Verdict(Kind kind, String rule, String message, long checked, Stri
      *                    NaN contract), or bits computed from one, where the pattern's bits are
      *                    exact: wrong even when the bits happen to agree
      */
-    public record Counterexample(int bits, java.util.Map<String, Long> inputs, java.util.Map<String, Integer> inputBits,
-                                 long pattern, long replacement, java.util.List<Integer> classSizes, boolean opensNaN) {}
+    public record Counterexample(int bits, Map<String, Long> inputs, Map<String, Integer> inputBits,
+                                 long pattern, long replacement, List<Integer> classSizes, boolean opensNaN) {}
 
     public boolean isSound() {
         return kind == Kind.SOUND;

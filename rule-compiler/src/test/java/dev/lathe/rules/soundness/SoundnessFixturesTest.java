@@ -14,6 +14,7 @@ import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
+import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.rewrite.RewritePass;
 import dev.lathe.ir.rewrite.RuleLiteral;
 import dev.lathe.ir.rewrite.RuleStats;
@@ -27,7 +28,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -97,7 +100,7 @@ class SoundnessFixturesTest {
         Variable o = s.addVariable(Variable.output("o", out, 0));
         Function fn = s.addFunction("main");
         IrBuilder b = new IrBuilder(fn);
-        java.util.Map<String, Value> vars = new java.util.HashMap<>();
+        Map<String, Value> vars = new HashMap<>();
         for (String v : rule.variables()) vars.put(v, b.constant(cx.inputBits().get(v), cx.inputs().get(v)));
         Value root = build(b, rule.pattern(), vars, cx.classSizes());
         b.storeOutput(o, root);
@@ -115,14 +118,14 @@ class SoundnessFixturesTest {
                 + IrPrinter.print(s));
         if (cx.opensNaN()) {
             // the NaN contract: the replacement makes a NaN of open bits where the pattern kept exact ones
-            assertTrue(dev.lathe.ir.op.FloatBits.isNaN(patternValue, bits) && dev.lathe.ir.op.FloatBits.isNaN(replacementValue, bits),
+            assertTrue(FloatBits.isNaN(patternValue, bits) && FloatBits.isNaN(replacementValue, bits),
                     "a counterexample of the NaN contract compares two NaNs");
         } else {
             assertNotEquals(patternValue, replacementValue, "the counterexample does not fail");
         }
     }
 
-    private static Value build(IrBuilder b, Node n, java.util.Map<String, Value> vars, List<Integer> sizes) {
+    private static Value build(IrBuilder b, Node n, Map<String, Value> vars, List<Integer> sizes) {
         if (n instanceof Node.VarNode v) return vars.get(v.name());
         if (n instanceof Node.ConstNode c) {
             int size = sizes.get(c.sizeClass());

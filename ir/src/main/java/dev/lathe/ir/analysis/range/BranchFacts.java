@@ -13,7 +13,13 @@ import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.Op;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * What the branches say: in the then-list of {@code if %c} the condition is true, in the else
@@ -62,7 +68,7 @@ final class BranchFacts {
     private final int[] first;
     private final int[] last;
     /** The assumptions each {@code if} makes (two to four). */
-    private final java.util.Map<IfNode, List<Assume>> byIf = new java.util.IdentityHashMap<>();
+    private final Map<IfNode, List<Assume>> byIf = new IdentityHashMap<>();
 
     private BranchFacts(Assume[] byBlock, List<Block> blocks, List<Assume> made) {
         this.byBlock = byBlock;
@@ -132,7 +138,7 @@ final class BranchFacts {
     private static final int MAX_INOTS = 4;
 
     /** The ops {@link #narrow} narrows by. */
-    private static final java.util.Set<Op> NARROWING = java.util.EnumSet.of(Op.ILT, Op.IGE, Op.ULT, Op.UGE, Op.IEQ, Op.INE,
+    private static final Set<Op> NARROWING = EnumSet.of(Op.ILT, Op.IGE, Op.ULT, Op.UGE, Op.IEQ, Op.INE,
             Op.FLT, Op.FGE, Op.FLTU, Op.FGEU, Op.FEQ, Op.FNEU);
 
     /** Whether {@code i} is an op a condition is looked through at (see {@link #MAX_INOTS}). */
@@ -192,7 +198,7 @@ final class BranchFacts {
      * Gives {@code out} every value that reads in {@code at} may be narrowed by: the operands
      * of the comparisons that the block's assumptions make true or false.
      */
-    void operandsNarrowingIn(Block at, java.util.function.Consumer<Value> out) {
+    void operandsNarrowingIn(Block at, Consumer<Value> out) {
         if (at == null || at.index() < 0 || at.index() >= byBlock.length) return;
         for (Assume a = byBlock[at.index()]; a != null; a = a.next()) {
             forEachComparison(a.cond(), a.comp(), a.truth(), 0, (c, comp, truth) -> {
@@ -259,7 +265,7 @@ final class BranchFacts {
             if (last[a.id()] >= 0) spans[n++] = new int[] {first[a.id()], last[a.id()]};
         }
         // nested or disjoint: in order of their starts, a span inside the previous one adds nothing
-        Arrays.sort(spans, 0, n, java.util.Comparator.comparingInt(x -> x[0]));
+        Arrays.sort(spans, 0, n, Comparator.comparingInt(x -> x[0]));
         List<Block> out = new ArrayList<>();
         int covered = -1;
         for (int k = 0; k < n; k++) {

@@ -18,9 +18,13 @@ import dev.lathe.ir.op.Op;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Range analysis: for every component of every SSA value of a function, a {@link Range} —
@@ -115,11 +119,11 @@ public final class RangeAnalysis {
     private static final class Slice {
         final Loop loop;
         final List<Instr> instrs;
-        final java.util.Set<Instr> members;
+        final Set<Instr> members;
         final List<Value> inputs;
         boolean inputsPushed;
 
-        Slice(Loop loop, List<Instr> instrs, java.util.Set<Instr> members, List<Value> inputs) {
+        Slice(Loop loop, List<Instr> instrs, Set<Instr> members, List<Value> inputs) {
             this.loop = loop;
             this.instrs = instrs;
             this.members = members;
@@ -546,7 +550,7 @@ public final class RangeAnalysis {
      * The fixpoint and narrowing sweeps over {@code instrs} (program order), re-queueing the
      * users that {@code member} accepts.
      */
-    private void solve(List<Instr> instrs, java.util.function.Predicate<Instr> member) {
+    private void solve(List<Instr> instrs, Predicate<Instr> member) {
         for (Instr i : instrs) {
             Value d = i.def();
             Range[] bottom = new Range[d.numComponents()];
@@ -555,7 +559,7 @@ public final class RangeAnalysis {
         }
         ArrayDeque<Instr> work = new ArrayDeque<>(instrs);
         Map<Instr, int[]> growths = new IdentityHashMap<>();
-        java.util.Set<Instr> queued = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Instr> queued = Collections.newSetFromMap(new IdentityHashMap<>());
         queued.addAll(instrs);
         while (!work.isEmpty()) {
             Instr i = work.poll();
@@ -606,12 +610,12 @@ public final class RangeAnalysis {
      * instructions in the same relative order, with the same growths and widenings.
      */
     private Slice slice(Instr root, Loop l) {
-        java.util.Set<Instr> members = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Instr> members = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Value> inputs = new ArrayList<>();
         ArrayDeque<Instr> work = new ArrayDeque<>();
         members.add(root);
         work.add(root);
-        java.util.function.Consumer<Value> need = w -> {
+        Consumer<Value> need = w -> {
             Instr d = w.parent();
             if (d != null && d.isInserted() && d.def() != null && loopOfBlock[d.block().index()] == l) {
                 if (members.add(d)) work.add(d);
@@ -634,7 +638,7 @@ public final class RangeAnalysis {
         }
         // program order: the loop's blocks in order, but only those holding a member (a walk of
         // the whole loop per slice would make many small slices cost the loop's size each)
-        java.util.Set<Block> holding = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Block> holding = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Instr i : members) holding.add(i.block());
         List<Instr> ordered = new ArrayList<>(members.size());
         for (Block b : l.blocks) {

@@ -7,6 +7,7 @@ import static dev.lathe.ir.analysis.range.FloatClass.bit;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -147,7 +148,7 @@ public final class RangeTransfer {
         for (Range[] src : in) {
             for (Range r : src) {
                 if (r.empty()) {
-                    java.util.Arrays.fill(result, Range.bottom(out));
+                    Arrays.fill(result, Range.bottom(out));
                     return result;
                 }
             }
@@ -164,11 +165,11 @@ public final class RangeTransfer {
                 }
                 result[0] = acc;
             }
-            case UNPACK_UNORM_4X8, UNPACK_UNORM_2X16 -> java.util.Arrays.fill(result,
+            case UNPACK_UNORM_4X8, UNPACK_UNORM_2X16 -> Arrays.fill(result,
                     Range.floats(out, bit(FloatClass.POS_ZERO) | bit(FloatClass.ZERO_1) | bit(FloatClass.ONE), false));
-            case UNPACK_SNORM_4X8, UNPACK_SNORM_2X16 -> java.util.Arrays.fill(result,
+            case UNPACK_SNORM_4X8, UNPACK_SNORM_2X16 -> Arrays.fill(result,
                     Range.floats(out, FloatClass.between(FloatClass.NEG1, FloatClass.ONE) & ~bit(NEG_ZERO), false));
-            default -> java.util.Arrays.fill(result, Range.top(out));
+            default -> Arrays.fill(result, Range.top(out));
         }
         return result;
     }
@@ -218,7 +219,7 @@ public final class RangeTransfer {
                 if ((in[i].classes() & bit(c)) != 0 && FloatClass.corners(c, bits[i], in[i].whole()).length > 0) cs[k++] = c;
             }
             if (k == 0) return Range.bottom(out);
-            classes[i] = java.util.Arrays.copyOf(cs, k);
+            classes[i] = Arrays.copyOf(cs, k);
         }
         BoxTable table = boxTable(op, unsized, n);
         int resultClasses = 0;
@@ -293,7 +294,7 @@ public final class RangeTransfer {
             default -> false;
         };
         int[] corner = scratch.corner[n];
-        java.util.Arrays.fill(corner, 0);
+        Arrays.fill(corner, 0);
         long[][] srcs = scratch.srcs[n];
         long[] dst = scratch.dst;
         boolean boxAny = false, boxNaN = false, boxNegZero = false;

@@ -14,7 +14,9 @@ import dev.lathe.ir.op.Op;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -153,7 +155,7 @@ class BranchFactsTest {
     /** One run with uniform x; returns how many reads were checked. */
     private static int run(Shader s, RangeFacts facts, long x) {
         int[] checks = {0};
-        java.util.Map<Value, long[]> latest = new java.util.HashMap<>();
+        Map<Value, long[]> latest = new HashMap<>();
         new Interpreter(s).observe((d, v) -> {
             if (d.parent() instanceof AluInstr alu && alu.op() == Op.MOV) {
                 Value read = alu.src(0).value();

@@ -11,11 +11,14 @@ import dev.lathe.ir.Shader;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Stage;
 import dev.lathe.ir.Value;
-import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.gen.RandomProgramGenerator.Options;
+import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.interp.Interpreter;
+import dev.lathe.ir.interp.InterpreterException;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.op.Op;
+import dev.lathe.ir.op.TypeClass;
+import dev.lathe.ir.rewrite.Predicate;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
 import java.util.EnumSet;
@@ -263,8 +266,8 @@ class RangeAnalysisTest {
         assertEquals("u[0, 7]", a.range(value(fn, "load_local_invocation_id"), 0).describe(false, true).replace("s[0, 7] ", ""));
         assertEquals(3, a.range(value(fn, "load_local_invocation_id"), 1).uHi());
         assertEquals(31, a.range(value(fn, "load_local_invocation_index"), 0).uHi());
-        assertTrue(RangeFacts.holds(dev.lathe.ir.rewrite.Predicate.IS_GE_ZERO, a.range(value(fn, "tex"), 2),
-                dev.lathe.ir.op.TypeClass.FLOAT, 0));
+        assertTrue(RangeFacts.holds(Predicate.IS_GE_ZERO, a.range(value(fn, "tex"), 2),
+                TypeClass.FLOAT, 0));
         assertTrue(a.range(value(fn, "tex"), 3).onlyIn(FloatClass.between(FloatClass.NEG_ZERO, FloatClass.ONE)));
     }
 
@@ -317,7 +320,7 @@ class RangeAnalysisTest {
                 try {
                     if (s.stage() == Stage.COMPUTE) it.dispatch(in, 2, 1, 1);
                     else it.run(in);
-                } catch (dev.lathe.ir.interp.InterpreterException e) {
+                } catch (InterpreterException e) {
                     // a run that hits the iteration limit still checked what it computed
                 }
                 checked += count[0];

@@ -7,6 +7,7 @@ import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -126,7 +127,7 @@ class RangeTransferSoundnessTest {
                 checks++;
                 if (!out[c].contains(r[c])) {
                     fail(op.opName() + " at " + size + " bits: component " + c + " = " + show(r[c], op.outputBits(size))
-                            + " is not in " + out[c] + " (operands " + java.util.Arrays.deepToString(in) + ")");
+                            + " is not in " + out[c] + " (operands " + Arrays.deepToString(in) + ")");
                 }
             }
         }

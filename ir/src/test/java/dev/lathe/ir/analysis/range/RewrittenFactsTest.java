@@ -10,8 +10,10 @@ import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
-import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.gen.RandomProgramGenerator.Options;
+import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -94,7 +96,7 @@ class RewrittenFactsTest {
      */
     @Test
     void inexactConditionRewriteDropsWhatItsBranchesNarrowed() {
-        Shader s = dev.lathe.ir.text.IrParser.parse("t.ir", """
+        Shader s = IrParser.parse("t.ir", """
                 shader fragment
                 uniform f32 @y
                 output f32 @a location=0
@@ -121,7 +123,7 @@ class RewrittenFactsTest {
         RangeFacts facts = RangeFacts.analyze(fn);
         List<Value> defs = values(fn); // y, zero, m1, pos, neg, in_t, in_e, p
         Value pos = defs.get(3), neg = defs.get(4), inT = defs.get(5), p = defs.get(7);
-        long five = dev.lathe.ir.op.FloatBits.fromDouble(5.0, 32), minusFive = dev.lathe.ir.op.FloatBits.fromDouble(-5.0, 32);
+        long five = FloatBits.fromDouble(5.0, 32), minusFive = FloatBits.fromDouble(-5.0, 32);
         assertTrue(!facts.range(p, 0).contains(five), "before: " + facts.range(p, 0));
         assertTrue(!facts.range(inT, 0).contains(minusFive), "before: " + facts.range(inT, 0)); // -y, y < 0
         neg.replaceAllUsesWith(pos);
