@@ -1,8 +1,8 @@
 package dev.lathe.bench;
 
-import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;

@@ -1,15 +1,15 @@
 package dev.lathe.bench;
 
 import dev.lathe.driver.Passes;
-import dev.lathe.ir.Shader;
 import dev.lathe.driver.Pipelines;
+import dev.lathe.ir.Shader;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
-import dev.lathe.rules.interp.RuleInterpreter;
 import dev.lathe.ir.rewrite.RuleSet;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.rules.RuleCompiler;
+import dev.lathe.rules.interp.RuleInterpreter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;

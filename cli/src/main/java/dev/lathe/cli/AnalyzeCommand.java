@@ -7,7 +7,6 @@ import dev.lathe.ir.Instr;
 import dev.lathe.ir.LoadConstInstr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Value;
-import dev.lathe.ir.analysis.range.Range;
 import dev.lathe.ir.analysis.range.RangeAnalysis;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.pass.PassException;
@@ -21,10 +20,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code lathe analyze FILE.ir}: the IR with each value's range. */
 @Command(name = "analyze", mixinStandardHelpOptions = true,

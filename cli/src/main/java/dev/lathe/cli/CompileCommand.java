@@ -12,17 +12,17 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code lathe compile FILE.ir [--emit asm|bin|stats|ir] [-o OUT]}: the backend. */
 @Command(name = "compile", mixinStandardHelpOptions = true,
         description = {"Compile a shader to machine code for the ir3-like target (backend/ISA.md).",
                 "--emit asm prints the assembly (a .s program), bin writes the binary, stats prints the shader-db line, "
                         + "ir prints the IR the code was selected from.",
-                "--print-after PASS, --print-after-all, --time-passes and --verify-each work as for lathe opt, over the IR and the machine passes.",
+                "--print-after PASS (an IR pass, or isel, regalloc, linearize, legalize), --print-after-all, --time-passes and --verify-each work as for lathe opt, over the IR and the machine passes.",
                 "Example: lathe compile examples/ir/lambert.ir --emit asm --print-after regalloc"})
 final class CompileCommand implements Callable<Integer> {
     enum Emit { asm, bin, stats, ir }
@@ -45,27 +45,17 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--passes", paramLabel = "LIST", description = "the IR pipeline before selection (default: the default pipeline)")
     String passes;
 
-    @Option(names = "--print-after-all", description = "print the program after every pass, IR and machine (to standard output)")
-    boolean printAfterAll;
-
-    @Option(names = "--print-after", paramLabel = "PASS", description = "print the program after each run of PASS (an IR pass or "
-            + "isel, regalloc, linearize, legalize)")
-    String printAfter;
-
-    @Option(names = "--time-passes", description = "print the time spent in each pass, IR and machine (to standard error)")
-    boolean timePasses;
-
-    @Option(names = "--verify-each", description = "validate the IR after every IR pass and verify the machine program after every "
-            + "machine pass")
-    boolean verifyEach;
+    @Mixin
+    PassOptions passOptions = new PassOptions();
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Compiler.Options options = new Compiler.Options(passes != null ? passes : Pipelines.DEFAULT, verifyEach, printAfterAll, printAfter,
-                timePasses, out);
+        PassOptions o = passOptions;
+        Compiler.Options options = new Compiler.Options(passes != null ? passes : Pipelines.DEFAULT, o.verifyEach, o.printAfterAll, o.printAfter,
+                o.timePasses, out);
         Compiler.Result compiled = ProgramFiles.compile(file, options, source);
-        if (timePasses) PassTimes.print(compiled.timings(), spec.commandLine().getErr());
+        if (o.timePasses) PassTimes.print(compiled.timings(), spec.commandLine().getErr());
         MachineCompiler.Result r = compiled.machine();
         if (emit == Emit.bin) {
             ProgramFiles.write(output != null ? output : ProgramFiles.withExtension(file, ".bin"), ProgramBinary.write(r.program()));
@@ -78,7 +68,7 @@ final class CompileCommand implements Callable<Integer> {
         };
         if (output != null) ProgramFiles.write(output, text.getBytes(StandardCharsets.UTF_8));
         else {
-            if (printAfterAll || printAfter != null) out.println("// final");
+            if (o.printing()) out.println("// final");
             out.print(text);
             out.flush();
         }

@@ -7,10 +7,10 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code lathe disasm FILE.bin [-o FILE.s]}: prints the assembly of a binary. */
 @Command(name = "disasm", mixinStandardHelpOptions = true,

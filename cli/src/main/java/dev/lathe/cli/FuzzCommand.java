@@ -5,7 +5,6 @@ import dev.lathe.driver.fuzz.FuzzTarget;
 import dev.lathe.driver.fuzz.FuzzTargets;
 import dev.lathe.driver.fuzz.Fuzzer;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

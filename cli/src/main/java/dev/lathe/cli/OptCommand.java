@@ -29,7 +29,7 @@ import picocli.CommandLine.Spec;
         description = {"Optimize a shader and print the result.",
                 "Pipelines are pass names separated by commas; loop(a, b, …) repeats a group until no pass in it makes progress.",
                 "Example: lathe opt x.ir --passes 'loop(constant_fold, copy_prop, algebraic, dce), late'",
-                "The IR is validated before and after; --validate-each checks after every pass."})
+                "The IR is validated before and after; --verify-each checks it after every pass."})
 final class OptCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -51,17 +51,8 @@ final class OptCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true)
     Which which;
 
-    @Option(names = "--print-after-all", description = "print the IR after every pass (to standard output)")
-    boolean printAfterAll;
-
-    @Option(names = "--print-after", paramLabel = "PASS", description = "print the IR after each run of PASS")
-    String printAfter;
-
-    @Option(names = "--time-passes", description = "print the time spent in each pass (to standard error)")
-    boolean timePasses;
-
-    @Option(names = "--validate-each", description = "validate the IR after every pass")
-    boolean validateEach;
+    @Mixin
+    PassOptions passOptions = new PassOptions();
 
     @Option(names = "--rule-stats", description = "print how often each rule fired, most frequent first, and the rules "
             + "that never fired (to standard error)")
@@ -82,12 +73,13 @@ final class OptCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CliException("lathe opt: " + e.getMessage());
         }
-        if (printAfter != null && !registry.names().contains(printAfter)) {
-            throw new CliException("lathe opt: --print-after: unknown pass '" + printAfter + "'");
+        PassOptions o = passOptions;
+        if (o.printAfter != null && !registry.names().contains(o.printAfter)) {
+            throw new CliException("lathe opt: --print-after: unknown pass '" + o.printAfter + "'");
         }
         Shader s = ShaderFiles.load(file, source);
         PrintWriter out = spec.commandLine().getOut();
-        PassManager pm = new PassManager(new PassManager.Options(validateEach, printAfterAll, printAfter, timePasses, 100), out);
+        PassManager pm = new PassManager(new PassManager.Options(o.verifyEach, o.printAfterAll, o.printAfter, o.timePasses, 100), out);
         try {
             pm.run(s, pipeline);
         } catch (PassException e) {
@@ -97,10 +89,10 @@ final class OptCommand implements Callable<Integer> {
         if (!errors.isEmpty()) {
             throw new CliException(file + ": the optimized IR is invalid (a pass is wrong): " + errors.get(0).format());
         }
-        if (printAfterAll || printAfter != null) out.println("// final");
+        if (o.printing()) out.println("// final");
         out.print(IrPrinter.print(s));
         out.flush();
-        if (timePasses) PassTimes.print(pm.timings(), spec.commandLine().getErr());
+        if (o.timePasses) PassTimes.print(pm.timings(), spec.commandLine().getErr());
         if (ruleStats) printRuleStats(passes, passNames(pipeline), spec.commandLine().getErr());
         return 0;
     }

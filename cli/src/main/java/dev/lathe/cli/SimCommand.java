@@ -9,10 +9,10 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code lathe sim FILE.s|FILE.bin --input …}: the simulator, with the options of {@code lathe run}. */
 @Command(name = "sim", mixinStandardHelpOptions = true,

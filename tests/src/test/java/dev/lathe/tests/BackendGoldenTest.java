@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.lathe.backend.compile.MachineCompiler;
-import dev.lathe.driver.Compiler;
 import dev.lathe.backend.program.ProgramText;
+import dev.lathe.driver.Compiler;
 import dev.lathe.ir.text.IrParser;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,10 +3,9 @@ package dev.lathe.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.lathe.cli.Main;
-import dev.lathe.ir.Shader;
 import dev.lathe.driver.Pipelines;
+import dev.lathe.ir.Shader;
 import dev.lathe.ir.pass.PassManager;
-import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;

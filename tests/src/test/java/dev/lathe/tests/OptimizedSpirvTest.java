@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.lathe.driver.ExternalTool;
 import dev.lathe.driver.shaderdb.DifferentialCheck;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.validate.Validator;
-import dev.lathe.driver.ExternalTool;
 import dev.lathe.spirv.SpirvFrontend;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,13 +3,13 @@ package dev.lathe.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.gen.RandomProgramGenerator.Options;
+import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.interp.ShaderOutputs;
-import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.Pipeline;
 import dev.lathe.ir.text.IrParser;

@@ -3,9 +3,8 @@ package dev.lathe.tests;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lathe.backend.compile.MachineCompiler;
-import dev.lathe.driver.Compiler;
 import dev.lathe.backend.sim.Simulator;
+import dev.lathe.driver.Compiler;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.RunValues;

@@ -2,13 +2,13 @@ package dev.lathe.driver.fuzz;
 
 import dev.lathe.backend.compile.CompileException;
 import dev.lathe.backend.compile.MachineCompiler;
-import dev.lathe.driver.Compiler;
 import dev.lathe.backend.program.Program;
 import dev.lathe.backend.program.ProgramBinary;
 import dev.lathe.backend.program.ProgramException;
 import dev.lathe.backend.program.ProgramText;
 import dev.lathe.backend.sim.SimulationException;
 import dev.lathe.backend.sim.Simulator;
+import dev.lathe.driver.Compiler;
 import dev.lathe.ir.Stage;
 import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.interp.InterpreterException;

@@ -1,11 +1,11 @@
 package dev.lathe.driver.fuzz;
 
 import dev.lathe.backend.compile.CompileException;
+import dev.lathe.driver.ExternalTool;
 import dev.lathe.driver.shaderdb.DifferentialCheck;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.validate.ValidationError;
 import dev.lathe.ir.validate.Validator;
-import dev.lathe.driver.ExternalTool;
 import dev.lathe.spirv.SpirvException;
 import dev.lathe.spirv.SpirvFrontend;
 import java.io.IOException;

@@ -3,7 +3,6 @@ package dev.lathe.ir.rewrite;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.TypeClass;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;

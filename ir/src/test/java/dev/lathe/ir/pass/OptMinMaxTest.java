@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.gen.RandomProgramGenerator.Options;
+import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.interp.ShaderOutputs;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.text.IrPrinter;
