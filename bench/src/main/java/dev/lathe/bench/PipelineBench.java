@@ -1,10 +1,10 @@
 package dev.lathe.bench;
 
+import dev.lathe.driver.Passes;
 import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.pass.PassManager;
-import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
@@ -66,7 +66,7 @@ public class PipelineBench {
     @Benchmark
     public Shader defaultPipeline() {
         new PassManager(PassManager.Options.defaults(), null)
-                .run(shader, Pipeline.parse(CORE, PassRegistry.standard()));
+                .run(shader, Pipeline.parse(CORE, new Passes().registry()));
         return shader;
     }
 }

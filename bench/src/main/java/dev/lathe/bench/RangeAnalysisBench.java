@@ -1,11 +1,11 @@
 package dev.lathe.bench;
 
+import dev.lathe.driver.Passes;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.analysis.range.RangeAnalysis;
 import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.pass.PassManager;
-import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -45,7 +45,7 @@ public class RangeAnalysisBench {
     public void generate() {
         shader = RandomProgramGenerator.generate(42, RandomProgramGenerator.Options.large(size));
         new PassManager(PassManager.Options.defaults(), null)
-                .run(shader, Pipeline.parse("vars_to_ssa", PassRegistry.standard()));
+                .run(shader, Pipeline.parse("vars_to_ssa", new Passes().registry()));
         int phis = 0;
         for (Block b : shader.entryPoint().blocks()) phis += b.phis().size();
         RangeAnalysis a = RangeAnalysis.run(shader.entryPoint());
