@@ -130,6 +130,39 @@ public final class Report {
         return out.toString();
     }
 
+    /**
+     * Plain totals over every shader both runs compiled (loop counts not compared: a peer that
+     * unrolls is still measured against), as a Markdown table of the measurements with the
+     * ratio after/before; then the shaders where {@code waves} went down, if it is measured.
+     */
+    public static String totals(List<ResultsCsv.Row> before, List<ResultsCsv.Row> after, List<String> measurements) {
+        Map<String, ResultsCsv.Row> b = index(before), a = index(after);
+        List<String> shared = new ArrayList<>();
+        for (String k : b.keySet()) if (a.containsKey(k)) shared.add(k);
+        StringBuilder out = new StringBuilder();
+        out.append(shared.size()).append(" shaders compiled in both runs\n\n");
+        out.append("| measure (totals) | before | after | after/before |\n|---|---:|---:|---:|\n");
+        for (String m : measurements) {
+            long tb = 0, ta = 0;
+            for (String k : shared) {
+                tb += value(b.get(k), m);
+                ta += value(a.get(k), m);
+            }
+            out.append("| ").append(m).append(" | ").append(String.format(Locale.ROOT, "%,d", tb)).append(" | ")
+                    .append(String.format(Locale.ROOT, "%,d", ta)).append(" | ")
+                    .append(tb == 0 ? "—" : String.format(Locale.ROOT, "%.2f", (double) ta / tb)).append(" |\n");
+        }
+        if (measurements.contains("waves")) {
+            List<String> fewer = new ArrayList<>();
+            for (String k : shared) {
+                long wb = value(b.get(k), "waves"), wa = value(a.get(k), "waves");
+                if (wa < wb) fewer.add(b.get(k).name() + " (" + wb + " -> " + wa + ")");
+            }
+            out.append("\nwaves lower after than before: ").append(fewer.isEmpty() ? "none" : String.join(", ", fewer)).append('\n');
+        }
+        return out.toString();
+    }
+
     private record Change(String shader, long before, long after) {}
 
     private static final class Summary {
