@@ -136,6 +136,11 @@ final class Isel {
      * folded into immediates leave their movs behind), to a fixpoint.
      */
     void removeDead() {
+        removeDead(code);
+    }
+
+    /** {@link #removeDead()} over any selected code (passes after selection leave dead movs too). */
+    static void removeDead(Map<Block, List<MirInstr>> code) {
         boolean changed = true;
         while (changed) {
             changed = false;
@@ -301,7 +306,8 @@ final class Isel {
         return Operand.reg(0).withNeg(neg).withAbs(abs);
     }
 
-    private static Long immediate(long bits, MType t) {
+    /** The cat2 immediate standing for {@code bits} read at type {@code t}, or null when none does. */
+    static Long immediate(long bits, MType t) {
         if (t.kind() == MType.Kind.FLOAT) {
             double d = FloatBits.toDouble(bits, t.bits());
             if (d != Math.rint(d) || Math.abs(d) > 1023 || (d == 0 && FloatBits.isNegative(bits, t.bits()))) return null;
@@ -309,7 +315,7 @@ final class Isel {
         }
         if (t.bits() == 64) return null;
         long v = t.kind() == MType.Kind.SINT ? Bits.sext(bits, t.bits()) : bits;
-        if (t.kind() == MType.Kind.UINT && t.bits() < 32) v = Bits.sext(bits, t.bits()); // sign-extended, then truncated back
+        if (t.kind() == MType.Kind.UINT) v = Bits.sext(bits, t.bits()); // sign-extended, then truncated back
         return v >= -1024 && v <= 1023 ? v : null;
     }
 
@@ -472,7 +478,7 @@ final class Isel {
                     VReg bt = binImm(MOp.AND_B, MType.U32, sh, 255, newReg(32));
                     VReg fl = newReg(32);
                     cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.F32, Operand.reg(0), Operand.reg(0)), fl, bt));
-                    r[k] = binImm(MOp.DIV_F, MType.F32, fl, 255, newReg(32));
+                    r[k] = bin(MOp.DIV_F, MType.F32, fl, materialize(0x437f0000L, 32)); // 255.0: the SFU reads registers only
                 }
                 define(d, r);
                 return;

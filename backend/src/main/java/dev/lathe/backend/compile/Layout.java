@@ -13,8 +13,9 @@ import java.util.Set;
 /**
  * Where each variable lives in the machine program: uniforms packed into the constant file
  * from c0.x (64-bit ones on an even scalar), inputs and outputs in slots by declaration order,
- * buffers and textures by their binding, locals in local memory. Constants the code needs
- * (64-bit immediates) go after the uniforms.
+ * buffers and textures by their binding, locals in local memory. Constants the code reads as
+ * operands (immediates no instruction can encode, 64-bit values) go after the uniforms, one
+ * scalar (or pair) per distinct value.
  */
 final class Layout {
     final Map<String, Integer> slots = new LinkedHashMap<>();
@@ -118,6 +119,23 @@ final class Layout {
             taken[next] = true;
             slots.put(v.name(), next);
         }
+    }
+
+    /** The code's own 32-bit constants: their bits, and the scalar holding each. */
+    private final Map<Long, Integer> scalars = new LinkedHashMap<>();
+
+    /**
+     * The constant-file index holding a 32-bit pattern the code reads as an operand (one scalar
+     * per distinct value), or -1 when the file is full.
+     */
+    int constant32(long bits) {
+        long b = bits & 0xffffffffL;
+        Integer at = scalars.get(b);
+        if (at != null) return at;
+        if (nextConst + 1 > 2048) return -1;
+        constants.put(nextConst, b);
+        scalars.put(b, nextConst);
+        return nextConst++;
     }
 
     /** The constant-file index holding a 64-bit pattern (one pair per distinct value). */

@@ -2,6 +2,7 @@ package dev.lathe.backend.compile;
 
 import dev.lathe.backend.isa.Asm;
 import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.Operand;
 import dev.lathe.ir.Block;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -54,6 +55,26 @@ final class MirInstr {
     /** The same instruction with other machine fields (its registers unchanged). */
     MirInstr withProto(MInstr p) {
         return new MirInstr(kind, p, def, defUnit, srcs, srcUnits, phiSrcs);
+    }
+
+    /** The same instruction reading source {@code k} from {@code o} instead of a virtual register. */
+    MirInstr withOperand(int k, Operand o) {
+        VReg[] s = srcs.clone();
+        int[] u = srcUnits.clone();
+        s[k] = null;
+        u[k] = 0;
+        return new MirInstr(kind, proto.withSrc(k, o), def, defUnit, s, u, phiSrcs);
+    }
+
+    /** The same instruction with sources {@code i} and {@code j} exchanged (registers and operands). */
+    MirInstr withSourcesSwapped(int i, int j) {
+        VReg[] s = srcs.clone();
+        int[] u = srcUnits.clone();
+        s[i] = srcs[j];
+        s[j] = srcs[i];
+        u[i] = srcUnits[j];
+        u[j] = srcUnits[i];
+        return new MirInstr(kind, proto.withSrcsSwapped(i, j), def, defUnit, s, u, phiSrcs);
     }
 
     static MirInstr copy(VReg def, VReg src) {

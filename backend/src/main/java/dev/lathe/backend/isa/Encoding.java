@@ -127,6 +127,35 @@ public final class Encoding {
                 return "integer sources have no modifiers (absneg.s takes them)";
             }
         }
+        return operandRule(i);
+    }
+
+    /**
+     * Which sources may be constants and immediates, as ir3 has it ({@code backend/ISA.md},
+     * "Operands and modifiers"): a cat2 instruction reads at most one constant and at most one
+     * immediate; cat3 reads its second source from a register (or, for {@code sel}, p0.x);
+     * the SFU (cat4) reads registers only.
+     */
+    private static String operandRule(MInstr i) {
+        int consts = 0, imms = 0;
+        for (Operand s : i.srcs()) {
+            if (s.kind() == Kind.CONST) consts++;
+            if (s.kind() == Kind.IMM) imms++;
+        }
+        switch (i.op().category()) {
+            case 2 -> {
+                if (consts > 1) return "a cat2 instruction reads at most one constant";
+                if (imms > 1) return "a cat2 instruction reads at most one immediate";
+            }
+            case 3 -> {
+                Kind k = i.src(1).kind();
+                if (k != Kind.REG && k != Kind.PRED) return "the second source of a cat3 instruction is a register";
+            }
+            case 4 -> {
+                if (consts + imms > 0) return "SFU instructions read registers only";
+            }
+            default -> { }
+        }
         return null;
     }
 

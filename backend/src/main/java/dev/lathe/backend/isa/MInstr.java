@@ -1,5 +1,6 @@
 package dev.lathe.backend.isa;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -55,6 +56,21 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
 
     public MInstr withOffset(int o) {
         return new MInstr(op, type, srcType, cond, rpt, ss, sy, nop, sat, invert, dst, srcs, index, o, count, dim);
+    }
+
+    /** The same instruction with source {@code i} replaced. */
+    public MInstr withSrc(int i, Operand o) {
+        List<Operand> s = new ArrayList<>(srcs);
+        s.set(i, o);
+        return new MInstr(op, type, srcType, cond, rpt, ss, sy, nop, sat, invert, dst, s, index, offset, count, dim);
+    }
+
+    /** The same instruction with sources {@code i} and {@code j} exchanged. */
+    public MInstr withSrcsSwapped(int i, int j) {
+        List<Operand> s = new ArrayList<>(srcs);
+        s.set(i, srcs.get(j));
+        s.set(j, srcs.get(i));
+        return new MInstr(op, type, srcType, cond, rpt, ss, sy, nop, sat, invert, dst, s, index, offset, count, dim);
     }
 
     public Operand src(int i) {

@@ -1,6 +1,7 @@
 package dev.lathe.backend.sim;
 
 import dev.lathe.backend.isa.Asm;
+import dev.lathe.backend.isa.Encoding;
 import dev.lathe.backend.isa.Latency;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
@@ -44,8 +45,19 @@ public final class Simulator {
     private final Program program;
     private long stepLimit = DEFAULT_STEP_LIMIT;
 
+    /**
+     * A simulator of {@code program}, whose every instruction must be one the encoding takes
+     * (registers, operand kinds, the operand rules): the machine runs only what it can decode.
+     *
+     * @throws SimulationException naming the first instruction that is not
+     */
     public Simulator(Program program) {
         this.program = program;
+        List<MInstr> code = program.code();
+        for (int pc = 0; pc < code.size(); pc++) {
+            String problem = Encoding.validate(code.get(pc));
+            if (problem != null) throw new SimulationException("pc " + pc + " (" + Asm.print(code.get(pc)) + "): " + problem);
+        }
     }
 
     public Simulator stepLimit(long limit) {

@@ -55,7 +55,7 @@ class MachineVerifierTest {
         e = assertThrows(IllegalArgumentException.class, () -> MachinePasses.pipeline(List.of("isel", "regalloc", "linearize")));
         assertEquals("the machine pipeline must end with legalize", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> MachinePasses.pipeline(List.of("isel", "schedule")));
-        assertTrue(e.getMessage().startsWith("unknown machine pass 'schedule' (known: isel, regalloc"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("unknown machine pass 'schedule' (known: isel, "), e.getMessage());
         assertEquals(MachinePasses.DEFAULT.size(), MachinePasses.pipeline(MachinePasses.DEFAULT).size());
     }
 

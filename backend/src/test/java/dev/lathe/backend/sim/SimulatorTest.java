@@ -44,7 +44,8 @@ class SimulatorTest {
     }
 
     static final String ADD_AND_STORE = """
-                add.f32 r0.x, c0.x, c0.y
+                (nop2)mov.f32f32 r2.x, c0.y
+                add.f32 r0.x, c0.x, r2.x
                 mov.u32u32 r1.x, 0
                 (nop3)nop
                 (rpt2)nop
@@ -63,7 +64,8 @@ class SimulatorTest {
     @Test
     void addressesBelowABufferReadZeroAndDropWrites() {
         String below = """
-                    add.f32 r0.x, c0.x, c0.y
+                    (nop2)mov.f32f32 r2.x, c0.y
+                    add.f32 r0.x, c0.x, r2.x
                     mov.u32u32 r1.x, 0
                     (nop3)nop
                     (rpt2)nop
@@ -80,23 +82,27 @@ class SimulatorTest {
     void aMissingNopIsAHazardNamingThePc() {
         String broken = ADD_AND_STORE.replace("    (rpt2)nop\n", "");
         SimulationException e = assertThrows(SimulationException.class, () -> run(broken, 1, 2));
-        assertTrue(e.getMessage().startsWith("hazard at pc 3 (stg.f32.1 b0[r1.x + 4], r0.x)"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("hazard at pc 4 (stg.f32.1 b0[r1.x + 4], r0.x)"), e.getMessage());
         assertTrue(e.getMessage().contains("needs 6"), e.getMessage());
         String aluBroken = """
-                    add.f32 r0.x, c0.x, c0.y
+                    (nop2)mov.f32f32 r2.x, c0.y
+                    add.f32 r0.x, c0.x, r2.x
                     nop
                     mul.f32 r0.y, r0.x, r0.x
                     end
                 """;
         SimulationException a = assertThrows(SimulationException.class, () -> run(aluBroken, 1, 2));
-        assertTrue(a.getMessage().contains("reads r0.x 2 cycles after pc 0 wrote it; an ALU instruction needs 3"), a.getMessage());
+        assertTrue(a.getMessage().contains("reads r0.x 2 cycles after pc 1 wrote it; an ALU instruction needs 3"), a.getMessage());
         run(aluBroken.replace("    nop\n", "    (rpt1)nop\n"), 1, 2); // with one more nop it runs
     }
 
     @Test
     void sfuResultsNeedSsAndStallsAreCounted() {
         String code = """
-                    rcp.f32 r0.x, c0.x
+                    mov.f32f32 r2.x, c0.x
+                    (nop3)nop
+                    (nop1)nop
+                    rcp.f32 r0.x, r2.x
                     (ss)mul.f32 r0.y, r0.x, c0.y
                     mov.u32u32 r1.x, 0
                     (nop3)nop
@@ -107,16 +113,19 @@ class SimulatorTest {
         ShaderInputs in = new ShaderInputs().set("u", Float.floatToRawIntBits(4f), Float.floatToRawIntBits(3f)).setBufferWords("out", 0);
         Simulator.Result r = new Simulator(program(code)).run(in);
         assertEquals(0.75f, Float.intBitsToFloat((int) r.outputs().bufferWord("out", 0)));
-        assertEquals(Latency.SFU_CYCLES - 1, r.sstall(), "rcp issued at cycle 0 completes at 10; the mul waits from 1");
+        assertEquals(Latency.SFU_CYCLES - 1, r.sstall(), "rcp issued at cycle 7 completes at 17; the mul waits from 8");
         SimulationException e = assertThrows(SimulationException.class, () -> run(code.replace("(ss)mul", "mul"), 4, 3));
-        assertTrue(e.getMessage().contains("an SFU result of pc 0, without (ss) in between"), e.getMessage());
+        assertTrue(e.getMessage().contains("an SFU result of pc 3, without (ss) in between"), e.getMessage());
         String waw = """
-                    rcp.f32 r0.x, c0.x
+                    mov.f32f32 r2.x, c0.x
+                    (nop3)nop
+                    (nop1)nop
+                    rcp.f32 r0.x, r2.x
                     mov.f32f32 r0.x, c0.y
                     end
                 """;
         SimulationException w = assertThrows(SimulationException.class, () -> run(waw, 4, 3));
-        assertTrue(w.getMessage().contains("writes r0.x while the SFU result of pc 0 is outstanding"), w.getMessage());
+        assertTrue(w.getMessage().contains("writes r0.x while the SFU result of pc 3 is outstanding"), w.getMessage());
     }
 
     @Test
@@ -191,7 +200,7 @@ class SimulatorTest {
         byte[] badWord = bin.clone();
         int last = bin.length - 8;
         badWord[last + 7] = (byte) 0xff; // category 7 with an unknown opcode
-        assertMessage(badWord, "instruction 5");
+        assertMessage(badWord, "instruction 6");
         byte[] hugeHeader = bin.clone();
         hugeHeader[12] = (byte) 0xff;
         hugeHeader[15] = (byte) 0x7f;

@@ -1,0 +1,109 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.backend.isa.Encoding;
+import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.MOp;
+import dev.lathe.backend.isa.MType;
+import dev.lathe.backend.isa.Operand;
+import dev.lathe.ir.Block;
+import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.FloatBits;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * const_operands: constants and uniforms read as operands, as ir3's copy propagation does
+ * ({@code ir3_cp.c}). Instruction selection copies every constant into a register where it is
+ * read ({@code mov v, 0x3f000000}) and every uniform out of the constant file
+ * ({@code mov v, c1.x}). Here each such register source of an instruction is replaced by the
+ * {@code mov}'s own operand when the operand rules allow it ({@link Encoding#validate}, the one
+ * statement of them): a uniform by its constant; an immediate by itself when the instruction
+ * can encode it, else by a constant-file scalar holding it (one per distinct value, counted in
+ * {@code constlen}). A float source's negation and absolute value go into the immediate, or stay
+ * on the constant. {@code mad} and {@code fma} exchange their multiplied sources when that lets
+ * the second become a constant (cat3 reads its second source from a register). The
+ * {@code mov}s left unread are removed.
+ */
+final class ConstOperands {
+    private ConstOperands() {}
+
+    /** The {@code const_operands} pass. */
+    static void fold(MachineFunction mf) {
+        Map<VReg, MirInstr> defs = new HashMap<>();
+        for (List<MirInstr> l : mf.mir.values()) {
+            for (MirInstr m : l) if (m.def != null) defs.put(m.def, m);
+        }
+        for (Map.Entry<Block, List<MirInstr>> e : mf.mir.entrySet()) {
+            List<MirInstr> code = e.getValue();
+            for (int n = 0; n < code.size(); n++) {
+                MirInstr m = code.get(n);
+                if (m.kind != MirInstr.Kind.OP || m.proto.op().category() < 1 || m.proto.op().category() > 3) continue;
+                code.set(n, fold(m, defs, mf.layout));
+            }
+        }
+        Isel.removeDead(mf.mir);
+    }
+
+    private static MirInstr fold(MirInstr m, Map<VReg, MirInstr> defs, Layout layout) {
+        MOp op = m.proto.op();
+        if (op == MOp.MAD_F || op == MOp.FMA_F) {
+            MirInstr swapped = m.withSourcesSwapped(0, 1);
+            if (candidate(swapped, 0, defs, null) != null && candidate(m, 0, defs, null) == null) m = swapped;
+        }
+        for (int k = 0; k < m.srcs.length; k++) {
+            Operand o = candidate(m, k, defs, layout);
+            if (o == null) continue;
+            MirInstr folded = m.withOperand(k, o);
+            if (Encoding.validate(folded.proto) == null) m = folded;
+        }
+        return m;
+    }
+
+    /**
+     * The operand that could stand for register source {@code k} of {@code m}, or null; with
+     * {@code layout} null only whether there is one (a constant-file scalar is not taken).
+     */
+    private static Operand candidate(MirInstr m, int k, Map<VReg, MirInstr> defs, Layout layout) {
+        VReg v = m.srcs[k];
+        if (v == null || m.srcUnits[k] != 0) return null;
+        MirInstr d = defs.get(v);
+        if (d == null || d.kind != MirInstr.Kind.OP || d.proto.op() != MOp.MOV || d.proto.sat() || d.proto.rpt() != 0) return null;
+        Operand src = d.proto.src(0), here = m.proto.src(k);
+        MType from = d.proto.type(), read = readType(m.proto, k);
+        if (read == null || from == MType.B1 || read == MType.B1) return null;
+        boolean wide = read.bits() == 64;
+        if (wide != (from.bits() == 64) || !wide && from.bits() < read.bits()) return null;
+        if (src.kind() == Operand.Kind.CONST) return new Operand(Operand.Kind.CONST, src.value(), here.neg(), here.abs(), false);
+        if (src.kind() != Operand.Kind.IMM || wide) return null;
+        long bits = src.value() & 0xffffffffL;
+        if (read.kind() == MType.Kind.FLOAT && (here.neg() || here.abs())) {
+            long sign = FloatBits.signBit(read.bits());
+            if (here.abs()) bits &= ~sign;
+            if (here.neg()) bits ^= sign;
+        } else if (here.neg() || here.abs()) {
+            return null; // absneg.s: the integer modifiers stay on a register
+        }
+        Long imm = Isel.immediate(bits & Bits.mask(read.bits()), read);
+        if (imm != null && m.proto.op().category() == 2 && Encoding.validate(m.withOperand(k, Operand.imm(imm)).proto) == null) {
+            return Operand.imm(imm);
+        }
+        if (m.proto.op().category() == 1) return Operand.imm(bits);
+        boolean keepMods = read.kind() == MType.Kind.FLOAT;
+        Operand c = new Operand(Operand.Kind.CONST, 0, keepMods && here.neg(), keepMods && here.abs(), false);
+        // a scalar of the constant file is taken only for a fold the rules allow (c0.x stands in while asking)
+        if (Encoding.validate(m.withOperand(k, c).proto) != null) return null;
+        if (layout == null) return c;
+        int at = layout.constant32(src.value());
+        return at < 0 ? null : new Operand(Operand.Kind.CONST, at, c.neg(), c.abs(), false);
+    }
+
+    /** The type source {@code k} of an ALU instruction is read at, or null when it is not a value of one. */
+    private static MType readType(MInstr i, int k) {
+        MOp op = i.op();
+        if (op == MOp.SEL_B && k == 1) return MType.U32;
+        if ((op == MOp.SHL_B || op == MOp.SHR_B || op == MOp.ASHR_B) && k == 1) return MType.U32;
+        if (op.category() == 1) return i.srcType();
+        return i.type();
+    }
+}
