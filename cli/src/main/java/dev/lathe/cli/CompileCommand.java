@@ -48,12 +48,15 @@ final class CompileCommand implements Callable<Integer> {
     @Mixin
     PassOptions passOptions = new PassOptions();
 
+    @Mixin
+    MachineSwitches machine = new MachineSwitches();
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PassOptions o = passOptions;
-        Compiler.Options options = new Compiler.Options(passes != null ? passes : Pipelines.DEFAULT, o.verifyEach, o.printAfterAll, o.printAfter,
-                o.timePasses, out);
+        Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes()).withVerify(o.verifyEach)
+                .withTrace(o.printAfterAll, o.printAfter, o.timePasses, out);
         Compiler.Result compiled = ProgramFiles.compile(file, options, source);
         if (o.timePasses) PassTimes.print(compiled.timings(), spec.commandLine().getErr());
         MachineCompiler.Result r = compiled.machine();

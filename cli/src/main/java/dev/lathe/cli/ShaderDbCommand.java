@@ -1,5 +1,6 @@
 package dev.lathe.cli;
 
+import dev.lathe.driver.Compiler;
 import dev.lathe.driver.Passes;
 import dev.lathe.driver.ShaderSources;
 import dev.lathe.driver.shaderdb.CorpusRunner;
@@ -47,8 +48,12 @@ final class ShaderDbCommand implements Callable<Integer> {
     String passes;
 
     @Option(names = "--check", paramLabel = "N", description = "also run every compiled shader in the simulator against the IR interpreter on N random input sets "
-            + "(bit for bit; compute shaders as two workgroups); a disagreement is a failure")
+            + "(bit for bit; compute shaders as two workgroups); a disagreement is a failure; the sim-cycles column gets the mean of the "
+            + "simulated cycles")
     int check;
+
+    @Mixin
+    MachineSwitches machine = new MachineSwitches();
 
     @Override
     public Integer call() {
@@ -75,7 +80,8 @@ final class ShaderDbCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         boolean terminal = System.console() != null;
         int total = files.size();
-        List<ResultsCsv.Row> rows = CorpusRunner.run(files, jobs, passes, check, source.targetEnv, done -> {
+        Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes());
+        List<ResultsCsv.Row> rows = CorpusRunner.run(files, jobs, options, check, source.targetEnv, done -> {
             if (!terminal) return;
             int width = 30, filled = done * width / total;
             System.err.print("\r[" + "#".repeat(filled) + " ".repeat(width - filled) + "] " + done + "/" + total);
@@ -92,6 +98,11 @@ final class ShaderDbCommand implements Callable<Integer> {
         }
         out.println(total + " shaders: " + ok + " compiled, " + (total - ok) + " failed");
         out.println("instructions: " + inst + ", estimated cycles: " + cycles);
+        if (check > 0) {
+            long simulated = 0;
+            for (ResultsCsv.Row r : rows) if (r.ok() && r.values().containsKey(ResultsCsv.SIMULATED_CYCLES)) simulated += r.values().get(ResultsCsv.SIMULATED_CYCLES);
+            out.println("simulated cycles (mean over the input sets, summed over the shaders): " + simulated);
+        }
         if (check > 0) {
             // what each shader's check compared: a check that compared little says little
             for (ResultsCsv.Row r : rows) {

@@ -271,6 +271,34 @@ class CliTest {
         noStackTrace(unknown);
     }
 
+    @Test
+    void machineSwitchesTurnOffTheirPassAndCheckCountsSimulatedCycles() throws IOException {
+        Path x = file("u.ir", """
+                shader fragment
+                input f32 @v
+                uniform f32 @u
+                output f32 @o
+                function main {
+                  vec1 32 %v = load_input @v
+                  vec1 32 %u = load_uniform @u
+                  vec1 32 %s = fmul %v, %u
+                  store_output @o, %s
+                }
+                """);
+        Result on = lathe("compile", x.toString());
+        Result off = lathe("compile", x.toString(), "--no-const-operands");
+        assertEquals(0, off.code(), off.err());
+        assertTrue(on.out().contains("mul.f32 r0.x, r0.x, c0.x") && !on.out().contains(", c0.x\n    (nop"), on.out());
+        assertTrue(off.out().contains("mov.f32f32 r0.y, c0.x") || off.out().contains("mov.u32u32 r0.y, c0.x"), off.out());
+        Path csv = dir.resolve("sim.csv");
+        Result db = lathe("shaderdb", x.toString(), "--check", "2", "--no-times", "-o", csv.toString());
+        assertEquals(0, db.code(), db.err());
+        assertTrue(db.out().contains("simulated cycles (mean over the input sets, summed over the shaders): "), db.out());
+        String[] rows = Files.readString(csv).split("\n");
+        assertTrue(rows[0].contains(",cycles,sim-cycles,compile-ms,error"), rows[0]);
+        assertTrue(rows[1].matches(".*,[0-9]+,[1-9][0-9]*,,$"), rows[1]);
+    }
+
     /** The CSV without its compile-time column, the one thing that may differ between runs. */
     private static String withoutTimes(String csv) {
         StringBuilder sb = new StringBuilder();

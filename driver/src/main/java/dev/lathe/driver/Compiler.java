@@ -23,18 +23,38 @@ public final class Compiler {
      * after one pass (IR or machine, by its name) or after every pass, time the passes, verify
      * after every pass (the IR validator, the machine verifier).
      */
-    public record Options(String pipeline, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses, PrintWriter trace) {
-        public static Options defaults() {
-            return new Options(Pipelines.DEFAULT, false, false, null, false, null);
+    public record Options(String pipeline, List<String> machine, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses,
+                          PrintWriter trace) {
+        public Options {
+            machine = List.copyOf(machine);
         }
 
-        public Options withPipeline(String text) {
-            return new Options(text, verify, printAfterAll, printAfter, timePasses, trace);
+        public static Options defaults() {
+            return new Options(Pipelines.DEFAULT, Pipelines.MACHINE, false, false, null, false, null);
         }
 
         /** Defaults plus verification after every pass, as tests run. */
         public static Options verifying() {
-            return new Options(Pipelines.DEFAULT, true, false, null, false, null);
+            return defaults().withVerify(true);
+        }
+
+        /** With the IR pipeline {@code text} (null: the default one). */
+        public Options withPipeline(String text) {
+            return new Options(text == null ? Pipelines.DEFAULT : text, machine, verify, printAfterAll, printAfter, timePasses, trace);
+        }
+
+        /** With the machine pipeline {@code passes}. */
+        public Options withMachine(List<String> passes) {
+            return new Options(pipeline, passes, verify, printAfterAll, printAfter, timePasses, trace);
+        }
+
+        public Options withVerify(boolean v) {
+            return new Options(pipeline, machine, v, printAfterAll, printAfter, timePasses, trace);
+        }
+
+        /** With printing and timing: after every pass or after {@code pass}, to {@code to}. */
+        public Options withTrace(boolean all, String pass, boolean time, PrintWriter to) {
+            return new Options(pipeline, machine, verify, all, pass, time, to);
         }
     }
 
@@ -53,6 +73,7 @@ public final class Compiler {
     /** Checks {@code options} before anything runs ({@link #checkPipeline}, {@link #checkPrintAfter}). */
     public static void check(Options options) {
         checkPipeline(options.pipeline());
+        MachinePasses.pipeline(options.machine());
         checkPrintAfter(options.printAfter());
     }
 
@@ -81,7 +102,7 @@ public final class Compiler {
         // a PassException is a bug of a pass (or of the rules), never the target refusing the shader: it is not a CompileException
         pm.run(shader, optimize);
         pm.run(shader, lower);
-        MachineCompiler.Result machine = MachineCompiler.compile(shader, new MachineCompiler.Options(Pipelines.MACHINE, options.verify(),
+        MachineCompiler.Result machine = MachineCompiler.compile(shader, new MachineCompiler.Options(options.machine(), options.verify(),
                 options.printAfterAll(), options.printAfter(), options.timePasses(), options.trace()));
         List<PassManager.Timing> timings = new ArrayList<>(pm.timings());
         timings.addAll(machine.timings());

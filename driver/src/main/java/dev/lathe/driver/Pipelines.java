@@ -2,7 +2,11 @@ package dev.lathe.driver;
 
 import dev.lathe.backend.compile.MachinePasses;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -65,6 +69,32 @@ public final class Pipelines {
 
     /** The machine pipeline (the backend's: {@link MachinePasses#DEFAULT}). */
     public static final List<String> MACHINE = MachinePasses.DEFAULT;
+
+    /**
+     * The machine pipeline's switches, by the name their {@code --no-NAME} option gives them:
+     * the passes each one leaves out. Every part of the backend that improves the code can be
+     * turned off, so that its effect is measured against the rest ({@code docs/RESULTS.md}).
+     */
+    public static final Map<String, List<String>> SWITCHES = switches();
+
+    private static Map<String, List<String>> switches() {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        m.put("const-operands", List.of("const_operands"));
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** The machine pipeline without the passes of the switches in {@code off} (names of {@link #SWITCHES}). */
+    public static List<String> machine(Set<String> off) {
+        Set<String> drop = new HashSet<>();
+        for (String s : off) {
+            List<String> passes = SWITCHES.get(s);
+            if (passes == null) throw new IllegalArgumentException("unknown switch '" + s + "' (known: " + String.join(", ", SWITCHES.keySet()) + ")");
+            drop.addAll(passes);
+        }
+        List<String> out = new ArrayList<>();
+        for (String p : MACHINE) if (!drop.contains(p)) out.add(p);
+        return out;
+    }
 
     /** Every pass the compiler runs, in order (a loop's body once): what {@link #ORDER} is checked on. */
     public static List<String> whole() {

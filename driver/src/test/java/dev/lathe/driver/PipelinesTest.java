@@ -50,6 +50,17 @@ class PipelinesTest {
     }
 
     @Test
+    void everySwitchTurnsOffPassesOfTheMachinePipeline() {
+        for (var e : Pipelines.SWITCHES.entrySet()) {
+            assertTrue(Pipelines.MACHINE.containsAll(e.getValue()), e.toString());
+            List<String> off = Pipelines.machine(Set.of(e.getKey()));
+            for (String p : e.getValue()) assertTrue(!off.contains(p), e.getKey());
+            MachinePasses.pipeline(off); // still a machine pipeline
+        }
+        assertThrows(IllegalArgumentException.class, () -> Pipelines.machine(Set.of("schedule")));
+    }
+
+    @Test
     void compilerOptionsAreCheckedBeforeAnythingRuns() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Compiler.checkPrintAfter("schedule"));
         assertTrue(e.getMessage().startsWith("unknown pass 'schedule' (IR passes: ") && e.getMessage().contains("machine passes: isel"),

@@ -8,17 +8,26 @@ import java.util.List;
 
 /**
  * The per-shader statistics of ir3's shader-db line, counted as {@code backend/ISA.md} defines
- * them. Stall cycles and cycles come from a straight-line walk of the code with the
- * latencies the simulator models ({@link Latency}) (branches are not followed: the walk is the static estimate).
+ * them. Stall cycles come from a straight-line walk of the code with the latencies the
+ * simulator models ({@link Latency}). {@code cycles} is the static estimate: each instruction's
+ * issue slots and stall, weighted by {@link #LOOP_WEIGHT} for every loop around it (a backward
+ * branch closes a loop), both sides of an {@code if} counted.
  */
 public record Stats(int instructions, int nops, int nonNops, int mov, int cov, int dwords, int full, int constlen, int[] cat,
                     int stp, int ldp, long sstall, int ss, long systall, int sy, int waves, int loops, long cycles, int maxLive) {
 
+    /** How many times the static estimate assumes a loop runs. */
+    public static final int LOOP_WEIGHT = 8;
+
     static Stats of(List<MInstr> code, int constScalars, int loops, int maxLive) {
+        int[] depth = loopDepths(code);
+        long weighted = 0;
         int instructions = 0, nops = 0, mov = 0, cov = 0, stp = 0, ldp = 0, ss = 0, sy = 0, maxReg = -1;
         int[] cat = new int[8];
         long time = 0, sstall = 0, systall = 0, ssDone = 0, syDone = 0;
-        for (MInstr i : code) {
+        for (int pc = 0; pc < code.size(); pc++) {
+            MInstr i = code.get(pc);
+            long before = time;
             int slots = i.rpt() + 1;
             instructions += slots + i.nop();
             nops += i.nop() + (i.op() == MOp.NOP ? slots : 0);
@@ -45,13 +54,40 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
                 case ALU -> { }
             }
             time += slots + i.nop();
+            weighted += (time - before) * weight(depth[pc]);
             for (int r : Access.reads(i)) if (r != Access.P0) maxReg = Math.max(maxReg, r);
             for (int r : Access.writes(i)) if (r != Access.P0) maxReg = Math.max(maxReg, r);
         }
         int full = maxReg < 0 ? 0 : maxReg / 4 + 1;
         int waves = full == 0 ? 16 : Math.min(16, 96 / full * 2);
         return new Stats(instructions, nops, instructions - nops, mov, cov, 2 * code.size(), full, (constScalars + 3) / 4, cat, stp, ldp,
-                sstall, ss, systall, sy, waves, loops, time, maxLive);
+                sstall, ss, systall, sy, waves, loops, weighted, maxLive);
+    }
+
+    private static long weight(int depth) {
+        long w = 1;
+        for (int d = 0; d < depth; d++) w *= LOOP_WEIGHT;
+        return w;
+    }
+
+    /** Per pc, how many loops hold it: the ranges from a backward branch's target to the branch. */
+    static int[] loopDepths(List<MInstr> code) {
+        int[] diff = new int[code.size() + 1];
+        for (int pc = 0; pc < code.size(); pc++) {
+            MInstr i = code.get(pc);
+            if ((i.op() == MOp.JUMP || i.op() == MOp.BR) && i.offset() <= 0) {
+                int target = Math.max(0, pc + i.offset());
+                diff[target]++;
+                diff[pc + 1]--;
+            }
+        }
+        int[] depth = new int[code.size()];
+        int d = 0;
+        for (int pc = 0; pc < code.size(); pc++) {
+            d += diff[pc];
+            depth[pc] = d;
+        }
+        return depth;
     }
 
     /** The shader-db line: {@code NAME: 123 inst, 4 nops, …}. */

@@ -1,6 +1,7 @@
 package dev.lathe.driver.fuzz;
 
 import dev.lathe.backend.compile.CompileException;
+import dev.lathe.driver.Compiler;
 import dev.lathe.driver.shaderdb.DifferentialCheck;
 import dev.lathe.ir.Intrinsic;
 import dev.lathe.ir.Shader;
@@ -84,7 +85,7 @@ public final class IrFuzzTarget extends SeededTarget {
         if (!again.equals(printed)) throw new FuzzFailure("print/parse round trip", "printing, parsing and printing again changes the text");
         DifferentialCheck.Outcome o;
         try {
-            o = DifferentialCheck.run(IrParser.parse(FILE, printed), null, 2, 20_000);
+            o = DifferentialCheck.run(IrParser.parse(FILE, printed), Compiler.Options.defaults(), 2, 20_000);
         } catch (CompileException e) {
             if (e.getMessage() == null || e.getMessage().isBlank()) throw new FuzzFailure("an empty compile error", "the target refuses it without a word");
             return "refused by the target";

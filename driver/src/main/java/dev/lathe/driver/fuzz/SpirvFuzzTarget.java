@@ -1,6 +1,7 @@
 package dev.lathe.driver.fuzz;
 
 import dev.lathe.backend.compile.CompileException;
+import dev.lathe.driver.Compiler;
 import dev.lathe.driver.ExternalTool;
 import dev.lathe.driver.shaderdb.DifferentialCheck;
 import dev.lathe.ir.Shader;
@@ -72,7 +73,7 @@ public final class SpirvFuzzTarget extends SeededTarget {
         if (!validSpirv(input)) return "translated (spirv-val refuses it)";
         DifferentialCheck.Outcome o;
         try {
-            o = DifferentialCheck.run(s, null, 2, 20_000);
+            o = DifferentialCheck.run(s, Compiler.Options.defaults(), 2, 20_000);
         } catch (CompileException e) {
             return "valid; refused by the target";
         }

@@ -3,10 +3,10 @@ package dev.lathe.driver.shaderdb;
 import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.sim.SimulationException;
 import dev.lathe.driver.Compiler;
-import dev.lathe.driver.Pipelines;
 import dev.lathe.driver.ShaderSources;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
+import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.InterpreterException;
 import dev.lathe.ir.validate.ValidationError;
 import dev.lathe.ir.validate.Validator;
@@ -57,7 +57,7 @@ public final class CorpusRunner {
 
     /** Compiles {@code files} on {@code jobs} threads; {@code done} hears the count of finished shaders. */
     public static List<ResultsCsv.Row> run(List<Path> files, int jobs, String passes, IntConsumer done) {
-        return run(files, jobs, passes, 0, null, done);
+        return run(files, jobs, Compiler.Options.defaults().withPipeline(passes), 0, null, done);
     }
 
     /**
@@ -66,14 +66,14 @@ public final class CorpusRunner {
      * ({@link DifferentialCheck}); a disagreement makes the row a failure naming it. GLSL is
      * compiled for {@code targetEnv} (null: the automatic choice of {@code ShaderSources}).
      */
-    public static List<ResultsCsv.Row> run(List<Path> files, int jobs, String passes, int checkSets, String targetEnv, IntConsumer done) {
+    public static List<ResultsCsv.Row> run(List<Path> files, int jobs, Compiler.Options options, int checkSets, String targetEnv, IntConsumer done) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs));
         try {
             List<Future<ResultsCsv.Row>> futures = new ArrayList<>();
             int[] finished = {0};
             for (Path f : files) {
                 futures.add(pool.submit(() -> {
-                    ResultsCsv.Row r = compileOne(f, passes, checkSets, targetEnv);
+                    ResultsCsv.Row r = compileOne(f, options, checkSets, targetEnv);
                     synchronized (finished) {
                         done.accept(++finished[0]);
                     }
@@ -94,7 +94,7 @@ public final class CorpusRunner {
         }
     }
 
-    static ResultsCsv.Row compileOne(Path f, String passes, int checkSets, String targetEnv) {
+    static ResultsCsv.Row compileOne(Path f, Compiler.Options options, int checkSets, String targetEnv) {
         String name = f.toString();
         long t0 = System.nanoTime();
         String stage = "unknown";
@@ -107,16 +107,18 @@ public final class CorpusRunner {
             if (checkSets > 0) {
                 // before compiling: the compiler changes the shader it is given
                 try {
-                    checked = DifferentialCheck.run(s, passes, checkSets);
+                    checked = DifferentialCheck.run(s, options, checkSets, Interpreter.DEFAULT_ITERATION_LIMIT);
                 } catch (SimulationException | InterpreterException e) {
                     checked = new DifferentialCheck.Outcome(e.getMessage(), checkSets, 0, 0, null);
                 }
             }
-            MachineCompiler.Result r = Compiler.compile(s, passes == null ? Pipelines.DEFAULT : passes);
+            MachineCompiler.Result r = Compiler.compile(s, options).machine();
             if (checked != null && checked.difference() != null) {
                 return new ResultsCsv.Row(name, stage, Map.of(), (System.nanoTime() - t0) / 1e6, "check: " + checked.difference(), checked);
             }
-            return new ResultsCsv.Row(name, stage, ResultsCsv.values(r.stats()), (System.nanoTime() - t0) / 1e6, null, checked);
+            Map<String, Long> values = ResultsCsv.values(r.stats());
+            if (checked != null && checked.simulatedCycles() >= 0) values.put(ResultsCsv.SIMULATED_CYCLES, checked.simulatedCycles());
+            return new ResultsCsv.Row(name, stage, values, (System.nanoTime() - t0) / 1e6, null, checked);
         } catch (RuntimeException e) {
             // every failure of one shader is recorded, the run goes on
             String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();

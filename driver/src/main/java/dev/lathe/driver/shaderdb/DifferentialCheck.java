@@ -4,7 +4,6 @@ import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.program.Program;
 import dev.lathe.backend.sim.Simulator;
 import dev.lathe.driver.Compiler;
-import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
@@ -60,7 +59,11 @@ public final class DifferentialCheck {
      * What a check found: the first disagreement (or null), how many input sets were compared,
      * and how many were skipped because the reference failed on them, with the first reason.
      */
-    public record Outcome(String difference, int sets, int compared, int skipped, String firstSkip) {
+    public record Outcome(String difference, int sets, int compared, int skipped, String firstSkip, long simulatedCycles) {
+        public Outcome(String difference, int sets, int compared, int skipped, String firstSkip) {
+            this(difference, sets, compared, skipped, firstSkip, -1);
+        }
+
         /** "16 of 16 input sets compared", or with the skipped ones and why the first was. */
         public String summary() {
             String s = compared + " of " + sets + " input sets compared";
@@ -73,18 +76,26 @@ public final class DifferentialCheck {
         }
     }
 
-    /** Runs the check; see the class comment. */
+    /** Runs the check; see the class comment. {@code passes}: the IR pipeline (null: the default one). */
     public static Outcome run(Shader shader, String passes, int sets) {
-        return run(shader, passes, sets, Interpreter.DEFAULT_ITERATION_LIMIT);
+        return run(shader, Compiler.Options.defaults().withPipeline(passes), sets, Interpreter.DEFAULT_ITERATION_LIMIT);
     }
 
     /** The check with the interpreter stopping after {@code iterationLimit} loop iterations (fuzzing keeps it small). */
     public static Outcome run(Shader shader, String passes, int sets, long iterationLimit) {
-        if (passes == null) passes = Pipelines.DEFAULT;
+        return run(shader, Compiler.Options.defaults().withPipeline(passes), sets, iterationLimit);
+    }
+
+    /**
+     * The check of the shader compiled as {@code compiling} says (its IR and machine pipelines;
+     * verification is always on). The outcome also holds the simulated cycles of the binary,
+     * the mean over the input sets it ran on (following branches and loops; -1 when none).
+     */
+    public static Outcome run(Shader shader, Compiler.Options compiling, int sets, long iterationLimit) {
         String text = IrPrinter.print(shader);
         String name = "shader";
         // verified after every pass: a check is where a wrong pass should be caught where it went wrong
-        Compiler.Options options = Compiler.Options.verifying().withPipeline(passes);
+        Compiler.Options options = compiling.withVerify(true);
         MachineCompiler.Result usual = Compiler.compile(IrParser.parse(name, text), options).machine();
         Shader exact = IrParser.parse(name, text);
         for (Instr i : exact.entryPoint().instructions()) {
@@ -92,7 +103,8 @@ public final class DifferentialCheck {
         }
         MachineCompiler.Result strict = Compiler.compile(exact, options).machine();
         Shader original = IrParser.parse(name, text);
-        int compared = 0, skipped = 0;
+        int compared = 0, skipped = 0, ran = 0;
+        long cycles = 0;
         String firstSkip = null;
         for (long seed = 0; seed < sets; seed++) {
             ShaderOutputs reference;
@@ -104,7 +116,10 @@ public final class DifferentialCheck {
                 if (firstSkip == null) firstSkip = "input set " + seed + ": " + e.getMessage();
                 continue;
             }
-            ShaderOutputs.Comparison c = interpret(usual.optimized(), seed, iterationLimit).compareUnderNanContract(simulate(usual.program(), original, seed));
+            Simulator.Result run = simulateRun(usual.program(), original, seed);
+            ran++;
+            cycles += run.cycles();
+            ShaderOutputs.Comparison c = interpret(usual.optimized(), seed, iterationLimit).compareUnderNanContract(run.outputs());
             if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
                 return new Outcome("input set " + seed + ": the binary disagrees with the IR it was selected from: " + c.detail(), sets, compared, skipped, firstSkip);
             }
@@ -121,7 +136,7 @@ public final class DifferentialCheck {
             compared++;
         }
         String none = sets > 0 && compared == 0 ? "no input set was compared: the unoptimized shader fails on every one (" + firstSkip + ")" : null;
-        return new Outcome(none, sets, compared, skipped, firstSkip);
+        return new Outcome(none, sets, compared, skipped, firstSkip, ran == 0 ? -1 : Math.round((double) cycles / ran));
     }
 
     /** The interpreter's outputs on input set {@code seed} (random inputs drawn from the shader's declarations). */
@@ -137,8 +152,13 @@ public final class DifferentialCheck {
 
     /** The simulator's outputs on input set {@code seed} of {@code declarations}. */
     public static ShaderOutputs simulate(Program p, Shader declarations, long seed) {
+        return simulateRun(p, declarations, seed).outputs();
+    }
+
+    /** The simulator's whole run on input set {@code seed}: outputs, cycles, stalls. */
+    static Simulator.Result simulateRun(Program p, Shader declarations, long seed) {
         ShaderInputs in = RandomProgramGenerator.randomInputs(declarations, seed);
         Simulator sim = new Simulator(p);
-        return (p.shader().stage() == Stage.COMPUTE ? sim.dispatch(in, GROUPS, 1, 1) : sim.run(in)).outputs();
+        return p.shader().stage() == Stage.COMPUTE ? sim.dispatch(in, GROUPS, 1, 1) : sim.run(in);
     }
 }

@@ -14,7 +14,9 @@ import org.apache.commons.statistics.distribution.TDistribution;
  * and the same text:
  *
  * <ul>
- *   <li>a shader counts for a measurement when it compiled in both runs and, unless the
+ *   <li>a shader counts for a measurement when it compiled in both runs, both have the
+ *       measurement (a peer compiler's file may lack {@code cycles}; {@code sim-cycles} needs
+ *       {@code --check}) and, unless the
  *       measurement is {@code loops}, its loop count did not change (unrolling makes the other
  *       numbers incomparable);
  *   <li>it is helped when the value went down (up for {@code waves}, where higher is better),
@@ -43,7 +45,7 @@ public final class Report {
             Summary s = new Summary(m);
             for (var e : b.entrySet()) {
                 ResultsCsv.Row x = e.getValue(), y = a.get(e.getKey());
-                if (y == null) continue;
+                if (y == null || !measured(x, m) || !measured(y, m)) continue;
                 if (!m.equals("loops") && !value(x, "loops").equals(value(y, "loops"))) continue;
                 long vb = value(x, m), va = value(y, m);
                 s.totalBefore += vb;
@@ -144,9 +146,16 @@ public final class Report {
         out.append("| measure (totals) | before | after | after/before |\n|---|---:|---:|---:|\n");
         for (String m : measurements) {
             long tb = 0, ta = 0;
+            int n = 0;
             for (String k : shared) {
+                if (!measured(b.get(k), m) || !measured(a.get(k), m)) continue;
                 tb += value(b.get(k), m);
                 ta += value(a.get(k), m);
+                n++;
+            }
+            if (n == 0) {
+                out.append("| ").append(m).append(" | — | — | not measured in both |\n");
+                continue;
             }
             out.append("| ").append(m).append(" | ").append(String.format(Locale.ROOT, "%,d", tb)).append(" | ")
                     .append(String.format(Locale.ROOT, "%,d", ta)).append(" | ")
@@ -180,6 +189,11 @@ public final class Report {
         Map<String, ResultsCsv.Row> m = new LinkedHashMap<>();
         for (ResultsCsv.Row r : rows) if (r.ok()) m.put(r.name() + " " + r.stage(), r);
         return m;
+    }
+
+    /** Whether the row has measurement {@code m} (a peer's file may lack some; sim-cycles needs --check). */
+    private static boolean measured(ResultsCsv.Row r, String m) {
+        return r.values().containsKey(m);
     }
 
     private static Long value(ResultsCsv.Row r, String m) {

@@ -17,7 +17,14 @@ public final class ResultsCsv {
     /** The statistics in shader-db's line order, as column names. */
     public static final List<String> MEASUREMENTS = List.of("instructions", "nops", "non-nops", "mov", "cov", "dwords", "full",
             "constlen", "cat0", "cat1", "cat2", "cat3", "cat4", "cat5", "cat6", "cat7", "stp", "ldp", "sstall", "(ss)", "systall",
-            "(sy)", "waves", "loops", "cycles");
+            "(sy)", "waves", "loops", "cycles", "sim-cycles");
+
+    /**
+     * The column of the simulated cycles: with {@code --check N}, the mean over the N input sets
+     * of the cycles the simulator counted running the binary (branches and loops followed);
+     * empty without it.
+     */
+    public static final String SIMULATED_CYCLES = "sim-cycles";
 
     /**
      * One shader's row: its statistics (empty when it failed), compile time, error or null, and

@@ -1,0 +1,24 @@
+package dev.lathe.cli;
+
+import dev.lathe.driver.Pipelines;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import picocli.CommandLine.Option;
+
+/**
+ * The machine pipeline's switches ({@link Pipelines#SWITCHES}), as {@code lathe compile} and
+ * {@code lathe shaderdb} spell them: each {@code --no-NAME} leaves out one part of the backend,
+ * to measure what it does.
+ */
+final class MachineSwitches {
+    @Option(names = "--no-const-operands", description = "read constants and uniforms through a mov, not as operands")
+    boolean noConstOperands;
+
+    /** The machine pipeline with the switched-off parts left out. */
+    List<String> passes() {
+        Set<String> off = new TreeSet<>();
+        if (noConstOperands) off.add("const-operands");
+        return Pipelines.machine(off);
+    }
+}
