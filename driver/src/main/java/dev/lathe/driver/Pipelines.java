@@ -15,6 +15,8 @@ import java.util.Set;
  * ({@link #ORDER}, checked by a test as Go's {@code passOrder} is).
  *
  * <ol>
+ *   <li>{@code lower_outputs} gives every output a local, stored to the output once at each
+ *       exit (the target keeps outputs in registers until the shader ends);
  *   <li>{@code vars_to_ssa} turns local variables into SSA values, so everything after works on
  *       SSA only;
  *   <li>the loop runs the algebraic rules and the cleanup passes until none makes progress:
@@ -58,6 +60,7 @@ public final class Pipelines {
 
     /** The IR optimization pipeline. */
     public static final List<Step> OPTIMIZE = List.of(
+            run("lower_outputs"),
             run("vars_to_ssa"),
             loop("algebraic", "opt_minmax", "constant_fold", "copy_prop", "phi_simplify", "dead_cf", "opt_if", "cse", "dce"),
             run("late"),
@@ -114,6 +117,7 @@ public final class Pipelines {
     public record Order(String first, String then, String why) {}
 
     public static final List<Order> ORDER = List.of(
+            new Order("lower_outputs", "vars_to_ssa", "each output becomes a local that vars_to_ssa turns into values, stored once at each exit"),
             new Order("vars_to_ssa", "algebraic", "the rules and the cleanup passes work on SSA values, not on loads and stores of locals"),
             new Order("vars_to_ssa", "opt_minmax", "the range analysis follows SSA values"),
             new Order("algebraic", "late", "the late rules undo what the algebraic rules do (fused multiply-add): they run once, after the loop"),

@@ -43,9 +43,9 @@ class PipelinesTest {
 
     @Test
     void theTextIsWhatTheCommandLineSpells() {
-        assertEquals("vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), late, "
+        assertEquals("lower_outputs, vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), late, "
                 + "dce, sink_constants", Pipelines.DEFAULT);
-        assertEquals("vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), dce, sink_constants",
+        assertEquals("lower_outputs, vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), dce, sink_constants",
                 Pipelines.text(Pipelines.without(Pipelines.OPTIMIZE, Set.of("algebraic", "late"))));
     }
 

@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -123,12 +124,68 @@ final class Isel {
     }
 
     void run() {
+        outputsInRegisters = outputsAtExits();
         for (Block b : fn.blocks()) code.put(b, new ArrayList<>());
         for (Block b : fn.blocks()) {
             cur = code.get(b);
             for (Instr i : b.instrs()) select(i);
             if (b.next() instanceof IfNode n) predicate(n.condition());
         }
+        if (outputsInRegisters) endBlock();
+    }
+
+    /**
+     * Whether the shader's outputs stay in registers until it ends, as ir3 leaves them for the
+     * hardware ({@code end} names the registers): when every output is stored exactly once in
+     * each block the function is left from and nowhere else (what {@code lower_outputs} makes).
+     * Otherwise each {@code store_output} is a {@code sto}.
+     */
+    private boolean outputsAtExits() {
+        List<Variable> outputs = shader.variables(Variable.Kind.OUTPUT);
+        if (outputs.isEmpty()) return false;
+        Set<Block> exits = new HashSet<>(fn.endBlock().predecessors());
+        Map<Block, Set<Variable>> stored = new HashMap<>();
+        for (Block b : fn.blocks()) {
+            for (Instr i : b.instrs()) {
+                if (!(i instanceof IntrinsicInstr x) || x.intrinsic() != Intrinsic.STORE_OUTPUT) continue;
+                if (!exits.contains(b) || !stored.computeIfAbsent(b, k -> new HashSet<>()).add(x.var())) return false;
+            }
+        }
+        for (Block b : exits) if (stored.getOrDefault(b, Set.of()).size() != outputs.size()) return false;
+        return true;
+    }
+
+    private boolean outputsInRegisters;
+
+    /** Per exit block, the registers of each output's components stored there. */
+    private final Map<Block, Map<Variable, VReg[]>> exitOutputs = new HashMap<>();
+
+    /**
+     * The function's end block: one {@code end} reading every output's registers, in
+     * declaration order; with several exits, phis choose each register's value by the way in.
+     */
+    private void endBlock() {
+        Block end = fn.endBlock();
+        List<MirInstr> endCode = new ArrayList<>();
+        code.put(end, endCode);
+        List<Block> preds = end.predecessors();
+        List<VReg> reads = new ArrayList<>();
+        for (Variable v : shader.variables(Variable.Kind.OUTPUT)) {
+            for (int c = 0; c < v.type().components(); c++) {
+                if (preds.size() == 1) {
+                    reads.add(exitOutputs.get(preds.get(0)).get(v)[c]);
+                    continue;
+                }
+                VReg r = newReg(v.type().bitSize());
+                MirInstr phi = MirInstr.phi(r);
+                for (Block p : preds) phi.phiSrcs.put(p, exitOutputs.get(p).get(v)[c]);
+                endCode.add(phi);
+                reads.add(r);
+            }
+        }
+        List<Operand> placeholders = new ArrayList<>();
+        for (int k = 0; k < reads.size(); k++) placeholders.add(Operand.reg(0));
+        endCode.add(MirInstr.op(MInstr.end(placeholders), null, reads.toArray(new VReg[0])));
     }
 
     /**
@@ -930,6 +987,12 @@ final class Isel {
             }
             case STORE_OUTPUT -> {
                 Src val = x.src(0);
+                if (outputsInRegisters) {
+                    VReg[] r = new VReg[val.numComponentsRead()];
+                    for (int c = 0; c < r.length; c++) r[c] = comp(val, c);
+                    exitOutputs.computeIfAbsent(x.block(), k -> new HashMap<>()).put(v, r);
+                    return;
+                }
                 for (int c = 0; c < val.numComponentsRead(); c++) {
                     MInstr proto = MInstr.memory(MOp.STO, memType(val.value().bitSize()), 1, Operand.NONE, Operand.NONE,
                             Operand.reg(0), slot(v), c);

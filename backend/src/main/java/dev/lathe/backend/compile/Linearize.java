@@ -37,9 +37,20 @@ final class Linearize {
         mf.form = MachineFunction.Form.LINEAR;
     }
 
+    /** The label of the end block, when it has code (the end reading the output registers), else -1. */
+    private int endLabel = -1;
+
     Linear run(Function fn) {
+        List<MInstr> end = code.get(fn.endBlock());
+        if (end != null) endLabel = out.newLabel();
         list(fn.body(), -1, -1, 0);
-        out.items.add(Linear.Item.of(MInstr.flow(MOp.END, false, 0)));
+        if (end == null) {
+            out.items.add(Linear.Item.of(MInstr.flow(MOp.END, false, 0)));
+        } else {
+            // every return jumps here; the body's last block falls through
+            out.items.add(Linear.Item.label(endLabel));
+            for (MInstr i : end) out.items.add(Linear.Item.of(i));
+        }
         return out;
     }
 
@@ -53,7 +64,8 @@ final class Linearize {
                     switch (j.kind()) {
                         case BREAK -> out.items.add(Linear.Item.jump(MInstr.flow(MOp.JUMP, false, 0), breakTo));
                         case CONTINUE -> out.items.add(Linear.Item.jump(MInstr.flow(MOp.JUMP, false, 0), continueTo));
-                        case RETURN -> out.items.add(Linear.Item.of(MInstr.flow(MOp.END, false, 0)));
+                        case RETURN -> out.items.add(endLabel < 0 ? Linear.Item.of(MInstr.flow(MOp.END, false, 0))
+                                : Linear.Item.jump(MInstr.flow(MOp.JUMP, false, 0), endLabel));
                     }
                 }
             } else if (n instanceof IfNode f) {

@@ -6,6 +6,7 @@ import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.text.IrPrinter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -51,13 +52,13 @@ public final class MachineFunction {
         switch (form) {
             case IR -> sb.append(IrPrinter.print(shader));
             case VIRTUAL -> {
-                for (Block b : fn.blocks()) {
+                for (Block b : blocks(fn, mir)) {
                     sb.append("b").append(b.index()).append(":\n");
                     for (MirInstr m : mir.get(b)) sb.append("    ").append(virtual(m)).append('\n');
                 }
             }
             case ALLOCATED -> {
-                for (Block b : fn.blocks()) {
+                for (Block b : blocks(fn, allocated)) {
                     sb.append("b").append(b.index()).append(":\n");
                     for (MInstr i : allocated.get(b)) sb.append("    ").append(Asm.print(i)).append('\n');
                 }
@@ -70,6 +71,17 @@ public final class MachineFunction {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * The blocks with code, in program order: the function's, and its end block when the
+     * outputs are read there ({@code end} with the output registers, phis of several exits).
+     */
+    static List<Block> blocks(Function fn, Map<Block, ?> code) {
+        if (!code.containsKey(fn.endBlock())) return fn.blocks();
+        List<Block> all = new ArrayList<>(fn.blocks());
+        all.add(fn.endBlock());
+        return all;
     }
 
     /** A machine instruction over virtual registers: {@code add.f32 v3, v1, v2}; copies, collects, splits and phis spelled out. */

@@ -68,7 +68,7 @@ final class RegAlloc {
     }
 
     private void liveness() {
-        List<Block> blocks = fn.blocks();
+        List<Block> blocks = MachineFunction.blocks(fn, mir);
         Map<Block, BitSet> use = new HashMap<>(), def = new HashMap<>();
         for (Block b : blocks) {
             BitSet u = new BitSet(), d = new BitSet();
@@ -166,7 +166,7 @@ final class RegAlloc {
 
     void run() {
         liveness();
-        for (Block b : fn.blocks()) allocate(b);
+        for (Block b : MachineFunction.blocks(fn, mir)) allocate(b);
     }
 
     private void allocate(Block b) {
@@ -365,6 +365,13 @@ final class RegAlloc {
             }
             case OP -> {
                 MInstr p = m.proto;
+                if (p.op() == MOp.END) {
+                    // the output registers, one operand per 32-bit register (a 64-bit output takes two)
+                    List<Operand> regs = new ArrayList<>();
+                    for (VReg v : m.srcs) for (int u = 0; u < v.units; u++) regs.add(Operand.reg(st.where.get(v) + u));
+                    code.add(MInstr.end(regs));
+                    return;
+                }
                 Operand dst = p.dst();
                 if (d != null) dst = new Operand(Operand.Kind.REG, at + m.defUnit, false, false, false);
                 List<Operand> srcs = new ArrayList<>(p.srcs());

@@ -20,6 +20,7 @@ public final class Access {
         switch (op.category()) {
             case 0 -> {
                 if (op == MOp.BR || op == MOp.KILL) out.add(P0);
+                if (op == MOp.END) for (Operand o : i.srcs()) out.add(o.index()); // the output registers
             }
             case 1, 2, 3, 4 -> {
                 if (op == MOp.BARY_F) break;

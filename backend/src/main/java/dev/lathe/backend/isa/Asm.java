@@ -67,6 +67,9 @@ public final class Asm {
             case 0 -> {
                 switch (op) {
                     case JUMP -> sb.append(' ').append(target(i.offset()));
+                    case END -> {
+                        for (int k = 0; k < i.srcs().size(); k++) sb.append(k == 0 ? " " : ", ").append(reg(i, k, names));
+                    }
                     case BR -> sb.append(i.invert() ? " !p0.x, " : " p0.x, ").append(target(i.offset()));
                     case KILL -> sb.append(i.invert() ? " !p0.x" : " p0.x");
                     default -> { }
@@ -194,9 +197,23 @@ public final class Asm {
         String[] parts = mnemonic.split("\\.", -1);
         String base = parts[0];
         MInstr i = switch (base) {
-            case "nop", "end", "bar" -> {
+            case "nop", "bar" -> {
                 c.expectEnd();
-                yield base.equals("bar") ? MInstr.bar() : MInstr.flow(base.equals("nop") ? MOp.NOP : MOp.END, false, 0);
+                yield base.equals("bar") ? MInstr.bar() : MInstr.flow(MOp.NOP, false, 0);
+            }
+            case "end" -> {
+                // end r1.y, r1.z, …: the registers holding the outputs when the shader ends
+                List<Operand> regs = new ArrayList<>();
+                c.skipSpace();
+                while (c.peek() != '\0') {
+                    if (!regs.isEmpty()) c.comma();
+                    int at = c.pos;
+                    Operand o = c.operand();
+                    if (o.kind() != Operand.Kind.REG) throw new SyntaxError(at + 1, "end reads output registers (rN.c) only");
+                    regs.add(o);
+                    c.skipSpace();
+                }
+                yield MInstr.end(regs);
             }
             case "jump" -> {
                 int t = c.target();

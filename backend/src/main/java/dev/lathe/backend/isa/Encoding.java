@@ -63,7 +63,15 @@ public final class Encoding {
     }
 
     private static String validateFlow(MInstr i) {
-        if (i.dst().kind() != Kind.NONE || !i.srcs().isEmpty()) return i.op().base() + " takes no registers";
+        if (i.op() == MOp.END) {
+            // the registers the shader's outputs are in when it ends (the binary keeps them in its header)
+            for (Operand o : i.srcs()) {
+                if (o.kind() != Kind.REG || o.neg() || o.abs() || o.rep()) return "end reads output registers (rN.c) only";
+                String e = checkReg(o, MType.U32);
+                if (e != null) return e;
+            }
+        }
+        if (i.dst().kind() != Kind.NONE || i.op() != MOp.END && !i.srcs().isEmpty()) return i.op().base() + " takes no registers";
         if (i.op() != MOp.JUMP && i.op() != MOp.BR && i.offset() != 0) return i.op().base() + " has no target";
         return null;
     }

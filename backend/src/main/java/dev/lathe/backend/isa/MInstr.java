@@ -96,6 +96,11 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
         return new MInstr(op, null, null, null, 0, false, false, 0, false, invert, Operand.NONE, List.of(), 0, offset, 0, 0);
     }
 
+    /** {@code end}, reading the registers that hold the shader's outputs (none for a shader without outputs). */
+    public static MInstr end(List<Operand> outputRegisters) {
+        return new MInstr(MOp.END, null, null, null, 0, false, false, 0, false, false, Operand.NONE, outputRegisters, 0, 0, 0, 0);
+    }
+
     public static MInstr nop(int slots) {
         return new MInstr(MOp.NOP, null, null, null, slots - 1, false, false, 0, false, false, Operand.NONE, List.of(), 0, 0, 0, 0);
     }

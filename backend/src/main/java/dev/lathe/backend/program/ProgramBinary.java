@@ -1,7 +1,10 @@
 package dev.lathe.backend.program;
 
+import dev.lathe.backend.isa.Asm;
 import dev.lathe.backend.isa.Encoding;
 import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.MOp;
+import dev.lathe.backend.isa.Operand;
 import dev.lathe.ir.text.Utf8Text;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -17,7 +20,8 @@ import java.util.List;
  * bytes 0–7    "LATHEBIN"
  * u32          format version (1)
  * u32          header length H in bytes
- * H bytes      the header: the directives of the .s file up to .code, UTF-8
+ * H bytes      the header: the directives of the .s file up to .code, UTF-8, and .outputs
+ *              with the registers end reads (an encoded end has no room for them)
  * u32          instruction count N
  * N × u64      the encoded instructions
  * </pre>
@@ -34,6 +38,12 @@ public final class ProgramBinary {
     public static byte[] write(Program p) {
         String text = ProgramText.print(p);
         String header = text.substring(0, text.indexOf(".code\n"));
+        for (MInstr i : p.code()) {
+            if (i.op() == MOp.END && !i.srcs().isEmpty()) {
+                header += ".outputs " + Asm.print(MInstr.end(i.srcs())).substring(4).replace(",", "") + "\n";
+                break;
+            }
+        }
         byte[] h = header.getBytes(StandardCharsets.UTF_8);
         ByteBuffer b = ByteBuffer.allocate(8 + 4 + 4 + h.length + 4 + 8 * p.code().size()).order(ByteOrder.LITTLE_ENDIAN);
         b.put(MAGIC).putInt(VERSION).putInt(h.length).put(h).putInt(p.code().size());
@@ -82,6 +92,25 @@ public final class ProgramBinary {
                         + e.getMessage());
             }
         }
+        List<Operand> outputs = outputsOf(headerText);
+        for (int k = 0; outputs != null && k < code.size(); k++) {
+            MInstr i = code.get(k);
+            if (i.op() == MOp.END) code.set(k, MInstr.end(outputs).withSync(i.ss(), i.sy()).withNop(i.nop()));
+        }
         return new Program(p.shader(), p.slots(), p.constants(), p.localBytes(), p.privateBytes(), p.loops(), code);
+    }
+
+    /** The registers a header's {@code .outputs} line lists (the parse of the header has checked it), or null. */
+    private static List<Operand> outputsOf(String header) {
+        for (String line : header.split("\n")) {
+            String t = line.strip();
+            if (!t.startsWith(".outputs")) continue;
+            try {
+                return Asm.parseLine("end " + String.join(", ", t.substring(8).strip().split("\\s+"))).srcs();
+            } catch (Asm.SyntaxError e) {
+                throw new ProgramException("internal error: .outputs passed the header's parse but not this one: " + e.getMessage());
+            }
+        }
+        return null;
     }
 }

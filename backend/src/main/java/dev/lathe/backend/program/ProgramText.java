@@ -2,6 +2,8 @@ package dev.lathe.backend.program;
 
 import dev.lathe.backend.isa.Asm;
 import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.Operand;
+import dev.lathe.backend.isa.MOp;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.text.IrParser;
@@ -25,6 +27,8 @@ import java.util.TreeMap;
  * .local 0                                  bytes of local memory per invocation
  * .private 0                                bytes of spill scratch per invocation
  * .loops 1                                  loops in the source (a statistic)
+ * .outputs r1.y r1.z                        the registers every end reads (the binary's form of
+ *                                           end's operands; in text end names them itself)
  * .code
  *     mov.u32u32 r0.x, sv.local_id.x        instructions, one per line
  * </pre>
@@ -69,6 +73,8 @@ public final class ProgramText {
         Map<Integer, Long> constants = new LinkedHashMap<>();
         int local = 0, priv = 0, loops = 0;
         List<MInstr> code = new ArrayList<>();
+        List<Integer> codeLines = new ArrayList<>();
+        List<Operand> outputs = null;
         boolean inCode = false, sawShader = false;
         for (int n = 0; n < lines.length; n++) {
             String raw = lines[n];
@@ -82,6 +88,7 @@ public final class ProgramText {
             } else if (inCode) {
                 try {
                     code.add(Asm.parseLine(line));
+                    codeLines.add(n + 1);
                 } catch (Asm.SyntaxError e) {
                     throw new ProgramException(file + ":" + (n + 1) + ":" + e.column() + ": error: " + e.getMessage());
                 }
@@ -116,8 +123,15 @@ public final class ProgramText {
                     case ".local" -> local = single(w, where, 1 << 24);
                     case ".private" -> priv = single(w, where, 1 << 24);
                     case ".loops" -> loops = single(w, where, Integer.MAX_VALUE);
+                    case ".outputs" -> {
+                        try {
+                            outputs = Asm.parseLine("end " + String.join(", ", List.of(w).subList(1, w.length))).srcs();
+                        } catch (Asm.SyntaxError e) {
+                            throw new ProgramException(where + ".outputs lists registers: " + e.getMessage());
+                        }
+                    }
                     default -> throw new ProgramException(where + "unknown directive '" + w[0]
-                            + "' (.shader .decl .slot .const .local .private .loops .code)");
+                            + "' (.shader .decl .slot .const .local .private .loops .outputs .code)");
                 }
             }
             ir.append(irLine).append('\n');
@@ -144,6 +158,22 @@ public final class ProgramText {
             } else if (shader.variable(e.getKey()) == null) {
                 throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .slot names @" + e.getKey()
                         + ", which no .decl declares");
+            }
+        }
+        // every end reads the same registers: those .outputs lists, or those the first end names
+        List<Operand> reads = outputs;
+        for (int k = 0; k < code.size(); k++) {
+            MInstr i = code.get(k);
+            if (i.op() != MOp.END) continue;
+            if (outputs != null && i.srcs().isEmpty()) {
+                code.set(k, MInstr.end(outputs).withSync(i.ss(), i.sy()).withNop(i.nop()));
+                continue;
+            }
+            if (reads == null) {
+                reads = i.srcs();
+            } else if (!reads.equals(i.srcs())) {
+                throw new ProgramException(file + ":" + codeLines.get(k) + ":5: error: every end reads the same output registers ("
+                        + Asm.print(MInstr.end(reads)) + " before)");
             }
         }
         return new Program(shader, slots, constants, local, priv, loops, code);

@@ -169,6 +169,29 @@ public final class Simulator {
             }
         }
 
+        /**
+         * The outputs from the registers {@code end} reads: every output in declaration order,
+         * each component one register (a 64-bit one two), checked like any read.
+         */
+        private void readOutputs(MInstr end) {
+            List<Operand> regs = end.srcs();
+            int k = 0;
+            for (Variable v : program.shader().variables(Variable.Kind.OUTPUT)) {
+                Integer slot = program.slots().get(v.name());
+                long[] out = new long[v.type().components()];
+                int bits = v.type().bitSize();
+                for (int c = 0; c < out.length; c++) {
+                    int units = bits == 64 ? 2 : 1;
+                    if (k + units > regs.size()) throw error("end reads " + regs.size() + " registers; the outputs need more");
+                    long value = readReg(regs.get(k++).index());
+                    if (units == 2) value |= readReg(regs.get(k++).index()) << 32;
+                    out[c] = value & Bits.mask(bits);
+                }
+                if (slot != null) outputs.put(slot, out);
+            }
+            if (k != regs.size()) throw error("end reads " + regs.size() + " registers; the outputs take " + k);
+        }
+
         private void put(int index, long v) {
             if (index >= 0 && index < consts.length) consts[index] = v;
         }
@@ -215,6 +238,7 @@ public final class Simulator {
                     case 0 -> {
                         switch (i.op()) {
                             case END -> {
+                                if (!i.srcs().isEmpty()) readOutputs(i);
                                 ended = true;
                                 return false;
                             }

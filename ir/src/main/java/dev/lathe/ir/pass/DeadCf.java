@@ -23,6 +23,7 @@ import java.util.List;
  *       unreachable and is deleted, and so is the code after an {@code if} whose sides both end
  *       in a jump and after a loop that never breaks (the block there is emptied and ends its
  *       list);
+ *   <li>a {@code return} that ends the function's body does nothing and is deleted;
  *   <li>a loop that never iterates — its body ends in a jump, it has no {@code continue} and no
  *       other {@code break} — becomes its body run once.
  * </ul>
@@ -58,7 +59,7 @@ final class DeadCf implements Pass {
                 work++;
                 if (n.parent() == null) continue; // removed by an earlier rewrite of this round
                 if (n instanceof Block b) {
-                    changed |= deleteAfterJump(fn, b);
+                    changed |= deleteAfterJump(fn, b) || trailingReturn(fn, b);
                 } else if (n instanceof IfNode in) {
                     changed |= constantIf(fn, in) || emptyIf(fn, in) || neverMerges(fn, in);
                 } else {
@@ -93,6 +94,14 @@ final class DeadCf implements Pass {
             }
         }
         return out;
+    }
+
+    /** A {@code return} at the very end of the function's body goes where falling off the end goes. */
+    private static boolean trailingReturn(Function fn, Block b) {
+        JumpInstr j = b.jump();
+        if (j == null || j.kind() != JumpInstr.Kind.RETURN || b.next() != null || b.parent() != fn.body()) return false;
+        j.remove();
+        return true;
     }
 
     private boolean deleteAfterJump(Function fn, Block b) {

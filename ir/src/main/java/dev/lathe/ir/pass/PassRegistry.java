@@ -27,6 +27,7 @@ public final class PassRegistry {
         r.register("sink_constants", SinkConstants::new);
         r.register("opt_if", OptIf::new);
         r.register("opt_minmax", OptMinMax::new);
+        r.register("lower_outputs", LowerOutputs::new);
         return r;
     }
 
