@@ -19,9 +19,11 @@ import java.util.Map;
  * them); one that reads too soon after an ALU write gets the missing slots, folded into the
  * previous instruction's {@code (nopN)} when it has room, else as {@code nop}s. At a label the
  * states of every way in are merged (the smaller distance, the union of outstanding results);
- * loops need the back edge's state, so the walk repeats until the label states stop changing
- * (they only get more pessimistic, so it ends). Stall cycles do not count as distance: the
- * result is safe whatever the stalls turn out to be.
+ * loops need the back edge's state, so the walk repeats until the states the jumps bring stop
+ * changing (they only get more pessimistic, so it ends). Slots only the way falling into a label
+ * needs are put before the label, on that way, rather than after it where every way in — each
+ * iteration of a loop — pays them. Stall cycles do not count as distance: the result is safe
+ * whatever the stalls turn out to be.
  */
 final class Legalize {
     private static final int INF = 1 << 20;
@@ -75,84 +77,128 @@ final class Legalize {
     }
 
     static Linear run(Linear in) {
-        Map<Integer, State> labels = new HashMap<>();
+        Map<Integer, State> jumps = new HashMap<>();
         for (int round = 0; ; round++) {
             if (round > 1000) throw new IllegalStateException("internal error: legalization did not settle");
             Linear out = new Linear();
             out.labels = in.labels;
-            boolean changed = walk(in, out, labels);
+            boolean changed = walk(in, out, jumps);
             if (!changed) return out;
         }
     }
 
-    /** One walk; whether a label state grew (then the result is not final yet). */
-    private static boolean walk(Linear in, Linear out, Map<Integer, State> labels) {
+    /**
+     * One walk; whether the state some jump brings to a label grew (then the result is not final
+     * yet). {@code jumps} holds, per label, the merged states of the jumps to it.
+     */
+    private static boolean walk(Linear in, Linear out, Map<Integer, State> jumps) {
         boolean changed = false;
         State cur = new State();
-        for (Linear.Item it : in.items) {
+        List<Linear.Item> items = in.items;
+        for (int n = 0; n < items.size(); n++) {
+            Linear.Item it = items.get(n);
             if (it.isLabel()) {
-                State at = labels.computeIfAbsent(it.label(), k -> null);
+                State j = jumps.get(it.label());
                 if (cur != null) {
-                    if (at == null) {
-                        labels.put(it.label(), cur.copy());
-                        changed = true;
-                    } else {
-                        changed |= at.merge(cur);
+                    // slots the way falling in needs and the jumps in do not: on the fall-through
+                    // path, before the label, not inside the code every way in runs (a loop's body)
+                    // (both counts hold the waits the code after the label makes on its own; their difference is the entry's)
+                    int extra = j == null ? 0 : padding(cur, items, n + 1) - padding(j, items, n + 1);
+                    if (extra > 0) {
+                        addNops(out, extra);
+                        cur.advance(extra);
                     }
+                    if (j != null) cur.merge(j);
+                } else {
+                    cur = j == null ? new State() : j.copy();
                 }
-                State known = labels.get(it.label());
-                cur = known == null ? new State() : known.copy();
                 out.items.add(it);
                 continue;
             }
             if (cur == null) cur = new State(); // unreachable code: any state is safe
-            MInstr i = it.instr();
-            int[] reads = Access.reads(i), writes = Access.writes(i);
-            boolean ss = i.ss(), sy = i.sy();
-            for (int r : reads) {
-                ss |= cur.ss[r];
-                sy |= cur.sy[r];
-            }
-            for (int r : writes) {
-                ss |= cur.ss[r];
-                sy |= cur.sy[r];
-            }
-            if (ss) Arrays.fill(cur.ss, false);
-            if (sy) Arrays.fill(cur.sy, false);
-            int need = 0;
-            for (int r : reads) need = Math.max(need, Latency.aluDelay(i.op(), r == Access.P0) - cur.since[r]);
-            if (need > 0) {
-                addNops(out, need);
-                cur.advance(need);
-            }
-            MInstr placed = i.withSync(ss, sy);
+            MInstr placed = place(it.instr(), cur, out);
             out.items.add(new Linear.Item(placed, it.target(), -1));
-            cur.advance(placed.rpt() + 1 + placed.nop());
-            for (int r : writes) {
-                switch (i.op().latency()) {
-                    case SFU -> {
-                        cur.ss[r] = true;
-                        cur.since[r] = INF;
-                    }
-                    case LOAD -> {
-                        cur.sy[r] = true;
-                        cur.since[r] = INF;
-                    }
-                    case ALU -> cur.since[r] = 1 + placed.nop();
-                }
-            }
             if (it.target() >= 0) {
-                State at = labels.get(it.target());
+                State at = jumps.get(it.target());
                 if (at == null) {
-                    labels.put(it.target(), cur.copy());
+                    jumps.put(it.target(), cur.copy());
                     changed = true;
                 } else {
                     changed |= at.merge(cur);
                 }
             }
-            if (i.op() == MOp.JUMP || i.op() == MOp.END) cur = null;
+            if (placed.op() == MOp.JUMP || placed.op() == MOp.END) cur = null;
         }
         return changed;
+    }
+
+    /**
+     * Places {@code i} after the code whose state is {@code cur}: the (ss)/(sy) its reads and
+     * writes of outstanding results need, and the empty slots its reads of ALU results need
+     * (added to {@code out} when it is not null); {@code cur} then follows the instruction.
+     */
+    private static MInstr place(MInstr i, State cur, Linear out) {
+        int[] reads = Access.reads(i), writes = Access.writes(i);
+        boolean ss = i.ss(), sy = i.sy();
+        for (int r : reads) {
+            ss |= cur.ss[r];
+            sy |= cur.sy[r];
+        }
+        for (int r : writes) {
+            ss |= cur.ss[r];
+            sy |= cur.sy[r];
+        }
+        if (ss) Arrays.fill(cur.ss, false);
+        if (sy) Arrays.fill(cur.sy, false);
+        int need = delay(i, reads, cur);
+        if (need > 0) {
+            if (out != null) addNops(out, need);
+            cur.advance(need);
+        }
+        MInstr placed = i.withSync(ss, sy);
+        cur.advance(placed.rpt() + 1 + placed.nop());
+        for (int r : writes) {
+            switch (i.op().latency()) {
+                case SFU -> {
+                    cur.ss[r] = true;
+                    cur.since[r] = INF;
+                }
+                case LOAD -> {
+                    cur.sy[r] = true;
+                    cur.since[r] = INF;
+                }
+                case ALU -> cur.since[r] = 1 + placed.nop();
+            }
+        }
+        return placed;
+    }
+
+    /** The empty slots {@code i} (reading {@code reads}) must wait after {@code cur}. */
+    private static int delay(MInstr i, int[] reads, State cur) {
+        int need = 0;
+        for (int r : reads) need = Math.max(need, Latency.aluDelay(i.op(), r == Access.P0) - cur.since[r]);
+        return need;
+    }
+
+    /**
+     * The empty slots the straight-line code at {@code items[from]} would wait, entered with
+     * {@code state}: falling through labels up to the next branch, over the instructions that
+     * fill the slots any ALU delay reaches (the same instructions whatever the state).
+     */
+    private static int padding(State state, List<Linear.Item> items, int from) {
+        State s = state.copy();
+        int total = 0, slots = 0;
+        for (int k = from; k < items.size() && slots < Latency.ALU_TO_OTHER; k++) {
+            Linear.Item it = items.get(k);
+            if (it.isLabel()) continue; // falling through a label: the same way on
+            MInstr i = it.instr();
+            int need = delay(i, Access.reads(i), s);
+            total += Math.max(0, need);
+            MInstr placed = place(i, s, null);
+            slots += placed.slots(); // the same instructions whatever the waits, so two counts compare
+            if (it.target() >= 0 || i.op().category() == 0 && i.op() != MOp.NOP) break;
+        }
+        return total;
     }
 
     /** Adds {@code n} empty slots before the next instruction: in the previous one's (nopN) when it fits. */

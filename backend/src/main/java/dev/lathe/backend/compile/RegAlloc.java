@@ -30,8 +30,8 @@ import java.util.Map;
  * that it stops with a pressure error: values are never spilled to memory.
  *
  * <p>Parallel copies are sequentialized: a move whose destination no other pending move reads
- * goes first; what remains are cycles, broken with three-{@code xor} swaps, so no scratch
- * register is needed.
+ * goes first; what remains are cycles, broken through a free register (three-{@code xor} swaps
+ * only when every register is taken).
  */
 final class RegAlloc {
     static final int REGS = Operand.NUM_REGS;
@@ -342,7 +342,7 @@ final class RegAlloc {
             for (int u = 0; u < v.units; u++) moves.add(new int[] {old.get(v) + u, at + u});
             at += v.units;
         }
-        if (code != null) parallelCopy(moves, code);
+        if (code != null) parallelCopy(moves, code, live(st));
     }
 
     private void emit(State st, MirInstr m, VReg d, Integer at, List<MInstr> code) {
@@ -351,7 +351,7 @@ final class RegAlloc {
                 int from = st.where.get(m.srcs[0]) + m.srcUnits[0] * (m.kind == MirInstr.Kind.SPLIT ? d.units : 0);
                 List<int[]> moves = new ArrayList<>();
                 for (int u = 0; u < d.units; u++) moves.add(new int[] {from + u, at + u});
-                parallelCopy(moves, code);
+                parallelCopy(moves, code, live(st));
             }
             case COLLECT -> {
                 List<int[]> moves = new ArrayList<>();
@@ -361,7 +361,7 @@ final class RegAlloc {
                     for (int u = 0; u < s.units; u++) moves.add(new int[] {from + u, at + off + u});
                     off += s.units;
                 }
-                parallelCopy(moves, code);
+                parallelCopy(moves, code, live(st));
             }
             case OP -> {
                 MInstr p = m.proto;
@@ -407,7 +407,10 @@ final class RegAlloc {
         }
         List<MInstr> code = out.get(p);
         List<MInstr> copies = new ArrayList<>();
-        parallelCopy(moves, copies);
+        // on the edge only what s expects is live (values staying in place too): any other register may serve as a scratch
+        BitSet live = new BitSet(REGS);
+        for (int[] m : moves) live.set(m[1]);
+        parallelCopy(moves, copies, live);
         if (copies.isEmpty()) return;
         if (p.successors().size() != 1) {
             throw new IllegalStateException("internal error: copies needed on an edge out of " + p.label() + ", which has "
@@ -416,8 +419,21 @@ final class RegAlloc {
         code.addAll(copies);
     }
 
-    /** Emits 32-bit moves doing {@code moves} (from, to) all at once. */
-    static void parallelCopy(List<int[]> moves, List<MInstr> code) {
+    /** The registers holding live values in {@code st}. */
+    private static BitSet live(State st) {
+        BitSet b = new BitSet(REGS);
+        for (int r = 0; r < REGS; r++) if (st.owner[r] >= 0) b.set(r);
+        return b;
+    }
+
+    /**
+     * Emits 32-bit moves doing {@code moves} (from, to) all at once. A move goes as soon as no
+     * pending move still reads its destination; what then remains are cycles: one value is
+     * parked in a register that is neither {@code live} nor read or written by the copy (one
+     * extra {@code mov} a cycle), and only when there is none is a swap made of three
+     * {@code xor}s.
+     */
+    static void parallelCopy(List<int[]> moves, List<MInstr> code, BitSet live) {
         List<int[]> pending = new ArrayList<>();
         for (int[] m : moves) if (m[0] != m[1]) pending.add(m.clone());
         while (!pending.isEmpty()) {
@@ -434,7 +450,15 @@ final class RegAlloc {
                 }
             }
             if (progress) continue;
-            // only cycles left: swap the first move's two registers
+            int scratch = scratch(pending, live);
+            if (scratch >= 0) {
+                // only cycles left: park the first move's source, and let its readers read it there
+                int a = pending.get(0)[0];
+                code.add(mov(scratch, a));
+                for (int[] o : pending) if (o[0] == a) o[0] = scratch;
+                continue;
+            }
+            // only cycles left and no register to spare: swap the first move's two registers
             int[] m = pending.remove(0);
             int a = m[0], d = m[1];
             code.add(xor(a, a, d));
@@ -444,6 +468,17 @@ final class RegAlloc {
             for (int[] o : pending) if (o[0] == d) o[0] = a;
             pending.removeIf(o -> o[0] == o[1]);
         }
+    }
+
+    /** A register no pending move reads or writes and no live value holds, or -1. */
+    private static int scratch(List<int[]> pending, BitSet live) {
+        BitSet busy = (BitSet) live.clone();
+        for (int[] m : pending) {
+            busy.set(m[0]);
+            busy.set(m[1]);
+        }
+        int r = busy.nextClearBit(0);
+        return r < REGS ? r : -1;
     }
 
     private static MInstr mov(int to, int from) {
