@@ -15,10 +15,14 @@ final class MachineSwitches {
     @Option(names = "--no-const-operands", description = "read constants and uniforms through a mov, not as operands")
     boolean noConstOperands;
 
+    @Option(names = "--no-sched", description = "keep each block's instructions in selection order (no scheduling)")
+    boolean noSched;
+
     /** The machine pipeline with the switched-off parts left out. */
     List<String> passes() {
         Set<String> off = new TreeSet<>();
         if (noConstOperands) off.add("const-operands");
+        if (noSched) off.add("sched");
         return Pipelines.machine(off);
     }
 }

@@ -83,6 +83,7 @@ public final class Pipelines {
     private static Map<String, List<String>> switches() {
         Map<String, List<String>> m = new LinkedHashMap<>();
         m.put("const-operands", List.of("const_operands"));
+        m.put("sched", List.of("sched"));
         return Collections.unmodifiableMap(m);
     }
 

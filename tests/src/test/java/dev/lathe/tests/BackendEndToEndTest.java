@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lathe.backend.compile.CompileException;
 import dev.lathe.backend.compile.MachineCompiler;
+import dev.lathe.backend.compile.Schedule;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import dev.lathe.backend.program.Program;
@@ -14,6 +15,7 @@ import dev.lathe.backend.sim.SimulationException;
 import dev.lathe.backend.sim.Simulator;
 import dev.lathe.cli.Main;
 import dev.lathe.driver.Compiler;
+import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.Instr;
@@ -351,16 +353,29 @@ class BackendEndToEndTest {
         new Simulator(p).run(in); // the real one runs
     }
 
+    /** Register allocation on the selected order: the scheduler would take the pressure down first. */
+    private static final Compiler.Options UNSCHEDULED = Compiler.Options.defaults().withMachine(Pipelines.machine(Set.of("sched")));
+
     @Test
     void pressureAboveTheRegisterFileIsAClearError() {
         // n values all live at once: below 192 it compiles, above it names the pressure
         assertTrue(compiles(180));
-        CompileException e = assertThrows(CompileException.class, () -> Compiler.compile(wide(200)));
+        CompileException e = assertThrows(CompileException.class, () -> Compiler.compile(wide(200), UNSCHEDULED));
         assertTrue(e.getMessage().contains("register pressure") && e.getMessage().contains("does not spill"), e.getMessage());
     }
 
+    @Test
+    void theSchedulerTakesPressureDownBeforeAllocation() {
+        // selection loads all 200 words first; the scheduler moves each load next to its use
+        MachineCompiler.Result r = Compiler.compile(wide(200));
+        assertTrue(r.stats().maxLive() <= Schedule.PRESSURE_LIMIT, "MaxLive " + r.stats().maxLive());
+        for (long seed = 0; seed < 2; seed++) {
+            assertTrue(interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)), "input set " + seed);
+        }
+    }
+
     private static boolean compiles(int n) {
-        return Compiler.compile(wide(n)).program().code().stream().anyMatch(i -> i.op() == MOp.END);
+        return Compiler.compile(wide(n), UNSCHEDULED).machine().program().code().stream().anyMatch(i -> i.op() == MOp.END);
     }
 
     /** A compute shader loading n buffer words, then summing them in an order that keeps all live. */
@@ -388,7 +403,7 @@ class BackendEndToEndTest {
             Shader s = mixed(n);
             String text = IrPrinter.print(s);
             try {
-                MachineCompiler.Result r = Compiler.compile(s);
+                MachineCompiler.Result r = Compiler.compile(s, UNSCHEDULED).machine();
                 assertTrue(r.stats().maxLive() <= 192, "n " + n + ": MaxLive " + r.stats().maxLive());
                 for (long seed = 0; seed < 3; seed++) {
                     long k = seed;

@@ -118,6 +118,7 @@ final class Isel {
         Isel isel = new Isel(mf.shader, mf.fn, mf.layout);
         isel.run();
         isel.removeDead();
+        isel.shrinkTexels();
         mf.mir = isel.code;
         mf.virtualRegisters = isel.registerCount();
         mf.form = MachineFunction.Form.VIRTUAL;
@@ -194,6 +195,45 @@ final class Isel {
      */
     void removeDead() {
         removeDead(code);
+    }
+
+    /**
+     * Texture results write only the components something reads, as ir3's write masks do: the
+     * enabled components land in consecutive registers, so a shadow lookup's single value takes
+     * one register instead of four. Runs after {@link #removeDead()}, which leaves the splits
+     * that are read.
+     */
+    void shrinkTexels() {
+        Map<VReg, List<MirInstr>> splits = new HashMap<>();
+        Set<VReg> readWhole = new HashSet<>();
+        for (List<MirInstr> l : code.values()) {
+            for (MirInstr m : l) {
+                if (m.kind == MirInstr.Kind.SPLIT) splits.computeIfAbsent(m.srcs[0], k -> new ArrayList<>()).add(m);
+                else for (VReg r : m.srcs) if (r != null) readWhole.add(r);
+                if (m.phiSrcs != null) readWhole.addAll(m.phiSrcs.values());
+            }
+        }
+        Map<MirInstr, MirInstr> replace = new HashMap<>();
+        for (List<MirInstr> l : code.values()) {
+            for (int n = 0; n < l.size(); n++) {
+                MirInstr m = l.get(n);
+                if (m.kind != MirInstr.Kind.OP || m.proto.op().category() != 5 || m.def == null) continue;
+                List<MirInstr> parts = splits.getOrDefault(m.def, List.of());
+                int used = 0;
+                for (MirInstr sp : parts) used |= 1 << sp.srcUnits[0];
+                int mask = m.proto.count();
+                if (readWhole.contains(m.def) || used == 0 || (used & mask) == mask) continue;
+                VReg def = newVector(Integer.bitCount(used));
+                MInstr p = m.proto;
+                l.set(n, MirInstr.op(new MInstr(p.op(), p.type(), p.srcType(), p.cond(), p.rpt(), p.ss(), p.sy(), p.nop(), p.sat(),
+                        p.invert(), p.dst(), p.srcs(), p.index(), p.offset(), used, p.dim()), def, m.srcs, m.srcUnits));
+                for (MirInstr sp : parts) {
+                    int unit = Integer.bitCount(used & ((1 << sp.srcUnits[0]) - 1));
+                    replace.put(sp, MirInstr.split(sp.def, def, unit));
+                }
+            }
+        }
+        for (List<MirInstr> l : code.values()) l.replaceAll(m -> replace.getOrDefault(m, m));
     }
 
     /** {@link #removeDead()} over any selected code (passes after selection leave dead movs too). */

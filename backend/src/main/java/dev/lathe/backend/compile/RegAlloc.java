@@ -39,8 +39,8 @@ final class RegAlloc {
     private final Function fn;
     private final Map<Block, List<MirInstr>> mir;
     private final int virtualRegisters;
-    private final Map<Block, BitSet> liveIn = new HashMap<>(), liveOut = new HashMap<>();
-    private final Map<Integer, VReg> byId = new HashMap<>();
+    private Map<Block, BitSet> liveIn, liveOut;
+    private Map<Integer, VReg> byId;
     private final Map<Block, Map<VReg, Integer>> entryMaps = new HashMap<>(), exitMaps = new HashMap<>();
     final Map<Block, List<MInstr>> out = new LinkedHashMap<>();
     int maxLive;
@@ -59,63 +59,6 @@ final class RegAlloc {
         mf.maxLive = ra.maxLive;
         mf.mir = null;
         mf.form = MachineFunction.Form.ALLOCATED;
-    }
-
-    // ---- liveness ------------------------------------------------------------------------------
-
-    private void note(VReg v) {
-        if (v != null) byId.putIfAbsent(v.id, v);
-    }
-
-    private void liveness() {
-        List<Block> blocks = MachineFunction.blocks(fn, mir);
-        Map<Block, BitSet> use = new HashMap<>(), def = new HashMap<>();
-        for (Block b : blocks) {
-            BitSet u = new BitSet(), d = new BitSet();
-            for (MirInstr m : mir.get(b)) {
-                if (m.kind != MirInstr.Kind.PHI) {
-                    for (VReg s : m.srcs) {
-                        note(s);
-                        if (s != null && !d.get(s.id)) u.set(s.id);
-                    }
-                } else {
-                    m.phiSrcs.values().forEach(this::note);
-                }
-                note(m.def);
-                if (m.def != null) d.set(m.def.id);
-            }
-            use.put(b, u);
-            def.put(b, d);
-            liveIn.put(b, new BitSet());
-            liveOut.put(b, new BitSet());
-        }
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (int k = blocks.size() - 1; k >= 0; k--) {
-                Block b = blocks.get(k);
-                BitSet o = new BitSet();
-                for (Block s : b.successors()) {
-                    if (!liveIn.containsKey(s)) continue; // the function's end block holds no code
-                    BitSet in = (BitSet) liveIn.get(s).clone();
-                    for (MirInstr m : mir.get(s)) {
-                        if (m.kind != MirInstr.Kind.PHI) break;
-                        in.clear(m.def.id);
-                        VReg src = m.phiSrcs.get(b);
-                        if (src != null) in.set(src.id);
-                    }
-                    o.or(in);
-                }
-                BitSet in = (BitSet) o.clone();
-                in.andNot(def.get(b));
-                in.or(use.get(b));
-                if (!o.equals(liveOut.get(b)) || !in.equals(liveIn.get(b))) {
-                    liveOut.put(b, o);
-                    liveIn.put(b, in);
-                    changed = true;
-                }
-            }
-        }
     }
 
     // ---- allocation ----------------------------------------------------------------------------
@@ -165,7 +108,10 @@ final class RegAlloc {
     }
 
     void run() {
-        liveness();
+        Liveness live = Liveness.of(fn, mir);
+        liveIn = live.liveIn;
+        liveOut = live.liveOut;
+        byId = live.byId;
         for (Block b : MachineFunction.blocks(fn, mir)) allocate(b);
     }
 

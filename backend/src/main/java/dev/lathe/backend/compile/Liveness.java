@@ -1,0 +1,83 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.ir.Block;
+import dev.lathe.ir.Function;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which virtual registers are live into and out of each block of the SSA machine program
+ * (bit = {@link VReg#id}), by the usual backward data-flow iteration over the blocks in reverse
+ * program order. A phi's source counts as live out of the predecessor it comes from, not into
+ * the phi's block; the phi's result is defined at the top of its block.
+ */
+final class Liveness {
+    final Map<Block, BitSet> liveIn = new HashMap<>(), liveOut = new HashMap<>();
+    /** Every virtual register the program mentions, by id. */
+    final Map<Integer, VReg> byId = new HashMap<>();
+
+    private Liveness() {}
+
+    static Liveness of(Function fn, Map<Block, List<MirInstr>> mir) {
+        Liveness l = new Liveness();
+        l.compute(fn, mir);
+        return l;
+    }
+
+    private void note(VReg v) {
+        if (v != null) byId.putIfAbsent(v.id, v);
+    }
+
+    private void compute(Function fn, Map<Block, List<MirInstr>> mir) {
+        List<Block> blocks = MachineFunction.blocks(fn, mir);
+        Map<Block, BitSet> use = new HashMap<>(), def = new HashMap<>();
+        for (Block b : blocks) {
+            BitSet u = new BitSet(), d = new BitSet();
+            for (MirInstr m : mir.get(b)) {
+                if (m.kind != MirInstr.Kind.PHI) {
+                    for (VReg s : m.srcs) {
+                        note(s);
+                        if (s != null && !d.get(s.id)) u.set(s.id);
+                    }
+                } else {
+                    m.phiSrcs.values().forEach(this::note);
+                }
+                note(m.def);
+                if (m.def != null) d.set(m.def.id);
+            }
+            use.put(b, u);
+            def.put(b, d);
+            liveIn.put(b, new BitSet());
+            liveOut.put(b, new BitSet());
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int k = blocks.size() - 1; k >= 0; k--) {
+                Block b = blocks.get(k);
+                BitSet o = new BitSet();
+                for (Block s : b.successors()) {
+                    if (!liveIn.containsKey(s)) continue; // the function's end block holds no code
+                    BitSet in = (BitSet) liveIn.get(s).clone();
+                    for (MirInstr m : mir.get(s)) {
+                        if (m.kind != MirInstr.Kind.PHI) break;
+                        in.clear(m.def.id);
+                        VReg src = m.phiSrcs.get(b);
+                        if (src != null) in.set(src.id);
+                    }
+                    o.or(in);
+                }
+                BitSet in = (BitSet) o.clone();
+                in.andNot(def.get(b));
+                in.or(use.get(b));
+                if (!o.equals(liveOut.get(b)) || !in.equals(liveIn.get(b))) {
+                    liveOut.put(b, o);
+                    liveIn.put(b, in);
+                    changed = true;
+                }
+            }
+        }
+    }
+}

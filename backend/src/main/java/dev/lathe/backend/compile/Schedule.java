@@ -1,0 +1,296 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.backend.isa.Latency;
+import dev.lathe.backend.isa.MOp;
+import dev.lathe.backend.isa.Operand;
+import dev.lathe.ir.Block;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * sched: list scheduling of each block before register allocation, so that the slots the
+ * latencies ask for ({@link Latency}) hold useful instructions instead of nops, as ir3's
+ * {@code ir3_sched.c} does.
+ *
+ * <p>Each block becomes a dependence graph: SSA uses, the order of p0.x's writers and readers,
+ * and the order of memory effects (stores, atomics, kill, barriers keep their order; a load
+ * stays between the effects around it). The phis stay at the top. Then, slot by slot, the
+ * instruction that can issue soonest is taken, the one with the longest latency-weighted path to
+ * the end of the block first; copies, collects and splits cost no slot (allocation mostly
+ * makes them vanish) and pass their sources' ready times on.
+ *
+ * <p>Registers are what overlapping work costs: the scheduler counts the 32-bit registers live
+ * at each point and, once taking an instruction would pass {@link #PRESSURE_LIMIT} (or the
+ * block's own peak in program order, when that is higher), prefers the instructions that free
+ * registers. A block whose schedule still peaks higher than that keeps its order, so scheduling
+ * never costs waves nor makes a program fail to allocate.
+ */
+public final class Schedule {
+    private Schedule() {}
+
+    /** 48 registers = 12 vec4: the most a shader can hold and still run 16 waves ({@link Stats}). */
+    public static final int PRESSURE_LIMIT = 48;
+
+    /** The {@code sched} pass. */
+    static void schedule(MachineFunction mf) {
+        Liveness live = Liveness.of(mf.fn, mf.mir);
+        for (Map.Entry<Block, List<MirInstr>> e : mf.mir.entrySet()) {
+            Block b = e.getKey();
+            List<MirInstr> code = e.getValue();
+            BitSet in = live.liveIn.get(b), out = live.liveOut.get(b);
+            if (in == null) continue;
+            List<MirInstr> s = new BlockSchedule(code, in, out, live.byId).run();
+            if (s != code) e.setValue(s);
+        }
+    }
+
+    /** One node of a block's dependence graph. */
+    private static final class Node {
+        final int index;
+        final MirInstr m;
+        final boolean pseudo;
+        final int slots;
+        final List<Node> succs = new ArrayList<>();
+        final List<Node> preds = new ArrayList<>();
+        /** The data predecessors (their results are read here), a subset of {@link #preds}. */
+        final List<Node> dataPreds = new ArrayList<>();
+        /** The p0.x writer this node reads p0.x from, or null. */
+        Node p0Writer;
+        int unscheduledPreds;
+        int priority;
+        /** When the result is ready for an ALU reader, and for an SFU/texture/memory reader. */
+        int readyAlu, readyLate;
+
+        Node(int index, MirInstr m) {
+            this.index = index;
+            this.m = m;
+            this.pseudo = m.kind != MirInstr.Kind.OP;
+            this.slots = pseudo ? 0 : 1 + m.proto.rpt();
+        }
+
+        boolean readsLate() {
+            return !pseudo && Latency.readsLate(m.proto.op());
+        }
+
+        Latency.Kind kind() {
+            return pseudo ? Latency.Kind.ALU : m.proto.op().latency();
+        }
+    }
+
+    /** The slots from a producer's issue until a reader of the given kind may issue. */
+    private static int delay(Latency.Kind kind, boolean lateReader) {
+        return switch (kind) {
+            case ALU -> lateReader ? Latency.ALU_TO_OTHER : Latency.ALU_TO_ALU;
+            case SFU -> Latency.SFU_CYCLES;
+            case LOAD -> Latency.LOAD_CYCLES;
+        };
+    }
+
+    private static boolean writesP0(MirInstr m) {
+        return m.kind == MirInstr.Kind.OP && m.proto.dst().kind() == Operand.Kind.PRED;
+    }
+
+    private static boolean readsP0(MirInstr m) {
+        if (m.kind != MirInstr.Kind.OP) return false;
+        if (m.proto.op() == MOp.KILL) return true;
+        for (Operand o : m.proto.srcs()) if (o.kind() == Operand.Kind.PRED) return true;
+        return false;
+    }
+
+    /** 2: an effect whose order is kept (stores, atomics, flow, barriers); 1: a memory load; 0: neither. */
+    private static int memoryClass(MirInstr m) {
+        if (m.kind != MirInstr.Kind.OP) return 0;
+        MOp op = m.proto.op();
+        if (op.category() == 0 || op.category() == 7 || op.isStore() || op.isAtomic()) return 2;
+        // constants and inputs are never written while the shader runs
+        if (op.isLoad() && op != MOp.LDC && op != MOp.LDLV) return 1;
+        return 0;
+    }
+
+    private static final class BlockSchedule {
+        private final List<MirInstr> code;
+        private final BitSet liveIn, liveOut;
+        private final Map<Integer, VReg> byId;
+        private final List<Node> nodes = new ArrayList<>();
+        private int head;
+
+        BlockSchedule(List<MirInstr> code, BitSet liveIn, BitSet liveOut, Map<Integer, VReg> byId) {
+            this.code = code;
+            this.liveIn = liveIn;
+            this.liveOut = liveOut;
+            this.byId = byId;
+        }
+
+        List<MirInstr> run() {
+            while (head < code.size() && code.get(head).kind == MirInstr.Kind.PHI) head++;
+            if (code.size() - head < 3) return code;
+            build();
+            List<MirInstr> order = new ArrayList<>(code.subList(0, head));
+            int budget = Math.max(PRESSURE_LIMIT, peak(code));
+            List<Node> listed = list(budget);
+            for (Node n : listed) order.add(n.m);
+            return peak(order) > budget ? code : order;
+        }
+
+        private void build() {
+            Map<VReg, Node> defs = new HashMap<>();
+            Node lastP0 = null, lastP0Writer = null, lastEffect = null;
+            List<Node> p0ReadersSinceWrite = new ArrayList<>(), loadsSinceEffect = new ArrayList<>();
+            for (int i = head; i < code.size(); i++) {
+                MirInstr m = code.get(i);
+                Node n = new Node(i, m);
+                nodes.add(n);
+                for (VReg s : m.srcs) {
+                    Node d = s == null ? null : defs.get(s);
+                    if (d != null && !n.dataPreds.contains(d)) {
+                        n.dataPreds.add(d);
+                        edge(d, n);
+                    }
+                }
+                if (m.def != null) defs.put(m.def, n);
+                boolean r = readsP0(n.m), w = writesP0(n.m);
+                if (r) {
+                    n.p0Writer = lastP0Writer;
+                    if (lastP0Writer != null) edge(lastP0Writer, n);
+                    p0ReadersSinceWrite.add(n);
+                }
+                if (w) {
+                    if (lastP0 != null) edge(lastP0, n);
+                    for (Node x : p0ReadersSinceWrite) edge(x, n);
+                    p0ReadersSinceWrite.clear();
+                    lastP0Writer = n;
+                }
+                if (r || w) lastP0 = n;
+                int mem = memoryClass(m);
+                if (mem == 1) {
+                    if (lastEffect != null) edge(lastEffect, n);
+                    loadsSinceEffect.add(n);
+                } else if (mem == 2) {
+                    if (lastEffect != null) edge(lastEffect, n);
+                    for (Node x : loadsSinceEffect) edge(x, n);
+                    loadsSinceEffect.clear();
+                    lastEffect = n;
+                }
+            }
+            // the longest latency-weighted path to the block's end, from the last node up
+            for (int k = nodes.size() - 1; k >= 0; k--) {
+                Node n = nodes.get(k);
+                int p = n.slots;
+                for (Node s : n.succs) {
+                    int lat = n.pseudo ? 0 : s.dataPreds.contains(n) ? delay(n.kind(), s.readsLate()) : s.p0Writer == n ? Latency.ALU_TO_ALU : 1;
+                    p = Math.max(p, lat + s.priority);
+                }
+                n.priority = p;
+            }
+        }
+
+        private static void edge(Node from, Node to) {
+            if (from.succs.contains(to)) return;
+            from.succs.add(to);
+            to.preds.add(from);
+            to.unscheduledPreds++;
+        }
+
+        /** The list schedule: slot by slot, the node that can issue soonest, longest path first, registers permitting. */
+        private List<Node> list(int budget) {
+            Map<VReg, Integer> usesLeft = new HashMap<>();
+            for (Node n : nodes) {
+                for (VReg s : distinctSources(n.m)) usesLeft.merge(s, 1, Integer::sum);
+            }
+            int live = startingPressure();
+            List<Node> ready = new ArrayList<>(), out = new ArrayList<>();
+            for (Node n : nodes) if (n.unscheduledPreds == 0) ready.add(n);
+            int time = 0;
+            while (!ready.isEmpty()) {
+                Node best = null;
+                long bestKey = Long.MAX_VALUE;
+                for (Node n : ready) {
+                    if (n.pseudo) {
+                        best = n; // free: taken first, in program order
+                        break;
+                    }
+                    int delta = pressureDelta(n, usesLeft);
+                    boolean over = delta > 0 && live + delta > budget;
+                    int start = Math.max(time, earliest(n));
+                    // over the budget: only registers freed count; otherwise the soonest, then the longest path
+                    long key = over ? (1L << 60) + ((long) (delta + 1024) << 40) + ((long) start << 20) + (1 << 19) - n.priority
+                            : ((long) start << 20) + (1 << 19) - n.priority;
+                    if (key < bestKey) {
+                        bestKey = key;
+                        best = n;
+                    }
+                }
+                ready.remove(best);
+                int start = best.pseudo ? time : Math.max(time, earliest(best));
+                live += pressureDelta(best, usesLeft);
+                for (VReg s : distinctSources(best.m)) usesLeft.merge(s, -1, Integer::sum);
+                if (best.pseudo) {
+                    best.readyAlu = start;
+                    best.readyLate = start;
+                    for (Node d : best.dataPreds) {
+                        best.readyAlu = Math.max(best.readyAlu, d.readyAlu);
+                        best.readyLate = Math.max(best.readyLate, d.readyLate);
+                    }
+                } else {
+                    best.readyAlu = start + delay(best.kind(), false);
+                    best.readyLate = start + delay(best.kind(), true);
+                }
+                time = start + best.slots;
+                out.add(best);
+                for (Node s : best.succs) if (--s.unscheduledPreds == 0) ready.add(s);
+            }
+            if (out.size() != nodes.size()) throw new IllegalStateException("sched: dependence cycle in a block");
+            return out;
+        }
+
+        private static int earliest(Node n) {
+            int e = 0;
+            for (Node d : n.dataPreds) e = Math.max(e, n.readsLate() ? d.readyLate : d.readyAlu);
+            if (n.p0Writer != null) e = Math.max(e, n.p0Writer.readyAlu);
+            return e;
+        }
+
+        /** Registers taken minus registers freed if {@code n} were scheduled now. */
+        private int pressureDelta(Node n, Map<VReg, Integer> usesLeft) {
+            int d = n.m.def == null || usesLeft.getOrDefault(n.m.def, 0) == 0 && !liveOut.get(n.m.def.id) ? 0 : n.m.def.units;
+            for (VReg s : distinctSources(n.m)) {
+                if (usesLeft.get(s) == 1 && !liveOut.get(s.id)) d -= s.units;
+            }
+            return d;
+        }
+
+        /** The registers live at the top of the body: what comes in and the phis' results. */
+        private int startingPressure() {
+            int live = 0;
+            for (int id = liveIn.nextSetBit(0); id >= 0; id = liveIn.nextSetBit(id + 1)) live += byId.get(id).units;
+            for (int i = 0; i < head; i++) live += code.get(i).def.units;
+            return live;
+        }
+
+        /** The most 32-bit registers live at once in {@code order} (a result counted with what is live across its instruction). */
+        private int peak(List<MirInstr> order) {
+            Map<VReg, Integer> last = new HashMap<>();
+            for (int i = head; i < order.size(); i++) for (VReg s : distinctSources(order.get(i))) last.put(s, i);
+            int live = startingPressure(), peak = live;
+            for (int i = head; i < order.size(); i++) {
+                MirInstr m = order.get(i);
+                int dying = 0;
+                for (VReg s : distinctSources(m)) if (last.get(s) == i && !liveOut.get(s.id)) dying += s.units;
+                int def = m.def == null ? 0 : m.def.units;
+                peak = Math.max(peak, live - dying + def);
+                live += def - dying;
+                if (m.def != null && !last.containsKey(m.def) && !liveOut.get(m.def.id)) live -= def; // never read
+            }
+            return peak;
+        }
+
+        private static List<VReg> distinctSources(MirInstr m) {
+            List<VReg> out = new ArrayList<>(m.srcs.length);
+            for (VReg s : m.srcs) if (s != null && !out.contains(s)) out.add(s);
+            return out;
+        }
+    }
+}
