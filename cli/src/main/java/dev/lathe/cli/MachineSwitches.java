@@ -18,11 +18,15 @@ final class MachineSwitches {
     @Option(names = "--no-sched", description = "keep each block's instructions in selection order (no scheduling)")
     boolean noSched;
 
+    @Option(names = "--no-coalesce", description = "allocate registers without the coalescing hints (more copies)")
+    boolean noCoalesce;
+
     /** The machine pipeline with the switched-off parts left out. */
     List<String> passes() {
         Set<String> off = new TreeSet<>();
         if (noConstOperands) off.add("const-operands");
         if (noSched) off.add("sched");
+        if (noCoalesce) off.add("coalesce");
         return Pipelines.machine(off);
     }
 }

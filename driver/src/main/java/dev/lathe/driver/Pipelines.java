@@ -84,6 +84,7 @@ public final class Pipelines {
         Map<String, List<String>> m = new LinkedHashMap<>();
         m.put("const-operands", List.of("const_operands"));
         m.put("sched", List.of("sched"));
+        m.put("coalesce", List.of("coalesce"));
         return Collections.unmodifiableMap(m);
     }
 

@@ -31,6 +31,8 @@ public final class MachineFunction {
     Layout layout;
     Map<Block, List<MirInstr>> mir;
     int virtualRegisters;
+    /** The coalesce pass's hints for register allocation (null when it has not run). */
+    Coalesce.Affinity affinity;
     Map<Block, List<MInstr>> allocated;
     int maxLive;
     Linear linear;

@@ -16,6 +16,8 @@ import java.util.function.Consumer;
  *       where the operand rules allow, instead of through a {@code mov};
  *   <li>{@code sched} ({@link Schedule}): each block's instructions ordered so that the latencies
  *       are filled with work, not nops, within a register budget;
+ *   <li>{@code coalesce} ({@link Coalesce}): hints for allocation — copies, phis, collects and
+ *       splits would rather share registers with their sources;
  *   <li>{@code regalloc} ({@link RegAlloc}): registers, out of SSA (edge copies for phis);
  *   <li>{@code linearize} ({@link Linearize}): structured control flow to branches;
  *   <li>{@code legalize} ({@link Legalize}): the nops and (ss)/(sy) the latencies need.
@@ -25,7 +27,7 @@ public final class MachinePasses {
     private MachinePasses() {}
 
     /** The machine pipeline, in order (the driver lists it with the IR pipeline and checks the order of both). */
-    public static final List<String> DEFAULT = List.of("isel", "const_operands", "sched", "regalloc", "linearize", "legalize");
+    public static final List<String> DEFAULT = List.of("isel", "const_operands", "sched", "coalesce", "regalloc", "linearize", "legalize");
 
     /** A pass: its name, the form it takes and the form it gives, and what it does. */
     private record Entry(String name, Form takes, Form gives, Consumer<MachineFunction> run)
@@ -40,6 +42,7 @@ public final class MachinePasses {
             new Entry("isel", Form.IR, Form.VIRTUAL, Isel::select),
             new Entry("const_operands", Form.VIRTUAL, Form.VIRTUAL, ConstOperands::fold),
             new Entry("sched", Form.VIRTUAL, Form.VIRTUAL, Schedule::schedule),
+            new Entry("coalesce", Form.VIRTUAL, Form.VIRTUAL, Coalesce::coalesce),
             new Entry("regalloc", Form.VIRTUAL, Form.ALLOCATED, RegAlloc::allocate),
             new Entry("linearize", Form.ALLOCATED, Form.LINEAR, Linearize::linearize),
             new Entry("legalize", Form.LINEAR, Form.LINEAR, Legalize::legalize));

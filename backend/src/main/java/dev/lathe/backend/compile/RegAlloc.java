@@ -45,15 +45,20 @@ final class RegAlloc {
     final Map<Block, List<MInstr>> out = new LinkedHashMap<>();
     int maxLive;
 
-    RegAlloc(Function fn, Map<Block, List<MirInstr>> mir, int virtualRegisters) {
+    /** The coalescing hints (none without the coalesce pass), and where each hinted set has been put. */
+    private final Coalesce.Affinity affinity;
+    private final Map<Integer, Integer> setBase = new HashMap<>();
+
+    RegAlloc(Function fn, Map<Block, List<MirInstr>> mir, int virtualRegisters, Coalesce.Affinity affinity) {
         this.fn = fn;
         this.mir = mir;
         this.virtualRegisters = virtualRegisters;
+        this.affinity = affinity;
     }
 
     /** The {@code regalloc} pass. */
     static void allocate(MachineFunction mf) {
-        RegAlloc ra = new RegAlloc(mf.fn, mf.mir, mf.virtualRegisters);
+        RegAlloc ra = new RegAlloc(mf.fn, mf.mir, mf.virtualRegisters, mf.affinity);
         ra.run();
         mf.allocated = ra.out;
         mf.maxLive = ra.maxLive;
@@ -147,7 +152,8 @@ final class RegAlloc {
         int k = 0;
         for (; k < mir.size() && mir.get(k).kind == MirInstr.Kind.PHI; k++) {
             VReg v = mir.get(k).def;
-            int at = st.find(v);
+            int at = preferred(st, v, List.of());
+            if (at < 0) at = st.find(v);
             if (at < 0) {
                 if (st.liveUnits() + v.units > REGS) throw pressure(b, st.liveUnits() + v.units, "its phis");
                 // only this block's entry layout changes: every incoming edge copies into it
@@ -155,6 +161,7 @@ final class RegAlloc {
                 at = st.find(v);
             }
             st.place(v, at);
+            settle(v, at);
             maxLive = Math.max(maxLive, st.liveUnits());
         }
         entryMaps.put(b, new LinkedHashMap<>(st.where));
@@ -210,7 +217,8 @@ final class RegAlloc {
         if (d != null) {
             at = coalesce(st, m, dying);
             if (at == null) {
-                int f = st.findIgnoring(d, dying);
+                int f = preferred(st, d, dying);
+                if (f < 0) f = st.findIgnoring(d, dying);
                 if (f < 0) {
                     if (after > REGS) throw pressure(b, after, m.toString());
                     // enough registers, not in a row: pack the live values, the dying ones last, and
@@ -226,8 +234,49 @@ final class RegAlloc {
         for (VReg v : dying) st.free(v);
         if (d != null) {
             st.place(d, at);
+            settle(d, at);
             if (lastUse[d.id] < 0) st.free(d); // never read: its registers are free again at once
         }
+    }
+
+    /**
+     * The place {@link Coalesce} hinted for {@code v} when it is free (the registers of
+     * {@code dying} counting as free): where its set was put, at v's offset; or, for a set not
+     * yet placed, the lowest place where the whole set would fit now. -1 when there is none.
+     */
+    private int preferred(State st, VReg v, List<VReg> dying) {
+        Coalesce.Hint h = affinity == null ? null : affinity.of(v);
+        if (h == null) return -1;
+        Integer base = setBase.get(h.set());
+        if (base != null) {
+            int at = base + h.offset();
+            return at >= 0 && at % v.align == 0 && free(st, at, v.units, dying) ? at : -1;
+        }
+        int span = affinity.span()[h.set()];
+        for (int b = 0; b + span <= REGS; b++) {
+            if ((b + h.offset()) % v.align == 0 && free(st, b, span, dying)) return b + h.offset();
+        }
+        return -1;
+    }
+
+    private static boolean free(State st, int at, int units, List<VReg> dying) {
+        if (at + units > REGS) return false;
+        for (int u = 0; u < units; u++) {
+            int o = st.owner[at + u];
+            if (o >= 0 && !isDying(o, dying)) return false;
+        }
+        return true;
+    }
+
+    private static boolean isDying(int id, List<VReg> dying) {
+        for (VReg v : dying) if (v.id == id) return true;
+        return false;
+    }
+
+    /** Records where v's hinted set lies, the first time one of its members is placed. */
+    private void settle(VReg v, int at) {
+        Coalesce.Hint h = affinity == null ? null : affinity.of(v);
+        if (h != null) setBase.putIfAbsent(h.set(), at - h.offset());
     }
 
     /** Results that can sit where their sources already are, without a copy. */
