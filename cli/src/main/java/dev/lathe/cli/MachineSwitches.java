@@ -21,12 +21,16 @@ final class MachineSwitches {
     @Option(names = "--no-coalesce", description = "allocate registers without the coalescing hints (more copies)")
     boolean noCoalesce;
 
+    @Option(names = "--no-branches", description = "keep the jumps as linearization lays them out (no threading or inverting)")
+    boolean noBranches;
+
     /** The machine pipeline with the switched-off parts left out. */
     List<String> passes() {
         Set<String> off = new TreeSet<>();
         if (noConstOperands) off.add("const-operands");
         if (noSched) off.add("sched");
         if (noCoalesce) off.add("coalesce");
+        if (noBranches) off.add("branches");
         return Pipelines.machine(off);
     }
 }

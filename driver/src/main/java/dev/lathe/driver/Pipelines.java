@@ -85,6 +85,7 @@ public final class Pipelines {
         m.put("const-operands", List.of("const_operands"));
         m.put("sched", List.of("sched"));
         m.put("coalesce", List.of("coalesce"));
+        m.put("branches", List.of("branches"));
         return Collections.unmodifiableMap(m);
     }
 
