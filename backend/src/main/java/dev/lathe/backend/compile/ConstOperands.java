@@ -22,7 +22,8 @@ import java.util.Map;
  * can encode it, else by a constant-file scalar holding it (one per distinct value, counted in
  * {@code constlen}). A float source's negation and absolute value go into the immediate, or stay
  * on the constant. {@code mad} and {@code fma} exchange their multiplied sources when that lets
- * the second become a constant (cat3 reads its second source from a register). The
+ * the second become a constant (cat3 reads its second source from a register). A load or store
+ * at a constant address takes it in its offset field, with no address register. The
  * {@code mov}s left unread are removed.
  */
 final class ConstOperands {
@@ -38,11 +39,33 @@ final class ConstOperands {
             List<MirInstr> code = e.getValue();
             for (int n = 0; n < code.size(); n++) {
                 MirInstr m = code.get(n);
-                if (m.kind != MirInstr.Kind.OP || m.proto.op().category() < 1 || m.proto.op().category() > 3) continue;
+                if (m.kind != MirInstr.Kind.OP) continue;
+                if (m.proto.op().category() == 6) code.set(n, foldAddress(m, defs));
+                if (m.proto.op().category() < 1 || m.proto.op().category() > 3) continue;
                 code.set(n, fold(m, defs, mf.layout));
             }
         }
         Isel.removeDead(mf.mir);
+    }
+
+    /**
+     * A load or store at a constant address: no address register, the constant in the offset
+     * field (ir3's {@code ldg}/{@code ldc} take an immediate offset the same way).
+     */
+    private static MirInstr foldAddress(MirInstr m, Map<VReg, MirInstr> defs) {
+        MOp op = m.proto.op();
+        if (op.isAtomic() || op.isImage() || op == MOp.LDGA || op == MOp.STGA || m.srcs.length == 0 || m.srcs[0] == null) return m;
+        MirInstr d = defs.get(m.srcs[0]);
+        if (d == null || d.kind != MirInstr.Kind.OP || d.proto.op() != MOp.MOV || d.proto.sat() || d.proto.rpt() != 0
+                || d.proto.type().bits() != 32 || d.proto.src(0).kind() != Operand.Kind.IMM) {
+            return m;
+        }
+        long address = d.proto.src(0).value() & 0xffffffffL;
+        long offset = address + m.proto.offset();
+        if (address >= 1 << 20 || offset < 0 || offset >= 1 << 20) return m;
+        MirInstr folded = m.withOperand(0, Operand.NONE);
+        folded = folded.withProto(folded.proto.withOffset((int) offset));
+        return Encoding.validate(folded.proto) == null ? folded : m;
     }
 
     private static MirInstr fold(MirInstr m, Map<VReg, MirInstr> defs, Layout layout) {

@@ -23,10 +23,10 @@ import java.util.Map;
  * makes them vanish) and pass their sources' ready times on.
  *
  * <p>Registers are what overlapping work costs: the scheduler counts the 32-bit registers live
- * at each point and, once taking an instruction would pass {@link #PRESSURE_LIMIT} (or the
- * block's own peak in program order, when that is higher), prefers the instructions that free
- * registers. A block whose schedule still peaks higher than that keeps its order, so scheduling
- * never costs waves nor makes a program fail to allocate.
+ * at each point and, once taking an instruction would pass {@link #PRESSURE_LIMIT}, prefers the
+ * instructions that free registers. A block whose schedule still peaks higher than the limit
+ * and than its own peak in program order keeps its order, so scheduling never makes a program
+ * fail to allocate.
  */
 public final class Schedule {
     private Schedule() {}
@@ -213,7 +213,7 @@ public final class Schedule {
                         break;
                     }
                     int delta = pressureDelta(n, usesLeft);
-                    boolean over = delta > 0 && live + delta > budget;
+                    boolean over = delta > 0 && live + delta > PRESSURE_LIMIT;
                     int start = Math.max(time, earliest(n));
                     // over the budget: only registers freed count; otherwise the soonest, then the longest path
                     long key = over ? (1L << 60) + ((long) (delta + 1024) << 40) + ((long) start << 20) + (1 << 19) - n.priority
