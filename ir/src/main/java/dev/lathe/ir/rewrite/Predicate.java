@@ -33,6 +33,8 @@ public enum Predicate {
     IS_A_NUMBER("isANumber", Kind.FLOAT, "no component is NaN"),
     IS_INTEGRAL("isIntegral", Kind.FLOAT, "every component is a whole number or infinite (not NaN)"),
     IS_IN_UNIT_INTERVAL("isInUnitInterval", Kind.FLOAT, "every component is in [+0, 1] (-0 and NaN excluded)"),
+    HAS_NORMAL_RECIPROCAL("hasNormalReciprocal", Kind.FLOAT,
+            "every component's reciprocal, rounded to its size, is a normal float (not zero, infinite, NaN or subnormal)"),
     ULT_CONST("ultConst", Kind.INT_BOUND, "every component, read as unsigned, is below the literal"),
     ILT_CONST("iltConst", Kind.INT_BOUND, "every component, read as signed, is below the literal");
 
@@ -105,6 +107,12 @@ public enum Predicate {
                 case IS_A_NUMBER -> !nan;
                 case IS_INTEGRAL -> !nan && (Double.isInfinite(x) || Math.floor(x) == x);
                 case IS_IN_UNIT_INTERVAL -> !nan && !neg && x <= 1.0;
+                case HAS_NORMAL_RECIPROCAL -> {
+                    double r = FloatBits.toDouble(FloatBits.fromDouble(1.0 / x, bitSize), bitSize);
+                    // the smallest normal number: exponent field 1, fraction 0 (10, 23 or 52 fraction bits)
+                    double minNormal = FloatBits.toDouble(1L << (bitSize == 16 ? 10 : bitSize == 32 ? 23 : 52), bitSize);
+                    yield Double.isFinite(x) && x != 0.0 && Double.isFinite(r) && Math.abs(r) >= minNormal;
+                }
                 default -> throw new IllegalStateException(spelling() + " does not apply to floats");
             };
         }

@@ -114,6 +114,8 @@ final class Values {
                 case IS_FINITE, IS_A_NUMBER -> mag * (rnd.nextBoolean() ? 1 : -1);
                 case IS_INTEGRAL -> rnd.nextInt(20) == 0 ? Double.POSITIVE_INFINITY : integral;
                 case IS_IN_UNIT_INTERVAL -> rnd.nextInt(10) == 0 ? rnd.nextInt(2) : rnd.nextDouble();
+                // magnitudes from 2^-12 to 2^12, whose reciprocals are normal at every size
+                case HAS_NORMAL_RECIPROCAL -> Math.scalb(1 + rnd.nextDouble(), rnd.nextInt(25) - 12) * (rnd.nextBoolean() ? 1 : -1);
                 default -> mag;
             };
             return FloatBits.fromDouble(d, bits);
