@@ -24,6 +24,9 @@ final class MachineSwitches {
     @Option(names = "--no-branches", description = "keep the jumps as linearization lays them out (no threading or inverting)")
     boolean noBranches;
 
+    @Option(names = "--no-preload", description = "load vertex inputs and system values with instructions (nothing preloaded)")
+    boolean noPreload;
+
     /** The machine pipeline with the switched-off parts left out. */
     List<String> passes() {
         Set<String> off = new TreeSet<>();
@@ -31,6 +34,7 @@ final class MachineSwitches {
         if (noSched) off.add("sched");
         if (noCoalesce) off.add("coalesce");
         if (noBranches) off.add("branches");
+        if (noPreload) off.add("preload");
         return Pipelines.machine(off);
     }
 }

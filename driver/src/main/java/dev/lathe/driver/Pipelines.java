@@ -86,6 +86,7 @@ public final class Pipelines {
         m.put("sched", List.of("sched"));
         m.put("coalesce", List.of("coalesce"));
         m.put("branches", List.of("branches"));
+        m.put("preload", List.of("preload"));
         return Collections.unmodifiableMap(m);
     }
 

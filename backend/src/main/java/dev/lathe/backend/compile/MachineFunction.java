@@ -34,6 +34,8 @@ public final class MachineFunction {
     /** The coalesce pass's hints for register allocation (null when it has not run). */
     Coalesce.Affinity affinity;
     Map<Block, List<MInstr>> allocated;
+    /** What the hardware writes into registers before the first instruction (the {@code preload} pass). */
+    final List<MInstr> preloads = new ArrayList<>();
     int maxLive;
     Linear linear;
     /** Whether {@code legalize} has run on {@link #linear}. */
@@ -60,12 +62,14 @@ public final class MachineFunction {
                 }
             }
             case ALLOCATED -> {
+                for (MInstr i : preloads) sb.append(".preload ").append(Asm.print(i)).append('\n');
                 for (Block b : blocks(fn, allocated)) {
                     sb.append("b").append(b.index()).append(":\n");
                     for (MInstr i : allocated.get(b)) sb.append("    ").append(Asm.print(i)).append('\n');
                 }
             }
             case LINEAR -> {
+                for (MInstr i : preloads) sb.append(".preload ").append(Asm.print(i)).append('\n');
                 for (Linear.Item it : linear.items) {
                     if (it.isLabel()) sb.append("L").append(it.label()).append(":\n");
                     else sb.append("    ").append(Asm.print(it.instr())).append(it.target() >= 0 ? "  -> L" + it.target() : "").append('\n');

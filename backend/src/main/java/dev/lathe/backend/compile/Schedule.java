@@ -9,6 +9,7 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * sched: list scheduling of each block before register allocation, so that the slots the
@@ -42,7 +43,8 @@ public final class Schedule {
             List<MirInstr> code = e.getValue();
             BitSet in = live.liveIn.get(b), out = live.liveOut.get(b);
             if (in == null) continue;
-            List<MirInstr> s = new BlockSchedule(code, in, out, live.byId).run();
+            boolean entry = b == mf.fn.entryBlock();
+            List<MirInstr> s = new BlockSchedule(code, in, out, live.byId, m -> entry && Preload.candidate(m, mf)).run();
             if (s != code) e.setValue(s);
         }
     }
@@ -51,6 +53,7 @@ public final class Schedule {
     private static final class Node {
         final int index;
         final MirInstr m;
+        /** Costs no slot and no latency: a copy, collect or split, or a preload at the entry. */
         final boolean pseudo;
         final int slots;
         final List<Node> succs = new ArrayList<>();
@@ -64,15 +67,15 @@ public final class Schedule {
         /** When the result is ready for an ALU reader, and for an SFU/texture/memory reader. */
         int readyAlu, readyLate;
 
-        Node(int index, MirInstr m) {
+        Node(int index, MirInstr m, boolean preload) {
             this.index = index;
             this.m = m;
-            this.pseudo = m.kind != MirInstr.Kind.OP;
+            this.pseudo = m.kind != MirInstr.Kind.OP || preload;
             this.slots = pseudo ? 0 : 1 + m.proto.rpt();
         }
 
         boolean readsLate() {
-            return !pseudo && Latency.readsLate(m.proto.op());
+            return m.kind == MirInstr.Kind.OP && Latency.readsLate(m.proto.op());
         }
 
         Latency.Kind kind() {
@@ -117,7 +120,11 @@ public final class Schedule {
         private final List<Node> nodes = new ArrayList<>();
         private int head;
 
-        BlockSchedule(List<MirInstr> code, BitSet liveIn, BitSet liveOut, Map<Integer, VReg> byId) {
+        /** Instructions to put first, as the hardware will do them before the start ({@link Preload}). */
+        private final Predicate<MirInstr> preload;
+
+        BlockSchedule(List<MirInstr> code, BitSet liveIn, BitSet liveOut, Map<Integer, VReg> byId, Predicate<MirInstr> preload) {
+            this.preload = preload;
             this.code = code;
             this.liveIn = liveIn;
             this.liveOut = liveOut;
@@ -141,7 +148,7 @@ public final class Schedule {
             List<Node> p0ReadersSinceWrite = new ArrayList<>(), loadsSinceEffect = new ArrayList<>();
             for (int i = head; i < code.size(); i++) {
                 MirInstr m = code.get(i);
-                Node n = new Node(i, m);
+                Node n = new Node(i, m, preload.test(m));
                 nodes.add(n);
                 for (VReg s : m.srcs) {
                     Node d = s == null ? null : defs.get(s);

@@ -1,7 +1,10 @@
 package dev.lathe.backend.program;
 
 import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.MOp;
+import dev.lathe.backend.isa.Operand;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.Stage;
 import dev.lathe.ir.Variable;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,14 +25,38 @@ import java.util.Map;
  * @param localBytes size of each invocation's local memory ({@code ldl}/{@code stl})
  * @param privateBytes size of each invocation's spill scratch ({@code ldp}/{@code stp})
  * @param loops      loops in the program (a statistic; the code has only branches)
+ * @param preloads   what the hardware writes into registers before the first instruction, as
+ *                   ir3's vertex fetch and system-value registers do: each a {@code ldlv} of a
+ *                   vertex input or a {@code mov} of a system value, done before the shader
+ *                   starts, at no cost, its result ready at once ({@link #checkPreload})
  * @param code       the instructions
  */
 public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Long> constants, int localBytes,
-                      int privateBytes, int loops, List<MInstr> code) {
+                      int privateBytes, int loops, List<MInstr> preloads, List<MInstr> code) {
     public Program {
         slots = Map.copyOf(slots);
         constants = Map.copyOf(constants);
+        preloads = List.copyOf(preloads);
         code = List.copyOf(code);
+    }
+
+    /** A program without preloads. */
+    public Program(Shader shader, Map<String, Integer> slots, Map<Integer, Long> constants, int localBytes, int privateBytes, int loops,
+                   List<MInstr> code) {
+        this(shader, slots, constants, localBytes, privateBytes, loops, List.of(), code);
+    }
+
+    /**
+     * Null when {@code i} can be a preload in a shader of this stage, else why not: a
+     * {@code mov} of a system value, or (vertex shaders) a {@code ldlv} of one input component,
+     * plain (no sync, nop, repeat or saturation), into a register.
+     */
+    public static String checkPreload(MInstr i, Stage stage) {
+        if (i.ss() || i.sy() || i.nop() != 0 || i.rpt() != 0 || i.sat()) return "a preload has no (ss), (sy), (nop) or repeat";
+        if (i.dst().kind() != Operand.Kind.REG) return "a preload writes a register";
+        if (i.op() == MOp.MOV && i.src(0).kind() == Operand.Kind.SPECIAL) return null;
+        if (i.op() == MOp.LDLV && stage == Stage.VERTEX) return null;
+        return "a preload is a mov of a system value or, in a vertex shader, an ldlv of an input";
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.lathe.backend.program;
 
 import dev.lathe.backend.isa.Asm;
+import dev.lathe.backend.isa.Encoding;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.Operand;
 import dev.lathe.backend.isa.MOp;
@@ -29,6 +30,8 @@ import java.util.TreeMap;
  * .loops 1                                  loops in the source (a statistic)
  * .outputs r1.y r1.z                        the registers every end reads (the binary's form of
  *                                           end's operands; in text end names them itself)
+ * .preload ldlv.u32.1 r0.x, in0[1]          written before the first instruction, at no cost
+ *                                           ({@link Program#preloads}): vertex inputs, system values
  * .code
  *     mov.u32u32 r0.x, sv.local_id.x        instructions, one per line
  * </pre>
@@ -59,6 +62,7 @@ public final class ProgramText {
         sb.append(".local ").append(p.localBytes()).append('\n');
         sb.append(".private ").append(p.privateBytes()).append('\n');
         sb.append(".loops ").append(p.loops()).append('\n');
+        for (MInstr i : p.preloads()) sb.append(".preload ").append(Asm.print(i)).append('\n');
         sb.append(".code\n");
         for (MInstr i : p.code()) sb.append("    ").append(Asm.print(i)).append('\n');
         return sb.toString();
@@ -75,6 +79,8 @@ public final class ProgramText {
         List<MInstr> code = new ArrayList<>();
         List<Integer> codeLines = new ArrayList<>();
         List<Operand> outputs = null;
+        List<MInstr> preloads = new ArrayList<>();
+        List<Integer> preloadLines = new ArrayList<>();
         boolean inCode = false, sawShader = false;
         for (int n = 0; n < lines.length; n++) {
             String raw = lines[n];
@@ -130,8 +136,17 @@ public final class ProgramText {
                             throw new ProgramException(where + ".outputs lists registers: " + e.getMessage());
                         }
                     }
+                    case ".preload" -> {
+                        String instr = t.substring(".preload".length()).strip();
+                        try {
+                            preloads.add(Asm.parseLine(instr));
+                        } catch (Asm.SyntaxError e) {
+                            throw new ProgramException(where + ".preload takes an instruction: " + e.getMessage());
+                        }
+                        preloadLines.add(n + 1);
+                    }
                     default -> throw new ProgramException(where + "unknown directive '" + w[0]
-                            + "' (.shader .decl .slot .const .local .private .loops .outputs .code)");
+                            + "' (.shader .decl .slot .const .local .private .loops .outputs .preload .code)");
                 }
             }
             ir.append(irLine).append('\n');
@@ -176,7 +191,12 @@ public final class ProgramText {
                         + Asm.print(MInstr.end(reads)) + " before)");
             }
         }
-        return new Program(shader, slots, constants, local, priv, loops, code);
+        for (int k = 0; k < preloads.size(); k++) {
+            String why = Program.checkPreload(preloads.get(k), shader.stage());
+            if (why == null) why = Encoding.validate(preloads.get(k));
+            if (why != null) throw new ProgramException(file + ":" + preloadLines.get(k) + ":1: error: " + why);
+        }
+        return new Program(shader, slots, constants, local, priv, loops, preloads, code);
     }
 
     private static int single(String[] w, String where, int max) {

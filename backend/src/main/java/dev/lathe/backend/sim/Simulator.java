@@ -58,6 +58,11 @@ public final class Simulator {
             String problem = Encoding.validate(code.get(pc));
             if (problem != null) throw new SimulationException("pc " + pc + " (" + Asm.print(code.get(pc)) + "): " + problem);
         }
+        for (MInstr i : program.preloads()) {
+            String problem = Program.checkPreload(i, program.shader().stage());
+            if (problem == null) problem = Encoding.validate(i);
+            if (problem != null) throw new SimulationException("preload " + Asm.print(i) + ": " + problem);
+        }
     }
 
     public Simulator stepLimit(long limit) {
@@ -167,6 +172,22 @@ public final class Simulator {
                 Integer slot = program.slots().get(v.name());
                 if (slot != null) outputs.put(slot, new long[v.type().components()]);
             }
+            preload();
+        }
+
+        /** The preloads, done before the first instruction: their results are in place, ready, at time 0. */
+        private void preload() {
+            pc = -1;
+            for (MInstr i : program.preloads()) {
+                current = i;
+                if (i.op() == MOp.LDLV) memory(i);
+                else alu(i, 0);
+            }
+            Arrays.fill(aluWrite, LONG_AGO);
+            Arrays.fill(syDone, -1);
+            syPending.clear();
+            pc = 0;
+            current = null;
         }
 
         /**

@@ -207,6 +207,43 @@ class SimulatorTest {
         assertMessage(hugeHeader, "byte 12: header length");
     }
 
+    /** A vertex shader whose input and vertex index are preloaded: read at pc 0 with no wait, and kept through text and binary. */
+    @Test
+    void preloadsAreInRegistersBeforeTheFirstInstruction() {
+        String text = """
+                .shader vertex
+                .decl input vec2 f32 @p location=0
+                .decl output f32 @o location=0
+                .slot @p 0
+                .slot @o 0
+                .local 0
+                .private 0
+                .loops 0
+                .preload ldlv.u32.1 r0.y, in0[1]
+                .preload mov.u32u32 r0.z, sv.vertex_id
+                .code
+                    (nop2)mul.f32 r0.x, r0.y, r0.y
+                    end r0.x
+                """;
+        Program p = ProgramText.parse("v.s", text);
+        assertEquals(2, p.preloads().size());
+        ShaderInputs in = new ShaderInputs().set("p", 0, Float.floatToRawIntBits(2.5f) & 0xffffffffL);
+        Simulator.Result r = new Simulator(p).run(in);
+        assertEquals(6.25f, Float.intBitsToFloat((int) r.outputs().output("o")[0]));
+        assertEquals(2, r.instructions(), "preloads are not instructions");
+        String printed = ProgramText.print(p);
+        assertTrue(printed.contains(".preload ldlv.u32.1 r0.y, in0[1]\n.preload mov.u32u32 r0.z, sv.vertex_id\n.code\n"), printed);
+        Program back = ProgramBinary.read("v.bin", ProgramBinary.write(p));
+        assertEquals(printed, ProgramText.print(back));
+        assertEquals(p.preloads(), back.preloads());
+        // only system values and (in vertex shaders) inputs can be preloaded, and the error says where
+        ProgramException e = assertThrows(ProgramException.class, () -> ProgramText.parse("v.s", text.replace("ldlv.u32.1 r0.y, in0[1]", "add.f32 r0.y, r0.x, r0.x")));
+        assertTrue(e.getMessage().startsWith("v.s:9:1: error: a preload is a mov of a system value"), e.getMessage());
+        ProgramException f = assertThrows(ProgramException.class,
+                () -> ProgramText.parse("f.s", text.replace(".shader vertex", ".shader fragment")));
+        assertTrue(f.getMessage().startsWith("f.s:9:1: error: a preload is a mov of a system value or, in a vertex shader, an ldlv"), f.getMessage());
+    }
+
     private static void assertMessage(byte[] bytes, String part) {
         ProgramException e = assertThrows(ProgramException.class, () -> ProgramBinary.read("x.bin", bytes));
         assertTrue(e.getMessage().contains(part), e.getMessage());
