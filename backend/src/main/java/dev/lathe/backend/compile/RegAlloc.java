@@ -10,9 +10,11 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Register allocation on the SSA machine program, which also takes it out of SSA.
@@ -170,6 +172,7 @@ final class RegAlloc {
         }
         // instructions
         int[] lastUse = lastUses(b, mir);
+        splitOnly = splitOnly(b, mir);
         for (int i = k; i < mir.size(); i++) instruction(b, st, mir.get(i), i, lastUse, code);
         Map<VReg, Integer> exit = new LinkedHashMap<>();
         BitSet o = liveOut.get(b);
@@ -185,6 +188,33 @@ final class RegAlloc {
         for (Block s : b.successors()) {
             if (entryMaps.containsKey(s)) edgeCopies(b, s);
         }
+    }
+
+    /** Vectors of the block being allocated that only splits read, each unit once (see {@link #coalesce}). */
+    private Set<VReg> splitOnly = Set.of();
+
+    /** The values whose every read in {@code b} is a split of a different unit, and which are not live out. */
+    private Set<VReg> splitOnly(Block b, List<MirInstr> mir) {
+        Map<VReg, BitSet> units = new HashMap<>();
+        Set<VReg> other = new HashSet<>();
+        for (MirInstr m : mir) {
+            if (m.kind == MirInstr.Kind.PHI) continue;
+            for (int k = 0; k < m.srcs.length; k++) {
+                VReg s = m.srcs[k];
+                if (s == null) continue;
+                if (m.kind != MirInstr.Kind.SPLIT) {
+                    other.add(s);
+                    continue;
+                }
+                BitSet u = units.computeIfAbsent(s, x -> new BitSet());
+                if (u.get(m.srcUnits[0])) other.add(s);
+                u.set(m.srcUnits[0]);
+            }
+        }
+        Set<VReg> out = new HashSet<>();
+        BitSet o = liveOut.get(b);
+        for (VReg v : units.keySet()) if (!other.contains(v) && !o.get(v.id)) out.add(v);
+        return out;
     }
 
     /** For each instruction index, the values whose last use in the block it is (not live out): a bit set per index. */
@@ -288,7 +318,15 @@ final class RegAlloc {
             }
             case SPLIT -> {
                 VReg s = m.srcs[0];
-                if (dying.contains(s)) return st.where.get(s) + m.srcUnits[0] * (m.def.units);
+                int at = st.where.get(s) + m.srcUnits[0] * m.def.units;
+                if (dying.contains(s)) return at;
+                // a vector only splits read, each unit once: the piece takes its unit over (the
+                // vector is never read whole again, nor this unit, so nothing sees the hand-over)
+                if (splitOnly.contains(s)) {
+                    boolean owned = true;
+                    for (int u = 0; u < m.def.units; u++) owned &= st.owner[at + u] == s.id;
+                    if (owned && at % m.def.align == 0) return at;
+                }
             }
             case COLLECT -> {
                 Integer start = null;
