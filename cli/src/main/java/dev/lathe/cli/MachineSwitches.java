@@ -27,6 +27,9 @@ final class MachineSwitches {
     @Option(names = "--no-preload", description = "load vertex inputs and system values with instructions (nothing preloaded)")
     boolean noPreload;
 
+    @Option(names = "--no-preamble", description = "compute uniform-only values in the shader (no preamble)")
+    boolean noPreamble;
+
     /** The machine pipeline with the switched-off parts left out. */
     List<String> passes() {
         Set<String> off = new TreeSet<>();
@@ -35,6 +38,7 @@ final class MachineSwitches {
         if (noCoalesce) off.add("coalesce");
         if (noBranches) off.add("branches");
         if (noPreload) off.add("preload");
+        if (noPreamble) off.add("preamble");
         return Pipelines.machine(off);
     }
 }

@@ -295,8 +295,8 @@ class CliTest {
         assertEquals(0, db.code(), db.err());
         assertTrue(db.out().contains("simulated cycles (mean over the input sets, summed over the shaders): "), db.out());
         String[] rows = Files.readString(csv).split("\n");
-        assertTrue(rows[0].contains(",cycles,sim-cycles,compile-ms,error"), rows[0]);
-        assertTrue(rows[1].matches(".*,[0-9]+,[1-9][0-9]*,,$"), rows[1]);
+        assertTrue(rows[0].contains(",cycles,preamble,sim-cycles,compile-ms,error"), rows[0]);
+        assertTrue(rows[1].matches(".*,[0-9]+,[0-9]+,[1-9][0-9]*,,$"), rows[1]);
     }
 
     /** The CSV without its compile-time column, the one thing that may differ between runs. */

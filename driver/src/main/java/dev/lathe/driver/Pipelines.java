@@ -87,6 +87,7 @@ public final class Pipelines {
         m.put("coalesce", List.of("coalesce"));
         m.put("branches", List.of("branches"));
         m.put("preload", List.of("preload"));
+        m.put("preamble", List.of("preamble"));
         return Collections.unmodifiableMap(m);
     }
 

@@ -138,6 +138,12 @@ final class Layout {
         return nextConst++;
     }
 
+    /** A constant-file scalar the preamble fills ({@code stc}), or -1 when the file is full. */
+    int preambleScalar() {
+        if (nextConst + 1 > 2048) return -1;
+        return nextConst++;
+    }
+
     /** The constant-file index holding a 64-bit pattern (one pair per distinct value). */
     int constant64(long bits) {
         for (var e : constants.entrySet()) {

@@ -82,8 +82,8 @@ public final class MachineCompiler {
         }
         List<MInstr> code = mf.linear.resolve();
         int loops = countLoops(mf.fn);
-        Program p = new Program(shader, mf.layout.slots, mf.layout.constants, mf.layout.localBytes, 0, loops, mf.preloads, code);
-        return new Result(p, Stats.of(code, mf.layout.nextConst, loops, mf.maxLive), shader, timings);
+        Program p = new Program(shader, mf.layout.slots, mf.layout.constants, mf.layout.localBytes, 0, loops, mf.preloads, mf.preamble, code);
+        return new Result(p, Stats.of(code, mf.preamble, mf.layout.nextConst, loops, mf.maxLive), shader, timings);
     }
 
     static int countLoops(Function fn) {

@@ -36,6 +36,8 @@ public final class MachineFunction {
     Map<Block, List<MInstr>> allocated;
     /** What the hardware writes into registers before the first instruction (the {@code preload} pass). */
     final List<MInstr> preloads = new ArrayList<>();
+    /** Code run once before the shader, leaving uniform-only values in the constant file (the {@code preamble} pass); empty for none. */
+    List<MInstr> preamble = List.of();
     int maxLive;
     Linear linear;
     /** Whether {@code legalize} has run on {@link #linear}. */

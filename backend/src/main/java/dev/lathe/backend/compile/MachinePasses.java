@@ -12,6 +12,8 @@ import java.util.function.Consumer;
  * <ul>
  *   <li>{@code isel} ({@link Isel}): where variables live ({@link Layout}), then machine
  *       instructions over virtual registers, dead ones removed;
+ *   <li>{@code preamble} ({@link Preamble}): what depends on uniforms only is computed once
+ *       before the shader and read from the constant file;
  *   <li>{@code const_operands} ({@link ConstOperands}): constants and uniforms read as operands
  *       where the operand rules allow, instead of through a {@code mov};
  *   <li>{@code sched} ({@link Schedule}): each block's instructions ordered so that the latencies
@@ -30,7 +32,7 @@ public final class MachinePasses {
     private MachinePasses() {}
 
     /** The machine pipeline, in order (the driver lists it with the IR pipeline and checks the order of both). */
-    public static final List<String> DEFAULT = List.of("isel", "const_operands", "sched", "coalesce", "regalloc", "preload", "linearize", "branches", "legalize");
+    public static final List<String> DEFAULT = List.of("isel", "preamble", "const_operands", "sched", "coalesce", "regalloc", "preload", "linearize", "branches", "legalize");
 
     /** A pass: its name, the form it takes and the form it gives, and what it does. */
     private record Entry(String name, Form takes, Form gives, Consumer<MachineFunction> run)
@@ -43,6 +45,7 @@ public final class MachinePasses {
 
     private static final List<Entry> PASSES = List.of(
             new Entry("isel", Form.IR, Form.VIRTUAL, Isel::select),
+            new Entry("preamble", Form.VIRTUAL, Form.VIRTUAL, Preamble::extract),
             new Entry("const_operands", Form.VIRTUAL, Form.VIRTUAL, ConstOperands::fold),
             new Entry("sched", Form.VIRTUAL, Form.VIRTUAL, Schedule::schedule),
             new Entry("coalesce", Form.VIRTUAL, Form.VIRTUAL, Coalesce::coalesce),

@@ -11,15 +11,18 @@ import java.util.List;
  * them. Stall cycles come from a straight-line walk of the code with the latencies the
  * simulator models ({@link Latency}). {@code cycles} is the static estimate: each instruction's
  * issue slots and stall, weighted by {@link #LOOP_WEIGHT} for every loop around it (a backward
- * branch closes a loop), both sides of an {@code if} counted.
+ * branch closes a loop), both sides of an {@code if} counted. As ir3 counts them, the preamble's
+ * instructions are not in {@code instructions} (they run once per draw) but in {@code dwords},
+ * and {@code preamble} counts them.
  */
 public record Stats(int instructions, int nops, int nonNops, int mov, int cov, int dwords, int full, int constlen, int[] cat,
-                    int stp, int ldp, long sstall, int ss, long systall, int sy, int waves, int loops, long cycles, int maxLive) {
+                    int stp, int ldp, long sstall, int ss, long systall, int sy, int waves, int loops, long cycles, int preamble,
+                    int maxLive) {
 
     /** How many times the static estimate assumes a loop runs. */
     public static final int LOOP_WEIGHT = 8;
 
-    static Stats of(List<MInstr> code, int constScalars, int loops, int maxLive) {
+    static Stats of(List<MInstr> code, List<MInstr> preamble, int constScalars, int loops, int maxLive) {
         int[] depth = loopDepths(code);
         long weighted = 0;
         int instructions = 0, nops = 0, mov = 0, cov = 0, stp = 0, ldp = 0, ss = 0, sy = 0, maxReg = -1;
@@ -60,8 +63,8 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
         }
         int full = maxReg < 0 ? 0 : maxReg / 4 + 1;
         int waves = full == 0 ? 16 : Math.min(16, 96 / full * 2);
-        return new Stats(instructions, nops, instructions - nops, mov, cov, 2 * code.size(), full, (constScalars + 3) / 4, cat, stp, ldp,
-                sstall, ss, systall, sy, waves, loops, weighted, maxLive);
+        return new Stats(instructions, nops, instructions - nops, mov, cov, 2 * (code.size() + preamble.size()), full, (constScalars + 3) / 4,
+                cat, stp, ldp, sstall, ss, systall, sy, waves, loops, weighted, preamble.size(), maxLive);
     }
 
     private static long weight(int depth) {
@@ -99,7 +102,7 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
         for (int c = 0; c < 8; c++) sb.append(cat[c]).append(" cat").append(c).append(", ");
         sb.append(stp).append(" stp, ").append(ldp).append(" ldp, ").append(sstall).append(" sstall, ").append(ss).append(" (ss), ")
                 .append(systall).append(" systall, ").append(sy).append(" (sy), ").append(waves).append(" waves, ")
-                .append(loops).append(" loops, ").append(cycles).append(" cycles");
+                .append(loops).append(" loops, ").append(cycles).append(" cycles, ").append(preamble).append(" preamble");
         return sb.toString();
     }
 }

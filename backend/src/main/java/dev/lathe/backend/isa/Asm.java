@@ -143,7 +143,7 @@ public final class Asm {
             case LDL, STL -> "l";
             case LDLW, STLW -> "w";
             case LDP, STP -> "p";
-            case LDC -> "c";
+            case LDC, STC -> "c";
             case LDLV -> "in" + i.index();
             default -> "out" + i.index();
         };
@@ -234,7 +234,7 @@ public final class Asm {
             }
             case "mov", "cov" -> parseMove(c, base, parts, mnemonicAt);
             case "sam", "samlod", "isam", "getsize" -> parseTexture(c, base, parts, mnemonicAt);
-            case "ldg", "stg", "ldga", "stga", "ldl", "stl", "ldp", "stp", "ldc", "ldlv", "sto", "ldlw", "stlw" -> parseMemory(c, base, parts, mnemonicAt);
+            case "ldg", "stg", "ldga", "stga", "ldl", "stl", "ldp", "stp", "ldc", "stc", "ldlv", "sto", "ldlw", "stlw" -> parseMemory(c, base, parts, mnemonicAt);
             case "atomic" -> parseAtomic(c, parts, mnemonicAt);
             case "ldib", "stib" -> parseImage(c, base, parts, mnemonicAt);
             default -> parseAlu(c, base, parts, mnemonicAt);
@@ -357,7 +357,7 @@ public final class Asm {
             case LDL, STL -> "l";
             case LDLW, STLW -> "w";
             case LDP, STP -> "p";
-            case LDC -> "c";
+            case LDC, STC -> "c";
             case LDLV -> "in";
             default -> "out";
         };

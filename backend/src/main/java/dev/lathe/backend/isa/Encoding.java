@@ -192,7 +192,7 @@ public final class Encoding {
         if (op.isImage()) return validateImage(i);
         if (i.count() < 1 || i.count() > 4) return "memory instructions move 1 to 4 components";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "index " + i.index() + " is outside 0 to 31";
-        if ((op == MOp.LDL || op == MOp.STL || op == MOp.LDP || op == MOp.STP || op == MOp.LDC || op == MOp.LDLW || op == MOp.STLW
+        if ((op == MOp.LDL || op == MOp.STL || op == MOp.LDP || op == MOp.STP || op == MOp.LDC || op == MOp.STC || op == MOp.LDLW || op == MOp.STLW
                 || op == MOp.LDGA || op == MOp.STGA) && i.index() != 0) {
             return op.base() + " has no buffer or slot index";
         }
@@ -201,7 +201,10 @@ public final class Encoding {
         if (i.srcs().size() != 2) return "memory instructions have an address and a data operand";
         Operand addr = i.src(0), data = i.src(1);
         if (addr.kind() != Kind.REG && addr.kind() != Kind.NONE) return "the address comes from a register";
-        if ((op == MOp.LDLV || op == MOp.STO) && addr.kind() != Kind.NONE) return op.base() + " takes no address register";
+        if ((op == MOp.LDLV || op == MOp.STO || op == MOp.STC) && addr.kind() != Kind.NONE) return op.base() + " takes no address register";
+        if (op == MOp.STC && (i.type().bits() != 32 || i.offset() < 0 || i.offset() + i.count() > 2048)) {
+            return "stc stores 32-bit values into c0.x to c511.w";
+        }
         boolean device = op == MOp.LDGA || op == MOp.STGA;
         if (device && addr.kind() != Kind.REG) return op.base() + " takes its 64-bit address from a register pair";
         int regs = i.count() * i.type().regs();

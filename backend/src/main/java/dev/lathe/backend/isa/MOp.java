@@ -132,6 +132,8 @@ public enum MOp {
     // cat6 device memory at a 64-bit address in an aligned register pair (ir3's ldg/stg)
     LDGA(6, 37, "ldga", 0, Types.MEMORY, null),
     STGA(6, 38, "stga", 0, Types.MEMORY, null),
+    /** Stores registers into the constant file ({@code c[N]}): a preamble's only way to hand values to the main program. */
+    STC(6, 39, "stc", 0, Types.MEMORY, null),
     // cat7: synchronization
     BAR(7, 0, "bar", 0, Types.NONE, null);
 
@@ -322,7 +324,7 @@ public enum MOp {
     }
 
     public boolean isStore() {
-        return this == STG || this == STGA || this == STL || this == STP || this == STO || this == STLW || this == STIB;
+        return this == STG || this == STGA || this == STL || this == STP || this == STO || this == STLW || this == STIB || this == STC;
     }
 
     /** The instruction of a category with a code, or null. */

@@ -29,21 +29,45 @@ import java.util.Map;
  *                   ir3's vertex fetch and system-value registers do: each a {@code ldlv} of a
  *                   vertex input or a {@code mov} of a system value, done before the shader
  *                   starts, at no cost, its result ready at once ({@link #checkPreload})
+ * @param preamble   code run once before the shader (per draw or dispatch on the hardware, as
+ *                   ir3's preamble), ending with {@code end}: it computes what depends on
+ *                   uniforms only and leaves it in the constant file with {@code stc}; empty for none
  * @param code       the instructions
  */
 public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Long> constants, int localBytes,
-                      int privateBytes, int loops, List<MInstr> preloads, List<MInstr> code) {
+                      int privateBytes, int loops, List<MInstr> preloads, List<MInstr> preamble, List<MInstr> code) {
     public Program {
         slots = Map.copyOf(slots);
         constants = Map.copyOf(constants);
         preloads = List.copyOf(preloads);
+        preamble = List.copyOf(preamble);
         code = List.copyOf(code);
+    }
+
+    /** A program without a preamble. */
+    public Program(Shader shader, Map<String, Integer> slots, Map<Integer, Long> constants, int localBytes, int privateBytes, int loops,
+                   List<MInstr> preloads, List<MInstr> code) {
+        this(shader, slots, constants, localBytes, privateBytes, loops, preloads, List.of(), code);
     }
 
     /** A program without preloads. */
     public Program(Shader shader, Map<String, Integer> slots, Map<Integer, Long> constants, int localBytes, int privateBytes, int loops,
                    List<MInstr> code) {
-        this(shader, slots, constants, localBytes, privateBytes, loops, List.of(), code);
+        this(shader, slots, constants, localBytes, privateBytes, loops, List.of(), List.of(), code);
+    }
+
+    /**
+     * Null when {@code i} can stand in a preamble ({@code last}: as its last instruction), else
+     * why not: the preamble is straight-line ALU and SFU code over registers, constants and
+     * immediates (system values and varyings belong to invocations), with {@code stc} to leave results in the constant file, ending with a plain
+     * {@code end}.
+     */
+    public static String checkPreamble(MInstr i, boolean last) {
+        if (last) return i.op() == MOp.END && i.srcs().isEmpty() ? null : "a preamble ends with end (reading no outputs)";
+        int c = i.op().category();
+        for (Operand o : i.srcs()) if (o.kind() == Operand.Kind.SPECIAL) return "a preamble reads no system value (it runs for no invocation)";
+        if (i.op() == MOp.STC || i.op() == MOp.NOP || c >= 1 && c <= 4 && i.op() != MOp.BARY_F) return null;
+        return "a preamble holds ALU and SFU instructions (no bary.f: it runs for no invocation), stc and nops (not " + i.op().base() + ")";
     }
 
     /**

@@ -97,7 +97,7 @@ public final class ProgramBinary {
             MInstr i = code.get(k);
             if (i.op() == MOp.END) code.set(k, MInstr.end(outputs).withSync(i.ss(), i.sy()).withNop(i.nop()));
         }
-        return new Program(p.shader(), p.slots(), p.constants(), p.localBytes(), p.privateBytes(), p.loops(), p.preloads(), code);
+        return new Program(p.shader(), p.slots(), p.constants(), p.localBytes(), p.privateBytes(), p.loops(), p.preloads(), p.preamble(), code);
     }
 
     /** The registers a header's {@code .outputs} line lists (the parse of the header has checked it), or null. */

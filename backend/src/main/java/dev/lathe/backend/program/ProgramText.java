@@ -32,6 +32,8 @@ import java.util.TreeMap;
  *                                           end's operands; in text end names them itself)
  * .preload ldlv.u32.1 r0.x, in0[1]          written before the first instruction, at no cost
  *                                           ({@link Program#preloads}): vertex inputs, system values
+ * .preamble mul.f32 r0.x, c0.x, c1.x        the preamble, one instruction per line, run once before
+ *                                           the shader ({@link Program#preamble}), ending with end
  * .code
  *     mov.u32u32 r0.x, sv.local_id.x        instructions, one per line
  * </pre>
@@ -63,6 +65,7 @@ public final class ProgramText {
         sb.append(".private ").append(p.privateBytes()).append('\n');
         sb.append(".loops ").append(p.loops()).append('\n');
         for (MInstr i : p.preloads()) sb.append(".preload ").append(Asm.print(i)).append('\n');
+        for (MInstr i : p.preamble()) sb.append(".preamble ").append(Asm.print(i)).append('\n');
         sb.append(".code\n");
         for (MInstr i : p.code()) sb.append("    ").append(Asm.print(i)).append('\n');
         return sb.toString();
@@ -81,6 +84,8 @@ public final class ProgramText {
         List<Operand> outputs = null;
         List<MInstr> preloads = new ArrayList<>();
         List<Integer> preloadLines = new ArrayList<>();
+        List<MInstr> preamble = new ArrayList<>();
+        List<Integer> preambleLines = new ArrayList<>();
         boolean inCode = false, sawShader = false;
         for (int n = 0; n < lines.length; n++) {
             String raw = lines[n];
@@ -145,8 +150,17 @@ public final class ProgramText {
                         }
                         preloadLines.add(n + 1);
                     }
+                    case ".preamble" -> {
+                        String instr = t.substring(".preamble".length()).strip();
+                        try {
+                            preamble.add(Asm.parseLine(instr));
+                        } catch (Asm.SyntaxError e) {
+                            throw new ProgramException(where + ".preamble takes an instruction: " + e.getMessage());
+                        }
+                        preambleLines.add(n + 1);
+                    }
                     default -> throw new ProgramException(where + "unknown directive '" + w[0]
-                            + "' (.shader .decl .slot .const .local .private .loops .outputs .preload .code)");
+                            + "' (.shader .decl .slot .const .local .private .loops .outputs .preload .preamble .code)");
                 }
             }
             ir.append(irLine).append('\n');
@@ -196,7 +210,14 @@ public final class ProgramText {
             if (why == null) why = Encoding.validate(preloads.get(k));
             if (why != null) throw new ProgramException(file + ":" + preloadLines.get(k) + ":1: error: " + why);
         }
-        return new Program(shader, slots, constants, local, priv, loops, preloads, code);
+        for (int k = 0; k < preamble.size(); k++) {
+            String why = Program.checkPreamble(preamble.get(k), k == preamble.size() - 1);
+            if (why != null) throw new ProgramException(file + ":" + preambleLines.get(k) + ":1: error: " + why);
+        }
+        for (int k = 0; k < code.size(); k++) {
+            if (code.get(k).op() == MOp.STC) throw new ProgramException(file + ":" + codeLines.get(k) + ":5: error: stc is for the preamble");
+        }
+        return new Program(shader, slots, constants, local, priv, loops, preloads, preamble, code);
     }
 
     private static int single(String[] w, String where, int max) {

@@ -58,6 +58,13 @@ public final class Simulator {
             String problem = Encoding.validate(code.get(pc));
             if (problem != null) throw new SimulationException("pc " + pc + " (" + Asm.print(code.get(pc)) + "): " + problem);
         }
+        for (int k = 0; k < program.preamble().size(); k++) {
+            MInstr i = program.preamble().get(k);
+            String problem = Program.checkPreamble(i, k == program.preamble().size() - 1);
+            if (problem == null) problem = Encoding.validate(i);
+            if (problem != null) throw new SimulationException("preamble pc " + k + " (" + Asm.print(i) + "): " + problem);
+        }
+        for (MInstr i : code) if (i.op() == MOp.STC) throw new SimulationException("stc outside the preamble: " + Asm.print(i));
         for (MInstr i : program.preloads()) {
             String problem = Program.checkPreload(i, program.shader().stage());
             if (problem == null) problem = Encoding.validate(i);
@@ -172,6 +179,27 @@ public final class Simulator {
                 Integer slot = program.slots().get(v.name());
                 if (slot != null) outputs.put(slot, new long[v.type().components()]);
             }
+            if (running == program.code()) preload();
+        }
+
+        /**
+         * The code running: the preamble, then the shader. The preamble hands nothing over but
+         * the constants it stores: the shader starts with every register unwritten, its
+         * preloads in place, at time 0 (the preamble's cycles are counted apart).
+         */
+        List<MInstr> running = program.preamble().isEmpty() ? program.code() : program.preamble();
+        long preambleTime;
+
+        private void startShader() {
+            preambleTime = time;
+            running = program.code();
+            time = 0;
+            Arrays.fill(written, false);
+            Arrays.fill(aluWrite, LONG_AGO);
+            Arrays.fill(ssDone, -1);
+            Arrays.fill(syDone, -1);
+            ssPending.clear();
+            syPending.clear();
             preload();
         }
 
@@ -230,18 +258,18 @@ public final class Simulator {
         }
 
         SimulationException error(String what) {
-            String text = pc >= 0 && pc < program.code().size() ? " (" + Asm.print(program.code().get(pc)) + ")" : "";
-            return new SimulationException("pc " + pc + text + ": " + what);
+            String text = pc >= 0 && pc < running.size() ? " (" + Asm.print(running.get(pc)) + ")" : "";
+            return new SimulationException((running == program.code() ? "pc " : "preamble pc ") + pc + text + ": " + what);
         }
 
         SimulationException hazard(String what) {
-            return new SimulationException("hazard at pc " + pc + " (" + Asm.print(program.code().get(pc)) + "): " + what);
+            return new SimulationException("hazard at " + (running == program.code() ? "pc " : "preamble pc ") + pc + " (" + Asm.print(running.get(pc)) + "): " + what);
         }
 
         @Override
         public boolean resume() {
             if (ended) return false;
-            List<MInstr> code = program.code();
+            List<MInstr> code = running;
             while (true) {
                 if (pc < 0 || pc >= code.size()) throw error("execution left the program (pc " + pc + " of " + code.size() + ")");
                 if (++steps > stepLimit) throw error("more than " + stepLimit + " instructions executed; is there an endless loop?");
@@ -259,6 +287,12 @@ public final class Simulator {
                     case 0 -> {
                         switch (i.op()) {
                             case END -> {
+                                if (running != program.code()) {
+                                    startShader();
+                                    code = running;
+                                    pc = 0;
+                                    continue;
+                                }
                                 if (!i.srcs().isEmpty()) readOutputs(i);
                                 ended = true;
                                 return false;
@@ -565,6 +599,9 @@ public final class Simulator {
                     case STL -> store(local, "local memory", address, data, bits);
                     case STLW -> store(shared, "workgroup memory", address, data, bits);
                     case STP -> store(priv, "private memory", address, data, bits);
+                    case STC -> {
+                        for (int c = 0; c < data.length; c++) put((int) address + c, data[c]);
+                    }
                     default -> {
                         long[] out = outputs.get(i.index());
                         Variable v = program.variableAt(Variable.Kind.OUTPUT, i.index());

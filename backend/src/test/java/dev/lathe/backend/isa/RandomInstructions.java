@@ -106,6 +106,11 @@ final class RandomInstructions {
                             op.isSharedAtomic() ? 0 : r.nextInt(32), dim);
                 }
                 int count = 1 + r.nextInt(4);
+                if (op == MOp.STC) {
+                    // 32-bit registers into constant scalars 0 to 2047
+                    yield MInstr.memory(op, r.nextBoolean() ? MType.U32 : MType.F32, count, Operand.NONE, Operand.NONE,
+                            Operand.reg(r.nextInt(Operand.NUM_REGS - 4)), 0, r.nextInt(2048 - count));
+                }
                 boolean indexed = op == MOp.LDG || op == MOp.STG || op == MOp.LDLV || op == MOp.STO;
                 Operand addr = op == MOp.LDGA || op == MOp.STGA ? Operand.reg(2 * r.nextInt(95))
                         : op == MOp.LDLV || op == MOp.STO || r.nextInt(3) == 0 ? Operand.NONE : Operand.reg(r.nextInt(190));

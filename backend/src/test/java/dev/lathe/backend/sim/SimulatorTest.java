@@ -244,6 +244,43 @@ class SimulatorTest {
         assertTrue(f.getMessage().startsWith("f.s:9:1: error: a preload is a mov of a system value or, in a vertex shader, an ldlv"), f.getMessage());
     }
 
+    /** A preamble computes from uniforms once and hands the result over in the constant file; its cycles are not the shader's. */
+    @Test
+    void thePreambleRunsFirstAndLeavesItsResultsInConstants() {
+        String text = HEADER.replace(".code\n", """
+                .preamble (nop2)mov.u32u32 r0.y, c0.y
+                .preamble mul.f32 r0.x, c0.x, r0.y
+                .preamble (rpt3)(nop1)nop
+                .preamble stc.u32.1 c[8], r0.x
+                .preamble end
+                .code
+                """) + """
+                    mov.u32u32 r1.x, 0
+                    mov.f32f32 r1.y, c2.x
+                    (rpt3)(nop1)nop
+                    stg.f32.1 b0[r1.x], r1.y
+                    end
+                """;
+        Program p = ProgramText.parse("p.s", text);
+        assertEquals(5, p.preamble().size());
+        ShaderInputs in = new ShaderInputs().set("u", Float.floatToRawIntBits(3f) & 0xffffffffL, Float.floatToRawIntBits(0.5f) & 0xffffffffL)
+                .setBufferWords("out", 0, 0, 0, 0);
+        Simulator.Result r = new Simulator(p).run(in);
+        assertEquals(1.5f, word(r.outputs(), 0));
+        assertEquals(8, r.cycles(), "the shader's own slots only (two movs, five nop slots, stg), not the preamble's");
+        Program back = ProgramBinary.read("p.bin", ProgramBinary.write(p));
+        assertEquals(p.preamble(), back.preamble());
+        // the preamble's hazards are checked like the shader's, and named as its own
+        Program fast = ProgramText.parse("p.s", text.replace("(nop2)mov", "mov"));
+        SimulationException h = assertThrows(SimulationException.class, () -> new Simulator(fast).run(in));
+        assertTrue(h.getMessage().startsWith("hazard at preamble pc 1"), h.getMessage());
+        // what a preamble may hold, and that only a preamble stores constants, with the line
+        ProgramException e = assertThrows(ProgramException.class, () -> ProgramText.parse("p.s", text.replace(".preamble (rpt3)(nop1)nop", ".preamble bary.f32 r0.z, in0[0]")));
+        assertTrue(e.getMessage().startsWith("p.s:12:1: error: a preamble holds ALU and SFU instructions"), e.getMessage());
+        ProgramException f = assertThrows(ProgramException.class, () -> ProgramText.parse("p.s", text.replace("    end\n", "    stc.u32.1 c[9], r1.x\n    end\n")));
+        assertTrue(f.getMessage().contains("error: stc is for the preamble"), f.getMessage());
+    }
+
     private static void assertMessage(byte[] bytes, String part) {
         ProgramException e = assertThrows(ProgramException.class, () -> ProgramBinary.read("x.bin", bytes));
         assertTrue(e.getMessage().contains(part), e.getMessage());

@@ -1,0 +1,128 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.MOp;
+import dev.lathe.backend.isa.MType;
+import dev.lathe.backend.isa.Operand;
+import dev.lathe.ir.Block;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * preamble: what depends on uniforms only is computed once, before the shader, as ir3's
+ * preamble does ({@code ir3_nir_opt_preamble}): a {@code projection * view * model} product
+ * costs a draw 64 instructions once instead of every vertex.
+ *
+ * <p>In the entry block (which every invocation runs), an ALU or SFU instruction whose sources
+ * are constants, immediates and results of such instructions is uniform. A uniform result that
+ * is computed (not a plain {@code mov} of a constant: those become operands anyway) and read by
+ * anything that is not uniform is handed over: the preamble computes it and stores it into a
+ * constant-file scalar of its own ({@code stc}), and the shader reads that scalar instead — a
+ * {@code mov} from it, which {@code const_operands} folds into the readers. The uniform
+ * instructions the shader no longer needs are removed as dead. The preamble then goes through
+ * the same passes as the shader (constants as operands, scheduling, allocation, legalization)
+ * and ends with {@code end}; the simulator runs it before the shader ({@code Program#preamble}).
+ */
+final class Preamble {
+    private Preamble() {}
+
+    /** The {@code preamble} pass. */
+    static void extract(MachineFunction mf) {
+        Block entry = mf.fn.entryBlock();
+        List<MirInstr> code = mf.mir.get(entry);
+        Map<VReg, MirInstr> uniform = new LinkedHashMap<>();
+        for (MirInstr m : code) if (isUniform(m, uniform)) uniform.put(m.def, m);
+        // the computed uniform values something else reads
+        Set<VReg> handed = new HashSet<>();
+        for (List<MirInstr> l : mf.mir.values()) {
+            for (MirInstr m : l) {
+                if (m.def != null && uniform.get(m.def) == m) continue;
+                for (VReg s : m.srcs) if (s != null && computed(uniform.get(s))) handed.add(s);
+                if (m.phiSrcs != null) for (VReg s : m.phiSrcs.values()) if (computed(uniform.get(s))) handed.add(s);
+            }
+        }
+        if (handed.isEmpty()) return;
+        // the preamble: every uniform instruction the handed values need, in program order
+        Set<VReg> needed = new HashSet<>();
+        List<VReg> work = new ArrayList<>(handed);
+        while (!work.isEmpty()) {
+            VReg v = work.remove(work.size() - 1);
+            if (!needed.add(v)) continue;
+            for (VReg s : uniform.get(v).srcs) if (s != null) work.add(s);
+        }
+        List<MirInstr> pre = new ArrayList<>();
+        for (MirInstr m : uniform.values()) if (needed.contains(m.def)) pre.add(m);
+        Map<VReg, Integer> slots = new HashMap<>();
+        for (MirInstr m : pre) {
+            if (!handed.contains(m.def)) continue;
+            int at = mf.layout.preambleScalar();
+            if (at < 0) return; // the constant file is full: everything stays in the shader
+            slots.put(m.def, at);
+        }
+        for (MirInstr m : new ArrayList<>(pre)) {
+            Integer at = slots.get(m.def);
+            if (at != null) {
+                pre.add(MirInstr.op(MInstr.memory(MOp.STC, MType.U32, 1, Operand.NONE, Operand.NONE, Operand.reg(0), 0, at),
+                        null, new VReg[] {null, m.def}, new int[2]));
+            }
+        }
+        // the shader reads each handed value from its scalar
+        for (int k = 0; k < code.size(); k++) {
+            MirInstr m = code.get(k);
+            Integer at = m.def == null ? null : slots.get(m.def);
+            if (at != null) code.set(k, MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(at)), m.def));
+        }
+        Isel.removeDead(mf.mir);
+        mf.preamble = compile(mf, pre);
+    }
+
+    /** A uniform instruction: ALU or SFU, one 32-bit result, every source a constant, an immediate or a uniform result. */
+    private static boolean isUniform(MirInstr m, Map<VReg, MirInstr> uniform) {
+        if (m.kind != MirInstr.Kind.OP || m.def == null || m.def.units != 1) return false;
+        MInstr p = m.proto;
+        int c = p.op().category();
+        // bary.f reads the invocation's varyings: the one ALU op that is not a function of its operands
+        if (c < 1 || c > 4 || p.op() == MOp.BARY_F || p.rpt() != 0 || p.dst().kind() != Operand.Kind.REG) return false;
+        for (int k = 0; k < p.srcs().size(); k++) {
+            VReg s = k < m.srcs.length ? m.srcs[k] : null;
+            if (s != null) {
+                if (!uniform.containsKey(s) || m.srcUnits[k] != 0) return false;
+                continue;
+            }
+            Operand.Kind kind = p.src(k).kind();
+            if (kind != Operand.Kind.CONST && kind != Operand.Kind.IMM && kind != Operand.Kind.NONE) return false;
+        }
+        return true;
+    }
+
+    /** Whether a uniform instruction computes something (a plain mov of a constant or an immediate does not). */
+    private static boolean computed(MirInstr m) {
+        return m != null && m.proto.op() != MOp.MOV;
+    }
+
+    /** The preamble's machine code: its instructions through the shader's passes, then end. */
+    private static List<MInstr> compile(MachineFunction mf, List<MirInstr> pre) {
+        MachineFunction p = new MachineFunction(mf.shader);
+        p.layout = mf.layout;
+        p.virtualRegisters = mf.virtualRegisters;
+        p.mir = new LinkedHashMap<>();
+        for (Block b : mf.fn.blocks()) p.mir.put(b, new ArrayList<>());
+        p.mir.put(mf.fn.entryBlock(), pre);
+        p.form = MachineFunction.Form.VIRTUAL;
+        ConstOperands.fold(p);
+        Schedule.schedule(p);
+        RegAlloc.allocate(p);
+        Linear linear = new Linear();
+        for (MInstr i : p.allocated.get(mf.fn.entryBlock())) linear.items.add(Linear.Item.of(i));
+        linear.items.add(Linear.Item.of(MInstr.flow(MOp.END, false, 0)));
+        p.linear = linear;
+        p.form = MachineFunction.Form.LINEAR;
+        Legalize.legalize(p);
+        return p.linear.resolve();
+    }
+}
