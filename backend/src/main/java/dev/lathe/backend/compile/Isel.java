@@ -129,6 +129,7 @@ final class Isel {
         for (Block b : fn.blocks()) code.put(b, new ArrayList<>());
         for (Block b : fn.blocks()) {
             cur = code.get(b);
+            coordinates.clear();
             for (Instr i : b.instrs()) select(i);
             if (b.next() instanceof IfNode n) predicate(n.condition());
         }
@@ -1169,8 +1170,7 @@ final class Isel {
         if (image) {
             VReg[] parts = new VReg[dims];
             for (int c = 0; c < dims; c++) parts[c] = comp(x.src(0), c);
-            addr = newVector(dims);
-            cur.add(MirInstr.collect(addr, parts));
+            addr = coordinates(parts);
             next = 1;
         } else if (!shared) {
             addr = comp(x.src(0), 0);
@@ -1220,8 +1220,7 @@ final class Isel {
         MType t = v.type().base() == BaseType.FLOAT ? MType.F32 : v.type().base() == BaseType.INT ? MType.S32 : MType.U32;
         VReg[] parts = new VReg[dims];
         for (int c = 0; c < dims; c++) parts[c] = comp(x.src(0), c);
-        VReg coord = newVector(dims);
-        cur.add(MirInstr.collect(coord, parts));
+        VReg coord = coordinates(parts);
         if (x.intrinsic() == Intrinsic.IMAGE_STORE) {
             VReg[] texel = new VReg[4];
             for (int c = 0; c < 4; c++) texel[c] = comp(x.src(1), c);
@@ -1240,6 +1239,18 @@ final class Isel {
         define(x.def(), r);
     }
 
+    /** This block's coordinate vectors by their pieces: textures sampled at the same coordinates share one. */
+    private final Map<List<VReg>, VReg> coordinates = new HashMap<>();
+
+    /** The pieces collected into consecutive registers, once per block for the same pieces. */
+    private VReg coordinates(VReg[] parts) {
+        return coordinates.computeIfAbsent(List.of(parts), k -> {
+            VReg v = newVector(parts.length);
+            cur.add(MirInstr.collect(v, parts));
+            return v;
+        });
+    }
+
     private void texture(IntrinsicInstr x, Variable v, Value d) {
         int dims = v.dim().coordinates();
         MType texel = v.type().base() == BaseType.FLOAT ? MType.F32 : v.type().base() == BaseType.INT ? MType.S32 : MType.U32;
@@ -1253,8 +1264,7 @@ final class Isel {
         if (op != MOp.GETSIZE) {
             VReg[] parts = new VReg[dims];
             for (int c = 0; c < dims; c++) parts[c] = comp(x.src(0), c);
-            coord = newVector(dims);
-            cur.add(MirInstr.collect(coord, parts));
+            coord = coordinates(parts);
         }
         if (op == MOp.SAMLOD) lod = comp(x.src(1), 0);
         int comps = op == MOp.GETSIZE ? dims : 4;
