@@ -142,21 +142,11 @@ public final class ProgramText {
                         }
                     }
                     case ".preload" -> {
-                        String instr = t.substring(".preload".length()).strip();
-                        try {
-                            preloads.add(Asm.parseLine(instr));
-                        } catch (Asm.SyntaxError e) {
-                            throw new ProgramException(where + ".preload takes an instruction: " + e.getMessage());
-                        }
+                        preloads.add(directiveInstruction(t, w[0], where));
                         preloadLines.add(n + 1);
                     }
                     case ".preamble" -> {
-                        String instr = t.substring(".preamble".length()).strip();
-                        try {
-                            preamble.add(Asm.parseLine(instr));
-                        } catch (Asm.SyntaxError e) {
-                            throw new ProgramException(where + ".preamble takes an instruction: " + e.getMessage());
-                        }
+                        preamble.add(directiveInstruction(t, w[0], where));
                         preambleLines.add(n + 1);
                     }
                     default -> throw new ProgramException(where + "unknown directive '" + w[0]
@@ -218,6 +208,15 @@ public final class ProgramText {
             if (code.get(k).op() == MOp.STC) throw new ProgramException(file + ":" + codeLines.get(k) + ":5: error: stc is for the preamble");
         }
         return new Program(shader, slots, constants, local, priv, loops, preloads, preamble, code);
+    }
+
+    /** The instruction a {@code .preload} or {@code .preamble} line holds after its directive. */
+    private static MInstr directiveInstruction(String line, String directive, String where) {
+        try {
+            return Asm.parseLine(line.substring(directive.length()).strip());
+        } catch (Asm.SyntaxError e) {
+            throw new ProgramException(where + directive + " takes an instruction: " + e.getMessage());
+        }
     }
 
     private static int single(String[] w, String where, int max) {
