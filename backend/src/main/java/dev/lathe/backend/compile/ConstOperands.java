@@ -8,6 +8,7 @@ import dev.lathe.backend.isa.Operand;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,8 +45,80 @@ final class ConstOperands {
                 if (m.proto.op().category() < 1 || m.proto.op().category() > 3) continue;
                 code.set(n, fold(m, defs, mf.layout));
             }
+            e.setValue(relative(code, defs));
         }
         Isel.removeDead(mf.mir);
+        for (List<MirInstr> code : mf.mir.values()) dropIdleMovas(code);
+    }
+
+    /**
+     * {@code mov v, c<a0.x + n>} read as the operand of the cat2 and cat3 instructions that use v in the
+     * same block, as ir3 reads uniform array elements. a0.x must then hold the same index where
+     * the reader is: where another {@code mova} came in between, the index is loaded into a0.x
+     * again right before the reader (its register is still live: SSA). Each reader then belongs
+     * to the {@code mova} before it, which the scheduler keeps.
+     */
+    private static List<MirInstr> relative(List<MirInstr> code, Map<VReg, MirInstr> defs) {
+        Map<VReg, VReg> addressOf = new HashMap<>();
+        List<MirInstr> out = new ArrayList<>(code.size());
+        VReg a0 = null;
+        for (MirInstr m : code) {
+            if (m.kind == MirInstr.Kind.OP && m.proto.op() == MOp.MOVA) {
+                a0 = m.srcs[0];
+                out.add(m);
+                continue;
+            }
+            if (m.kind == MirInstr.Kind.OP && m.proto.op() == MOp.MOV && m.proto.src(0).kind() == Operand.Kind.RELCONST) {
+                addressOf.put(m.def, a0);
+                out.add(m);
+                continue;
+            }
+            int cat = m.kind == MirInstr.Kind.OP ? m.proto.op().category() : 0;
+            if (cat == 2 || cat == 3) {
+                MOp op = m.proto.op();
+                // cat3 reads its second source from a register: a multiplied element goes first
+                if ((op == MOp.MAD_F || op == MOp.FMA_F) && m.srcs[0] != null && m.srcs[1] != null
+                        && addressOf.containsKey(m.srcs[1]) && !addressOf.containsKey(m.srcs[0])) {
+                    m = m.withSourcesSwapped(0, 1);
+                }
+                VReg needs = null;
+                for (int k = 0; k < m.srcs.length; k++) {
+                    VReg v = m.srcs[k];
+                    VReg addr = v == null || m.srcUnits[k] != 0 ? null : addressOf.get(v);
+                    if (addr == null || needs != null && needs != addr) continue;
+                    Operand here = m.proto.src(k);
+                    Operand rel = new Operand(Operand.Kind.RELCONST, defs.get(v).proto.src(0).value(), here.neg(), here.abs(), false);
+                    MirInstr folded = m.withOperand(k, rel);
+                    if (Encoding.validate(folded.proto) != null) continue;
+                    m = folded;
+                    needs = addr;
+                }
+                if (needs != null && needs != a0) {
+                    out.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, needs));
+                    a0 = needs;
+                }
+            }
+            out.add(m);
+        }
+        return out;
+    }
+
+    /** Removes each {@code mova} no instruction reads a0.x after, before the next one or the block's end. */
+    private static void dropIdleMovas(List<MirInstr> code) {
+        int pending = -1;
+        List<Integer> idle = new ArrayList<>();
+        for (int n = 0; n < code.size(); n++) {
+            MirInstr m = code.get(n);
+            if (m.kind != MirInstr.Kind.OP) continue;
+            if (m.proto.op() == MOp.MOVA) {
+                if (pending >= 0) idle.add(pending);
+                pending = n;
+            } else if (m.proto.srcs().stream().anyMatch(o -> o.kind() == Operand.Kind.RELCONST)) {
+                pending = -1;
+            }
+        }
+        if (pending >= 0) idle.add(pending);
+        for (int k = idle.size() - 1; k >= 0; k--) code.remove((int) idle.get(k));
     }
 
     /**

@@ -1119,11 +1119,27 @@ final class Isel {
             define(d, r);
             return;
         }
-        // a run-time index: ldc at a clamped address, zero when out of range (as the interpreter reads)
+        // a run-time index: an element at a clamped address, zero when out of range (as the
+        // interpreter reads). From the constant file through the address register, as ir3 reads
+        // uniform arrays: mova a0.x, then c<a0.x + n> (an index out of range points a0.x at a
+        // block of zeros); past the constant file (uniform memory) with ldc and a select.
         VReg index = comp(x.src(0), 0);
         VReg ok = newReg(32), addr = newReg(32), scaled = newReg(32);
         aluWithConstant(MOp.CMPS_U, Cond.LT, ok, index, v.arrayLength());
         aluWithConstant(MOp.MUL_U, null, scaled, index, comps * units);
+        int zeros = units == 1 && base + (long) v.arrayLength() * comps <= Encoding.MAX_CONST ? layout.zeros(comps) : -1;
+        if (zeros >= 0) {
+            VReg spare = materialize(zeros - base, 32);
+            emitAlu(MOp.SEL_B, MType.U32, null, false, addr, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                    List.of(scaled, ok, spare));
+            cur.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, addr));
+            for (int c = 0; c < r.length; c++) {
+                r[c] = newReg(32);
+                cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.relConst(base + c)), r[c]));
+            }
+            define(d, r);
+            return;
+        }
         VReg zero = materialize(0, 32);
         emitAlu(MOp.SEL_B, MType.U32, null, false, addr, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(scaled, ok, zero));
         VReg zeroValue = materialize(0, d.bitSize());

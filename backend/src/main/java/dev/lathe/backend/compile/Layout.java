@@ -138,6 +138,15 @@ final class Layout {
         return nextConst++;
     }
 
+    /** {@code n} consecutive constant-file scalars holding zero (where a clamped index reads), or -1 when the file is full. */
+    int zeros(int n) {
+        if (nextConst + n > 2048) return -1;
+        int at = nextConst;
+        for (int k = 0; k < n; k++) constants.put(at + k, 0L);
+        nextConst += n;
+        return at;
+    }
+
     /** A constant-file scalar the preamble fills ({@code stc}), or -1 when the file is full. */
     int preambleScalar() {
         if (nextConst + 1 > 2048) return -1;

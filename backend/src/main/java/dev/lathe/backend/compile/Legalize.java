@@ -27,7 +27,7 @@ import java.util.Map;
  */
 final class Legalize {
     private static final int INF = 1 << 20;
-    private static final int N = Access.P0 + 1;
+    private static final int N = Access.A0 + 1;
 
     private static final class State {
         final int[] since = new int[N];
@@ -176,7 +176,10 @@ final class Legalize {
     /** The empty slots {@code i} (reading {@code reads}) must wait after {@code cur}. */
     private static int delay(MInstr i, int[] reads, State cur) {
         int need = 0;
-        for (int r : reads) need = Math.max(need, Latency.aluDelay(i.op(), r == Access.P0) - cur.since[r]);
+        for (int r : reads) {
+            int wait = r == Access.A0 ? Latency.ADDRESS_DELAY : Latency.aluDelay(i.op(), r == Access.P0);
+            need = Math.max(need, wait - cur.since[r]);
+        }
         return need;
     }
 

@@ -16,7 +16,7 @@ import java.util.function.Predicate;
  * latencies ask for ({@link Latency}) hold useful instructions instead of nops, as ir3's
  * {@code ir3_sched.c} does.
  *
- * <p>Each block becomes a dependence graph: SSA uses, the order of p0.x's writers and readers,
+ * <p>Each block becomes a dependence graph: SSA uses, the order of p0.x's and a0.x's writers and readers,
  * and the order of memory effects (stores, atomics, kill, barriers keep their order; a load
  * stays between the effects around it). The phis stay at the top. Then, slot by slot, the
  * instruction that can issue soonest is taken, the one with the longest latency-weighted path to
@@ -62,6 +62,10 @@ public final class Schedule {
         final List<Node> dataPreds = new ArrayList<>();
         /** The p0.x writer this node reads p0.x from, or null. */
         Node p0Writer;
+        /** The mova this node's c<a0.x + n> reads a0.x from, or null. */
+        Node a0Writer;
+        /** For a mova: the slot from which c<a0.x + n> may read what it wrote. */
+        int a0Ready;
         int unscheduledPreds;
         int priority;
         /** When the result is ready for an ALU reader, and for an SFU/texture/memory reader. */
@@ -100,6 +104,16 @@ public final class Schedule {
         if (m.kind != MirInstr.Kind.OP) return false;
         if (m.proto.op() == MOp.KILL) return true;
         for (Operand o : m.proto.srcs()) if (o.kind() == Operand.Kind.PRED) return true;
+        return false;
+    }
+
+    private static boolean writesA0(MirInstr m) {
+        return m.kind == MirInstr.Kind.OP && m.proto.dst().kind() == Operand.Kind.ADDR;
+    }
+
+    private static boolean readsA0(MirInstr m) {
+        if (m.kind != MirInstr.Kind.OP) return false;
+        for (Operand o : m.proto.srcs()) if (o.kind() == Operand.Kind.RELCONST) return true;
         return false;
     }
 
@@ -144,8 +158,8 @@ public final class Schedule {
 
         private void build() {
             Map<VReg, Node> defs = new HashMap<>();
-            Node lastP0 = null, lastP0Writer = null, lastEffect = null;
-            List<Node> p0ReadersSinceWrite = new ArrayList<>(), loadsSinceEffect = new ArrayList<>();
+            Node lastP0 = null, lastP0Writer = null, lastEffect = null, lastA0Writer = null;
+            List<Node> p0ReadersSinceWrite = new ArrayList<>(), loadsSinceEffect = new ArrayList<>(), a0ReadersSinceWrite = new ArrayList<>();
             for (int i = head; i < code.size(); i++) {
                 MirInstr m = code.get(i);
                 Node n = new Node(i, m, preload.test(m));
@@ -171,6 +185,18 @@ public final class Schedule {
                     lastP0Writer = n;
                 }
                 if (r || w) lastP0 = n;
+                // a0.x as p0.x: each reader after its mova, the next mova after them
+                if (readsA0(m)) {
+                    n.a0Writer = lastA0Writer;
+                    if (lastA0Writer != null) edge(lastA0Writer, n);
+                    a0ReadersSinceWrite.add(n);
+                }
+                if (writesA0(m)) {
+                    if (lastA0Writer != null) edge(lastA0Writer, n);
+                    for (Node x : a0ReadersSinceWrite) edge(x, n);
+                    a0ReadersSinceWrite.clear();
+                    lastA0Writer = n;
+                }
                 int mem = memoryClass(m);
                 if (mem == 1) {
                     if (lastEffect != null) edge(lastEffect, n);
@@ -187,7 +213,8 @@ public final class Schedule {
                 Node n = nodes.get(k);
                 int p = n.slots;
                 for (Node s : n.succs) {
-                    int lat = n.pseudo ? 0 : s.dataPreds.contains(n) ? delay(n.kind(), s.readsLate()) : s.p0Writer == n ? Latency.ALU_TO_ALU : 1;
+                    int lat = n.pseudo ? 0 : s.dataPreds.contains(n) ? delay(n.kind(), s.readsLate()) : s.p0Writer == n ? Latency.ALU_TO_ALU
+                            : s.a0Writer == n ? Latency.ADDRESS_DELAY : 1;
                     p = Math.max(p, lat + s.priority);
                 }
                 n.priority = p;
@@ -244,6 +271,7 @@ public final class Schedule {
                 } else {
                     best.readyAlu = start + delay(best.kind(), false);
                     best.readyLate = start + delay(best.kind(), true);
+                    best.a0Ready = start + Latency.ADDRESS_DELAY;
                 }
                 time = start + best.slots;
                 out.add(best);
@@ -257,6 +285,7 @@ public final class Schedule {
             int e = 0;
             for (Node d : n.dataPreds) e = Math.max(e, n.readsLate() ? d.readyLate : d.readyAlu);
             if (n.p0Writer != null) e = Math.max(e, n.p0Writer.readyAlu);
+            if (n.a0Writer != null) e = Math.max(e, n.a0Writer.a0Ready);
             return e;
         }
 

@@ -58,8 +58,8 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
             }
             time += slots + i.nop();
             weighted += (time - before) * weight(depth[pc]);
-            for (int r : Access.reads(i)) if (r != Access.P0) maxReg = Math.max(maxReg, r);
-            for (int r : Access.writes(i)) if (r != Access.P0) maxReg = Math.max(maxReg, r);
+            for (int r : Access.reads(i)) if (r < Access.P0) maxReg = Math.max(maxReg, r);
+            for (int r : Access.writes(i)) if (r < Access.P0) maxReg = Math.max(maxReg, r);
         }
         int full = maxReg < 0 ? 0 : maxReg / 4 + 1;
         int waves = full == 0 ? 16 : Math.min(16, 96 / full * 2);

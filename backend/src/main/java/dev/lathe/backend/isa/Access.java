@@ -12,6 +12,8 @@ public final class Access {
     private Access() {}
 
     public static final int P0 = Operand.NUM_REGS;
+    /** The address register a0.x ({@code mova} writes it, {@code c<a0.x + n>} reads it). */
+    public static final int A0 = P0 + 1;
 
     /** Registers read (with repetition: each repetition's), p0.x as {@link #P0}. */
     public static int[] reads(MInstr i) {
@@ -28,6 +30,7 @@ public final class Access {
                     for (int s = 0; s < i.srcs().size(); s++) {
                         Operand o = i.src(s);
                         if (o.kind() == Kind.PRED) out.add(P0);
+                        if (o.kind() == Kind.RELCONST) out.add(A0);
                         if (o.kind() != Kind.REG) continue;
                         int units = units(i, s);
                         int base = o.index() + (o.rep() ? k * units : 0);
@@ -69,6 +72,8 @@ public final class Access {
         Operand d = i.dst();
         if (d.kind() == Kind.PRED) {
             out.add(P0);
+        } else if (d.kind() == Kind.ADDR) {
+            out.add(A0);
         } else if (d.kind() == Kind.REG) {
             int n = switch (op.category()) {
                 case 5 -> Integer.bitCount(i.count());
@@ -82,7 +87,7 @@ public final class Access {
 
     /** Registers one source takes: 2 for a 64-bit operand, else 1. */
     static int units(MInstr i, int s) {
-        if (i.op() == MOp.SEL_B && s == 1) return 1;
+        if (i.op() == MOp.SEL_B && s == 1 || i.op() == MOp.MOVA) return 1;
         MType t = i.op().category() == 1 ? i.srcType() : i.type();
         return t.regs();
     }

@@ -75,8 +75,10 @@ public final class Asm {
                     default -> { }
                 }
             }
-            case 1 -> sb.append('.').append(i.srcType().suffix()).append(i.type().suffix()).append(' ')
-                    .append(reg(i, -1, names)).append(", ").append(reg(i, 0, names));
+            case 1 -> {
+                if (op != MOp.MOVA) sb.append('.').append(i.srcType().suffix()).append(i.type().suffix());
+                sb.append(' ').append(reg(i, -1, names)).append(", ").append(reg(i, 0, names));
+            }
             case 2, 3, 4 -> {
                 sb.append('.').append(i.type().suffix());
                 if (i.cond() != null) sb.append('.').append(i.cond().text());
@@ -164,6 +166,8 @@ public final class Asm {
             case IMM -> o.value() > 9 ? "0x" + Long.toHexString(o.value()) : Long.toString(o.value());
             case SPECIAL -> "sv." + SysVal.ofCode(o.index()).text();
             case PRED -> "p0.x";
+            case ADDR -> "a0.x";
+            case RELCONST -> o.value() == 0 ? "c<a0.x>" : "c<a0.x + " + o.value() + ">";
             case NONE -> "_";
         };
         if (o.abs()) core = "|" + core + "|";
@@ -233,6 +237,16 @@ public final class Asm {
                 yield MInstr.flow(MOp.KILL, inv, 0);
             }
             case "mov", "cov" -> parseMove(c, base, parts, mnemonicAt);
+            case "mova" -> {
+                if (parts.length != 1) throw new SyntaxError(mnemonicAt + 1, "mova takes no type: mova a0.x, rN");
+                int dAt = c.pos;
+                Operand d = c.operand();
+                if (d.kind() != Kind.ADDR) throw new SyntaxError(dAt + 1, "mova writes a0.x");
+                c.comma();
+                Operand src = c.operand();
+                c.expectEnd();
+                yield MInstr.mova(src);
+            }
             case "sam", "samlod", "isam", "getsize" -> parseTexture(c, base, parts, mnemonicAt);
             case "ldg", "stg", "ldga", "stga", "ldl", "stl", "ldp", "stp", "ldc", "stc", "ldlv", "sto", "ldlw", "stlw" -> parseMemory(c, base, parts, mnemonicAt);
             case "atomic" -> parseAtomic(c, parts, mnemonicAt);
@@ -605,9 +619,25 @@ public final class Asm {
                     v = -v;
                 }
                 o = Operand.imm(v);
+            } else if (s.startsWith("c<a0.x", pos)) {
+                pos += 6;
+                skipSpace();
+                long n = 0;
+                if (peek() == '+') {
+                    pos++;
+                    skipSpace();
+                    n = number(pos);
+                }
+                skipSpace();
+                if (peek() != '>') throw new SyntaxError(pos + 1, "expected '>' closing c<a0.x + N>");
+                pos++;
+                if (n >= Encoding.MAX_CONST) throw new SyntaxError(coreAt + 1, "c<a0.x + " + n + ">: the offset is 0 to " + (Encoding.MAX_CONST - 1));
+                o = Operand.relConst((int) n);
             } else {
                 String w = word();
-                if (w.startsWith("sv.")) {
+                if (w.equals("a0.x")) {
+                    o = Operand.A0;
+                } else if (w.startsWith("sv.")) {
                     SysVal v = SysVal.ofText(w.substring(3));
                     if (v == null) throw new SyntaxError(coreAt + 1, "unknown system value '" + w + "'");
                     o = Operand.special(v);
@@ -627,7 +657,7 @@ public final class Asm {
                 if (peek() != '|') throw new SyntaxError(pos + 1, "expected '|'");
                 pos++;
             }
-            if ((rep || neg || abs) && o.kind() != Kind.REG && o.kind() != Kind.CONST && o.kind() != Kind.IMM) {
+            if ((rep || neg || abs) && o.kind() != Kind.REG && o.kind() != Kind.CONST && o.kind() != Kind.RELCONST && o.kind() != Kind.IMM) {
                 throw new SyntaxError(at + 1, "modifiers apply to registers and constants");
             }
             return new Operand(o.kind(), o.value(), neg, abs, rep);

@@ -15,7 +15,7 @@ import java.util.List;
 public final class Encoding {
     private Encoding() {}
 
-    public static final int DST_P0 = 252, DST_NONE = 255;
+    public static final int DST_P0 = 252, DST_A0 = 253, DST_NONE = 255;
     public static final int MAX_CONST = 2048, MAX_CONST_CAT3 = 256, MAX_SLOT = 32;
     public static final int IMM_MIN = -1024, IMM_MAX = 1023;
     public static final int OFFSET_BITS = 22;
@@ -77,6 +77,12 @@ public final class Encoding {
     }
 
     private static String validateMove(MInstr i) {
+        if (i.op() == MOp.MOVA) {
+            if (!i.withSync(false, false).withNop(0).equals(MInstr.mova(i.src(0)))) return "mova is mova a0.x, rN (no type, repeat or saturation)";
+            Operand s = i.src(0);
+            return s.kind() != Kind.REG || s.neg() || s.abs() || s.rep() ? "mova reads a plain register" : checkReg(s, MType.U32);
+        }
+        if (i.dst().kind() == Kind.ADDR) return "only mova writes a0.x";
         if (i.srcType() == null) return "mov and cov need a source and a destination type";
         if ((i.op() == MOp.MOV) != (i.srcType() == i.type())) {
             return i.op() == MOp.MOV ? "mov does not convert: use cov" : "cov converts: its types differ";
@@ -93,6 +99,8 @@ public final class Encoding {
                     ? i.srcType().bits() == 64 ? "a 64-bit value cannot come from an immediate" : null
                     : "the immediate is a 32-bit pattern (0 to 0xffffffff)";
             case SPECIAL -> s.rep() ? "(r) is for registers" : SysVal.ofCode(s.index()) == null ? "no system value " + s.value() : null;
+            case RELCONST -> s.rep() || i.op() != MOp.MOV || i.type().bits() != 32 ? "c<a0.x + n> is read by a 32-bit mov"
+                    : s.value() >= 0 && s.value() < MAX_CONST ? null : "c<a0.x + " + s.value() + ">: the offset is 0 to " + (MAX_CONST - 1);
             default -> "a " + i.op().base() + " source is a register, constant, immediate or system value";
         };
     }
@@ -125,6 +133,10 @@ public final class Encoding {
                         ? "immediate " + s.value() + " is outside " + IMM_MIN + " to " + IMM_MAX
                         : s.rep() ? "(r) is for registers" : null;
                 case PRED -> cond ? null : "p0.x is read only by sel, br and kill";
+                case RELCONST -> op.category() == 4 || cond || t.regs() != 1 ? "c<a0.x + n> is read by mov, cat2 and cat3 instructions (32-bit)"
+                        : s.rep() ? "(r) is for registers" : s.value() >= 0 && s.value() < (cat3 ? MAX_CONST_CAT3 - 2 : MAX_CONST - 1) ? null
+                        : "c<a0.x + " + s.value() + ">: the offset is 0 to " + (cat3 ? MAX_CONST_CAT3 - 3 : MAX_CONST - 2) + " in "
+                        + (cat3 ? "a cat3" : "an ALU") + " source";
                 default -> "source " + (k + 1) + " of " + op.base() + " is missing";
             };
             if (e != null) return e;
@@ -147,7 +159,7 @@ public final class Encoding {
     private static String operandRule(MInstr i) {
         int consts = 0, imms = 0;
         for (Operand s : i.srcs()) {
-            if (s.kind() == Kind.CONST) consts++;
+            if (s.kind() == Kind.CONST || s.kind() == Kind.RELCONST) consts++;
             if (s.kind() == Kind.IMM) imms++;
         }
         switch (i.op().category()) {
@@ -310,7 +322,9 @@ public final class Encoding {
         return switch (op.category()) {
             case 0 -> w | (long) op.code() << 55 | (long) i.rpt() << 53 | sync(i, 52) | (long) i.nop() << 49
                     | (i.invert() ? 1L << 48 : 0) | (i.offset() & 0xffffffffL);
-            case 1 -> w | (long) op.code() << 58 | (long) i.rpt() << 56 | (i.ss() ? 1L << 55 : 0) | (i.sy() ? 1L << 54 : 0)
+            case 1 -> op == MOp.MOVA ? w | (long) op.code() << 58 | (i.ss() ? 1L << 55 : 0) | (i.sy() ? 1L << 54 : 0) | (long) i.nop() << 52
+                    | (long) DST_A0 << 36 | moveSrc(i.src(0))
+                    : w | (long) op.code() << 58 | (long) i.rpt() << 56 | (i.ss() ? 1L << 55 : 0) | (i.sy() ? 1L << 54 : 0)
                     | (long) i.nop() << 52 | (long) i.srcType().code() << 48 | (long) i.type().code() << 44
                     | (long) dst(i.dst()) << 36 | moveSrc(i.src(0));
             case 2, 4 -> w | (long) op.code() << 55 | (long) i.rpt() << 53 | sync(i, 52) | (long) i.nop() << 49
@@ -346,6 +360,7 @@ public final class Encoding {
         return switch (d.kind()) {
             case REG -> d.index();
             case PRED -> DST_P0;
+            case ADDR -> DST_A0;
             default -> DST_NONE;
         };
     }
@@ -358,6 +373,7 @@ public final class Encoding {
         return switch (s.kind()) {
             case REG -> (s.rep() ? 1L << 31 : 0) | s.value();
             case CONST -> 1L << 34 | (s.rep() ? 1L << 31 : 0) | s.value();
+            case RELCONST -> 1L << 34 | 1L << 33 | s.value();
             case IMM -> 2L << 34 | (s.value() & 0xffffffffL);
             default -> 3L << 34 | s.value();
         };
@@ -369,6 +385,7 @@ public final class Encoding {
             case REG -> s.index();
             case CONST -> 1 << 14 | s.index();
             case IMM -> 2 << 14 | (int) (s.value() & 0x7ff);
+            case RELCONST -> 3 << 14 | (s.index() + 1); // "none" with a value: c<a0.x + value - 1>
             default -> noneSrc();
         };
     }
@@ -382,6 +399,7 @@ public final class Encoding {
         return flags | switch (s.kind()) {
             case REG -> s.index();
             case CONST -> 1 << 10 | s.index();
+            case RELCONST -> 3 << 10 | (s.index() + 2); // c<a0.x + value - 2>
             default -> 3 << 10 | 1; // p0.x
         };
     }
@@ -428,6 +446,7 @@ public final class Encoding {
 
     private static Operand dstOf(long v) throws DecodeException {
         if (v == DST_P0) return Operand.P0;
+        if (v == DST_A0) return Operand.A0;
         if (v == DST_NONE) return Operand.NONE;
         if (v >= Operand.NUM_REGS) throw new DecodeException("no register " + v);
         return Operand.reg((int) v);
@@ -441,12 +460,16 @@ public final class Encoding {
 
     private static MInstr decodeMove(long w) throws DecodeException {
         MOp op = opcode(1, (int) bits(w, 60, 58));
-        MType from = type(bits(w, 51, 48)), to = type(bits(w, 47, 44));
         int kind = (int) bits(w, 35, 34);
         long v = bits(w, 31, 0);
+        if (op == MOp.MOVA) {
+            return MInstr.mova(Operand.reg((int) (v & 0x7fffffff)).withRep(bit(v, 31))).withSync(bit(w, 55), bit(w, 54))
+                    .withNop((int) bits(w, 53, 52));
+        }
+        MType from = type(bits(w, 51, 48)), to = type(bits(w, 47, 44));
         Operand src = switch (kind) {
             case 0 -> Operand.reg((int) (v & 0x7fffffff)).withRep(bit(v, 31));
-            case 1 -> Operand.constant((int) (v & 0x7fffffff)).withRep(bit(v, 31));
+            case 1 -> bit(w, 33) ? Operand.relConst((int) (v & 0x7fffffff)) : Operand.constant((int) (v & 0x7fffffff)).withRep(bit(v, 31));
             case 2 -> Operand.imm(v);
             default -> new Operand(Kind.SPECIAL, v, false, false, false);
         };
@@ -464,7 +487,10 @@ public final class Encoding {
             default -> Kind.NONE;
         };
         if (k == Kind.IMM) value = value >= 1024 ? value - 2048 : value;
-        if (k == Kind.NONE && value != 0) value = -1; // invalid: caught by the re-encoding check
+        if (k == Kind.NONE && value != 0) {
+            k = Kind.RELCONST;
+            value--;
+        }
         return new Operand(k, value, bit(v, 13), bit(v, 12), bit(v, 11));
     }
 
@@ -485,6 +511,7 @@ public final class Encoding {
     private static Operand cat3SrcOf(long v) {
         int kind = (int) bits(v, 11, 10);
         long value = bits(v, 7, 0);
+        if (kind == 3 && value >= 2 && !bit(v, 8)) return new Operand(Kind.RELCONST, value - 2, bit(v, 9), false, false);
         if (kind == 3) return value == 1 && !bit(v, 9) && !bit(v, 8) ? Operand.P0 : new Operand(Kind.NONE, 0, false, false, false);
         return new Operand(kind == 0 ? Kind.REG : Kind.CONST, kind <= 1 ? value : -1, bit(v, 9), false, bit(v, 8));
     }

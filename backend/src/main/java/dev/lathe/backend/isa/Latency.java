@@ -31,6 +31,9 @@ public final class Latency {
     /** Slots between an ALU write and a read by an SFU, texture or memory instruction. */
     public static final int ALU_TO_OTHER = 6;
 
+    /** Slots between {@code mova} writing a0.x and an instruction reading {@code c<a0.x + n>} (ir3 waits six). */
+    public static final int ADDRESS_DELAY = 6;
+
     /** Cycles from issue until an SFU result is written (the model's; code waits with (ss)). */
     public static final int SFU_CYCLES = 10;
 

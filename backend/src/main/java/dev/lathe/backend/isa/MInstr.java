@@ -92,6 +92,11 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
                 0, 0, 0, 0);
     }
 
+    /** {@code mova a0.x, src}: the address register for {@code c<a0.x + n>} reads. */
+    public static MInstr mova(Operand src) {
+        return new MInstr(MOp.MOVA, null, null, null, 0, false, false, 0, false, false, Operand.A0, List.of(src), 0, 0, 0, 0);
+    }
+
     public static MInstr flow(MOp op, boolean invert, int offset) {
         return new MInstr(op, null, null, null, 0, false, false, 0, false, invert, Operand.NONE, List.of(), 0, offset, 0, 0);
     }

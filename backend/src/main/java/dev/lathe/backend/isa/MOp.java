@@ -25,6 +25,8 @@ public enum MOp {
     // cat1: moves and conversions
     MOV(1, 0, "mov", 1, Types.ANY, null),
     COV(1, 1, "cov", 1, Types.ANY, null),
+    /** a0.x = a register (a constant-file index, for {@code c<a0.x + n>} reads). */
+    MOVA(1, 2, "mova", 1, Types.NONE, null),
     // cat2: ALU with one or two sources
     ADD_F(2, 0, "add", 2, Types.FLOAT, Op.FADD),
     ADD_U(2, 1, "add", 2, Types.UINT, Op.IADD),

@@ -11,6 +11,9 @@ package dev.lathe.backend.isa;
  *       32-bit pattern;
  *   <li>{@code SPECIAL}: a system value ({@link SysVal} ordinal), {@code mov} only;
  *   <li>{@code PRED}: the predicate register p0.x;
+ *   <li>{@code ADDR}: the address register a0.x ({@code mova}'s destination);
+ *   <li>{@code RELCONST}: constant-file scalar a0.x + {@code value}, {@code c<a0.x + n>}
+ *       ({@code mov} only): a uniform array element at a run-time index;
  *   <li>{@code NONE}: no operand.
  * </ul>
  *
@@ -19,11 +22,12 @@ package dev.lathe.backend.isa;
  * instruction.
  */
 public record Operand(Kind kind, long value, boolean neg, boolean abs, boolean rep) {
-    public enum Kind { REG, CONST, IMM, SPECIAL, PRED, NONE }
+    public enum Kind { REG, CONST, IMM, SPECIAL, PRED, ADDR, RELCONST, NONE }
 
     public static final int NUM_REGS = 192;
     public static final Operand NONE = new Operand(Kind.NONE, 0, false, false, false);
     public static final Operand P0 = new Operand(Kind.PRED, 0, false, false, false);
+    public static final Operand A0 = new Operand(Kind.ADDR, 0, false, false, false);
 
     public static Operand reg(int index) {
         return new Operand(Kind.REG, index, false, false, false);
@@ -31,6 +35,11 @@ public record Operand(Kind kind, long value, boolean neg, boolean abs, boolean r
 
     public static Operand constant(int index) {
         return new Operand(Kind.CONST, index, false, false, false);
+    }
+
+    /** {@code c<a0.x + offset>}. */
+    public static Operand relConst(int offset) {
+        return new Operand(Kind.RELCONST, offset, false, false, false);
     }
 
     public static Operand imm(long value) {

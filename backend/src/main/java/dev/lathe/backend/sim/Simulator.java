@@ -130,6 +130,10 @@ public final class Simulator {
         final byte[] local, priv;
         final Map<Integer, long[]> outputs = new LinkedHashMap<>();
         boolean pred, predWritten;
+        /** The address register, and when and by whom it was written (never: {@link #LONG_AGO}). */
+        int a0;
+        long a0Write = LONG_AGO;
+        int a0WriterPc = -1;
         long predWrite = LONG_AGO;
         int predWriterPc;
         long time, sstall, systall, steps;
@@ -200,6 +204,7 @@ public final class Simulator {
             Arrays.fill(syDone, -1);
             ssPending.clear();
             syPending.clear();
+            a0Write = LONG_AGO;
             preload();
         }
 
@@ -359,6 +364,17 @@ public final class Simulator {
 
         // ---- register access with the latency checks -------------------------------------------
 
+        /** a0.x, as {@code c<a0.x + n>} reads it: written by a mova at least {@link Latency#ADDRESS_DELAY} slots before. */
+        private long readA0() {
+            if (a0Write == LONG_AGO) throw error("reads c<a0.x + n> before any mova wrote a0.x");
+            long gap = time - a0Write;
+            if (gap < Latency.ADDRESS_DELAY) {
+                throw hazard("reads a0.x " + gap + " cycle" + (gap == 1 ? "" : "s") + " after the mova of pc " + a0WriterPc + "; c<a0.x + n> needs "
+                        + Latency.ADDRESS_DELAY);
+            }
+            return a0;
+        }
+
         /** A register read by the {@link #current} instruction, checked against its write. */
         private long readReg(int r) {
             if (r < 0 || r >= Operand.NUM_REGS) throw error("no register " + r);
@@ -441,6 +457,11 @@ public final class Simulator {
                         : fl ? FloatBits.fromDouble(o.value(), bits) : o.value() & Bits.mask(bits);
                 case SPECIAL -> system(SysVal.ofCode(o.index()));
                 case PRED -> readPred() ? 1 : 0;
+                case RELCONST -> {
+                    // an index outside the constant file reads zero (Isel clamps run-time indices anyway)
+                    long at = readA0() + o.value();
+                    yield at < 0 || at >= consts.length ? 0 : constValue((int) at, bits);
+                }
                 default -> throw error("missing source " + (s + 1));
             };
             if (fl) {
@@ -452,6 +473,12 @@ public final class Simulator {
 
         private void alu(MInstr i, int k) {
             MOp op = i.op();
+            if (op == MOp.MOVA) {
+                a0 = (int) readReg(i.src(0).index());
+                a0Write = time;
+                a0WriterPc = pc;
+                return;
+            }
             MType t = i.type();
             int bits = t.bits();
             long result;

@@ -37,7 +37,8 @@ final class RandomInstructions {
     private static Operand aluSrc(SplittableRandom r, MType t, boolean cat3) {
         Operand o = switch (r.nextInt(cat3 ? 2 : 3)) {
             case 0 -> reg(r, t).withRep(r.nextBoolean());
-            case 1 -> Operand.constant(r.nextInt(cat3 ? 254 : 2046) & (t.regs() == 2 ? ~1 : ~0)).withRep(r.nextBoolean());
+            case 1 -> t.regs() == 1 && r.nextInt(4) == 0 ? Operand.relConst(r.nextInt(cat3 ? 254 : 2046))
+                    : Operand.constant(r.nextInt(cat3 ? 254 : 2046) & (t.regs() == 2 ? ~1 : ~0)).withRep(r.nextBoolean());
             default -> Operand.imm(r.nextInt(Encoding.IMM_MIN, Encoding.IMM_MAX + 1));
         };
         if (o.kind() != Kind.IMM && t.kind() == MType.Kind.FLOAT) {
@@ -57,8 +58,9 @@ final class RandomInstructions {
                     : MInstr.flow(op, (op == MOp.BR || op == MOp.KILL) && r.nextBoolean(),
                             op == MOp.JUMP || op == MOp.BR ? r.nextInt(-100_000, 100_000) : 0);
             case 1 -> {
+                if (op == MOp.MOVA) yield MInstr.mova(Operand.reg(r.nextInt(Operand.NUM_REGS)));
                 MType from = op == MOp.MOV ? t : type(op, r);
-                Operand src = switch (r.nextInt(4)) {
+                Operand src = op == MOp.MOV && t.bits() == 32 && r.nextInt(5) == 0 ? Operand.relConst(r.nextInt(2048)) : switch (r.nextInt(4)) {
                     case 0 -> reg(r, from).withRep(r.nextBoolean());
                     case 1 -> Operand.constant(r.nextInt(2040) & ~1).withRep(r.nextBoolean());
                     case 2 -> Operand.imm(r.nextLong(0, 1L << 32));

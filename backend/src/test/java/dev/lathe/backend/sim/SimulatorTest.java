@@ -281,6 +281,36 @@ class SimulatorTest {
         assertTrue(f.getMessage().contains("error: stc is for the preamble"), f.getMessage());
     }
 
+    /** c<a0.x + n> reads the constant file at a0.x + n, six slots after the mova; too soon is a hazard, none before a mova an error. */
+    @Test
+    void theAddressRegisterIndexesTheConstantFile() {
+        String code = """
+                    mov.u32u32 r0.x, 1
+                    mov.f32f32 r2.x, c0.x
+                    (nop1)mov.u32u32 r1.x, 0
+                    mova a0.x, r0.x
+                    (rpt3)(nop1)nop
+                    mul.f32 r0.y, c<a0.x>, r2.x
+                    (nop2)mov.u32u32 r0.z, c<a0.x + 3>
+                    add.f32 r0.y, r0.y, r0.z
+                    (rpt2)(nop2)nop
+                    stg.f32.1 b0[r1.x], r0.y
+                    end
+                """;
+        // a0.x = 1: c<a0.x> is c0.y = 0.5 (u.y), times c0.x = 3 (u.x), plus c<a0.x + 3> = c1.x = 1.0 (the .const)
+        ShaderOutputs o = run(code, 3f, 0.5f);
+        assertEquals(2.5f, word(o, 0));
+        Program p = program(code);
+        assertEquals(p.code(), ProgramBinary.read("a.bin", ProgramBinary.write(p)).code());
+        SimulationException soon = assertThrows(SimulationException.class, () -> run(code.replace("(rpt3)(nop1)nop", "(rpt3)nop"), 3f, 0.5f));
+        assertTrue(soon.getMessage().startsWith("hazard at pc 5") && soon.getMessage().contains("a0.x 5 cycles after the mova of pc 3"),
+                soon.getMessage());
+        SimulationException none = assertThrows(SimulationException.class, () -> run(code.replace("mova a0.x, r0.x", "nop"), 3f, 0.5f));
+        assertTrue(none.getMessage().contains("before any mova wrote a0.x"), none.getMessage());
+        ProgramException notMov = assertThrows(ProgramException.class, () -> program(code.replace("    end", "    rcp.f32 r0.w, c<a0.x + 1>\n    end")));
+        assertTrue(notMov.getMessage().contains("c<a0.x + n> is read by mov, cat2 and cat3 instructions"), notMov.getMessage());
+    }
+
     private static void assertMessage(byte[] bytes, String part) {
         ProgramException e = assertThrows(ProgramException.class, () -> ProgramBinary.read("x.bin", bytes));
         assertTrue(e.getMessage().contains(part), e.getMessage());
