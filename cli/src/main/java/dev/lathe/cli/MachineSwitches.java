@@ -30,6 +30,9 @@ final class MachineSwitches {
     @Option(names = "--no-preamble", description = "compute uniform-only values in the shader (no preamble)")
     boolean noPreamble;
 
+    @Option(names = "--no-postsched", description = "no second scheduling after register allocation")
+    boolean noPostsched;
+
     /** The machine pipeline with the switched-off parts left out. */
     List<String> passes() {
         Set<String> off = new TreeSet<>();
@@ -39,6 +42,7 @@ final class MachineSwitches {
         if (noBranches) off.add("branches");
         if (noPreload) off.add("preload");
         if (noPreamble) off.add("preamble");
+        if (noPostsched) off.add("postsched");
         return Pipelines.machine(off);
     }
 }

@@ -88,6 +88,7 @@ public final class Pipelines {
         m.put("branches", List.of("branches"));
         m.put("preload", List.of("preload"));
         m.put("preamble", List.of("preamble"));
+        m.put("postsched", List.of("postsched"));
         return Collections.unmodifiableMap(m);
     }
 

@@ -23,6 +23,7 @@ import java.util.function.Consumer;
  *   <li>{@code regalloc} ({@link RegAlloc}): registers, out of SSA (edge copies for phis);
  *   <li>{@code preload} ({@link Preload}): vertex inputs and system values at the start become
  *       the program's preloads, written by the hardware before the first instruction;
+ *   <li>{@code postsched} ({@link PostSchedule}): each block scheduled again over the registers;
  *   <li>{@code linearize} ({@link Linearize}): structured control flow to branches;
  *   <li>{@code branches} ({@link Branches}): jumps threaded, inverted over, or dropped;
  *   <li>{@code legalize} ({@link Legalize}): the nops and (ss)/(sy) the latencies need.
@@ -32,7 +33,7 @@ public final class MachinePasses {
     private MachinePasses() {}
 
     /** The machine pipeline, in order (the driver lists it with the IR pipeline and checks the order of both). */
-    public static final List<String> DEFAULT = List.of("isel", "preamble", "const_operands", "sched", "coalesce", "regalloc", "preload", "linearize", "branches", "legalize");
+    public static final List<String> DEFAULT = List.of("isel", "preamble", "const_operands", "sched", "coalesce", "regalloc", "preload", "postsched", "linearize", "branches", "legalize");
 
     /** A pass: its name, the form it takes and the form it gives, and what it does. */
     private record Entry(String name, Form takes, Form gives, Consumer<MachineFunction> run)
@@ -51,6 +52,7 @@ public final class MachinePasses {
             new Entry("coalesce", Form.VIRTUAL, Form.VIRTUAL, Coalesce::coalesce),
             new Entry("regalloc", Form.VIRTUAL, Form.ALLOCATED, RegAlloc::allocate),
             new Entry("preload", Form.ALLOCATED, Form.ALLOCATED, Preload::extract),
+            new Entry("postsched", Form.ALLOCATED, Form.ALLOCATED, PostSchedule::schedule),
             new Entry("linearize", Form.ALLOCATED, Form.LINEAR, Linearize::linearize),
             new Entry("branches", Form.LINEAR, Form.LINEAR, Branches::clean),
             new Entry("legalize", Form.LINEAR, Form.LINEAR, Legalize::legalize));
