@@ -41,6 +41,8 @@ final class PostSchedule {
         /** Predecessors with the slots this node must issue after them. */
         final Map<Node, Integer> preds = new HashMap<>();
         int unscheduled, priority, start;
+        /** The earliest slot its scheduled predecessors allow (final once it is ready). */
+        int earliest;
 
         Node(MInstr i) {
             this.i = i;
@@ -123,8 +125,7 @@ final class PostSchedule {
             Node best = null;
             long bestKey = Long.MAX_VALUE;
             for (Node n : ready) {
-                int start = time;
-                for (Map.Entry<Node, Integer> p : n.preds.entrySet()) start = Math.max(start, p.getKey().start + p.getValue());
+                int start = Math.max(time, n.earliest);
                 long key = ((long) start << 20) + (1 << 19) - n.priority;
                 if (key < bestKey) {
                     bestKey = key;
@@ -135,7 +136,10 @@ final class PostSchedule {
             best.start = (int) (bestKey >> 20);
             time = best.start + best.slots;
             order.add(best);
-            for (Node s : best.succs) if (--s.unscheduled == 0) ready.add(s);
+            for (Node s : best.succs) {
+                s.earliest = Math.max(s.earliest, best.start + s.preds.get(best));
+                if (--s.unscheduled == 0) ready.add(s);
+            }
         }
         if (order.size() != code.size()) throw new IllegalStateException("postsched: dependence cycle in a block");
         // the greedy order is kept only where it is better than allocation's: no more nops, no
