@@ -62,7 +62,8 @@ final class ConstOperands {
         Map<VReg, VReg> addressOf = new HashMap<>();
         List<MirInstr> out = new ArrayList<>(code.size());
         VReg a0 = null;
-        for (MirInstr m : code) {
+        for (int n = 0; n < code.size(); n++) {
+            MirInstr m = code.get(n);
             if (m.kind == MirInstr.Kind.OP && m.proto.op() == MOp.MOVA) {
                 a0 = m.srcs[0];
                 out.add(m);
@@ -73,34 +74,61 @@ final class ConstOperands {
                 out.add(m);
                 continue;
             }
-            int cat = m.kind == MirInstr.Kind.OP ? m.proto.op().category() : 0;
-            if (cat == 2 || cat == 3) {
-                MOp op = m.proto.op();
-                // cat3 reads its second source from a register: a multiplied element goes first
-                if ((op == MOp.MAD_F || op == MOp.FMA_F) && m.srcs[0] != null && m.srcs[1] != null
-                        && addressOf.containsKey(m.srcs[1]) && !addressOf.containsKey(m.srcs[0])) {
-                    m = m.withSourcesSwapped(0, 1);
+            Folded f = foldRelative(m, addressOf, defs);
+            if (f != null && f.address() != a0) {
+                // loading a0.x again costs an instruction and its latency: only for two readers or more
+                if (readersAhead(code, n + 1, f.address(), addressOf, defs) == 0) {
+                    out.add(m);
+                    continue;
                 }
-                VReg needs = null;
-                for (int k = 0; k < m.srcs.length; k++) {
-                    VReg v = m.srcs[k];
-                    VReg addr = v == null || m.srcUnits[k] != 0 ? null : addressOf.get(v);
-                    if (addr == null || needs != null && needs != addr) continue;
-                    Operand here = m.proto.src(k);
-                    Operand rel = new Operand(Operand.Kind.RELCONST, defs.get(v).proto.src(0).value(), here.neg(), here.abs(), false);
-                    MirInstr folded = m.withOperand(k, rel);
-                    if (Encoding.validate(folded.proto) != null) continue;
-                    m = folded;
-                    needs = addr;
-                }
-                if (needs != null && needs != a0) {
-                    out.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, needs));
-                    a0 = needs;
-                }
+                out.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, f.address()));
+                a0 = f.address();
             }
-            out.add(m);
+            out.add(f == null ? m : f.instr());
         }
         return out;
+    }
+
+    /** An instruction with elements read as c<a0.x + n>, and the index a0.x must hold for it. */
+    private record Folded(MirInstr instr, VReg address) {}
+
+    /** {@code m} reading the elements it can as relative constants (all at one index), or null. */
+    private static Folded foldRelative(MirInstr m, Map<VReg, VReg> addressOf, Map<VReg, MirInstr> defs) {
+        int cat = m.kind == MirInstr.Kind.OP ? m.proto.op().category() : 0;
+        if (cat != 2 && cat != 3) return null;
+        MOp op = m.proto.op();
+        // cat3 reads its second source from a register: a multiplied element goes first
+        if ((op == MOp.MAD_F || op == MOp.FMA_F) && m.srcs[0] != null && m.srcs[1] != null
+                && addressOf.containsKey(m.srcs[1]) && !addressOf.containsKey(m.srcs[0])) {
+            m = m.withSourcesSwapped(0, 1);
+        }
+        VReg needs = null;
+        for (int k = 0; k < m.srcs.length; k++) {
+            VReg v = m.srcs[k];
+            VReg addr = v == null || m.srcUnits[k] != 0 ? null : addressOf.get(v);
+            if (addr == null || needs != null && needs != addr) continue;
+            Operand here = m.proto.src(k);
+            Operand rel = new Operand(Operand.Kind.RELCONST, defs.get(v).proto.src(0).value(), here.neg(), here.abs(), false);
+            MirInstr folded = m.withOperand(k, rel);
+            if (Encoding.validate(folded.proto) != null) continue;
+            m = folded;
+            needs = addr;
+        }
+        return needs == null ? null : new Folded(m, needs);
+    }
+
+    /** How many instructions from {@code from} on would read elements at {@code address} before one needs another index. */
+    private static int readersAhead(List<MirInstr> code, int from, VReg address, Map<VReg, VReg> addressOf, Map<VReg, MirInstr> defs) {
+        int count = 0;
+        for (int n = from; n < code.size(); n++) {
+            MirInstr m = code.get(n);
+            if (m.kind == MirInstr.Kind.OP && m.proto.op() == MOp.MOVA) break;
+            Folded f = foldRelative(m, addressOf, defs);
+            if (f == null) continue;
+            if (f.address() != address) break;
+            count++;
+        }
+        return count;
     }
 
     /** Removes each {@code mova} no instruction reads a0.x after, before the next one or the block's end. */
