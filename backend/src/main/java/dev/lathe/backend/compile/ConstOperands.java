@@ -58,6 +58,13 @@ final class ConstOperands {
      * again right before the reader (its register is still live: SSA). Each reader then belongs
      * to the {@code mova} before it, which the scheduler keeps.
      */
+    /**
+     * Readers in a row at one index that pay for loading a0.x again (its six slots of latency):
+     * measured on the bundled shaders, 2 and 3 leave multiview.vert 27 cycles slower than 4;
+     * 6 and more give up skinning.vert's folds (20% slower) for multiview's.
+     */
+    static final int REMAT_READERS = 4;
+
     private static List<MirInstr> relative(List<MirInstr> code, Map<VReg, MirInstr> defs) {
         Map<VReg, VReg> addressOf = new HashMap<>();
         List<MirInstr> out = new ArrayList<>(code.size());
@@ -76,8 +83,8 @@ final class ConstOperands {
             }
             Folded f = foldRelative(m, addressOf, defs);
             if (f != null && f.address() != a0) {
-                // loading a0.x again costs an instruction and its latency: only for two readers or more
-                if (readersAhead(code, n + 1, f.address(), addressOf, defs) == 0) {
+                // loading a0.x again costs an instruction and its latency: only for a run of readers
+                if (readersAhead(code, n + 1, f.address(), addressOf, defs) < REMAT_READERS - 1) {
                     out.add(m);
                     continue;
                 }
