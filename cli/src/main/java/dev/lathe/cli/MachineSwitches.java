@@ -4,45 +4,44 @@ import dev.lathe.driver.Pipelines;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IModelTransformer;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Spec;
 
 /**
  * The machine pipeline's switches ({@link Pipelines#SWITCHES}), as {@code lathe compile} and
  * {@code lathe shaderdb} spell them: each {@code --no-NAME} leaves out one part of the backend,
- * to measure what it does.
+ * to measure what it does. The options are made from the table, so a new switch needs no code
+ * here.
  */
+@Command(modelTransformer = MachineSwitches.Declare.class)
 final class MachineSwitches {
-    @Option(names = "--no-const-operands", description = "read constants and uniforms through a mov, not as operands")
-    boolean noConstOperands;
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec spec; // the command this is mixed into, which holds the options
 
-    @Option(names = "--no-sched", description = "keep each block's instructions in selection order (no scheduling)")
-    boolean noSched;
+    /** Adds one {@code --no-NAME} flag per switch to the mixin (and so to every command it is mixed into). */
+    static final class Declare implements IModelTransformer {
+        @Override
+        public CommandSpec transform(CommandSpec spec) {
+            Pipelines.SWITCHES.forEach((name, sw) -> spec.addOption(OptionSpec.builder(option(name)).type(boolean.class)
+                    .description(sw.without()).build()));
+            return spec;
+        }
+    }
 
-    @Option(names = "--no-coalesce", description = "allocate registers without the coalescing hints (more copies)")
-    boolean noCoalesce;
-
-    @Option(names = "--no-branches", description = "keep the jumps as linearization lays them out (no threading or inverting)")
-    boolean noBranches;
-
-    @Option(names = "--no-preload", description = "load vertex inputs and system values with instructions (nothing preloaded)")
-    boolean noPreload;
-
-    @Option(names = "--no-preamble", description = "compute uniform-only values in the shader (no preamble)")
-    boolean noPreamble;
-
-    @Option(names = "--no-postsched", description = "no second scheduling after register allocation")
-    boolean noPostsched;
+    private static String option(String name) {
+        return "--no-" + name;
+    }
 
     /** The machine pipeline with the switched-off parts left out. */
     List<String> passes() {
         Set<String> off = new TreeSet<>();
-        if (noConstOperands) off.add("const-operands");
-        if (noSched) off.add("sched");
-        if (noCoalesce) off.add("coalesce");
-        if (noBranches) off.add("branches");
-        if (noPreload) off.add("preload");
-        if (noPreamble) off.add("preamble");
-        if (noPostsched) off.add("postsched");
+        for (String name : Pipelines.SWITCHES.keySet()) {
+            Boolean on = spec.findOption(option(name)).getValue();
+            if (Boolean.TRUE.equals(on)) off.add(name);
+        }
         return Pipelines.machine(off);
     }
 }

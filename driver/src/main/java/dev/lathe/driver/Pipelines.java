@@ -73,22 +73,30 @@ public final class Pipelines {
     /** The machine pipeline (the backend's: {@link MachinePasses#DEFAULT}). */
     public static final List<String> MACHINE = MachinePasses.DEFAULT;
 
-    /**
-     * The machine pipeline's switches, by the name their {@code --no-NAME} option gives them:
-     * the passes each one leaves out. Every part of the backend that improves the code can be
-     * turned off, so that its effect is measured against the rest ({@code docs/RESULTS.md}).
-     */
-    public static final Map<String, List<String>> SWITCHES = switches();
+    /** A switch of the machine pipeline: the passes it leaves out, and what the code is like without them. */
+    public record Switch(List<String> passes, String without) {
+        public Switch {
+            passes = List.copyOf(passes);
+        }
+    }
 
-    private static Map<String, List<String>> switches() {
-        Map<String, List<String>> m = new LinkedHashMap<>();
-        m.put("const-operands", List.of("const_operands"));
-        m.put("sched", List.of("sched"));
-        m.put("coalesce", List.of("coalesce"));
-        m.put("branches", List.of("branches"));
-        m.put("preload", List.of("preload"));
-        m.put("preamble", List.of("preamble"));
-        m.put("postsched", List.of("postsched"));
+    /**
+     * The machine pipeline's switches, by the name their {@code --no-NAME} option gives them
+     * (the command line's options are made from this table). Every part of the backend that
+     * improves the code can be turned off, so that its effect is measured against the rest
+     * ({@code docs/RESULTS.md}).
+     */
+    public static final Map<String, Switch> SWITCHES = switches();
+
+    private static Map<String, Switch> switches() {
+        Map<String, Switch> m = new LinkedHashMap<>();
+        m.put("preamble", new Switch(List.of("preamble"), "compute uniform-only values in the shader (no preamble)"));
+        m.put("const-operands", new Switch(List.of("const_operands"), "read constants and uniforms through a mov, not as operands"));
+        m.put("sched", new Switch(List.of("sched"), "keep each block's instructions in selection order (no scheduling before allocation)"));
+        m.put("coalesce", new Switch(List.of("coalesce"), "allocate registers without the coalescing hints (more copies)"));
+        m.put("preload", new Switch(List.of("preload"), "load vertex inputs and system values with instructions (nothing preloaded)"));
+        m.put("postsched", new Switch(List.of("postsched"), "no second scheduling after register allocation"));
+        m.put("branches", new Switch(List.of("branches"), "keep the jumps as linearization lays them out (no threading or inverting)"));
         return Collections.unmodifiableMap(m);
     }
 
@@ -96,9 +104,9 @@ public final class Pipelines {
     public static List<String> machine(Set<String> off) {
         Set<String> drop = new HashSet<>();
         for (String s : off) {
-            List<String> passes = SWITCHES.get(s);
-            if (passes == null) throw new IllegalArgumentException("unknown switch '" + s + "' (known: " + String.join(", ", SWITCHES.keySet()) + ")");
-            drop.addAll(passes);
+            Switch sw = SWITCHES.get(s);
+            if (sw == null) throw new IllegalArgumentException("unknown switch '" + s + "' (known: " + String.join(", ", SWITCHES.keySet()) + ")");
+            drop.addAll(sw.passes());
         }
         List<String> out = new ArrayList<>();
         for (String p : MACHINE) if (!drop.contains(p)) out.add(p);

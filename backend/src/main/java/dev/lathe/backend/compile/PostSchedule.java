@@ -53,11 +53,7 @@ final class PostSchedule {
     /** How many slots after {@code writer} an instruction reading {@code r} may issue. */
     private static int readDelay(MInstr writer, MInstr reader, int r) {
         if (r == Access.A0) return Latency.ADDRESS_DELAY;
-        return switch (writer.op().latency()) {
-            case ALU -> Latency.aluDelay(reader.op(), r == Access.P0);
-            case SFU -> Latency.SFU_CYCLES;
-            case LOAD -> Latency.LOAD_CYCLES;
-        };
+        return Latency.readyAfter(writer.op().latency(), r != Access.P0 && Latency.readsLate(reader.op()));
     }
 
     private static void edge(Node from, Node to, int delay) {
@@ -67,13 +63,6 @@ final class PostSchedule {
             to.unscheduled++;
         }
         to.preds.put(from, Math.max(delay, had == null ? 0 : had));
-    }
-
-    private static int memoryClass(MInstr i) {
-        MOp op = i.op();
-        if (op.category() == 0 || op.category() == 7 || op.isStore() || op.isAtomic()) return 2;
-        if (op.isLoad() && op != MOp.LDC && op != MOp.LDLV) return 1;
-        return 0;
     }
 
     private static List<MInstr> schedule(List<MInstr> code) {
@@ -97,7 +86,7 @@ final class PostSchedule {
                 readersSince.remove(r);
                 lastWriter.put(r, n);
             }
-            int mem = memoryClass(i);
+            int mem = Schedule.memoryClass(i.op());
             if (mem == 1) {
                 if (lastEffect != null) edge(lastEffect, n, 1);
                 loadsSinceEffect.add(n);

@@ -4,6 +4,7 @@ import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import dev.lathe.backend.isa.MType;
 import dev.lathe.backend.isa.Operand;
+import dev.lathe.backend.program.Program;
 import dev.lathe.ir.Block;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -85,9 +86,9 @@ final class Preamble {
     private static boolean isUniform(MirInstr m, Map<VReg, MirInstr> uniform) {
         if (m.kind != MirInstr.Kind.OP || m.def == null || m.def.units != 1) return false;
         MInstr p = m.proto;
-        int c = p.op().category();
-        // bary.f reads the invocation's varyings: the one ALU op that is not a function of its operands
-        if (c < 1 || c > 4 || p.op() == MOp.BARY_F || p.rpt() != 0 || p.dst().kind() != Operand.Kind.REG) return false;
+        // what a preamble may hold at all (Program says: ALU and SFU work, nothing per invocation)
+        if (Program.checkPreamble(p, false) != null || p.op() == MOp.NOP || p.op() == MOp.STC) return false;
+        if (p.rpt() != 0 || p.dst().kind() != Operand.Kind.REG) return false;
         for (int k = 0; k < p.srcs().size(); k++) {
             VReg s = k < m.srcs.length ? m.srcs[k] : null;
             if (s != null) {

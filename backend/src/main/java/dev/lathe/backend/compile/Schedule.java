@@ -1,8 +1,8 @@
 package dev.lathe.backend.compile;
 
+import dev.lathe.backend.isa.Access;
 import dev.lathe.backend.isa.Latency;
 import dev.lathe.backend.isa.MOp;
-import dev.lathe.backend.isa.Operand;
 import dev.lathe.ir.Block;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -87,42 +87,20 @@ public final class Schedule {
         }
     }
 
-    /** The slots from a producer's issue until a reader of the given kind may issue. */
-    private static int delay(Latency.Kind kind, boolean lateReader) {
-        return switch (kind) {
-            case ALU -> lateReader ? Latency.ALU_TO_OTHER : Latency.ALU_TO_ALU;
-            case SFU -> Latency.SFU_CYCLES;
-            case LOAD -> Latency.LOAD_CYCLES;
-        };
-    }
-
-    private static boolean writesP0(MirInstr m) {
-        return m.kind == MirInstr.Kind.OP && m.proto.dst().kind() == Operand.Kind.PRED;
-    }
-
-    private static boolean readsP0(MirInstr m) {
+    /** Whether {@code m} reads ({@code read}) or writes register {@code r} (p0.x, a0.x: {@link Access}). */
+    private static boolean touches(MirInstr m, int r, boolean read) {
         if (m.kind != MirInstr.Kind.OP) return false;
-        if (m.proto.op() == MOp.KILL) return true;
-        for (Operand o : m.proto.srcs()) if (o.kind() == Operand.Kind.PRED) return true;
+        for (int x : read ? Access.reads(m.proto) : Access.writes(m.proto)) if (x == r) return true;
         return false;
     }
 
-    private static boolean writesA0(MirInstr m) {
-        return m.kind == MirInstr.Kind.OP && m.proto.dst().kind() == Operand.Kind.ADDR;
-    }
-
-    private static boolean readsA0(MirInstr m) {
-        if (m.kind != MirInstr.Kind.OP) return false;
-        for (Operand o : m.proto.srcs()) if (o.kind() == Operand.Kind.RELCONST) return true;
-        return false;
-    }
-
-    /** 2: an effect whose order is kept (stores, atomics, flow, barriers); 1: a memory load; 0: neither. */
-    private static int memoryClass(MirInstr m) {
-        if (m.kind != MirInstr.Kind.OP) return 0;
-        MOp op = m.proto.op();
+    /**
+     * How an instruction is ordered against memory (for both schedulers): 2, an effect whose
+     * order is kept (stores, atomics, flow, barriers); 1, a memory load (not across an effect);
+     * 0, free to move (constants and inputs are never written while the shader runs).
+     */
+    static int memoryClass(MOp op) {
         if (op.category() == 0 || op.category() == 7 || op.isStore() || op.isAtomic()) return 2;
-        // constants and inputs are never written while the shader runs
         if (op.isLoad() && op != MOp.LDC && op != MOp.LDLV) return 1;
         return 0;
     }
@@ -172,7 +150,7 @@ public final class Schedule {
                     }
                 }
                 if (m.def != null) defs.put(m.def, n);
-                boolean r = readsP0(n.m), w = writesP0(n.m);
+                boolean r = touches(m, Access.P0, true), w = touches(m, Access.P0, false);
                 if (r) {
                     n.p0Writer = lastP0Writer;
                     if (lastP0Writer != null) edge(lastP0Writer, n);
@@ -186,18 +164,18 @@ public final class Schedule {
                 }
                 if (r || w) lastP0 = n;
                 // a0.x as p0.x: each reader after its mova, the next mova after them
-                if (readsA0(m)) {
+                if (touches(m, Access.A0, true)) {
                     n.a0Writer = lastA0Writer;
                     if (lastA0Writer != null) edge(lastA0Writer, n);
                     a0ReadersSinceWrite.add(n);
                 }
-                if (writesA0(m)) {
+                if (touches(m, Access.A0, false)) {
                     if (lastA0Writer != null) edge(lastA0Writer, n);
                     for (Node x : a0ReadersSinceWrite) edge(x, n);
                     a0ReadersSinceWrite.clear();
                     lastA0Writer = n;
                 }
-                int mem = memoryClass(m);
+                int mem = m.kind == MirInstr.Kind.OP ? memoryClass(m.proto.op()) : 0;
                 if (mem == 1) {
                     if (lastEffect != null) edge(lastEffect, n);
                     loadsSinceEffect.add(n);
@@ -213,7 +191,7 @@ public final class Schedule {
                 Node n = nodes.get(k);
                 int p = n.slots;
                 for (Node s : n.succs) {
-                    int lat = n.pseudo ? 0 : s.dataPreds.contains(n) ? delay(n.kind(), s.readsLate()) : s.p0Writer == n ? Latency.ALU_TO_ALU
+                    int lat = n.pseudo ? 0 : s.dataPreds.contains(n) ? Latency.readyAfter(n.kind(), s.readsLate()) : s.p0Writer == n ? Latency.ALU_TO_ALU
                             : s.a0Writer == n ? Latency.ADDRESS_DELAY : 1;
                     p = Math.max(p, lat + s.priority);
                 }
@@ -269,8 +247,8 @@ public final class Schedule {
                         best.readyLate = Math.max(best.readyLate, d.readyLate);
                     }
                 } else {
-                    best.readyAlu = start + delay(best.kind(), false);
-                    best.readyLate = start + delay(best.kind(), true);
+                    best.readyAlu = start + Latency.readyAfter(best.kind(), false);
+                    best.readyLate = start + Latency.readyAfter(best.kind(), true);
                     best.a0Ready = start + Latency.ADDRESS_DELAY;
                 }
                 time = start + best.slots;

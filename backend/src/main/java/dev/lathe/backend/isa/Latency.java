@@ -49,6 +49,20 @@ public final class Latency {
         return readsLate(consumer) ? ALU_TO_OTHER : ALU_TO_ALU;
     }
 
+    /**
+     * The slots a reader should issue after a producer of {@code kind} to find its result ready
+     * without waiting: the ALU delay ({@code lateReader}: read by an SFU, texture or memory
+     * instruction), or the SFU's and loads' cycles (which code waits for with (ss)/(sy)) — what
+     * the schedulers plan with.
+     */
+    public static int readyAfter(Kind kind, boolean lateReader) {
+        return switch (kind) {
+            case ALU -> lateReader ? ALU_TO_OTHER : ALU_TO_ALU;
+            case SFU -> SFU_CYCLES;
+            case LOAD -> LOAD_CYCLES;
+        };
+    }
+
     /** Whether {@code consumer} reads its registers in the SFU, texture or memory pipeline (cat4–cat6). */
     public static boolean readsLate(MOp consumer) {
         int c = consumer.category();
