@@ -94,6 +94,7 @@ public final class Pipelines {
         m.put("const-operands", new Switch(List.of("const_operands"), "read constants and uniforms through a mov, not as operands"));
         m.put("sched", new Switch(List.of("sched"), "keep each block's instructions in selection order (no scheduling before allocation)"));
         m.put("coalesce", new Switch(List.of("coalesce"), "allocate registers without the coalescing hints (more copies)"));
+        m.put("copyprop", new Switch(List.of("copyprop"), "keep the copies register allocation leaves (no copy propagation after it)"));
         m.put("preload", new Switch(List.of("preload"), "load vertex inputs and system values with instructions (nothing preloaded)"));
         m.put("postsched", new Switch(List.of("postsched"), "no second scheduling after register allocation"));
         m.put("branches", new Switch(List.of("branches"), "keep the jumps as linearization lays them out (no threading or inverting)"));

@@ -21,6 +21,8 @@ import java.util.function.Consumer;
  *   <li>{@code coalesce} ({@link Coalesce}): hints for allocation — copies, phis, collects and
  *       splits would rather share registers with their sources;
  *   <li>{@code regalloc} ({@link RegAlloc}): registers, out of SSA (edge copies for phis);
+ *   <li>{@code copyprop} ({@link CopyProp}): sources read the register a copy came from, and
+ *       copies no one reads go;
  *   <li>{@code preload} ({@link Preload}): vertex inputs and system values at the start become
  *       the program's preloads, written by the hardware before the first instruction;
  *   <li>{@code postsched} ({@link PostSchedule}): each block scheduled again over the registers;
@@ -33,7 +35,7 @@ public final class MachinePasses {
     private MachinePasses() {}
 
     /** The machine pipeline, in order (the driver lists it with the IR pipeline and checks the order of both). */
-    public static final List<String> DEFAULT = List.of("isel", "preamble", "const_operands", "sched", "coalesce", "regalloc", "preload", "postsched", "linearize", "branches", "legalize");
+    public static final List<String> DEFAULT = List.of("isel", "preamble", "const_operands", "sched", "coalesce", "regalloc", "copyprop", "preload", "postsched", "linearize", "branches", "legalize");
 
     /** A pass: its name, the form it takes and the form it gives, and what it does. */
     private record Entry(String name, Form takes, Form gives, Consumer<MachineFunction> run)
@@ -51,6 +53,7 @@ public final class MachinePasses {
             new Entry("sched", Form.VIRTUAL, Form.VIRTUAL, Schedule::schedule),
             new Entry("coalesce", Form.VIRTUAL, Form.VIRTUAL, Coalesce::coalesce),
             new Entry("regalloc", Form.VIRTUAL, Form.ALLOCATED, RegAlloc::allocate),
+            new Entry("copyprop", Form.ALLOCATED, Form.ALLOCATED, CopyProp::propagate),
             new Entry("preload", Form.ALLOCATED, Form.ALLOCATED, Preload::extract),
             new Entry("postsched", Form.ALLOCATED, Form.ALLOCATED, PostSchedule::schedule),
             new Entry("linearize", Form.ALLOCATED, Form.LINEAR, Linearize::linearize),

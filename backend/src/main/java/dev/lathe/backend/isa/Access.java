@@ -86,7 +86,7 @@ public final class Access {
     }
 
     /** Registers one source takes: 2 for a 64-bit operand, else 1. */
-    static int units(MInstr i, int s) {
+    public static int units(MInstr i, int s) {
         if (i.op() == MOp.SEL_B && s == 1 || i.op() == MOp.MOVA) return 1;
         MType t = i.op().category() == 1 ? i.srcType() : i.type();
         return t.regs();
