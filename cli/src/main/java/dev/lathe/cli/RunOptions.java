@@ -24,7 +24,7 @@ final class RunOptions {
     List<String> bufferSizes = new ArrayList<>();
 
     @Option(names = "--texture", paramLabel = "NAME=SIZE:VALUES",
-            description = "texels, 4 components each, row by row; SIZE is W (1d), WxH (2d) or WxHxD (3d)")
+            description = "texels, 4 components each, row by row; SIZE is W (1d), WxH (2d) or WxHxD (3d); NAME[K] is element K of an array of textures")
     List<String> textures = new ArrayList<>();
 
     @Option(names = "--device-memory", paramLabel = "[TYPE:]VALUES",

@@ -27,10 +27,12 @@ public enum Intrinsic {
     STORE_GLOBAL(null, Dest.NONE, Effect.SIDE_EFFECT, allStages(), Role.ADDRESS, Role.ANY_VALUE),
     /** The buffer's size in bytes (what the application bound; a run-time array's length comes from it). */
     BUFFER_SIZE(Variable.Kind.BUFFER, Dest.UINT, Effect.PURE, allStages()),
-    TEX(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.FLOAT_COORD),
-    TXL(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.FLOAT_COORD, Role.LOD),
-    TXF(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.INT_COORD),
-    TXS(Variable.Kind.TEXTURE, Dest.TEX_SIZE, Effect.PURE, allStages()),
+    // On an array of textures the first source picks the element; an index at or past the end
+    // (unsigned) picks the last one.
+    TEX(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.ARRAY_INDEX, Role.FLOAT_COORD),
+    TXL(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.ARRAY_INDEX, Role.FLOAT_COORD, Role.LOD),
+    TXF(Variable.Kind.TEXTURE, Dest.TEXEL, Effect.PURE, allStages(), Role.ARRAY_INDEX, Role.INT_COORD),
+    TXS(Variable.Kind.TEXTURE, Dest.TEX_SIZE, Effect.PURE, allStages(), Role.ARRAY_INDEX),
     /** A storage image's texel at integer coordinates (zero outside the image). */
     IMAGE_LOAD(Variable.Kind.IMAGE, Dest.TEXEL, Effect.READS_MEMORY, allStages(), Role.INT_COORD),
     /** Stores a texel at the image's format precision (dropped outside the image). */

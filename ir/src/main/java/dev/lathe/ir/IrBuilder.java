@@ -286,6 +286,19 @@ public final class IrBuilder {
         return load(Intrinsic.TXF, t, coord);
     }
 
+    /**
+     * A texture instruction ({@code tex}, {@code txl}, {@code txf}, {@code txs}) on element
+     * {@code element} of an array of textures, or on a texture that is no array when
+     * {@code element} is null.
+     */
+    public Value texture(Intrinsic op, Variable t, Value element, Value... rest) {
+        if (element == null) return load(op, t, rest);
+        Value[] srcs = new Value[rest.length + 1];
+        srcs[0] = element;
+        System.arraycopy(rest, 0, srcs, 1, rest.length);
+        return load(op, t, srcs);
+    }
+
     public Value imageLoad(Variable img, Value coord) {
         return load(Intrinsic.IMAGE_LOAD, img, coord);
     }

@@ -14,7 +14,10 @@ import java.util.Locale;
  *   <li>buffer: {@code type} = the element type (used to read and print contents),
  *       {@code binding}; buffers are byte-addressed;
  *   <li>texture: {@code dim}, {@code type} = the texel type (always 4 components of 32 bits),
- *       {@code binding}, {@code unorm} (every texel component lies in [+0, 1], as a UNORM format decodes: never -0);
+ *       {@code binding}, {@code unorm} (every texel component lies in [+0, 1], as a UNORM format decodes: never -0),
+ *       {@code arrayLength} (0: not an array; an array of textures is indexed at run time, as
+ *       SPIR-V's descriptor indexing does, and its element k is the texture
+ *       {@link #elementName(int) name[k]} of the inputs);
  *   <li>local: {@code type}, {@code arrayLength};
  *   <li>shared: {@code type}, {@code arrayLength} — workgroup memory of a compute shader, one
  *       copy per workgroup that all its invocations read and write (zero at the start of a
@@ -92,10 +95,20 @@ public final class Variable {
     }
 
     public static Variable texture(String name, TextureDim dim, BaseType texelBase, int binding, boolean unorm) {
+        return texture(name, dim, texelBase, binding, unorm, 0);
+    }
+
+    /** A texture, or with {@code arrayLength} > 0 an array of textures alike. */
+    public static Variable texture(String name, TextureDim dim, BaseType texelBase, int binding, boolean unorm, int arrayLength) {
         if (unorm && texelBase != BaseType.FLOAT) {
             throw new IllegalArgumentException("only float textures can be unorm");
         }
-        return new Variable(Kind.TEXTURE, name, new VarType(texelBase, 32, 4), 0, -1, binding, false, unorm, dim);
+        return new Variable(Kind.TEXTURE, name, new VarType(texelBase, 32, 4), arrayLength, -1, binding, false, unorm, dim);
+    }
+
+    /** The name element {@code k} of an array of textures goes by in the inputs ({@code name[k]}); the name itself for one texture. */
+    public String elementName(int k) {
+        return isArray() ? name + "[" + k + "]" : name;
     }
 
     /**

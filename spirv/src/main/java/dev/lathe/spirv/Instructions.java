@@ -107,12 +107,8 @@ final class Instructions {
                 if (p.place() instanceof SpirvToIr.TextureArrayPlace ta) {
                     if (p.path().size() != 1) throw m.module.error(i, "unsupported OpLoad (a whole array of textures)");
                     Object k = p.path().get(0);
-                    if (k instanceof Integer c) {
-                        if (c < 0 || c >= ta.vars().size()) throw m.module.error(i, "texture array element " + c + " out of range");
-                        t.textures.put(id, SpirvToIr.TexChoice.of(ta.vars().get(c)));
-                    } else {
-                        t.textures.put(id, new SpirvToIr.TexChoice(ta.vars(), (Value) k));
-                    }
+                    if (k instanceof Integer c && (c < 0 || c >= ta.var().arrayLength())) throw m.module.error(i, "texture array element " + c + " out of range");
+                    t.textures.put(id, new SpirvToIr.TexChoice(ta.var(), t.index(k)));
                     return;
                 }
                 if (p.place() instanceof SpirvToIr.SamplerPlace) return; // samplers hold nothing
@@ -337,7 +333,7 @@ final class Instructions {
 
     private static Variable storageImage(SpirvToIr t, Instruction i, int id) {
         SpirvToIr.TexChoice c = texture(t, i, id);
-        Variable v = c.vars().get(0);
+        Variable v = c.var();
         if (c.index() != null || v.kind() != Variable.Kind.IMAGE) throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + " on %" + id + ", which is no storage image");
         return v;
     }
@@ -356,8 +352,8 @@ final class Instructions {
     private static Variable inputAttachment(SpirvToIr t, Instruction i, int id) {
         SpirvToIr.TexChoice c = t.textures.get(id);
         if (c == null || c.index() != null) return null;
-        SpirvToIr.TextureShape shape = t.textureShapes.get(c.vars().get(0));
-        return shape == SpirvToIr.TextureShape.SUBPASS || shape == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED ? c.vars().get(0) : null;
+        SpirvToIr.TextureShape shape = t.textureShapes.get(c.var());
+        return shape == SpirvToIr.TextureShape.SUBPASS || shape == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED ? c.var() : null;
     }
 
     /**
@@ -398,21 +394,29 @@ final class Instructions {
         return v;
     }
 
-    /**
-     * Image instructions on a sampled image. An element of an array of textures picked at run
-     * time is sampled in every element, then selected by the index.
-     */
+    /** Image instructions on a sampled image, or on an element of an array of them. */
     private static Val image(SpirvToIr t, Instruction i) {
         SpirvToIr.TexChoice tc = texture(t, i, t.m.id(i, 2));
-        Value r = imageOn(t, i, tc.vars().get(0));
-        if (tc.index() == null) return new Val.Simple(r);
-        IrBuilder b = t.b;
-        Value idx = t.index(tc.index());
-        for (int k = 1; k < tc.vars().size(); k++) {
-            Value pick = splat(b, b.alu(Op.IEQ, idx, b.i32(k)), r.numComponents());
-            r = b.alu(Op.BCSEL, pick, imageOn(t, i, tc.vars().get(k)), r);
+        return new Val.Simple(imageOn(t, i, new Tex(tc.var(), tc.index())));
+    }
+
+    /** A texture, or element {@code element} of an array of textures: what its texture instructions read. */
+    private record Tex(Variable var, Value element) {
+        Value tex(IrBuilder b, Value coord) {
+            return b.texture(Intrinsic.TEX, var, element, coord);
         }
-        return new Val.Simple(r);
+
+        Value txl(IrBuilder b, Value coord, Value lod) {
+            return b.texture(Intrinsic.TXL, var, element, coord, lod);
+        }
+
+        Value txf(IrBuilder b, Value coord) {
+            return b.texture(Intrinsic.TXF, var, element, coord);
+        }
+
+        Value txs(IrBuilder b) {
+            return b.texture(Intrinsic.TXS, var, element);
+        }
     }
 
     /**
@@ -422,7 +426,8 @@ final class Instructions {
      * texel's red channel, else 0.0. Projective forms divide the coordinates (and the
      * reference) by q, the component after them.
      */
-    private static Value imageOn(SpirvToIr t, Instruction i, Variable tex) {
+    private static Value imageOn(SpirvToIr t, Instruction i, Tex tx) {
+        Variable tex = tx.var();
         ModuleInfo m = t.m;
         IrBuilder b = t.b;
         int dims = tex.dim().coordinates();
@@ -432,7 +437,7 @@ final class Instructions {
         boolean subpass = shape == SpirvToIr.TextureShape.SUBPASS || shape == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED;
         if (subpass) throw m.module.error(i, SpirvNames.opcode(op) + " on an input attachment (only OpImageRead reads one)");
         if (op == 103 || op == 104) {
-            Value size = tex.kind() == Variable.Kind.IMAGE ? b.imageSize(tex) : b.txs(tex);
+            Value size = tex.kind() == Variable.Kind.IMAGE ? b.imageSize(tex) : tx.txs(b);
             // a cube array's layers are its faces / 6
             if (shape == SpirvToIr.TextureShape.CUBE_ARRAY) size = b.vec(b.channel(size, 0), b.channel(size, 1), b.alu(Op.UDIV, b.channel(size, 2), b.i32(6)));
             int n = SpirvType.components(m.typeOf(i, m.id(i, 0)));
@@ -441,7 +446,7 @@ final class Instructions {
         if (op == 106) return b.i32(1); // OpImageQueryLevels: textures have one level
         if (op == 107) { // OpImageQuerySamples
             if (shape != SpirvToIr.TextureShape.MULTISAMPLED) throw m.module.error(i, "OpImageQuerySamples on a texture that is not multisampled");
-            return b.channel(b.txs(tex), 2);
+            return b.channel(tx.txs(b), 2);
         }
         if (shape == SpirvToIr.TextureShape.MULTISAMPLED && op != 95) {
             throw m.module.error(i, SpirvNames.opcode(op) + " on a multisampled texture (only texel fetches read one)");
@@ -498,7 +503,7 @@ final class Instructions {
         if (shape == SpirvToIr.TextureShape.MULTISAMPLED) {
             if (sample == null) throw m.module.error(i, "OpImageFetch on a multisampled texture needs a Sample operand");
             Value at = offset == null ? coord : b.alu(Op.IADD, coord, offset.numComponents() == 2 ? offset : pick(b, offset, 2));
-            return b.txf(tex, b.vec(b.channel(at, 0), b.channel(at, 1), sample));
+            return tx.txf(b, b.vec(b.channel(at, 0), b.channel(at, 1), sample));
         }
         if (sample != null) throw m.module.error(i, SpirvNames.opcode(op) + " with a Sample operand on a texture that is not multisampled");
         if (offset != null && shape == SpirvToIr.TextureShape.CUBE_ARRAY) throw m.module.error(i, SpirvNames.opcode(op) + " with an offset on a cube map");
@@ -512,19 +517,19 @@ final class Instructions {
         if (offset != null && offset.numComponents() != dims) offset = pick(b, offset, dims);
         if (op == 95) {
             // texel coordinates: the offset adds in texels
-            return b.txf(tex, offset == null ? coord : b.alu(Op.IADD, coord, offset));
+            return tx.txf(b, offset == null ? coord : b.alu(Op.IADD, coord, offset));
         }
         if (offset != null) {
             // normalized coordinates: the offset in texels, divided by the size
-            Value size = b.txs(tex);
+            Value size = tx.txs(b);
             if (size.numComponents() != dims) size = pick(b, size, dims);
             coord = b.alu(Op.FADD, coord, b.alu(Op.FDIV, b.alu(Op.I2F32, offset), b.alu(Op.U2F32, size)));
         }
-        if (shape == SpirvToIr.TextureShape.ARRAY) coord = layerCoordinate(b, tex, coord);
+        if (shape == SpirvToIr.TextureShape.ARRAY) coord = layerCoordinate(b, tx, coord);
         if (shape == SpirvToIr.TextureShape.CUBE) coord = cubeCoordinate(b, coord, null, null);
         if (shape == SpirvToIr.TextureShape.CUBE_ARRAY) {
             // cube k is faces 6k … 6k + 5; k = clamp(roundEven(layer), 0, L − 1) as for any array
-            Value faces = b.alu(Op.U2F32, b.channel(b.txs(tex), 2));
+            Value faces = b.alu(Op.U2F32, b.channel(tx.txs(b), 2));
             Value cubes = b.alu(Op.FDIV, faces, b.f32(6f));
             Value layer = b.alu(Op.FROUND_EVEN, b.channel(coord, 3));
             layer = b.alu(Op.FMIN, b.alu(Op.FMAX, layer, b.f32(0f)), b.alu(Op.FSUB, cubes, b.f32(1f)));
@@ -532,17 +537,17 @@ final class Instructions {
         }
         if (op == 96) {
             if (shape != SpirvToIr.TextureShape.PLAIN) throw m.module.error(i, "unsupported OpImageGather (on an arrayed texture)");
-            return gather(b, tex, coord, component);
+            return gather(b, tx, coord, component);
         }
         boolean explicit = op == 88 || op == 90 || op == 92 || op == 94;
         Value texel;
         if (!explicit) {
             if (lod != null || grad) throw m.module.error(i, SpirvNames.opcode(op) + " with a Lod or Grad operand");
-            texel = b.tex(tex, coord);
+            texel = tx.tex(b, coord);
         } else if (lod != null) {
-            texel = b.txl(tex, coord, lod);
+            texel = tx.txl(b, coord, lod);
         } else if (grad) {
-            texel = b.tex(tex, coord);
+            texel = tx.tex(b, coord);
         } else {
             throw m.module.error(i, SpirvNames.opcode(op) + " without a Lod or Grad operand");
         }
@@ -556,9 +561,9 @@ final class Instructions {
      * clamp(roundEven(layer), 0, layers − 1), turned into the normalized coordinate of that
      * texel's centre in the IR texture's last dimension.
      */
-    private static Value layerCoordinate(IrBuilder b, Variable tex, Value coord) {
-        int dims = tex.dim().coordinates();
-        Value layers = b.alu(Op.U2F32, b.channel(b.txs(tex), dims - 1));
+    private static Value layerCoordinate(IrBuilder b, Tex tx, Value coord) {
+        int dims = tx.var().dim().coordinates();
+        Value layers = b.alu(Op.U2F32, b.channel(tx.txs(b), dims - 1));
         Value layer = b.alu(Op.FROUND_EVEN, b.channel(coord, dims - 1));
         layer = b.alu(Op.FMIN, b.alu(Op.FMAX, layer, b.f32(0f)), b.alu(Op.FSUB, layers, b.f32(1f)));
         Value w = b.alu(Op.FDIV, b.alu(Op.FADD, layer, b.f32(0.5f)), layers);
@@ -612,8 +617,8 @@ final class Instructions {
      * (i0, j1), (i1, j1), (i1, j0), (i0, j0) with i0 = floor(u·width − 0.5), i1 = i0 + 1 (the
      * same for j), clamped to the edge like sampling.
      */
-    private static Value gather(IrBuilder b, Variable tex, Value coord, int component) {
-        Value size = b.txs(tex);
+    private static Value gather(IrBuilder b, Tex tx, Value coord, int component) {
+        Value size = tx.txs(b);
         Value p = b.alu(Op.FSUB, b.alu(Op.FMUL, coord, b.alu(Op.U2F32, size)), b.f32(0.5f, 0.5f));
         Value base = b.alu(Op.F2I32, b.alu(Op.FFLOOR, p));
         Value max = b.alu(Op.ISUB, size, b.i32(1, 1));
@@ -622,7 +627,7 @@ final class Instructions {
         for (int k = 0; k < 4; k++) {
             Value at = b.alu(Op.IADD, base, b.i32(corners[k][0], corners[k][1]));
             at = b.alu(Op.IMIN, b.alu(Op.IMAX, at, b.i32(0, 0)), max);
-            out[k] = b.channel(b.txf(tex, at), component);
+            out[k] = b.channel(tx.txf(b, at), component);
         }
         return b.vec(out);
     }

@@ -101,7 +101,8 @@ final class SpirvToIr {
         b = new IrBuilder(fn);
         for (Instruction v : m.globals.values()) global(v);
         // run-time sized descriptor arrays (descriptor indexing) share the slots the rest leaves free
-        int freeTextures = 32 - shader.variables(Variable.Kind.TEXTURE).size();
+        int freeTextures = 32;
+        for (Variable v : shader.variables(Variable.Kind.TEXTURE)) freeTextures -= Math.max(1, v.arrayLength());
         int freeBuffers = 32 - shader.variables(Variable.Kind.BUFFER).size();
         long textureArrays = runTimeArrays.stream().filter(a -> a instanceof TextureArray).count();
         long bufferArrays = runTimeArrays.size() - textureArrays;
@@ -185,8 +186,8 @@ final class SpirvToIr {
 
     record TexturePlace(Variable var) implements Place {}
 
-    /** An array of textures: one IR texture per element (they share the array's binding). */
-    record TextureArrayPlace(List<Variable> vars) implements Place {}
+    /** An array of textures: one IR texture array, indexed at run time. */
+    record TextureArrayPlace(Variable var) implements Place {}
 
     /** OpImageTexelPointer: one texel of a storage image, for atomics (and atomic loads and stores). */
     record ImageTexelPlace(Variable var, Value coord) implements Place {}
@@ -201,12 +202,12 @@ final class SpirvToIr {
     record SamplerPlace() implements Place {}
 
     /**
-     * What an image or sampled-image id stands for: one texture, or an element of an array of
-     * textures picked at run time by {@code index} (sampling then samples each and selects).
+     * What an image or sampled-image id stands for: one texture, or element {@code index} of an
+     * array of textures (the texture instructions take the index as their first source).
      */
-    record TexChoice(List<Variable> vars, Value index) {
+    record TexChoice(Variable var, Value index) {
         static TexChoice of(Variable v) {
-            return new TexChoice(List.of(v), null);
+            return new TexChoice(v, null);
         }
     }
 
@@ -643,8 +644,8 @@ final class SpirvToIr {
     /**
      * An array of textures, made once its length is known. A run-time sized one
      * ({@code sampler2D textures[]}, descriptor indexing) gets the texture slots the shader's
-     * other textures leave free (the target has 32 and no bindless access), shared among such
-     * arrays; an index past them reads what an index past any array does.
+     * other textures leave free (the target has 32), shared among such arrays; an index past
+     * the end reads the last element, as the IR's texture instructions define it.
      */
     private record TextureArray(Instruction at, int id, SpirvType type, String name, TextureDim dim, BaseType base, int binding,
                                 TextureShape shape) {}
@@ -656,12 +657,9 @@ final class SpirvToIr {
     private final List<Object> runTimeArrays = new ArrayList<>();
 
     private void textureArray(TextureArray a, int length) {
-        List<Variable> vars = new ArrayList<>();
-        for (int k = 0; k < length; k++) {
-            vars.add(shader.addVariable(Variable.texture(uniqueName(-1, a.name() + "_" + k), a.dim(), a.base(), a.binding(), false)));
-            textureShapes.put(vars.get(k), a.shape());
-        }
-        pointers.put(a.id(), new Ptr(new TextureArrayPlace(vars), a.type(), List.of()));
+        Variable var = shader.addVariable(Variable.texture(a.name(), a.dim(), a.base(), a.binding(), false, length));
+        textureShapes.put(var, a.shape());
+        pointers.put(a.id(), new Ptr(new TextureArrayPlace(var), a.type(), List.of()));
     }
 
     private void bufferArray(BufferArray a, int length) {

@@ -69,7 +69,11 @@ class SpirvFeaturesTest {
                                 + "1056964608, 0, 0, 0, 0, 0, 0, 0, 1096810496, 0, 0)"),
                 // texture 5 and material 2 of the run-time sized arrays, material 0's gloss added
                 new Case("descriptor_indexing.frag", List.of("input uv=0.5,0.5", "input texture_index=5", "input material_index=2",
-                        "texture textures_5=1x1:1,2,3,4", "texture textures_0=1x1:9,9,9,9", "buffer materials_2=0.5,0.5,2,1,0",
+                        "texture textures[5]=1x1:1,2,3,4", "texture textures[0]=1x1:9,9,9,9", "buffer materials_2=0.5,0.5,2,1,0",
+                        "buffer materials_0=0,0,0,0,0.25"), "@color = vec4 f32 (0.75, 1.25, 6.25, 4.25)"),
+                // an index past the 32 texture slots' array reads its last element (the simulator: t0 plus a clamped index)
+                new Case("descriptor_indexing.frag", List.of("input uv=0.5,0.5", "input texture_index=40", "input material_index=2",
+                        "texture textures[31]=1x1:1,2,3,4", "texture textures[0]=1x1:9,9,9,9", "buffer materials_2=0.5,0.5,2,1,0",
                         "buffer materials_0=0,0,0,0,0.25"), "@color = vec4 f32 (0.75, 1.25, 6.25, 4.25)"),
                 // gl_ViewIndex 1 picks the second eye's matrices (all zero here) and eye = 1
                 new Case("multiview.vert", List.of("input gl_ViewIndex=1", "input position=1,2,3", "input normal=0,0,1"), "@eye = f32 (1.0)"),

@@ -1276,18 +1276,32 @@ final class Isel {
             case TXF -> MOp.ISAM;
             default -> MOp.GETSIZE;
         };
+        // an array of textures: its elements are in consecutive slots, the element in source 0
+        int first = v.isArray() ? 1 : 0;
+        int texture = slot(v);
+        VReg element = null;
+        if (v.isArray()) {
+            long last = v.arrayLength() - 1;
+            if (x.src(0).value().parent() instanceof LoadConstInstr k) {
+                texture += (int) Math.min(k.value(x.src(0).component(0)) & 0xffffffffL, last);
+            } else {
+                // past the end is the last element (the IR's definition; the hardware would read another texture)
+                element = binImm(MOp.MIN_U, MType.U32, comp(x.src(0), 0), last, newReg(32));
+            }
+        }
         VReg coord = null, lod = null;
         if (op != MOp.GETSIZE) {
             VReg[] parts = new VReg[dims];
-            for (int c = 0; c < dims; c++) parts[c] = comp(x.src(0), c);
+            for (int c = 0; c < dims; c++) parts[c] = comp(x.src(first), c);
             coord = coordinates(parts);
         }
-        if (op == MOp.SAMLOD) lod = comp(x.src(1), 0);
+        if (op == MOp.SAMLOD) lod = comp(x.src(first + 1), 0);
         int comps = op == MOp.GETSIZE ? dims : 4;
         VReg result = newVector(comps);
         MInstr proto = MInstr.texture(op, op == MOp.GETSIZE ? MType.U32 : texel, dims, (1 << comps) - 1, Operand.reg(0),
-                op == MOp.GETSIZE ? Operand.NONE : Operand.reg(0), lod == null ? Operand.NONE : Operand.reg(0), slot(v));
-        cur.add(MirInstr.op(proto, result, coord, lod));
+                op == MOp.GETSIZE ? Operand.NONE : Operand.reg(0), lod == null ? Operand.NONE : Operand.reg(0), texture,
+                element == null ? Operand.NONE : Operand.reg(0));
+        cur.add(MirInstr.op(proto, result, coord, lod, element));
         VReg[] r = new VReg[comps];
         for (int c = 0; c < comps; c++) {
             r[c] = newReg(32);

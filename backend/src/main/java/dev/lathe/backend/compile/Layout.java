@@ -96,29 +96,45 @@ final class Layout {
     }
 
     /**
-     * Buffers and textures go to the slot of their binding. Several may share a binding (the
-     * elements of a texture array, or bindings in different descriptor sets): the first keeps
-     * the slot, the others take the lowest slots no binding names, so no two alias.
+     * Buffers and textures go to the slot of their binding; an array of textures takes a run of
+     * slots from there, one per element (the texture instructions add the element to the first).
+     * Several may want the same slots (the elements of a texture array, or bindings in
+     * different descriptor sets): the first keeps them, the others take the lowest run no
+     * binding names, so no two alias.
      */
     private void bindingSlots(Shader s, Variable.Kind kind, String what) {
         boolean[] taken = new boolean[32];
         List<Variable> rest = new ArrayList<>();
         for (Variable v : s.variables(kind)) {
-            if (v.binding() >= 32) throw new CompileException(v.where() + ": binding " + v.binding() + " is past the target's 32 " + what);
-            if (taken[v.binding()]) {
-                rest.add(v);
-            } else {
-                taken[v.binding()] = true;
+            int n = Math.max(1, v.arrayLength());
+            if (v.binding() + n > 32) {
+                throw new CompileException(v.where() + ": binding " + v.binding() + (n > 1 ? " and the " + (n - 1) + " after it are" : " is")
+                        + " past the target's 32 " + what);
+            }
+            if (free(taken, v.binding(), n)) {
+                take(taken, v.binding(), n);
                 slots.put(v.name(), v.binding());
+            } else {
+                rest.add(v);
             }
         }
-        int next = 0;
         for (Variable v : rest) {
-            while (next < 32 && taken[next]) next++;
-            if (next == 32) throw new CompileException(v.where() + ": the shader has more than the target's 32 " + what);
-            taken[next] = true;
-            slots.put(v.name(), next);
+            int n = Math.max(1, v.arrayLength());
+            int at = 0;
+            while (at + n <= 32 && !free(taken, at, n)) at++;
+            if (at + n > 32) throw new CompileException(v.where() + ": the shader has more than the target's 32 " + what);
+            take(taken, at, n);
+            slots.put(v.name(), at);
         }
+    }
+
+    private static boolean free(boolean[] taken, int at, int n) {
+        for (int k = at; k < at + n; k++) if (taken[k]) return false;
+        return true;
+    }
+
+    private static void take(boolean[] taken, int at, int n) {
+        for (int k = at; k < at + n; k++) taken[k] = true;
     }
 
     /** The code's own 32-bit constants: their bits, and the scalar holding each. */

@@ -41,6 +41,7 @@ public final class Access {
             case 5 -> {
                 if (i.src(0).kind() == Kind.REG) for (int c = 0; c < i.dim(); c++) out.add(i.src(0).index() + c);
                 if (i.src(1).kind() == Kind.REG) out.add(i.src(1).index());
+                if (i.src(2).kind() == Kind.REG) out.add(i.src(2).index());
             }
             case 6 -> {
                 if (op.isImage()) {

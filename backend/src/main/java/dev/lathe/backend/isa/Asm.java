@@ -96,6 +96,7 @@ public final class Asm {
                 if (i.src(0).kind() == Kind.REG) sb.append(", ").append(reg(i, 0, names));
                 if (i.src(1).kind() == Kind.REG) sb.append(", ").append(reg(i, 1, names));
                 sb.append(", t").append(i.index());
+                if (i.src(2).kind() == Kind.REG) sb.append('[').append(reg(i, 2, names)).append(']');
             }
             case 6 -> {
                 if (op.isImage()) {
@@ -350,9 +351,23 @@ public final class Asm {
             lod = c.operand();
         }
         c.comma();
-        int texture = c.slot("t")[0];
+        c.skipSpace();
+        int slotAt = c.pos;
+        if (!c.s.startsWith("t", c.pos)) throw new SyntaxError(slotAt + 1, "expected tN or tN[rI]");
+        c.pos++;
+        long texture = c.number(slotAt);
+        if (texture >= Encoding.MAX_SLOT) throw new SyntaxError(slotAt + 1, "t" + texture + ": the index is 0 to 31");
+        Operand index = Operand.NONE;
+        if (c.peek() == '[') {
+            // an element of an array of textures: texture N plus the register's value
+            c.pos++;
+            index = c.operand();
+            c.skipSpace();
+            if (c.peek() != ']') throw new SyntaxError(c.pos + 1, "expected ']'");
+            c.pos++;
+        }
         c.expectEnd();
-        return MInstr.texture(op, t, parts[2].charAt(0) - '0', mask, d, coord, lod, texture);
+        return MInstr.texture(op, t, parts[2].charAt(0) - '0', mask, d, coord, lod, (int) texture, index);
     }
 
     private static MInstr parseMemory(Cursor c, String base, String[] parts, int at) throws SyntaxError {

@@ -186,8 +186,9 @@ public final class Encoding {
         String d = checkDst(i, i.dst(), MType.U32, false);
         if (d != null) return d;
         if (i.dst().index() + 4 > Operand.NUM_REGS) return "the texel's four registers run past r47.w";
-        if (i.srcs().size() != 2) return "texture instructions have a coordinate and a lod operand";
-        Operand c = i.src(0), lod = i.src(1);
+        if (i.srcs().size() != 3) return "texture instructions have a coordinate, a lod and a texture index operand";
+        Operand c = i.src(0), lod = i.src(1), index = i.src(2);
+        if (index.kind() != Kind.REG && index.kind() != Kind.NONE) return "the texture index comes from a register";
         if (i.op() == MOp.GETSIZE ? c.kind() != Kind.NONE : c.kind() != Kind.REG) {
             return i.op() == MOp.GETSIZE ? "getsize takes no coordinates" : "coordinates come from registers";
         }
@@ -336,7 +337,7 @@ public final class Encoding {
                     | (long) cat3Src(i.src(0)) << 24 | (long) cat3Src(i.src(1)) << 12 | cat3Src(i.src(2));
             case 5 -> w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
                     | (long) i.count() << 41 | (long) dst(i.dst()) << 33 | (long) regOrNone(i.src(0)) << 25
-                    | (long) regOrNone(i.src(1)) << 17 | (long) i.index() << 12 | (long) i.dim() << 10;
+                    | (long) regOrNone(i.src(1)) << 17 | (long) i.index() << 12 | (long) i.dim() << 10 | (long) regOrNone(i.src(2)) << 2;
             case 6 -> op.isImage()
                     ? w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45 | 3L << 43
                             | (long) (op == MOp.STIB ? i.src(1).index() : i.dst().index()) << 35 | (long) i.src(0).index() << 27
@@ -532,7 +533,7 @@ public final class Encoding {
     private static MInstr decodeTexture(long w) throws DecodeException {
         MOp op = opcode(5, (int) bits(w, 60, 55));
         return new MInstr(op, type(bits(w, 48, 45)), null, null, 0, bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false, false,
-                dstOf(bits(w, 40, 33)), List.of(regOrNoneOf(bits(w, 32, 25)), regOrNoneOf(bits(w, 24, 17))),
+                dstOf(bits(w, 40, 33)), List.of(regOrNoneOf(bits(w, 32, 25)), regOrNoneOf(bits(w, 24, 17)), regOrNoneOf(bits(w, 9, 2))),
                 (int) bits(w, 16, 12), 0, (int) bits(w, 44, 41), (int) bits(w, 11, 10));
     }
 

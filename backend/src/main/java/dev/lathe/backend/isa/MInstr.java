@@ -20,7 +20,7 @@ import java.util.List;
  * @param sat     {@code (sat)}: clamp a float result to [0, 1]
  * @param invert  br, kill: act when p0.x is false
  * @param dst     the destination register (or p0.x, or none)
- * @param srcs    the sources: cat1–cat4 ALU operands; cat5 [coordinates, lod]; cat6
+ * @param srcs    the sources: cat1–cat4 ALU operands; cat5 [coordinates, lod, texture index]; cat6
  *                [address, data]; atomics [address, data, compare]
  * @param index   cat5 texture, cat6 buffer binding or input/output slot
  * @param offset  cat0 jump/br: target relative to this instruction; cat6: immediate offset
@@ -111,7 +111,16 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
     }
 
     public static MInstr texture(MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, int texture) {
-        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, lod), texture, 0, mask, dim);
+        return texture(op, type, dim, mask, dst, coord, lod, texture, Operand.NONE);
+    }
+
+    /**
+     * A texture instruction on texture {@code texture} plus the value of register
+     * {@code textureIndex} ({@code t3[r1.x]}: an element of an array of textures picked at run
+     * time), or on texture {@code texture} itself when {@code textureIndex} is NONE.
+     */
+    public static MInstr texture(MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, int texture, Operand textureIndex) {
+        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, lod, textureIndex), texture, 0, mask, dim);
     }
 
     public static MInstr memory(MOp op, MType type, int count, Operand dst, Operand address, Operand data, int index, int offset) {

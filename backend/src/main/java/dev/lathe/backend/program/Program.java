@@ -97,6 +97,18 @@ public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Lo
     }
 
     /** The variable mapped to {@code index} among those of a kind, or null. */
+    /** A texture slot's texture: the variable, and which element of it when it is an array of textures. */
+    public record TextureSlot(Variable variable, int element) {}
+
+    /** The texture in slot {@code slot}: an array of textures takes its slot and the ones after it, one per element; null for none. */
+    public TextureSlot textureAt(int slot) {
+        for (Variable v : shader.variables(Variable.Kind.TEXTURE)) {
+            Integer at = slots.get(v.name());
+            if (at != null && slot >= at && slot < at + Math.max(1, v.arrayLength())) return new TextureSlot(v, slot - at);
+        }
+        return null;
+    }
+
     public Variable variableAt(Variable.Kind kind, int index) {
         for (Variable v : shader.variables(kind)) {
             Integer at = slots.get(v.name());

@@ -176,7 +176,7 @@ public final class Simulator {
             }
             for (Variable v : program.shader().variables(Variable.Kind.IMAGE)) {
                 Integer at = program.slots().get(v.name() + ".size");
-                long[] size = Interpreter.textureSize(v, in);
+                long[] size = Interpreter.textureSize(v, 0, in);
                 if (at != null) for (int c = 0; c < size.length; c++) put(at + c, size[c]);
             }
             for (Variable v : program.shader().variables(Variable.Kind.OUTPUT)) {
@@ -584,17 +584,20 @@ public final class Simulator {
         // ---- textures and memory -------------------------------------------------------------
 
         private void texture(MInstr i) {
-            Variable v = program.variableAt(Variable.Kind.TEXTURE, i.index());
-            if (v == null) throw error("no texture t" + i.index());
+            long slot = i.index();
+            if (i.src(2).kind() == Operand.Kind.REG) slot += readReg(i.src(2).index());
+            Program.TextureSlot ts = slot < Encoding.MAX_SLOT ? program.textureAt((int) slot) : null;
+            if (ts == null) throw error("no texture t" + slot + (i.src(2).kind() == Operand.Kind.REG ? " (t" + i.index() + " plus the index register)" : ""));
+            Variable v = ts.variable();
             if (v.dim().coordinates() != i.dim()) throw error("texture @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
             long[] texel;
             if (i.op() == MOp.GETSIZE) {
-                texel = Arrays.copyOf(Interpreter.textureSize(v, in), 4);
+                texel = Arrays.copyOf(Interpreter.textureSize(v, ts.element(), in), 4);
             } else {
                 long[] coord = new long[i.dim()];
                 for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
                 if (i.op() == MOp.SAMLOD) readReg(i.src(1).index());
-                texel = i.op() == MOp.ISAM ? Interpreter.fetch(v, coord, in) : Interpreter.sample(v, coord, in);
+                texel = i.op() == MOp.ISAM ? Interpreter.fetch(v, ts.element(), coord, in) : Interpreter.sample(v, ts.element(), coord, in);
             }
             int r = i.dst().index();
             for (int c = 0; c < 4; c++) {

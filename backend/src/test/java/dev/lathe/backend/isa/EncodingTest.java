@@ -74,6 +74,11 @@ class EncodingTest {
         assertEquals(1L, (m >>> 48) & 1);
         assertEquals(2L << 14 | 2, m & 0xffff);
         assertEquals(1L << 11 | 16, (m >>> 16) & 0xffff);
+        // sam on t3 plus r1.x (register 4): texture [16:12], index register [9:2], 255 there for none
+        long t = Encoding.encode(Asm.parseLine("sam.f32.2d.xyzw r0.x, r2.x, t3[r1.x]"));
+        assertEquals(3L, (t >>> 12) & 0x1f);
+        assertEquals(4L, (t >>> 2) & 0xff);
+        assertEquals(255L, (Encoding.encode(Asm.parseLine("sam.f32.2d.xyzw r0.x, r2.x, t3")) >>> 2) & 0xff);
     }
 
     @Test
@@ -109,6 +114,8 @@ class EncodingTest {
                 new Case("br p1.x, #+3", 4, "expected p0.x"),
                 new Case("jump 3", 6, "expected a target"),
                 new Case("sam.f32.4d.xyzw r0.x, r4.x, t0", 1, "sam is written sam.TYPE.Nd.MASK"),
+                new Case("sam.f32.2d.xyzw r0.x, r4.x, t0[c1.x]", 1, "the texture index comes from a register"),
+                new Case("sam.f32.2d.xyzw r0.x, r4.x, t0[r1.x", 36, "expected ']'"),
                 new Case("(sat)add.u32 r0.x, r1.x, r2.x", 6, "(sat) is for float ALU instructions"),
                 new Case("mov.u32u32 r0.x, sv.bogus", 18, "unknown system value 'sv.bogus'"),
                 new Case("add.u32 r0.x, -r1.x, r2.x", 1, "integer sources have no modifiers"),

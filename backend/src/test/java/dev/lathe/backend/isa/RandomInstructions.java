@@ -91,7 +91,7 @@ final class RandomInstructions {
             }
             case 5 -> MInstr.texture(op, t, 1 + r.nextInt(3), 1 + r.nextInt(15), Operand.reg(r.nextInt(188)),
                     op == MOp.GETSIZE ? Operand.NONE : Operand.reg(r.nextInt(188)), op == MOp.SAMLOD ? Operand.reg(r.nextInt(191)) : Operand.NONE,
-                    r.nextInt(32));
+                    r.nextInt(32), r.nextBoolean() ? Operand.reg(r.nextInt(Operand.NUM_REGS)) : Operand.NONE);
             case 6 -> {
                 if (op.isImage()) {
                     int dim = 1 + r.nextInt(3);

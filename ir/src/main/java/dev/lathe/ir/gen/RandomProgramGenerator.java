@@ -628,7 +628,9 @@ public final class RandomProgramGenerator {
                     for (int i = 0; i < words.length; i++) words[i] = r.nextInt(4) == 0 ? r.nextLong() & 0xffffffffL : r.nextInt(100);
                     in.setBufferWords(v.name(), words);
                 }
-                case TEXTURE, IMAGE -> in.setTexture(v.name(), randomTexture(r, v));
+                case TEXTURE, IMAGE -> {
+                    for (int k = 0; k < Math.max(1, v.arrayLength()); k++) in.setTexture(v.elementName(k), randomTexture(r, v));
+                }
                 default -> { }
             }
         }

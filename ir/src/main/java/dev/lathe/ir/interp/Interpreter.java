@@ -222,7 +222,7 @@ public final class Interpreter {
             mem.put(v, b == null ? new byte[0] : b);
         }
         for (Variable v : shader.variables(Variable.Kind.IMAGE)) {
-            long[] texels = textureOf(v, in).texels();
+            long[] texels = textureOf(v, 0, in).texels();
             byte[] b = new byte[texels.length * 4];
             storeBuffer(b, 0, texels, 32);
             mem.put(v, b);
@@ -232,7 +232,7 @@ public final class Interpreter {
 
     /** The texel index of integer coordinates in a storage image, or -1 outside it. */
     private static long imageTexel(Variable v, long[] coord, ShaderInputs in) {
-        Texture t = textureOf(v, in);
+        Texture t = textureOf(v, 0, in);
         int dims = v.dim().coordinates();
         long x = Bits.sext(coord[0], 32);
         long y = dims > 1 ? Bits.sext(coord[1], 32) : 0;
@@ -451,10 +451,10 @@ public final class Interpreter {
                 }
                 case IMAGE_LOAD -> set(d, imageLoad(v, buffers.get(v), read(i.src(0).value()), in));
                 case IMAGE_STORE -> imageStore(v, buffers.get(v), read(i.src(0).value()), read(i.src(1).value()), in);
-                case IMAGE_SIZE -> set(d, textureSize(v, in));
-                case TEX, TXL -> set(d, sample(v, read(i.src(0).value()), in));
-                case TXF -> set(d, fetch(v, read(i.src(0).value()), in));
-                case TXS -> set(d, textureSize(v, in));
+                case IMAGE_SIZE -> set(d, textureSize(v, 0, in));
+                case TEX, TXL -> set(d, sample(v, element(v, v.isArray() ? read(i.src(0).value())[0] : 0), read(i.src(v.isArray() ? 1 : 0).value()), in));
+                case TXF -> set(d, fetch(v, element(v, v.isArray() ? read(i.src(0).value())[0] : 0), read(i.src(v.isArray() ? 1 : 0).value()), in));
+                case TXS -> set(d, textureSize(v, element(v, v.isArray() ? read(i.src(0).value())[0] : 0), in));
                 case LOAD_VAR -> set(d, loadElement(locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0));
                 case STORE_VAR -> storeElement(locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, read(i.src(v.isArray() ? 1 : 0).value()));
                 case LOAD_LOCAL_INVOCATION_ID -> set(d, u32(localId));
@@ -655,14 +655,19 @@ public final class Interpreter {
     /** A texture that was not given reads as a single texel of zeros. */
     private static final Texture EMPTY = new Texture(1, 1, 1, new long[4]);
 
-    private static Texture textureOf(Variable v, ShaderInputs in) {
-        Texture t = in.texture(v.name());
+    private static Texture textureOf(Variable v, int element, ShaderInputs in) {
+        Texture t = in.texture(v.elementName(element));
         return t == null ? EMPTY : t;
     }
 
+    /** Element {@code index} (a 32-bit unsigned index) of an array of textures, the last one past the end. */
+    public static int element(Variable v, long index) {
+        return (int) Math.min(index & 0xffffffffL, Math.max(1, v.arrayLength()) - 1);
+    }
+
     /** Nearest sampling with clamp-to-edge; coordinates are normalized f32. */
-    public static long[] sample(Variable v, long[] coord, ShaderInputs in) {
-        Texture t = textureOf(v, in);
+    public static long[] sample(Variable v, int element, long[] coord, ShaderInputs in) {
+        Texture t = textureOf(v, element, in);
         int dims = v.dim().coordinates();
         int x = nearest(coord[0], t.width());
         int y = dims > 1 ? nearest(coord[1], t.height()) : 0;
@@ -673,8 +678,8 @@ public final class Interpreter {
     }
 
     /** Texel fetch by signed 32-bit integer coordinates; outside the texture reads zero. */
-    public static long[] fetch(Variable v, long[] coord, ShaderInputs in) {
-        Texture t = textureOf(v, in);
+    public static long[] fetch(Variable v, int element, long[] coord, ShaderInputs in) {
+        Texture t = textureOf(v, element, in);
         int dims = v.dim().coordinates();
         long x = Bits.sext(coord[0], 32);
         long y = dims > 1 ? Bits.sext(coord[1], 32) : 0;
@@ -685,8 +690,9 @@ public final class Interpreter {
         return r;
     }
 
-    public static long[] textureSize(Variable v, ShaderInputs in) {
-        Texture t = textureOf(v, in);
+    /** The size of a texture (element {@code element} of an array of textures) or of a storage image. */
+    public static long[] textureSize(Variable v, int element, ShaderInputs in) {
+        Texture t = textureOf(v, element, in);
         int[] all = {t.width(), t.height(), t.depth()};
         return u32(Arrays.copyOf(all, v.dim().coordinates()));
     }

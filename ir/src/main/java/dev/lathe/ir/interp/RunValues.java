@@ -9,6 +9,8 @@ import dev.lathe.ir.text.Literals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Text for runs: reading {@code NAME=VALUES} arguments into {@link ShaderInputs} using the
@@ -129,13 +131,26 @@ public final class RunValues {
 
     /**
      * {@code --texture NAME=W[xH[xD]]:VALUES}: texels, four components each, row by row; for a
-     * storage image, its size and starting contents.
+     * storage image, its size and starting contents. {@code NAME[K]} is element K of an array of
+     * textures.
      */
     public static void applyTexture(Shader s, ShaderInputs in, String arg) {
         String[] nv = nameAndValues("--texture", arg);
-        Variable v = s.variable(nv[0]);
+        int element = 0;
+        String base = nv[0];
+        Matcher m = Pattern.compile("(.+)\\[(\\d{1,8})]").matcher(nv[0]);
+        if (m.matches()) {
+            base = m.group(1);
+            element = Integer.parseInt(m.group(2));
+        }
+        Variable v = s.variable(base);
         if (v == null || (v.kind() != Variable.Kind.TEXTURE && v.kind() != Variable.Kind.IMAGE)) {
-            throw new IllegalArgumentException("--texture " + nv[0] + ": the shader has no texture or image @" + nv[0]);
+            throw new IllegalArgumentException("--texture " + nv[0] + ": the shader has no texture or image @" + base);
+        }
+        if (m.matches() != v.isArray() || element >= Math.max(1, v.arrayLength())) {
+            throw new IllegalArgumentException("--texture " + nv[0] + ": " + (v.isArray()
+                    ? "@" + base + " is an array of " + v.arrayLength() + " textures: name one as " + base + "[0] to " + base + "[" + (v.arrayLength() - 1) + "]"
+                    : "@" + base + " is no array"));
         }
         int colon = nv[1].indexOf(':');
         if (colon < 0) throw new IllegalArgumentException("--texture " + nv[0] + ": expected SIZE:VALUES, e.g. 2x2:1,0,0,1,…");
@@ -165,7 +180,7 @@ public final class RunValues {
                 }
             }
         }
-        in.setTexture(v.name(), new Texture(size[0], size[1], size[2], texels));
+        in.setTexture(v.elementName(element), new Texture(size[0], size[1], size[2], texels));
     }
 
     /** Parses {@code x,y,z} (missing trailing components are 0, or {@code fill}). */

@@ -327,11 +327,12 @@ public final class IrParser {
                         throw error(dimTok, "a texture's texel type is f32, i32 or u32 (texels are 4 components)");
                     }
                     Token name = symbolName();
+                    int len = arraySuffix();
                     Map<String, Integer> a = attributes(List.of("binding"), List.of("unorm"));
                     boolean unorm = a.containsKey("unorm");
                     if (unorm && t.base() != BaseType.FLOAT) throw error(name, "only f32 textures can be unorm");
                     int bind = a.getOrDefault("binding", nextBinding(Variable.Kind.TEXTURE));
-                    add(name, Variable.texture(name.text(), dim, t.base(), bind, unorm));
+                    add(name, Variable.texture(name.text(), dim, t.base(), bind, unorm, len));
                 }
             }
         } catch (IllegalArgumentException e) {

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.text.IrPrinter;
 import dev.lathe.ir.validate.Validator;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
@@ -165,6 +166,39 @@ class InterpreterTest {
         assertArrayEquals(new long[] {f32(4), f32(5), f32(6), f32(7)}, b.output("o"));
         assertArrayEquals(new long[4], b.output("fetched"), "txf outside the texture reads zero");
         assertArrayEquals(new long[] {2, 2}, b.output("size"));
+    }
+
+    @Test
+    void anArrayOfTexturesPicksItsElementAndThePastTheEndReadsTheLast() {
+        Shader s = parse("""
+                shader fragment
+                input u32 @k
+                texture 1d u32 @ts[3] binding=2
+                output vec4 u32 @o
+                output u32 @size
+                function main {
+                  vec1 32 %k = load_input @k
+                  vec1 32 %x = load_const (0x3f000000)
+                  vec4 32 %c = tex @ts, %k, %x
+                  store_output @o, %c
+                  vec1 32 %sz = txs @ts, %k
+                  store_output @size, %sz
+                }
+                """);
+        assertEquals("texture 1d u32 @ts[3] binding=2", IrPrinter.declaration(s.variable("ts")));
+        ShaderInputs in = new ShaderInputs();
+        for (int e = 0; e < 3; e++) {
+            long[] texels = new long[4 * (e + 1)];
+            Arrays.fill(texels, e);
+            in.setTexture("ts[" + e + "]", new Texture(e + 1, 1, 1, texels));
+        }
+        Interpreter it = new Interpreter(s);
+        for (long k : new long[] {0, 1, 2, 3, 0xffffffffL}) {
+            ShaderOutputs out = it.run(in.set("k", k));
+            long e = Math.min(k, 2);
+            assertEquals(e, out.output("o")[0], "element " + k);
+            assertEquals(e + 1, out.output("size")[0], "size of element " + k);
+        }
     }
 
     @Test
