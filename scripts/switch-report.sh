@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 corpus=${1:?usage: scripts/switch-report.sh CORPUS_DIR}
 out=$(mktemp -d)
-switches=(sched const-operands preamble preload coalesce branches postsched)
+switches=(sched const-operands preamble preload coalesce copyprop branches postsched)
 ./lathe shaderdb "$corpus" --no-times --check 4 -o "$out/on.csv" > /dev/null
 row() { # label, csv: totals of the csv, then shaders helped / HURT by the part (off -> on)
     local t h

@@ -10,8 +10,10 @@ import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * const_operands: constants and uniforms read as operands, as ir3's copy propagation does
@@ -67,6 +69,7 @@ final class ConstOperands {
 
     private static List<MirInstr> relative(List<MirInstr> code, Map<VReg, MirInstr> defs) {
         Map<VReg, VReg> addressOf = new HashMap<>();
+        Set<VReg> foldedDefs = new HashSet<>();
         List<MirInstr> out = new ArrayList<>(code.size());
         VReg a0 = null;
         for (int n = 0; n < code.size(); n++) {
@@ -83,17 +86,26 @@ final class ConstOperands {
             }
             Folded f = foldRelative(m, addressOf, defs);
             if (f != null && f.address() != a0) {
-                // loading a0.x again costs an instruction and its latency: only for a run of readers
-                if (readersAhead(code, n + 1, f.address(), addressOf, defs) < REMAT_READERS - 1) {
+                // loading a0.x again costs an instruction and its latency: only for a run of
+                // readers, and not for one that goes on from what the readers at the last index
+                // computed (a chain through the readers of several indices would wait for
+                // a0.x at each step, where copies of the elements are read at once)
+                if (readersAhead(code, n + 1, f.address(), addressOf, defs) < REMAT_READERS - 1 || readsAny(f.instr(), foldedDefs)) {
                     out.add(m);
                     continue;
                 }
                 out.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, f.address()));
                 a0 = f.address();
             }
+            if (f != null && f.instr().def != null) foldedDefs.add(f.instr().def);
             out.add(f == null ? m : f.instr());
         }
         return out;
+    }
+
+    private static boolean readsAny(MirInstr m, Set<VReg> regs) {
+        for (VReg v : m.srcs) if (v != null && regs.contains(v)) return true;
+        return false;
     }
 
     /** An instruction with elements read as c<a0.x + n>, and the index a0.x must hold for it. */

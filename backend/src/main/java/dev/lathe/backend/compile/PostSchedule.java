@@ -41,6 +41,8 @@ final class PostSchedule {
         /** Predecessors with the slots this node must issue after them. */
         final Map<Node, Integer> preds = new HashMap<>();
         int unscheduled, priority, start;
+        /** Reads a result that (ss) or (sy) waits for: SFU, load. */
+        boolean waitsSfu, waitsLoad;
         /** The earliest slot its scheduled predecessors allow (final once it is ready). */
         int earliest;
 
@@ -75,7 +77,11 @@ final class PostSchedule {
             Node n = new Node(i);
             for (int r : Access.reads(i)) {
                 Node w = lastWriter.get(r);
-                if (w != null) edge(w, n, readDelay(w.i, i, r));
+                if (w != null) {
+                    edge(w, n, readDelay(w.i, i, r));
+                    if (r != Access.A0 && w.i.op().latency() == Latency.Kind.SFU) n.waitsSfu = true;
+                    if (r != Access.A0 && w.i.op().latency() == Latency.Kind.LOAD) n.waitsLoad = true;
+                }
                 readersSince.computeIfAbsent(r, k -> new ArrayList<>()).add(n);
             }
             for (int r : Access.writes(i)) {
@@ -143,11 +149,13 @@ final class PostSchedule {
     /**
      * Issuing the nodes in this order, each as soon as its predecessors allow: the nops the ALU
      * delays need (SFU and load results are waited for with (ss)/(sy), not nops), and the slot
-     * after the last instruction.
+     * after the last instruction. A wait with (ss) or (sy) lasts until every SFU or load result
+     * issued so far is written, not only the one read — what the hardware and the simulator do,
+     * and what makes an order that looks shorter by its own latencies slower in fact.
      */
     private static long[] cost(List<Node> order) {
         Map<Node, Integer> at = new HashMap<>();
-        int time = 0, nops = 0;
+        int time = 0, nops = 0, sfuDone = 0, loadDone = 0;
         for (Node n : order) {
             int alu = time, start = time;
             for (Map.Entry<Node, Integer> p : n.preds.entrySet()) {
@@ -155,9 +163,14 @@ final class PostSchedule {
                 if (p.getKey().i.op().latency() == Latency.Kind.ALU) alu = Math.max(alu, ready);
                 start = Math.max(start, ready);
             }
+            if (n.waitsSfu) start = Math.max(start, sfuDone);
+            if (n.waitsLoad) start = Math.max(start, loadDone);
             nops += alu - time;
             at.put(n, start);
             time = start + n.slots;
+            Latency.Kind k = n.i.op().latency();
+            if (k == Latency.Kind.SFU) sfuDone = Math.max(sfuDone, start + Latency.cycles(k));
+            if (k == Latency.Kind.LOAD) loadDone = Math.max(loadDone, start + Latency.cycles(k));
         }
         return new long[] {nops, time};
     }
