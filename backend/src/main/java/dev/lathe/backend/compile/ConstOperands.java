@@ -87,7 +87,7 @@ final class ConstOperands {
             Folded f = foldRelative(m, addressOf, defs);
             if (f != null && f.address() != a0) {
                 // loading a0.x again costs an instruction and its latency: only for a run of
-                // readers, and not for one that goes on from what the readers at the last index
+                // readers, and not for one that goes on from what readers at an earlier index
                 // computed (a chain through the readers of several indices would wait for
                 // a0.x at each step, where copies of the elements are read at once)
                 if (readersAhead(code, n + 1, f.address(), addressOf, defs) < REMAT_READERS - 1 || readsAny(f.instr(), foldedDefs)) {
@@ -242,7 +242,7 @@ final class ConstOperands {
     }
 
     /** The type source {@code k} of an ALU instruction is read at, or null when it is not a value of one. */
-    private static MType readType(MInstr i, int k) {
+    static MType readType(MInstr i, int k) {
         MOp op = i.op();
         if (op == MOp.SEL_B && k == 1) return MType.U32;
         if ((op == MOp.SHL_B || op == MOp.SHR_B || op == MOp.ASHR_B) && k == 1) return MType.U32;

@@ -91,17 +91,13 @@ final class CopyProp {
                 default -> null;
             };
             if (n == null) continue;
-            if (n.kind() == Operand.Kind.CONST && readBits(i, s) != 32) continue; // a half read of a constant is not a half read of a register
+            MType read = ConstOperands.readType(i, s);
+            // a half read of a constant is not a half read of a register
+            if (n.kind() == Operand.Kind.CONST && (read == null || read.bits() != 32)) continue;
             MInstr candidate = i.withSrc(s, n);
             if (Encoding.validate(candidate) == null) i = candidate;
         }
         return i;
-    }
-
-    private static int readBits(MInstr i, int s) {
-        MType t = i.category() == 1 ? i.srcType() : i.type();
-        if (i.op() == MOp.SEL_B && s == 1 || i.op() == MOp.MOVA) return 32;
-        return t == null ? 0 : t.bits();
     }
 
     /** Whether removing {@code i} changes nothing but the registers it writes. */
@@ -143,27 +139,12 @@ final class CopyProp {
             }
             use.put(b, u);
             def.put(b, d);
-            in.put(b, new BitSet());
-            out.put(b, new BitSet());
         }
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (int k = blocks.size() - 1; k >= 0; k--) {
-                Block b = blocks.get(k);
-                BitSet o = new BitSet();
-                if (b.successors().size() > 1) o.set(Access.P0);
-                for (Block s : b.successors()) if (in.containsKey(s)) o.or(in.get(s));
-                BitSet i = (BitSet) o.clone();
-                i.andNot(def.get(b));
-                i.or(use.get(b));
-                if (!o.equals(out.get(b)) || !i.equals(in.get(b))) {
-                    out.put(b, o);
-                    in.put(b, i);
-                    changed = true;
-                }
-            }
-        }
+        Liveness.solve(blocks, use, def, (b, s) -> {
+            BitSet e = in.containsKey(s) ? (BitSet) in.get(s).clone() : new BitSet();
+            if (b.successors().size() > 1) e.set(Access.P0);
+            return e;
+        }, in, out);
         return out;
     }
 }

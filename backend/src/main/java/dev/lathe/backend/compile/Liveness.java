@@ -6,6 +6,7 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Which virtual registers are live into and out of each block of the SSA machine program
@@ -30,6 +31,40 @@ final class Liveness {
         if (v != null) byId.putIfAbsent(v.id, v);
     }
 
+    /**
+     * The backward data-flow iteration itself, for any register numbering: {@code in} and
+     * {@code out} (one entry per block) are filled to the fixpoint of out(b) = the union over
+     * b's successors s of {@code edge(b, s)} (null: nothing), in(b) = use(b) ∪ (out(b) − def(b)).
+     * {@code edge} reads {@code in}.
+     */
+    static void solve(List<Block> blocks, Map<Block, BitSet> use, Map<Block, BitSet> def, BiFunction<Block, Block, BitSet> edge,
+                      Map<Block, BitSet> in, Map<Block, BitSet> out) {
+        for (Block b : blocks) {
+            in.put(b, new BitSet());
+            out.put(b, new BitSet());
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (int k = blocks.size() - 1; k >= 0; k--) {
+                Block b = blocks.get(k);
+                BitSet o = new BitSet();
+                for (Block s : b.successors()) {
+                    BitSet e = edge.apply(b, s);
+                    if (e != null) o.or(e);
+                }
+                BitSet i = (BitSet) o.clone();
+                i.andNot(def.get(b));
+                i.or(use.get(b));
+                if (!o.equals(out.get(b)) || !i.equals(in.get(b))) {
+                    out.put(b, o);
+                    in.put(b, i);
+                    changed = true;
+                }
+            }
+        }
+    }
+
     private void compute(Function fn, Map<Block, List<MirInstr>> mir) {
         List<Block> blocks = MachineFunction.blocks(fn, mir);
         Map<Block, BitSet> use = new HashMap<>(), def = new HashMap<>();
@@ -49,35 +84,17 @@ final class Liveness {
             }
             use.put(b, u);
             def.put(b, d);
-            liveIn.put(b, new BitSet());
-            liveOut.put(b, new BitSet());
         }
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (int k = blocks.size() - 1; k >= 0; k--) {
-                Block b = blocks.get(k);
-                BitSet o = new BitSet();
-                for (Block s : b.successors()) {
-                    if (!liveIn.containsKey(s)) continue; // the function's end block holds no code
-                    BitSet in = (BitSet) liveIn.get(s).clone();
-                    for (MirInstr m : mir.get(s)) {
-                        if (m.kind != MirInstr.Kind.PHI) break;
-                        in.clear(m.def.id);
-                        VReg src = m.phiSrcs.get(b);
-                        if (src != null) in.set(src.id);
-                    }
-                    o.or(in);
-                }
-                BitSet in = (BitSet) o.clone();
-                in.andNot(def.get(b));
-                in.or(use.get(b));
-                if (!o.equals(liveOut.get(b)) || !in.equals(liveIn.get(b))) {
-                    liveOut.put(b, o);
-                    liveIn.put(b, in);
-                    changed = true;
-                }
+        solve(blocks, use, def, (b, s) -> {
+            if (!liveIn.containsKey(s)) return null; // the function's end block holds no code
+            BitSet in = (BitSet) liveIn.get(s).clone();
+            for (MirInstr m : mir.get(s)) {
+                if (m.kind != MirInstr.Kind.PHI) break;
+                in.clear(m.def.id);
+                VReg src = m.phiSrcs.get(b);
+                if (src != null) in.set(src.id);
             }
-        }
+            return in;
+        }, liveIn, liveOut);
     }
 }

@@ -452,9 +452,16 @@ public final class Interpreter {
                 case IMAGE_LOAD -> set(d, imageLoad(v, buffers.get(v), read(i.src(0).value()), in));
                 case IMAGE_STORE -> imageStore(v, buffers.get(v), read(i.src(0).value()), read(i.src(1).value()), in);
                 case IMAGE_SIZE -> set(d, textureSize(v, 0, in));
-                case TEX, TXL -> set(d, sample(v, element(v, v.isArray() ? read(i.src(0).value())[0] : 0), read(i.src(v.isArray() ? 1 : 0).value()), in));
-                case TXF -> set(d, fetch(v, element(v, v.isArray() ? read(i.src(0).value())[0] : 0), read(i.src(v.isArray() ? 1 : 0).value()), in));
-                case TXS -> set(d, textureSize(v, element(v, v.isArray() ? read(i.src(0).value())[0] : 0), in));
+                case TEX, TXL, TXF, TXS -> {
+                    // on an array of textures source 0 picks the element and the coordinates follow
+                    int e = v.isArray() ? element(v, read(i.src(0).value())[0]) : 0;
+                    int coord = v.isArray() ? 1 : 0;
+                    set(d, switch (i.intrinsic()) {
+                        case TXS -> textureSize(v, e, in);
+                        case TXF -> fetch(v, e, read(i.src(coord).value()), in);
+                        default -> sample(v, e, read(i.src(coord).value()), in);
+                    });
+                }
                 case LOAD_VAR -> set(d, loadElement(locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0));
                 case STORE_VAR -> storeElement(locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, read(i.src(v.isArray() ? 1 : 0).value()));
                 case LOAD_LOCAL_INVOCATION_ID -> set(d, u32(localId));
