@@ -80,7 +80,7 @@ final class ShaderDbCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         boolean terminal = System.console() != null;
         int total = files.size();
-        Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes());
+        Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes()).withAllocation(machine.allocation("lathe shaderdb"));
         List<ResultsCsv.Row> rows = CorpusRunner.run(files, jobs, options, check, source.targetEnv, done -> {
             if (!terminal) return;
             int width = 30, filled = done * width / total;

@@ -1,5 +1,6 @@
 package dev.lathe.driver;
 
+import dev.lathe.backend.compile.Allocation;
 import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.compile.MachinePasses;
 import dev.lathe.ir.Shader;
@@ -24,13 +25,13 @@ public final class Compiler {
      * after every pass (the IR validator, the machine verifier).
      */
     public record Options(String pipeline, List<String> machine, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses,
-                          PrintWriter trace) {
+                          PrintWriter trace, Allocation allocation) {
         public Options {
             machine = List.copyOf(machine);
         }
 
         public static Options defaults() {
-            return new Options(Pipelines.DEFAULT, Pipelines.MACHINE, false, false, null, false, null);
+            return new Options(Pipelines.DEFAULT, Pipelines.MACHINE, false, false, null, false, null, Allocation.DEFAULT);
         }
 
         /** Defaults plus verification after every pass, as tests run. */
@@ -40,21 +41,26 @@ public final class Compiler {
 
         /** With the IR pipeline {@code text} (null: the default one). */
         public Options withPipeline(String text) {
-            return new Options(text == null ? Pipelines.DEFAULT : text, machine, verify, printAfterAll, printAfter, timePasses, trace);
+            return new Options(text == null ? Pipelines.DEFAULT : text, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation);
         }
 
         /** With the machine pipeline {@code passes}. */
         public Options withMachine(List<String> passes) {
-            return new Options(pipeline, passes, verify, printAfterAll, printAfter, timePasses, trace);
+            return new Options(pipeline, passes, verify, printAfterAll, printAfter, timePasses, trace, allocation);
         }
 
         public Options withVerify(boolean v) {
-            return new Options(pipeline, machine, v, printAfterAll, printAfter, timePasses, trace);
+            return new Options(pipeline, machine, v, printAfterAll, printAfter, timePasses, trace, allocation);
         }
 
         /** With printing and timing: after every pass or after {@code pass}, to {@code to}. */
         public Options withTrace(boolean all, String pass, boolean time, PrintWriter to) {
-            return new Options(pipeline, machine, verify, all, pass, time, to);
+            return new Options(pipeline, machine, verify, all, pass, time, to, allocation);
+        }
+
+        /** With register allocation's budget and spilling choices {@code a} ({@code --max-regs} and friends). */
+        public Options withAllocation(Allocation a) {
+            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, a);
         }
     }
 
@@ -103,7 +109,7 @@ public final class Compiler {
         pm.run(shader, optimize);
         pm.run(shader, lower);
         MachineCompiler.Result machine = MachineCompiler.compile(shader, new MachineCompiler.Options(options.machine(), options.verify(),
-                options.printAfterAll(), options.printAfter(), options.timePasses(), options.trace()));
+                options.printAfterAll(), options.printAfter(), options.timePasses(), options.trace(), options.allocation()));
         List<PassManager.Timing> timings = new ArrayList<>(pm.timings());
         timings.addAll(machine.timings());
         return new Result(machine, timings);

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lathe.backend.compile.Allocation;
 import dev.lathe.backend.compile.CompileException;
 import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.compile.Schedule;
+import dev.lathe.backend.compile.Stats;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import dev.lathe.backend.program.Program;
@@ -149,22 +151,31 @@ class BackendEndToEndTest {
      * program. Returns whether both comparisons decided.
      */
     static boolean check(long seed, Options o, boolean wrapErrors) {
+        return check(seed, o, wrapErrors, Allocation.DEFAULT).decided();
+    }
+
+    /** What {@link #check} found: whether both comparisons decided, and the statistics of the usual compile. */
+    record Checked(boolean decided, Stats stats) {}
+
+    /** {@link #check(long, Options, boolean)} with register allocation working as {@code allocation} says. */
+    static Checked check(long seed, Options o, boolean wrapErrors, Allocation allocation) {
         Shader s = RandomProgramGenerator.generate(seed, o);
         String before = IrPrinter.print(s);
         ShaderOutputs original = interpret(IrParser.parse("before.ir", before), seed);
-        MachineCompiler.Result r = compile(s, seed, before, wrapErrors);
+        MachineCompiler.Result r = compile(s, seed, before, wrapErrors, allocation);
         boolean decided = compare(interpret(r.optimized(), seed), r, seed, "the IR it was compiled from", IrPrinter.print(r.optimized()));
         Shader exact = IrParser.parse("exact.ir", before);
         for (Instr i : exact.entryPoint().instructions()) {
             if (i instanceof AluInstr alu) alu.setExact(true);
         }
-        MachineCompiler.Result strict = compile(exact, seed, before, wrapErrors);
-        return compare(original, strict, seed, "the unoptimized IR (compiled with every instruction exact)", before) && decided;
+        MachineCompiler.Result strict = compile(exact, seed, before, wrapErrors, allocation);
+        decided &= compare(original, strict, seed, "the unoptimized IR (compiled with every instruction exact)", before);
+        return new Checked(decided, r.stats());
     }
 
-    private static MachineCompiler.Result compile(Shader s, long seed, String before, boolean wrapErrors) {
+    private static MachineCompiler.Result compile(Shader s, long seed, String before, boolean wrapErrors, Allocation allocation) {
         try {
-            return Compiler.compile(s, Compiler.Options.verifying()).machine();
+            return Compiler.compile(s, Compiler.Options.verifying().withAllocation(allocation)).machine();
         } catch (CompileException e) {
             if (!wrapErrors) throw e;
             throw new AssertionError("seed " + seed + ": " + e.getMessage() + "\n" + before, e);
@@ -357,11 +368,16 @@ class BackendEndToEndTest {
     private static final Compiler.Options UNSCHEDULED = Compiler.Options.defaults().withMachine(Pipelines.machine(Set.of("sched")));
 
     @Test
-    void pressureAboveTheRegisterFileIsAClearError() {
-        // n values all live at once: below 192 it compiles, above it names the pressure
-        assertTrue(compiles(180));
-        CompileException e = assertThrows(CompileException.class, () -> Compiler.compile(wide(200), UNSCHEDULED));
-        assertTrue(e.getMessage().contains("register pressure") && e.getMessage().contains("does not spill"), e.getMessage());
+    void pressureAboveTheRegisterFileSpills() {
+        // n values all live at once: below 192 nothing spills, above it values go to private memory and come back
+        MachineCompiler.Result fits = Compiler.compile(wide(180), UNSCHEDULED).machine();
+        assertEquals(0, fits.stats().spills() + fits.stats().fills(), fits.stats().line("wide(180)"));
+        MachineCompiler.Result r = Compiler.compile(wide(200), UNSCHEDULED).machine();
+        assertTrue(r.stats().maxLive() > 192 && r.stats().spills() > 0 && r.stats().stp() > 0 && r.stats().ldp() > 0, r.stats().line("wide(200)"));
+        assertTrue(r.program().privateBytes() >= 4 * r.stats().spills(), ".private " + r.program().privateBytes());
+        for (long seed = 0; seed < 2; seed++) {
+            assertTrue(interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)), "input set " + seed);
+        }
     }
 
     @Test
@@ -372,10 +388,6 @@ class BackendEndToEndTest {
         for (long seed = 0; seed < 2; seed++) {
             assertTrue(interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)), "input set " + seed);
         }
-    }
-
-    private static boolean compiles(int n) {
-        return Compiler.compile(wide(n), UNSCHEDULED).machine().program().code().stream().anyMatch(i -> i.op() == MOp.END);
     }
 
     /** A compute shader loading n buffer words, then summing them in an order that keeps all live. */
@@ -393,34 +405,32 @@ class BackendEndToEndTest {
 
     /**
      * Around the register file's size, with 64-bit pairs (aligned), scalars and texels (four in a
-     * row) live together so free registers fragment: a program compiles exactly when its MaxLive
-     * fits 192, and what compiles gives the interpreter's outputs.
+     * row) live together so free registers fragment: every program compiles and gives the
+     * interpreter's outputs, and spills exactly when its MaxLive does not fit 192.
      */
     @Test
-    void fragmentedPressureCompilesWheneverMaxLiveFits() {
-        int compiled = 0, refused = 0;
+    void fragmentedPressureSpillsOnlyPastTheFile() {
+        int fit = 0, spilled = 0;
         for (int n = 40; n <= 76; n += 3) {
             Shader s = mixed(n);
             String text = IrPrinter.print(s);
-            try {
-                MachineCompiler.Result r = Compiler.compile(s, UNSCHEDULED).machine();
-                assertTrue(r.stats().maxLive() <= 192, "n " + n + ": MaxLive " + r.stats().maxLive());
-                for (long seed = 0; seed < 3; seed++) {
-                    long k = seed;
-                    int nn = n;
-                    assertTrue(interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)),
-                            () -> "n " + nn + ", input set " + k + ": the binary disagrees\n" + text);
-                }
-                compiled++;
-            } catch (CompileException e) {
-                String m = e.getMessage();
-                assertTrue(m.startsWith("register pressure: "), m);
-                int need = Integer.parseInt(m.substring("register pressure: ".length(), m.indexOf(' ', "register pressure: ".length())));
-                assertTrue(need > 192, "n " + n + " refused with only " + need + " registers live: " + m);
-                refused++;
+            MachineCompiler.Result r = Compiler.compile(s, UNSCHEDULED).machine();
+            Stats st = r.stats();
+            if (st.maxLive() <= 192) {
+                assertEquals(0, st.spills() + st.fills(), "n " + n + ": " + st.line("mixed"));
+                fit++;
+            } else {
+                assertTrue(st.spills() > 0, "n " + n + ": " + st.line("mixed"));
+                spilled++;
+            }
+            for (long seed = 0; seed < 3; seed++) {
+                long k = seed;
+                int nn = n;
+                assertTrue(interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)),
+                        () -> "n " + nn + ", input set " + k + ": the binary disagrees\n" + text);
             }
         }
-        assertTrue(compiled >= 3 && refused >= 3, "the sweep should cross the limit: " + compiled + " compiled, " + refused + " refused");
+        assertTrue(fit >= 3 && spilled >= 3, "the sweep should cross the limit: " + fit + " fit, " + spilled + " spilled");
     }
 
     /** n 64-bit words and n 32-bit words loaded, a texel fetched, then all folded together (all live at once). */

@@ -43,13 +43,23 @@ public final class MachineCompiler {
      * @param timePasses    time each pass
      * @param trace         where printing goes (may be null when nothing is printed)
      */
-    public record Options(List<String> passes, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses, PrintWriter trace) {
+    public record Options(List<String> passes, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses, PrintWriter trace,
+                          Allocation allocation) {
+        public Options(List<String> passes, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses, PrintWriter trace) {
+            this(passes, verify, printAfterAll, printAfter, timePasses, trace, Allocation.DEFAULT);
+        }
+
         public static Options defaults() {
             return new Options(MachinePasses.DEFAULT, false, false, null, false, null);
         }
 
         public Options verifying() {
-            return new Options(passes, true, printAfterAll, printAfter, timePasses, trace);
+            return new Options(passes, true, printAfterAll, printAfter, timePasses, trace, allocation);
+        }
+
+        /** With register allocation working within {@code a}'s budget and choices. */
+        public Options withAllocation(Allocation a) {
+            return new Options(passes, verify, printAfterAll, printAfter, timePasses, trace, a);
         }
     }
 
@@ -61,6 +71,7 @@ public final class MachineCompiler {
     public static Result compile(Shader shader, Options options) {
         List<MachinePass> pipeline = MachinePasses.pipeline(options.passes());
         MachineFunction mf = new MachineFunction(shader);
+        mf.allocation = options.allocation();
         List<PassManager.Timing> timings = new ArrayList<>();
         for (MachinePass pass : pipeline) {
             long start = System.nanoTime();
@@ -82,8 +93,9 @@ public final class MachineCompiler {
         }
         List<MInstr> code = mf.linear.resolve();
         int loops = countLoops(mf.fn);
-        Program p = new Program(shader, mf.layout.slots, mf.layout.constants, mf.layout.localBytes, 0, loops, mf.preloads, mf.preamble, code);
-        return new Result(p, Stats.of(code, mf.preamble, mf.layout.nextConst, loops, mf.maxLive), shader, timings);
+        Program p = new Program(shader, mf.layout.slots, mf.layout.constants, mf.layout.localBytes, mf.privateBytes, loops, mf.preloads, mf.preamble, code);
+        return new Result(p, Stats.of(code, mf.preamble, mf.layout.nextConst, loops, mf.maxLive,
+                new Stats.Spilling(mf.spills, mf.fills, mf.spillCost)), shader, timings);
     }
 
     static int countLoops(Function fn) {

@@ -39,6 +39,11 @@ public final class MachineFunction {
     /** Code run once before the shader, leaving uniform-only values in the constant file (the {@code preamble} pass); empty for none. */
     List<MInstr> preamble = List.of();
     int maxLive;
+    /** The register budget and the spilling choices register allocation follows. */
+    Allocation allocation = Allocation.DEFAULT;
+    /** What spilling left: bytes of private memory per invocation, values spilled, reloads, and their i965 cost. */
+    int privateBytes, spills, fills;
+    double spillCost;
     Linear linear;
     /** Whether {@code legalize} has run on {@link #linear}. */
     boolean legalized;

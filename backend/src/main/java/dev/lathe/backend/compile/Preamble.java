@@ -72,6 +72,14 @@ final class Preamble {
                         null, new VReg[] {null, m.def}, new int[2]));
             }
         }
+        List<MInstr> preamble;
+        try {
+            preamble = compile(mf, pre);
+        } catch (CompileException e) {
+            // more uniform values live at once than the file holds: the preamble cannot spill
+            // (it has no private memory), so everything stays in the shader (the scalars taken stay unused)
+            return;
+        }
         // the shader reads each handed value from its scalar
         for (int k = 0; k < code.size(); k++) {
             MirInstr m = code.get(k);
@@ -79,7 +87,7 @@ final class Preamble {
             if (at != null) code.set(k, MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(at)), m.def));
         }
         Isel.removeDead(mf.mir);
-        mf.preamble = compile(mf, pre);
+        mf.preamble = preamble;
     }
 
     /** A uniform instruction: ALU or SFU, one 32-bit result, every source a constant, an immediate or a uniform result. */
@@ -117,7 +125,7 @@ final class Preamble {
         p.form = MachineFunction.Form.VIRTUAL;
         ConstOperands.fold(p);
         Schedule.schedule(p);
-        RegAlloc.allocate(p);
+        RegAlloc.allocateWithoutSpilling(p);
         Linear linear = new Linear();
         for (MInstr i : p.allocated.get(mf.fn.entryBlock())) linear.items.add(Linear.Item.of(i));
         linear.items.add(Linear.Item.of(MInstr.flow(MOp.END, false, 0)));

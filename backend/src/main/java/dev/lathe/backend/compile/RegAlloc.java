@@ -17,33 +17,52 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Register allocation on the SSA machine program, which also takes it out of SSA.
+ * Register allocation on the SSA machine program, which also takes it out of SSA, spilling to
+ * private memory when the values live at once do not fit the register budget.
  *
  * <p>Blocks are visited in program order (dominators first). A block starts with the registers
  * its first visited predecessor ended with, restricted to what is live; its phis take free
- * registers. Every other edge into it gets a parallel copy at the end of the predecessor (the
- * structured IR has no critical edges, so that end belongs to the edge) moving each live value
- * and each phi source to where the block expects it; a back edge gets its copy when the latch
- * is done. Inside a block each result takes free registers (a source dying at the instruction
- * may give up its registers to it); when the free registers are enough in number but not in a
- * row (a pair must start on an even register, a texel needs four in a row), a parallel copy
- * first packs every live value to the bottom of the file. So a program never fails while the
- * registers live across each instruction plus its result fit in 192 (MaxLive ≤ 192); above
- * that it stops with a pressure error: values are never spilled to memory.
+ * registers. Every other edge into it gets coupling code at the end of the predecessor (the
+ * structured IR has no critical edges, so that end belongs to the edge): a parallel copy moving
+ * each value and phi source to where the block expects it, then reloads of what the block wants
+ * in a register but the predecessor left in memory; a back edge gets its code when the latch is
+ * done. Inside a block each result takes free registers (a source dying at the instruction may
+ * give up its registers to it); when the free registers are enough in number but not in a row (a
+ * pair starts on an even register, a texel needs four in a row), a parallel copy first packs every
+ * live value to the bottom of the file.
+ *
+ * <p>Spilling is Braun &amp; Hack's MIN on this walk, as ir3's spiller does it: when the values an
+ * instruction needs do not fit, the value read again farthest ahead leaves ({@link NextUse}; the
+ * i965 cost order can be chosen instead, {@link Allocation.SpillChoice}). A value that leaves is
+ * stored once, right after its definition (which dominates every read), into a private-memory slot
+ * of its own ({@code stp}); a {@code mov} of an immediate or a constant is not stored but made
+ * again. A read of a value not in a register reloads it ({@code ldp}, or the {@code mov}) into
+ * free registers, where it stays for the instructions after (seeds/001: no reload while the next
+ * instructions keep reading it) until it has to leave again; without reload elision it serves only
+ * the instruction it was reloaded for. At a block's start the phis and the values coming in in
+ * registers that do not fit are left in memory, farthest next read first (a phi in memory gets its
+ * value stored on each edge); a loop header also takes in the values read inside the loop while
+ * registers are free, so that they are reloaded before the loop, not in it. So allocation fails
+ * only when a single instruction's sources and result do not fit the budget, and never spills a
+ * program whose MaxLive fits it.
  *
  * <p>Parallel copies are sequentialized: a move whose destination no other pending move reads
  * goes first; what remains are cycles, broken through a free register (three-{@code xor} swaps
  * only when every register is taken).
  */
 final class RegAlloc {
-    static final int REGS = Operand.NUM_REGS;
-
     private final Function fn;
     private final Map<Block, List<MirInstr>> mir;
-    private final int virtualRegisters;
+    /** The registers this allocation may use: r0.x up to (not including) this unit. */
+    private final int limit;
+    private final boolean reloadElision, maySpill;
+    private final Allocation.SpillChoice choice;
     private Map<Block, BitSet> liveIn, liveOut;
     private Map<Integer, VReg> byId;
+    private NextUse nextUse;
     private final Map<Block, Map<VReg, Integer>> entryMaps = new HashMap<>(), exitMaps = new HashMap<>();
+    /** Per block, the phis that start it in memory (their value is stored on each edge into it). */
+    private final Map<Block, List<VReg>> memoryPhis = new HashMap<>();
     final Map<Block, List<MInstr>> out = new LinkedHashMap<>();
     int maxLive;
 
@@ -51,19 +70,78 @@ final class RegAlloc {
     private final Coalesce.Affinity affinity;
     private final Map<Integer, Integer> setBase = new HashMap<>();
 
-    RegAlloc(Function fn, Map<Block, List<MirInstr>> mir, int virtualRegisters, Coalesce.Affinity affinity) {
-        this.fn = fn;
-        this.mir = mir;
-        this.virtualRegisters = virtualRegisters;
-        this.affinity = affinity;
+    // ---- spilling: by value id ------------------------------------------------------------------
+
+    /** Where a value was defined: the block, the index in its code right after the definition, and its register. */
+    private record DefSite(Block block, int position, int reg) {}
+
+    /** A spill store to put into a block's code at an index (after a definition). */
+    private record Insert(int position, List<MInstr> code) {}
+
+    private final MirInstr[] defInstr;
+    private final DefSite[] defSite;
+    /** Private-memory byte offset of each spilled value, -1 for none. */
+    private final int[] slot;
+    /** Whether the value's slot holds it wherever it is live (its store is placed). */
+    private final boolean[] stored;
+    private final Map<Block, List<Insert>> inserts = new HashMap<>();
+    private final Map<Block, Double> weights = new HashMap<>();
+    /** Each value's i965 spill cost (its definition and reads weighted by where they are), for {@link Allocation.SpillChoice#COST}. */
+    private final double[] staticCost;
+    int privateBytes, spills, fills;
+    double spillCost;
+    /** A word of private memory for the rare edge that must copy memory to memory with every register taken (-1: none yet). */
+    private int emergencySlot = -1;
+
+    // ---- the block being allocated: next reads, last reads (by value id, valid where stamped) -----
+
+    private int serial;
+    private final int[] stamp, nextRead, lastRead;
+    private int[][] nextAfter;
+    private int blockLength;
+    private BitSet blockOut;
+
+    RegAlloc(MachineFunction mf, Allocation allocation, boolean maySpill) {
+        this.fn = mf.fn;
+        this.mir = mf.mir;
+        this.affinity = mf.affinity;
+        this.limit = allocation.units();
+        this.reloadElision = allocation.reloadElision();
+        this.choice = allocation.spillChoice();
+        this.maySpill = maySpill;
+        int n = mf.virtualRegisters + 1;
+        defInstr = new MirInstr[n];
+        defSite = new DefSite[n];
+        slot = new int[n];
+        Arrays.fill(slot, -1);
+        stored = new boolean[n];
+        staticCost = new double[n];
+        stamp = new int[n];
+        nextRead = new int[n];
+        lastRead = new int[n];
     }
 
     /** The {@code regalloc} pass. */
     static void allocate(MachineFunction mf) {
-        RegAlloc ra = new RegAlloc(mf.fn, mf.mir, mf.virtualRegisters, mf.affinity);
+        RegAlloc ra = new RegAlloc(mf, mf.allocation, true);
         ra.run();
-        mf.allocated = ra.out;
-        mf.maxLive = ra.maxLive;
+        ra.finish(mf);
+    }
+
+    /** Allocation that may not spill (the preamble runs where there is no private memory): a CompileException if it would have to. */
+    static void allocateWithoutSpilling(MachineFunction mf) {
+        RegAlloc ra = new RegAlloc(mf, Allocation.DEFAULT, false);
+        ra.run();
+        ra.finish(mf);
+    }
+
+    private void finish(MachineFunction mf) {
+        mf.allocated = out;
+        mf.maxLive = maxLive;
+        mf.privateBytes = privateBytes;
+        mf.spills = spills;
+        mf.fills = fills;
+        mf.spillCost = spillCost;
         mf.mir = null;
         mf.form = MachineFunction.Form.ALLOCATED;
     }
@@ -72,26 +150,29 @@ final class RegAlloc {
 
     /** Where values are in one block as allocation walks it. */
     private final class State {
-        final int[] owner = new int[REGS];
+        final int[] owner = new int[limit];
         final Map<VReg, Integer> where = new LinkedHashMap<>();
+        /** The registers the values in {@link #where} take, counted by value (a vector whose units pieces took over counts whole). */
+        int units;
 
         State() {
             Arrays.fill(owner, -1);
         }
 
         void place(VReg v, int at) {
-            where.put(v, at);
+            if (where.put(v, at) == null) units += v.units;
             for (int u = 0; u < v.units; u++) owner[at + u] = v.id;
         }
 
         void free(VReg v) {
             Integer at = where.remove(v);
             if (at == null) return;
+            units -= v.units;
             for (int u = 0; u < v.units; u++) if (owner[at + u] == v.id) owner[at + u] = -1;
         }
 
         int find(VReg v) {
-            for (int at = 0; at + v.units <= REGS; at += v.align) {
+            for (int at = 0; at + v.units <= limit; at += v.align) {
                 boolean ok = true;
                 for (int u = 0; u < v.units && ok; u++) ok = owner[at + u] < 0;
                 if (ok) return at;
@@ -106,12 +187,6 @@ final class RegAlloc {
             for (VReg x : ignore) for (int u = 0; u < x.units; u++) owner[where.get(x) + u] = x.id;
             return at;
         }
-
-        int liveUnits() {
-            int n = 0;
-            for (VReg v : where.keySet()) n += v.units;
-            return n;
-        }
     }
 
     void run() {
@@ -119,7 +194,27 @@ final class RegAlloc {
         liveIn = live.liveIn;
         liveOut = live.liveOut;
         byId = live.byId;
+        nextUse = NextUse.of(fn, mir, live);
+        for (Block b : MachineFunction.blocks(fn, mir)) {
+            double w = weight(b);
+            for (MirInstr m : mir.get(b)) {
+                if (m.def != null) {
+                    defInstr[m.def.id] = m;
+                    staticCost[m.def.id] += w;
+                }
+                if (m.kind == MirInstr.Kind.PHI) {
+                    m.phiSrcs.forEach((p, s) -> staticCost[s.id] += weight(p));
+                } else {
+                    for (VReg s : m.srcs) if (s != null) staticCost[s.id] += w;
+                }
+            }
+        }
         for (Block b : MachineFunction.blocks(fn, mir)) allocate(b);
+        applyInserts();
+    }
+
+    private double weight(Block b) {
+        return weights.computeIfAbsent(b, x -> Nesting.of(x).spillWeight());
     }
 
     private void allocate(Block b) {
@@ -129,11 +224,10 @@ final class RegAlloc {
         List<MirInstr> mir = this.mir.get(b);
         BitSet in = liveIn.get(b);
         Block first = null;
+        boolean header = false;
         for (Block p : b.predecessors()) {
-            if (exitMaps.containsKey(p)) {
-                first = p;
-                break;
-            }
+            if (!exitMaps.containsKey(p)) header = true; // a way in not allocated yet: a back edge
+            else if (first == null) first = p;
         }
         if (first == null && b != fn.entryBlock()) {
             // no way in has been allocated: in program order that means no way in at all (a
@@ -147,47 +241,155 @@ final class RegAlloc {
             });
         }
         for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) {
-            if (!st.where.containsKey(byId.get(id))) {
-                throw new IllegalStateException("internal error: v" + id + " is live into b" + b.index() + " but has no register");
+            VReg v = byId.get(id);
+            if (!st.where.containsKey(v) && !inMemory(v)) {
+                throw new IllegalStateException("internal error: v" + id + " is live into b" + b.index() + " but has no register and no slot");
             }
         }
+        beginBlock(b, mir);
         int k = 0;
-        for (; k < mir.size() && mir.get(k).kind == MirInstr.Kind.PHI; k++) {
-            VReg v = mir.get(k).def;
+        List<VReg> phis = new ArrayList<>();
+        for (; k < mir.size() && mir.get(k).kind == MirInstr.Kind.PHI; k++) phis.add(mir.get(k).def);
+        int liveTotal = st.units;
+        for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) if (!st.where.containsKey(byId.get(id))) liveTotal += byId.get(id).units;
+        for (VReg p : phis) liveTotal += p.units;
+        maxLive = Math.max(maxLive, liveTotal);
+        List<VReg> inMemory = entrySet(b, st, phis, k);
+        memoryPhis.put(b, inMemory);
+        for (VReg v : phis) {
+            if (inMemory.contains(v)) continue;
             int at = preferred(st, v, List.of());
             if (at < 0) at = st.find(v);
             if (at < 0) {
-                if (st.liveUnits() + v.units > REGS) throw pressure(b, st.liveUnits() + v.units, "its phis");
                 // only this block's entry layout changes: every incoming edge copies into it
                 repack(st, null, List.of());
                 at = st.find(v);
+                if (at < 0) throw new IllegalStateException("internal error: no room for phi " + v + " at the start of " + b.label());
             }
             st.place(v, at);
             settle(v, at);
-            maxLive = Math.max(maxLive, st.liveUnits());
+            defSite[v.id] = new DefSite(b, 0, at);
         }
+        if (header) takeInLoopValues(b, st, in, k);
         entryMaps.put(b, new LinkedHashMap<>(st.where));
         for (Block p : b.predecessors()) {
             if (exitMaps.containsKey(p)) edgeCopies(p, b);
         }
         // instructions
-        int[] lastUse = lastUses(b, mir);
         splitOnly = splitOnly(b, mir);
-        for (int i = k; i < mir.size(); i++) instruction(b, st, mir.get(i), i, lastUse, code);
+        for (int i = k; i < mir.size(); i++) liveTotal = instruction(b, st, mir.get(i), i, code, liveTotal);
         Map<VReg, Integer> exit = new LinkedHashMap<>();
         BitSet o = liveOut.get(b);
         st.where.forEach((v, at) -> {
             if (o.get(v.id)) exit.put(v, at);
         });
         for (int id = o.nextSetBit(0); id >= 0; id = o.nextSetBit(id + 1)) {
-            if (!exit.containsKey(byId.get(id))) {
-                throw new IllegalStateException("internal error: v" + id + " is live out of " + b.label() + " but has no register");
+            VReg v = byId.get(id);
+            if (!exit.containsKey(v) && !inMemory(v)) {
+                throw new IllegalStateException("internal error: v" + id + " is live out of " + b.label() + " but has no register and no slot");
             }
         }
         exitMaps.put(b, exit);
         for (Block s : b.successors()) {
             if (entryMaps.containsKey(s)) edgeCopies(b, s);
         }
+    }
+
+    /**
+     * Which phis start {@code b} in memory (returned), the values coming in in registers and the
+     * phis together having to fit: the farthest read leaves first (or the cheapest, by the choice).
+     */
+    private List<VReg> entrySet(Block b, State st, List<VReg> phis, int start) {
+        List<VReg> inMemory = new ArrayList<>();
+        int total = st.units;
+        for (VReg p : phis) total += p.units;
+        while (total > limit) {
+            VReg victim = null;
+            for (VReg v : st.where.keySet()) victim = better(victim, v, start);
+            for (VReg p : phis) if (!inMemory.contains(p)) victim = better(victim, p, start);
+            if (victim == null) throw budget(b, "its phis");
+            total -= victim.units;
+            if (phis.contains(victim)) {
+                if (!maySpill) throw budget(b, "its phis");
+                inMemory.add(victim);
+                giveSlot(victim);
+                stored[victim.id] = true; // every edge into b stores it
+                spills++;
+            } else {
+                evict(st, victim);
+            }
+        }
+        return inMemory;
+    }
+
+    /**
+     * At a loop header, the values coming in in memory that the loop reads, nearest read first,
+     * take the registers left free: the edge from before the loop reloads them once, instead of
+     * the body on every iteration.
+     */
+    private void takeInLoopValues(Block b, State st, BitSet in, int start) {
+        List<VReg> wanted = new ArrayList<>();
+        for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) {
+            VReg v = byId.get(id);
+            if (!st.where.containsKey(v) && distance(v, start) < NextUse.LOOP_EXIT) wanted.add(v);
+        }
+        wanted.sort((x, y) -> Integer.compare(distance(x, start), distance(y, start)));
+        for (VReg v : wanted) {
+            if (st.units + v.units > limit) break;
+            int at = st.find(v);
+            if (at >= 0) st.place(v, at);
+        }
+    }
+
+    /** Sets up the next and last reads of the values {@code b} reads, by a backward walk of its code. */
+    private void beginBlock(Block b, List<MirInstr> code) {
+        serial++;
+        currentBlock = b;
+        blockLength = code.size();
+        blockOut = liveOut.get(b);
+        nextAfter = new int[code.size()][];
+        for (int i = code.size() - 1; i >= 0; i--) {
+            MirInstr m = code.get(i);
+            if (m.kind == MirInstr.Kind.PHI) continue;
+            int[] na = new int[m.srcs.length];
+            for (int s = 0; s < m.srcs.length; s++) {
+                VReg v = m.srcs[s];
+                na[s] = v == null || stamp[v.id] != serial ? -1 : nextRead[v.id];
+            }
+            nextAfter[i] = na;
+            for (VReg v : m.srcs) {
+                if (v == null) continue;
+                if (stamp[v.id] != serial) {
+                    stamp[v.id] = serial;
+                    lastRead[v.id] = i;
+                }
+                nextRead[v.id] = i;
+            }
+        }
+    }
+
+    /** The index of v's last read in the block, {@link Integer#MAX_VALUE} when it is live out, -1 when the block never reads it. */
+    private int lastUse(VReg v) {
+        if (blockOut.get(v.id)) return Integer.MAX_VALUE;
+        return stamp[v.id] == serial ? lastRead[v.id] : -1;
+    }
+
+    /** Instructions from index {@code i} of the block to v's next read (on the nearest path), or {@link NextUse#FAR}. */
+    private int distance(VReg v, int i) {
+        if (stamp[v.id] == serial && nextRead[v.id] >= i) return nextRead[v.id] - i;
+        if (!blockOut.get(v.id)) return NextUse.FAR;
+        return (int) Math.min(NextUse.FAR, (long) blockLength - i + nextUse.fromEnd(currentBlock, v.id));
+    }
+
+    private Block currentBlock;
+
+    /** Of two candidates to leave the registers at index i, the one the spill choice prefers (a null one loses). */
+    private VReg better(VReg a, VReg b, int i) {
+        if (a == null) return b;
+        if (choice == Allocation.SpillChoice.COST && staticCost[a.id] != staticCost[b.id]) {
+            return staticCost[b.id] < staticCost[a.id] ? b : a;
+        }
+        return distance(b, i) > distance(a, i) ? b : a;
     }
 
     /** Vectors of the block being allocated that only splits read, each unit once (see {@link #coalesce}). */
@@ -217,46 +419,37 @@ final class RegAlloc {
         return out;
     }
 
-    /** For each instruction index, the values whose last use in the block it is (not live out): a bit set per index. */
-    private int[] lastUses(Block b, List<MirInstr> mir) {
-        int[] last = new int[virtualRegisters + 1];
-        Arrays.fill(last, -1);
-        for (int i = 0; i < mir.size(); i++) {
-            MirInstr m = mir.get(i);
-            if (m.kind == MirInstr.Kind.PHI) continue;
-            for (VReg s : m.srcs) if (s != null) last[s.id] = i;
+    /** Allocates one instruction; returns the units live after it (in registers or in memory). */
+    private int instruction(Block b, State st, MirInstr m, int index, List<MInstr> code, int liveTotal) {
+        List<VReg> srcs = new ArrayList<>();
+        for (VReg s : m.srcs) if (s != null && !srcs.contains(s)) srcs.add(s);
+        List<VReg> reloaded = new ArrayList<>();
+        for (VReg s : srcs) {
+            if (st.where.containsKey(s)) continue;
+            int at = room(b, st, s, srcs, List.of(), code, index);
+            reload(b, s, at, code);
+            st.place(s, at);
+            reloaded.add(s);
         }
-        BitSet o = liveOut.get(b);
-        for (int id = o.nextSetBit(0); id >= 0; id = o.nextSetBit(id + 1)) last[id] = Integer.MAX_VALUE;
-        return last;
-    }
-
-    private void instruction(Block b, State st, MirInstr m, int index, int[] lastUse, List<MInstr> code) {
         List<VReg> dying = new ArrayList<>();
-        for (VReg s : m.srcs) {
-            if (s == null) continue;
-            if (!st.where.containsKey(s)) throw new IllegalStateException("internal error: " + s + " used in " + b.label() + " without a register: " + m);
-            if (lastUse[s.id] == index && !dying.contains(s)) dying.add(s);
+        int dyingUnits = 0;
+        for (VReg s : srcs) {
+            if (lastUse(s) == index) {
+                dying.add(s);
+                dyingUnits += s.units;
+            } else if (!reloadElision && reloaded.contains(s)) {
+                dying.add(s); // leaves its register after this instruction: the next read reloads it
+            }
         }
         VReg d = m.def;
-        int before = st.liveUnits(), dyingUnits = 0;
-        for (VReg v : dying) dyingUnits += v.units;
-        int after = before - dyingUnits + (d == null ? 0 : d.units);
-        maxLive = Math.max(maxLive, Math.max(before, after));
+        int after = liveTotal - dyingUnits + (d == null ? 0 : d.units);
+        maxLive = Math.max(maxLive, Math.max(liveTotal, after));
         Integer at = null;
         if (d != null) {
             at = coalesce(st, m, dying);
             if (at == null) {
                 int f = preferred(st, d, dying);
-                if (f < 0) f = st.findIgnoring(d, dying);
-                if (f < 0) {
-                    if (after > REGS) throw pressure(b, after, m.toString());
-                    // enough registers, not in a row: pack the live values, the dying ones last, and
-                    // put the result over the dying ones (the instruction reads them before it writes)
-                    repack(st, code, dying);
-                    f = st.findIgnoring(d, dying);
-                    if (f < 0) throw new IllegalStateException("internal error: no room for " + d + " after packing");
-                }
+                if (f < 0) f = room(b, st, d, srcs, dying, code, index);
                 at = f;
             }
         }
@@ -265,9 +458,143 @@ final class RegAlloc {
         if (d != null) {
             st.place(d, at);
             settle(d, at);
-            if (lastUse[d.id] < 0) st.free(d); // never read: its registers are free again at once
+            defSite[d.id] = new DefSite(b, code.size(), at);
+            if (lastUse(d) < 0) {
+                st.free(d); // never read: its registers are free again at once
+                after -= d.units;
+            }
+        }
+        int[] na = nextAfter[index];
+        for (int s = 0; s < m.srcs.length; s++) if (m.srcs[s] != null) nextRead[m.srcs[s].id] = na[s];
+        return after;
+    }
+
+    /**
+     * A place for v (the registers of {@code dying} counting as free): a free one; else, when the
+     * values fit but not in a row, the file packed; else values other than {@code pinned} leave
+     * the registers until it fits.
+     */
+    private int room(Block b, State st, VReg v, List<VReg> pinned, List<VReg> dying, List<MInstr> code, int index) {
+        for (;;) {
+            int f = st.findIgnoring(v, dying);
+            if (f >= 0) return f;
+            int dyingUnits = 0;
+            for (VReg x : dying) dyingUnits += x.units;
+            if (st.units - dyingUnits + v.units <= limit) {
+                // enough registers, not in a row: pack the live values, the dying ones last, and
+                // put the result over the dying ones (the instruction reads them before it writes)
+                repack(st, code, dying);
+                f = st.findIgnoring(v, dying);
+                if (f >= 0) return f;
+            }
+            VReg victim = null;
+            for (VReg x : st.where.keySet()) if (!pinned.contains(x)) victim = better(victim, x, index);
+            if (victim == null || !maySpill) throw budget(b, mir.get(b).get(index));
+            evict(st, victim);
         }
     }
+
+    private CompileException budget(Block b, String what) {
+        if (!maySpill) return new CompileException("register pressure in code that cannot spill, at " + what + " in block b" + b.index());
+        return new CompileException("register budget too small: " + what + " in block b" + b.index() + " needs more than the " + limit
+                + " registers allowed (r0.x to r" + (limit / 4 - 1) + ".w) at once");
+    }
+
+    /** The budget cannot hold one instruction's sources and result at once: says how many it needs. */
+    private CompileException budget(Block b, MirInstr m) {
+        List<VReg> regs = new ArrayList<>();
+        for (VReg s : m.srcs) if (s != null && !regs.contains(s)) regs.add(s);
+        int need = m.def == null ? 0 : m.def.units;
+        for (VReg s : regs) need += s.units;
+        String what = MachineFunction.virtual(m);
+        if (!maySpill) return budget(b, what);
+        return new CompileException("register budget too small: " + what + " in block b" + b.index() + " reads and writes " + need
+                + " registers at once, more than the " + limit + " allowed (r0.x to r" + (limit / 4 - 1) + ".w): it needs --max-regs "
+                + (need + 3) / 4 + " or more");
+    }
+
+    // ---- spill code ----------------------------------------------------------------------------
+
+    /** Whether v is made again instead of stored: a mov of an immediate or a constant. */
+    private boolean rematerializable(VReg v) {
+        MirInstr d = defInstr[v.id];
+        if (d == null || d.kind != MirInstr.Kind.OP || d.proto.op() != MOp.MOV || v.units != 1 || d.proto.rpt() != 0) return false;
+        for (VReg s : d.srcs) if (s != null) return false;
+        Operand.Kind k = d.proto.src(0).kind();
+        return k == Operand.Kind.IMM || k == Operand.Kind.CONST;
+    }
+
+    /** Whether v, when not in a register, can be brought back: rematerialized, or its slot holds it. */
+    private boolean inMemory(VReg v) {
+        return rematerializable(v) || stored[v.id];
+    }
+
+    private void giveSlot(VReg v) {
+        if (slot[v.id] >= 0) return;
+        slot[v.id] = privateBytes;
+        privateBytes += 4 * v.units;
+    }
+
+    /** v leaves the registers: stored right after its definition first, unless it is made again. */
+    private void evict(State st, VReg v) {
+        if (!rematerializable(v) && !stored[v.id]) {
+            DefSite ds = defSite[v.id];
+            if (ds == null) throw new IllegalStateException("internal error: " + v + " leaves the registers before its definition");
+            giveSlot(v);
+            inserts.computeIfAbsent(ds.block(), x -> new ArrayList<>()).add(new Insert(ds.position(), stores(slot[v.id], ds.reg(), v.units)));
+            stored[v.id] = true;
+            spills++;
+            spillCost += weight(ds.block());
+        }
+        st.free(v);
+    }
+
+    /** Brings v into registers {@code at}... (in block b's code). */
+    private void reload(Block b, VReg v, int at, List<MInstr> code) {
+        fills++;
+        if (rematerializable(v)) {
+            code.add(defInstr[v.id].proto.withDst(Operand.reg(at)));
+            return;
+        }
+        if (!stored[v.id]) throw new IllegalStateException("internal error: " + v + " is reloaded but was never stored");
+        code.addAll(loads(slot[v.id], at, v.units));
+        spillCost += weight(b);
+    }
+
+    /** {@code stp}s of units registers from {@code reg} into private memory at byte {@code offset}, four a piece. */
+    private static List<MInstr> stores(int offset, int reg, int units) {
+        List<MInstr> out = new ArrayList<>();
+        for (int u = 0; u < units; u += 4) {
+            int n = Math.min(4, units - u);
+            out.add(MInstr.memory(MOp.STP, MType.U32, n, Operand.NONE, Operand.NONE, Operand.reg(reg + u), 0, offset + 4 * u));
+        }
+        return out;
+    }
+
+    private static List<MInstr> loads(int offset, int reg, int units) {
+        List<MInstr> out = new ArrayList<>();
+        for (int u = 0; u < units; u += 4) {
+            int n = Math.min(4, units - u);
+            out.add(MInstr.memory(MOp.LDP, MType.U32, n, Operand.reg(reg + u), Operand.NONE, Operand.NONE, 0, offset + 4 * u));
+        }
+        return out;
+    }
+
+    /** Puts the spill stores after their definitions. */
+    private void applyInserts() {
+        inserts.forEach((b, list) -> {
+            list.sort((x, y) -> Integer.compare(x.position(), y.position())); // stable: stores of one place keep their order
+            List<MInstr> code = out.get(b), merged = new ArrayList<>(code.size() + list.size());
+            int next = 0;
+            for (int i = 0; i <= code.size(); i++) {
+                while (next < list.size() && list.get(next).position() == i) merged.addAll(list.get(next++).code());
+                if (i < code.size()) merged.add(code.get(i));
+            }
+            out.put(b, merged);
+        });
+    }
+
+    // ---- placement -----------------------------------------------------------------------------
 
     /**
      * The place {@link Coalesce} hinted for {@code v} when it is free (the registers of
@@ -283,14 +610,14 @@ final class RegAlloc {
             return at >= 0 && at % v.align == 0 && free(st, at, v.units, dying) ? at : -1;
         }
         int span = affinity.span()[h.set()];
-        for (int b = 0; b + span <= REGS; b++) {
+        for (int b = 0; b + span <= limit; b++) {
             if ((b + h.offset()) % v.align == 0 && free(st, b, span, dying)) return b + h.offset();
         }
         return -1;
     }
 
-    private static boolean free(State st, int at, int units, List<VReg> dying) {
-        if (at + units > REGS) return false;
+    private boolean free(State st, int at, int units, List<VReg> dying) {
+        if (at + units > limit) return false;
         for (int u = 0; u < units; u++) {
             int o = st.owner[at + u];
             if (o >= 0 && !isDying(o, dying)) return false;
@@ -351,11 +678,6 @@ final class RegAlloc {
         return true;
     }
 
-    private CompileException pressure(Block b, int units, String what) {
-        return new CompileException("register pressure: " + units + " registers would be live in block b" + b.index() + " at " + what
-                + "; the target has " + REGS + " (r0.x to r47.w), and this compiler does not spill registers to memory");
-    }
-
     /**
      * Moves every value to the bottom of the file, 64-bit ones first (aligned), the values in
      * {@code last} at the end, emitting the copies into {@code code} (none when null).
@@ -375,7 +697,7 @@ final class RegAlloc {
             for (int u = 0; u < v.units; u++) moves.add(new int[] {old.get(v) + u, at + u});
             at += v.units;
         }
-        if (code != null) parallelCopy(moves, code, live(st));
+        if (code != null) parallelCopy(moves, code, live(st), limit);
     }
 
     private void emit(State st, MirInstr m, VReg d, Integer at, List<MInstr> code) {
@@ -384,7 +706,7 @@ final class RegAlloc {
                 int from = st.where.get(m.srcs[0]) + m.srcUnits[0] * (m.kind == MirInstr.Kind.SPLIT ? d.units : 0);
                 List<int[]> moves = new ArrayList<>();
                 for (int u = 0; u < d.units; u++) moves.add(new int[] {from + u, at + u});
-                parallelCopy(moves, code, live(st));
+                parallelCopy(moves, code, live(st), limit);
             }
             case COLLECT -> {
                 List<int[]> moves = new ArrayList<>();
@@ -394,7 +716,7 @@ final class RegAlloc {
                     for (int u = 0; u < s.units; u++) moves.add(new int[] {from + u, at + off + u});
                     off += s.units;
                 }
-                parallelCopy(moves, code, live(st));
+                parallelCopy(moves, code, live(st), limit);
             }
             case OP -> {
                 MInstr p = m.proto;
@@ -421,52 +743,115 @@ final class RegAlloc {
         }
     }
 
-    /** The copies on the edge p -> s: live values and phi sources to where s expects them. */
+    // ---- edges ---------------------------------------------------------------------------------
+
+    /**
+     * The coupling code on the edge p -> s, at the end of p: stores of the values of s's
+     * in-memory phis that p has in registers, the parallel copy of what s expects in registers and
+     * p has in registers, reloads of what s expects in registers and p left in memory, and last
+     * the in-memory phis whose value p has in memory too (through a register s leaves free).
+     */
     private void edgeCopies(Block p, Block s) {
         Map<VReg, Integer> from = exitMaps.get(p), to = entryMaps.get(s);
-        List<int[]> moves = new ArrayList<>();
-        for (var e : to.entrySet()) {
-            VReg v = e.getKey();
-            VReg src = v;
-            for (MirInstr m : mir.get(s)) {
-                if (m.kind != MirInstr.Kind.PHI) break;
-                if (m.def == v) src = m.phiSrcs.get(p);
-            }
+        Map<VReg, VReg> phiSrc = new HashMap<>();
+        for (MirInstr m : mir.get(s)) {
+            if (m.kind != MirInstr.Kind.PHI) break;
+            phiSrc.put(m.def, m.phiSrcs.get(p));
+        }
+        List<MInstr> copies = new ArrayList<>();
+        double w = weight(p);
+        List<VReg> fromMemory = new ArrayList<>();
+        for (VReg phi : memoryPhis.get(s)) {
+            VReg src = phiSrc.get(phi);
             Integer at = from.get(src);
             if (at == null) {
-                throw new IllegalStateException("internal error: " + src + " (for " + v + ") has no register at the end of " + p.label());
+                fromMemory.add(phi);
+                continue;
+            }
+            copies.addAll(stores(slot[phi.id], at, phi.units));
+            spillCost += w;
+        }
+        List<int[]> moves = new ArrayList<>();
+        List<VReg[]> reloads = new ArrayList<>();
+        for (var e : to.entrySet()) {
+            VReg v = e.getKey();
+            VReg src = phiSrc.getOrDefault(v, v);
+            if (src == null) throw new IllegalStateException("internal error: phi " + v + " has no source for " + p.label());
+            Integer at = from.get(src);
+            if (at == null) {
+                if (!inMemory(src)) {
+                    throw new IllegalStateException("internal error: " + src + " (for " + v + ") is nowhere at the end of " + p.label());
+                }
+                reloads.add(new VReg[] {src, v});
+                continue;
             }
             for (int u = 0; u < v.units; u++) moves.add(new int[] {at + u, e.getValue() + u});
         }
-        List<MInstr> code = out.get(p);
-        List<MInstr> copies = new ArrayList<>();
         // on the edge only what s expects is live (values staying in place too): any other register may serve as a scratch
-        BitSet live = new BitSet(REGS);
-        for (int[] m : moves) live.set(m[1]);
-        parallelCopy(moves, copies, live);
+        BitSet live = new BitSet(limit);
+        to.forEach((v, at) -> live.set(at, at + v.units));
+        BitSet moved = new BitSet(limit);
+        for (int[] m : moves) moved.set(m[1]);
+        parallelCopy(moves, copies, moved, limit);
+        for (VReg[] r : reloads) reload(p, r[0], to.get(r[1]), copies);
+        for (VReg phi : fromMemory) memoryToMemory(p, phiSrc.get(phi), phi, live, copies);
         if (copies.isEmpty()) return;
         if (p.successors().size() != 1) {
             throw new IllegalStateException("internal error: copies needed on an edge out of " + p.label() + ", which has "
                     + p.successors().size() + " successors");
         }
-        code.addAll(copies);
+        out.get(p).addAll(copies);
+    }
+
+    /** Copies src (in memory) into phi's slot, a register at a time, through a register not in {@code live}. */
+    private void memoryToMemory(Block p, VReg src, VReg phi, BitSet live, List<MInstr> code) {
+        double w = weight(p);
+        int scratch = live.nextClearBit(0);
+        boolean borrowed = scratch >= limit;
+        if (borrowed) {
+            // every register is taken: borrow r0.x, saving it in a word of its own
+            scratch = 0;
+            if (emergencySlot < 0) {
+                emergencySlot = privateBytes;
+                privateBytes += 4;
+            }
+            code.addAll(stores(emergencySlot, scratch, 1));
+            spillCost += w;
+        }
+        if (rematerializable(src)) {
+            code.add(defInstr[src.id].proto.withDst(Operand.reg(scratch)));
+            fills++;
+            code.addAll(stores(slot[phi.id], scratch, 1));
+            spillCost += w;
+        } else {
+            for (int u = 0; u < src.units; u++) {
+                code.addAll(loads(slot[src.id] + 4 * u, scratch, 1));
+                code.addAll(stores(slot[phi.id] + 4 * u, scratch, 1));
+                spillCost += 2 * w;
+            }
+            fills++;
+        }
+        if (borrowed) {
+            code.addAll(loads(emergencySlot, scratch, 1));
+            spillCost += w;
+        }
     }
 
     /** The registers holding live values in {@code st}. */
-    private static BitSet live(State st) {
-        BitSet b = new BitSet(REGS);
-        for (int r = 0; r < REGS; r++) if (st.owner[r] >= 0) b.set(r);
+    private BitSet live(State st) {
+        BitSet b = new BitSet(limit);
+        for (int r = 0; r < limit; r++) if (st.owner[r] >= 0) b.set(r);
         return b;
     }
 
     /**
      * Emits 32-bit moves doing {@code moves} (from, to) all at once. A move goes as soon as no
      * pending move still reads its destination; what then remains are cycles: one value is
-     * parked in a register that is neither {@code live} nor read or written by the copy (one
-     * extra {@code mov} a cycle), and only when there is none is a swap made of three
-     * {@code xor}s.
+     * parked in a register below {@code limit} that is neither {@code live} nor read or written
+     * by the copy (one extra {@code mov} a cycle), and only when there is none is a swap made of
+     * three {@code xor}s.
      */
-    static void parallelCopy(List<int[]> moves, List<MInstr> code, BitSet live) {
+    static void parallelCopy(List<int[]> moves, List<MInstr> code, BitSet live, int limit) {
         List<int[]> pending = new ArrayList<>();
         for (int[] m : moves) if (m[0] != m[1]) pending.add(m.clone());
         while (!pending.isEmpty()) {
@@ -483,7 +868,7 @@ final class RegAlloc {
                 }
             }
             if (progress) continue;
-            int scratch = scratch(pending, live);
+            int scratch = scratch(pending, live, limit);
             if (scratch >= 0) {
                 // only cycles left: park the first move's source, and let its readers read it there
                 int a = pending.get(0)[0];
@@ -503,15 +888,15 @@ final class RegAlloc {
         }
     }
 
-    /** A register no pending move reads or writes and no live value holds, or -1. */
-    private static int scratch(List<int[]> pending, BitSet live) {
+    /** A register below {@code limit} no pending move reads or writes and no live value holds, or -1. */
+    private static int scratch(List<int[]> pending, BitSet live, int limit) {
         BitSet busy = (BitSet) live.clone();
         for (int[] m : pending) {
             busy.set(m[0]);
             busy.set(m[1]);
         }
         int r = busy.nextClearBit(0);
-        return r < REGS ? r : -1;
+        return r < limit ? r : -1;
     }
 
     private static MInstr mov(int to, int from) {

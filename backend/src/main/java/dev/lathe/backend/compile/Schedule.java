@@ -24,10 +24,11 @@ import java.util.function.Predicate;
  * makes them vanish) and pass their sources' ready times on.
  *
  * <p>Registers are what overlapping work costs: the scheduler counts the 32-bit registers live
- * at each point and, once taking an instruction would pass {@link #PRESSURE_LIMIT}, prefers the
- * instructions that free registers. A block whose schedule still peaks higher than the limit
- * and than its own peak in program order keeps its order, so scheduling never makes a program
- * fail to allocate.
+ * at each point and, once taking an instruction would pass {@link #PRESSURE_LIMIT} (or the
+ * register budget, when {@code --max-regs} makes it smaller), prefers the instructions that free
+ * registers. A block whose schedule still peaks higher than the limit and than its own peak in
+ * program order keeps its order, so scheduling never makes a program spill more than its
+ * selection order would.
  */
 public final class Schedule {
     private Schedule() {}
@@ -37,6 +38,7 @@ public final class Schedule {
 
     /** The {@code sched} pass. */
     static void schedule(MachineFunction mf) {
+        int limit = Math.min(PRESSURE_LIMIT, mf.allocation.units());
         Liveness live = Liveness.of(mf.fn, mf.mir);
         for (Map.Entry<Block, List<MirInstr>> e : mf.mir.entrySet()) {
             Block b = e.getKey();
@@ -44,7 +46,7 @@ public final class Schedule {
             BitSet in = live.liveIn.get(b), out = live.liveOut.get(b);
             if (in == null) continue;
             boolean entry = b == mf.fn.entryBlock();
-            List<MirInstr> s = new BlockSchedule(code, in, out, live.byId, m -> entry && Preload.candidate(m, mf)).run();
+            List<MirInstr> s = new BlockSchedule(code, in, out, live.byId, m -> entry && Preload.candidate(m, mf), limit).run();
             if (s != code) e.setValue(s);
         }
     }
@@ -115,8 +117,12 @@ public final class Schedule {
         /** Instructions to put first, as the hardware will do them before the start ({@link Preload}). */
         private final Predicate<MirInstr> preload;
 
-        BlockSchedule(List<MirInstr> code, BitSet liveIn, BitSet liveOut, Map<Integer, VReg> byId, Predicate<MirInstr> preload) {
+        /** The registers the schedule tries to stay within. */
+        private final int limit;
+
+        BlockSchedule(List<MirInstr> code, BitSet liveIn, BitSet liveOut, Map<Integer, VReg> byId, Predicate<MirInstr> preload, int limit) {
             this.preload = preload;
+            this.limit = limit;
             this.code = code;
             this.liveIn = liveIn;
             this.liveOut = liveOut;
@@ -128,7 +134,7 @@ public final class Schedule {
             if (code.size() - head < 3) return code;
             build();
             List<MirInstr> order = new ArrayList<>(code.subList(0, head));
-            int budget = Math.max(PRESSURE_LIMIT, peak(code));
+            int budget = Math.max(limit, peak(code));
             List<Node> listed = list(budget);
             for (Node n : listed) order.add(n.m);
             return peak(order) > budget ? code : order;
@@ -225,7 +231,7 @@ public final class Schedule {
                         break;
                     }
                     int delta = pressureDelta(n, usesLeft);
-                    boolean over = delta > 0 && live + delta > PRESSURE_LIMIT;
+                    boolean over = delta > 0 && live + delta > limit;
                     int start = Math.max(time, earliest(n));
                     // over the budget: only registers freed count; otherwise the soonest, then the longest path
                     long key = over ? (1L << 60) + ((long) (delta + 1024) << 40) + ((long) start << 20) + (1 << 19) - n.priority

@@ -17,12 +17,17 @@ import java.util.List;
  */
 public record Stats(int instructions, int nops, int nonNops, int mov, int cov, int dwords, int full, int constlen, int[] cat,
                     int stp, int ldp, long sstall, int ss, long systall, int sy, int waves, int loops, long cycles, int preamble,
-                    int maxLive) {
+                    int maxLive, int spills, int fills, long spillCost) {
+
+    /** What register allocation spilled: values given a slot, reloads (from memory or made again), and their i965 cost. */
+    record Spilling(int spills, int fills, double cost) {
+        static final Spilling NONE = new Spilling(0, 0, 0);
+    }
 
     /** How many times the static estimate assumes a loop runs. */
     public static final int LOOP_WEIGHT = 8;
 
-    static Stats of(List<MInstr> code, List<MInstr> preamble, int constScalars, int loops, int maxLive) {
+    static Stats of(List<MInstr> code, List<MInstr> preamble, int constScalars, int loops, int maxLive, Spilling spilling) {
         int[] depth = loopDepths(code);
         long weighted = 0;
         int instructions = 0, nops = 0, mov = 0, cov = 0, stp = 0, ldp = 0, ss = 0, sy = 0, maxReg = -1;
@@ -64,7 +69,8 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
         int full = maxReg < 0 ? 0 : maxReg / 4 + 1;
         int waves = full == 0 ? 16 : Math.min(16, 96 / full * 2);
         return new Stats(instructions, nops, instructions - nops, mov, cov, 2 * (code.size() + preamble.size()), full, (constScalars + 3) / 4,
-                cat, stp, ldp, sstall, ss, systall, sy, waves, loops, weighted, preamble.size(), maxLive);
+                cat, stp, ldp, sstall, ss, systall, sy, waves, loops, weighted, preamble.size(), maxLive, spilling.spills(), spilling.fills(),
+                Math.round(spilling.cost()));
     }
 
     private static long weight(int depth) {
@@ -102,7 +108,8 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
         for (int c = 0; c < 8; c++) sb.append(cat[c]).append(" cat").append(c).append(", ");
         sb.append(stp).append(" stp, ").append(ldp).append(" ldp, ").append(sstall).append(" sstall, ").append(ss).append(" (ss), ")
                 .append(systall).append(" systall, ").append(sy).append(" (sy), ").append(waves).append(" waves, ")
-                .append(loops).append(" loops, ").append(cycles).append(" cycles, ").append(preamble).append(" preamble");
+                .append(loops).append(" loops, ").append(cycles).append(" cycles, ").append(preamble).append(" preamble, ")
+                .append(spills).append(" spills, ").append(fills).append(" fills, ").append(spillCost).append(" spill-cost");
         return sb.toString();
     }
 }

@@ -185,7 +185,8 @@ public final class Encoding {
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "texture t" + i.index() + ": there are t0 to t31";
         String d = checkDst(i, i.dst(), MType.U32, false);
         if (d != null) return d;
-        if (i.dst().index() + 4 > Operand.NUM_REGS) return "the texel's four registers run past r47.w";
+        // the components the mask picks are written packed: dst, dst+1, …
+        if (i.dst().index() + Integer.bitCount(i.count()) > Operand.NUM_REGS) return "the texel's registers run past r47.w";
         if (i.srcs().size() != 3) return "texture instructions have a coordinate, a lod and a texture index operand";
         Operand c = i.src(0), lod = i.src(1), index = i.src(2);
         if (index.kind() != Kind.REG && index.kind() != Kind.NONE) return "the texture index comes from a register";

@@ -58,6 +58,11 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
         return new MInstr(op, type, srcType, cond, rpt, ss, sy, nop, sat, invert, dst, srcs, index, o, count, dim);
     }
 
+    /** The same instruction writing {@code d} instead. */
+    public MInstr withDst(Operand d) {
+        return new MInstr(op, type, srcType, cond, rpt, ss, sy, nop, sat, invert, d, srcs, index, offset, count, dim);
+    }
+
     /** The same instruction with source {@code i} replaced. */
     public MInstr withSrc(int i, Operand o) {
         List<Operand> s = new ArrayList<>(srcs);

@@ -17,7 +17,7 @@ public final class ResultsCsv {
     /** The statistics in shader-db's line order, as column names. */
     public static final List<String> MEASUREMENTS = List.of("instructions", "nops", "non-nops", "mov", "cov", "dwords", "full",
             "constlen", "cat0", "cat1", "cat2", "cat3", "cat4", "cat5", "cat6", "cat7", "stp", "ldp", "sstall", "(ss)", "systall",
-            "(sy)", "waves", "loops", "cycles", "preamble", "sim-cycles");
+            "(sy)", "waves", "loops", "cycles", "preamble", "spills", "fills", "spill-cost", "sim-cycles");
 
     /**
      * The column of the simulated cycles: with {@code --check N}, the mean over the N input sets
@@ -44,7 +44,7 @@ public final class ResultsCsv {
         Map<String, Long> v = new LinkedHashMap<>();
         long[] all = {s.instructions(), s.nops(), s.nonNops(), s.mov(), s.cov(), s.dwords(), s.full(), s.constlen(), s.cat()[0],
                 s.cat()[1], s.cat()[2], s.cat()[3], s.cat()[4], s.cat()[5], s.cat()[6], s.cat()[7], s.stp(), s.ldp(), s.sstall(), s.ss(),
-                s.systall(), s.sy(), s.waves(), s.loops(), s.cycles(), s.preamble()};
+                s.systall(), s.sy(), s.waves(), s.loops(), s.cycles(), s.preamble(), s.spills(), s.fills(), s.spillCost()};
         for (int i = 0; i < all.length; i++) v.put(MEASUREMENTS.get(i), all[i]);
         return v;
     }
