@@ -296,8 +296,32 @@ class CliTest {
         assertEquals(0, db.code(), db.err());
         assertTrue(db.out().contains("simulated cycles (mean over the input sets, summed over the shaders): "), db.out());
         String[] rows = Files.readString(csv).split("\n");
-        assertTrue(rows[0].contains(",cycles,preamble,sim-cycles,compile-ms,error"), rows[0]);
+        assertTrue(rows[0].contains(",cycles,preamble,spills,fills,spill-cost,sim-cycles,compile-ms,error"), rows[0]);
         assertTrue(rows[1].matches(".*,[0-9]+,[0-9]+,[1-9][0-9]*,,$"), rows[1]);
+    }
+
+    /** {@code --max-regs} shrinks the register file: what does not fit is spilled, and the program says how much private memory it needs. */
+    @Test
+    void maxRegsSpillsAndBadBudgetsAreClearErrors() throws IOException {
+        StringBuilder sb = new StringBuilder("shader compute workgroup_size(1, 1, 1)\nbuffer u32 @b binding=0\nfunction main {\n");
+        for (int i = 0; i < 12; i++) sb.append("  vec1 32 %o").append(i).append(" = load_const (").append(i * 4).append(")\n  vec1 32 %v").append(i)
+                .append(" = load_buffer @b, %o").append(i).append("\n");
+        sb.append("  vec1 32 %s0 = imul %v0, %v11\n");
+        for (int i = 1; i < 12; i++) sb.append("  vec1 32 %s").append(i).append(" = imul %s").append(i - 1).append(", %v").append(11 - i).append("\n");
+        sb.append("  vec1 32 %z = load_const (0)\n  store_buffer @b, %z, %s11\n}\n");
+        Path x = dir.resolve("wide.ir");
+        Files.writeString(x, sb.toString());
+        Result asm = lathe("compile", x.toString(), "--max-regs", "1", "--no-sched");
+        assertEquals(0, asm.code(), asm.err());
+        assertTrue(asm.out().matches("(?s).*\\.private [1-9][0-9]*\n.*") && asm.out().contains("stp.u32.1 p[") && asm.out().contains("ldp.u32.1 r"), asm.out());
+        Result stats = lathe("compile", x.toString(), "--max-regs", "1", "--no-sched", "--emit", "stats");
+        assertTrue(stats.out().matches("(?s).* [1-9][0-9]* spills, [1-9][0-9]* fills, .*"), stats.out());
+        Result none = lathe("compile", x.toString(), "--emit", "stats");
+        assertTrue(none.out().contains(" 0 stp, 0 ldp, ") && none.out().contains(" 0 spills, 0 fills, 0 spill-cost"), none.out());
+        Result zero = lathe("compile", x.toString(), "--max-regs", "0");
+        assertTrue(zero.code() != 0 && zero.err().contains("lathe compile: --max-regs: the register budget must be 1 to 48 vec4 registers, not 0"), zero.err());
+        Result choice = lathe("shaderdb", x.toString(), "--spill-choice", "random");
+        assertTrue(choice.code() != 0 && choice.err().contains("lathe shaderdb: --spill-choice: unknown spill choice 'random' (known: next-use, cost)"), choice.err());
     }
 
     /** The CSV without its compile-time column, the one thing that may differ between runs. */
