@@ -2,6 +2,7 @@ package dev.lathe.backend.compile;
 
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
@@ -16,8 +17,8 @@ import java.util.function.BiFunction;
  */
 final class Liveness {
     final Map<Block, BitSet> liveIn = new HashMap<>(), liveOut = new HashMap<>();
-    /** Every virtual register the program mentions, by id. */
-    final Map<Integer, VReg> byId = new HashMap<>();
+    /** Every virtual register the program mentions, by id (null where none has that id; the array may be longer). */
+    VReg[] byId = new VReg[64];
 
     private Liveness() {}
 
@@ -28,7 +29,9 @@ final class Liveness {
     }
 
     private void note(VReg v) {
-        if (v != null) byId.putIfAbsent(v.id, v);
+        if (v == null) return;
+        if (v.id >= byId.length) byId = Arrays.copyOf(byId, Math.max(2 * byId.length, v.id + 1));
+        byId[v.id] = v;
     }
 
     /**

@@ -58,7 +58,8 @@ final class RegAlloc {
     private final boolean reloadElision, maySpill;
     private final Allocation.SpillChoice choice;
     private Map<Block, BitSet> liveIn, liveOut;
-    private Map<Integer, VReg> byId;
+    /** Every value by id (null for ids the program does not mention). */
+    private VReg[] byId;
     private NextUse nextUse;
     private final Map<Block, Map<VReg, Integer>> entryMaps = new HashMap<>(), exitMaps = new HashMap<>();
     /** Per block, the phis that start it in memory (their value is stored on each edge into it). */
@@ -79,6 +80,7 @@ final class RegAlloc {
     private record Insert(int position, List<MInstr> code) {}
 
     private final MirInstr[] defInstr;
+    private final boolean[] remat;
     private final DefSite[] defSite;
     /** Private-memory byte offset of each spilled value, -1 for none. */
     private final int[] slot;
@@ -111,6 +113,7 @@ final class RegAlloc {
         this.maySpill = maySpill;
         int n = mf.virtualRegisters + 1;
         defInstr = new MirInstr[n];
+        remat = new boolean[n];
         defSite = new DefSite[n];
         slot = new int[n];
         Arrays.fill(slot, -1);
@@ -119,6 +122,7 @@ final class RegAlloc {
         stamp = new int[n];
         nextRead = new int[n];
         lastRead = new int[n];
+        held = new int[n];
     }
 
     /** The {@code regalloc} pass. */
@@ -148,10 +152,20 @@ final class RegAlloc {
 
     // ---- allocation ----------------------------------------------------------------------------
 
+    /** Which values the current {@link State} holds in registers: by id, the state's serial (stale serials mean no). */
+    private final int[] held;
+    private int states;
+
     /** Where values are in one block as allocation walks it. */
     private final class State {
         final int[] owner = new int[limit];
         final Map<VReg, Integer> where = new LinkedHashMap<>();
+        final int serial = ++states;
+
+        /** Whether v is in registers (a quick {@code where.containsKey}). */
+        boolean has(VReg v) {
+            return held[v.id] == serial;
+        }
         /** The registers the values in {@link #where} take, counted by value (a vector whose units pieces took over counts whole). */
         int units;
 
@@ -161,12 +175,14 @@ final class RegAlloc {
 
         void place(VReg v, int at) {
             if (where.put(v, at) == null) units += v.units;
+            held[v.id] = serial;
             for (int u = 0; u < v.units; u++) owner[at + u] = v.id;
         }
 
         void free(VReg v) {
             Integer at = where.remove(v);
             if (at == null) return;
+            held[v.id] = 0;
             units -= v.units;
             for (int u = 0; u < v.units; u++) if (owner[at + u] == v.id) owner[at + u] = -1;
         }
@@ -194,12 +210,13 @@ final class RegAlloc {
         liveIn = live.liveIn;
         liveOut = live.liveOut;
         byId = live.byId;
-        nextUse = NextUse.of(fn, mir, live);
+        nextUse = NextUse.of(fn, mir, defInstr.length);
         for (Block b : MachineFunction.blocks(fn, mir)) {
             double w = weight(b);
             for (MirInstr m : mir.get(b)) {
                 if (m.def != null) {
                     defInstr[m.def.id] = m;
+                    remat[m.def.id] = rematerializable(m, m.def);
                     staticCost[m.def.id] += w;
                 }
                 if (m.kind == MirInstr.Kind.PHI) {
@@ -241,8 +258,8 @@ final class RegAlloc {
             });
         }
         for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) {
-            VReg v = byId.get(id);
-            if (!st.where.containsKey(v) && !inMemory(v)) {
+            VReg v = byId[id];
+            if (!st.has(v) && !inMemory(v)) {
                 throw new IllegalStateException("internal error: v" + id + " is live into b" + b.index() + " but has no register and no slot");
             }
         }
@@ -251,7 +268,7 @@ final class RegAlloc {
         List<VReg> phis = new ArrayList<>();
         for (; k < mir.size() && mir.get(k).kind == MirInstr.Kind.PHI; k++) phis.add(mir.get(k).def);
         int liveTotal = st.units;
-        for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) if (!st.where.containsKey(byId.get(id))) liveTotal += byId.get(id).units;
+        for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) if (!st.has(byId[id])) liveTotal += byId[id].units;
         for (VReg p : phis) liveTotal += p.units;
         maxLive = Math.max(maxLive, liveTotal);
         List<VReg> inMemory = entrySet(b, st, phis, k);
@@ -284,7 +301,7 @@ final class RegAlloc {
             if (o.get(v.id)) exit.put(v, at);
         });
         for (int id = o.nextSetBit(0); id >= 0; id = o.nextSetBit(id + 1)) {
-            VReg v = byId.get(id);
+            VReg v = byId[id];
             if (!exit.containsKey(v) && !inMemory(v)) {
                 throw new IllegalStateException("internal error: v" + id + " is live out of " + b.label() + " but has no register and no slot");
             }
@@ -330,8 +347,8 @@ final class RegAlloc {
     private void takeInLoopValues(Block b, State st, BitSet in, int start) {
         List<VReg> wanted = new ArrayList<>();
         for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) {
-            VReg v = byId.get(id);
-            if (!st.where.containsKey(v) && distance(v, start) < NextUse.LOOP_EXIT) wanted.add(v);
+            VReg v = byId[id];
+            if (!st.has(v) && distance(v, start) < NextUse.LOOP_EXIT) wanted.add(v);
         }
         wanted.sort((x, y) -> Integer.compare(distance(x, start), distance(y, start)));
         for (VReg v : wanted) {
@@ -425,7 +442,7 @@ final class RegAlloc {
         for (VReg s : m.srcs) if (s != null && !srcs.contains(s)) srcs.add(s);
         List<VReg> reloaded = new ArrayList<>();
         for (VReg s : srcs) {
-            if (st.where.containsKey(s)) continue;
+            if (st.has(s)) continue;
             int at = room(b, st, s, srcs, List.of(), code, index);
             reload(b, s, at, code);
             st.place(s, at);
@@ -515,9 +532,13 @@ final class RegAlloc {
 
     // ---- spill code ----------------------------------------------------------------------------
 
-    /** Whether v is made again instead of stored: a mov of an immediate or a constant. */
+    /** Whether v is made again instead of stored (decided once per value, in {@link #run}). */
     private boolean rematerializable(VReg v) {
-        MirInstr d = defInstr[v.id];
+        return remat[v.id];
+    }
+
+    /** Whether v's definition is a mov of an immediate or a constant: made again rather than stored. */
+    private static boolean rematerializable(MirInstr d, VReg v) {
         if (d == null || d.kind != MirInstr.Kind.OP || d.proto.op() != MOp.MOV || v.units != 1 || d.proto.rpt() != 0) return false;
         for (VReg s : d.srcs) if (s != null) return false;
         Operand.Kind k = d.proto.src(0).kind();
@@ -526,7 +547,7 @@ final class RegAlloc {
 
     /** Whether v, when not in a register, can be brought back: rematerialized, or its slot holds it. */
     private boolean inMemory(VReg v) {
-        return rematerializable(v) || stored[v.id];
+        return stored[v.id] || remat[v.id];
     }
 
     private void giveSlot(VReg v) {

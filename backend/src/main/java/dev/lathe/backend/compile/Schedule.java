@@ -110,7 +110,7 @@ public final class Schedule {
     private static final class BlockSchedule {
         private final List<MirInstr> code;
         private final BitSet liveIn, liveOut;
-        private final Map<Integer, VReg> byId;
+        private final VReg[] byId;
         private final List<Node> nodes = new ArrayList<>();
         private int head;
 
@@ -120,7 +120,7 @@ public final class Schedule {
         /** The registers the schedule tries to stay within. */
         private final int limit;
 
-        BlockSchedule(List<MirInstr> code, BitSet liveIn, BitSet liveOut, Map<Integer, VReg> byId, Predicate<MirInstr> preload, int limit) {
+        BlockSchedule(List<MirInstr> code, BitSet liveIn, BitSet liveOut, VReg[] byId, Predicate<MirInstr> preload, int limit) {
             this.preload = preload;
             this.limit = limit;
             this.code = code;
@@ -285,7 +285,7 @@ public final class Schedule {
         /** The registers live at the top of the body: what comes in and the phis' results. */
         private int startingPressure() {
             int live = 0;
-            for (int id = liveIn.nextSetBit(0); id >= 0; id = liveIn.nextSetBit(id + 1)) live += byId.get(id).units;
+            for (int id = liveIn.nextSetBit(0); id >= 0; id = liveIn.nextSetBit(id + 1)) live += byId[id].units;
             for (int i = 0; i < head; i++) live += code.get(i).def.units;
             return live;
         }
