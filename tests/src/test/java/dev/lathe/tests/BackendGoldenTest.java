@@ -3,22 +3,28 @@ package dev.lathe.tests;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.lathe.backend.compile.Allocation;
 import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.program.ProgramText;
 import dev.lathe.driver.Compiler;
+import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.text.IrParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
  * Golden tests of the emitted assembly: every {@code backend/*.ir} resource is compiled with the
- * default pipeline, its {@code CHECK} lines must match the {@code .s} text, and the binary must
- * give the interpreter's outputs for the IR it was selected from on 16 random input sets.
+ * default pipeline (or with the options of a {@code // SWITCHES:} line, spelled as for
+ * {@code lathe compile}: {@code --no-NAME}, {@code --max-regs N}, {@code --no-reload-elision}), its
+ * {@code CHECK} lines must match the {@code .s} text, and the binary must give the interpreter's
+ * outputs for the IR it was selected from on 16 random input sets.
  */
 class BackendGoldenTest {
     @TestFactory
@@ -33,7 +39,7 @@ class BackendGoldenTest {
             String text = Files.readString(f);
             List<FileCheck.Check> checks = FileCheck.parse(text);
             if (checks.isEmpty()) fail(f + ": no CHECK lines");
-            MachineCompiler.Result r = Compiler.compile(IrParser.parse(f.toString(), text), Compiler.Options.verifying()).machine();
+            MachineCompiler.Result r = Compiler.compile(IrParser.parse(f.toString(), text), options(text)).machine();
             String asm = ProgramText.print(r.program());
             String failure = FileCheck.verify(checks, asm);
             if (failure != null) fail(f + ":" + failure + "\n--- assembly ---\n" + asm);
@@ -43,5 +49,23 @@ class BackendGoldenTest {
                         () -> f + ": the binary's outputs differ from the interpreter's on input set " + k + "\n" + asm);
             }
         }));
+    }
+
+    /** The options a golden's {@code // SWITCHES:} line asks for (verifying after every pass). */
+    static Compiler.Options options(String text) {
+        Set<String> off = new TreeSet<>();
+        Allocation a = Allocation.DEFAULT;
+        for (String line : text.lines().toList()) {
+            if (!line.startsWith("// SWITCHES:")) continue;
+            List<String> words = List.of(line.substring("// SWITCHES:".length()).trim().split("\\s+"));
+            for (int k = 0; k < words.size(); k++) {
+                String w = words.get(k);
+                if (w.equals("--max-regs")) a = a.withMaxRegs(Integer.parseInt(words.get(++k)));
+                else if (w.equals("--no-reload-elision")) a = a.withReloadElision(false);
+                else if (w.startsWith("--no-") && Pipelines.SWITCHES.containsKey(w.substring(5))) off.add(w.substring(5));
+                else throw new IllegalArgumentException("unknown switch in a golden: " + w);
+            }
+        }
+        return Compiler.Options.verifying().withMachine(Pipelines.machine(off)).withAllocation(a);
     }
 }

@@ -4,6 +4,7 @@ import dev.lathe.backend.isa.Access;
 import dev.lathe.backend.isa.Asm;
 import dev.lathe.backend.isa.Encoding;
 import dev.lathe.backend.isa.MInstr;
+import dev.lathe.backend.isa.MOp;
 import dev.lathe.ir.Block;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -20,7 +21,8 @@ import java.util.Set;
  *       each register's size, a destination wide enough for what the instruction writes, phi
  *       sources for predecessors only;
  *   <li>registers: every instruction is one the encoding takes (registers in range, 64-bit values
- *       in aligned pairs, operand kinds, fields);
+ *       in aligned pairs, operand kinds, fields), its registers within the allocation's budget
+ *       ({@code --max-regs}), its spill slots within the private memory;
  *   <li>straight-line code: the same, every branch to a label that exists, and once legalized no
  *       latency hazard left (legalizing it again changes nothing).
  * </ul>
@@ -36,7 +38,7 @@ public final class MachineVerifier {
             case VIRTUAL -> virtual(mf, out);
             case ALLOCATED -> {
                 for (Map.Entry<Block, List<MInstr>> e : mf.allocated.entrySet()) {
-                    for (MInstr i : e.getValue()) encodable(i, "b" + e.getKey().index(), out);
+                    for (MInstr i : e.getValue()) encodable(mf, i, "b" + e.getKey().index(), out);
                 }
             }
             case LINEAR -> linear(mf, out);
@@ -84,7 +86,7 @@ public final class MachineVerifier {
         for (Linear.Item it : mf.linear.items) {
             if (it.isLabel()) continue;
             n++;
-            encodable(it.instr(), "instruction " + n, out);
+            encodable(mf, it.instr(), "instruction " + n, out);
             if (it.target() >= 0 && !labels.contains(it.target())) out.add("instruction " + n + " branches to L" + it.target() + ", which is nowhere");
         }
         if (mf.legalized && out.isEmpty()) {
@@ -93,8 +95,18 @@ public final class MachineVerifier {
         }
     }
 
-    private static void encodable(MInstr i, String where, List<String> out) {
+    /** An instruction the encoding takes, within the register budget, and (spill code) within the private memory. */
+    private static void encodable(MachineFunction mf, MInstr i, String where, List<String> out) {
         String problem = Encoding.validate(i);
-        if (problem != null) out.add(where + ": " + Asm.print(i) + ": " + problem);
+        if (problem != null) {
+            out.add(where + ": " + Asm.print(i) + ": " + problem);
+            return;
+        }
+        int limit = mf.allocation.units();
+        for (int r : Access.reads(i)) if (r < Access.P0 && r >= limit) out.add(where + ": " + Asm.print(i) + ": reads past the register budget of " + limit);
+        for (int r : Access.writes(i)) if (r < Access.P0 && r >= limit) out.add(where + ": " + Asm.print(i) + ": writes past the register budget of " + limit);
+        if ((i.op() == MOp.LDP || i.op() == MOp.STP) && (i.offset() < 0 || i.offset() + 4 * i.count() > mf.privateBytes)) {
+            out.add(where + ": " + Asm.print(i) + ": outside the " + mf.privateBytes + " bytes of private memory");
+        }
     }
 }
