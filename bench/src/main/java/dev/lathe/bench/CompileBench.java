@@ -24,7 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * The whole backend pipeline (IR optimization with the rules, scalarization, selection,
  * register allocation, linearization, legalization, statistics) on one generated function of
  * about {@code size} instructions, of the ops the target selects, 32-bit values, operands drawn
- * from the last 24 values (so that it fits the register file without spilling).
+ * from the last {@code window} values (24: the program fits the register file without spilling;
+ * 0: from every value made, so MaxLive grows with the size, into the thousands at 100,000, and
+ * register allocation spills).
  * Single-shot, on a freshly parsed copy each iteration, like {@link PipelineBench}. Divide by
  * the instruction count printed at setup for the time per IR instruction.
  */
@@ -38,17 +40,21 @@ public class CompileBench {
     @Param({"1000", "10000", "100000"})
     public int size;
 
+    @Param({"24", "0"})
+    public int window;
+
     private String text;
     private Shader shader;
 
     @Setup(Level.Trial)
     public void generate() {
         Shader s = RandomProgramGenerator.generate(42, RandomProgramGenerator.Options.large(size).withWideSizes(false)
-                .withRandomOps(MachineCompiler.SUPPORTED_OPS).withWindow(24));
+                .withRandomOps(MachineCompiler.SUPPORTED_OPS).withWindow(window));
         text = IrPrinter.print(s);
         MachineCompiler.Result r = Compiler.compile(IrParser.parse("bench.ir", text));
-        System.out.println("\n[setup] size " + size + ": " + s.entryPoint().instructionCount() + " IR instructions, "
-                + r.program().code().size() + " machine instructions, MaxLive " + r.stats().maxLive());
+        System.out.println("\n[setup] size " + size + ", window " + window + ": " + s.entryPoint().instructionCount() + " IR instructions, "
+                + r.program().code().size() + " machine instructions, MaxLive " + r.stats().maxLive() + ", " + r.stats().spills() + " spills, "
+                + r.stats().fills() + " fills");
     }
 
     @Setup(Level.Iteration)

@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -237,23 +238,36 @@ final class Isel {
         for (List<MirInstr> l : code.values()) l.replaceAll(m -> replace.getOrDefault(m, m));
     }
 
-    /** {@link #removeDead()} over any selected code (passes after selection leave dead movs too). */
+    /**
+     * {@link #removeDead()} over any selected code (passes after selection leave dead movs too):
+     * a worklist, each instruction's sources losing a reader when it goes, so that a chain of
+     * dead instructions costs its length, not its length squared.
+     */
     static void removeDead(Map<Block, List<MirInstr>> code) {
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            Map<VReg, Integer> uses = new HashMap<>();
-            for (List<MirInstr> l : code.values()) {
-                for (MirInstr m : l) {
-                    for (VReg s : m.srcs) if (s != null) uses.merge(s, 1, Integer::sum);
-                    if (m.phiSrcs != null) for (VReg s : m.phiSrcs.values()) uses.merge(s, 1, Integer::sum);
-                }
-            }
-            for (List<MirInstr> l : code.values()) {
-                changed |= l.removeIf(m -> m.def != null && !uses.containsKey(m.def)
-                        && (m.kind != MirInstr.Kind.OP || pure(m.proto.op())));
+        Map<VReg, Integer> uses = new HashMap<>();
+        Map<VReg, MirInstr> defs = new HashMap<>();
+        for (List<MirInstr> l : code.values()) {
+            for (MirInstr m : l) {
+                for (VReg s : m.srcs) if (s != null) uses.merge(s, 1, Integer::sum);
+                if (m.phiSrcs != null) for (VReg s : m.phiSrcs.values()) uses.merge(s, 1, Integer::sum);
+                if (m.def != null) defs.put(m.def, m);
             }
         }
+        Set<MirInstr> dead = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<MirInstr> work = new ArrayList<>(defs.values());
+        while (!work.isEmpty()) {
+            MirInstr m = work.remove(work.size() - 1);
+            if (dead.contains(m) || uses.getOrDefault(m.def, 0) > 0 || m.kind == MirInstr.Kind.OP && !pure(m.proto.op())) continue;
+            dead.add(m);
+            List<VReg> read = new ArrayList<>();
+            for (VReg s : m.srcs) if (s != null) read.add(s);
+            if (m.phiSrcs != null) read.addAll(m.phiSrcs.values());
+            for (VReg s : read) {
+                if (uses.merge(s, -1, Integer::sum) == 0 && defs.containsKey(s)) work.add(defs.get(s));
+            }
+        }
+        if (dead.isEmpty()) return;
+        for (List<MirInstr> l : code.values()) l.removeIf(dead::contains);
     }
 
     private static boolean pure(MOp op) {

@@ -28,10 +28,26 @@ final class Liveness {
         return l;
     }
 
+    /** The values of more than one unit, by id. */
+    private final BitSet wide = new BitSet();
+
+    /**
+     * The 32-bit registers the values of {@code set} take: its size plus the extra units of its
+     * wide values, counted a word of bits at a time (live sets run into the thousands).
+     */
+    int units(BitSet set) {
+        int n = set.cardinality();
+        BitSet w = (BitSet) wide.clone();
+        w.and(set);
+        for (int id = w.nextSetBit(0); id >= 0; id = w.nextSetBit(id + 1)) n += byId[id].units - 1;
+        return n;
+    }
+
     private void note(VReg v) {
         if (v == null) return;
         if (v.id >= byId.length) byId = Arrays.copyOf(byId, Math.max(2 * byId.length, v.id + 1));
         byId[v.id] = v;
+        if (v.units > 1) wide.set(v.id);
     }
 
     /**

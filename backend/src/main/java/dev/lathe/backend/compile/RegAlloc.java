@@ -6,6 +6,7 @@ import dev.lathe.backend.isa.MType;
 import dev.lathe.backend.isa.Operand;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
+import dev.lathe.ir.LoopNode;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -57,6 +58,7 @@ final class RegAlloc {
     private final int limit;
     private final boolean reloadElision, maySpill;
     private final Allocation.SpillChoice choice;
+    private Liveness liveness;
     private Map<Block, BitSet> liveIn, liveOut;
     /** Every value by id (null for ids the program does not mention). */
     private VReg[] byId;
@@ -207,6 +209,7 @@ final class RegAlloc {
 
     void run() {
         Liveness live = Liveness.of(fn, mir);
+        liveness = live;
         liveIn = live.liveIn;
         liveOut = live.liveOut;
         byId = live.byId;
@@ -241,10 +244,11 @@ final class RegAlloc {
         List<MirInstr> mir = this.mir.get(b);
         BitSet in = liveIn.get(b);
         Block first = null;
-        boolean header = false;
         for (Block p : b.predecessors()) {
-            if (!exitMaps.containsKey(p)) header = true; // a way in not allocated yet: a back edge
-            else if (first == null) first = p;
+            if (exitMaps.containsKey(p)) {
+                first = p;
+                break;
+            }
         }
         if (first == null && b != fn.entryBlock()) {
             // no way in has been allocated: in program order that means no way in at all (a
@@ -257,18 +261,12 @@ final class RegAlloc {
                 if (in.get(v.id)) st.place(v, at);
             });
         }
-        for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) {
-            VReg v = byId[id];
-            if (!st.has(v) && !inMemory(v)) {
-                throw new IllegalStateException("internal error: v" + id + " is live into b" + b.index() + " but has no register and no slot");
-            }
-        }
         beginBlock(b, mir);
         int k = 0;
         List<VReg> phis = new ArrayList<>();
         for (; k < mir.size() && mir.get(k).kind == MirInstr.Kind.PHI; k++) phis.add(mir.get(k).def);
-        int liveTotal = st.units;
-        for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) if (!st.has(byId[id])) liveTotal += byId[id].units;
+        // what comes in is in registers or in memory (a value that is neither fails where it is reloaded)
+        int liveTotal = liveness.units(in);
         for (VReg p : phis) liveTotal += p.units;
         maxLive = Math.max(maxLive, liveTotal);
         List<VReg> inMemory = entrySet(b, st, phis, k);
@@ -287,7 +285,7 @@ final class RegAlloc {
             settle(v, at);
             defSite[v.id] = new DefSite(b, 0, at);
         }
-        if (header) takeInLoopValues(b, st, in, k);
+        takeInLoopValues(b, st, in);
         entryMaps.put(b, new LinkedHashMap<>(st.where));
         for (Block p : b.predecessors()) {
             if (exitMaps.containsKey(p)) edgeCopies(p, b);
@@ -300,12 +298,6 @@ final class RegAlloc {
         st.where.forEach((v, at) -> {
             if (o.get(v.id)) exit.put(v, at);
         });
-        for (int id = o.nextSetBit(0); id >= 0; id = o.nextSetBit(id + 1)) {
-            VReg v = byId[id];
-            if (!exit.containsKey(v) && !inMemory(v)) {
-                throw new IllegalStateException("internal error: v" + id + " is live out of " + b.label() + " but has no register and no slot");
-            }
-        }
         exitMaps.put(b, exit);
         for (Block s : b.successors()) {
             if (entryMaps.containsKey(s)) edgeCopies(b, s);
@@ -340,21 +332,27 @@ final class RegAlloc {
     }
 
     /**
-     * At a loop header, the values coming in in memory that the loop reads, nearest read first,
-     * take the registers left free: the edge from before the loop reloads them once, instead of
-     * the body on every iteration.
+     * At a loop header, the values coming in in memory that the loop reads, in the order it first
+     * reads them, take the registers left free: the edge from before the loop reloads them once,
+     * instead of the body on every iteration. The loop's code is scanned only while registers are
+     * free, so a program pays for this at most its size times its loop depth.
      */
-    private void takeInLoopValues(Block b, State st, BitSet in, int start) {
-        List<VReg> wanted = new ArrayList<>();
-        for (int id = in.nextSetBit(0); id >= 0; id = in.nextSetBit(id + 1)) {
-            VReg v = byId[id];
-            if (!st.has(v) && distance(v, start) < NextUse.LOOP_EXIT) wanted.add(v);
-        }
-        wanted.sort((x, y) -> Integer.compare(distance(x, start), distance(y, start)));
-        for (VReg v : wanted) {
-            if (st.units + v.units > limit) break;
-            int at = st.find(v);
-            if (at >= 0) st.place(v, at);
+    private void takeInLoopValues(Block b, State st, BitSet in) {
+        if (!(b.parent() != null && b.parent().owner() instanceof LoopNode loop && loop.body().firstBlock() == b)) return;
+        List<Block> all = fn.blocks();
+        int last = loop.body().lastBlock().index();
+        for (int k = b.index(); k <= last && st.units < limit; k++) {
+            List<MirInstr> code = mir.get(all.get(k));
+            if (code == null) continue;
+            for (MirInstr m : code) {
+                if (st.units >= limit) return;
+                VReg[] reads = m.kind == MirInstr.Kind.PHI ? m.phiSrcs.values().toArray(new VReg[0]) : m.srcs;
+                for (VReg v : reads) {
+                    if (v == null || !in.get(v.id) || st.has(v) || st.units + v.units > limit) continue;
+                    int at = st.find(v);
+                    if (at >= 0) st.place(v, at);
+                }
+            }
         }
     }
 

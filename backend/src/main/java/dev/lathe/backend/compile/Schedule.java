@@ -7,6 +7,7 @@ import dev.lathe.ir.Block;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -46,7 +47,7 @@ public final class Schedule {
             BitSet in = live.liveIn.get(b), out = live.liveOut.get(b);
             if (in == null) continue;
             boolean entry = b == mf.fn.entryBlock();
-            List<MirInstr> s = new BlockSchedule(code, in, out, live.byId, m -> entry && Preload.candidate(m, mf), limit).run();
+            List<MirInstr> s = new BlockSchedule(code, in, out, live, m -> entry && Preload.candidate(m, mf), limit).run();
             if (s != code) e.setValue(s);
         }
     }
@@ -110,7 +111,7 @@ public final class Schedule {
     private static final class BlockSchedule {
         private final List<MirInstr> code;
         private final BitSet liveIn, liveOut;
-        private final VReg[] byId;
+        private final Liveness liveness;
         private final List<Node> nodes = new ArrayList<>();
         private int head;
 
@@ -120,13 +121,13 @@ public final class Schedule {
         /** The registers the schedule tries to stay within. */
         private final int limit;
 
-        BlockSchedule(List<MirInstr> code, BitSet liveIn, BitSet liveOut, VReg[] byId, Predicate<MirInstr> preload, int limit) {
+        BlockSchedule(List<MirInstr> code, BitSet liveIn, BitSet liveOut, Liveness liveness, Predicate<MirInstr> preload, int limit) {
             this.preload = preload;
             this.limit = limit;
             this.code = code;
             this.liveIn = liveIn;
             this.liveOut = liveOut;
-            this.byId = byId;
+            this.liveness = liveness;
         }
 
         List<MirInstr> run() {
@@ -282,11 +283,14 @@ public final class Schedule {
             return d;
         }
 
+        private int startingPressure = -1;
+
         /** The registers live at the top of the body: what comes in and the phis' results. */
         private int startingPressure() {
-            int live = 0;
-            for (int id = liveIn.nextSetBit(0); id >= 0; id = liveIn.nextSetBit(id + 1)) live += byId[id].units;
+            if (startingPressure >= 0) return startingPressure;
+            int live = liveness.units(liveIn);
             for (int i = 0; i < head; i++) live += code.get(i).def.units;
+            startingPressure = live;
             return live;
         }
 
@@ -307,10 +311,15 @@ public final class Schedule {
             return peak;
         }
 
-        private static List<VReg> distinctSources(MirInstr m) {
-            List<VReg> out = new ArrayList<>(m.srcs.length);
-            for (VReg s : m.srcs) if (s != null && !out.contains(s)) out.add(s);
-            return out;
+        /** Each instruction's sources, each once (asked for again and again by the ready-list scan). */
+        private final Map<MirInstr, List<VReg>> sources = new IdentityHashMap<>();
+
+        private List<VReg> distinctSources(MirInstr m) {
+            return sources.computeIfAbsent(m, x -> {
+                List<VReg> out = new ArrayList<>(x.srcs.length);
+                for (VReg s : x.srcs) if (s != null && !out.contains(s)) out.add(s);
+                return out;
+            });
         }
     }
 }
