@@ -66,7 +66,8 @@ public final class RandomProgramGenerator {
 
         /**
          * Operands only from the last {@code n} values made (0: from all), so values die soon and
-         * a large program stays within a register file (for backend benchmarks).
+         * a large program stays within a register file (CompileBench compares both: without a
+         * window MaxLive grows with the program and register allocation spills).
          */
         public Options withWindow(int n) {
             return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns,
