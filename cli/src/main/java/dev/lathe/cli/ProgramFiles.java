@@ -19,6 +19,11 @@ final class ProgramFiles {
     private ProgramFiles() {}
 
     static Program load(Path path, SourceOptions source) {
+        return load(path, source, Compiler.Options.defaults());
+    }
+
+    /** {@link #load(Path, SourceOptions)}, a shader compiled as {@code options} say (the machine switches of {@code lathe sim}). */
+    static Program load(Path path, SourceOptions source, Compiler.Options options) {
         String name = path.toString();
         try {
             if (name.endsWith(".s")) return ProgramText.parse(name, ShaderFiles.readText(path));
@@ -26,7 +31,7 @@ final class ProgramFiles {
         } catch (ProgramException e) {
             throw new CliException(e.getMessage());
         }
-        if (ShaderSources.isShader(path)) return compile(path, source).program();
+        if (ShaderSources.isShader(path)) return compile(path, options, source).machine().program();
         throw new CliException(name + ": unsupported input (expected a shader — .ir, .spv, .vert, .frag, .comp — or a .s or .bin program)");
     }
 

@@ -3,6 +3,7 @@ package dev.lathe.cli;
 import dev.lathe.backend.program.Program;
 import dev.lathe.backend.sim.SimulationException;
 import dev.lathe.backend.sim.Simulator;
+import dev.lathe.driver.Compiler;
 import dev.lathe.ir.interp.RunValues;
 import dev.lathe.ir.interp.ShaderInputs;
 import java.nio.file.Path;
@@ -33,12 +34,16 @@ final class SimCommand implements Callable<Integer> {
     @Mixin
     RunOptions run = new RunOptions();
 
+    @Mixin
+    MachineSwitches machine = new MachineSwitches();
+
     @Option(names = "--cycles", description = "also print the model's cycles and (ss)/(sy) stall cycles")
     boolean cycles;
 
     @Override
     public Integer call() {
-        Program p = ProgramFiles.load(file, source);
+        Program p = ProgramFiles.load(file, source, Compiler.Options.defaults().withMachine(machine.passes())
+                .withAllocation(machine.allocation("lathe sim")));
         try {
             ShaderInputs in = run.inputs(p.shader());
             Simulator sim = new Simulator(p);

@@ -107,9 +107,13 @@ final class Liveness {
         solve(blocks, use, def, (b, s) -> {
             if (!liveIn.containsKey(s)) return null; // the function's end block holds no code
             BitSet in = (BitSet) liveIn.get(s).clone();
+            // every phi's result first, then the sources: a phi may read another phi of s (a, b = b, a + b)
             for (MirInstr m : mir.get(s)) {
                 if (m.kind != MirInstr.Kind.PHI) break;
                 in.clear(m.def.id);
+            }
+            for (MirInstr m : mir.get(s)) {
+                if (m.kind != MirInstr.Kind.PHI) break;
                 VReg src = m.phiSrcs.get(b);
                 if (src != null) in.set(src.id);
             }

@@ -100,13 +100,13 @@ final class NextUse {
         Context c = context(b);
         int e = end[b.index()];
         long best = FAR;
-        // forward, over the else sides control jumps
-        int k = lowerBound(r, e);
+        // forward (from the reads of the successors' phis at b's own end), over the else sides control jumps
+        int k = lowerBound(r, e - 1);
         long skipped = 0;
         while (k < r.length) {
             int u = r[k], s = skipping(c, u);
             if (s < 0) {
-                long d = u - e - skipped;
+                long d = Math.max(0, u - e - skipped);
                 for (int l = 0; l < c.loopEnd.length; l++) if (u >= c.loopEnd[l]) d += 2L * LOOP_EXIT;
                 best = d;
                 break;
@@ -117,7 +117,7 @@ final class NextUse {
         // around the back edge of each loop holding b, leaving the loops inside it
         for (int l = 0; l < c.loopStart.length; l++) {
             int k2 = lowerBound(r, c.loopStart[l]);
-            if (k2 < r.length && r[k2] < e) {
+            if (k2 < r.length && r[k2] < e - 1) {
                 best = Math.min(best, (long) c.loopEnd[l] - e + r[k2] - c.loopStart[l] + 2L * LOOP_EXIT * l);
             }
         }

@@ -88,6 +88,8 @@ final class RegAlloc {
     private final int[] slot;
     /** Whether the value's slot holds it wherever it is live (its store is placed). */
     private final boolean[] stored;
+    /** Per in-memory phi, a second slot an edge writes its new value into while it still reads the old one (-1: none yet). */
+    private final int[] staging;
     private final Map<Block, List<Insert>> inserts = new HashMap<>();
     private final Map<Block, Double> weights = new HashMap<>();
     /** Each value's i965 spill cost (its definition and reads weighted by where they are), for {@link Allocation.SpillChoice#COST}. */
@@ -120,6 +122,8 @@ final class RegAlloc {
         slot = new int[n];
         Arrays.fill(slot, -1);
         stored = new boolean[n];
+        staging = new int[n];
+        Arrays.fill(staging, -1);
         staticCost = new double[n];
         stamp = new int[n];
         nextRead = new int[n];
@@ -283,8 +287,9 @@ final class RegAlloc {
             }
             st.place(v, at);
             settle(v, at);
-            defSite[v.id] = new DefSite(b, 0, at);
         }
+        // where the phis are once all are placed (placing a later one may have packed the earlier ones)
+        for (VReg v : phis) if (st.has(v)) defSite[v.id] = new DefSite(b, 0, st.where.get(v));
         takeInLoopValues(b, st, in);
         entryMaps.put(b, new LinkedHashMap<>(st.where));
         for (Block p : b.predecessors()) {
@@ -325,6 +330,7 @@ final class RegAlloc {
                 stored[victim.id] = true; // every edge into b stores it
                 spills++;
             } else {
+                if (!maySpill) throw budget(b, "its phis");
                 evict(st, victim);
             }
         }
@@ -768,7 +774,10 @@ final class RegAlloc {
      * The coupling code on the edge p -> s, at the end of p: stores of the values of s's
      * in-memory phis that p has in registers, the parallel copy of what s expects in registers and
      * p has in registers, reloads of what s expects in registers and p left in memory, and last
-     * the in-memory phis whose value p has in memory too (through a register s leaves free).
+     * the in-memory phis whose value p has in memory too (through a register s leaves free). An
+     * in-memory phi whose old value this edge still reads (another phi's source, as in
+     * {@code a, b = b, a + b}) gets its new value in a staging slot first, copied into its own
+     * slot once every read is done.
      */
     private void edgeCopies(Block p, Block s) {
         Map<VReg, Integer> from = exitMaps.get(p), to = entryMaps.get(s);
@@ -779,15 +788,16 @@ final class RegAlloc {
         }
         List<MInstr> copies = new ArrayList<>();
         double w = weight(p);
-        List<VReg> fromMemory = new ArrayList<>();
-        for (VReg phi : memoryPhis.get(s)) {
+        List<VReg> memPhis = memoryPhis.get(s), fromMemory = new ArrayList<>(), staged = new ArrayList<>();
+        for (VReg phi : memPhis) if (!from.containsKey(phi) && phiSrc.containsValue(phi)) staged.add(phi);
+        for (VReg phi : memPhis) {
             VReg src = phiSrc.get(phi);
             Integer at = from.get(src);
             if (at == null) {
                 fromMemory.add(phi);
                 continue;
             }
-            copies.addAll(stores(slot[phi.id], at, phi.units));
+            copies.addAll(stores(target(phi, staged), at, phi.units));
             spillCost += w;
         }
         List<int[]> moves = new ArrayList<>();
@@ -813,7 +823,12 @@ final class RegAlloc {
         for (int[] m : moves) moved.set(m[1]);
         parallelCopy(moves, copies, moved, limit);
         for (VReg[] r : reloads) reload(p, r[0], to.get(r[1]), copies);
-        for (VReg phi : fromMemory) memoryToMemory(p, phiSrc.get(phi), phi, live, copies);
+        if (!fromMemory.isEmpty() || !staged.isEmpty()) {
+            int scratch = borrow(p, live, copies);
+            for (VReg phi : fromMemory) memoryToMemory(p, phiSrc.get(phi), target(phi, staged), scratch, copies);
+            for (VReg phi : staged) copySlot(p, staging[phi.id], slot[phi.id], phi.units, scratch, copies);
+            giveBack(p, scratch, live, copies);
+        }
         if (copies.isEmpty()) return;
         if (p.successors().size() != 1) {
             throw new IllegalStateException("internal error: copies needed on an edge out of " + p.label() + ", which has "
@@ -822,38 +837,55 @@ final class RegAlloc {
         out.get(p).addAll(copies);
     }
 
-    /** Copies src (in memory) into phi's slot, a register at a time, through a register not in {@code live}. */
-    private void memoryToMemory(Block p, VReg src, VReg phi, BitSet live, List<MInstr> code) {
-        double w = weight(p);
-        int scratch = live.nextClearBit(0);
-        boolean borrowed = scratch >= limit;
-        if (borrowed) {
-            // every register is taken: borrow r0.x, saving it in a word of its own
-            scratch = 0;
-            if (emergencySlot < 0) {
-                emergencySlot = privateBytes;
-                privateBytes += 4;
-            }
-            code.addAll(stores(emergencySlot, scratch, 1));
-            spillCost += w;
+    /** Where an edge writes in-memory phi's new value: its slot, or its staging slot when the edge still reads the old one. */
+    private int target(VReg phi, List<VReg> staged) {
+        if (!staged.contains(phi)) return slot[phi.id];
+        if (staging[phi.id] < 0) {
+            staging[phi.id] = privateBytes;
+            privateBytes += 4 * phi.units;
         }
+        return staging[phi.id];
+    }
+
+    /** Copies src (in memory, or made again) into private memory at {@code offset}, through register {@code scratch}. */
+    private void memoryToMemory(Block p, VReg src, int offset, int scratch, List<MInstr> code) {
+        fills++;
         if (rematerializable(src)) {
             code.add(defInstr[src.id].proto.withDst(Operand.reg(scratch)));
-            fills++;
-            code.addAll(stores(slot[phi.id], scratch, 1));
-            spillCost += w;
-        } else {
-            for (int u = 0; u < src.units; u++) {
-                code.addAll(loads(slot[src.id] + 4 * u, scratch, 1));
-                code.addAll(stores(slot[phi.id] + 4 * u, scratch, 1));
-                spillCost += 2 * w;
-            }
-            fills++;
+            code.addAll(stores(offset, scratch, 1));
+            spillCost += weight(p);
+            return;
         }
-        if (borrowed) {
-            code.addAll(loads(emergencySlot, scratch, 1));
-            spillCost += w;
+        copySlot(p, slot[src.id], offset, src.units, scratch, code);
+    }
+
+    /** Copies {@code units} words of private memory, a register at a time, through register {@code scratch}. */
+    private void copySlot(Block p, int fromOffset, int toOffset, int units, int scratch, List<MInstr> code) {
+        for (int u = 0; u < units; u++) {
+            code.addAll(loads(fromOffset + 4 * u, scratch, 1));
+            code.addAll(stores(toOffset + 4 * u, scratch, 1));
+            spillCost += 2 * weight(p);
         }
+    }
+
+    /** A register not in {@code live}; when every one is taken, r0.x saved in a word of its own. */
+    private int borrow(Block p, BitSet live, List<MInstr> code) {
+        int scratch = live.nextClearBit(0);
+        if (scratch < limit) return scratch;
+        if (emergencySlot < 0) {
+            emergencySlot = privateBytes;
+            privateBytes += 4;
+        }
+        code.addAll(stores(emergencySlot, 0, 1));
+        spillCost += weight(p);
+        return 0;
+    }
+
+    /** Ends a {@link #borrow}: r0.x back from its word when it was taken. */
+    private void giveBack(Block p, int scratch, BitSet live, List<MInstr> code) {
+        if (!live.get(scratch)) return;
+        code.addAll(loads(emergencySlot, scratch, 1));
+        spillCost += weight(p);
     }
 
     /** The registers holding live values in {@code st}. */
