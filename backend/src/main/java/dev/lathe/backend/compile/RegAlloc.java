@@ -82,6 +82,7 @@ final class RegAlloc {
     private record Insert(int position, List<MInstr> code) {}
 
     private final MirInstr[] defInstr;
+    /** Whether each value is made again instead of stored (decided once, in {@link #run}). */
     private final boolean[] remat;
     private final DefSite[] defSite;
     /** Private-memory byte offset of each spilled value, -1 for none. */
@@ -536,11 +537,6 @@ final class RegAlloc {
 
     // ---- spill code ----------------------------------------------------------------------------
 
-    /** Whether v is made again instead of stored (decided once per value, in {@link #run}). */
-    private boolean rematerializable(VReg v) {
-        return remat[v.id];
-    }
-
     /** Whether v's definition is a mov of an immediate or a constant: made again rather than stored. */
     private static boolean rematerializable(MirInstr d, VReg v) {
         if (d == null || d.kind != MirInstr.Kind.OP || d.proto.op() != MOp.MOV || v.units != 1 || d.proto.rpt() != 0) return false;
@@ -562,7 +558,7 @@ final class RegAlloc {
 
     /** v leaves the registers: stored right after its definition first, unless it is made again. */
     private void evict(State st, VReg v) {
-        if (!rematerializable(v) && !stored[v.id]) {
+        if (!remat[v.id] && !stored[v.id]) {
             DefSite ds = defSite[v.id];
             if (ds == null) throw new IllegalStateException("internal error: " + v + " leaves the registers before its definition");
             giveSlot(v);
@@ -577,7 +573,7 @@ final class RegAlloc {
     /** Brings v into registers {@code at}... (in block b's code). */
     private void reload(Block b, VReg v, int at, List<MInstr> code) {
         fills++;
-        if (rematerializable(v)) {
+        if (remat[v.id]) {
             code.add(defInstr[v.id].proto.withDst(Operand.reg(at)));
             return;
         }
@@ -850,7 +846,7 @@ final class RegAlloc {
     /** Copies src (in memory, or made again) into private memory at {@code offset}, through register {@code scratch}. */
     private void memoryToMemory(Block p, VReg src, int offset, int scratch, List<MInstr> code) {
         fills++;
-        if (rematerializable(src)) {
+        if (remat[src.id]) {
             code.add(defInstr[src.id].proto.withDst(Operand.reg(scratch)));
             code.addAll(stores(offset, scratch, 1));
             spillCost += weight(p);
