@@ -73,11 +73,26 @@ public final class Pipelines {
     /** The machine pipeline (the backend's: {@link MachinePasses#DEFAULT}). */
     public static final List<String> MACHINE = MachinePasses.DEFAULT;
 
-    /** A switch of the machine pipeline: the passes it leaves out, and what the code is like without them. */
-    public record Switch(List<String> passes, String without) {
+    /**
+     * A switch of the machine pipeline: the passes it leaves out, what the code is like without
+     * them, and what the part is for ({@code MachineSwitchesTest} checks that it pays).
+     */
+    public record Switch(List<String> passes, String without, Pays pays) {
         public Switch {
             passes = List.copyOf(passes);
         }
+
+        Switch(List<String> passes, String without) {
+            this(passes, without, Pays.SPEED);
+        }
+    }
+
+    /** What a part of the backend improves. */
+    public enum Pays {
+        /** fewer instructions and fewer simulated cycles over the corpus */
+        SPEED,
+        /** fewer dwords over the corpus, and no shader slower (repeat groups change the size, not the timing) */
+        SIZE
     }
 
     /**
@@ -97,6 +112,7 @@ public final class Pipelines {
         m.put("copyprop", new Switch(List.of("copyprop"), "keep the copies register allocation leaves (no copy propagation after it)"));
         m.put("preload", new Switch(List.of("preload"), "load vertex inputs and system values with instructions (nothing preloaded)"));
         m.put("postsched", new Switch(List.of("postsched"), "no second scheduling after register allocation"));
+        m.put("rpt", new Switch(List.of("rpt"), "no (rptN) ALU instructions: every repetition an instruction of its own", Pays.SIZE));
         m.put("branches", new Switch(List.of("branches"), "keep the jumps as linearization lays them out (no threading or inverting)"));
         return Collections.unmodifiableMap(m);
     }

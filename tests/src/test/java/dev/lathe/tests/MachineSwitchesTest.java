@@ -25,10 +25,11 @@ import org.junit.jupiter.api.TestFactory;
  * Each switch of the machine pipeline ({@link Pipelines#SWITCHES}) over the example shaders:
  * with the part switched off every shader still compiles and agrees with the interpreter, and
  * switched on the part pays for itself — fewer instructions in total, no shader with fewer
- * waves, fewer simulated cycles in total.
+ * waves, fewer simulated cycles in total; a part that makes the code smaller
+ * ({@link Pipelines.Pays#SIZE}): fewer dwords in total, and no shader slower.
  */
 class MachineSwitchesTest {
-    private record Measured(int instructions, int waves, long simCycles) {}
+    private record Measured(int instructions, int dwords, int waves, long simCycles) {}
 
     @TestFactory
     Stream<DynamicTest> everySwitchIsCorrectOffAndPaysOn() throws IOException {
@@ -40,14 +41,25 @@ class MachineSwitchesTest {
         List<Measured> on = measure(shaders, Compiler.Options.defaults());
         return Pipelines.SWITCHES.keySet().stream().map(sw -> DynamicTest.dynamicTest("--no-" + sw, () -> {
             List<Measured> off = measure(shaders, Compiler.Options.defaults().withMachine(Pipelines.machine(Set.of(sw))));
-            int instrOn = 0, instrOff = 0;
+            boolean size = Pipelines.SWITCHES.get(sw).pays() == Pipelines.Pays.SIZE;
+            int instrOn = 0, instrOff = 0, dwordsOn = 0, dwordsOff = 0;
             long cyclesOn = 0, cyclesOff = 0;
             for (int k = 0; k < shaders.size(); k++) {
                 instrOn += on.get(k).instructions();
                 instrOff += off.get(k).instructions();
+                dwordsOn += on.get(k).dwords();
+                dwordsOff += off.get(k).dwords();
                 cyclesOn += on.get(k).simCycles();
                 cyclesOff += off.get(k).simCycles();
                 assertTrue(on.get(k).waves() >= off.get(k).waves(), sw + " costs waves on " + names.get(k));
+                if (size) {
+                    assertTrue(on.get(k).simCycles() <= off.get(k).simCycles(), sw + " makes " + names.get(k) + " slower: "
+                            + off.get(k).simCycles() + " simulated cycles off, " + on.get(k).simCycles() + " on");
+                }
+            }
+            if (size) {
+                assertTrue(dwordsOn < dwordsOff, sw + ": " + dwordsOff + " dwords off, " + dwordsOn + " on");
+                return;
             }
             assertTrue(instrOn < instrOff, sw + ": " + instrOff + " instructions off, " + instrOn + " on");
             assertTrue(cyclesOn < cyclesOff, sw + ": " + cyclesOff + " simulated cycles off, " + cyclesOn + " on");
@@ -61,7 +73,7 @@ class MachineSwitchesTest {
             DifferentialCheck.Outcome o = DifferentialCheck.run(IrParser.parse("shader", text), options, 2, Interpreter.DEFAULT_ITERATION_LIMIT);
             assertNull(o.difference(), () -> text.lines().findFirst().orElse("") + ": " + o.difference());
             Stats st = Compiler.compile(IrParser.parse("shader", text), options).machine().stats();
-            out.add(new Measured(st.instructions(), st.waves(), o.simulatedCycles()));
+            out.add(new Measured(st.instructions(), st.dwords(), st.waves(), o.simulatedCycles()));
         }
         return out;
     }

@@ -70,6 +70,32 @@ final class Legalize {
         }
     }
 
+    /**
+     * Legalization's walk over straight-line code, for a pass that asks what an instruction
+     * would wait at some point ({@link RepeatForm}); it starts with every register ready.
+     */
+    static final class Timing {
+        private final State state = new State();
+
+        /** The empty slots {@code i} would wait here. */
+        int delay(MInstr i) {
+            return Legalize.delay(i, state);
+        }
+
+        /** Whether {@code i} would need (ss) or (sy) here. */
+        boolean syncs(MInstr i) {
+            for (int[] regs : new int[][] {Access.reads(i), Access.writes(i)}) {
+                for (int r : regs) if (state.ss[r] || state.sy[r]) return true;
+            }
+            return false;
+        }
+
+        /** Moves past {@code i}, placed as legalization would place it. */
+        void issue(MInstr i) {
+            place(i, state, null);
+        }
+    }
+
     /** The {@code legalize} pass. */
     static void legalize(MachineFunction mf) {
         mf.linear = run(mf.linear);
@@ -150,30 +176,49 @@ final class Legalize {
         }
         if (ss) Arrays.fill(cur.ss, false);
         if (sy) Arrays.fill(cur.sy, false);
-        int need = delay(i, reads, cur);
+        int need = delay(i, cur);
         if (need > 0) {
             if (out != null) addNops(out, need);
             cur.advance(need);
         }
         MInstr placed = i.withSync(ss, sy);
         cur.advance(placed.rpt() + 1 + placed.nop());
-        for (int r : writes) {
-            switch (i.op().latency()) {
-                case SFU -> {
-                    cur.ss[r] = true;
-                    cur.since[r] = INF;
+        for (int k = 0; k <= placed.rpt(); k++) {
+            // repetition k writes k slots after the first: rpt - k slots before the last ends
+            int[] written = placed.rpt() == 0 ? writes : Access.writes(repetition(placed, k));
+            for (int r : written) {
+                switch (i.op().latency()) {
+                    case SFU -> {
+                        cur.ss[r] = true;
+                        cur.since[r] = INF;
+                    }
+                    case LOAD -> {
+                        cur.sy[r] = true;
+                        cur.since[r] = INF;
+                    }
+                    case ALU -> cur.since[r] = placed.rpt() - k + 1 + placed.nop();
                 }
-                case LOAD -> {
-                    cur.sy[r] = true;
-                    cur.since[r] = INF;
-                }
-                case ALU -> cur.since[r] = 1 + placed.nop();
             }
         }
         return placed;
     }
 
-    /** The empty slots {@code i} (reading {@code reads}) must wait after {@code cur}. */
+    /** Repetition k of a repeated instruction ({@code (rptN)nop} has none: it reads and writes nothing). */
+    private static MInstr repetition(MInstr i, int k) {
+        return i.op() == MOp.NOP ? i.withRpt(0) : i.repetition(k);
+    }
+
+    /** The empty slots {@code i} must wait after {@code cur}; repetition k of an {@code (rptN)} issues k slots after the first. */
+    private static int delay(MInstr i, State cur) {
+        if (i.rpt() == 0 || i.op() == MOp.NOP) return delay(i, Access.reads(i), cur);
+        int need = 0;
+        for (int k = 0; k <= i.rpt(); k++) {
+            MInstr r = i.repetition(k);
+            need = Math.max(need, delay(r, Access.reads(r), cur) - k);
+        }
+        return need;
+    }
+
     private static int delay(MInstr i, int[] reads, State cur) {
         int need = 0;
         for (int r : reads) {
@@ -195,7 +240,7 @@ final class Legalize {
             Linear.Item it = items.get(k);
             if (it.isLabel()) continue; // falling through a label: the same way on
             MInstr i = it.instr();
-            int need = delay(i, Access.reads(i), s);
+            int need = delay(i, s);
             total += Math.max(0, need);
             MInstr placed = place(i, s, null);
             slots += placed.slots(); // the same instructions whatever the waits, so two counts compare

@@ -26,6 +26,8 @@ import java.util.function.Consumer;
  *   <li>{@code preload} ({@link Preload}): vertex inputs and system values at the start become
  *       the program's preloads, written by the hardware before the first instruction;
  *   <li>{@code postsched} ({@link PostSchedule}): each block scheduled again over the registers;
+ *   <li>{@code rpt} ({@link RepeatForm}): runs of adjacent instructions one {@code (rptN)}
+ *       instruction can stand for become it;
  *   <li>{@code linearize} ({@link Linearize}): structured control flow to branches;
  *   <li>{@code branches} ({@link Branches}): jumps threaded, inverted over, or dropped;
  *   <li>{@code legalize} ({@link Legalize}): the nops and (ss)/(sy) the latencies need.
@@ -35,7 +37,7 @@ public final class MachinePasses {
     private MachinePasses() {}
 
     /** The machine pipeline, in order (the driver lists it with the IR pipeline and checks the order of both). */
-    public static final List<String> DEFAULT = List.of("isel", "preamble", "const_operands", "sched", "coalesce", "regalloc", "copyprop", "preload", "postsched", "linearize", "branches", "legalize");
+    public static final List<String> DEFAULT = List.of("isel", "preamble", "const_operands", "sched", "coalesce", "regalloc", "copyprop", "preload", "postsched", "rpt", "linearize", "branches", "legalize");
 
     /** A pass: its name, the form it takes and the form it gives, and what it does. */
     private record Entry(String name, Form takes, Form gives, Consumer<MachineFunction> run)
@@ -56,6 +58,7 @@ public final class MachinePasses {
             new Entry("copyprop", Form.ALLOCATED, Form.ALLOCATED, CopyProp::propagate),
             new Entry("preload", Form.ALLOCATED, Form.ALLOCATED, Preload::extract),
             new Entry("postsched", Form.ALLOCATED, Form.ALLOCATED, PostSchedule::schedule),
+            new Entry("rpt", Form.ALLOCATED, Form.ALLOCATED, RepeatForm::form),
             new Entry("linearize", Form.ALLOCATED, Form.LINEAR, Linearize::linearize),
             new Entry("branches", Form.LINEAR, Form.LINEAR, Branches::clean),
             new Entry("legalize", Form.LINEAR, Form.LINEAR, Legalize::legalize));

@@ -57,8 +57,8 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
                 time += stall;
             }
             switch (i.op().latency()) {
-                case SFU -> ssDone = Math.max(ssDone, time + Latency.SFU_CYCLES);
-                case LOAD -> syDone = Math.max(syDone, time + Latency.LOAD_CYCLES);
+                case SFU -> ssDone = Math.max(ssDone, time + i.rpt() + Latency.SFU_CYCLES); // the last repetition's
+                case LOAD -> syDone = Math.max(syDone, time + i.rpt() + Latency.LOAD_CYCLES);
                 case ALU -> { }
             }
             time += slots + i.nop();

@@ -51,6 +51,10 @@ public final class Encoding {
         if (i.rpt() > 0 && (op.category() == 0 && op != MOp.NOP || op.category() >= 5)) {
             return "(rpt) is for nop and ALU instructions";
         }
+        if (i.rpt() > 0 && (op == MOp.MOVA || op == MOp.RCP)) {
+            // as on ir3, whose rcp takes no (rptN) (ir3's vectorization leaves reciprocals scalar)
+            return "(rpt) is not for " + op.base();
+        }
         return switch (op.category()) {
             case 0 -> validateFlow(i);
             case 1 -> validateMove(i);

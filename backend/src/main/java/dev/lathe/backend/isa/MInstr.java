@@ -82,6 +82,36 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
         return srcs.get(i);
     }
 
+    /**
+     * What repetition {@code k} of this {@code (rptN)} ALU instruction does, as an instruction
+     * of its own: the destination {@code k} values further (pairs: 2k registers), each
+     * {@code (r)} source {@code k} values further, {@code bary.f}'s component {@code k}
+     * further; no repetition, no {@code (r)}, and the sync flags and {@code (nopN)} on the
+     * repetitions they belong to ((ss)/(sy) before the first, the nops after the last).
+     * Legalization times each repetition by it, and tests check the simulator against it.
+     */
+    public MInstr repetition(int k) {
+        if (k < 0 || k > rpt) throw new IllegalArgumentException("repetition " + k + " of (rpt" + rpt + ")");
+        int cat = op.category();
+        if (cat < 1 || cat > 4) throw new IllegalArgumentException(op.base() + " has no repetitions of its own");
+        List<Operand> s = new ArrayList<>(srcs.size());
+        for (int n = 0; n < srcs.size(); n++) {
+            Operand o = srcs.get(n);
+            if (op == MOp.BARY_F && n == 1) {
+                s.add(Operand.imm(o.value() + k));
+            } else if (o.rep()) {
+                int step = k * Access.units(this, n);
+                s.add(new Operand(o.kind(), o.value() + step, o.neg(), o.abs(), false));
+            } else {
+                s.add(o);
+            }
+        }
+        Operand d = dst;
+        if (d.kind() == Operand.Kind.REG) d = Operand.reg(d.index() + k * (cond != null ? 1 : type.regs()));
+        return new MInstr(op, type, srcType, cond, 0, k == 0 && ss, k == 0 && sy, k == rpt ? nop : 0, sat, invert, d, s, index, offset,
+                count, dim);
+    }
+
     // ---- builders for the common shapes --------------------------------------------------------
 
     public static MInstr alu(MOp op, MType type, Operand dst, Operand... srcs) {
