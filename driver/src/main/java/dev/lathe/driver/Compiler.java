@@ -102,7 +102,7 @@ public final class Compiler {
         check(options);
         Passes passes = new Passes();
         Pipeline optimize = Pipeline.parse(options.pipeline(), passes.registry());
-        Pipeline lower = Pipeline.parse(Pipelines.LOWERING, passes.registry());
+        Pipeline lower = Pipeline.parse(Pipelines.lowering(options.machine()), passes.registry());
         PassManager pm = new PassManager(new PassManager.Options(options.verify(), options.printAfterAll(), options.printAfter(),
                 options.timePasses(), 100), options.trace());
         // a PassException is a bug of a pass (or of the rules), never the target refusing the shader: it is not a CompileException

@@ -117,6 +117,7 @@ final class Isel {
         }
         mf.layout = new Layout(mf.shader);
         Isel isel = new Isel(mf.shader, mf.fn, mf.layout);
+        isel.groups = mf.repeatGroups;
         isel.run();
         isel.removeDead();
         isel.shrinkTexels();
@@ -606,11 +607,48 @@ final class Isel {
             default -> { }
         }
         VReg[] out = new VReg[n];
+        int[] starts = new int[n + 1];
         for (int c = 0; c < n; c++) {
+            starts[c] = cur.size();
             out[c] = newReg(d.bitSize());
             component(a, c, out[c]);
         }
+        starts[n] = cur.size();
+        if (n > 1) linkGroups(starts);
         define(d, out);
+    }
+
+    private int nextGroup = 1;
+    /** Whether to link repeat groups at all ({@link MachineFunction#repeatGroups}). */
+    boolean groups;
+
+    /**
+     * Links the instructions of one vector op's components into repeat groups (seeds/004):
+     * {@code cur[starts[c] .. starts[c + 1])} is component c's code; when every component took
+     * the same number of instructions, the k-th of each, when they are the same ALU instruction,
+     * form group k, lane c. (An expansion makes a group per step: the shifts of every component,
+     * then their masks, ….)
+     */
+    private void linkGroups(int[] starts) {
+        if (!groups) return;
+        int n = starts.length - 1, len = starts[1] - starts[0];
+        for (int c = 1; c < n; c++) if (starts[c + 1] - starts[c] != len) return;
+        for (int k = 0; k < len; k++) {
+            MirInstr first = cur.get(starts[0] + k);
+            if (first.kind != MirInstr.Kind.OP || !RepeatForm.repeatable(first.proto, false)) continue;
+            boolean same = true;
+            for (int c = 1; c < n && same; c++) {
+                MInstr p = cur.get(starts[c] + k).proto, q = first.proto;
+                same = p != null && p.op() == q.op() && p.type() == q.type() && p.srcType() == q.srcType() && p.cond() == q.cond() && p.sat() == q.sat();
+            }
+            if (!same) continue;
+            int g = nextGroup++;
+            for (int c = 0; c < n; c++) {
+                MirInstr m = cur.get(starts[c] + k);
+                m.group = g;
+                m.lane = c;
+            }
+        }
     }
 
     /** Component c of an ALU instruction into {@code dst}. */
@@ -892,8 +930,10 @@ final class Isel {
     private boolean mad(AluInstr add, int c, VReg dst, MType f) {
         for (int k = 0; k < 2; k++) {
             Src m = add.src(k);
-            if (!(m.value().parent() instanceof AluInstr mul) || mul.op() != Op.FMUL || m.value().useCount() != 1) continue;
+            if (!(m.value().parent() instanceof AluInstr mul) || mul.op() != Op.FMUL) continue;
             int mc = m.component(c);
+            // the product read nowhere else (a vector fmul's other components may be: they stay)
+            if (reads(m.value(), mc) != 1) continue;
             List<VReg> regs = new ArrayList<>();
             Operand ox = fsrc(mul.src(0), mc, false, regs), oy = fsrc(mul.src(1), mc, false, regs), oz = fsrc(add.src(1 - k), c, false, regs);
             boolean sub = add.op() == Op.FSUB;
@@ -903,6 +943,19 @@ final class Isel {
             return true;
         }
         return false;
+    }
+
+    /** How many times component {@code comp} of {@code v} is read (a reader other than an ALU instruction reads every component). */
+    private static int reads(Value v, int comp) {
+        int n = 0;
+        for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
+            if (!u.hasSwizzle()) {
+                n++;
+                continue;
+            }
+            for (int c = 0; c < u.numComponentsRead(); c++) if (u.component(c) == comp) n++;
+        }
+        return n;
     }
 
     /** {@code m} (a min or max) of x and y; on 64-bit integers, which the target's min and max do not take, by {@link WideInts}. */
@@ -1031,13 +1084,17 @@ final class Isel {
                 VReg[] r = new VReg[d.numComponents()];
                 MType t = varType(v);
                 boolean bary = shader.stage() == Stage.FRAGMENT && !v.isFlat() && t == MType.F32;
+                int[] starts = new int[r.length + 1];
                 for (int c = 0; c < r.length; c++) {
+                    starts[c] = cur.size();
                     r[c] = newReg(d.bitSize());
                     MInstr proto = bary
                             ? MInstr.alu(MOp.BARY_F, MType.F32, Operand.reg(0), Operand.imm(slot(v)), Operand.imm(c))
                             : MInstr.memory(MOp.LDLV, memType(d.bitSize()), 1, Operand.reg(0), Operand.NONE, Operand.NONE, slot(v), c);
                     cur.add(MirInstr.op(proto, r[c]));
                 }
+                starts[r.length] = cur.size();
+                if (bary) linkGroups(starts);
                 define(d, r);
             }
             case STORE_OUTPUT -> {

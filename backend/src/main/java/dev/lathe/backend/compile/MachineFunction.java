@@ -31,6 +31,12 @@ public final class MachineFunction {
     Layout layout;
     Map<Block, List<MirInstr>> mir;
     int virtualRegisters;
+    /**
+     * Whether selection links repeat groups ({@link MirInstr#group}): only for a pipeline with
+     * the {@code rpt} pass, which is what they are for; without it the code is as if they had
+     * never existed.
+     */
+    boolean repeatGroups;
     /** The coalesce pass's hints for register allocation (null when it has not run). */
     Coalesce.Affinity affinity;
     Map<Block, List<MInstr>> allocated;

@@ -18,6 +18,8 @@ import java.util.function.Consumer;
  *       where the operand rules allow, instead of through a {@code mov};
  *   <li>{@code sched} ({@link Schedule}): each block's instructions ordered so that the latencies
  *       are filled with work, not nops, within a register budget;
+ *   <li>{@code rpt_groups} ({@link RepeatGroups}): the repeat groups selection linked that can no
+ *       longer merge into one {@code (rptN)} instruction are split;
  *   <li>{@code coalesce} ({@link Coalesce}): hints for allocation — copies, phis, collects and
  *       splits would rather share registers with their sources;
  *   <li>{@code regalloc} ({@link RegAlloc}): registers, out of SSA (edge copies for phis);
@@ -37,7 +39,7 @@ public final class MachinePasses {
     private MachinePasses() {}
 
     /** The machine pipeline, in order (the driver lists it with the IR pipeline and checks the order of both). */
-    public static final List<String> DEFAULT = List.of("isel", "preamble", "const_operands", "sched", "coalesce", "regalloc", "copyprop", "preload", "postsched", "rpt", "linearize", "branches", "legalize");
+    public static final List<String> DEFAULT = List.of("isel", "preamble", "const_operands", "sched", "rpt_groups", "coalesce", "regalloc", "copyprop", "preload", "postsched", "rpt", "linearize", "branches", "legalize");
 
     /** A pass: its name, the form it takes and the form it gives, and what it does. */
     private record Entry(String name, Form takes, Form gives, Consumer<MachineFunction> run)
@@ -53,6 +55,7 @@ public final class MachinePasses {
             new Entry("preamble", Form.VIRTUAL, Form.VIRTUAL, Preamble::extract),
             new Entry("const_operands", Form.VIRTUAL, Form.VIRTUAL, ConstOperands::fold),
             new Entry("sched", Form.VIRTUAL, Form.VIRTUAL, Schedule::schedule),
+            new Entry("rpt_groups", Form.VIRTUAL, Form.VIRTUAL, RepeatGroups::split),
             new Entry("coalesce", Form.VIRTUAL, Form.VIRTUAL, Coalesce::coalesce),
             new Entry("regalloc", Form.VIRTUAL, Form.ALLOCATED, RegAlloc::allocate),
             new Entry("copyprop", Form.ALLOCATED, Form.ALLOCATED, CopyProp::propagate),

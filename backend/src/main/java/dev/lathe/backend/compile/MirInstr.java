@@ -33,6 +33,14 @@ final class MirInstr {
     final VReg[] srcs;
     final int[] srcUnits;
     final Map<Block, VReg> phiSrcs;
+    /**
+     * The repeat group this instruction belongs to (0: none) and its lane in it: selection links
+     * the instructions computing the components of one vector op (seeds/004), so that the
+     * scheduler keeps them together and allocation gives them consecutive registers, for the
+     * {@code rpt} pass to merge into one {@code (rptN)} instruction. A hint only: nothing depends
+     * on it for correctness.
+     */
+    int group, lane;
 
     private MirInstr(Kind kind, MInstr proto, VReg def, int defUnit, VReg[] srcs, int[] srcUnits, Map<Block, VReg> phiSrcs) {
         this.kind = kind;
@@ -42,6 +50,13 @@ final class MirInstr {
         this.srcs = srcs;
         this.srcUnits = srcUnits;
         this.phiSrcs = phiSrcs;
+    }
+
+    /** A copy keeping this one's repeat group. */
+    private MirInstr grouped(MirInstr m) {
+        m.group = group;
+        m.lane = lane;
+        return m;
     }
 
     static MirInstr op(MInstr proto, VReg def, VReg... srcs) {
@@ -54,7 +69,7 @@ final class MirInstr {
 
     /** The same instruction with other machine fields (its registers unchanged). */
     MirInstr withProto(MInstr p) {
-        return new MirInstr(kind, p, def, defUnit, srcs, srcUnits, phiSrcs);
+        return grouped(new MirInstr(kind, p, def, defUnit, srcs, srcUnits, phiSrcs));
     }
 
     /** The same instruction reading source {@code k} from {@code o} instead of a virtual register. */
@@ -63,7 +78,7 @@ final class MirInstr {
         int[] u = srcUnits.clone();
         s[k] = null;
         u[k] = 0;
-        return new MirInstr(kind, proto.withSrc(k, o), def, defUnit, s, u, phiSrcs);
+        return grouped(new MirInstr(kind, proto.withSrc(k, o), def, defUnit, s, u, phiSrcs));
     }
 
     /** The same instruction with sources {@code i} and {@code j} exchanged (registers and operands). */
@@ -74,7 +89,7 @@ final class MirInstr {
         s[j] = srcs[i];
         u[i] = srcUnits[j];
         u[j] = srcUnits[i];
-        return new MirInstr(kind, proto.withSrcsSwapped(i, j), def, defUnit, s, u, phiSrcs);
+        return grouped(new MirInstr(kind, proto.withSrcsSwapped(i, j), def, defUnit, s, u, phiSrcs));
     }
 
     static MirInstr copy(VReg def, VReg src) {

@@ -127,8 +127,9 @@ final class PostSchedule {
                     best = n;
                 }
             }
+            best = keepRun(best, order.isEmpty() ? null : order.get(order.size() - 1), ready, time);
             ready.remove(best);
-            best.start = (int) (bestKey >> 20);
+            best.start = Math.max(time, best.earliest);
             time = best.start + best.slots;
             order.add(best);
             for (Node s : best.succs) {
@@ -144,6 +145,30 @@ final class PostSchedule {
         List<MInstr> out = new ArrayList<>(code.size());
         for (Node n : order) out.add(n.i);
         return out;
+    }
+
+    /**
+     * Instructions the {@code rpt} pass could merge kept together where it costs nothing
+     * (seeds/004): instead of {@code best}, a ready instruction that continues the run the last
+     * one ends, or else one {@code best} would continue (so a run starts at its head), when it can
+     * issue as soon as {@code best} and its path to the block's end is as long.
+     */
+    private static Node keepRun(Node best, Node last, List<Node> ready, int time) {
+        int start = Math.max(time, best.earliest);
+        if (last != null && RepeatForm.repeatable(last.i, false)) {
+            for (Node n : ready) {
+                if (Math.max(time, n.earliest) <= start && n.priority >= best.priority && RepeatForm.continues(last.i, n.i)) return n;
+            }
+        }
+        for (int step = 1; step < RepeatForm.MAX && RepeatForm.repeatable(best.i, false); step++) {
+            Node head = null;
+            for (Node n : ready) {
+                if (n != best && Math.max(time, n.earliest) <= start && n.priority >= best.priority && RepeatForm.continues(n.i, best.i)) head = n;
+            }
+            if (head == null) break;
+            best = head;
+        }
+        return best;
     }
 
     /**

@@ -130,7 +130,13 @@ final class RegAlloc {
         nextRead = new int[n];
         lastRead = new int[n];
         held = new int[n];
+        for (List<MirInstr> code : mir.values()) for (MirInstr m : code) if (m.group != 0 && m.def != null) groupSize.merge(m.group, 1, Integer::sum);
     }
+
+    /** Repeat groups ({@link MirInstr#group}): how many members write a register, and where the next member's result would continue the run. */
+    private final Map<Integer, Integer> groupSize = new HashMap<>(), groupNext = new HashMap<>();
+    /** One past the highest register a result has taken so far. */
+    private int highWater;
 
     /** The {@code regalloc} pass. */
     static void allocate(MachineFunction mf) {
@@ -471,6 +477,7 @@ final class RegAlloc {
             at = coalesce(st, m, dying);
             if (at == null) {
                 int f = preferred(st, d, dying);
+                if (f < 0) f = grouped(st, m, dying);
                 if (f < 0) f = room(b, st, d, srcs, dying, code, index);
                 at = f;
             }
@@ -481,6 +488,8 @@ final class RegAlloc {
             st.place(d, at);
             settle(d, at);
             defSite[d.id] = new DefSite(b, code.size(), at);
+            if (m.group != 0) groupNext.put(m.group, at + d.units);
+            highWater = Math.max(highWater, at + d.units);
             if (lastUse(d) < 0) {
                 st.free(d); // never read: its registers are free again at once
                 after -= d.units;
@@ -634,6 +643,24 @@ final class RegAlloc {
         for (int b = 0; b + span <= limit; b++) {
             if ((b + h.offset()) % v.align == 0 && free(st, b, span, dying)) return b + h.offset();
         }
+        return -1;
+    }
+
+    /**
+     * A repeat group's preference (ir3's merge sets, seeds/004), after the coalescing hints,
+     * which save copies, where a group saves only code size: a member goes right after the one
+     * before it; the first member where the whole group fits in a row. -1 when that is not free
+     * (the group then does not merge, which costs nothing else).
+     */
+    private int grouped(State st, MirInstr m, List<VReg> dying) {
+        if (m.group == 0) return -1;
+        VReg d = m.def;
+        Integer next = groupNext.get(m.group);
+        if (next != null) return next % d.align == 0 && free(st, next, d.units, dying) ? next : -1;
+        int span = groupSize.getOrDefault(m.group, 1) * d.units;
+        // within the vec4 registers used so far: a group is not worth a register more ("full")
+        int within = Math.min(limit, Math.max(4, (highWater + 3) / 4 * 4));
+        for (int b = 0; b + span <= within; b += d.align) if (free(st, b, span, dying)) return b;
         return -1;
     }
 

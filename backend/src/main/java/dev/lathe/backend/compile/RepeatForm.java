@@ -71,6 +71,11 @@ final class RepeatForm {
         return out;
     }
 
+    /** Whether {@code next} right after {@code prev} would make a run of two (what the post-RA scheduler keeps together). */
+    static boolean continues(MInstr prev, MInstr next) {
+        return repeatable(prev, false) && new Run(prev, null).extend(next);
+    }
+
     /** Whether {@code i} can start a run: an ALU instruction writing a register, not yet repeated. */
     static boolean repeatable(MInstr i, boolean legalized) {
         int cat = i.category();

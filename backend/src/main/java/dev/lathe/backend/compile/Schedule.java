@@ -223,6 +223,7 @@ public final class Schedule {
             List<Node> ready = new ArrayList<>(), out = new ArrayList<>();
             for (Node n : nodes) if (n.unscheduledPreds == 0) ready.add(n);
             int time = 0;
+            Node lastOp = null;
             while (!ready.isEmpty()) {
                 Node best = null;
                 long bestKey = Long.MAX_VALUE;
@@ -242,7 +243,9 @@ public final class Schedule {
                         best = n;
                     }
                 }
+                if (!best.pseudo) best = keepGroup(best, lastOp, ready, time, live, usesLeft);
                 ready.remove(best);
+                if (!best.pseudo) lastOp = best;
                 int start = best.pseudo ? time : Math.max(time, earliest(best));
                 live += pressureDelta(best, usesLeft);
                 for (VReg s : distinctSources(best.m)) usesLeft.merge(s, -1, Integer::sum);
@@ -264,6 +267,32 @@ public final class Schedule {
             }
             if (out.size() != nodes.size()) throw new IllegalStateException("sched: dependence cycle in a block");
             return out;
+        }
+
+        /**
+         * A repeat group's members kept together where it costs nothing (seeds/004): instead of
+         * {@code best}, the next lane of the group the last instruction belongs to, or the lowest
+         * lane of {@code best}'s own group, when it can issue as soon as {@code best}, its path to the
+         * block's end is as long, and it does not pass the register limit.
+         */
+        private Node keepGroup(Node best, Node last, List<Node> ready, int time, int live, Map<VReg, Integer> usesLeft) {
+            int group = last != null && last.m.group != 0 ? last.m.group : best.m.group;
+            if (group == 0) return best;
+            int after = last != null && last.m.group == group ? last.m.lane : -1;
+            Node pick = null;
+            for (Node n : ready) {
+                if (n.pseudo || n.m.group != group || n.m.lane <= after || pick != null && n.m.lane >= pick.m.lane) continue;
+                pick = n;
+            }
+            if (pick == null || pick == best) {
+                // the last one's group has no member ready: best's own group, from its lowest lane
+                if (after >= 0 && best.m.group != 0 && best.m.group != group) return keepGroup(best, null, ready, time, live, usesLeft);
+                return best;
+            }
+            int delta = pressureDelta(pick, usesLeft);
+            boolean over = delta > 0 && live + delta > limit;
+            // costs nothing: issues as soon, and no shorter a path to the block's end hangs on best
+            return !over && Math.max(time, earliest(pick)) <= Math.max(time, earliest(best)) && pick.priority >= best.priority ? pick : best;
         }
 
         private static int earliest(Node n) {

@@ -82,6 +82,20 @@ class EncodingTest {
     }
 
     @Test
+    void everyRepeatedFormRoundTrips() throws Exception {
+        // (rptN) on each category that takes it, (r) on registers and constants, pairs advancing by two
+        for (String line : List.of("(rpt3)mov.u32u32 r0.x, (r)c4.x", "(rpt1)mov.u32u32 r0.x, 0x3f800000", "(rpt2)cov.f32s32 r1.x, (r)r2.x",
+                "(rpt3)add.f32 r0.x, (r)r1.x, r2.x", "(rpt2)mul.f32 r0.y, (r)c0.w, -|r1.x|", "(rpt1)add.f64 r0.x, (r)r2.x, (r)c4.x",
+                "(rpt1)cmps.f32.lt r3.x, (r)r1.x, 0", "(rpt3)mad.f32 r4.x, (r)c1.x, (r)r0.x, r2.w", "(rpt1)sel.u32 r1.x, (r)r2.x, r0.x, (r)r3.x",
+                "(ss)(rpt2)(nop1)sin.f32 r5.x, (r)r1.x", "(rpt1)div.u32 r5.x, (r)r1.x, r2.x", "(rpt2)bary.f32 r0.x, in1[1]")) {
+            MInstr i = Asm.parseLine(line);
+            assertEquals(line, Asm.print(i));
+            assertEquals(i, Encoding.decode(Encoding.encode(i)), line);
+            assertEquals(i.rpt() + 1 + i.nop(), i.slots(), line);
+        }
+    }
+
+    @Test
     void prefixesParseInAnyOrder() throws Exception {
         assertEquals(Asm.parseLine("(ss)(sy)(rpt1)(nop2)add.u32 r0.x, (r)r1.x, 3"),
                 Asm.parseLine("(nop2)(rpt1)(sy)(ss)add.u32   r0.x,(r)r1.x , 0x3"));
@@ -106,6 +120,7 @@ class EncodingTest {
                 new Case("mad.f32 r0.x, r1.x, r2.x, 3", 1, "cat3 instructions take no immediates"),
                 new Case("(rpt4)add.f32 r0.x, r1.x, r2.x", 1, "(rpt4): the repeat count is 0 to 3"),
                 new Case("(rpt1)ldg.u32.1 r0.x, b0[r1.x]", 7, "(rpt) is for nop and ALU instructions"),
+                new Case("(rpt1)rcp.f32 r0.x, (r)r1.x", 7, "(rpt) is not for rcp"),
                 new Case("(foo)add.f32 r0.x, r1.x, r2.x", 1, "unknown prefix (foo)"),
                 new Case("mov.f32f32 r0.x, r1.x extra", 23, "unexpected 'extra'"),
                 new Case("mov.f32s32 r0.x, r1.x", 1, "mov does not convert: use cov"),

@@ -24,6 +24,7 @@ public final class PassRegistry {
         r.register("phi_simplify", PhiSimplify::new);
         r.register("vars_to_ssa", VarsToSsa::new);
         r.register("lower_alu_to_scalar", LowerAluToScalar::new);
+        r.register("opt_vectorize", OptVectorize::new);
         r.register("sink_constants", SinkConstants::new);
         r.register("opt_if", OptIf::new);
         r.register("opt_minmax", OptMinMax::new);
