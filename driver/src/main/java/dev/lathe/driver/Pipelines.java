@@ -73,11 +73,11 @@ public final class Pipelines {
 
     /**
      * The lowering for a machine pipeline: {@code opt_vectorize} joins scalars only so that the
-     * backend makes {@code (rptN)} instructions of them (seeds/004), so without the {@code rpt}
-     * pass it is left out too, and {@code --no-rpt} measures the compiler without either.
+     * backend makes {@code (rptN)} instructions of them (seeds/004), so without a pass forming
+     * them it is left out too, and {@code --no-rpt} measures the compiler without either.
      */
     public static String lowering(List<String> machine) {
-        return machine.contains("rpt") ? LOWERING : text(without(LOWER, Set.of("opt_vectorize")));
+        return MachinePasses.formsRepeats(machine) ? LOWERING : text(without(LOWER, Set.of("opt_vectorize")));
     }
 
     /** The machine pipeline (the backend's: {@link MachinePasses#DEFAULT}). */

@@ -126,6 +126,32 @@ class BackendEndToEndTest {
     }
 
     /**
+     * The same random programs with {@code (rptN)} wherever the registers allow one ({@code rpt_all}
+     * for {@code rpt}: no run refused because a member would wait), so that every merge the
+     * encoding and the legalizer take is run in the simulator; the code is smaller than with the
+     * default's timed merging.
+     */
+    @Test
+    void randomProgramsWithEveryLegalRepeatAgree() {
+        List<String> machine = new ArrayList<>(Pipelines.MACHINE);
+        machine.set(machine.indexOf("rpt"), "rpt_all");
+        Compiler.Options all = Compiler.Options.verifying().withMachine(machine);
+        int decided = 0, repeated = 0;
+        long dwordsAll = 0, dwordsTimed = 0;
+        for (long seed = 0; seed < PROGRAMS; seed++) {
+            Options o = Options.mixed(seed).withWideSizes(false).withRandomOps(MachineCompiler.SUPPORTED_OPS);
+            Checked c = check(seed, o, true, all);
+            if (c.decided()) decided++;
+            dwordsAll += c.stats().dwords();
+            dwordsTimed += Compiler.compile(RandomProgramGenerator.generate(seed, o), Compiler.Options.defaults()).machine().stats().dwords();
+            for (MInstr i : c.program().code()) if (i.rpt() > 0 && i.op() != MOp.NOP) repeated++;
+        }
+        assertTrue(decided * 100 >= PROGRAMS * 98, decided + " of " + PROGRAMS + " programs decided");
+        assertTrue(repeated > PROGRAMS, repeated + " repeated ALU instructions in " + PROGRAMS + " programs");
+        assertTrue(dwordsAll <= dwordsTimed, dwordsAll + " dwords with every repeat, " + dwordsTimed + " with the timed ones");
+    }
+
+    /**
      * With 8- to 64-bit values: 64-bit integer arithmetic runs on 32-bit pieces. What the target
      * does not lower yet (64-bit division and bit ops) must fail with the clear message, and
      * stay rare.
@@ -151,31 +177,36 @@ class BackendEndToEndTest {
      * program. Returns whether both comparisons decided.
      */
     static boolean check(long seed, Options o, boolean wrapErrors) {
-        return check(seed, o, wrapErrors, Allocation.DEFAULT).decided();
+        return check(seed, o, wrapErrors, Compiler.Options.verifying()).decided();
     }
 
     /** What {@link #check} found: whether both comparisons decided, and the statistics of the usual compile. */
-    record Checked(boolean decided, Stats stats) {}
+    record Checked(boolean decided, Stats stats, Program program) {}
 
     /** {@link #check(long, Options, boolean)} with register allocation working as {@code allocation} says. */
     static Checked check(long seed, Options o, boolean wrapErrors, Allocation allocation) {
+        return check(seed, o, wrapErrors, Compiler.Options.verifying().withAllocation(allocation));
+    }
+
+    /** {@link #check(long, Options, boolean)} compiled with {@code options}. */
+    static Checked check(long seed, Options o, boolean wrapErrors, Compiler.Options options) {
         Shader s = RandomProgramGenerator.generate(seed, o);
         String before = IrPrinter.print(s);
         ShaderOutputs original = interpret(IrParser.parse("before.ir", before), seed);
-        MachineCompiler.Result r = compile(s, seed, before, wrapErrors, allocation);
+        MachineCompiler.Result r = compile(s, seed, before, wrapErrors, options);
         boolean decided = compare(interpret(r.optimized(), seed), r, seed, "the IR it was compiled from", IrPrinter.print(r.optimized()));
         Shader exact = IrParser.parse("exact.ir", before);
         for (Instr i : exact.entryPoint().instructions()) {
             if (i instanceof AluInstr alu) alu.setExact(true);
         }
-        MachineCompiler.Result strict = compile(exact, seed, before, wrapErrors, allocation);
+        MachineCompiler.Result strict = compile(exact, seed, before, wrapErrors, options);
         decided &= compare(original, strict, seed, "the unoptimized IR (compiled with every instruction exact)", before);
-        return new Checked(decided, r.stats());
+        return new Checked(decided, r.stats(), r.program());
     }
 
-    private static MachineCompiler.Result compile(Shader s, long seed, String before, boolean wrapErrors, Allocation allocation) {
+    private static MachineCompiler.Result compile(Shader s, long seed, String before, boolean wrapErrors, Compiler.Options options) {
         try {
-            return Compiler.compile(s, Compiler.Options.verifying().withAllocation(allocation)).machine();
+            return Compiler.compile(s, options).machine();
         } catch (CompileException e) {
             if (!wrapErrors) throw e;
             throw new AssertionError("seed " + seed + ": " + e.getMessage() + "\n" + before, e);

@@ -635,11 +635,11 @@ final class Isel {
         for (int c = 1; c < n; c++) if (starts[c + 1] - starts[c] != len) return;
         for (int k = 0; k < len; k++) {
             MirInstr first = cur.get(starts[0] + k);
-            if (first.kind != MirInstr.Kind.OP || !RepeatForm.repeatable(first.proto, false)) continue;
+            if (first.kind != MirInstr.Kind.OP || !RepeatForm.repeatable(first.proto)) continue;
             boolean same = true;
             for (int c = 1; c < n && same; c++) {
-                MInstr p = cur.get(starts[c] + k).proto, q = first.proto;
-                same = p != null && p.op() == q.op() && p.type() == q.type() && p.srcType() == q.srcType() && p.cond() == q.cond() && p.sat() == q.sat();
+                MInstr p = cur.get(starts[c] + k).proto;
+                same = p != null && RepeatForm.sameShape(p, first.proto);
             }
             if (!same) continue;
             int g = nextGroup++;

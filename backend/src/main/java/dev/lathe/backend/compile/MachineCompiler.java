@@ -72,7 +72,7 @@ public final class MachineCompiler {
         List<MachinePass> pipeline = MachinePasses.pipeline(options.passes());
         MachineFunction mf = new MachineFunction(shader);
         mf.allocation = options.allocation();
-        mf.repeatGroups = options.passes().contains("rpt");
+        mf.repeatGroups = MachinePasses.formsRepeats(options.passes());
         List<PassManager.Timing> timings = new ArrayList<>();
         for (MachinePass pass : pipeline) {
             long start = System.nanoTime();

@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  *       the program's preloads, written by the hardware before the first instruction;
  *   <li>{@code postsched} ({@link PostSchedule}): each block scheduled again over the registers;
  *   <li>{@code rpt} ({@link RepeatForm}): runs of adjacent instructions one {@code (rptN)}
- *       instruction can stand for become it;
+ *       instruction can stand for become it, where that delays nothing ({@code rpt_all}, not in
+ *       the default pipeline: every such run);
  *   <li>{@code linearize} ({@link Linearize}): structured control flow to branches;
  *   <li>{@code branches} ({@link Branches}): jumps threaded, inverted over, or dropped;
  *   <li>{@code legalize} ({@link Legalize}): the nops and (ss)/(sy) the latencies need.
@@ -62,9 +63,15 @@ public final class MachinePasses {
             new Entry("preload", Form.ALLOCATED, Form.ALLOCATED, Preload::extract),
             new Entry("postsched", Form.ALLOCATED, Form.ALLOCATED, PostSchedule::schedule),
             new Entry("rpt", Form.ALLOCATED, Form.ALLOCATED, RepeatForm::form),
+            new Entry("rpt_all", Form.ALLOCATED, Form.ALLOCATED, RepeatForm::formAll),
             new Entry("linearize", Form.ALLOCATED, Form.LINEAR, Linearize::linearize),
             new Entry("branches", Form.LINEAR, Form.LINEAR, Branches::clean),
             new Entry("legalize", Form.LINEAR, Form.LINEAR, Legalize::legalize));
+
+    /** Whether a machine pipeline makes {@code (rptN)} instructions: what repeat groups and the IR's vectorization are for. */
+    public static boolean formsRepeats(List<String> passes) {
+        return passes.contains("rpt") || passes.contains("rpt_all");
+    }
 
     public static List<String> names() {
         return PASSES.stream().map(Entry::name).toList();

@@ -155,12 +155,12 @@ final class PostSchedule {
      */
     private static Node keepRun(Node best, Node last, List<Node> ready, int time) {
         int start = Math.max(time, best.earliest);
-        if (last != null && RepeatForm.repeatable(last.i, false)) {
+        if (last != null && RepeatForm.repeatable(last.i)) {
             for (Node n : ready) {
                 if (Math.max(time, n.earliest) <= start && n.priority >= best.priority && RepeatForm.continues(last.i, n.i)) return n;
             }
         }
-        for (int step = 1; step < RepeatForm.MAX && RepeatForm.repeatable(best.i, false); step++) {
+        for (int step = 1; step < RepeatForm.MAX && RepeatForm.repeatable(best.i); step++) {
             Node head = null;
             for (Node n : ready) {
                 if (n != best && Math.max(time, n.earliest) <= start && n.priority >= best.priority && RepeatForm.continues(n.i, best.i)) head = n;

@@ -41,25 +41,39 @@ final class RepeatForm {
     static final int MAX = 4;
 
     /**
-     * The {@code rpt} pass: each block's code, and the preamble, which its own pass has already
-     * legalized (there a run is instructions with no empty slot between them, the first may
-     * carry the sync flags and the last the {@code (nopN)}: merged, every repetition issues
-     * where its instruction did).
+     * The {@code rpt} pass: each block's code, runs only where no member would wait; and the
+     * preamble, which its own pass has already legalized, so that every repetition issues where
+     * its instruction did.
      */
     static void form(MachineFunction mf) {
-        for (Map.Entry<Block, List<MInstr>> e : mf.allocated.entrySet()) e.setValue(form(e.getValue(), false));
-        if (!mf.preamble.isEmpty()) mf.preamble = form(mf.preamble, true);
+        for (Map.Entry<Block, List<MInstr>> e : mf.allocated.entrySet()) e.setValue(form(e.getValue(), true));
+        if (!mf.preamble.isEmpty()) mf.preamble = form(mf.preamble, false);
     }
 
-    /** The code with its runs merged; {@code legalized}: the nops and sync flags are in place already. */
-    static List<MInstr> form(List<MInstr> code, boolean legalized) {
+    /**
+     * The {@code rpt_all} pass: every run that one {@code (rptN)} can stand for, even where a
+     * member would wait (legalization then makes the whole instruction wait): the smallest code,
+     * not the fastest; and every merge the encoding allows, for the tests.
+     */
+    static void formAll(MachineFunction mf) {
+        for (Map.Entry<Block, List<MInstr>> e : mf.allocated.entrySet()) e.setValue(form(e.getValue(), false));
+        if (!mf.preamble.isEmpty()) mf.preamble = form(mf.preamble, false);
+    }
+
+    /**
+     * The code with its runs merged. {@code timed}: a run grows only while its next instruction
+     * would not wait. Untimed, the nops and sync flags already placed (legalized code) are kept: a
+     * run is instructions with no empty slot between them, the first may carry the sync flags
+     * and the last the {@code (nopN)}.
+     */
+    static List<MInstr> form(List<MInstr> code, boolean timed) {
         List<MInstr> out = new ArrayList<>(code.size());
-        Legalize.Timing timing = legalized ? null : new Legalize.Timing();
+        Legalize.Timing timing = timed ? new Legalize.Timing() : null;
         int n = 0;
         while (n < code.size()) {
             MInstr head = code.get(n);
             int len = 1;
-            if (repeatable(head, legalized)) {
+            if (repeatable(head)) {
                 Run run = new Run(head, timing);
                 while (len < MAX && n + len < code.size() && run.extend(code.get(n + len))) len++;
                 if (len > 1) head = run.merged();
@@ -73,14 +87,23 @@ final class RepeatForm {
 
     /** Whether {@code next} right after {@code prev} would make a run of two (what the post-RA scheduler keeps together). */
     static boolean continues(MInstr prev, MInstr next) {
-        return repeatable(prev, false) && new Run(prev, null).extend(next);
+        return sameShape(prev, next) && repeatable(prev) && new Run(prev, null).extend(next);
     }
 
-    /** Whether {@code i} can start a run: an ALU instruction writing a register, not yet repeated. */
-    static boolean repeatable(MInstr i, boolean legalized) {
+    /** Whether two instructions differ at most in their registers, operands and flags: one instruction, repeated. */
+    static boolean sameShape(MInstr a, MInstr b) {
+        return a.op() == b.op() && a.type() == b.type() && a.srcType() == b.srcType() && a.cond() == b.cond() && a.sat() == b.sat()
+                && a.invert() == b.invert() && a.index() == b.index() && a.offset() == b.offset() && a.count() == b.count() && a.dim() == b.dim();
+    }
+
+    /**
+     * Whether {@code i} can start a run: an ALU instruction writing a register, not yet repeated,
+     * with no empty slot after it (its sync flags wait before the first repetition, as before it).
+     */
+    static boolean repeatable(MInstr i) {
         int cat = i.category();
         if (cat < 1 || cat > 4 || i.op() == MOp.MOVA || i.op() == MOp.RCP) return false;
-        if (i.rpt() != 0 || i.nop() != 0 || !legalized && (i.ss() || i.sy()) || i.dst().kind() != Operand.Kind.REG) return false;
+        if (i.rpt() != 0 || i.nop() != 0 || i.dst().kind() != Operand.Kind.REG) return false;
         for (Operand o : i.srcs()) {
             if (o.kind() == Operand.Kind.SPECIAL || o.rep()) return false;
         }
@@ -94,7 +117,7 @@ final class RepeatForm {
         final int[] mode;
         final BitSet written = new BitSet();
         int length = 1;
-        /** The last instruction's (nopN) (legalized code), and whether it ends the run. */
+        /** The last instruction's (nopN) (code legalized already), and whether it ends the run. */
         int nop;
         boolean ended;
 
@@ -116,14 +139,8 @@ final class RepeatForm {
         boolean extend(MInstr next) {
             int k = length;
             if (ended) return false;
-            if (next.op() != head.op() || next.type() != head.type() || next.srcType() != head.srcType() || next.cond() != head.cond()
-                    || next.sat() != head.sat() || next.invert() != head.invert() || next.rpt() != 0
-                    || next.nop() != 0 && timing != null || next.ss() || next.sy() || next.index() != head.index() || next.offset() != head.offset() || next.count() != head.count()
-                    || next.dim() != head.dim()) {
-                return false;
-            }
-            int dstUnits = head.cond() != null ? 1 : head.type().regs();
-            if (next.dst().kind() != Operand.Kind.REG || next.dst().index() != head.dst().index() + k * dstUnits) return false;
+            if (!sameShape(head, next) || next.rpt() != 0 || next.nop() != 0 && timing != null || next.ss() || next.sy()) return false;
+            if (next.dst().kind() != Operand.Kind.REG || next.dst().index() != head.dst().index() + k * Access.dstUnits(head)) return false;
             int[] chosen = mode.clone();
             for (int s = 0; s < chosen.length; s++) {
                 Operand a = head.src(s), b = next.src(s);
@@ -140,7 +157,7 @@ final class RepeatForm {
             }
             // a repetition reading what an earlier one wrote would read it too soon
             for (int r : Access.reads(next)) if (written.get(r)) return false;
-            MInstr candidate = build(chosen, k);
+            MInstr candidate = build(chosen, k, next.nop());
             if (Encoding.validate(candidate) != null) return false;
             // a later instruction of the run that would wait (for the ALU delay, or a sync the first
             // does not need) would make every repetition wait: the run issued one by one is sooner
@@ -149,12 +166,12 @@ final class RepeatForm {
             for (int r : Access.writes(next)) written.set(r);
             length++;
             nop = next.nop();
-            ended = nop != 0; // legalized code: the empty slots after it end the run
+            ended = nop != 0; // code legalized already: the empty slots after it end the run
             return true;
         }
 
-        private MInstr build(int[] modes, int rpt) {
-            MInstr m = head.withRpt(rpt).withNop(nop);
+        private MInstr build(int[] modes, int rpt, int nopAfter) {
+            MInstr m = head.withRpt(rpt).withNop(nopAfter);
             for (int s = 0; s < modes.length; s++) {
                 if (modes[s] == 2) m = m.withSrc(s, m.src(s).withRep(true));
             }
@@ -162,7 +179,7 @@ final class RepeatForm {
         }
 
         MInstr merged() {
-            return build(mode, length - 1);
+            return build(mode, length - 1, nop);
         }
     }
 }

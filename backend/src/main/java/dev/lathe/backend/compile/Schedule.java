@@ -276,23 +276,22 @@ public final class Schedule {
          * block's end is as long, and it does not pass the register limit.
          */
         private Node keepGroup(Node best, Node last, List<Node> ready, int time, int live, Map<VReg, Integer> usesLeft) {
-            int group = last != null && last.m.group != 0 ? last.m.group : best.m.group;
-            if (group == 0) return best;
-            int after = last != null && last.m.group == group ? last.m.lane : -1;
-            Node pick = null;
-            for (Node n : ready) {
-                if (n.pseudo || n.m.group != group || n.m.lane <= after || pick != null && n.m.lane >= pick.m.lane) continue;
-                pick = n;
-            }
-            if (pick == null || pick == best) {
-                // the last one's group has no member ready: best's own group, from its lowest lane
-                if (after >= 0 && best.m.group != 0 && best.m.group != group) return keepGroup(best, null, ready, time, live, usesLeft);
-                return best;
-            }
+            Node pick = last != null && last.m.group != 0 ? lowestLane(ready, last.m.group, last.m.lane) : null;
+            if (pick == null && best.m.group != 0) pick = lowestLane(ready, best.m.group, -1);
+            if (pick == null || pick == best) return best;
             int delta = pressureDelta(pick, usesLeft);
             boolean over = delta > 0 && live + delta > limit;
             // costs nothing: issues as soon, and no shorter a path to the block's end hangs on best
             return !over && Math.max(time, earliest(pick)) <= Math.max(time, earliest(best)) && pick.priority >= best.priority ? pick : best;
+        }
+
+        /** The ready member of {@code group} with the lowest lane above {@code after}, or null. */
+        private static Node lowestLane(List<Node> ready, int group, int after) {
+            Node pick = null;
+            for (Node n : ready) {
+                if (!n.pseudo && n.m.group == group && n.m.lane > after && (pick == null || n.m.lane < pick.m.lane)) pick = n;
+            }
+            return pick;
         }
 
         private static int earliest(Node n) {

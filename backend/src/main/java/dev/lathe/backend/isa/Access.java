@@ -79,11 +79,16 @@ public final class Access {
             int n = switch (op.category()) {
                 case 5 -> Integer.bitCount(i.count());
                 case 6 -> i.count() * i.type().regs();
-                default -> (i.rpt() + 1) * (i.cond() != null ? 1 : i.type().regs());
+                default -> (i.rpt() + 1) * dstUnits(i);
             };
             for (int u = 0; u < n; u++) out.add(d.index() + u);
         }
         return out.toArray();
+    }
+
+    /** Registers one repetition of an ALU instruction writes: 2 for a 64-bit result, 1 for a comparison's 0/1, else 1. */
+    public static int dstUnits(MInstr i) {
+        return i.cond() != null ? 1 : i.type().regs();
     }
 
     /** Registers one source takes: 2 for a 64-bit operand, else 1. */

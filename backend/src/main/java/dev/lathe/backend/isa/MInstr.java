@@ -107,7 +107,7 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
             }
         }
         Operand d = dst;
-        if (d.kind() == Operand.Kind.REG) d = Operand.reg(d.index() + k * (cond != null ? 1 : type.regs()));
+        if (d.kind() == Operand.Kind.REG) d = Operand.reg(d.index() + k * Access.dstUnits(this));
         return new MInstr(op, type, srcType, cond, 0, k == 0 && ss, k == 0 && sy, k == rpt ? nop : 0, sat, invert, d, s, index, offset,
                 count, dim);
     }
