@@ -1,6 +1,9 @@
 package dev.lathe.driver;
 
+import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.generated.GeneratedRules;
+import dev.lathe.ir.pass.LowerDoubles;
+import dev.lathe.ir.pass.LowerInt64;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.rewrite.RewritePass;
 import dev.lathe.ir.rewrite.RuleSet;
@@ -18,6 +21,9 @@ public final class Passes {
     private final List<RuleStats> stats = new ArrayList<>();
 
     public Passes() {
+        // the 64-bit lowerings lower what this target lacks (fround_even, say, it has)
+        registry.replace("lower_doubles", () -> new LowerDoubles(MachineCompiler.lacks64()));
+        registry.replace("lower_int64", () -> new LowerInt64(MachineCompiler.lacks64()));
         for (RuleSet rules : GeneratedRules.all()) {
             RuleStats s = new RuleStats(rules);
             stats.add(s);

@@ -25,7 +25,12 @@ import java.util.Set;
  *       dead. {@code opt_minmax} follows the rules: with the range analysis it drops the clamps,
  *       minimums, maximums and selects whose outcome is decided, which the rules' single-value
  *       conditions cannot see; {@code opt_if} turns tiny pure diamonds into {@code bcsel} inside
- *       the loop, because that exposes more folding and rules;
+ *       the loop, because that exposes more folding and rules. {@code lower_doubles} and
+ *       {@code lower_int64} end the loop's body: they rebuild the 64-bit ops the target lacks
+ *       (after the rules had one round on the original ops), and the next round runs the rules on
+ *       what they wrote — {@code pack_hi} turns their high-word rebuilds into
+ *       {@code pack_64_2x32_split_y} (seed 003), folding and cse share their constants and
+ *       halves. A pipeline given with {@code --passes} needs them too to compile such shaders;
  *   <li>the {@code late} rules run once after the loop: they make the code cheaper for the target
  *       (fused multiply-add, subtraction) in ways the algebraic rules would undo;
  *   <li>{@code sink_constants} moves constants next to their uses to shorten live ranges, and
@@ -63,7 +68,8 @@ public final class Pipelines {
     public static final List<Step> OPTIMIZE = List.of(
             run("lower_outputs"),
             run("vars_to_ssa"),
-            loop("algebraic", "opt_minmax", "constant_fold", "copy_prop", "phi_simplify", "dead_cf", "opt_if", "cse", "dce"),
+            loop("algebraic", "opt_minmax", "constant_fold", "copy_prop", "phi_simplify", "dead_cf", "opt_if", "cse", "dce", "lower_doubles",
+                    "lower_int64"),
             run("late"),
             run("dce"),
             run("sink_constants"));

@@ -43,9 +43,11 @@ class PipelinesTest {
 
     @Test
     void theTextIsWhatTheCommandLineSpells() {
-        assertEquals("lower_outputs, vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), late, "
+        assertEquals("lower_outputs, vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce, lower_doubles, "
+                + "lower_int64), late, "
                 + "dce, sink_constants", Pipelines.DEFAULT);
-        assertEquals("lower_outputs, vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), dce, sink_constants",
+        assertEquals("lower_outputs, vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce, lower_doubles, "
+                + "lower_int64), dce, sink_constants",
                 Pipelines.text(Pipelines.without(Pipelines.OPTIMIZE, Set.of("algebraic", "late"))));
     }
 

@@ -29,6 +29,8 @@ public final class PassRegistry {
         r.register("opt_if", OptIf::new);
         r.register("opt_minmax", OptMinMax::new);
         r.register("lower_outputs", LowerOutputs::new);
+        r.register("lower_doubles", LowerDoubles::new);
+        r.register("lower_int64", LowerInt64::new);
         return r;
     }
 
