@@ -51,12 +51,15 @@ final class CompileCommand implements Callable<Integer> {
     @Mixin
     MachineSwitches machine = new MachineSwitches();
 
+    @Mixin
+    RuleSwitches rules = new RuleSwitches();
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PassOptions o = passOptions;
         Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes())
-                .withAllocation(machine.allocation("lathe compile")).withVerify(o.verifyEach).withTrace(o.printAfterAll, o.printAfter, o.timePasses, out);
+                .withAllocation(machine.allocation("lathe compile")).withDisabledRules(rules.names("lathe compile")).withVerify(o.verifyEach).withTrace(o.printAfterAll, o.printAfter, o.timePasses, out);
         Compiler.Result compiled = ProgramFiles.compile(file, options, source);
         if (o.timePasses) PassTimes.print(compiled.timings(), spec.commandLine().getErr());
         MachineCompiler.Result r = compiled.machine();

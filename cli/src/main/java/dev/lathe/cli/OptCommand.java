@@ -54,13 +54,16 @@ final class OptCommand implements Callable<Integer> {
     @Mixin
     PassOptions passOptions = new PassOptions();
 
+    @Mixin
+    RuleSwitches rules = new RuleSwitches();
+
     @Option(names = "--rule-stats", description = "print how often each rule fired, most frequent first, and the rules "
             + "that never fired (to standard error)")
     boolean ruleStats;
 
     @Override
     public Integer call() {
-        Passes passes = new Passes();
+        Passes passes = new Passes().disabling(rules.names("lathe opt"));
         PassRegistry registry = passes.registry();
         String text = which == null || which.pipeline != null && which.pipeline.equals("default") ? Pipelines.DEFAULT
                 : which.passes;

@@ -55,6 +55,9 @@ final class ShaderDbCommand implements Callable<Integer> {
     @Mixin
     MachineSwitches machine = new MachineSwitches();
 
+    @Mixin
+    RuleSwitches rules = new RuleSwitches();
+
     @Override
     public Integer call() {
         if (source.targetEnv != null && !ShaderSources.TARGET_ENVS.contains(source.targetEnv)) {
@@ -80,7 +83,8 @@ final class ShaderDbCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         boolean terminal = System.console() != null;
         int total = files.size();
-        Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes()).withAllocation(machine.allocation("lathe shaderdb"));
+        Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes()).withAllocation(machine.allocation("lathe shaderdb"))
+                .withDisabledRules(rules.names("lathe shaderdb"));
         List<ResultsCsv.Row> rows = CorpusRunner.run(files, jobs, options, check, source.targetEnv, done -> {
             if (!terminal) return;
             int width = 30, filled = done * width / total;

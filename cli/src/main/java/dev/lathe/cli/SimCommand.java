@@ -37,13 +37,16 @@ final class SimCommand implements Callable<Integer> {
     @Mixin
     MachineSwitches machine = new MachineSwitches();
 
+    @Mixin
+    RuleSwitches rules = new RuleSwitches();
+
     @Option(names = "--cycles", description = "also print the model's cycles and (ss)/(sy) stall cycles")
     boolean cycles;
 
     @Override
     public Integer call() {
         Program p = ProgramFiles.load(file, source, Compiler.Options.defaults().withMachine(machine.passes())
-                .withAllocation(machine.allocation("lathe sim")));
+                .withAllocation(machine.allocation("lathe sim")).withDisabledRules(rules.names("lathe sim")));
         try {
             ShaderInputs in = run.inputs(p.shader());
             Simulator sim = new Simulator(p);

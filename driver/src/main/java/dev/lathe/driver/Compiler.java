@@ -25,13 +25,24 @@ public final class Compiler {
      * after every pass (the IR validator, the machine verifier).
      */
     public record Options(String pipeline, List<String> machine, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses,
-                          PrintWriter trace, Allocation allocation) {
+                          PrintWriter trace, Allocation allocation, Set<String> disabledRules) {
         public Options {
             machine = List.copyOf(machine);
+            disabledRules = Set.copyOf(disabledRules);
+        }
+
+        public Options(String pipeline, List<String> machine, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses,
+                       PrintWriter trace, Allocation allocation) {
+            this(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, Set.of());
+        }
+
+        /** With the rules named in {@code names} never applied ({@code --disable-rules}). */
+        public Options withDisabledRules(Set<String> names) {
+            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, names);
         }
 
         public static Options defaults() {
-            return new Options(Pipelines.DEFAULT, Pipelines.MACHINE, false, false, null, false, null, Allocation.DEFAULT);
+            return new Options(Pipelines.DEFAULT, Pipelines.MACHINE, false, false, null, false, null, Allocation.DEFAULT, Set.of());
         }
 
         /** Defaults plus verification after every pass, as tests run. */
@@ -41,26 +52,26 @@ public final class Compiler {
 
         /** With the IR pipeline {@code text} (null: the default one). */
         public Options withPipeline(String text) {
-            return new Options(text == null ? Pipelines.DEFAULT : text, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation);
+            return new Options(text == null ? Pipelines.DEFAULT : text, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules);
         }
 
         /** With the machine pipeline {@code passes}. */
         public Options withMachine(List<String> passes) {
-            return new Options(pipeline, passes, verify, printAfterAll, printAfter, timePasses, trace, allocation);
+            return new Options(pipeline, passes, verify, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules);
         }
 
         public Options withVerify(boolean v) {
-            return new Options(pipeline, machine, v, printAfterAll, printAfter, timePasses, trace, allocation);
+            return new Options(pipeline, machine, v, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules);
         }
 
         /** With printing and timing: after every pass or after {@code pass}, to {@code to}. */
         public Options withTrace(boolean all, String pass, boolean time, PrintWriter to) {
-            return new Options(pipeline, machine, verify, all, pass, time, to, allocation);
+            return new Options(pipeline, machine, verify, all, pass, time, to, allocation, disabledRules);
         }
 
         /** With register allocation's budget and spilling choices {@code a} ({@code --max-regs} and friends). */
         public Options withAllocation(Allocation a) {
-            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, a);
+            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, a, disabledRules);
         }
     }
 
@@ -81,6 +92,7 @@ public final class Compiler {
         checkPipeline(options.pipeline());
         MachinePasses.pipeline(options.machine());
         checkPrintAfter(options.printAfter());
+        new Passes().disabling(options.disabledRules());
     }
 
     /** @throws IllegalArgumentException when {@code text} is not a pipeline over {@link Passes}, saying where */
@@ -100,7 +112,7 @@ public final class Compiler {
     /** Compiles {@code shader}; options {@link #check} refuses are an IllegalArgumentException. */
     public static Result compile(Shader shader, Options options) {
         check(options);
-        Passes passes = new Passes();
+        Passes passes = new Passes().disabling(options.disabledRules());
         Pipeline optimize = Pipeline.parse(options.pipeline(), passes.registry());
         Pipeline lower = Pipeline.parse(Pipelines.lowering(options.machine()), passes.registry());
         PassManager pm = new PassManager(new PassManager.Options(options.verify(), options.printAfterAll(), options.printAfter(),

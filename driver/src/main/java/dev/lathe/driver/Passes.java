@@ -5,11 +5,15 @@ import dev.lathe.generated.GeneratedRules;
 import dev.lathe.ir.pass.LowerDoubles;
 import dev.lathe.ir.pass.LowerInt64;
 import dev.lathe.ir.pass.PassRegistry;
+import dev.lathe.ir.analysis.range.RangeFacts;
 import dev.lathe.ir.rewrite.RewritePass;
+import dev.lathe.ir.rewrite.RuleInfo;
 import dev.lathe.ir.rewrite.RuleSet;
 import dev.lathe.ir.rewrite.RuleStats;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The one pass registry: every pass of the {@code ir} module and one rewrite pass per generated
@@ -39,6 +43,26 @@ public final class Passes {
         RuleStats s = new RuleStats(rules);
         stats.replaceAll(old -> old.ruleSet().passName().equals(rules.passName()) ? s : old);
         registry.replace(rules.passName(), () -> new RewritePass(rules, s));
+        return this;
+    }
+
+    /**
+     * These passes with the rules named in {@code names} never applied, in whichever rule file
+     * they are ({@code --disable-rules pack_hi,pack_lo}: an experiment measuring what rules do).
+     *
+     * @throws IllegalArgumentException naming a rule no rule file has
+     */
+    public Passes disabling(Set<String> names) {
+        if (names.isEmpty()) return this;
+        Set<String> known = new TreeSet<>();
+        for (RuleSet r : GeneratedRules.all()) for (RuleInfo i : r.rules()) known.add(i.name());
+        for (String n : new TreeSet<>(names)) {
+            if (!known.contains(n)) throw new IllegalArgumentException("no rule named '" + n + "' (lathe rules list shows them)");
+        }
+        for (RuleStats s : stats) {
+            RuleSet rules = s.ruleSet();
+            registry.replace(rules.passName(), () -> new RewritePass(rules, s, RangeFacts::analyze, Set.copyOf(names)));
+        }
         return this;
     }
 

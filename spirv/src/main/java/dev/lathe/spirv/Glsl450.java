@@ -15,7 +15,8 @@ import java.util.List;
  * clamped ratio, mix as flrp, clamp as min(max(x, lo), hi), determinants by cofactors, and so on.
  * atan, atan2, asin and acos use a polynomial (Abramowitz and Stegun 4.4.49) as NIR does;
  * inverse is the adjugate times the reciprocal of the determinant (as NIR lowers it); frexp,
- * ldexp and modf work on the bits of 32-bit floats (see each method).
+ * ldexp and modf work on the bits of 32-bit floats, frexp also on the high word of doubles, and
+ * ldexp of doubles is the op-table op {@code ldexp} (see each method).
  */
 final class Glsl450 {
     private Glsl450() {}
@@ -276,6 +277,7 @@ final class Glsl450 {
      */
     static Value[] frexp(SpirvToIr t, Instruction i, Value x) {
         IrBuilder b = t.b;
+        if (x.bitSize() == 64) return frexp64(b, x);
         bits32(t, i, x, "frexp");
         Value field = b.alu(Op.IAND, b.alu(Op.USHR, x, k(b, x, 23)), k(b, x, 0xff));
         Value denormal = b.alu(Op.IEQ, field, k(b, x, 0));
@@ -288,15 +290,40 @@ final class Glsl450 {
     }
 
     /**
+     * frexp of doubles, the same on the high word: field E in 1..2046 gives x = sig · 2^(E − 1022)
+     * with 1022 put in the field; a denormal is scaled by 2^54 first. The new high word is written
+     * {@code pack_64_2x32_split(unpack_64_2x32_split_x(y), h)}, which the {@code pack_hi} rule makes
+     * a {@code pack_64_2x32_split_y} (seed 003).
+     */
+    static Value[] frexp64(IrBuilder b, Value x) {
+        Value h = b.alu(Op.UNPACK_64_2X32_SPLIT_Y, x);
+        Value field = b.alu(Op.IAND, b.alu(Op.USHR, h, k(b, x, 20)), k(b, x, 0x7ff));
+        Value denormal = b.alu(Op.IEQ, field, k(b, x, 0));
+        long[] scale = new long[x.numComponents()];
+        Arrays.fill(scale, Double.doubleToRawLongBits(0x1p54));
+        Value y = b.alu(Op.BCSEL, denormal, b.alu(Op.FMUL, x, b.constant(64, scale)), x);
+        Value yh = b.alu(Op.UNPACK_64_2X32_SPLIT_Y, y);
+        Value yField = b.alu(Op.IAND, b.alu(Op.USHR, yh, k(b, x, 20)), k(b, x, 0x7ff));
+        Value exp = b.alu(Op.ISUB, yField, b.alu(Op.BCSEL, denormal, k(b, x, 1022 + 54), k(b, x, 1022)));
+        Value sigHi = b.alu(Op.IOR, b.alu(Op.IAND, yh, k(b, x, 0x800fffffL)), k(b, x, 0x3fe00000L));
+        Value sig = b.alu(Op.PACK_64_2X32_SPLIT, b.alu(Op.UNPACK_64_2X32_SPLIT_X, y), sigHi);
+        long[] zero = new long[x.numComponents()];
+        Value keep = b.alu(Op.IOR, b.alu(Op.FEQ, x, b.constant(64, zero)), b.alu(Op.IEQ, field, k(b, x, 0x7ff)));
+        return new Value[] {b.alu(Op.BCSEL, keep, x, sig), b.alu(Op.BCSEL, keep, k(b, x, 0), exp)};
+    }
+
+    /**
      * ldexp(x, e) = x · 2^e as two exact power-of-two multiplies, 2^(e/2) and 2^(e − e/2), with e
      * clamped to [−252, 254] so each factor is a normal float (NIR's lowering; results past the
      * float range are undefined in GLSL, and a denormal x scaled past 2^105 is one of them here).
      */
     static Value ldexp(SpirvToIr t, Instruction i, Value x, Value e) {
         IrBuilder b = t.b;
-        bits32(t, i, x, "ldexp");
         if (e.bitSize() != 32) e = b.alu(Op.I2I32, e);
         e = Instructions.splat(b, e, x.numComponents());
+        // doubles: the op, which lower_doubles rounds exactly (subnormal results included)
+        if (x.bitSize() == 64) return b.alu(Op.LDEXP, x, e);
+        bits32(t, i, x, "ldexp");
         Value c = b.alu(Op.IMIN, b.alu(Op.IMAX, e, k(b, x, -252)), k(b, x, 254));
         Value half = b.alu(Op.ISHR, c, k(b, x, 1));
         Value rest = b.alu(Op.ISUB, c, half);

@@ -47,6 +47,7 @@ public final class RewritePass implements Pass {
     private final RuleStats stats;
     private final int[] heights = new int[Op.values().length];
     private final java.util.function.Function<Function, RangeFacts> factSource;
+    private final java.util.BitSet disabled = new java.util.BitSet();
 
     public RewritePass(RuleSet rules, RuleStats stats) {
         this(rules, stats, RangeFacts::analyze);
@@ -58,10 +59,19 @@ public final class RewritePass implements Pass {
      * up to date hands it in here, and the pass keeps it up to date through its rewrites.
      */
     public RewritePass(RuleSet rules, RuleStats stats, java.util.function.Function<Function, RangeFacts> facts) {
+        this(rules, stats, facts, Set.of());
+    }
+
+    /**
+     * With the rules named in {@code disabled} never applied (an experiment: {@code --disable-rules});
+     * names of other rule sets are ignored, so one set of names serves every rule pass.
+     */
+    public RewritePass(RuleSet rules, RuleStats stats, java.util.function.Function<Function, RangeFacts> facts, Set<String> disabled) {
         if (stats.ruleSet() != rules) throw new IllegalArgumentException("stats of another rule set");
         this.rules = rules;
         this.stats = stats;
         this.factSource = facts;
+        for (int i = 0; i < rules.rules().size(); i++) if (disabled.contains(rules.rules().get(i).name())) this.disabled.set(i);
         for (Op op : Op.values()) heights[op.ordinal()] = rules.nodeHeight(op);
     }
 
@@ -117,7 +127,7 @@ public final class RewritePass implements Pass {
         Run(Function fn, long fuel, RangeFacts earlier) {
             work = new Queue(fn.valueCount());
             facts = new LazyFacts(fn, rules.usesFacts(), earlier, factSource);
-            rw = new Rewriter(fn, facts);
+            rw = new Rewriter(fn, facts, disabled);
             this.fuel = fuel;
         }
 

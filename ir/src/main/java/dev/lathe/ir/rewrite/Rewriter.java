@@ -27,14 +27,26 @@ public final class Rewriter {
     private final List<Instr> created = new ArrayList<>();
     private final List<Instr> moved = new ArrayList<>();
     private Value result;
+    private final java.util.BitSet disabled;
 
     public Rewriter(Function fn) {
         this(fn, ValueFacts.NONE);
     }
 
     public Rewriter(Function fn, ValueFacts facts) {
+        this(fn, facts, new java.util.BitSet());
+    }
+
+    /** With the rules numbered in {@code disabled} never applied ({@code --disable-rules}). */
+    public Rewriter(Function fn, ValueFacts facts, java.util.BitSet disabled) {
         this.fn = fn;
         this.facts = facts;
+        this.disabled = disabled;
+    }
+
+    /** Whether rule number {@code rule} of the rule set may fire (a rule set tries only those). */
+    public boolean enabled(int rule) {
+        return !disabled.get(rule);
     }
 
     /** Whether a rule condition with a literal ({@code ult_const(a, 256)}) holds for a bound variable. */

@@ -182,7 +182,7 @@ public final class MatcherGenerator {
                 guards.declare(m);
                 for (int k = 0; k < tests.size(); k++) {
                     int i = chunk.get(k);
-                    CodeBlock call = CodeBlock.of("$L(root, rw)", ruleMethodName(i, file.rules().get(i)));
+                    CodeBlock call = CodeBlock.of("rw.enabled($L) && $L(root, rw)", i, ruleMethodName(i, file.rules().get(i)));
                     m.beginControlFlow("if ($L)", tests.get(k) == null ? call : CodeBlock.of("$L && $L", tests.get(k), call))
                             .addStatement("return $L", i).endControlFlow();
                 }

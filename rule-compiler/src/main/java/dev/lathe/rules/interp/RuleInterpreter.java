@@ -69,7 +69,7 @@ public final class RuleInterpreter implements RuleSet {
     @Override
     public int rewrite(AluInstr root, Rewriter rw) {
         for (int i : byRootOp.getOrDefault(root.op(), List.of())) {
-            if (new Attempt(file.rules().get(i), rw).run(root)) return i;
+            if (rw.enabled(i) && new Attempt(file.rules().get(i), rw).run(root)) return i;
         }
         return -1;
     }
