@@ -35,8 +35,10 @@ import java.util.Set;
  *       (fused multiply-add, subtraction) in ways the algebraic rules would undo;
  *   <li>{@code sink_constants} moves constants next to their uses to shorten live ranges, and
  *       nothing of the optimization should move them back;
- *   <li>{@link #LOWER}: the target is scalar; then independent scalars doing the same op on
- *       parts of the same values are joined again, for the target's repeated instructions;
+ *   <li>{@link #LOWER}: the {@code lower} rules (rules/lower.rules) write the ops the target has
+ *       no instruction for with ones it has; the target is scalar; then independent scalars doing
+ *       the same op on parts of the same values are joined again, for the target's repeated
+ *       instructions;
  *   <li>{@link #MACHINE}: the backend's passes, from instruction selection to the final code.
  * </ol>
  */
@@ -75,7 +77,7 @@ public final class Pipelines {
             run("sink_constants"));
 
     /** What the target needs of the IR before instruction selection. */
-    public static final List<Step> LOWER = List.of(run("lower_alu_to_scalar"), run("copy_prop"), run("dce"), run("opt_vectorize"));
+    public static final List<Step> LOWER = List.of(run("lower"), run("lower_alu_to_scalar"), run("copy_prop"), run("dce"), run("opt_vectorize"));
 
     /**
      * The lowering for a machine pipeline: {@code opt_vectorize} joins scalars only so that the
@@ -171,6 +173,7 @@ public final class Pipelines {
             new Order("opt_if", "late", "late rules after the loop that may still turn diamonds into selects"),
             new Order("late", "sink_constants", "constants move next to their uses once nothing moves code anymore"),
             new Order("dead_cf", "sink_constants", "sinking into blocks dead_cf would still remove is wasted"),
+            new Order("algebraic", "lower", "the lowering rules write ops that the algebraic rules would turn back (fneo as two flt)"),
             new Order("sink_constants", "lower_alu_to_scalar", "the optimization works on vectors; the target's lowering comes after it"),
             new Order("lower_alu_to_scalar", "opt_vectorize", "vectorization joins the scalars that scalarization and dce leave, dropping the components nothing reads"),
             new Order("lower_alu_to_scalar", "isel", "the target is scalar: instruction selection takes one component per instruction"));

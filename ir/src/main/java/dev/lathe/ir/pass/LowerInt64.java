@@ -26,7 +26,7 @@ import java.util.Set;
  *       below 2d, and one compare-and-subtract finishes. Signed division and remainder work on
  *       magnitudes and fix the signs as the op table defines them.
  *   <li>Bit counts and searches combine the 32-bit op on each half; the reverse swaps the
- *       reversed halves; the high half of a 128-bit product adds four 32×32→64 partial products
+ *       reversed halves; the high half of a 128-bit product adds four 32×32→64 partial products (each a 32-bit multiply and its high half)
  *       (signed: minus the operand of the other's sign, as {@code Math.multiplyHigh} relates them).
  *   <li>Bit-field extract and insert, and byte or half-word extract, are 64-bit shifts and masks
  *       with the op table's empty and clipped fields.
@@ -162,11 +162,15 @@ public final class LowerInt64 implements Pass {
     /** The high 64 bits of the unsigned 128-bit product, from four 32×32→64 products. */
     private static Value umulHigh(LoweringBuilder b, Value x, Value y) {
         Value x0 = b.lo(x), x1 = b.hi(x), y0 = b.lo(y), y1 = b.hi(y);
-        Value p00 = b.op(Op.UMUL_2X32_64, x0, y0), p01 = b.op(Op.UMUL_2X32_64, x0, y1);
-        Value p10 = b.op(Op.UMUL_2X32_64, x1, y0), p11 = b.op(Op.UMUL_2X32_64, x1, y1);
+        Value p00 = product(b, x0, y0), p01 = product(b, x0, y1), p10 = product(b, x1, y0), p11 = product(b, x1, y1);
         Value mid = b.op(Op.IADD, b.op(Op.IADD, b.op(Op.U2U64, b.hi(p00)), b.op(Op.U2U64, b.lo(p01))), b.op(Op.U2U64, b.lo(p10)));
         Value high = b.op(Op.IADD, p11, b.op(Op.IADD, b.op(Op.U2U64, b.hi(p01)), b.op(Op.U2U64, b.hi(p10))));
         return b.op(Op.IADD, high, b.op(Op.U2U64, b.hi(mid)));
+    }
+
+    /** The 64-bit product of two 32-bit values: its low and high words. */
+    private static Value product(LoweringBuilder b, Value x, Value y) {
+        return b.pack(b.op(Op.IMUL, x, y), b.op(Op.UMUL_HIGH, x, y));
     }
 
     /** Byte or half-word (y mod count) of x, zero- or sign-extended. */

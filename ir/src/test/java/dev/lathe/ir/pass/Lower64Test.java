@@ -7,6 +7,7 @@ import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.gen.OpProgram;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
@@ -114,26 +115,8 @@ class Lower64Test {
         return op.evaluate(64, 1, srcs)[0];
     }
 
-    /** A compute shader applying {@code op} to the operand sets of invocation i (8 bytes per operand), the result at 8·i. */
-    static String program(Op op) {
-        int srcs = op.numInputs();
-        StringBuilder sb = new StringBuilder("shader compute workgroup_size(" + GROUP + ", 1, 1)\nbuffer u32 @in binding=0\nbuffer u32 @out binding=1\n");
-        sb.append("function main {\n  vec3 32 %gid = load_global_invocation_id\n  vec1 32 %i = mov %gid.x\n");
-        sb.append("  vec1 32 %stride = load_const (").append(8 * srcs).append(")\n  vec1 32 %base = imul %i, %stride\n");
-        List<String> names = new ArrayList<>();
-        for (int k = 0; k < srcs; k++) {
-            sb.append("  vec1 32 %d").append(k).append(" = load_const (").append(8 * k).append(")\n");
-            sb.append("  vec1 32 %o").append(k).append(" = iadd %base, %d").append(k).append('\n');
-            sb.append("  vec1 ").append(op.inputBits(k, 64)).append(" %s").append(k).append(" = load_buffer @in, %o").append(k).append('\n');
-            names.add("%s" + k);
-        }
-        sb.append("  vec1 ").append(op.outputBits(64)).append(" %r = ").append(op.opName()).append(' ').append(String.join(", ", names)).append('\n');
-        sb.append("  vec1 32 %eight = load_const (8)\n  vec1 32 %out = imul %i, %eight\n  store_buffer @out, %out, %r\n}\n");
-        return sb.toString();
-    }
-
     static Shader lowered(Op op) {
-        Shader s = IrParser.parse(op.opName() + ".ir", program(op));
+        Shader s = IrParser.parse(op.opName() + ".ir", OpProgram.text(op, 64, GROUP));
         boolean progress = new LowerDoubles().run(s.functions().get(0)) | new LowerInt64().run(s.functions().get(0));
         assertTrue(progress, op.opName() + ": nothing lowered");
         assertEquals(List.of(), Validator.validate(s));
@@ -143,21 +126,13 @@ class Lower64Test {
     static long[] run(Shader s, Op op, List<long[]> sets) {
         int n = sets.size(), srcs = op.numInputs();
         int invocations = (n + GROUP - 1) / GROUP * GROUP;
-        long[] words = new long[invocations * srcs * 2];
-        for (int k = 0; k < n; k++) {
-            for (int i = 0; i < srcs; i++) {
-                long v = sets.get(k)[i];
-                words[(k * srcs + i) * 2] = v & 0xffffffffL;
-                words[(k * srcs + i) * 2 + 1] = v >>> 32;
-            }
-        }
+        long[] words = OpProgram.inputWords(sets, srcs, invocations);
         ShaderInputs in = new ShaderInputs().setBufferWords("in", words).setBufferWords("out", new long[invocations * 2]);
         ShaderOutputs out = new Interpreter(s).dispatch(in, invocations / GROUP, 1, 1);
         long[] got = new long[n];
         int outBits = op.outputBits(64);
         for (int k = 0; k < n; k++) {
-            long lo = out.bufferWord("out", 2 * k), hi = out.bufferWord("out", 2 * k + 1);
-            got[k] = outBits == 64 ? lo & 0xffffffffL | hi << 32 : lo & 0xffffffffL;
+            got[k] = OpProgram.result(out.bufferWord("out", 2 * k), out.bufferWord("out", 2 * k + 1), outBits);
         }
         return got;
     }
