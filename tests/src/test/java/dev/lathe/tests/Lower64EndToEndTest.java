@@ -30,8 +30,12 @@ import org.junit.jupiter.api.TestFactory;
  * interpreter's results on the original program under the NaN contract.
  */
 class Lower64EndToEndTest {
-    /** 64-bit ops still refused: an exact remainder of doubles needs a loop over the exponent difference. */
-    static final Set<Op> LEFT = Set.of(Op.FREM);
+    /**
+     * 64-bit ops still refused: an exact remainder of doubles needs a loop over the exponent
+     * difference; f2f16_rtz's rewrite (nearest, then a step back toward zero) reads the bits of a
+     * NaN the NaN contract leaves open, which the soundness checker rightly refuses.
+     */
+    static final Set<Op> LEFT = Set.of(Op.FREM, Op.F2F16_RTZ);
     static final int GROUP = 64, GROUPS = 2;
 
     @TestFactory
