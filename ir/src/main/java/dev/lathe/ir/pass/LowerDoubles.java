@@ -1,15 +1,11 @@
 package dev.lathe.ir.pass;
 
 import dev.lathe.ir.AluInstr;
-import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
-import dev.lathe.ir.Instr;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.Op;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 
 /**
@@ -59,9 +55,7 @@ public final class LowerDoubles implements Pass {
 
     /** Lowers the 64-bit instructions of these ops (those a target has no instruction for); others of {@code ops} are ignored. */
     public LowerDoubles(Set<Op> ops) {
-        Set<Op> s = EnumSet.noneOf(Op.class);
-        for (Op op : ops) if (LOWERABLE.contains(op)) s.add(op);
-        this.ops = s;
+        this.ops = LoweringBuilder.within(ops, LOWERABLE);
     }
 
     @Override
@@ -71,19 +65,7 @@ public final class LowerDoubles implements Pass {
 
     @Override
     public boolean run(Function fn) {
-        List<AluInstr> work = new ArrayList<>();
-        for (Block b : fn.blocks()) {
-            for (Instr i : b.instrs()) {
-                if (i instanceof AluInstr a && ops.contains(a.op()) && a.unsizedBitSize() == 64) work.add(a);
-            }
-        }
-        for (AluInstr a : work) {
-            LoweringBuilder b = new LoweringBuilder(fn, a);
-            Value r = lower(b, a);
-            a.def().replaceAllUsesWith(r);
-            a.remove();
-        }
-        return !work.isEmpty();
+        return LoweringBuilder.replace64(fn, ops, (b, a) -> lower(b, a));
     }
 
     private static Value lower(LoweringBuilder b, AluInstr a) {

@@ -2,11 +2,18 @@ package dev.lathe.ir.pass;
 
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.AluOperand;
+import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
+import dev.lathe.ir.Instr;
 import dev.lathe.ir.IrBuilder;
 import dev.lathe.ir.Swizzled;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.Op;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiFunction;
 
 /**
  * What the 64-bit lowerings build with: ALU instructions before the instruction being lowered,
@@ -20,6 +27,32 @@ import dev.lathe.ir.op.Op;
  */
 final class LoweringBuilder {
     final IrBuilder b;
+
+    /**
+     * Replaces every instruction of {@code ops} on 64-bit operands with what {@code lowering}
+     * builds before it; whether there was one (the two lowering passes' whole walk).
+     */
+    static boolean replace64(Function fn, Set<Op> ops, BiFunction<LoweringBuilder, AluInstr, Value> lowering) {
+        List<AluInstr> work = new ArrayList<>();
+        for (Block b : fn.blocks()) {
+            for (Instr i : b.instrs()) {
+                if (i instanceof AluInstr a && ops.contains(a.op()) && a.unsizedBitSize() == 64) work.add(a);
+            }
+        }
+        for (AluInstr a : work) {
+            Value r = lowering.apply(new LoweringBuilder(fn, a), a);
+            a.def().replaceAllUsesWith(r);
+            a.remove();
+        }
+        return !work.isEmpty();
+    }
+
+    /** The ops of {@code asked} that a pass lowering {@code lowerable} lowers. */
+    static Set<Op> within(Set<Op> asked, Set<Op> lowerable) {
+        Set<Op> s = EnumSet.noneOf(Op.class);
+        for (Op op : asked) if (lowerable.contains(op)) s.add(op);
+        return s;
+    }
 
     LoweringBuilder(Function fn, AluInstr at) {
         this.b = new IrBuilder(fn).before(at);
