@@ -19,7 +19,7 @@ final class RuleSwitches {
     Set<String> names(String command) {
         Set<String> s = new LinkedHashSet<>(disabled);
         try {
-            new Passes().disabling(s);
+            Passes.checkRuleNames(s);
         } catch (IllegalArgumentException e) {
             throw new CliException(command + ": --disable-rules: " + e.getMessage());
         }

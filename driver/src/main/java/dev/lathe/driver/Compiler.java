@@ -92,7 +92,7 @@ public final class Compiler {
         checkPipeline(options.pipeline());
         MachinePasses.pipeline(options.machine());
         checkPrintAfter(options.printAfter());
-        new Passes().disabling(options.disabledRules());
+        Passes.checkRuleNames(options.disabledRules());
     }
 
     /** @throws IllegalArgumentException when {@code text} is not a pipeline over {@link Passes}, saying where */

@@ -26,8 +26,8 @@ public final class Passes {
 
     public Passes() {
         // the 64-bit lowerings lower what this target lacks (fround_even, say, it has)
-        registry.replace("lower_doubles", () -> new LowerDoubles(MachineCompiler.lacks64()));
-        registry.replace("lower_int64", () -> new LowerInt64(MachineCompiler.lacks64()));
+        registry.replace("lower_doubles", () -> new LowerDoubles(MachineCompiler.LACKS_64));
+        registry.replace("lower_int64", () -> new LowerInt64(MachineCompiler.LACKS_64));
         for (RuleSet rules : GeneratedRules.all()) {
             RuleStats s = new RuleStats(rules);
             stats.add(s);
@@ -54,16 +54,21 @@ public final class Passes {
      */
     public Passes disabling(Set<String> names) {
         if (names.isEmpty()) return this;
-        Set<String> known = new TreeSet<>();
-        for (RuleSet r : GeneratedRules.all()) for (RuleInfo i : r.rules()) known.add(i.name());
-        for (String n : new TreeSet<>(names)) {
-            if (!known.contains(n)) throw new IllegalArgumentException("no rule named '" + n + "' (lathe rules list shows them)");
-        }
+        checkRuleNames(names);
         for (RuleStats s : stats) {
             RuleSet rules = s.ruleSet();
             registry.replace(rules.passName(), () -> new RewritePass(rules, s, RangeFacts::analyze, Set.copyOf(names)));
         }
         return this;
+    }
+
+    /** @throws IllegalArgumentException naming the first of {@code names} (in order) that no rule file has */
+    public static void checkRuleNames(Set<String> names) {
+        Set<String> known = new TreeSet<>();
+        for (RuleSet r : GeneratedRules.all()) for (RuleInfo i : r.rules()) known.add(i.name());
+        for (String n : new TreeSet<>(names)) {
+            if (!known.contains(n)) throw new IllegalArgumentException("no rule named '" + n + "' (lathe rules list shows them)");
+        }
     }
 
     public PassRegistry registry() {

@@ -14,9 +14,9 @@ import java.util.List;
  * exp(x) = exp2(x·log2 e), normalize(v) = v·rsq(v·v), smoothstep as the Hermite cubic on the
  * clamped ratio, mix as flrp, clamp as min(max(x, lo), hi), determinants by cofactors, and so on.
  * atan, atan2, asin and acos use a polynomial (Abramowitz and Stegun 4.4.49) as NIR does;
- * inverse is the adjugate times the reciprocal of the determinant (as NIR lowers it); frexp,
- * ldexp and modf work on the bits of 32-bit floats, frexp also on the high word of doubles, and
- * ldexp of doubles is the op-table op {@code ldexp} (see each method).
+ * inverse is the adjugate times the reciprocal of the determinant (as NIR lowers it); frexp
+ * works on the word holding the exponent (32-bit floats and doubles), ldexp and modf on the bits
+ * of 32-bit floats, and ldexp of doubles is the op-table op {@code ldexp} (see each method).
  */
 final class Glsl450 {
     private Glsl450() {}
@@ -270,46 +270,35 @@ final class Glsl450 {
     }
 
     /**
-     * frexp on the bits: a normal x has exponent field E in 1..254, so x = sig · 2^(E − 126) with
-     * sig in [0.5, 1) made by putting 126 in the field. A denormal is first scaled by 2^32
-     * (exactly) to make it normal. Zeros, infinities and NaNs come back unchanged with exponent 0
-     * (GLSL leaves the last two undefined; this is C's answer).
+     * frexp on the bits of the word that holds the exponent (the value at 32 bits, the high word
+     * of a double): a normal x has exponent field E, so x = sig · 2^(E − bias) with sig in
+     * [0.5, 1) made by putting the bias (126, 1022) in the field. A denormal is first scaled by
+     * 2^32 (2^54 for doubles), exactly, to make it normal. Zeros, infinities and NaNs come back
+     * unchanged with exponent 0 (GLSL leaves the last two undefined; this is C's answer). A
+     * double's new high word is written {@code pack_64_2x32_split(unpack_64_2x32_split_x(y), h)},
+     * which the {@code pack_hi} rule makes a {@code pack_64_2x32_split_y} (seed 003).
      */
     static Value[] frexp(SpirvToIr t, Instruction i, Value x) {
         IrBuilder b = t.b;
-        if (x.bitSize() == 64) return frexp64(b, x);
-        bits32(t, i, x, "frexp");
-        Value field = b.alu(Op.IAND, b.alu(Op.USHR, x, k(b, x, 23)), k(b, x, 0xff));
+        boolean wide = x.bitSize() == 64;
+        if (!wide) bits32(t, i, x, "frexp");
+        int shift = wide ? 20 : 23, scaleLog = wide ? 54 : 32, bias = wide ? 1022 : 126;
+        long fieldMask = wide ? 0x7ff : 0xff, keepMask = wide ? 0x800fffffL : 0x807fffffL, halfField = (long) bias << shift;
+        Value field = b.alu(Op.IAND, b.alu(Op.USHR, highWord(b, x), k(b, x, shift)), k(b, x, fieldMask));
         Value denormal = b.alu(Op.IEQ, field, k(b, x, 0));
-        Value y = b.alu(Op.BCSEL, denormal, b.alu(Op.FMUL, x, k(b, x, 0x4f800000L)), x); // 2^32
-        Value yField = b.alu(Op.IAND, b.alu(Op.USHR, y, k(b, x, 23)), k(b, x, 0xff));
-        Value exp = b.alu(Op.ISUB, yField, b.alu(Op.BCSEL, denormal, k(b, x, 126 + 32), k(b, x, 126)));
-        Value sig = b.alu(Op.IOR, b.alu(Op.IAND, y, k(b, x, 0x807fffffL)), k(b, x, 0x3f000000L));
-        Value keep = b.alu(Op.IOR, b.alu(Op.FEQ, x, k(b, x, 0)), b.alu(Op.IEQ, field, k(b, x, 0xff)));
+        Value y = b.alu(Op.BCSEL, denormal, b.alu(Op.FMUL, x, f(b, x, Math.scalb(1.0, scaleLog))), x);
+        Value yh = highWord(b, y);
+        Value yField = b.alu(Op.IAND, b.alu(Op.USHR, yh, k(b, x, shift)), k(b, x, fieldMask));
+        Value exp = b.alu(Op.ISUB, yField, b.alu(Op.BCSEL, denormal, k(b, x, bias + scaleLog), k(b, x, bias)));
+        Value sigHigh = b.alu(Op.IOR, b.alu(Op.IAND, yh, k(b, x, keepMask)), k(b, x, halfField));
+        Value sig = wide ? b.alu(Op.PACK_64_2X32_SPLIT, b.alu(Op.UNPACK_64_2X32_SPLIT_X, y), sigHigh) : sigHigh;
+        Value keep = b.alu(Op.IOR, b.alu(Op.FEQ, x, f(b, x, 0)), b.alu(Op.IEQ, field, k(b, x, fieldMask)));
         return new Value[] {b.alu(Op.BCSEL, keep, x, sig), b.alu(Op.BCSEL, keep, k(b, x, 0), exp)};
     }
 
-    /**
-     * frexp of doubles, the same on the high word: field E in 1..2046 gives x = sig · 2^(E − 1022)
-     * with 1022 put in the field; a denormal is scaled by 2^54 first. The new high word is written
-     * {@code pack_64_2x32_split(unpack_64_2x32_split_x(y), h)}, which the {@code pack_hi} rule makes
-     * a {@code pack_64_2x32_split_y} (seed 003).
-     */
-    static Value[] frexp64(IrBuilder b, Value x) {
-        Value h = b.alu(Op.UNPACK_64_2X32_SPLIT_Y, x);
-        Value field = b.alu(Op.IAND, b.alu(Op.USHR, h, k(b, x, 20)), k(b, x, 0x7ff));
-        Value denormal = b.alu(Op.IEQ, field, k(b, x, 0));
-        long[] scale = new long[x.numComponents()];
-        Arrays.fill(scale, Double.doubleToRawLongBits(0x1p54));
-        Value y = b.alu(Op.BCSEL, denormal, b.alu(Op.FMUL, x, b.constant(64, scale)), x);
-        Value yh = b.alu(Op.UNPACK_64_2X32_SPLIT_Y, y);
-        Value yField = b.alu(Op.IAND, b.alu(Op.USHR, yh, k(b, x, 20)), k(b, x, 0x7ff));
-        Value exp = b.alu(Op.ISUB, yField, b.alu(Op.BCSEL, denormal, k(b, x, 1022 + 54), k(b, x, 1022)));
-        Value sigHi = b.alu(Op.IOR, b.alu(Op.IAND, yh, k(b, x, 0x800fffffL)), k(b, x, 0x3fe00000L));
-        Value sig = b.alu(Op.PACK_64_2X32_SPLIT, b.alu(Op.UNPACK_64_2X32_SPLIT_X, y), sigHi);
-        long[] zero = new long[x.numComponents()];
-        Value keep = b.alu(Op.IOR, b.alu(Op.FEQ, x, b.constant(64, zero)), b.alu(Op.IEQ, field, k(b, x, 0x7ff)));
-        return new Value[] {b.alu(Op.BCSEL, keep, x, sig), b.alu(Op.BCSEL, keep, k(b, x, 0), exp)};
+    /** The 32-bit word holding a float's sign and exponent: the value itself, or a double's high word. */
+    private static Value highWord(IrBuilder b, Value x) {
+        return x.bitSize() == 64 ? b.alu(Op.UNPACK_64_2X32_SPLIT_Y, x) : x;
     }
 
     /**

@@ -54,13 +54,6 @@ import org.junit.jupiter.api.TestFactory;
  * interpreter's outputs bit for bit.
  */
 class BackendEndToEndTest {
-    /**
-     * Examples that use what the target lacks; each must fail with the clear "not supported by
-     * the target" message. f16_f64.ir divides f64 values, which the hardware cannot (seeds/003):
-     * it compiles once the fp64 lowering issue is done. Every other example compiles.
-     */
-    static final Set<String> NOT_YET = Set.of();
-
     static final int PROGRAMS = 1000;
 
     static String cli(String... args) {
@@ -75,19 +68,12 @@ class BackendEndToEndTest {
         for (Path p : ExamplesTest.examples()) {
             String name = p.getFileName().toString();
             List<DynamicNode> tests = new ArrayList<>();
-            if (NOT_YET.contains(name)) {
-                tests.add(DynamicTest.dynamicTest("says what the target lacks", () -> {
-                    String r = cli("compile", p.toString());
-                    assertTrue(r.contains("not supported by the target: "), r);
+            for (ExamplesTest.RunCase c : ExamplesTest.runCases(Files.readAllLines(p))) {
+                tests.add(DynamicTest.dynamicTest("sim at line " + c.line(), () -> {
+                    List<String> argv = new ArrayList<>(List.of("sim", p.toString()));
+                    argv.addAll(c.args());
+                    assertEquals(String.join("\n", c.expected()), cli(argv.toArray(new String[0])).stripTrailing(), p + ":" + c.line());
                 }));
-            } else {
-                for (ExamplesTest.RunCase c : ExamplesTest.runCases(Files.readAllLines(p))) {
-                    tests.add(DynamicTest.dynamicTest("sim at line " + c.line(), () -> {
-                        List<String> argv = new ArrayList<>(List.of("sim", p.toString()));
-                        argv.addAll(c.args());
-                        assertEquals(String.join("\n", c.expected()), cli(argv.toArray(new String[0])).stripTrailing(), p + ":" + c.line());
-                    }));
-                }
             }
             nodes.add(DynamicContainer.dynamicContainer(name, tests));
         }

@@ -51,7 +51,9 @@ public final class MachineCompiler {
      * selection takes at no size. The driver gives this set to {@code lower_doubles} and
      * {@code lower_int64}.
      */
-    public static Set<Op> lacks64() {
+    public static final Set<Op> LACKS_64 = lacks64();
+
+    private static Set<Op> lacks64() {
         Set<Op> s = EnumSet.copyOf(REFUSED_64);
         for (Op op : Op.values()) if (!SUPPORTED_OPS.contains(op)) s.add(op);
         return Collections.unmodifiableSet(s);

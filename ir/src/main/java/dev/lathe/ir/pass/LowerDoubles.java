@@ -16,7 +16,8 @@ import java.util.Set;
  * <ul>
  *   <li>{@code fdiv}, {@code frcp}: both operands are split into a significand in [1, 2) and an
  *       exponent (subnormals scaled by 2^54 first). The divisor's reciprocal starts as the 32-bit
- *       {@code frcp} of its significand and two Newton–Raphson steps with {@code ffma} refine it;
+ *       {@code frcp} of its significand and two Newton–Raphson steps with {@code ffma} refine it
+ *       ({@link LoweringBuilder#reciprocal});
  *       the quotient gets Markstein's correction {@code q + (a - b·q)·y}. A last check makes the
  *       rounding exact whatever the estimate: the remainder {@code a - b·q} is exact in an fma,
  *       and comparing it with the divisor times half the distance to q's neighbour says whether
@@ -118,6 +119,11 @@ public final class LowerDoubles implements Pass {
         return b.op(Op.FEQ, x, b.f64(0.0));
     }
 
+    /** Infinity with the sign bit {@code sign} (a high-word mask). */
+    private static Value infinity(LoweringBuilder b, Value sign) {
+        return b.pack(b.u32(0), b.or(sign, b.u32(EXP_MASK)));
+    }
+
     /** The neighbour of a positive double q on the side where the exact value lies (the remainder {@code r > 0}: above). */
     private static Value neighbour(LoweringBuilder b, Value q, Value r) {
         return b.op(Op.IADD, q, b.sel(b.op(Op.FLT, b.f64(0.0), r), b.u64(1), b.u64(-1)));
@@ -128,11 +134,7 @@ public final class LowerDoubles implements Pass {
         Value sign = b.and(b.op(Op.IXOR, b.hi(a), b.hi(d)), b.u32(SIGN));
         Split na = split(b, a), nd = split(b, d);
         Value ma = na.sig(), md = nd.sig(), negMd = b.op(Op.FNEG, md);
-        Value y = b.op(Op.F2F64, b.op(Op.FRCP, b.op(Op.F2F32, md)));
-        for (int k = 0; k < 2; k++) {
-            Value e = b.op(Op.FFMA, negMd, y, b.f64(1.0));
-            y = b.op(Op.FFMA, e, y, y);
-        }
+        Value y = b.reciprocal(md);
         Value q0 = b.op(Op.FMUL, ma, y);
         Value q = b.op(Op.FFMA, b.op(Op.FFMA, negMd, q0, ma), y, q0);
         // The exact rounding: q is within an ulp of ma/md, so r = ma - md·q is exact in the fma.
@@ -148,8 +150,7 @@ public final class LowerDoubles implements Pass {
         Value zeroA = isZero(b, a), zeroD = isZero(b, d), infA = isInf(b, a), infD = isInf(b, d);
         Value nan = b.or(b.or(isNan(b, a), isNan(b, d)), b.or(b.and(zeroA, zeroD), b.and(infA, infD)));
         Value toInf = b.or(infA, zeroD), toZero = b.or(zeroA, infD);
-        return b.sel(nan, b.f64(Double.NaN), b.sel(toInf, b.pack(b.u32(0), b.or(sign, b.u32(EXP_MASK))),
-                b.sel(toZero, b.pack(b.u32(0), sign), result)));
+        return b.sel(nan, b.f64(Double.NaN), b.sel(toInf, infinity(b, sign), b.sel(toZero, b.pack(b.u32(0), sign), result)));
     }
 
     /**
@@ -162,7 +163,6 @@ public final class LowerDoubles implements Pass {
         Value hq = b.hi(q);
         Value ef = b.op(Op.IADD, b.op(Op.USHR, hq, b.u32(20)), diff);
         Value normal = b.withHi(q, b.or(b.or(b.and(hq, b.u32(FRACTION_HI)), b.op(Op.ISHL, ef, b.u32(20))), sign));
-        Value inf = b.pack(b.u32(0), b.or(sign, b.u32(EXP_MASK)));
         Value m = b.or(b.and(q, b.u64(0x000fffffffffffffL)), b.u64(0x0010000000000000L));
         Value sh = b.op(Op.IMAX, b.op(Op.IMIN, b.op(Op.ISUB, b.u32(1), ef), b.u32(63)), b.u32(1));
         Value kept = b.op(Op.USHR, m, sh);
@@ -173,7 +173,7 @@ public final class LowerDoubles implements Pass {
         Value up = b.or(b.op(Op.ULT, half, dropped), b.and(b.op(Op.IEQ, dropped, half), b.or(above, b.and(exact, odd))));
         Value rounded = b.op(Op.IADD, kept, b.op(Op.B2I64, up));
         Value subnormal = b.pack(b.lo(rounded), b.or(b.hi(rounded), sign));
-        return b.sel(b.op(Op.IGE, ef, b.u32(2047)), inf, b.sel(b.op(Op.IGE, ef, b.u32(1)), normal, subnormal));
+        return b.sel(b.op(Op.IGE, ef, b.u32(2047)), infinity(b, sign), b.sel(b.op(Op.IGE, ef, b.u32(1)), normal, subnormal));
     }
 
     /** sqrt(x), correctly rounded. */

@@ -22,8 +22,9 @@ import java.util.Set;
  *       below 2d, and one compare-and-subtract finishes. Signed division and remainder work on
  *       magnitudes and fix the signs as the op table defines them.
  *   <li>Bit counts and searches combine the 32-bit op on each half; the reverse swaps the
- *       reversed halves; the high half of a 128-bit product adds four 32×32→64 partial products (each a 32-bit multiply and its high half)
- *       (signed: minus the operand of the other's sign, as {@code Math.multiplyHigh} relates them).
+ *       reversed halves; the high half of a 128-bit product adds four 32×32→64 partial products,
+ *       each a 32-bit multiply and its high half (signed: minus the operand of the other's sign,
+ *       as {@code Math.multiplyHigh} relates them).
  *   <li>Bit-field extract and insert, and byte or half-word extract, are 64-bit shifts and masks
  *       with the op table's empty and clipped fields.
  * </ul>
@@ -121,13 +122,7 @@ public final class LowerInt64 implements Pass {
 
     /** {quotient, remainder} of unsigned n / d; both 0 when d is 0. */
     static Value[] divmod(LoweringBuilder b, Value n, Value d) {
-        Value df = b.op(Op.U2F64, d);
-        Value negDf = b.op(Op.FNEG, df);
-        Value y = b.op(Op.F2F64, b.op(Op.FRCP, b.op(Op.F2F32, df)));
-        for (int k = 0; k < 2; k++) {
-            Value e = b.op(Op.FFMA, negDf, y, b.f64(1.0));
-            y = b.op(Op.FFMA, e, y, y);
-        }
+        Value y = b.reciprocal(b.op(Op.U2F64, d));
         Value shrink = b.f64(1.0 - 0x1p-49);
         Value q0 = b.op(Op.F2U64, b.op(Op.FMUL, b.op(Op.FMUL, b.op(Op.U2F64, n), y), shrink));
         Value r = b.op(Op.ISUB, n, b.op(Op.IMUL, q0, d));

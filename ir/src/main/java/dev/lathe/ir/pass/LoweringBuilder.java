@@ -105,6 +105,18 @@ final class LoweringBuilder {
         return pack(lo(x), h);
     }
 
+    /**
+     * 1/d for a double d within the 32-bit float range, about 2^-52 relative: the 32-bit
+     * {@code frcp} of d refined by two Newton–Raphson steps {@code y + y·(1 − d·y)} with
+     * {@code ffma} (23 bits, 46, then the double's own precision). Faithful, not correctly rounded.
+     */
+    Value reciprocal(Value d) {
+        Value negD = op(Op.FNEG, d);
+        Value y = op(Op.F2F64, op(Op.FRCP, op(Op.F2F32, d)));
+        for (int k = 0; k < 2; k++) y = op(Op.FFMA, op(Op.FFMA, negD, y, f64(1.0)), y, y);
+        return y;
+    }
+
     Value sel(Value c, Value a, Value b) {
         return op(Op.BCSEL, c, a, b);
     }
