@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
  */
 final class RuleSwitches {
     @Option(names = "--disable-rules", paramLabel = "NAMES", split = ",", description = "never apply these rules (names as --rule-stats and "
-            + "lathe rules list show them), in whichever rule file they are")
+            + "lathe rules check print them), in whichever rule file they are")
     List<String> disabled = List.of();
 
     /** The names; a CliException naming the command when one is no rule's. */

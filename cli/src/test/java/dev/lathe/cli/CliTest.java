@@ -385,6 +385,15 @@ class CliTest {
         assertFalse(r.err().contains("rules of pass late"), "late did not run: " + r.err());
         Result none = lathe("opt", "--passes", "dce", "--rule-stats", p.toString());
         assertEquals("", none.err());
+        // --disable-rules: the multiply by one stays, and an unknown name is a located error
+        Result off = lathe("opt", "--passes", "algebraic", "--rule-stats", "--disable-rules", "mul_one", p.toString());
+        assertEquals(0, off.code(), off.err());
+        assertTrue(off.out().contains("fmul"), off.out());
+        assertTrue(off.err().startsWith("rules of pass algebraic: 0 rewrites"), off.err());
+        Result unknown = lathe("compile", p.toString(), "--disable-rules", "mul_one,nope");
+        assertEquals(1, unknown.code());
+        assertTrue(unknown.err().contains("lathe compile: --disable-rules: no rule named 'nope'"), unknown.err());
+        noStackTrace(unknown);
     }
 
     @Test

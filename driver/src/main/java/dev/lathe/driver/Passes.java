@@ -67,7 +67,7 @@ public final class Passes {
         Set<String> known = new TreeSet<>();
         for (RuleSet r : GeneratedRules.all()) for (RuleInfo i : r.rules()) known.add(i.name());
         for (String n : new TreeSet<>(names)) {
-            if (!known.contains(n)) throw new IllegalArgumentException("no rule named '" + n + "' (lathe rules list shows them)");
+            if (!known.contains(n)) throw new IllegalArgumentException("no rule named '" + n + "' (lathe rules check rules/*.rules prints every rule's name)");
         }
     }
 
