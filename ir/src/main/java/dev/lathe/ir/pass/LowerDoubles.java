@@ -1,7 +1,11 @@
 package dev.lathe.ir.pass;
 
 import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
+import dev.lathe.ir.IfNode;
+import dev.lathe.ir.LoopNode;
+import dev.lathe.ir.PhiInstr;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.Op;
 import java.util.Collections;
@@ -34,6 +38,9 @@ import java.util.Set;
  *       {@code fmod} are the op table's formulas over the lowered ops. {@code fround_even} adds and
  *       subtracts 2^52 to the magnitude (exact, and ties go to even by the add's own rounding)
  *       and puts the sign back, which is shorter than comparing the cleared bits with one half.
+ *   <li>{@code frem} (C fmod, exact) is a loop, the one lowering that is not straight-line code:
+ *       the remainder's exponent may exceed the divisor's by 2,000, and each round takes off at
+ *       most 39 of that (see {@link #rem}).
  *   <li>{@code ldexp}: the exponent field plus the shift, rounded like a quotient when the result
  *       falls below the normal range (an exact sticky bit: nothing was lost before).
  * </ul>
@@ -45,7 +52,7 @@ import java.util.Set;
 public final class LowerDoubles implements Pass {
     /** Every op this pass can lower. */
     public static final Set<Op> LOWERABLE = Collections.unmodifiableSet(EnumSet.of(Op.FDIV, Op.FRCP, Op.FSQRT, Op.FRSQ, Op.FTRUNC, Op.FFLOOR,
-            Op.FCEIL, Op.FFRACT, Op.FROUND_EVEN, Op.FMOD, Op.LDEXP));
+            Op.FCEIL, Op.FFRACT, Op.FROUND_EVEN, Op.FMOD, Op.FREM, Op.LDEXP));
 
     private final Set<Op> ops;
 
@@ -88,6 +95,7 @@ public final class LowerDoubles implements Pass {
                 yield b.op(Op.FSUB, x, b.op(Op.FMUL, y, floor(b, div(b, x, y))));
             }
             case FROUND_EVEN -> roundEven(b, x);
+            case FREM -> rem(b, x, b.src(a, 1));
             case LDEXP -> ldexp(b, x, b.src(a, 1));
             default -> throw new IllegalStateException("lower_doubles has no lowering for " + a.opName());
         };
@@ -247,5 +255,66 @@ public final class LowerDoubles implements Pass {
         Value result = scale(b, s.sig(), diff, b.and(b.hi(x), b.u32(SIGN)), b.f64(0.0));
         Value same = b.or(b.or(isZero(b, x), isNan(b, x)), isInf(b, x));
         return b.sel(same, kept(b, x), result);
+    }
+
+    /**
+     * C fmod, exact: r = |x| is reduced by multiples of t = |y|·2^k, k the exponent difference
+     * less 39, so that each quotient is below 2^40 and an estimate q = floor(r·(1/|y|)·2^-k)
+     * is off by at most one. Because r and q·t are multiples of t's ulp, {@code r - q·t} is exact
+     * in an fma whenever it lies in (−t, t); it lies in [t, 2t) only when q is one short, and
+     * then {@code r - (q+1)·t} is, so each round ends exact in [0, t) and takes at least 38 off
+     * the exponent. The sign goes back at the end (the result has x's sign, even when zero).
+     * Loops are per component: the lowered instruction may be a vector.
+     */
+    static Value rem(LoweringBuilder b, Value x, Value y) {
+        int n = x.numComponents();
+        if (n == 1) return remScalar(b, x, y);
+        Value[] comps = new Value[n];
+        for (int c = 0; c < n; c++) comps[c] = remScalar(b, b.op(Op.MOV, b.b.comp(x, c)), b.op(Op.MOV, b.b.comp(y, c)));
+        return b.b.vec(comps);
+    }
+
+    private static Value remScalar(LoweringBuilder b, Value x, Value y) {
+        Value ax = b.op(Op.FABS, x), ay = b.op(Op.FABS, y);
+        Value nan = b.or(b.or(isNan(b, x), isNan(b, y)), b.or(isInf(b, x), isZero(b, y)));
+        Split sy = split(b, ay);
+        Value yinv = b.reciprocal(sy.sig());
+        Value r0 = b.sel(nan, b.f64(0.0), ax);
+        Block preheader = b.b.block();
+
+        LoopNode loop = b.b.pushLoop();
+        PhiInstr phi = b.b.phi(1, 64);
+        Value r = phi.def();
+        IfNode done = b.b.pushIf(b.or(b.op(Op.FLT, r, ay), nan));
+        b.b.breakLoop();
+        b.b.popIf(done);
+        Split sr = split(b, r);
+        Value k = b.op(Op.IMAX, b.op(Op.ISUB, b.op(Op.ISUB, sr.exp(), sy.exp()), b.u32(39)), b.u32(0));
+        Value d = b.op(Op.ISUB, b.op(Op.ISUB, sr.exp(), sy.exp()), k); // in [0, 39]
+        Value et = b.op(Op.IADD, sy.exp(), k);
+        // t = |y|·2^k: the exponent field replaced when t is normal; below that k ≤ 54 and the
+        // multiply by 2^k is exact.
+        Value tNormal = b.withHi(sy.sig(), b.or(b.and(b.hi(sy.sig()), b.u32(FRACTION_HI)), b.op(Op.ISHL, et, b.u32(20))));
+        Value t = b.sel(b.op(Op.ILT, b.u32(0), et), tNormal, b.op(Op.FMUL, ay, powerOfTwo(b, k)));
+        Value estimate = b.op(Op.FMUL, b.op(Op.FMUL, sr.sig(), yinv), powerOfTwo(b, d));
+        Value two52 = b.f64(0x1p52);
+        Value nearest = b.op(Op.FSUB, b.op(Op.FADD, estimate, two52), two52);
+        Value q = b.sel(b.op(Op.FLT, estimate, nearest), b.op(Op.FSUB, nearest, b.f64(1.0)), nearest);
+        Value negT = b.op(Op.FNEG, t);
+        Value v = b.op(Op.FFMA, negT, q, r);
+        v = b.sel(b.op(Op.FGE, v, t), b.op(Op.FFMA, negT, b.op(Op.FADD, q, b.f64(1.0)), r), v);
+        v = b.sel(b.op(Op.FLT, v, b.f64(0.0)), b.op(Op.FADD, v, t), v);
+        Block latch = b.b.block();
+        phi.addSrc(preheader, r0);
+        phi.addSrc(latch, v);
+        b.b.popLoop(loop);
+
+        Value signed = b.withHi(r, b.or(b.hi(r), b.and(b.hi(x), b.u32(SIGN))));
+        return b.sel(nan, b.f64(Double.NaN), signed);
+    }
+
+    /** 2^e for an integer e in [-1022, 1023] (outside that, garbage that the caller does not select). */
+    private static Value powerOfTwo(LoweringBuilder b, Value e) {
+        return b.pack(b.u32(0), b.op(Op.ISHL, b.op(Op.IADD, e, b.u32(1023)), b.u32(20)));
     }
 }

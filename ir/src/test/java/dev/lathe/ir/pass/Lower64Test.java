@@ -160,6 +160,7 @@ class Lower64Test {
             long[] set = new long[op.numInputs()];
             for (int i = 0; i < set.length; i++) set[i] = random(op, i, f, rnd);
             if (op == Op.FDIV || op == Op.FMOD) ratio(set, rnd);
+            if (op == Op.FREM) multiple(set, rnd);
             sets.add(set);
         }
         return sets;
@@ -229,6 +230,22 @@ class Lower64Test {
             case 3 -> (1L << rnd.nextInt(64)) + rnd.nextInt(-2, 3);
             default -> rnd.nextLong() >>> rnd.nextInt(64);
         };
+    }
+
+    /**
+     * Half of the dividends are near a multiple of the divisor (the quotient anywhere from 1 to
+     * 2^2000): where a remainder's estimate is most often one off and the loop runs longest.
+     */
+    private static void multiple(long[] set, SplittableRandom rnd) {
+        if (rnd.nextBoolean()) return;
+        if (rnd.nextBoolean()) set[1] |= 0x000ffffffffffff0L | rnd.nextInt(16); // near-all-ones significands: v ≥ t rounds
+        double b = Double.longBitsToDouble(set[1]);
+        if (Double.isNaN(b) || Double.isInfinite(b) || b == 0) return;
+        double a = b * rnd.nextLong(1, 1L << rnd.nextInt(1, 63));
+        a = Math.scalb(a, rnd.nextInt(0, 2100));
+        if (Double.isInfinite(a)) a = Math.copySign(Double.MAX_VALUE, a);
+        for (int k = rnd.nextInt(-3, 4); k != 0; k -= Integer.signum(k)) a = k > 0 ? Math.nextUp(a) : Math.nextDown(a);
+        set[0] = Double.doubleToRawLongBits(rnd.nextBoolean() ? a : -a);
     }
 
     /** Half of the quotients land near the edges: subnormal results, overflow, ratios near one. */

@@ -127,8 +127,10 @@ final class RuleEvaluator {
 
     /** The provenance of one op's result (one component: a vecN's is its first source's). */
     private static int provenance(Op op, long[][] srcs, int[] kinds, long result, int outBits) {
+        // bcsel: only the arm it takes matters (the interpreter's NanProvenance agrees), so a
+        // guarded arm may read a NaN's bits on the inputs where it is not taken.
+        if (op == Op.BCSEL) return kinds[0] == UNDECIDED ? UNDECIDED : kinds[(srcs[0][0] & 1) != 0 ? 1 : 2];
         for (int k : kinds) if (k == UNDECIDED) return UNDECIDED;
-        if (op == Op.BCSEL) return kinds[(srcs[0][0] & 1) != 0 ? 1 : 2];
         if (op.movesData()) return kinds[0];
         for (int i = 0; i < kinds.length; i++) {
             if (kinds[i] == OPEN && op.readsBits(i)) return UNDECIDED;
