@@ -8,7 +8,13 @@ import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.text.IrPrinter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -17,21 +23,37 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code lathe compile FILE.ir [--emit asm|bin|stats|ir] [-o OUT]}: the backend. */
+/**
+ * {@code lathe compile FILE… [--emit asm|bin|stats|ir] [-o OUT]}: the backend. Several files are
+ * compiled one after another in one process (a build or a cache warmer saves a JVM start per
+ * shader); then {@code -o} names a directory, and a file that fails is reported without
+ * stopping the others (the exit code says so at the end).
+ */
 @Command(name = "compile", mixinStandardHelpOptions = true,
-        description = {"Compile a shader to machine code for the ir3-like target (backend/ISA.md).",
+        description = {"Compile shaders to machine code for the ir3-like target (backend/ISA.md).",
                 "--emit asm prints the assembly (a .s program), bin writes the binary, stats prints the shader-db line, "
                         + "ir prints the IR the code was selected from.",
+                "With several files, -o DIR writes DIR/NAME.s (.bin, .stats, .ir) for each; without -o, stats lines go to "
+                        + "standard output and binaries next to their sources.",
                 "--print-after PASS (an IR pass, or isel, regalloc, linearize, legalize), --print-after-all, --time-passes and --verify-each work as for lathe opt, over the IR and the machine passes.",
-                "Example: lathe compile examples/ir/lambert.ir --emit asm --print-after regalloc"})
+                "Example: lathe compile examples/ir/lambert.ir --emit asm --print-after regalloc",
+                "Example: lathe compile examples/shaders/*.spv --emit stats"})
 final class CompileCommand implements Callable<Integer> {
-    enum Emit { asm, bin, stats, ir }
+    enum Emit {
+        asm(".s"), bin(".bin"), stats(".stats"), ir(".ir");
+
+        final String extension;
+
+        Emit(String extension) {
+            this.extension = extension;
+        }
+    }
 
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE.ir", description = "the shader")
-    Path file;
+    @Parameters(paramLabel = "FILE", arity = "1..*", description = "the shaders (.ir, .spv, .comp/.frag/.vert through glslangValidator)")
+    List<Path> files;
 
     @Mixin
     SourceOptions source = new SourceOptions();
@@ -39,7 +61,8 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--emit", paramLabel = "KIND", description = "asm (default), bin, stats or ir")
     Emit emit = Emit.asm;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "write here instead of standard output (bin: default FILE.bin)")
+    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "write here instead of standard output (bin: default FILE.bin); "
+            + "with several files, a directory")
     Path output;
 
     @Option(names = "--passes", paramLabel = "LIST", description = "the IR pipeline before selection (default: the default pipeline)")
@@ -60,24 +83,77 @@ final class CompileCommand implements Callable<Integer> {
         PassOptions o = passOptions;
         Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes())
                 .withAllocation(machine.allocation("lathe compile")).withDisabledRules(rules.names("lathe compile")).withVerify(o.verifyEach).withTrace(o.printAfterAll, o.printAfter, o.timePasses, out);
+        if (files.size() == 1) {
+            compileOne(files.get(0), output, options, out);
+            return 0;
+        }
+        List<Path> targets = targets();
+        int failed = 0;
+        for (int i = 0; i < files.size(); i++) {
+            try {
+                compileOne(files.get(i), targets.get(i), options, out);
+            } catch (CliException e) {
+                PrintWriter err = spec.commandLine().getErr();
+                err.println(e.getMessage());
+                err.flush();
+                failed++;
+            }
+        }
+        if (failed > 0) throw new CliException("lathe compile: " + failed + " of " + files.size() + " files failed");
+        return 0;
+    }
+
+    /**
+     * Where each of several files goes: DIR/NAME.ext with {@code -o DIR}, else standard output
+     * (null) for stats and FILE.bin for binaries; assembly and IR of several files need a directory.
+     */
+    private List<Path> targets() {
+        if (output == null && (emit == Emit.asm || emit == Emit.ir)) {
+            throw new CliException("lathe compile: --emit " + emit + " of several files needs -o DIR (one output file per shader)");
+        }
+        if (output != null) {
+            if (Files.exists(output) && !Files.isDirectory(output)) {
+                throw new CliException("lathe compile: -o " + output + ": with several files this must be a directory");
+            }
+            try {
+                Files.createDirectories(output);
+            } catch (IOException e) {
+                throw new CliException("lathe compile: -o " + output + ": cannot create the directory: " + e.getMessage());
+            }
+        }
+        List<Path> targets = new ArrayList<>();
+        Map<Path, Path> taken = new HashMap<>();
+        for (Path f : files) {
+            Path t = output != null ? output.resolve(ProgramFiles.withExtension(f, emit.extension).getFileName()) : emit == Emit.bin ? ProgramFiles.withExtension(f, ".bin") : null;
+            if (t != null) {
+                Path other = taken.putIfAbsent(t.toAbsolutePath().normalize(), f);
+                if (other != null) throw new CliException("lathe compile: " + other + " and " + f + " would both write " + t);
+            }
+            targets.add(t);
+        }
+        return targets;
+    }
+
+    /** Compiles one file and writes what --emit asks to {@code target} (standard output when null; bin: FILE.bin). */
+    private void compileOne(Path file, Path target, Compiler.Options options, PrintWriter out) {
+        PassOptions o = passOptions;
         Compiler.Result compiled = ProgramFiles.compile(file, options, source);
         if (o.timePasses) PassTimes.print(compiled.timings(), spec.commandLine().getErr());
         MachineCompiler.Result r = compiled.machine();
         if (emit == Emit.bin) {
-            ProgramFiles.write(output != null ? output : ProgramFiles.withExtension(file, ".bin"), ProgramBinary.write(r.program()));
-            return 0;
+            ProgramFiles.write(target != null ? target : ProgramFiles.withExtension(file, ".bin"), ProgramBinary.write(r.program()));
+            return;
         }
         String text = switch (emit) {
             case asm -> ProgramText.print(r.program());
             case stats -> r.stats().line(file.getFileName().toString()) + "\n";
             default -> IrPrinter.print(r.optimized());
         };
-        if (output != null) ProgramFiles.write(output, text.getBytes(StandardCharsets.UTF_8));
+        if (target != null) ProgramFiles.write(target, text.getBytes(StandardCharsets.UTF_8));
         else {
             if (o.printing()) out.println("// final");
             out.print(text);
             out.flush();
         }
-        return 0;
     }
 }

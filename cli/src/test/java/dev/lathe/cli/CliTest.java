@@ -423,4 +423,51 @@ class CliTest {
         assertEquals(1, broken.code());
         assertTrue(broken.err().contains("broken.rules:1:16: error: unexpected '=>'; expected ',' or ')'"), broken.err());
     }
+
+    @Test
+    void theCommandTableNamesEachCommandAsItsAnnotationDoes() {
+        for (var e : Main.COMMANDS.entrySet()) {
+            assertEquals(e.getKey(), new picocli.CommandLine(e.getValue().get()).getCommandName());
+        }
+        // a command line naming one command builds only that one, under its full name
+        Result help = lathe("compile", "--help");
+        assertTrue(help.out().startsWith("Usage: lathe compile "), help.out());
+        Result all = lathe("--help");
+        for (String name : Main.COMMANDS.keySet()) assertTrue(all.out().contains("\n  " + name + " "), name + " in " + all.out());
+        Result typo = lathe("compil", "x.ir");
+        assertEquals(2, typo.code());
+        assertTrue(typo.err().contains("(see: lathe --help)"), typo.err());
+    }
+
+    @Test
+    void compileTakesSeveralFiles() throws IOException {
+        Path a = file("a.ir", SHADER);
+        Path b = file("b.ir", SHADER.replace("fadd %v.x, %v.y", "fmul %v.x, %v.y"));
+        Result stats = lathe("compile", a.toString(), b.toString(), "--emit", "stats");
+        assertEquals(0, stats.code(), stats.err());
+        String[] lines = stats.out().split("\n");
+        assertEquals(2, lines.length, stats.out());
+        assertTrue(lines[0].startsWith("a.ir: ") && lines[1].startsWith("b.ir: "), stats.out());
+        assertEquals(lathe("compile", a.toString(), "--emit", "stats").out(), lines[0] + "\n", "the same line as one file alone");
+
+        Path out = dir.resolve("out");
+        Result asm = lathe("compile", a.toString(), b.toString(), "-o", out.toString());
+        assertEquals(0, asm.code(), asm.err());
+        assertEquals(lathe("compile", a.toString()).out(), Files.readString(out.resolve("a.s")));
+        assertTrue(Files.readString(out.resolve("b.s")).contains("mul.f"), "b.s holds b's code");
+
+        Result noDir = lathe("compile", a.toString(), b.toString());
+        assertEquals(1, noDir.code());
+        assertTrue(noDir.err().contains("needs -o DIR"), noDir.err());
+        Result clash = lathe("compile", a.toString(), a.toString(), "-o", out.toString());
+        assertTrue(clash.code() != 0 && clash.err().contains("would both write"), clash.err());
+
+        // one bad file is reported with its location; the others are still compiled
+        Path bad = file("bad.ir", SHADER.replace("fadd %v.x, %v.y", "fadd %v.x, %nope"));
+        Result some = lathe("compile", a.toString(), bad.toString(), b.toString(), "--emit", "stats");
+        assertEquals(1, some.code());
+        assertTrue(some.out().startsWith("a.ir: ") && some.out().contains("\nb.ir: "), some.out());
+        assertTrue(some.err().contains("bad.ir:") && some.err().contains("1 of 3 files failed"), some.err());
+        noStackTrace(some);
+    }
 }
