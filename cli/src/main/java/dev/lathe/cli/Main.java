@@ -66,8 +66,8 @@ public final class Main implements Runnable {
     /**
      * The command line for {@code args} with Lathe's error handling. When the first argument
      * names a command, that command alone is the root, named {@code lathe NAME} (messages and
-     * help read the same); otherwise (help, --version, a mistake) the root is {@code lathe} with
-     * every command under it.
+     * help read the same); for {@code --version} the root alone; otherwise (help, a mistake) the
+     * root is {@code lathe} with every command under it.
      */
     public static CommandLine commandLine(PrintWriter out, PrintWriter err, String... args) {
         Supplier<Object> named = args.length > 0 && !"help".equals(args[0]) ? COMMANDS.get(args[0]) : null;
@@ -75,6 +75,8 @@ public final class Main implements Runnable {
         if (named != null) {
             cl = new CommandLine(named.get());
             cl.setCommandName("lathe " + args[0]);
+        } else if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
+            cl = new CommandLine(new Main()); // the version needs no command
         } else {
             cl = new CommandLine(new Main());
             // Each as its own CommandLine: picocli applies model transformers (MachineSwitches's
