@@ -84,7 +84,8 @@ final class CompileCommand implements Callable<Integer> {
         Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes())
                 .withAllocation(machine.allocation("lathe compile")).withDisabledRules(rules.names("lathe compile")).withVerify(o.verifyEach).withTrace(o.printAfterAll, o.printAfter, o.timePasses, out);
         if (files.size() == 1) {
-            compileOne(files.get(0), output, options, out);
+            Path f = files.get(0);
+            compileOne(f, output != null || emit != Emit.bin ? output : ProgramFiles.withExtension(f, emit.extension), options, out);
             return 0;
         }
         List<Path> targets = targets();
@@ -124,7 +125,8 @@ final class CompileCommand implements Callable<Integer> {
         List<Path> targets = new ArrayList<>();
         Map<Path, Path> taken = new HashMap<>();
         for (Path f : files) {
-            Path t = output != null ? output.resolve(ProgramFiles.withExtension(f, emit.extension).getFileName()) : emit == Emit.bin ? ProgramFiles.withExtension(f, ".bin") : null;
+            Path t = output != null ? output.resolve(ProgramFiles.withExtension(f, emit.extension).getFileName())
+                    : emit == Emit.bin ? ProgramFiles.withExtension(f, emit.extension) : null;
             if (t != null) {
                 Path other = taken.putIfAbsent(t.toAbsolutePath().normalize(), f);
                 if (other != null) throw new CliException("lathe compile: " + other + " and " + f + " would both write " + t);
@@ -134,14 +136,14 @@ final class CompileCommand implements Callable<Integer> {
         return targets;
     }
 
-    /** Compiles one file and writes what --emit asks to {@code target} (standard output when null; bin: FILE.bin). */
+    /** Compiles one file and writes what --emit asks to {@code target} (standard output when null; never null for bin). */
     private void compileOne(Path file, Path target, Compiler.Options options, PrintWriter out) {
         PassOptions o = passOptions;
         Compiler.Result compiled = ProgramFiles.compile(file, options, source);
         if (o.timePasses) PassTimes.print(compiled.timings(), spec.commandLine().getErr());
         MachineCompiler.Result r = compiled.machine();
         if (emit == Emit.bin) {
-            ProgramFiles.write(target != null ? target : ProgramFiles.withExtension(file, ".bin"), ProgramBinary.write(r.program()));
+            ProgramFiles.write(target, ProgramBinary.write(r.program()));
             return;
         }
         String text = switch (emit) {

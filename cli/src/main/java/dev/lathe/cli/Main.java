@@ -24,7 +24,7 @@ public final class Main implements Runnable {
      * The subcommands by name, in the order help lists them. picocli builds a command's model
      * from its annotations by reflection when the command is added; building all fifteen took
      * about 70 ms of a 0.3 s cold {@code lathe compile}, so a command line naming one of them
-     * builds only that one (see {@link #commandLine}).
+     * builds only that one (see {@link #execute}).
      */
     static final Map<String, Supplier<Object>> COMMANDS = commands();
 
@@ -64,25 +64,34 @@ public final class Main implements Runnable {
     }
 
     /**
-     * The command line for {@code args} with Lathe's error handling. When the first argument
+     * Runs the command {@code args} name and returns its exit code. When the first argument
      * names a command, that command alone is the root, named {@code lathe NAME} (messages and
-     * help read the same); for {@code --version} the root alone; otherwise (help, a mistake) the
-     * root is {@code lathe} with every command under it.
+     * help read the same), and runs on the rest; for {@code --version} the root alone; otherwise
+     * (help, a mistake) the root is {@code lathe} with every command under it.
      */
-    public static CommandLine commandLine(PrintWriter out, PrintWriter err, String... args) {
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
         Supplier<Object> named = args.length > 0 && !"help".equals(args[0]) ? COMMANDS.get(args[0]) : null;
-        CommandLine cl;
+        int code;
         if (named != null) {
-            cl = new CommandLine(named.get());
+            CommandLine cl = new CommandLine(named.get());
             cl.setCommandName("lathe " + args[0]);
-        } else if (args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"))) {
-            cl = new CommandLine(new Main()); // the version needs no command
+            code = withHandlers(cl, out, err).execute(Arrays.copyOfRange(args, 1, args.length));
         } else {
-            cl = new CommandLine(new Main());
-            // Each as its own CommandLine: picocli applies model transformers (MachineSwitches's
-            // --no-NAME options) only to command lines built by the caller, not to bare objects.
-            for (Map.Entry<String, Supplier<Object>> e : COMMANDS.entrySet()) cl.addSubcommand(e.getKey(), new CommandLine(e.getValue().get()));
+            CommandLine cl = new CommandLine(new Main());
+            if (!(args.length == 1 && (args[0].equals("--version") || args[0].equals("-V")))) { // the version needs no command
+                // Each as its own CommandLine: picocli applies model transformers (MachineSwitches's
+                // --no-NAME options) only to command lines built by the caller, not to bare objects.
+                for (Map.Entry<String, Supplier<Object>> e : COMMANDS.entrySet()) cl.addSubcommand(e.getKey(), new CommandLine(e.getValue().get()));
+            }
+            code = withHandlers(cl, out, err).execute(args);
         }
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    /** {@code cl} (with its commands already added) writing to {@code out} and {@code err}, with Lathe's error handling. */
+    private static CommandLine withHandlers(CommandLine cl, PrintWriter out, PrintWriter err) {
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
@@ -105,15 +114,6 @@ public final class Main implements Runnable {
             return 2;
         });
         return cl;
-    }
-
-    /** Runs the command and returns its exit code. */
-    public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cl = commandLine(out, err, args);
-        int code = cl.getCommandSpec().userObject() instanceof Main ? cl.execute(args) : cl.execute(Arrays.copyOfRange(args, 1, args.length));
-        out.flush();
-        err.flush();
-        return code;
     }
 
     public static void main(String[] args) {

@@ -5,6 +5,7 @@ import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.compile.MachinePasses;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.pass.PassManager;
+import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -89,9 +90,10 @@ public final class Compiler {
 
     /** Checks {@code options} before anything runs ({@link #checkPipeline}, {@link #checkPrintAfter}). */
     public static void check(Options options) {
-        checkPipeline(options.pipeline());
+        PassRegistry registry = new Passes().registry();
+        Pipeline.parse(options.pipeline(), registry);
         MachinePasses.pipeline(options.machine());
-        checkPrintAfter(options.printAfter());
+        checkPrintAfter(options.printAfter(), registry);
         Passes.checkRuleNames(options.disabledRules());
     }
 
@@ -102,7 +104,11 @@ public final class Compiler {
 
     /** @throws IllegalArgumentException when {@code pass} is neither null nor one of the IR's or the backend's passes */
     public static void checkPrintAfter(String pass) {
-        Set<String> ir = new Passes().registry().names();
+        checkPrintAfter(pass, new Passes().registry());
+    }
+
+    private static void checkPrintAfter(String pass, PassRegistry registry) {
+        Set<String> ir = registry.names();
         if (pass != null && !ir.contains(pass) && !MachinePasses.names().contains(pass)) {
             throw new IllegalArgumentException("unknown pass '" + pass + "' (IR passes: " + String.join(", ", ir)
                     + "; machine passes: " + String.join(", ", MachinePasses.names()) + ")");

@@ -2,7 +2,6 @@ package dev.lathe.tests;
 
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
-import dev.lathe.backend.compile.CompileException;
 import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.sim.Simulator;
 import dev.lathe.driver.Compiler;
@@ -49,12 +48,8 @@ class Lower64EndToEndTest {
 
     static void check(Op op) {
         String text = OpProgram.text(op, 64, GROUP);
-        MachineCompiler.Result r;
-        try {
-            r = Compiler.compile(IrParser.parse(op.opName() + ".ir", text), Compiler.Options.verifying()).machine();
-        } catch (CompileException e) {
-            throw new AssertionError(op.opName() + "@64: " + e.getMessage(), e);
-        }
+        // a CompileException ("not supported by the target") fails the test with the op's name: the file is OP.ir
+        MachineCompiler.Result r = Compiler.compile(IrParser.parse(op.opName() + ".ir", text), Compiler.Options.verifying()).machine();
         Shader reference = IrParser.parse(op.opName() + ".ir", text);
         SplittableRandom rnd = new SplittableRandom(op.ordinal());
         List<long[]> sets = new ArrayList<>();
