@@ -13,17 +13,20 @@
 #   batch   the whole corpus as a build would do it: Lathe in one command
 #           (`./lathe compile DIR/*.spv --emit stats`) against ir3 once per file, wall time.
 #   start   `./lathe --version`, median of 7.
-# The ir3 peer comes from ../shared/peers/ir3/build.sh (IR3_VK overrides its path); without it
-# the ir3 columns are skipped with a message. Needs python3 for the statistics.
+# The ir3 peer comes from ../shared/peers/ir3 (IR3_PEER overrides the folder; its build.sh makes
+# the binary, whose path IR3_VK overrides); without either the ir3 columns are skipped with a message. Needs python3 for the statistics.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 dir=${1:-examples/shaders}
 cold=${2:-examples/shaders/pbr.frag.spv}
-peer="$root/../shared/peers/ir3"
+peer=${IR3_PEER:-$root/../shared/peers/ir3}
 ir3=${IR3_VK:-/tmp/mesa-ir3/build/src/freedreno/ir3/ir3_vk_compiler}
 have_ir3=yes
-if [ ! -x "$ir3" ]; then
+if [ ! -x "$peer/run.sh" ]; then
+  have_ir3=""
+  echo "ir3: no $peer/run.sh (set IR3_PEER to the folder of ../shared/peers/ir3); measuring Lathe alone" >&2
+elif [ ! -x "$ir3" ]; then
   have_ir3=""
   echo "ir3: no $ir3 (build it with $peer/build.sh, or set IR3_VK); measuring Lathe alone" >&2
 fi
