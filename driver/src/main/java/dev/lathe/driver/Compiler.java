@@ -128,8 +128,11 @@ public final class Compiler {
         pm.run(shader, lower);
         MachineCompiler.Result machine = MachineCompiler.compile(shader, new MachineCompiler.Options(options.machine(), options.verify(),
                 options.printAfterAll(), options.printAfter(), options.timePasses(), options.trace(), options.allocation()));
-        List<PassManager.Timing> timings = new ArrayList<>(pm.timings());
+        // the passes of both pipelines in the order they ran, then the analyses the IR passes computed
+        List<PassManager.Timing> timings = new ArrayList<>();
+        for (PassManager.Timing t : pm.timings()) if (!t.isAnalysis()) timings.add(t);
         timings.addAll(machine.timings());
+        for (PassManager.Timing t : pm.timings()) if (t.isAnalysis()) timings.add(t);
         return new Result(machine, timings);
     }
 }

@@ -5,7 +5,6 @@ import dev.lathe.generated.GeneratedRules;
 import dev.lathe.ir.pass.LowerDoubles;
 import dev.lathe.ir.pass.LowerInt64;
 import dev.lathe.ir.pass.PassRegistry;
-import dev.lathe.ir.analysis.range.RangeFacts;
 import dev.lathe.ir.rewrite.RewritePass;
 import dev.lathe.ir.rewrite.RuleInfo;
 import dev.lathe.ir.rewrite.RuleSet;
@@ -57,7 +56,7 @@ public final class Passes {
         checkRuleNames(names);
         for (RuleStats s : stats) {
             RuleSet rules = s.ruleSet();
-            registry.replace(rules.passName(), () -> new RewritePass(rules, s, RangeFacts::analyze, Set.copyOf(names)));
+            registry.replace(rules.passName(), () -> new RewritePass(rules, s, RewritePass.CACHED, Set.copyOf(names)));
         }
         return this;
     }

@@ -64,6 +64,7 @@ public final class AluInstr extends Instr {
     }
 
     public void setExact(boolean exact) {
+        if (exact != this.exact) noteEdit();
         this.exact = exact;
     }
 

@@ -1,5 +1,6 @@
 package dev.lathe.ir;
 
+import dev.lathe.ir.analysis.Analyses;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -24,6 +25,11 @@ public final class Function {
     private int nextValueIndex;
     private boolean cfgValid;
     private List<Block> blocks = List.of();
+    /** Changes to instructions, sources or structure so far: what a cached analysis is stamped with. */
+    private long edits;
+    /** Changes to the structure (blocks, ifs, loops, jumps) so far. */
+    private long structureEdits;
+    private Analyses analyses;
 
     Function(Shader shader, String name) {
         this.shader = shader;
@@ -88,6 +94,32 @@ public final class Function {
     /** Marks block order and predecessor/successor lists stale. */
     public void invalidateCfg() {
         cfgValid = false;
+        structureEdits++;
+        edits++;
+    }
+
+    /** Counts a change to an instruction or a source (the IR's own mutators call this). */
+    void edited() {
+        edits++;
+    }
+
+    /**
+     * How many changes were made to this function's instructions, sources and structure: equal
+     * counts mean nothing changed in between, so an analysis stamped with one is still valid.
+     */
+    public long edits() {
+        return edits;
+    }
+
+    /** How many changes were made to the structure: analyses of blocks alone are stamped with it. */
+    public long structureEdits() {
+        return structureEdits;
+    }
+
+    /** The analyses of this function, cached until an edit makes them stale. */
+    public Analyses analyses() {
+        if (analyses == null) analyses = new Analyses(this);
+        return analyses;
     }
 
     /** The blocks of the body in program order (without the end block). */

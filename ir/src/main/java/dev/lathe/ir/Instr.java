@@ -104,6 +104,7 @@ public abstract sealed class Instr implements SrcOwner
 
     private void attach(Block b) {
         block = b;
+        noteEdit(b);
         for (Src s : srcs()) s.link();
         if (this instanceof JumpInstr && b.function() != null) b.function().invalidateCfg();
     }
@@ -157,6 +158,7 @@ public abstract sealed class Instr implements SrcOwner
         else other.prev.next = this;
         other.prev = this;
         block = b;
+        noteEdit(b);
         if (this instanceof JumpInstr) b.function().invalidateCfg();
     }
 
@@ -169,6 +171,7 @@ public abstract sealed class Instr implements SrcOwner
         else b.last.next = this;
         b.last = this;
         block = b;
+        noteEdit(b);
         if (this instanceof JumpInstr) b.function().invalidateCfg();
     }
 
@@ -182,7 +185,17 @@ public abstract sealed class Instr implements SrcOwner
         prev = null;
         next = null;
         block = null;
+        noteEdit(b);
         if (this instanceof JumpInstr && b.function() != null) b.function().invalidateCfg();
+    }
+
+    /** Counts a change to this instruction (an inserted one) in its function's edits. */
+    final void noteEdit() {
+        if (block != null) noteEdit(block);
+    }
+
+    private static void noteEdit(Block b) {
+        if (b.function() != null) b.function().edited();
     }
 
     @Override

@@ -29,6 +29,7 @@ public final class PhiInstr extends Instr {
         Src s = new Src(this, v, null);
         PhiSrc ps = new PhiSrc(pred, s);
         phiSrcs.add(ps);
+        noteEdit();
         if (isInserted()) s.link();
         return ps;
     }
@@ -39,6 +40,7 @@ public final class PhiInstr extends Instr {
             if (phiSrcs.get(i).pred() == pred) {
                 phiSrcs.get(i).src().unlink();
                 phiSrcs.remove(i);
+                noteEdit();
                 return true;
             }
         }
@@ -58,6 +60,7 @@ public final class PhiInstr extends Instr {
         for (int i = 0; i < phiSrcs.size(); i++) {
             if (phiSrcs.get(i).pred() == oldPred) {
                 phiSrcs.set(i, new PhiSrc(newPred, phiSrcs.get(i).src()));
+                noteEdit();
             }
         }
     }

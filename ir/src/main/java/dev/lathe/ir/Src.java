@@ -74,6 +74,7 @@ public final class Src {
     /** Rewrites this source to read {@code v} (keeping the swizzle), updating both use lists. */
     public void set(Value v) {
         if (v == value) return;
+        edited();
         if (linked) {
             value.removeUse(this);
             v.addUse(this);
@@ -85,12 +86,20 @@ public final class Src {
     public void set(Value v, byte[] newSwizzle) {
         if (swizzle == null) throw new IllegalStateException("only ALU sources have swizzles");
         set(v);
+        edited();
         this.swizzle = Swizzle.frozen(newSwizzle);
     }
 
     public void setSwizzle(byte[] newSwizzle) {
         if (swizzle == null) throw new IllegalStateException("only ALU sources have swizzles");
+        edited();
         this.swizzle = Swizzle.frozen(newSwizzle);
+    }
+
+    /** Counts a change of this source in its function's edits (while its owner is in one). */
+    private void edited() {
+        if (owner instanceof Instr i) i.noteEdit();
+        else if (owner instanceof IfNode n && n.function() != null) n.function().edited();
     }
 
     void link() {

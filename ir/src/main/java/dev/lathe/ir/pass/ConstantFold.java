@@ -1,5 +1,6 @@
 package dev.lathe.ir.pass;
 
+import dev.lathe.ir.analysis.range.RangeKeeper;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
@@ -25,14 +26,16 @@ final class ConstantFold implements Pass {
     @Override
     public boolean run(Function fn) {
         boolean progress = false;
+        RangeKeeper ranges = RangeKeeper.of(fn);
         for (Block b : fn.blocks()) {
             for (Instr i : b.instrs()) {
                 if (i instanceof AluInstr alu && allConstant(alu)) {
-                    fold(fn, alu);
+                    fold(fn, alu, ranges);
                     progress = true;
                 }
             }
         }
+        ranges.done();
         return progress;
     }
 
@@ -43,7 +46,7 @@ final class ConstantFold implements Pass {
         return true;
     }
 
-    private static void fold(Function fn, AluInstr alu) {
+    private static void fold(Function fn, AluInstr alu, RangeKeeper ranges) {
         long[][] srcs = new long[alu.numSrcs()][];
         for (int k = 0; k < srcs.length; k++) {
             Src s = alu.src(k);
@@ -55,7 +58,7 @@ final class ConstantFold implements Pass {
         long[] result = alu.op().evaluate(alu.unsizedBitSize(), alu.def().numComponents(), srcs);
         LoadConstInstr folded = new LoadConstInstr(fn, alu.def().bitSize(), result);
         folded.insertBefore(alu);
-        alu.def().replaceAllUsesWith(folded.def());
+        ranges.replaceAllUses(alu.def(), folded.def());
         alu.remove();
     }
 }

@@ -1,5 +1,6 @@
 package dev.lathe.ir.pass;
 
+import dev.lathe.ir.analysis.range.RangeKeeper;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
@@ -27,20 +28,22 @@ final class CopyProp implements Pass {
     @Override
     public boolean run(Function fn) {
         boolean progress = false;
+        RangeKeeper ranges = RangeKeeper.of(fn);
         for (Block b : fn.blocks()) {
             for (Instr i : b.instrs()) {
                 if (!(i instanceof AluInstr alu)) continue;
                 if (alu.op() == Op.MOV) {
-                    progress |= propagateMov(alu);
+                    progress |= propagateMov(alu, ranges);
                     if (!alu.def().hasUses()) {
                         alu.remove();
                         progress = true;
                     }
                 } else if (isVec(alu.op())) {
-                    progress |= propagateVec(alu);
+                    progress |= propagateVec(alu, ranges);
                 }
             }
         }
+        ranges.done();
         return progress;
     }
 
@@ -48,7 +51,7 @@ final class CopyProp implements Pass {
         return op == Op.VEC2 || op == Op.VEC3 || op == Op.VEC4 || op == Op.VEC8 || op == Op.VEC16;
     }
 
-    private static boolean propagateMov(AluInstr mov) {
+    private static boolean propagateMov(AluInstr mov, RangeKeeper ranges) {
         Src from = mov.src(0);
         Value a = from.value();
         boolean whole = from.isIdentitySwizzle() && a.numComponents() == mov.def().numComponents();
@@ -58,16 +61,18 @@ final class CopyProp implements Pass {
                 byte[] composed = new byte[use.numComponentsRead()];
                 for (int c = 0; c < composed.length; c++) composed[c] = (byte) from.component(use.component(c));
                 use.set(a, composed);
+                ranges.replacedUse(use, mov.def(), a);
                 progress = true;
             } else if (whole) {
                 use.set(a);
+                ranges.replacedUse(use, mov.def(), a);
                 progress = true;
             }
         }
         return progress;
     }
 
-    private static boolean propagateVec(AluInstr vec) {
+    private static boolean propagateVec(AluInstr vec, RangeKeeper ranges) {
         boolean progress = false;
         for (Src use : vec.def().uses()) {
             if (!use.hasSwizzle()) continue;
@@ -84,6 +89,7 @@ final class CopyProp implements Pass {
             }
             if (common != null) {
                 use.set(common, composed);
+                ranges.replacedUse(use, vec.def(), common);
                 progress = true;
             }
         }

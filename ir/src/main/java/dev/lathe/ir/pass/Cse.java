@@ -1,5 +1,6 @@
 package dev.lathe.ir.pass;
 
+import dev.lathe.ir.analysis.range.RangeKeeper;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
@@ -60,28 +61,30 @@ final class Cse implements Pass {
 
     @Override
     public boolean run(Function fn) {
-        DominatorTree dom = DominatorTree.compute(fn);
+        DominatorTree dom = fn.analyses().dominators();
+        RangeKeeper ranges = RangeKeeper.of(fn);
         Map<Key, Value> table = new HashMap<>();
         List<List<Key>> scopes = new ArrayList<>();
         boolean[] progress = {false};
         dom.walk(b -> {
             List<Key> mine = new ArrayList<>();
-            progress[0] |= visit(b, table, mine);
+            progress[0] |= visit(b, table, mine, ranges);
             scopes.add(mine);
         }, b -> {
             for (Key key : scopes.remove(scopes.size() - 1)) table.remove(key);
         });
+        ranges.done();
         return progress[0];
     }
 
-    private static boolean visit(Block b, Map<Key, Value> table, List<Key> added) {
+    private static boolean visit(Block b, Map<Key, Value> table, List<Key> added, RangeKeeper ranges) {
         boolean progress = false;
         for (Instr i : b.instrs()) {
             Key key = keyOf(i);
             if (key == null) continue;
             Value earlier = table.get(key);
             if (earlier != null) {
-                i.def().replaceAllUsesWith(earlier);
+                ranges.replaceAllUses(i.def(), earlier);
                 i.remove();
                 progress = true;
             } else {

@@ -9,6 +9,7 @@ import dev.lathe.ir.Instr;
 import dev.lathe.ir.LoopNode;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
+import dev.lathe.ir.analysis.range.RangeKeeper;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -62,7 +63,9 @@ final class Dce implements Pass {
             if (i.def() != null && !live[i.def().index()] && i.isRemovableWhenUnused()) dead.add(i);
         }
         if (dead.isEmpty()) return false;
+        RangeKeeper ranges = RangeKeeper.of(fn);
         Instr.removeAll(dead);
+        ranges.done(); // removing what nothing live reads changes no live value's facts
         return true;
     }
 

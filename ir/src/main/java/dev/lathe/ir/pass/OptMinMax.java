@@ -11,6 +11,8 @@ import dev.lathe.ir.analysis.range.Range;
 import dev.lathe.ir.analysis.range.RangeFacts;
 import dev.lathe.ir.analysis.range.RangeOrder;
 import dev.lathe.ir.op.Op;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * opt_minmax: removes min, max, median, clamp and select instructions whose outcome the range
@@ -35,7 +37,8 @@ import dev.lathe.ir.op.Op;
  * When every component picks the same operand, uses read that operand (through a {@code mov}
  * when the swizzle is not the identity; copy_prop folds it) and the instruction goes. The
  * replacement has the same bits as what it replaces, so every fact of the analysis stays true
- * and one analysis serves the whole sweep. Clamp chains go link by link in the same sweep:
+ * and one analysis serves the whole sweep; each replacement is reported to it, so it is kept
+ * for the passes after ({@link dev.lathe.ir.analysis.Analyses}). Clamp chains go link by link in the same sweep:
  * each link's element already says where its value lies.
  */
 final class OptMinMax implements Pass {
@@ -48,6 +51,7 @@ final class OptMinMax implements Pass {
 
     @Override
     public boolean run(Function fn) {
+        // asked for before the first replacement, and kept current through them all
         RangeFacts facts = null;
         boolean progress = false;
         for (Block b : fn.blocks()) {
@@ -55,13 +59,14 @@ final class OptMinMax implements Pass {
             for (Instr i = b.firstInstr(); i != null; i = next) {
                 next = i.next();
                 if (!(i instanceof AluInstr alu) || !isCandidate(alu.op())) continue;
-                if (facts == null) facts = RangeFacts.analyze(fn); // functions without candidates cost nothing
+                if (facts == null) facts = fn.analyses().ranges(); // functions without candidates cost nothing
                 int k = decide(alu, facts);
                 if (k < 0) continue;
-                replace(fn, alu, alu.src(k));
+                replace(fn, alu, alu.src(k), facts);
                 progress = true;
             }
         }
+        if (facts != null) fn.analyses().keep(facts);
         return progress;
     }
 
@@ -165,17 +170,20 @@ final class OptMinMax implements Pass {
         boolean test(Range a, Range b);
     }
 
-    private static void replace(Function fn, AluInstr alu, Src operand) {
+    private static void replace(Function fn, AluInstr alu, Src operand, RangeFacts facts) {
         Value result = alu.def();
         Value v = operand.value();
-        if (operand.isIdentitySwizzle() && v.numComponents() == result.numComponents()) {
-            result.replaceAllUsesWith(v);
-        } else {
+        Value now = v;
+        if (!operand.isIdentitySwizzle() || v.numComponents() != result.numComponents()) {
             AluInstr mov = new AluInstr(fn, Op.MOV, result.numComponents(), result.bitSize(), new Value[] {v},
                     new byte[][] {operand.swizzle()});
             mov.insertBefore(alu);
-            result.replaceAllUsesWith(mov.def());
+            now = mov.def();
         }
+        List<Instr> users = new ArrayList<>();
+        for (Src u = result.firstUse(); u != null; u = u.nextUse()) if (u.instr() != null) users.add(u.instr());
+        result.replaceAllUsesWith(now);
         alu.remove();
+        facts.replaced(result, now, true, users);
     }
 }

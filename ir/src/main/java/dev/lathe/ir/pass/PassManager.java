@@ -2,6 +2,7 @@ package dev.lathe.ir.pass;
 
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.analysis.Analyses;
 import dev.lathe.ir.text.IrPrinter;
 import dev.lathe.ir.validate.ValidationError;
 import dev.lathe.ir.validate.Validator;
@@ -38,12 +39,23 @@ public final class PassManager {
         }
     }
 
-    /** Time and runs of one pass. */
-    public record Timing(String pass, int runs, int progress, long nanos) {}
+    /**
+     * Time and runs of one pass; or, for an analysis ({@code pass} in parentheses, e.g.
+     * "(range analysis)"), the time spent computing it inside the passes (taken out of theirs)
+     * and how many times it was computed from scratch ({@code runs}; {@code progress} is 0).
+     */
+    public record Timing(String pass, int runs, int progress, long nanos) {
+        /** Whether this row is an analysis's, not a pass's. */
+        public boolean isAnalysis() {
+            return pass.startsWith("(");
+        }
+    }
 
     private final Options options;
     private final PrintWriter trace;
     private final Map<String, long[]> timings = new LinkedHashMap<>();
+    /** Per analysis: computations, 0, nanoseconds (with timing on). */
+    private final Map<Analyses.Kind, long[]> analysisTimings = new java.util.EnumMap<>(Analyses.Kind.class);
 
     /** {@code trace} receives printed IR (may be null when nothing is printed). */
     public PassManager(Options options, PrintWriter trace) {
@@ -96,6 +108,12 @@ public final class PassManager {
     }
 
     private boolean runPass(Shader shader, Function fn, Pass pass) {
+        Analyses analyses = fn.analyses();
+        long[] analysisBefore = null;
+        if (options.timePasses()) {
+            analyses.timing(true);
+            analysisBefore = analysisSnapshot(analyses);
+        }
         long start = System.nanoTime();
         boolean progress;
         try {
@@ -109,7 +127,20 @@ public final class PassManager {
         long[] t = timings.computeIfAbsent(pass.name(), k -> new long[3]);
         t[0]++;
         if (progress) t[1]++;
-        if (options.timePasses()) t[2] += elapsed;
+        if (options.timePasses()) {
+            long[] after = analysisSnapshot(analyses);
+            for (Analyses.Kind k : Analyses.Kind.values()) {
+                int o = 2 * k.ordinal();
+                long spent = after[o + 1] - analysisBefore[o + 1];
+                long runs = after[o] - analysisBefore[o];
+                if (spent == 0 && runs == 0) continue;
+                long[] a = analysisTimings.computeIfAbsent(k, x -> new long[3]);
+                a[0] += runs;
+                a[2] += spent;
+                elapsed -= spent;
+            }
+            t[2] += elapsed;
+        }
         if (options.validate()) {
             List<ValidationError> errors = Validator.validate(fn);
             if (!errors.isEmpty()) {
@@ -127,10 +158,23 @@ public final class PassManager {
         return progress;
     }
 
-    /** Runs, progress counts and (with timing on) time per pass, in first-run order. */
+    private static long[] analysisSnapshot(Analyses a) {
+        long[] s = new long[2 * Analyses.Kind.values().length];
+        for (Analyses.Kind k : Analyses.Kind.values()) {
+            s[2 * k.ordinal()] = a.computations(k);
+            s[2 * k.ordinal() + 1] = a.nanos(k);
+        }
+        return s;
+    }
+
+    /**
+     * Runs, progress counts and (with timing on) time per pass, in first-run order; then, with
+     * timing on, a row per analysis the passes computed (see {@link Timing}).
+     */
     public List<Timing> timings() {
         List<Timing> out = new ArrayList<>();
         timings.forEach((k, v) -> out.add(new Timing(k, (int) v[0], (int) v[1], v[2])));
+        analysisTimings.forEach((k, v) -> out.add(new Timing(k.label(), (int) v[0], 0, v[2])));
         return out;
     }
 }

@@ -1,5 +1,6 @@
 package dev.lathe.ir.pass;
 
+import dev.lathe.ir.analysis.range.RangeKeeper;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
@@ -28,6 +29,7 @@ final class PhiSimplify implements Pass {
     public boolean run(Function fn) {
         List<PhiInstr> work = new ArrayList<>();
         for (Block b : fn.blocks()) work.addAll(b.phis());
+        RangeKeeper ranges = RangeKeeper.of(fn);
         boolean progress = false;
         while (!work.isEmpty()) {
             PhiInstr phi = work.remove(work.size() - 1);
@@ -38,11 +40,12 @@ final class PhiSimplify implements Pass {
                 Instr user = u.instr();
                 if (user instanceof PhiInstr p && p != phi) work.add(p);
             }
-            phi.def().replaceAllUsesWith(same);
+            ranges.replaceAllUses(phi.def(), same);
             // Self-references are gone with the replacement; nothing reads the phi now.
             phi.remove();
             progress = true;
         }
+        ranges.done();
         return progress;
     }
 

@@ -52,7 +52,7 @@ public final class RepairSsa implements Pass {
     @Override
     public boolean run(Function fn) {
         fn.ensureCfg();
-        DominatorTree dom = DominatorTree.compute(fn);
+        DominatorTree dom = fn.analyses().dominators();
         Map<Instr, Integer> position = new IdentityHashMap<>();
         for (Block b : fn.blocks()) {
             int k = 0;

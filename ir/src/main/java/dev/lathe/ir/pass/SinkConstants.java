@@ -37,8 +37,8 @@ final class SinkConstants implements Pass {
 
     @Override
     public boolean run(Function fn) {
-        DominatorTree dom = DominatorTree.compute(fn);
-        LoopNesting loops = LoopNesting.compute(fn);
+        DominatorTree dom = fn.analyses().dominators();
+        LoopNesting loops = fn.analyses().loops();
         // Program-order numbers, taken once: moving constants does not reorder anything else.
         List<Instr> all = fn.instructions();
         Map<Instr, Integer> order = new IdentityHashMap<>(all.size() * 2);

@@ -68,7 +68,7 @@ final class VarsToSsa implements Pass {
         }
         if (slots.isEmpty()) return false;
 
-        DominatorTree dom = DominatorTree.compute(fn);
+        DominatorTree dom = fn.analyses().dominators();
         DominanceFrontiers df = DominanceFrontiers.compute(fn, dom);
         Map<PhiInstr, Slot> placed = placePhis(fn, accesses, dom, df);
         rename(fn, dom, placed);

@@ -50,8 +50,15 @@ public final class RewritePass implements Pass {
     private final java.util.BitSet disabled = new java.util.BitSet();
 
     public RewritePass(RuleSet rules, RuleStats stats) {
-        this(rules, stats, RangeFacts::analyze);
+        this(rules, stats, CACHED);
     }
+
+    /**
+     * The function's cached range facts ({@link dev.lathe.ir.analysis.Analyses#ranges}): the
+     * pass takes them at the start when they are current, reports every rewrite to them and
+     * hands them back at the end, so the passes after reuse them.
+     */
+    public static final java.util.function.Function<Function, RangeFacts> CACHED = f -> f.analyses().ranges();
 
     /**
      * With the range facts of a function taken from {@code facts} when a condition first asks
@@ -102,11 +109,13 @@ public final class RewritePass implements Pass {
         // fresh facts would repeat. Facts are computed only for the values conditions ask about.
         // The fuel is shared by the rounds, so a cycle through the analysis ends too.
         List<AluInstr> offer = null;
-        RangeFacts facts = null;
+        // cached facts still current are kept current through the rewrites (and refreshed now: others' edits made parts loose)
+        RangeFacts facts = factSource == CACHED && fn.analyses().current() != null ? fn.analyses().ranges() : null;
         while (true) {
             Run run = new Run(fn, fuel - fired, facts);
             run.walk(fn, offer);
             fired += run.fires;
+            if (run.facts.facts != null && factSource == CACHED) fn.analyses().keep(run.facts.facts);
             if (run.fires == 0) return fired > 0;
             offer = run.facts.worthAnotherLook();
             if (offer.isEmpty()) return true;

@@ -126,6 +126,30 @@ public final class Validator {
         }
         checkIfConditions(f, dom, position, irSrcs);
         checkUseLists(blocks, irSrcs);
+        checkCachedAnalyses(f, blocks, dom, loops);
+    }
+
+    /**
+     * The analyses cached on the function ({@link dev.lathe.ir.analysis.Analyses}) that it
+     * calls current must agree with fresh ones computed above: a mutator that forgets to count
+     * its edit shows up here, after the pass that made it.
+     */
+    private void checkCachedAnalyses(Function f, List<Block> blocks, DominatorTree fresh, LoopNesting freshLoops) {
+        DominatorTree cached = f.analyses().currentDominators();
+        LoopNesting cachedLoops = f.analyses().currentLoops();
+        for (Block b : blocks) {
+            if (cached != null && cached.idom(b) != fresh.idom(b)) {
+                errors.add(new ValidationError("stale-analysis", "the cached dominator tree says b" + (cached.idom(b) == null ? "-" : cached.idom(b).index())
+                        + " dominates b" + b.index() + " immediately, a fresh one b" + (fresh.idom(b) == null ? "-" : fresh.idom(b).index())
+                        + ": an edit of the structure was not counted (Function.invalidateCfg)", "function " + f.name(), null));
+                return;
+            }
+            if (cachedLoops != null && cachedLoops.innermostLoop(b) != freshLoops.innermostLoop(b)) {
+                errors.add(new ValidationError("stale-analysis", "the cached loop nesting puts b" + b.index()
+                        + " in another loop than a fresh one: an edit of the structure was not counted (Function.invalidateCfg)", "function " + f.name(), null));
+                return;
+            }
+        }
     }
 
     // ---- structure ----------------------------------------------------------------------------

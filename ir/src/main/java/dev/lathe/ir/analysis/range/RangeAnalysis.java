@@ -139,7 +139,7 @@ public final class RangeAnalysis {
         started = new boolean[values];
         loose = new boolean[values];
         branches = BranchFacts.compute(fn);
-        nesting = LoopNesting.compute(fn);
+        nesting = fn.analyses().loops();
         List<Block> blocks = fn.blocks();
         loopOfBlock = new Loop[blocks.size() + 1];
         looseBlocks = new boolean[blocks.size() + 1];

@@ -4,6 +4,7 @@ import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Value;
+import dev.lathe.ir.analysis.Analyses;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.Predicate;
 import dev.lathe.ir.rewrite.ValueFacts;
@@ -29,6 +30,8 @@ import java.util.List;
  */
 public final class RangeFacts implements ValueFacts {
     private final RangeAnalysis analysis;
+    /** Where the time of each query goes (--time-passes), or null. */
+    private Analyses timer;
 
     public RangeFacts(RangeAnalysis analysis) {
         this.analysis = analysis;
@@ -43,9 +46,18 @@ public final class RangeFacts implements ValueFacts {
         return new RangeFacts(RangeAnalysis.onDemand(fn, transfer));
     }
 
+    /** Collect the time spent answering in {@code timer} (null: stop). */
+    public void timeWith(Analyses timer) {
+        this.timer = timer;
+    }
+
     /** The current element of a component of {@code v}. */
     public Range range(Value v, int component) {
-        return analysis.range(v, component);
+        if (timer == null) return analysis.range(v, component);
+        long start = System.nanoTime();
+        Range r = analysis.range(v, component);
+        timer.addTime(Analyses.Kind.RANGES, System.nanoTime() - start);
+        return r;
     }
 
     @Override
@@ -60,20 +72,33 @@ public final class RangeFacts implements ValueFacts {
 
     /** The element of a component of {@code v} as read where {@code at} executes. */
     public Range rangeAt(Value v, int component, Instr at) {
-        Range r = range(v, component);
-        if (at == null || !at.isInserted()) return r;
-        return analysis.refine(v, component, r, at.block());
+        long start = timer == null ? 0 : System.nanoTime();
+        Range r = analysis.range(v, component);
+        if (at != null && at.isInserted()) r = analysis.refine(v, component, r, at.block());
+        if (timer != null) timer.addTime(Analyses.Kind.RANGES, System.nanoTime() - start);
+        return r;
     }
 
     @Override
     public void rewritten(AluInstr root, Value result, boolean exact, List<Instr> movedUsers) {
+        replaced(root.def(), result, exact, movedUsers);
+    }
+
+    /**
+     * {@code old} was replaced by {@code now}: {@code movedUsers} read {@code now} instead (an
+     * exact replacement keeps the bits, an inexact one may not). Every pass that keeps these
+     * facts ({@link Analyses#keep}) reports each replacement it makes here.
+     */
+    public void replaced(Value old, Value now, boolean exact, List<Instr> movedUsers) {
+        long start = timer == null ? 0 : System.nanoTime();
         List<Value> changed = new ArrayList<>();
         for (Instr i : movedUsers) {
             if (i.def() != null) changed.add(i.def());
         }
         if (!exact) analysis.forget(changed);
-        else if (!analysis.sameElements(root.def(), result)) analysis.loosen(changed);
-        analysis.rewritten(result, movedUsers, exact);
+        else if (!analysis.sameElements(old, now)) analysis.loosen(changed);
+        analysis.rewritten(now, movedUsers, exact);
+        if (timer != null) timer.addTime(Analyses.Kind.RANGES, System.nanoTime() - start);
     }
 
     /** Makes the facts as good as fresh ones (see {@link RangeAnalysis#refresh}). */
