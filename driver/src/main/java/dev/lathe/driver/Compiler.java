@@ -90,7 +90,10 @@ public final class Compiler {
 
     /** Checks {@code options} before anything runs ({@link #checkPipeline}, {@link #checkPrintAfter}). */
     public static void check(Options options) {
-        PassRegistry registry = new Passes().registry();
+        check(options, new Passes().registry());
+    }
+
+    private static void check(Options options, PassRegistry registry) {
         Pipeline.parse(options.pipeline(), registry);
         MachinePasses.pipeline(options.machine());
         checkPrintAfter(options.printAfter(), registry);
@@ -117,8 +120,9 @@ public final class Compiler {
 
     /** Compiles {@code shader}; options {@link #check} refuses are an IllegalArgumentException. */
     public static Result compile(Shader shader, Options options) {
-        check(options);
-        Passes passes = new Passes().disabling(options.disabledRules());
+        Passes passes = new Passes(); // one registry checks the options and runs them
+        check(options, passes.registry());
+        passes.disabling(options.disabledRules());
         Pipeline optimize = Pipeline.parse(options.pipeline(), passes.registry());
         Pipeline lower = Pipeline.parse(Pipelines.lowering(options.machine()), passes.registry());
         PassManager pm = new PassManager(new PassManager.Options(options.verify(), options.printAfterAll(), options.printAfter(),

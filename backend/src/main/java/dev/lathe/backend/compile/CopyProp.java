@@ -140,10 +140,10 @@ final class CopyProp {
             use.put(b, u);
             def.put(b, d);
         }
-        Liveness.solve(blocks, use, def, (b, s) -> {
-            BitSet e = in.containsKey(s) ? (BitSet) in.get(s).clone() : new BitSet();
-            if (b.successors().size() > 1) e.set(Access.P0);
-            return e;
+        Liveness.solve(blocks, use, def, (o, b, s) -> {
+            BitSet e = in.get(s);
+            if (e != null) o.or(e);
+            if (b.successors().size() > 1) o.set(Access.P0);
         }, in, out);
         return out;
     }

@@ -7,7 +7,6 @@ import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BiFunction;
 
 /**
  * Which virtual registers are live into and out of each block of the SSA machine program
@@ -50,36 +49,43 @@ final class Liveness {
         if (v.units > 1) wide.set(v.id);
     }
 
+    /** What is live along an edge: ORs into {@code out} what {@code b} must keep live for its successor {@code s}. */
+    @FunctionalInterface
+    interface Edge {
+        void addTo(BitSet out, Block b, Block s);
+    }
+
     /**
      * The backward data-flow iteration itself, for any register numbering: {@code in} and
      * {@code out} (one entry per block) are filled to the fixpoint of out(b) = the union over
-     * b's successors s of {@code edge(b, s)} (null: nothing), in(b) = use(b) ∪ (out(b) − def(b)).
-     * {@code edge} reads {@code in}.
+     * b's successors s of {@code edge(b, s)}, in(b) = use(b) ∪ (out(b) − def(b)). {@code edge}
+     * reads {@code in}. A block's sets are replaced only when its out set grew (in follows from
+     * out, use and def), and the union is built in one scratch set: live sets run into the
+     * thousands of registers over thousands of blocks, and copying them every round was most of
+     * the time of a large program's allocation.
      */
-    static void solve(List<Block> blocks, Map<Block, BitSet> use, Map<Block, BitSet> def, BiFunction<Block, Block, BitSet> edge,
+    static void solve(List<Block> blocks, Map<Block, BitSet> use, Map<Block, BitSet> def, Edge edge,
                       Map<Block, BitSet> in, Map<Block, BitSet> out) {
         for (Block b : blocks) {
-            in.put(b, new BitSet());
+            in.put(b, (BitSet) use.get(b).clone());
             out.put(b, new BitSet());
         }
+        BitSet scratch = new BitSet();
         boolean changed = true;
         while (changed) {
             changed = false;
             for (int k = blocks.size() - 1; k >= 0; k--) {
                 Block b = blocks.get(k);
-                BitSet o = new BitSet();
-                for (Block s : b.successors()) {
-                    BitSet e = edge.apply(b, s);
-                    if (e != null) o.or(e);
-                }
-                BitSet i = (BitSet) o.clone();
+                scratch.clear();
+                for (Block s : b.successors()) edge.addTo(scratch, b, s);
+                if (scratch.equals(out.get(b))) continue;
+                BitSet o = (BitSet) scratch.clone();
+                BitSet i = (BitSet) scratch.clone();
                 i.andNot(def.get(b));
                 i.or(use.get(b));
-                if (!o.equals(out.get(b)) || !i.equals(in.get(b))) {
-                    out.put(b, o);
-                    in.put(b, i);
-                    changed = true;
-                }
+                out.put(b, o);
+                in.put(b, i);
+                changed = true;
             }
         }
     }
@@ -104,20 +110,18 @@ final class Liveness {
             use.put(b, u);
             def.put(b, d);
         }
-        solve(blocks, use, def, (b, s) -> {
-            if (!liveIn.containsKey(s)) return null; // the function's end block holds no code
-            BitSet in = (BitSet) liveIn.get(s).clone();
-            // every phi's result first, then the sources: a phi may read another phi of s (a, b = b, a + b)
-            for (MirInstr m : mir.get(s)) {
-                if (m.kind != MirInstr.Kind.PHI) break;
-                in.clear(m.def.id);
-            }
+        solve(blocks, use, def, (out, b, s) -> {
+            BitSet in = liveIn.get(s);
+            if (in == null) return; // the function's end block holds no code
+            // live into s, which never holds s's own phis (they are in def(s) and read nowhere
+            // before it), and the phi sources that come from b (a phi may read another phi of s:
+            // a, b = b, a + b)
+            out.or(in);
             for (MirInstr m : mir.get(s)) {
                 if (m.kind != MirInstr.Kind.PHI) break;
                 VReg src = m.phiSrcs.get(b);
-                if (src != null) in.set(src.id);
+                if (src != null) out.set(src.id);
             }
-            return in;
         }, liveIn, liveOut);
     }
 }

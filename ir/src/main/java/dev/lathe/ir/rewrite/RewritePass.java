@@ -111,8 +111,9 @@ public final class RewritePass implements Pass {
         List<AluInstr> offer = null;
         // cached facts still current are kept current through the rewrites (and refreshed now: others' edits made parts loose)
         RangeFacts facts = factSource == CACHED && fn.analyses().current() != null ? fn.analyses().ranges() : null;
+        boolean inherited = facts != null;
         while (true) {
-            Run run = new Run(fn, fuel - fired, facts);
+            Run run = new Run(fn, fuel - fired, facts, inherited);
             run.walk(fn, offer);
             fired += run.fires;
             if (run.facts.facts != null && factSource == CACHED) fn.analyses().keep(run.facts.facts);
@@ -120,7 +121,8 @@ public final class RewritePass implements Pass {
             offer = run.facts.worthAnotherLook();
             if (offer.isEmpty()) return true;
             facts = run.facts.facts;
-            facts.refresh();
+            inherited = run.facts.inherited;
+            if (facts != null) facts.refresh();
         }
     }
 
@@ -133,9 +135,9 @@ public final class RewritePass implements Pass {
         final int[] recent = new int[RECENT];
         long fires;
 
-        Run(Function fn, long fuel, RangeFacts earlier) {
+        Run(Function fn, long fuel, RangeFacts earlier, boolean inherited) {
             work = new Queue(fn.valueCount());
-            facts = new LazyFacts(fn, rules.usesFacts(), earlier, factSource);
+            facts = new LazyFacts(fn, rules.usesFacts(), earlier, inherited, factSource);
             rw = new Rewriter(fn, facts, disabled);
             this.fuel = fuel;
         }
@@ -253,6 +255,9 @@ public final class RewritePass implements Pass {
         }
 
         void take(AluInstr a) {
+            // nothing queued (the walk before the first rewrite): no need to touch the value, a
+            // cache miss per instruction of a freshly parsed function
+            if (items.isEmpty()) return;
             int k = a.def().index();
             if (k < queued.length) queued[k] = false;
         }
@@ -284,13 +289,18 @@ public final class RewritePass implements Pass {
         private final java.util.function.Function<Function, RangeFacts> source;
         private final List<Refusal> refusals = new ArrayList<>();
         private RangeFacts facts;
+        /** Whether {@link #facts} were kept from the passes before (not made by this one). */
+        private boolean inherited;
+        /** Roots refused by inherited facts that were let go since: they get another look. */
+        private final List<AluInstr> refusedByDropped = new ArrayList<>();
         private AluInstr root;
 
         /** {@code earlier}: the facts of the round before, refreshed (null: made when first asked). */
-        LazyFacts(Function fn, boolean enabled, RangeFacts earlier, java.util.function.Function<Function, RangeFacts> source) {
+        LazyFacts(Function fn, boolean enabled, RangeFacts earlier, boolean inherited, java.util.function.Function<Function, RangeFacts> source) {
             this.fn = fn;
             this.enabled = enabled;
             this.facts = earlier;
+            this.inherited = inherited && earlier != null;
             this.source = source;
         }
 
@@ -322,13 +332,28 @@ public final class RewritePass implements Pass {
 
         @Override
         public void rewritten(AluInstr root, Value result, boolean exact, List<Instr> movedUsers) {
-            if (facts != null) facts.rewritten(root, result, exact, movedUsers);
+            if (facts == null) return;
+            if (!exact && inherited) {
+                // Facts kept from earlier passes cover far more than this pass asks about, and an
+                // inexact rewrite drops everything computed from the old value: on a large
+                // function that is a walk over most of it for every such rewrite. Let them go;
+                // what conditions ask from now on is computed afresh, on demand.
+                facts = null;
+                inherited = false;
+                for (Refusal r : refusals) refusedByDropped.add(r.root());
+                refusals.clear();
+                return;
+            }
+            facts.rewritten(root, result, exact, movedUsers);
         }
 
         /** The roots (still in the function, each once, in the order offered) whose refusals fresh facts might overturn. */
         List<AluInstr> worthAnotherLook() {
             List<AluInstr> out = new ArrayList<>();
             Set<AluInstr> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (AluInstr root : refusedByDropped) {
+                if (root.isInserted() && seen.add(root)) out.add(root);
+            }
             for (Refusal r : refusals) {
                 if (r.root().isInserted() && facts.mayBeLoose(r.value(), r.at()) && seen.add(r.root())) out.add(r.root());
             }

@@ -4,6 +4,7 @@ import static dev.lathe.ir.op.OpHarness.check;
 import static dev.lathe.ir.op.OpHarness.hex;
 import static dev.lathe.ir.op.OpHarness.hexVectors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -144,6 +145,15 @@ class OpTableTest {
         StringBuilder sb = new StringBuilder(op.output().toString()).append('(');
         for (int i = 0; i < op.numInputs(); i++) sb.append(i > 0 ? ", " : "").append(op.input(i));
         return sb.append(')').toString();
+    }
+
+    @Test
+    void everyOpsEvaluationKindMatchesItsSignature() {
+        // made on first use (OpEvals), so the check the constructor cannot make runs here for all of them
+        for (Op op : Op.values()) {
+            assertEquals(op.isHorizontal(), op.eval() instanceof Eval.Horizontal, op.opName());
+            assertSame(op.eval(), op.eval(), op.opName() + ": made once");
+        }
     }
 
     @Test

@@ -18,6 +18,7 @@ import dev.lathe.ir.op.Op;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -312,23 +313,30 @@ public final class RangeAnalysis {
     /** The same, also from the values read in {@code blocks} (their branch facts changed). */
     private void walk(List<Value> starts, List<Block> blocks, boolean drop) {
         ArrayDeque<Value> work = new ArrayDeque<>(starts);
-        loosenBlocks(blocks, work, drop);
+        // each value and block once per walk: a value (or block) reached from many others would
+        // otherwise be queued once for each before it is dropped
+        BitSet seen = new BitSet(), seenBlocks = new BitSet();
+        loosenBlocks(blocks, work, drop, seenBlocks);
         while (!work.isEmpty()) {
             Value v = work.poll();
             if (!drop && isLoose(v)) continue; // walked already
+            if (seen.get(v.index())) continue;
+            seen.set(v.index());
             setLoose(v);
             if (drop) forgetOne(v);
             for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
                 Instr user = u.instr();
-                if (user != null && user.def() != null && enters(user.def(), drop)) work.add(user.def());
+                if (user != null && user.def() != null && !seen.get(user.def().index()) && enters(user.def(), drop)) work.add(user.def());
             }
-            loosenBlocks(branches.blocksComparing(v), work, drop);
+            loosenBlocks(branches.blocksComparing(v), work, drop, seenBlocks);
         }
     }
 
-    private void loosenBlocks(List<Block> blocks, ArrayDeque<Value> work, boolean drop) {
+    private void loosenBlocks(List<Block> blocks, ArrayDeque<Value> work, boolean drop, BitSet seenBlocks) {
         for (Block b : blocks) {
             if (!drop && isLoose(b)) continue;
+            if (seenBlocks.get(b.index())) continue;
+            seenBlocks.set(b.index());
             looseBlocks[b.index()] = true;
             for (Instr i = b.firstInstr(); i != null; i = i.next()) {
                 if (i.def() != null && enters(i.def(), drop)) work.add(i.def());
