@@ -42,11 +42,15 @@ public final class Analyses {
         }
     }
 
+    /** One cached analysis of the structure: what was computed, and the structure count it was computed at. */
+    private static final class StructureSlot<T> {
+        T value;
+        long stamp = -1;
+    }
+
     private final Function fn;
-    private DominatorTree dominators;
-    private long dominatorsStamp = -1;
-    private LoopNesting loops;
-    private long loopsStamp = -1;
+    private final StructureSlot<DominatorTree> dominators = new StructureSlot<>();
+    private final StructureSlot<LoopNesting> loops = new StructureSlot<>();
     private RangeFacts ranges;
     private long rangesStamp = -1;
     private boolean timing;
@@ -59,34 +63,38 @@ public final class Analyses {
 
     /** The dominator tree of the current structure. */
     public DominatorTree dominators() {
-        if (dominators == null || dominatorsStamp != fn.structureEdits()) {
-            long start = timing ? System.nanoTime() : 0;
-            dominators = DominatorTree.compute(fn);
-            dominatorsStamp = fn.structureEdits();
-            counted(Kind.DOMINATORS, start);
-        }
-        return dominators;
+        return ofStructure(dominators, Kind.DOMINATORS, DominatorTree::compute);
     }
 
     /** The loop nesting of the current structure. */
     public LoopNesting loops() {
-        if (loops == null || loopsStamp != fn.structureEdits()) {
-            long start = timing ? System.nanoTime() : 0;
-            loops = LoopNesting.compute(fn);
-            loopsStamp = fn.structureEdits();
-            counted(Kind.LOOPS, start);
-        }
-        return loops;
+        return ofStructure(loops, Kind.LOOPS, LoopNesting::compute);
     }
 
     /** The cached dominator tree if the structure has not changed since it was computed, else null (the validator compares it with a fresh one). */
     public DominatorTree currentDominators() {
-        return dominators != null && dominatorsStamp == fn.structureEdits() ? dominators : null;
+        return current(dominators);
     }
 
     /** The cached loop nesting if the structure has not changed since, else null. */
     public LoopNesting currentLoops() {
-        return loops != null && loopsStamp == fn.structureEdits() ? loops : null;
+        return current(loops);
+    }
+
+    private <T> T current(StructureSlot<T> slot) {
+        return slot.stamp == fn.structureEdits() ? slot.value : null;
+    }
+
+    private <T> T ofStructure(StructureSlot<T> slot, Kind kind, java.util.function.Function<Function, T> compute) {
+        T value = current(slot);
+        if (value == null) {
+            long start = timing ? System.nanoTime() : 0;
+            value = compute.apply(fn);
+            slot.value = value;
+            slot.stamp = fn.structureEdits();
+            counted(kind, start);
+        }
+        return value;
     }
 
     /**

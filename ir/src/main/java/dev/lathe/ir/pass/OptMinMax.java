@@ -11,8 +11,6 @@ import dev.lathe.ir.analysis.range.Range;
 import dev.lathe.ir.analysis.range.RangeFacts;
 import dev.lathe.ir.analysis.range.RangeOrder;
 import dev.lathe.ir.op.Op;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * opt_minmax: removes min, max, median, clamp and select instructions whose outcome the range
@@ -180,10 +178,7 @@ final class OptMinMax implements Pass {
             mov.insertBefore(alu);
             now = mov.def();
         }
-        List<Instr> users = new ArrayList<>();
-        for (Src u = result.firstUse(); u != null; u = u.nextUse()) if (u.instr() != null) users.add(u.instr());
-        result.replaceAllUsesWith(now);
+        facts.replaceAllUses(result, now);
         alu.remove();
-        facts.replaced(result, now, true, users);
     }
 }

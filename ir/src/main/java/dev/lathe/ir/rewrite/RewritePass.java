@@ -255,9 +255,6 @@ public final class RewritePass implements Pass {
         }
 
         void take(AluInstr a) {
-            // nothing queued (the walk before the first rewrite): no need to touch the value, a
-            // cache miss per instruction of a freshly parsed function
-            if (items.isEmpty()) return;
             int k = a.def().index();
             if (k < queued.length) queued[k] = false;
         }

@@ -3,6 +3,7 @@ package dev.lathe.ir.analysis.range;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
+import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.analysis.Analyses;
 import dev.lathe.ir.op.TypeClass;
@@ -99,6 +100,14 @@ public final class RangeFacts implements ValueFacts {
         else if (!analysis.sameElements(old, now)) analysis.loosen(changed);
         analysis.rewritten(now, movedUsers, exact);
         if (timer != null) timer.addTime(Analyses.Kind.RANGES, System.nanoTime() - start);
+    }
+
+    /** Every use of {@code old} reads {@code now} (with the same bits) instead, reported here ({@link #replaced}). */
+    public void replaceAllUses(Value old, Value now) {
+        List<Instr> users = new ArrayList<>();
+        for (Src u = old.firstUse(); u != null; u = u.nextUse()) if (u.instr() != null) users.add(u.instr());
+        old.replaceAllUsesWith(now);
+        replaced(old, now, true, users);
     }
 
     /** Makes the facts as good as fresh ones (see {@link RangeAnalysis#refresh}). */

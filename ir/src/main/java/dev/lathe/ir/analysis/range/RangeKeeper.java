@@ -5,7 +5,6 @@ import dev.lathe.ir.Instr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.analysis.Analyses;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,14 +31,8 @@ public final class RangeKeeper {
 
     /** Every use of {@code old} reads {@code now} (with the same bits) instead. */
     public void replaceAllUses(Value old, Value now) {
-        if (facts == null) {
-            old.replaceAllUsesWith(now);
-            return;
-        }
-        List<Instr> users = new ArrayList<>();
-        for (Src u = old.firstUse(); u != null; u = u.nextUse()) if (u.instr() != null) users.add(u.instr());
-        old.replaceAllUsesWith(now);
-        facts.replaced(old, now, true, users);
+        if (facts == null) old.replaceAllUsesWith(now);
+        else facts.replaceAllUses(old, now);
     }
 
     /** {@code use} of {@code old} was set to read {@code now} (the same bits, through its swizzle). */
