@@ -25,8 +25,8 @@ import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.Op;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,14 +46,22 @@ public final class IrParser {
     private final String file;
     private final String text;
     private final Lexer lexer;
-    /** Lookahead: tokens read from the lexer but not consumed yet (at most two). */
-    private final ArrayDeque<Token> ahead = new ArrayDeque<>();
+    /** The handle of the first token not consumed yet; the lexer reads at most two beyond it. */
+    private int next;
+    /**
+     * No op or intrinsic takes more sources; more is an error found while the list is read, so
+     * that the instruction's first token is still held when it is reported ({@link Lexer#RING}).
+     */
+    private static final int MAX_SOURCES = 64;
+    /** Scratch for an instruction's sources, copied into the instruction. */
+    private Value[] srcScratch = new Value[16];
+    private byte[][] swzScratch = new byte[16][];
     private Shader shader;
 
     // per function
     private Function fn;
     private IrBuilder b;
-    private Map<String, Value> values;
+    private ValueTable values;
     private Map<String, Value> placeholders;
     private Map<String, Token> firstUse;
     private Map<String, Block> labels;
@@ -79,65 +87,89 @@ public final class IrParser {
 
     // ---- token helpers ------------------------------------------------------------------------
 
-    private Token peek() {
+    private int peek() {
         return peek(0);
     }
 
-    private Token peek(int k) {
-        while (ahead.size() <= k) ahead.addLast(lexer.nextToken());
-        int i = 0;
-        for (Token t : ahead) {
-            if (i++ == k) return t;
-        }
-        throw new IllegalStateException();
+    private int peek(int k) {
+        while (lexer.count() <= next + k) lexer.readToken();
+        return next + k;
     }
 
-    private Token advance() {
-        Token t = peek();
-        if (t.kind() != Token.Kind.EOF) ahead.removeFirst();
+    private int advance() {
+        int t = peek();
+        if (lexer.kind(t) != Token.Kind.EOF) next++;
         return t;
     }
 
+    private Token.Kind kind(int t) {
+        return lexer.kind(t);
+    }
+
+    private String text(int t) {
+        return lexer.text(t);
+    }
+
+    private boolean is(int t, String punctOrWord) {
+        return lexer.is(t, punctOrWord);
+    }
+
+    private String describe(int t) {
+        return lexer.token(t).describe();
+    }
+
+    private int line(int t) {
+        return lexer.line(t);
+    }
+
+    private int column(int t) {
+        return lexer.column(t);
+    }
+
     private boolean accept(String s) {
-        if (peek().is(s)) {
+        if (is(peek(), s)) {
             advance();
             return true;
         }
         return false;
     }
 
-    private Token expect(String s) {
-        Token t = peek();
-        if (!t.is(s)) throw error(t, "expected '" + s + "', found " + t.describe());
+    private int expect(String s) {
+        int t = peek();
+        if (!is(t, s)) throw error(t, "expected '" + s + "', found " + describe(t));
         return advance();
     }
 
-    private Token expect(Token.Kind kind, String what) {
-        Token t = peek();
-        if (t.kind() != kind) throw error(t, "expected " + what + ", found " + t.describe());
+    private int expect(Token.Kind kind, String what) {
+        int t = peek();
+        if (kind(t) != kind) throw error(t, "expected " + what + ", found " + describe(t));
         return advance();
+    }
+
+    private IrSyntaxException error(int t, String msg) {
+        return error(lexer.token(t), msg);
     }
 
     private IrSyntaxException error(Token t, String msg) {
         return new IrSyntaxException(Diagnostic.error(file, t.line(), t.column(), msg, Diagnostic.lineOf(text, t.line())));
     }
 
-    private SourceLoc loc(Token t) {
-        return new SourceLoc(file, t.line(), t.column());
+    private SourceLoc loc(int t) {
+        return new SourceLoc(file, line(t), column(t));
     }
 
     // ---- shader -------------------------------------------------------------------------------
 
     private Shader shader() {
-        Token kw = peek();
-        if (!kw.is("shader")) throw error(kw, "expected 'shader vertex|fragment|compute' at the start of the file");
+        int kw = peek();
+        if (!is(kw, "shader")) throw error(kw, "expected 'shader vertex|fragment|compute' at the start of the file");
         advance();
-        Token st = expect(Token.Kind.IDENT, "a stage (vertex, fragment or compute)");
-        Stage stage = Stage.parse(st.text());
-        if (stage == null) throw error(st, "unknown stage '" + st.text() + "' (expected vertex, fragment or compute)");
+        int st = expect(Token.Kind.IDENT, "a stage (vertex, fragment or compute)");
+        Stage stage = Stage.parse(text(st));
+        if (stage == null) throw error(st, "unknown stage '" + text(st) + "' (expected vertex, fragment or compute)");
         shader = new Shader(stage);
-        if (peek().is("workgroup_size")) {
-            Token w = advance();
+        if (is(peek(), "workgroup_size")) {
+            int w = advance();
             if (stage != Stage.COMPUTE) throw error(w, "workgroup_size is only for compute shaders");
             expect("(");
             int x = positiveInt(advance(), "workgroup size");
@@ -151,55 +183,55 @@ public final class IrParser {
             shader.setWorkgroupSize(x, y, z);
         }
         while (true) {
-            Token t = peek();
-            if (t.is("input") || t.is("output") || t.is("uniform") || t.is("buffer") || t.is("texture") || t.is("shared") || t.is("image")) {
+            int t = peek();
+            if (is(t, "input") || is(t, "output") || is(t, "uniform") || is(t, "buffer") || is(t, "texture") || is(t, "shared") || is(t, "image")) {
                 declaration();
             } else {
                 break;
             }
         }
-        if (!peek().is("function")) {
+        if (!is(peek(), "function")) {
             throw error(peek(), "expected a declaration (input, output, uniform, buffer, texture, image, shared) or 'function', found "
-                    + peek().describe());
+                    + describe(peek()));
         }
-        while (peek().is("function")) function();
-        if (peek().kind() != Token.Kind.EOF) throw error(peek(), "expected 'function' or end of file, found " + peek().describe());
+        while (is(peek(), "function")) function();
+        if (kind(peek()) != Token.Kind.EOF) throw error(peek(), "expected 'function' or end of file, found " + describe(peek()));
         boolean hasMain = false;
         for (Function f : shader.functions()) hasMain |= f.name().equals("main");
         if (!hasMain) throw error(peek(), "the shader has no function named main");
         return shader;
     }
 
-    private int positiveInt(Token t, String what) {
+    private int positiveInt(int t, String what) {
         int v = nonNegativeInt(t, what);
         if (v == 0) throw error(t, what + " must be positive");
         return v;
     }
 
-    private int nonNegativeInt(Token t, String what) {
-        if (t.kind() != Token.Kind.NUMBER || !t.text().chars().allMatch(Character::isDigit)) {
-            throw error(t, "expected a non-negative integer for the " + what + ", found " + t.describe());
+    private int nonNegativeInt(int t, String what) {
+        if (kind(t) != Token.Kind.NUMBER || !text(t).chars().allMatch(Character::isDigit)) {
+            throw error(t, "expected a non-negative integer for the " + what + ", found " + describe(t));
         }
         try {
-            int v = Integer.parseInt(t.text());
+            int v = Integer.parseInt(text(t));
             if (v > Variable.MAX_NUMBER) throw error(t, what + " " + v + " is too large");
             return v;
         } catch (NumberFormatException e) {
-            throw error(t, what + " " + t.text() + " is too large");
+            throw error(t, what + " " + text(t) + " is too large");
         }
     }
 
     private VarType type() {
-        Token t = expect(Token.Kind.IDENT, "a type such as 'vec4 f32' or 'u32'");
+        int t = expect(Token.Kind.IDENT, "a type such as 'vec4 f32' or 'u32'");
         int comps = 1;
-        Token scalar = t;
-        if (t.text().startsWith("vec")) {
+        int scalar = t;
+        if (text(t).startsWith("vec")) {
             comps = vecCount(t);
             scalar = expect(Token.Kind.IDENT, "a scalar type such as f32, i32, u8 or b1");
         }
-        VarType vt = VarType.parseScalar(scalar.text(), comps);
+        VarType vt = VarType.parseScalar(text(scalar), comps);
         if (vt == null) {
-            throw error(scalar, "unknown type '" + scalar.text() + "' (expected f16/f32/f64, i8–i64, u8–u64 or b1)");
+            throw error(scalar, "unknown type '" + text(scalar) + "' (expected f16/f32/f64, i8–i64, u8–u64 or b1)");
         }
         return vt;
     }
@@ -211,18 +243,18 @@ public final class IrParser {
         return true;
     }
 
-    private int vecCount(Token t) {
+    private int vecCount(int t) {
         int c;
         try {
-            c = Integer.parseInt(t.text(), 3, t.text().length(), 10);
+            c = Integer.parseInt(text(t), 3, text(t).length(), 10);
         } catch (NumberFormatException | IndexOutOfBoundsException e) {
-            throw error(t, "expected vecN (N = 1, 2, 3, 4, 8 or 16), found " + t.describe());
+            throw error(t, "expected vecN (N = 1, 2, 3, 4, 8 or 16), found " + describe(t));
         }
         if (!Value.isValidComponentCount(c)) throw error(t, "a vector has 1, 2, 3, 4, 8 or 16 components, not " + c);
         return c;
     }
 
-    private Token symbolName() {
+    private int symbolName() {
         return expect(Token.Kind.SYMBOL, "a variable name such as @color");
     }
 
@@ -236,77 +268,77 @@ public final class IrParser {
     /** Attributes: {@code key=value} and flags, in any order. */
     private Map<String, Integer> attributes(List<String> allowedKeys, List<String> allowedFlags) {
         Map<String, Integer> out = new LinkedHashMap<>();
-        while (peek().kind() == Token.Kind.IDENT
-                && (allowedKeys.contains(peek().text()) || allowedFlags.contains(peek().text()))) {
-            Token k = advance();
-            if (out.containsKey(k.text())) throw error(k, "'" + k.text() + "' is given twice");
-            if (allowedFlags.contains(k.text())) {
-                out.put(k.text(), 1);
+        while (kind(peek()) == Token.Kind.IDENT
+                && (allowedKeys.contains(text(peek())) || allowedFlags.contains(text(peek())))) {
+            int k = advance();
+            if (out.containsKey(text(k))) throw error(k, "'" + text(k) + "' is given twice");
+            if (allowedFlags.contains(text(k))) {
+                out.put(text(k), 1);
             } else {
                 expect("=");
-                out.put(k.text(), nonNegativeInt(advance(), k.text()));
+                out.put(text(k), nonNegativeInt(advance(), text(k)));
             }
         }
-        Token t = peek();
-        if (t.kind() == Token.Kind.IDENT && peek(1).is("=")) {
-            throw error(t, "unknown attribute '" + t.text() + "' (expected " + String.join(", ", allowedKeys) + ")");
+        int t = peek();
+        if (kind(t) == Token.Kind.IDENT && is(peek(1), "=")) {
+            throw error(t, "unknown attribute '" + text(t) + "' (expected " + String.join(", ", allowedKeys) + ")");
         }
         return out;
     }
 
     private void declaration() {
-        Token kw = advance();
+        int kw = advance();
         try {
-            switch (kw.text()) {
+            switch (text(kw)) {
                 case "input" -> {
                     VarType t = type();
-                    Token name = symbolName();
+                    int name = symbolName();
                     Map<String, Integer> a = attributes(List.of("location"), List.of("flat"));
                     int loc = a.getOrDefault("location", nextLocation(Variable.Kind.INPUT));
-                    add(name, Variable.input(name.text(), t, loc, a.containsKey("flat")));
+                    add(name, Variable.input(text(name), t, loc, a.containsKey("flat")));
                 }
                 case "output" -> {
                     VarType t = type();
-                    Token name = symbolName();
+                    int name = symbolName();
                     Map<String, Integer> a = attributes(List.of("location"), List.of());
                     int loc = a.getOrDefault("location", nextLocation(Variable.Kind.OUTPUT));
-                    add(name, Variable.output(name.text(), t, loc));
+                    add(name, Variable.output(text(name), t, loc));
                 }
                 case "uniform" -> {
                     VarType t = type();
-                    Token name = symbolName();
+                    int name = symbolName();
                     int len = arraySuffix();
                     Map<String, Integer> a = attributes(List.of("location"), List.of());
                     int loc = a.getOrDefault("location", shader.nextUniformLocation());
-                    add(name, Variable.uniform(name.text(), t, len, loc));
+                    add(name, Variable.uniform(text(name), t, len, loc));
                 }
                 case "buffer" -> {
                     VarType t = type();
-                    Token name = symbolName();
+                    int name = symbolName();
                     Map<String, Integer> a = attributes(List.of("binding"), List.of());
                     int bind = a.getOrDefault("binding", nextBinding(Variable.Kind.BUFFER));
-                    add(name, Variable.buffer(name.text(), t, bind));
+                    add(name, Variable.buffer(text(name), t, bind));
                 }
                 case "shared" -> {
                     if (shader.stage() != Stage.COMPUTE) throw error(kw, "shared variables exist only in compute shaders");
                     VarType t = type();
-                    Token name = symbolName();
+                    int name = symbolName();
                     int len = arraySuffix();
                     attributes(List.of(), List.of());
-                    add(name, Variable.shared(name.text(), t, len));
+                    add(name, Variable.shared(text(name), t, len));
                 }
                 case "image" -> {
-                    Token dimTok = expect(Token.Kind.IDENT, "an image dimension (1d, 2d or 3d)");
-                    TextureDim dim = TextureDim.parse(dimTok.text());
-                    if (dim == null) throw error(dimTok, "unknown image dimension '" + dimTok.text() + "' (expected 1d, 2d or 3d)");
+                    int dimTok = expect(Token.Kind.IDENT, "an image dimension (1d, 2d or 3d)");
+                    TextureDim dim = TextureDim.parse(text(dimTok));
+                    if (dim == null) throw error(dimTok, "unknown image dimension '" + text(dimTok) + "' (expected 1d, 2d or 3d)");
                     VarType t = type();
                     if (t.components() != 1 || t.bitSize() != 32 || t.base() == BaseType.BOOL) {
                         throw error(dimTok, "an image's texel type is f32, i32 or u32 (texels are 4 components)");
                     }
-                    Token name = symbolName();
+                    int name = symbolName();
                     List<String> formats = new ArrayList<>();
                     for (ImageFormat f : ImageFormat.values()) formats.add(f.spelling());
-                    Token fmtTok = peek();
+                    int fmtTok = peek();
                     Map<String, Integer> a = attributes(List.of("binding"), formats);
                     ImageFormat format = ImageFormat.full(t.base());
                     for (String k : a.keySet()) if (!k.equals("binding")) format = ImageFormat.byName(k);
@@ -316,23 +348,23 @@ public final class IrParser {
                                 + " texels, not " + t.scalarName());
                     }
                     int bind = a.getOrDefault("binding", nextBinding(Variable.Kind.IMAGE));
-                    add(name, Variable.image(name.text(), dim, format, bind));
+                    add(name, Variable.image(text(name), dim, format, bind));
                 }
                 default -> { // texture
-                    Token dimTok = expect(Token.Kind.IDENT, "a texture dimension (1d, 2d or 3d)");
-                    TextureDim dim = TextureDim.parse(dimTok.text());
-                    if (dim == null) throw error(dimTok, "unknown texture dimension '" + dimTok.text() + "' (expected 1d, 2d or 3d)");
+                    int dimTok = expect(Token.Kind.IDENT, "a texture dimension (1d, 2d or 3d)");
+                    TextureDim dim = TextureDim.parse(text(dimTok));
+                    if (dim == null) throw error(dimTok, "unknown texture dimension '" + text(dimTok) + "' (expected 1d, 2d or 3d)");
                     VarType t = type();
                     if (t.components() != 1 || t.bitSize() != 32 || t.base() == BaseType.BOOL) {
                         throw error(dimTok, "a texture's texel type is f32, i32 or u32 (texels are 4 components)");
                     }
-                    Token name = symbolName();
+                    int name = symbolName();
                     int len = arraySuffix();
                     Map<String, Integer> a = attributes(List.of("binding"), List.of("unorm"));
                     boolean unorm = a.containsKey("unorm");
                     if (unorm && t.base() != BaseType.FLOAT) throw error(name, "only f32 textures can be unorm");
                     int bind = a.getOrDefault("binding", nextBinding(Variable.Kind.TEXTURE));
-                    add(name, Variable.texture(name.text(), dim, t.base(), bind, unorm, len));
+                    add(name, Variable.texture(text(name), dim, t.base(), bind, unorm, len));
                 }
             }
         } catch (IllegalArgumentException e) {
@@ -340,7 +372,7 @@ public final class IrParser {
         }
     }
 
-    private void add(Token name, Variable v) {
+    private void add(int name, Variable v) {
         if (shader.variable(v.name()) != null) throw error(name, "@" + v.name() + " is already declared");
         v.setLoc(loc(name));
         try {
@@ -366,20 +398,20 @@ public final class IrParser {
 
     private void function() {
         expect("function");
-        Token name = expect(Token.Kind.IDENT, "a function name");
+        int name = expect(Token.Kind.IDENT, "a function name");
         for (Function f : shader.functions()) {
-            if (f.name().equals(name.text())) throw error(name, "function " + name.text() + " is already defined");
+            if (f.name().equals(text(name))) throw error(name, "function " + text(name) + " is already defined");
         }
-        fn = shader.addFunction(name.text());
+        fn = shader.addFunction(text(name));
         b = new IrBuilder(fn);
-        values = new HashMap<>();
+        values = new ValueTable(text);
         placeholders = new HashMap<>();
         firstUse = new HashMap<>();
         labels = new HashMap<>();
         pendingPhis = new ArrayList<>();
         blockStarted = false;
         expect("{");
-        while (peek().is("local")) local();
+        while (is(peek(), "local")) local();
         body();
         finishFunction();
     }
@@ -387,20 +419,20 @@ public final class IrParser {
     private void local() {
         advance();
         VarType t = type();
-        Token name = symbolName();
+        int name = symbolName();
         int len = arraySuffix();
-        if (shader.variable(name.text()) != null || fn.local(name.text()) != null) {
-            throw error(name, "@" + name.text() + " is already declared");
+        if (shader.variable(text(name)) != null || fn.local(text(name)) != null) {
+            throw error(name, "@" + text(name) + " is already declared");
         }
-        fn.addLocal(Variable.local(name.text(), t, len));
+        fn.addLocal(Variable.local(text(name), t, len));
     }
 
     private void body() {
         List<Open> open = new ArrayList<>();
         while (true) {
-            Token t = peek();
-            if (t.kind() == Token.Kind.EOF) throw error(t, "unexpected end of file: missing '}'");
-            if (t.is("}")) {
+            int t = peek();
+            if (kind(t) == Token.Kind.EOF) throw error(t, "unexpected end of file: missing '}'");
+            if (is(t, "}")) {
                 advance();
                 if (open.isEmpty()) return;
                 Open o = open.remove(open.size() - 1);
@@ -418,12 +450,12 @@ public final class IrParser {
                     case LOOP -> b.popLoop(o.loop());
                 }
                 blockStarted = false;
-            } else if (t.is("block")) {
+            } else if (is(t, "block")) {
                 label();
-            } else if (t.is("if")) {
+            } else if (is(t, "if")) {
                 advance();
-                Token c = expect(Token.Kind.VALUE, "a condition value such as %3");
-                if (peek().is(".")) throw error(peek(), "an if condition takes a whole 1-component value (no swizzle)");
+                int c = expect(Token.Kind.VALUE, "a condition value such as %3");
+                if (is(peek(), ".")) throw error(peek(), "an if condition takes a whole 1-component value (no swizzle)");
                 Value cond = ref(c);
                 expect("{");
                 IfNode in = fn.insertIf(b.block(), null, cond);
@@ -431,7 +463,7 @@ public final class IrParser {
                 b.atEnd(in.thenList().lastBlock());
                 open.add(new Open(OpenKind.THEN, in, null));
                 blockStarted = false;
-            } else if (t.is("loop")) {
+            } else if (is(t, "loop")) {
                 advance();
                 expect("{");
                 LoopNode loop = fn.insertLoop(b.block(), null);
@@ -439,35 +471,35 @@ public final class IrParser {
                 b.atEnd(loop.body().lastBlock());
                 open.add(new Open(OpenKind.LOOP, null, loop));
                 blockStarted = false;
-            } else if (t.is("break") || t.is("continue") || t.is("return")) {
+            } else if (is(t, "break") || is(t, "continue") || is(t, "return")) {
                 advance();
-                JumpInstr j = new JumpInstr(JumpInstr.Kind.valueOf(t.text().toUpperCase(Locale.ROOT)));
+                JumpInstr j = new JumpInstr(JumpInstr.Kind.valueOf(text(t).toUpperCase(Locale.ROOT)));
                 j.setLoc(loc(t));
                 b.block().append(j);
                 blockStarted = true;
-            } else if (t.kind() == Token.Kind.IDENT && t.text().startsWith("vec")) {
+            } else if (kind(t) == Token.Kind.IDENT && text(t).startsWith("vec")) {
                 definition();
                 blockStarted = true;
-            } else if (t.kind() == Token.Kind.IDENT) {
+            } else if (kind(t) == Token.Kind.IDENT) {
                 statement();
                 blockStarted = true;
             } else {
-                throw error(t, "expected an instruction, 'block', 'if', 'loop' or '}', found " + t.describe());
+                throw error(t, "expected an instruction, 'block', 'if', 'loop' or '}', found " + describe(t));
             }
         }
     }
 
     private void label() {
-        Token kw = advance();
-        Token name = expect(Token.Kind.IDENT, "a block name such as b3");
+        int kw = advance();
+        int name = expect(Token.Kind.IDENT, "a block name such as b3");
         expect(":");
         if (blockStarted) {
-            throw error(kw, "block " + name.text() + " would start inside another block: a new block begins only "
+            throw error(kw, "block " + text(name) + " would start inside another block: a new block begins only "
                     + "after '{', '}' or at the start of a function");
         }
-        if (labels.containsKey(name.text())) throw error(name, "block " + name.text() + " is already defined");
-        labels.put(name.text(), b.block());
-        b.block().setLabel(name.text());
+        if (labels.containsKey(text(name))) throw error(name, "block " + text(name) + " is already defined");
+        labels.put(text(name), b.block());
+        b.block().setLabel(text(name));
         blockStarted = true;
     }
 
@@ -512,53 +544,60 @@ public final class IrParser {
 
     // ---- values -------------------------------------------------------------------------------
 
-    private Value ref(Token t) {
-        Value v = values.get(t.text());
+    private Value ref(int t) {
+        Value v = values.get(lexer.start(t), lexer.end(t));
         if (v != null) return v;
-        Value ph = placeholders.get(t.text());
+        String name = text(t);
+        Value ph = placeholders.get(name);
         if (ph == null) {
             // A stand-in until the definition is read; it is never inserted in a block.
             ph = new UndefInstr(fn, 16, 64).def();
-            placeholders.put(t.text(), ph);
-            firstUse.put(t.text(), t);
+            placeholders.put(name, ph);
+            firstUse.put(name, lexer.token(t));
         }
         return ph;
     }
 
-    private void define(Token name, Value v) {
-        if (values.containsKey(name.text())) throw error(name, "value %" + name.text() + " is defined twice");
-        Value ph = placeholders.remove(name.text());
-        if (ph != null) ph.replaceAllUsesWith(v);
-        values.put(name.text(), v);
+    /** Names {@code v} by {@code text[start, end)}, a name the caller checked is new. */
+    private void define(int start, int end, Value v) {
+        if (!values.add(start, end, v)) throw new IllegalStateException("value defined twice");
+        if (!placeholders.isEmpty()) {
+            Value ph = placeholders.remove(text.substring(start, end));
+            if (ph != null) ph.replaceAllUsesWith(v);
+        }
     }
 
     // ---- instructions -------------------------------------------------------------------------
 
     private void definition() {
-        Token start = advance();
+        int start = advance();
         int comps = vecCount(start);
-        Token bitsTok = advance();
-        if (bitsTok.kind() != Token.Kind.NUMBER || !allDigits(bitsTok.text())) {
-            throw error(bitsTok, "expected a bit size (1, 8, 16, 32 or 64) after " + start.text() + ", found " + bitsTok.describe());
+        int bitsTok = advance();
+        if (kind(bitsTok) != Token.Kind.NUMBER || !allDigits(text(bitsTok))) {
+            throw error(bitsTok, "expected a bit size (1, 8, 16, 32 or 64) after " + text(start) + ", found " + describe(bitsTok));
         }
-        int bits = bitsTok.text().length() > 2 ? 0 : Integer.parseInt(bitsTok.text());
-        if (!Bits.isValidBitSize(bits)) throw error(bitsTok, "invalid bit size " + bitsTok.text() + " (expected 1, 8, 16, 32 or 64)");
-        Token name = expect(Token.Kind.VALUE, "the defined value's name, such as %4");
+        int bits = text(bitsTok).length() > 2 ? 0 : Integer.parseInt(text(bitsTok));
+        if (!Bits.isValidBitSize(bits)) throw error(bitsTok, "invalid bit size " + text(bitsTok) + " (expected 1, 8, 16, 32 or 64)");
+        SourceLoc loc = loc(start);
+        int name = expect(Token.Kind.VALUE, "the defined value's name, such as %4");
+        // Checked here, while the name's token is held (a phi's sources may be many).
+        if (values.get(lexer.start(name), lexer.end(name)) != null) throw error(name, "value %" + text(name) + " is defined twice");
+        int nameStart = lexer.start(name), nameEnd = lexer.end(name);
         expect("=");
-        Token bang = peek().is("!") ? advance() : null;
-        Token opTok = expect(Token.Kind.IDENT, "an operation");
+        Token bang = is(peek(), "!") ? lexer.token(advance()) : null;
+        int opTok = expect(Token.Kind.IDENT, "an operation");
         Instr instr;
-        switch (opTok.text()) {
+        switch (text(opTok)) {
             case "load_const" -> instr = loadConst(opTok, comps, bits);
             case "undef" -> instr = emit(new UndefInstr(fn, comps, bits));
             case "phi" -> instr = phi(comps, bits);
             default -> {
-                Op op = Op.byName(opTok.text());
+                Op op = Op.byName(text(opTok));
                 if (op != null) {
                     instr = alu(opTok, op, comps, bits);
                 } else {
-                    Intrinsic in = Intrinsic.byName(opTok.text());
-                    if (in == null) throw error(opTok, "unknown operation '" + opTok.text() + "'");
+                    Intrinsic in = Intrinsic.byName(text(opTok));
+                    if (in == null) throw error(opTok, "unknown operation '" + text(opTok) + "'");
                     if (!in.hasDest()) throw error(opTok, in.spelling() + " does not define a value");
                     instr = intrinsic(opTok, in, comps, bits);
                 }
@@ -568,49 +607,50 @@ public final class IrParser {
             if (!(instr instanceof AluInstr alu)) throw error(bang, "only ALU instructions can be marked exact with '!'");
             alu.setExact(true);
         }
-        instr.setLoc(loc(start));
-        define(name, instr.def());
+        instr.setLoc(loc);
+        define(nameStart, nameEnd, instr.def());
     }
 
     private void statement() {
-        Token opTok = advance();
-        Intrinsic in = Intrinsic.byName(opTok.text());
+        int opTok = advance();
+        Intrinsic in = Intrinsic.byName(text(opTok));
         if (in == null) {
-            if (Op.byName(opTok.text()) != null || opTok.text().equals("load_const") || opTok.text().equals("phi")
-                    || opTok.text().equals("undef")) {
-                throw error(opTok, opTok.text() + " defines a value: write 'vecN BITS %name = " + opTok.text() + " …'");
+            if (Op.byName(text(opTok)) != null || text(opTok).equals("load_const") || text(opTok).equals("phi")
+                    || text(opTok).equals("undef")) {
+                throw error(opTok, text(opTok) + " defines a value: write 'vecN BITS %name = " + text(opTok) + " …'");
             }
-            throw error(opTok, "unknown operation '" + opTok.text() + "'");
+            throw error(opTok, "unknown operation '" + text(opTok) + "'");
         }
         if (in.hasDest()) {
             throw error(opTok, in.spelling() + " defines a value: write 'vecN BITS %name = " + in.spelling() + " …'");
         }
-        Instr instr = intrinsic(opTok, in, 0, 0);
-        instr.setLoc(loc(opTok));
+        SourceLoc loc = loc(opTok);
+        intrinsic(opTok, in, 0, 0).setLoc(loc);
     }
 
-    private Instr loadConst(Token opTok, int comps, int bits) {
+    private Instr loadConst(int opTok, int comps, int bits) {
         expect("(");
-        List<Long> vals = new ArrayList<>();
+        long[] vals = new long[comps];
+        int n = 0;
         do {
-            vals.add(literalBits(advance(), bits));
+            long v = literalBits(advance(), bits);
+            if (n == vals.length) vals = Arrays.copyOf(vals, 2 * n + 1);
+            vals[n++] = v;
         } while (accept(","));
-        Token close = expect(")");
-        if (vals.size() != comps) {
-            throw error(close, "load_const has " + vals.size() + " value(s) for a " + comps + "-component result");
+        int close = expect(")");
+        if (n != comps) {
+            throw error(close, "load_const has " + n + " value(s) for a " + comps + "-component result");
         }
-        long[] arr = new long[vals.size()];
-        for (int i = 0; i < arr.length; i++) arr[i] = vals.get(i);
-        return emit(new LoadConstInstr(fn, bits, arr));
+        return emit(new LoadConstInstr(fn, bits, vals));
     }
 
     /** The bit pattern of a literal in a constant of {@code bits} bits. */
-    private long literalBits(Token t, int bits) {
-        String s = t.text();
-        boolean word = t.kind() == Token.Kind.IDENT
+    private long literalBits(int t, int bits) {
+        String s = text(t);
+        boolean word = kind(t) == Token.Kind.IDENT
                 && (s.equals("true") || s.equals("false") || s.equals("inf") || s.equals("nan"));
-        if (t.kind() != Token.Kind.NUMBER && !word) {
-            throw error(t, "expected a constant (number, inf, nan, true or false), found " + t.describe());
+        if (kind(t) != Token.Kind.NUMBER && !word) {
+            throw error(t, "expected a constant (number, inf, nan, true or false), found " + describe(t));
         }
         try {
             return Literals.parse(s, bits, null);
@@ -621,82 +661,92 @@ public final class IrParser {
 
     private Instr phi(int comps, int bits) {
         PhiInstr phi = emit(new PhiInstr(fn, comps, bits));
-        if (peek().kind() == Token.Kind.IDENT && peek(1).is(":")) {
+        if (kind(peek()) == Token.Kind.IDENT && is(peek(1), ":")) {
             do {
-                Token label = expect(Token.Kind.IDENT, "a predecessor block name");
+                int label = expect(Token.Kind.IDENT, "a predecessor block name");
                 expect(":");
-                Token v = expect(Token.Kind.VALUE, "a value");
-                if (peek().is(".")) throw error(peek(), "phi sources take the whole value (no swizzle)");
-                pendingPhis.add(new PendingPhi(phi, label, v));
+                int v = expect(Token.Kind.VALUE, "a value");
+                if (is(peek(), ".")) throw error(peek(), "phi sources take the whole value (no swizzle)");
+                pendingPhis.add(new PendingPhi(phi, lexer.token(label), lexer.token(v)));
                 ref(v);
             } while (accept(","));
         }
         return phi;
     }
 
-    private Instr alu(Token opTok, Op op, int comps, int bits) {
-        List<Value> srcs = new ArrayList<>();
-        List<byte[]> swz = new ArrayList<>();
-        if (peek().kind() == Token.Kind.VALUE) {
+    private Instr alu(int opTok, Op op, int comps, int bits) {
+        int n = 0;
+        if (kind(peek()) == Token.Kind.VALUE) {
             do {
-                Token v = expect(Token.Kind.VALUE, "a source value such as %2");
-                srcs.add(ref(v));
+                int v = expect(Token.Kind.VALUE, "a source value such as %2");
+                if (n == MAX_SOURCES) throw error(v, "too many sources: " + op.opName() + " takes " + op.numInputs());
+                if (n == srcScratch.length) growScratch();
+                srcScratch[n] = ref(v);
                 if (accept(".")) {
-                    Token s = expect(Token.Kind.IDENT, "a swizzle such as xyzw");
-                    byte[] sw = Swizzle.parse(s.text());
-                    if (sw == null) throw error(s, "'" + s.text() + "' is not a swizzle (use xyzw, or a–p beyond 4 components)");
-                    swz.add(sw);
+                    int s = expect(Token.Kind.IDENT, "a swizzle such as xyzw");
+                    byte[] sw = Swizzle.parse(text(s));
+                    if (sw == null) throw error(s, "'" + text(s) + "' is not a swizzle (use xyzw, or a–p beyond 4 components)");
+                    swzScratch[n] = sw;
                 } else {
-                    swz.add(null);
+                    swzScratch[n] = null;
                 }
+                n++;
             } while (accept(","));
         }
-        if (srcs.size() != op.numInputs()) {
-            throw error(opTok, op.opName() + " takes " + op.numInputs() + " source(s), got " + srcs.size());
+        if (n != op.numInputs()) {
+            throw error(opTok, op.opName() + " takes " + op.numInputs() + " source(s), got " + n);
         }
-        for (int i = 0; i < srcs.size(); i++) {
+        for (int i = 0; i < n; i++) {
             int want = op.inputComponents(i, comps);
-            if (swz.get(i) != null && swz.get(i).length != want) {
+            if (swzScratch[i] != null && swzScratch[i].length != want) {
                 throw error(opTok, "source " + (i + 1) + " of " + op.opName() + " reads " + want
-                        + " component(s), but its swizzle has " + swz.get(i).length);
+                        + " component(s), but its swizzle has " + swzScratch[i].length);
             }
         }
-        return emit(new AluInstr(fn, op, comps, bits, srcs.toArray(new Value[0]), swz.toArray(new byte[0][])));
+        // The instruction copies what it keeps of both arrays; only the values' count must be exact.
+        return emit(new AluInstr(fn, op, comps, bits, Arrays.copyOf(srcScratch, n), swzScratch));
     }
 
-    private Instr intrinsic(Token opTok, Intrinsic in, int comps, int bits) {
+    private void growScratch() {
+        srcScratch = Arrays.copyOf(srcScratch, srcScratch.length * 2);
+        swzScratch = Arrays.copyOf(swzScratch, swzScratch.length * 2);
+    }
+
+    private Instr intrinsic(int opTok, Intrinsic in, int comps, int bits) {
         Variable var = null;
         boolean first = true;
         if (in.varKind() != null) {
-            Token s = expect(Token.Kind.SYMBOL, "the variable " + in.spelling() + " uses, such as @name");
-            var = fn.local(s.text()) != null ? fn.local(s.text()) : shader.variable(s.text());
-            if (var == null) throw error(s, "unknown variable @" + s.text());
+            int s = expect(Token.Kind.SYMBOL, "the variable " + in.spelling() + " uses, such as @name");
+            var = fn.local(text(s)) != null ? fn.local(text(s)) : shader.variable(text(s));
+            if (var == null) throw error(s, "unknown variable @" + text(s));
             if (var.kind() != in.varKind()) {
-                throw error(s, in.spelling() + " needs " + article(in.varKind().spelling()) + " variable, but @" + s.text()
+                throw error(s, in.spelling() + " needs " + article(in.varKind().spelling()) + " variable, but @" + text(s)
                         + " is " + article(var.kind().spelling()));
             }
             first = false;
         }
-        List<Value> srcs = new ArrayList<>();
-        if (!first ? peek().is(",") : peek().kind() == Token.Kind.VALUE) {
+        int n = 0;
+        if (!first ? is(peek(), ",") : kind(peek()) == Token.Kind.VALUE) {
             if (!first) advance();
             do {
-                Token v = expect(Token.Kind.VALUE, "a source value such as %2");
-                if (peek().is(".")) throw error(peek(), "intrinsic sources take the whole value; swizzle with a mov first");
-                srcs.add(ref(v));
+                int v = expect(Token.Kind.VALUE, "a source value such as %2");
+                if (is(peek(), ".")) throw error(peek(), "intrinsic sources take the whole value; swizzle with a mov first");
+                if (n == MAX_SOURCES) throw error(v, "too many sources for " + in.spelling());
+                if (n == srcScratch.length) growScratch();
+                srcScratch[n++] = ref(v);
             } while (accept(","));
         }
         List<Intrinsic.Role> roles = in.roles(var);
-        if (srcs.size() != roles.size()) {
+        if (n != roles.size()) {
             StringBuilder want = new StringBuilder();
             for (Intrinsic.Role r : roles) {
                 if (want.length() > 0) want.append(", ");
                 want.append(r.name().toLowerCase(Locale.ROOT).replace('_', ' '));
             }
             throw error(opTok, in.spelling() + (var != null ? " @" + var.name() : "") + " takes " + roles.size()
-                    + " source(s)" + (roles.isEmpty() ? "" : " (" + want + ")") + ", got " + srcs.size());
+                    + " source(s)" + (roles.isEmpty() ? "" : " (" + want + ")") + ", got " + n);
         }
-        return emit(new IntrinsicInstr(fn, in, var, comps, bits, srcs.toArray(new Value[0])));
+        return emit(new IntrinsicInstr(fn, in, var, comps, bits, Arrays.copyOf(srcScratch, n)));
     }
 
     /**

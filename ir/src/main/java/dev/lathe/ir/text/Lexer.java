@@ -1,7 +1,21 @@
 package dev.lathe.ir.text;
 
-/** Splits IR text into tokens on demand (the parser needs two of lookahead); comments are {@code //} to the end of the line and {@code /* … *}{@code /}. */
+/**
+ * Splits IR text into tokens on demand (the parser needs two of lookahead); comments are
+ * {@code //} to the end of the line and {@code /* … *}{@code /}.
+ *
+ * <p>Tokens are not objects: the lexer writes each into a ring of parallel arrays and the parser
+ * holds an int handle (the token's number in the file). A token object per word was the largest
+ * share of what parsing allocated, and that garbage, interleaved with the instructions the parser
+ * keeps, spread a fresh function over several times its size in memory: the first walk over it
+ * missed the cache on every instruction. A handle stays readable while fewer than {@link #RING}
+ * tokens have been read after it; the parser holds handles within one statement (at most a few
+ * dozen tokens) and copies into a {@link Token} what it keeps longer.
+ */
 final class Lexer {
+    static final int RING = 1024;
+    private static final int MASK = RING - 1;
+
     private final String text;
     private final String file;
     private int pos;
@@ -12,16 +26,84 @@ final class Lexer {
     /** Columns count code points: the characters before {@link #countedTo} on this line that were low surrogates. */
     private int countedLine = -1, countedTo, lowSurrogates;
 
+    private final Token.Kind[] kinds = new Token.Kind[RING];
+    /** The token's text, except for a {@code %name}, whose text is only read from {@link #starts} and {@link #ends} unless asked for. */
+    private final String[] texts = new String[RING];
+    private final int[] starts = new int[RING], ends = new int[RING], lines = new int[RING], columns = new int[RING];
+    /** How many tokens have been read: the next token's handle. */
+    private int count;
+
     Lexer(String file, String text) {
         this.file = file;
         this.text = text;
     }
 
-    /** The next token; at the end, an EOF token (again on every further call). */
-    Token nextToken() {
+    /** The handle after the last token read. */
+    int count() {
+        return count;
+    }
+
+    /** Reads the next token; at the end, an EOF token (again on every further call). */
+    void readToken() {
         skipSpaceAndComments();
-        if (pos >= text.length()) return new Token(Token.Kind.EOF, "", line, column(pos));
-        return next();
+        if (pos >= text.length()) {
+            put(Token.Kind.EOF, "", pos, pos, line, columnOf(pos));
+        } else {
+            next();
+        }
+    }
+
+    private void put(Token.Kind kind, String word, int start, int end, int l, int col) {
+        int slot = count++ & MASK;
+        kinds[slot] = kind;
+        texts[slot] = word;
+        starts[slot] = start;
+        ends[slot] = end;
+        lines[slot] = l;
+        columns[slot] = col;
+    }
+
+    private int slot(int h) {
+        if (h < 0 || h >= count || count - h > RING) throw new IllegalStateException("token " + h + " is no longer held (read " + count + ")");
+        return h & MASK;
+    }
+
+    Token.Kind kind(int h) {
+        return kinds[slot(h)];
+    }
+
+    /** The token's text (a new string for a {@code %name}: prefer {@link #start}/{@link #end} on hot paths). */
+    String text(int h) {
+        int s = slot(h);
+        return texts[s] != null ? texts[s] : text.substring(starts[s], ends[s]);
+    }
+
+    /** Where the token's text starts in the source (after the sigil of a name). */
+    int start(int h) {
+        return starts[slot(h)];
+    }
+
+    int end(int h) {
+        return ends[slot(h)];
+    }
+
+    int line(int h) {
+        return lines[slot(h)];
+    }
+
+    int column(int h) {
+        return columns[slot(h)];
+    }
+
+    /** True if the token is the punctuation or word {@code s}. */
+    boolean is(int h, String s) {
+        int k = slot(h);
+        return (kinds[k] == Token.Kind.PUNCT || kinds[k] == Token.Kind.IDENT) && texts[k].equals(s);
+    }
+
+    /** A copy that outlives the ring. */
+    Token token(int h) {
+        return new Token(kind(h), text(h), line(h), column(h));
     }
 
     private IrSyntaxException error(int l, int col, String msg) {
@@ -40,7 +122,7 @@ final class Lexer {
             } else if (c == '/' && pos + 1 < text.length() && text.charAt(pos + 1) == '/') {
                 while (pos < text.length() && text.charAt(pos) != '\n') pos++;
             } else if (c == '/' && pos + 1 < text.length() && text.charAt(pos + 1) == '*') {
-                int l = line, col = column(pos);
+                int l = line, col = columnOf(pos);
                 pos += 2;
                 while (true) {
                     if (pos + 1 >= text.length()) throw error(l, col, "unterminated comment");
@@ -73,7 +155,7 @@ final class Lexer {
      * lexer counts), so that a character outside the BMP before it counts once. Tokens come in
      * order, so the count goes on from the last call: linear in the line, however long.
      */
-    private int column(int p) {
+    private int columnOf(int p) {
         if (countedLine != lineStart || p < countedTo) {
             countedLine = lineStart;
             countedTo = lineStart;
@@ -85,36 +167,43 @@ final class Lexer {
         return p - lineStart + 1 - lowSurrogates;
     }
 
-    private Token next() {
-        int col = column(pos);
+    private void next() {
+        int col = columnOf(pos);
         char c = text.charAt(pos);
         if (c == '%' || c == '@') {
             int start = ++pos;
             while (pos < text.length() && isWordPart(text.charAt(pos))) pos++;
             if (pos == start) throw error(line, col, "expected a name after '" + c + "'");
-            // Value names are mostly distinct: a table of them would cost more than it saves.
-            return c == '%' ? new Token(Token.Kind.VALUE, text.substring(start, pos), line, col)
-                    : new Token(Token.Kind.SYMBOL, word(start, pos), line, col);
+            // A value's name is not made a string here: the parser looks it up by its characters.
+            if (c == '%') {
+                put(Token.Kind.VALUE, null, start, pos, line, col);
+            } else {
+                put(Token.Kind.SYMBOL, word(start, pos), start, pos, line, col);
+            }
+            return;
         }
         if (Character.isDigit(c) || ((c == '-' || c == '+') && pos + 1 < text.length()
                 && (Character.isDigit(text.charAt(pos + 1)) || text.startsWith("inf", pos + 1)
                 || text.startsWith("nan", pos + 1)))) {
-            return number(col);
+            number(col);
+            return;
         }
         if (isWordStart(c)) {
             int start = pos;
             while (pos < text.length() && isWordPart(text.charAt(pos))) pos++;
-            return new Token(Token.Kind.IDENT, word(start, pos), line, col);
+            put(Token.Kind.IDENT, word(start, pos), start, pos, line, col);
+            return;
         }
         String punct = punctuation(c);
         if (punct != null) {
             pos++;
-            return new Token(Token.Kind.PUNCT, punct, line, col);
+            put(Token.Kind.PUNCT, punct, pos - 1, pos, line, col);
+            return;
         }
         throw error(line, col, "unexpected character " + Diagnostic.describeChar(text.codePointAt(pos)));
     }
 
-    private Token number(int col) {
+    private void number(int col) {
         int start = pos;
         if (text.charAt(pos) == '-' || text.charAt(pos) == '+') pos++;
         if (text.startsWith("inf", pos) || text.startsWith("nan", pos)) {
@@ -142,9 +231,10 @@ final class Lexer {
         if (pos < text.length() && isWordPart(text.charAt(pos))) {
             // Words that start with a digit ("2d") are words; the parser says if one is misplaced.
             while (pos < text.length() && isWordPart(text.charAt(pos))) pos++;
-            return new Token(Token.Kind.IDENT, word(start, pos), line, col);
+            put(Token.Kind.IDENT, word(start, pos), start, pos, line, col);
+            return;
         }
-        return new Token(Token.Kind.NUMBER, word(start, pos), line, col);
+        put(Token.Kind.NUMBER, word(start, pos), start, pos, line, col);
     }
 
     private static String punctuation(char c) {

@@ -33,6 +33,12 @@ public final class Literals {
         String body = negative || s.startsWith("+") ? s.substring(1) : s;
         if (body.startsWith("0x") || body.startsWith("0X")) {
             if (negative) throw new IllegalArgumentException("hex values give raw bits and cannot be negative: " + s);
+            if (body.length() > 2 && body.length() <= 18 && hexDigits(body, 2)) {
+                // The common case, without the BigInteger: every IR constant is printed this way.
+                long bitsValue = Long.parseUnsignedLong(body, 2, body.length(), 16);
+                if (64 - Long.numberOfLeadingZeros(bitsValue) > bits) throw new IllegalArgumentException(s + " does not fit in " + bits + " bits");
+                return bitsValue;
+            }
             BigInteger v;
             try {
                 v = new BigInteger(body.substring(2), 16);
@@ -96,5 +102,12 @@ public final class Literals {
             case UINT -> Long.toUnsignedString(Bits.zext(bits, bitSize));
             case BOOL -> (bits & 1) != 0 ? "true" : "false";
         };
+    }
+
+    private static boolean hexDigits(String s, int from) {
+        for (int i = from; i < s.length(); i++) {
+            if (Character.digit(s.charAt(i), 16) < 0) return false;
+        }
+        return true;
     }
 }

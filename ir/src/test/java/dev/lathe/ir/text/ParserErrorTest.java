@@ -86,7 +86,18 @@ class ParserErrorTest {
                     + "    vec1 32 %p = phi b0: %a, b0: %a\n    break\n  }\n}\n", "6:30",
                     "the phi already has a source for block b0"),
             new Case("function defined twice", "shader fragment\nfunction main {\n}\nfunction main {\n}\n", "4:10",
-                    "function main is already defined"));
+                    "function main is already defined"),
+            // Lists far longer than any instruction takes: reported where the list goes wrong,
+            // however many tokens it has (the lexer keeps only the last 1024).
+            new Case("thousands of sources", H + "function main {\n  vec1 32 %a = load_const (1.0)\n  vec1 32 %b = fadd "
+                    + "%a, ".repeat(3000) + "%a\n}\n", "5:277", "too many sources: fadd takes 2"),
+            new Case("thousands of intrinsic sources", H + "function main {\n  vec4 32 %a = load_const (1.0, 1.0, 1.0, 1.0)\n"
+                    + "  store_output @frag" + ", %a".repeat(3000) + "\n}\n", "5:279", "too many sources for store_output"),
+            new Case("thousands of constants", H + "function main {\n  vec2 32 %a = !load_const ("
+                    + "1, ".repeat(3000) + "1)\n}\n", "4:9030", "load_const has 3001 value(s) for a 2-component result"),
+            new Case("defined twice, a long phi", H + "function main {\n  vec1 32 %a = load_const (1)\n  loop {\n"
+                    + "    vec1 32 %a = phi " + "b0: %a, ".repeat(2000) + "b0: %a\n    break\n  }\n}\n", "6:13",
+                    "value %a is defined twice"));
 
     @TestFactory
     Stream<DynamicTest> malformedTextGivesALocatedError() {
@@ -98,6 +109,27 @@ class ParserErrorTest {
             assertEquals(c.lineCol(), d.line() + ":" + d.column(), "position of: " + d.headline());
             assertTrue(d.message().contains(c.message()), "message: " + d.message() + "\nexpected to contain: " + c.message());
         }));
+    }
+
+    @Test
+    void aPhiWithThousandsOfSourcesIsReadWhole() {
+        // 1000 ifs make 3000 blocks; one phi names each as a predecessor (whether they are is the
+        // validator's question). The parser holds the phi's first tokens across all 12,000 of its
+        // own, and still names the value and places the instruction.
+        int n = 1000;
+        StringBuilder t = new StringBuilder(H + "function main {\n  vec1 1 %c = load_const (true)\n");
+        for (int i = 0; i < n; i++) t.append("  if %c {\n  }\n");
+        t.append("  vec1 1 %p = phi ");
+        for (int i = 0; i < 3 * n; i++) t.append(i == 0 ? "" : ", ").append("b").append(i).append(": %c");
+        t.append("\n  vec1 1 %q = inot %p\n}\n");
+        dev.lathe.ir.Shader shader = IrParser.parse("long.ir", t.toString());
+        dev.lathe.ir.PhiInstr phi = null;
+        for (dev.lathe.ir.Block blk : shader.entryPoint().blocks()) {
+            for (dev.lathe.ir.Instr in : blk.instrs()) if (in instanceof dev.lathe.ir.PhiInstr p) phi = p;
+        }
+        assertTrue(phi != null, "the phi was read");
+        assertEquals(3 * n, phi.srcs().size());
+        assertEquals(5 + 2 * n, phi.loc().line());
     }
 
     @Test
