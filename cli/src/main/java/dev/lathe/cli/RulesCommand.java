@@ -4,6 +4,8 @@ import dev.lathe.ir.op.Bits;
 import dev.lathe.rules.RuleCompiler;
 import dev.lathe.rules.RuleCompilerMain;
 import dev.lathe.rules.model.CheckedRule;
+import dev.lathe.rules.soundness.Proof;
+import dev.lathe.rules.soundness.RuleProver;
 import dev.lathe.rules.soundness.SoundnessChecker;
 import dev.lathe.rules.soundness.Verdict;
 import java.io.PrintWriter;
@@ -25,7 +27,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code lathe rules …}: work with rule files. */
 @Command(name = "rules", mixinStandardHelpOptions = true, description = "Work with rule files.",
-        subcommands = {RulesCommand.Check.class})
+        subcommands = {RulesCommand.Check.class, RulesCommand.Prove.class})
 final class RulesCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -33,6 +35,111 @@ final class RulesCommand implements Runnable {
     @Override
     public void run() {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand (try: lathe rules check --help)");
+    }
+
+    /** The {@code --bits} list as a {@code Bits.sizeFlag} set (all sizes when absent). */
+    static int sizeFlags(String command, List<Integer> bits) {
+        if (bits == null) return 31;
+        int sizes = 0;
+        for (int b : bits) {
+            if (!Bits.isValidBitSize(b)) throw new CliException(command + ": --bits: " + b + " is not a bit size (1, 8, 16, 32 or 64)");
+            sizes |= Bits.sizeFlag(b);
+        }
+        return sizes;
+    }
+
+    /** The rules of {@code files}, compiled as the build compiles them; errors stop the command, warnings go to stderr. */
+    static List<CheckedRule> load(List<Path> files, CommandSpec spec) {
+        List<CheckedRule> rules = new ArrayList<>();
+        StringBuilder errors = new StringBuilder();
+        Map<String, String> owners = new HashMap<>();
+        StringBuilder warnings = new StringBuilder();
+        for (Path f : files) {
+            String text = ShaderFiles.readText(f);
+            RuleCompiler.Result r = RuleCompiler.compile(f.toString(), text);
+            // As the build says them: a file's errors and warnings together, in line order.
+            if (!r.ok()) errors.append(errors.length() > 0 ? "\n" : "").append(r.renderAll());
+            else if (!r.warnings().isEmpty()) warnings.append(r.renderAll()).append('\n');
+            String duplicate = RuleCompilerMain.duplicatePass(r.file().passName(), f.toString(), text, owners);
+            if (duplicate != null) errors.append(errors.length() > 0 ? "\n" : "").append(duplicate);
+            rules.addAll(r.file().rules());
+        }
+        if (errors.length() > 0) throw new CliException(errors.toString());
+        spec.commandLine().getErr().print(warnings);
+        spec.commandLine().getErr().flush();
+        return rules;
+    }
+
+    /** {@code lathe rules prove FILE…}: the SMT prover. */
+    @Command(name = "prove", mixinStandardHelpOptions = true,
+            description = {"Prove exact rules (=>) with the Z3 SMT solver: for every bit size a rule admits, the solver "
+                    + "looks for any input on which the pattern and the replacement differ under the op table's semantics "
+                    + "and the NaN contract. Each rule is 'proved', 'REFUTED' (with a counterexample checked against the op "
+                    + "table, printed as 'rules check' prints one), 'unknown' (the solver's time ran out at some size) or "
+                    + "'tested' (an inexact rule, or an op with no SMT encoding: the sampling check stands). "
+                    + "Exits with 1 if a rule is refuted.",
+                    "Example: lathe rules prove rules/algebraic.rules --timeout-ms 5000"})
+    static final class Prove implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(paramLabel = "FILE.rules", arity = "1..*", description = "rule files")
+        List<Path> files;
+
+        @Option(names = "--timeout-ms", paramLabel = "N",
+                description = "the solver's time for each rule at each bit size (default ${DEFAULT-VALUE})")
+        int timeoutMs = RuleProver.Settings.defaults().timeoutMs();
+
+        @Option(names = "--bits", paramLabel = "LIST", split = ",", description = "bit sizes to prove, e.g. 8,16,32,64 (default: all)")
+        List<Integer> bits;
+
+        @Option(names = "--jobs", paramLabel = "N", description = "rules proved at once (default: the number of cores)")
+        int jobs = Runtime.getRuntime().availableProcessors();
+
+        @Override
+        public Integer call() throws InterruptedException {
+            if (timeoutMs < 1) throw new CliException("lathe rules prove: --timeout-ms must be positive");
+            if (jobs < 1) throw new CliException("lathe rules prove: --jobs must be positive");
+            RuleProver.Settings settings = new RuleProver.Settings(timeoutMs, sizeFlags("lathe rules prove", bits));
+            List<CheckedRule> rules = load(files, spec);
+            ExecutorService pool = Executors.newFixedThreadPool(jobs);
+            List<Future<Proof>> results = new ArrayList<>();
+            for (CheckedRule r : rules) {
+                results.add(pool.submit(() -> {
+                    try (RuleProver prover = new RuleProver(settings)) {
+                        return prover.prove(r);
+                    }
+                }));
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            Map<Proof.Kind, Integer> counts = new java.util.EnumMap<>(Proof.Kind.class);
+            try {
+                for (Future<Proof> f : results) {
+                    Proof p = f.get();
+                    counts.merge(p.kind(), 1, Integer::sum);
+                    String tag = switch (p.kind()) {
+                        case PROVED -> "proved   ";
+                        case REFUTED -> "REFUTED  ";
+                        case UNKNOWN -> "unknown  ";
+                        case TESTED -> "tested   ";
+                        case ENCODING_MISMATCH -> "ENCODING ";
+                    };
+                    out.println(tag + " " + p.message());
+                }
+            } catch (ExecutionException e) {
+                throw new CliException("lathe rules prove: the prover failed: " + e.getCause());
+            } finally {
+                pool.shutdownNow();
+            }
+            int refuted = counts.getOrDefault(Proof.Kind.REFUTED, 0), mismatch = counts.getOrDefault(Proof.Kind.ENCODING_MISMATCH, 0);
+            out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + counts.getOrDefault(Proof.Kind.PROVED, 0) + " proved, "
+                    + refuted + " REFUTED, " + counts.getOrDefault(Proof.Kind.UNKNOWN, 0) + " unknown, "
+                    + counts.getOrDefault(Proof.Kind.TESTED, 0) + " tested only" + (mismatch == 0 ? "" : ", " + mismatch
+                    + " where the SMT encoding disagrees with the op table (a bug in Lathe: please report it)")
+                    + " (" + timeoutMs + " ms per rule and size)");
+            out.flush();
+            return refuted + mismatch > 0 ? 1 : 0;
+        }
     }
 
     /** {@code lathe rules check FILE…}: the soundness checker. */
@@ -66,34 +173,8 @@ final class RulesCommand implements Runnable {
         public Integer call() throws InterruptedException {
             if (samples < 1) throw new CliException("lathe rules check: --samples must be positive");
             if (jobs < 1) throw new CliException("lathe rules check: --jobs must be positive");
-            int sizes = 0;
-            if (bits == null) {
-                sizes = 31;
-            } else {
-                for (int b : bits) {
-                    if (!Bits.isValidBitSize(b)) {
-                        throw new CliException("lathe rules check: --bits: " + b + " is not a bit size (1, 8, 16, 32 or 64)");
-                    }
-                    sizes |= Bits.sizeFlag(b);
-                }
-            }
-            List<CheckedRule> rules = new ArrayList<>();
-            StringBuilder errors = new StringBuilder();
-            Map<String, String> owners = new HashMap<>();
-            StringBuilder warnings = new StringBuilder();
-            for (Path f : files) {
-                String text = ShaderFiles.readText(f);
-                RuleCompiler.Result r = RuleCompiler.compile(f.toString(), text);
-                // As the build says them: a file's errors and warnings together, in line order.
-                if (!r.ok()) errors.append(errors.length() > 0 ? "\n" : "").append(r.renderAll());
-                else if (!r.warnings().isEmpty()) warnings.append(r.renderAll()).append('\n');
-                String duplicate = RuleCompilerMain.duplicatePass(r.file().passName(), f.toString(), text, owners);
-                if (duplicate != null) errors.append(errors.length() > 0 ? "\n" : "").append(duplicate);
-                rules.addAll(r.file().rules());
-            }
-            if (errors.length() > 0) throw new CliException(errors.toString());
-            spec.commandLine().getErr().print(warnings);
-            spec.commandLine().getErr().flush();
+            int sizes = sizeFlags("lathe rules check", bits);
+            List<CheckedRule> rules = load(files, spec);
             SoundnessChecker checker = new SoundnessChecker(new SoundnessChecker.Settings(samples, seed, sizes));
             ExecutorService pool = Executors.newFixedThreadPool(jobs);
             List<Future<Verdict>> results = new ArrayList<>();

@@ -108,6 +108,18 @@ public final class SoundnessChecker {
                 null);
     }
 
+    /**
+     * The unsound verdict for {@code in} (shrunk toward simple values) when the op table shows the
+     * rule wrong on it at these sizes, else null: how a proof's model becomes a counterexample
+     * printed like this checker's, and how a disagreement between the model and the op table is
+     * caught.
+     */
+    Verdict refute(CheckedRule rule, RuleEvaluator.Sizes sizes, Map<String, Long> in) {
+        SizeRun run = new SizeRun(rule, new RuleEvaluator(rule), sizes, new SplittableRandom(settings.seed()));
+        if (!run.fails(in)) return null;
+        return run.unsound(run.shrink(in));
+    }
+
     private int minimumChecked() {
         return Math.max(1, settings.samples() / 10);
     }

@@ -1,0 +1,296 @@
+package dev.lathe.rules.soundness;
+
+import com.microsoft.z3.BitVecExpr;
+import com.microsoft.z3.BitVecNum;
+import com.microsoft.z3.BoolExpr;
+import com.microsoft.z3.Context;
+import com.microsoft.z3.FPExpr;
+import com.microsoft.z3.Model;
+import com.microsoft.z3.Params;
+import com.microsoft.z3.Solver;
+import com.microsoft.z3.Status;
+import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.Op;
+import dev.lathe.ir.op.TypeClass;
+import dev.lathe.rules.model.CheckedRule;
+import dev.lathe.rules.model.Condition;
+import dev.lathe.rules.model.Node;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Proves exact rules ({@code =>}) with Z3: for every size assignment the rule can match, the
+ * formula "the conditions hold, the pattern's value is decided, and the replacement disagrees"
+ * is handed to the solver; unsatisfiable means no input anywhere in the 2^n-sized spaces makes
+ * the rule wrong. A satisfying model is turned into inputs and re-run through the sampling
+ * checker's comparison with the op table ({@link SoundnessChecker#refute}), which shrinks it and
+ * prints it as the checker would; if the op table finds no fault on the model, the encoding is
+ * wrong ({@link Proof.Kind#ENCODING_MISMATCH}).
+ *
+ * <p>Agreement is the checker's, under the NaN contract ({@code ir/README.md}, "NaN"): each value
+ * carries its provenance as two booleans, <em>open</em> (a NaN a float operation made, whose bits
+ * may be any NaN's) and <em>undecided</em> (computed from an open NaN's bits), by the same rules
+ * as {@link RuleEvaluator}. Where the pattern's value is open, the replacement must be a NaN;
+ * elsewhere the same bits, and not open. {@code #c} variables range over every value (the matcher
+ * only asks that they be constants), a repeated variable is one SMT variable, and {@code @once}
+ * changes nothing about meaning. Conditions become assumptions, with {@code Predicate.holds}'s
+ * meaning spelt out on bit-vectors.
+ *
+ * <p>Not thread-safe: one prover (one Z3 context) per thread.
+ */
+public final class RuleProver implements AutoCloseable {
+    /**
+     * @param timeoutMs the solver's budget for each size assignment of a rule
+     * @param sizes     the sizes of the matched value to prove ({@code Bits.sizeFlag} set)
+     */
+    public record Settings(int timeoutMs, int sizes) {
+        public static Settings defaults() {
+            return new Settings(10_000, 31);
+        }
+    }
+
+    /** Changes whenever the encoding changes, so that cached proofs made with another one are not trusted. */
+    public static final int ENCODING_VERSION = SmtOps.VERSION;
+
+    private final Settings settings;
+    private final Context ctx;
+    private final SmtOps ops;
+
+    public RuleProver(Settings settings) {
+        this.settings = settings;
+        this.ctx = new Context();
+        this.ops = new SmtOps(ctx);
+    }
+
+    @Override
+    public void close() {
+        ctx.close();
+    }
+
+    /** The first op of the rule without an SMT encoding, or null when every op has one. */
+    public static Op unencodedOp(CheckedRule rule) {
+        Op p = unencoded(rule.pattern());
+        return p != null ? p : unencoded(rule.replacement());
+    }
+
+    private static Op unencoded(Node n) {
+        if (n instanceof Node.OpNode op) {
+            if (!SmtOps.ENCODED.contains(op.op())) return op.op();
+            for (Node s : op.srcs()) {
+                Op u = unencoded(s);
+                if (u != null) return u;
+            }
+        }
+        return null;
+    }
+
+    public Proof prove(CheckedRule rule) {
+        String where = rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name();
+        if (!rule.exact()) {
+            return new Proof(Proof.Kind.TESTED, rule.name(), where + " is tested, not proved: an inexact rule (~=>) is checked by sampling",
+                    List.of(), List.of(), null);
+        }
+        Op missing = unencodedOp(rule);
+        if (missing != null) {
+            return new Proof(Proof.Kind.TESTED, rule.name(), where + " is tested, not proved: " + missing.opName()
+                    + " has no SMT encoding", List.of(), List.of(), null);
+        }
+        RuleEvaluator ev = new RuleEvaluator(rule);
+        int rootClass = rule.pattern().opClass() >= 0 ? rule.pattern().opClass() : rule.pattern().sizeClass();
+        TreeSet<Integer> proved = new TreeSet<>(), unknown = new TreeSet<>();
+        List<String> reasons = new ArrayList<>();
+        for (RuleEvaluator.Sizes sizes : RuleEvaluator.sizeAssignments(rule, 31)) {
+            int rootBits = sizes.of(rootClass);
+            if ((settings.sizes() & Bits.sizeFlag(rootBits)) == 0) continue;
+            if (!ev.literalsFit(sizes)) continue;
+            Outcome o = proveAt(rule, ev, sizes);
+            switch (o.status) {
+                case UNSATISFIABLE -> proved.add(rootBits);
+                case UNKNOWN -> {
+                    unknown.add(rootBits);
+                    reasons.add(rootBits + " bits: " + o.reason);
+                }
+                case SATISFIABLE -> {
+                    Verdict v = new SoundnessChecker(SoundnessChecker.Settings.defaults()).refute(rule, sizes, o.inputs);
+                    if (v == null) {
+                        return new Proof(Proof.Kind.ENCODING_MISMATCH, rule.name(), where + ": the solver's model " + o.inputs
+                                + " at sizes " + java.util.Arrays.toString(sizes.bySizeClass())
+                                + " shows a difference the op table does not: an SMT encoding disagrees with the op table",
+                                List.copyOf(proved), List.copyOf(unknown), null);
+                    }
+                    return new Proof(Proof.Kind.REFUTED, rule.name(), v.message() + " (refuted by the SMT solver)",
+                            List.copyOf(proved), List.copyOf(unknown), v);
+                }
+            }
+        }
+        proved.removeAll(unknown);
+        if (!unknown.isEmpty()) {
+            return new Proof(Proof.Kind.UNKNOWN, rule.name(), where + " is not decided at " + bitsText(unknown)
+                    + (proved.isEmpty() ? "" : " (proved at " + bitsText(proved) + ")") + ": " + String.join("; ", reasons),
+                    List.copyOf(proved), List.copyOf(unknown), null);
+        }
+        if (proved.isEmpty()) {
+            return new Proof(Proof.Kind.TESTED, rule.name(), where + " is tested, not proved: it applies at no bit size that was asked for",
+                    List.of(), List.of(), null);
+        }
+        return new Proof(Proof.Kind.PROVED, rule.name(), where + " is proved at " + bitsText(proved), List.copyOf(proved),
+                List.of(), null);
+    }
+
+    private static String bitsText(java.util.Collection<Integer> sizes) {
+        List<String> s = new ArrayList<>();
+        for (int b : sizes) s.add(Integer.toString(b));
+        return String.join(", ", s) + (sizes.size() == 1 && sizes.contains(1) ? " bit" : " bits");
+    }
+
+    /** The solver's answer for one size assignment, with the model's inputs when it found one. */
+    private record Outcome(Status status, String reason, Map<String, Long> inputs) {}
+
+    /** A value and its provenance under the NaN contract. */
+    private record Term(BitVecExpr bits, BoolExpr open, BoolExpr undecided) {}
+
+    private Outcome proveAt(CheckedRule rule, RuleEvaluator ev, RuleEvaluator.Sizes sizes) {
+        Map<String, BitVecExpr> vars = new LinkedHashMap<>();
+        Map<String, Integer> varBits = new HashMap<>();
+        for (String v : rule.variables()) {
+            int b = sizes.of(ev.varClass(v));
+            varBits.put(v, b);
+            vars.put(v, ctx.mkBVConst(v, b));
+        }
+        Term p = term(rule.pattern(), vars, sizes, ev);
+        Term r = term(rule.replacement(), vars, sizes, ev);
+        int n = sizes.of(rule.pattern().sizeClass());
+        BoolExpr differ = ctx.mkOr(ctx.mkNot(ctx.mkEq(p.bits(), r.bits())), r.open());
+        BoolExpr bad;
+        if (n >= 16) {
+            BoolExpr rNaN = ctx.mkFPIsNaN(ops.fp(r.bits(), n));
+            bad = ctx.mkOr(r.undecided(), (BoolExpr) ctx.mkITE(p.open(), ctx.mkNot(rNaN), differ));
+        } else {
+            bad = ctx.mkOr(r.undecided(), differ);
+        }
+        Solver solver = ctx.mkSolver();
+        Params params = ctx.mkParams();
+        params.add("timeout", settings.timeoutMs());
+        solver.setParameters(params);
+        for (Condition c : rule.conditions()) solver.add(holds(c, vars.get(c.var().name()), varBits.get(c.var().name())));
+        solver.add(ctx.mkNot(p.undecided()));
+        solver.add(bad);
+        Status st = solver.check();
+        if (st == Status.UNKNOWN) return new Outcome(st, solver.getReasonUnknown(), null);
+        if (st == Status.UNSATISFIABLE) return new Outcome(st, null, null);
+        Model m = solver.getModel();
+        Map<String, Long> in = new LinkedHashMap<>();
+        for (Map.Entry<String, BitVecExpr> e : vars.entrySet()) {
+            BitVecNum v = (BitVecNum) m.eval(e.getValue(), true);
+            in.put(e.getKey(), v.getBigInteger().longValue());
+        }
+        return new Outcome(st, null, in);
+    }
+
+    private Term term(Node node, Map<String, BitVecExpr> vars, RuleEvaluator.Sizes sizes, RuleEvaluator ev) {
+        BoolExpr no = ctx.mkFalse();
+        if (node instanceof Node.VarNode v) return new Term(vars.get(v.name()), no, no);
+        if (node instanceof Node.ConstNode c) {
+            int b = sizes.of(c.sizeClass());
+            return new Term(ops.bv(ev.literal(c.text()).bits(b, c.asFloat()), b), no, no);
+        }
+        Node.OpNode op = (Node.OpNode) node;
+        int k = op.srcs().size();
+        Term[] srcs = new Term[k];
+        BitVecExpr[] bits = new BitVecExpr[k];
+        int[] srcBits = new int[k];
+        for (int i = 0; i < k; i++) {
+            srcs[i] = term(op.srcs().get(i), vars, sizes, ev);
+            bits[i] = srcs[i].bits();
+            srcBits[i] = sizes.of(op.srcs().get(i).sizeClass());
+        }
+        int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
+        BitVecExpr result = ops.apply(op.op(), unsized, bits, srcBits);
+        int outBits = op.op().outputBits(unsized);
+        return new Term(result, provenanceOpen(op.op(), srcs, result, outBits), provenanceUndecided(op.op(), srcs));
+    }
+
+    /** {@link RuleEvaluator}'s provenance rules: whether the result is undecided. */
+    private BoolExpr provenanceUndecided(Op op, Term[] s) {
+        if (op == Op.BCSEL) {
+            BoolExpr cond = ctx.mkEq(s[0].bits(), ops.bv(1, 1));
+            return ctx.mkOr(s[0].undecided(), (BoolExpr) ctx.mkITE(cond, s[1].undecided(), s[2].undecided()));
+        }
+        List<BoolExpr> any = new ArrayList<>();
+        for (Term t : s) any.add(t.undecided());
+        if (!op.movesData()) {
+            for (int i = 0; i < s.length; i++) {
+                if (op.readsBits(i)) any.add(s[i].open());
+            }
+        }
+        return any.isEmpty() ? ctx.mkFalse() : ctx.mkOr(any.toArray(new BoolExpr[0]));
+    }
+
+    /** Whether the result is an open NaN (given it is not undecided). */
+    private BoolExpr provenanceOpen(Op op, Term[] s, BitVecExpr result, int outBits) {
+        if (op == Op.BCSEL) {
+            BoolExpr cond = ctx.mkEq(s[0].bits(), ops.bv(1, 1));
+            return ctx.mkAnd(ctx.mkNot(s[0].undecided()), (BoolExpr) ctx.mkITE(cond, s[1].open(), s[2].open()));
+        }
+        BoolExpr undecided = provenanceUndecided(op, s);
+        if (op.movesData()) return ctx.mkAnd(ctx.mkNot(undecided), s[0].open());
+        if (op.computesFloat() && outBits >= 16) {
+            return ctx.mkAnd(ctx.mkNot(undecided), ctx.mkFPIsNaN(ops.fp(result, outBits)));
+        }
+        return ctx.mkFalse();
+    }
+
+    /** {@code Predicate.holds} on a bit-vector: the condition as an assumption. */
+    private BoolExpr holds(Condition c, BitVecExpr x, int n) {
+        if (c.type() == TypeClass.FLOAT) {
+            FPExpr v = ops.fp(x, n);
+            BoolExpr nan = ctx.mkFPIsNaN(v);
+            BoolExpr neg = ctx.mkEq(ctx.mkExtract(n - 1, n - 1, x), ops.bv(1, 1));
+            FPExpr zero = ctx.mkFPZero(ops.sort(n), false);
+            return switch (c.predicate()) {
+                case IS_ZERO -> ctx.mkFPIsZero(v);
+                case IS_NOT_ZERO -> ctx.mkNot(ctx.mkFPIsZero(v));
+                case IS_NOT_NEGATIVE -> ctx.mkAnd(ctx.mkNot(nan), ctx.mkNot(neg));
+                case IS_NOT_POSITIVE -> ctx.mkAnd(ctx.mkNot(nan), neg);
+                case IS_GT_ZERO -> ctx.mkFPGt(v, zero);
+                case IS_LT_ZERO -> ctx.mkFPLt(v, zero);
+                case IS_GE_ZERO -> ctx.mkFPGEq(v, zero);
+                case IS_LE_ZERO -> ctx.mkFPLEq(v, zero);
+                case IS_FINITE -> ctx.mkNot(ctx.mkOr(nan, ctx.mkFPIsInfinite(v)));
+                case IS_A_NUMBER -> ctx.mkNot(nan);
+                case IS_INTEGRAL -> ctx.mkAnd(ctx.mkNot(nan), ctx.mkOr(ctx.mkFPIsInfinite(v),
+                        ctx.mkFPEq(ctx.mkFPRoundToIntegral(ctx.mkFPRoundTowardZero(), v), v)));
+                case IS_IN_UNIT_INTERVAL -> ctx.mkAnd(ctx.mkNot(nan), ctx.mkNot(neg), ctx.mkFPLEq(v, ctx.mkFP(1.0, ops.sort(n))));
+                case HAS_NORMAL_RECIPROCAL -> ctx.mkAnd(ctx.mkNot(ctx.mkOr(nan, ctx.mkFPIsInfinite(v), ctx.mkFPIsZero(v))),
+                        ctx.mkFPIsNormal(ctx.mkFPDiv(ctx.mkFPRoundNearestTiesToEven(), ctx.mkFP(1.0, ops.sort(n)), v)));
+                default -> throw new IllegalStateException(c.predicate().spelling() + " does not apply to floats");
+            };
+        }
+        boolean unsigned = c.type() == TypeClass.UINT;
+        BitVecExpr zero = ops.bv(0, n);
+        BoolExpr isZero = ctx.mkEq(x, zero);
+        return switch (c.predicate()) {
+            case IS_POWER_OF_TWO -> powerOfTwo(x, n);
+            case IS_NEG_POWER_OF_TWO -> powerOfTwo(ctx.mkBVNeg(x), n);
+            case IS_ZERO -> isZero;
+            case IS_NOT_ZERO -> ctx.mkNot(isZero);
+            case IS_NOT_NEGATIVE, IS_GE_ZERO -> unsigned ? ctx.mkTrue() : ctx.mkBVSGE(x, zero);
+            case IS_NOT_POSITIVE, IS_LE_ZERO -> unsigned ? isZero : ctx.mkBVSLE(x, zero);
+            case IS_GT_ZERO -> unsigned ? ctx.mkNot(isZero) : ctx.mkBVSGT(x, zero);
+            case IS_LT_ZERO -> unsigned ? ctx.mkFalse() : ctx.mkBVSLT(x, zero);
+            case ULT_CONST -> Long.compareUnsigned(c.bound(), Bits.mask(n)) > 0 ? ctx.mkTrue() : ctx.mkBVULT(x, ops.bv(c.bound(), n));
+            case ILT_CONST -> c.bound() > Bits.maxSigned(n) ? ctx.mkTrue()
+                    : c.bound() <= Bits.minSigned(n) ? ctx.mkFalse() : ctx.mkBVSLT(x, ops.bv(c.bound(), n));
+            default -> throw new IllegalStateException(c.predicate().spelling() + " does not apply to integers");
+        };
+    }
+
+    private BoolExpr powerOfTwo(BitVecExpr x, int n) {
+        BitVecExpr zero = ops.bv(0, n);
+        return ctx.mkAnd(ctx.mkNot(ctx.mkEq(x, zero)), ctx.mkEq(ctx.mkBVAND(x, ctx.mkBVSub(x, ops.bv(1, n))), zero));
+    }
+}

@@ -1,0 +1,369 @@
+package dev.lathe.rules.soundness;
+
+import com.microsoft.z3.BitVecExpr;
+import com.microsoft.z3.BoolExpr;
+import com.microsoft.z3.Context;
+import com.microsoft.z3.FPExpr;
+import com.microsoft.z3.FPRMExpr;
+import com.microsoft.z3.FPSort;
+import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.Op;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The op table's semantics as SMT terms, one component at a time: every value is a bit-vector
+ * of its size, as in the IR. Integer and bit ops are bit-vector terms with Lathe's conventions
+ * (shift counts modulo the size, division by zero gives 0, MIN / -1 = MIN); comparisons give a
+ * 1-bit vector; float ops read their operands' bits as IEEE values in the FP theory, compute with
+ * its correctly rounded operations, and give back bits, a NaN result as the canonical NaN (the
+ * op table's choice; whether another NaN may stand there is the prover's question, not this
+ * class's). fneg and fabs are bit operations, NaN included; fmin and fmax are spelt out, since
+ * the FP theory leaves min(+0, -0) open where the op table orders -0 below +0.
+ *
+ * <p>Ops outside {@link #ENCODED} (transcendentals, compound float ops, horizontal ops, bit-field
+ * extraction) have no encoding: a rule that uses one is reported as tested only. Each encoding
+ * is cross-checked against the op table on random operands ({@code SmtOpsTest}).
+ */
+final class SmtOps {
+    /** Changes whenever any encoding changes, so cached proofs made with another are not trusted. */
+    static final int VERSION = 1;
+
+    static final Set<Op> ENCODED = EnumSet.of(
+            Op.MOV, Op.VEC2, Op.VEC3, Op.VEC4, Op.VEC8, Op.VEC16, Op.BCSEL,
+            Op.FADD, Op.FSUB, Op.FMUL, Op.FMULZ, Op.FDIV, Op.FFMA, Op.FNEG, Op.FABS, Op.FSAT, Op.FSAT_SIGNED,
+            Op.FCLAMP_POS, Op.FSIGN, Op.FMIN, Op.FMAX, Op.FMIN3, Op.FMAX3, Op.FMED3, Op.FFLOOR, Op.FCEIL, Op.FTRUNC,
+            Op.FROUND_EVEN, Op.FFRACT, Op.FRCP, Op.FSQRT, Op.FISNAN, Op.FISFINITE, Op.FCSEL,
+            Op.FLT, Op.FGE, Op.FEQ, Op.FNEU, Op.FLTU, Op.FGEU, Op.FEQU, Op.FNEO, Op.FUNORD, Op.FORD,
+            Op.IADD, Op.ISUB, Op.IMUL, Op.INEG, Op.IABS, Op.ISIGN, Op.IDIV, Op.UDIV, Op.IREM, Op.IMOD, Op.UMOD,
+            Op.IMIN, Op.IMAX, Op.UMIN, Op.UMAX, Op.IMIN3, Op.IMAX3, Op.UMIN3, Op.UMAX3, Op.IMED3, Op.UMED3,
+            Op.IMUL_HIGH, Op.UMUL_HIGH, Op.IMUL_2X32_64, Op.UMUL_2X32_64, Op.IADD_SAT, Op.UADD_SAT, Op.ISUB_SAT,
+            Op.USUB_SAT, Op.IHADD, Op.UHADD, Op.IRHADD, Op.URHADD, Op.UABS_ISUB, Op.UABS_USUB, Op.IADD3,
+            Op.ILT, Op.IGE, Op.IEQ, Op.INE, Op.ULT, Op.UGE,
+            Op.IAND, Op.IOR, Op.IXOR, Op.INOT, Op.ISHL, Op.ISHR, Op.USHR, Op.UROL, Op.UROR,
+            Op.BIT_COUNT, Op.FIND_LSB, Op.UFIND_MSB, Op.IFIND_MSB, Op.UCLZ, Op.BITFIELD_REVERSE, Op.BITFIELD_SELECT,
+            Op.EXTRACT_U8, Op.EXTRACT_I8, Op.EXTRACT_U16, Op.EXTRACT_I16, Op.INSERT_U8, Op.INSERT_U16,
+            Op.F2F16, Op.F2F16_RTNE, Op.F2F16_RTZ, Op.F2F32, Op.F2F64,
+            Op.F2I8, Op.F2I16, Op.F2I32, Op.F2I64, Op.F2U8, Op.F2U16, Op.F2U32, Op.F2U64,
+            Op.I2F16, Op.I2F32, Op.I2F64, Op.U2F16, Op.U2F32, Op.U2F64,
+            Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64, Op.U2U8, Op.U2U16, Op.U2U32, Op.U2U64,
+            Op.B2F16, Op.B2F32, Op.B2F64, Op.B2I8, Op.B2I16, Op.B2I32, Op.B2I64, Op.F2B1, Op.I2B1,
+            Op.PACK_64_2X32_SPLIT, Op.PACK_64_2X32_SPLIT_X, Op.PACK_64_2X32_SPLIT_Y,
+            Op.UNPACK_64_2X32_SPLIT_X, Op.UNPACK_64_2X32_SPLIT_Y,
+            Op.PACK_32_2X16_SPLIT, Op.UNPACK_32_2X16_SPLIT_X, Op.UNPACK_32_2X16_SPLIT_Y);
+
+    private final Context c;
+
+    SmtOps(Context c) {
+        this.c = c;
+    }
+
+    // ---- bit-vector helpers -------------------------------------------------------------------
+
+    BitVecExpr bv(long value, int n) {
+        return c.mkBV(Long.toUnsignedString(value & Bits.mask(n)), n);
+    }
+
+    private BitVecExpr bool(BoolExpr b) {
+        return (BitVecExpr) c.mkITE(b, bv(1, 1), bv(0, 1));
+    }
+
+    private BitVecExpr ite(BoolExpr b, BitVecExpr x, BitVecExpr y) {
+        return (BitVecExpr) c.mkITE(b, x, y);
+    }
+
+    private BitVecExpr sext(BitVecExpr x, int from, int to) {
+        if (to == from) return x;
+        return to < from ? c.mkExtract(to - 1, 0, x) : c.mkSignExt(to - from, x);
+    }
+
+    private BitVecExpr zext(BitVecExpr x, int from, int to) {
+        if (to == from) return x;
+        return to < from ? c.mkExtract(to - 1, 0, x) : c.mkZeroExt(to - from, x);
+    }
+
+    private BoolExpr isZero(BitVecExpr x, int n) {
+        return c.mkEq(x, bv(0, n));
+    }
+
+    /** {@code count mod n} as an n-bit value, for a 32-bit count and a power-of-two n. */
+    private BitVecExpr countMod(BitVecExpr count, int countBits, int n) {
+        if (n == 1) return bv(0, 1);
+        int k = Integer.numberOfTrailingZeros(n);
+        return zext(c.mkExtract(k - 1, 0, count), k, n);
+    }
+
+    // ---- float helpers ------------------------------------------------------------------------
+
+    FPSort sort(int n) {
+        return switch (n) {
+            case 16 -> c.mkFPSort16();
+            case 32 -> c.mkFPSort32();
+            case 64 -> c.mkFPSort64();
+            default -> throw new IllegalArgumentException("not a float size: " + n);
+        };
+    }
+
+    FPExpr fp(BitVecExpr bits, int n) {
+        return c.mkFPToFP(bits, sort(n));
+    }
+
+    private FPRMExpr rne() {
+        return c.mkFPRoundNearestTiesToEven();
+    }
+
+    /** The bits of an FP value, a NaN as the canonical NaN. */
+    BitVecExpr bits(FPExpr x, int n) {
+        return ite(c.mkFPIsNaN(x), bv(FloatBits.canonicalNaN(n), n), c.mkFPToIEEEBV(x));
+    }
+
+    private BitVecExpr fconst(double v, int n) {
+        return bv(FloatBits.fromDouble(v, n), n);
+    }
+
+    private BitVecExpr fmin(BitVecExpr a, BitVecExpr b, int n) {
+        FPExpr x = fp(a, n), y = fp(b, n);
+        BoolExpr an = c.mkFPIsNaN(x), bn = c.mkFPIsNaN(y);
+        BitVecExpr ordered = ite(c.mkFPLt(x, y), a, ite(c.mkFPLt(y, x), b, ite(c.mkFPIsNegative(x), a, b)));
+        return ite(an, ite(bn, bv(FloatBits.canonicalNaN(n), n), b), ite(bn, a, ordered));
+    }
+
+    private BitVecExpr fmax(BitVecExpr a, BitVecExpr b, int n) {
+        FPExpr x = fp(a, n), y = fp(b, n);
+        BoolExpr an = c.mkFPIsNaN(x), bn = c.mkFPIsNaN(y);
+        BitVecExpr ordered = ite(c.mkFPGt(x, y), a, ite(c.mkFPGt(y, x), b, ite(c.mkFPIsNegative(x), b, a)));
+        return ite(an, ite(bn, bv(FloatBits.canonicalNaN(n), n), b), ite(bn, a, ordered));
+    }
+
+    // ---- the ops ------------------------------------------------------------------------------
+
+    /**
+     * One component of {@code op}'s result.
+     *
+     * @param n     the size of the op's unsized operands (0 when it has none)
+     * @param s     the sources
+     * @param sBits each source's size
+     */
+    BitVecExpr apply(Op op, int n, BitVecExpr[] s, int[] sBits) {
+        int out = op.outputBits(n);
+        BitVecExpr a = s.length > 0 ? s[0] : null, b = s.length > 1 ? s[1] : null, x = s.length > 2 ? s[2] : null;
+        return switch (op) {
+            case MOV, VEC2, VEC3, VEC4, VEC8, VEC16 -> a;
+            case BCSEL -> ite(c.mkEq(a, bv(1, 1)), b, x);
+
+            case FADD -> bits(c.mkFPAdd(rne(), fp(a, n), fp(b, n)), n);
+            case FSUB -> bits(c.mkFPSub(rne(), fp(a, n), fp(b, n)), n);
+            case FMUL -> bits(c.mkFPMul(rne(), fp(a, n), fp(b, n)), n);
+            case FMULZ -> ite(c.mkOr(c.mkFPIsZero(fp(a, n)), c.mkFPIsZero(fp(b, n))), bv(0, n),
+                    bits(c.mkFPMul(rne(), fp(a, n), fp(b, n)), n));
+            case FDIV -> bits(c.mkFPDiv(rne(), fp(a, n), fp(b, n)), n);
+            case FFMA -> bits(c.mkFPFMA(rne(), fp(a, n), fp(b, n), fp(x, n)), n);
+            case FRCP -> bits(c.mkFPDiv(rne(), c.mkFP(1.0, sort(n)), fp(a, n)), n);
+            case FSQRT -> bits(c.mkFPSqrt(rne(), fp(a, n)), n);
+            case FNEG -> c.mkBVXOR(a, bv(FloatBits.signBit(n), n));
+            case FABS -> c.mkBVAND(a, bv(~FloatBits.signBit(n), n));
+            case FMIN -> fmin(a, b, n);
+            case FMAX -> fmax(a, b, n);
+            case FMIN3 -> fmin(fmin(a, b, n), x, n);
+            case FMAX3 -> fmax(fmax(a, b, n), x, n);
+            case FMED3 -> fmax(fmin(a, b, n), fmin(fmax(a, b, n), x, n), n);
+            case FSAT -> fmin(fmax(a, bv(0, n), n), fconst(1.0, n), n);
+            case FSAT_SIGNED -> fmin(fmax(a, fconst(-1.0, n), n), fconst(1.0, n), n);
+            case FCLAMP_POS -> fmax(a, bv(0, n), n);
+            case FSIGN -> {
+                FPExpr v = fp(a, n);
+                yield ite(c.mkFPIsNaN(v), bv(FloatBits.canonicalNaN(n), n), ite(c.mkFPIsZero(v), a,
+                        ite(c.mkFPIsNegative(v), fconst(-1.0, n), fconst(1.0, n))));
+            }
+            case FFLOOR -> bits(c.mkFPRoundToIntegral(c.mkFPRoundTowardNegative(), fp(a, n)), n);
+            case FCEIL -> bits(c.mkFPRoundToIntegral(c.mkFPRoundTowardPositive(), fp(a, n)), n);
+            case FTRUNC -> bits(c.mkFPRoundToIntegral(c.mkFPRoundTowardZero(), fp(a, n)), n);
+            case FROUND_EVEN -> bits(c.mkFPRoundToIntegral(rne(), fp(a, n)), n);
+            case FFRACT -> bits(c.mkFPSub(rne(), fp(a, n), c.mkFPRoundToIntegral(c.mkFPRoundTowardNegative(), fp(a, n))), n);
+            case FISNAN -> bool(c.mkFPIsNaN(fp(a, n)));
+            case FISFINITE -> bool(c.mkNot(c.mkOr(c.mkFPIsNaN(fp(a, n)), c.mkFPIsInfinite(fp(a, n)))));
+            case FCSEL -> ite(c.mkFPIsZero(fp(a, n)), x, b);
+
+            case FLT -> bool(c.mkFPLt(fp(a, n), fp(b, n)));
+            case FGE -> bool(c.mkFPGEq(fp(a, n), fp(b, n)));
+            case FEQ -> bool(c.mkFPEq(fp(a, n), fp(b, n)));
+            case FNEU -> bool(c.mkNot(c.mkFPEq(fp(a, n), fp(b, n))));
+            case FLTU -> bool(c.mkOr(c.mkFPLt(fp(a, n), fp(b, n)), unordered(a, b, n)));
+            case FGEU -> bool(c.mkOr(c.mkFPGEq(fp(a, n), fp(b, n)), unordered(a, b, n)));
+            case FEQU -> bool(c.mkOr(c.mkFPEq(fp(a, n), fp(b, n)), unordered(a, b, n)));
+            case FNEO -> bool(c.mkAnd(c.mkNot(c.mkFPEq(fp(a, n), fp(b, n))), c.mkNot(unordered(a, b, n))));
+            case FUNORD -> bool(unordered(a, b, n));
+            case FORD -> bool(c.mkNot(unordered(a, b, n)));
+
+            case IADD -> c.mkBVAdd(a, b);
+            case ISUB -> c.mkBVSub(a, b);
+            case IMUL -> c.mkBVMul(a, b);
+            case INEG -> c.mkBVNeg(a);
+            case IABS -> ite(c.mkBVSLT(a, bv(0, n)), c.mkBVNeg(a), a);
+            case ISIGN -> ite(c.mkBVSLT(a, bv(0, n)), bv(-1, n), ite(isZero(a, n), bv(0, n), bv(1, n)));
+            case IDIV -> ite(isZero(b, n), bv(0, n), c.mkBVSDiv(a, b));
+            case UDIV -> ite(isZero(b, n), bv(0, n), c.mkBVUDiv(a, b));
+            case IREM -> ite(isZero(b, n), bv(0, n), c.mkBVSRem(a, b));
+            case IMOD -> ite(isZero(b, n), bv(0, n), c.mkBVSMod(a, b));
+            case UMOD -> ite(isZero(b, n), bv(0, n), c.mkBVURem(a, b));
+            case IMIN -> ite(c.mkBVSLT(a, b), a, b);
+            case IMAX -> ite(c.mkBVSGT(a, b), a, b);
+            case UMIN -> ite(c.mkBVULT(a, b), a, b);
+            case UMAX -> ite(c.mkBVUGT(a, b), a, b);
+            case IMIN3 -> imin(imin(a, b), x);
+            case IMAX3 -> imax(imax(a, b), x);
+            case UMIN3 -> umin(umin(a, b), x);
+            case UMAX3 -> umax(umax(a, b), x);
+            case IMED3 -> imax(imin(a, b), imin(imax(a, b), x));
+            case UMED3 -> umax(umin(a, b), umin(umax(a, b), x));
+            case IMUL_HIGH -> c.mkExtract(2 * n - 1, n, c.mkBVMul(sext(a, n, 2 * n), sext(b, n, 2 * n)));
+            case UMUL_HIGH -> c.mkExtract(2 * n - 1, n, c.mkBVMul(zext(a, n, 2 * n), zext(b, n, 2 * n)));
+            case IMUL_2X32_64 -> c.mkBVMul(sext(a, 32, 64), sext(b, 32, 64));
+            case UMUL_2X32_64 -> c.mkBVMul(zext(a, 32, 64), zext(b, 32, 64));
+            case IADD_SAT -> saturateSigned(c.mkBVAdd(sext(a, n, n + 1), sext(b, n, n + 1)), n);
+            case ISUB_SAT -> saturateSigned(c.mkBVSub(sext(a, n, n + 1), sext(b, n, n + 1)), n);
+            case UADD_SAT -> {
+                BitVecExpr sum = c.mkBVAdd(zext(a, n, n + 1), zext(b, n, n + 1));
+                yield ite(c.mkEq(c.mkExtract(n, n, sum), bv(1, 1)), bv(-1, n), c.mkExtract(n - 1, 0, sum));
+            }
+            case USUB_SAT -> ite(c.mkBVULT(a, b), bv(0, n), c.mkBVSub(a, b));
+            case IHADD -> c.mkExtract(n, 1, c.mkBVAdd(sext(a, n, n + 1), sext(b, n, n + 1)));
+            case UHADD -> c.mkExtract(n, 1, c.mkBVAdd(zext(a, n, n + 1), zext(b, n, n + 1)));
+            case IRHADD -> c.mkExtract(n, 1, c.mkBVAdd(c.mkBVAdd(sext(a, n, n + 1), sext(b, n, n + 1)), bv(1, n + 1)));
+            case URHADD -> c.mkExtract(n, 1, c.mkBVAdd(c.mkBVAdd(zext(a, n, n + 1), zext(b, n, n + 1)), bv(1, n + 1)));
+            case UABS_ISUB -> {
+                BitVecExpr d = c.mkBVSub(sext(a, n, n + 1), sext(b, n, n + 1));
+                yield c.mkExtract(n - 1, 0, ite(c.mkBVSLT(d, bv(0, n + 1)), c.mkBVNeg(d), d));
+            }
+            case UABS_USUB -> ite(c.mkBVUGT(a, b), c.mkBVSub(a, b), c.mkBVSub(b, a));
+            case IADD3 -> c.mkBVAdd(c.mkBVAdd(a, b), x);
+
+            case ILT -> bool(c.mkBVSLT(a, b));
+            case IGE -> bool(c.mkBVSGE(a, b));
+            case IEQ -> bool(c.mkEq(a, b));
+            case INE -> bool(c.mkNot(c.mkEq(a, b)));
+            case ULT -> bool(c.mkBVULT(a, b));
+            case UGE -> bool(c.mkBVUGE(a, b));
+
+            case IAND -> c.mkBVAND(a, b);
+            case IOR -> c.mkBVOR(a, b);
+            case IXOR -> c.mkBVXOR(a, b);
+            case INOT -> c.mkBVNot(a);
+            case ISHL -> c.mkBVSHL(a, countMod(b, sBits[1], n));
+            case ISHR -> c.mkBVASHR(a, countMod(b, sBits[1], n));
+            case USHR -> c.mkBVLSHR(a, countMod(b, sBits[1], n));
+            case UROL -> c.mkBVRotateLeft(a, countMod(b, sBits[1], n));
+            case UROR -> c.mkBVRotateRight(a, countMod(b, sBits[1], n));
+            case BIT_COUNT -> {
+                BitVecExpr sum = bv(0, 32);
+                for (int i = 0; i < n; i++) sum = c.mkBVAdd(sum, zext(c.mkExtract(i, i, a), 1, 32));
+                yield sum;
+            }
+            case FIND_LSB -> {
+                BitVecExpr r = bv(-1, 32);
+                for (int i = n - 1; i >= 0; i--) r = ite(c.mkEq(c.mkExtract(i, i, a), bv(1, 1)), bv(i, 32), r);
+                yield r;
+            }
+            case UFIND_MSB -> highestSet(a, n);
+            case IFIND_MSB -> highestSet(ite(c.mkBVSLT(a, bv(0, n)), c.mkBVNot(a), a), n);
+            case UCLZ -> {
+                BitVecExpr r = bv(n, 32);
+                for (int i = 0; i < n; i++) r = ite(c.mkEq(c.mkExtract(i, i, a), bv(1, 1)), bv(n - 1 - i, 32), r);
+                yield r;
+            }
+            case BITFIELD_REVERSE -> {
+                BitVecExpr r = c.mkExtract(0, 0, a);
+                for (int i = 1; i < n; i++) r = c.mkConcat(r, c.mkExtract(i, i, a));
+                yield r;
+            }
+            case BITFIELD_SELECT -> c.mkBVOR(c.mkBVAND(a, b), c.mkBVAND(c.mkBVNot(a), x));
+            case EXTRACT_U8, EXTRACT_I8, EXTRACT_U16, EXTRACT_I16 -> {
+                int field = op == Op.EXTRACT_U8 || op == Op.EXTRACT_I8 ? 8 : 16;
+                BitVecExpr shifted = c.mkBVLSHR(a, c.mkBVMul(fieldIndex(b, n, field), bv(field, n)));
+                BitVecExpr v = c.mkExtract(field - 1, 0, shifted);
+                boolean signed = op == Op.EXTRACT_I8 || op == Op.EXTRACT_I16;
+                yield signed ? sext(v, field, n) : zext(v, field, n);
+            }
+            case INSERT_U8, INSERT_U16 -> {
+                int field = op == Op.INSERT_U8 ? 8 : 16;
+                BitVecExpr low = zext(c.mkExtract(field - 1, 0, a), field, n);
+                yield c.mkBVSHL(low, c.mkBVMul(fieldIndex(b, n, field), bv(field, n)));
+            }
+
+            case F2F16, F2F16_RTNE, F2F32, F2F64 -> bits(c.mkFPToFP(rne(), fp(a, n), sort(out)), out);
+            case F2F16_RTZ -> bits(c.mkFPToFP(c.mkFPRoundTowardZero(), fp(a, n), sort(out)), out);
+            case F2I8, F2I16, F2I32, F2I64 -> {
+                FPExpr v = fp(a, n);
+                FPExpr limit = c.mkFP(Math.scalb(1.0, out - 1), sort(n));
+                FPExpr low = c.mkFP(-Math.scalb(1.0, out - 1), sort(n));
+                yield ite(c.mkFPIsNaN(v), bv(0, out), ite(c.mkFPGEq(v, limit), bv(Bits.maxSigned(out), out),
+                        ite(c.mkFPLEq(v, low), bv(Bits.minSigned(out), out), c.mkFPToBV(c.mkFPRoundTowardZero(), v, out, true))));
+            }
+            case F2U8, F2U16, F2U32, F2U64 -> {
+                FPExpr v = fp(a, n);
+                FPExpr limit = c.mkFP(Math.scalb(1.0, out), sort(n));
+                yield ite(c.mkOr(c.mkFPIsNaN(v), c.mkFPLEq(v, c.mkFP(0.0, sort(n)))), bv(0, out),
+                        ite(c.mkFPGEq(v, limit), bv(-1, out), c.mkFPToBV(c.mkFPRoundTowardZero(), v, out, false)));
+            }
+            case I2F16, I2F32, I2F64 -> bits(c.mkFPToFP(rne(), a, sort(out), true), out);
+            case U2F16, U2F32, U2F64 -> bits(c.mkFPToFP(rne(), a, sort(out), false), out);
+            case I2I8, I2I16, I2I32, I2I64 -> sext(a, n, out);
+            case U2U8, U2U16, U2U32, U2U64 -> zext(a, n, out);
+            case B2F16, B2F32, B2F64 -> ite(c.mkEq(a, bv(1, 1)), fconst(1.0, out), bv(0, out));
+            case B2I8, B2I16, B2I32, B2I64 -> zext(a, 1, out);
+            case F2B1 -> bool(c.mkNot(c.mkFPIsZero(fp(a, n))));
+            case I2B1 -> bool(c.mkNot(isZero(a, n)));
+
+            case PACK_64_2X32_SPLIT -> c.mkConcat(b, a);
+            case PACK_64_2X32_SPLIT_X -> c.mkConcat(c.mkExtract(63, 32, a), b);
+            case PACK_64_2X32_SPLIT_Y -> c.mkConcat(b, c.mkExtract(31, 0, a));
+            case UNPACK_64_2X32_SPLIT_X -> c.mkExtract(31, 0, a);
+            case UNPACK_64_2X32_SPLIT_Y -> c.mkExtract(63, 32, a);
+            case PACK_32_2X16_SPLIT -> c.mkConcat(b, a);
+            case UNPACK_32_2X16_SPLIT_X -> c.mkExtract(15, 0, a);
+            case UNPACK_32_2X16_SPLIT_Y -> c.mkExtract(31, 16, a);
+            default -> throw new IllegalArgumentException(op.opName() + " has no SMT encoding");
+        };
+    }
+
+    private BoolExpr unordered(BitVecExpr a, BitVecExpr b, int n) {
+        return c.mkOr(c.mkFPIsNaN(fp(a, n)), c.mkFPIsNaN(fp(b, n)));
+    }
+
+    private BitVecExpr imin(BitVecExpr a, BitVecExpr b) {
+        return ite(c.mkBVSLT(a, b), a, b);
+    }
+
+    private BitVecExpr imax(BitVecExpr a, BitVecExpr b) {
+        return ite(c.mkBVSGT(a, b), a, b);
+    }
+
+    private BitVecExpr umin(BitVecExpr a, BitVecExpr b) {
+        return ite(c.mkBVULT(a, b), a, b);
+    }
+
+    private BitVecExpr umax(BitVecExpr a, BitVecExpr b) {
+        return ite(c.mkBVUGT(a, b), a, b);
+    }
+
+    /** A sum computed in n + 1 bits, clamped to the signed range of n bits. */
+    private BitVecExpr saturateSigned(BitVecExpr wide, int n) {
+        BitVecExpr max = sext(bv(Bits.maxSigned(n), n), n, n + 1), min = sext(bv(Bits.minSigned(n), n), n, n + 1);
+        return c.mkExtract(n - 1, 0, ite(c.mkBVSGT(wide, max), max, ite(c.mkBVSLT(wide, min), min, wide)));
+    }
+
+    /** The index of the highest set bit as a 32-bit value, -1 for 0. */
+    private BitVecExpr highestSet(BitVecExpr a, int n) {
+        BitVecExpr r = bv(-1, 32);
+        for (int i = 0; i < n; i++) r = ite(c.mkEq(c.mkExtract(i, i, a), bv(1, 1)), bv(i, 32), r);
+        return r;
+    }
+
+    /** Field number {@code b mod (n / field)} as an n-bit value (the count is a power of two). */
+    private BitVecExpr fieldIndex(BitVecExpr b, int n, int field) {
+        int count = n / field;
+        if (count == 1) return bv(0, n);
+        return c.mkBVAND(b, bv(count - 1, n));
+    }
+}
