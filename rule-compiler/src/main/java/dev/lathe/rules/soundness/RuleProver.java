@@ -12,6 +12,7 @@ import com.microsoft.z3.Status;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
+import dev.lathe.ir.rewrite.Predicate;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Condition;
 import dev.lathe.rules.model.Node;
@@ -172,24 +173,56 @@ public final class RuleProver implements AutoCloseable {
         } else {
             bad = ctx.mkOr(r.undecided(), differ);
         }
-        Solver solver = ctx.mkSolver();
-        Params params = ctx.mkParams();
-        params.add("timeout", settings.timeoutMs());
-        solver.setParameters(params);
-        for (Condition c : rule.conditions()) solver.add(holds(c, vars.get(c.var().name()), varBits.get(c.var().name())));
-        solver.add(ctx.mkNot(p.undecided()));
-        solver.add(bad);
-        Status st = solver.check();
-        if (st == Status.UNKNOWN) return new Outcome(st, solver.getReasonUnknown(), null);
-        if (st == Status.UNSATISFIABLE) return new Outcome(st, null, null);
-        Model m = solver.getModel();
-        Map<String, Long> in = new LinkedHashMap<>();
-        for (Map.Entry<String, BitVecExpr> e : vars.entrySet()) {
-            BitVecNum v = (BitVecNum) m.eval(e.getValue(), true);
-            in.put(e.getKey(), v.getBigInteger().longValue());
+        List<BoolExpr> facts = new ArrayList<>();
+        for (Condition c : rule.conditions()) facts.add(holds(c, vars.get(c.var().name()), varBits.get(c.var().name())));
+        facts.add(ctx.mkNot(p.undecided()));
+        facts.add(bad);
+        // A variable that must be a power of two (or the negation of one) has n values: one
+        // easy question per value (the division or multiplication by it becomes a shift) beats
+        // one hard question about all of them, as the 64-bit divisions show.
+        List<BoolExpr> cases = new ArrayList<>();
+        cases.add(ctx.mkTrue());
+        for (Condition c : rule.conditions()) {
+            if (c.predicate() != Predicate.IS_POWER_OF_TWO && c.predicate() != Predicate.IS_NEG_POWER_OF_TWO) continue;
+            BitVecExpr v = vars.get(c.var().name());
+            int b = varBits.get(c.var().name());
+            List<BoolExpr> next = new ArrayList<>();
+            for (BoolExpr sofar : cases) {
+                for (int k = 0; k < b; k++) {
+                    long value = c.predicate() == Predicate.IS_POWER_OF_TWO ? 1L << k : -(1L << k);
+                    next.add(ctx.mkAnd(sofar, ctx.mkEq(v, ops.bv(value, b))));
+                }
+            }
+            if (next.size() > MAX_CASES) break;
+            cases = next;
         }
-        return new Outcome(st, null, in);
+        long deadline = System.nanoTime() + settings.timeoutMs() * 1_000_000L;
+        for (BoolExpr assumption : cases) {
+            long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000L);
+            // A fresh solver per case, the case asserted: its preprocessing then propagates the
+            // constant (checking under an assumption leaves the general problem to the core).
+            Solver solver = ctx.mkSolver();
+            Params params = ctx.mkParams();
+            params.add("timeout", (int) Math.min(Integer.MAX_VALUE, left));
+            solver.setParameters(params);
+            for (BoolExpr f : facts) solver.add(f);
+            solver.add(assumption);
+            Status st = solver.check();
+            if (st == Status.UNKNOWN) return new Outcome(st, solver.getReasonUnknown(), null);
+            if (st == Status.UNSATISFIABLE) continue;
+            Model m = solver.getModel();
+            Map<String, Long> in = new LinkedHashMap<>();
+            for (Map.Entry<String, BitVecExpr> e : vars.entrySet()) {
+                BitVecNum v = (BitVecNum) m.eval(e.getValue(), true);
+                in.put(e.getKey(), v.getBigInteger().longValue());
+            }
+            return new Outcome(st, null, in);
+        }
+        return new Outcome(Status.UNSATISFIABLE, null, null);
     }
+
+    /** The most cases a rule's power-of-two variables are split into (two 64-bit ones: 4,096). */
+    private static final int MAX_CASES = 4096;
 
     private Term term(Node node, Map<String, BitVecExpr> vars, RuleEvaluator.Sizes sizes, RuleEvaluator ev) {
         BoolExpr no = ctx.mkFalse();

@@ -161,8 +161,10 @@ final class SmtOps {
             case FFMA -> bits(c.mkFPFMA(rne(), fp(a, n), fp(b, n), fp(x, n)), n);
             case FRCP -> bits(c.mkFPDiv(rne(), c.mkFP(1.0, sort(n)), fp(a, n)), n);
             case FSQRT -> bits(c.mkFPSqrt(rne(), fp(a, n)), n);
-            case FNEG -> c.mkBVXOR(a, bv(FloatBits.signBit(n), n));
-            case FABS -> c.mkBVAND(a, bv(~FloatBits.signBit(n), n));
+            // Bit operations, NaN included; a number's result is also spelt as the FP theory's
+            // negation or absolute value, which lets the solver see -(a * b) as (-a) * b.
+            case FNEG -> ite(c.mkFPIsNaN(fp(a, n)), c.mkBVXOR(a, bv(FloatBits.signBit(n), n)), c.mkFPToIEEEBV(c.mkFPNeg(fp(a, n))));
+            case FABS -> ite(c.mkFPIsNaN(fp(a, n)), c.mkBVAND(a, bv(~FloatBits.signBit(n), n)), c.mkFPToIEEEBV(c.mkFPAbs(fp(a, n))));
             case FMIN -> fmin(a, b, n);
             case FMAX -> fmax(a, b, n);
             case FMIN3 -> fmin(fmin(a, b, n), x, n);
