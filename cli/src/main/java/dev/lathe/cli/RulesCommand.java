@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -37,15 +38,29 @@ final class RulesCommand implements Runnable {
         throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand (try: lathe rules check --help)");
     }
 
-    /** The {@code --bits} list as a {@code Bits.sizeFlag} set (all sizes when absent). */
-    static int sizeFlags(String command, List<Integer> bits) {
-        if (bits == null) return 31;
-        int sizes = 0;
-        for (int b : bits) {
-            if (!Bits.isValidBitSize(b)) throw new CliException(command + ": --bits: " + b + " is not a bit size (1, 8, 16, 32 or 64)");
-            sizes |= Bits.sizeFlag(b);
+    /** The options both commands take: which bit sizes, and how many rules at once. */
+    static final class SizesAndJobs {
+        @Option(names = "--bits", paramLabel = "LIST", split = ",", description = "bit sizes, e.g. 8,16,32,64 (default: all)")
+        List<Integer> bits;
+
+        @Option(names = "--jobs", paramLabel = "N", description = "rules at once (default: the number of cores)")
+        int jobs = Runtime.getRuntime().availableProcessors();
+
+        /** {@code --bits} as a {@code Bits.sizeFlag} set (all sizes when absent). */
+        int sizeFlags(String command) {
+            if (bits == null) return 31;
+            int sizes = 0;
+            for (int b : bits) {
+                if (!Bits.isValidBitSize(b)) throw new CliException(command + ": --bits: " + b + " is not a bit size (1, 8, 16, 32 or 64)");
+                sizes |= Bits.sizeFlag(b);
+            }
+            return sizes;
         }
-        return sizes;
+
+        int jobs(String command) {
+            if (jobs < 1) throw new CliException(command + ": --jobs must be positive");
+            return jobs;
+        }
     }
 
     /** The rules of {@code files}, compiled as the build compiles them; errors stop the command, warnings go to stderr. */
@@ -90,17 +105,14 @@ final class RulesCommand implements Runnable {
                 description = "the solver's time for each rule at each bit size (default ${DEFAULT-VALUE})")
         int timeoutMs = RuleProver.Settings.defaults().timeoutMs();
 
-        @Option(names = "--bits", paramLabel = "LIST", split = ",", description = "bit sizes to prove, e.g. 8,16,32,64 (default: all)")
-        List<Integer> bits;
-
-        @Option(names = "--jobs", paramLabel = "N", description = "rules proved at once (default: the number of cores)")
-        int jobs = Runtime.getRuntime().availableProcessors();
+        @Mixin
+        SizesAndJobs run;
 
         @Override
         public Integer call() throws InterruptedException {
             if (timeoutMs < 1) throw new CliException("lathe rules prove: --timeout-ms must be positive");
-            if (jobs < 1) throw new CliException("lathe rules prove: --jobs must be positive");
-            RuleProver.Settings settings = new RuleProver.Settings(timeoutMs, sizeFlags("lathe rules prove", bits));
+            RuleProver.Settings settings = new RuleProver.Settings(timeoutMs, run.sizeFlags("lathe rules prove"));
+            int jobs = run.jobs("lathe rules prove");
             List<CheckedRule> rules = load(files, spec);
             ExecutorService pool = Executors.newFixedThreadPool(jobs);
             List<Future<Proof>> results = new ArrayList<>();
@@ -163,17 +175,14 @@ final class RulesCommand implements Runnable {
         @Option(names = "--seed", paramLabel = "S", description = "the random seed (printed in the summary; default ${DEFAULT-VALUE})")
         long seed = SoundnessChecker.Settings.defaults().seed();
 
-        @Option(names = "--bits", paramLabel = "LIST", split = ",", description = "bit sizes to check, e.g. 8,16,32,64 (default: all)")
-        List<Integer> bits;
-
-        @Option(names = "--jobs", paramLabel = "N", description = "rules checked at once (default: the number of cores)")
-        int jobs = Runtime.getRuntime().availableProcessors();
+        @Mixin
+        SizesAndJobs run;
 
         @Override
         public Integer call() throws InterruptedException {
             if (samples < 1) throw new CliException("lathe rules check: --samples must be positive");
-            if (jobs < 1) throw new CliException("lathe rules check: --jobs must be positive");
-            int sizes = sizeFlags("lathe rules check", bits);
+            int sizes = run.sizeFlags("lathe rules check");
+            int jobs = run.jobs("lathe rules check");
             List<CheckedRule> rules = load(files, spec);
             SoundnessChecker checker = new SoundnessChecker(new SoundnessChecker.Settings(samples, seed, sizes));
             ExecutorService pool = Executors.newFixedThreadPool(jobs);

@@ -425,6 +425,27 @@ class CliTest {
     }
 
     @Test
+    void rulesProveProvesRefutesAndSaysWhatIsOnlyTested() throws IOException {
+        Path good = file("proved.rules", "pass p;\nr: iadd(a, 0) => a;\ns: fadd(a, 0.0) ~=> a;\n");
+        Result ok = lathe("rules", "prove", "--bits", "8,32", good.toString());
+        assertEquals(0, ok.code(), ok.err());
+        assertTrue(ok.out().contains("proved    " + good + ":2:1: rule r is proved at 8, 32 bits"), ok.out());
+        assertTrue(ok.out().contains("tested    " + good + ":3:1: rule s is tested, not proved: an inexact rule"), ok.out());
+        assertTrue(ok.out().contains("2 rules: 1 proved, 0 REFUTED, 0 unknown, 1 tested only"), ok.out());
+        // wrong on one 32-bit value: sampling misses it, the solver does not
+        Path bad = file("refuted.rules", "pass q;\nr: ieq(ixor(a@32, 0x1234abcd), 0x0f0f1111) => false;\n");
+        Result refuted = lathe("rules", "prove", bad.toString());
+        assertEquals(1, refuted.code(), refuted.err());
+        assertTrue(refuted.out().contains("REFUTED   " + bad + ":2:1: rule r is unsound at 32 bits: a = 490453724 (0x1d3bbadc)"),
+                refuted.out());
+        Result badOption = lathe("rules", "prove", "--timeout-ms", "0", good.toString());
+        assertEquals(1, badOption.code());
+        assertTrue(badOption.err().contains("lathe rules prove: --timeout-ms must be positive"), badOption.err());
+        Result badBits = lathe("rules", "prove", "--bits", "12", good.toString());
+        assertTrue(badBits.err().contains("lathe rules prove: --bits: 12 is not a bit size"), badBits.err());
+    }
+
+    @Test
     void theCommandTableNamesEachCommandAsItsAnnotationDoes() {
         for (var e : Main.COMMANDS.entrySet()) {
             assertEquals(e.getKey(), new picocli.CommandLine(e.getValue().get()).getCommandName());
