@@ -19,6 +19,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -60,6 +62,21 @@ final class RulesCommand implements Runnable {
         int jobs(String command) {
             if (jobs < 1) throw new CliException(command + ": --jobs must be positive");
             return jobs;
+        }
+
+        /** Runs {@code work} on every rule, {@code jobs} at once, and hands the results to {@code report} in the rules' order. */
+        <T> void forEachRule(String failure, int jobs, List<CheckedRule> rules, Function<CheckedRule, T> work, Consumer<T> report)
+                throws InterruptedException {
+            ExecutorService pool = Executors.newFixedThreadPool(jobs);
+            try {
+                List<Future<T>> results = new ArrayList<>();
+                for (CheckedRule r : rules) results.add(pool.submit(() -> work.apply(r)));
+                for (Future<T> f : results) report.accept(f.get());
+            } catch (ExecutionException e) {
+                throw new CliException(failure + ": " + e.getCause());
+            } finally {
+                pool.shutdownNow();
+            }
         }
     }
 
@@ -114,35 +131,23 @@ final class RulesCommand implements Runnable {
             RuleProver.Settings settings = new RuleProver.Settings(timeoutMs, run.sizeFlags("lathe rules prove"));
             int jobs = run.jobs("lathe rules prove");
             List<CheckedRule> rules = load(files, spec);
-            ExecutorService pool = Executors.newFixedThreadPool(jobs);
-            List<Future<Proof>> results = new ArrayList<>();
-            for (CheckedRule r : rules) {
-                results.add(pool.submit(() -> {
-                    try (RuleProver prover = new RuleProver(settings)) {
-                        return prover.prove(r);
-                    }
-                }));
-            }
             PrintWriter out = spec.commandLine().getOut();
             Map<Proof.Kind, Integer> counts = new java.util.EnumMap<>(Proof.Kind.class);
-            try {
-                for (Future<Proof> f : results) {
-                    Proof p = f.get();
-                    counts.merge(p.kind(), 1, Integer::sum);
-                    String tag = switch (p.kind()) {
-                        case PROVED -> "proved   ";
-                        case REFUTED -> "REFUTED  ";
-                        case UNKNOWN -> "unknown  ";
-                        case TESTED -> "tested   ";
-                        case ENCODING_MISMATCH -> "ENCODING ";
-                    };
-                    out.println(tag + " " + p.message());
+            run.forEachRule("lathe rules prove: the prover failed", jobs, rules, r -> {
+                try (RuleProver prover = new RuleProver(settings)) {
+                    return prover.prove(r);
                 }
-            } catch (ExecutionException e) {
-                throw new CliException("lathe rules prove: the prover failed: " + e.getCause());
-            } finally {
-                pool.shutdownNow();
-            }
+            }, p -> {
+                counts.merge(p.kind(), 1, Integer::sum);
+                String tag = switch (p.kind()) {
+                    case PROVED -> "proved   ";
+                    case REFUTED -> "REFUTED  ";
+                    case UNKNOWN -> "unknown  ";
+                    case TESTED -> "tested   ";
+                    case ENCODING_MISMATCH -> "ENCODING ";
+                };
+                out.println(tag + " " + p.message());
+            });
             int refuted = counts.getOrDefault(Proof.Kind.REFUTED, 0), mismatch = counts.getOrDefault(Proof.Kind.ENCODING_MISMATCH, 0);
             out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + counts.getOrDefault(Proof.Kind.PROVED, 0) + " proved, "
                     + refuted + " REFUTED, " + counts.getOrDefault(Proof.Kind.UNKNOWN, 0) + " unknown, "
@@ -185,35 +190,23 @@ final class RulesCommand implements Runnable {
             int jobs = run.jobs("lathe rules check");
             List<CheckedRule> rules = load(files, spec);
             SoundnessChecker checker = new SoundnessChecker(new SoundnessChecker.Settings(samples, seed, sizes));
-            ExecutorService pool = Executors.newFixedThreadPool(jobs);
-            List<Future<Verdict>> results = new ArrayList<>();
-            for (CheckedRule r : rules) results.add(pool.submit(() -> checker.check(r)));
             PrintWriter out = spec.commandLine().getOut();
-            int sound = 0, unsound = 0, unchecked = 0;
-            long inputs = 0;
-            try {
-                for (Future<Verdict> f : results) {
-                    Verdict v = f.get();
-                    inputs += v.checked();
-                    switch (v.kind()) {
-                        case SOUND -> sound++;
-                        case UNSOUND -> unsound++;
-                        case UNCHECKED -> unchecked++;
-                    }
-                    String tag = switch (v.kind()) {
-                        case SOUND -> "sound    ";
-                        case UNSOUND -> "UNSOUND  ";
-                        case UNCHECKED -> "unchecked";
-                    };
-                    out.println(tag + " " + v.message());
-                }
-            } catch (ExecutionException e) {
-                throw new CliException("lathe rules check: the checker failed: " + e.getCause());
-            } finally {
-                pool.shutdownNow();
-            }
+            int[] counts = new int[Verdict.Kind.values().length];
+            long[] inputs = {0};
+            run.forEachRule("lathe rules check: the checker failed", jobs, rules, checker::check, v -> {
+                inputs[0] += v.checked();
+                counts[v.kind().ordinal()]++;
+                String tag = switch (v.kind()) {
+                    case SOUND -> "sound    ";
+                    case UNSOUND -> "UNSOUND  ";
+                    case UNCHECKED -> "unchecked";
+                };
+                out.println(tag + " " + v.message());
+            });
+            int sound = counts[Verdict.Kind.SOUND.ordinal()], unsound = counts[Verdict.Kind.UNSOUND.ordinal()];
+            int unchecked = counts[Verdict.Kind.UNCHECKED.ordinal()];
             out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + sound + " sound, " + unsound + " UNSOUND, " + unchecked + " unchecked; "
-                    + inputs + " inputs compared (seed " + seed + ", " + samples + " samples per size)");
+                    + inputs[0] + " inputs compared (seed " + seed + ", " + samples + " samples per size)");
             out.flush();
             if (sound + unsound == 0 && unchecked > 0) {
                 throw new CliException("lathe rules check: no rule could be checked at the requested sizes "

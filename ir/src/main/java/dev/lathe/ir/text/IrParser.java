@@ -560,7 +560,7 @@ public final class IrParser {
 
     /** Names {@code v} by {@code text[start, end)}, a name the caller checked is new. */
     private void define(int start, int end, Value v) {
-        if (!values.add(start, end, v)) throw new IllegalStateException("value defined twice");
+        values.add(start, end, v);
         if (!placeholders.isEmpty()) {
             Value ph = placeholders.remove(text.substring(start, end));
             if (ph != null) ph.replaceAllUsesWith(v);
@@ -580,9 +580,9 @@ public final class IrParser {
         if (!Bits.isValidBitSize(bits)) throw error(bitsTok, "invalid bit size " + text(bitsTok) + " (expected 1, 8, 16, 32 or 64)");
         SourceLoc loc = loc(start);
         int name = expect(Token.Kind.VALUE, "the defined value's name, such as %4");
-        // Checked here, while the name's token is held (a phi's sources may be many).
-        if (values.get(lexer.start(name), lexer.end(name)) != null) throw error(name, "value %" + text(name) + " is defined twice");
         int nameStart = lexer.start(name), nameEnd = lexer.end(name);
+        // Checked here, while the name's token is held (a phi's sources may be many).
+        if (values.get(nameStart, nameEnd) != null) throw error(name, "value %" + text(name) + " is defined twice");
         expect("=");
         Token bang = is(peek(), "!") ? lexer.token(advance()) : null;
         int opTok = expect(Token.Kind.IDENT, "an operation");

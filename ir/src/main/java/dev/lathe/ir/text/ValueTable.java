@@ -38,13 +38,11 @@ final class ValueTable {
         return null;
     }
 
-    /** Adds the value named by {@code text[start, end)}; false (and no change) if the name is taken. */
-    boolean add(int start, int end, Value v) {
-        if (get(start, end) != null) return false;
+    /** Adds the value named by {@code text[start, end)}, a name the caller found absent with {@link #get}. */
+    void add(int start, int end, Value v) {
         if (2 * (size + 1) > values.length) grow();
         insert(start, end, v);
         size++;
-        return true;
     }
 
     private void insert(int start, int end, Value v) {

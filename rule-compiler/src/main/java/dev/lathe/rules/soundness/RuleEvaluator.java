@@ -151,6 +151,27 @@ final class RuleEvaluator {
         return literals.computeIfAbsent(text, RuleLiteral::of);
     }
 
+    /**
+     * The size class that names a rule's size: its root's variable-size operands (feq compares
+     * 32-bit values even though its result is 1 bit), or its result when there are none.
+     */
+    static int rootClass(CheckedRule rule) {
+        return rule.pattern().opClass() >= 0 ? rule.pattern().opClass() : rule.pattern().sizeClass();
+    }
+
+    /**
+     * The size assignments to check or prove: those whose root size is in {@code rootSizes}
+     * ({@code Bits.sizeFlag} set) and at which every literal of the rule has a value.
+     */
+    List<Sizes> applicable(int rootSizes) {
+        List<Sizes> out = new ArrayList<>();
+        int root = rootClass(rule);
+        for (Sizes sizes : sizeAssignments(rule, 31)) {
+            if ((rootSizes & Bits.sizeFlag(sizes.of(root))) != 0 && literalsFit(sizes)) out.add(sizes);
+        }
+        return out;
+    }
+
     /** Every assignment of legal sizes to the classes (fixed classes keep their size). */
     static List<Sizes> sizeAssignments(CheckedRule rule, int allowedSizes) {
         List<SizeClass> classes = rule.classes();

@@ -4,14 +4,11 @@ import com.microsoft.z3.BitVecExpr;
 import com.microsoft.z3.BitVecNum;
 import com.microsoft.z3.BoolExpr;
 import com.microsoft.z3.Context;
-import com.microsoft.z3.FPExpr;
 import com.microsoft.z3.Model;
 import com.microsoft.z3.Params;
 import com.microsoft.z3.Solver;
 import com.microsoft.z3.Status;
-import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.Op;
-import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.Predicate;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Condition;
@@ -101,13 +98,11 @@ public final class RuleProver implements AutoCloseable {
                     + " has no SMT encoding", List.of(), List.of(), null);
         }
         RuleEvaluator ev = new RuleEvaluator(rule);
-        int rootClass = rule.pattern().opClass() >= 0 ? rule.pattern().opClass() : rule.pattern().sizeClass();
+        int rootClass = RuleEvaluator.rootClass(rule);
         TreeSet<Integer> proved = new TreeSet<>(), unknown = new TreeSet<>();
         List<String> reasons = new ArrayList<>();
-        for (RuleEvaluator.Sizes sizes : RuleEvaluator.sizeAssignments(rule, 31)) {
+        for (RuleEvaluator.Sizes sizes : ev.applicable(settings.sizes())) {
             int rootBits = sizes.of(rootClass);
-            if ((settings.sizes() & Bits.sizeFlag(rootBits)) == 0) continue;
-            if (!ev.literalsFit(sizes)) continue;
             Outcome o = proveAt(rule, ev, sizes);
             switch (o.status) {
                 case UNSATISFIABLE -> proved.add(rootBits);
@@ -174,7 +169,7 @@ public final class RuleProver implements AutoCloseable {
             bad = ctx.mkOr(r.undecided(), differ);
         }
         List<BoolExpr> facts = new ArrayList<>();
-        for (Condition c : rule.conditions()) facts.add(holds(c, vars.get(c.var().name()), varBits.get(c.var().name())));
+        for (Condition c : rule.conditions()) facts.add(ops.holds(c.predicate(), c.type(), c.bound(), vars.get(c.var().name()), varBits.get(c.var().name())));
         facts.add(ctx.mkNot(p.undecided()));
         facts.add(bad);
         // A variable that must be a power of two (or the negation of one) has n values: one
@@ -235,16 +230,15 @@ public final class RuleProver implements AutoCloseable {
         int k = op.srcs().size();
         Term[] srcs = new Term[k];
         BitVecExpr[] bits = new BitVecExpr[k];
-        int[] srcBits = new int[k];
         for (int i = 0; i < k; i++) {
             srcs[i] = term(op.srcs().get(i), vars, sizes, ev);
             bits[i] = srcs[i].bits();
-            srcBits[i] = sizes.of(op.srcs().get(i).sizeClass());
         }
         int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
-        BitVecExpr result = ops.apply(op.op(), unsized, bits, srcBits);
+        BitVecExpr result = ops.apply(op.op(), unsized, bits);
         int outBits = op.op().outputBits(unsized);
-        return new Term(result, provenanceOpen(op.op(), srcs, result, outBits), provenanceUndecided(op.op(), srcs));
+        BoolExpr undecided = provenanceUndecided(op.op(), srcs);
+        return new Term(result, provenanceOpen(op.op(), srcs, undecided, result, outBits), undecided);
     }
 
     /** {@link RuleEvaluator}'s provenance rules: whether the result is undecided. */
@@ -263,13 +257,12 @@ public final class RuleProver implements AutoCloseable {
         return any.isEmpty() ? ctx.mkFalse() : ctx.mkOr(any.toArray(new BoolExpr[0]));
     }
 
-    /** Whether the result is an open NaN (given it is not undecided). */
-    private BoolExpr provenanceOpen(Op op, Term[] s, BitVecExpr result, int outBits) {
+    /** Whether the result is an open NaN. */
+    private BoolExpr provenanceOpen(Op op, Term[] s, BoolExpr undecided, BitVecExpr result, int outBits) {
         if (op == Op.BCSEL) {
             BoolExpr cond = ctx.mkEq(s[0].bits(), ops.bv(1, 1));
             return ctx.mkAnd(ctx.mkNot(s[0].undecided()), (BoolExpr) ctx.mkITE(cond, s[1].open(), s[2].open()));
         }
-        BoolExpr undecided = provenanceUndecided(op, s);
         if (op.movesData()) return ctx.mkAnd(ctx.mkNot(undecided), s[0].open());
         if (op.computesFloat() && outBits >= 16) {
             return ctx.mkAnd(ctx.mkNot(undecided), ctx.mkFPIsNaN(ops.fp(result, outBits)));
@@ -277,53 +270,4 @@ public final class RuleProver implements AutoCloseable {
         return ctx.mkFalse();
     }
 
-    /** {@code Predicate.holds} on a bit-vector: the condition as an assumption. */
-    private BoolExpr holds(Condition c, BitVecExpr x, int n) {
-        if (c.type() == TypeClass.FLOAT) {
-            FPExpr v = ops.fp(x, n);
-            BoolExpr nan = ctx.mkFPIsNaN(v);
-            BoolExpr neg = ctx.mkEq(ctx.mkExtract(n - 1, n - 1, x), ops.bv(1, 1));
-            FPExpr zero = ctx.mkFPZero(ops.sort(n), false);
-            return switch (c.predicate()) {
-                case IS_ZERO -> ctx.mkFPIsZero(v);
-                case IS_NOT_ZERO -> ctx.mkNot(ctx.mkFPIsZero(v));
-                case IS_NOT_NEGATIVE -> ctx.mkAnd(ctx.mkNot(nan), ctx.mkNot(neg));
-                case IS_NOT_POSITIVE -> ctx.mkAnd(ctx.mkNot(nan), neg);
-                case IS_GT_ZERO -> ctx.mkFPGt(v, zero);
-                case IS_LT_ZERO -> ctx.mkFPLt(v, zero);
-                case IS_GE_ZERO -> ctx.mkFPGEq(v, zero);
-                case IS_LE_ZERO -> ctx.mkFPLEq(v, zero);
-                case IS_FINITE -> ctx.mkNot(ctx.mkOr(nan, ctx.mkFPIsInfinite(v)));
-                case IS_A_NUMBER -> ctx.mkNot(nan);
-                case IS_INTEGRAL -> ctx.mkAnd(ctx.mkNot(nan), ctx.mkOr(ctx.mkFPIsInfinite(v),
-                        ctx.mkFPEq(ctx.mkFPRoundToIntegral(ctx.mkFPRoundTowardZero(), v), v)));
-                case IS_IN_UNIT_INTERVAL -> ctx.mkAnd(ctx.mkNot(nan), ctx.mkNot(neg), ctx.mkFPLEq(v, ctx.mkFP(1.0, ops.sort(n))));
-                case HAS_NORMAL_RECIPROCAL -> ctx.mkAnd(ctx.mkNot(ctx.mkOr(nan, ctx.mkFPIsInfinite(v), ctx.mkFPIsZero(v))),
-                        ctx.mkFPIsNormal(ctx.mkFPDiv(ctx.mkFPRoundNearestTiesToEven(), ctx.mkFP(1.0, ops.sort(n)), v)));
-                default -> throw new IllegalStateException(c.predicate().spelling() + " does not apply to floats");
-            };
-        }
-        boolean unsigned = c.type() == TypeClass.UINT;
-        BitVecExpr zero = ops.bv(0, n);
-        BoolExpr isZero = ctx.mkEq(x, zero);
-        return switch (c.predicate()) {
-            case IS_POWER_OF_TWO -> powerOfTwo(x, n);
-            case IS_NEG_POWER_OF_TWO -> powerOfTwo(ctx.mkBVNeg(x), n);
-            case IS_ZERO -> isZero;
-            case IS_NOT_ZERO -> ctx.mkNot(isZero);
-            case IS_NOT_NEGATIVE, IS_GE_ZERO -> unsigned ? ctx.mkTrue() : ctx.mkBVSGE(x, zero);
-            case IS_NOT_POSITIVE, IS_LE_ZERO -> unsigned ? isZero : ctx.mkBVSLE(x, zero);
-            case IS_GT_ZERO -> unsigned ? ctx.mkNot(isZero) : ctx.mkBVSGT(x, zero);
-            case IS_LT_ZERO -> unsigned ? ctx.mkFalse() : ctx.mkBVSLT(x, zero);
-            case ULT_CONST -> Long.compareUnsigned(c.bound(), Bits.mask(n)) > 0 ? ctx.mkTrue() : ctx.mkBVULT(x, ops.bv(c.bound(), n));
-            case ILT_CONST -> c.bound() > Bits.maxSigned(n) ? ctx.mkTrue()
-                    : c.bound() <= Bits.minSigned(n) ? ctx.mkFalse() : ctx.mkBVSLT(x, ops.bv(c.bound(), n));
-            default -> throw new IllegalStateException(c.predicate().spelling() + " does not apply to integers");
-        };
-    }
-
-    private BoolExpr powerOfTwo(BitVecExpr x, int n) {
-        BitVecExpr zero = ops.bv(0, n);
-        return ctx.mkAnd(ctx.mkNot(ctx.mkEq(x, zero)), ctx.mkEq(ctx.mkBVAND(x, ctx.mkBVSub(x, ops.bv(1, n))), zero));
-    }
 }

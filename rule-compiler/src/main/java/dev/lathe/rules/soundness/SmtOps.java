@@ -9,6 +9,8 @@ import com.microsoft.z3.FPSort;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
+import dev.lathe.ir.op.TypeClass;
+import dev.lathe.ir.rewrite.Predicate;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -88,7 +90,7 @@ final class SmtOps {
     }
 
     /** {@code count mod n} as an n-bit value, for a 32-bit count and a power-of-two n. */
-    private BitVecExpr countMod(BitVecExpr count, int countBits, int n) {
+    private BitVecExpr countMod(BitVecExpr count, int n) {
         if (n == 1) return bv(0, 1);
         int k = Integer.numberOfTrailingZeros(n);
         return zext(c.mkExtract(k - 1, 0, count), k, n);
@@ -142,10 +144,9 @@ final class SmtOps {
      * One component of {@code op}'s result.
      *
      * @param n     the size of the op's unsized operands (0 when it has none)
-     * @param s     the sources
-     * @param sBits each source's size
+     * @param s     the sources (each of the size the op's signature gives it)
      */
-    BitVecExpr apply(Op op, int n, BitVecExpr[] s, int[] sBits) {
+    BitVecExpr apply(Op op, int n, BitVecExpr[] s) {
         int out = op.outputBits(n);
         BitVecExpr a = s.length > 0 ? s[0] : null, b = s.length > 1 ? s[1] : null, x = s.length > 2 ? s[2] : null;
         return switch (op) {
@@ -252,11 +253,11 @@ final class SmtOps {
             case IOR -> c.mkBVOR(a, b);
             case IXOR -> c.mkBVXOR(a, b);
             case INOT -> c.mkBVNot(a);
-            case ISHL -> c.mkBVSHL(a, countMod(b, sBits[1], n));
-            case ISHR -> c.mkBVASHR(a, countMod(b, sBits[1], n));
-            case USHR -> c.mkBVLSHR(a, countMod(b, sBits[1], n));
-            case UROL -> c.mkBVRotateLeft(a, countMod(b, sBits[1], n));
-            case UROR -> c.mkBVRotateRight(a, countMod(b, sBits[1], n));
+            case ISHL -> c.mkBVSHL(a, countMod(b, n));
+            case ISHR -> c.mkBVASHR(a, countMod(b, n));
+            case USHR -> c.mkBVLSHR(a, countMod(b, n));
+            case UROL -> c.mkBVRotateLeft(a, countMod(b, n));
+            case UROR -> c.mkBVRotateRight(a, countMod(b, n));
             case BIT_COUNT -> {
                 BitVecExpr sum = bv(0, 32);
                 for (int i = 0; i < n; i++) sum = c.mkBVAdd(sum, zext(c.mkExtract(i, i, a), 1, 32));
@@ -367,5 +368,58 @@ final class SmtOps {
         int count = n / field;
         if (count == 1) return bv(0, n);
         return c.mkBVAND(b, bv(count - 1, n));
+    }
+
+    /**
+     * {@link Predicate#holds} on a bit-vector {@code x} of {@code n} bits, read as {@code type}
+     * ({@code bound}: the literal of the bounded predicates): a rule's condition as an assumption.
+     */
+    BoolExpr holds(Predicate predicate, TypeClass type, long bound, BitVecExpr x, int n) {
+        if (type == TypeClass.FLOAT) {
+            FPExpr v = fp(x, n);
+            BoolExpr nan = c.mkFPIsNaN(v);
+            BoolExpr neg = c.mkEq(c.mkExtract(n - 1, n - 1, x), bv(1, 1));
+            FPExpr zero = c.mkFPZero(sort(n), false);
+            return switch (predicate) {
+                case IS_ZERO -> c.mkFPIsZero(v);
+                case IS_NOT_ZERO -> c.mkNot(c.mkFPIsZero(v));
+                case IS_NOT_NEGATIVE -> c.mkAnd(c.mkNot(nan), c.mkNot(neg));
+                case IS_NOT_POSITIVE -> c.mkAnd(c.mkNot(nan), neg);
+                case IS_GT_ZERO -> c.mkFPGt(v, zero);
+                case IS_LT_ZERO -> c.mkFPLt(v, zero);
+                case IS_GE_ZERO -> c.mkFPGEq(v, zero);
+                case IS_LE_ZERO -> c.mkFPLEq(v, zero);
+                case IS_FINITE -> c.mkNot(c.mkOr(nan, c.mkFPIsInfinite(v)));
+                case IS_A_NUMBER -> c.mkNot(nan);
+                case IS_INTEGRAL -> c.mkAnd(c.mkNot(nan), c.mkOr(c.mkFPIsInfinite(v),
+                        c.mkFPEq(c.mkFPRoundToIntegral(c.mkFPRoundTowardZero(), v), v)));
+                case IS_IN_UNIT_INTERVAL -> c.mkAnd(c.mkNot(nan), c.mkNot(neg), c.mkFPLEq(v, c.mkFP(1.0, sort(n))));
+                case HAS_NORMAL_RECIPROCAL -> c.mkAnd(c.mkNot(c.mkOr(nan, c.mkFPIsInfinite(v), c.mkFPIsZero(v))),
+                        c.mkFPIsNormal(c.mkFPDiv(c.mkFPRoundNearestTiesToEven(), c.mkFP(1.0, sort(n)), v)));
+                default -> throw new IllegalStateException(predicate.spelling() + " does not apply to floats");
+            };
+        }
+        boolean unsigned = type == TypeClass.UINT;
+        BitVecExpr zero = bv(0, n);
+        BoolExpr isZero = c.mkEq(x, zero);
+        return switch (predicate) {
+            case IS_POWER_OF_TWO -> powerOfTwo(x, n);
+            case IS_NEG_POWER_OF_TWO -> powerOfTwo(c.mkBVNeg(x), n);
+            case IS_ZERO -> isZero;
+            case IS_NOT_ZERO -> c.mkNot(isZero);
+            case IS_NOT_NEGATIVE, IS_GE_ZERO -> unsigned ? c.mkTrue() : c.mkBVSGE(x, zero);
+            case IS_NOT_POSITIVE, IS_LE_ZERO -> unsigned ? isZero : c.mkBVSLE(x, zero);
+            case IS_GT_ZERO -> unsigned ? c.mkNot(isZero) : c.mkBVSGT(x, zero);
+            case IS_LT_ZERO -> unsigned ? c.mkFalse() : c.mkBVSLT(x, zero);
+            case ULT_CONST -> Long.compareUnsigned(bound, Bits.mask(n)) > 0 ? c.mkTrue() : c.mkBVULT(x, bv(bound, n));
+            case ILT_CONST -> bound > Bits.maxSigned(n) ? c.mkTrue()
+                    : bound <= Bits.minSigned(n) ? c.mkFalse() : c.mkBVSLT(x, bv(bound, n));
+            default -> throw new IllegalStateException(predicate.spelling() + " does not apply to integers");
+        };
+    }
+
+    private BoolExpr powerOfTwo(BitVecExpr x, int n) {
+        BitVecExpr zero = bv(0, n);
+        return c.mkAnd(c.mkNot(c.mkEq(x, zero)), c.mkEq(c.mkBVAND(x, c.mkBVSub(x, bv(1, n))), zero));
     }
 }

@@ -75,18 +75,13 @@ public final class SoundnessChecker {
 
     public Verdict check(CheckedRule rule) {
         RuleEvaluator ev = new RuleEvaluator(rule);
-        List<RuleEvaluator.Sizes> assignments = RuleEvaluator.sizeAssignments(rule, 31);
         long checked = 0;
         List<String> checkedSizes = new ArrayList<>();
-        // A rule's size is that of its root's variable-size operands (feq compares 32-bit
-        // values even though its result is 1 bit), or of its result when there are none.
-        int rootClass = rule.pattern().opClass() >= 0 ? rule.pattern().opClass() : rule.pattern().sizeClass();
+        int rootClass = RuleEvaluator.rootClass(rule);
         // A per-rule seed: the same whatever order rules are checked in.
         long ruleSeed = settings.seed() * 31 + rule.name().hashCode() * 1_000_003L + rule.line();
-        for (RuleEvaluator.Sizes sizes : assignments) {
+        for (RuleEvaluator.Sizes sizes : ev.applicable(settings.sizes())) {
             int rootBits = sizes.of(rootClass);
-            if ((settings.sizes() & Bits.sizeFlag(rootBits)) == 0) continue;
-            if (!ev.literalsFit(sizes)) continue;
             SizeRun run = new SizeRun(rule, ev, sizes, new SplittableRandom(ruleSeed ^ rootBits));
             Verdict v = run.execute();
             if (v != null) return v;
@@ -163,7 +158,7 @@ public final class SoundnessChecker {
 
         /** The size a report names: the root's operand size, else its result size. */
         int ruleBits() {
-            return sizes.of(rule.pattern().opClass() >= 0 ? rule.pattern().opClass() : rule.pattern().sizeClass());
+            return sizes.of(RuleEvaluator.rootClass(rule));
         }
 
         /** Null when every comparison held, else the unsound verdict. */

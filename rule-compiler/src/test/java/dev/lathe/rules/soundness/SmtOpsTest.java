@@ -10,6 +10,7 @@ import com.microsoft.z3.Expr;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
+import dev.lathe.ir.rewrite.Predicate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Every op's SMT encoding against the op table: on edge and random operands at every legal
  * size, the solver evaluates the term over constants and the op table evaluates the op, and the
- * two must give the same bits. This is what makes a proof mean something about Lathe's ops.
+ * two must give the same bits; likewise every condition against {@code Predicate.holds}. This
+ * is what makes a proof mean something about Lathe's ops.
  */
 class SmtOpsTest {
     private static final int SAMPLES = 60;
@@ -66,12 +68,46 @@ class SmtOpsTest {
                     terms[i] = ops.bv(srcs[i][0], bits[i]);
                 }
                 long want = op.evaluate(n, 1, srcs)[0];
-                Expr<?> got = ops.apply(op, n, terms, bits).simplify();
+                Expr<?> got = ops.apply(op, n, terms).simplify();
                 assertTrue(got instanceof BitVecNum, op.opName() + ": the term did not reduce to a number: " + got);
                 long have = ((BitVecNum) got).getBigInteger().longValue();
                 StringBuilder in = new StringBuilder();
                 for (int i = 0; i < k; i++) in.append(i == 0 ? "" : ", ").append("0x").append(Long.toHexString(srcs[i][0]));
                 assertEquals(Long.toHexString(want), Long.toHexString(have), op.opName() + "@" + n + "(" + in + ")");
+            }
+        }
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyConditionAgreesWithPredicateHolds() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Predicate p : Predicate.values()) {
+            for (TypeClass t : List.of(TypeClass.FLOAT, TypeClass.INT, TypeClass.UINT)) {
+                if (!p.appliesTo(t)) continue;
+                for (int n : t == TypeClass.FLOAT ? List.of(16, 32, 64) : List.of(8, 16, 32, 64)) {
+                    tests.add(DynamicTest.dynamicTest(p.spelling() + " " + t + "@" + n, () -> crossCheck(p, t, n)));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    private static void crossCheck(Predicate p, TypeClass t, int n) {
+        SplittableRandom rnd = new SplittableRandom(p.ordinal() * 977L + t.ordinal() * 31L + n);
+        List<Long> edges = Values.edges(t, n);
+        try (Context ctx = new Context()) {
+            SmtOps ops = new SmtOps(ctx);
+            for (int sample = 0; sample < SAMPLES; sample++) {
+                long bound = p.takesLiteral() ? edges.get(rnd.nextInt(edges.size())) : 0;
+                if (p == Predicate.ILT_CONST) bound = Bits.sext(bound, n);
+                if (p == Predicate.ULT_CONST) bound = Bits.zext(bound, n);
+                long x = (sample < SAMPLES / 2 ? edges.get(rnd.nextInt(edges.size()))
+                        : Values.satisfying(rnd, p, t, n, bound)) & Bits.mask(n);
+                boolean want = p.holds(x, n, t, bound);
+                Expr<?> got = ops.holds(p, t, bound, ops.bv(x, n), n).simplify();
+                assertTrue(got.isTrue() || got.isFalse(), p.spelling() + ": the term did not reduce to a truth value: " + got);
+                assertEquals(want, got.isTrue(), p.spelling() + " " + t + "@" + n + " of 0x" + Long.toHexString(x)
+                        + (p.takesLiteral() ? ", bound " + bound : ""));
             }
         }
     }
