@@ -134,9 +134,7 @@ final class RulesCommand implements Runnable {
             PrintWriter out = spec.commandLine().getOut();
             Map<Proof.Kind, Integer> counts = new java.util.EnumMap<>(Proof.Kind.class);
             run.forEachRule("lathe rules prove: the prover failed", jobs, rules, r -> {
-                try (RuleProver prover = new RuleProver(settings)) {
-                    return prover.prove(r);
-                }
+                return new RuleProver(settings).prove(r);
             }, p -> {
                 counts.merge(p.kind(), 1, Integer::sum);
                 String tag = switch (p.kind()) {

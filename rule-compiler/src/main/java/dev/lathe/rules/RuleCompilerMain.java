@@ -6,35 +6,53 @@ import com.palantir.javapoet.JavaFile;
 import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeSpec;
+import dev.lathe.ir.rewrite.RuleInfo;
 import dev.lathe.ir.rewrite.RuleSet;
 import dev.lathe.ir.text.Diagnostic;
 import dev.lathe.ir.text.Utf8Text;
 import dev.lathe.rules.codegen.MatcherGenerator;
 import dev.lathe.rules.codegen.SoundnessTestGenerator;
 import dev.lathe.rules.model.CheckedFile;
+import dev.lathe.rules.model.CheckedRule;
+import dev.lathe.rules.soundness.Proof;
+import dev.lathe.rules.soundness.ProofCache;
+import dev.lathe.rules.soundness.RuleProver;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import javax.lang.model.element.Modifier;
 
 /**
  * The rule compiler as the build runs it:
  *
- * <pre>RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR] [--in-build]</pre>
+ * <pre>RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]
+ *                  [--prove true|false] [--proof-cache DIR] [--proof-timeout-ms N] [--in-build]</pre>
  *
  * Compiles every {@code *.rules} file of the rules directory (in name order), prints every
  * diagnostic of every file and exits with 1 if there is any; otherwise writes one matcher class
  * per file and {@code GeneratedRules}, which lists them, under the output directory, and with
  * {@code --tests-out} one soundness test class per file (a test per rule). Rule locations are
  * cited relative to {@code --cite-from} (the repository root).
+ *
+ * <p>With {@code --prove true} every rule first goes to the SMT prover (on every core, each
+ * answer kept in the {@code --proof-cache} directory so that an unchanged rule is not proved
+ * again). A refuted rule is an error, printed with its counterexample, like a type error: no
+ * matcher is generated for a rule known to be wrong. Rules the solver could not decide in the
+ * budget are listed. Each rule's answer goes into its {@code RuleInfo} ({@code --rule-stats}).
  */
 public final class RuleCompilerMain {
     private RuleCompilerMain() {}
@@ -68,6 +86,9 @@ public final class RuleCompilerMain {
         Path citeFrom = null;
         Path testsOut = null;
         String pkg = "dev.lathe.generated";
+        boolean prove = false;
+        Path proofCache = null;
+        int proofTimeoutMs = RuleProver.Settings.defaults().timeoutMs();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -80,6 +101,19 @@ public final class RuleCompilerMain {
                 case "--package" -> pkg = args[++i];
                 case "--cite-from" -> citeFrom = Path.of(args[++i]);
                 case "--tests-out" -> testsOut = Path.of(args[++i]);
+                case "--prove" -> prove = Boolean.parseBoolean(args[++i]);
+                case "--proof-cache" -> proofCache = Path.of(args[++i]);
+                case "--proof-timeout-ms" -> {
+                    try {
+                        proofTimeoutMs = Integer.parseInt(args[++i]);
+                    } catch (NumberFormatException e) {
+                        proofTimeoutMs = 0;
+                    }
+                    if (proofTimeoutMs < 1) {
+                        err.println("lathe rule compiler: --proof-timeout-ms needs a positive number, not " + args[i]);
+                        return 2;
+                    }
+                }
                 default -> {
                     err.println("lathe rule compiler: unknown option " + a);
                     return 2;
@@ -88,7 +122,7 @@ public final class RuleCompilerMain {
         }
         if (rules == null || out == null) {
             err.println("usage: RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]"
-                    + " [--in-build]");
+                    + " [--prove true|false] [--proof-cache DIR] [--proof-timeout-ms N] [--in-build]");
             return 2;
         }
         List<Path> files;
@@ -129,10 +163,15 @@ public final class RuleCompilerMain {
             err.println(errors + " error" + (errors == 1 ? "" : "s") + " in the rule files");
             return 1;
         }
+        Map<CheckedRule, Proof> proofs = new IdentityHashMap<>();
+        if (prove) {
+            RuleProver.Settings settings = new RuleProver.Settings(proofTimeoutMs, RuleProver.Settings.defaults().sizes());
+            if (!proveAll(checked, new ProofCache(proofCache), settings, proofs, err)) return 1;
+        }
         try {
             List<ClassName> sets = new ArrayList<>();
             for (CheckedFile f : checked) {
-                JavaFile jf = MatcherGenerator.generate(f, pkg);
+                JavaFile jf = MatcherGenerator.generate(f, pkg, r -> proofWord(proofs.get(r)));
                 jf.writeTo(out);
                 if (testsOut != null) SoundnessTestGenerator.generate(f, pkg).writeTo(testsOut);
                 sets.add(ClassName.get(pkg, MatcherGenerator.classNameFor(f.passName())));
@@ -143,6 +182,78 @@ public final class RuleCompilerMain {
             return 1;
         }
         return 0;
+    }
+
+    /**
+     * Proves every rule of the files on every core (through the cache when there is one), puts
+     * the answers in {@code out}, prints the unknowns and a summary, and returns false after
+     * printing the refutations when any rule is wrong.
+     */
+    static boolean proveAll(List<CheckedFile> files, ProofCache cache, RuleProver.Settings settings,
+                            Map<CheckedRule, Proof> out, PrintStream err) {
+        List<CheckedRule> rules = new ArrayList<>();
+        for (CheckedFile f : files) rules.addAll(f.rules());
+        int threads = Math.max(1, Math.min(rules.size(), Runtime.getRuntime().availableProcessors()));
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "lathe-prover");
+            t.setDaemon(true);
+            return t;
+        });
+        long start = System.nanoTime();
+        try {
+            List<Future<Proof>> futures = new ArrayList<>();
+            for (CheckedRule r : rules) {
+                futures.add(pool.submit(() -> cache.prove(settings, r)));
+            }
+            for (int i = 0; i < rules.size(); i++) out.put(rules.get(i), futures.get(i).get());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("lathe rule compiler: interrupted while proving the rules");
+            return false;
+        } catch (ExecutionException e) {
+            err.println("lathe rule compiler: the SMT prover failed: " + e.getCause()
+                    + " (this is a bug in Lathe, or Z3 could not start; build with -Dlathe.prove=false to skip the proofs)");
+            return false;
+        } finally {
+            pool.shutdownNow();
+        }
+        Map<Proof.Kind, Integer> counts = new EnumMap<>(Proof.Kind.class);
+        int wrong = 0;
+        for (CheckedRule r : rules) {
+            Proof p = out.get(r);
+            counts.merge(p.kind(), 1, Integer::sum);
+            switch (p.kind()) {
+                case REFUTED, ENCODING_MISMATCH -> {
+                    err.println("error: " + p.message());
+                    wrong++;
+                }
+                case UNKNOWN -> err.println("unknown: " + p.message());
+                default -> { }
+            }
+        }
+        long ms = (System.nanoTime() - start) / 1_000_000;
+        err.printf("rule proofs: %d proved, %d unknown, %d tested only; %d proved now (%.1f s), %d from %s"
+                        + " (%d ms per rule and size)%n",
+                counts.getOrDefault(Proof.Kind.PROVED, 0), counts.getOrDefault(Proof.Kind.UNKNOWN, 0),
+                counts.getOrDefault(Proof.Kind.TESTED, 0), cache.provedNow(), ms / 1000.0, rules.size() - cache.provedNow(),
+                cache.dir() == null ? "no cache" : cache.dir(), settings.timeoutMs());
+        if (wrong > 0) {
+            err.println(wrong + " rule" + (wrong == 1 ? " is" : "s are")
+                    + " wrong (see above): fix or remove them; the counterexample replays with lathe rules check");
+            return false;
+        }
+        return true;
+    }
+
+    /** The word {@code RuleInfo.proof} holds for an answer (null: not proved in this build). */
+    static String proofWord(Proof p) {
+        if (p == null) return RuleInfo.NOT_PROVED;
+        return switch (p.kind()) {
+            case PROVED -> RuleInfo.PROVED;
+            case UNKNOWN -> RuleInfo.UNKNOWN;
+            case TESTED -> RuleInfo.TESTED;
+            case REFUTED, ENCODING_MISMATCH -> throw new IllegalStateException("a wrong rule is never generated: " + p.message());
+        };
     }
 
     /** The file's text, or null after printing why it cannot be had (unreadable, not UTF-8: located). */

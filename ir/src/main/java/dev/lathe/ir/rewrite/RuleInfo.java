@@ -7,5 +7,19 @@ package dev.lathe.ir.rewrite;
  * @param location {@code rules/algebraic.rules:12}
  * @param text     the rule as written
  * @param exact    {@code =>} (true) or {@code ~=>} (false)
+ * @param proof    what the build's SMT prover said of it, in a word: {@link #PROVED} (at every
+ *                 size it applies at), {@link #UNKNOWN} (not decided in the time budget at some
+ *                 size; sampled), {@link #TESTED} (inexact, or an op without an SMT encoding;
+ *                 sampled), or {@link #NOT_PROVED} (built without proofs, or read at run time)
  */
-public record RuleInfo(String name, String location, String text, boolean exact) {}
+public record RuleInfo(String name, String location, String text, boolean exact, String proof) {
+    public static final String PROVED = "proved";
+    public static final String UNKNOWN = "unknown";
+    public static final String TESTED = "tested";
+    public static final String NOT_PROVED = "-";
+
+    /** A rule not (yet) seen by the prover. */
+    public RuleInfo(String name, String location, String text, boolean exact) {
+        this(name, location, text, exact, NOT_PROVED);
+    }
+}

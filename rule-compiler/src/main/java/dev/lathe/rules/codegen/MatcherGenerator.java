@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.lang.model.element.Modifier;
 
@@ -63,13 +64,15 @@ public final class MatcherGenerator {
     private static final ClassName TYPE_CLASS = ClassName.get(TypeClass.class);
 
     private final CheckedFile file;
+    private final Function<CheckedRule, String> proof;
     private final String packageName;
     private final String className;
     private final Map<String, String> literalFields = new LinkedHashMap<>();
     private final Set<String> readings = new TreeSet<>();
 
-    private MatcherGenerator(CheckedFile file, String packageName) {
+    private MatcherGenerator(CheckedFile file, String packageName, Function<CheckedRule, String> proof) {
         this.file = file;
+        this.proof = proof;
         this.packageName = packageName;
         this.className = classNameFor(file.passName());
     }
@@ -93,9 +96,17 @@ public final class MatcherGenerator {
         return sb + "Rules";
     }
 
-    /** The Java source of the matcher class for {@code file}. */
+    /** The Java source of the matcher class for {@code file}, its rules not proved. */
     public static JavaFile generate(CheckedFile file, String packageName) {
-        return new MatcherGenerator(file, packageName).build();
+        return generate(file, packageName, r -> RuleInfo.NOT_PROVED);
+    }
+
+    /**
+     * The Java source of the matcher class for {@code file}; {@code proof} gives each rule's
+     * {@link RuleInfo#proof} word.
+     */
+    public static JavaFile generate(CheckedFile file, String packageName, Function<CheckedRule, String> proof) {
+        return new MatcherGenerator(file, packageName, proof).build();
     }
 
     private JavaFile build() {
@@ -131,7 +142,7 @@ public final class MatcherGenerator {
 
         TypeName listOfInfo = ParameterizedTypeName.get(ClassName.get(List.class), RULE_INFO);
         type.addField(FieldSpec.builder(listOfInfo, "RULES", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-                .initializer(ruleInfos(type, file, listOfInfo)).build());
+                .initializer(ruleInfos(type, file, listOfInfo, proof)).build());
         for (String r : readings) {
             type.addField(FieldSpec.builder(boolean.class, r, Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
                     .addJavadoc(r.equals("AS_FLOAT") ? "A literal read as a float (1.0), at the size it is used.\n"
@@ -624,12 +635,13 @@ public final class MatcherGenerator {
      * {@code new RuleInfo(...)} expressions exceed, so large files fill the table from helper
      * methods of {@value #INFOS_PER_METHOD} entries each.
      */
-    private static CodeBlock ruleInfos(TypeSpec.Builder type, CheckedFile file, TypeName listOfInfo) {
+    private static CodeBlock ruleInfos(TypeSpec.Builder type, CheckedFile file, TypeName listOfInfo,
+                                       Function<CheckedRule, String> proof) {
         List<CheckedRule> rules = file.rules();
         if (rules.size() <= INFOS_PER_METHOD) {
             CodeBlock.Builder infos = CodeBlock.builder().add("$T.of(\n", List.class).indent();
             for (int i = 0; i < rules.size(); i++) {
-                infos.add("$L$L\n", ruleInfo(rules.get(i)), i + 1 < rules.size() ? "," : "");
+                infos.add("$L$L\n", ruleInfo(rules.get(i), proof), i + 1 < rules.size() ? "," : "");
             }
             return infos.unindent().add(")").build();
         }
@@ -642,7 +654,7 @@ public final class MatcherGenerator {
             MethodSpec.Builder chunk = MethodSpec.methodBuilder("rules" + part)
                     .addModifiers(Modifier.PRIVATE, Modifier.STATIC).addParameter(listOfInfo, "out");
             for (int i = start; i < Math.min(rules.size(), start + INFOS_PER_METHOD); i++) {
-                chunk.addStatement("out.add($L)", ruleInfo(rules.get(i)));
+                chunk.addStatement("out.add($L)", ruleInfo(rules.get(i), proof));
             }
             type.addMethod(chunk.build());
             all.addStatement("rules$L(out)", part);
@@ -651,8 +663,9 @@ public final class MatcherGenerator {
         return CodeBlock.of("allRules()");
     }
 
-    private static CodeBlock ruleInfo(CheckedRule r) {
-        return CodeBlock.of("new $T($S, $S, $S, $L)", RULE_INFO, r.name(), r.location(), r.text(), r.exact());
+    private static CodeBlock ruleInfo(CheckedRule r, Function<CheckedRule, String> proof) {
+        return CodeBlock.of("new $T($S, $S, $S, $L, $S)", RULE_INFO, r.name(), r.location(), r.text(), r.exact(),
+                proof.apply(r));
     }
 
     private MethodSpec ruleMethod(int index, CheckedRule r) {

@@ -13,7 +13,10 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * What the generated soundness tests call: compiles a rule file of the repository once (system
  * property {@code lathe.root}, default {@code ..}) and checks one of its rules with the default
- * settings, or with {@code -Dlathe.seed=…} and {@code -Dlathe.samples=…} to replay or widen a run.
+ * settings, or with {@code -Dlathe.seed=…} and {@code -Dlathe.samples=…} to replay or widen a run;
+ * and proves it with the SMT prover, through the proof cache the build keeps
+ * ({@code -Dlathe.proof.cache=DIR}, {@code -Dlathe.proof.timeout-ms=N}; {@code -Dlathe.prove=false}
+ * skips the proofs).
  */
 public final class RuleChecks {
     private RuleChecks() {}
@@ -22,9 +25,27 @@ public final class RuleChecks {
 
     /** The verdict for rule {@code name} of {@code file} (a path relative to the repository root). */
     public static Verdict check(String file, String name) {
+        return new SoundnessChecker(settings()).check(rule(file, name));
+    }
+
+    /** The prover's answer for the rule, or null when proofs are off ({@code -Dlathe.prove=false}). */
+    public static Proof prove(String file, String name) {
+        if (!Boolean.parseBoolean(System.getProperty("lathe.prove", "true"))) return null;
+        return CACHE.prove(proofSettings(), rule(file, name));
+    }
+
+    private static final ProofCache CACHE = new ProofCache(
+            System.getProperty("lathe.proof.cache") == null ? null : Path.of(System.getProperty("lathe.proof.cache")));
+
+    static RuleProver.Settings proofSettings() {
+        RuleProver.Settings d = RuleProver.Settings.defaults();
+        return new RuleProver.Settings(Integer.getInteger("lathe.proof.timeout-ms", d.timeoutMs()), d.sizes());
+    }
+
+    private static CheckedRule rule(String file, String name) {
         CheckedFile f = FILES.computeIfAbsent(file, RuleChecks::compile);
         for (CheckedRule r : f.rules()) {
-            if (r.name().equals(name)) return new SoundnessChecker(settings()).check(r);
+            if (r.name().equals(name)) return r;
         }
         throw new IllegalStateException(file + " has no rule " + name + " (rebuild to regenerate the tests)");
     }

@@ -8,7 +8,9 @@ import com.microsoft.z3.Model;
 import com.microsoft.z3.Params;
 import com.microsoft.z3.Solver;
 import com.microsoft.z3.Status;
+import com.microsoft.z3.Tactic;
 import dev.lathe.ir.op.Op;
+import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.Predicate;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Condition;
@@ -38,9 +40,11 @@ import java.util.TreeSet;
  * changes nothing about meaning. Conditions become assumptions, with {@code Predicate.holds}'s
  * meaning spelt out on bit-vectors.
  *
- * <p>Not thread-safe: one prover (one Z3 context) per thread.
+ * <p>Each rule gets a Z3 context of its own: a context slows down as it accumulates terms and
+ * solvers (the power-of-two rules, 0.2 s each in a fresh context, time out after a few hundred
+ * rules in a shared one). Not thread-safe: one prover per thread.
  */
-public final class RuleProver implements AutoCloseable {
+public final class RuleProver {
     /**
      * @param timeoutMs the solver's budget for each size assignment of a rule
      * @param sizes     the sizes of the matched value to prove ({@code Bits.sizeFlag} set)
@@ -55,18 +59,12 @@ public final class RuleProver implements AutoCloseable {
     public static final int ENCODING_VERSION = SmtOps.VERSION;
 
     private final Settings settings;
-    private final Context ctx;
-    private final SmtOps ops;
+    /** The Z3 context of the rule being proved: a fresh one per rule (see the class comment). */
+    private Context ctx;
+    private SmtOps ops;
 
     public RuleProver(Settings settings) {
         this.settings = settings;
-        this.ctx = new Context();
-        this.ops = new SmtOps(ctx);
-    }
-
-    @Override
-    public void close() {
-        ctx.close();
     }
 
     /** The first op of the rule without an SMT encoding, or null when every op has one. */
@@ -86,8 +84,13 @@ public final class RuleProver implements AutoCloseable {
         return null;
     }
 
+    /** How a report line about the rule begins: {@code rules/a.rules:12:1: rule mul_one}. */
+    static String where(CheckedRule rule) {
+        return rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name();
+    }
+
     public Proof prove(CheckedRule rule) {
-        String where = rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name();
+        String where = where(rule);
         if (!rule.exact()) {
             return new Proof(Proof.Kind.TESTED, rule.name(), where + " is tested, not proved: an inexact rule (~=>) is checked by sampling",
                     List.of(), List.of(), null);
@@ -97,12 +100,31 @@ public final class RuleProver implements AutoCloseable {
             return new Proof(Proof.Kind.TESTED, rule.name(), where + " is tested, not proved: " + missing.opName()
                     + " has no SMT encoding", List.of(), List.of(), null);
         }
+        try (Context c = new Context()) {
+            ctx = c;
+            ops = new SmtOps(c);
+            return proveExact(rule, where);
+        } finally {
+            ctx = null;
+            ops = null;
+        }
+    }
+
+    private Proof proveExact(CheckedRule rule, String where) {
         RuleEvaluator ev = new RuleEvaluator(rule);
         int rootClass = RuleEvaluator.rootClass(rule);
         TreeSet<Integer> proved = new TreeSet<>(), unknown = new TreeSet<>();
         List<String> reasons = new ArrayList<>();
-        for (RuleEvaluator.Sizes sizes : ev.applicable(settings.sizes())) {
+        // Smallest sizes first; once the solver gives up at one size it is not asked about a larger
+        // one, which is never easier (the fused multiply-adds would spend three budgets, not one).
+        List<RuleEvaluator.Sizes> assignments = new ArrayList<>(ev.applicable(settings.sizes()));
+        assignments.sort(java.util.Comparator.comparingInt(a -> a.of(rootClass)));
+        for (RuleEvaluator.Sizes sizes : assignments) {
             int rootBits = sizes.of(rootClass);
+            if (!unknown.isEmpty() && rootBits > unknown.first()) {
+                if (unknown.add(rootBits)) reasons.add(rootBits + " bits: not tried after " + unknown.first() + " bits");
+                continue;
+            }
             Outcome o = proveAt(rule, ev, sizes);
             switch (o.status) {
                 case UNSATISFIABLE -> proved.add(rootBits);
@@ -157,6 +179,18 @@ public final class RuleProver implements AutoCloseable {
             varBits.put(v, b);
             vars.put(v, ctx.mkBVConst(v, b));
         }
+        // A signed integer known not to be negative is spelt with a zero sign bit, not constrained
+        // to have one: the rewriter then folds the sign tests inside signed division and modulo,
+        // and idiv(a, b) = udiv(a, b) for such operands is decided at once at 64 bits (it timed
+        // out as an assumption). The condition stays asserted; it is now trivially true.
+        for (Condition c : rule.conditions()) {
+            String v = c.var().name();
+            int b = varBits.get(v);
+            if ((c.predicate() == Predicate.IS_NOT_NEGATIVE || c.predicate() == Predicate.IS_GE_ZERO)
+                    && c.type() != TypeClass.FLOAT && c.type() != TypeClass.UINT && b > 1 && !vars.get(v).isConcat()) {
+                vars.put(v, ctx.mkConcat(ops.bv(0, 1), ctx.mkBVConst(v, b - 1)));
+            }
+        }
         Term p = term(rule.pattern(), vars, sizes, ev);
         Term r = term(rule.replacement(), vars, sizes, ev);
         int n = sizes.of(rule.pattern().sizeClass());
@@ -191,19 +225,54 @@ public final class RuleProver implements AutoCloseable {
             if (next.size() > MAX_CASES) break;
             cases = next;
         }
+        // A variable shift or rotation count matters only modulo the size: one question per count
+        // turns each barrel shifter into wiring (64-bit rotations of rotations need it: 4,096
+        // trivial questions take 8 s, the one general question more than a minute).
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        shiftCounts(rule.pattern(), sizes, counts);
+        shiftCounts(rule.replacement(), sizes, counts);
+        for (Map.Entry<String, Integer> e : counts.entrySet()) {
+            int k = e.getValue();
+            BitVecExpr v = vars.get(e.getKey());
+            // A count already bounded below the size (ult_const(c, 32) on a 64-bit shift) has
+            // fewer values than low bits, each of them a whole constant.
+            long values = 1L << k;
+            boolean whole = false;
+            for (Condition c : rule.conditions()) {
+                if (c.predicate() == Predicate.ULT_CONST && c.var().name().equals(e.getKey())
+                        && Long.compareUnsigned(c.bound(), values) <= 0) {
+                    values = c.bound();
+                    whole = true;
+                }
+            }
+            if (values == 0 || cases.size() * values > MAX_CASES) continue;
+            int b = varBits.get(e.getKey());
+            BitVecExpr low = whole ? v : ctx.mkExtract(k - 1, 0, v);
+            List<BoolExpr> next = new ArrayList<>();
+            for (BoolExpr sofar : cases) {
+                for (int i = 0; i < values; i++) next.add(ctx.mkAnd(sofar, ctx.mkEq(low, whole ? ops.bv(i, b) : ctx.mkBV(i, k))));
+            }
+            cases = next;
+        }
         long deadline = System.nanoTime() + settings.timeoutMs() * 1_000_000L;
         for (BoolExpr assumption : cases) {
-            long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000L);
-            // A fresh solver per case, the case asserted: its preprocessing then propagates the
-            // constant (checking under an assumption leaves the general problem to the core).
-            Solver solver = ctx.mkSolver();
-            Params params = ctx.mkParams();
-            params.add("timeout", (int) Math.min(Integer.MAX_VALUE, left));
-            solver.setParameters(params);
-            for (BoolExpr f : facts) solver.add(f);
-            solver.add(assumption);
-            Status st = solver.check();
-            if (st == Status.UNKNOWN) return new Outcome(st, solver.getReasonUnknown(), null);
+            Solver solver = null;
+            Status st = Status.UNKNOWN;
+            for (int attempt = 0; st == Status.UNKNOWN; attempt++) {
+                long left = (deadline - System.nanoTime()) / 1_000_000L;
+                if (left <= 0 && attempt > 0) return new Outcome(st, solver.getReasonUnknown(), null);
+                long slice = Math.max(1, Math.min(left, (long) FIRST_ATTEMPT_MS << Math.min(attempt, 20)));
+                // A fresh solver per case, the case asserted: its preprocessing then propagates the
+                // constant (checking under an assumption leaves the general problem to the core).
+                solver = solver(attempt);
+                Params params = ctx.mkParams();
+                params.add("timeout", (int) Math.min(Integer.MAX_VALUE, slice));
+                params.add("random_seed", attempt);
+                solver.setParameters(params);
+                for (BoolExpr f : facts) solver.add(f);
+                solver.add(assumption);
+                st = solver.check();
+            }
             if (st == Status.UNSATISFIABLE) continue;
             Model m = solver.getModel();
             Map<String, Long> in = new LinkedHashMap<>();
@@ -216,7 +285,46 @@ public final class RuleProver implements AutoCloseable {
         return new Outcome(Status.UNSATISFIABLE, null, null);
     }
 
-    /** The most cases a rule's power-of-two variables are split into (two 64-bit ones: 4,096). */
+    /**
+     * The first attempt's budget; each next attempt gets twice the last, until the deadline. A
+     * bit-blasting solver's time on one question is heavy-tailed (the same 16-bit fmul identity
+     * takes 12 ms or over 10 s depending on the seed and the tactic), so short attempts with
+     * fresh seeds, rotating through {@link #STRATEGIES}, decide more rules within a budget than
+     * one long attempt: measured on the shipped rules, 5 unknowns instead of 8 at 10 s.
+     */
+    private static final int FIRST_ATTEMPT_MS = 200;
+
+    /** Z3's default solver, its floating-point tactic, and plain bit-blasting after fpa2bv. */
+    private static final List<String> STRATEGIES = List.of("default", "qffpbv",
+            "simplify,fpa2bv,simplify,solve-eqs,bit-blast,sat");
+
+    private Solver solver(int attempt) {
+        String[] tactics = STRATEGIES.get(attempt % STRATEGIES.size()).split(",");
+        if (tactics[0].equals("default")) return ctx.mkSolver();
+        Tactic t = ctx.mkTactic(tactics[0]);
+        for (int i = 1; i < tactics.length; i++) t = ctx.andThen(t, ctx.mkTactic(tactics[i]));
+        return ctx.mkSolver(t);
+    }
+
+    /**
+     * The variables used directly as the count of a shift or rotation, each with the number of
+     * low bits that count (log2 of the largest size it shifts).
+     */
+    private static void shiftCounts(Node node, RuleEvaluator.Sizes sizes, Map<String, Integer> out) {
+        if (!(node instanceof Node.OpNode op)) return;
+        switch (op.op()) {
+            case ISHL, ISHR, USHR, UROL, UROR -> {
+                int n = sizes.of(op.opClass());
+                if (op.srcs().get(1) instanceof Node.VarNode v && n > 1) {
+                    out.merge(v.name(), Integer.numberOfTrailingZeros(n), Math::max);
+                }
+            }
+            default -> { }
+        }
+        for (Node s : op.srcs()) shiftCounts(s, sizes, out);
+    }
+
+    /** The most cases a rule's power-of-two variables and shift counts are split into (two 64-bit ones: 4,096). */
     private static final int MAX_CASES = 4096;
 
     private Term term(Node node, Map<String, BitVecExpr> vars, RuleEvaluator.Sizes sizes, RuleEvaluator ev) {

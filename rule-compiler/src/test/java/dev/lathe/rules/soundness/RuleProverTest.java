@@ -25,9 +25,7 @@ class RuleProverTest {
     private static final RuleProver.Settings SETTINGS = new RuleProver.Settings(20_000, 31);
 
     private static Proof prove(CheckedRule rule) {
-        try (RuleProver p = new RuleProver(SETTINGS)) {
-            return p.prove(rule);
-        }
+        return new RuleProver(SETTINGS).prove(rule);
     }
 
     @TestFactory
@@ -88,11 +86,9 @@ class RuleProverTest {
     void aTimeOutIsUnknownNotProved() {
         // The fused multiply-add at 64 bits is far beyond a millisecond.
         CheckedFile f = compile("pass t;\nr: ffma(a, 1.0, b) => fadd(a, b);\n");
-        try (RuleProver p = new RuleProver(new RuleProver.Settings(1, 1 << 4))) {
-            Proof proof = p.prove(f.rules().get(0));
-            assertEquals(Proof.Kind.UNKNOWN, proof.kind(), proof.message());
-            assertEquals(List.of(64), proof.unknown());
-        }
+        Proof proof = new RuleProver(new RuleProver.Settings(1, 1 << 4)).prove(f.rules().get(0));
+        assertEquals(Proof.Kind.UNKNOWN, proof.kind(), proof.message());
+        assertEquals(List.of(64), proof.unknown());
     }
 
     private interface Check {
