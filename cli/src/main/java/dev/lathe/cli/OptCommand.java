@@ -119,7 +119,7 @@ final class OptCommand implements Callable<Integer> {
             err.println("rules of pass " + st.ruleSet().passName() + ": " + st.total() + " rewrite"
                     + (st.total() == 1 ? "" : "s"));
             for (RuleStats.Entry e : st.firedMostFirst()) {
-                err.printf("  %8d  %-28s %s%n", e.count(), e.rule().name(), e.rule().location());
+                err.printf("  %8d  %-28s %-8s %s%n", e.count(), e.rule().name(), e.rule().proof(), e.rule().location());
             }
             var never = st.neverFired();
             if (!never.isEmpty()) {

@@ -5,6 +5,7 @@ import dev.lathe.rules.RuleCompiler;
 import dev.lathe.rules.RuleCompilerMain;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.soundness.Proof;
+import dev.lathe.rules.soundness.ProofCache;
 import dev.lathe.rules.soundness.RuleProver;
 import dev.lathe.rules.soundness.SoundnessChecker;
 import dev.lathe.rules.soundness.Verdict;
@@ -80,6 +81,46 @@ final class RulesCommand implements Runnable {
         }
     }
 
+    /** How rules are proved: the solver's budget and where answers are kept. */
+    static final class ProofOptions {
+        @Option(names = "--timeout-ms", paramLabel = "N",
+                description = "the solver's time for each rule at each bit size (default ${DEFAULT-VALUE})")
+        int timeoutMs = RuleProver.Settings.defaults().timeoutMs();
+
+        @Option(names = "--proof-cache", paramLabel = "DIR",
+                description = "where proofs are kept, so that an unchanged rule is not proved again "
+                        + "(default: $XDG_CACHE_HOME/lathe/proofs, or ~/.cache/lathe/proofs)")
+        Path cacheDir;
+
+        @Option(names = "--no-proof-cache", description = "prove every rule again, and keep nothing")
+        boolean noCache;
+
+        RuleProver.Settings settings(String command, int sizes) {
+            if (timeoutMs < 1) throw new CliException(command + ": --timeout-ms must be positive");
+            return new RuleProver.Settings(timeoutMs, sizes);
+        }
+
+        ProofCache cache() {
+            if (noCache) return new ProofCache(null);
+            if (cacheDir != null) return new ProofCache(cacheDir);
+            String xdg = System.getenv("XDG_CACHE_HOME");
+            Path base = xdg != null && !xdg.isEmpty() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+            return new ProofCache(base.resolve("lathe").resolve("proofs"));
+        }
+    }
+
+    /** The column {@code rules prove} and {@code rules check} print for a proof. */
+    static String proofTag(Proof p) {
+        if (p == null) return "-        ";
+        return switch (p.kind()) {
+            case PROVED -> "proved   ";
+            case REFUTED -> "REFUTED  ";
+            case UNKNOWN -> "unknown  ";
+            case TESTED -> "tested   ";
+            case ENCODING_MISMATCH -> "ENCODING ";
+        };
+    }
+
     /** The rules of {@code files}, compiled as the build compiles them; errors stop the command, warnings go to stderr. */
     static List<CheckedRule> load(List<Path> files, CommandSpec spec) {
         List<CheckedRule> rules = new ArrayList<>();
@@ -118,33 +159,24 @@ final class RulesCommand implements Runnable {
         @Parameters(paramLabel = "FILE.rules", arity = "1..*", description = "rule files")
         List<Path> files;
 
-        @Option(names = "--timeout-ms", paramLabel = "N",
-                description = "the solver's time for each rule at each bit size (default ${DEFAULT-VALUE})")
-        int timeoutMs = RuleProver.Settings.defaults().timeoutMs();
+        @Mixin
+        ProofOptions proofs;
 
         @Mixin
         SizesAndJobs run;
 
         @Override
         public Integer call() throws InterruptedException {
-            if (timeoutMs < 1) throw new CliException("lathe rules prove: --timeout-ms must be positive");
-            RuleProver.Settings settings = new RuleProver.Settings(timeoutMs, run.sizeFlags("lathe rules prove"));
+            RuleProver.Settings settings = proofs.settings("lathe rules prove", run.sizeFlags("lathe rules prove"));
+            int timeoutMs = settings.timeoutMs();
             int jobs = run.jobs("lathe rules prove");
             List<CheckedRule> rules = load(files, spec);
+            ProofCache cache = proofs.cache();
             PrintWriter out = spec.commandLine().getOut();
             Map<Proof.Kind, Integer> counts = new java.util.EnumMap<>(Proof.Kind.class);
-            run.forEachRule("lathe rules prove: the prover failed", jobs, rules, r -> {
-                return new RuleProver(settings).prove(r);
-            }, p -> {
+            run.forEachRule("lathe rules prove: the prover failed", jobs, rules, r -> cache.prove(settings, r), p -> {
                 counts.merge(p.kind(), 1, Integer::sum);
-                String tag = switch (p.kind()) {
-                    case PROVED -> "proved   ";
-                    case REFUTED -> "REFUTED  ";
-                    case UNKNOWN -> "unknown  ";
-                    case TESTED -> "tested   ";
-                    case ENCODING_MISMATCH -> "ENCODING ";
-                };
-                out.println(tag + " " + p.message());
+                out.println(proofTag(p) + " " + p.message());
             });
             int refuted = counts.getOrDefault(Proof.Kind.REFUTED, 0), mismatch = counts.getOrDefault(Proof.Kind.ENCODING_MISMATCH, 0);
             out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + counts.getOrDefault(Proof.Kind.PROVED, 0) + " proved, "
@@ -161,9 +193,11 @@ final class RulesCommand implements Runnable {
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = {"Check rules for soundness: evaluate each rule's pattern and replacement with the op table on "
                     + "edge values, one value of each float class and random inputs (exhaustively at 8 bits for small "
-                    + "integer rules), at every bit size the rule admits. Prints one line per rule and a summary; "
-                    + "exits with 1 if a rule is unsound, and with 2 if no rule could be checked at the sizes asked for "
-                    + "(--bits): a run that showed nothing sound must not pass a script for one that did.",
+                    + "integer rules), at every bit size the rule admits; and ask the SMT prover about it, as "
+                    + "'rules prove' does (answers are kept in the proof cache; --no-prove samples only). Prints one "
+                    + "line per rule, its sampling verdict then its proof (proved, tested, unknown, REFUTED), and a "
+                    + "summary; exits with 1 if a rule is unsound or refuted, and with 2 if no rule could be checked at "
+                    + "the sizes asked for (--bits): a run that showed nothing sound must not pass a script for one that did.",
                     "Example: lathe rules check rules/*.rules"})
     static final class Check implements Callable<Integer> {
         @Spec
@@ -178,20 +212,35 @@ final class RulesCommand implements Runnable {
         @Option(names = "--seed", paramLabel = "S", description = "the random seed (printed in the summary; default ${DEFAULT-VALUE})")
         long seed = SoundnessChecker.Settings.defaults().seed();
 
+        @Option(names = "--no-prove", description = "sample only: do not ask the SMT prover")
+        boolean noProve;
+
+        @Mixin
+        ProofOptions proofs;
+
         @Mixin
         SizesAndJobs run;
+
+        /** One rule's sampling verdict and, unless --no-prove, its proof. */
+        private record Checked(Verdict verdict, Proof proof) {}
 
         @Override
         public Integer call() throws InterruptedException {
             if (samples < 1) throw new CliException("lathe rules check: --samples must be positive");
             int sizes = run.sizeFlags("lathe rules check");
             int jobs = run.jobs("lathe rules check");
+            RuleProver.Settings proving = proofs.settings("lathe rules check", sizes);
             List<CheckedRule> rules = load(files, spec);
             SoundnessChecker checker = new SoundnessChecker(new SoundnessChecker.Settings(samples, seed, sizes));
+            ProofCache cache = noProve ? null : proofs.cache();
             PrintWriter out = spec.commandLine().getOut();
             int[] counts = new int[Verdict.Kind.values().length];
+            Map<Proof.Kind, Integer> proofCounts = new java.util.EnumMap<>(Proof.Kind.class);
             long[] inputs = {0};
-            run.forEachRule("lathe rules check: the checker failed", jobs, rules, checker::check, v -> {
+            List<String> refutations = new ArrayList<>();
+            run.forEachRule("lathe rules check: the checker failed", jobs, rules,
+                    r -> new Checked(checker.check(r), cache == null ? null : cache.prove(proving, r)), c -> {
+                Verdict v = c.verdict();
                 inputs[0] += v.checked();
                 counts[v.kind().ordinal()]++;
                 String tag = switch (v.kind()) {
@@ -199,18 +248,30 @@ final class RulesCommand implements Runnable {
                     case UNSOUND -> "UNSOUND  ";
                     case UNCHECKED -> "unchecked";
                 };
-                out.println(tag + " " + v.message());
+                out.println(tag + " " + proofTag(c.proof()) + " " + v.message());
+                if (c.proof() != null) {
+                    proofCounts.merge(c.proof().kind(), 1, Integer::sum);
+                    if (c.proof().refuted() || c.proof().kind() == Proof.Kind.ENCODING_MISMATCH) refutations.add(c.proof().message());
+                }
             });
+            for (String r : refutations) out.println("REFUTED   " + r);
             int sound = counts[Verdict.Kind.SOUND.ordinal()], unsound = counts[Verdict.Kind.UNSOUND.ordinal()];
             int unchecked = counts[Verdict.Kind.UNCHECKED.ordinal()];
             out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + sound + " sound, " + unsound + " UNSOUND, " + unchecked + " unchecked; "
                     + inputs[0] + " inputs compared (seed " + seed + ", " + samples + " samples per size)");
+            if (cache != null) {
+                out.println("proofs: " + proofCounts.getOrDefault(Proof.Kind.PROVED, 0) + " proved, " + refutations.size()
+                        + " REFUTED, " + proofCounts.getOrDefault(Proof.Kind.UNKNOWN, 0) + " unknown, "
+                        + proofCounts.getOrDefault(Proof.Kind.TESTED, 0) + " tested only (" + proving.timeoutMs()
+                        + " ms per rule and size; " + cache.provedNow() + " new, " + (rules.size() - cache.provedNow())
+                        + " from " + (cache.dir() == null ? "no cache" : cache.dir()) + ")");
+            }
             out.flush();
             if (sound + unsound == 0 && unchecked > 0) {
                 throw new CliException("lathe rules check: no rule could be checked at the requested sizes "
                         + "(see the unchecked lines): nothing was shown sound", 2);
             }
-            return unsound > 0 ? 1 : 0;
+            return unsound > 0 || !refutations.isEmpty() ? 1 : 0;
         }
     }
 }

@@ -381,6 +381,8 @@ class CliTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.err().startsWith("rules of pass algebraic: 1 rewrite\n"), r.err());
         assertTrue(r.err().contains("rules/algebraic.rules:"), "each rule cites its line: " + r.err());
+        // the build proved mul_one (generated/pom.xml runs the prover), and the statistics say so
+        assertTrue(r.err().matches("(?s).*\\n +1  mul_one +proved +rules/algebraic\\.rules:\\d+\\n.*"), r.err());
         assertTrue(r.err().contains("never fired ("), r.err());
         assertFalse(r.err().contains("rules of pass late"), "late did not run: " + r.err());
         Result none = lathe("opt", "--passes", "dce", "--rule-stats", p.toString());
@@ -399,49 +401,71 @@ class CliTest {
     @Test
     void rulesCheckReportsSoundnessAndFileProblems() throws IOException {
         Path good = file("good.rules", "pass mine;\nr: fmul(a, 1.0) => a;\n");
-        Result ok = lathe("rules", "check", "--bits", "16", good.toString());
+        Result ok = lathe("rules", "check", "--no-proof-cache", "--bits", "16", good.toString());
         assertEquals(0, ok.code(), ok.err());
         assertTrue(ok.out().contains("1 rule: 1 sound, 0 UNSOUND, 0 unchecked"), ok.out());
-        Result none = lathe("rules", "check", "--bits", "1", good.toString());
+        Result none = lathe("rules", "check", "--no-proof-cache", "--bits", "1", good.toString());
         assertEquals(2, none.code(), "nothing checked is not a pass: " + none.err());
         assertTrue(none.out().contains("1 rule: 0 sound, 0 UNSOUND, 1 unchecked"), none.out());
         assertTrue(none.err().contains("lathe rules check: no rule could be checked at the requested sizes"), none.err());
         Path warned = file("warned.rules", "pass w;\nr: imul(a, 2) ~=> ishl(a, 1);\n");
-        Result w = lathe("rules", "check", "--bits", "32", warned.toString());
+        Result w = lathe("rules", "check", "--no-proof-cache", "--bits", "32", warned.toString());
         assertEquals(0, w.code(), w.err());
         assertTrue(w.err().startsWith(warned + ":2:1: warning: rule r is marked inexact (~=>) but has no float operation"), w.err());
         assertTrue(w.out().contains("1 rule: 1 sound"), w.out());
         Path bad = file("bad.rules", "pass other;\nr: fadd(a, 0.0) => a;\n");
-        Result unsound = lathe("rules", "check", "--bits", "16", bad.toString());
+        Result unsound = lathe("rules", "check", "--no-proof-cache", "--bits", "16", bad.toString());
         assertEquals(1, unsound.code());
         assertTrue(unsound.out().contains("UNSOUND"), unsound.out());
         Path same = file("same.rules", "pass mine;\ns: fadd(a, -0.0) => a;\n");
-        Result dup = lathe("rules", "check", good.toString(), same.toString());
+        Result dup = lathe("rules", "check", "--no-proof-cache", good.toString(), same.toString());
         assertEquals(1, dup.code());
         assertTrue(dup.err().contains(same + ":1:1: error: the pass 'mine' has the same rule set name as " + good), dup.err());
-        Result broken = lathe("rules", "check", file("broken.rules", "r: fmul(a, 1.0 => a;\n").toString());
+        Result broken = lathe("rules", "check", "--no-proof-cache", file("broken.rules", "r: fmul(a, 1.0 => a;\n").toString());
         assertEquals(1, broken.code());
         assertTrue(broken.err().contains("broken.rules:1:16: error: unexpected '=>'; expected ',' or ')'"), broken.err());
     }
 
     @Test
+    void rulesCheckSaysWhichRulesAreProvedAndKeepsTheProofs() throws IOException {
+        Path rules = file("mixed.rules", "pass mixed;\nr: iadd(a, 0) => a;\ns: fadd(a, 0.0) ~=> a;\n"
+                + "t: ieq(ixor(a@32, 0x1234abcd), 0x0f0f1111) => false;\n");
+        Path cache = dir.resolve("proofs");
+        Result first = lathe("rules", "check", "--proof-cache", cache.toString(), rules.toString());
+        assertEquals(1, first.code(), "a rule the solver refutes fails the check even when sampling calls it sound: " + first.out());
+        assertTrue(first.out().contains("sound     proved    " + rules + ":2"), first.out());
+        assertTrue(first.out().contains("sound     tested    " + rules + ":3"), first.out());
+        assertTrue(first.out().contains("sound     REFUTED   " + rules + ":4"), first.out());
+        assertTrue(first.out().contains("REFUTED   " + rules + ":4:1: rule t is unsound at 32 bits: a = 490453724 (0x1d3bbadc)"),
+                first.out());
+        assertTrue(first.out().contains("proofs: 1 proved, 1 REFUTED, 0 unknown, 1 tested only (10000 ms per rule and size; 3 new, 0 from "
+                + cache + ")"), first.out());
+        Result again = lathe("rules", "check", "--proof-cache", cache.toString(), rules.toString());
+        assertTrue(again.out().contains("1 new, 2 from " + cache), "the refutation is proved again, the rest kept: " + again.out());
+        Result sampled = lathe("rules", "check", "--no-prove", rules.toString());
+        assertEquals(0, sampled.code(), sampled.out());
+        assertTrue(sampled.out().contains("sound     -         " + rules + ":2"), sampled.out());
+        assertFalse(sampled.out().contains("proofs:"), sampled.out());
+    }
+
+    @Test
     void rulesProveProvesRefutesAndSaysWhatIsOnlyTested() throws IOException {
         Path good = file("proved.rules", "pass p;\nr: iadd(a, 0) => a;\ns: fadd(a, 0.0) ~=> a;\n");
-        Result ok = lathe("rules", "prove", "--bits", "8,32", good.toString());
+        Result ok = lathe("rules", "prove", "--no-proof-cache", "--bits", "8,32", good.toString());
         assertEquals(0, ok.code(), ok.err());
         assertTrue(ok.out().contains("proved    " + good + ":2:1: rule r is proved at 8, 32 bits"), ok.out());
         assertTrue(ok.out().contains("tested    " + good + ":3:1: rule s is tested, not proved: an inexact rule"), ok.out());
         assertTrue(ok.out().contains("2 rules: 1 proved, 0 REFUTED, 0 unknown, 1 tested only"), ok.out());
         // wrong on one 32-bit value: sampling misses it, the solver does not
         Path bad = file("refuted.rules", "pass q;\nr: ieq(ixor(a@32, 0x1234abcd), 0x0f0f1111) => false;\n");
-        Result refuted = lathe("rules", "prove", bad.toString());
+        Result refuted = lathe("rules", "prove", "--no-proof-cache", bad.toString());
         assertEquals(1, refuted.code(), refuted.err());
         assertTrue(refuted.out().contains("REFUTED   " + bad + ":2:1: rule r is unsound at 32 bits: a = 490453724 (0x1d3bbadc)"),
                 refuted.out());
-        Result badOption = lathe("rules", "prove", "--timeout-ms", "0", good.toString());
+        Result badOption = lathe("rules", "prove", "--no-proof-cache", "--timeout-ms", "0", good.toString());
         assertEquals(1, badOption.code());
         assertTrue(badOption.err().contains("lathe rules prove: --timeout-ms must be positive"), badOption.err());
-        Result badBits = lathe("rules", "prove", "--bits", "12", good.toString());
+        Result badBits = lathe("rules", "prove", "--no-proof-cache", "--bits", "12", good.toString());
         assertTrue(badBits.err().contains("lathe rules prove: --bits: 12 is not a bit size"), badBits.err());
     }
 

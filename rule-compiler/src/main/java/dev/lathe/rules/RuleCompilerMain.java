@@ -232,14 +232,14 @@ public final class RuleCompilerMain {
             }
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
-        err.printf("rule proofs: %d proved, %d unknown, %d tested only; %d proved now (%.1f s), %d from %s"
+        err.printf("rule proofs: %d proved, %d refuted, %d unknown, %d tested only; %d new (%.1f s), %d from %s"
                         + " (%d ms per rule and size)%n",
-                counts.getOrDefault(Proof.Kind.PROVED, 0), counts.getOrDefault(Proof.Kind.UNKNOWN, 0),
+                counts.getOrDefault(Proof.Kind.PROVED, 0), wrong, counts.getOrDefault(Proof.Kind.UNKNOWN, 0),
                 counts.getOrDefault(Proof.Kind.TESTED, 0), cache.provedNow(), ms / 1000.0, rules.size() - cache.provedNow(),
                 cache.dir() == null ? "no cache" : cache.dir(), settings.timeoutMs());
         if (wrong > 0) {
             err.println(wrong + " rule" + (wrong == 1 ? " is" : "s are")
-                    + " wrong (see above): fix or remove them; the counterexample replays with lathe rules check");
+                    + " wrong (see above): fix or remove them; lathe rules prove FILE says the same without a build");
             return false;
         }
         return true;

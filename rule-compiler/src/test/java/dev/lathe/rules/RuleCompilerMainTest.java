@@ -31,6 +31,16 @@ class RuleCompilerMainTest {
         return new Run(code, bytes.toString(StandardCharsets.UTF_8));
     }
 
+    /** The build's run: with proofs, cached in {@code dir/cache}. */
+    private Run runProving() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        int code = RuleCompilerMain.run(new String[] {"--rules", dir.resolve("rules").toString(), "--out",
+            dir.resolve("out").toString(), "--cite-from", dir.toString(), "--prove", "true", "--proof-cache",
+            dir.resolve("cache").toString(), "--proof-timeout-ms", "20000"}, err);
+        return new Run(code, bytes.toString(StandardCharsets.UTF_8));
+    }
+
     private void write(String name, byte[] content) throws IOException {
         Files.createDirectories(dir.resolve("rules"));
         Files.write(dir.resolve("rules").resolve(name), content);
@@ -182,5 +192,60 @@ class RuleCompilerMainTest {
         assertTrue(Files.exists(pkg.resolve("FirstRules.java")));
         assertTrue(Files.exists(pkg.resolve("SecondSetRules.java")));
         assertTrue(Files.readString(pkg.resolve("GeneratedRules.java")).contains("FirstRules.INSTANCE, SecondSetRules.INSTANCE"));
+    }
+
+    @Test
+    void aRefutedRuleIsAnErrorWithItsCounterexampleAndNothingIsGenerated() throws IOException {
+        // Wrong for a = 0x1d3bbadc only: no sample finds it, the solver does.
+        write("opt.rules", "pass opt;\nfine: fmul(a, 1.0) => a;\nhidden: ieq(ixor(a@32, 0x1234abcd), 0x0f0f1111) => false;\n");
+        Run r = runProving();
+        assertEquals(1, r.code(), r.err());
+        assertTrue(r.err().contains("error: rules/opt.rules:3:1: rule hidden is unsound at 32 bits"), r.err());
+        assertTrue(r.err().contains("0x1d3bbadc"), r.err());
+        assertTrue(r.err().contains("1 proved, 1 refuted") && r.err().contains("1 rule is wrong"), r.err());
+        assertFalse(Files.exists(dir.resolve("out/dev/lathe/generated/OptRules.java")), "a wrong rule must not be generated");
+    }
+
+    @Test
+    void eachRuleCarriesItsProofAndAnUnchangedRuleIsNotProvedAgain() throws IOException {
+        write("opt.rules", "pass opt;\nmul_one: fmul(a, 1.0) => a;\nadd_zero: fadd(a, 0.0) ~=> a;\n"
+                + "pow: fpow(a, 1.0) => a;\n");
+        Run first = runProving();
+        assertEquals(0, first.code(), first.err());
+        assertTrue(first.err().contains("rule proofs: 1 proved, 0 refuted, 0 unknown, 2 tested only; 3 new"), first.err());
+        String java = Files.readString(dir.resolve("out/dev/lathe/generated/OptRules.java"));
+        assertTrue(java.contains("\"mul_one\", \"rules/opt.rules:2\", \"mul_one: fmul(a, 1.0) => a;\", true, \"proved\")"), java);
+        assertTrue(java.contains("false, \"tested\")"), java);
+        compileGenerated("out/dev/lathe/generated/OptRules.java");
+
+        // The same rules, moved down a line and another added: only the new one is proved.
+        write("opt.rules", "pass opt;\n\nmul_one: fmul(a, 1.0) => a;\nadd_zero: fadd(a, 0.0) ~=> a;\n"
+                + "pow: fpow(a, 1.0) => a;\nineg_ineg: ineg(ineg(a)) => a;\n");
+        Run second = runProving();
+        assertEquals(0, second.code(), second.err());
+        assertTrue(second.err().contains("rule proofs: 2 proved, 0 refuted, 0 unknown, 2 tested only; 1 new"), second.err());
+        assertTrue(second.err().contains("3 from " + dir.resolve("cache")), second.err());
+        String again = Files.readString(dir.resolve("out/dev/lathe/generated/OptRules.java"));
+        assertTrue(again.contains("\"rules/opt.rules:3\", \"mul_one: fmul(a, 1.0) => a;\", true, \"proved\")"), again);
+    }
+
+    @Test
+    void withoutProofsEveryRuleSaysSo() throws IOException {
+        write("opt.rules", "pass opt;\nmul_one: fmul(a, 1.0) => a;\n");
+        Run r = run();
+        assertEquals(0, r.code(), r.err());
+        String java = Files.readString(dir.resolve("out/dev/lathe/generated/OptRules.java"));
+        assertTrue(java.contains("true, \"-\")"), java);
+    }
+
+    @Test
+    void aBadProofBudgetIsAUsageError() throws IOException {
+        write("opt.rules", "pass opt;\nmul_one: fmul(a, 1.0) => a;\n");
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int code = RuleCompilerMain.run(new String[] {"--rules", dir.resolve("rules").toString(), "--out",
+            dir.resolve("out").toString(), "--prove", "true", "--proof-timeout-ms", "soon"},
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("--proof-timeout-ms needs a positive number, not soon"));
     }
 }
