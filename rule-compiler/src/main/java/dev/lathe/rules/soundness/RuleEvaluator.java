@@ -17,8 +17,9 @@ import java.util.Map;
  * Evaluates both sides of a rule on one component with the op table: the value the pattern
  * computes and the value the replacement computes, for given variable values and bit sizes.
  * Rules work per component, so one component is the whole story. Along the way it records the
- * largest finite float magnitude computed (inputs, intermediates, results), which bounds the
- * rounding an inexact rule may introduce, and whether anything became infinite or NaN.
+ * largest finite float magnitude among the inputs and the pattern's values (intermediates and
+ * result), which bounds the rounding an inexact rule may introduce: the replacement's own values
+ * do not count, or a detour through a huge intermediate would excuse any error.
  *
  * <p>Each side's value also has a provenance under the NaN contract ({@code ir/README.md},
  * "NaN"): {@link #EXACT} bits; {@link #OPEN} — a NaN a float operation made (or moved along),
@@ -49,7 +50,10 @@ final class RuleEvaluator {
         int patternKind;
         int replacementKind;
         double maxMagnitude;
-        boolean nonFinite;
+        /** A float op made an infinity from finite operands (so far). */
+        private boolean overflowed;
+        /** A float op of the pattern made an infinity from finite operands: the pattern overflowed. */
+        boolean patternOverflowed;
     }
 
     /** A value and its provenance. */
@@ -80,7 +84,12 @@ final class RuleEvaluator {
             }
         }
         Result p = eval(rule.pattern(), vars, sizes, o);
+        // The tolerance of an inexact rule is the pattern's: a replacement that passes through
+        // a huge intermediate (a + 1e30 - 1e30) must not widen the rounding it is allowed.
+        double patternMagnitude = o.maxMagnitude;
+        o.patternOverflowed = o.overflowed;
         Result r = eval(rule.replacement(), vars, sizes, o);
+        o.maxMagnitude = patternMagnitude;
         o.pattern = p.bits();
         o.patternKind = p.kind();
         o.replacement = r.bits();
@@ -120,7 +129,10 @@ final class RuleEvaluator {
         long r = op.op().evaluate(unsized, 1, srcs)[0];
         int outBits = op.op().outputBits(unsized);
         if (op.op().output().typeClass() == TypeClass.FLOAT || op.op().output().typeClass() == TypeClass.ANY && outBits >= 16) {
-            if (outBits >= 16) note(o, r, outBits);
+            if (outBits >= 16) {
+                note(o, r, outBits);
+                if (Double.isInfinite(FloatBits.toDouble(r, outBits)) && finiteOperands(op.op(), unsized, srcs)) o.overflowed = true;
+            }
         }
         return new Result(r, provenance(op.op(), srcs, kinds, r, outBits));
     }
@@ -138,13 +150,21 @@ final class RuleEvaluator {
         return op.computesFloat() && outBits >= 16 && FloatBits.isNaN(result, outBits) ? OPEN : EXACT;
     }
 
+    /** Whether no float operand of the op is infinite or NaN. */
+    private static boolean finiteOperands(Op op, int unsized, long[][] srcs) {
+        for (int i = 0; i < srcs.length; i++) {
+            int b = op.inputBits(i, unsized);
+            TypeClass t = op.input(i).typeClass();
+            if (b >= 16 && (t == TypeClass.FLOAT || t == TypeClass.ANY) && !Double.isFinite(FloatBits.toDouble(srcs[i][0], b))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static void note(Outcome o, long bits, int size) {
         double d = FloatBits.toDouble(bits, size);
-        if (!Double.isFinite(d)) {
-            o.nonFinite = true;
-        } else {
-            o.maxMagnitude = Math.max(o.maxMagnitude, Math.abs(d));
-        }
+        if (Double.isFinite(d)) o.maxMagnitude = Math.max(o.maxMagnitude, Math.abs(d));
     }
 
     RuleLiteral literal(String text) {

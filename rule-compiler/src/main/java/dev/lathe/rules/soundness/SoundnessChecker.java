@@ -41,10 +41,12 @@ import java.util.SplittableRandom;
  *   <li>zeros that differ in sign;
  *   <li>one side NaN when an input is NaN or infinite;
  *   <li>finite results at most {@value #ULP_BOUND} ulps apart, ulps of the largest magnitude
- *       computed on either side (inputs, intermediates, results) — so fusing a multiply-add
- *       or reassociating a sum passes, and a wrong result does not;
- *   <li>one side infinite and the other finite when a value computed on either side is within
- *       a factor of two of the largest finite value: the computation was at the edge of
+ *       among the inputs and the pattern's values (intermediates, result) — so fusing a
+ *       multiply-add or reassociating a sum passes, and a wrong result does not, even one that
+ *       detours through a huge intermediate of its own ({@code a + 1e30 - 1e30});
+ *   <li>one side infinite and the other finite when an input or a value of the pattern is
+ *       within a factor of two of the largest finite value, or the pattern overflowed (a float
+ *       op of it made an infinity from finite operands): the computation was at the edge of
  *       overflow, and fusing or reassociating moves where it overflows.
  * </ul>
  * The first failure is shrunk toward simple values.
@@ -322,9 +324,9 @@ public final class SoundnessChecker {
             if (x != x || y != y) return anyInputNotFinite(in);
             if (Double.isInfinite(x) || Double.isInfinite(y)) {
                 double largest = n == 16 ? 65504.0 : n == 32 ? Float.MAX_VALUE : Double.MAX_VALUE;
-                return !(Double.isInfinite(x) && Double.isInfinite(y)) && o.maxMagnitude >= largest / 2;
+                return !(Double.isInfinite(x) && Double.isInfinite(y)) && (o.maxMagnitude >= largest / 2 || o.patternOverflowed);
             }
-            double bound = ULP_BOUND * ulp(Math.max(o.maxMagnitude, Math.max(Math.abs(x), Math.abs(y))), n);
+            double bound = ULP_BOUND * ulp(Math.max(o.maxMagnitude, Math.abs(x)), n); // the pattern's values only
             return Math.abs(x - y) <= bound;
         }
 
