@@ -4,9 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.rewrite.RewritePass;
+import dev.lathe.ir.rewrite.RuleSet;
+import dev.lathe.ir.rewrite.RuleStats;
+import dev.lathe.ir.text.IrParser;
+import dev.lathe.ir.text.IrPrinter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -142,6 +150,40 @@ class RuleCompilerMainTest {
         String java = Files.readString(dir.resolve("out/dev/lathe/generated/ManyRules.java"));
         assertTrue(java.contains("return root_fadd_3(root, rw);"), "the root method is split");
         compileGenerated("out/dev/lathe/generated/ManyRules.java");
+
+        // Run it: a rule in the last part is reached through the chain, and fires.
+        RuleSet many = loadRuleSet("dev.lathe.generated.ManyRules");
+        assertEquals(1200, many.rules().size());
+        Shader s = IrParser.parse("t.ir", """
+                shader fragment
+                input f32 @x location=0
+                output f32 @o location=0
+                function main {
+                    vec1 32 %x = load_input @x
+                    vec1 32 %k = load_const (1152.0)
+                    vec1 32 %m = fmul %x, %k
+                    vec1 32 %y = fadd %m, %x
+                    store_output @o, %y
+                }
+                """);
+        RuleStats stats = new RuleStats(many);
+        assertTrue(new RewritePass(many, stats).run(s.functions().get(0)));
+        assertEquals(1, stats.total(), IrPrinter.print(s));
+        assertEquals(1, stats.fired(1150), "m1150 (k + 2 = 1152) fired: " + stats.firedMostFirst());
+        String after = IrPrinter.print(s);
+        // the stored value is now x * 1152.0 (the dead multiply stays: no dce here)
+        assertTrue(!after.contains("fadd") && after.matches("(?s).*(%\\d+) = fmul %0, %\\d+\\n\\s*store_output @o, \\1\\n.*"), after);
+    }
+
+    /** The generated class, compiled by {@link #compileGenerated} into {@code dir/classes}. */
+    private RuleSet loadRuleSet(String name) throws IOException {
+        try {
+            URLClassLoader loader = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()},
+                    getClass().getClassLoader());
+            return (RuleSet) loader.loadClass(name).getField("INSTANCE").get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("the generated class does not load", e);
+        }
     }
 
     @Test
