@@ -6,6 +6,8 @@ import dev.lathe.rules.RuleCompilerMain;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.soundness.Proof;
 import dev.lathe.rules.soundness.ProofCache;
+import dev.lathe.rules.soundness.ProofTally;
+import dev.lathe.rules.soundness.RuleJobs;
 import dev.lathe.rules.soundness.RuleProver;
 import dev.lathe.rules.soundness.SoundnessChecker;
 import dev.lathe.rules.soundness.Verdict;
@@ -17,9 +19,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
@@ -65,18 +64,13 @@ final class RulesCommand implements Runnable {
             return jobs;
         }
 
-        /** Runs {@code work} on every rule, {@code jobs} at once, and hands the results to {@code report} in the rules' order. */
+        /** {@link RuleJobs#forEach}, a failure of the work said as the command's error. */
         <T> void forEachRule(String failure, int jobs, List<CheckedRule> rules, Function<CheckedRule, T> work, Consumer<T> report)
                 throws InterruptedException {
-            ExecutorService pool = Executors.newFixedThreadPool(jobs);
             try {
-                List<Future<T>> results = new ArrayList<>();
-                for (CheckedRule r : rules) results.add(pool.submit(() -> work.apply(r)));
-                for (Future<T> f : results) report.accept(f.get());
+                RuleJobs.forEach(jobs, rules, work, report);
             } catch (ExecutionException e) {
                 throw new CliException(failure + ": " + e.getCause());
-            } finally {
-                pool.shutdownNow();
             }
         }
     }
@@ -168,24 +162,19 @@ final class RulesCommand implements Runnable {
         @Override
         public Integer call() throws InterruptedException {
             RuleProver.Settings settings = proofs.settings("lathe rules prove", run.sizeFlags("lathe rules prove"));
-            int timeoutMs = settings.timeoutMs();
             int jobs = run.jobs("lathe rules prove");
             List<CheckedRule> rules = load(files, spec);
             ProofCache cache = proofs.cache();
             PrintWriter out = spec.commandLine().getOut();
-            Map<Proof.Kind, Integer> counts = new java.util.EnumMap<>(Proof.Kind.class);
+            ProofTally tally = new ProofTally();
             run.forEachRule("lathe rules prove: the prover failed", jobs, rules, r -> cache.prove(settings, r), p -> {
-                counts.merge(p.kind(), 1, Integer::sum);
+                tally.add(p);
                 out.println(proofTag(p) + " " + p.message());
             });
-            int refuted = counts.getOrDefault(Proof.Kind.REFUTED, 0), mismatch = counts.getOrDefault(Proof.Kind.ENCODING_MISMATCH, 0);
-            out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + counts.getOrDefault(Proof.Kind.PROVED, 0) + " proved, "
-                    + refuted + " REFUTED, " + counts.getOrDefault(Proof.Kind.UNKNOWN, 0) + " unknown, "
-                    + counts.getOrDefault(Proof.Kind.TESTED, 0) + " tested only" + (mismatch == 0 ? "" : ", " + mismatch
-                    + " where the SMT encoding disagrees with the op table (a bug in Lathe: please report it)")
-                    + " (" + timeoutMs + " ms per rule and size)");
+            out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + tally + " (" + settings.timeoutMs()
+                    + " ms per rule and size)");
             out.flush();
-            return refuted + mismatch > 0 ? 1 : 0;
+            return tally.wrong() > 0 ? 1 : 0;
         }
     }
 
@@ -235,7 +224,7 @@ final class RulesCommand implements Runnable {
             ProofCache cache = noProve ? null : proofs.cache();
             PrintWriter out = spec.commandLine().getOut();
             int[] counts = new int[Verdict.Kind.values().length];
-            Map<Proof.Kind, Integer> proofCounts = new java.util.EnumMap<>(Proof.Kind.class);
+            ProofTally tally = new ProofTally();
             long[] inputs = {0};
             List<String> refutations = new ArrayList<>();
             run.forEachRule("lathe rules check: the checker failed", jobs, rules,
@@ -250,19 +239,17 @@ final class RulesCommand implements Runnable {
                 };
                 out.println(tag + " " + proofTag(c.proof()) + " " + v.message());
                 if (c.proof() != null) {
-                    proofCounts.merge(c.proof().kind(), 1, Integer::sum);
-                    if (c.proof().refuted() || c.proof().kind() == Proof.Kind.ENCODING_MISMATCH) refutations.add(c.proof().message());
+                    tally.add(c.proof());
+                    if (c.proof().wrong()) refutations.add(proofTag(c.proof()) + " " + c.proof().message());
                 }
             });
-            for (String r : refutations) out.println("REFUTED   " + r);
+            for (String r : refutations) out.println(r);
             int sound = counts[Verdict.Kind.SOUND.ordinal()], unsound = counts[Verdict.Kind.UNSOUND.ordinal()];
             int unchecked = counts[Verdict.Kind.UNCHECKED.ordinal()];
             out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + sound + " sound, " + unsound + " UNSOUND, " + unchecked + " unchecked; "
                     + inputs[0] + " inputs compared (seed " + seed + ", " + samples + " samples per size)");
             if (cache != null) {
-                out.println("proofs: " + proofCounts.getOrDefault(Proof.Kind.PROVED, 0) + " proved, " + refutations.size()
-                        + " REFUTED, " + proofCounts.getOrDefault(Proof.Kind.UNKNOWN, 0) + " unknown, "
-                        + proofCounts.getOrDefault(Proof.Kind.TESTED, 0) + " tested only (" + proving.timeoutMs()
+                out.println("proofs: " + tally + " (" + proving.timeoutMs()
                         + " ms per rule and size; " + cache.provedNow() + " new, " + (rules.size() - cache.provedNow())
                         + " from " + (cache.dir() == null ? "no cache" : cache.dir()) + ")");
             }

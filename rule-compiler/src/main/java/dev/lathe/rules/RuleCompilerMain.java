@@ -16,13 +16,14 @@ import dev.lathe.rules.model.CheckedFile;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.soundness.Proof;
 import dev.lathe.rules.soundness.ProofCache;
+import dev.lathe.rules.soundness.ProofTally;
+import dev.lathe.rules.soundness.RuleJobs;
 import dev.lathe.rules.soundness.RuleProver;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -30,9 +31,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import javax.lang.model.element.Modifier;
 
@@ -193,19 +191,16 @@ public final class RuleCompilerMain {
                             Map<CheckedRule, Proof> out, PrintStream err) {
         List<CheckedRule> rules = new ArrayList<>();
         for (CheckedFile f : files) rules.addAll(f.rules());
-        int threads = Math.max(1, Math.min(rules.size(), Runtime.getRuntime().availableProcessors()));
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "lathe-prover");
-            t.setDaemon(true);
-            return t;
-        });
         long start = System.nanoTime();
+        ProofTally tally = new ProofTally();
+        int[] next = {0}; // answers arrive in the rules' order
         try {
-            List<Future<Proof>> futures = new ArrayList<>();
-            for (CheckedRule r : rules) {
-                futures.add(pool.submit(() -> cache.prove(settings, r)));
-            }
-            for (int i = 0; i < rules.size(); i++) out.put(rules.get(i), futures.get(i).get());
+            RuleJobs.forEach(Runtime.getRuntime().availableProcessors(), rules, r -> cache.prove(settings, r), p -> {
+                out.put(rules.get(next[0]++), p);
+                tally.add(p);
+                if (p.wrong()) err.println("error: " + p.message());
+                else if (p.kind() == Proof.Kind.UNKNOWN) err.println("unknown: " + p.message());
+            });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("lathe rule compiler: interrupted while proving the rules");
@@ -214,29 +209,11 @@ public final class RuleCompilerMain {
             err.println("lathe rule compiler: the SMT prover failed: " + e.getCause()
                     + " (this is a bug in Lathe, or Z3 could not start; build with -Dlathe.prove=false to skip the proofs)");
             return false;
-        } finally {
-            pool.shutdownNow();
-        }
-        Map<Proof.Kind, Integer> counts = new EnumMap<>(Proof.Kind.class);
-        int wrong = 0;
-        for (CheckedRule r : rules) {
-            Proof p = out.get(r);
-            counts.merge(p.kind(), 1, Integer::sum);
-            switch (p.kind()) {
-                case REFUTED, ENCODING_MISMATCH -> {
-                    err.println("error: " + p.message());
-                    wrong++;
-                }
-                case UNKNOWN -> err.println("unknown: " + p.message());
-                default -> { }
-            }
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
-        err.printf("rule proofs: %d proved, %d refuted, %d unknown, %d tested only; %d new (%.1f s), %d from %s"
-                        + " (%d ms per rule and size)%n",
-                counts.getOrDefault(Proof.Kind.PROVED, 0), wrong, counts.getOrDefault(Proof.Kind.UNKNOWN, 0),
-                counts.getOrDefault(Proof.Kind.TESTED, 0), cache.provedNow(), ms / 1000.0, rules.size() - cache.provedNow(),
-                cache.dir() == null ? "no cache" : cache.dir(), settings.timeoutMs());
+        err.printf("rule proofs: %s; %d new (%.1f s), %d from %s (%d ms per rule and size)%n", tally, cache.provedNow(),
+                ms / 1000.0, rules.size() - cache.provedNow(), cache.dir() == null ? "no cache" : cache.dir(), settings.timeoutMs());
+        int wrong = tally.wrong();
         if (wrong > 0) {
             err.println(wrong + " rule" + (wrong == 1 ? " is" : "s are")
                     + " wrong (see above): fix or remove them; lathe rules prove FILE says the same without a build");

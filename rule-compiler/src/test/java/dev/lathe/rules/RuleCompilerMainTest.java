@@ -244,7 +244,7 @@ class RuleCompilerMainTest {
         assertEquals(1, r.code(), r.err());
         assertTrue(r.err().contains("error: rules/opt.rules:3:1: rule hidden is unsound at 32 bits"), r.err());
         assertTrue(r.err().contains("0x1d3bbadc"), r.err());
-        assertTrue(r.err().contains("1 proved, 1 refuted") && r.err().contains("1 rule is wrong"), r.err());
+        assertTrue(r.err().contains("1 proved, 1 REFUTED") && r.err().contains("1 rule is wrong"), r.err());
         assertFalse(Files.exists(dir.resolve("out/dev/lathe/generated/OptRules.java")), "a wrong rule must not be generated");
     }
 
@@ -254,7 +254,7 @@ class RuleCompilerMainTest {
                 + "pow: fpow(a, 1.0) => a;\n");
         Run first = runProving();
         assertEquals(0, first.code(), first.err());
-        assertTrue(first.err().contains("rule proofs: 1 proved, 0 refuted, 0 unknown, 2 tested only; 3 new"), first.err());
+        assertTrue(first.err().contains("rule proofs: 1 proved, 0 REFUTED, 0 unknown, 2 tested only; 3 new"), first.err());
         String java = Files.readString(dir.resolve("out/dev/lathe/generated/OptRules.java"));
         assertTrue(java.contains("\"mul_one\", \"rules/opt.rules:2\", \"mul_one: fmul(a, 1.0) => a;\", true, \"proved\")"), java);
         assertTrue(java.contains("false, \"tested\")"), java);
@@ -265,7 +265,7 @@ class RuleCompilerMainTest {
                 + "pow: fpow(a, 1.0) => a;\nineg_ineg: ineg(ineg(a)) => a;\n");
         Run second = runProving();
         assertEquals(0, second.code(), second.err());
-        assertTrue(second.err().contains("rule proofs: 2 proved, 0 refuted, 0 unknown, 2 tested only; 1 new"), second.err());
+        assertTrue(second.err().contains("rule proofs: 2 proved, 0 REFUTED, 0 unknown, 2 tested only; 1 new"), second.err());
         assertTrue(second.err().contains("3 from " + dir.resolve("cache")), second.err());
         String again = Files.readString(dir.resolve("out/dev/lathe/generated/OptRules.java"));
         assertTrue(again.contains("\"rules/opt.rules:3\", \"mul_one: fmul(a, 1.0) => a;\", true, \"proved\")"), again);

@@ -31,7 +31,8 @@ public record Proof(Kind kind, String rule, String message, List<Integer> proved
         ENCODING_MISMATCH
     }
 
-    public boolean refuted() {
-        return kind == Kind.REFUTED;
+    /** Refuted, or an encoding mismatch: an answer that must fail the build or the command. */
+    public boolean wrong() {
+        return kind == Kind.REFUTED || kind == Kind.ENCODING_MISMATCH;
     }
 }

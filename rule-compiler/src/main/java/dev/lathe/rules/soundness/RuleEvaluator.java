@@ -50,8 +50,6 @@ final class RuleEvaluator {
         int patternKind;
         int replacementKind;
         double maxMagnitude;
-        /** A float op made an infinity from finite operands (so far). */
-        private boolean overflowed;
         /** A float op of the pattern made an infinity from finite operands: the pattern overflowed. */
         boolean patternOverflowed;
     }
@@ -84,12 +82,9 @@ final class RuleEvaluator {
             }
         }
         Result p = eval(rule.pattern(), vars, sizes, o);
-        // The tolerance of an inexact rule is the pattern's: a replacement that passes through
-        // a huge intermediate (a + 1e30 - 1e30) must not widen the rounding it is allowed.
-        double patternMagnitude = o.maxMagnitude;
-        o.patternOverflowed = o.overflowed;
-        Result r = eval(rule.replacement(), vars, sizes, o);
-        o.maxMagnitude = patternMagnitude;
+        // The tolerance of an inexact rule is the pattern's: the replacement's values are noted
+        // nowhere, or a detour through a huge intermediate (a + 1e30 - 1e30) would excuse any error.
+        Result r = eval(rule.replacement(), vars, sizes, new Outcome());
         o.pattern = p.bits();
         o.patternKind = p.kind();
         o.replacement = r.bits();
@@ -131,7 +126,7 @@ final class RuleEvaluator {
         if (op.op().output().typeClass() == TypeClass.FLOAT || op.op().output().typeClass() == TypeClass.ANY && outBits >= 16) {
             if (outBits >= 16) {
                 note(o, r, outBits);
-                if (Double.isInfinite(FloatBits.toDouble(r, outBits)) && finiteOperands(op.op(), unsized, srcs)) o.overflowed = true;
+                if (Double.isInfinite(FloatBits.toDouble(r, outBits)) && finiteOperands(op.op(), unsized, srcs)) o.patternOverflowed = true;
             }
         }
         return new Result(r, provenance(op.op(), srcs, kinds, r, outBits));

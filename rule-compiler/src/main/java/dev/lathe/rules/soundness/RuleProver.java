@@ -42,7 +42,7 @@ import java.util.TreeSet;
  *
  * <p>Each rule gets a Z3 context of its own: a context slows down as it accumulates terms and
  * solvers (the power-of-two rules, 0.2 s each in a fresh context, time out after a few hundred
- * rules in a shared one). Not thread-safe: one prover per thread.
+ * rules in a shared one). A prover holds only its settings, so threads may share one.
  */
 public final class RuleProver {
     /**
@@ -59,9 +59,6 @@ public final class RuleProver {
     public static final int ENCODING_VERSION = SmtOps.VERSION;
 
     private final Settings settings;
-    /** The Z3 context of the rule being proved: a fresh one per rule (see the class comment). */
-    private Context ctx;
-    private SmtOps ops;
 
     public RuleProver(Settings settings) {
         this.settings = settings;
@@ -101,62 +98,8 @@ public final class RuleProver {
                     + " has no SMT encoding", List.of(), List.of(), null);
         }
         try (Context c = new Context()) {
-            ctx = c;
-            ops = new SmtOps(c);
-            return proveExact(rule, where);
-        } finally {
-            ctx = null;
-            ops = null;
+            return new Session(c).proveExact(rule, where);
         }
-    }
-
-    private Proof proveExact(CheckedRule rule, String where) {
-        RuleEvaluator ev = new RuleEvaluator(rule);
-        int rootClass = RuleEvaluator.rootClass(rule);
-        TreeSet<Integer> proved = new TreeSet<>(), unknown = new TreeSet<>();
-        List<String> reasons = new ArrayList<>();
-        // Smallest sizes first; once the solver gives up at one size it is not asked about a larger
-        // one, which is never easier (the fused multiply-adds would spend three budgets, not one).
-        List<RuleEvaluator.Sizes> assignments = new ArrayList<>(ev.applicable(settings.sizes()));
-        assignments.sort(java.util.Comparator.comparingInt(a -> a.of(rootClass)));
-        for (RuleEvaluator.Sizes sizes : assignments) {
-            int rootBits = sizes.of(rootClass);
-            if (!unknown.isEmpty() && rootBits > unknown.first()) {
-                if (unknown.add(rootBits)) reasons.add(rootBits + " bits: not tried after " + unknown.first() + " bits");
-                continue;
-            }
-            Outcome o = proveAt(rule, ev, sizes);
-            switch (o.status) {
-                case UNSATISFIABLE -> proved.add(rootBits);
-                case UNKNOWN -> {
-                    unknown.add(rootBits);
-                    reasons.add(rootBits + " bits: " + o.reason);
-                }
-                case SATISFIABLE -> {
-                    Verdict v = new SoundnessChecker(SoundnessChecker.Settings.defaults()).refute(rule, sizes, o.inputs);
-                    if (v == null) {
-                        return new Proof(Proof.Kind.ENCODING_MISMATCH, rule.name(), where + ": the solver's model " + o.inputs
-                                + " at sizes " + java.util.Arrays.toString(sizes.bySizeClass())
-                                + " shows a difference the op table does not: an SMT encoding disagrees with the op table",
-                                List.copyOf(proved), List.copyOf(unknown), null);
-                    }
-                    return new Proof(Proof.Kind.REFUTED, rule.name(), v.message() + " (refuted by the SMT solver)",
-                            List.copyOf(proved), List.copyOf(unknown), v);
-                }
-            }
-        }
-        proved.removeAll(unknown);
-        if (!unknown.isEmpty()) {
-            return new Proof(Proof.Kind.UNKNOWN, rule.name(), where + " is not decided at " + bitsText(unknown)
-                    + (proved.isEmpty() ? "" : " (proved at " + bitsText(proved) + ")") + ": " + String.join("; ", reasons),
-                    List.copyOf(proved), List.copyOf(unknown), null);
-        }
-        if (proved.isEmpty()) {
-            return new Proof(Proof.Kind.TESTED, rule.name(), where + " is tested, not proved: it applies at no bit size that was asked for",
-                    List.of(), List.of(), null);
-        }
-        return new Proof(Proof.Kind.PROVED, rule.name(), where + " is proved at " + bitsText(proved), List.copyOf(proved),
-                List.of(), null);
     }
 
     private static String bitsText(java.util.Collection<Integer> sizes) {
@@ -171,120 +114,6 @@ public final class RuleProver {
     /** A value and its provenance under the NaN contract. */
     private record Term(BitVecExpr bits, BoolExpr open, BoolExpr undecided) {}
 
-    private Outcome proveAt(CheckedRule rule, RuleEvaluator ev, RuleEvaluator.Sizes sizes) {
-        Map<String, BitVecExpr> vars = new LinkedHashMap<>();
-        Map<String, Integer> varBits = new HashMap<>();
-        for (String v : rule.variables()) {
-            int b = sizes.of(ev.varClass(v));
-            varBits.put(v, b);
-            vars.put(v, ctx.mkBVConst(v, b));
-        }
-        // A signed integer known not to be negative is spelt with a zero sign bit, not constrained
-        // to have one: the rewriter then folds the sign tests inside signed division and modulo,
-        // and idiv(a, b) = udiv(a, b) for such operands is decided at once at 64 bits (it timed
-        // out as an assumption). The condition stays asserted; it is now trivially true.
-        for (Condition c : rule.conditions()) {
-            String v = c.var().name();
-            int b = varBits.get(v);
-            if ((c.predicate() == Predicate.IS_NOT_NEGATIVE || c.predicate() == Predicate.IS_GE_ZERO)
-                    && c.type() != TypeClass.FLOAT && c.type() != TypeClass.UINT && b > 1 && !vars.get(v).isConcat()) {
-                vars.put(v, ctx.mkConcat(ops.bv(0, 1), ctx.mkBVConst(v, b - 1)));
-            }
-        }
-        Term p = term(rule.pattern(), vars, sizes, ev);
-        Term r = term(rule.replacement(), vars, sizes, ev);
-        int n = sizes.of(rule.pattern().sizeClass());
-        BoolExpr differ = ctx.mkOr(ctx.mkNot(ctx.mkEq(p.bits(), r.bits())), r.open());
-        BoolExpr bad;
-        if (n >= 16) {
-            BoolExpr rNaN = ctx.mkFPIsNaN(ops.fp(r.bits(), n));
-            bad = ctx.mkOr(r.undecided(), (BoolExpr) ctx.mkITE(p.open(), ctx.mkNot(rNaN), differ));
-        } else {
-            bad = ctx.mkOr(r.undecided(), differ);
-        }
-        List<BoolExpr> facts = new ArrayList<>();
-        for (Condition c : rule.conditions()) facts.add(ops.holds(c.predicate(), c.type(), c.bound(), vars.get(c.var().name()), varBits.get(c.var().name())));
-        facts.add(ctx.mkNot(p.undecided()));
-        facts.add(bad);
-        // A variable that must be a power of two (or the negation of one) has n values: one
-        // easy question per value (the division or multiplication by it becomes a shift) beats
-        // one hard question about all of them, as the 64-bit divisions show.
-        List<BoolExpr> cases = new ArrayList<>();
-        cases.add(ctx.mkTrue());
-        for (Condition c : rule.conditions()) {
-            if (c.predicate() != Predicate.IS_POWER_OF_TWO && c.predicate() != Predicate.IS_NEG_POWER_OF_TWO) continue;
-            BitVecExpr v = vars.get(c.var().name());
-            int b = varBits.get(c.var().name());
-            List<BoolExpr> next = new ArrayList<>();
-            for (BoolExpr sofar : cases) {
-                for (int k = 0; k < b; k++) {
-                    long value = c.predicate() == Predicate.IS_POWER_OF_TWO ? 1L << k : -(1L << k);
-                    next.add(ctx.mkAnd(sofar, ctx.mkEq(v, ops.bv(value, b))));
-                }
-            }
-            if (next.size() > MAX_CASES) break;
-            cases = next;
-        }
-        // A variable shift or rotation count matters only modulo the size: one question per count
-        // turns each barrel shifter into wiring (64-bit rotations of rotations need it: 4,096
-        // trivial questions take 8 s, the one general question more than a minute).
-        Map<String, Integer> counts = new LinkedHashMap<>();
-        shiftCounts(rule.pattern(), sizes, counts);
-        shiftCounts(rule.replacement(), sizes, counts);
-        for (Map.Entry<String, Integer> e : counts.entrySet()) {
-            int k = e.getValue();
-            BitVecExpr v = vars.get(e.getKey());
-            // A count already bounded below the size (ult_const(c, 32) on a 64-bit shift) has
-            // fewer values than low bits, each of them a whole constant.
-            long values = 1L << k;
-            boolean whole = false;
-            for (Condition c : rule.conditions()) {
-                if (c.predicate() == Predicate.ULT_CONST && c.var().name().equals(e.getKey())
-                        && Long.compareUnsigned(c.bound(), values) <= 0) {
-                    values = c.bound();
-                    whole = true;
-                }
-            }
-            if (values == 0 || cases.size() * values > MAX_CASES) continue;
-            int b = varBits.get(e.getKey());
-            BitVecExpr low = whole ? v : ctx.mkExtract(k - 1, 0, v);
-            List<BoolExpr> next = new ArrayList<>();
-            for (BoolExpr sofar : cases) {
-                for (int i = 0; i < values; i++) next.add(ctx.mkAnd(sofar, ctx.mkEq(low, whole ? ops.bv(i, b) : ctx.mkBV(i, k))));
-            }
-            cases = next;
-        }
-        long deadline = System.nanoTime() + settings.timeoutMs() * 1_000_000L;
-        for (BoolExpr assumption : cases) {
-            Solver solver = null;
-            Status st = Status.UNKNOWN;
-            for (int attempt = 0; st == Status.UNKNOWN; attempt++) {
-                long left = (deadline - System.nanoTime()) / 1_000_000L;
-                if (left <= 0 && attempt > 0) return new Outcome(st, solver.getReasonUnknown(), null);
-                long slice = Math.max(1, Math.min(left, (long) FIRST_ATTEMPT_MS << Math.min(attempt, 20)));
-                // A fresh solver per case, the case asserted: its preprocessing then propagates the
-                // constant (checking under an assumption leaves the general problem to the core).
-                solver = solver(attempt);
-                Params params = ctx.mkParams();
-                params.add("timeout", (int) Math.min(Integer.MAX_VALUE, slice));
-                params.add("random_seed", attempt);
-                solver.setParameters(params);
-                for (BoolExpr f : facts) solver.add(f);
-                solver.add(assumption);
-                st = solver.check();
-            }
-            if (st == Status.UNSATISFIABLE) continue;
-            Model m = solver.getModel();
-            Map<String, Long> in = new LinkedHashMap<>();
-            for (Map.Entry<String, BitVecExpr> e : vars.entrySet()) {
-                BitVecNum v = (BitVecNum) m.eval(e.getValue(), true);
-                in.put(e.getKey(), v.getBigInteger().longValue());
-            }
-            return new Outcome(st, null, in);
-        }
-        return new Outcome(Status.UNSATISFIABLE, null, null);
-    }
-
     /**
      * The first attempt's budget; each next attempt gets twice the last, until the deadline. A
      * bit-blasting solver's time on one question is heavy-tailed (the same 16-bit fmul identity
@@ -297,14 +126,6 @@ public final class RuleProver {
     /** Z3's default solver, its floating-point tactic, and plain bit-blasting after fpa2bv. */
     private static final List<String> STRATEGIES = List.of("default", "qffpbv",
             "simplify,fpa2bv,simplify,solve-eqs,bit-blast,sat");
-
-    private Solver solver(int attempt) {
-        String[] tactics = STRATEGIES.get(attempt % STRATEGIES.size()).split(",");
-        if (tactics[0].equals("default")) return ctx.mkSolver();
-        Tactic t = ctx.mkTactic(tactics[0]);
-        for (int i = 1; i < tactics.length; i++) t = ctx.andThen(t, ctx.mkTactic(tactics[i]));
-        return ctx.mkSolver(t);
-    }
 
     /**
      * The variables used directly as the count of a shift or rotation, each with the number of
@@ -327,55 +148,236 @@ public final class RuleProver {
     /** The most cases a rule's power-of-two variables and shift counts are split into (two 64-bit ones: 4,096). */
     private static final int MAX_CASES = 4096;
 
-    private Term term(Node node, Map<String, BitVecExpr> vars, RuleEvaluator.Sizes sizes, RuleEvaluator ev) {
-        BoolExpr no = ctx.mkFalse();
-        if (node instanceof Node.VarNode v) return new Term(vars.get(v.name()), no, no);
-        if (node instanceof Node.ConstNode c) {
-            int b = sizes.of(c.sizeClass());
-            return new Term(ops.bv(ev.literal(c.text()).bits(b, c.asFloat()), b), no, no);
-        }
-        Node.OpNode op = (Node.OpNode) node;
-        int k = op.srcs().size();
-        Term[] srcs = new Term[k];
-        BitVecExpr[] bits = new BitVecExpr[k];
-        for (int i = 0; i < k; i++) {
-            srcs[i] = term(op.srcs().get(i), vars, sizes, ev);
-            bits[i] = srcs[i].bits();
-        }
-        int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
-        BitVecExpr result = ops.apply(op.op(), unsized, bits);
-        int outBits = op.op().outputBits(unsized);
-        BoolExpr undecided = provenanceUndecided(op.op(), srcs);
-        return new Term(result, provenanceOpen(op.op(), srcs, undecided, result, outBits), undecided);
-    }
+    /** One rule's proof: its own Z3 context, closed when the rule is done. */
+    private final class Session {
+        private final Context ctx;
+        private final SmtOps ops;
 
-    /** {@link RuleEvaluator}'s provenance rules: whether the result is undecided. */
-    private BoolExpr provenanceUndecided(Op op, Term[] s) {
-        if (op == Op.BCSEL) {
-            BoolExpr cond = ctx.mkEq(s[0].bits(), ops.bv(1, 1));
-            return ctx.mkOr(s[0].undecided(), (BoolExpr) ctx.mkITE(cond, s[1].undecided(), s[2].undecided()));
+        Session(Context ctx) {
+            this.ctx = ctx;
+            this.ops = new SmtOps(ctx);
         }
-        List<BoolExpr> any = new ArrayList<>();
-        for (Term t : s) any.add(t.undecided());
-        if (!op.movesData()) {
-            for (int i = 0; i < s.length; i++) {
-                if (op.readsBits(i)) any.add(s[i].open());
+
+        private Proof proveExact(CheckedRule rule, String where) {
+            RuleEvaluator ev = new RuleEvaluator(rule);
+            int rootClass = RuleEvaluator.rootClass(rule);
+            TreeSet<Integer> proved = new TreeSet<>(), unknown = new TreeSet<>();
+            List<String> reasons = new ArrayList<>();
+            // Smallest sizes first; once the solver gives up at one size it is not asked about a larger
+            // one, which is never easier (the fused multiply-adds would spend three budgets, not one).
+            List<RuleEvaluator.Sizes> assignments = new ArrayList<>(ev.applicable(settings.sizes()));
+            assignments.sort(java.util.Comparator.comparingInt(a -> a.of(rootClass)));
+            for (RuleEvaluator.Sizes sizes : assignments) {
+                int rootBits = sizes.of(rootClass);
+                if (!unknown.isEmpty() && rootBits > unknown.first()) {
+                    if (unknown.add(rootBits)) reasons.add(rootBits + " bits: not tried after " + unknown.first() + " bits");
+                    continue;
+                }
+                Outcome o = proveAt(rule, ev, sizes);
+                switch (o.status) {
+                    case UNSATISFIABLE -> proved.add(rootBits);
+                    case UNKNOWN -> {
+                        unknown.add(rootBits);
+                        reasons.add(rootBits + " bits: " + o.reason);
+                    }
+                    case SATISFIABLE -> {
+                        Verdict v = new SoundnessChecker(SoundnessChecker.Settings.defaults()).refute(rule, sizes, o.inputs);
+                        if (v == null) {
+                            return new Proof(Proof.Kind.ENCODING_MISMATCH, rule.name(), where + ": the solver's model " + o.inputs
+                                    + " at sizes " + java.util.Arrays.toString(sizes.bySizeClass())
+                                    + " shows a difference the op table does not: an SMT encoding disagrees with the op table",
+                                    List.copyOf(proved), List.copyOf(unknown), null);
+                        }
+                        return new Proof(Proof.Kind.REFUTED, rule.name(), v.message() + " (refuted by the SMT solver)",
+                                List.copyOf(proved), List.copyOf(unknown), v);
+                    }
+                }
             }
+            proved.removeAll(unknown);
+            if (!unknown.isEmpty()) {
+                return new Proof(Proof.Kind.UNKNOWN, rule.name(), where + " is not decided at " + bitsText(unknown)
+                        + (proved.isEmpty() ? "" : " (proved at " + bitsText(proved) + ")") + ": " + String.join("; ", reasons),
+                        List.copyOf(proved), List.copyOf(unknown), null);
+            }
+            if (proved.isEmpty()) {
+                return new Proof(Proof.Kind.TESTED, rule.name(), where + " is tested, not proved: it applies at no bit size that was asked for",
+                        List.of(), List.of(), null);
+            }
+            return new Proof(Proof.Kind.PROVED, rule.name(), where + " is proved at " + bitsText(proved), List.copyOf(proved),
+                    List.of(), null);
         }
-        return any.isEmpty() ? ctx.mkFalse() : ctx.mkOr(any.toArray(new BoolExpr[0]));
-    }
 
-    /** Whether the result is an open NaN. */
-    private BoolExpr provenanceOpen(Op op, Term[] s, BoolExpr undecided, BitVecExpr result, int outBits) {
-        if (op == Op.BCSEL) {
-            BoolExpr cond = ctx.mkEq(s[0].bits(), ops.bv(1, 1));
-            return ctx.mkAnd(ctx.mkNot(s[0].undecided()), (BoolExpr) ctx.mkITE(cond, s[1].open(), s[2].open()));
+        private Outcome proveAt(CheckedRule rule, RuleEvaluator ev, RuleEvaluator.Sizes sizes) {
+            Map<String, BitVecExpr> vars = new LinkedHashMap<>();
+            Map<String, Integer> varBits = new HashMap<>();
+            for (String v : rule.variables()) {
+                int b = sizes.of(ev.varClass(v));
+                varBits.put(v, b);
+                vars.put(v, ctx.mkBVConst(v, b));
+            }
+            // A signed integer known not to be negative is spelt with a zero sign bit, not constrained
+            // to have one: the rewriter then folds the sign tests inside signed division and modulo,
+            // and idiv(a, b) = udiv(a, b) for such operands is decided at once at 64 bits (it timed
+            // out as an assumption). The condition stays asserted; it is now trivially true.
+            for (Condition c : rule.conditions()) {
+                String v = c.var().name();
+                int b = varBits.get(v);
+                if ((c.predicate() == Predicate.IS_NOT_NEGATIVE || c.predicate() == Predicate.IS_GE_ZERO)
+                        && c.type() != TypeClass.FLOAT && c.type() != TypeClass.UINT && b > 1 && !vars.get(v).isConcat()) {
+                    vars.put(v, ctx.mkConcat(ops.bv(0, 1), ctx.mkBVConst(v, b - 1)));
+                }
+            }
+            Term p = term(rule.pattern(), vars, sizes, ev);
+            Term r = term(rule.replacement(), vars, sizes, ev);
+            int n = sizes.of(rule.pattern().sizeClass());
+            BoolExpr differ = ctx.mkOr(ctx.mkNot(ctx.mkEq(p.bits(), r.bits())), r.open());
+            BoolExpr bad;
+            if (n >= 16) {
+                BoolExpr rNaN = ctx.mkFPIsNaN(ops.fp(r.bits(), n));
+                bad = ctx.mkOr(r.undecided(), (BoolExpr) ctx.mkITE(p.open(), ctx.mkNot(rNaN), differ));
+            } else {
+                bad = ctx.mkOr(r.undecided(), differ);
+            }
+            List<BoolExpr> facts = new ArrayList<>();
+            for (Condition c : rule.conditions()) facts.add(ops.holds(c.predicate(), c.type(), c.bound(), vars.get(c.var().name()), varBits.get(c.var().name())));
+            facts.add(ctx.mkNot(p.undecided()));
+            facts.add(bad);
+            // A variable that must be a power of two (or the negation of one) has n values: one
+            // easy question per value (the division or multiplication by it becomes a shift) beats
+            // one hard question about all of them, as the 64-bit divisions show.
+            List<BoolExpr> cases = new ArrayList<>();
+            cases.add(ctx.mkTrue());
+            for (Condition c : rule.conditions()) {
+                if (c.predicate() != Predicate.IS_POWER_OF_TWO && c.predicate() != Predicate.IS_NEG_POWER_OF_TWO) continue;
+                BitVecExpr v = vars.get(c.var().name());
+                int b = varBits.get(c.var().name());
+                List<BoolExpr> next = new ArrayList<>();
+                for (BoolExpr sofar : cases) {
+                    for (int k = 0; k < b; k++) {
+                        long value = c.predicate() == Predicate.IS_POWER_OF_TWO ? 1L << k : -(1L << k);
+                        next.add(ctx.mkAnd(sofar, ctx.mkEq(v, ops.bv(value, b))));
+                    }
+                }
+                if (next.size() > MAX_CASES) break;
+                cases = next;
+            }
+            // A variable shift or rotation count matters only modulo the size: one question per count
+            // turns each barrel shifter into wiring (64-bit rotations of rotations need it: 4,096
+            // trivial questions take 8 s, the one general question more than a minute).
+            Map<String, Integer> counts = new LinkedHashMap<>();
+            shiftCounts(rule.pattern(), sizes, counts);
+            shiftCounts(rule.replacement(), sizes, counts);
+            for (Map.Entry<String, Integer> e : counts.entrySet()) {
+                int k = e.getValue();
+                BitVecExpr v = vars.get(e.getKey());
+                // A count already bounded below the size (ult_const(c, 32) on a 64-bit shift) has
+                // fewer values than low bits, each of them a whole constant.
+                long values = 1L << k;
+                boolean whole = false;
+                for (Condition c : rule.conditions()) {
+                    if (c.predicate() == Predicate.ULT_CONST && c.var().name().equals(e.getKey())
+                            && Long.compareUnsigned(c.bound(), values) <= 0) {
+                        values = c.bound();
+                        whole = true;
+                    }
+                }
+                if (values == 0 || cases.size() * values > MAX_CASES) continue;
+                int b = varBits.get(e.getKey());
+                BitVecExpr low = whole ? v : ctx.mkExtract(k - 1, 0, v);
+                List<BoolExpr> next = new ArrayList<>();
+                for (BoolExpr sofar : cases) {
+                    for (int i = 0; i < values; i++) next.add(ctx.mkAnd(sofar, ctx.mkEq(low, whole ? ops.bv(i, b) : ctx.mkBV(i, k))));
+                }
+                cases = next;
+            }
+            long deadline = System.nanoTime() + settings.timeoutMs() * 1_000_000L;
+            for (BoolExpr assumption : cases) {
+                Solver solver = null;
+                Status st = Status.UNKNOWN;
+                for (int attempt = 0; st == Status.UNKNOWN; attempt++) {
+                    long left = (deadline - System.nanoTime()) / 1_000_000L;
+                    if (left <= 0 && attempt > 0) return new Outcome(st, solver.getReasonUnknown(), null);
+                    long slice = Math.max(1, Math.min(left, (long) FIRST_ATTEMPT_MS << Math.min(attempt, 20)));
+                    // A fresh solver per case, the case asserted: its preprocessing then propagates the
+                    // constant (checking under an assumption leaves the general problem to the core).
+                    solver = solver(attempt);
+                    Params params = ctx.mkParams();
+                    params.add("timeout", (int) Math.min(Integer.MAX_VALUE, slice));
+                    params.add("random_seed", attempt);
+                    solver.setParameters(params);
+                    for (BoolExpr f : facts) solver.add(f);
+                    solver.add(assumption);
+                    st = solver.check();
+                }
+                if (st == Status.UNSATISFIABLE) continue;
+                Model m = solver.getModel();
+                Map<String, Long> in = new LinkedHashMap<>();
+                for (Map.Entry<String, BitVecExpr> e : vars.entrySet()) {
+                    BitVecNum v = (BitVecNum) m.eval(e.getValue(), true);
+                    in.put(e.getKey(), v.getBigInteger().longValue());
+                }
+                return new Outcome(st, null, in);
+            }
+            return new Outcome(Status.UNSATISFIABLE, null, null);
         }
-        if (op.movesData()) return ctx.mkAnd(ctx.mkNot(undecided), s[0].open());
-        if (op.computesFloat() && outBits >= 16) {
-            return ctx.mkAnd(ctx.mkNot(undecided), ctx.mkFPIsNaN(ops.fp(result, outBits)));
-        }
-        return ctx.mkFalse();
-    }
 
+        private Solver solver(int attempt) {
+            String[] tactics = STRATEGIES.get(attempt % STRATEGIES.size()).split(",");
+            if (tactics[0].equals("default")) return ctx.mkSolver();
+            Tactic t = ctx.mkTactic(tactics[0]);
+            for (int i = 1; i < tactics.length; i++) t = ctx.andThen(t, ctx.mkTactic(tactics[i]));
+            return ctx.mkSolver(t);
+        }
+
+        private Term term(Node node, Map<String, BitVecExpr> vars, RuleEvaluator.Sizes sizes, RuleEvaluator ev) {
+            BoolExpr no = ctx.mkFalse();
+            if (node instanceof Node.VarNode v) return new Term(vars.get(v.name()), no, no);
+            if (node instanceof Node.ConstNode c) {
+                int b = sizes.of(c.sizeClass());
+                return new Term(ops.bv(ev.literal(c.text()).bits(b, c.asFloat()), b), no, no);
+            }
+            Node.OpNode op = (Node.OpNode) node;
+            int k = op.srcs().size();
+            Term[] srcs = new Term[k];
+            BitVecExpr[] bits = new BitVecExpr[k];
+            for (int i = 0; i < k; i++) {
+                srcs[i] = term(op.srcs().get(i), vars, sizes, ev);
+                bits[i] = srcs[i].bits();
+            }
+            int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
+            BitVecExpr result = ops.apply(op.op(), unsized, bits);
+            int outBits = op.op().outputBits(unsized);
+            BoolExpr undecided = provenanceUndecided(op.op(), srcs);
+            return new Term(result, provenanceOpen(op.op(), srcs, undecided, result, outBits), undecided);
+        }
+
+        /** {@link RuleEvaluator}'s provenance rules: whether the result is undecided. */
+        private BoolExpr provenanceUndecided(Op op, Term[] s) {
+            if (op == Op.BCSEL) {
+                BoolExpr cond = ctx.mkEq(s[0].bits(), ops.bv(1, 1));
+                return ctx.mkOr(s[0].undecided(), (BoolExpr) ctx.mkITE(cond, s[1].undecided(), s[2].undecided()));
+            }
+            List<BoolExpr> any = new ArrayList<>();
+            for (Term t : s) any.add(t.undecided());
+            if (!op.movesData()) {
+                for (int i = 0; i < s.length; i++) {
+                    if (op.readsBits(i)) any.add(s[i].open());
+                }
+            }
+            return any.isEmpty() ? ctx.mkFalse() : ctx.mkOr(any.toArray(new BoolExpr[0]));
+        }
+
+        /** Whether the result is an open NaN. */
+        private BoolExpr provenanceOpen(Op op, Term[] s, BoolExpr undecided, BitVecExpr result, int outBits) {
+            if (op == Op.BCSEL) {
+                BoolExpr cond = ctx.mkEq(s[0].bits(), ops.bv(1, 1));
+                return ctx.mkAnd(ctx.mkNot(s[0].undecided()), (BoolExpr) ctx.mkITE(cond, s[1].open(), s[2].open()));
+            }
+            if (op.movesData()) return ctx.mkAnd(ctx.mkNot(undecided), s[0].open());
+            if (op.computesFloat() && outBits >= 16) {
+                return ctx.mkAnd(ctx.mkNot(undecided), ctx.mkFPIsNaN(ops.fp(result, outBits)));
+            }
+            return ctx.mkFalse();
+        }
+    }
 }
