@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * settings, or with {@code -Dlathe.seed=…} and {@code -Dlathe.samples=…} to replay or widen a run;
  * and proves it with the SMT prover, through the proof cache the build keeps
  * ({@code -Dlathe.proof.cache=DIR}, {@code -Dlathe.proof.timeout-ms=N}; {@code -Dlathe.prove=false}
- * skips the proofs).
+ * skips the proofs); and exercises its generated matcher on a program made from its pattern.
  */
 public final class RuleChecks {
     private RuleChecks() {}
@@ -32,6 +32,14 @@ public final class RuleChecks {
     public static Proof prove(String file, String name) {
         if (!Boolean.parseBoolean(System.getProperty("lathe.prove", "true"))) return null;
         return CACHE.prove(proofSettings(), rule(file, name));
+    }
+
+    /**
+     * Exercises the rule's matcher in {@code rules} (the generated class) on a program made from
+     * the rule's own pattern ({@link RuleFiring}).
+     */
+    public static RuleFiring.Result fire(dev.lathe.ir.rewrite.RuleSet rules, String file, String name) {
+        return RuleFiring.exercise(rules, rule(file, name));
     }
 
     private static final ProofCache CACHE = new ProofCache(

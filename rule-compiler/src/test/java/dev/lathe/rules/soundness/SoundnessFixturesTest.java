@@ -4,26 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IrBuilder;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
 import dev.lathe.ir.Value;
-import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.rewrite.RewritePass;
-import dev.lathe.ir.rewrite.RuleLiteral;
 import dev.lathe.ir.rewrite.RuleStats;
 import dev.lathe.ir.text.IrPrinter;
 import dev.lathe.rules.RuleCompiler;
 import dev.lathe.rules.interp.RuleInterpreter;
 import dev.lathe.rules.model.CheckedFile;
 import dev.lathe.rules.model.CheckedRule;
-import dev.lathe.rules.model.Node;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -96,13 +92,12 @@ class SoundnessFixturesTest {
     static void replay(CheckedFile file, CheckedRule rule, Verdict.Counterexample cx) {
         Shader s = new Shader(Stage.FRAGMENT);
         int bits = cx.bits();
-        VarType out = bits == 1 ? new VarType(BaseType.BOOL, 1, 1) : new VarType(BaseType.UINT, bits, 1);
-        Variable o = s.addVariable(Variable.output("o", out, 0));
+        Variable o = s.addVariable(Variable.output("o", RuleFiring.scalar(bits), 0));
         Function fn = s.addFunction("main");
         IrBuilder b = new IrBuilder(fn);
         Map<String, Value> vars = new HashMap<>();
         for (String v : rule.variables()) vars.put(v, b.constant(cx.inputBits().get(v), cx.inputs().get(v)));
-        Value root = build(b, rule.pattern(), vars, cx.classSizes());
+        Value root = RuleFiring.build(b, rule.pattern(), vars, cx.classSizes()::get);
         b.storeOutput(o, root);
         String before = IrPrinter.print(s);
         long patternValue = new Interpreter(s).run(new ShaderInputs()).output("o")[0];
@@ -123,17 +118,5 @@ class SoundnessFixturesTest {
         } else {
             assertNotEquals(patternValue, replacementValue, "the counterexample does not fail");
         }
-    }
-
-    private static Value build(IrBuilder b, Node n, Map<String, Value> vars, List<Integer> sizes) {
-        if (n instanceof Node.VarNode v) return vars.get(v.name());
-        if (n instanceof Node.ConstNode c) {
-            int size = sizes.get(c.sizeClass());
-            return b.constant(size, RuleLiteral.of(c.text()).bits(size, c.asFloat()));
-        }
-        Node.OpNode op = (Node.OpNode) n;
-        Value[] srcs = new Value[op.srcs().size()];
-        for (int i = 0; i < srcs.length; i++) srcs[i] = build(b, op.srcs().get(i), vars, sizes);
-        return b.aluInstr(op.op(), 1, sizes.get(op.sizeClass()), srcs).def();
     }
 }
