@@ -257,4 +257,192 @@ final class IntRanges {
         long lo = a.uLo() == 0 ? -1 : 63 - Long.numberOfLeadingZeros(a.uLo());
         return Range.signed(out, lo, 63 - Long.numberOfLeadingZeros(a.uHi()));
     }
+
+    // ---- saturating, halving, high-half, signed division, bit fields ---------------------------
+    // Each is monotone in each operand on the pieces used (or bounded by a property of the op),
+    // so the ends of the operands' intervals bound the result; RangeTransferProofTest proves
+    // every one with the SMT solver on many elements.
+
+    /** Signed a + b or a - b, saturating: monotone, so the ends give the ends. */
+    static Range addSat(Range a, Range b, boolean sub) {
+        int n = a.bits();
+        long lo = sub ? satSigned(a.sLo(), b.sHi(), true, n) : satSigned(a.sLo(), b.sLo(), false, n);
+        long hi = sub ? satSigned(a.sHi(), b.sLo(), true, n) : satSigned(a.sHi(), b.sHi(), false, n);
+        return Range.signed(n, lo, hi);
+    }
+
+    private static long satSigned(long x, long y, boolean sub, int n) {
+        long r = sub ? x - y : x + y;
+        // a 64-bit overflow: the exact result has x's sign (y's, negated for sub, agrees with it)
+        if (sub ? subWraps(x, y, r) : addWraps(x, y, r)) return x < 0 ? Bits.minSigned(n) : Bits.maxSigned(n);
+        return Math.max(Bits.minSigned(n), Math.min(Bits.maxSigned(n), r));
+    }
+
+    /** Unsigned a + b saturating at the maximum. */
+    static Range uaddSat(Range a, Range b) {
+        int n = a.bits();
+        return Range.unsigned(n, satUnsigned(a.uLo(), b.uLo(), n), satUnsigned(a.uHi(), b.uHi(), n));
+    }
+
+    private static long satUnsigned(long x, long y, int n) {
+        long r = x + y;
+        boolean over = Long.compareUnsigned(r, x) < 0 || Long.compareUnsigned(r, Bits.mask(n)) > 0;
+        return over ? Bits.mask(n) : r;
+    }
+
+    /** Unsigned a - b saturating at 0. */
+    static Range usubSat(Range a, Range b) {
+        return Range.unsigned(a.bits(), usubSat(a.uLo(), b.uHi()), usubSat(a.uHi(), b.uLo()));
+    }
+
+    private static long usubSat(long x, long y) {
+        return Long.compareUnsigned(x, y) >= 0 ? x - y : 0;
+    }
+
+    /** floor or ceil of (a + b) / 2 without overflow, signed or unsigned: monotone in both. */
+    static Range halfAdd(Range a, Range b, boolean signed, boolean roundUp) {
+        int n = a.bits();
+        if (signed) return Range.signed(n, average(a.sLo(), b.sLo(), true, roundUp), average(a.sHi(), b.sHi(), true, roundUp));
+        return Range.unsigned(n, average(a.uLo(), b.uLo(), false, roundUp), average(a.uHi(), b.uHi(), false, roundUp));
+    }
+
+    private static long average(long x, long y, boolean signed, boolean roundUp) {
+        long half = signed ? (x ^ y) >> 1 : (x ^ y) >>> 1;
+        return roundUp ? (x | y) - half : (x & y) + half;
+    }
+
+    /**
+     * The high half of the double-width product. Unsigned: monotone in both, so the ends. Signed:
+     * the product's extremes are at the corners, and the high half (the product's floor over
+     * 2^n) is monotone in the product.
+     */
+    static Range mulHigh(Range a, Range b, boolean signed) {
+        int n = a.bits();
+        if (!signed) return Range.unsigned(n, umulHigh(a.uLo(), b.uLo(), n), umulHigh(a.uHi(), b.uHi(), n));
+        long lo = Long.MAX_VALUE, hi = Long.MIN_VALUE;
+        for (long x : new long[] {a.sLo(), a.sHi()}) {
+            for (long y : new long[] {b.sLo(), b.sHi()}) {
+                long h = n == 64 ? Math.multiplyHigh(x, y) : (x * y) >> n;
+                lo = Math.min(lo, h);
+                hi = Math.max(hi, h);
+            }
+        }
+        return Range.signed(n, lo, hi);
+    }
+
+    private static long umulHigh(long x, long y, int n) {
+        if (n == 64) return Math.multiplyHigh(x, y) + ((x >> 63) & y) + ((y >> 63) & x);
+        return (x * y) >>> n; // both below 2^32: the product fits 64 bits unsigned
+    }
+
+    /** The 64-bit product of two 32-bit values, which never wraps: the corners bound it. */
+    static Range mulWide(Range a, Range b, boolean signed) {
+        if (!signed) return Range.unsigned(64, a.uLo() * b.uLo(), a.uHi() * b.uHi());
+        long p1 = a.sLo() * b.sLo(), p2 = a.sLo() * b.sHi(), p3 = a.sHi() * b.sLo(), p4 = a.sHi() * b.sHi();
+        return Range.signed(64, Math.min(Math.min(p1, p2), Math.min(p3, p4)), Math.max(Math.max(p1, p2), Math.max(p3, p4)));
+    }
+
+    /**
+     * Signed division toward zero; b = 0 gives 0 and MIN / -1 wraps to MIN (then nothing is
+     * known). On each sign of the divisor the quotient is monotone in a (the direction given by
+     * that sign), and for a fixed a, monotone in b: the corners bound it.
+     */
+    static Range idiv(Range a, Range b) {
+        int n = a.bits();
+        if (a.sLo() == Bits.minSigned(n) && b.sLo() <= -1 && -1 <= b.sHi()) return full(n);
+        long lo = Long.MAX_VALUE, hi = Long.MIN_VALUE;
+        if (b.sLo() <= 0 && 0 <= b.sHi()) lo = hi = 0;
+        long[][] pieces = {
+            {b.sLo(), Math.min(b.sHi(), -1)},
+            {Math.max(b.sLo(), 1), b.sHi()},
+        };
+        for (long[] p : pieces) {
+            if (p[0] > p[1]) continue;
+            for (long x : new long[] {a.sLo(), a.sHi()}) {
+                for (long y : p) {
+                    lo = Math.min(lo, x / y);
+                    hi = Math.max(hi, x / y);
+                }
+            }
+        }
+        return Range.signed(n, lo, hi);
+    }
+
+    /** Signed remainder: the sign of a (or 0), at most |a| and below |b|. */
+    static Range irem(Range a, Range b) {
+        // |b| - 1 for the larger end, written so that MIN does not overflow
+        long bound = Math.max(0, Math.max(b.sLo() < 0 ? -(b.sLo() + 1) : b.sLo() - 1, b.sHi() < 0 ? -(b.sHi() + 1) : b.sHi() - 1));
+        long lo = a.sLo() < 0 ? Math.max(a.sLo(), -bound) : 0;
+        long hi = a.sHi() > 0 ? Math.min(a.sHi(), bound) : 0;
+        return Range.signed(a.bits(), lo, hi);
+    }
+
+    /** Signed modulo: the sign of b (or 0), below |b|; with a >= 0 and b > 0 it is at most a. */
+    static Range imod(Range a, Range b) {
+        long lo = b.sLo() < 0 ? b.sLo() + 1 : 0;
+        long hi = b.sHi() > 0 ? b.sHi() - 1 : 0;
+        if (a.sLo() >= 0 && b.sLo() >= 0) hi = Math.min(hi, a.sHi());
+        return Range.signed(a.bits(), lo, hi);
+    }
+
+    /** |a - b| as unsigned, of signed or unsigned operands, exact in 64 bits below 64-bit operands. */
+    static Range absDiff(Range a, Range b, boolean signed) {
+        int n = a.bits();
+        if (n == 64) return full(n);
+        long d1 = signed ? a.sLo() - b.sHi() : a.uLo() - b.uHi();
+        long d2 = signed ? a.sHi() - b.sLo() : a.uHi() - b.uLo();
+        if (d1 >= 0) return Range.unsigned(n, d1, d2);
+        if (d2 <= 0) return Range.unsigned(n, -d2, -d1);
+        return Range.unsigned(n, 0, Math.max(-d1, d2));
+    }
+
+    /** The index of the highest bit unlike the sign: ufind_msb of a, or of ~a when a is negative. */
+    static Range ifindMsb(Range a, int out) {
+        if (a.sLo() >= 0) return ufindMsb(a, out);
+        if (a.sHi() < 0) return ufindMsb(not(a), out);
+        return Range.signed(out, -1, Math.max(-1, a.bits() - 2));
+    }
+
+    /** Leading zeros: decreasing in the unsigned value; 0 gives the bit size. */
+    static Range clz(Range a, int out) {
+        int n = a.bits();
+        return Range.unsigned(out, Long.numberOfLeadingZeros(a.uHi()) - (64 - n), Long.numberOfLeadingZeros(a.uLo()) - (64 - n));
+    }
+
+    /** A byte or half-word, sign-extended. */
+    static Range extractSigned(int n, int field) {
+        return Range.signed(n, Bits.minSigned(field), Bits.maxSigned(field));
+    }
+
+    /**
+     * The low {@code field} bits of a moved to field (b mod count): one field set. With b
+     * constant and a's low field an interval, the interval shifted there.
+     */
+    static Range insertField(Range a, Range b, int field) {
+        int n = a.bits();
+        long mask = Bits.mask(field);
+        if (b.isConstant()) {
+            int at = (int) Long.remainderUnsigned(b.uLo(), n / field) * field;
+            boolean oneField = (a.uLo() & ~mask) == (a.uHi() & ~mask);
+            long lo = oneField ? a.uLo() & mask : 0, hi = oneField ? a.uHi() & mask : mask;
+            return Range.unsigned(n, lo << at, hi << at);
+        }
+        return Range.unsigned(n, 0, mask << (n - field));
+    }
+
+    /** (m & i) | (~m & b): every set bit is one of i's or b's. */
+    static Range bitSelect(Range i, Range b) {
+        return Range.unsigned(i.bits(), 0, fill(i.uHi() | b.uHi()));
+    }
+
+    /** pack_64_2x32_split_x: a's high half (an interval of its own) over b. */
+    static Range replaceLow(Range a, Range b) {
+        return Range.unsigned(64, (a.uLo() >>> 32) << 32 | b.uLo(), (a.uHi() >>> 32) << 32 | b.uHi());
+    }
+
+    /** pack_64_2x32_split_y: b over a's low half. */
+    static Range replaceHigh(Range a, Range b) {
+        Range low = zext(a, 32);
+        return Range.unsigned(64, b.uLo() << 32 | low.uLo(), b.uHi() << 32 | low.uHi());
+    }
 }

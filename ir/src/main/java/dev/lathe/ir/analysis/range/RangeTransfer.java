@@ -36,6 +36,9 @@ import java.util.Map;
  * order.
  */
 public final class RangeTransfer {
+    private static final int NAN_ONLY = bit(FloatClass.NAN);
+    private static final int NOT_FINITE = bit(FloatClass.NEG_INF) | bit(FloatClass.POS_INF) | NAN_ONLY;
+
     /** An odd multiplier (so keys stay distinct) that mixes every bit into the high ones. */
     private static final long MIX = 0x9E3779B97F4A7C15L;
 
@@ -78,6 +81,11 @@ public final class RangeTransfer {
             case U2F16, U2F32, U2F64, B2F16, B2F32, B2F64 -> intCorners(op, unsized, in, Kind.UNSIGNED);
 
             case FFRACT -> ffract(in[0]);
+            // class tests: decided by the classes an operand may be in
+            case FISNAN -> Range.bool(in[0].mayBe(~NAN_ONLY), in[0].mayBe(NAN_ONLY));
+            case FISFINITE -> Range.bool(in[0].mayBe(NOT_FINITE), in[0].mayBe(~NOT_FINITE));
+            case FUNORD -> Range.bool(in[0].mayBe(~NAN_ONLY) && in[1].mayBe(~NAN_ONLY), in[0].mayBe(NAN_ONLY) || in[1].mayBe(NAN_ONLY));
+            case FORD -> Range.bool(in[0].mayBe(NAN_ONLY) || in[1].mayBe(NAN_ONLY), in[0].mayBe(~NAN_ONLY) && in[1].mayBe(~NAN_ONLY));
             case FSIN, FCOS -> sinCos(op, unsized, in[0]);
             case FLRP -> {
                 // a*(1-c) + b*c, each step rounded (FloatFns.flrp)
@@ -137,8 +145,50 @@ public final class RangeTransfer {
             // a | b << n with a below 2^n: the unsigned value is monotone in both
             case PACK_64_2X32_SPLIT -> Range.unsigned(64, in[0].uLo() | in[1].uLo() << 32, in[0].uHi() | in[1].uHi() << 32);
             case PACK_32_2X16_SPLIT -> Range.unsigned(32, in[0].uLo() | in[1].uLo() << 16, in[0].uHi() | in[1].uHi() << 16);
-            default -> Range.top(out);
+            case PACK_64_2X32_SPLIT_X -> IntRanges.replaceLow(in[0], in[1]);
+            case PACK_64_2X32_SPLIT_Y -> IntRanges.replaceHigh(in[0], in[1]);
+            case IADD_SAT -> IntRanges.addSat(in[0], in[1], false);
+            case ISUB_SAT -> IntRanges.addSat(in[0], in[1], true);
+            case UADD_SAT -> IntRanges.uaddSat(in[0], in[1]);
+            case USUB_SAT -> IntRanges.usubSat(in[0], in[1]);
+            case IHADD -> IntRanges.halfAdd(in[0], in[1], true, false);
+            case IRHADD -> IntRanges.halfAdd(in[0], in[1], true, true);
+            case UHADD -> IntRanges.halfAdd(in[0], in[1], false, false);
+            case URHADD -> IntRanges.halfAdd(in[0], in[1], false, true);
+            case IMUL_HIGH -> IntRanges.mulHigh(in[0], in[1], true);
+            case UMUL_HIGH -> IntRanges.mulHigh(in[0], in[1], false);
+            case IMUL_2X32_64 -> IntRanges.mulWide(in[0], in[1], true);
+            case UMUL_2X32_64 -> IntRanges.mulWide(in[0], in[1], false);
+            case IDIV -> IntRanges.idiv(in[0], in[1]);
+            case IREM -> IntRanges.irem(in[0], in[1]);
+            case IMOD -> IntRanges.imod(in[0], in[1]);
+            case UABS_ISUB -> IntRanges.absDiff(in[0], in[1], true);
+            case UABS_USUB -> IntRanges.absDiff(in[0], in[1], false);
+            case IFIND_MSB -> IntRanges.ifindMsb(in[0], out);
+            case UCLZ -> IntRanges.clz(in[0], out);
+            case EXTRACT_I8 -> IntRanges.extractSigned(out, 8);
+            case EXTRACT_I16 -> IntRanges.extractSigned(out, 16);
+            case INSERT_U8 -> IntRanges.insertField(in[0], in[1], 8);
+            case INSERT_U16 -> IntRanges.insertField(in[0], in[1], 16);
+            case BITFIELD_SELECT -> IntRanges.bitSelect(in[1], in[2]);
+            // rotations, bit reversal and the rest: exact on constants, else anything
+            default -> integerOnConstants(op, unsized, in, out);
         };
+    }
+
+    /**
+     * An integer op (no float operand or result) on constant operands: its one result. A float
+     * op is left out: a NaN it makes may be any NaN (the NaN contract), which no single pattern
+     * describes.
+     */
+    private static Range integerOnConstants(Op op, int unsized, Range[] in, int out) {
+        if (op.output().typeClass() == dev.lathe.ir.op.TypeClass.FLOAT) return Range.top(out);
+        long[][] srcs = new long[in.length][];
+        for (int i = 0; i < in.length; i++) {
+            if (!in[i].isConstant() || op.input(i).typeClass() == dev.lathe.ir.op.TypeClass.FLOAT) return Range.top(out);
+            srcs[i] = new long[] {in[i].uLo()};
+        }
+        return Range.constant(out, op.evaluate(unsized, 1, srcs)[0]);
     }
 
     /** The elements of every component of a horizontal op's result. */

@@ -41,10 +41,10 @@ class RangeTransferSoundnessTest {
 
     /** The ops that get more than "anything" for some inputs: the analysis's real coverage. */
     @Test
-    void atLeastFortyFiveOpsHaveTransferFunctions() {
+    void atLeastOneHundredFiftyOpsHaveTransferFunctions() {
         RangeTransfer t = new RangeTransfer();
         Random rnd = new Random(SEED);
-        List<String> covered = new ArrayList<>();
+        List<String> covered = new ArrayList<>(), anything = new ArrayList<>();
         for (Op op : Op.values()) {
             boolean informative = false;
             for (int size : sizes(op)) {
@@ -55,8 +55,9 @@ class RangeTransferSoundnessTest {
                 }
             }
             if (informative) covered.add(op.opName());
+            else anything.add(op.opName());
         }
-        assertTrue(covered.size() >= 45, covered.size() + " ops: " + covered);
+        assertTrue(covered.size() >= 150, covered.size() + " ops; anything: " + anything);
     }
 
     static List<Integer> sizes(Op op) {
