@@ -19,6 +19,7 @@ import dev.lathe.rules.soundness.ProofCache;
 import dev.lathe.rules.soundness.ProofTally;
 import dev.lathe.rules.soundness.RuleJobs;
 import dev.lathe.rules.soundness.RuleProver;
+import dev.lathe.rules.soundness.SoundnessChecker;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -38,13 +39,16 @@ import javax.lang.model.element.Modifier;
  * The rule compiler as the build runs it:
  *
  * <pre>RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]
- *                  [--prove true|false] [--proof-cache DIR] [--proof-timeout-ms N] [--in-build]</pre>
+ *                  [--prove true|false] [--proof-cache DIR] [--proof-timeout-ms N]
+ *                  [--samples N] [--seed S] [--in-build]</pre>
  *
  * Compiles every {@code *.rules} file of the rules directory (in name order), prints every
  * diagnostic of every file and exits with 1 if there is any; otherwise writes one matcher class
  * per file and {@code GeneratedRules}, which lists them, under the output directory, and with
  * {@code --tests-out} one soundness test class per file (a test per rule). Rule locations are
- * cited relative to {@code --cite-from} (the repository root).
+ * cited relative to {@code --cite-from} (the repository root), where the generated tests read
+ * the rule files; they check with the sampling checker's {@code --samples} and {@code --seed}
+ * and prove with the same settings as the build.
  *
  * <p>With {@code --prove true} every rule first goes to the SMT prover (on every core, each
  * answer kept in the {@code --proof-cache} directory so that an unchanged rule is not proved
@@ -87,6 +91,8 @@ public final class RuleCompilerMain {
         boolean prove = false;
         Path proofCache = null;
         int proofTimeoutMs = RuleProver.Settings.defaults().timeoutMs();
+        int samples = SoundnessChecker.Settings.defaults().samples();
+        long seed = SoundnessChecker.Settings.defaults().seed();
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
@@ -112,6 +118,21 @@ public final class RuleCompilerMain {
                         return 2;
                     }
                 }
+                case "--samples", "--seed" -> {
+                    long v;
+                    try {
+                        v = Long.parseLong(args[++i]);
+                    } catch (NumberFormatException e) {
+                        v = -1;
+                    }
+                    if (v < 0 || a.equals("--samples") && (v < 1 || v > Integer.MAX_VALUE)) {
+                        err.println("lathe rule compiler: " + a + " needs a " + (a.equals("--samples") ? "positive" : "non-negative")
+                                + " number, not " + args[i]);
+                        return 2;
+                    }
+                    if (a.equals("--samples")) samples = (int) v;
+                    else seed = v;
+                }
                 default -> {
                     err.println("lathe rule compiler: unknown option " + a);
                     return 2;
@@ -120,7 +141,7 @@ public final class RuleCompilerMain {
         }
         if (rules == null || out == null) {
             err.println("usage: RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]"
-                    + " [--prove true|false] [--proof-cache DIR] [--proof-timeout-ms N] [--in-build]");
+                    + " [--prove true|false] [--proof-cache DIR] [--proof-timeout-ms N] [--samples N] [--seed S] [--in-build]");
             return 2;
         }
         List<Path> files;
@@ -166,12 +187,15 @@ public final class RuleCompilerMain {
             RuleProver.Settings settings = new RuleProver.Settings(proofTimeoutMs, RuleProver.Settings.defaults().sizes());
             if (!proveAll(checked, new ProofCache(proofCache), settings, proofs, err)) return 1;
         }
+        SoundnessTestGenerator.Settings tests = new SoundnessTestGenerator.Settings(
+                citeFrom == null ? "." : citeFrom.toAbsolutePath().normalize().toString(), seed, samples, prove, proofTimeoutMs,
+                proofCache == null ? null : proofCache.toAbsolutePath().normalize().toString());
         try {
             List<ClassName> sets = new ArrayList<>();
             for (CheckedFile f : checked) {
                 JavaFile jf = MatcherGenerator.generate(f, pkg, r -> proofWord(proofs.get(r)));
                 jf.writeTo(out);
-                if (testsOut != null) SoundnessTestGenerator.generate(f, pkg).writeTo(testsOut);
+                if (testsOut != null) SoundnessTestGenerator.generate(f, pkg, tests).writeTo(testsOut);
                 sets.add(ClassName.get(pkg, MatcherGenerator.classNameFor(f.passName())));
             }
             index(pkg, sets).writeTo(out);

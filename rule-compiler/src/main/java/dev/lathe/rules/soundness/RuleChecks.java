@@ -1,5 +1,6 @@
 package dev.lathe.rules.soundness;
 
+import dev.lathe.ir.rewrite.RuleSet;
 import dev.lathe.rules.RuleCompiler;
 import dev.lathe.rules.model.CheckedFile;
 import dev.lathe.rules.model.CheckedRule;
@@ -11,69 +12,83 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What the generated soundness tests call: compiles a rule file of the repository once (system
- * property {@code lathe.root}, default {@code ..}) and checks one of its rules with the default
- * settings, or with {@code -Dlathe.seed=…} and {@code -Dlathe.samples=…} to replay or widen a run;
- * and proves it with the SMT prover, through the proof cache the build keeps
- * ({@code -Dlathe.proof.cache=DIR}, {@code -Dlathe.proof.timeout-ms=N}; {@code -Dlathe.prove=false}
- * skips the proofs); and exercises its generated matcher on a program made from its pattern.
+ * What the generated soundness tests call. Each generated test class holds one, made with the
+ * settings of the build that generated it ({@link #of}): the directory the rule files are cited
+ * from, the sampling checker's seed and samples, and whether and how to prove. A system
+ * property overrides each, to replay or widen a run without regenerating: {@code lathe.root},
+ * {@code lathe.seed}, {@code lathe.samples}, {@code lathe.prove}, {@code lathe.proof.timeout-ms},
+ * {@code lathe.proof.cache}.
+ *
+ * <p>It compiles a rule file once, then checks one of its rules with the sampling checker,
+ * proves it with the SMT prover (through the proof cache the build keeps), and exercises its
+ * generated matcher on a program made from its pattern.
  */
 public final class RuleChecks {
-    private RuleChecks() {}
+    private final Path root;
+    private final SoundnessChecker.Settings sampling;
+    private final boolean prove;
+    private final RuleProver.Settings proofSettings;
+    private final ProofCache cache;
+    private final Map<String, CheckedFile> files = new ConcurrentHashMap<>();
 
-    private static final Map<String, CheckedFile> FILES = new ConcurrentHashMap<>();
-
-    /** The verdict for rule {@code name} of {@code file} (a path relative to the repository root). */
-    public static Verdict check(String file, String name) {
-        return new SoundnessChecker(settings()).check(rule(file, name));
+    private RuleChecks(Path root, SoundnessChecker.Settings sampling, boolean prove, RuleProver.Settings proofSettings, ProofCache cache) {
+        this.root = root;
+        this.sampling = sampling;
+        this.prove = prove;
+        this.proofSettings = proofSettings;
+        this.cache = cache;
     }
 
-    /** The prover's answer for the rule, or null when proofs are off ({@code -Dlathe.prove=false}). */
-    public static Proof prove(String file, String name) {
-        if (!Boolean.parseBoolean(System.getProperty("lathe.prove", "true"))) return null;
-        return CACHE.prove(proofSettings(), rule(file, name));
+    /**
+     * The checks of one build: rule files under {@code root}, the sampling checker's {@code seed}
+     * and {@code samples}, and the prover's budget and cache directory (null: none) when
+     * {@code prove}; each overridden by its system property when set.
+     */
+    public static RuleChecks of(String root, long seed, int samples, boolean prove, int proofTimeoutMs, String proofCache) {
+        String cacheDir = System.getProperty("lathe.proof.cache", proofCache);
+        SoundnessChecker.Settings d = SoundnessChecker.Settings.defaults();
+        return new RuleChecks(Path.of(System.getProperty("lathe.root", root)),
+                new SoundnessChecker.Settings(Integer.getInteger("lathe.samples", samples), Long.getLong("lathe.seed", seed), d.sizes()),
+                Boolean.parseBoolean(System.getProperty("lathe.prove", Boolean.toString(prove))),
+                new RuleProver.Settings(Integer.getInteger("lathe.proof.timeout-ms", proofTimeoutMs), RuleProver.Settings.defaults().sizes()),
+                new ProofCache(cacheDir == null ? null : Path.of(cacheDir)));
+    }
+
+    /** The sampling checker's verdict for rule {@code name} of {@code file} (a path under the root). */
+    public Verdict check(String file, String name) {
+        return new SoundnessChecker(sampling).check(rule(file, name));
+    }
+
+    /** The prover's answer for the rule, or null when proofs are off. */
+    public Proof prove(String file, String name) {
+        if (!prove) return null;
+        return cache.prove(proofSettings, rule(file, name));
     }
 
     /**
      * Exercises the rule's matcher in {@code rules} (the generated class) on a program made from
      * the rule's own pattern ({@link RuleFiring}).
      */
-    public static RuleFiring.Result fire(dev.lathe.ir.rewrite.RuleSet rules, String file, String name) {
+    public RuleFiring.Result fire(RuleSet rules, String file, String name) {
         return RuleFiring.exercise(rules, rule(file, name));
     }
 
-    private static final ProofCache CACHE = new ProofCache(
-            System.getProperty("lathe.proof.cache") == null ? null : Path.of(System.getProperty("lathe.proof.cache")));
-
-    static RuleProver.Settings proofSettings() {
-        RuleProver.Settings d = RuleProver.Settings.defaults();
-        return new RuleProver.Settings(Integer.getInteger("lathe.proof.timeout-ms", d.timeoutMs()), d.sizes());
-    }
-
-    private static CheckedRule rule(String file, String name) {
-        CheckedFile f = FILES.computeIfAbsent(file, RuleChecks::compile);
+    private CheckedRule rule(String file, String name) {
+        CheckedFile f = files.computeIfAbsent(file, this::compile);
         for (CheckedRule r : f.rules()) {
             if (r.name().equals(name)) return r;
         }
         throw new IllegalStateException(file + " has no rule " + name + " (rebuild to regenerate the tests)");
     }
 
-    static SoundnessChecker.Settings settings() {
-        SoundnessChecker.Settings d = SoundnessChecker.Settings.defaults();
-        long seed = Long.getLong("lathe.seed", d.seed());
-        int samples = Integer.getInteger("lathe.samples", d.samples());
-        return new SoundnessChecker.Settings(samples, seed, d.sizes());
-    }
-
-    private static CheckedFile compile(String file) {
-        Path root = Path.of(System.getProperty("lathe.root", ".."));
+    private CheckedFile compile(String file) {
         try {
             String text = Files.readString(root.resolve(file));
             RuleCompiler.Result r = RuleCompiler.compile(file, text);
             if (!r.ok()) throw new IllegalStateException(r.render());
             return r.file();
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException("cannot read the rule file " + root.resolve(file) + " (set -Dlathe.root to the directory it is cited from)", e);
         }
     }
 }
