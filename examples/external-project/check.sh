@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# What a user of the plugin sees, end to end, on a copy of this project (Lathe must be installed:
+# mvn -B install in the checkout first). Fails at the first surprise.
+#   1. the project builds: its rules are proved, generated, fired, and its pass test passes;
+#   2. a rule added to my.rules is generated on the next build and its tests run;
+#   3. a broken rule fails the build with its file:line:col;
+#   4. a wrong rule fails the build with a counterexample (refuted by the prover), and an
+#      inexact one the prover leaves to sampling fails its soundness test.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+cp -r "$here/src" "$here/pom.xml" "$work/"
+cd "$work"
+mvn_() { mvn -B -o -q "$@" > build.log 2>&1; }
+fail() { echo "check.sh: $1" >&2; tail -40 build.log >&2; exit 1; }
+
+mvn_ verify || fail "the project does not build"
+grep -q "Tests run" target/surefire-reports/*.txt || fail "no tests ran"
+
+echo 'inot_inot: inot(inot(a)) => a;' >> src/main/rules/my.rules
+mvn_ verify || fail "a good rule added breaks the build"
+grep -q "inot_inot_fires" target/generated-test-sources/lathe/com/example/shaders/rules/MineRulesSoundnessTest.java \
+    || fail "the added rule was not generated"
+grep -q 'inot_inot' target/surefire-reports/TEST-com.example.shaders.rules.MineRulesSoundnessTest.xml \
+    || fail "the added rule's tests did not run"
+
+cp src/main/rules/my.rules good.rules
+echo 'broken: iadd(a, 0) => b;' >> src/main/rules/my.rules
+if mvn_ verify; then fail "a broken rule did not fail the build"; fi
+grep -q "src/main/rules/my.rules:$(wc -l < src/main/rules/my.rules):23: error: the replacement uses b" build.log || fail "the broken rule's error has no file:line:col"
+
+cp good.rules src/main/rules/my.rules
+echo 'wrong: ixor(a, 1) => iadd(a, 1);' >> src/main/rules/my.rules
+if mvn_ verify; then fail "a wrong rule did not fail the build"; fi
+grep -q "rule wrong is unsound at .* bits: a = .*(refuted by the SMT solver)" build.log || fail "no counterexample for the wrong rule"
+
+cp good.rules src/main/rules/my.rules
+echo 'wrong_inexact: fmul(a, 2.0) ~=> fadd(a, 1.0);' >> src/main/rules/my.rules
+if mvn_ verify; then fail "a wrong inexact rule did not fail the build"; fi
+grep -q "rule wrong_inexact is unsound at .* bits: a = " target/surefire-reports/com.example.shaders.rules.MineRulesSoundnessTest.txt \
+    || fail "the wrong inexact rule's soundness test did not fail with a counterexample"
+echo "check.sh: the external project builds, regenerates, and rejects broken and wrong rules"
