@@ -105,33 +105,27 @@ public final class RuleCompilerMain {
                 case "--package" -> pkg = args[++i];
                 case "--cite-from" -> citeFrom = Path.of(args[++i]);
                 case "--tests-out" -> testsOut = Path.of(args[++i]);
-                case "--prove" -> prove = Boolean.parseBoolean(args[++i]);
-                case "--proof-cache" -> proofCache = Path.of(args[++i]);
-                case "--proof-timeout-ms" -> {
-                    try {
-                        proofTimeoutMs = Integer.parseInt(args[++i]);
-                    } catch (NumberFormatException e) {
-                        proofTimeoutMs = 0;
-                    }
-                    if (proofTimeoutMs < 1) {
-                        err.println("lathe rule compiler: --proof-timeout-ms needs a positive number, not " + args[i]);
+                case "--prove" -> {
+                    String v = args[++i];
+                    if (!v.equals("true") && !v.equals("false")) {
+                        err.println("lathe rule compiler: --prove needs true or false, not " + v);
                         return 2;
                     }
+                    prove = v.equals("true");
                 }
-                case "--samples", "--seed" -> {
-                    long v;
-                    try {
-                        v = Long.parseLong(args[++i]);
-                    } catch (NumberFormatException e) {
-                        v = -1;
-                    }
-                    if (v < 0 || a.equals("--samples") && (v < 1 || v > Integer.MAX_VALUE)) {
-                        err.println("lathe rule compiler: " + a + " needs a " + (a.equals("--samples") ? "positive" : "non-negative")
-                                + " number, not " + args[i]);
+                case "--proof-cache" -> proofCache = Path.of(args[++i]);
+                case "--proof-timeout-ms", "--samples", "--seed" -> {
+                    boolean anyLong = a.equals("--seed");
+                    Long v = number(args[++i], anyLong ? Long.MIN_VALUE : 1, anyLong ? Long.MAX_VALUE : Integer.MAX_VALUE);
+                    if (v == null) {
+                        err.println("lathe rule compiler: " + a + " needs a " + (anyLong ? "" : "positive ") + "number, not " + args[i]);
                         return 2;
                     }
-                    if (a.equals("--samples")) samples = (int) v;
-                    else seed = v;
+                    switch (a) {
+                        case "--proof-timeout-ms" -> proofTimeoutMs = v.intValue();
+                        case "--samples" -> samples = v.intValue();
+                        default -> seed = v;
+                    }
                 }
                 default -> {
                     err.println("lathe rule compiler: unknown option " + a);
@@ -244,6 +238,16 @@ public final class RuleCompilerMain {
             return false;
         }
         return true;
+    }
+
+    /** {@code text} as a number in [min, max], or null. */
+    private static Long number(String text, long min, long max) {
+        try {
+            long v = Long.parseLong(text);
+            return v < min || v > max ? null : v;
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /** The word {@code RuleInfo.proof} holds for an answer (null: not proved in this build). */

@@ -290,4 +290,33 @@ class RuleCompilerMainTest {
         assertEquals(2, code);
         assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("--proof-timeout-ms needs a positive number, not soon"));
     }
+
+    @Test
+    void badSamplingAndProofSwitchesAreUsageErrors() throws IOException {
+        write("opt.rules", "pass opt;\nmul_one: fmul(a, 1.0) => a;\n");
+        String[][] cases = {
+            {"--samples", "0", "--samples needs a positive number, not 0"},
+            {"--seed", "x", "--seed needs a number, not x"},
+            {"--prove", "ture", "--prove needs true or false, not ture"},
+        };
+        for (String[] c : cases) {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            int code = RuleCompilerMain.run(new String[] {"--rules", dir.resolve("rules").toString(), "--out",
+                dir.resolve("out").toString(), "--tests-out", dir.resolve("tests").toString(), c[0], c[1]},
+                    new PrintStream(bytes, true, StandardCharsets.UTF_8));
+            assertEquals(2, code, c[0]);
+            assertTrue(bytes.toString(StandardCharsets.UTF_8).contains(c[2]), bytes.toString(StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void theGeneratedTestsCarryTheSamplingSettings() throws IOException {
+        write("opt.rules", "pass opt;\nmul_one: fmul(a, 1.0) => a;\n");
+        int code = RuleCompilerMain.run(new String[] {"--rules", dir.resolve("rules").toString(), "--out",
+            dir.resolve("out").toString(), "--tests-out", dir.resolve("tests").toString(), "--samples", "500", "--seed", "-7",
+            "--prove", "false"}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertEquals(0, code);
+        String test = Files.readString(dir.resolve("tests/dev/lathe/generated/OptRulesSoundnessTest.java"));
+        assertTrue(test.contains("RuleChecks.of(\".\", -7L, 500, false, "), test);
+    }
 }

@@ -33,9 +33,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * ignored.
  */
 public final class ProofCache {
-    /** Bumped when the prover's search changes what it can decide (restarts, case splits). */
-    static final int SEARCH_VERSION = 2;
-
     private final Path dir;
     private final AtomicInteger fresh = new AtomicInteger();
 
@@ -117,7 +114,7 @@ public final class ProofCache {
     /** The file name of a rule's proof under these settings. */
     static String key(CheckedRule rule, RuleProver.Settings settings) {
         StringBuilder b = new StringBuilder();
-        b.append("encoding ").append(RuleProver.ENCODING_VERSION).append(" search ").append(SEARCH_VERSION)
+        b.append("encoding ").append(SmtOps.VERSION).append(" search ").append(RuleProver.SEARCH_VERSION)
                 .append(" timeout ").append(settings.timeoutMs()).append(" sizes ").append(settings.sizes()).append('\n');
         b.append(rule.name()).append('\n').append(rule.text()).append('\n').append(rule.exact() ? "=>" : "~=>").append('\n');
         render(rule.pattern(), b);

@@ -75,11 +75,8 @@ final class RuleEvaluator {
     Outcome evaluate(Map<String, Long> vars, Sizes sizes) {
         Outcome o = new Outcome();
         for (Map.Entry<String, Long> e : vars.entrySet()) {
-            TypeClass t = rule.varTypes().get(e.getKey());
-            if (t == TypeClass.FLOAT || t == TypeClass.ANY) {
-                int bits = sizes.of(varClass(e.getKey()));
-                if (bits >= 16) note(o, e.getValue(), bits);
-            }
+            int bits = sizes.of(varClass(e.getKey()));
+            if (Values.isFloat(rule.varTypes().get(e.getKey()), bits)) note(o, e.getValue(), bits);
         }
         Result p = eval(rule.pattern(), vars, sizes, o);
         // The tolerance of an inexact rule is the pattern's: the replacement's values are noted
@@ -123,11 +120,9 @@ final class RuleEvaluator {
         int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
         long r = op.op().evaluate(unsized, 1, srcs)[0];
         int outBits = op.op().outputBits(unsized);
-        if (op.op().output().typeClass() == TypeClass.FLOAT || op.op().output().typeClass() == TypeClass.ANY && outBits >= 16) {
-            if (outBits >= 16) {
-                note(o, r, outBits);
-                if (Double.isInfinite(FloatBits.toDouble(r, outBits)) && finiteOperands(op.op(), unsized, srcs)) o.patternOverflowed = true;
-            }
+        if (Values.isFloat(op.op().output().typeClass(), outBits)) {
+            note(o, r, outBits);
+            if (Double.isInfinite(FloatBits.toDouble(r, outBits)) && finiteOperands(op.op(), unsized, srcs)) o.patternOverflowed = true;
         }
         return new Result(r, provenance(op.op(), srcs, kinds, r, outBits));
     }
@@ -149,8 +144,7 @@ final class RuleEvaluator {
     private static boolean finiteOperands(Op op, int unsized, long[][] srcs) {
         for (int i = 0; i < srcs.length; i++) {
             int b = op.inputBits(i, unsized);
-            TypeClass t = op.input(i).typeClass();
-            if (b >= 16 && (t == TypeClass.FLOAT || t == TypeClass.ANY) && !Double.isFinite(FloatBits.toDouble(srcs[i][0], b))) {
+            if (Values.isFloat(op.input(i).typeClass(), b) && !Double.isFinite(FloatBits.toDouble(srcs[i][0], b))) {
                 return false;
             }
         }
@@ -181,7 +175,7 @@ final class RuleEvaluator {
     List<Sizes> applicable(int rootSizes) {
         List<Sizes> out = new ArrayList<>();
         int root = rootClass(rule);
-        for (Sizes sizes : sizeAssignments(rule, 31)) {
+        for (Sizes sizes : sizeAssignments(rule, Bits.ALL_SIZES)) {
             if ((rootSizes & Bits.sizeFlag(sizes.of(root))) != 0 && literalsFit(sizes)) out.add(sizes);
         }
         return out;

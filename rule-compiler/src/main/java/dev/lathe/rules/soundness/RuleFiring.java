@@ -16,6 +16,7 @@ import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
+import dev.lathe.ir.rewrite.Predicate;
 import dev.lathe.ir.rewrite.RewritePass;
 import dev.lathe.ir.rewrite.RuleInfo;
 import dev.lathe.ir.rewrite.RuleLiteral;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -82,11 +84,11 @@ public final class RuleFiring {
         }
         if (index < 0) return new Result(false, rule.location() + ": the rule set " + rules.passName() + " has no rule " + rule.name());
         RuleEvaluator ev = new RuleEvaluator(rule);
-        List<RuleEvaluator.Sizes> all = ev.applicable(31);
+        List<RuleEvaluator.Sizes> all = ev.applicable(Bits.ALL_SIZES);
         if (all.isEmpty()) return new Result(false, rule.location() + ": rule " + rule.name() + " applies at no size");
         long seed = rule.name().hashCode() * 1_000_003L + rule.line();
         List<String> sizes = new ArrayList<>();
-        Set<String> shaped = new java.util.LinkedHashSet<>();
+        Set<String> shaped = new LinkedHashSet<>();
         for (RuleEvaluator.Sizes s : all) {
             SizeRun run = new SizeRun(rules, index, others, rule, ev, s, new SplittableRandom(seed ^ s.hashCode()));
             String failure = run.run();
@@ -126,9 +128,14 @@ public final class RuleFiring {
 
     /**
      * How a variable is read from its uniform {@code x}: as it is, or through an expression whose
-     * range the analysis knows. {@code k} is a bound from the variable's conditions.
+     * range the analysis knows; {@code name} spells it with {@code x} for the uniform.
      */
-    private record Shape(String name, ShapeBuilder make) {}
+    private record Shape(String name, ShapeBuilder make) {
+        /** How variable {@code v} is read with this shape: {@code a = imax(u_a, 0)}. */
+        String reading(String v) {
+            return v + " = " + name.replaceAll("\\bx\\b", "u_" + v);
+        }
+    }
 
     private interface ShapeBuilder {
         Value make(IrBuilder b, Value x, int bits);
@@ -168,12 +175,12 @@ public final class RuleFiring {
         out.add(new Shape("ushr(x, 1)", (b, x, n) -> alu(b, Op.USHR, n, x, b.constant(32, 1))));
         for (Condition c : conds) {
             long k = c.bound();
-            if (c.predicate() == dev.lathe.ir.rewrite.Predicate.ULT_CONST && k > 0) {
+            if (c.predicate() == Predicate.ULT_CONST && k > 0) {
                 out.add(iop("umin(x, " + (k - 1) + ")", Op.UMIN, k - 1));
                 out.add(new Shape("umax(umin(x, " + (k - 1) + "), 1)", (b, x, n) ->
                         alu(b, Op.UMAX, n, alu(b, Op.UMIN, n, x, i(b, k - 1, n)), i(b, 1, n))));
             }
-            if (c.predicate() == dev.lathe.ir.rewrite.Predicate.ILT_CONST) {
+            if (c.predicate() == Predicate.ILT_CONST) {
                 out.add(iop("imin(x, " + (k - 1) + ")", Op.IMIN, k - 1));
                 out.add(new Shape("imax(imin(x, " + (k - 1) + "), 0)", (b, x, n) ->
                         alu(b, Op.IMAX, n, alu(b, Op.IMIN, n, x, i(b, k - 1, n)), i(b, 0, n))));
@@ -275,8 +282,8 @@ public final class RuleFiring {
                 RuleStats stats = new RuleStats(rules);
                 new RewritePass(rules, stats, RewritePass.CACHED, others).run(after.shader().entryPoint());
                 if (stats.fired(index) > 0 && !after.root().isInserted()) {
-                    for (String v : shaped) shapedText.add(v + " = " + chosen.get(v).name().replaceAll("\\bx\\b", "u_" + v));
-                    return compare(build(chosen), after, chosen, (int) Math.min(stats.fired(index), 2));
+                    for (String v : shaped) shapedText.add(chosen.get(v).reading(v));
+                    return compare(build(chosen), after, chosen, stats.fired(index) == 1);
                 }
                 int k = 0;
                 while (k < pick.length && ++pick[k] == options.get(k).size()) pick[k++] = 0;
@@ -290,11 +297,7 @@ public final class RuleFiring {
         }
 
         String conditionText() {
-            List<String> out = new ArrayList<>();
-            for (Condition c : rule.conditions()) {
-                out.add(c.predicate().spelling() + "(" + c.var().name() + (c.predicate().takesLiteral() ? ", " + c.bound() : "") + ")");
-            }
-            return String.join(", ", out);
+            return String.join(", ", rule.conditions().stream().map(Condition::text).toList());
         }
 
         private static void collectConstOnly(Node n, Set<String> out) {
@@ -357,7 +360,7 @@ public final class RuleFiring {
         }
 
         /** Runs the program before and after the rewrite on the input sets; null when all is well. */
-        String compare(Program before, Program after, Map<String, Shape> shapes, int fired) {
+        String compare(Program before, Program after, Map<String, Shape> shapes, boolean firedOnce) {
             SoundnessChecker checker = new SoundnessChecker(SoundnessChecker.Settings.defaults());
             int rootBits = sizes.of(rule.pattern().sizeClass());
             int decided = 0;
@@ -395,7 +398,7 @@ public final class RuleFiring {
                 // A rule that fired again on its own replacement computes something else; the checks below still hold.
                 boolean replacementDecided = o.replacementKind == RuleEvaluator.EXACT
                         || o.replacementKind == RuleEvaluator.OPEN && !(rootBits >= 16 && FloatBits.isNaN(r, rootBits));
-                if (fired == 1 && replacementDecided && r != o.replacement) {
+                if (firedOnce && replacementDecided && r != o.replacement) {
                     return at() + ": the rewritten program computes " + Values.format(r, TypeClass.ANY, rootBits) + ", but the op table gives "
                             + Values.format(o.replacement, TypeClass.ANY, rootBits) + " for the replacement" + where
                             + ": the matcher did not build what the rule says\nbefore:\n" + IrPrinter.print(before.shader())
@@ -419,7 +422,7 @@ public final class RuleFiring {
 
         String shapeText(Map<String, Shape> shapes) {
             List<String> out = new ArrayList<>();
-            for (String v : inputs) out.add(v + " = " + shapes.get(v).name().replaceAll("\\bx\\b", "u_" + v));
+            for (String v : inputs) out.add(shapes.get(v).reading(v));
             return String.join(", ", out);
         }
     }

@@ -9,6 +9,7 @@ import com.microsoft.z3.Params;
 import com.microsoft.z3.Solver;
 import com.microsoft.z3.Status;
 import com.microsoft.z3.Tactic;
+import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.Predicate;
@@ -51,12 +52,17 @@ public final class RuleProver {
      */
     public record Settings(int timeoutMs, int sizes) {
         public static Settings defaults() {
-            return new Settings(10_000, 31);
+            return new Settings(10_000, Bits.ALL_SIZES);
         }
     }
 
-    /** Changes whenever the encoding changes, so that cached proofs made with another one are not trusted. */
-    public static final int ENCODING_VERSION = SmtOps.VERSION;
+    /**
+     * Part of every cached proof's key, with {@link SmtOps#VERSION}: bump it on any change to how
+     * this class states the question (the NaN provenance terms, the sign-bit spelling, the case
+     * splits) or searches for the answer (restarts, strategies), so that no proof cached by an
+     * older prover stands.
+     */
+    static final int SEARCH_VERSION = 2;
 
     private final Settings settings;
 

@@ -62,7 +62,7 @@ public final class SoundnessChecker {
      */
     public record Settings(int samples, long seed, int sizes) {
         public static Settings defaults() {
-            return new Settings(10_000, 0x1a7e, 31);
+            return new Settings(10_000, 0x1a7e, Bits.ALL_SIZES);
         }
     }
 
@@ -123,7 +123,7 @@ public final class SoundnessChecker {
 
     private static String conditionText(CheckedRule rule) {
         List<String> out = new ArrayList<>();
-        for (Condition c : rule.conditions()) out.add(c.predicate().spelling() + "(" + c.var().name() + ")");
+        for (Condition c : rule.conditions()) out.add(c.text());
         return String.join(", ", out);
     }
 

@@ -258,89 +258,10 @@ final class IntRanges {
         return Range.signed(out, lo, 63 - Long.numberOfLeadingZeros(a.uHi()));
     }
 
-    // ---- saturating, halving, high-half, signed division, bit fields ---------------------------
-    // Each is monotone in each operand on the pieces used (or bounded by a property of the op),
-    // so the ends of the operands' intervals bound the result; RangeTransferProofTest proves
-    // every one with the SMT solver on many elements.
-
-    /** Signed a + b or a - b, saturating: monotone, so the ends give the ends. */
-    static Range addSat(Range a, Range b, boolean sub) {
-        int n = a.bits();
-        long lo = sub ? satSigned(a.sLo(), b.sHi(), true, n) : satSigned(a.sLo(), b.sLo(), false, n);
-        long hi = sub ? satSigned(a.sHi(), b.sLo(), true, n) : satSigned(a.sHi(), b.sHi(), false, n);
-        return Range.signed(n, lo, hi);
-    }
-
-    private static long satSigned(long x, long y, boolean sub, int n) {
-        long r = sub ? x - y : x + y;
-        // a 64-bit overflow: the exact result has x's sign (y's, negated for sub, agrees with it)
-        if (sub ? subWraps(x, y, r) : addWraps(x, y, r)) return x < 0 ? Bits.minSigned(n) : Bits.maxSigned(n);
-        return Math.max(Bits.minSigned(n), Math.min(Bits.maxSigned(n), r));
-    }
-
-    /** Unsigned a + b saturating at the maximum. */
-    static Range uaddSat(Range a, Range b) {
-        int n = a.bits();
-        return Range.unsigned(n, satUnsigned(a.uLo(), b.uLo(), n), satUnsigned(a.uHi(), b.uHi(), n));
-    }
-
-    private static long satUnsigned(long x, long y, int n) {
-        long r = x + y;
-        boolean over = Long.compareUnsigned(r, x) < 0 || Long.compareUnsigned(r, Bits.mask(n)) > 0;
-        return over ? Bits.mask(n) : r;
-    }
-
-    /** Unsigned a - b saturating at 0. */
-    static Range usubSat(Range a, Range b) {
-        return Range.unsigned(a.bits(), usubSat(a.uLo(), b.uHi()), usubSat(a.uHi(), b.uLo()));
-    }
-
-    private static long usubSat(long x, long y) {
-        return Long.compareUnsigned(x, y) >= 0 ? x - y : 0;
-    }
-
-    /** floor or ceil of (a + b) / 2 without overflow, signed or unsigned: monotone in both. */
-    static Range halfAdd(Range a, Range b, boolean signed, boolean roundUp) {
-        int n = a.bits();
-        if (signed) return Range.signed(n, average(a.sLo(), b.sLo(), true, roundUp), average(a.sHi(), b.sHi(), true, roundUp));
-        return Range.unsigned(n, average(a.uLo(), b.uLo(), false, roundUp), average(a.uHi(), b.uHi(), false, roundUp));
-    }
-
-    private static long average(long x, long y, boolean signed, boolean roundUp) {
-        long half = signed ? (x ^ y) >> 1 : (x ^ y) >>> 1;
-        return roundUp ? (x | y) - half : (x & y) + half;
-    }
-
-    /**
-     * The high half of the double-width product. Unsigned: monotone in both, so the ends. Signed:
-     * the product's extremes are at the corners, and the high half (the product's floor over
-     * 2^n) is monotone in the product.
-     */
-    static Range mulHigh(Range a, Range b, boolean signed) {
-        int n = a.bits();
-        if (!signed) return Range.unsigned(n, umulHigh(a.uLo(), b.uLo(), n), umulHigh(a.uHi(), b.uHi(), n));
-        long lo = Long.MAX_VALUE, hi = Long.MIN_VALUE;
-        for (long x : new long[] {a.sLo(), a.sHi()}) {
-            for (long y : new long[] {b.sLo(), b.sHi()}) {
-                long h = n == 64 ? Math.multiplyHigh(x, y) : (x * y) >> n;
-                lo = Math.min(lo, h);
-                hi = Math.max(hi, h);
-            }
-        }
-        return Range.signed(n, lo, hi);
-    }
-
-    private static long umulHigh(long x, long y, int n) {
-        if (n == 64) return Math.multiplyHigh(x, y) + ((x >> 63) & y) + ((y >> 63) & x);
-        return (x * y) >>> n; // both below 2^32: the product fits 64 bits unsigned
-    }
-
-    /** The 64-bit product of two 32-bit values, which never wraps: the corners bound it. */
-    static Range mulWide(Range a, Range b, boolean signed) {
-        if (!signed) return Range.unsigned(64, a.uLo() * b.uLo(), a.uHi() * b.uHi());
-        long p1 = a.sLo() * b.sLo(), p2 = a.sLo() * b.sHi(), p3 = a.sHi() * b.sLo(), p4 = a.sHi() * b.sHi();
-        return Range.signed(64, Math.min(Math.min(p1, p2), Math.min(p3, p4)), Math.max(Math.max(p1, p2), Math.max(p3, p4)));
-    }
+    // ---- signed division, absolute differences, bit counts and fields -----------------------------
+    // (The saturating, halving and high-half ops are monotone and go through RangeTransfer's
+    // corner method.) RangeTransferProofTest proves each of these with the SMT solver on many
+    // elements.
 
     /**
      * Signed division toward zero; b = 0 gives 0 and MIN / -1 wraps to MIN (then nothing is

@@ -7,6 +7,7 @@ import static dev.lathe.ir.analysis.range.FloatClass.bit;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
+import dev.lathe.ir.op.TypeClass;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -31,7 +32,9 @@ import java.util.Map;
  * <p><b>Integers: intervals.</b> Add, subtract and multiply bound the result when no bound
  * overflows (else nothing is known: the result wraps); bitwise ops bound the unsigned reading
  * by the highest bit; shifts, min/max, division and remainder, conversions, comparisons and
- * the bit-counting ops have their own rules, each next to its case. Compound ops (flrp, fdot,
+ * the bit-counting ops have their own rules, each next to its case. The saturating, halving
+ * and high-half ops and the wide products go through the corner method too: each is monotone in
+ * each operand, or a monotone step after a product, whose extremes lie at the corners. Compound ops (flrp, fdot,
  * iadd3, the three-operand min/max) are the composition of their steps, in the op table's
  * order.
  */
@@ -77,8 +80,8 @@ public final class RangeTransfer {
             case FLT, FGE, FEQ, FNEU, FLTU, FGEU, FEQU, F2B1 -> floatCorners(op, unsized, in, Kind.UNSIGNED);
             case F2I8, F2I16, F2I32, F2I64 -> floatCorners(op, unsized, in, Kind.SIGNED);
             case F2U8, F2U16, F2U32, F2U64 -> floatCorners(op, unsized, in, Kind.UNSIGNED);
-            case I2F16, I2F32, I2F64 -> intCorners(op, unsized, in, Kind.SIGNED);
-            case U2F16, U2F32, U2F64, B2F16, B2F32, B2F64 -> intCorners(op, unsized, in, Kind.UNSIGNED);
+            case I2F16, I2F32, I2F64 -> intCorners(op, unsized, in, Kind.SIGNED, Kind.FLOAT);
+            case U2F16, U2F32, U2F64, B2F16, B2F32, B2F64 -> intCorners(op, unsized, in, Kind.UNSIGNED, Kind.FLOAT);
 
             case FFRACT -> ffract(in[0]);
             // class tests: decided by the classes an operand may be in
@@ -147,18 +150,10 @@ public final class RangeTransfer {
             case PACK_32_2X16_SPLIT -> Range.unsigned(32, in[0].uLo() | in[1].uLo() << 16, in[0].uHi() | in[1].uHi() << 16);
             case PACK_64_2X32_SPLIT_X -> IntRanges.replaceLow(in[0], in[1]);
             case PACK_64_2X32_SPLIT_Y -> IntRanges.replaceHigh(in[0], in[1]);
-            case IADD_SAT -> IntRanges.addSat(in[0], in[1], false);
-            case ISUB_SAT -> IntRanges.addSat(in[0], in[1], true);
-            case UADD_SAT -> IntRanges.uaddSat(in[0], in[1]);
-            case USUB_SAT -> IntRanges.usubSat(in[0], in[1]);
-            case IHADD -> IntRanges.halfAdd(in[0], in[1], true, false);
-            case IRHADD -> IntRanges.halfAdd(in[0], in[1], true, true);
-            case UHADD -> IntRanges.halfAdd(in[0], in[1], false, false);
-            case URHADD -> IntRanges.halfAdd(in[0], in[1], false, true);
-            case IMUL_HIGH -> IntRanges.mulHigh(in[0], in[1], true);
-            case UMUL_HIGH -> IntRanges.mulHigh(in[0], in[1], false);
-            case IMUL_2X32_64 -> IntRanges.mulWide(in[0], in[1], true);
-            case UMUL_2X32_64 -> IntRanges.mulWide(in[0], in[1], false);
+            // monotone in each operand (saturating, halving), or multilinear before a monotone
+            // step (the high half or the whole of a product): the corners of the intervals bound them
+            case IADD_SAT, ISUB_SAT, IHADD, IRHADD, IMUL_HIGH, IMUL_2X32_64 -> intCorners(op, unsized, in, Kind.SIGNED, Kind.SIGNED);
+            case UADD_SAT, USUB_SAT, UHADD, URHADD, UMUL_HIGH, UMUL_2X32_64 -> intCorners(op, unsized, in, Kind.UNSIGNED, Kind.UNSIGNED);
             case IDIV -> IntRanges.idiv(in[0], in[1]);
             case IREM -> IntRanges.irem(in[0], in[1]);
             case IMOD -> IntRanges.imod(in[0], in[1]);
@@ -182,10 +177,10 @@ public final class RangeTransfer {
      * describes.
      */
     private static Range integerOnConstants(Op op, int unsized, Range[] in, int out) {
-        if (op.output().typeClass() == dev.lathe.ir.op.TypeClass.FLOAT) return Range.top(out);
+        if (op.output().typeClass() == TypeClass.FLOAT) return Range.top(out);
         long[][] srcs = new long[in.length][];
         for (int i = 0; i < in.length; i++) {
-            if (!in[i].isConstant() || op.input(i).typeClass() == dev.lathe.ir.op.TypeClass.FLOAT) return Range.top(out);
+            if (!in[i].isConstant() || op.input(i).typeClass() == TypeClass.FLOAT) return Range.top(out);
             srcs[i] = new long[] {in[i].uLo()};
         }
         return Range.constant(out, op.evaluate(unsized, 1, srcs)[0]);
@@ -412,18 +407,24 @@ public final class RangeTransfer {
     private final Scratch scratch = new Scratch();
 
     /**
-     * The corner method (see the class comment) on integer operands converted to floats: one
-     * box, whose corners are the ends of the operands' intervals.
+     * The corner method (see the class comment) on integer operands, read {@code inKind}: one
+     * box, whose corners are the ends of the operands' intervals; the result read {@code outKind}
+     * (float classes for the conversions, an interval for integer ops).
      */
-    private Range intCorners(Op op, int unsized, Range[] in, Kind inKind) {
+    private Range intCorners(Op op, int unsized, Range[] in, Kind inKind, Kind outKind) {
         long[][] corners = new long[in.length][];
         for (int i = 0; i < in.length; i++) {
             int bits = op.input(i).isSized() ? op.input(i).bitSize() : unsized;
             corners[i] = inKind == Kind.SIGNED ? new long[] {Bits.trunc(in[i].sLo(), bits), Bits.trunc(in[i].sHi(), bits)}
                     : new long[] {in[i].uLo(), in[i].uHi()};
         }
-        box(op, unsized, corners, Kind.FLOAT);
-        return Range.floats(op.outputBits(unsized), (int) scratch.lo, wholeResult(op, in));
+        box(op, unsized, corners, outKind);
+        int out = op.outputBits(unsized);
+        return switch (outKind) {
+            case FLOAT -> Range.floats(out, (int) scratch.lo, wholeResult(op, in));
+            case SIGNED -> Range.signed(out, scratch.lo, scratch.hi);
+            case UNSIGNED -> Range.unsigned(out, scratch.lo, scratch.hi);
+        };
     }
 
     private static boolean less(long a, long b, Kind k) {
