@@ -83,6 +83,7 @@ final class CompileCommand implements Callable<Integer> {
         PassOptions o = passOptions;
         Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes())
                 .withAllocation(machine.allocation("lathe compile")).withDisabledRules(rules.names("lathe compile")).withVerify(o.verifyEach).withTrace(o.printAfterAll, o.printAfter, o.timePasses, out);
+        ProgramFiles.checkOptions(options); // once: a wrong option is one error, not one per file
         if (files.size() == 1) {
             Path f = files.get(0);
             compileOne(f, output != null || emit != Emit.bin ? output : ProgramFiles.withExtension(f, emit.extension), options, out);
@@ -139,7 +140,7 @@ final class CompileCommand implements Callable<Integer> {
     /** Compiles one file and writes what --emit asks to {@code target} (standard output when null; never null for bin). */
     private void compileOne(Path file, Path target, Compiler.Options options, PrintWriter out) {
         PassOptions o = passOptions;
-        Compiler.Result compiled = ProgramFiles.compile(file, options, source);
+        Compiler.Result compiled = ProgramFiles.compileChecked(file, options, source);
         if (o.timePasses) PassTimes.print(compiled.timings(), spec.commandLine().getErr());
         MachineCompiler.Result r = compiled.machine();
         if (emit == Emit.bin) {

@@ -42,6 +42,12 @@ final class ProgramFiles {
 
     /** Compiles a shader (validated first) as {@code options} say; wrong options are refused before the shader is read. */
     static Compiler.Result compile(Path path, Compiler.Options options, SourceOptions source) {
+        checkOptions(options);
+        return compileChecked(path, options, source);
+    }
+
+    /** Refuses a wrong {@code --passes} or {@code --print-after}, naming the option. */
+    static void checkOptions(Compiler.Options options) {
         try {
             Compiler.checkPipeline(options.pipeline());
         } catch (IllegalArgumentException e) {
@@ -52,6 +58,10 @@ final class ProgramFiles {
         } catch (IllegalArgumentException e) {
             throw new CliException("--print-after: " + e.getMessage());
         }
+    }
+
+    /** {@link #compile} with options {@link #checkOptions} accepted (several files: checked once, not once per file). */
+    static Compiler.Result compileChecked(Path path, Compiler.Options options, SourceOptions source) {
         Shader s = ShaderFiles.load(path, source);
         try {
             return Compiler.compile(s, options);

@@ -514,5 +514,11 @@ class CliTest {
         assertTrue(some.out().startsWith("a.ir: ") && some.out().contains("\nb.ir: "), some.out());
         assertTrue(some.err().contains("bad.ir:") && some.err().contains("1 of 3 files failed"), some.err());
         noStackTrace(some);
+
+        // a wrong option is one error, said once, not once per file
+        Result wrongPass = lathe("compile", a.toString(), b.toString(), "--emit", "stats", "--passes", "no_such_pass");
+        assertEquals(1, wrongPass.code());
+        assertEquals(1, wrongPass.err().split("--passes: ", -1).length - 1, wrongPass.err());
+        assertFalse(wrongPass.err().contains("files failed"), wrongPass.err());
     }
 }

@@ -140,5 +140,12 @@ class AnalysesTest {
         assertEquals(2, a.computations(Analyses.Kind.RANGES));
         a.keep(facts); // handing back facts that are not the cached ones changes nothing
         assertSame(fresh, a.current());
+
+        // a change of structure: facts handed back are not kept (their loops and blocks are the old ones)
+        fn.invalidateCfg();
+        assertNull(a.current());
+        a.keep(fresh);
+        assertNull(a.current());
+        assertNotSame(fresh, a.ranges());
     }
 }
