@@ -5,18 +5,28 @@
 #   2. a rule added to my.rules is generated on the next build and its tests run;
 #   3. a broken rule fails the build with its file:line:col;
 #   4. a wrong rule fails the build with a counterexample (refuted by the prover), and an
-#      inexact one the prover leaves to sampling fails its soundness test.
+#      inexact one the prover leaves to sampling fails its soundness test;
+#   5. the project's jar gives the lathe command its pass: lathe opt --rules-jar JAR --passes mine.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-cp -r "$here/src" "$here/pom.xml" "$work/"
+cp -r "$here/src" "$here/pom.xml" "$here/program.ir" "$work/"
 cd "$work"
 mvn_() { mvn -B -o -q "$@" > build.log 2>&1; }
 fail() { echo "check.sh: $1" >&2; tail -40 build.log >&2; exit 1; }
 
 mvn_ verify || fail "the project does not build"
 grep -q "Tests run" target/surefire-reports/*.txt || fail "no tests ran"
+
+# the lathe command of the checkout this project sits in, when there is one (CI: after mvn install)
+lathe="$here/../../lathe"
+if [ -x "$lathe" ]; then
+  "$lathe" opt --rules-jar target/my-shader-rules-1.0-SNAPSHOT.jar --passes mine,dce --rule-stats program.ir > opt.out 2> build.log \
+      || fail "lathe opt --rules-jar failed"
+  grep -q "ishl" opt.out && ! grep -q "imul" opt.out || { cat opt.out >&2; fail "lathe opt did not run the project's rules"; }
+  grep -q "rules of pass mine: 2 rewrites" build.log || fail "lathe opt --rule-stats does not count the project's rules"
+fi
 
 echo 'inot_inot: inot(inot(a)) => a;' >> src/main/rules/my.rules
 mvn_ verify || fail "a good rule added breaks the build"

@@ -81,8 +81,9 @@ final class CompileCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PassOptions o = passOptions;
-        Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes())
-                .withAllocation(machine.allocation("lathe compile")).withDisabledRules(rules.names("lathe compile")).withVerify(o.verifyEach).withTrace(o.printAfterAll, o.printAfter, o.timePasses, out);
+        Compiler.Options options = rules.apply(Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes())
+                .withAllocation(machine.allocation("lathe compile")).withVerify(o.verifyEach).withTrace(o.printAfterAll, o.printAfter, o.timePasses, out),
+                "lathe compile");
         ProgramFiles.checkOptions(options); // once: a wrong option is one error, not one per file
         if (files.size() == 1) {
             Path f = files.get(0);

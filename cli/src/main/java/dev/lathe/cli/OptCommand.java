@@ -63,7 +63,7 @@ final class OptCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Passes passes = new Passes().disabling(rules.names("lathe opt"));
+        Passes passes = rules.passes("lathe opt");
         PassRegistry registry = passes.registry();
         String text = which == null || which.pipeline != null && which.pipeline.equals("default") ? Pipelines.DEFAULT
                 : which.passes;

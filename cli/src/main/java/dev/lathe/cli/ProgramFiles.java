@@ -49,12 +49,12 @@ final class ProgramFiles {
     /** Refuses a wrong {@code --passes} or {@code --print-after}, naming the option. */
     static void checkOptions(Compiler.Options options) {
         try {
-            Compiler.checkPipeline(options.pipeline());
+            Compiler.checkPipeline(options);
         } catch (IllegalArgumentException e) {
             throw new CliException("--passes: " + e.getMessage());
         }
         try {
-            Compiler.checkPrintAfter(options.printAfter());
+            Compiler.checkPrintAfter(options);
         } catch (IllegalArgumentException e) {
             throw new CliException("--print-after: " + e.getMessage());
         }

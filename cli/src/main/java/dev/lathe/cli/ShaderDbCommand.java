@@ -73,9 +73,11 @@ final class ShaderDbCommand implements Callable<Integer> {
             throw new CliException("lathe shaderdb: " + e.getMessage());
         }
         if (files.isEmpty()) throw new CliException("lathe shaderdb: no shaders (.ir, .spv, .vert, .frag, .comp) under " + dirs);
+        Compiler.Options options = rules.apply(Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes())
+                .withAllocation(machine.allocation("lathe shaderdb")), "lathe shaderdb");
         if (passes != null) {
             try {
-                Pipeline.parse(passes, new Passes().registry());
+                Pipeline.parse(passes, new Passes(options.extraRules()).registry());
             } catch (IllegalArgumentException e) {
                 throw new CliException("lathe shaderdb: --passes: " + e.getMessage());
             }
@@ -83,8 +85,6 @@ final class ShaderDbCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         boolean terminal = System.console() != null;
         int total = files.size();
-        Compiler.Options options = Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes()).withAllocation(machine.allocation("lathe shaderdb"))
-                .withDisabledRules(rules.names("lathe shaderdb"));
         List<ResultsCsv.Row> rows = CorpusRunner.run(files, jobs, options, check, source.targetEnv, done -> {
             if (!terminal) return;
             int width = 30, filled = done * width / total;

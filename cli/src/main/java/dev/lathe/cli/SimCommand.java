@@ -45,8 +45,8 @@ final class SimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Program p = ProgramFiles.load(file, source, Compiler.Options.defaults().withMachine(machine.passes())
-                .withAllocation(machine.allocation("lathe sim")).withDisabledRules(rules.names("lathe sim")));
+        Program p = ProgramFiles.load(file, source, rules.apply(Compiler.Options.defaults().withMachine(machine.passes())
+                .withAllocation(machine.allocation("lathe sim")), "lathe sim"));
         try {
             ShaderInputs in = run.inputs(p.shader());
             Simulator sim = new Simulator(p);

@@ -7,6 +7,7 @@ import dev.lathe.ir.Shader;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
+import dev.lathe.ir.rewrite.RuleSet;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,24 +27,26 @@ public final class Compiler {
      * after every pass (the IR validator, the machine verifier).
      */
     public record Options(String pipeline, List<String> machine, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses,
-                          PrintWriter trace, Allocation allocation, Set<String> disabledRules) {
+                          PrintWriter trace, Allocation allocation, Set<String> disabledRules,
+                          List<RuleSet> extraRules) {
         public Options {
             machine = List.copyOf(machine);
             disabledRules = Set.copyOf(disabledRules);
+            extraRules = List.copyOf(extraRules);
         }
 
         public Options(String pipeline, List<String> machine, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses,
                        PrintWriter trace, Allocation allocation) {
-            this(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, Set.of());
+            this(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, Set.of(), List.of());
         }
 
         /** With the rules named in {@code names} never applied ({@code --disable-rules}). */
         public Options withDisabledRules(Set<String> names) {
-            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, names);
+            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, names, extraRules);
         }
 
         public static Options defaults() {
-            return new Options(Pipelines.DEFAULT, Pipelines.MACHINE, false, false, null, false, null, Allocation.DEFAULT, Set.of());
+            return new Options(Pipelines.DEFAULT, Pipelines.MACHINE, false, false, null, false, null, Allocation.DEFAULT, Set.of(), List.of());
         }
 
         /** Defaults plus verification after every pass, as tests run. */
@@ -53,26 +56,34 @@ public final class Compiler {
 
         /** With the IR pipeline {@code text} (null: the default one). */
         public Options withPipeline(String text) {
-            return new Options(text == null ? Pipelines.DEFAULT : text, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules);
+            return new Options(text == null ? Pipelines.DEFAULT : text, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules, extraRules);
         }
 
         /** With the machine pipeline {@code passes}. */
         public Options withMachine(List<String> passes) {
-            return new Options(pipeline, passes, verify, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules);
+            return new Options(pipeline, passes, verify, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules, extraRules);
         }
 
         public Options withVerify(boolean v) {
-            return new Options(pipeline, machine, v, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules);
+            return new Options(pipeline, machine, v, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules, extraRules);
         }
 
         /** With printing and timing: after every pass or after {@code pass}, to {@code to}. */
         public Options withTrace(boolean all, String pass, boolean time, PrintWriter to) {
-            return new Options(pipeline, machine, verify, all, pass, time, to, allocation, disabledRules);
+            return new Options(pipeline, machine, verify, all, pass, time, to, allocation, disabledRules, extraRules);
+        }
+
+        /**
+         * With a rule pass for each of {@code rules} beside Lathe's own ({@code --rules-jar}, {@link RuleJars}):
+         * the pipeline may name their passes.
+         */
+        public Options withRules(List<RuleSet> rules) {
+            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules, rules);
         }
 
         /** With register allocation's budget and spilling choices {@code a} ({@code --max-regs} and friends). */
         public Options withAllocation(Allocation a) {
-            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, a, disabledRules);
+            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, a, disabledRules, extraRules);
         }
     }
 
@@ -90,24 +101,28 @@ public final class Compiler {
 
     /** Checks {@code options} before anything runs ({@link #checkPipeline}, {@link #checkPrintAfter}). */
     public static void check(Options options) {
-        check(options, new Passes().registry());
+        Passes passes = new Passes(options.extraRules());
+        check(options, passes);
     }
 
-    private static void check(Options options, PassRegistry registry) {
-        Pipeline.parse(options.pipeline(), registry);
+    private static void check(Options options, Passes passes) {
+        Pipeline.parse(options.pipeline(), passes.registry());
         MachinePasses.pipeline(options.machine());
-        checkPrintAfter(options.printAfter(), registry);
-        Passes.checkRuleNames(options.disabledRules());
+        checkPrintAfter(options.printAfter(), passes.registry());
+        passes.checkRuleNames(options.disabledRules());
     }
 
-    /** @throws IllegalArgumentException when {@code text} is not a pipeline over {@link Passes}, saying where */
-    public static void checkPipeline(String text) {
-        Pipeline.parse(text, new Passes().registry());
+    /** @throws IllegalArgumentException when {@code options.pipeline()} is not a pipeline over its {@link Passes}, saying where */
+    public static void checkPipeline(Options options) {
+        Pipeline.parse(options.pipeline(), new Passes(options.extraRules()).registry());
     }
 
-    /** @throws IllegalArgumentException when {@code pass} is neither null nor one of the IR's or the backend's passes */
-    public static void checkPrintAfter(String pass) {
-        checkPrintAfter(pass, new Passes().registry());
+    /**
+     * @throws IllegalArgumentException when {@code options.printAfter()} is neither null nor one of the IR's
+     *     (with {@code options}' rule passes) or the backend's passes
+     */
+    public static void checkPrintAfter(Options options) {
+        checkPrintAfter(options.printAfter(), new Passes(options.extraRules()).registry());
     }
 
     private static void checkPrintAfter(String pass, PassRegistry registry) {
@@ -120,8 +135,8 @@ public final class Compiler {
 
     /** Compiles {@code shader}; options {@link #check} refuses are an IllegalArgumentException. */
     public static Result compile(Shader shader, Options options) {
-        Passes passes = new Passes(); // one registry checks the options and runs them
-        check(options, passes.registry());
+        Passes passes = new Passes(options.extraRules()); // one registry checks the options and runs them
+        check(options, passes);
         passes.disabling(options.disabledRules());
         Pipeline optimize = Pipeline.parse(options.pipeline(), passes.registry());
         Pipeline lower = Pipeline.parse(Pipelines.lowering(options.machine()), passes.registry());

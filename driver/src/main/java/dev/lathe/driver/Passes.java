@@ -15,19 +15,37 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The one pass registry: every pass of the {@code ir} module and one rewrite pass per generated
- * rule file (named by its {@code pass NAME;}). Each rule pass shares one {@link RuleStats}
- * across every time a pipeline runs it, so a command can report which rules fired.
+ * The one pass registry: every pass of the {@code ir} module and one rewrite pass per rule file
+ * (named by its {@code pass NAME;}) — Lathe's own, generated from {@code rules/}, and any a user
+ * adds ({@link #Passes(List)}: rule sets their build generated with {@code lathe-maven-plugin},
+ * see {@link RuleJars}). Each rule pass shares one {@link RuleStats} across every time a pipeline
+ * runs it, so a command can report which rules fired.
+ *
+ * <p>Public and stable: a compiler built on Lathe makes one of these, adds its rule sets, and
+ * parses pipelines over {@link #registry()}.
  */
 public final class Passes {
     private final PassRegistry registry = PassRegistry.standard();
     private final List<RuleStats> stats = new ArrayList<>();
 
+    /** The {@code ir} module's passes and Lathe's own rule passes. */
     public Passes() {
+        this(List.of());
+    }
+
+    /**
+     * The {@code ir} module's passes, Lathe's own rule passes and a rule pass for each of
+     * {@code extraRules}, in that order.
+     *
+     * @throws IllegalArgumentException when a rule set's pass name is already a pass's name
+     */
+    public Passes(List<RuleSet> extraRules) {
         // the 64-bit lowerings lower what this target lacks (fround_even, say, it has)
         registry.replace("lower_doubles", () -> new LowerDoubles(MachineCompiler.LACKS_64));
         registry.replace("lower_int64", () -> new LowerInt64(MachineCompiler.LACKS_64));
-        for (RuleSet rules : GeneratedRules.all()) {
+        List<RuleSet> all = new ArrayList<>(GeneratedRules.all());
+        all.addAll(extraRules);
+        for (RuleSet rules : all) {
             RuleStats s = new RuleStats(rules);
             stats.add(s);
             registry.register(rules.passName(), () -> new RewritePass(rules, s));
@@ -61,15 +79,16 @@ public final class Passes {
         return this;
     }
 
-    /** @throws IllegalArgumentException naming the first of {@code names} (in order) that no rule file has */
-    public static void checkRuleNames(Set<String> names) {
+    /** @throws IllegalArgumentException naming the first of {@code names} (in order) that no rule file of these passes has */
+    public void checkRuleNames(Set<String> names) {
         Set<String> known = new TreeSet<>();
-        for (RuleSet r : GeneratedRules.all()) for (RuleInfo i : r.rules()) known.add(i.name());
+        for (RuleStats s : stats) for (RuleInfo i : s.ruleSet().rules()) known.add(i.name());
         for (String n : new TreeSet<>(names)) {
             if (!known.contains(n)) throw new IllegalArgumentException("no rule named '" + n + "' (lathe rules check rules/*.rules prints every rule's name)");
         }
     }
 
+    /** The passes by name, for {@link dev.lathe.ir.pass.Pipeline#parse}. */
     public PassRegistry registry() {
         return registry;
     }
@@ -77,11 +96,5 @@ public final class Passes {
     /** How often each rule fired, one entry per rule file. */
     public List<RuleStats> ruleStats() {
         return stats;
-    }
-
-    /** The generated rule set of the rule file whose pass is {@code name}, or null. */
-    public static RuleSet ruleSet(String name) {
-        for (RuleSet r : GeneratedRules.all()) if (r.passName().equals(name)) return r;
-        return null;
     }
 }

@@ -64,12 +64,12 @@ class PipelinesTest {
 
     @Test
     void compilerOptionsAreCheckedBeforeAnythingRuns() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Compiler.checkPrintAfter("schedule"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Compiler.checkPrintAfter(Compiler.Options.defaults().withTrace(false, "schedule", false, null)));
         assertTrue(e.getMessage().startsWith("unknown pass 'schedule' (IR passes: ") && e.getMessage().contains("machine passes: isel"),
                 e.getMessage());
-        Compiler.checkPrintAfter("regalloc");
-        Compiler.checkPrintAfter("cse");
-        Compiler.checkPrintAfter(null);
-        assertThrows(IllegalArgumentException.class, () -> Compiler.checkPipeline("cse, loop(dce"));
+        Compiler.checkPrintAfter(Compiler.Options.defaults().withTrace(false, "regalloc", false, null));
+        Compiler.checkPrintAfter(Compiler.Options.defaults().withTrace(false, "cse", false, null));
+        Compiler.checkPrintAfter(Compiler.Options.defaults().withTrace(false, null, false, null));
+        assertThrows(IllegalArgumentException.class, () -> Compiler.checkPipeline(Compiler.Options.defaults().withPipeline("cse, loop(dce")));
     }
 }

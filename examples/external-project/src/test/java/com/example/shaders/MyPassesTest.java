@@ -9,24 +9,23 @@ import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class MyPassesTest {
-    static final String PROGRAM = """
-            shader fragment
+    /** program.ir, beside the pom (the directory tests run in). */
+    static final String PROGRAM = read(Path.of("program.ir"));
 
-            uniform u32 @x location=0
-            output u32 @o location=0
-
-            function main {
-                vec1 32 %x = load_uniform @x
-                vec1 32 %two = load_const (2)
-                vec1 32 %n = ineg %x
-                vec1 32 %nn = ineg %n
-                vec1 32 %m = imul %nn, %two
-                store_output @o, %m
-            }
-            """;
+    static String read(Path p) {
+        try {
+            return Files.readString(p);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 
     @Test
     void theRulesFireAndKeepTheResult() {
