@@ -29,12 +29,14 @@ public final class Compiler {
     public record Options(String pipeline, List<String> machine, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses,
                           PrintWriter trace, Allocation allocation, Set<String> disabledRules,
                           List<RuleSet> extraRules) {
+        /** Copies the lists and the set, so options never change once made. */
         public Options {
             machine = List.copyOf(machine);
             disabledRules = Set.copyOf(disabledRules);
             extraRules = List.copyOf(extraRules);
         }
 
+        /** Options with no rules disabled and no rule passes beside Lathe's own. */
         public Options(String pipeline, List<String> machine, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses,
                        PrintWriter trace, Allocation allocation) {
             this(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, Set.of(), List.of());
@@ -45,6 +47,7 @@ public final class Compiler {
             return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, names, extraRules);
         }
 
+        /** The default IR and machine pipelines and register allocation; nothing verified, printed or timed; Lathe's rules only. */
         public static Options defaults() {
             return new Options(Pipelines.DEFAULT, Pipelines.MACHINE, false, false, null, false, null, Allocation.DEFAULT, Set.of(), List.of());
         }
@@ -64,6 +67,7 @@ public final class Compiler {
             return new Options(pipeline, passes, verify, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules, extraRules);
         }
 
+        /** With verification after every pass on ({@code v} true) or off. */
         public Options withVerify(boolean v) {
             return new Options(pipeline, machine, v, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules, extraRules);
         }
@@ -90,6 +94,7 @@ public final class Compiler {
     /** What compiling gives: the machine result, and the time per pass of both pipelines (when timed). */
     public record Result(MachineCompiler.Result machine, List<PassManager.Timing> timings) {}
 
+    /** Compiles {@code shader} with the default pipelines. */
     public static MachineCompiler.Result compile(Shader shader) {
         return compile(shader, Pipelines.DEFAULT);
     }

@@ -48,9 +48,12 @@ public final class Pipelines {
     /** A step of a pipeline: a pass, or a loop of steps run until none of them makes progress. */
     public sealed interface Step permits Run, Loop {}
 
+    /** A step running the pass named {@code pass} once. */
     public record Run(String pass) implements Step {}
 
+    /** A {@code loop(…)} group: {@code body} runs again and again until none of its steps makes progress. */
     public record Loop(List<Step> body) implements Step {
+        /** Copies {@code body}, so a loop never changes once made. */
         public Loop {
             body = List.copyOf(body);
         }
@@ -96,6 +99,7 @@ public final class Pipelines {
      * them, and what the part is for ({@code MachineSwitchesTest} checks that it pays).
      */
     public record Switch(List<String> passes, String without, Pays pays) {
+        /** Copies {@code passes}, so a switch never changes once made. */
         public Switch {
             passes = List.copyOf(passes);
         }
@@ -165,6 +169,10 @@ public final class Pipelines {
     /** A rule of the order: wherever both passes run, every run of {@code first} comes before every run of {@code then}. */
     public record Order(String first, String then, String why) {}
 
+    /**
+     * The rules of the order the compiler's passes must keep, each with its reason ({@link #orderProblem} checks a
+     * pipeline against them).
+     */
     public static final List<Order> ORDER = List.of(
             new Order("lower_outputs", "vars_to_ssa", "each output becomes a local that vars_to_ssa turns into values, stored once at each exit"),
             new Order("vars_to_ssa", "algebraic", "the rules and the cleanup passes work on SSA values, not on loads and stores of locals"),

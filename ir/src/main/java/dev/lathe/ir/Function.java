@@ -39,14 +39,17 @@ public final class Function {
         body.append(new Block());
     }
 
+    /** The shader this function belongs to. */
     public Shader shader() {
         return shader;
     }
 
+    /** The function's name; the one named {@code main} is the shader's entry point. */
     public String name() {
         return name;
     }
 
+    /** The structured body: blocks, ifs and loops in program order, starting and ending with a block. */
     public CfList body() {
         return body;
     }
@@ -70,6 +73,10 @@ public final class Function {
         return nextValueIndex++;
     }
 
+    /**
+     * Declares local variable {@code v} and returns it. A variable that is no local, or a name another local or an
+     * interface variable already has, is refused with an IllegalArgumentException.
+     */
     public Variable addLocal(Variable v) {
         if (v.kind() != Variable.Kind.LOCAL) throw new IllegalArgumentException("not a local variable: " + v.name());
         if (locals.containsKey(v.name()) || shader.variable(v.name()) != null) {
@@ -79,14 +86,17 @@ public final class Function {
         return v;
     }
 
+    /** The local variable called {@code name}, or null. */
     public Variable local(String name) {
         return locals.get(name);
     }
 
+    /** The local variables, in declaration order (a copy). */
     public List<Variable> locals() {
         return List.copyOf(locals.values());
     }
 
+    /** Drops the declaration of local {@code v}, which no instruction may name any more ({@code vars_to_ssa} drops those it promoted). */
     public void removeLocal(Variable v) {
         locals.remove(v.name());
     }

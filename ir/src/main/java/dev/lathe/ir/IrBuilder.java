@@ -34,6 +34,7 @@ public final class IrBuilder {
         this.block = fn.body().lastBlock();
     }
 
+    /** The function this builder inserts into. */
     public Function function() {
         return fn;
     }
@@ -86,12 +87,14 @@ public final class IrBuilder {
         return insert(new LoadConstInstr(fn, bitSize, bits)).def();
     }
 
+    /** 32-bit float constants, one per component (the bits as given: a NaN keeps its payload). */
     public Value f32(float... v) {
         long[] bits = new long[v.length];
         for (int i = 0; i < v.length; i++) bits[i] = Float.floatToRawIntBits(v[i]) & 0xffffffffL;
         return constant(32, bits);
     }
 
+    /** 64-bit float constants, one per component (the bits as given: a NaN keeps its payload). */
     public Value f64(double... v) {
         long[] bits = new long[v.length];
         for (int i = 0; i < v.length; i++) bits[i] = Double.doubleToRawLongBits(v[i]);
@@ -105,34 +108,40 @@ public final class IrBuilder {
         return constant(16, bits);
     }
 
+    /** 32-bit integer constants, one per component; signed and unsigned alike (the 32 bits as given). */
     public Value i32(int... v) {
         long[] bits = new long[v.length];
         for (int i = 0; i < v.length; i++) bits[i] = v[i] & 0xffffffffL;
         return constant(32, bits);
     }
 
+    /** 64-bit integer constants, one per component. */
     public Value i64(long... v) {
         return constant(64, v);
     }
 
+    /** 16-bit integer constants, one per component; only the low 16 bits are kept ({@code -1} is {@code 0xffff}). */
     public Value i16(int... v) {
         long[] bits = new long[v.length];
         for (int i = 0; i < v.length; i++) bits[i] = v[i];
         return constant(16, bits);
     }
 
+    /** 8-bit integer constants, one per component; only the low 8 bits are kept ({@code -1} is {@code 0xff}). */
     public Value i8(int... v) {
         long[] bits = new long[v.length];
         for (int i = 0; i < v.length; i++) bits[i] = v[i];
         return constant(8, bits);
     }
 
+    /** 1-bit boolean constants, one per component. */
     public Value bool(boolean... v) {
         long[] bits = new long[v.length];
         for (int i = 0; i < v.length; i++) bits[i] = v[i] ? 1 : 0;
         return constant(1, bits);
     }
 
+    /** An {@code undef} of the given shape: passes may assume any bits for it (the interpreter reads zero). */
     public Value undef(int numComponents, int bitSize) {
         return insert(new UndefInstr(fn, numComponents, bitSize)).def();
     }
@@ -216,6 +225,11 @@ public final class IrBuilder {
 
     // ---- intrinsics ---------------------------------------------------------------------------
 
+    /**
+     * Any intrinsic: {@code in} naming {@code var} (null when it names none), defining a value of the given shape (0, 0
+     * when it defines none), with {@code srcs} in the order of its roles ({@link Intrinsic#roles}). A wrong shape, or an
+     * intrinsic the shader's stage lacks, is refused as {@link #insert} says.
+     */
     public IntrinsicInstr intrinsic(Intrinsic in, Variable var, int numComponents, int bitSize, Value... srcs) {
         return insert(new IntrinsicInstr(fn, in, var, numComponents, bitSize, srcs));
     }
@@ -225,26 +239,38 @@ public final class IrBuilder {
         return intrinsic(in, var, shape[0], shape[1], srcs).def();
     }
 
+    /** Reads input {@code v} ({@code load_input}; vertex and fragment shaders). */
     public Value loadInput(Variable v) {
         return load(Intrinsic.LOAD_INPUT, v);
     }
 
+    /** Writes {@code x}, of {@code v}'s type, to output {@code v} ({@code store_output}; vertex and fragment shaders). */
     public void storeOutput(Variable v, Value x) {
         intrinsic(Intrinsic.STORE_OUTPUT, v, 0, 0, x);
     }
 
+    /** Reads uniform {@code v}, which is no array ({@code load_uniform}). */
     public Value loadUniform(Variable v) {
         return load(Intrinsic.LOAD_UNIFORM, v);
     }
 
+    /** Reads element {@code index} (32-bit) of array uniform {@code v}; an index past the end reads zero. */
     public Value loadUniform(Variable v, Value index) {
         return load(Intrinsic.LOAD_UNIFORM, v, index);
     }
 
+    /**
+     * Loads {@code numComponents} values of {@code bitSize} bits, little-endian, from storage buffer {@code v} at the
+     * 32-bit {@code byteOffset} ({@code load_buffer}); bytes past the end read zero.
+     */
     public Value loadBuffer(Variable v, Value byteOffset, int numComponents, int bitSize) {
         return intrinsic(Intrinsic.LOAD_BUFFER, v, numComponents, bitSize, byteOffset).def();
     }
 
+    /**
+     * Stores {@code x} (any 8–64-bit vector), little-endian, into storage buffer {@code v} at the 32-bit
+     * {@code byteOffset} ({@code store_buffer}); bytes past the end are dropped.
+     */
     public void storeBuffer(Variable v, Value byteOffset, Value x) {
         intrinsic(Intrinsic.STORE_BUFFER, v, 0, 0, byteOffset, x);
     }
@@ -254,10 +280,12 @@ public final class IrBuilder {
         return intrinsic(Intrinsic.LOAD_GLOBAL, null, numComponents, bitSize, address).def();
     }
 
+    /** Stores {@code x} to device memory at a 64-bit address ({@code store_global}). */
     public void storeGlobal(Value address, Value x) {
         intrinsic(Intrinsic.STORE_GLOBAL, null, 0, 0, address, x);
     }
 
+    /** The size of storage buffer {@code v} in bytes, a 32-bit unsigned scalar ({@code buffer_size}). */
     public Value bufferSize(Variable v) {
         return load(Intrinsic.BUFFER_SIZE, v);
     }
@@ -274,14 +302,17 @@ public final class IrBuilder {
         return intrinsic(Intrinsic.atomic(op, v.kind()), v, 1, 32, srcs.toArray(new Value[0])).def();
     }
 
+    /** Samples texture {@code t} (no array) at normalized float coordinates {@code coord}, one per dimension ({@code tex}). */
     public Value tex(Variable t, Value coord) {
         return load(Intrinsic.TEX, t, coord);
     }
 
+    /** Samples texture {@code t} (no array) at normalized float coordinates and the 32-bit float level of detail {@code lod}. */
     public Value txl(Variable t, Value coord, Value lod) {
         return load(Intrinsic.TXL, t, coord, lod);
     }
 
+    /** Fetches the texel of texture {@code t} (no array) at integer coordinates {@code coord} ({@code txf}); outside it reads zero. */
     public Value txf(Variable t, Value coord) {
         return load(Intrinsic.TXF, t, coord);
     }
@@ -299,18 +330,25 @@ public final class IrBuilder {
         return load(op, t, srcs);
     }
 
+    /** Reads the texel of storage image {@code img} at integer coordinates {@code coord}; outside the image it reads zero. */
     public Value imageLoad(Variable img, Value coord) {
         return load(Intrinsic.IMAGE_LOAD, img, coord);
     }
 
+    /**
+     * Writes {@code texel} (four 32-bit components) to storage image {@code img} at integer coordinates {@code coord}, at
+     * the image format's precision; a store outside the image is dropped.
+     */
     public void imageStore(Variable img, Value coord, Value texel) {
         intrinsic(Intrinsic.IMAGE_STORE, img, 0, 0, coord, texel);
     }
 
+    /** The size of storage image {@code img}: one 32-bit integer per dimension ({@code image_size}). */
     public Value imageSize(Variable img) {
         return load(Intrinsic.IMAGE_SIZE, img);
     }
 
+    /** The size of texture {@code t} (no array): one 32-bit integer per dimension ({@code txs}). */
     public Value txs(Variable t) {
         return load(Intrinsic.TXS, t);
     }
@@ -320,6 +358,7 @@ public final class IrBuilder {
         return load(loadOf(v), v);
     }
 
+    /** Loads element {@code index} (32-bit) of an array local or shared variable; past the end it reads zero. */
     public Value loadVar(Variable v, Value index) {
         return load(loadOf(v), v, index);
     }
@@ -329,6 +368,7 @@ public final class IrBuilder {
         intrinsic(storeOf(v), v, 0, 0, x);
     }
 
+    /** Stores {@code x} to element {@code index} (32-bit) of an array local or shared variable; past the end it is dropped. */
     public void storeVar(Variable v, Value index, Value x) {
         intrinsic(storeOf(v), v, 0, 0, index, x);
     }
@@ -347,14 +387,17 @@ public final class IrBuilder {
         return load(in, null);
     }
 
+    /** Ends the invocation: the fragment is discarded ({@code discard}; fragment shaders only). */
     public void discard() {
         intrinsic(Intrinsic.DISCARD, null, 0, 0);
     }
 
+    /** Discards the invocation when the 1-bit {@code cond} is true ({@code discard_if}; fragment shaders only). */
     public void discardIf(Value cond) {
         intrinsic(Intrinsic.DISCARD_IF, null, 0, 0, cond);
     }
 
+    /** Waits until every invocation of the workgroup gets here ({@code barrier}; compute shaders only). */
     public void barrier() {
         intrinsic(Intrinsic.BARRIER, null, 0, 0);
     }
@@ -403,18 +446,22 @@ public final class IrBuilder {
         before = b.firstInstr();
     }
 
+    /** Ends the current block with a {@code break}, {@code continue} or {@code return}: a jump is always a block's last instruction. */
     public void jump(JumpInstr.Kind kind) {
         insert(new JumpInstr(kind));
     }
 
+    /** Leaves the innermost loop ({@code break}): control goes to the loop's exit block. */
     public void breakLoop() {
         jump(JumpInstr.Kind.BREAK);
     }
 
+    /** Starts the next iteration of the innermost loop ({@code continue}). */
     public void continueLoop() {
         jump(JumpInstr.Kind.CONTINUE);
     }
 
+    /** Returns from the function ({@code return}): control goes to its end block. */
     public void ret() {
         jump(JumpInstr.Kind.RETURN);
     }

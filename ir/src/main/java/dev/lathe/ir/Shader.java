@@ -21,6 +21,7 @@ public final class Shader {
     /** Memos that analyses of this shader share; see {@link #memo}. */
     private final Map<Class<?>, Object> memos = new HashMap<>();
 
+    /** An empty shader for {@code stage}: no variables, no functions, a workgroup of 1 × 1 × 1. */
     public Shader(Stage stage) {
         this.stage = stage;
     }
@@ -41,6 +42,7 @@ public final class Shader {
         return kind.cast(m);
     }
 
+    /** The pipeline stage the shader runs in: it decides which intrinsics are legal. */
     public Stage stage() {
         return stage;
     }
@@ -62,6 +64,7 @@ public final class Shader {
         return null;
     }
 
+    /** Sets the compute workgroup size; a size {@link #workgroupSizeProblem} refuses is an IllegalArgumentException. */
     public void setWorkgroupSize(int x, int y, int z) {
         String problem = workgroupSizeProblem(x, y, z);
         if (problem != null) throw new IllegalArgumentException(problem);
@@ -70,6 +73,10 @@ public final class Shader {
         workgroupSize[2] = z;
     }
 
+    /**
+     * Declares interface variable {@code v} and returns it. A local (locals belong to a function), a name already
+     * declared, or a uniform whose slots overlap another uniform's is refused with an IllegalArgumentException.
+     */
     public Variable addVariable(Variable v) {
         if (v.kind() == Variable.Kind.LOCAL) throw new IllegalArgumentException("locals belong to a function");
         if (variables.containsKey(v.name())) throw new IllegalArgumentException("@" + v.name() + " is already declared");
@@ -95,6 +102,7 @@ public final class Shader {
         return variables.get(name);
     }
 
+    /** Every interface variable, in declaration order (a copy). */
     public List<Variable> variables() {
         return List.copyOf(variables.values());
     }
@@ -127,6 +135,7 @@ public final class Shader {
         return f;
     }
 
+    /** The functions in the order they were added (a read-only view). */
     public List<Function> functions() {
         return Collections.unmodifiableList(functions);
     }

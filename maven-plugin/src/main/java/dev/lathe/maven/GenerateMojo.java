@@ -1,10 +1,8 @@
 package dev.lathe.maven;
 
 import dev.lathe.rules.RuleCompilerMain;
-import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -114,15 +112,11 @@ public class GenerateMojo extends AbstractMojo {
                 "--proof-cache", proofCache.getPath(), "--proof-timeout-ms", Integer.toString(proofTimeoutMs),
                 "--samples", Integer.toString(samples), "--seed", Long.toString(seed)));
         if (generateTests) args.addAll(List.of("--tests-out", testOutputDirectory.getPath()));
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int code;
-        try (PrintStream err = new PrintStream(buf, true, StandardCharsets.UTF_8)) {
-            code = RuleCompilerMain.run(args.toArray(String[]::new), err);
-        }
-        String firstError = report(buf.toString(StandardCharsets.UTF_8));
+        MavenLog log = new MavenLog();
+        int code = RuleCompilerMain.run(args.toArray(String[]::new), log);
         if (code != 0) {
             deleteQuietly(stamp);
-            throw new MojoFailureException("lathe: the rule files have errors" + (firstError == null ? "" : "; the first: " + firstError));
+            throw new MojoFailureException("lathe: the rule files have errors" + (log.firstError == null ? "" : "; the first: " + log.firstError));
         }
         try {
             Files.createDirectories(stamp.getParent());
@@ -202,22 +196,25 @@ public class GenerateMojo extends AbstractMojo {
         }
     }
 
-    /** Logs the compiler's output line by line at its level; returns the first error line. */
-    private String report(String output) {
-        String first = null;
-        for (String line : output.split("\n")) {
-            if (line.isBlank()) continue;
-            boolean error = line.contains(": error:") || line.startsWith("error:") || line.contains("internal error");
-            if (error) {
-                getLog().error(line);
-                if (first == null) first = line;
-            } else if (line.contains(": warning:") || line.startsWith("unknown:")) {
-                getLog().warn(line);
-            } else {
-                getLog().info(line);
-            }
+    /** The compiler's messages in Maven's log at their levels; keeps the first error's first line for the failure. */
+    private final class MavenLog implements RuleCompilerMain.Log {
+        String firstError;
+
+        @Override
+        public void error(String message) {
+            getLog().error(message);
+            if (firstError == null) firstError = message.lines().findFirst().orElse(message);
         }
-        return first;
+
+        @Override
+        public void warn(String message) {
+            getLog().warn(message);
+        }
+
+        @Override
+        public void info(String message) {
+            getLog().info(message);
+        }
     }
 
     private static void clean(Path dir) throws MojoExecutionException {

@@ -81,8 +81,48 @@ public final class RuleCompilerMain {
         }
     }
 
-    /** Runs the compiler; returns the exit code. */
+    /**
+     * Where the compiler's messages go, each at its level, so that a build tool logs them at it
+     * ({@code lathe-maven-plugin} gives Maven's log) instead of guessing from the text.
+     */
+    public interface Log {
+        /** A problem that fails the run: a diagnostic of a rule file, a refuted rule, a bad option. */
+        void error(String message);
+
+        /** A warning of a rule file, or a rule the prover could not decide. */
+        void warn(String message);
+
+        /** Progress: the proofs' summary. */
+        void info(String message);
+
+        /** Every message, whatever its level, printed to {@code out} (the command line's standard error). */
+        static Log printingTo(PrintStream out) {
+            return new Log() {
+                @Override
+                public void error(String message) {
+                    out.println(message);
+                }
+
+                @Override
+                public void warn(String message) {
+                    out.println(message);
+                }
+
+                @Override
+                public void info(String message) {
+                    out.println(message);
+                }
+            };
+        }
+    }
+
+    /** Runs the compiler with every message printed to {@code err}; returns the exit code. */
     public static int run(String[] args, PrintStream err) {
+        return run(args, Log.printingTo(err));
+    }
+
+    /** Runs the compiler with its messages going to {@code log}; returns the exit code. */
+    public static int run(String[] args, Log log) {
         Path rules = null;
         Path out = null;
         Path citeFrom = null;
@@ -96,7 +136,7 @@ public final class RuleCompilerMain {
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (i + 1 >= args.length) {
-                err.println("lathe rule compiler: " + a + " needs a value");
+                log.error("lathe rule compiler: " + a + " needs a value");
                 return 2;
             }
             switch (a) {
@@ -108,7 +148,7 @@ public final class RuleCompilerMain {
                 case "--prove" -> {
                     String v = args[++i];
                     if (!v.equals("true") && !v.equals("false")) {
-                        err.println("lathe rule compiler: --prove needs true or false, not " + v);
+                        log.error("lathe rule compiler: --prove needs true or false, not " + v);
                         return 2;
                     }
                     prove = v.equals("true");
@@ -118,7 +158,7 @@ public final class RuleCompilerMain {
                     boolean anyLong = a.equals("--seed");
                     Long v = number(args[++i], anyLong ? Long.MIN_VALUE : 1, anyLong ? Long.MAX_VALUE : Integer.MAX_VALUE);
                     if (v == null) {
-                        err.println("lathe rule compiler: " + a + " needs a " + (anyLong ? "" : "positive ") + "number, not " + args[i]);
+                        log.error("lathe rule compiler: " + a + " needs a " + (anyLong ? "" : "positive ") + "number, not " + args[i]);
                         return 2;
                     }
                     switch (a) {
@@ -128,13 +168,13 @@ public final class RuleCompilerMain {
                     }
                 }
                 default -> {
-                    err.println("lathe rule compiler: unknown option " + a);
+                    log.error("lathe rule compiler: unknown option " + a);
                     return 2;
                 }
             }
         }
         if (rules == null || out == null) {
-            err.println("usage: RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]"
+            log.error("usage: RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]"
                     + " [--prove true|false] [--proof-cache DIR] [--proof-timeout-ms N] [--samples N] [--seed S] [--in-build]");
             return 2;
         }
@@ -142,7 +182,7 @@ public final class RuleCompilerMain {
         try (Stream<Path> s = Files.list(rules)) {
             files = s.filter(p -> p.toString().endsWith(".rules")).sorted().toList();
         } catch (IOException e) {
-            err.println("lathe rule compiler: cannot read " + rules + ": " + e.getMessage());
+            log.error("lathe rule compiler: cannot read " + rules + ": " + e.getMessage());
             return 1;
         }
         List<CheckedFile> checked = new ArrayList<>();
@@ -152,7 +192,7 @@ public final class RuleCompilerMain {
         for (Path f : files) {
             String cite = citeFrom == null ? f.toString()
                     : citeFrom.toAbsolutePath().normalize().relativize(f.toAbsolutePath().normalize()).toString().replace('\\', '/');
-            String text = readUtf8(f, cite, err);
+            String text = readUtf8(f, cite, log);
             if (text == null) {
                 errors++;
                 continue;
@@ -162,24 +202,25 @@ public final class RuleCompilerMain {
                 r = RuleCompiler.compile(cite, text);
             } catch (RuntimeException | StackOverflowError e) {
                 // A bug of the compiler, not of the file: said as one, with the file it met it in.
-                err.println(cite + ": internal error of the rule compiler: " + e
+                log.error(cite + ": internal error of the rule compiler: " + e
                         + " (this is a bug in Lathe; please report it with the file)");
                 errors++;
                 continue;
             }
-            if (!uniquePass(r.file().passName(), cite, text, classOwners, err)) errors++;
-            if (!r.warnings().isEmpty() || !r.ok()) err.println(r.renderAll());
+            if (!uniquePass(r.file().passName(), cite, text, classOwners, log)) errors++;
+            if (!r.ok()) log.error(r.renderAll());
+            else if (!r.warnings().isEmpty()) log.warn(r.renderAll());
             errors += r.errors().size();
             checked.add(r.file());
         }
         if (errors > 0) {
-            err.println(errors + " error" + (errors == 1 ? "" : "s") + " in the rule files");
+            log.error(errors + " error" + (errors == 1 ? "" : "s") + " in the rule files");
             return 1;
         }
         Map<CheckedRule, Proof> proofs = new IdentityHashMap<>();
         if (prove) {
             RuleProver.Settings settings = new RuleProver.Settings(proofTimeoutMs, RuleProver.Settings.defaults().sizes());
-            if (!proveAll(checked, new ProofCache(proofCache), settings, proofs, err)) return 1;
+            if (!proveAll(checked, new ProofCache(proofCache), settings, proofs, log)) return 1;
         }
         SoundnessTestGenerator.Settings tests = new SoundnessTestGenerator.Settings(
                 citeFrom == null ? "." : citeFrom.toAbsolutePath().normalize().toString(), seed, samples, prove, proofTimeoutMs,
@@ -194,7 +235,7 @@ public final class RuleCompilerMain {
             }
             index(pkg, sets).writeTo(out);
         } catch (IOException e) {
-            err.println("lathe rule compiler: cannot write " + out + ": " + e.getMessage());
+            log.error("lathe rule compiler: cannot write " + out + ": " + e.getMessage());
             return 1;
         }
         return 0;
@@ -206,7 +247,7 @@ public final class RuleCompilerMain {
      * printing the refutations when any rule is wrong.
      */
     static boolean proveAll(List<CheckedFile> files, ProofCache cache, RuleProver.Settings settings,
-                            Map<CheckedRule, Proof> out, PrintStream err) {
+                            Map<CheckedRule, Proof> out, Log log) {
         List<CheckedRule> rules = new ArrayList<>();
         for (CheckedFile f : files) rules.addAll(f.rules());
         long start = System.nanoTime();
@@ -216,24 +257,24 @@ public final class RuleCompilerMain {
             RuleJobs.forEach(Runtime.getRuntime().availableProcessors(), rules, r -> cache.prove(settings, r), p -> {
                 out.put(rules.get(next[0]++), p);
                 tally.add(p);
-                if (p.wrong()) err.println("error: " + p.message());
-                else if (p.kind() == Proof.Kind.UNKNOWN) err.println("unknown: " + p.message());
+                if (p.wrong()) log.error("error: " + p.message());
+                else if (p.kind() == Proof.Kind.UNKNOWN) log.warn("unknown: " + p.message());
             });
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            err.println("lathe rule compiler: interrupted while proving the rules");
+            log.error("lathe rule compiler: interrupted while proving the rules");
             return false;
         } catch (ExecutionException e) {
-            err.println("lathe rule compiler: the SMT prover failed: " + e.getCause()
+            log.error("lathe rule compiler: the SMT prover failed: " + e.getCause()
                     + " (this is a bug in Lathe, or Z3 could not start; build with -Dlathe.prove=false to skip the proofs)");
             return false;
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
-        err.printf("rule proofs: %s; %d new (%.1f s), %d from %s (%d ms per rule and size)%n", tally, cache.provedNow(),
-                ms / 1000.0, rules.size() - cache.provedNow(), cache.dir() == null ? "no cache" : cache.dir(), settings.timeoutMs());
+        log.info(String.format("rule proofs: %s; %d new (%.1f s), %d from %s (%d ms per rule and size)", tally, cache.provedNow(),
+                ms / 1000.0, rules.size() - cache.provedNow(), cache.dir() == null ? "no cache" : cache.dir(), settings.timeoutMs()));
         int wrong = tally.wrong();
         if (wrong > 0) {
-            err.println(wrong + " rule" + (wrong == 1 ? " is" : "s are")
+            log.error(wrong + " rule" + (wrong == 1 ? " is" : "s are")
                     + " wrong (see above): fix or remove them; lathe rules prove FILE says the same without a build");
             return false;
         }
@@ -262,13 +303,13 @@ public final class RuleCompilerMain {
     }
 
     /** The file's text, or null after printing why it cannot be had (unreadable, not UTF-8: located). */
-    private static String readUtf8(Path f, String cite, PrintStream err) {
+    private static String readUtf8(Path f, String cite, Log log) {
         try {
             return Utf8Text.decode(Files.readAllBytes(f), cite);
         } catch (IOException e) {
-            err.println(cite + ": cannot read: " + e.getMessage());
+            log.error(cite + ": cannot read: " + e.getMessage());
         } catch (Utf8Text.Malformed e) {
-            err.println(e.getMessage());
+            log.error(e.getMessage());
         }
         return null;
     }
@@ -278,10 +319,10 @@ public final class RuleCompilerMain {
      * name, ignoring case, so {@code a_b} and {@code aB} clash); prints the error when it is.
      */
     private static boolean uniquePass(String pass, String cite, String text, Map<String, String> owners,
-                                      PrintStream err) {
+                                      Log log) {
         String problem = duplicatePass(pass, cite, text, owners);
         if (problem == null) return true;
-        err.println(problem);
+        log.error(problem);
         return false;
     }
 

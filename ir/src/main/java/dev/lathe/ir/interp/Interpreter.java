@@ -50,6 +50,7 @@ import java.util.function.Supplier;
  * workgroup reaches is an error.
  */
 public final class Interpreter {
+    /** How many loop back edges a run (or a whole dispatch) may take before it ends with an error. */
     public static final long DEFAULT_ITERATION_LIMIT = 1_000_000;
 
     private final Shader shader;
@@ -61,10 +62,15 @@ public final class Interpreter {
     private BiConsumer<Value, long[]> observer;
     private boolean trackNans;
 
+    /** An interpreter of {@code shader}'s entry point with the default iteration limit. */
     public Interpreter(Shader shader) {
         this(shader, DEFAULT_ITERATION_LIMIT);
     }
 
+    /**
+     * An interpreter of {@code shader}'s entry point whose runs end with an {@link InterpreterException.IterationLimit}
+     * after {@code iterationLimit} loop back edges. It reads the shader's blocks once: make another after changing the shader.
+     */
     public Interpreter(Shader shader, long iterationLimit) {
         this.shader = shader;
         this.fn = shader.entryPoint();
@@ -640,6 +646,10 @@ public final class Interpreter {
         return old;
     }
 
+    /**
+     * Stores the components of {@code x}, {@code bits} each, little-endian at byte {@code offset} of a buffer; bytes
+     * outside it are dropped. Shared with the backend simulator.
+     */
     public static void storeBuffer(byte[] buf, long offset, long[] x, int bits) {
         int bytes = bits / 8;
         for (int c = 0; c < x.length; c++) {

@@ -27,6 +27,7 @@ public final class ShaderInputs {
         return this;
     }
 
+    /** The raw bits given for input or uniform {@code name}, or null when none were. */
     public long[] value(String name) {
         return values.get(name);
     }
@@ -45,6 +46,7 @@ public final class ShaderInputs {
         return setBuffer(DEVICE_MEMORY, bytes);
     }
 
+    /** Sets the contents of storage buffer {@code name} (a copy of {@code bytes}). */
     public ShaderInputs setBuffer(String name, byte[] bytes) {
         buffers.put(name, bytes.clone());
         return this;
@@ -60,36 +62,46 @@ public final class ShaderInputs {
         return this;
     }
 
+    /** The contents given for buffer {@code name} (a copy), or null when none were. */
     public byte[] buffer(String name) {
         byte[] b = buffers.get(name);
         return b == null ? null : b.clone();
     }
 
+    /** Every buffer given, by name, device memory under {@link #DEVICE_MEMORY} (copies). */
     public Map<String, byte[]> buffers() {
         Map<String, byte[]> out = new HashMap<>();
         buffers.forEach((k, v) -> out.put(k, v.clone()));
         return out;
     }
 
+    /**
+     * Sets the contents of texture or storage image {@code name}; element k of an array of textures is named
+     * {@code name[k]} ({@link dev.lathe.ir.Variable#elementName}).
+     */
     public ShaderInputs setTexture(String name, Texture t) {
         textures.put(name, t);
         return this;
     }
 
+    /** The texture given for {@code name}, or null (it then reads as a single texel of zeros). */
     public Texture texture(String name) {
         return textures.get(name);
     }
 
+    /** The invocation's id within its workgroup (default 0, 0, 0; a dispatch sets it for each invocation it runs). */
     public ShaderInputs setLocalInvocationId(int x, int y, int z) {
         localInvocationId = new int[] {x, y, z};
         return this;
     }
 
+    /** The id of the invocation's workgroup (default 0, 0, 0; a dispatch sets it for each workgroup). */
     public ShaderInputs setWorkgroupId(int x, int y, int z) {
         workgroupId = new int[] {x, y, z};
         return this;
     }
 
+    /** How many workgroups the dispatch has in each dimension (default 1, 1, 1; a dispatch sets it). */
     public ShaderInputs setNumWorkgroups(int x, int y, int z) {
         numWorkgroups = new int[] {x, y, z};
         return this;
@@ -105,45 +117,55 @@ public final class ShaderInputs {
         return Float.floatToRawIntBits(v) & 0xffffffffL;
     }
 
+    /** Whether the fragment is on a front-facing primitive (default true). */
     public ShaderInputs setFrontFace(boolean front) {
         frontFace = front;
         return this;
     }
 
+    /** The vertex shader's vertex index (default 0). */
     public ShaderInputs setVertexId(int id) {
         vertexId = id;
         return this;
     }
 
+    /** The vertex shader's instance index (default 0). */
     public ShaderInputs setInstanceId(int id) {
         instanceId = id;
         return this;
     }
 
+    /** The local invocation id, x, y, z (a copy). */
     public int[] localInvocationId() {
         return localInvocationId.clone();
     }
 
+    /** The workgroup id, x, y, z (a copy). */
     public int[] workgroupId() {
         return workgroupId.clone();
     }
 
+    /** The number of workgroups, x, y, z (a copy). */
     public int[] numWorkgroups() {
         return numWorkgroups.clone();
     }
 
+    /** The fragment position as four f32 bit patterns (a copy). */
     public long[] fragCoord() {
         return fragCoord.clone();
     }
 
+    /** Whether the fragment is front-facing. */
     public boolean frontFace() {
         return frontFace;
     }
 
+    /** The vertex index. */
     public int vertexId() {
         return vertexId;
     }
 
+    /** The instance index. */
     public int instanceId() {
         return instanceId;
     }

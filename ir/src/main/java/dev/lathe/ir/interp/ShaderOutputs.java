@@ -18,20 +18,24 @@ import java.util.Map;
  */
 public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded,
                             long loopIterations, NanTaint nans) {
+    /** Copies both maps, keeping their order, into unmodifiable ones. */
     public ShaderOutputs {
         outputs = Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
         buffers = Collections.unmodifiableMap(new LinkedHashMap<>(buffers));
     }
 
+    /** The outputs of a run that did not track NaNs. */
     public ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded, long loopIterations) {
         this(outputs, buffers, discarded, loopIterations, null);
     }
 
+    /** The components of output {@code name} (a copy), or null when the shader has no such output. */
     public long[] output(String name) {
         long[] v = outputs.get(name);
         return v == null ? null : v.clone();
     }
 
+    /** The final contents of buffer {@code name} (a copy), or null when the shader has no such buffer. */
     public byte[] buffer(String name) {
         byte[] b = buffers.get(name);
         return b == null ? null : b.clone();
@@ -57,7 +61,15 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
      *               the difference may be allowed ({@code detail} says which read)
      */
     public record Comparison(Kind kind, String detail) {
-        public enum Kind { KEPT, BROKEN, UNDECIDED }
+        /** The outcome of a comparison. */
+        public enum Kind {
+            /** The candidate keeps the contract. */
+            KEPT,
+            /** The candidate breaks the contract; {@code detail} says where. */
+            BROKEN,
+            /** The runs differ, but the reference read open NaN bits; {@code detail} says which read. */
+            UNDECIDED
+        }
     }
 
     /**

@@ -29,6 +29,7 @@ public final class PassManager {
      */
     public record Options(boolean validate, boolean printAfterAll, String printAfter, boolean timePasses,
                           int maxLoopIterations) {
+        /** Nothing validated, printed or timed; a loop group may take 100 rounds. */
         public static Options defaults() {
             return new Options(false, false, null, false, 100);
         }

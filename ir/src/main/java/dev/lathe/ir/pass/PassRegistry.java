@@ -34,6 +34,10 @@ public final class PassRegistry {
         return r;
     }
 
+    /**
+     * Adds pass {@code name}, made by {@code factory} each time a pipeline names it; a name already registered is an
+     * IllegalArgumentException ({@link #replace} swaps one).
+     */
     public PassRegistry register(String name, Supplier<Pass> factory) {
         if (passes.containsKey(name)) throw new IllegalArgumentException("pass " + name + " is already registered");
         passes.put(name, factory);
@@ -53,6 +57,7 @@ public final class PassRegistry {
         return f == null ? null : f.get();
     }
 
+    /** The registered pass names, in the order they were added (a read-only view). */
     public Set<String> names() {
         return Collections.unmodifiableSet(passes.keySet());
     }

@@ -13,8 +13,10 @@ public final class Pipeline {
     /** One step: a pass, or a loop of steps. */
     public sealed interface Step permits PassStep, LoopStep {}
 
+    /** A step running one pass once. */
     public record PassStep(Pass pass) implements Step {}
 
+    /** A {@code loop(…)} group: its steps, run again and again until none makes progress. */
     public record LoopStep(List<Step> steps) implements Step {}
 
     private final List<Step> steps;
@@ -25,6 +27,7 @@ public final class Pipeline {
         this.text = text;
     }
 
+    /** The top-level steps, in order. */
     public List<Step> steps() {
         return steps;
     }

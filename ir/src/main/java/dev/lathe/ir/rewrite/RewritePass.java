@@ -49,6 +49,7 @@ public final class RewritePass implements Pass {
     private final java.util.function.Function<Function, RangeFacts> factSource;
     private final java.util.BitSet disabled = new java.util.BitSet();
 
+    /** Applies {@code rules}, counting firings in {@code stats}, with the function's cached range facts ({@link #CACHED}). */
     public RewritePass(RuleSet rules, RuleStats stats) {
         this(rules, stats, CACHED);
     }
@@ -62,8 +63,8 @@ public final class RewritePass implements Pass {
 
     /**
      * With the range facts of a function taken from {@code facts} when a condition first asks
-     * (by default a fresh on-demand analysis): a caller that keeps an analysis of the function
-     * up to date hands it in here, and the pass keeps it up to date through its rewrites.
+     * (the other constructors use {@link #CACHED}): a caller that keeps an analysis of the
+     * function up to date hands it in here, and the pass keeps it up to date through its rewrites.
      */
     public RewritePass(RuleSet rules, RuleStats stats, java.util.function.Function<Function, RangeFacts> facts) {
         this(rules, stats, facts, Set.of());
@@ -82,10 +83,12 @@ public final class RewritePass implements Pass {
         for (Op op : Op.values()) heights[op.ordinal()] = rules.nodeHeight(op);
     }
 
+    /** Applies {@code rules}, counting firings in stats of its own ({@link #stats}). */
     public RewritePass(RuleSet rules) {
         this(rules, new RuleStats(rules));
     }
 
+    /** The counts this pass adds its firings to; other instances of the pass may share them (the driver's passes do). */
     public RuleStats stats() {
         return stats;
     }

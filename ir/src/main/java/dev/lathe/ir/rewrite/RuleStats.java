@@ -9,11 +9,13 @@ public final class RuleStats {
     private final RuleSet rules;
     private final long[] fired;
 
+    /** Zero counts for every rule of {@code rules}. */
     public RuleStats(RuleSet rules) {
         this.rules = rules;
         this.fired = new long[rules.rules().size()];
     }
 
+    /** The rule set whose rules these counts are of. */
     public RuleSet ruleSet() {
         return rules;
     }
@@ -22,10 +24,12 @@ public final class RuleStats {
         fired[rule]++;
     }
 
+    /** How often rule number {@code rule} (its index in {@link RuleSet#rules}) fired. */
     public long fired(int rule) {
         return fired[rule];
     }
 
+    /** How many rewrites the rules made in all. */
     public long total() {
         long t = 0;
         for (long f : fired) t += f;
