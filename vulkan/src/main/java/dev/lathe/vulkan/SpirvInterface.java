@@ -1,0 +1,294 @@
+package dev.lathe.vulkan;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a SPIR-V module asks the API for, read from the module itself: its stage and workgroup
+ * size, its descriptor bindings (uniform blocks, storage blocks) with the byte layout of every
+ * block member, and its push-constant block. This is the oracle's own reading, written from the
+ * SPIR-V specification (section 2.16 and the decorations of 3.20) and deliberately independent of
+ * Lathe's frontend, whose layout arithmetic it is there to check: a wrong {@code Offset} in the
+ * frontend puts a value at one place and Vulkan reads it from another.
+ *
+ * <p>Names follow the convention the frontend gives IR variables, so that one random input set
+ * can be handed to both: a block member is {@code instance_member} (the block's name when the
+ * instance is unnamed), a storage block goes by its instance's name (its block's when unnamed).
+ */
+public final class SpirvInterface {
+    /** A scalar, vector or matrix type, or an array of them: what a block member may be here. */
+    public record Shape(char base, int bits, int components, int columns, int arrayLength, int arrayStride, int matrixStride,
+                        boolean rowMajor) {
+        /** The scalars of one element (components times columns). */
+        public int scalars() {
+            return components * columns;
+        }
+    }
+
+    /** A member of a uniform or push-constant block: where each of its scalars goes. */
+    public record Member(String name, int offset, Shape shape) {
+        /**
+         * The byte offset of scalar {@code k} in the order the IR lists a uniform's values:
+         * element after element, column after column (matrices are arrays of columns), component
+         * after component.
+         */
+        public int scalarOffset(int k) {
+            int perElement = shape.scalars();
+            int element = k / perElement, inElement = k % perElement;
+            int column = inElement / shape.components(), component = inElement % shape.components();
+            int size = shape.bits() / 8;
+            int at = offset + element * shape.arrayStride();
+            if (shape.columns() > 1) {
+                return shape.rowMajor() ? at + component * shape.matrixStride() + column * size
+                        : at + column * shape.matrixStride() + component * size;
+            }
+            return at + component * size;
+        }
+
+        /** How many scalars the member holds. */
+        public int scalarCount() {
+            return shape.scalars() * Math.max(1, shape.arrayLength());
+        }
+    }
+
+    /** A uniform block ({@code set}, {@code binding}), or the push-constant block ({@code set} = -1). */
+    public record Block(String name, int set, int binding, int size, List<Member> members) {}
+
+    /** A storage block at ({@code set}, {@code binding}), named as the IR buffer. */
+    public record StorageBuffer(String name, int set, int binding) {}
+
+    private final String stage;
+    private final String entryPoint;
+    private final int[] localSize;
+    private final List<Block> uniformBlocks;
+    private final Block pushConstants;
+    private final List<StorageBuffer> storageBuffers;
+    private final List<String> unsupported;
+
+    private SpirvInterface(String stage, String entryPoint, int[] localSize, List<Block> uniformBlocks, Block pushConstants,
+                           List<StorageBuffer> storageBuffers, List<String> unsupported) {
+        this.stage = stage;
+        this.entryPoint = entryPoint;
+        this.localSize = localSize;
+        this.uniformBlocks = uniformBlocks;
+        this.pushConstants = pushConstants;
+        this.storageBuffers = storageBuffers;
+        this.unsupported = unsupported;
+    }
+
+    /** {@code vertex}, {@code fragment} or {@code compute}. */
+    public String stage() {
+        return stage;
+    }
+
+    /** The entry point's name. */
+    public String entryPoint() {
+        return entryPoint;
+    }
+
+    /** The compute workgroup size ({@code LocalSize}); 1, 1, 1 for other stages. */
+    public int[] localSize() {
+        return localSize.clone();
+    }
+
+    public List<Block> uniformBlocks() {
+        return uniformBlocks;
+    }
+
+    /** The push-constant block, or null. */
+    public Block pushConstants() {
+        return pushConstants;
+    }
+
+    public List<StorageBuffer> storageBuffers() {
+        return storageBuffers;
+    }
+
+    /** What this module uses that the oracle does not drive yet, in words; empty when it can run the module. */
+    public List<String> unsupported() {
+        return unsupported;
+    }
+
+    // opcodes and enumerants of the SPIR-V specification
+    private static final int OP_NAME = 5, OP_MEMBER_NAME = 6, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_BOOL = 20,
+            OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_IMAGE = 25, OP_TYPE_SAMPLED_IMAGE = 27,
+            OP_TYPE_ARRAY = 28, OP_TYPE_RUNTIME_ARRAY = 29, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_VARIABLE = 59,
+            OP_DECORATE = 71, OP_MEMBER_DECORATE = 72;
+    private static final int DEC_ROW_MAJOR = 4, DEC_ARRAY_STRIDE = 6, DEC_MATRIX_STRIDE = 7, DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3,
+            DEC_BINDING = 33, DEC_DESCRIPTOR_SET = 34, DEC_OFFSET = 35;
+    private static final int SC_UNIFORM_CONSTANT = 0, SC_UNIFORM = 2, SC_PUSH_CONSTANT = 9, SC_STORAGE_BUFFER = 12;
+    private static final int MODE_LOCAL_SIZE = 17;
+
+    /** Reads the interface of a SPIR-V module (its words, little-endian bytes as a {@code .spv} file holds them). */
+    public static SpirvInterface read(byte[] spirv) {
+        if (spirv.length < 20 || spirv.length % 4 != 0) throw new IllegalArgumentException("not a SPIR-V module: " + spirv.length + " bytes");
+        ByteBuffer bb = ByteBuffer.wrap(spirv).order(ByteOrder.LITTLE_ENDIAN);
+        if (bb.getInt(0) != 0x07230203) throw new IllegalArgumentException("not a SPIR-V module: bad magic number");
+        int[] w = new int[spirv.length / 4];
+        for (int i = 0; i < w.length; i++) w[i] = bb.getInt(i * 4);
+        return new Reader(w).read();
+    }
+
+    /** One pass over the instructions, then the blocks assembled from what was collected. */
+    private static final class Reader {
+        final int[] w;
+        final Map<Integer, String> names = new HashMap<>();
+        final Map<Long, String> memberNames = new HashMap<>();
+        final Map<Long, Integer> decorations = new HashMap<>();        // (id, decoration) -> first literal (or 1)
+        final Map<Long, Integer> memberDecorations = new HashMap<>();  // (id, member, decoration) -> literal
+        final Map<Integer, int[]> types = new HashMap<>();              // id -> the type instruction's words
+        final Map<Integer, Long> constants = new HashMap<>();
+        final List<int[]> variables = new ArrayList<>();               // result type, id, storage class
+        String stage = "unknown";
+        String entryPoint = "main";
+        int[] localSize = {1, 1, 1};
+
+        Reader(int[] w) {
+            this.w = w;
+        }
+
+        static long key(int id, int dec) {
+            return (long) id << 32 | dec & 0xffffffffL;
+        }
+
+        static long key(int id, int member, int dec) {
+            return (long) id << 40 | (long) member << 16 | dec & 0xffff;
+        }
+
+        SpirvInterface read() {
+            for (int at = 5; at < w.length; ) {
+                int count = w[at] >>> 16, op = w[at] & 0xffff;
+                if (count == 0 || at + count > w.length) throw new IllegalArgumentException("malformed SPIR-V at word " + at);
+                int[] in = java.util.Arrays.copyOfRange(w, at, at + count);
+                switch (op) {
+                    case OP_NAME -> names.put(in[1], string(in, 2));
+                    case OP_MEMBER_NAME -> memberNames.put(key(in[1], in[2]), string(in, 3));
+                    case OP_ENTRY_POINT -> {
+                        stage = switch (in[1]) {
+                            case 0 -> "vertex";
+                            case 4 -> "fragment";
+                            case 5 -> "compute";
+                            default -> "model " + in[1];
+                        };
+                        entryPoint = string(in, 3);
+                    }
+                    case OP_EXECUTION_MODE -> {
+                        if (in[2] == MODE_LOCAL_SIZE) localSize = new int[] {in[3], in[4], in[5]};
+                    }
+                    case OP_DECORATE -> decorations.put(key(in[1], in[2]), count > 3 ? in[3] : 1);
+                    case OP_MEMBER_DECORATE -> memberDecorations.put(key(in[1], in[2], in[3]), count > 4 ? in[4] : 1);
+                    case OP_CONSTANT -> constants.put(in[2], in[3] & 0xffffffffL);
+                    case OP_VARIABLE -> variables.add(new int[] {in[1], in[2], in[3]});
+                    default -> {
+                        if (op >= OP_TYPE_BOOL && op <= OP_TYPE_POINTER) types.put(in[1], in);
+                    }
+                }
+                at += count;
+            }
+            List<Block> ubos = new ArrayList<>();
+            List<StorageBuffer> ssbos = new ArrayList<>();
+            List<String> unsupported = new ArrayList<>();
+            Block push = null;
+            Set<String> seen = new HashSet<>();
+            for (int[] v : variables) {
+                int[] ptr = types.get(v[0]);
+                int storage = v[2];
+                int pointee = ptr[3];
+                int set = decorations.getOrDefault(key(v[1], DEC_DESCRIPTOR_SET), 0);
+                int binding = decorations.getOrDefault(key(v[1], DEC_BINDING), 0);
+                String instance = names.getOrDefault(v[1], "");
+                String blockName = names.getOrDefault(pointee, "");
+                if (storage == SC_UNIFORM || storage == SC_PUSH_CONSTANT || storage == SC_STORAGE_BUFFER) {
+                    int[] t = types.get(pointee);
+                    if ((t[0] & 0xffff) != OP_TYPE_STRUCT) {
+                        unsupported.add("an array of blocks (" + (instance.isEmpty() ? "binding " + binding : instance) + ")");
+                        continue;
+                    }
+                    boolean storageBlock = storage == SC_STORAGE_BUFFER || decorations.containsKey(key(pointee, DEC_BUFFER_BLOCK));
+                    if (storageBlock) {
+                        ssbos.add(new StorageBuffer(instance.isEmpty() ? blockName : instance, set, binding));
+                        continue;
+                    }
+                    String prefix = instance.isEmpty() ? blockName : instance;
+                    Block b = block(prefix, storage == SC_PUSH_CONSTANT ? -1 : set, binding, pointee, unsupported);
+                    if (storage == SC_PUSH_CONSTANT) push = b;
+                    else ubos.add(b);
+                } else if (storage == SC_UNIFORM_CONSTANT) {
+                    int[] t = types.get(pointee);
+                    int op = t[0] & 0xffff;
+                    if ((op == OP_TYPE_IMAGE || op == OP_TYPE_SAMPLED_IMAGE || op == OP_TYPE_ARRAY) && seen.add(instance)) {
+                        unsupported.add("textures and images (" + instance + ")");
+                    }
+                }
+            }
+            if (!stage.equals("compute")) unsupported.add("the " + stage + " stage (only compute shaders run so far)");
+            return new SpirvInterface(stage, entryPoint, localSize, ubos, push, ssbos, unsupported);
+        }
+
+        Block block(String prefix, int set, int binding, int struct, List<String> unsupported) {
+            int[] t = types.get(struct);
+            List<Member> members = new ArrayList<>();
+            int size = 0;
+            for (int m = 0; m + 2 < t.length; m++) {
+                String name = prefix.isEmpty() ? memberNames.getOrDefault(key(struct, m), "m" + m)
+                        : prefix + "_" + memberNames.getOrDefault(key(struct, m), "m" + m);
+                int offset = memberDecorations.getOrDefault(key(struct, m, DEC_OFFSET), 0);
+                Shape s = shape(t[m + 2], memberDecorations.getOrDefault(key(struct, m, DEC_MATRIX_STRIDE), 0),
+                        memberDecorations.containsKey(key(struct, m, DEC_ROW_MAJOR)));
+                if (s == null) {
+                    unsupported.add("block member " + name + " (a struct, or an array of arrays)");
+                    continue;
+                }
+                members.add(new Member(name, offset, s));
+                int last = new Member(name, offset, s).scalarOffset(Math.max(0, new Member(name, offset, s).scalarCount() - 1)) + s.bits() / 8;
+                size = Math.max(size, last);
+            }
+            return new Block(prefix, set, binding, size, members);
+        }
+
+        /** The shape of a member type, or null when it is a struct or an array of arrays. */
+        Shape shape(int type, int matrixStride, boolean rowMajor) {
+            int[] t = types.get(type);
+            int op = t[0] & 0xffff;
+            if (op == OP_TYPE_ARRAY) {
+                Shape e = shape(t[2], matrixStride, rowMajor);
+                if (e == null || e.arrayLength() > 0) return null;
+                long len = constants.getOrDefault(t[3], 0L);
+                int stride = decorations.getOrDefault(key(type, DEC_ARRAY_STRIDE), 0);
+                return new Shape(e.base(), e.bits(), e.components(), e.columns(), (int) len, stride, e.matrixStride(), e.rowMajor());
+            }
+            if (op == OP_TYPE_MATRIX) {
+                Shape c = shape(t[2], 0, false);
+                return new Shape(c.base(), c.bits(), c.components(), t[3], 0, 0, matrixStride, rowMajor);
+            }
+            if (op == OP_TYPE_VECTOR) {
+                Shape c = shape(t[2], 0, false);
+                return new Shape(c.base(), c.bits(), t[3], 1, 0, 0, 0, false);
+            }
+            return switch (op) {
+                case OP_TYPE_FLOAT -> new Shape('f', t[2], 1, 1, 0, 0, 0, false);
+                case OP_TYPE_INT -> new Shape(t[3] == 1 ? 'i' : 'u', t[2], 1, 1, 0, 0, 0, false);
+                case OP_TYPE_BOOL -> new Shape('b', 32, 1, 1, 0, 0, 0, false);
+                default -> null;
+            };
+        }
+
+        static String string(int[] in, int from) {
+            StringBuilder s = new StringBuilder();
+            for (int i = from; i < in.length; i++) {
+                for (int k = 0; k < 4; k++) {
+                    int c = in[i] >>> (8 * k) & 0xff;
+                    if (c == 0) return s.toString();
+                    s.append((char) c);
+                }
+            }
+            return s.toString();
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package dev.lathe.vulkan;
+
+import static org.lwjgl.system.MemoryStack.stackPush;
+import static org.lwjgl.vulkan.VK10.*;
+import static org.lwjgl.vulkan.VK11.vkGetPhysicalDeviceFeatures2;
+
+import java.nio.IntBuffer;
+import org.lwjgl.PointerBuffer;
+import org.lwjgl.system.MemoryStack;
+import org.lwjgl.vulkan.VK;
+import org.lwjgl.vulkan.VkApplicationInfo;
+import org.lwjgl.vulkan.VkDevice;
+import org.lwjgl.vulkan.VkDeviceCreateInfo;
+import org.lwjgl.vulkan.VkDeviceQueueCreateInfo;
+import org.lwjgl.vulkan.VkInstance;
+import org.lwjgl.vulkan.VkInstanceCreateInfo;
+import org.lwjgl.vulkan.VkPhysicalDevice;
+import org.lwjgl.vulkan.VkPhysicalDeviceFeatures2;
+import org.lwjgl.vulkan.VkPhysicalDeviceProperties;
+import org.lwjgl.vulkan.VkPhysicalDeviceVulkan11Features;
+import org.lwjgl.vulkan.VkPhysicalDeviceVulkan12Features;
+import org.lwjgl.vulkan.VkPhysicalDeviceVulkan13Features;
+import org.lwjgl.vulkan.VkQueue;
+import org.lwjgl.vulkan.VkQueueFamilyProperties;
+
+/**
+ * A headless Vulkan 1.3 device with one compute-and-graphics queue, and every feature the device
+ * has enabled (64-bit floats and integers, 8- and 16-bit storage, buffer device addresses…: the
+ * corpus uses them). It prefers Mesa's lavapipe ({@code llvmpipe}), so that the answers are the
+ * same on every machine whatever GPU it has. No window, no surface, no validation layers.
+ */
+public final class VulkanDevice implements AutoCloseable {
+    private final VkInstance instance;
+    final VkPhysicalDevice physical;
+    final VkDevice device;
+    final VkQueue queue;
+    final int queueFamily;
+    private final String name;
+    private final VkPhysicalDeviceFeatures2 features;
+
+    private VulkanDevice(VkInstance instance, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily, String name,
+                         VkPhysicalDeviceFeatures2 features) {
+        this.instance = instance;
+        this.physical = physical;
+        this.device = device;
+        this.queue = queue;
+        this.queueFamily = queueFamily;
+        this.name = name;
+        this.features = features;
+    }
+
+    /** The device's name, e.g. {@code llvmpipe (LLVM 15.0.6, 256 bits)}. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Creates the device.
+     *
+     * @throws VulkanUnavailable when there is no Vulkan loader, no driver or no device, saying what to install
+     */
+    public static VulkanDevice create() {
+        try {
+            VK.getFunctionProvider(); // LWJGL loads the loader when VK is first used
+        } catch (Throwable e) {
+            throw new VulkanUnavailable("the Vulkan loader (libvulkan.so.1) could not be loaded (" + e + ")");
+        }
+        try (MemoryStack stack = stackPush()) {
+            VkApplicationInfo app = VkApplicationInfo.calloc(stack).sType$Default()
+                    .pApplicationName(stack.UTF8("lathe")).apiVersion(VK_MAKE_API_VERSION(0, 1, 3, 0));
+            VkInstanceCreateInfo ici = VkInstanceCreateInfo.calloc(stack).sType$Default().pApplicationInfo(app);
+            PointerBuffer pp = stack.mallocPointer(1);
+            int r = vkCreateInstance(ici, null, pp);
+            if (r != VK_SUCCESS) throw new VulkanUnavailable("vkCreateInstance failed (" + r + ")");
+            VkInstance instance = new VkInstance(pp.get(0), ici);
+            IntBuffer n = stack.mallocInt(1);
+            vkEnumeratePhysicalDevices(instance, n, null);
+            if (n.get(0) == 0) {
+                vkDestroyInstance(instance, null);
+                throw new VulkanUnavailable("the Vulkan loader found no device");
+            }
+            PointerBuffer devices = stack.mallocPointer(n.get(0));
+            vkEnumeratePhysicalDevices(instance, n, devices);
+            VkPhysicalDevice chosen = null;
+            String chosenName = null;
+            VkPhysicalDeviceProperties props = VkPhysicalDeviceProperties.calloc(stack);
+            for (int i = 0; i < devices.capacity(); i++) {
+                VkPhysicalDevice pd = new VkPhysicalDevice(devices.get(i), instance);
+                vkGetPhysicalDeviceProperties(pd, props);
+                String name = props.deviceNameString();
+                if (chosen == null || name.contains("llvmpipe") && !chosenName.contains("llvmpipe")) {
+                    chosen = pd;
+                    chosenName = name;
+                }
+            }
+            vkGetPhysicalDeviceQueueFamilyProperties(chosen, n, null);
+            VkQueueFamilyProperties.Buffer families = VkQueueFamilyProperties.calloc(n.get(0), stack);
+            vkGetPhysicalDeviceQueueFamilyProperties(chosen, n, families);
+            int family = -1;
+            for (int i = 0; i < families.capacity(); i++) {
+                int flags = families.get(i).queueFlags();
+                if ((flags & VK_QUEUE_COMPUTE_BIT) != 0 && (flags & VK_QUEUE_GRAPHICS_BIT) != 0) {
+                    family = i;
+                    break;
+                }
+            }
+            if (family < 0) throw new VulkanUnavailable(chosenName + " has no queue for both graphics and compute");
+            // every feature the device has, enabled: the structures it fills in are the ones device creation takes
+            VkPhysicalDeviceVulkan13Features f13 = VkPhysicalDeviceVulkan13Features.calloc().sType$Default();
+            VkPhysicalDeviceVulkan12Features f12 = VkPhysicalDeviceVulkan12Features.calloc().sType$Default().pNext(f13.address());
+            VkPhysicalDeviceVulkan11Features f11 = VkPhysicalDeviceVulkan11Features.calloc().sType$Default().pNext(f12.address());
+            VkPhysicalDeviceFeatures2 features = VkPhysicalDeviceFeatures2.calloc().sType$Default().pNext(f11.address());
+            vkGetPhysicalDeviceFeatures2(chosen, features);
+            VkDeviceQueueCreateInfo.Buffer queues = VkDeviceQueueCreateInfo.calloc(1, stack).sType$Default()
+                    .queueFamilyIndex(family).pQueuePriorities(stack.floats(1f));
+            VkDeviceCreateInfo dci = VkDeviceCreateInfo.calloc(stack).sType$Default().pNext(features.address()).pQueueCreateInfos(queues);
+            r = vkCreateDevice(chosen, dci, null, pp);
+            if (r != VK_SUCCESS) throw new VulkanUnavailable("vkCreateDevice failed on " + chosenName + " (" + r + ")");
+            VkDevice device = new VkDevice(pp.get(0), chosen, dci);
+            vkGetDeviceQueue(device, family, 0, pp);
+            return new VulkanDevice(instance, chosen, device, new VkQueue(pp.get(0), device), family, chosenName, features);
+        }
+    }
+
+    static void check(int result, String call) {
+        if (result != VK_SUCCESS) throw new IllegalStateException(call + " failed: VkResult " + result);
+    }
+
+    @Override
+    public void close() {
+        vkDeviceWaitIdle(device);
+        vkDestroyDevice(device, null);
+        vkDestroyInstance(instance, null);
+        // the feature chain was allocated outside any stack frame
+        long next = features.pNext();
+        features.free();
+        while (next != 0) {
+            long after = org.lwjgl.system.MemoryUtil.memGetAddress(next + 8);
+            org.lwjgl.system.MemoryUtil.nmemFree(next);
+            next = after;
+        }
+    }
+}
