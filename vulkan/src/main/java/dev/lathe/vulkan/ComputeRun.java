@@ -69,10 +69,10 @@ public final class ComputeRun {
         try (MemoryStack stack = stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
             // descriptors: every block by (set, binding)
-            Map<Integer, Map<Integer, Integer>> sets = new TreeMap<>(); // set -> binding -> descriptor type
+            TreeMap<Integer, Map<Integer, Integer>> sets = new TreeMap<>(); // set -> binding -> descriptor type
             for (SpirvInterface.Block b : iface.uniformBlocks()) sets.computeIfAbsent(b.set(), k -> new TreeMap<>()).put(b.binding(), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
             for (SpirvInterface.StorageBuffer b : iface.storageBuffers()) sets.computeIfAbsent(b.set(), k -> new TreeMap<>()).put(b.binding(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-            int setCount = sets.isEmpty() ? 0 : ((TreeMap<Integer, ?>) sets).lastKey() + 1;
+            int setCount = sets.isEmpty() ? 0 : sets.lastKey() + 1;
             for (int s = 0; s < setCount; s++) {
                 Map<Integer, Integer> bindings = sets.getOrDefault(s, Map.of());
                 VkDescriptorSetLayoutBinding.Buffer lb = VkDescriptorSetLayoutBinding.calloc(bindings.size(), stack);
@@ -84,9 +84,10 @@ public final class ComputeRun {
                         "vkCreateDescriptorSetLayout");
                 layouts.add(lp.get(0));
             }
+            long[] setLayouts = layouts.stream().mapToLong(Long::longValue).toArray();
             SpirvInterface.Block push = iface.pushConstants();
             VkPipelineLayoutCreateInfo plci = VkPipelineLayoutCreateInfo.calloc(stack).sType$Default();
-            if (setCount > 0) plci.pSetLayouts(stack.longs(layouts.stream().mapToLong(Long::longValue).toArray()));
+            if (setCount > 0) plci.pSetLayouts(stack.longs(setLayouts));
             if (push != null) {
                 plci.pPushConstantRanges(VkPushConstantRange.calloc(1, stack).stageFlags(VK_SHADER_STAGE_COMPUTE_BIT).offset(0).size(roundUp(push.size(), 4)));
             }
@@ -112,7 +113,7 @@ public final class ComputeRun {
                 pool = lp.get(0);
                 LongBuffer ds = stack.mallocLong(setCount);
                 check(vkAllocateDescriptorSets(d, VkDescriptorSetAllocateInfo.calloc(stack).sType$Default().descriptorPool(pool)
-                        .pSetLayouts(stack.longs(layouts.stream().mapToLong(Long::longValue).toArray())), ds), "vkAllocateDescriptorSets");
+                        .pSetLayouts(stack.longs(setLayouts)), ds), "vkAllocateDescriptorSets");
                 ds.get(descriptorSets);
             }
             Map<String, Buf> storage = new LinkedHashMap<>();

@@ -245,9 +245,9 @@ public final class SpirvInterface {
                     unsupported.add("block member " + name + " (a struct, or an array of arrays)");
                     continue;
                 }
-                members.add(new Member(name, offset, s));
-                int last = new Member(name, offset, s).scalarOffset(Math.max(0, new Member(name, offset, s).scalarCount() - 1)) + s.bits() / 8;
-                size = Math.max(size, last);
+                Member member = new Member(name, offset, s);
+                members.add(member);
+                size = Math.max(size, member.scalarOffset(member.scalarCount() - 1) + s.bits() / 8);
             }
             return new Block(prefix, set, binding, size, members);
         }

@@ -5,6 +5,7 @@ import static org.lwjgl.vulkan.VK10.*;
 import static org.lwjgl.vulkan.VK11.vkGetPhysicalDeviceFeatures2;
 
 import java.nio.IntBuffer;
+import java.util.List;
 import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
 import org.lwjgl.vulkan.VK;
@@ -36,10 +37,11 @@ public final class VulkanDevice implements AutoCloseable {
     final VkQueue queue;
     final int queueFamily;
     private final String name;
-    private final VkPhysicalDeviceFeatures2 features;
+    /** The feature chain device creation took, allocated outside any stack frame: freed on close. */
+    private final List<org.lwjgl.system.NativeResource> features;
 
     private VulkanDevice(VkInstance instance, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily, String name,
-                         VkPhysicalDeviceFeatures2 features) {
+                         List<org.lwjgl.system.NativeResource> features) {
         this.instance = instance;
         this.physical = physical;
         this.device = device;
@@ -118,7 +120,7 @@ public final class VulkanDevice implements AutoCloseable {
             if (r != VK_SUCCESS) throw new VulkanUnavailable("vkCreateDevice failed on " + chosenName + " (" + r + ")");
             VkDevice device = new VkDevice(pp.get(0), chosen, dci);
             vkGetDeviceQueue(device, family, 0, pp);
-            return new VulkanDevice(instance, chosen, device, new VkQueue(pp.get(0), device), family, chosenName, features);
+            return new VulkanDevice(instance, chosen, device, new VkQueue(pp.get(0), device), family, chosenName, List.of(features, f11, f12, f13));
         }
     }
 
@@ -131,13 +133,6 @@ public final class VulkanDevice implements AutoCloseable {
         vkDeviceWaitIdle(device);
         vkDestroyDevice(device, null);
         vkDestroyInstance(instance, null);
-        // the feature chain was allocated outside any stack frame
-        long next = features.pNext();
-        features.free();
-        while (next != 0) {
-            long after = org.lwjgl.system.MemoryUtil.memGetAddress(next + 8);
-            org.lwjgl.system.MemoryUtil.nmemFree(next);
-            next = after;
-        }
+        features.forEach(org.lwjgl.system.NativeResource::free);
     }
 }

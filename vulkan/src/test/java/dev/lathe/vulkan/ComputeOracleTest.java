@@ -38,12 +38,14 @@ class ComputeOracleTest {
 
     /**
      * Words of a buffer whose value depends on the order invocations run in, which Vulkan leaves
-     * open (lavapipe runs workgroups on several threads): not compared. By file: buffer, first
-     * word, last word.
+     * open (lavapipe runs workgroups on several threads): not compared. By file.
      */
-    static final java.util.Map<String, Object[]> SCHEDULE_DEPENDENT = java.util.Map.of(
+    static final java.util.Map<String, Words> SCHEDULE_DEPENDENT = java.util.Map.of(
             // firstBright (the atomicCompSwap winner's id) and last (atomicExchange's last writer)
-            "luminance_histogram.comp.spv", new Object[] {"Stats", 24, 25});
+            "luminance_histogram.comp.spv", new Words("Stats", 24, 25));
+
+    /** 32-bit words {@code first} to {@code last} of buffer {@code buffer}. */
+    record Words(String buffer, int first, int last) {}
 
     static VulkanDevice vk;
 
@@ -61,13 +63,13 @@ class ComputeOracleTest {
         return Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
     }
 
-    /** {@code real} with the words {@code words} (buffer, first, last) of the reference's buffer in place of its own. */
-    static ShaderOutputs withReferenceWords(ShaderOutputs real, ShaderOutputs reference, Object[] words) {
+    /** {@code real} with the reference's {@code words} in place of its own (null: none). */
+    static ShaderOutputs withReferenceWords(ShaderOutputs real, ShaderOutputs reference, Words words) {
         if (words == null) return real;
         java.util.Map<String, byte[]> buffers = new java.util.LinkedHashMap<>(real.buffers());
-        byte[] b = real.buffer((String) words[0]), ref = reference.buffer((String) words[0]);
-        for (int w = (int) words[1]; w <= (int) words[2]; w++) System.arraycopy(ref, 4 * w, b, 4 * w, 4);
-        buffers.put((String) words[0], b);
+        byte[] b = real.buffer(words.buffer()), ref = reference.buffer(words.buffer());
+        for (int w = words.first(); w <= words.last(); w++) System.arraycopy(ref, 4 * w, b, 4 * w, 4);
+        buffers.put(words.buffer(), b);
         return new ShaderOutputs(real.outputs(), buffers, real.discarded(), real.loopIterations());
     }
 
