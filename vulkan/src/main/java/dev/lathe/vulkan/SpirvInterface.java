@@ -63,6 +63,39 @@ public final class SpirvInterface {
     /** A storage block at ({@code set}, {@code binding}), named as the IR buffer. */
     public record StorageBuffer(String name, int set, int binding) {}
 
+    /**
+     * A user-defined input or output of a graphics stage, from {@code location} on, with the
+     * SPIR-V id of its variable. A matrix or an array takes one location per column or element,
+     * which the IR holds as one variable each ({@code name_k}), as the frontend names them.
+     */
+    public record Varying(String name, int variable, int location, Shape shape, boolean flat) {
+        /** How many locations it takes. */
+        public int slots() {
+            return Math.max(1, shape.arrayLength()) * shape.columns();
+        }
+
+        /** The IR variable that holds location {@code location() + k}. */
+        public String slotName(int k) {
+            return shape.arrayLength() == 0 && shape.columns() == 1 ? name : name + "_" + k;
+        }
+
+        /** The components of one location. */
+        public int slotComponents() {
+            return shape.components();
+        }
+    }
+
+    /**
+     * A built-in input or output ({@code builtIn}, the SPIR-V enumerant): a variable of its own
+     * ({@code member} = -1), or member {@code member} of the block {@code struct} that variable
+     * {@code variable} holds (gl_PerVertex).
+     */
+    public record BuiltIn(int builtIn, int variable, int struct, int member, Shape shape) {}
+
+    /** BuiltIn enumerants the oracle knows by name. */
+    public static final int POSITION = 0, POINT_SIZE = 1, CLIP_DISTANCE = 3, CULL_DISTANCE = 4, FRAG_COORD = 15, FRONT_FACING = 17,
+            FRAG_DEPTH = 22, VERTEX_INDEX = 42, INSTANCE_INDEX = 43;
+
     private final String stage;
     private final String entryPoint;
     private final int[] localSize;
@@ -70,9 +103,18 @@ public final class SpirvInterface {
     private final Block pushConstants;
     private final List<StorageBuffer> storageBuffers;
     private final List<String> unsupported;
+    private final List<Varying> inputs, outputs;
+    private final List<BuiltIn> builtInInputs, builtInOutputs;
+    private final List<Integer> capabilities;
 
     private SpirvInterface(String stage, String entryPoint, int[] localSize, List<Block> uniformBlocks, Block pushConstants,
-                           List<StorageBuffer> storageBuffers, List<String> unsupported) {
+                           List<StorageBuffer> storageBuffers, List<String> unsupported, List<Varying> inputs, List<Varying> outputs,
+                           List<BuiltIn> builtInInputs, List<BuiltIn> builtInOutputs, List<Integer> capabilities) {
+        this.capabilities = capabilities;
+        this.inputs = inputs;
+        this.outputs = outputs;
+        this.builtInInputs = builtInInputs;
+        this.builtInOutputs = builtInOutputs;
         this.stage = stage;
         this.entryPoint = entryPoint;
         this.localSize = localSize;
@@ -115,14 +157,51 @@ public final class SpirvInterface {
         return unsupported;
     }
 
+    /**
+     * Throws when the module is not a {@code stage} shader or uses what the oracle does not drive.
+     *
+     * @throws UnsupportedOperationException saying what
+     */
+    void requireSupported(VulkanDevice vk, String expected) {
+        List<String> problems = new ArrayList<>(unsupported);
+        problems.addAll(vk.lacks(capabilities)); // a driver may abort the process on a capability it lacks: never hand it one
+        if (!stage.equals(expected)) problems.add(0, "the " + stage + " stage here (a " + expected + " run)");
+        if (!problems.isEmpty()) throw new UnsupportedOperationException("the Vulkan oracle does not run " + String.join(", ", problems) + " yet");
+    }
+
+    /** The module's {@code OpCapability} operands. */
+    public List<Integer> capabilities() {
+        return capabilities;
+    }
+
+    /** The user-defined inputs (vertex attributes, or a fragment shader's varyings), by location. */
+    public List<Varying> inputs() {
+        return inputs;
+    }
+
+    /** The user-defined outputs (varyings, or a fragment shader's colors), by location. */
+    public List<Varying> outputs() {
+        return outputs;
+    }
+
+    /** The built-in inputs the module declares. */
+    public List<BuiltIn> builtInInputs() {
+        return builtInInputs;
+    }
+
+    /** The built-in outputs the module declares (gl_PerVertex members one by one). */
+    public List<BuiltIn> builtInOutputs() {
+        return builtInOutputs;
+    }
+
     // opcodes and enumerants of the SPIR-V specification
-    private static final int OP_NAME = 5, OP_MEMBER_NAME = 6, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_BOOL = 20,
+    private static final int OP_CAPABILITY = 17, OP_NAME = 5, OP_MEMBER_NAME = 6, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_BOOL = 20,
             OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_IMAGE = 25, OP_TYPE_SAMPLED_IMAGE = 27,
             OP_TYPE_ARRAY = 28, OP_TYPE_RUNTIME_ARRAY = 29, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_VARIABLE = 59,
             OP_DECORATE = 71, OP_MEMBER_DECORATE = 72;
     private static final int DEC_ROW_MAJOR = 4, DEC_ARRAY_STRIDE = 6, DEC_MATRIX_STRIDE = 7, DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3,
-            DEC_BINDING = 33, DEC_DESCRIPTOR_SET = 34, DEC_OFFSET = 35;
-    private static final int SC_UNIFORM_CONSTANT = 0, SC_UNIFORM = 2, SC_PUSH_CONSTANT = 9, SC_STORAGE_BUFFER = 12;
+            DEC_BINDING = 33, DEC_DESCRIPTOR_SET = 34, DEC_OFFSET = 35, DEC_BUILT_IN = 11, DEC_FLAT = 14, DEC_LOCATION = 30, DEC_COMPONENT = 31;
+    private static final int SC_UNIFORM_CONSTANT = 0, SC_INPUT = 1, SC_UNIFORM = 2, SC_OUTPUT = 3, SC_PUSH_CONSTANT = 9, SC_STORAGE_BUFFER = 12;
     private static final int MODE_LOCAL_SIZE = 17;
 
     /** Reads the interface of a SPIR-V module (its words, little-endian bytes as a {@code .spv} file holds them). */
@@ -145,6 +224,7 @@ public final class SpirvInterface {
         final Map<Integer, int[]> types = new HashMap<>();              // id -> the type instruction's words
         final Map<Integer, Long> constants = new HashMap<>();
         final List<int[]> variables = new ArrayList<>();               // result type, id, storage class
+        final List<Integer> capabilities = new ArrayList<>();
         String stage = "unknown";
         String entryPoint = "main";
         int[] localSize = {1, 1, 1};
@@ -167,6 +247,7 @@ public final class SpirvInterface {
                 if (count == 0 || at + count > w.length) throw new IllegalArgumentException("malformed SPIR-V at word " + at);
                 int[] in = java.util.Arrays.copyOfRange(w, at, at + count);
                 switch (op) {
+                    case OP_CAPABILITY -> capabilities.add(in[1]);
                     case OP_NAME -> names.put(in[1], string(in, 2));
                     case OP_MEMBER_NAME -> memberNames.put(key(in[1], in[2]), string(in, 3));
                     case OP_ENTRY_POINT -> {
@@ -196,10 +277,20 @@ public final class SpirvInterface {
             List<String> unsupported = new ArrayList<>();
             Block push = null;
             Set<String> seen = new HashSet<>();
+            List<Varying> inputs = new ArrayList<>(), outputs = new ArrayList<>();
+            List<BuiltIn> builtInInputs = new ArrayList<>(), builtInOutputs = new ArrayList<>();
             for (int[] v : variables) {
                 int[] ptr = types.get(v[0]);
                 int storage = v[2];
                 int pointee = ptr[3];
+                if (!types.containsKey(pointee)) { // an acceleration structure, a ray query…
+                    unsupported.add("a variable of a type the oracle does not know (" + names.getOrDefault(v[1], "%" + v[1]) + ")");
+                    continue;
+                }
+                if (storage == SC_INPUT || storage == SC_OUTPUT) {
+                    varying(v[1], pointee, storage == SC_INPUT ? inputs : outputs, storage == SC_INPUT ? builtInInputs : builtInOutputs, unsupported);
+                    continue;
+                }
                 int set = decorations.getOrDefault(key(v[1], DEC_DESCRIPTOR_SET), 0);
                 int binding = decorations.getOrDefault(key(v[1], DEC_BINDING), 0);
                 String instance = names.getOrDefault(v[1], "");
@@ -227,8 +318,42 @@ public final class SpirvInterface {
                     }
                 }
             }
-            if (!stage.equals("compute")) unsupported.add("the " + stage + " stage (only compute shaders run so far)");
-            return new SpirvInterface(stage, entryPoint, localSize, ubos, push, ssbos, unsupported);
+            inputs.sort(java.util.Comparator.comparingInt(Varying::location));
+            outputs.sort(java.util.Comparator.comparingInt(Varying::location));
+            return new SpirvInterface(stage, entryPoint, localSize, ubos, push, ssbos, unsupported, inputs, outputs, builtInInputs, builtInOutputs,
+                    List.copyOf(capabilities));
+        }
+
+        /** An Input or Output variable: a built-in, a block of built-ins, or a varying at a location. */
+        void varying(int id, int type, List<Varying> varyings, List<BuiltIn> builtIns, List<String> unsupported) {
+            String name = names.getOrDefault(id, "");
+            int[] t = types.get(type);
+            Integer builtIn = decorations.get(key(id, DEC_BUILT_IN));
+            if (builtIn != null) {
+                builtIns.add(new BuiltIn(builtIn, id, -1, -1, shape(type, 0, false)));
+                return;
+            }
+            if ((t[0] & 0xffff) == OP_TYPE_STRUCT) {
+                if (!memberDecorations.containsKey(key(type, 0, DEC_BUILT_IN))) {
+                    unsupported.add("an input or output block (" + name + ")");
+                    return;
+                }
+                for (int m = 0; m + 2 < t.length; m++) {
+                    Integer b = memberDecorations.get(key(type, m, DEC_BUILT_IN));
+                    if (b != null) builtIns.add(new BuiltIn(b, id, type, m, shape(t[m + 2], 0, false)));
+                }
+                return;
+            }
+            Shape s = shape(type, 0, false);
+            if (s == null || s.bits() != 32 || s.base() == 'b' || s.arrayLength() > 0 && s.columns() > 1) {
+                unsupported.add("the input or output " + name + " (only 32-bit scalars, vectors, matrices and arrays of them)");
+                return;
+            }
+            if (decorations.getOrDefault(key(id, DEC_COMPONENT), 0) != 0) {
+                unsupported.add("the input or output " + name + " (a Component decoration)");
+                return;
+            }
+            varyings.add(new Varying(name, id, decorations.getOrDefault(key(id, DEC_LOCATION), 0), s, decorations.containsKey(key(id, DEC_FLAT))));
         }
 
         Block block(String prefix, int set, int binding, int struct, List<String> unsupported) {

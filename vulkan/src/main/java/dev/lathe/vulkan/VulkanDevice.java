@@ -5,19 +5,26 @@ import static org.lwjgl.vulkan.VK10.*;
 import static org.lwjgl.vulkan.VK11.vkGetPhysicalDeviceFeatures2;
 
 import java.nio.IntBuffer;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
+import org.lwjgl.vulkan.EXTTransformFeedback;
 import org.lwjgl.vulkan.VK;
 import org.lwjgl.vulkan.VkApplicationInfo;
 import org.lwjgl.vulkan.VkDevice;
 import org.lwjgl.vulkan.VkDeviceCreateInfo;
 import org.lwjgl.vulkan.VkDeviceQueueCreateInfo;
+import org.lwjgl.vulkan.VkExtensionProperties;
 import org.lwjgl.vulkan.VkInstance;
 import org.lwjgl.vulkan.VkInstanceCreateInfo;
 import org.lwjgl.vulkan.VkPhysicalDevice;
 import org.lwjgl.vulkan.VkPhysicalDeviceFeatures2;
 import org.lwjgl.vulkan.VkPhysicalDeviceProperties;
+import org.lwjgl.vulkan.VkPhysicalDeviceTransformFeedbackFeaturesEXT;
 import org.lwjgl.vulkan.VkPhysicalDeviceVulkan11Features;
 import org.lwjgl.vulkan.VkPhysicalDeviceVulkan12Features;
 import org.lwjgl.vulkan.VkPhysicalDeviceVulkan13Features;
@@ -37,11 +44,20 @@ public final class VulkanDevice implements AutoCloseable {
     final VkQueue queue;
     final int queueFamily;
     private final String name;
+    /** Whether VK_EXT_transform_feedback is enabled: the vertex stage's outputs are captured through it. */
+    final boolean transformFeedback;
+    /** The device's extensions (only VK_EXT_transform_feedback is enabled) and whether it has sparse residency. */
+    private final Set<String> extensions;
+    private final boolean sparseResidency;
     /** The feature chain device creation took, allocated outside any stack frame: freed on close. */
     private final List<org.lwjgl.system.NativeResource> features;
 
     private VulkanDevice(VkInstance instance, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily, String name,
+                         boolean transformFeedback, Set<String> extensions, boolean sparseResidency,
                          List<org.lwjgl.system.NativeResource> features) {
+        this.extensions = extensions;
+        this.sparseResidency = sparseResidency;
+        this.transformFeedback = transformFeedback;
         this.instance = instance;
         this.physical = physical;
         this.device = device;
@@ -108,7 +124,12 @@ public final class VulkanDevice implements AutoCloseable {
             }
             if (family < 0) throw new VulkanUnavailable(chosenName + " has no queue for both graphics and compute");
             // every feature the device has, enabled: the structures it fills in are the ones device creation takes
+            // transform feedback (how the oracle captures a vertex shader's outputs) is an extension
+            Set<String> extensions = extensions(chosen);
+            boolean xfb = extensions.contains(EXTTransformFeedback.VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
+            VkPhysicalDeviceTransformFeedbackFeaturesEXT fx = VkPhysicalDeviceTransformFeedbackFeaturesEXT.calloc().sType$Default();
             VkPhysicalDeviceVulkan13Features f13 = VkPhysicalDeviceVulkan13Features.calloc().sType$Default();
+            if (xfb) f13.pNext(fx.address());
             VkPhysicalDeviceVulkan12Features f12 = VkPhysicalDeviceVulkan12Features.calloc().sType$Default().pNext(f13.address());
             VkPhysicalDeviceVulkan11Features f11 = VkPhysicalDeviceVulkan11Features.calloc().sType$Default().pNext(f12.address());
             VkPhysicalDeviceFeatures2 features = VkPhysicalDeviceFeatures2.calloc().sType$Default().pNext(f11.address());
@@ -116,12 +137,46 @@ public final class VulkanDevice implements AutoCloseable {
             VkDeviceQueueCreateInfo.Buffer queues = VkDeviceQueueCreateInfo.calloc(1, stack).sType$Default()
                     .queueFamilyIndex(family).pQueuePriorities(stack.floats(1f));
             VkDeviceCreateInfo dci = VkDeviceCreateInfo.calloc(stack).sType$Default().pNext(features.address()).pQueueCreateInfos(queues);
+            if (xfb) dci.ppEnabledExtensionNames(stack.pointers(stack.UTF8(EXTTransformFeedback.VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME)));
             r = vkCreateDevice(chosen, dci, null, pp);
             if (r != VK_SUCCESS) throw new VulkanUnavailable("vkCreateDevice failed on " + chosenName + " (" + r + ")");
             VkDevice device = new VkDevice(pp.get(0), chosen, dci);
             vkGetDeviceQueue(device, family, 0, pp);
-            return new VulkanDevice(instance, chosen, device, new VkQueue(pp.get(0), device), family, chosenName, List.of(features, f11, f12, f13));
+            return new VulkanDevice(instance, chosen, device, new VkQueue(pp.get(0), device), family, chosenName,
+                    xfb && fx.transformFeedback(), extensions, features.features().shaderResourceResidency(), List.of(features, f11, f12, f13, fx));
         }
+    }
+
+    private static Set<String> extensions(VkPhysicalDevice pd) {
+        try (MemoryStack stack = stackPush()) {
+            IntBuffer n = stack.mallocInt(1);
+            vkEnumerateDeviceExtensionProperties(pd, (java.nio.ByteBuffer) null, n, null);
+            VkExtensionProperties.Buffer props = VkExtensionProperties.malloc(n.get(0), stack);
+            vkEnumerateDeviceExtensionProperties(pd, (java.nio.ByteBuffer) null, n, props);
+            Set<String> names = new HashSet<>();
+            for (VkExtensionProperties p : props) names.add(p.extensionNameString());
+            return names;
+        }
+    }
+
+    /** SPIR-V capabilities that need a device extension, with the extension. */
+    private static final Map<Integer, String> CAPABILITY_EXTENSIONS = Map.of(
+            4422, "VK_KHR_fragment_shading_rate", 4472, "VK_KHR_ray_query", 4479, "VK_KHR_ray_tracing_pipeline",
+            5284, "VK_KHR_fragment_shader_barycentric", 5055, "VK_KHR_shader_clock");
+    private static final int CAPABILITY_SPARSE_RESIDENCY = 41;
+
+    /**
+     * The capabilities among {@code capabilities} this device cannot run, in words. Checked before
+     * a module reaches the driver: lavapipe aborts the process on an intrinsic it does not have.
+     */
+    List<String> lacks(List<Integer> capabilities) {
+        List<String> lacking = new ArrayList<>();
+        for (int c : capabilities) {
+            String ext = CAPABILITY_EXTENSIONS.get(c);
+            if (ext != null && !extensions.contains(ext)) lacking.add("SPIR-V capability " + c + " (" + name + " has no " + ext + ")");
+            if (c == CAPABILITY_SPARSE_RESIDENCY && !sparseResidency) lacking.add("sparse residency (" + name + " has no shaderResourceResidency)");
+        }
+        return lacking;
     }
 
     static void check(int result, String call) {
