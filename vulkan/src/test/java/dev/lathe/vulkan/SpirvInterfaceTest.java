@@ -35,7 +35,19 @@ class SpirvInterfaceTest {
         assertEquals("object_uvScale", uvScale.name());
         assertEquals(144, uvScale.offset());
         assertEquals(148, object.size());
-        assertTrue(i.unsupported().contains("the vertex stage (only compute shaders run so far)"), i.unsupported().toString());
+        assertEquals(List.of(), i.unsupported());
+        // the attributes and varyings by location, gl_Position as member 0 of gl_PerVertex
+        assertEquals(List.of("position@0 f3", "normal@1 f3", "uv@2 f2"), i.inputs().stream().map(SpirvInterfaceTest::varying).toList());
+        assertEquals(List.of("worldNormal@0 f3", "texCoord@1 f2", "tint@2 f4", "viewDepth@3 f1"),
+                i.outputs().stream().map(SpirvInterfaceTest::varying).toList());
+        SpirvInterface.BuiltIn position = i.builtInOutputs().get(0);
+        assertEquals(SpirvInterface.POSITION, position.builtIn());
+        assertEquals(0, position.member());
+        assertEquals(4, position.shape().components());
+    }
+
+    static String varying(SpirvInterface.Varying v) {
+        return v.name() + "@" + v.location() + " " + v.shape().base() + v.shape().components();
     }
 
     @Test
