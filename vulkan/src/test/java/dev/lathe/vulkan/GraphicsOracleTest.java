@@ -1,9 +1,9 @@
 package dev.lathe.vulkan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
@@ -13,17 +13,35 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The bundled vertex and fragment shaders on lavapipe against Lathe's interpreter, compared under
+ * the NaN contract and within the precision Vulkan requires ({@link Interpreter#trackPrecision}):
+ * each shader must agree on {@value #DECIDED} input sets whose outcome is decided (every fragment
+ * of the 2x2 quad, or all three vertices), drawn from up to {@value #MAX_SEEDS} seeds. Shaders
+ * the oracle cannot draw yet are reported as not run; disagreements found and not fixed yet are
+ * listed in {@link #OPEN}, and the test fails when any other shader disagrees, or a listed one
+ * agrees again.
+ */
 class GraphicsOracleTest {
+    static final int DECIDED = 16, MAX_SEEDS = 128;
+
+    /** Disagreements found by the oracle and still open (issue 28), by file, with what is known. */
+    static final Map<String, String> OPEN = Map.of(
+            // atan is the frontend's polynomial (Glsl450.atan, error up to 1e-5 absolute): the precision model has no op
+            // for it, so its own error is not in the bound; Vulkan allows atan 4096 ULP
+            "polar.frag.spv", "atan: the frontend's polynomial's error is outside the model");
+
     static VulkanDevice vk;
 
     @BeforeAll
     static void device() {
-        vk = VulkanDevice.create();
+        vk = VulkanDevice.create(); // fails, saying what to install, where there is no Vulkan
     }
 
     @AfterAll
@@ -31,42 +49,65 @@ class GraphicsOracleTest {
         if (vk != null) vk.close();
     }
 
+    /** How one shader fared: agreed on enough decided sets, disagreed (where), or could not be run (why). */
+    static String check(Path f) throws IOException {
+        byte[] spirv = Files.readAllBytes(f);
+        boolean fragment = f.toString().endsWith(".frag.spv");
+        Shader shader = SpirvFrontend.read(f.toString(), spirv);
+        int decided = 0;
+        long seed = 0;
+        try {
+            for (; seed < MAX_SEEDS && decided < DECIDED; seed++) {
+                ShaderInputs in = OracleInputs.draw(shader, seed);
+                int firstVertex = (int) (seed * 7 % 100), instance = (int) (seed % 3);
+                in.setVertexId(firstVertex).setInstanceId(instance);
+                List<ShaderOutputs> real = fragment ? GraphicsRun.fragment(vk, spirv, in) : GraphicsRun.vertex(vk, spirv, in);
+                boolean setDecided = true;
+                for (int k = 0; k < real.size(); k++) {
+                    if (fragment) GraphicsRun.fragmentInputs(in, k % GraphicsRun.WIDTH, k / GraphicsRun.WIDTH);
+                    else GraphicsRun.vertexInputs(in, firstVertex, instance, k);
+                    ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision().run(in);
+                    ShaderOutputs.Comparison c = reference.compareUnderNanContract(comparable(real.get(k), reference));
+                    if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
+                        return "input set " + seed + ", " + (fragment ? "fragment " : "vertex ") + k + ": " + c.detail();
+                    }
+                    setDecided &= c.kind() == ShaderOutputs.Comparison.Kind.KEPT && reference.undecidedUnderNanContract() == null;
+                }
+                if (setDecided) decided++;
+            }
+        } catch (UnsupportedOperationException | dev.lathe.ir.interp.InterpreterException e) {
+            return "not run: " + e.getMessage();
+        }
+        return decided >= DECIDED ? "agree (" + decided + " decided sets of " + seed + ")"
+                : "only " + decided + " of " + seed + " input sets decided";
+    }
+
+    /**
+     * What Vulkan drew, as the interpreter's run shows it: its outputs (the reference's where both
+     * discarded: a discarded fragment has none), the reference's buffers (a draw's storage
+     * buffers are not compared: every fragment writes them).
+     */
+    static ShaderOutputs comparable(ShaderOutputs real, ShaderOutputs reference) {
+        boolean bothDiscarded = real.discarded() && reference.discarded();
+        return new ShaderOutputs(bothDiscarded ? reference.outputs() : real.outputs(), reference.buffers(), real.discarded(), 0);
+    }
+
     @Test
-    void explore() throws IOException {
+    void bundledGraphicsShadersAgree() throws IOException {
         List<Path> files;
         try (Stream<Path> s = Files.list(ComputeOracleTest.shaders())) {
             files = s.filter(p -> p.toString().endsWith(".frag.spv") || p.toString().endsWith(".vert.spv")).sorted().toList();
         }
         List<String> report = new ArrayList<>();
-        for (Path f : files) {
-            byte[] spirv = Files.readAllBytes(f);
-            String result = "agree";
-            try {
-                Shader shader = SpirvFrontend.read(f.toString(), spirv);
-                boolean fragment = f.toString().endsWith(".frag.spv");
-                outer:
-                for (long seed = 0; seed < 16; seed++) {
-                    ShaderInputs in = RandomProgramGenerator.randomInputs(shader, seed);
-                    List<ShaderOutputs> real = fragment ? GraphicsRun.fragment(vk, spirv, in) : GraphicsRun.vertex(vk, spirv, in);
-                    for (int k = 0; k < real.size(); k++) {
-                        if (fragment) GraphicsRun.fragmentInputs(in, k % GraphicsRun.WIDTH, k / GraphicsRun.WIDTH);
-                        else GraphicsRun.vertexInputs(in, 0, 0, k);
-                        ShaderOutputs ref = new Interpreter(shader).trackNans().run(in);
-                        ShaderOutputs cand = new ShaderOutputs(ref.discarded() && real.get(k).discarded() ? ref.outputs() : real.get(k).outputs(),
-                                ref.buffers(), real.get(k).discarded(), 0);
-                        ShaderOutputs.Comparison c = ref.compareUnderNanContract(cand);
-                        if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
-                            result = "input set " + seed + " invocation " + k + ": " + c.detail();
-                            break outer;
-                        }
-                    }
-                }
-            } catch (UnsupportedOperationException | dev.lathe.ir.interp.InterpreterException | dev.lathe.spirv.SpirvException e) {
-                result = "not run: " + e.getMessage();
-            }
-            report.add(f.getFileName() + ": " + result);
-        }
+        for (Path f : files) report.add(f.getFileName() + ": " + check(f));
         System.out.println(String.join("\n", report));
-        assertEquals(List.of(), List.of());
+        List<String> unexpected = new ArrayList<>();
+        for (String r : report) {
+            String file = r.substring(0, r.indexOf(':'));
+            boolean disagrees = !r.contains(": agree") && !r.contains(": not run: ");
+            if (disagrees != OPEN.containsKey(file)) unexpected.add(r + (disagrees ? "" : " (listed as open: " + OPEN.get(file) + ")"));
+        }
+        assertEquals(List.of(), unexpected, String.join("\n", report));
+        assertTrue(report.stream().filter(r -> r.contains(": agree")).count() >= 30, String.join("\n", report));
     }
 }

@@ -61,6 +61,7 @@ public final class Interpreter {
     private final Instr[][] body;
     private BiConsumer<Value, long[]> observer;
     private boolean trackNans;
+    private boolean trackPrecision;
 
     /** An interpreter of {@code shader}'s entry point with the default iteration limit. */
     public Interpreter(Shader shader) {
@@ -110,13 +111,28 @@ public final class Interpreter {
         return this;
     }
 
+    /**
+     * Also records what each output may be on a conforming Vulkan implementation (see
+     * {@link VulkanPrecision}): the outputs then carry {@link PrecisionBounds}, which comparisons
+     * read — a component with an interval matches any float inside it, and a run where an inexact
+     * value decided something is undecided.
+     */
+    public Interpreter trackPrecision() {
+        this.trackPrecision = true;
+        return this;
+    }
+
+    private PrecisionTracker.Shared newPrecisionShared() {
+        return trackPrecision ? new PrecisionTracker.Shared() : null;
+    }
+
     private NanProvenance.Shared newNanShared() {
         return trackNans ? new NanProvenance.Shared() : null;
     }
 
     /** One invocation. */
     public ShaderOutputs run(ShaderInputs in) {
-        Run r = new Run(in, initialBuffers(in), shader.stage() == Stage.COMPUTE ? newShared() : Map.of(), new long[1], newNanShared());
+        Run r = new Run(in, initialBuffers(in), shader.stage() == Stage.COMPUTE ? newShared() : Map.of(), new long[1], newNanShared(), newPrecisionShared());
         // a lone compute invocation is a workgroup of one: its barriers wait for nobody
         while (r.resume()) { }
         return r.result();
@@ -133,15 +149,16 @@ public final class Interpreter {
         Map<Variable, long[]>[] shared = newSharedHolder();
         long[] spent = new long[1]; // the iteration limit holds for the whole dispatch
         NanProvenance.Shared nans = newNanShared();
+        PrecisionTracker.Shared precision = newPrecisionShared();
         dispatchLockstep(in, shader.workgroupSize(), gx, gy, gz, () -> shared[0] = newShared(), () -> {
-            Run r = new Run(in, bufs, shared[0], spent, nans);
+            Run r = new Run(in, bufs, shared[0], spent, nans, precision);
             all.add(r);
             return r;
         }, InterpreterException::new);
         long iterations = 0;
         for (Run r : all) iterations += r.iterations;
         ShaderOutputs r = all.get(all.size() - 1).result();
-        return new ShaderOutputs(r.outputs(), r.buffers(), r.discarded(), iterations, r.nans());
+        return new ShaderOutputs(r.outputs(), r.buffers(), r.discarded(), iterations, r.nans(), r.precision());
     }
 
     @SuppressWarnings("unchecked")
@@ -288,9 +305,13 @@ public final class Interpreter {
         final long[] spent;
         /** NaN provenance, when tracked. */
         final NanProvenance nan;
+        /** Vulkan's precision, when tracked. */
+        final PrecisionTracker prec;
 
-        Run(ShaderInputs in, Map<Variable, byte[]> buffers, Map<Variable, long[]> shared, long[] spent, NanProvenance.Shared nans) {
+        Run(ShaderInputs in, Map<Variable, byte[]> buffers, Map<Variable, long[]> shared, long[] spent, NanProvenance.Shared nans,
+            PrecisionTracker.Shared precision) {
             this.spent = spent;
+            this.prec = precision == null ? null : new PrecisionTracker(precision, fn.valueCount());
             this.nan = nans == null ? null : new NanProvenance(nans, fn.valueCount());
             this.in = in;
             this.localId = in.localInvocationId();
@@ -319,7 +340,8 @@ public final class Interpreter {
             outputs.forEach((k, v) -> outs.put(k.name(), v.clone()));
             Map<String, byte[]> bufs = new LinkedHashMap<>();
             buffers.forEach((k, v) -> bufs.put(k.name(), v.clone()));
-            return new ShaderOutputs(outs, bufs, discarded, iterations, nan == null ? null : nan.result(buffers));
+            return new ShaderOutputs(outs, bufs, discarded, iterations, nan == null ? null : nan.result(buffers),
+                    prec == null ? null : prec.result());
         }
 
         @Override
@@ -332,6 +354,7 @@ public final class Interpreter {
                 if (ps.length > 0 && next == 0) {
                     long[][] incoming = new long[ps.length][];
                     long[] masks = nan == null ? null : new long[ps.length];
+                    double[][][] bounds = prec == null ? null : new double[ps.length][][];
                     for (int k = 0; k < ps.length; k++) {
                         Src s = ps[k].srcFor(prev);
                         if (s == null) {
@@ -339,10 +362,12 @@ public final class Interpreter {
                         }
                         incoming[k] = read(s.value());
                         if (nan != null) masks[k] = nan.mask(s.value());
+                        if (prec != null) bounds[k] = prec.copyOf(s.value());
                     }
                     for (int k = 0; k < ps.length; k++) {
                         set(ps[k].def(), incoming[k]);
                         if (nan != null) nan.set(ps[k].def(), masks[k]);
+                        if (prec != null) prec.set(ps[k].def(), bounds[k]);
                     }
                 }
                 Instr[] is = body[bi];
@@ -405,14 +430,18 @@ public final class Interpreter {
                 alu.op().evaluateInto(alu.unsizedBitSize(), s, dst);
                 set(alu.def(), dst);
                 if (nan != null) nan.alu(alu, s, dst);
+                if (prec != null) prec.alu(alu, s, dst);
             } else if (i instanceof LoadConstInstr lc) {
                 set(lc.def(), lc.values());
                 if (nan != null) nan.exact(lc.def());
+                if (prec != null) prec.exact(lc.def());
             } else if (i instanceof UndefInstr u) {
                 set(u.def(), new long[u.def().numComponents()]);
                 if (nan != null) nan.exact(u.def());
+                if (prec != null) prec.exact(u.def());
             } else if (i instanceof IntrinsicInstr in) {
                 if (nan != null) trackIntrinsic(in);
+                if (prec != null) trackPrecision(in);
                 return intrinsic(in);
             } else if (!(i instanceof JumpInstr)) {
                 throw new InterpreterException("cannot run " + i.opName() + " here");
@@ -543,6 +572,33 @@ public final class Interpreter {
                 case LOAD_SHARED -> nan.loadElement(d, shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0);
                 case STORE_SHARED -> nan.storeElement(shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, i.src(v.isArray() ? 1 : 0));
                 default -> { }
+            }
+        }
+
+        /**
+         * Vulkan's precision through an intrinsic, before it runs: intervals carried through
+         * outputs and element storage (locals, shared); any other operand must have one answer;
+         * what the intrinsic returns is exact.
+         */
+        private void trackPrecision(IntrinsicInstr i) {
+            Variable v = i.var();
+            Value d = i.def();
+            String what = i.intrinsic().spelling();
+            switch (i.intrinsic()) {
+                case STORE_OUTPUT -> prec.storeOutput(v, i.src(0));
+                case LOAD_VAR, LOAD_SHARED -> {
+                    if (v.isArray()) prec.readsExactly(i.src(0), what);
+                    prec.loadElement(d, (i.intrinsic() == Intrinsic.LOAD_VAR ? locals : shared).get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0);
+                }
+                case STORE_VAR, STORE_SHARED -> {
+                    if (v.isArray()) prec.readsExactly(i.src(0), what);
+                    prec.storeElement((i.intrinsic() == Intrinsic.STORE_VAR ? locals : shared).get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0,
+                            i.src(v.isArray() ? 1 : 0));
+                }
+                default -> {
+                    for (int k = 0; k < i.numSrcs(); k++) prec.readsExactly(i.src(k), what);
+                    prec.exact(d);
+                }
             }
         }
 

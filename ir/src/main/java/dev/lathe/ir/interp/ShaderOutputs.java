@@ -15,9 +15,11 @@ import java.util.Map;
  * @param loopIterations back edges taken, a measure of work
  * @param nans      where NaNs whose bits the NaN contract leaves open went, when the run tracked
  *                  them ({@link Interpreter#trackNans}); null otherwise
+ * @param precision what each output may be on a conforming Vulkan implementation, when the run
+ *                  tracked it ({@link Interpreter#trackPrecision}); null otherwise (bit for bit)
  */
 public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded,
-                            long loopIterations, NanTaint nans) {
+                            long loopIterations, NanTaint nans, PrecisionBounds precision) {
     /** Copies both maps, keeping their order, into unmodifiable ones. */
     public ShaderOutputs {
         outputs = Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
@@ -26,7 +28,12 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
 
     /** The outputs of a run that did not track NaNs. */
     public ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded, long loopIterations) {
-        this(outputs, buffers, discarded, loopIterations, null);
+        this(outputs, buffers, discarded, loopIterations, null, null);
+    }
+
+    /** The outputs of a run that did not track precision. */
+    public ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded, long loopIterations, NanTaint nans) {
+        this(outputs, buffers, discarded, loopIterations, nans, null);
     }
 
     /** The components of output {@code name} (a copy), or null when the shader has no such output. */
@@ -92,7 +99,8 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
      * computed from them is one outcome of many. Needs a tracked run ({@link Interpreter#trackNans}).
      */
     public String undecidedUnderNanContract() {
-        return nans == null ? null : nans.observed();
+        if (nans != null && nans.observed() != null) return nans.observed();
+        return precision == null ? null : precision.undecided();
     }
 
     /**
@@ -126,6 +134,13 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
             if (a.length != b.length) return "output " + e.getKey() + ": " + a.length + " components, not " + b.length;
             for (int k = 0; k < a.length; k++) {
                 if (a[k] == b[k]) continue;
+                double[] iv = precision == null ? null : precision.interval(e.getKey(), k);
+                if (iv != null) {
+                    double x = FloatBits.toDouble(b[k], (int) iv[2]);
+                    if (x >= iv[0] && x <= iv[1]) continue;
+                    return "output " + e.getKey() + "[" + k + "]: " + FloatBits.format(b[k], (int) iv[2]) + " is outside ["
+                            + iv[0] + ", " + iv[1] + "], what Vulkan allows from the reference's " + FloatBits.format(a[k], (int) iv[2]);
+                }
                 int size = open == null ? 0 : open.openOutput(e.getKey(), k);
                 if (size > 0 && FloatBits.isNaN(b[k], size * 8)) continue;
                 return "output " + e.getKey() + "[" + k + "]: 0x" + Long.toHexString(a[k]) + ", not 0x" + Long.toHexString(b[k]);

@@ -1,0 +1,267 @@
+package dev.lathe.ir.interp;
+
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.Src;
+import dev.lathe.ir.Value;
+import dev.lathe.ir.Variable;
+import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.Op;
+import dev.lathe.ir.op.TypeClass;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Beside one run, the interval each float holds on a conforming Vulkan implementation
+ * ({@link VulkanPrecision}): a value whose every component is the one answer is exact (no
+ * interval); an op Vulkan lets be inexact, or an op on an inexact value, gives an interval, which
+ * moves with the value through copies, phis, locals and outputs. When a value with no single
+ * answer would decide something — an integer or a comparison from an interval that straddles a
+ * jump, an inexact value's bits, an address, a texture coordinate, a store to memory — the run
+ * is <em>undecided</em> (the first such place is kept): another implementation may take another
+ * path, and nothing after can be compared.
+ */
+final class PrecisionTracker {
+    /** What the invocations of one dispatch share: element storage, and the first undecided place. */
+    static final class Shared {
+        final Map<long[], double[][]> elements = new IdentityHashMap<>();
+        String undecided;
+    }
+
+    private final Shared shared;
+    /** Per value, per component: {lo, hi}; a null array or component is exact. */
+    private final double[][][] intervals;
+    private final Map<Variable, double[][]> outputs = new LinkedHashMap<>();
+
+    PrecisionTracker(Shared shared, int valueCount) {
+        this.shared = shared;
+        this.intervals = new double[valueCount][][];
+    }
+
+    private void undecided(String why) {
+        if (shared.undecided == null) shared.undecided = why;
+    }
+
+    /** A value that holds its one answer (a constant, an input, a load from memory, a system value). */
+    void exact(Value d) {
+        if (d != null) intervals[d.index()] = null;
+    }
+
+    private double[] of(Src s, int c) {
+        double[][] iv = intervals[s.value().index()];
+        return iv == null ? null : iv[s.component(c)];
+    }
+
+    private boolean inexact(Src s) {
+        for (int c = 0; c < s.numComponentsRead(); c++) if (of(s, c) != null) return true;
+        return false;
+    }
+
+    double[][] copyOf(Value v) {
+        return intervals[v.index()];
+    }
+
+    void set(Value d, double[][] iv) {
+        intervals[d.index()] = iv;
+    }
+
+    /** An ALU instruction executed: {@code in} are the swizzled sources, {@code dst} its result. */
+    void alu(AluInstr a, long[][] in, long[] dst) {
+        Op op = a.op();
+        int n = dst.length;
+        double[][] out = new double[n][];
+        boolean any = false;
+        if (op == Op.BCSEL || op == Op.MOV || op.movesData()) {
+            for (int c = 0; c < n; c++) {
+                Src s = op == Op.BCSEL ? a.src((in[0][c] & 1) != 0 ? 1 : 2) : op == Op.MOV ? a.src(0) : a.src(c);
+                out[c] = of(s, op.movesData() && op != Op.BCSEL && op != Op.MOV ? 0 : c);
+                any |= out[c] != null;
+            }
+            intervals[a.def().index()] = any ? out : null;
+            return;
+        }
+        int bits = a.def().bitSize();
+        boolean floatResult = op.output().typeClass() == TypeClass.FLOAT;
+        boolean ownError = VulkanPrecision.inexact(op, a.isExact());
+        if (PACKS.contains(op)) {
+            packs(a, in, dst);
+            return;
+        }
+        for (int c = 0; c < n; c++) {
+            double[][] srcs;
+            boolean inexactSource = false;
+            if (op.isHorizontal()) {
+                int total = 0;
+                for (int k = 0; k < a.numSrcs(); k++) total += in[k].length;
+                srcs = new double[total][];
+                int at = 0;
+                for (int k = 0; k < a.numSrcs(); k++) {
+                    for (int j = 0; j < in[k].length; j++) {
+                        double[] iv = source(a, k, j, in[k][j]);
+                        inexactSource |= iv != null;
+                        srcs[at++] = iv != null ? iv : point(a, k, in[k][j]);
+                    }
+                }
+            } else {
+                srcs = new double[a.numSrcs()][];
+                for (int k = 0; k < a.numSrcs(); k++) {
+                    double[] iv = source(a, k, c, in[k][c]);
+                    inexactSource |= iv != null;
+                    srcs[k] = iv != null ? iv : point(a, k, in[k][c]);
+                }
+            }
+            if (!inexactSource && !ownError) {
+                // the one correctly rounded answer, unless it is a denormal, which may be flushed
+                if (floatResult && bits >= 16 && isDenormal(dst[c], bits)) {
+                    double v = FloatBits.toDouble(dst[c], bits);
+                    out[c] = new double[] {Math.min(v, 0), Math.max(v, 0)};
+                    any = true;
+                }
+                continue;
+            }
+            double[] r = VulkanPrecision.bound(op, bits, srcs, a.isExact());
+            if (r == null) {
+                undecided(op.opName() + " of a value a Vulkan implementation may compute differently has no one answer here");
+                continue;
+            }
+            if (!floatResult) {
+                if (r[0] != r[1]) undecided(op.opName() + " of an inexact value has several answers");
+                continue; // an integer or a boolean with one answer: the interpreter's
+            }
+            double v = FloatBits.toDouble(dst[c], bits);
+            if (r[0] == r[1] && r[0] == v) continue; // one answer after all: the interpreter's, bit for bit
+            // the interpreter's own answer is correctly rounded, so one Vulkan allows: outside, the model is wrong (tests run with -ea)
+            assert Double.isNaN(v) || v >= r[0] && v <= r[1] : a + ": " + v + " outside [" + r[0] + ", " + r[1] + "] from " + java.util.Arrays.deepToString(srcs);
+            out[c] = r;
+            any = true;
+        }
+        intervals[a.def().index()] = any ? out : null;
+    }
+
+    /** Ops that pack floats into an integer, each component into its own field, monotonically. */
+    private static final java.util.Set<Op> PACKS = java.util.EnumSet.of(Op.PACK_UNORM_4X8, Op.PACK_SNORM_4X8, Op.PACK_UNORM_2X16,
+            Op.PACK_SNORM_2X16, Op.PACK_HALF_2X16, Op.PACK_HALF_2X16_SPLIT);
+
+    /**
+     * A pack of inexact floats has one answer when it packs the same bits at both ends of every
+     * interval: each field grows with its component, so it is then the same in between.
+     */
+    private void packs(AluInstr a, long[][] in, long[] dst) {
+        long[][] lo = new long[in.length][], hi = new long[in.length][];
+        boolean inexactSource = false;
+        for (int k = 0; k < in.length; k++) {
+            lo[k] = in[k].clone();
+            hi[k] = in[k].clone();
+            for (int c = 0; c < in[k].length; c++) {
+                double[] iv = source(a, k, c, in[k][c]);
+                if (iv == null) continue;
+                inexactSource = true;
+                int size = a.src(k).value().bitSize();
+                lo[k][c] = FloatBits.fromDouble(outward(iv[0], size, false), size);
+                hi[k][c] = FloatBits.fromDouble(outward(iv[1], size, true), size);
+            }
+        }
+        intervals[a.def().index()] = null;
+        if (!inexactSource) return;
+        long[] atLo = new long[dst.length], atHi = new long[dst.length];
+        a.op().evaluateInto(a.unsizedBitSize(), lo, atLo);
+        a.op().evaluateInto(a.unsizedBitSize(), hi, atHi);
+        if (!java.util.Arrays.equals(atLo, atHi)) undecided(a.op().opName() + " of an inexact value has several answers");
+    }
+
+    /** {@code x} as a float of {@code bits}, rounded down (or up) rather than to nearest. */
+    private static double outward(double x, int bits, boolean up) {
+        double r = FloatBits.round(x, bits);
+        if (up ? r >= x : r <= x) return r;
+        double u = VulkanPrecision.ulp(r, bits);
+        return up ? r + u : r - u;
+    }
+
+    /**
+     * The interval of component {@code c} of source {@code k} as a float op reads it, or null
+     * when it is exact: an inexact value's interval; a denormal, which may be flushed, reaches zero.
+     */
+    private double[] source(AluInstr a, int k, int c, long bits) {
+        Src s = a.src(k);
+        double[] iv = of(s, c);
+        TypeClass t = a.op().input(k).typeClass();
+        if (t != TypeClass.FLOAT) {
+            if (iv != null) undecided(a.op().opName() + " reads the bits of a float a Vulkan implementation may compute differently");
+            return null;
+        }
+        if (iv != null) return iv;
+        int size = s.value().bitSize();
+        if (size >= 16 && isDenormal(bits, size)) {
+            double v = FloatBits.toDouble(bits, size);
+            return new double[] {Math.min(v, 0), Math.max(v, 0)};
+        }
+        return null;
+    }
+
+    /** An exact source as a point: a float's value, an integer's (signed or not, as the op reads it). */
+    private static double[] point(AluInstr a, int k, long bits) {
+        Src s = a.src(k);
+        int size = s.value().bitSize();
+        TypeClass t = a.op().input(k).typeClass();
+        double v;
+        if (t == TypeClass.FLOAT && size >= 16) v = FloatBits.toDouble(bits, size);
+        else if (t == TypeClass.INT && size < 64) v = (bits << (64 - size)) >> (64 - size);
+        else v = size == 1 ? bits & 1 : bits;
+        return new double[] {v, v};
+    }
+
+    private static boolean isDenormal(long v, int bits) {
+        double d = FloatBits.toDouble(v, bits);
+        double smallest = bits == 16 ? 0x1p-14 : bits == 32 ? 0x1p-126 : 0x1p-1022;
+        return d != 0 && Math.abs(d) < smallest;
+    }
+
+    /** An intrinsic read {@code s} where only one value will do (an offset, a coordinate, data for memory): inexact there is undecided. */
+    void readsExactly(Src s, String what) {
+        if (inexact(s)) undecided(what + " takes a value a Vulkan implementation may compute differently");
+    }
+
+    void storeOutput(Variable v, Src x) {
+        double[][] iv = new double[v.type().components()][];
+        for (int c = 0; c < iv.length; c++) {
+            double[] r = of(x, c);
+            if (r != null) iv[c] = new double[] {r[0], r[1], x.value().bitSize()};
+        }
+        outputs.put(v, iv);
+    }
+
+    void storeElement(long[] storage, Variable v, long idx, Src x) {
+        int n = v.type().components();
+        if (v.isArray() && Long.compareUnsigned(idx, v.arrayLength()) >= 0) return;
+        double[][] t = shared.elements.computeIfAbsent(storage, k -> new double[storage.length][]);
+        for (int c = 0; c < n; c++) t[(int) idx * n + c] = x == null ? null : of(x, c);
+    }
+
+    void loadElement(Value d, long[] storage, Variable v, long idx) {
+        int n = v.type().components();
+        double[][] t = shared.elements.get(storage);
+        double[][] out = null;
+        if (t != null && (!v.isArray() || Long.compareUnsigned(idx, v.arrayLength()) < 0)) {
+            for (int c = 0; c < n; c++) {
+                if (t[(int) idx * n + c] == null) continue;
+                if (out == null) out = new double[d.numComponents()][];
+                out[c] = t[(int) idx * n + c];
+            }
+        }
+        intervals[d.index()] = out;
+    }
+
+    /** What the run leaves, by output name. */
+    PrecisionBounds result() {
+        Map<String, double[][]> outs = new LinkedHashMap<>();
+        outputs.forEach((v, iv) -> {
+            for (double[] x : iv) {
+                if (x != null) {
+                    outs.put(v.name(), iv.clone());
+                    break;
+                }
+            }
+        });
+        return new PrecisionBounds(outs, shared.undecided);
+    }
+}
