@@ -3,7 +3,12 @@ package dev.lathe.vulkan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.Function;
+import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.Value;
+import dev.lathe.ir.op.Op;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
@@ -51,9 +56,15 @@ class GraphicsOracleTest {
 
     /** How one shader fared: agreed on enough decided sets, disagreed (where), or could not be run (why). */
     static String check(Path f) throws IOException {
+        return check(f, shader -> { });
+    }
+
+    /** As {@link #check(Path)}, with the frontend's IR changed by {@code breakIt} first (a translation gone wrong). */
+    static String check(Path f, java.util.function.Consumer<Shader> breakIt) throws IOException {
         byte[] spirv = Files.readAllBytes(f);
         boolean fragment = f.toString().endsWith(".frag.spv");
         Shader shader = SpirvFrontend.read(f.toString(), spirv);
+        breakIt.accept(shader);
         int decided = 0;
         long seed = 0;
         try {
@@ -92,12 +103,81 @@ class GraphicsOracleTest {
         return new ShaderOutputs(bothDiscarded ? reference.outputs() : real.outputs(), reference.buffers(), real.discarded(), 0);
     }
 
+    static List<Path> graphicsShaders() throws IOException {
+        try (Stream<Path> s = Files.list(ComputeOracleTest.shaders())) {
+            return s.filter(p -> p.toString().endsWith(".frag.spv") || p.toString().endsWith(".vert.spv")).sorted().toList();
+        }
+    }
+
+    /** Swaps the first two operands of every instruction of {@code op}: what a frontend that got their order wrong emits. */
+    static java.util.function.Consumer<Shader> swapOperands(Op op) {
+        return shader -> {
+            for (Function fn : shader.functions()) {
+                for (Instr i : fn.instructions()) {
+                    if (i instanceof AluInstr a && a.op() == op) {
+                        Value v0 = a.src(0).value(), v1 = a.src(1).value();
+                        byte[] s0 = a.src(0).swizzle(), s1 = a.src(1).swizzle();
+                        a.src(0).set(v1, s1);
+                        a.src(1).set(v0, s0);
+                    }
+                }
+            }
+        };
+    }
+
+    static boolean uses(Path f, Op op) throws IOException {
+        Shader shader = SpirvFrontend.read(f.toString(), Files.readAllBytes(f));
+        for (Function fn : shader.functions()) {
+            for (Instr i : fn.instructions()) if (i instanceof AluInstr a && a.op() == op) return true;
+        }
+        return false;
+    }
+
+    /**
+     * Shaders whose outputs Vulkan's precision leaves so open that a wrong mix still fits: fbm's
+     * hash is fract(sin(x) · 43758.5453), and sin's allowed error of 2^-11, times 43758, spans
+     * every fraction.
+     */
+    static final Map<String, String> TOO_OPEN_FOR_MIX = Map.of("fbm.frag.spv", "fract(sin(x) * 43758.5453) may be any fraction");
+
+    /**
+     * The oracle catches a wrong translation that every self-comparison missed (issue 28): with
+     * {@code mix(x, y, a)} translated as {@code flrp(y, x, a)}, every bundled shader that mixes
+     * and that the oracle runs disagrees with lavapipe.
+     */
+    @Test
+    void aFrontendThatSwapsMixOperandsFails() throws IOException {
+        List<String> report = new ArrayList<>();
+        int mixing = 0;
+        for (Path f : graphicsShaders()) {
+            String name = f.getFileName().toString();
+            if (!uses(f, Op.FLRP) || OPEN.containsKey(name) || TOO_OPEN_FOR_MIX.containsKey(name)) continue;
+            String result = check(f, swapOperands(Op.FLRP));
+            if (result.startsWith("not run")) continue;
+            mixing++;
+            report.add(f.getFileName() + ": " + result);
+        }
+        System.out.println(String.join("\n", report));
+        assertTrue(mixing >= 5, "too few shaders mix: " + report);
+        for (String r : report) assertTrue(r.contains(" is outside ") || r.contains(", not "), "the broken mix went unnoticed: " + r);
+    }
+
+    /**
+     * The same for cross, which the frontend expands to {@code a.yzx * b.zxy - a.zxy * b.yzx}: a
+     * translation that negates it (the subtraction's operands swapped) is caught on
+     * {@code cross_normal.vert} (a test shader: no bundled one calls cross), which agrees as translated.
+     */
+    @Test
+    void aFrontendThatNegatesCrossFails() throws IOException, java.net.URISyntaxException {
+        Path f = Path.of(GraphicsOracleTest.class.getResource("/shaders/cross_normal.vert.spv").toURI());
+        assertTrue(check(f).startsWith("agree"), check(f));
+        String broken = check(f, swapOperands(Op.FSUB));
+        assertTrue(broken.contains(" is outside ") || broken.contains(", not "), "the negated cross went unnoticed: " + broken);
+    }
+
     @Test
     void bundledGraphicsShadersAgree() throws IOException {
-        List<Path> files;
-        try (Stream<Path> s = Files.list(ComputeOracleTest.shaders())) {
-            files = s.filter(p -> p.toString().endsWith(".frag.spv") || p.toString().endsWith(".vert.spv")).sorted().toList();
-        }
+        List<Path> files = graphicsShaders();
         List<String> report = new ArrayList<>();
         for (Path f : files) report.add(f.getFileName() + ": " + check(f));
         System.out.println(String.join("\n", report));
