@@ -9,7 +9,7 @@ import dev.lathe.ir.op.FloatBits;
 
 /**
  * Random inputs for a comparison with a Vulkan implementation: {@link RandomProgramGenerator#randomInputs}'s,
- * with every float input and uniform kept where Vulkan defines what a shader computes from it.
+ * with every float input, uniform and buffer element (as the IR types it) kept where Vulkan defines what a shader computes from it.
  * Vulkan lets an implementation assume no operand is an infinity or a NaN and flush denormals, so a
  * raw-bit float that is one of those (or so large or small that the shader's arithmetic soon makes
  * one) would only make the input set undecided; it is replaced by a moderate value made from its
@@ -31,15 +31,31 @@ public final class OracleInputs {
             if (values == null) continue;
             int bits = v.type().bitSize();
             long[] tamed = values.clone();
-            for (int k = 0; k < tamed.length; k++) {
-                double x = FloatBits.toDouble(values[k], bits);
-                double m = Math.abs(x);
-                if (!Double.isFinite(x) || m > LARGEST || x != 0 && m < SMALLEST) {
-                    tamed[k] = FloatBits.fromDouble(((values[k] & 0xffff) - 32768) / 1024.0, bits); // within ±32
-                }
-            }
+            for (int k = 0; k < tamed.length; k++) tamed[k] = tame(values[k], bits);
             in.set(v.name(), tamed);
         }
+        // a buffer of floats (its IR element type) the same way, element by element
+        for (Variable v : shader.variables(Variable.Kind.BUFFER)) {
+            if (v.type().base() != BaseType.FLOAT) continue;
+            byte[] bytes = in.buffer(v.name());
+            if (bytes == null) continue;
+            int size = v.type().bitSize() / 8;
+            for (int at = 0; at + size <= bytes.length; at += size) {
+                long x = 0;
+                for (int k = 0; k < size; k++) x |= (bytes[at + k] & 0xffL) << (8 * k);
+                long t = tame(x, size * 8);
+                for (int k = 0; k < size; k++) bytes[at + k] = (byte) (t >>> (8 * k));
+            }
+            in.setBuffer(v.name(), bytes);
+        }
         return in;
+    }
+
+    /** {@code bits} as they are, or a moderate value made from them where Vulkan would not define what follows. */
+    static long tame(long bits, int size) {
+        double x = FloatBits.toDouble(bits, size);
+        double m = Math.abs(x);
+        if (Double.isFinite(x) && m <= LARGEST && (x == 0 || m >= SMALLEST)) return bits;
+        return FloatBits.fromDouble(((bits & 0xffff) - 32768) / 1024.0, size); // within ±32
     }
 }

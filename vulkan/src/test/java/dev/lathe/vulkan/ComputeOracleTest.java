@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
@@ -30,11 +29,7 @@ class ComputeOracleTest {
     /** Disagreements found by the oracle and still open (issue 28), by file, with what is known. */
     static final java.util.Map<String, String> OPEN = java.util.Map.of(
             // the model: subgroups of one invocation (spirv/README.md, "Subgroups"); lavapipe's are 8 wide
-            "subgroup_compact.comp.spv", "Lathe models subgroups of one invocation",
-            // found by the oracle: o[5] = frexp's mantissa differs in its low word (input set 0)
-            "fp64_wrap.comp.spv", "frexp on doubles: the mantissa's low word differs",
-            // found by the oracle: one word of the 64-bit results differs in bit 6 (input set 1)
-            "int64_divide.comp.spv", "a 64-bit result differs in one bit");
+            "subgroup_compact.comp.spv", "Lathe models subgroups of one invocation");
 
     /**
      * Words of a buffer whose value depends on the order invocations run in, which Vulkan leaves
@@ -43,6 +38,16 @@ class ComputeOracleTest {
     static final java.util.Map<String, Words> SCHEDULE_DEPENDENT = java.util.Map.of(
             // firstBright (the atomicCompSwap winner's id) and last (atomicExchange's last writer)
             "luminance_histogram.comp.spv", new Words("Stats", 24, 25));
+
+    /**
+     * Shaders whose workgroups race for the same words (each reads and writes the words its local
+     * index names), which Vulkan leaves undefined across workgroups: dispatched as one workgroup.
+     */
+    static final java.util.Map<String, String> ONE_WORKGROUP = java.util.Map.of(
+            "bits.comp.spv", "every workgroup reads and rewrites v[0..3]");
+
+    /** Up to how many seeds a compute shader is given to reach its decided input sets (a packed double's denormals are often undecided). */
+    static final int MAX_SEEDS = 256;
 
     /** 32-bit words {@code first} to {@code last} of buffer {@code buffer}. */
     record Words(String buffer, int first, int last) {}
@@ -88,18 +93,26 @@ class ComputeOracleTest {
         for (Path f : files) {
             byte[] spirv = Files.readAllBytes(f);
             Shader shader = SpirvFrontend.read(f.toString(), spirv);
-            String result = "agree";
+            String result = null;
+            int decided = 0;
+            long seed = 0;
             try {
-                for (long seed = 0; seed < 16; seed++) {
-                    ShaderInputs in = RandomProgramGenerator.randomInputs(shader, seed);
-                    ShaderOutputs reference = new Interpreter(shader).trackNans().dispatch(in, 2, 1, 1);
-                    ShaderOutputs real = withReferenceWords(ComputeRun.dispatch(vk, spirv, in, 2), reference,
+                int groups = ONE_WORKGROUP.containsKey(f.getFileName().toString()) ? 1 : 2;
+                for (; seed < MAX_SEEDS && decided < GraphicsOracleTest.DECIDED; seed++) {
+                    ShaderInputs in = OracleInputs.draw(shader, seed);
+                    ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision().dispatch(in, groups, 1, 1);
+                    ShaderOutputs real = withReferenceWords(ComputeRun.dispatch(vk, spirv, in, groups), reference,
                             SCHEDULE_DEPENDENT.get(f.getFileName().toString()));
                     ShaderOutputs.Comparison c = reference.compareUnderNanContract(real);
                     if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
                         result = "input set " + seed + ": " + c.detail();
                         break;
                     }
+                    if (c.kind() == ShaderOutputs.Comparison.Kind.KEPT && reference.undecidedUnderNanContract() == null) decided++;
+                }
+                if (result == null) {
+                    result = decided >= GraphicsOracleTest.DECIDED ? "agree (" + decided + " decided sets of " + seed + ")"
+                            : "only " + decided + " of " + seed + " input sets decided";
                 }
             } catch (UnsupportedOperationException | dev.lathe.ir.interp.InterpreterException e) {
                 result = "not run: " + e.getMessage();
@@ -110,10 +123,10 @@ class ComputeOracleTest {
         List<String> unexpected = new ArrayList<>();
         for (String r : report) {
             String file = r.substring(0, r.indexOf(':'));
-            boolean disagrees = !r.endsWith(": agree") && !r.contains(": not run: ");
+            boolean disagrees = !r.contains(": agree") && !r.contains(": not run: ");
             if (disagrees != OPEN.containsKey(file)) unexpected.add(r + (disagrees ? "" : " (listed as open: " + OPEN.get(file) + ")"));
         }
         assertEquals(List.of(), unexpected, String.join("\n", report));
-        assertTrue(report.stream().filter(r -> r.endsWith(": agree")).count() >= 15, String.join("\n", report));
+        assertTrue(report.stream().filter(r -> r.contains(": agree")).count() >= 17, String.join("\n", report));
     }
 }

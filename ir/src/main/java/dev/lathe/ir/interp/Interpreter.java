@@ -595,8 +595,21 @@ public final class Interpreter {
                     prec.storeElement((i.intrinsic() == Intrinsic.STORE_VAR ? locals : shared).get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0,
                             i.src(v.isArray() ? 1 : 0));
                 }
+                case STORE_BUFFER, STORE_GLOBAL -> {
+                    prec.readsExactly(i.src(0), what);
+                    long at = read(i.src(0).value())[0] - (i.intrinsic() == Intrinsic.STORE_GLOBAL ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
+                    prec.storeMemory(i.intrinsic() == Intrinsic.STORE_GLOBAL ? DEVICE_MEMORY : v, at, i.src(1), i.src(1).value().bitSize());
+                }
+                case LOAD_BUFFER, LOAD_GLOBAL -> {
+                    prec.readsExactly(i.src(0), what);
+                    long at = read(i.src(0).value())[0] - (i.intrinsic() == Intrinsic.LOAD_GLOBAL ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
+                    prec.loadMemory(d, i.intrinsic() == Intrinsic.LOAD_GLOBAL ? DEVICE_MEMORY : v, at, what);
+                }
                 default -> {
                     for (int k = 0; k < i.numSrcs(); k++) prec.readsExactly(i.src(k), what);
+                    if (i.intrinsic().atomicOp() != null && v != null && v.kind() == Variable.Kind.BUFFER) {
+                        prec.atomicWord(v, read(i.src(0).value())[0], what);
+                    }
                     prec.exact(d);
                 }
             }

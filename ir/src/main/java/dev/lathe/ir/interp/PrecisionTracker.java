@@ -25,6 +25,8 @@ final class PrecisionTracker {
     /** What the invocations of one dispatch share: element storage, and the first undecided place. */
     static final class Shared {
         final Map<long[], double[][]> elements = new IdentityHashMap<>();
+        /** Per memory region, by the byte offset a float starts at: {lo, hi, bits}. */
+        final Map<Variable, Map<Long, double[]>> memory = new IdentityHashMap<>();
         String undecided;
     }
 
@@ -81,8 +83,16 @@ final class PrecisionTracker {
             return;
         }
         int bits = a.def().bitSize();
+        if (!op.isHorizontal() && a.numSrcs() > 0) {
+            for (int c = 0; c < n; c++) {
+                long[] operands = new long[a.numSrcs()];
+                for (int k = 0; k < operands.length; k++) operands[k] = in[k][c];
+                String why = VulkanPrecision.undefined(op, operands, a.src(0).value().bitSize());
+                if (why != null) undecided(why + " is undefined in Vulkan");
+            }
+        }
         boolean floatResult = op.output().typeClass() == TypeClass.FLOAT;
-        boolean ownError = VulkanPrecision.inexact(op, a.isExact());
+        boolean ownError = VulkanPrecision.inexact(op, a.isExact() || (op == Op.FMUL || op == Op.FMULZ) && !mayContract(a.def()));
         if (PACKS.contains(op)) {
             packs(a, in, dst);
             return;
@@ -136,6 +146,22 @@ final class PrecisionTracker {
             any = true;
         }
         intervals[a.def().index()] = any ? out : null;
+    }
+
+    /**
+     * Whether a product may be fused into an add that reads it (directly, or through a copy): a
+     * product nothing adds to is correctly rounded, one answer.
+     */
+    private static boolean mayContract(Value product) {
+        for (Src use : product.uses()) {
+            if (use.instr() instanceof AluInstr u) {
+                Op o = u.op();
+                if (o == Op.FADD || o == Op.FSUB || o == Op.FFMA || o == Op.FLRP || o == Op.MOV || o == Op.BCSEL || o.movesData()) return true;
+            } else {
+                return true; // a phi, a store to a local: the add may be further on
+            }
+        }
+        return false;
     }
 
     /** Ops that pack floats into an integer, each component into its own field, monotonically. */
@@ -251,6 +277,61 @@ final class PrecisionTracker {
         intervals[d.index()] = out;
     }
 
+    /**
+     * A store of {@code x} ({@code bits} a component) at byte {@code offset} of memory region
+     * {@code region}: an inexact component leaves its interval at its first byte, an exact one
+     * clears what it overwrites.
+     */
+    void storeMemory(Variable region, long offset, Src x, int bits) {
+        Map<Long, double[]> m = shared.memory.computeIfAbsent(region, k -> new java.util.TreeMap<>());
+        int bytes = bits / 8;
+        for (int c = 0; c < x.numComponentsRead(); c++) {
+            long at = offset + (long) c * bytes;
+            clear(m, at, bytes);
+            double[] iv = of(x, c);
+            if (iv != null) m.put(at, new double[] {iv[0], iv[1], bits});
+        }
+    }
+
+    /** Drops the intervals that overlap bytes [at, at + bytes). */
+    private static void clear(Map<Long, double[]> m, long at, int bytes) {
+        m.entrySet().removeIf(e -> e.getKey() < at + bytes && e.getKey() + (long) e.getValue()[2] / 8 > at);
+    }
+
+    /** A load of {@code d} from byte {@code offset} of {@code region}: an interval stored there whole comes back; part of one is undecided. */
+    void loadMemory(Value d, Variable region, long offset, String what) {
+        Map<Long, double[]> m = shared.memory.get(region);
+        double[][] out = null;
+        if (m != null && !m.isEmpty()) {
+            int bytes = d.bitSize() / 8;
+            for (int c = 0; c < d.numComponents(); c++) {
+                long at = offset + (long) c * bytes;
+                double[] whole = m.get(at);
+                if (whole != null && whole[2] == d.bitSize()) {
+                    if (out == null) out = new double[d.numComponents()][];
+                    out[c] = new double[] {whole[0], whole[1]};
+                    continue;
+                }
+                for (var e : m.entrySet()) {
+                    if (e.getKey() < at + bytes && e.getKey() + (long) e.getValue()[2] / 8 > at) {
+                        undecided(what + " reads part of a float a Vulkan implementation may compute differently");
+                        break;
+                    }
+                }
+            }
+        }
+        intervals[d.index()] = out;
+    }
+
+    /** An atomic on the word at {@code offset}: it reads the word's bits, and leaves an exact value. */
+    void atomicWord(Variable region, long offset, String what) {
+        Map<Long, double[]> m = shared.memory.get(region);
+        if (m == null) return;
+        int before = m.size();
+        clear(m, offset, 4);
+        if (m.size() != before) undecided(what + " reads the bits of a float a Vulkan implementation may compute differently");
+    }
+
     /** What the run leaves, by output name. */
     PrecisionBounds result() {
         Map<String, double[][]> outs = new LinkedHashMap<>();
@@ -262,6 +343,10 @@ final class PrecisionTracker {
                 }
             }
         });
-        return new PrecisionBounds(outs, shared.undecided);
+        Map<String, Map<Long, double[]>> mem = new LinkedHashMap<>();
+        shared.memory.forEach((v, m) -> {
+            if (!m.isEmpty()) mem.put(v.name(), new java.util.TreeMap<>(m));
+        });
+        return new PrecisionBounds(outs, mem, shared.undecided);
     }
 }

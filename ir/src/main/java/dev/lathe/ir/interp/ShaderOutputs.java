@@ -150,6 +150,19 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
             byte[] a = e.getValue(), b = candidate.buffers.get(e.getKey());
             if (a.length != b.length) return "buffer " + e.getKey() + ": " + a.length + " bytes, not " + b.length;
             for (int k = 0; k < a.length; k++) {
+                double[] iv = precision == null ? null : precision.bufferInterval(e.getKey(), k);
+                if (iv != null && k + iv[2] / 8 <= b.length) {
+                    int size = (int) iv[2] / 8;
+                    long x = 0;
+                    for (int j = 0; j < size; j++) x |= (b[k + j] & 0xffL) << (8 * j);
+                    double v = FloatBits.toDouble(x, size * 8);
+                    if (!(v >= iv[0] && v <= iv[1])) {
+                        return "buffer " + e.getKey() + " byte " + k + ": " + FloatBits.format(x, size * 8) + " is outside [" + iv[0] + ", " + iv[1]
+                                + "], what Vulkan allows";
+                    }
+                    k += size - 1;
+                    continue;
+                }
                 int size = open == null ? 0 : open.openNaNAt(e.getKey(), k);
                 if (size > 0 && k + size <= b.length) {
                     long x = 0;

@@ -120,6 +120,34 @@ public final class VulkanPrecision {
         return r;
     }
 
+    /**
+     * Why an integer op has no defined result on these operands in Vulkan's SPIR-V environment,
+     * or null when it has one. {@code x[k]} is operand k's bits, {@code bits} the operands' size.
+     * (SPIR-V: division and remainder by zero, and the signed overflow MIN / -1; shifts by the bit
+     * width or more; a bit field past the top bit. Vulkan's environment appendix: OpSRem and
+     * OpSMod with a negative operand.)
+     */
+    public static String undefined(Op op, long[] x, int bits) {
+        long min = bits >= 64 ? Long.MIN_VALUE : -(1L << (bits - 1));
+        return switch (op) {
+            case IDIV, UDIV, IREM, IMOD, UMOD -> {
+                long a = signed(x[0], bits), b = signed(x[1], bits);
+                if (b == 0) yield op.opName() + " by zero";
+                if (op != Op.UDIV && op != Op.UMOD && a == min && b == -1) yield op.opName() + " of the smallest integer by -1";
+                if ((op == Op.IREM || op == Op.IMOD) && (a < 0 || b < 0)) yield op.opName() + " of a negative operand (OpSRem/OpSMod)";
+                yield null;
+            }
+            case ISHL, ISHR, USHR -> Long.compareUnsigned(x[1] & 0xffffffffL, bits) >= 0 ? op.opName() + " by the bit width or more" : null;
+            case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT -> (x[1] & 0xffffffffL) + (x[2] & 0xffffffffL) > bits ? op.opName() + " past the top bit" : null;
+            case BITFIELD_INSERT -> (x[2] & 0xffffffffL) + (x[3] & 0xffffffffL) > bits ? op.opName() + " past the top bit" : null;
+            default -> null;
+        };
+    }
+
+    private static long signed(long v, int bits) {
+        return bits >= 64 ? v : (v << (64 - bits)) >> (64 - bits);
+    }
+
     /** One value (a non-float result), or null when the interval holds several. */
     private static double[] point(double lo, double hi) {
         return lo == hi ? new double[] {lo, lo} : null;
@@ -228,12 +256,9 @@ public final class VulkanPrecision {
         double[] q = quotient(x, y, bits);
         if (q == null) return null;
         double k0 = floor ? Math.floor(q[0]) : trunc(q[0]), k1 = floor ? Math.floor(q[1]) : trunc(q[1]);
-        if (k0 != k1) {
-            if (!floor) return null;
-            // the quotient's floor is open: the result may be anywhere from 0 to y
-            return new double[] {Math.min(0, y[0]), Math.max(0, y[1])};
-        }
-        double[] yk = product(y, new double[] {k0, k0}, bits, false);
+        if (k1 - k0 > 1) return null; // the quotient spans integers: the result may be almost anything
+        // x - y·k for each integer k the quotient may round to
+        double[] yk = product(y, new double[] {k0, k1}, bits, false);
         return widen(new double[] {x[0] - yk[1], x[1] - yk[0]}, bits, 1);
     }
 
