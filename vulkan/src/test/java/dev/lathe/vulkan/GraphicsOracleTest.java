@@ -9,9 +9,6 @@ import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.Op;
-import dev.lathe.ir.interp.Interpreter;
-import dev.lathe.ir.interp.ShaderInputs;
-import dev.lathe.ir.interp.ShaderOutputs;
 import dev.lathe.spirv.SpirvFrontend;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -54,7 +51,7 @@ class GraphicsOracleTest {
         if (vk != null) vk.close();
     }
 
-    /** How one shader fared: agreed on enough decided sets, disagreed (where), or could not be run (why). */
+    /** How one shader fared ({@link VulkanOracle.Verdict#summary}). */
     static String check(Path f) throws IOException {
         return check(f, shader -> { });
     }
@@ -62,45 +59,9 @@ class GraphicsOracleTest {
     /** As {@link #check(Path)}, with the frontend's IR changed by {@code breakIt} first (a translation gone wrong). */
     static String check(Path f, java.util.function.Consumer<Shader> breakIt) throws IOException {
         byte[] spirv = Files.readAllBytes(f);
-        boolean fragment = f.toString().endsWith(".frag.spv");
         Shader shader = SpirvFrontend.read(f.toString(), spirv);
         breakIt.accept(shader);
-        int decided = 0;
-        long seed = 0;
-        try {
-            for (; seed < MAX_SEEDS && decided < DECIDED; seed++) {
-                ShaderInputs in = OracleInputs.draw(shader, seed);
-                int firstVertex = (int) (seed * 7 % 100), instance = (int) (seed % 3);
-                in.setVertexId(firstVertex).setInstanceId(instance);
-                List<ShaderOutputs> real = fragment ? GraphicsRun.fragment(vk, spirv, in) : GraphicsRun.vertex(vk, spirv, in);
-                boolean setDecided = true;
-                for (int k = 0; k < real.size(); k++) {
-                    if (fragment) GraphicsRun.fragmentInputs(in, k % GraphicsRun.WIDTH, k / GraphicsRun.WIDTH);
-                    else GraphicsRun.vertexInputs(in, firstVertex, instance, k);
-                    ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision().run(in);
-                    ShaderOutputs.Comparison c = reference.compareUnderNanContract(comparable(real.get(k), reference));
-                    if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
-                        return "input set " + seed + ", " + (fragment ? "fragment " : "vertex ") + k + ": " + c.detail();
-                    }
-                    setDecided &= c.kind() == ShaderOutputs.Comparison.Kind.KEPT && reference.undecidedUnderNanContract() == null;
-                }
-                if (setDecided) decided++;
-            }
-        } catch (UnsupportedOperationException | dev.lathe.ir.interp.InterpreterException e) {
-            return "not run: " + e.getMessage();
-        }
-        return decided >= DECIDED ? "agree (" + decided + " decided sets of " + seed + ")"
-                : "only " + decided + " of " + seed + " input sets decided";
-    }
-
-    /**
-     * What Vulkan drew, as the interpreter's run shows it: its outputs (the reference's where both
-     * discarded: a discarded fragment has none), the reference's buffers (a draw's storage
-     * buffers are not compared: every fragment writes them).
-     */
-    static ShaderOutputs comparable(ShaderOutputs real, ShaderOutputs reference) {
-        boolean bothDiscarded = real.discarded() && reference.discarded();
-        return new ShaderOutputs(bothDiscarded ? reference.outputs() : real.outputs(), reference.buffers(), real.discarded(), 0);
+        return VulkanOracle.check(vk, spirv, shader, DECIDED, MAX_SEEDS, 1, null).summary();
     }
 
     static List<Path> graphicsShaders() throws IOException {

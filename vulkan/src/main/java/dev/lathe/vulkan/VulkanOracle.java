@@ -1,0 +1,124 @@
+package dev.lathe.vulkan;
+
+import dev.lathe.ir.Shader;
+import dev.lathe.ir.Stage;
+import dev.lathe.ir.interp.Interpreter;
+import dev.lathe.ir.interp.InterpreterException;
+import dev.lathe.ir.interp.ShaderInputs;
+import dev.lathe.ir.interp.ShaderOutputs;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A shader's SPIR-V on a {@link VulkanDevice} against Lathe's interpreter on the IR the frontend
+ * made of it, on the same random input sets ({@link OracleInputs}), compared under the NaN
+ * contract and within the precision Vulkan requires ({@link Interpreter#trackPrecision}). An input
+ * set counts when its outcome is decided — every invocation compared (two workgroups of a compute
+ * shader, the four fragments of a 2x2 quad, the three vertices of a triangle) and none undecided —
+ * and seeds are drawn until enough are, or the seed budget is spent.
+ */
+public final class VulkanOracle {
+    private VulkanOracle() {}
+
+    /** How a shader fared. */
+    public record Verdict(Kind kind, String detail, int decided, long seeds) {
+        /** The outcome. */
+        public enum Kind {
+            /** Agreed on the input sets wanted, all decided. */
+            AGREE,
+            /** Disagreed on an input set: {@code detail} says where. */
+            DISAGREE,
+            /** Agreed wherever compared, but too few input sets were decided. */
+            TOO_FEW_DECIDED,
+            /** Could not be run: {@code detail} says why. */
+            NOT_RUN
+        }
+
+        /** One line: "agree (16 decided sets of 20)", "input set 3, fragment 0: …", "not run: …". */
+        public String summary() {
+            return switch (kind) {
+                case AGREE -> "agree (" + decided + " decided sets of " + seeds + ")";
+                case DISAGREE -> detail;
+                case TOO_FEW_DECIDED -> "only " + decided + " of " + seeds + " input sets decided";
+                case NOT_RUN -> "not run: " + detail;
+            };
+        }
+    }
+
+    /** Words of a compute shader's buffer not compared: their value depends on the order invocations run in. */
+    public record Words(String buffer, int first, int last) {}
+
+    /**
+     * Compares {@code shader} (the frontend's IR of {@code spirv}, possibly changed by the caller)
+     * with the device: {@code wanted} decided input sets from at most {@code maxSeeds} seeds. A
+     * compute shader runs as {@code workgroups} workgroups; {@code unordered} (or null) names the
+     * words not compared.
+     */
+    public static Verdict check(VulkanDevice vk, byte[] spirv, Shader shader, int wanted, int maxSeeds, int workgroups, Words unordered) {
+        int decided = 0;
+        long seed = 0;
+        try {
+            for (; seed < maxSeeds && decided < wanted; seed++) {
+                ShaderInputs in = OracleInputs.draw(shader, seed);
+                List<ShaderOutputs[]> pairs = shader.stage() == Stage.COMPUTE
+                        ? List.<ShaderOutputs[]>of(compute(vk, spirv, shader, in, workgroups, unordered)) : graphics(vk, spirv, shader, in, seed);
+                boolean setDecided = true;
+                for (int k = 0; k < pairs.size(); k++) {
+                    ShaderOutputs reference = pairs.get(k)[0], real = pairs.get(k)[1];
+                    ShaderOutputs.Comparison c = reference.compareUnderNanContract(real);
+                    if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
+                        String where = shader.stage() == Stage.COMPUTE ? "" : ", " + (shader.stage() == Stage.FRAGMENT ? "fragment " : "vertex ") + k;
+                        return new Verdict(Verdict.Kind.DISAGREE, "input set " + seed + where + ": " + c.detail(), decided, seed + 1);
+                    }
+                    setDecided &= c.kind() == ShaderOutputs.Comparison.Kind.KEPT && reference.undecidedUnderNanContract() == null;
+                }
+                if (setDecided) decided++;
+            }
+        } catch (UnsupportedOperationException | InterpreterException e) {
+            return new Verdict(Verdict.Kind.NOT_RUN, e.getMessage(), decided, seed);
+        }
+        return new Verdict(decided >= wanted ? Verdict.Kind.AGREE : Verdict.Kind.TOO_FEW_DECIDED, null, decided, seed);
+    }
+
+    private static ShaderOutputs[] compute(VulkanDevice vk, byte[] spirv, Shader shader, ShaderInputs in, int workgroups, Words unordered) {
+        ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision().dispatch(in, workgroups, 1, 1);
+        ShaderOutputs real = ComputeRun.dispatch(vk, spirv, in, workgroups);
+        return new ShaderOutputs[] {reference, withReferenceWords(real, reference, unordered)};
+    }
+
+    /** Each fragment of the quad, or each vertex of the triangle: {reference, what Vulkan drew}. */
+    private static List<ShaderOutputs[]> graphics(VulkanDevice vk, byte[] spirv, Shader shader, ShaderInputs in, long seed) {
+        boolean fragment = shader.stage() == Stage.FRAGMENT;
+        int firstVertex = (int) (seed * 7 % 100), instance = (int) (seed % 3);
+        in.setVertexId(firstVertex).setInstanceId(instance);
+        List<ShaderOutputs> real = fragment ? GraphicsRun.fragment(vk, spirv, in) : GraphicsRun.vertex(vk, spirv, in);
+        List<ShaderOutputs[]> pairs = new java.util.ArrayList<>();
+        for (int k = 0; k < real.size(); k++) {
+            if (fragment) GraphicsRun.fragmentInputs(in, k % GraphicsRun.WIDTH, k / GraphicsRun.WIDTH);
+            else GraphicsRun.vertexInputs(in, firstVertex, instance, k);
+            ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision().run(in);
+            pairs.add(new ShaderOutputs[] {reference, comparable(real.get(k), reference)});
+        }
+        return pairs;
+    }
+
+    /**
+     * What Vulkan drew, as the interpreter's run shows it: its outputs (the reference's where both
+     * discarded: a discarded fragment has none), the reference's buffers (a draw's storage buffers
+     * are not compared: every fragment writes them).
+     */
+    private static ShaderOutputs comparable(ShaderOutputs real, ShaderOutputs reference) {
+        boolean bothDiscarded = real.discarded() && reference.discarded();
+        return new ShaderOutputs(bothDiscarded ? reference.outputs() : real.outputs(), reference.buffers(), real.discarded(), 0);
+    }
+
+    /** {@code real} with the reference's {@code words} in place of its own (null: none). */
+    private static ShaderOutputs withReferenceWords(ShaderOutputs real, ShaderOutputs reference, Words words) {
+        if (words == null) return real;
+        Map<String, byte[]> buffers = new java.util.LinkedHashMap<>(real.buffers());
+        byte[] b = real.buffer(words.buffer()), ref = reference.buffer(words.buffer());
+        for (int w = words.first(); w <= words.last(); w++) System.arraycopy(ref, 4 * w, b, 4 * w, 4);
+        buffers.put(words.buffer(), b);
+        return new ShaderOutputs(real.outputs(), buffers, real.discarded(), real.loopIterations());
+    }
+}
