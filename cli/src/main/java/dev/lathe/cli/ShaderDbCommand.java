@@ -52,6 +52,11 @@ final class ShaderDbCommand implements Callable<Integer> {
             + "simulated cycles")
     int check;
 
+    @Option(names = "--check-vulkan", paramLabel = "N", description = "also run every SPIR-V and GLSL shader on the system's Vulkan (Mesa's lavapipe "
+            + "preferred) against the IR interpreter, until N input sets are decided (from at most 8N seeds), under the NaN contract and "
+            + "within the precision Vulkan requires; exits 1 if any shader disagrees")
+    int checkVulkan;
+
     @Mixin
     MachineSwitches machine = new MachineSwitches();
 
@@ -66,6 +71,7 @@ final class ShaderDbCommand implements Callable<Integer> {
         }
         if (jobs < 1) throw new CliException("lathe shaderdb: --jobs must be at least 1");
         if (check < 0) throw new CliException("lathe shaderdb: --check must be 0 or more");
+        if (checkVulkan < 0) throw new CliException("lathe shaderdb: --check-vulkan must be 0 or more");
         List<Path> files;
         try {
             files = CorpusRunner.collect(dirs);
@@ -118,6 +124,7 @@ final class ShaderDbCommand implements Callable<Integer> {
             if (!r.ok()) out.println("FAILED " + (r.error().startsWith(r.name()) ? r.error() : r.name() + ": " + r.error()));
         }
         if (output != null) out.println("results: " + output);
+        if (checkVulkan > 0) return VulkanCheck.run(files, source.targetEnv, checkVulkan, out) ? 0 : 1;
         return 0;
     }
 }

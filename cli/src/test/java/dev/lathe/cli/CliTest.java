@@ -50,6 +50,30 @@ class CliTest {
         assertFalse(r.err().contains("\tat ") || r.err().contains("Exception in thread"), "stack trace in: " + r.err());
     }
 
+    /**
+     * --check-vulkan runs SPIR-V on lavapipe (the CI installs it), skips textual IR, and exits 1 when
+     * a shader disagrees: here a polar.frag whose atan polynomial's error the precision model does
+     * not bound (an open disagreement of issue 28), beside lambert.frag, which agrees.
+     */
+    @Test
+    void shaderdbChecksOnVulkan() throws IOException {
+        Path shaders = Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
+        Path corpus = Files.createDirectory(dir.resolve("corpus"));
+        Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("lambert.frag.spv"));
+        Files.writeString(corpus.resolve("x.ir"), SHADER);
+        Result agree = lathe("shaderdb", corpus.toString(), "--check-vulkan", "4", "--no-times");
+        assertEquals(0, agree.code(), agree.out() + agree.err());
+        assertTrue(agree.out().contains("lambert.frag.spv: agree (4 decided sets of "), agree.out());
+        assertTrue(agree.out().contains("vulkan: 1 agree, 0 disagree, 0 with too few decided input sets, 0 not run, 1 textual IR skipped"), agree.out());
+        Files.copy(shaders.resolve("polar.frag.spv"), corpus.resolve("polar.frag.spv"));
+        Result disagree = lathe("shaderdb", corpus.toString(), "--check-vulkan", "4", "--no-times");
+        assertEquals(1, disagree.code(), disagree.out());
+        assertTrue(disagree.out().contains("DISAGREES vulkan ") && disagree.out().contains("polar.frag.spv: input set "), disagree.out());
+        Result bad = lathe("shaderdb", corpus.toString(), "--check-vulkan", "-1");
+        assertTrue(bad.code() != 0 && bad.err().contains("lathe shaderdb: --check-vulkan must be 0 or more"), bad.err());
+        noStackTrace(bad);
+    }
+
     @Test
     void opsListsOneOpPerLine() {
         Result r = lathe("ops");

@@ -96,6 +96,23 @@ public final class ShaderSources {
         throw new SourceException(name + ": unsupported input (expected .ir, .spv, .vert, .frag or .comp)");
     }
 
+    /**
+     * The SPIR-V a shader file is, or compiles to (GLSL as {@link #load(Path, String)} compiles
+     * it); null for textual IR, which has none.
+     */
+    public static byte[] spirvOf(Path path, String targetEnv) {
+        String name = path.toString();
+        try {
+            if (name.endsWith(".spv")) return Files.readAllBytes(path);
+            if (isGlsl(name)) return glslang(path, targetEnv);
+            return null;
+        } catch (NoSuchFileException e) {
+            throw new SourceException(name + ": no such file");
+        } catch (IOException e) {
+            throw new SourceException(name + ": cannot read: " + e.getMessage());
+        }
+    }
+
     private static Shader spirv(String name, byte[] bytes) {
         try {
             return SpirvFrontend.read(name, bytes);
