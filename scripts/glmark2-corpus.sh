@@ -33,4 +33,4 @@ for f in usr/share/glmark2/shaders/*.vert usr/share/glmark2/shaders/*.frag; do
     fi
 done
 echo "glmark2-data: $total shaders, $skipped need glmark2's run-time constants (skipped)"
-"$root/lathe" shaderdb --check 8 "$work/spv"
+"$root/lathe" shaderdb --check 8 --check-vulkan 16 "$work/spv"
