@@ -21,11 +21,6 @@ import org.lwjgl.vulkan.VkBufferImageCopy;
 import org.lwjgl.vulkan.VkCommandBuffer;
 import org.lwjgl.vulkan.VkFormatProperties;
 import org.lwjgl.vulkan.VkGraphicsPipelineCreateInfo;
-import org.lwjgl.vulkan.VkImageCreateInfo;
-import org.lwjgl.vulkan.VkImageMemoryBarrier;
-import org.lwjgl.vulkan.VkImageViewCreateInfo;
-import org.lwjgl.vulkan.VkMemoryAllocateInfo;
-import org.lwjgl.vulkan.VkMemoryRequirements;
 import org.lwjgl.vulkan.VkPipelineColorBlendAttachmentState;
 import org.lwjgl.vulkan.VkPipelineColorBlendStateCreateInfo;
 import org.lwjgl.vulkan.VkPipelineDepthStencilStateCreateInfo;
@@ -134,14 +129,14 @@ public final class GraphicsRun {
             // color images by location, and a stencil image
             int locations = 0;
             for (Slot s : slots(iface.outputs())) locations = Math.max(locations, s.location() + 1);
-            Image[] colors = new Image[locations];
+            RunScope.Img[] colors = new RunScope.Img[locations];
             int[] formats = new int[locations];
             for (Slot s : slots(iface.outputs())) {
                 formats[s.location()] = s.base() == 'f' ? VK_FORMAT_R32G32B32A32_SFLOAT : s.base() == 'i' ? VK_FORMAT_R32G32B32A32_SINT : VK_FORMAT_R32G32B32A32_UINT;
                 colors[s.location()] = image(scope, formats[s.location()], VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
             }
             int stencilFormat = stencilFormat(vk);
-            Image stencil = image(scope, stencilFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+            RunScope.Img stencil = image(scope, stencilFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                     stencilFormat == VK_FORMAT_S8_UINT ? VK_IMAGE_ASPECT_STENCIL_BIT : VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
 
             long vertexModule = scope.shaderModule(FeederVertexShader.assemble(iface.inputs(), positionLocation));
@@ -185,7 +180,7 @@ public final class GraphicsRun {
             long pipeline = pipeline(scope, gpci);
 
             VkCommandBuffer cb = scope.begin();
-            for (Image c : colors) if (c != null) transition(cb, c, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, stack);
+            for (RunScope.Img c : colors) if (c != null) transition(cb, c, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, stack);
             transition(cb, stencil, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, stack);
             VkRenderingAttachmentInfo.Buffer colorInfo = VkRenderingAttachmentInfo.calloc(Math.max(1, locations), stack);
             for (int k = 0; k < locations; k++) {
@@ -368,33 +363,9 @@ public final class GraphicsRun {
         }
     }
 
-    /** An image of the draw's size with its memory and a view. */
-    private record Image(long image, long view, int aspect) {}
-
-    private static Image image(RunScope scope, int format, int usage, int aspect) {
-        try (MemoryStack stack = stackPush()) {
-            LongBuffer lp = stack.mallocLong(1);
-            VkImageCreateInfo ici = VkImageCreateInfo.calloc(stack).sType$Default().imageType(VK_IMAGE_TYPE_2D).format(format)
-                    .mipLevels(1).arrayLayers(1).samples(VK_SAMPLE_COUNT_1_BIT).tiling(VK_IMAGE_TILING_OPTIMAL)
-                    .usage(usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT).sharingMode(VK_SHARING_MODE_EXCLUSIVE).initialLayout(VK_IMAGE_LAYOUT_UNDEFINED);
-            ici.extent().set(WIDTH, HEIGHT, 1);
-            check(vkCreateImage(scope.d, ici, null, lp), "vkCreateImage");
-            long image = lp.get(0);
-            scope.onClose(() -> vkDestroyImage(scope.d, image, null));
-            VkMemoryRequirements req = VkMemoryRequirements.calloc(stack);
-            vkGetImageMemoryRequirements(scope.d, image, req);
-            check(vkAllocateMemory(scope.d, VkMemoryAllocateInfo.calloc(stack).sType$Default().allocationSize(req.size())
-                    .memoryTypeIndex(scope.memoryType(req.memoryTypeBits(), 0)), null, lp), "vkAllocateMemory");
-            long memory = lp.get(0);
-            scope.onClose(() -> vkFreeMemory(scope.d, memory, null));
-            check(vkBindImageMemory(scope.d, image, memory, 0), "vkBindImageMemory");
-            VkImageViewCreateInfo vci = VkImageViewCreateInfo.calloc(stack).sType$Default().image(image).viewType(VK_IMAGE_VIEW_TYPE_2D).format(format);
-            vci.subresourceRange().aspectMask(aspect).levelCount(1).layerCount(1);
-            check(vkCreateImageView(scope.d, vci, null, lp), "vkCreateImageView");
-            long view = lp.get(0);
-            scope.onClose(() -> vkDestroyImageView(scope.d, view, null));
-            return new Image(image, view, aspect);
-        }
+    /** An image of the draw's size. */
+    private static RunScope.Img image(RunScope scope, int format, int usage, int aspect) {
+        return scope.image(2, format, WIDTH, HEIGHT, 1, usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, aspect);
     }
 
     /** A stencil format the device can render to: stencil alone where it can, else with depth. */
@@ -409,13 +380,8 @@ public final class GraphicsRun {
         }
     }
 
-    /** A whole-image layout transition with the barrier that orders everything before it against everything after. */
-    private static void transition(VkCommandBuffer cb, Image img, int from, int to, MemoryStack stack) {
-        VkImageMemoryBarrier.Buffer b = VkImageMemoryBarrier.calloc(1, stack).sType$Default().oldLayout(from).newLayout(to)
-                .srcAccessMask(VK_ACCESS_MEMORY_WRITE_BIT).dstAccessMask(VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT)
-                .srcQueueFamilyIndex(VK_QUEUE_FAMILY_IGNORED).dstQueueFamilyIndex(VK_QUEUE_FAMILY_IGNORED).image(img.image());
-        b.get(0).subresourceRange().aspectMask(img.aspect()).levelCount(1).layerCount(1);
-        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, null, null, b);
+    private static void transition(VkCommandBuffer cb, RunScope.Img img, int from, int to, MemoryStack stack) {
+        RunScope.transition(cb, img, from, to);
     }
 
     private static void copyToBuffer(VkCommandBuffer cb, long image, int aspect, long buffer, long offset, MemoryStack stack) {

@@ -16,11 +16,13 @@ import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
 import org.lwjgl.system.MemoryUtil;
 import org.lwjgl.vulkan.VkBufferCreateInfo;
+import org.lwjgl.vulkan.VkBufferImageCopy;
 import org.lwjgl.vulkan.VkCommandBuffer;
 import org.lwjgl.vulkan.VkCommandBufferAllocateInfo;
 import org.lwjgl.vulkan.VkCommandBufferBeginInfo;
 import org.lwjgl.vulkan.VkCommandPoolCreateInfo;
 import org.lwjgl.vulkan.VkDescriptorBufferInfo;
+import org.lwjgl.vulkan.VkDescriptorImageInfo;
 import org.lwjgl.vulkan.VkDescriptorPoolCreateInfo;
 import org.lwjgl.vulkan.VkDescriptorPoolSize;
 import org.lwjgl.vulkan.VkDescriptorSetAllocateInfo;
@@ -28,12 +30,16 @@ import org.lwjgl.vulkan.VkDescriptorSetLayoutBinding;
 import org.lwjgl.vulkan.VkDescriptorSetLayoutCreateInfo;
 import org.lwjgl.vulkan.VkDevice;
 import org.lwjgl.vulkan.VkFenceCreateInfo;
+import org.lwjgl.vulkan.VkImageCreateInfo;
+import org.lwjgl.vulkan.VkImageMemoryBarrier;
+import org.lwjgl.vulkan.VkImageViewCreateInfo;
 import org.lwjgl.vulkan.VkMemoryAllocateInfo;
 import org.lwjgl.vulkan.VkMemoryBarrier;
 import org.lwjgl.vulkan.VkMemoryRequirements;
 import org.lwjgl.vulkan.VkPhysicalDeviceMemoryProperties;
 import org.lwjgl.vulkan.VkPipelineLayoutCreateInfo;
 import org.lwjgl.vulkan.VkPushConstantRange;
+import org.lwjgl.vulkan.VkSamplerCreateInfo;
 import org.lwjgl.vulkan.VkShaderModuleCreateInfo;
 import org.lwjgl.vulkan.VkSubmitInfo;
 import org.lwjgl.vulkan.VkWriteDescriptorSet;
@@ -96,6 +102,10 @@ final class RunScope implements AutoCloseable {
             TreeMap<Integer, Map<Integer, Integer>> sets = new TreeMap<>(); // set -> binding -> descriptor type
             for (SpirvInterface.Block b : iface.uniformBlocks()) sets.computeIfAbsent(b.set(), k -> new TreeMap<>()).put(b.binding(), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
             for (SpirvInterface.StorageBuffer b : iface.storageBuffers()) sets.computeIfAbsent(b.set(), k -> new TreeMap<>()).put(b.binding(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+            for (SpirvInterface.Texture t : iface.textures()) {
+                sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), t.combined() ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE);
+            }
+            for (SpirvInterface.Sampler t : iface.samplers()) sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_SAMPLER);
             int setCount = sets.isEmpty() ? 0 : sets.lastKey() + 1;
             long[] setLayouts = new long[setCount];
             for (int s = 0; s < setCount; s++) {
@@ -119,9 +129,12 @@ final class RunScope implements AutoCloseable {
 
             long[] descriptorSets = new long[setCount];
             if (setCount > 0) {
-                VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(2, stack);
+                VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(5, stack);
                 sizes.get(0).type(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER).descriptorCount(Math.max(1, iface.uniformBlocks().size()));
                 sizes.get(1).type(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(Math.max(1, iface.storageBuffers().size()));
+                sizes.get(2).type(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER).descriptorCount(Math.max(1, iface.textures().size()));
+                sizes.get(3).type(VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE).descriptorCount(Math.max(1, iface.textures().size()));
+                sizes.get(4).type(VK_DESCRIPTOR_TYPE_SAMPLER).descriptorCount(Math.max(1, iface.samplers().size()));
                 check(vkCreateDescriptorPool(d, VkDescriptorPoolCreateInfo.calloc(stack).sType$Default().maxSets(setCount).pPoolSizes(sizes), null, lp),
                         "vkCreateDescriptorPool");
                 long pool = lp.get(0);
@@ -148,8 +161,109 @@ final class RunScope implements AutoCloseable {
                 copy(bytes, buf.mapped());
                 write(stack, descriptorSets[b.set()], b.binding(), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, buf);
             }
+            long sampler = iface.textures().isEmpty() && iface.samplers().isEmpty() ? 0 : nearestSampler();
+            for (SpirvInterface.Texture t : iface.textures()) {
+                long view = texture(in.texture(t.name()), t.dims(), t.base());
+                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).sampler(t.combined() ? sampler : 0).imageView(view)
+                        .imageLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+                vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
+                        .descriptorType(t.combined() ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE)
+                        .descriptorCount(1).pImageInfo(info), null);
+            }
+            for (SpirvInterface.Sampler t : iface.samplers()) {
+                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).sampler(sampler);
+                vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
+                        .descriptorType(VK_DESCRIPTOR_TYPE_SAMPLER).descriptorCount(1).pImageInfo(info), null);
+            }
             return new Bindings(pipelineLayout, descriptorSets, push, stages, storage, storageSizes);
         }
+    }
+
+    /**
+     * The sampler of the interpreter's model: the nearest texel of the one level, clamped to the
+     * edge (Vulkan's NEAREST filter and CLAMP_TO_EDGE addressing).
+     */
+    private long nearestSampler() {
+        try (MemoryStack stack = stackPush()) {
+            LongBuffer lp = stack.mallocLong(1);
+            check(vkCreateSampler(d, VkSamplerCreateInfo.calloc(stack).sType$Default().magFilter(VK_FILTER_NEAREST).minFilter(VK_FILTER_NEAREST)
+                    .mipmapMode(VK_SAMPLER_MIPMAP_MODE_NEAREST).addressModeU(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
+                    .addressModeV(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE).addressModeW(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
+                    .minLod(0).maxLod(0).unnormalizedCoordinates(false), null, lp), "vkCreateSampler");
+            long sampler = lp.get(0);
+            onClose(() -> vkDestroySampler(d, sampler, null));
+            return sampler;
+        }
+    }
+
+    /** An image with its memory and a view. */
+    record Img(long image, long view, int aspect) {}
+
+    /** A one-level, one-layer image of {@code dims} dimensions (its view of the same type). */
+    Img image(int dims, int format, int width, int height, int depth, int usage, int aspect) {
+        try (MemoryStack stack = stackPush()) {
+            LongBuffer lp = stack.mallocLong(1);
+            int type = dims == 1 ? VK_IMAGE_TYPE_1D : dims == 2 ? VK_IMAGE_TYPE_2D : VK_IMAGE_TYPE_3D;
+            VkImageCreateInfo ici = VkImageCreateInfo.calloc(stack).sType$Default().imageType(type).format(format)
+                    .mipLevels(1).arrayLayers(1).samples(VK_SAMPLE_COUNT_1_BIT).tiling(VK_IMAGE_TILING_OPTIMAL)
+                    .usage(usage).sharingMode(VK_SHARING_MODE_EXCLUSIVE).initialLayout(VK_IMAGE_LAYOUT_UNDEFINED);
+            ici.extent().set(width, height, depth);
+            check(vkCreateImage(d, ici, null, lp), "vkCreateImage");
+            long image = lp.get(0);
+            onClose(() -> vkDestroyImage(d, image, null));
+            VkMemoryRequirements req = VkMemoryRequirements.calloc(stack);
+            vkGetImageMemoryRequirements(d, image, req);
+            check(vkAllocateMemory(d, VkMemoryAllocateInfo.calloc(stack).sType$Default().allocationSize(req.size())
+                    .memoryTypeIndex(memoryType(req.memoryTypeBits(), 0)), null, lp), "vkAllocateMemory");
+            long memory = lp.get(0);
+            onClose(() -> vkFreeMemory(d, memory, null));
+            check(vkBindImageMemory(d, image, memory, 0), "vkBindImageMemory");
+            int viewType = dims == 1 ? VK_IMAGE_VIEW_TYPE_1D : dims == 2 ? VK_IMAGE_VIEW_TYPE_2D : VK_IMAGE_VIEW_TYPE_3D;
+            VkImageViewCreateInfo vci = VkImageViewCreateInfo.calloc(stack).sType$Default().image(image).viewType(viewType).format(format);
+            vci.subresourceRange().aspectMask(aspect).levelCount(1).layerCount(1);
+            check(vkCreateImageView(d, vci, null, lp), "vkCreateImageView");
+            long view = lp.get(0);
+            onClose(() -> vkDestroyImageView(d, view, null));
+            return new Img(image, view, aspect);
+        }
+    }
+
+    /** A whole-image layout transition with the barrier that orders everything before it against everything after. */
+    static void transition(VkCommandBuffer cb, Img img, int from, int to) {
+        try (MemoryStack stack = stackPush()) {
+            VkImageMemoryBarrier.Buffer b = VkImageMemoryBarrier.calloc(1, stack).sType$Default().oldLayout(from).newLayout(to)
+                    .srcAccessMask(VK_ACCESS_MEMORY_WRITE_BIT).dstAccessMask(VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT)
+                    .srcQueueFamilyIndex(VK_QUEUE_FAMILY_IGNORED).dstQueueFamilyIndex(VK_QUEUE_FAMILY_IGNORED).image(img.image());
+            b.get(0).subresourceRange().aspectMask(img.aspect()).levelCount(1).layerCount(1);
+            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, null, null, b);
+        }
+    }
+
+    /**
+     * The texture the inputs give (a texture not given is one texel of zeros, as in the
+     * interpreter), as a 32-bit RGBA image of its texel type holding exactly its texels' bits, ready to sample.
+     */
+    private long texture(dev.lathe.ir.interp.Texture t, int dims, char base) {
+        if (t == null) t = new dev.lathe.ir.interp.Texture(1, 1, 1, new long[4]);
+        int format = base == 'f' ? VK_FORMAT_R32G32B32A32_SFLOAT : base == 'i' ? VK_FORMAT_R32G32B32A32_SINT : VK_FORMAT_R32G32B32A32_UINT;
+        int h = dims >= 2 ? t.height() : 1, depth = dims == 3 ? t.depth() : 1;
+        Img img = image(dims, format, t.width(), h, depth, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+        long[] texels = t.texels();
+        int count = t.width() * h * depth * 4;
+        Buf staging = buffer(4 * count, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        ByteBuffer bb = MemoryUtil.memByteBuffer(staging.mapped(), 4 * count).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        for (int k = 0; k < count; k++) bb.putInt(4 * k, (int) texels[k]);
+        VkCommandBuffer cb = begin();
+        transition(cb, img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+        try (MemoryStack stack = stackPush()) {
+            VkBufferImageCopy.Buffer region = VkBufferImageCopy.calloc(1, stack);
+            region.get(0).imageSubresource().aspectMask(VK_IMAGE_ASPECT_COLOR_BIT).layerCount(1);
+            region.get(0).imageExtent().set(t.width(), h, depth);
+            vkCmdCopyBufferToImage(cb, staging.buffer(), img.image(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, region);
+        }
+        transition(cb, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        submitAndWait(cb);
+        return img.view();
     }
 
     /** Binds the sets and pushes the push constants of {@code b} (laid out from {@code in}) into {@code cb}. */

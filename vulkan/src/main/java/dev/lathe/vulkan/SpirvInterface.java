@@ -64,6 +64,16 @@ public final class SpirvInterface {
     public record StorageBuffer(String name, int set, int binding) {}
 
     /**
+     * A sampled texture at ({@code set}, {@code binding}) of {@code dims} dimensions (1 to 3) whose
+     * texels are of {@code base} ('f', 'i', 'u'): a combined image and sampler, or an image alone
+     * (sampled through a {@link #samplers() sampler} of its own binding). Named as the IR texture.
+     */
+    public record Texture(String name, int set, int binding, int dims, char base, boolean combined) {}
+
+    /** A sampler alone, at ({@code set}, {@code binding}). */
+    public record Sampler(int set, int binding) {}
+
+    /**
      * A user-defined input or output of a graphics stage, from {@code location} on, with the
      * SPIR-V id of its variable. A matrix or an array takes one location per column or element,
      * which the IR holds as one variable each ({@code name_k}), as the frontend names them.
@@ -106,10 +116,15 @@ public final class SpirvInterface {
     private final List<Varying> inputs, outputs;
     private final List<BuiltIn> builtInInputs, builtInOutputs;
     private final List<Integer> capabilities;
+    private final List<Texture> textures;
+    private final List<Sampler> samplers;
 
     private SpirvInterface(String stage, String entryPoint, int[] localSize, List<Block> uniformBlocks, Block pushConstants,
                            List<StorageBuffer> storageBuffers, List<String> unsupported, List<Varying> inputs, List<Varying> outputs,
-                           List<BuiltIn> builtInInputs, List<BuiltIn> builtInOutputs, List<Integer> capabilities) {
+                           List<BuiltIn> builtInInputs, List<BuiltIn> builtInOutputs, List<Integer> capabilities,
+                           List<Texture> textures, List<Sampler> samplers) {
+        this.textures = textures;
+        this.samplers = samplers;
         this.capabilities = capabilities;
         this.inputs = inputs;
         this.outputs = outputs;
@@ -169,6 +184,16 @@ public final class SpirvInterface {
         if (!problems.isEmpty()) throw new UnsupportedOperationException("the Vulkan oracle does not run " + String.join(", ", problems) + " yet");
     }
 
+    /** The sampled textures, combined or not. */
+    public List<Texture> textures() {
+        return textures;
+    }
+
+    /** The samplers declared alone. */
+    public List<Sampler> samplers() {
+        return samplers;
+    }
+
     /** The module's {@code OpCapability} operands. */
     public List<Integer> capabilities() {
         return capabilities;
@@ -196,7 +221,7 @@ public final class SpirvInterface {
 
     // opcodes and enumerants of the SPIR-V specification
     private static final int OP_CAPABILITY = 17, OP_NAME = 5, OP_MEMBER_NAME = 6, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_BOOL = 20,
-            OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_IMAGE = 25, OP_TYPE_SAMPLED_IMAGE = 27,
+            OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_IMAGE = 25, OP_TYPE_SAMPLER = 26, OP_TYPE_SAMPLED_IMAGE = 27,
             OP_TYPE_ARRAY = 28, OP_TYPE_RUNTIME_ARRAY = 29, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_VARIABLE = 59,
             OP_DECORATE = 71, OP_MEMBER_DECORATE = 72;
     private static final int DEC_ROW_MAJOR = 4, DEC_ARRAY_STRIDE = 6, DEC_MATRIX_STRIDE = 7, DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3,
@@ -279,6 +304,8 @@ public final class SpirvInterface {
             Set<String> seen = new HashSet<>();
             List<Varying> inputs = new ArrayList<>(), outputs = new ArrayList<>();
             List<BuiltIn> builtInInputs = new ArrayList<>(), builtInOutputs = new ArrayList<>();
+            List<Texture> textures = new ArrayList<>();
+            List<Sampler> samplers = new ArrayList<>();
             for (int[] v : variables) {
                 int[] ptr = types.get(v[0]);
                 int storage = v[2];
@@ -313,15 +340,26 @@ public final class SpirvInterface {
                 } else if (storage == SC_UNIFORM_CONSTANT) {
                     int[] t = types.get(pointee);
                     int op = t[0] & 0xffff;
-                    if ((op == OP_TYPE_IMAGE || op == OP_TYPE_SAMPLED_IMAGE || op == OP_TYPE_ARRAY) && seen.add(instance)) {
-                        unsupported.add("textures and images (" + instance + ")");
+                    if (op == OP_TYPE_SAMPLER) {
+                        samplers.add(new Sampler(set, binding));
+                        continue;
+                    }
+                    int[] image = op == OP_TYPE_SAMPLED_IMAGE ? types.get(t[2]) : op == OP_TYPE_IMAGE ? t : null;
+                    // Dim 1D, 2D, 3D; not arrayed, not multisampled; sampled (not a storage image)
+                    boolean plain = image != null && image[3] <= 2 && image[5] == 0 && image[6] == 0 && image[7] == 1;
+                    if (plain) {
+                        Shape texel = shape(image[2], 0, false);
+                        textures.add(new Texture(instance, set, binding, image[3] + 1, texel.base(), op == OP_TYPE_SAMPLED_IMAGE));
+                    } else if (seen.add(instance)) {
+                        unsupported.add((op == OP_TYPE_ARRAY ? "arrays of textures" : image != null && image[7] == 2 ? "storage images"
+                                : "cube, layered or multisampled textures") + " (" + instance + ")");
                     }
                 }
             }
             inputs.sort(java.util.Comparator.comparingInt(Varying::location));
             outputs.sort(java.util.Comparator.comparingInt(Varying::location));
             return new SpirvInterface(stage, entryPoint, localSize, ubos, push, ssbos, unsupported, inputs, outputs, builtInInputs, builtInOutputs,
-                    List.copyOf(capabilities));
+                    List.copyOf(capabilities), textures, samplers);
         }
 
         /** An Input or Output variable: a built-in, a block of built-ins, or a varying at a location. */

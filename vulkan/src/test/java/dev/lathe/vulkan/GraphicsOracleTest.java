@@ -58,11 +58,22 @@ class GraphicsOracleTest {
 
     /** As {@link #check(Path)}, with the frontend's IR changed by {@code breakIt} first (a translation gone wrong). */
     static String check(Path f, java.util.function.Consumer<Shader> breakIt) throws IOException {
+        return check(f, breakIt, DECIDED);
+    }
+
+    static String check(Path f, java.util.function.Consumer<Shader> breakIt, int decided) throws IOException {
         byte[] spirv = Files.readAllBytes(f);
         Shader shader = SpirvFrontend.read(f.toString(), spirv);
         breakIt.accept(shader);
-        return VulkanOracle.check(vk, spirv, shader, DECIDED, MAX_SEEDS, 1, null).summary();
+        return VulkanOracle.check(vk, spirv, shader, decided, 8 * decided, 1, null).summary();
     }
+
+    /**
+     * Decided input sets a broken translation is given to show: more than {@link #DECIDED}, since
+     * random inputs reach some code rarely (bilinear.frag fetches inside its 4x4 texture only when
+     * both coordinates fall in [0, 1]).
+     */
+    static final int DECIDED_TO_CATCH = 64;
 
     static List<Path> graphicsShaders() throws IOException {
         try (Stream<Path> s = Files.list(ComputeOracleTest.shaders())) {
@@ -113,7 +124,7 @@ class GraphicsOracleTest {
         for (Path f : graphicsShaders()) {
             String name = f.getFileName().toString();
             if (!uses(f, Op.FLRP) || OPEN.containsKey(name) || TOO_OPEN_FOR_MIX.containsKey(name)) continue;
-            String result = check(f, swapOperands(Op.FLRP));
+            String result = check(f, swapOperands(Op.FLRP), DECIDED_TO_CATCH);
             if (result.startsWith("not run")) continue;
             mixing++;
             report.add(f.getFileName() + ": " + result);
@@ -132,7 +143,7 @@ class GraphicsOracleTest {
     void aFrontendThatNegatesCrossFails() throws IOException, java.net.URISyntaxException {
         Path f = Path.of(GraphicsOracleTest.class.getResource("/shaders/cross_normal.vert.spv").toURI());
         assertTrue(check(f).startsWith("agree"), check(f));
-        String broken = check(f, swapOperands(Op.FSUB));
+        String broken = check(f, swapOperands(Op.FSUB), DECIDED_TO_CATCH);
         assertTrue(broken.contains(" is outside ") || broken.contains(", not "), "the negated cross went unnoticed: " + broken);
     }
 
@@ -149,6 +160,6 @@ class GraphicsOracleTest {
             if (disagrees != OPEN.containsKey(file)) unexpected.add(r + (disagrees ? "" : " (listed as open: " + OPEN.get(file) + ")"));
         }
         assertEquals(List.of(), unexpected, String.join("\n", report));
-        assertTrue(report.stream().filter(r -> r.contains(": agree")).count() >= 30, String.join("\n", report));
+        assertTrue(report.stream().filter(r -> r.contains(": agree")).count() >= 39, String.join("\n", report));
     }
 }

@@ -20,6 +20,7 @@ import dev.lathe.ir.Value;
 import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.FloatBits;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -594,6 +595,21 @@ public final class Interpreter {
                     if (v.isArray()) prec.readsExactly(i.src(0), what);
                     prec.storeElement((i.intrinsic() == Intrinsic.STORE_VAR ? locals : shared).get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0,
                             i.src(v.isArray() ? 1 : 0));
+                }
+                case TEX, TXL -> {
+                    // nearest sampling of one level: a coordinate decides only which texel, so an
+                    // interval inside one texel decides it (the level of detail decides nothing)
+                    int coord = v.isArray() ? 1 : 0;
+                    if (v.isArray()) prec.readsExactly(i.src(0), what);
+                    Texture t = textureOf(v, v.isArray() ? element(v, read(i.src(0).value())[0]) : 0, in);
+                    int[] sizes = {t.width(), t.height(), t.depth()};
+                    for (int c = 0; c < i.src(coord).numComponentsRead(); c++) {
+                        double[] iv = prec.of(i.src(coord), c);
+                        if (iv != null && nearest(FloatBits.fromDouble(iv[0], 32), sizes[c]) != nearest(FloatBits.fromDouble(iv[1], 32), sizes[c])) {
+                            prec.undecided(what + " at a coordinate a Vulkan implementation may compute differently may sample another texel");
+                        }
+                    }
+                    prec.exact(d);
                 }
                 case STORE_BUFFER, STORE_GLOBAL -> {
                     prec.readsExactly(i.src(0), what);

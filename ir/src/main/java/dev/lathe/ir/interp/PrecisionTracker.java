@@ -40,7 +40,7 @@ final class PrecisionTracker {
         this.intervals = new double[valueCount][][];
     }
 
-    private void undecided(String why) {
+    void undecided(String why) {
         if (shared.undecided == null) shared.undecided = why;
     }
 
@@ -49,7 +49,8 @@ final class PrecisionTracker {
         if (d != null) intervals[d.index()] = null;
     }
 
-    private double[] of(Src s, int c) {
+    /** The interval component {@code c} of {@code s} holds, or null when it is exact. */
+    double[] of(Src s, int c) {
         double[][] iv = intervals[s.value().index()];
         return iv == null ? null : iv[s.component(c)];
     }
