@@ -10,7 +10,6 @@ import dev.lathe.backend.isa.Operand;
 import dev.lathe.backend.isa.Semantics;
 import dev.lathe.backend.isa.SysVal;
 import dev.lathe.backend.program.Program;
-import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.Stage;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.interp.Interpreter;
@@ -30,6 +29,14 @@ import java.util.Map;
  * buffers, each workgroup in lockstep between barriers with its own workgroup memory, on the
  * interpreter's schedule: {@link Interpreter#dispatchLockstep}), taking the IR interpreter's
  * inputs and giving its kind of outputs, so the two can be compared bit for bit.
+ *
+ * <p>What the machine does to memory, textures and images is its own, written from
+ * {@code backend/ISA.md} ({@link Memory}, {@link TextureUnit}), so that a mistake in the
+ * interpreter's semantics shows as a disagreement instead of being copied. Shared with the
+ * interpreter are only the harness's conventions that make the two comparable: the schedule of
+ * a dispatch, the layout of the run's memory (buffers as given, a storage image's texels as four
+ * little-endian words, {@link Interpreter#initialMemory}), and the image formats' rounding
+ * ({@code ImageFormat}, which ISA.md names as the descriptor's).
  *
  * <p>It models time in cycles: an instruction issues one repetition per cycle, {@code (nopN)}
  * adds N idle cycles, {@code (ss)}/{@code (sy)} stall until the outstanding SFU or load results
@@ -176,7 +183,7 @@ public final class Simulator {
             }
             for (Variable v : program.shader().variables(Variable.Kind.IMAGE)) {
                 Integer at = program.slots().get(v.name() + ".size");
-                long[] size = Interpreter.textureSize(v, 0, in);
+                long[] size = TextureUnit.size(texture(v, 0), v.dim().coordinates());
                 if (at != null) for (int c = 0; c < size.length; c++) put(at + c, size[c]);
             }
             for (Variable v : program.shader().variables(Variable.Kind.OUTPUT)) {
@@ -592,12 +599,12 @@ public final class Simulator {
             if (v.dim().coordinates() != i.dim()) throw error("texture @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
             long[] texel;
             if (i.op() == MOp.GETSIZE) {
-                texel = Arrays.copyOf(Interpreter.textureSize(v, ts.element(), in), 4);
+                texel = Arrays.copyOf(TextureUnit.size(texture(v, ts.element()), v.dim().coordinates()), 4);
             } else {
                 long[] coord = new long[i.dim()];
                 for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
                 if (i.op() == MOp.SAMLOD) readReg(i.src(1).index());
-                texel = i.op() == MOp.ISAM ? Interpreter.fetch(v, ts.element(), coord, in) : Interpreter.sample(v, ts.element(), coord, in);
+                texel = i.op() == MOp.ISAM ? TextureUnit.fetch(texture(v, ts.element()), coord) : TextureUnit.sample(texture(v, ts.element()), coord);
             }
             int r = i.dst().index();
             for (int c = 0; c < 4; c++) {
@@ -624,8 +631,8 @@ public final class Simulator {
                 long[] data = new long[i.count()];
                 for (int c = 0; c < data.length; c++) data[c] = readValue(i.src(1).index() + c * regs, bits);
                 switch (op) {
-                    case STG -> Interpreter.storeBuffer(buffer(i.index()), address, data, bits);
-                    case STGA -> Interpreter.storeDevice(Interpreter.deviceMemory(buffers), address, data, bits);
+                    case STG -> Memory.store(buffer(i.index()), address, data, bits);
+                    case STGA -> Memory.store(Interpreter.deviceMemory(buffers), address - ShaderInputs.DEVICE_MEMORY_BASE, data, bits);
                     case STL -> store(local, "local memory", address, data, bits);
                     case STLW -> store(shared, "workgroup memory", address, data, bits);
                     case STP -> store(priv, "private memory", address, data, bits);
@@ -648,8 +655,8 @@ public final class Simulator {
             }
             long[] data = new long[i.count()];
             switch (op) {
-                case LDG -> data = Interpreter.loadBuffer(buffer(i.index()), address, i.count(), bits);
-                case LDGA -> data = Interpreter.loadDevice(Interpreter.deviceMemory(buffers), address, i.count(), bits);
+                case LDG -> data = Memory.load(buffer(i.index()), address, i.count(), bits);
+                case LDGA -> data = Memory.load(Interpreter.deviceMemory(buffers), address - ShaderInputs.DEVICE_MEMORY_BASE, i.count(), bits);
                 case LDL -> data = load(local, "local memory", address, i.count(), bits);
                 case LDLW -> data = load(shared, "workgroup memory", address, i.count(), bits);
                 case LDP -> data = load(priv, "private memory", address, i.count(), bits);
@@ -672,13 +679,15 @@ public final class Simulator {
             if (v.dim().coordinates() != i.dim()) throw error("image @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
             long[] coord = new long[i.dim()];
             for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
+            long at = TextureUnit.imageOffset(texture(v, 0), coord);
             if (i.op() == MOp.STIB) {
                 long[] texel = new long[4];
                 for (int c = 0; c < 4; c++) texel[c] = readReg(i.src(1).index() + c);
-                Interpreter.imageStore(v, buffers.get(v), coord, texel, in);
+                // kept at the image's format precision (ISA.md: ldib/stib leave the format to the descriptor)
+                if (at >= 0) Memory.store(buffers.get(v), at, v.format().store(texel), 32);
                 return;
             }
-            long[] texel = Interpreter.imageLoad(v, buffers.get(v), coord, in);
+            long[] texel = at < 0 ? new long[4] : Memory.load(buffers.get(v), at, 4, 32);
             for (int c = 0; c < 4; c++) writeReg(i.dst().index() + c, texel[c], i.op().latency());
         }
 
@@ -687,22 +696,28 @@ public final class Simulator {
             MOp op = i.op();
             long data = readReg(i.src(1).index());
             long compare = i.src(2).kind() == Operand.Kind.REG ? readReg(i.src(2).index()) : 0;
-            AtomicOp a = op.atomicOp(i.type());
             long old;
             if (op.isImageAtomic()) {
                 Variable v = program.variableAt(Variable.Kind.IMAGE, i.index());
                 if (v == null) throw error("no image i" + i.index());
                 long[] coord = new long[i.dim()];
                 for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
-                old = Interpreter.imageAtomic(v, buffers.get(v), coord, a, data, compare, in);
+                long at = TextureUnit.imageOffset(texture(v, 0), coord);
+                old = at < 0 ? 0 : Memory.atomic(buffers.get(v), at, op, i.type(), data, compare);
             } else if (op.isSharedAtomic()) {
                 long address = readReg(i.src(0).index());
                 old = load(shared, "workgroup memory", address, 1, 32)[0];
-                store(shared, "workgroup memory", address, new long[] {a.apply(old, data, compare)}, 32);
+                store(shared, "workgroup memory", address, new long[] {Memory.combine(op, i.type(), old, data, compare)}, 32);
             } else {
-                old = Interpreter.atomicBuffer(buffer(i.index()), readReg(i.src(0).index()), a, data, compare);
+                old = Memory.atomic(buffer(i.index()), readReg(i.src(0).index()), op, i.type(), data, compare);
             }
             writeValue(i.dst().index(), old, 32, i.op().latency());
+        }
+
+        /** The texture the inputs bind to element {@code element} of {@code v} (one texel of zeros when none). */
+        private dev.lathe.ir.interp.Texture texture(Variable v, int element) {
+            dev.lathe.ir.interp.Texture t = in.texture(v.elementName(element));
+            return t == null ? TextureUnit.UNBOUND : t;
         }
 
         private byte[] buffer(int binding) {
@@ -715,14 +730,14 @@ public final class Simulator {
             if (address < 0 || address + (long) count * bits / 8 > mem.length) {
                 throw error(what + " read at byte " + address + " is outside its " + mem.length + " bytes");
             }
-            return Interpreter.loadBuffer(mem, address, count, bits);
+            return Memory.load(mem, address, count, bits);
         }
 
         private void store(byte[] mem, String what, long address, long[] data, int bits) {
             if (address < 0 || address + (long) data.length * bits / 8 > mem.length) {
                 throw error(what + " write at byte " + address + " is outside its " + mem.length + " bytes");
             }
-            Interpreter.storeBuffer(mem, address, data, bits);
+            Memory.store(mem, address, data, bits);
         }
     }
 }
