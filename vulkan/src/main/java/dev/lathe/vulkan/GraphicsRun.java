@@ -242,8 +242,12 @@ public final class GraphicsRun {
         List<TransformFeedbackPatch.Capture> captures = new ArrayList<>();
         Map<String, int[]> layout = new LinkedHashMap<>(); // IR name -> offset, components
         int stride = 0;
+        java.util.Set<Long> capturedMembers = new java.util.HashSet<>();
         for (SpirvInterface.Varying v : iface.outputs()) {
-            captures.add(new TransformFeedbackPatch.Capture(v.variable(), -1, -1, stride));
+            // a block member is captured once, at its first leaf: its leaves follow it tightly packed
+            if (v.member() < 0 || capturedMembers.add((long) v.struct() << 32 | v.member())) {
+                captures.add(new TransformFeedbackPatch.Capture(v.variable(), v.struct(), v.member(), stride));
+            }
             for (int k = 0; k < v.slots(); k++) {
                 layout.put(v.slotName(k), new int[] {stride, v.slotComponents()});
                 stride += 4 * v.slotComponents();

@@ -31,19 +31,36 @@ public final class SpirvInterface {
         }
     }
 
-    /** A member of a uniform or push-constant block: where each of its scalars goes. */
-    public record Member(String name, int offset, Shape shape) {
+    /**
+     * A member of a uniform or push-constant block, or a leaf of one that is a struct: where each
+     * of its scalars goes. A struct member is flattened as the frontend flattens it, one IR
+     * uniform per leaf ({@code block_member_field}); a leaf inside an array of structs repeats once
+     * per element, at {@code starts[e]}, and the IR uniform holds the elements one after another.
+     */
+    public record Member(String name, int[] starts, Shape shape) {
+        public Member(String name, int offset, Shape shape) {
+            this(name, new int[] {offset}, shape);
+        }
+
+        /** The byte offset of the member's first scalar. */
+        public int offset() {
+            return starts[0];
+        }
+
         /**
          * The byte offset of scalar {@code k} in the order the IR lists a uniform's values:
-         * element after element, column after column (matrices are arrays of columns), component
-         * after component.
+         * repetition after repetition (arrays of structs), element after element, column after
+         * column (matrices are arrays of columns), component after component.
          */
         public int scalarOffset(int k) {
             int perElement = shape.scalars();
+            int perRepetition = perElement * Math.max(1, shape.arrayLength());
+            int rep = k / perRepetition;
+            k %= perRepetition;
             int element = k / perElement, inElement = k % perElement;
             int column = inElement / shape.components(), component = inElement % shape.components();
             int size = shape.bits() / 8;
-            int at = offset + element * shape.arrayStride();
+            int at = starts[rep] + element * shape.arrayStride();
             if (shape.columns() > 1) {
                 return shape.rowMajor() ? at + component * shape.matrixStride() + column * size
                         : at + column * shape.matrixStride() + component * size;
@@ -53,7 +70,7 @@ public final class SpirvInterface {
 
         /** How many scalars the member holds. */
         public int scalarCount() {
-            return shape.scalars() * Math.max(1, shape.arrayLength());
+            return shape.scalars() * Math.max(1, shape.arrayLength()) * starts.length;
         }
     }
 
@@ -76,9 +93,17 @@ public final class SpirvInterface {
     /**
      * A user-defined input or output of a graphics stage, from {@code location} on, with the
      * SPIR-V id of its variable. A matrix or an array takes one location per column or element,
-     * which the IR holds as one variable each ({@code name_k}), as the frontend names them.
+     * which the IR holds as one variable each ({@code name_k}), as the frontend names them. A
+     * member of an input or output block (a leaf of it, when the member is a struct) is one too,
+     * {@code block_member…}, with the block's type {@code struct} and the block's top-level
+     * {@code member} it belongs to (-1 for a variable of its own).
      */
-    public record Varying(String name, int variable, int location, Shape shape, boolean flat) {
+    public record Varying(String name, int variable, int struct, int member, int location, Shape shape, boolean flat) {
+        /** A variable of its own (not a member of an input or output block). */
+        public Varying(String name, int variable, int location, Shape shape, boolean flat) {
+            this(name, variable, -1, -1, location, shape, flat);
+        }
+
         /** How many locations it takes. */
         public int slots() {
             return Math.max(1, shape.arrayLength()) * shape.columns();
@@ -362,6 +387,30 @@ public final class SpirvInterface {
                     List.copyOf(capabilities), textures, samplers);
         }
 
+        String memberName(int struct, int m) {
+            return memberNames.getOrDefault(key(struct, m), "m" + m).replaceAll("[^A-Za-z0-9_]", "_");
+        }
+
+        /** A member of an input or output block at {@code location[0]} on (advanced past it), a struct one leaf by leaf. */
+        void blockMember(String name, int type, int variable, int struct, int member, int[] location, boolean flat, List<Varying> varyings,
+                         List<String> unsupported) {
+            int[] t = types.get(type);
+            if ((t[0] & 0xffff) == OP_TYPE_STRUCT) {
+                for (int m = 0; m + 2 < t.length; m++) {
+                    blockMember(name + "_" + memberName(type, m), t[m + 2], variable, struct, member, location, flat, varyings, unsupported);
+                }
+                return;
+            }
+            Shape s = shape(type, 0, false);
+            if (s == null || s.bits() != 32 || s.base() == 'b' || s.arrayLength() > 0 && s.columns() > 1) {
+                unsupported.add("the block member " + name + " (only 32-bit scalars, vectors, matrices and arrays of them)");
+                return;
+            }
+            Varying v = new Varying(name, variable, struct, member, location[0], s, flat);
+            varyings.add(v);
+            location[0] += v.slots();
+        }
+
         /** An Input or Output variable: a built-in, a block of built-ins, or a varying at a location. */
         void varying(int id, int type, List<Varying> varyings, List<BuiltIn> builtIns, List<String> unsupported) {
             String name = names.getOrDefault(id, "");
@@ -373,7 +422,14 @@ public final class SpirvInterface {
             }
             if ((t[0] & 0xffff) == OP_TYPE_STRUCT) {
                 if (!memberDecorations.containsKey(key(type, 0, DEC_BUILT_IN))) {
-                    unsupported.add("an input or output block (" + name + ")");
+                    int[] location = {decorations.getOrDefault(key(id, DEC_LOCATION), 0)};
+                    boolean flat = decorations.containsKey(key(id, DEC_FLAT));
+                    for (int m = 0; m + 2 < t.length; m++) {
+                        Integer at = memberDecorations.get(key(type, m, DEC_LOCATION));
+                        if (at != null) location[0] = at;
+                        blockMember(name + "_" + memberName(type, m), t[m + 2], id, type, m, location,
+                                flat || memberDecorations.containsKey(key(type, m, DEC_FLAT)), varyings, unsupported);
+                    }
                     return;
                 }
                 for (int m = 0; m + 2 < t.length; m++) {
@@ -395,24 +451,48 @@ public final class SpirvInterface {
         }
 
         Block block(String prefix, int set, int binding, int struct, List<String> unsupported) {
-            int[] t = types.get(struct);
             List<Member> members = new ArrayList<>();
+            flatten(prefix, struct, new int[] {0}, members, unsupported);
             int size = 0;
+            for (Member m : members) size = Math.max(size, m.scalarOffset(m.scalarCount() - 1) + m.shape().bits() / 8);
+            return new Block(prefix, set, binding, size, members);
+        }
+
+        /**
+         * The leaves of struct {@code struct} placed at each of {@code starts} (the struct's
+         * repetitions), named {@code prefix_member…}, as the frontend names the IR uniforms.
+         */
+        void flatten(String prefix, int struct, int[] starts, List<Member> members, List<String> unsupported) {
+            int[] t = types.get(struct);
             for (int m = 0; m + 2 < t.length; m++) {
-                String name = prefix.isEmpty() ? memberNames.getOrDefault(key(struct, m), "m" + m)
-                        : prefix + "_" + memberNames.getOrDefault(key(struct, m), "m" + m);
+                String field = memberNames.getOrDefault(key(struct, m), "m" + m).replaceAll("[^A-Za-z0-9_]", "_");
+                String name = prefix.isEmpty() ? field : prefix + "_" + field;
                 int offset = memberDecorations.getOrDefault(key(struct, m, DEC_OFFSET), 0);
-                Shape s = shape(t[m + 2], memberDecorations.getOrDefault(key(struct, m, DEC_MATRIX_STRIDE), 0),
-                        memberDecorations.containsKey(key(struct, m, DEC_ROW_MAJOR)));
-                if (s == null) {
-                    unsupported.add("block member " + name + " (a struct, or an array of arrays)");
+                int[] at = starts.clone();
+                for (int k = 0; k < at.length; k++) at[k] += offset;
+                int type = t[m + 2];
+                int[] mt = types.get(type);
+                int op = mt == null ? -1 : mt[0] & 0xffff;
+                if (op == OP_TYPE_STRUCT) {
+                    flatten(name, type, at, members, unsupported);
                     continue;
                 }
-                Member member = new Member(name, offset, s);
-                members.add(member);
-                size = Math.max(size, member.scalarOffset(member.scalarCount() - 1) + s.bits() / 8);
+                if (op == OP_TYPE_ARRAY && (types.get(mt[2])[0] & 0xffff) == OP_TYPE_STRUCT) {
+                    int length = (int) (long) constants.getOrDefault(mt[3], 0L);
+                    int stride = decorations.getOrDefault(key(type, DEC_ARRAY_STRIDE), 0);
+                    int[] elements = new int[at.length * length];
+                    for (int r = 0; r < at.length; r++) for (int e = 0; e < length; e++) elements[r * length + e] = at[r] + e * stride;
+                    flatten(name, mt[2], elements, members, unsupported);
+                    continue;
+                }
+                Shape s = mt == null ? null : shape(type, memberDecorations.getOrDefault(key(struct, m, DEC_MATRIX_STRIDE), 0),
+                        memberDecorations.containsKey(key(struct, m, DEC_ROW_MAJOR)));
+                if (s == null) {
+                    unsupported.add("block member " + name + " (a pointer, or an array of arrays)");
+                    continue;
+                }
+                members.add(new Member(name, at, s));
             }
-            return new Block(prefix, set, binding, size, members);
         }
 
         /** The shape of a member type, or null when it is a struct or an array of arrays. */

@@ -45,6 +45,7 @@ final class TransformFeedbackPatch {
         Set<Integer> variables = new LinkedHashSet<>();
         for (Capture c : captures) variables.add(c.variable());
         for (int v : variables) {
+            // a variable holding a block: the block's members are captured through it
             add(decorations, OP_DECORATE, v, DEC_XFB_BUFFER, 0);
             add(decorations, OP_DECORATE, v, DEC_XFB_STRIDE, stride);
         }

@@ -122,8 +122,9 @@ final class PrecisionTracker {
                 }
             }
             if (!inexactSource && !ownError) {
-                // the one correctly rounded answer, unless it is a denormal, which may be flushed
-                if (floatResult && bits >= 16 && isDenormal(dst[c], bits)) {
+                // the one correctly rounded answer, unless it is a denormal, which may be flushed,
+                // or a zero, whose sign Vulkan need not keep
+                if (floatResult && bits >= 16 && (isDenormal(dst[c], bits) || FloatBits.toDouble(dst[c], bits) == 0)) {
                     double v = FloatBits.toDouble(dst[c], bits);
                     out[c] = new double[] {Math.min(v, 0), Math.max(v, 0)};
                     any = true;
@@ -140,7 +141,7 @@ final class PrecisionTracker {
                 continue; // an integer or a boolean with one answer: the interpreter's
             }
             double v = FloatBits.toDouble(dst[c], bits);
-            if (r[0] == r[1] && r[0] == v) continue; // one answer after all: the interpreter's, bit for bit
+            if (r[0] == r[1] && r[0] == v && v != 0) continue; // one answer after all: the interpreter's, bit for bit (a zero's sign is free)
             // the interpreter's own answer is correctly rounded, so one Vulkan allows: outside, the model is wrong (tests run with -ea)
             assert Double.isNaN(v) || v >= r[0] && v <= r[1] : a + ": " + v + " outside [" + r[0] + ", " + r[1] + "] from " + java.util.Arrays.deepToString(srcs);
             out[c] = r;

@@ -42,8 +42,11 @@ public final class VulkanPrecision {
      * @return {lo, hi}, or null when Vulkan allows results on both sides of a jump, or gives no bound
      */
     public static double[] bound(Op op, int bits, double[][] src, boolean noContraction) {
+        boolean comparison = op.output().typeClass() == TypeClass.BOOL;
         for (double[] s : src) {
-            if (!Double.isFinite(s[0]) || !Double.isFinite(s[1])) return null; // Vulkan may assume no Inf or NaN
+            if (Double.isNaN(s[0]) || Double.isNaN(s[1])) return null; // Vulkan may assume no NaN
+            // nor an infinite operand, except that a comparison with one (x == inf) is decided by a finite x
+            if (!comparison && (Double.isInfinite(s[0]) || Double.isInfinite(s[1]))) return null;
         }
         double[] r = switch (op) {
             case FADD -> widen(new double[] {src[0][0] + src[1][0], src[0][1] + src[1][1]}, bits, 1);
