@@ -100,8 +100,15 @@ final class RunScope implements AutoCloseable {
         try (MemoryStack stack = stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
             TreeMap<Integer, Map<Integer, Integer>> sets = new TreeMap<>(); // set -> binding -> descriptor type
-            for (SpirvInterface.Block b : iface.uniformBlocks()) sets.computeIfAbsent(b.set(), k -> new TreeMap<>()).put(b.binding(), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
-            for (SpirvInterface.StorageBuffer b : iface.storageBuffers()) sets.computeIfAbsent(b.set(), k -> new TreeMap<>()).put(b.binding(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+            Map<Long, Integer> counts = new java.util.HashMap<>(); // (set, binding) -> descriptors in the array
+            for (SpirvInterface.Block b : iface.uniformBlocks()) {
+                sets.computeIfAbsent(b.set(), k -> new TreeMap<>()).put(b.binding(), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER);
+                counts.put((long) b.set() << 32 | b.binding(), b.count());
+            }
+            for (SpirvInterface.StorageBuffer b : iface.storageBuffers()) {
+                sets.computeIfAbsent(b.set(), k -> new TreeMap<>()).put(b.binding(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+                counts.merge((long) b.set() << 32 | b.binding(), b.element() + 1, Math::max);
+            }
             for (SpirvInterface.Texture t : iface.textures()) {
                 sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), t.combined() ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE);
             }
@@ -112,7 +119,10 @@ final class RunScope implements AutoCloseable {
                 Map<Integer, Integer> bindings = sets.getOrDefault(s, Map.of());
                 VkDescriptorSetLayoutBinding.Buffer lb = VkDescriptorSetLayoutBinding.calloc(bindings.size(), stack);
                 int k = 0;
-                for (var e : bindings.entrySet()) lb.get(k++).binding(e.getKey()).descriptorType(e.getValue()).descriptorCount(1).stageFlags(stages);
+                for (var e : bindings.entrySet()) {
+                    int n = counts.getOrDefault((long) s << 32 | e.getKey(), 1);
+                    lb.get(k++).binding(e.getKey()).descriptorType(e.getValue()).descriptorCount(n).stageFlags(stages);
+                }
                 check(vkCreateDescriptorSetLayout(d, VkDescriptorSetLayoutCreateInfo.calloc(stack).sType$Default().pBindings(lb), null, lp),
                         "vkCreateDescriptorSetLayout");
                 long layout = lp.get(0);
@@ -130,7 +140,7 @@ final class RunScope implements AutoCloseable {
             long[] descriptorSets = new long[setCount];
             if (setCount > 0) {
                 VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(5, stack);
-                sizes.get(0).type(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER).descriptorCount(Math.max(1, iface.uniformBlocks().size()));
+                sizes.get(0).type(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER).descriptorCount(Math.max(1, iface.uniformBlocks().stream().mapToInt(SpirvInterface.Block::count).sum()));
                 sizes.get(1).type(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(Math.max(1, iface.storageBuffers().size()));
                 sizes.get(2).type(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER).descriptorCount(Math.max(1, iface.textures().size()));
                 sizes.get(3).type(VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE).descriptorCount(Math.max(1, iface.textures().size()));
@@ -153,13 +163,16 @@ final class RunScope implements AutoCloseable {
                 copy(bytes, buf.mapped());
                 storage.put(b.name(), buf);
                 storageSizes.put(b.name(), bytes.length);
-                write(stack, descriptorSets[b.set()], b.binding(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buf);
+                write(stack, descriptorSets[b.set()], b.binding(), b.element(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buf, 0, buf.size());
             }
             for (SpirvInterface.Block b : iface.uniformBlocks()) {
                 byte[] bytes = layOut(b, in);
                 Buf buf = buffer(Math.max(16, roundUp(bytes.length, 16)), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
                 copy(bytes, buf.mapped());
-                write(stack, descriptorSets[b.set()], b.binding(), VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, buf);
+                for (int e = 0; e < b.count(); e++) {
+                    int range = b.count() == 1 ? buf.size() : b.stride();
+                    write(stack, descriptorSets[b.set()], b.binding(), e, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, buf, (long) e * b.stride(), range);
+                }
             }
             long sampler = iface.textures().isEmpty() && iface.samplers().isEmpty() ? 0 : nearestSampler();
             for (SpirvInterface.Texture t : iface.textures()) {
@@ -344,10 +357,10 @@ final class RunScope implements AutoCloseable {
         MemoryUtil.memByteBuffer(address, bytes.length).put(bytes);
     }
 
-    private void write(MemoryStack stack, long set, int binding, int type, Buf buf) {
-        VkDescriptorBufferInfo.Buffer info = VkDescriptorBufferInfo.calloc(1, stack).buffer(buf.buffer()).offset(0).range(buf.size());
+    private void write(MemoryStack stack, long set, int binding, int element, int type, Buf buf, long offset, long range) {
+        VkDescriptorBufferInfo.Buffer info = VkDescriptorBufferInfo.calloc(1, stack).buffer(buf.buffer()).offset(offset).range(range);
         VkWriteDescriptorSet.Buffer w = VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(set).dstBinding(binding)
-                .descriptorType(type).descriptorCount(1).pBufferInfo(info);
+                .dstArrayElement(element).descriptorType(type).descriptorCount(1).pBufferInfo(info);
         vkUpdateDescriptorSets(d, w, null);
     }
 

@@ -74,11 +74,24 @@ public final class SpirvInterface {
         }
     }
 
-    /** A uniform block ({@code set}, {@code binding}), or the push-constant block ({@code set} = -1). */
-    public record Block(String name, int set, int binding, int size, List<Member> members) {}
+    /**
+     * A uniform block ({@code set}, {@code binding}), or the push-constant block ({@code set} =
+     * -1). An array of {@code count} blocks is one descriptor array: element e's bytes are at
+     * {@code e * stride} of {@code size}, each member's starts listing every element's (the
+     * frontend flattens an array of blocks as an array of structs).
+     */
+    public record Block(String name, int set, int binding, int size, List<Member> members, int count, int stride) {
+        public Block(String name, int set, int binding, int size, List<Member> members) {
+            this(name, set, binding, size, members, 1, size);
+        }
+    }
 
-    /** A storage block at ({@code set}, {@code binding}), named as the IR buffer. */
-    public record StorageBuffer(String name, int set, int binding) {}
+    /** A storage block at ({@code set}, {@code binding}) (element {@code element} of an array of them), named as the IR buffer. */
+    public record StorageBuffer(String name, int set, int binding, int element) {
+        public StorageBuffer(String name, int set, int binding) {
+            this(name, set, binding, 0);
+        }
+    }
 
     /**
      * A sampled texture at ({@code set}, {@code binding}) of {@code dims} dimensions (1 to 3) whose
@@ -349,17 +362,27 @@ public final class SpirvInterface {
                 String blockName = names.getOrDefault(pointee, "");
                 if (storage == SC_UNIFORM || storage == SC_PUSH_CONSTANT || storage == SC_STORAGE_BUFFER) {
                     int[] t = types.get(pointee);
-                    if ((t[0] & 0xffff) != OP_TYPE_STRUCT) {
-                        unsupported.add("an array of blocks (" + (instance.isEmpty() ? "binding " + binding : instance) + ")");
+                    int count = 0; // an array of blocks: its length
+                    if ((t[0] & 0xffff) == OP_TYPE_ARRAY && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT) {
+                        count = (int) (long) constants.getOrDefault(t[3], 0L);
+                        pointee = t[2];
+                        t = types.get(pointee);
+                        blockName = names.getOrDefault(pointee, "");
+                    }
+                    if ((t[0] & 0xffff) != OP_TYPE_STRUCT || count == 0 && (types.get(ptr[3])[0] & 0xffff) != OP_TYPE_STRUCT) {
+                        unsupported.add("a run-time sized array of blocks (" + (instance.isEmpty() ? "binding " + binding : instance) + ")");
                         continue;
                     }
                     boolean storageBlock = storage == SC_STORAGE_BUFFER || decorations.containsKey(key(pointee, DEC_BUFFER_BLOCK));
                     if (storageBlock) {
-                        ssbos.add(new StorageBuffer(instance.isEmpty() ? blockName : instance, set, binding));
+                        String name = (instance.isEmpty() ? blockName : instance).replaceAll("[^A-Za-z0-9_]", "_");
+                        if (count == 0) ssbos.add(new StorageBuffer(name, set, binding));
+                        for (int e = 0; e < count; e++) ssbos.add(new StorageBuffer(name + "_" + e, set, binding, e));
                         continue;
                     }
-                    String prefix = instance.isEmpty() ? blockName : instance;
-                    Block b = block(prefix, storage == SC_PUSH_CONSTANT ? -1 : set, binding, pointee, unsupported);
+                    String prefix = (instance.isEmpty() ? blockName : instance).replaceAll("[^A-Za-z0-9_]", "_");
+                    Block b = count == 0 ? block(prefix, storage == SC_PUSH_CONSTANT ? -1 : set, binding, pointee, unsupported)
+                            : blocks(prefix, set, binding, pointee, count, unsupported);
                     if (storage == SC_PUSH_CONSTANT) push = b;
                     else ubos.add(b);
                 } else if (storage == SC_UNIFORM_CONSTANT) {
@@ -376,7 +399,7 @@ public final class SpirvInterface {
                         Shape texel = shape(image[2], 0, false);
                         textures.add(new Texture(instance, set, binding, image[3] + 1, texel.base(), op == OP_TYPE_SAMPLED_IMAGE));
                     } else if (seen.add(instance)) {
-                        unsupported.add((op == OP_TYPE_ARRAY ? "arrays of textures" : image != null && image[7] == 2 ? "storage images"
+                        unsupported.add((op == OP_TYPE_ARRAY || op == OP_TYPE_RUNTIME_ARRAY ? "arrays of textures" : image != null && image[7] == 2 ? "storage images"
                                 : "cube, layered or multisampled textures") + " (" + instance + ")");
                     }
                 }
@@ -456,6 +479,20 @@ public final class SpirvInterface {
             int size = 0;
             for (Member m : members) size = Math.max(size, m.scalarOffset(m.scalarCount() - 1) + m.shape().bits() / 8);
             return new Block(prefix, set, binding, size, members);
+        }
+
+        /**
+         * An array of {@code count} uniform blocks: element e at {@code e * stride}, the stride a
+         * whole number of 256 bytes (a uniform buffer offset every device allows).
+         */
+        Block blocks(String prefix, int set, int binding, int struct, int count, List<String> unsupported) {
+            int size = block(prefix, set, binding, struct, new ArrayList<>()).size();
+            int stride = (Math.max(size, 1) + 255) / 256 * 256;
+            int[] starts = new int[count];
+            for (int e = 0; e < count; e++) starts[e] = e * stride;
+            List<Member> members = new ArrayList<>();
+            flatten(prefix, struct, starts, members, unsupported);
+            return new Block(prefix, set, binding, stride * count, members, count, stride);
         }
 
         /**
