@@ -111,6 +111,7 @@ final class RunScope implements AutoCloseable {
             }
             for (SpirvInterface.Texture t : iface.textures()) {
                 sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), t.combined() ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE);
+                counts.merge((long) t.set() << 32 | t.binding(), t.element() + 1, Math::max);
             }
             for (SpirvInterface.Sampler t : iface.samplers()) sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_SAMPLER);
             int setCount = sets.isEmpty() ? 0 : sets.lastKey() + 1;
@@ -180,7 +181,7 @@ final class RunScope implements AutoCloseable {
                 VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).sampler(t.combined() ? sampler : 0).imageView(view)
                         .imageLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
                 vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
-                        .descriptorType(t.combined() ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE)
+                        .dstArrayElement(t.element()).descriptorType(t.combined() ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE)
                         .descriptorCount(1).pImageInfo(info), null);
             }
             for (SpirvInterface.Sampler t : iface.samplers()) {

@@ -96,9 +96,10 @@ public final class SpirvInterface {
     /**
      * A sampled texture at ({@code set}, {@code binding}) of {@code dims} dimensions (1 to 3) whose
      * texels are of {@code base} ('f', 'i', 'u'): a combined image and sampler, or an image alone
-     * (sampled through a {@link #samplers() sampler} of its own binding). Named as the IR texture.
+     * (sampled through a {@link #samplers() sampler} of its own binding); element {@code element}
+     * of an array of them (named {@code name[k]}, as the IR names an array's textures).
      */
-    public record Texture(String name, int set, int binding, int dims, char base, boolean combined) {}
+    public record Texture(String name, int set, int binding, int element, int dims, char base, boolean combined) {}
 
     /** A sampler alone, at ({@code set}, {@code binding}). */
     public record Sampler(int set, int binding) {}
@@ -392,14 +393,23 @@ public final class SpirvInterface {
                         samplers.add(new Sampler(set, binding));
                         continue;
                     }
+                    int elements = 0; // an array of textures: its length
+                    if (op == OP_TYPE_ARRAY) {
+                        elements = (int) (long) constants.getOrDefault(t[3], 0L);
+                        t = types.get(t[2]);
+                        op = t[0] & 0xffff;
+                    }
                     int[] image = op == OP_TYPE_SAMPLED_IMAGE ? types.get(t[2]) : op == OP_TYPE_IMAGE ? t : null;
-                    // Dim 1D, 2D, 3D; not arrayed, not multisampled; sampled (not a storage image)
-                    boolean plain = image != null && image[3] <= 2 && image[5] == 0 && image[6] == 0 && image[7] == 1;
+                    // Dim 1D, 2D, 3D; not a depth (shadow) image, not arrayed, not multisampled; sampled (not a storage image)
+                    boolean plain = image != null && image[3] <= 2 && image[4] != 1 && image[5] == 0 && image[6] == 0 && image[7] == 1;
                     if (plain) {
                         Shape texel = shape(image[2], 0, false);
-                        textures.add(new Texture(instance, set, binding, image[3] + 1, texel.base(), op == OP_TYPE_SAMPLED_IMAGE));
+                        for (int e = 0; e < Math.max(1, elements); e++) {
+                            textures.add(new Texture(elements == 0 ? instance : instance + "[" + e + "]", set, binding, e, image[3] + 1, texel.base(),
+                                    op == OP_TYPE_SAMPLED_IMAGE));
+                        }
                     } else if (seen.add(instance)) {
-                        unsupported.add((op == OP_TYPE_ARRAY || op == OP_TYPE_RUNTIME_ARRAY ? "arrays of textures" : image != null && image[7] == 2 ? "storage images"
+                        unsupported.add((op == OP_TYPE_RUNTIME_ARRAY ? "run-time sized arrays of textures" : image != null && image[7] == 2 ? "storage images" : image != null && image[4] == 1 ? "depth-comparison textures"
                                 : "cube, layered or multisampled textures") + " (" + instance + ")");
                     }
                 }
