@@ -79,6 +79,16 @@ public enum ImageFormat {
         return components;
     }
 
+    /** How the components are kept. */
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The bits of component {@code c}. */
+    public int bits(int c) {
+        return bits[c];
+    }
+
     /** The four words a store of {@code texel} (raw 32-bit words) leaves in memory. */
     public long[] store(long[] texel) {
         long[] r = new long[4];

@@ -46,7 +46,9 @@ public final class ComputeRun {
             scope.record(cb, VK_PIPELINE_BIND_POINT_COMPUTE, bindings, in);
             vkCmdDispatch(cb, groupsX, 1, 1);
             scope.submitAndWait(cb);
-            return new ShaderOutputs(Map.of(), RunScope.readStorage(bindings), false, 0);
+            Map<String, byte[]> memory = new java.util.LinkedHashMap<>(RunScope.readStorage(bindings));
+            memory.putAll(scope.readImages(bindings));
+            return new ShaderOutputs(Map.of(), memory, false, 0);
         }
     }
 }

@@ -48,6 +48,21 @@ public final class OracleInputs {
             }
             in.setBuffer(v.name(), bytes);
         }
+        // float texels the same way; a storage image's start at its format's precision, as Vulkan
+        // keeps them (the interpreter keeps what it is given)
+        for (Variable v : shader.variables()) {
+            if (v.kind() != Variable.Kind.TEXTURE && v.kind() != Variable.Kind.IMAGE) continue;
+            for (int e = 0; e < Math.max(1, v.arrayLength()); e++) {
+                dev.lathe.ir.interp.Texture t = in.texture(v.elementName(e));
+                if (t == null) continue;
+                long[] texels = t.texels();
+                if (v.type().base() == BaseType.FLOAT) for (int k = 0; k < texels.length; k++) texels[k] = tame(texels[k], 32);
+                if (v.kind() == Variable.Kind.IMAGE) {
+                    for (int k = 0; k < texels.length; k += 4) System.arraycopy(v.format().store(java.util.Arrays.copyOfRange(texels, k, k + 4)), 0, texels, k, 4);
+                }
+                in.setTexture(v.elementName(e), new dev.lathe.ir.interp.Texture(t.width(), t.height(), t.depth(), texels));
+            }
+        }
         return in;
     }
 

@@ -63,7 +63,10 @@ final class RunScope implements AutoCloseable {
      * bind, and the storage buffers with the length the inputs gave each.
      */
     record Bindings(long pipelineLayout, long[] sets, SpirvInterface.Block push, int stages, Map<String, Buf> storage,
-                    Map<String, Integer> storageSizes) {}
+                    Map<String, Integer> storageSizes, Map<SpirvInterface.StorageImage, Bound> images) {}
+
+    /** A storage image made for a run: its image and sizes. */
+    record Bound(Img img, int width, int height, int depth) {}
 
     RunScope(VulkanDevice vk) {
         this.vk = vk;
@@ -114,6 +117,7 @@ final class RunScope implements AutoCloseable {
                 counts.merge((long) t.set() << 32 | t.binding(), t.element() + 1, Math::max);
             }
             for (SpirvInterface.Sampler t : iface.samplers()) sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_SAMPLER);
+            for (SpirvInterface.StorageImage t : iface.images()) sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_STORAGE_IMAGE);
             int setCount = sets.isEmpty() ? 0 : sets.lastKey() + 1;
             long[] setLayouts = new long[setCount];
             for (int s = 0; s < setCount; s++) {
@@ -140,7 +144,8 @@ final class RunScope implements AutoCloseable {
 
             long[] descriptorSets = new long[setCount];
             if (setCount > 0) {
-                VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(5, stack);
+                VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(6, stack);
+                sizes.get(5).type(VK_DESCRIPTOR_TYPE_STORAGE_IMAGE).descriptorCount(Math.max(1, iface.images().size()));
                 sizes.get(0).type(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER).descriptorCount(Math.max(1, iface.uniformBlocks().stream().mapToInt(SpirvInterface.Block::count).sum()));
                 sizes.get(1).type(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(Math.max(1, iface.storageBuffers().size()));
                 sizes.get(2).type(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER).descriptorCount(Math.max(1, iface.textures().size()));
@@ -189,7 +194,15 @@ final class RunScope implements AutoCloseable {
                 vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
                         .descriptorType(VK_DESCRIPTOR_TYPE_SAMPLER).descriptorCount(1).pImageInfo(info), null);
             }
-            return new Bindings(pipelineLayout, descriptorSets, push, stages, storage, storageSizes);
+            Map<SpirvInterface.StorageImage, Bound> images = new LinkedHashMap<>();
+            for (SpirvInterface.StorageImage t : iface.images()) {
+                Bound b = storageImage(in.texture(t.name()), t);
+                images.put(t, b);
+                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).imageView(b.img().view()).imageLayout(VK_IMAGE_LAYOUT_GENERAL);
+                vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
+                        .descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_IMAGE).descriptorCount(1).pImageInfo(info), null);
+            }
+            return new Bindings(pipelineLayout, descriptorSets, push, stages, storage, storageSizes, images);
         }
     }
 
@@ -278,6 +291,67 @@ final class RunScope implements AutoCloseable {
         transition(cb, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
         submitAndWait(cb);
         return img.view();
+    }
+
+    /**
+     * A storage image holding the inputs' texels (one texel of zeros when none is given, as the
+     * interpreter starts it), in the GENERAL layout shaders read and write it in.
+     */
+    private Bound storageImage(dev.lathe.ir.interp.Texture t, SpirvInterface.StorageImage si) {
+        if (t == null) t = new dev.lathe.ir.interp.Texture(1, 1, 1, new long[4]);
+        int h = si.dims() >= 2 ? t.height() : 1, depth = si.dims() == 3 ? t.depth() : 1;
+        int format = StorageImageFormats.vulkanFormat(si.format());
+        Img img = image(si.dims(), format, t.width(), h, depth,
+                VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+        int texelBytes = si.format().components() * StorageImageFormats.componentBits(si.format()) / 8;
+        int count = t.width() * h * depth;
+        byte[] bytes = new byte[count * texelBytes];
+        long[] texels = t.texels();
+        for (int k = 0; k < count; k++) {
+            StorageImageFormats.encode(si.format(), java.util.Arrays.copyOfRange(texels, 4 * k, 4 * k + 4), bytes, k * texelBytes);
+        }
+        Buf staging = buffer(Math.max(16, bytes.length), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
+        copy(bytes, staging.mapped());
+        VkCommandBuffer cb = begin();
+        transition(cb, img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
+        try (MemoryStack stack = stackPush()) {
+            VkBufferImageCopy.Buffer region = VkBufferImageCopy.calloc(1, stack);
+            region.get(0).imageSubresource().aspectMask(VK_IMAGE_ASPECT_COLOR_BIT).layerCount(1);
+            region.get(0).imageExtent().set(t.width(), h, depth);
+            vkCmdCopyBufferToImage(cb, staging.buffer(), img.image(), VK_IMAGE_LAYOUT_GENERAL, region);
+        }
+        transition(cb, img, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL);
+        submitAndWait(cb);
+        return new Bound(img, t.width(), h, depth);
+    }
+
+    /** The storage images' texels now, as the interpreter keeps an image in its memory (four words a texel, x fastest). */
+    Map<String, byte[]> readImages(Bindings b) {
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (var e : b.images().entrySet()) {
+            SpirvInterface.StorageImage si = e.getKey();
+            Bound bound = e.getValue();
+            int texelBytes = si.format().components() * StorageImageFormats.componentBits(si.format()) / 8;
+            int count = bound.width() * bound.height() * bound.depth();
+            Buf readback = buffer(Math.max(16, count * texelBytes), VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+            VkCommandBuffer cb = begin();
+            try (MemoryStack stack = stackPush()) {
+                VkBufferImageCopy.Buffer region = VkBufferImageCopy.calloc(1, stack);
+                region.get(0).imageSubresource().aspectMask(VK_IMAGE_ASPECT_COLOR_BIT).layerCount(1);
+                region.get(0).imageExtent().set(bound.width(), bound.height(), bound.depth());
+                vkCmdCopyImageToBuffer(cb, bound.img().image(), VK_IMAGE_LAYOUT_GENERAL, readback.buffer(), region);
+            }
+            submitAndWait(cb);
+            byte[] bytes = new byte[count * texelBytes];
+            MemoryUtil.memByteBuffer(readback.mapped(), bytes.length).get(bytes);
+            byte[] words = new byte[count * 16];
+            for (int k = 0; k < count; k++) {
+                long[] w = StorageImageFormats.decode(si.format(), bytes, k * texelBytes);
+                for (int c = 0; c < 4; c++) for (int i = 0; i < 4; i++) words[16 * k + 4 * c + i] = (byte) (w[c] >>> (8 * i));
+            }
+            out.put(si.name(), words);
+        }
+        return out;
     }
 
     /** Binds the sets and pushes the push constants of {@code b} (laid out from {@code in}) into {@code cb}. */

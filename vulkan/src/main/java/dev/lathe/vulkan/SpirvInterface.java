@@ -104,6 +104,9 @@ public final class SpirvInterface {
     /** A sampler alone, at ({@code set}, {@code binding}). */
     public record Sampler(int set, int binding) {}
 
+    /** A storage image at ({@code set}, {@code binding}) of {@code dims} dimensions and its format, named as the IR image. */
+    public record StorageImage(String name, int set, int binding, int dims, dev.lathe.ir.ImageFormat format) {}
+
     /**
      * A user-defined input or output of a graphics stage, from {@code location} on, with the
      * SPIR-V id of its variable. A matrix or an array takes one location per column or element,
@@ -157,11 +160,13 @@ public final class SpirvInterface {
     private final List<Integer> capabilities;
     private final List<Texture> textures;
     private final List<Sampler> samplers;
+    private final List<StorageImage> images;
 
     private SpirvInterface(String stage, String entryPoint, int[] localSize, List<Block> uniformBlocks, Block pushConstants,
                            List<StorageBuffer> storageBuffers, List<String> unsupported, List<Varying> inputs, List<Varying> outputs,
                            List<BuiltIn> builtInInputs, List<BuiltIn> builtInOutputs, List<Integer> capabilities,
-                           List<Texture> textures, List<Sampler> samplers) {
+                           List<Texture> textures, List<Sampler> samplers, List<StorageImage> images) {
+        this.images = images;
         this.textures = textures;
         this.samplers = samplers;
         this.capabilities = capabilities;
@@ -226,6 +231,11 @@ public final class SpirvInterface {
     /** The sampled textures, combined or not. */
     public List<Texture> textures() {
         return textures;
+    }
+
+    /** The storage images. */
+    public List<StorageImage> images() {
+        return images;
     }
 
     /** The samplers declared alone. */
@@ -345,6 +355,7 @@ public final class SpirvInterface {
             List<BuiltIn> builtInInputs = new ArrayList<>(), builtInOutputs = new ArrayList<>();
             List<Texture> textures = new ArrayList<>();
             List<Sampler> samplers = new ArrayList<>();
+            List<StorageImage> images = new ArrayList<>();
             for (int[] v : variables) {
                 int[] ptr = types.get(v[0]);
                 int storage = v[2];
@@ -408,6 +419,10 @@ public final class SpirvInterface {
                             textures.add(new Texture(elements == 0 ? instance : instance + "[" + e + "]", set, binding, e, image[3] + 1, texel.base(),
                                     op == OP_TYPE_SAMPLED_IMAGE));
                         }
+                    } else if (image != null && elements == 0 && image[7] == 2 && image[3] <= 2 && image[5] == 0 && image[6] == 0
+                            && dev.lathe.ir.ImageFormat.ofSpirv(image[8]) != null
+                            && StorageImageFormats.vulkanFormat(dev.lathe.ir.ImageFormat.ofSpirv(image[8])) != 0) {
+                        images.add(new StorageImage(instance, set, binding, image[3] + 1, dev.lathe.ir.ImageFormat.ofSpirv(image[8])));
                     } else if (seen.add(instance)) {
                         unsupported.add((op == OP_TYPE_RUNTIME_ARRAY ? "run-time sized arrays of textures" : image != null && image[7] == 2 ? "storage images" : image != null && image[4] == 1 ? "depth-comparison textures"
                                 : "cube, layered or multisampled textures") + " (" + instance + ")");
@@ -417,7 +432,7 @@ public final class SpirvInterface {
             inputs.sort(java.util.Comparator.comparingInt(Varying::location));
             outputs.sort(java.util.Comparator.comparingInt(Varying::location));
             return new SpirvInterface(stage, entryPoint, localSize, ubos, push, ssbos, unsupported, inputs, outputs, builtInInputs, builtInOutputs,
-                    List.copyOf(capabilities), textures, samplers);
+                    List.copyOf(capabilities), textures, samplers, images);
         }
 
         String memberName(int struct, int m) {

@@ -611,6 +611,17 @@ public final class Interpreter {
                     }
                     prec.exact(d);
                 }
+                case IMAGE_STORE -> {
+                    prec.readsExactly(i.src(0), what);
+                    long at = imageTexel(v, read(i.src(0).value()), in);
+                    if (at >= 0) prec.storeImage(v, at * 16, i.src(1), read(i.src(1).value()), v.format(), what);
+                }
+                case IMAGE_LOAD -> {
+                    prec.readsExactly(i.src(0), what);
+                    long at = imageTexel(v, read(i.src(0).value()), in);
+                    if (at >= 0) prec.loadMemory(d, v, at * 16, what);
+                    else prec.exact(d);
+                }
                 case STORE_BUFFER, STORE_GLOBAL -> {
                     prec.readsExactly(i.src(0), what);
                     long at = read(i.src(0).value())[0] - (i.intrinsic() == Intrinsic.STORE_GLOBAL ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
@@ -625,6 +636,10 @@ public final class Interpreter {
                     for (int k = 0; k < i.numSrcs(); k++) prec.readsExactly(i.src(k), what);
                     if (i.intrinsic().atomicOp() != null && v != null && v.kind() == Variable.Kind.BUFFER) {
                         prec.atomicWord(v, read(i.src(0).value())[0], what);
+                    }
+                    if (i.intrinsic().atomicOp() != null && v != null && v.kind() == Variable.Kind.IMAGE) {
+                        long at = imageTexel(v, read(i.src(0).value()), in);
+                        if (at >= 0) prec.atomicWord(v, at * 16, what);
                     }
                     prec.exact(d);
                 }

@@ -295,6 +295,52 @@ final class PrecisionTracker {
         }
     }
 
+    /**
+     * An image store of texel {@code x} at byte {@code offset} of image {@code image}, kept at
+     * {@code format}'s precision: an inexact float component converts to an interval of what the
+     * format may keep (Vulkan lets a float go to either of the two nearest normalized codes, and
+     * a narrower float round either way); an integer component must be exact.
+     */
+    void storeImage(Variable image, long offset, Src x, long[] texelBits, dev.lathe.ir.ImageFormat format, String what) {
+        Map<Long, double[]> m = shared.memory.computeIfAbsent(image, k -> new java.util.TreeMap<>());
+        clear(m, offset, 16);
+        for (int c = 0; c < Math.min(format.components(), x.numComponentsRead()); c++) {
+            double[] iv = of(x, c);
+            boolean normalized = format.kind() == dev.lathe.ir.ImageFormat.Kind.UNORM || format.kind() == dev.lathe.ir.ImageFormat.Kind.SNORM;
+            if (iv == null && normalized) {
+                // an exact float still has two codes to go to, unless it is one
+                double v = FloatBits.toDouble(texelBits[c], 32);
+                if (!Double.isNaN(v)) iv = new double[] {v, v};
+            }
+            if (iv == null) continue;
+            if (format.base() != dev.lathe.ir.BaseType.FLOAT) {
+                undecided(what + " stores an integer made from a float a Vulkan implementation may compute differently");
+                continue;
+            }
+            int bits = format.bits(c);
+            double lo, hi;
+            switch (format.kind()) {
+                case UNORM, SNORM -> {
+                    double steps = format.kind() == dev.lathe.ir.ImageFormat.Kind.UNORM ? (1L << bits) - 1 : (1L << (bits - 1)) - 1;
+                    double min = format.kind() == dev.lathe.ir.ImageFormat.Kind.UNORM ? 0 : -1;
+                    lo = Math.max(min, Math.floor(Math.max(min, Math.min(1, iv[0])) * steps) / steps);
+                    hi = Math.min(1, Math.ceil(Math.max(min, Math.min(1, iv[1])) * steps) / steps);
+                }
+                case FLOAT -> {
+                    double[] r = bits == 32 ? iv : VulkanPrecision.widen(iv.clone(), 16, 1);
+                    lo = r[0];
+                    hi = r[1];
+                }
+                default -> {
+                    undecided(what + " stores a packed float a Vulkan implementation may compute differently");
+                    continue;
+                }
+            }
+            if (lo == hi) continue; // one code either way
+            m.put(offset + 4L * c, new double[] {lo, hi, 32});
+        }
+    }
+
     /** Drops the intervals that overlap bytes [at, at + bytes). */
     private static void clear(Map<Long, double[]> m, long at, int bytes) {
         m.entrySet().removeIf(e -> e.getKey() < at + bytes && e.getKey() + (long) e.getValue()[2] / 8 > at);
