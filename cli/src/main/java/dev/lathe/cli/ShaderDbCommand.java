@@ -53,7 +53,7 @@ final class ShaderDbCommand implements Callable<Integer> {
     int check;
 
     @Option(names = "--check-vulkan", paramLabel = "N", description = "also run every SPIR-V and GLSL shader on the system's Vulkan (Mesa's lavapipe "
-            + "preferred) against the IR interpreter, until N input sets are decided (from at most 8N seeds), under the NaN contract and "
+            + "preferred) against the IR interpreter, until N input sets are decided (from at most 16N seeds), under the NaN contract and "
             + "within the precision Vulkan requires; exits 1 if any shader disagrees")
     int checkVulkan;
 

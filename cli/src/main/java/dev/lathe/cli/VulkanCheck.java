@@ -42,7 +42,7 @@ final class VulkanCheck {
                         skipped++;
                         continue;
                     }
-                    v = VulkanOracle.check(vk, spirv, SpirvFrontend.read(name, spirv), wanted, 8 * wanted, 2, null);
+                    v = VulkanOracle.check(vk, spirv, SpirvFrontend.read(name, spirv), wanted, 16 * wanted, 2, null);
                 } catch (ShaderSources.SourceException | SpirvException e) {
                     v = new VulkanOracle.Verdict(VulkanOracle.Verdict.Kind.NOT_RUN, e.getMessage(), 0, 0);
                 }

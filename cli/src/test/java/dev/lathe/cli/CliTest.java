@@ -52,8 +52,8 @@ class CliTest {
 
     /**
      * --check-vulkan runs SPIR-V on lavapipe (the CI installs it), skips textual IR, and exits 1 when
-     * a shader disagrees: here a polar.frag whose atan polynomial's error the precision model does
-     * not bound (an open disagreement of issue 28), beside lambert.frag, which agrees.
+     * a shader disagrees: here subgroup_compact.comp, whose subgroups Lathe models as one
+     * invocation wide (lavapipe's are 8), beside lambert.frag, which agrees.
      */
     @Test
     void shaderdbChecksOnVulkan() throws IOException {
@@ -65,10 +65,10 @@ class CliTest {
         assertEquals(0, agree.code(), agree.out() + agree.err());
         assertTrue(agree.out().contains("lambert.frag.spv: agree (4 decided sets of "), agree.out());
         assertTrue(agree.out().contains("vulkan: 1 agree, 0 disagree, 0 with too few decided input sets, 0 not run, 1 textual IR skipped"), agree.out());
-        Files.copy(shaders.resolve("polar.frag.spv"), corpus.resolve("polar.frag.spv"));
+        Files.copy(shaders.resolve("subgroup_compact.comp.spv"), corpus.resolve("subgroup_compact.comp.spv"));
         Result disagree = lathe("shaderdb", corpus.toString(), "--check-vulkan", "4", "--no-times");
         assertEquals(1, disagree.code(), disagree.out());
-        assertTrue(disagree.out().contains("DISAGREES vulkan ") && disagree.out().contains("polar.frag.spv: input set "), disagree.out());
+        assertTrue(disagree.out().contains("DISAGREES vulkan ") && disagree.out().contains("subgroup_compact.comp.spv: input set "), disagree.out());
         Result bad = lathe("shaderdb", corpus.toString(), "--check-vulkan", "-1");
         assertTrue(bad.code() != 0 && bad.err().contains("lathe shaderdb: --check-vulkan must be 0 or more"), bad.err());
         noStackTrace(bad);

@@ -30,6 +30,14 @@ public final class Function {
     /** Changes to the structure (blocks, ifs, loops, jumps) so far. */
     private long structureEdits;
     private Analyses analyses;
+    /**
+     * Values a frontend computed by an approximation of a function (a polynomial for atan), with
+     * the approximation's bound on its absolute error: what the Vulkan precision model
+     * ({@code Interpreter.trackPrecision}) needs to know of them beyond their ops' rounding. A
+     * note for the oracle on the frontend's IR, not part of the program: passes do not keep it,
+     * the text format does not print it.
+     */
+    private final Map<Value, double[]> approximations = new java.util.IdentityHashMap<>();
 
     Function(Shader shader, String name) {
         this.shader = shader;
@@ -37,6 +45,20 @@ public final class Function {
         this.body = new CfList(this, null);
         endBlock.function = this;
         body.append(new Block());
+    }
+
+    /**
+     * Notes that {@code v} approximates a function within {@code absoluteError}, a function Vulkan
+     * lets an implementation compute within {@code ulps} ULP of its result (atan: 4096).
+     */
+    public void noteApproximation(Value v, double absoluteError, int ulps) {
+        approximations.put(v, new double[] {absoluteError, ulps});
+    }
+
+    /** What was noted for {@code v} as an approximation: {absolute error, ULP Vulkan allows}; null when nothing was. */
+    public double[] approximation(Value v) {
+        double[] a = approximations.get(v);
+        return a == null ? null : a.clone();
     }
 
     /** The shader this function belongs to. */

@@ -34,10 +34,7 @@ class GraphicsOracleTest {
     static final int DECIDED = 16, MAX_SEEDS = 128;
 
     /** Disagreements found by the oracle and still open (issue 28), by file, with what is known. */
-    static final Map<String, String> OPEN = Map.of(
-            // atan is the frontend's polynomial (Glsl450.atan, error up to 1e-5 absolute): the precision model has no op
-            // for it, so its own error is not in the bound; Vulkan allows atan 4096 ULP
-            "polar.frag.spv", "atan: the frontend's polynomial's error is outside the model");
+    static final Map<String, String> OPEN = Map.of();
 
     static VulkanDevice vk;
 

@@ -147,6 +147,19 @@ final class PrecisionTracker {
             out[c] = r;
             any = true;
         }
+        double[] approximation = a.block() == null || a.block().function() == null ? null : a.block().function().approximation(a.def());
+        if (approximation != null && floatResult) {
+            // a frontend's approximation of a function (within approximation[0] of it), which Vulkan
+            // lets an implementation compute within approximation[1] ULP
+            for (int c = 0; c < n; c++) {
+                double v = FloatBits.toDouble(dst[c], bits);
+                double[] r = out[c] != null ? out[c] : new double[] {v, v};
+                if (!Double.isFinite(r[0]) || !Double.isFinite(r[1])) continue;
+                double slack = approximation[0] + approximation[1] * VulkanPrecision.ulp(Math.max(Math.abs(r[0]), Math.abs(r[1])) + approximation[0], bits);
+                out[c] = new double[] {r[0] - slack, r[1] + slack};
+                any = true;
+            }
+        }
         intervals[a.def().index()] = any ? out : null;
     }
 
