@@ -277,19 +277,9 @@ final class RunScope implements AutoCloseable {
         Img img = image(dims, format, t.width(), h, depth, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
         long[] texels = t.texels();
         int count = t.width() * h * depth * 4;
-        Buf staging = buffer(4 * count, VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
-        ByteBuffer bb = MemoryUtil.memByteBuffer(staging.mapped(), 4 * count).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        for (int k = 0; k < count; k++) bb.putInt(4 * k, (int) texels[k]);
-        VkCommandBuffer cb = begin();
-        transition(cb, img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
-        try (MemoryStack stack = stackPush()) {
-            VkBufferImageCopy.Buffer region = VkBufferImageCopy.calloc(1, stack);
-            region.get(0).imageSubresource().aspectMask(VK_IMAGE_ASPECT_COLOR_BIT).layerCount(1);
-            region.get(0).imageExtent().set(t.width(), h, depth);
-            vkCmdCopyBufferToImage(cb, staging.buffer(), img.image(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, region);
-        }
-        transition(cb, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-        submitAndWait(cb);
+        byte[] bytes = new byte[4 * count];
+        for (int k = 0; k < count; k++) for (int i = 0; i < 4; i++) bytes[4 * k + i] = (byte) (texels[k] >>> (8 * i));
+        upload(img, bytes, t.width(), h, depth, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
         return img.view();
     }
 
@@ -310,19 +300,24 @@ final class RunScope implements AutoCloseable {
         for (int k = 0; k < count; k++) {
             StorageImageFormats.encode(si.format(), java.util.Arrays.copyOfRange(texels, 4 * k, 4 * k + 4), bytes, k * texelBytes);
         }
+        upload(img, bytes, t.width(), h, depth, VK_IMAGE_LAYOUT_GENERAL);
+        return new Bound(img, t.width(), h, depth);
+    }
+
+    /** Copies {@code bytes} (the image's texels in its format, x fastest) into {@code img} and leaves it in {@code layout}. */
+    private void upload(Img img, byte[] bytes, int width, int height, int depth, int layout) {
         Buf staging = buffer(Math.max(16, bytes.length), VK_BUFFER_USAGE_TRANSFER_SRC_BIT);
         copy(bytes, staging.mapped());
         VkCommandBuffer cb = begin();
-        transition(cb, img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL);
+        transition(cb, img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         try (MemoryStack stack = stackPush()) {
             VkBufferImageCopy.Buffer region = VkBufferImageCopy.calloc(1, stack);
             region.get(0).imageSubresource().aspectMask(VK_IMAGE_ASPECT_COLOR_BIT).layerCount(1);
-            region.get(0).imageExtent().set(t.width(), h, depth);
-            vkCmdCopyBufferToImage(cb, staging.buffer(), img.image(), VK_IMAGE_LAYOUT_GENERAL, region);
+            region.get(0).imageExtent().set(width, height, depth);
+            vkCmdCopyBufferToImage(cb, staging.buffer(), img.image(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, region);
         }
-        transition(cb, img, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_GENERAL);
+        transition(cb, img, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, layout);
         submitAndWait(cb);
-        return new Bound(img, t.width(), h, depth);
     }
 
     /** The storage images' texels now, as the interpreter keeps an image in its memory (four words a texel, x fastest). */

@@ -11,8 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * listed in {@link #OPEN} with what is known, and the test fails when any other shader
  * disagrees, or when a listed one agrees again (the list must stay true).
  */
-class ComputeOracleTest {
+class ComputeOracleTest extends LavapipeTest {
     /** Disagreements found by the oracle and still open (issue 28), by file, with what is known. */
     static final Map<String, String> OPEN = Map.of(
             // the model: subgroups of one invocation (spirv/README.md, "Subgroups"); lavapipe's are 8 wide
@@ -45,17 +43,6 @@ class ComputeOracleTest {
     /** Decided input sets wanted, and the seeds to find them in (a packed double's denormals are often undecided). */
     static final int DECIDED = 16, MAX_SEEDS = 256;
 
-    static VulkanDevice vk;
-
-    @BeforeAll
-    static void device() {
-        vk = VulkanDevice.create(); // fails, saying what to install, where there is no Vulkan
-    }
-
-    @AfterAll
-    static void close() {
-        if (vk != null) vk.close();
-    }
 
     static Path shaders() {
         return Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");

@@ -17,8 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,23 +28,12 @@ import org.junit.jupiter.api.Test;
  * listed in {@link #OPEN}, and the test fails when any other shader disagrees, or a listed one
  * agrees again.
  */
-class GraphicsOracleTest {
+class GraphicsOracleTest extends LavapipeTest {
     static final int DECIDED = 16, MAX_SEEDS = 128;
 
     /** Disagreements found by the oracle and still open (issue 28), by file, with what is known. */
     static final Map<String, String> OPEN = Map.of();
 
-    static VulkanDevice vk;
-
-    @BeforeAll
-    static void device() {
-        vk = VulkanDevice.create(); // fails, saying what to install, where there is no Vulkan
-    }
-
-    @AfterAll
-    static void close() {
-        if (vk != null) vk.close();
-    }
 
     /** How one shader fared ({@link VulkanOracle.Verdict#summary}). */
     static String check(Path f) throws IOException {
