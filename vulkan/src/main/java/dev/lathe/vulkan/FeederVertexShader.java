@@ -23,10 +23,14 @@ final class FeederVertexShader {
             OP_TYPE_FUNCTION = 33, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_ARRAY = 28,
             OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_VARIABLE = 59, OP_FUNCTION = 54, OP_LABEL = 248, OP_LOAD = 61, OP_STORE = 62,
             OP_RETURN = 253, OP_FUNCTION_END = 56;
-    private static final int SC_INPUT = 1, SC_OUTPUT = 3, DEC_BUILT_IN = 11, DEC_LOCATION = 30, BUILT_IN_POSITION = 0;
+    private static final int SC_INPUT = 1, SC_OUTPUT = 3, DEC_BUILT_IN = 11, DEC_LOCATION = 30, BUILT_IN_POSITION = 0, BUILT_IN_POINT_SIZE = 1;
 
-    /** The shader for {@code varyings} (a fragment shader's inputs); the position is the vec4 attribute at {@code positionLocation}. */
-    static byte[] assemble(List<SpirvInterface.Varying> varyings, int positionLocation) {
+    /**
+     * The shader for {@code varyings} (a fragment shader's inputs); the position is the vec4
+     * attribute at {@code positionLocation}; a {@code pointSize} above 0 is written as the size of
+     * the points drawn.
+     */
+    static byte[] assemble(List<SpirvInterface.Varying> varyings, int positionLocation, float pointSize) {
         Assembler a = new Assembler();
         int voidT = a.type(OP_TYPE_VOID), fnT = a.type(OP_TYPE_FUNCTION, voidT);
         List<int[]> copies = new ArrayList<>(); // input variable, output variable, value type
@@ -47,6 +51,14 @@ final class FeederVertexShader {
         copies.add(new int[] {posIn, posOut, vec4});
         interfaceIds.add(posIn);
         interfaceIds.add(posOut);
+        int sizeOut = 0, size = 0;
+        if (pointSize > 0) {
+            int f32 = a.type(OP_TYPE_FLOAT, 32);
+            sizeOut = a.variable(f32, SC_OUTPUT);
+            a.decorate(sizeOut, DEC_BUILT_IN, BUILT_IN_POINT_SIZE);
+            size = a.constant(f32, Float.floatToRawIntBits(pointSize));
+            interfaceIds.add(sizeOut);
+        }
 
         int main = a.id();
         a.code(OP_FUNCTION, voidT, main, 0, fnT);
@@ -56,6 +68,7 @@ final class FeederVertexShader {
             a.code(OP_LOAD, c[2], value, c[0]);
             a.code(OP_STORE, c[1], value);
         }
+        if (pointSize > 0) a.code(OP_STORE, sizeOut, size);
         a.code(OP_RETURN);
         a.code(OP_FUNCTION_END);
         return a.module(main, interfaceIds);

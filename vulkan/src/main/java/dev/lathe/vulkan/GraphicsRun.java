@@ -49,7 +49,8 @@ import org.lwjgl.vulkan.VkViewport;
  * Each output location goes to a 32-bit RGBA image of its type; a stencil image, set to 1 where a
  * fragment survives, tells which were discarded. {@link #fragmentInputs} says what else the draw
  * gives fragment (x, y): its {@code gl_FragCoord} at the pixel centre, depth 0 and w 1, front-facing,
- * primitive 0, sample 0.
+ * primitive 0, sample 0. A shader that reads {@code gl_PointCoord} is drawn as one point of size 2
+ * over the image instead, each fragment's point coordinate its pixel centre's place in it.
  *
  * <p><b>A vertex shader</b> runs on one triangle whose three vertices read the same attribute
  * values (a vertex buffer of stride 0), with {@code gl_VertexIndex} = the inputs' vertex id + 0,
@@ -62,6 +63,11 @@ public final class GraphicsRun {
     /** The size of the image a fragment shader is drawn into: one 2x2 quad. */
     public static final int WIDTH = 2, HEIGHT = 2;
 
+    /** The size of the point a fragment shader that reads gl_PointCoord is drawn as, centred on the image. */
+    static final float POINT_SIZE = 2;
+
+    private static final int POINT_COORD = 16;
+
     /**
      * The inputs fragment ({@code x}, {@code y}) of a {@link #fragment} draw sees: {@code in} with
      * the built-ins the draw defines set as it defines them (changes {@code in} and returns it).
@@ -73,6 +79,8 @@ public final class GraphicsRun {
             in.set(zero, 0);
         }
         in.set("gl_SamplePosition", f32(0.5f), f32(0.5f));
+        // a shader that reads gl_PointCoord is drawn as one point of size 2 over the image (upper-left origin)
+        in.set("gl_PointCoord", f32((x + 0.5f) / POINT_SIZE), f32((y + 0.5f) / POINT_SIZE));
         return in;
     }
 
@@ -93,7 +101,7 @@ public final class GraphicsRun {
 
     /** Built-ins of a fragment shader whose value the draw does not make the same as the interpreter's input. */
     private static final Map<Integer, String> FRAGMENT_BUILT_INS_NOT_MODELLED = Map.of(
-            16, "gl_PointCoord (the oracle draws triangles)", 5286, "gl_BaryCoordEXT (varies across the triangle)",
+            5286, "gl_BaryCoordEXT (varies across the triangle)",
             5287, "gl_BaryCoordNoPerspEXT (varies across the triangle)", 20, "gl_SampleMask", 4416, "gl_HelperInvocation");
 
     /**
@@ -123,7 +131,8 @@ public final class GraphicsRun {
             RunScope.Buf vertices = scope.buffer(attributeBytes + 48, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
             ByteBuffer vb = MemoryUtil.memByteBuffer(vertices.mapped(), vertices.size()).order(ByteOrder.LITTLE_ENDIAN);
             for (int k = 0; k < slots.size(); k++) put(vb, 16 * k, in.value(slots.get(k).irName()), slots.get(k).components());
-            float[] corners = {-1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1};
+            boolean point = iface.builtInInputs().stream().anyMatch(b -> b.builtIn() == POINT_COORD);
+            float[] corners = point ? new float[] {0, 0, 0, 1} : new float[] {-1, -1, 0, 1, 3, -1, 0, 1, -1, 3, 0, 1};
             for (int k = 0; k < corners.length; k++) vb.putFloat(attributeBytes + 4 * k, corners[k]);
 
             // color images by location, and a stencil image
@@ -139,7 +148,7 @@ public final class GraphicsRun {
             RunScope.Img stencil = image(scope, stencilFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                     stencilFormat == VK_FORMAT_S8_UINT ? VK_IMAGE_ASPECT_STENCIL_BIT : VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
 
-            long vertexModule = scope.shaderModule(FeederVertexShader.assemble(iface.inputs(), positionLocation));
+            long vertexModule = scope.shaderModule(FeederVertexShader.assemble(iface.inputs(), positionLocation, point ? POINT_SIZE : 0));
             long fragmentModule = scope.shaderModule(spirv);
             VkPipelineShaderStageCreateInfo.Buffer shaderStages = VkPipelineShaderStageCreateInfo.calloc(2, stack);
             shaderStages.get(0).sType$Default().stage(VK_SHADER_STAGE_VERTEX_BIT).module(vertexModule).pName(stack.UTF8("main"));
@@ -165,7 +174,8 @@ public final class GraphicsRun {
                     .pStages(shaderStages)
                     .pVertexInputState(VkPipelineVertexInputStateCreateInfo.calloc(stack).sType$Default()
                             .pVertexBindingDescriptions(vbind).pVertexAttributeDescriptions(attrs))
-                    .pInputAssemblyState(VkPipelineInputAssemblyStateCreateInfo.calloc(stack).sType$Default().topology(VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST))
+                    .pInputAssemblyState(VkPipelineInputAssemblyStateCreateInfo.calloc(stack).sType$Default()
+                            .topology(point ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST))
                     .pViewportState(VkPipelineViewportStateCreateInfo.calloc(stack).sType$Default()
                             .pViewports(VkViewport.calloc(1, stack).x(0).y(0).width(WIDTH).height(HEIGHT).minDepth(0).maxDepth(1))
                             .pScissors(area(stack)))
@@ -197,7 +207,7 @@ public final class GraphicsRun {
             vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
             scope.record(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, bindings, in);
             vkCmdBindVertexBuffers(cb, 0, stack.longs(vertices.buffer(), vertices.buffer()), stack.longs(0, 0));
-            vkCmdDraw(cb, 3, 1, 0, 0);
+            vkCmdDraw(cb, point ? 1 : 3, 1, 0, 0);
             VK13.vkCmdEndRendering(cb);
 
             RunScope.Buf readback = scope.buffer(16 * WIDTH * HEIGHT * Math.max(1, locations) + WIDTH * HEIGHT, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
