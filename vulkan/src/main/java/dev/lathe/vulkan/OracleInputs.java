@@ -6,6 +6,7 @@ import dev.lathe.ir.Variable;
 import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.op.FloatBits;
+import java.util.Map;
 
 /**
  * Random inputs for a comparison with a Vulkan implementation: {@link RandomProgramGenerator#randomInputs}'s,
@@ -23,7 +24,24 @@ public final class OracleInputs {
 
     /** The inputs of {@code seed} for {@code shader}. */
     public static ShaderInputs draw(Shader shader, long seed) {
+        return draw(shader, seed, Map.of());
+    }
+
+    /**
+     * The inputs of {@code seed} for {@code shader}, a texture named in {@code layers} given that
+     * many layers (a cube map's six faces, which a Vulkan image of one must have).
+     */
+    public static ShaderInputs draw(Shader shader, long seed, Map<String, Integer> layers) {
         ShaderInputs in = RandomProgramGenerator.randomInputs(shader, seed);
+        java.util.SplittableRandom r = new java.util.SplittableRandom(seed ^ 0x6c617468L);
+        for (var e : layers.entrySet()) {
+            dev.lathe.ir.interp.Texture t = in.texture(e.getKey());
+            if (t == null || t.depth() == e.getValue()) continue;
+            // more layers: the given ones, then random texels of the same kind (taken from the given ones)
+            long[] given = t.texels(), texels = new long[t.width() * t.height() * e.getValue() * 4];
+            for (int k = 0; k < texels.length; k++) texels[k] = k < given.length ? given[k] : given[r.nextInt(given.length)];
+            in.setTexture(e.getKey(), new dev.lathe.ir.interp.Texture(t.width(), t.height(), e.getValue(), texels));
+        }
         for (Variable v : shader.variables()) {
             if (v.kind() != Variable.Kind.INPUT && v.kind() != Variable.Kind.UNIFORM) continue;
             if (v.type().base() != BaseType.FLOAT) continue;

@@ -182,7 +182,7 @@ final class RunScope implements AutoCloseable {
             }
             long sampler = iface.textures().isEmpty() && iface.samplers().isEmpty() ? 0 : nearestSampler();
             for (SpirvInterface.Texture t : iface.textures()) {
-                long view = texture(in.texture(t.name()), t.dims(), t.base());
+                long view = texture(in.texture(t.name()), t);
                 VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).sampler(t.combined() ? sampler : 0).imageView(view)
                         .imageLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
                 vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
@@ -224,15 +224,21 @@ final class RunScope implements AutoCloseable {
     }
 
     /** An image with its memory and a view. */
-    record Img(long image, long view, int aspect) {}
+    record Img(long image, long view, int aspect, int layers) {}
 
     /** A one-level, one-layer image of {@code dims} dimensions (its view of the same type). */
     Img image(int dims, int format, int width, int height, int depth, int usage, int aspect) {
+        int type = dims == 1 ? VK_IMAGE_TYPE_1D : dims == 2 ? VK_IMAGE_TYPE_2D : VK_IMAGE_TYPE_3D;
+        int viewType = dims == 1 ? VK_IMAGE_VIEW_TYPE_1D : dims == 2 ? VK_IMAGE_VIEW_TYPE_2D : VK_IMAGE_VIEW_TYPE_3D;
+        return image(type, viewType, 0, 1, format, width, height, depth, usage, aspect);
+    }
+
+    /** A one-level image of {@code layers} layers, and a view of {@code viewType} on all of them. */
+    Img image(int type, int viewType, int flags, int layers, int format, int width, int height, int depth, int usage, int aspect) {
         try (MemoryStack stack = stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
-            int type = dims == 1 ? VK_IMAGE_TYPE_1D : dims == 2 ? VK_IMAGE_TYPE_2D : VK_IMAGE_TYPE_3D;
-            VkImageCreateInfo ici = VkImageCreateInfo.calloc(stack).sType$Default().imageType(type).format(format)
-                    .mipLevels(1).arrayLayers(1).samples(VK_SAMPLE_COUNT_1_BIT).tiling(VK_IMAGE_TILING_OPTIMAL)
+            VkImageCreateInfo ici = VkImageCreateInfo.calloc(stack).sType$Default().flags(flags).imageType(type).format(format)
+                    .mipLevels(1).arrayLayers(layers).samples(VK_SAMPLE_COUNT_1_BIT).tiling(VK_IMAGE_TILING_OPTIMAL)
                     .usage(usage).sharingMode(VK_SHARING_MODE_EXCLUSIVE).initialLayout(VK_IMAGE_LAYOUT_UNDEFINED);
             ici.extent().set(width, height, depth);
             check(vkCreateImage(d, ici, null, lp), "vkCreateImage");
@@ -245,13 +251,12 @@ final class RunScope implements AutoCloseable {
             long memory = lp.get(0);
             onClose(() -> vkFreeMemory(d, memory, null));
             check(vkBindImageMemory(d, image, memory, 0), "vkBindImageMemory");
-            int viewType = dims == 1 ? VK_IMAGE_VIEW_TYPE_1D : dims == 2 ? VK_IMAGE_VIEW_TYPE_2D : VK_IMAGE_VIEW_TYPE_3D;
             VkImageViewCreateInfo vci = VkImageViewCreateInfo.calloc(stack).sType$Default().image(image).viewType(viewType).format(format);
-            vci.subresourceRange().aspectMask(aspect).levelCount(1).layerCount(1);
+            vci.subresourceRange().aspectMask(aspect).levelCount(1).layerCount(layers);
             check(vkCreateImageView(d, vci, null, lp), "vkCreateImageView");
             long view = lp.get(0);
             onClose(() -> vkDestroyImageView(d, view, null));
-            return new Img(image, view, aspect);
+            return new Img(image, view, aspect, layers);
         }
     }
 
@@ -261,7 +266,7 @@ final class RunScope implements AutoCloseable {
             VkImageMemoryBarrier.Buffer b = VkImageMemoryBarrier.calloc(1, stack).sType$Default().oldLayout(from).newLayout(to)
                     .srcAccessMask(VK_ACCESS_MEMORY_WRITE_BIT).dstAccessMask(VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT)
                     .srcQueueFamilyIndex(VK_QUEUE_FAMILY_IGNORED).dstQueueFamilyIndex(VK_QUEUE_FAMILY_IGNORED).image(img.image());
-            b.get(0).subresourceRange().aspectMask(img.aspect()).levelCount(1).layerCount(1);
+            b.get(0).subresourceRange().aspectMask(img.aspect()).levelCount(1).layerCount(img.layers());
             vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, null, null, b);
         }
     }
@@ -270,16 +275,34 @@ final class RunScope implements AutoCloseable {
      * The texture the inputs give (a texture not given is one texel of zeros, as in the
      * interpreter), as a 32-bit RGBA image of its texel type holding exactly its texels' bits, ready to sample.
      */
-    private long texture(dev.lathe.ir.interp.Texture t, int dims, char base) {
+    private long texture(dev.lathe.ir.interp.Texture t, SpirvInterface.Texture tex) {
         if (t == null) t = new dev.lathe.ir.interp.Texture(1, 1, 1, new long[4]);
+        char base = tex.base();
         int format = base == 'f' ? VK_FORMAT_R32G32B32A32_SFLOAT : base == 'i' ? VK_FORMAT_R32G32B32A32_SINT : VK_FORMAT_R32G32B32A32_UINT;
+        // the IR texture's last dimension is an array's layers or a cube's faces: Vulkan's layers
+        int dims = tex.dims();
         int h = dims >= 2 ? t.height() : 1, depth = dims == 3 ? t.depth() : 1;
-        Img img = image(dims, format, t.width(), h, depth, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+        int usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+        Img img;
+        if (tex.cube() || tex.arrayed()) {
+            int layers = tex.spirvDim() == 0 ? h : depth;
+            if (tex.cube() && (layers % 6 != 0 || t.width() != h)) {
+                throw new UnsupportedOperationException("cube texture " + tex.name() + " of " + t.width() + "x" + h + "x" + layers + " (square faces, six a cube)");
+            }
+            int type = tex.spirvDim() == 0 ? VK_IMAGE_TYPE_1D : VK_IMAGE_TYPE_2D;
+            int viewType = tex.cube() ? (tex.arrayed() ? VK_IMAGE_VIEW_TYPE_CUBE_ARRAY : VK_IMAGE_VIEW_TYPE_CUBE)
+                    : tex.spirvDim() == 0 ? VK_IMAGE_VIEW_TYPE_1D_ARRAY : VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+            img = image(type, viewType, tex.cube() ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0, layers, format, t.width(),
+                    tex.spirvDim() == 0 ? 1 : h, 1, usage, VK_IMAGE_ASPECT_COLOR_BIT);
+        } else {
+            img = image(dims, format, t.width(), h, depth, usage, VK_IMAGE_ASPECT_COLOR_BIT);
+        }
         long[] texels = t.texels();
         int count = t.width() * h * depth * 4;
         byte[] bytes = new byte[4 * count];
         for (int k = 0; k < count; k++) for (int i = 0; i < 4; i++) bytes[4 * k + i] = (byte) (texels[k] >>> (8 * i));
-        upload(img, bytes, t.width(), h, depth, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        if (img.layers() > 1) upload(img, bytes, t.width(), tex.spirvDim() == 0 ? 1 : h, 1, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        else upload(img, bytes, t.width(), h, depth, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
         return img.view();
     }
 
@@ -312,7 +335,7 @@ final class RunScope implements AutoCloseable {
         transition(cb, img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         try (MemoryStack stack = stackPush()) {
             VkBufferImageCopy.Buffer region = VkBufferImageCopy.calloc(1, stack);
-            region.get(0).imageSubresource().aspectMask(VK_IMAGE_ASPECT_COLOR_BIT).layerCount(1);
+            region.get(0).imageSubresource().aspectMask(VK_IMAGE_ASPECT_COLOR_BIT).layerCount(img.layers());
             region.get(0).imageExtent().set(width, height, depth);
             vkCmdCopyBufferToImage(cb, staging.buffer(), img.image(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, region);
         }

@@ -57,9 +57,11 @@ public final class VulkanOracle {
     public static Verdict check(VulkanDevice vk, byte[] spirv, Shader shader, int wanted, int maxSeeds, int workgroups, Words unordered) {
         int decided = 0;
         long seed = 0;
+        Map<String, Integer> layers = new java.util.HashMap<>();
+        for (SpirvInterface.Texture t : SpirvInterface.read(spirv).textures()) if (t.layersWanted() > 0) layers.put(t.name(), t.layersWanted());
         try {
             for (; seed < maxSeeds && decided < wanted; seed++) {
-                ShaderInputs in = OracleInputs.draw(shader, seed);
+                ShaderInputs in = OracleInputs.draw(shader, seed, layers);
                 List<ShaderOutputs[]> pairs = shader.stage() == Stage.COMPUTE
                         ? List.<ShaderOutputs[]>of(compute(vk, spirv, shader, in, workgroups, unordered)) : graphics(vk, spirv, shader, in, seed);
                 boolean setDecided = true;

@@ -32,7 +32,11 @@ class GraphicsOracleTest extends LavapipeTest {
     static final int DECIDED = 16, MAX_SEEDS = 128;
 
     /** Disagreements found by the oracle and still open (issue 28), by file, with what is known. */
-    static final Map<String, String> OPEN = Map.of();
+    static final Map<String, String> OPEN = Map.of(
+            // lavapipe's deviation, not Lathe's: a cube array layer of -1818985312 (input set 20) samples the last cube, where
+            // Vulkan takes clamp(roundEven(layer), 0, cubes - 1) = 0, as Lathe does; -10000000 samples the first (6 x layer
+            // overflows 32 bits in the driver, it seems)
+            "cube_array.frag.spv", "lavapipe picks the wrong cube for a layer index near -2^31");
 
 
     /** How one shader fared ({@link VulkanOracle.Verdict#summary}). */

@@ -597,16 +597,23 @@ public final class Interpreter {
                             i.src(v.isArray() ? 1 : 0));
                 }
                 case TEX, TXL -> {
-                    // nearest sampling of one level: a coordinate decides only which texel, so an
-                    // interval inside one texel decides it (the level of detail decides nothing)
+                    // nearest sampling of one level: a coordinate decides only which texel, so one
+                    // whose interval stays inside a texel decides it (the level of detail decides
+                    // nothing). Vulkan computes the texel coordinate with subTexelPrecisionBits of
+                    // fraction, at least 4: within 1/16 of a texel's edge, either texel may be taken.
                     int coord = v.isArray() ? 1 : 0;
                     if (v.isArray()) prec.readsExactly(i.src(0), what);
                     Texture t = textureOf(v, v.isArray() ? element(v, read(i.src(0).value())[0]) : 0, in);
                     int[] sizes = {t.width(), t.height(), t.depth()};
+                    long[] at = read(i.src(coord).value());
                     for (int c = 0; c < i.src(coord).numComponentsRead(); c++) {
                         double[] iv = prec.of(i.src(coord), c);
-                        if (iv != null && nearest(FloatBits.fromDouble(iv[0], 32), sizes[c]) != nearest(FloatBits.fromDouble(iv[1], 32), sizes[c])) {
-                            prec.undecided(what + " at a coordinate a Vulkan implementation may compute differently may sample another texel");
+                        double u = Float.intBitsToFloat((int) at[i.src(coord).component(c)]);
+                        double lo = iv == null ? u : iv[0], hi = iv == null ? u : iv[1];
+                        if (Double.isNaN(lo) || Double.isNaN(hi)) continue;
+                        double slack = SUB_TEXEL / sizes[c];
+                        if (nearest(FloatBits.fromDouble(lo - slack, 32), sizes[c]) != nearest(FloatBits.fromDouble(hi + slack, 32), sizes[c])) {
+                            prec.undecided(what + " at a coordinate near a texel's edge may sample either texel");
                         }
                     }
                     prec.exact(d);
@@ -759,6 +766,9 @@ public final class Interpreter {
             }
         }
     }
+
+    /** The fraction of a texel Vulkan's texel selection may be off by: 2^-subTexelPrecisionBits, whose least is 4. */
+    private static final double SUB_TEXEL = 0x1p-4;
 
     private static int nearest(long coordBits, int size) {
         float u = Float.intBitsToFloat((int) coordBits);
