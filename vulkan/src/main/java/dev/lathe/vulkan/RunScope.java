@@ -180,10 +180,11 @@ final class RunScope implements AutoCloseable {
                     write(stack, descriptorSets[b.set()], b.binding(), e, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, buf, (long) e * b.stride(), range);
                 }
             }
-            long sampler = iface.textures().isEmpty() && iface.samplers().isEmpty() ? 0 : nearestSampler();
+            long sampler = iface.textures().isEmpty() && iface.samplers().isEmpty() ? 0 : nearestSampler(false);
+            long comparing = iface.textures().stream().anyMatch(SpirvInterface.Texture::depth) ? nearestSampler(true) : 0;
             for (SpirvInterface.Texture t : iface.textures()) {
                 long view = texture(in.texture(t.name()), t);
-                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).sampler(t.combined() ? sampler : 0).imageView(view)
+                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).sampler(t.combined() ? (t.depth() ? comparing : sampler) : 0).imageView(view)
                         .imageLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
                 vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
                         .dstArrayElement(t.element()).descriptorType(t.combined() ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE)
@@ -208,14 +209,16 @@ final class RunScope implements AutoCloseable {
 
     /**
      * The sampler of the interpreter's model: the nearest texel of the one level, clamped to the
-     * edge (Vulkan's NEAREST filter and CLAMP_TO_EDGE addressing).
+     * edge (Vulkan's NEAREST filter and CLAMP_TO_EDGE addressing); for depth comparisons, the
+     * compare op the frontend takes every shadow sampler to have, LESS_OR_EQUAL (spirv/README.md).
      */
-    private long nearestSampler() {
+    private long nearestSampler(boolean compare) {
         try (MemoryStack stack = stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
             check(vkCreateSampler(d, VkSamplerCreateInfo.calloc(stack).sType$Default().magFilter(VK_FILTER_NEAREST).minFilter(VK_FILTER_NEAREST)
                     .mipmapMode(VK_SAMPLER_MIPMAP_MODE_NEAREST).addressModeU(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
                     .addressModeV(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE).addressModeW(VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE)
+                    .compareEnable(compare).compareOp(VK_COMPARE_OP_LESS_OR_EQUAL)
                     .minLod(0).maxLod(0).unnormalizedCoordinates(false), null, lp), "vkCreateSampler");
             long sampler = lp.get(0);
             onClose(() -> vkDestroySampler(d, sampler, null));
@@ -278,7 +281,10 @@ final class RunScope implements AutoCloseable {
     private long texture(dev.lathe.ir.interp.Texture t, SpirvInterface.Texture tex) {
         if (t == null) t = new dev.lathe.ir.interp.Texture(1, 1, 1, new long[4]);
         char base = tex.base();
-        int format = base == 'f' ? VK_FORMAT_R32G32B32A32_SFLOAT : base == 'i' ? VK_FORMAT_R32G32B32A32_SINT : VK_FORMAT_R32G32B32A32_UINT;
+        // a depth texture holds the red channel as 32-bit float depth
+        int format = tex.depth() ? VK_FORMAT_D32_SFLOAT
+                : base == 'f' ? VK_FORMAT_R32G32B32A32_SFLOAT : base == 'i' ? VK_FORMAT_R32G32B32A32_SINT : VK_FORMAT_R32G32B32A32_UINT;
+        int aspect = tex.depth() ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
         // the IR texture's last dimension is an array's layers or a cube's faces: Vulkan's layers
         int dims = tex.dims();
         int h = dims >= 2 ? t.height() : 1, depth = dims == 3 ? t.depth() : 1;
@@ -293,14 +299,17 @@ final class RunScope implements AutoCloseable {
             int viewType = tex.cube() ? (tex.arrayed() ? VK_IMAGE_VIEW_TYPE_CUBE_ARRAY : VK_IMAGE_VIEW_TYPE_CUBE)
                     : tex.spirvDim() == 0 ? VK_IMAGE_VIEW_TYPE_1D_ARRAY : VK_IMAGE_VIEW_TYPE_2D_ARRAY;
             img = image(type, viewType, tex.cube() ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT : 0, layers, format, t.width(),
-                    tex.spirvDim() == 0 ? 1 : h, 1, usage, VK_IMAGE_ASPECT_COLOR_BIT);
+                    tex.spirvDim() == 0 ? 1 : h, 1, usage, aspect);
         } else {
-            img = image(dims, format, t.width(), h, depth, usage, VK_IMAGE_ASPECT_COLOR_BIT);
+            img = image(dims, format, t.width(), h, depth, usage, aspect);
         }
         long[] texels = t.texels();
-        int count = t.width() * h * depth * 4;
-        byte[] bytes = new byte[4 * count];
-        for (int k = 0; k < count; k++) for (int i = 0; i < 4; i++) bytes[4 * k + i] = (byte) (texels[k] >>> (8 * i));
+        int per = tex.depth() ? 1 : 4; // a depth texel is its red channel
+        int count = t.width() * h * depth;
+        byte[] bytes = new byte[4 * per * count];
+        for (int k = 0; k < count; k++) {
+            for (int c = 0; c < per; c++) for (int i = 0; i < 4; i++) bytes[4 * (per * k + c) + i] = (byte) (texels[4 * k + c] >>> (8 * i));
+        }
         if (img.layers() > 1) upload(img, bytes, t.width(), tex.spirvDim() == 0 ? 1 : h, 1, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
         else upload(img, bytes, t.width(), h, depth, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
         return img.view();
@@ -335,7 +344,7 @@ final class RunScope implements AutoCloseable {
         transition(cb, img, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
         try (MemoryStack stack = stackPush()) {
             VkBufferImageCopy.Buffer region = VkBufferImageCopy.calloc(1, stack);
-            region.get(0).imageSubresource().aspectMask(VK_IMAGE_ASPECT_COLOR_BIT).layerCount(img.layers());
+            region.get(0).imageSubresource().aspectMask(img.aspect()).layerCount(img.layers());
             region.get(0).imageExtent().set(width, height, depth);
             vkCmdCopyBufferToImage(cb, staging.buffer(), img.image(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, region);
         }

@@ -99,7 +99,8 @@ public final class SpirvInterface {
      * (sampled through a {@link #samplers() sampler} of its own binding); element {@code element}
      * of an array of them (named {@code name[k]}, as the IR names an array's textures).
      */
-    public record Texture(String name, int set, int binding, int element, int dims, char base, boolean combined, int spirvDim, boolean arrayed) {
+    public record Texture(String name, int set, int binding, int element, int dims, char base, boolean combined, int spirvDim, boolean arrayed,
+                          boolean depth) {
         /** Whether it is a cube map (or an array of them). */
         public boolean cube() {
             return spirvDim == 3;
@@ -421,22 +422,24 @@ public final class SpirvInterface {
                         op = t[0] & 0xffff;
                     }
                     int[] image = op == OP_TYPE_SAMPLED_IMAGE ? types.get(t[2]) : op == OP_TYPE_IMAGE ? t : null;
-                    // Dim 1D, 2D, 3D, Cube (arrayed but 3D); not a depth (shadow) image, not multisampled; sampled (not a storage image)
-                    boolean plain = image != null && image[3] <= 3 && image[4] != 1 && !(image[5] == 1 && image[3] == 2) && image[6] == 0 && image[7] == 1;
+                    // Dim 1D, 2D, 3D, Cube (arrayed but 3D); not multisampled; sampled (not a storage image); a depth
+                    // (shadow) image combined with its sampler
+                    boolean plain = image != null && image[3] <= 3 && !(image[5] == 1 && image[3] == 2) && image[6] == 0 && image[7] == 1
+                            && (image[4] != 1 || op == OP_TYPE_SAMPLED_IMAGE);
                     if (plain) {
                         Shape texel = shape(image[2], 0, false);
                         // the IR texture's dimensions: a cube's faces and an array's layers are one more
                         int dims = image[3] == 3 ? 3 : image[3] + 1 + image[5];
                         for (int e = 0; e < Math.max(1, elements); e++) {
                             textures.add(new Texture(elements == 0 ? instance : instance + "[" + e + "]", set, binding, e, dims, texel.base(),
-                                    op == OP_TYPE_SAMPLED_IMAGE, image[3], image[5] == 1));
+                                    op == OP_TYPE_SAMPLED_IMAGE, image[3], image[5] == 1, image[4] == 1));
                         }
                     } else if (image != null && elements == 0 && image[7] == 2 && image[3] <= 2 && image[5] == 0 && image[6] == 0
                             && dev.lathe.ir.ImageFormat.ofSpirv(image[8]) != null
                             && StorageImageFormats.vulkanFormat(dev.lathe.ir.ImageFormat.ofSpirv(image[8])) != 0) {
                         images.add(new StorageImage(instance, set, binding, image[3] + 1, dev.lathe.ir.ImageFormat.ofSpirv(image[8])));
                     } else if (seen.add(instance)) {
-                        unsupported.add((op == OP_TYPE_RUNTIME_ARRAY ? "run-time sized arrays of textures" : image != null && image[7] == 2 ? "storage images" : image != null && image[4] == 1 ? "depth-comparison textures"
+                        unsupported.add((op == OP_TYPE_RUNTIME_ARRAY ? "run-time sized arrays of textures" : image != null && image[7] == 2 ? "storage images" : image != null && image[4] == 1 ? "depth-comparison textures with a sampler of their own"
                                 : "cube, layered or multisampled textures") + " (" + instance + ")");
                     }
                 }

@@ -67,6 +67,15 @@ public final class VulkanDevice implements AutoCloseable {
         this.features = features;
     }
 
+    /** The device's {@code subTexelPrecisionBits} limit: the fraction bits its texel selection keeps. */
+    public int subTexelPrecisionBits() {
+        try (MemoryStack stack = stackPush()) {
+            VkPhysicalDeviceProperties props = VkPhysicalDeviceProperties.calloc(stack);
+            vkGetPhysicalDeviceProperties(physical, props);
+            return props.limits().subTexelPrecisionBits();
+        }
+    }
+
     /** The device's name, e.g. {@code llvmpipe (LLVM 15.0.6, 256 bits)}. */
     public String name() {
         return name;

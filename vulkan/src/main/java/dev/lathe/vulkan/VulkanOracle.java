@@ -83,7 +83,7 @@ public final class VulkanOracle {
     }
 
     private static ShaderOutputs[] compute(VulkanDevice vk, byte[] spirv, Shader shader, ShaderInputs in, int workgroups, Words unordered) {
-        ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision().dispatch(in, workgroups, 1, 1);
+        ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision(vk.subTexelPrecisionBits()).dispatch(in, workgroups, 1, 1);
         ShaderOutputs real = ComputeRun.dispatch(vk, spirv, in, workgroups);
         return new ShaderOutputs[] {reference, withReferenceWords(real, reference, unordered)};
     }
@@ -98,7 +98,7 @@ public final class VulkanOracle {
         for (int k = 0; k < real.size(); k++) {
             if (fragment) GraphicsRun.fragmentInputs(in, k % GraphicsRun.WIDTH, k / GraphicsRun.WIDTH);
             else GraphicsRun.vertexInputs(in, firstVertex, instance, k);
-            ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision().run(in);
+            ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision(vk.subTexelPrecisionBits()).run(in);
             pairs.add(new ShaderOutputs[] {reference, comparable(real.get(k), reference)});
         }
         return pairs;

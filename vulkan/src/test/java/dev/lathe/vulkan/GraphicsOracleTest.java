@@ -94,11 +94,13 @@ class GraphicsOracleTest extends LavapipeTest {
     }
 
     /**
-     * Shaders whose outputs Vulkan's precision leaves so open that a wrong mix still fits: fbm's
-     * hash is fract(sin(x) · 43758.5453), and sin's allowed error of 2^-11, times 43758, spans
-     * every fraction.
+     * Mixing shaders where swapping mix's operands cannot show: fbm's hash is
+     * fract(sin(x) · 43758.5453), and sin's allowed error of 2^-11, times 43758, spans every
+     * fraction; sky_layers mixes with a = 0.5, where the swap changes nothing.
      */
-    static final Map<String, String> TOO_OPEN_FOR_MIX = Map.of("fbm.frag.spv", "fract(sin(x) * 43758.5453) may be any fraction");
+    static final Map<String, String> TOO_OPEN_FOR_MIX = Map.of(
+            "fbm.frag.spv", "fract(sin(x) * 43758.5453) may be any fraction",
+            "sky_layers.frag.spv", "mix(x, y, 0.5) = mix(y, x, 0.5)");
 
     /**
      * The oracle catches a wrong translation that every self-comparison missed (issue 28): with
@@ -148,6 +150,6 @@ class GraphicsOracleTest extends LavapipeTest {
             if (disagrees != OPEN.containsKey(file)) unexpected.add(r + (disagrees ? "" : " (listed as open: " + OPEN.get(file) + ")"));
         }
         assertEquals(List.of(), unexpected, String.join("\n", report));
-        assertTrue(report.stream().filter(r -> r.contains(": agree")).count() >= 47, String.join("\n", report));
+        assertTrue(report.stream().filter(r -> r.contains(": agree")).count() >= 49, String.join("\n", report));
     }
 }

@@ -63,6 +63,8 @@ public final class Interpreter {
     private BiConsumer<Value, long[]> observer;
     private boolean trackNans;
     private boolean trackPrecision;
+    /** The fraction of a texel Vulkan's texel selection may be off by, when precision is tracked. */
+    private double subTexel = 0x1p-4;
 
     /** An interpreter of {@code shader}'s entry point with the default iteration limit. */
     public Interpreter(Shader shader) {
@@ -119,7 +121,18 @@ public final class Interpreter {
      * value decided something is undecided.
      */
     public Interpreter trackPrecision() {
+        return trackPrecision(4);
+    }
+
+    /**
+     * {@link #trackPrecision()} for a device whose texel selection keeps {@code subTexelPrecisionBits}
+     * of fraction (its limit of that name; Vulkan requires at least 4): a coordinate within
+     * 2^-bits of a texel's edge may take either texel.
+     */
+    public Interpreter trackPrecision(int subTexelPrecisionBits) {
+        if (subTexelPrecisionBits < 4) throw new IllegalArgumentException("subTexelPrecisionBits is at least 4 in Vulkan, not " + subTexelPrecisionBits);
         this.trackPrecision = true;
+        this.subTexel = Math.scalb(1.0, -subTexelPrecisionBits);
         return this;
     }
 
@@ -600,7 +613,7 @@ public final class Interpreter {
                     // nearest sampling of one level: a coordinate decides only which texel, so one
                     // whose interval stays inside a texel decides it (the level of detail decides
                     // nothing). Vulkan computes the texel coordinate with subTexelPrecisionBits of
-                    // fraction, at least 4: within 1/16 of a texel's edge, either texel may be taken.
+                    // fraction: within 2^-bits of a texel's edge, either texel may be taken.
                     int coord = v.isArray() ? 1 : 0;
                     if (v.isArray()) prec.readsExactly(i.src(0), what);
                     Texture t = textureOf(v, v.isArray() ? element(v, read(i.src(0).value())[0]) : 0, in);
@@ -611,7 +624,7 @@ public final class Interpreter {
                         double u = Float.intBitsToFloat((int) at[i.src(coord).component(c)]);
                         double lo = iv == null ? u : iv[0], hi = iv == null ? u : iv[1];
                         if (Double.isNaN(lo) || Double.isNaN(hi)) continue;
-                        double slack = SUB_TEXEL / sizes[c];
+                        double slack = subTexel / sizes[c];
                         if (nearest(FloatBits.fromDouble(lo - slack, 32), sizes[c]) != nearest(FloatBits.fromDouble(hi + slack, 32), sizes[c])) {
                             prec.undecided(what + " at a coordinate near a texel's edge may sample either texel");
                         }
@@ -766,9 +779,6 @@ public final class Interpreter {
             }
         }
     }
-
-    /** The fraction of a texel Vulkan's texel selection may be off by: 2^-subTexelPrecisionBits, whose least is 4. */
-    private static final double SUB_TEXEL = 0x1p-4;
 
     private static int nearest(long coordBits, int size) {
         float u = Float.intBitsToFloat((int) coordBits);
