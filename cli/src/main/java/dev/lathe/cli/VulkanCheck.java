@@ -14,8 +14,8 @@ import java.util.Map;
 
 /**
  * {@code lathe shaderdb --check-vulkan N}: every shader with SPIR-V (a .spv, or GLSL compiled by
- * glslang) against the system's Vulkan through {@link VulkanOracle}, one line each, in the
- * corpus's order, and a count. Textual IR has no SPIR-V to hand a driver and is skipped.
+ * glslang) against the system's Vulkan through {@link VulkanOracle}, each input set also through
+ * the compiled binary in the simulator, one line each, in the corpus's order, and a count. Textual IR has no SPIR-V to hand a driver and is skipped.
  */
 final class VulkanCheck {
     private VulkanCheck() {}
@@ -42,7 +42,14 @@ final class VulkanCheck {
                         skipped++;
                         continue;
                     }
-                    v = VulkanOracle.check(vk, spirv, SpirvFrontend.read(name, spirv), wanted, 16 * wanted, 2, null);
+                    dev.lathe.ir.Shader shader = SpirvFrontend.read(name, spirv);
+                    java.util.function.BiFunction<dev.lathe.ir.interp.ShaderInputs, Integer, dev.lathe.ir.interp.ShaderOutputs> binary;
+                    try {
+                        binary = dev.lathe.driver.shaderdb.DifferentialCheck.binary(shader);
+                    } catch (RuntimeException e) {
+                        binary = null; // the target does not take it (the corpus run says why): the device and the interpreter still meet
+                    }
+                    v = VulkanOracle.check(vk, spirv, shader, wanted, 16 * wanted, 2, null, binary);
                 } catch (ShaderSources.SourceException | SpirvException e) {
                     v = new VulkanOracle.Verdict(VulkanOracle.Verdict.Kind.NOT_RUN, e.getMessage(), 0, 0);
                 }

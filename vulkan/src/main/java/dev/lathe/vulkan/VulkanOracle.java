@@ -55,6 +55,16 @@ public final class VulkanOracle {
      * words not compared.
      */
     public static Verdict check(VulkanDevice vk, byte[] spirv, Shader shader, int wanted, int maxSeeds, int workgroups, Words unordered) {
+        return check(vk, spirv, shader, wanted, maxSeeds, workgroups, unordered, null);
+    }
+
+    /**
+     * {@link #check(VulkanDevice, byte[], Shader, int, int, int, Words)}, and every input set also
+     * through {@code binary} (the shader compiled and simulated: inputs and workgroups to
+     * outputs; null: none), which must match the interpreter bit for bit under the NaN contract.
+     */
+    public static Verdict check(VulkanDevice vk, byte[] spirv, Shader shader, int wanted, int maxSeeds, int workgroups, Words unordered,
+                                java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         int decided = 0;
         long seed = 0;
         Map<String, Integer> layers = new java.util.HashMap<>();
@@ -63,14 +73,23 @@ public final class VulkanOracle {
             for (; seed < maxSeeds && decided < wanted; seed++) {
                 ShaderInputs in = OracleInputs.draw(shader, seed, layers);
                 List<ShaderOutputs[]> pairs = shader.stage() == Stage.COMPUTE
-                        ? List.<ShaderOutputs[]>of(compute(vk, spirv, shader, in, workgroups, unordered)) : graphics(vk, spirv, shader, in, seed);
+                        ? List.<ShaderOutputs[]>of(compute(vk, spirv, shader, in, workgroups, unordered, binary))
+                        : graphics(vk, spirv, shader, in, seed, binary);
+                for (int k = 0; k < pairs.size(); k++) {
+                    ShaderOutputs[] p = pairs.get(k);
+                    if (p.length < 4) continue;
+                    ShaderOutputs.Comparison c = p[2].compareUnderNanContract(p[3]);
+                    if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
+                        return new Verdict(Verdict.Kind.DISAGREE, "input set " + seed + where(shader, k) + ": the simulated binary disagrees with the interpreter: "
+                                + c.detail(), decided, seed + 1);
+                    }
+                }
                 boolean setDecided = true;
                 for (int k = 0; k < pairs.size(); k++) {
                     ShaderOutputs reference = pairs.get(k)[0], real = pairs.get(k)[1];
                     ShaderOutputs.Comparison c = reference.compareUnderNanContract(real);
                     if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
-                        String where = shader.stage() == Stage.COMPUTE ? "" : ", " + (shader.stage() == Stage.FRAGMENT ? "fragment " : "vertex ") + k;
-                        return new Verdict(Verdict.Kind.DISAGREE, "input set " + seed + where + ": " + c.detail(), decided, seed + 1);
+                        return new Verdict(Verdict.Kind.DISAGREE, "input set " + seed + where(shader, k) + ": " + c.detail(), decided, seed + 1);
                     }
                     setDecided &= c.kind() == ShaderOutputs.Comparison.Kind.KEPT && reference.undecidedUnderNanContract() == null;
                 }
@@ -82,14 +101,26 @@ public final class VulkanOracle {
         return new Verdict(decided >= wanted ? Verdict.Kind.AGREE : Verdict.Kind.TOO_FEW_DECIDED, null, decided, seed);
     }
 
-    private static ShaderOutputs[] compute(VulkanDevice vk, byte[] spirv, Shader shader, ShaderInputs in, int workgroups, Words unordered) {
+    private static String where(Shader shader, int k) {
+        return shader.stage() == Stage.COMPUTE ? "" : ", " + (shader.stage() == Stage.FRAGMENT ? "fragment " : "vertex ") + k;
+    }
+
+    /**
+     * {reference, what the device gave} and, with a binary, {the interpreter's exact run, the
+     * simulator's}: the binary is held to the interpreter's bits, not to Vulkan's latitude.
+     */
+    private static ShaderOutputs[] compute(VulkanDevice vk, byte[] spirv, Shader shader, ShaderInputs in, int workgroups, Words unordered,
+                                           java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision(vk.subTexelPrecisionBits()).dispatch(in, workgroups, 1, 1);
         ShaderOutputs real = ComputeRun.dispatch(vk, spirv, in, workgroups);
-        return new ShaderOutputs[] {reference, withReferenceWords(real, reference, unordered)};
+        if (binary == null) return new ShaderOutputs[] {reference, withReferenceWords(real, reference, unordered)};
+        return new ShaderOutputs[] {reference, withReferenceWords(real, reference, unordered),
+                new Interpreter(shader).trackNans().dispatch(in, workgroups, 1, 1), binary.apply(in, workgroups)};
     }
 
     /** Each fragment of the quad, or each vertex of the triangle: {reference, what Vulkan drew}. */
-    private static List<ShaderOutputs[]> graphics(VulkanDevice vk, byte[] spirv, Shader shader, ShaderInputs in, long seed) {
+    private static List<ShaderOutputs[]> graphics(VulkanDevice vk, byte[] spirv, Shader shader, ShaderInputs in, long seed,
+                                                  java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         boolean fragment = shader.stage() == Stage.FRAGMENT;
         int firstVertex = (int) (seed * 7 % 100), instance = (int) (seed % 3);
         in.setVertexId(firstVertex).setInstanceId(instance);
@@ -99,7 +130,8 @@ public final class VulkanOracle {
             if (fragment) GraphicsRun.fragmentInputs(in, k % GraphicsRun.WIDTH, k / GraphicsRun.WIDTH);
             else GraphicsRun.vertexInputs(in, firstVertex, instance, k);
             ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision(vk.subTexelPrecisionBits()).run(in);
-            pairs.add(new ShaderOutputs[] {reference, comparable(real.get(k), reference)});
+            if (binary == null) pairs.add(new ShaderOutputs[] {reference, comparable(real.get(k), reference)});
+            else pairs.add(new ShaderOutputs[] {reference, comparable(real.get(k), reference), new Interpreter(shader).trackNans().run(in), binary.apply(in, 1)});
         }
         return pairs;
     }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The bundled compute shaders on lavapipe against Lathe's interpreter ({@link VulkanOracle}):
- * each must agree on 16 decided input sets. Shaders the oracle cannot drive yet (textures,
+ * each must agree on 16 decided input sets, every one of which the compiled binary also runs
+ * in the simulator, bit for bit with the interpreter. Shaders the oracle cannot drive yet (textures,
  * images, nested blocks) are reported as not run; the disagreements found and not fixed yet are
  * listed in {@link #OPEN} with what is known, and the test fails when any other shader
  * disagrees, or when a listed one agrees again (the list must stay true).
@@ -58,6 +59,28 @@ class ComputeOracleTest extends LavapipeTest {
         assertTrue(vk.name().contains("llvmpipe"), vk.name());
     }
 
+    /** The oracle's input sets go through the binary too, held to the interpreter's bits: a binary one bit off is caught. */
+    @Test
+    void aBinaryThatDisagreesWithTheInterpreterIsCaught() throws IOException {
+        Path f = shaders().resolve("saxpy.comp.spv");
+        byte[] spirv = Files.readAllBytes(f);
+        dev.lathe.ir.Shader shader = SpirvFrontend.read(f.toString(), spirv);
+        var binary = GraphicsOracleTest.binary(shader);
+        assertEquals(VulkanOracle.Verdict.Kind.AGREE, VulkanOracle.check(vk, spirv, shader, 4, 16, 2, null, binary).kind());
+        VulkanOracle.Verdict off = VulkanOracle.check(vk, spirv, shader, 4, 16, 2, null, (in, groups) -> {
+            dev.lathe.ir.interp.ShaderOutputs o = binary.apply(in, groups);
+            java.util.Map<String, byte[]> buffers = new java.util.LinkedHashMap<>(o.buffers());
+            for (var e : buffers.entrySet()) {
+                byte[] b = e.getValue().clone();
+                if (b.length > 0) b[0] ^= 1;
+                e.setValue(b);
+            }
+            return new dev.lathe.ir.interp.ShaderOutputs(o.outputs(), buffers, o.discarded(), 0);
+        });
+        assertEquals(VulkanOracle.Verdict.Kind.DISAGREE, off.kind());
+        assertTrue(off.detail().contains("the simulated binary disagrees with the interpreter"), off.detail());
+    }
+
     @Test
     void bundledComputeShadersAgree() throws IOException {
         List<Path> files;
@@ -70,8 +93,9 @@ class ComputeOracleTest extends LavapipeTest {
         for (Path f : files) {
             String name = f.getFileName().toString();
             byte[] spirv = Files.readAllBytes(f);
-            VulkanOracle.Verdict v = VulkanOracle.check(vk, spirv, SpirvFrontend.read(f.toString(), spirv), DECIDED, MAX_SEEDS,
-                    ONE_WORKGROUP.containsKey(name) ? 1 : 2, SCHEDULE_DEPENDENT.get(name));
+            dev.lathe.ir.Shader shader = SpirvFrontend.read(f.toString(), spirv);
+            VulkanOracle.Verdict v = VulkanOracle.check(vk, spirv, shader, DECIDED, MAX_SEEDS,
+                    ONE_WORKGROUP.containsKey(name) ? 1 : 2, SCHEDULE_DEPENDENT.get(name), GraphicsOracleTest.binary(shader));
             report.add(name + ": " + v.summary());
             boolean disagrees = v.kind() == VulkanOracle.Verdict.Kind.DISAGREE || v.kind() == VulkanOracle.Verdict.Kind.TOO_FEW_DECIDED;
             if (disagrees != OPEN.containsKey(name)) unexpected.add(name + ": " + v.summary() + (disagrees ? "" : " (listed as open: " + OPEN.get(name) + ")"));

@@ -41,7 +41,18 @@ class GraphicsOracleTest extends LavapipeTest {
 
     /** How one shader fared ({@link VulkanOracle.Verdict#summary}). */
     static String check(Path f) throws IOException {
-        return check(f, shader -> { });
+        byte[] spirv = Files.readAllBytes(f);
+        Shader shader = SpirvFrontend.read(f.toString(), spirv);
+        return VulkanOracle.check(vk, spirv, shader, DECIDED, MAX_SEEDS, 1, null, binary(shader)).summary();
+    }
+
+    /** The shader compiled and simulated (DifferentialCheck.binary), or null when the target does not take it. */
+    static java.util.function.BiFunction<dev.lathe.ir.interp.ShaderInputs, Integer, dev.lathe.ir.interp.ShaderOutputs> binary(Shader shader) {
+        try {
+            return dev.lathe.driver.shaderdb.DifferentialCheck.binary(shader);
+        } catch (RuntimeException e) {
+            return null; // not supported by the target: the corpus test says so; here the device and the interpreter still meet
+        }
     }
 
     /** As {@link #check(Path)}, with the frontend's IR changed by {@code breakIt} first (a translation gone wrong). */

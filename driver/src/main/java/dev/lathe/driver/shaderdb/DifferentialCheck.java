@@ -139,6 +139,27 @@ public final class DifferentialCheck {
         return new Outcome(none, sets, compared, skipped, firstSkip, ran == 0 ? -1 : Math.round((double) cycles / ran));
     }
 
+    /**
+     * {@code shader} compiled with no inexact rule (every ALU instruction exact, so the binary
+     * must match the IR bit for bit under the NaN contract), as a function from inputs and a
+     * compute dispatch's workgroup count (unused by other stages) to the simulator's outputs: the
+     * binary another oracle (the Vulkan one) can hand its own input sets to.
+     *
+     * @throws RuntimeException (a compile error) when the shader does not compile
+     */
+    public static java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary(Shader shader) {
+        String text = IrPrinter.print(shader);
+        Shader exact = IrParser.parse("shader", text);
+        for (Instr i : exact.entryPoint().instructions()) {
+            if (i instanceof AluInstr a) a.setExact(true);
+        }
+        Program p = Compiler.compile(exact, Compiler.Options.defaults().withVerify(true)).machine().program();
+        return (in, groups) -> {
+            Simulator sim = new Simulator(p);
+            return p.shader().stage() == Stage.COMPUTE ? sim.dispatch(in, groups, 1, 1).outputs() : sim.run(in).outputs();
+        };
+    }
+
     /** The interpreter's outputs on input set {@code seed} (random inputs drawn from the shader's declarations). */
     public static ShaderOutputs interpret(Shader s, long seed) {
         return interpret(s, seed, Interpreter.DEFAULT_ITERATION_LIMIT);
