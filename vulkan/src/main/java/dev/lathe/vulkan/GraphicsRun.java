@@ -68,6 +68,9 @@ public final class GraphicsRun {
 
     private static final int POINT_COORD = 16;
 
+    /** Built-ins that differ between the fragments of a quad: FragCoord, PointCoord, SamplePosition, the barycentrics. */
+    private static final java.util.Set<Integer> QUAD_VARYING = java.util.Set.of(15, 16, 19, 5286, 5287);
+
     /**
      * The inputs fragment ({@code x}, {@code y}) of a {@link #fragment} draw sees: {@code in} with
      * the built-ins the draw defines set as it defines them (changes {@code in} and returns it).
@@ -118,6 +121,11 @@ public final class GraphicsRun {
             if (why != null) problems.add(why);
         }
         for (SpirvInterface.BuiltIn b : iface.builtInOutputs()) problems.add("the built-in output " + b.builtIn() + " (gl_FragDepth and the like)");
+        // every varying is the same on the whole quad, so a derivative is 0 on the device as in Lathe's model, unless it
+        // may be of a built-in that varies across the quad: compared only where the model defines it
+        if (iface.usesDerivatives() && iface.builtInInputs().stream().anyMatch(b -> QUAD_VARYING.contains(b.builtIn()))) {
+            problems.add("derivatives in a shader that reads gl_FragCoord or another value that varies across the quad (Lathe's derivatives are 0)");
+        }
         if (!problems.isEmpty()) throw new UnsupportedOperationException("the Vulkan oracle does not run " + String.join(", ", problems) + " yet");
         iface.requireSupported(vk, "fragment");
         try (RunScope scope = new RunScope(vk); MemoryStack stack = stackPush()) {

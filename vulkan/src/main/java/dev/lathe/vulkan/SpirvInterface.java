@@ -172,11 +172,13 @@ public final class SpirvInterface {
     private final List<Texture> textures;
     private final List<Sampler> samplers;
     private final List<StorageImage> images;
+    private final boolean derivatives;
 
     private SpirvInterface(String stage, String entryPoint, int[] localSize, List<Block> uniformBlocks, Block pushConstants,
                            List<StorageBuffer> storageBuffers, List<String> unsupported, List<Varying> inputs, List<Varying> outputs,
                            List<BuiltIn> builtInInputs, List<BuiltIn> builtInOutputs, List<Integer> capabilities,
-                           List<Texture> textures, List<Sampler> samplers, List<StorageImage> images) {
+                           List<Texture> textures, List<Sampler> samplers, List<StorageImage> images, boolean derivatives) {
+        this.derivatives = derivatives;
         this.images = images;
         this.textures = textures;
         this.samplers = samplers;
@@ -242,6 +244,11 @@ public final class SpirvInterface {
     /** The sampled textures, combined or not. */
     public List<Texture> textures() {
         return textures;
+    }
+
+    /** Whether the module takes a derivative (OpDPdx … OpFwidthCoarse). */
+    public boolean usesDerivatives() {
+        return derivatives;
     }
 
     /** The storage images. */
@@ -310,6 +317,7 @@ public final class SpirvInterface {
         final Map<Integer, Long> constants = new HashMap<>();
         final List<int[]> variables = new ArrayList<>();               // result type, id, storage class
         final List<Integer> capabilities = new ArrayList<>();
+        boolean derivatives;
         String stage = "unknown";
         String entryPoint = "main";
         int[] localSize = {1, 1, 1};
@@ -353,6 +361,7 @@ public final class SpirvInterface {
                     case OP_VARIABLE -> variables.add(new int[] {in[1], in[2], in[3]});
                     default -> {
                         if (op >= OP_TYPE_BOOL && op <= OP_TYPE_POINTER) types.put(in[1], in);
+                        if (op >= 207 && op <= 215) derivatives = true; // OpDPdx … OpFwidthCoarse
                     }
                 }
                 at += count;
@@ -447,7 +456,7 @@ public final class SpirvInterface {
             inputs.sort(java.util.Comparator.comparingInt(Varying::location));
             outputs.sort(java.util.Comparator.comparingInt(Varying::location));
             return new SpirvInterface(stage, entryPoint, localSize, ubos, push, ssbos, unsupported, inputs, outputs, builtInInputs, builtInOutputs,
-                    List.copyOf(capabilities), textures, samplers, images);
+                    List.copyOf(capabilities), textures, samplers, images, derivatives);
         }
 
         String memberName(int struct, int m) {
