@@ -38,6 +38,7 @@ public final class Function {
      * the text format does not print it.
      */
     private final Map<Value, double[]> approximations = new java.util.IdentityHashMap<>();
+    private final Map<Value, Integer> descriptorIndices = new java.util.IdentityHashMap<>();
 
     Function(Shader shader, String name) {
         this.shader = shader;
@@ -53,6 +54,26 @@ public final class Function {
      */
     public void noteApproximation(Value v, double absoluteError, int ulps) {
         approximations.put(v, new double[] {absoluteError, ulps});
+    }
+
+    /**
+     * Notes that {@code v} indexes an array of {@code length} descriptors (buffers, textures)
+     * that the frontend lowered to a selection among them: Vulkan leaves an index past the array
+     * undefined, where the selection gives one element. For the Vulkan precision model, like
+     * {@link #noteApproximation}.
+     */
+    public void noteDescriptorIndex(Value v, int length) {
+        descriptorIndices.put(v, length);
+    }
+
+    /** The length of the descriptor array {@code v} was noted to index, or -1. */
+    public int descriptorIndexLength(Value v) {
+        return descriptorIndices.getOrDefault(v, -1);
+    }
+
+    /** Whether anything was noted as a descriptor index. */
+    public boolean hasDescriptorIndices() {
+        return !descriptorIndices.isEmpty();
     }
 
     /** What was noted for {@code v} as an approximation: {absolute error, ULP Vulkan allows}; null when nothing was. */

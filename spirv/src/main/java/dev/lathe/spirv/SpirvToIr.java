@@ -827,6 +827,7 @@ final class SpirvToIr {
             if (path.get(0) instanceof Integer k) return load(at, bufferElement(at, ba, k, p));
             // a run-time (nonuniform) index: load from each buffer and select
             Value idx = (Value) path.get(0);
+            fn.noteDescriptorIndex(idx, ba.vars().size()); // past the array: Vulkan's undefined, the first one here
             Val r = load(at, bufferElement(at, ba, 0, p));
             for (int k = 1; k < ba.vars().size(); k++) {
                 Val c = new Val.Simple(b.alu(Op.IEQ, idx, b.i32(k)));
@@ -943,6 +944,7 @@ final class SpirvToIr {
             }
             // a run-time index: store to the buffer it names, in an if per element
             Value idx = (Value) path.get(0);
+            fn.noteDescriptorIndex(idx, ba.vars().size()); // past the array: Vulkan's undefined, none here
             for (int k = 0; k < ba.vars().size(); k++) {
                 IfNode node = b.pushIf(b.alu(Op.IEQ, idx, b.i32(k)));
                 store(at, bufferElement(at, ba, k, p), val);

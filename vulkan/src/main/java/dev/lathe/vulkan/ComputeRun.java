@@ -29,7 +29,11 @@ public final class ComputeRun {
      * @throws UnsupportedOperationException naming what the module uses that the oracle does not drive yet
      */
     public static ShaderOutputs dispatch(VulkanDevice vk, byte[] spirv, ShaderInputs in, int groupsX) {
-        SpirvInterface iface = SpirvInterface.read(spirv);
+        return dispatch(vk, spirv, SpirvInterface.read(spirv), in, groupsX);
+    }
+
+    /** As {@link #dispatch(VulkanDevice, byte[], ShaderInputs, int)}, with the module's interface read already. */
+    public static ShaderOutputs dispatch(VulkanDevice vk, byte[] spirv, SpirvInterface iface, ShaderInputs in, int groupsX) {
         iface.requireSupported(vk, "compute");
         try (RunScope scope = new RunScope(vk); MemoryStack stack = stackPush()) {
             RunScope.Bindings bindings = scope.bind(iface, in, VK_SHADER_STAGE_COMPUTE_BIT);

@@ -114,7 +114,11 @@ public final class GraphicsRun {
      * @throws UnsupportedOperationException naming what the module uses that the oracle does not drive yet
      */
     public static List<ShaderOutputs> fragment(VulkanDevice vk, byte[] spirv, ShaderInputs in) {
-        SpirvInterface iface = SpirvInterface.read(spirv);
+        return fragment(vk, spirv, SpirvInterface.read(spirv), in);
+    }
+
+    /** As {@link #fragment(VulkanDevice, byte[], ShaderInputs)}, with the module's interface read already. */
+    public static List<ShaderOutputs> fragment(VulkanDevice vk, byte[] spirv, SpirvInterface iface, ShaderInputs in) {
         List<String> problems = new ArrayList<>();
         for (SpirvInterface.BuiltIn b : iface.builtInInputs()) {
             String why = FRAGMENT_BUILT_INS_NOT_MODELLED.get(b.builtIn());
@@ -253,7 +257,11 @@ public final class GraphicsRun {
      * @throws UnsupportedOperationException naming what the module uses that the oracle does not drive yet
      */
     public static List<ShaderOutputs> vertex(VulkanDevice vk, byte[] spirv, ShaderInputs in) {
-        SpirvInterface iface = SpirvInterface.read(spirv);
+        return vertex(vk, spirv, SpirvInterface.read(spirv), in);
+    }
+
+    /** As {@link #vertex(VulkanDevice, byte[], ShaderInputs)}, with the module's interface read already. */
+    public static List<ShaderOutputs> vertex(VulkanDevice vk, byte[] spirv, SpirvInterface iface, ShaderInputs in) {
         iface.requireSupported(vk, "vertex");
         if (!vk.transformFeedback) throw new UnsupportedOperationException(vk.name() + " has no transform feedback, which the oracle captures vertex outputs with");
         // the captured layout: user outputs by location, 4 bytes a component, then gl_Position

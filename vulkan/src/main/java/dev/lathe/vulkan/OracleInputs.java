@@ -24,16 +24,25 @@ public final class OracleInputs {
 
     /** The inputs of {@code seed} for {@code shader}. */
     public static ShaderInputs draw(Shader shader, long seed) {
-        return draw(shader, seed, Map.of());
+        return draw(shader, seed, Map.of(), Map.of());
     }
 
     /**
      * The inputs of {@code seed} for {@code shader}, a texture named in {@code layers} given that
-     * many layers (a cube map's six faces, which a Vulkan image of one must have).
+     * many layers (a cube map's six faces, which a Vulkan image of one must have), and an integer
+     * input or uniform named in {@code indices} (it indexes an array of descriptors that long)
+     * kept inside the array three times in four: past it, Vulkan defines nothing.
      */
-    public static ShaderInputs draw(Shader shader, long seed, Map<String, Integer> layers) {
+    public static ShaderInputs draw(Shader shader, long seed, Map<String, Integer> layers, Map<String, Integer> indices) {
         ShaderInputs in = RandomProgramGenerator.randomInputs(shader, seed);
         java.util.SplittableRandom r = new java.util.SplittableRandom(seed ^ 0x6c617468L);
+        for (var e : new java.util.TreeMap<>(indices).entrySet()) {
+            long[] v = in.value(e.getKey());
+            if (v == null) continue;
+            long[] inside = v.clone();
+            for (int k = 0; k < inside.length; k++) if (r.nextInt(4) != 0) inside[k] = r.nextInt(Math.max(1, e.getValue()));
+            in.set(e.getKey(), inside);
+        }
         for (var e : layers.entrySet()) {
             dev.lathe.ir.interp.Texture t = in.texture(e.getKey());
             if (t == null || t.depth() == e.getValue()) continue;

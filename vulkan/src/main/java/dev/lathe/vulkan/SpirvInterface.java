@@ -298,12 +298,23 @@ public final class SpirvInterface {
 
     /** Reads the interface of a SPIR-V module (its words, little-endian bytes as a {@code .spv} file holds them). */
     public static SpirvInterface read(byte[] spirv) {
+        return read(spirv, Map.of());
+    }
+
+    /**
+     * As {@link #read(byte[])}, a run-time sized array of descriptors (textures, storage blocks)
+     * given the length {@code runtimeLengths} has for its name (the length the frontend gave
+     * it); one not listed cannot run.
+     */
+    public static SpirvInterface read(byte[] spirv, Map<String, Integer> runtimeLengths) {
         if (spirv.length < 20 || spirv.length % 4 != 0) throw new IllegalArgumentException("not a SPIR-V module: " + spirv.length + " bytes");
         ByteBuffer bb = ByteBuffer.wrap(spirv).order(ByteOrder.LITTLE_ENDIAN);
         if (bb.getInt(0) != 0x07230203) throw new IllegalArgumentException("not a SPIR-V module: bad magic number");
         int[] w = new int[spirv.length / 4];
         for (int i = 0; i < w.length; i++) w[i] = bb.getInt(i * 4);
-        return new Reader(w).read();
+        Reader r = new Reader(w);
+        r.runtimeLengths = runtimeLengths;
+        return r.read();
     }
 
     /** One pass over the instructions, then the blocks assembled from what was collected. */
@@ -318,6 +329,7 @@ public final class SpirvInterface {
         final List<int[]> variables = new ArrayList<>();               // result type, id, storage class
         final List<Integer> capabilities = new ArrayList<>();
         boolean derivatives;
+        Map<String, Integer> runtimeLengths = Map.of();
         String stage = "unknown";
         String entryPoint = "main";
         int[] localSize = {1, 1, 1};
@@ -395,8 +407,11 @@ public final class SpirvInterface {
                 if (storage == SC_UNIFORM || storage == SC_PUSH_CONSTANT || storage == SC_STORAGE_BUFFER) {
                     int[] t = types.get(pointee);
                     int count = 0; // an array of blocks: its length
-                    if ((t[0] & 0xffff) == OP_TYPE_ARRAY && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT) {
-                        count = (int) (long) constants.getOrDefault(t[3], 0L);
+                    int arrayOp = t[0] & 0xffff;
+                    String arrayName = (instance.isEmpty() ? blockName : instance).replaceAll("[^A-Za-z0-9_]", "_");
+                    if ((arrayOp == OP_TYPE_ARRAY || arrayOp == OP_TYPE_RUNTIME_ARRAY && runtimeLengths.containsKey(arrayName))
+                            && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT) {
+                        count = arrayOp == OP_TYPE_ARRAY ? (int) (long) constants.getOrDefault(t[3], 0L) : runtimeLengths.get(arrayName);
                         pointee = t[2];
                         t = types.get(pointee);
                         blockName = names.getOrDefault(pointee, "");
@@ -425,8 +440,8 @@ public final class SpirvInterface {
                         continue;
                     }
                     int elements = 0; // an array of textures: its length
-                    if (op == OP_TYPE_ARRAY) {
-                        elements = (int) (long) constants.getOrDefault(t[3], 0L);
+                    if (op == OP_TYPE_ARRAY || op == OP_TYPE_RUNTIME_ARRAY && runtimeLengths.containsKey(instance)) {
+                        elements = op == OP_TYPE_ARRAY ? (int) (long) constants.getOrDefault(t[3], 0L) : runtimeLengths.get(instance);
                         t = types.get(t[2]);
                         op = t[0] & 0xffff;
                     }

@@ -67,14 +67,16 @@ public final class VulkanOracle {
                                 java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         int decided = 0;
         long seed = 0;
+        SpirvInterface iface = SpirvInterface.read(spirv, runtimeLengths(shader));
         Map<String, Integer> layers = new java.util.HashMap<>();
-        for (SpirvInterface.Texture t : SpirvInterface.read(spirv).textures()) if (t.layersWanted() > 0) layers.put(t.name(), t.layersWanted());
+        for (SpirvInterface.Texture t : iface.textures()) if (t.layersWanted() > 0) layers.put(t.name(), t.layersWanted());
+        Map<String, Integer> indices = indexInputs(shader);
         try {
             for (; seed < maxSeeds && decided < wanted; seed++) {
-                ShaderInputs in = OracleInputs.draw(shader, seed, layers);
+                ShaderInputs in = OracleInputs.draw(shader, seed, layers, indices);
                 List<ShaderOutputs[]> pairs = shader.stage() == Stage.COMPUTE
-                        ? List.<ShaderOutputs[]>of(compute(vk, spirv, shader, in, workgroups, unordered, binary))
-                        : graphics(vk, spirv, shader, in, seed, binary);
+                        ? List.<ShaderOutputs[]>of(compute(vk, spirv, iface, shader, in, workgroups, unordered, binary))
+                        : graphics(vk, spirv, iface, shader, in, seed, binary);
                 for (int k = 0; k < pairs.size(); k++) {
                     ShaderOutputs[] p = pairs.get(k);
                     if (p.length < 4) continue;
@@ -109,22 +111,74 @@ public final class VulkanOracle {
      * {reference, what the device gave} and, with a binary, {the interpreter's exact run, the
      * simulator's}: the binary is held to the interpreter's bits, not to Vulkan's latitude.
      */
-    private static ShaderOutputs[] compute(VulkanDevice vk, byte[] spirv, Shader shader, ShaderInputs in, int workgroups, Words unordered,
+    private static ShaderOutputs[] compute(VulkanDevice vk, byte[] spirv, SpirvInterface iface, Shader shader, ShaderInputs in, int workgroups,
+                                           Words unordered,
                                            java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision(vk.subTexelPrecisionBits()).dispatch(in, workgroups, 1, 1);
-        ShaderOutputs real = ComputeRun.dispatch(vk, spirv, in, workgroups);
+        ShaderOutputs real = ComputeRun.dispatch(vk, spirv, iface, in, workgroups);
         if (binary == null) return new ShaderOutputs[] {reference, withReferenceWords(real, reference, unordered)};
         return new ShaderOutputs[] {reference, withReferenceWords(real, reference, unordered),
                 new Interpreter(shader).trackNans().dispatch(in, workgroups, 1, 1), binary.apply(in, workgroups)};
     }
 
+    /**
+     * Inputs and uniforms that index an array of descriptors directly (a texture array's element,
+     * or a value the frontend noted as a descriptor index), with the array's length: a random
+     * index past it is undefined in Vulkan, so the inputs keep most of them inside.
+     */
+    static Map<String, Integer> indexInputs(Shader shader) {
+        Map<String, Integer> out = new java.util.HashMap<>();
+        for (dev.lathe.ir.Function fn : shader.functions()) {
+            for (dev.lathe.ir.Instr i : fn.instructions()) {
+                if (!(i instanceof dev.lathe.ir.IntrinsicInstr x)) continue;
+                dev.lathe.ir.Value d = x.def();
+                if (d != null && fn.descriptorIndexLength(d) >= 0) indexedBy(d, fn.descriptorIndexLength(d), out);
+                dev.lathe.ir.Variable v = x.var();
+                if (v != null && v.kind() == dev.lathe.ir.Variable.Kind.TEXTURE && v.isArray() && x.numSrcs() > 0) {
+                    indexedBy(x.src(0).value(), v.arrayLength(), out);
+                }
+            }
+        }
+        return out;
+    }
+
+    private static void indexedBy(dev.lathe.ir.Value index, int length, Map<String, Integer> out) {
+        if (index.parent() instanceof dev.lathe.ir.IntrinsicInstr load && load.var() != null
+                && (load.intrinsic() == dev.lathe.ir.Intrinsic.LOAD_INPUT || load.intrinsic() == dev.lathe.ir.Intrinsic.LOAD_UNIFORM)) {
+            out.merge(load.var().name(), length, Math::min);
+        }
+    }
+
+    /**
+     * The lengths the frontend gave run-time sized arrays of descriptors, by name: an array of
+     * textures is one IR texture of that length; an array of storage blocks is IR buffers
+     * {@code name_0}, {@code name_1}, … (a name may stand for either; the module says which).
+     */
+    static Map<String, Integer> runtimeLengths(Shader shader) {
+        Map<String, Integer> lengths = new java.util.HashMap<>();
+        java.util.Set<String> buffers = new java.util.HashSet<>();
+        for (dev.lathe.ir.Variable v : shader.variables()) {
+            if (v.kind() == dev.lathe.ir.Variable.Kind.TEXTURE && v.isArray()) lengths.put(v.name(), v.arrayLength());
+            if (v.kind() == dev.lathe.ir.Variable.Kind.BUFFER) buffers.add(v.name());
+        }
+        for (String b : buffers) {
+            int cut = b.lastIndexOf('_');
+            if (cut <= 0 || !b.substring(cut + 1).equals("0")) continue;
+            String name = b.substring(0, cut);
+            int n = 0;
+            while (buffers.contains(name + "_" + n)) n++;
+            lengths.putIfAbsent(name, n);
+        }
+        return lengths;
+    }
+
     /** Each fragment of the quad, or each vertex of the triangle: {reference, what Vulkan drew}. */
-    private static List<ShaderOutputs[]> graphics(VulkanDevice vk, byte[] spirv, Shader shader, ShaderInputs in, long seed,
+    private static List<ShaderOutputs[]> graphics(VulkanDevice vk, byte[] spirv, SpirvInterface iface, Shader shader, ShaderInputs in, long seed,
                                                   java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         boolean fragment = shader.stage() == Stage.FRAGMENT;
         int firstVertex = (int) (seed * 7 % 100), instance = (int) (seed % 3);
         in.setVertexId(firstVertex).setInstanceId(instance);
-        List<ShaderOutputs> real = fragment ? GraphicsRun.fragment(vk, spirv, in) : GraphicsRun.vertex(vk, spirv, in);
+        List<ShaderOutputs> real = fragment ? GraphicsRun.fragment(vk, spirv, iface, in) : GraphicsRun.vertex(vk, spirv, iface, in);
         List<ShaderOutputs[]> pairs = new java.util.ArrayList<>();
         for (int k = 0; k < real.size(); k++) {
             if (fragment) GraphicsRun.fragmentInputs(in, k % GraphicsRun.WIDTH, k / GraphicsRun.WIDTH);

@@ -609,13 +609,18 @@ public final class Interpreter {
                     prec.storeElement((i.intrinsic() == Intrinsic.STORE_VAR ? locals : shared).get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0,
                             i.src(v.isArray() ? 1 : 0));
                 }
+                case TXF, TXS -> {
+                    for (int k = 0; k < i.numSrcs(); k++) prec.readsExactly(i.src(k), what);
+                    if (v.isArray()) arrayIndex(i, what);
+                    prec.exact(d);
+                }
                 case TEX, TXL -> {
                     // nearest sampling of one level: a coordinate decides only which texel, so one
                     // whose interval stays inside a texel decides it (the level of detail decides
                     // nothing). Vulkan computes the texel coordinate with subTexelPrecisionBits of
                     // fraction: within 2^-bits of a texel's edge, either texel may be taken.
                     int coord = v.isArray() ? 1 : 0;
-                    if (v.isArray()) prec.readsExactly(i.src(0), what);
+                    if (v.isArray()) arrayIndex(i, what);
                     Texture t = textureOf(v, v.isArray() ? element(v, read(i.src(0).value())[0]) : 0, in);
                     int[] sizes = {t.width(), t.height(), t.depth()};
                     long[] at = read(i.src(coord).value());
@@ -666,6 +671,15 @@ public final class Interpreter {
             }
         }
 
+        /** An array of textures indexed at run time: past its end Vulkan's descriptor is undefined (the interpreter takes the last). */
+        private void arrayIndex(IntrinsicInstr i, String what) {
+            prec.readsExactly(i.src(0), what);
+            Variable v = i.var();
+            if (Long.compareUnsigned(read(i.src(0).value())[0] & 0xffffffffL, v.arrayLength()) >= 0) {
+                prec.undecided(what + " past an array of " + v.arrayLength() + " textures is undefined in Vulkan");
+            }
+        }
+
         /** Element {@code idx} of an array variable's storage (an unsigned index; out of range reads zero). */
         private long[] loadElement(long[] store, Variable v, long idx) {
             int c = v.type().components();
@@ -691,6 +705,12 @@ public final class Interpreter {
         private void set(Value d, long[] v) {
             vals[d.index()] = v;
             if (observer != null) observer.accept(d, v);
+            if (prec != null && fn.hasDescriptorIndices()) {
+                int length = fn.descriptorIndexLength(d);
+                if (length >= 0 && Long.compareUnsigned(v[0] & 0xffffffffL, length) >= 0) {
+                    prec.undecided("an index past an array of " + length + " descriptors is undefined in Vulkan");
+                }
+            }
         }
 
         private long[] interfaceValue(Variable v, int element) {
