@@ -17,9 +17,13 @@ import org.lwjgl.system.MemoryStack;
 import org.lwjgl.system.MemoryUtil;
 import org.lwjgl.vulkan.EXTTransformFeedback;
 import org.lwjgl.vulkan.VK13;
+import org.lwjgl.vulkan.VkAttachmentDescription;
+import org.lwjgl.vulkan.VkAttachmentReference;
 import org.lwjgl.vulkan.VkBufferImageCopy;
+import org.lwjgl.vulkan.VkClearValue;
 import org.lwjgl.vulkan.VkCommandBuffer;
 import org.lwjgl.vulkan.VkFormatProperties;
+import org.lwjgl.vulkan.VkFramebufferCreateInfo;
 import org.lwjgl.vulkan.VkGraphicsPipelineCreateInfo;
 import org.lwjgl.vulkan.VkPipelineColorBlendAttachmentState;
 import org.lwjgl.vulkan.VkPipelineColorBlendStateCreateInfo;
@@ -33,7 +37,10 @@ import org.lwjgl.vulkan.VkPipelineVertexInputStateCreateInfo;
 import org.lwjgl.vulkan.VkPipelineViewportStateCreateInfo;
 import org.lwjgl.vulkan.VkRect2D;
 import org.lwjgl.vulkan.VkRenderingAttachmentInfo;
+import org.lwjgl.vulkan.VkRenderPassBeginInfo;
+import org.lwjgl.vulkan.VkRenderPassCreateInfo;
 import org.lwjgl.vulkan.VkRenderingInfo;
+import org.lwjgl.vulkan.VkSubpassDescription;
 import org.lwjgl.vulkan.VkStencilOpState;
 import org.lwjgl.vulkan.VkVertexInputAttributeDescription;
 import org.lwjgl.vulkan.VkVertexInputBindingDescription;
@@ -182,7 +189,64 @@ public final class GraphicsRun {
             VkPipelineRenderingCreateInfo rendering = VkPipelineRenderingCreateInfo.calloc(stack).sType$Default()
                     .stencilAttachmentFormat(stencilFormat).depthAttachmentFormat(stencilFormat == VK_FORMAT_S8_UINT ? VK_FORMAT_UNDEFINED : stencilFormat);
             if (locations > 0) rendering.colorAttachmentCount(locations).pColorAttachmentFormats(stack.ints(formats));
-            VkGraphicsPipelineCreateInfo.Buffer gpci = VkGraphicsPipelineCreateInfo.calloc(1, stack).sType$Default().pNext(rendering.address())
+            // input attachments are read in a subpass of a render pass; every other draw renders dynamically
+            boolean subpass = !iface.inputAttachments().isEmpty();
+            long renderPass = 0, framebuffer = 0;
+            int attachmentCount = 0;
+            if (subpass) {
+                List<Long> views = new ArrayList<>();
+                VkAttachmentDescription.Buffer descriptions = VkAttachmentDescription.calloc(locations + 1 + iface.inputAttachments().size(), stack);
+                VkAttachmentReference.Buffer colorRefs = VkAttachmentReference.calloc(Math.max(1, locations), stack);
+                for (int k = 0; k < locations; k++) {
+                    if (colors[k] == null) {
+                        colorRefs.get(k).attachment(VK_ATTACHMENT_UNUSED).layout(VK_IMAGE_LAYOUT_UNDEFINED);
+                        continue;
+                    }
+                    descriptions.get(views.size()).format(formats[k]).samples(VK_SAMPLE_COUNT_1_BIT).loadOp(VK_ATTACHMENT_LOAD_OP_CLEAR)
+                            .storeOp(VK_ATTACHMENT_STORE_OP_STORE).stencilLoadOp(VK_ATTACHMENT_LOAD_OP_DONT_CARE).stencilStoreOp(VK_ATTACHMENT_STORE_OP_DONT_CARE)
+                            .initialLayout(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL).finalLayout(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+                    colorRefs.get(k).attachment(views.size()).layout(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+                    views.add(colors[k].view());
+                }
+                VkAttachmentReference stencilRef = VkAttachmentReference.calloc(stack).attachment(views.size())
+                        .layout(VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+                descriptions.get(views.size()).format(stencilFormat).samples(VK_SAMPLE_COUNT_1_BIT).loadOp(VK_ATTACHMENT_LOAD_OP_CLEAR)
+                        .storeOp(VK_ATTACHMENT_STORE_OP_STORE).stencilLoadOp(VK_ATTACHMENT_LOAD_OP_CLEAR).stencilStoreOp(VK_ATTACHMENT_STORE_OP_STORE)
+                        .initialLayout(VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL).finalLayout(VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+                views.add(stencil.view());
+                int inputSlots = 0;
+                for (SpirvInterface.InputAttachment ia : iface.inputAttachments()) inputSlots = Math.max(inputSlots, ia.index() + 1);
+                VkAttachmentReference.Buffer inputRefs = VkAttachmentReference.calloc(inputSlots, stack);
+                for (int k = 0; k < inputSlots; k++) inputRefs.get(k).attachment(VK_ATTACHMENT_UNUSED).layout(VK_IMAGE_LAYOUT_UNDEFINED);
+                for (var e : bindings.inputAttachments().entrySet()) {
+                    int format = e.getKey().base() == 'f' ? VK_FORMAT_R32G32B32A32_SFLOAT : e.getKey().base() == 'i' ? VK_FORMAT_R32G32B32A32_SINT
+                            : VK_FORMAT_R32G32B32A32_UINT;
+                    descriptions.get(views.size()).format(format).samples(VK_SAMPLE_COUNT_1_BIT).loadOp(VK_ATTACHMENT_LOAD_OP_LOAD)
+                            .storeOp(VK_ATTACHMENT_STORE_OP_STORE).stencilLoadOp(VK_ATTACHMENT_LOAD_OP_DONT_CARE).stencilStoreOp(VK_ATTACHMENT_STORE_OP_DONT_CARE)
+                            .initialLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL).finalLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+                    inputRefs.get(e.getKey().index()).attachment(views.size()).layout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+                    views.add(e.getValue().view());
+                }
+                attachmentCount = views.size();
+                descriptions.limit(attachmentCount);
+                VkSubpassDescription.Buffer sub = VkSubpassDescription.calloc(1, stack).pipelineBindPoint(VK_PIPELINE_BIND_POINT_GRAPHICS)
+                        .colorAttachmentCount(locations).pDepthStencilAttachment(stencilRef).pInputAttachments(inputRefs);
+                if (locations > 0) sub.pColorAttachments(colorRefs);
+                LongBuffer lp = stack.mallocLong(1);
+                check(vkCreateRenderPass(scope.d, VkRenderPassCreateInfo.calloc(stack).sType$Default().pAttachments(descriptions).pSubpasses(sub), null, lp),
+                        "vkCreateRenderPass");
+                long rp = lp.get(0);
+                scope.onClose(() -> vkDestroyRenderPass(scope.d, rp, null));
+                renderPass = rp;
+                check(vkCreateFramebuffer(scope.d, VkFramebufferCreateInfo.calloc(stack).sType$Default().renderPass(rp)
+                        .pAttachments(stack.longs(views.stream().mapToLong(Long::longValue).toArray())).width(WIDTH).height(HEIGHT).layers(1), null, lp),
+                        "vkCreateFramebuffer");
+                long fb = lp.get(0);
+                scope.onClose(() -> vkDestroyFramebuffer(scope.d, fb, null));
+                framebuffer = fb;
+            }
+            VkGraphicsPipelineCreateInfo.Buffer gpci = VkGraphicsPipelineCreateInfo.calloc(1, stack).sType$Default()
+                    .pNext(subpass ? 0 : rendering.address()).renderPass(renderPass).subpass(0)
                     .pStages(shaderStages)
                     .pVertexInputState(VkPipelineVertexInputStateCreateInfo.calloc(stack).sType$Default()
                             .pVertexBindingDescriptions(vbind).pVertexAttributeDescriptions(attrs))
@@ -215,12 +279,20 @@ public final class GraphicsRun {
             VkRenderingInfo ri = VkRenderingInfo.calloc(stack).sType$Default().renderArea(area(stack).get(0)).layerCount(1)
                     .pStencilAttachment(stencilInfo).pDepthAttachment(stencilFormat == VK_FORMAT_S8_UINT ? null : stencilInfo);
             if (locations > 0) ri.pColorAttachments(colorInfo);
-            VK13.vkCmdBeginRendering(cb, ri);
+            if (subpass) {
+                VkClearValue.Buffer clears = VkClearValue.calloc(attachmentCount, stack);
+                for (int k = 0; k < attachmentCount; k++) clears.get(k).depthStencil().set(1f, 0); // colours: zeros either way
+                vkCmdBeginRenderPass(cb, VkRenderPassBeginInfo.calloc(stack).sType$Default().renderPass(renderPass).framebuffer(framebuffer)
+                        .renderArea(area(stack).get(0)).pClearValues(clears), VK_SUBPASS_CONTENTS_INLINE);
+            } else {
+                VK13.vkCmdBeginRendering(cb, ri);
+            }
             vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
             scope.record(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, bindings, in);
             vkCmdBindVertexBuffers(cb, 0, stack.longs(vertices.buffer(), vertices.buffer()), stack.longs(0, 0));
             vkCmdDraw(cb, point ? 1 : 3, 1, 0, 0);
-            VK13.vkCmdEndRendering(cb);
+            if (subpass) vkCmdEndRenderPass(cb);
+            else VK13.vkCmdEndRendering(cb);
 
             RunScope.Buf readback = scope.buffer(16 * WIDTH * HEIGHT * Math.max(1, locations) + WIDTH * HEIGHT, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
             for (int k = 0; k < locations; k++) {

@@ -63,7 +63,8 @@ final class RunScope implements AutoCloseable {
      * bind, and the storage buffers with the length the inputs gave each.
      */
     record Bindings(long pipelineLayout, long[] sets, SpirvInterface.Block push, int stages, Map<String, Buf> storage,
-                    Map<String, Integer> storageSizes, Map<SpirvInterface.StorageImage, Bound> images) {}
+                    Map<String, Integer> storageSizes, Map<SpirvInterface.StorageImage, Bound> images,
+                    Map<SpirvInterface.InputAttachment, Img> inputAttachments) {}
 
     /** A storage image made for a run: its image and sizes. */
     record Bound(Img img, int width, int height, int depth) {}
@@ -118,6 +119,9 @@ final class RunScope implements AutoCloseable {
             }
             for (SpirvInterface.Sampler t : iface.samplers()) sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_SAMPLER);
             for (SpirvInterface.StorageImage t : iface.images()) sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_STORAGE_IMAGE);
+            for (SpirvInterface.InputAttachment t : iface.inputAttachments()) {
+                sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT);
+            }
             int setCount = sets.isEmpty() ? 0 : sets.lastKey() + 1;
             long[] setLayouts = new long[setCount];
             for (int s = 0; s < setCount; s++) {
@@ -144,7 +148,8 @@ final class RunScope implements AutoCloseable {
 
             long[] descriptorSets = new long[setCount];
             if (setCount > 0) {
-                VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(6, stack);
+                VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(7, stack);
+                sizes.get(6).type(VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT).descriptorCount(Math.max(1, iface.inputAttachments().size()));
                 sizes.get(5).type(VK_DESCRIPTOR_TYPE_STORAGE_IMAGE).descriptorCount(Math.max(1, iface.images().size()));
                 sizes.get(0).type(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER).descriptorCount(Math.max(1, iface.uniformBlocks().stream().mapToInt(SpirvInterface.Block::count).sum()));
                 sizes.get(1).type(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(Math.max(1, iface.storageBuffers().size()));
@@ -203,7 +208,16 @@ final class RunScope implements AutoCloseable {
                 vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
                         .descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_IMAGE).descriptorCount(1).pImageInfo(info), null);
             }
-            return new Bindings(pipelineLayout, descriptorSets, push, stages, storage, storageSizes, images);
+            Map<SpirvInterface.InputAttachment, Img> inputs = new LinkedHashMap<>();
+            for (SpirvInterface.InputAttachment t : iface.inputAttachments()) {
+                Img img = inputAttachment(in.texture(t.name()), t);
+                inputs.put(t, img);
+                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).imageView(img.view())
+                        .imageLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+                vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
+                        .descriptorType(VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT).descriptorCount(1).pImageInfo(info), null);
+            }
+            return new Bindings(pipelineLayout, descriptorSets, push, stages, storage, storageSizes, images, inputs);
         }
     }
 
@@ -334,6 +348,30 @@ final class RunScope implements AutoCloseable {
         }
         upload(img, bytes, t.width(), h, depth, VK_IMAGE_LAYOUT_GENERAL);
         return new Bound(img, t.width(), h, depth);
+    }
+
+    /**
+     * An input attachment holding the inputs' texels, at least as large as the draw (a texel
+     * outside the texture the inputs give is zero, as the interpreter reads one), ready to be read
+     * in the subpass.
+     */
+    private Img inputAttachment(dev.lathe.ir.interp.Texture t, SpirvInterface.InputAttachment ia) {
+        if (t == null) t = new dev.lathe.ir.interp.Texture(1, 1, 1, new long[4]);
+        int w = Math.max(t.width(), GraphicsRun.WIDTH), h = Math.max(t.height(), GraphicsRun.HEIGHT);
+        int format = ia.base() == 'f' ? VK_FORMAT_R32G32B32A32_SFLOAT : ia.base() == 'i' ? VK_FORMAT_R32G32B32A32_SINT : VK_FORMAT_R32G32B32A32_UINT;
+        Img img = image(2, format, w, h, 1, VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
+        long[] texels = t.texels();
+        byte[] bytes = new byte[w * h * 16];
+        for (int y = 0; y < t.height(); y++) {
+            for (int x = 0; x < t.width(); x++) {
+                for (int c = 0; c < 4; c++) {
+                    long v = texels[(y * t.width() + x) * 4 + c];
+                    for (int i = 0; i < 4; i++) bytes[((y * w + x) * 4 + c) * 4 + i] = (byte) (v >>> (8 * i));
+                }
+            }
+        }
+        upload(img, bytes, w, h, 1, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+        return img;
     }
 
     /** Copies {@code bytes} (the image's texels in its format, x fastest) into {@code img} and leaves it in {@code layout}. */

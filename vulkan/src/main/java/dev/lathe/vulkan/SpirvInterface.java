@@ -115,6 +115,9 @@ public final class SpirvInterface {
     /** A sampler alone, at ({@code set}, {@code binding}). */
     public record Sampler(int set, int binding) {}
 
+    /** An input attachment ({@code subpassInput}) at ({@code set}, {@code binding}) with its {@code InputAttachmentIndex}, named as the IR texture. */
+    public record InputAttachment(String name, int set, int binding, int index, char base) {}
+
     /** A storage image at ({@code set}, {@code binding}) of {@code dims} dimensions and its format, named as the IR image. */
     public record StorageImage(String name, int set, int binding, int dims, dev.lathe.ir.ImageFormat format) {}
 
@@ -173,11 +176,14 @@ public final class SpirvInterface {
     private final List<Sampler> samplers;
     private final List<StorageImage> images;
     private final boolean derivatives;
+    private final List<InputAttachment> inputAttachments;
 
     private SpirvInterface(String stage, String entryPoint, int[] localSize, List<Block> uniformBlocks, Block pushConstants,
                            List<StorageBuffer> storageBuffers, List<String> unsupported, List<Varying> inputs, List<Varying> outputs,
                            List<BuiltIn> builtInInputs, List<BuiltIn> builtInOutputs, List<Integer> capabilities,
-                           List<Texture> textures, List<Sampler> samplers, List<StorageImage> images, boolean derivatives) {
+                           List<Texture> textures, List<Sampler> samplers, List<StorageImage> images, boolean derivatives,
+                           List<InputAttachment> inputAttachments) {
+        this.inputAttachments = inputAttachments;
         this.derivatives = derivatives;
         this.images = images;
         this.textures = textures;
@@ -246,6 +252,11 @@ public final class SpirvInterface {
         return textures;
     }
 
+    /** The input attachments (a fragment shader's subpassInputs). */
+    public List<InputAttachment> inputAttachments() {
+        return inputAttachments;
+    }
+
     /** Whether the module takes a derivative (OpDPdx … OpFwidthCoarse). */
     public boolean usesDerivatives() {
         return derivatives;
@@ -292,7 +303,7 @@ public final class SpirvInterface {
             OP_TYPE_ARRAY = 28, OP_TYPE_RUNTIME_ARRAY = 29, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_VARIABLE = 59,
             OP_DECORATE = 71, OP_MEMBER_DECORATE = 72;
     private static final int DEC_ROW_MAJOR = 4, DEC_ARRAY_STRIDE = 6, DEC_MATRIX_STRIDE = 7, DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3,
-            DEC_BINDING = 33, DEC_DESCRIPTOR_SET = 34, DEC_OFFSET = 35, DEC_BUILT_IN = 11, DEC_FLAT = 14, DEC_LOCATION = 30, DEC_COMPONENT = 31;
+            DEC_BINDING = 33, DEC_DESCRIPTOR_SET = 34, DEC_OFFSET = 35, DEC_BUILT_IN = 11, DEC_FLAT = 14, DEC_LOCATION = 30, DEC_COMPONENT = 31, DEC_INPUT_ATTACHMENT_INDEX = 43;
     private static final int SC_UNIFORM_CONSTANT = 0, SC_INPUT = 1, SC_UNIFORM = 2, SC_OUTPUT = 3, SC_PUSH_CONSTANT = 9, SC_STORAGE_BUFFER = 12;
     private static final int MODE_LOCAL_SIZE = 17;
 
@@ -388,6 +399,7 @@ public final class SpirvInterface {
             List<Texture> textures = new ArrayList<>();
             List<Sampler> samplers = new ArrayList<>();
             List<StorageImage> images = new ArrayList<>();
+            List<InputAttachment> inputAttachments = new ArrayList<>();
             for (int[] v : variables) {
                 int[] ptr = types.get(v[0]);
                 int storage = v[2];
@@ -458,6 +470,9 @@ public final class SpirvInterface {
                             textures.add(new Texture(elements == 0 ? instance : instance + "[" + e + "]", set, binding, e, dims, texel.base(),
                                     op == OP_TYPE_SAMPLED_IMAGE, image[3], image[5] == 1, image[4] == 1));
                         }
+                    } else if (image != null && elements == 0 && image[3] == 6 && image[6] == 0) { // Dim SubpassData, single-sampled
+                        inputAttachments.add(new InputAttachment(instance, set, binding, decorations.getOrDefault(key(v[1], DEC_INPUT_ATTACHMENT_INDEX), 0),
+                                shape(image[2], 0, false).base()));
                     } else if (image != null && elements == 0 && image[7] == 2 && image[3] <= 2 && image[5] == 0 && image[6] == 0
                             && dev.lathe.ir.ImageFormat.ofSpirv(image[8]) != null
                             && StorageImageFormats.vulkanFormat(dev.lathe.ir.ImageFormat.ofSpirv(image[8])) != 0) {
@@ -471,7 +486,7 @@ public final class SpirvInterface {
             inputs.sort(java.util.Comparator.comparingInt(Varying::location));
             outputs.sort(java.util.Comparator.comparingInt(Varying::location));
             return new SpirvInterface(stage, entryPoint, localSize, ubos, push, ssbos, unsupported, inputs, outputs, builtInInputs, builtInOutputs,
-                    List.copyOf(capabilities), textures, samplers, images, derivatives);
+                    List.copyOf(capabilities), textures, samplers, images, derivatives, inputAttachments);
         }
 
         String memberName(int struct, int m) {
