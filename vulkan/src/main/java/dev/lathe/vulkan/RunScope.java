@@ -252,10 +252,15 @@ final class RunScope implements AutoCloseable {
 
     /** A one-level image of {@code layers} layers, and a view of {@code viewType} on all of them. */
     Img image(int type, int viewType, int flags, int layers, int format, int width, int height, int depth, int usage, int aspect) {
+        return image(type, viewType, flags, layers, VK_SAMPLE_COUNT_1_BIT, format, width, height, depth, usage, aspect);
+    }
+
+    /** As {@link #image(int, int, int, int, int, int, int, int, int, int)}, of {@code samples} samples a texel. */
+    Img image(int type, int viewType, int flags, int layers, int samples, int format, int width, int height, int depth, int usage, int aspect) {
         try (MemoryStack stack = stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
             VkImageCreateInfo ici = VkImageCreateInfo.calloc(stack).sType$Default().flags(flags).imageType(type).format(format)
-                    .mipLevels(1).arrayLayers(layers).samples(VK_SAMPLE_COUNT_1_BIT).tiling(VK_IMAGE_TILING_OPTIMAL)
+                    .mipLevels(1).arrayLayers(layers).samples(samples).tiling(VK_IMAGE_TILING_OPTIMAL)
                     .usage(usage).sharingMode(VK_SHARING_MODE_EXCLUSIVE).initialLayout(VK_IMAGE_LAYOUT_UNDEFINED);
             ici.extent().set(width, height, depth);
             check(vkCreateImage(d, ici, null, lp), "vkCreateImage");
@@ -304,7 +309,17 @@ final class RunScope implements AutoCloseable {
         int h = dims >= 2 ? t.height() : 1, depth = dims == 3 ? t.depth() : 1;
         int usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
         Img img;
-        if (tex.cube() || tex.arrayed()) {
+        if (tex.multisampled()) {
+            // the samples are the IR texture's third dimension; a copy cannot write them, a draw does
+            int samples = depth;
+            if (samples != SpirvInterface.Texture.SAMPLES) {
+                throw new UnsupportedOperationException("multisampled texture " + tex.name() + " of " + samples + " samples (the oracle gives them 4)");
+            }
+            img = image(VK_IMAGE_TYPE_2D, VK_IMAGE_VIEW_TYPE_2D, 0, 1, VK_SAMPLE_COUNT_4_BIT, format, t.width(), h, 1,
+                    VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, aspect);
+            MultisampleFill.fill(this, img, format, base, t.texels(), t.width(), h, VK_SAMPLE_COUNT_4_BIT);
+            return img.view();
+        } else if (tex.cube() || tex.arrayed()) {
             int layers = tex.spirvDim() == 0 ? h : depth;
             if (tex.cube() && (layers % 6 != 0 || t.width() != h)) {
                 throw new UnsupportedOperationException("cube texture " + tex.name() + " of " + t.width() + "x" + h + "x" + layers + " (square faces, six a cube)");

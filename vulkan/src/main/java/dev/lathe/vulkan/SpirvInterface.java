@@ -100,7 +100,10 @@ public final class SpirvInterface {
      * of an array of them (named {@code name[k]}, as the IR names an array's textures).
      */
     public record Texture(String name, int set, int binding, int element, int dims, char base, boolean combined, int spirvDim, boolean arrayed,
-                          boolean depth) {
+                          boolean depth, boolean multisampled) {
+        /** The samples the oracle gives a multisampled texture: 4, a count every Vulkan device samples. */
+        public static final int SAMPLES = 4;
+
         /** Whether it is a cube map (or an array of them). */
         public boolean cube() {
             return spirvDim == 3;
@@ -108,7 +111,7 @@ public final class SpirvInterface {
 
         /** The layers of the IR texture Vulkan's image needs: six faces a cube (two cubes in an array of them). */
         public int layersWanted() {
-            return cube() ? (arrayed ? 12 : 6) : 0;
+            return cube() ? (arrayed ? 12 : 6) : multisampled ? SAMPLES : 0;
         }
     }
 
@@ -460,15 +463,16 @@ public final class SpirvInterface {
                     int[] image = op == OP_TYPE_SAMPLED_IMAGE ? types.get(t[2]) : op == OP_TYPE_IMAGE ? t : null;
                     // Dim 1D, 2D, 3D, Cube (arrayed but 3D); not multisampled; sampled (not a storage image); a depth
                     // (shadow) image combined with its sampler
-                    boolean plain = image != null && image[3] <= 3 && !(image[5] == 1 && image[3] == 2) && image[6] == 0 && image[7] == 1
+                    boolean plain = image != null && image[3] <= 3 && !(image[5] == 1 && image[3] == 2) && image[7] == 1
+                            && (image[6] == 0 || image[3] == 1 && image[5] == 0 && image[4] != 1) // multisampled: 2D, not arrayed
                             && (image[4] != 1 || op == OP_TYPE_SAMPLED_IMAGE);
                     if (plain) {
                         Shape texel = shape(image[2], 0, false);
                         // the IR texture's dimensions: a cube's faces and an array's layers are one more
-                        int dims = image[3] == 3 ? 3 : image[3] + 1 + image[5];
+                        int dims = image[3] == 3 || image[6] == 1 ? 3 : image[3] + 1 + image[5];
                         for (int e = 0; e < Math.max(1, elements); e++) {
                             textures.add(new Texture(elements == 0 ? instance : instance + "[" + e + "]", set, binding, e, dims, texel.base(),
-                                    op == OP_TYPE_SAMPLED_IMAGE, image[3], image[5] == 1, image[4] == 1));
+                                    op == OP_TYPE_SAMPLED_IMAGE, image[3], image[5] == 1, image[4] == 1, image[6] == 1));
                         }
                     } else if (image != null && elements == 0 && image[3] == 6 && image[6] == 0) { // Dim SubpassData, single-sampled
                         inputAttachments.add(new InputAttachment(instance, set, binding, decorations.getOrDefault(key(v[1], DEC_INPUT_ATTACHMENT_INDEX), 0),
