@@ -51,7 +51,7 @@ public final class ComputeRun {
             vkCmdDispatch(cb, groupsX, 1, 1);
             scope.submitAndWait(cb);
             Map<String, byte[]> memory = new java.util.LinkedHashMap<>(RunScope.readStorage(bindings));
-            memory.putAll(scope.readImages(bindings));
+            memory.putAll(scope.images.readImages(bindings));
             return new ShaderOutputs(Map.of(), memory, false, 0);
         }
     }

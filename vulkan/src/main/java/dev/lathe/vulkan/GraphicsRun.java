@@ -157,14 +157,14 @@ public final class GraphicsRun {
             // color images by location, and a stencil image
             int locations = 0;
             for (Slot s : slots(iface.outputs())) locations = Math.max(locations, s.location() + 1);
-            RunScope.Img[] colors = new RunScope.Img[locations];
+            Images.Img[] colors = new Images.Img[locations];
             int[] formats = new int[locations];
             for (Slot s : slots(iface.outputs())) {
                 formats[s.location()] = s.base() == 'f' ? VK_FORMAT_R32G32B32A32_SFLOAT : s.base() == 'i' ? VK_FORMAT_R32G32B32A32_SINT : VK_FORMAT_R32G32B32A32_UINT;
                 colors[s.location()] = image(scope, formats[s.location()], VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
             }
             int stencilFormat = stencilFormat(vk);
-            RunScope.Img stencil = image(scope, stencilFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
+            Images.Img stencil = image(scope, stencilFormat, VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT,
                     stencilFormat == VK_FORMAT_S8_UINT ? VK_IMAGE_ASPECT_STENCIL_BIT : VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT);
 
             long vertexModule = scope.shaderModule(FeederVertexShader.assemble(iface.inputs(), positionLocation, point ? POINT_SIZE : 0));
@@ -266,7 +266,7 @@ public final class GraphicsRun {
             long pipeline = pipeline(scope, gpci);
 
             VkCommandBuffer cb = scope.begin();
-            for (RunScope.Img c : colors) if (c != null) transition(cb, c, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, stack);
+            for (Images.Img c : colors) if (c != null) transition(cb, c, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, stack);
             transition(cb, stencil, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, stack);
             VkRenderingAttachmentInfo.Buffer colorInfo = VkRenderingAttachmentInfo.calloc(Math.max(1, locations), stack);
             for (int k = 0; k < locations; k++) {
@@ -466,8 +466,8 @@ public final class GraphicsRun {
     }
 
     /** An image of the draw's size. */
-    private static RunScope.Img image(RunScope scope, int format, int usage, int aspect) {
-        return scope.image(2, format, WIDTH, HEIGHT, 1, usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, aspect);
+    private static Images.Img image(RunScope scope, int format, int usage, int aspect) {
+        return scope.images.image(2, format, WIDTH, HEIGHT, 1, usage | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, aspect);
     }
 
     /** A stencil format the device can render to: stencil alone where it can, else with depth. */
@@ -482,8 +482,8 @@ public final class GraphicsRun {
         }
     }
 
-    private static void transition(VkCommandBuffer cb, RunScope.Img img, int from, int to, MemoryStack stack) {
-        RunScope.transition(cb, img, from, to);
+    private static void transition(VkCommandBuffer cb, Images.Img img, int from, int to, MemoryStack stack) {
+        Images.transition(cb, img, from, to);
     }
 
     private static void copyToBuffer(VkCommandBuffer cb, long image, int aspect, long buffer, long offset, MemoryStack stack) {

@@ -107,7 +107,7 @@ final class MultisampleFill {
      * {@code format}) with {@code texels} (four 32-bit words each, x fastest, then y, then the
      * sample) and leaves it ready to be sampled.
      */
-    static void fill(RunScope scope, RunScope.Img img, int format, char base, long[] texels, int width, int height, int samples) {
+    static void fill(RunScope scope, Images.Img img, int format, char base, long[] texels, int width, int height, int samples) {
         var d = scope.d;
         try (MemoryStack stack = stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
