@@ -191,60 +191,9 @@ public final class GraphicsRun {
             if (locations > 0) rendering.colorAttachmentCount(locations).pColorAttachmentFormats(stack.ints(formats));
             // input attachments are read in a subpass of a render pass; every other draw renders dynamically
             boolean subpass = !iface.inputAttachments().isEmpty();
-            long renderPass = 0, framebuffer = 0;
-            int attachmentCount = 0;
-            if (subpass) {
-                List<Long> views = new ArrayList<>();
-                VkAttachmentDescription.Buffer descriptions = VkAttachmentDescription.calloc(locations + 1 + iface.inputAttachments().size(), stack);
-                VkAttachmentReference.Buffer colorRefs = VkAttachmentReference.calloc(Math.max(1, locations), stack);
-                for (int k = 0; k < locations; k++) {
-                    if (colors[k] == null) {
-                        colorRefs.get(k).attachment(VK_ATTACHMENT_UNUSED).layout(VK_IMAGE_LAYOUT_UNDEFINED);
-                        continue;
-                    }
-                    descriptions.get(views.size()).format(formats[k]).samples(VK_SAMPLE_COUNT_1_BIT).loadOp(VK_ATTACHMENT_LOAD_OP_CLEAR)
-                            .storeOp(VK_ATTACHMENT_STORE_OP_STORE).stencilLoadOp(VK_ATTACHMENT_LOAD_OP_DONT_CARE).stencilStoreOp(VK_ATTACHMENT_STORE_OP_DONT_CARE)
-                            .initialLayout(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL).finalLayout(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-                    colorRefs.get(k).attachment(views.size()).layout(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-                    views.add(colors[k].view());
-                }
-                VkAttachmentReference stencilRef = VkAttachmentReference.calloc(stack).attachment(views.size())
-                        .layout(VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
-                descriptions.get(views.size()).format(stencilFormat).samples(VK_SAMPLE_COUNT_1_BIT).loadOp(VK_ATTACHMENT_LOAD_OP_CLEAR)
-                        .storeOp(VK_ATTACHMENT_STORE_OP_STORE).stencilLoadOp(VK_ATTACHMENT_LOAD_OP_CLEAR).stencilStoreOp(VK_ATTACHMENT_STORE_OP_STORE)
-                        .initialLayout(VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL).finalLayout(VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
-                views.add(stencil.view());
-                int inputSlots = 0;
-                for (SpirvInterface.InputAttachment ia : iface.inputAttachments()) inputSlots = Math.max(inputSlots, ia.index() + 1);
-                VkAttachmentReference.Buffer inputRefs = VkAttachmentReference.calloc(inputSlots, stack);
-                for (int k = 0; k < inputSlots; k++) inputRefs.get(k).attachment(VK_ATTACHMENT_UNUSED).layout(VK_IMAGE_LAYOUT_UNDEFINED);
-                for (var e : bindings.inputAttachments().entrySet()) {
-                    int format = e.getKey().base() == 'f' ? VK_FORMAT_R32G32B32A32_SFLOAT : e.getKey().base() == 'i' ? VK_FORMAT_R32G32B32A32_SINT
-                            : VK_FORMAT_R32G32B32A32_UINT;
-                    descriptions.get(views.size()).format(format).samples(VK_SAMPLE_COUNT_1_BIT).loadOp(VK_ATTACHMENT_LOAD_OP_LOAD)
-                            .storeOp(VK_ATTACHMENT_STORE_OP_STORE).stencilLoadOp(VK_ATTACHMENT_LOAD_OP_DONT_CARE).stencilStoreOp(VK_ATTACHMENT_STORE_OP_DONT_CARE)
-                            .initialLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL).finalLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-                    inputRefs.get(e.getKey().index()).attachment(views.size()).layout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-                    views.add(e.getValue().view());
-                }
-                attachmentCount = views.size();
-                descriptions.limit(attachmentCount);
-                VkSubpassDescription.Buffer sub = VkSubpassDescription.calloc(1, stack).pipelineBindPoint(VK_PIPELINE_BIND_POINT_GRAPHICS)
-                        .colorAttachmentCount(locations).pDepthStencilAttachment(stencilRef).pInputAttachments(inputRefs);
-                if (locations > 0) sub.pColorAttachments(colorRefs);
-                LongBuffer lp = stack.mallocLong(1);
-                check(vkCreateRenderPass(scope.d, VkRenderPassCreateInfo.calloc(stack).sType$Default().pAttachments(descriptions).pSubpasses(sub), null, lp),
-                        "vkCreateRenderPass");
-                long rp = lp.get(0);
-                scope.onClose(() -> vkDestroyRenderPass(scope.d, rp, null));
-                renderPass = rp;
-                check(vkCreateFramebuffer(scope.d, VkFramebufferCreateInfo.calloc(stack).sType$Default().renderPass(rp)
-                        .pAttachments(stack.longs(views.stream().mapToLong(Long::longValue).toArray())).width(WIDTH).height(HEIGHT).layers(1), null, lp),
-                        "vkCreateFramebuffer");
-                long fb = lp.get(0);
-                scope.onClose(() -> vkDestroyFramebuffer(scope.d, fb, null));
-                framebuffer = fb;
-            }
+            Pass pass = subpass ? renderPass(scope, iface, bindings, colors, formats, locations, stencil, stencilFormat) : null;
+            long renderPass = subpass ? pass.renderPass() : 0, framebuffer = subpass ? pass.framebuffer() : 0;
+            int attachmentCount = subpass ? pass.attachments() : 0;
             VkGraphicsPipelineCreateInfo.Buffer gpci = VkGraphicsPipelineCreateInfo.calloc(1, stack).sType$Default()
                     .pNext(subpass ? 0 : rendering.address()).renderPass(renderPass).subpass(0)
                     .pStages(shaderStages)
@@ -412,6 +361,68 @@ public final class GraphicsRun {
                 out.add(new ShaderOutputs(outputs, Map.of(), false, 0));
             }
             return out;
+        }
+    }
+
+    /** A render pass and framebuffer for a draw that reads input attachments, and how many attachments they have. */
+    private record Pass(long renderPass, long framebuffer, int attachments) {}
+
+    /**
+     * The render pass of a fragment shader that reads input attachments: the colour images by
+     * location, the stencil image, then the input attachments at their InputAttachmentIndex, each
+     * kept in the layout it is used in.
+     */
+    private static Pass renderPass(RunScope scope, SpirvInterface iface, RunScope.Bindings bindings, Images.Img[] colors, int[] formats, int locations,
+                                   Images.Img stencil, int stencilFormat) {
+        try (MemoryStack stack = stackPush()) {
+            List<Long> views = new ArrayList<>();
+            VkAttachmentDescription.Buffer descriptions = VkAttachmentDescription.calloc(locations + 1 + iface.inputAttachments().size(), stack);
+            VkAttachmentReference.Buffer colorRefs = VkAttachmentReference.calloc(Math.max(1, locations), stack);
+            for (int k = 0; k < locations; k++) {
+                if (colors[k] == null) {
+                    colorRefs.get(k).attachment(VK_ATTACHMENT_UNUSED).layout(VK_IMAGE_LAYOUT_UNDEFINED);
+                    continue;
+                }
+                descriptions.get(views.size()).format(formats[k]).samples(VK_SAMPLE_COUNT_1_BIT).loadOp(VK_ATTACHMENT_LOAD_OP_CLEAR)
+                        .storeOp(VK_ATTACHMENT_STORE_OP_STORE).stencilLoadOp(VK_ATTACHMENT_LOAD_OP_DONT_CARE).stencilStoreOp(VK_ATTACHMENT_STORE_OP_DONT_CARE)
+                        .initialLayout(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL).finalLayout(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+                colorRefs.get(k).attachment(views.size()).layout(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+                views.add(colors[k].view());
+            }
+            VkAttachmentReference stencilRef = VkAttachmentReference.calloc(stack).attachment(views.size())
+                    .layout(VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+            descriptions.get(views.size()).format(stencilFormat).samples(VK_SAMPLE_COUNT_1_BIT).loadOp(VK_ATTACHMENT_LOAD_OP_CLEAR)
+                    .storeOp(VK_ATTACHMENT_STORE_OP_STORE).stencilLoadOp(VK_ATTACHMENT_LOAD_OP_CLEAR).stencilStoreOp(VK_ATTACHMENT_STORE_OP_STORE)
+                    .initialLayout(VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL).finalLayout(VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
+            views.add(stencil.view());
+            int inputSlots = 0;
+            for (SpirvInterface.InputAttachment ia : iface.inputAttachments()) inputSlots = Math.max(inputSlots, ia.index() + 1);
+            VkAttachmentReference.Buffer inputRefs = VkAttachmentReference.calloc(inputSlots, stack);
+            for (int k = 0; k < inputSlots; k++) inputRefs.get(k).attachment(VK_ATTACHMENT_UNUSED).layout(VK_IMAGE_LAYOUT_UNDEFINED);
+            for (var e : bindings.inputAttachments().entrySet()) {
+                int format = e.getKey().base() == 'f' ? VK_FORMAT_R32G32B32A32_SFLOAT : e.getKey().base() == 'i' ? VK_FORMAT_R32G32B32A32_SINT
+                        : VK_FORMAT_R32G32B32A32_UINT;
+                descriptions.get(views.size()).format(format).samples(VK_SAMPLE_COUNT_1_BIT).loadOp(VK_ATTACHMENT_LOAD_OP_LOAD)
+                        .storeOp(VK_ATTACHMENT_STORE_OP_STORE).stencilLoadOp(VK_ATTACHMENT_LOAD_OP_DONT_CARE).stencilStoreOp(VK_ATTACHMENT_STORE_OP_DONT_CARE)
+                        .initialLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL).finalLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+                inputRefs.get(e.getKey().index()).attachment(views.size()).layout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+                views.add(e.getValue().view());
+            }
+            descriptions.limit(views.size());
+            VkSubpassDescription.Buffer sub = VkSubpassDescription.calloc(1, stack).pipelineBindPoint(VK_PIPELINE_BIND_POINT_GRAPHICS)
+                    .colorAttachmentCount(locations).pDepthStencilAttachment(stencilRef).pInputAttachments(inputRefs);
+            if (locations > 0) sub.pColorAttachments(colorRefs);
+            LongBuffer lp = stack.mallocLong(1);
+            check(vkCreateRenderPass(scope.d, VkRenderPassCreateInfo.calloc(stack).sType$Default().pAttachments(descriptions).pSubpasses(sub), null, lp),
+                    "vkCreateRenderPass");
+            long rp = lp.get(0);
+            scope.onClose(() -> vkDestroyRenderPass(scope.d, rp, null));
+            check(vkCreateFramebuffer(scope.d, VkFramebufferCreateInfo.calloc(stack).sType$Default().renderPass(rp)
+                    .pAttachments(stack.longs(views.stream().mapToLong(Long::longValue).toArray())).width(WIDTH).height(HEIGHT).layers(1), null, lp),
+                    "vkCreateFramebuffer");
+            long fb = lp.get(0);
+            scope.onClose(() -> vkDestroyFramebuffer(scope.d, fb, null));
+            return new Pass(rp, fb, views.size());
         }
     }
 
