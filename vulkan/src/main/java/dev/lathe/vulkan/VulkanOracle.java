@@ -67,7 +67,12 @@ public final class VulkanOracle {
                                 java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         int decided = 0;
         long seed = 0;
-        SpirvInterface iface = SpirvInterface.read(spirv, runtimeLengths(shader));
+        SpirvInterface iface;
+        try {
+            iface = SpirvInterface.read(spirv, runtimeLengths(shader));
+        } catch (IllegalArgumentException e) {
+            return new Verdict(Verdict.Kind.NOT_RUN, "the module's interface cannot be read: " + e.getMessage(), 0, 0);
+        }
         Map<String, Integer> layers = new java.util.HashMap<>();
         for (SpirvInterface.Texture t : iface.textures()) if (t.layersWanted() > 0) layers.put(t.name(), t.layersWanted());
         Map<String, Integer> indices = indexInputs(shader);
