@@ -68,6 +68,10 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--passes", paramLabel = "LIST", description = "the IR pipeline before selection (default: the default pipeline)")
     String passes;
 
+    @Option(names = "--rule-stats", description = "print how often each rule of the IR pipelines fired (the lowering's too), most frequent "
+            + "first, and the rules that never fired (to standard error), as lathe opt does")
+    boolean ruleStats;
+
     @Mixin
     PassOptions passOptions = new PassOptions();
 
@@ -143,6 +147,7 @@ final class CompileCommand implements Callable<Integer> {
         PassOptions o = passOptions;
         Compiler.Result compiled = ProgramFiles.compileChecked(file, options, source);
         if (o.timePasses) PassTimes.print(compiled.timings(), spec.commandLine().getErr());
+        if (ruleStats) OptCommand.printRuleStats(compiled.ruleStats(), spec.commandLine().getErr());
         MachineCompiler.Result r = compiled.machine();
         if (emit == Emit.bin) {
             ProgramFiles.write(target, ProgramBinary.write(r.program()));

@@ -12,8 +12,6 @@ import dev.lathe.ir.text.IrPrinter;
 import dev.lathe.ir.validate.Validator;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
-import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -96,26 +94,16 @@ final class OptCommand implements Callable<Integer> {
         out.print(IrPrinter.print(s));
         out.flush();
         if (o.timePasses) PassTimes.print(pm.timings(), spec.commandLine().getErr());
-        if (ruleStats) printRuleStats(passes, passNames(pipeline), spec.commandLine().getErr());
+        if (ruleStats) {
+            Set<String> ran = pipeline.passNames();
+            printRuleStats(passes.ruleStats().stream().filter(st -> ran.contains(st.ruleSet().passName())).toList(), spec.commandLine().getErr());
+        }
         return 0;
     }
 
-    /** The names of the passes a pipeline runs (loops included). */
-    private static Set<String> passNames(Pipeline pipeline) {
-        Set<String> names = new HashSet<>();
-        ArrayDeque<Pipeline.Step> work = new ArrayDeque<>(pipeline.steps());
-        while (!work.isEmpty()) {
-            Pipeline.Step step = work.pop();
-            if (step instanceof Pipeline.PassStep ps) names.add(ps.pass().name());
-            if (step instanceof Pipeline.LoopStep ls) work.addAll(ls.steps());
-        }
-        return names;
-    }
-
-    /** The statistics of the rule sets the pipeline ran (a rule set it did not run has none to tell). */
-    static void printRuleStats(Passes passes, Set<String> ran, PrintWriter err) {
-        for (RuleStats st : passes.ruleStats()) {
-            if (!ran.contains(st.ruleSet().passName())) continue;
+    /** The statistics of the rule sets a pipeline ran (a rule set it did not run has none to tell). */
+    static void printRuleStats(java.util.List<RuleStats> stats, PrintWriter err) {
+        for (RuleStats st : stats) {
             err.println("rules of pass " + st.ruleSet().passName() + ": " + st.total() + " rewrite"
                     + (st.total() == 1 ? "" : "s"));
             for (RuleStats.Entry e : st.firedMostFirst()) {

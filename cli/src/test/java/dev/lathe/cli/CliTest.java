@@ -411,6 +411,11 @@ class CliTest {
         assertFalse(r.err().contains("rules of pass late"), "late did not run: " + r.err());
         Result none = lathe("opt", "--passes", "dce", "--rule-stats", p.toString());
         assertEquals("", none.err());
+        // lathe compile too: the default pipeline's rule passes and the lowering's
+        Result compiled = lathe("compile", "--rule-stats", p.toString());
+        assertEquals(0, compiled.code(), compiled.err());
+        assertTrue(compiled.err().contains("rules of pass algebraic: ") && compiled.err().contains("  mul_one "), compiled.err());
+        assertTrue(compiled.err().contains("rules of pass lower: "), compiled.err());
         // --disable-rules: the multiply by one stays, and an unknown name is a located error
         Result off = lathe("opt", "--passes", "algebraic", "--rule-stats", "--disable-rules", "mul_one", p.toString());
         assertEquals(0, off.code(), off.err());

@@ -91,8 +91,11 @@ public final class Compiler {
         }
     }
 
-    /** What compiling gives: the machine result, and the time per pass of both pipelines (when timed). */
-    public record Result(MachineCompiler.Result machine, List<PassManager.Timing> timings) {}
+    /**
+     * What compiling gives: the machine result, the time per pass of both pipelines (when timed),
+     * and how often each rule of the rule passes that ran fired ({@code lathe compile --rule-stats}).
+     */
+    public record Result(MachineCompiler.Result machine, List<PassManager.Timing> timings, List<dev.lathe.ir.rewrite.RuleStats> ruleStats) {}
 
     /** Compiles {@code shader} with the default pipelines. */
     public static MachineCompiler.Result compile(Shader shader) {
@@ -157,6 +160,10 @@ public final class Compiler {
         for (PassManager.Timing t : pm.timings()) if (!t.isAnalysis()) timings.add(t);
         timings.addAll(machine.timings());
         for (PassManager.Timing t : pm.timings()) if (t.isAnalysis()) timings.add(t);
-        return new Result(machine, timings);
+        Set<String> ran = new java.util.HashSet<>(optimize.passNames());
+        ran.addAll(lower.passNames());
+        List<dev.lathe.ir.rewrite.RuleStats> stats = new ArrayList<>();
+        for (dev.lathe.ir.rewrite.RuleStats st : passes.ruleStats()) if (ran.contains(st.ruleSet().passName())) stats.add(st);
+        return new Result(machine, timings, stats);
     }
 }

@@ -32,6 +32,18 @@ public final class Pipeline {
         return steps;
     }
 
+    /** The names of every pass the pipeline runs, loops included. */
+    public java.util.Set<String> passNames() {
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        java.util.ArrayDeque<Step> work = new java.util.ArrayDeque<>(steps);
+        while (!work.isEmpty()) {
+            Step step = work.pop();
+            if (step instanceof PassStep ps) names.add(ps.pass().name());
+            if (step instanceof LoopStep ls) work.addAll(ls.steps());
+        }
+        return names;
+    }
+
     @Override
     public String toString() {
         return text;
