@@ -215,8 +215,8 @@ public final class GraphicsRun {
             long pipeline = pipeline(scope, gpci);
 
             VkCommandBuffer cb = scope.begin();
-            for (Images.Img c : colors) if (c != null) transition(cb, c, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, stack);
-            transition(cb, stencil, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, stack);
+            for (Images.Img c : colors) if (c != null) Images.transition(cb, c, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+            Images.transition(cb, stencil, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL);
             VkRenderingAttachmentInfo.Buffer colorInfo = VkRenderingAttachmentInfo.calloc(Math.max(1, locations), stack);
             for (int k = 0; k < locations; k++) {
                 colorInfo.get(k).sType$Default().imageView(colors[k] == null ? VK_NULL_HANDLE : colors[k].view())
@@ -246,10 +246,10 @@ public final class GraphicsRun {
             RunScope.Buf readback = scope.buffer(16 * WIDTH * HEIGHT * Math.max(1, locations) + WIDTH * HEIGHT, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
             for (int k = 0; k < locations; k++) {
                 if (colors[k] == null) continue;
-                transition(cb, colors[k], VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, stack);
+                Images.transition(cb, colors[k], VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
                 copyToBuffer(cb, colors[k].image(), VK_IMAGE_ASPECT_COLOR_BIT, readback.buffer(), 16L * WIDTH * HEIGHT * k, stack);
             }
-            transition(cb, stencil, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, stack);
+            Images.transition(cb, stencil, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL);
             int stencilAt = 16 * WIDTH * HEIGHT * Math.max(1, locations);
             copyToBuffer(cb, stencil.image(), VK_IMAGE_ASPECT_STENCIL_BIT, readback.buffer(), stencilAt, stack);
             scope.submitAndWait(cb);
@@ -493,9 +493,6 @@ public final class GraphicsRun {
         }
     }
 
-    private static void transition(VkCommandBuffer cb, Images.Img img, int from, int to, MemoryStack stack) {
-        Images.transition(cb, img, from, to);
-    }
 
     private static void copyToBuffer(VkCommandBuffer cb, long image, int aspect, long buffer, long offset, MemoryStack stack) {
         VkBufferImageCopy.Buffer region = VkBufferImageCopy.calloc(1, stack).bufferOffset(offset);

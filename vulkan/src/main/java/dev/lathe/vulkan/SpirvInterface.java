@@ -423,7 +423,7 @@ public final class SpirvInterface {
                     int[] t = types.get(pointee);
                     int count = 0; // an array of blocks: its length
                     int arrayOp = t[0] & 0xffff;
-                    String arrayName = (instance.isEmpty() ? blockName : instance).replaceAll("[^A-Za-z0-9_]", "_");
+                    String arrayName = irName(instance.isEmpty() ? blockName : instance);
                     if ((arrayOp == OP_TYPE_ARRAY || arrayOp == OP_TYPE_RUNTIME_ARRAY && runtimeLengths.containsKey(arrayName))
                             && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT) {
                         count = arrayOp == OP_TYPE_ARRAY ? (int) (long) constants.getOrDefault(t[3], 0L) : runtimeLengths.get(arrayName);
@@ -437,12 +437,12 @@ public final class SpirvInterface {
                     }
                     boolean storageBlock = storage == SC_STORAGE_BUFFER || decorations.containsKey(key(pointee, DEC_BUFFER_BLOCK));
                     if (storageBlock) {
-                        String name = (instance.isEmpty() ? blockName : instance).replaceAll("[^A-Za-z0-9_]", "_");
+                        String name = irName(instance.isEmpty() ? blockName : instance);
                         if (count == 0) ssbos.add(new StorageBuffer(name, set, binding));
                         for (int e = 0; e < count; e++) ssbos.add(new StorageBuffer(name + "_" + e, set, binding, e));
                         continue;
                     }
-                    String prefix = (instance.isEmpty() ? blockName : instance).replaceAll("[^A-Za-z0-9_]", "_");
+                    String prefix = irName(instance.isEmpty() ? blockName : instance);
                     Block b = count == 0 ? block(prefix, storage == SC_PUSH_CONSTANT ? -1 : set, binding, pointee, unsupported)
                             : blocks(prefix, set, binding, pointee, count, unsupported);
                     if (storage == SC_PUSH_CONSTANT) push = b;
@@ -493,8 +493,13 @@ public final class SpirvInterface {
                     List.copyOf(capabilities), textures, samplers, images, derivatives, inputAttachments);
         }
 
+        /** A SPIR-V name as the frontend makes an IR name of it: anything but letters, digits and _ becomes _. */
+        static String irName(String name) {
+            return name.replaceAll("[^A-Za-z0-9_]", "_");
+        }
+
         String memberName(int struct, int m) {
-            return memberNames.getOrDefault(key(struct, m), "m" + m).replaceAll("[^A-Za-z0-9_]", "_");
+            return irName(memberNames.getOrDefault(key(struct, m), "m" + m));
         }
 
         /** A member of an input or output block at {@code location[0]} on (advanced past it), a struct one leaf by leaf. */
@@ -585,7 +590,7 @@ public final class SpirvInterface {
         void flatten(String prefix, int struct, int[] starts, List<Member> members, List<String> unsupported) {
             int[] t = types.get(struct);
             for (int m = 0; m + 2 < t.length; m++) {
-                String field = memberNames.getOrDefault(key(struct, m), "m" + m).replaceAll("[^A-Za-z0-9_]", "_");
+                String field = memberName(struct, m);
                 String name = prefix.isEmpty() ? field : prefix + "_" + field;
                 int offset = memberDecorations.getOrDefault(key(struct, m, DEC_OFFSET), 0);
                 int[] at = starts.clone();

@@ -60,8 +60,7 @@ final class StorageImageFormats {
 
     /** The bits of each component of {@code f} (all the same for the formats handled). */
     static int componentBits(ImageFormat f) {
-        String s = f.spelling();
-        return s.contains("32") ? 32 : s.contains("16") ? 16 : 8;
+        return f.bits(0);
     }
 
     /** The bytes of one texel in Vulkan's form, from the interpreter's four words (already at the format's precision). */
@@ -70,10 +69,10 @@ final class StorageImageFormats {
         for (int c = 0; c < f.components(); c++) {
             long w = words[c] & 0xffffffffL;
             float x = Float.intBitsToFloat((int) w);
-            long code = switch (kind(f)) {
-                case 'f' -> bits == 32 ? w : Fp16.fromDouble(x);
-                case 'n' -> Math.round((double) x * ((1L << bits) - 1));
-                case 's' -> Math.round((double) x * ((1L << (bits - 1)) - 1));
+            long code = switch (f.kind()) {
+                case FLOAT -> bits == 32 ? w : Fp16.fromDouble(x);
+                case UNORM -> Math.round((double) x * ((1L << bits) - 1));
+                case SNORM -> Math.round((double) x * ((1L << (bits - 1)) - 1));
                 default -> w;
             };
             for (int k = 0; k < bytes; k++) out[at + c * bytes + k] = (byte) (code >>> (8 * k));
@@ -83,31 +82,20 @@ final class StorageImageFormats {
     /** The interpreter's four words of one texel read back in Vulkan's form. */
     static long[] decode(ImageFormat f, byte[] in, int at) {
         int bits = componentBits(f), bytes = bits / 8;
-        char kind = kind(f);
-        boolean floats = kind == 'f' || kind == 'n' || kind == 's';
+        boolean floats = f.base() == dev.lathe.ir.BaseType.FLOAT;
         long[] words = {0, 0, 0, floats ? Float.floatToRawIntBits(1f) & 0xffffffffL : 1};
         for (int c = 0; c < f.components(); c++) {
             long code = 0;
             for (int k = bytes - 1; k >= 0; k--) code = code << 8 | (in[at + c * bytes + k] & 0xff);
             long signedCode = (code << (64 - bits)) >> (64 - bits);
-            words[c] = switch (kind) {
-                case 'f' -> bits == 32 ? code : Float.floatToRawIntBits((float) Fp16.toDouble((int) code)) & 0xffffffffL;
-                case 'n' -> Float.floatToRawIntBits((float) ((double) code / ((1L << bits) - 1))) & 0xffffffffL;
-                case 's' -> Float.floatToRawIntBits((float) Math.max(-1, (double) signedCode / ((1L << (bits - 1)) - 1))) & 0xffffffffL;
-                case 'i' -> signedCode & 0xffffffffL;
+            words[c] = switch (f.kind()) {
+                case FLOAT -> bits == 32 ? code : Float.floatToRawIntBits((float) Fp16.toDouble((int) code)) & 0xffffffffL;
+                case UNORM -> Float.floatToRawIntBits((float) ((double) code / ((1L << bits) - 1))) & 0xffffffffL;
+                case SNORM -> Float.floatToRawIntBits((float) Math.max(-1, (double) signedCode / ((1L << (bits - 1)) - 1))) & 0xffffffffL;
+                case SINT -> signedCode & 0xffffffffL;
                 default -> code;
             };
         }
         return words;
-    }
-
-    /** 'f' float, 'n' unorm, 's' snorm, 'u' unsigned, 'i' signed. */
-    private static char kind(ImageFormat f) {
-        String s = f.spelling();
-        if (s.endsWith("_snorm")) return 's';
-        if (s.endsWith("ui")) return 'u';
-        if (s.endsWith("i")) return 'i';
-        if (s.endsWith("f")) return 'f';
-        return 'n';
     }
 }

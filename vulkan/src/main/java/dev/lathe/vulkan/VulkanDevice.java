@@ -69,12 +69,17 @@ public final class VulkanDevice implements AutoCloseable {
 
     /** The device's {@code subTexelPrecisionBits} limit: the fraction bits its texel selection keeps. */
     public int subTexelPrecisionBits() {
-        try (MemoryStack stack = stackPush()) {
-            VkPhysicalDeviceProperties props = VkPhysicalDeviceProperties.calloc(stack);
-            vkGetPhysicalDeviceProperties(physical, props);
-            return props.limits().subTexelPrecisionBits();
+        if (subTexelPrecisionBits < 0) { // asked for every input set: read once
+            try (MemoryStack stack = stackPush()) {
+                VkPhysicalDeviceProperties props = VkPhysicalDeviceProperties.calloc(stack);
+                vkGetPhysicalDeviceProperties(physical, props);
+                subTexelPrecisionBits = props.limits().subTexelPrecisionBits();
+            }
         }
+        return subTexelPrecisionBits;
     }
+
+    private int subTexelPrecisionBits = -1;
 
     /** The device's name, e.g. {@code llvmpipe (LLVM 15.0.6, 256 bits)}. */
     public String name() {

@@ -79,13 +79,13 @@ public final class VulkanOracle {
         try {
             for (; seed < maxSeeds && decided < wanted; seed++) {
                 ShaderInputs in = OracleInputs.draw(shader, seed, layers, indices);
-                List<ShaderOutputs[]> pairs = shader.stage() == Stage.COMPUTE
-                        ? List.<ShaderOutputs[]>of(compute(vk, spirv, iface, shader, in, workgroups, unordered, binary))
+                List<Invocation> pairs = shader.stage() == Stage.COMPUTE
+                        ? List.of(compute(vk, spirv, iface, shader, in, workgroups, unordered, binary))
                         : graphics(vk, spirv, iface, shader, in, seed, binary);
                 for (int k = 0; k < pairs.size(); k++) {
-                    ShaderOutputs[] p = pairs.get(k);
-                    if (p.length < 4) continue;
-                    ShaderOutputs.Comparison c = p[2].compareUnderNanContract(p[3]);
+                    Invocation p = pairs.get(k);
+                    if (p.simulated() == null) continue;
+                    ShaderOutputs.Comparison c = p.exact().compareUnderNanContract(p.simulated());
                     if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
                         return new Verdict(Verdict.Kind.DISAGREE, "input set " + seed + where(shader, k) + ": the simulated binary disagrees with the interpreter: "
                                 + c.detail(), decided, seed + 1);
@@ -93,7 +93,7 @@ public final class VulkanOracle {
                 }
                 boolean setDecided = true;
                 for (int k = 0; k < pairs.size(); k++) {
-                    ShaderOutputs reference = pairs.get(k)[0], real = pairs.get(k)[1];
+                    ShaderOutputs reference = pairs.get(k).reference(), real = pairs.get(k).device();
                     ShaderOutputs.Comparison c = reference.compareUnderNanContract(real);
                     if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
                         return new Verdict(Verdict.Kind.DISAGREE, "input set " + seed + where(shader, k) + ": " + c.detail(), decided, seed + 1);
@@ -113,17 +113,21 @@ public final class VulkanOracle {
     }
 
     /**
-     * {reference, what the device gave} and, with a binary, {the interpreter's exact run, the
-     * simulator's}: the binary is held to the interpreter's bits, not to Vulkan's latitude.
+     * One invocation compared (a dispatch, a fragment, a vertex): the interpreter's run with
+     * Vulkan's precision and what the device gave; with a binary, also the interpreter's plain run
+     * and the simulator's, which must match it bit for bit (null without one): the binary is held
+     * to the interpreter's bits, not to Vulkan's latitude.
      */
-    private static ShaderOutputs[] compute(VulkanDevice vk, byte[] spirv, SpirvInterface iface, Shader shader, ShaderInputs in, int workgroups,
+    private record Invocation(ShaderOutputs reference, ShaderOutputs device, ShaderOutputs exact, ShaderOutputs simulated) {}
+
+    private static Invocation compute(VulkanDevice vk, byte[] spirv, SpirvInterface iface, Shader shader, ShaderInputs in, int workgroups,
                                            Words unordered,
                                            java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision(vk.subTexelPrecisionBits()).dispatch(in, workgroups, 1, 1);
         ShaderOutputs real = ComputeRun.dispatch(vk, spirv, iface, in, workgroups);
-        if (binary == null) return new ShaderOutputs[] {reference, withReferenceWords(real, reference, unordered)};
-        return new ShaderOutputs[] {reference, withReferenceWords(real, reference, unordered),
-                new Interpreter(shader).trackNans().dispatch(in, workgroups, 1, 1), binary.apply(in, workgroups)};
+        if (binary == null) return new Invocation(reference, withReferenceWords(real, reference, unordered), null, null);
+        return new Invocation(reference, withReferenceWords(real, reference, unordered),
+                new Interpreter(shader).trackNans().dispatch(in, workgroups, 1, 1), binary.apply(in, workgroups));
     }
 
     /**
@@ -177,20 +181,20 @@ public final class VulkanOracle {
         return lengths;
     }
 
-    /** Each fragment of the quad, or each vertex of the triangle: {reference, what Vulkan drew}. */
-    private static List<ShaderOutputs[]> graphics(VulkanDevice vk, byte[] spirv, SpirvInterface iface, Shader shader, ShaderInputs in, long seed,
+    /** Each fragment of the quad, or each vertex of the triangle, as an {@link Invocation}. */
+    private static List<Invocation> graphics(VulkanDevice vk, byte[] spirv, SpirvInterface iface, Shader shader, ShaderInputs in, long seed,
                                                   java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         boolean fragment = shader.stage() == Stage.FRAGMENT;
         int firstVertex = (int) (seed * 7 % 100), instance = (int) (seed % 3);
         in.setVertexId(firstVertex).setInstanceId(instance);
         List<ShaderOutputs> real = fragment ? GraphicsRun.fragment(vk, spirv, iface, in) : GraphicsRun.vertex(vk, spirv, iface, in);
-        List<ShaderOutputs[]> pairs = new java.util.ArrayList<>();
+        List<Invocation> pairs = new java.util.ArrayList<>();
         for (int k = 0; k < real.size(); k++) {
             if (fragment) GraphicsRun.fragmentInputs(in, k % GraphicsRun.WIDTH, k / GraphicsRun.WIDTH);
             else GraphicsRun.vertexInputs(in, firstVertex, instance, k);
             ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision(vk.subTexelPrecisionBits()).run(in);
-            if (binary == null) pairs.add(new ShaderOutputs[] {reference, comparable(real.get(k), reference)});
-            else pairs.add(new ShaderOutputs[] {reference, comparable(real.get(k), reference), new Interpreter(shader).trackNans().run(in), binary.apply(in, 1)});
+            if (binary == null) pairs.add(new Invocation(reference, comparable(real.get(k), reference), null, null));
+            else pairs.add(new Invocation(reference, comparable(real.get(k), reference), new Interpreter(shader).trackNans().run(in), binary.apply(in, 1)));
         }
         return pairs;
     }

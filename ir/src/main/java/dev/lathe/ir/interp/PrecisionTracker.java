@@ -74,10 +74,10 @@ final class PrecisionTracker {
         int n = dst.length;
         double[][] out = new double[n][];
         boolean any = false;
-        if (op == Op.BCSEL || op == Op.MOV || op.movesData()) {
+        if (op.movesData()) { // mov, vecN, bcsel: the interval of the component moved
             for (int c = 0; c < n; c++) {
                 Src s = op == Op.BCSEL ? a.src((in[0][c] & 1) != 0 ? 1 : 2) : op == Op.MOV ? a.src(0) : a.src(c);
-                out[c] = of(s, op.movesData() && op != Op.BCSEL && op != Op.MOV ? 0 : c);
+                out[c] = of(s, op == Op.BCSEL || op == Op.MOV ? c : 0);
                 any |= out[c] != null;
             }
             intervals[a.def().index()] = any ? out : null;
@@ -131,7 +131,7 @@ final class PrecisionTracker {
                 }
                 continue;
             }
-            double[] r = VulkanPrecision.bound(op, bits, srcs, a.isExact());
+            double[] r = VulkanPrecision.bound(op, bits, srcs);
             if (r == null) {
                 undecided(op.opName() + " of a value a Vulkan implementation may compute differently has no one answer here");
                 continue;
@@ -171,7 +171,7 @@ final class PrecisionTracker {
         for (Src use : product.uses()) {
             if (use.instr() instanceof AluInstr u) {
                 Op o = u.op();
-                if (o == Op.FADD || o == Op.FSUB || o == Op.FFMA || o == Op.FLRP || o == Op.MOV || o == Op.BCSEL || o.movesData()) return true;
+                if (o == Op.FADD || o == Op.FSUB || o == Op.FFMA || o == Op.FLRP || o.movesData()) return true;
             } else {
                 return true; // a phi, a store to a local: the add may be further on
             }
@@ -253,8 +253,7 @@ final class PrecisionTracker {
 
     private static boolean isDenormal(long v, int bits) {
         double d = FloatBits.toDouble(v, bits);
-        double smallest = bits == 16 ? 0x1p-14 : bits == 32 ? 0x1p-126 : 0x1p-1022;
-        return d != 0 && Math.abs(d) < smallest;
+        return d != 0 && Math.abs(d) < VulkanPrecision.smallestNormal(bits);
     }
 
     /** An intrinsic read {@code s} where only one value will do (an offset, a coordinate, data for memory): inexact there is undecided. */

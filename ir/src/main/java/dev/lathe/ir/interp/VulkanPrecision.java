@@ -41,7 +41,7 @@ public final class VulkanPrecision {
      *
      * @return {lo, hi}, or null when Vulkan allows results on both sides of a jump, or gives no bound
      */
-    public static double[] bound(Op op, int bits, double[][] src, boolean noContraction) {
+    public static double[] bound(Op op, int bits, double[][] src) {
         boolean comparison = op.output().typeClass() == TypeClass.BOOL;
         for (double[] s : src) {
             if (Double.isNaN(s[0]) || Double.isNaN(s[1])) return null; // Vulkan may assume no NaN
@@ -51,9 +51,9 @@ public final class VulkanPrecision {
         double[] r = switch (op) {
             case FADD -> widen(new double[] {src[0][0] + src[1][0], src[0][1] + src[1][1]}, bits, 1);
             case FSUB -> widen(new double[] {src[0][0] - src[1][1], src[0][1] - src[1][0]}, bits, 1);
-            case FMUL, FMULZ -> product(src[0], src[1], bits, noContraction);
+            case FMUL, FMULZ -> product(src[0], src[1], bits);
             case FFMA -> {
-                double[] p = product(src[0], src[1], bits, noContraction);
+                double[] p = product(src[0], src[1], bits);
                 yield widen(new double[] {p[0] + src[2][0], p[1] + src[2][1]}, bits, 1);
             }
             case FNEG -> new double[] {-src[0][1], -src[0][0]};
@@ -83,7 +83,7 @@ public final class VulkanPrecision {
             // pow: inherited from exp2(y * log2(x))
             case FPOW -> {
                 double[] l = log2(src[0], bits);
-                yield l == null ? null : exp2(product(src[1], l, bits, false), bits);
+                yield l == null ? null : exp2(product(src[1], l, bits), bits);
             }
             case FSIN, FCOS -> sinCos(op == Op.FSIN, src[0]);
             case FDOT2, FDOT3, FDOT4 -> dot(src, bits, false);
@@ -91,7 +91,7 @@ public final class VulkanPrecision {
             // mix: inherited from x * (1 - a) + y * a
             case FLRP -> {
                 double[] oneMinus = widen(new double[] {1 - src[2][1], 1 - src[2][0]}, bits, 1);
-                double[] x = product(src[0], oneMinus, bits, false), y = product(src[1], src[2], bits, false);
+                double[] x = product(src[0], oneMinus, bits), y = product(src[1], src[2], bits);
                 yield widen(new double[] {x[0] + y[0], x[1] + y[1]}, bits, 1);
             }
             case FMOD -> remainder(src[0], src[1], bits, true);
@@ -174,8 +174,11 @@ public final class VulkanPrecision {
         return (same ^ negate) ? new double[] {1, 1} : new double[] {0, 0};
     }
 
-    /** a · b: correctly rounded, or (contracted into an add) exact. */
-    private static double[] product(double[] a, double[] b, int bits, boolean noContraction) {
+    /**
+     * a · b: correctly rounded, or (contracted into an add) exact: the floats either side of the
+     * exact product hold both, unless the product is a float itself.
+     */
+    private static double[] product(double[] a, double[] b, int bits) {
         double p1 = a[0] * b[0], p2 = a[0] * b[1], p3 = a[1] * b[0], p4 = a[1] * b[1];
         if (a[0] == a[1] && b[0] == b[1] && FloatBits.round(p1, bits) == p1) return new double[] {p1, p1}; // nothing to round
         double[] r = {Math.min(Math.min(p1, p2), Math.min(p3, p4)), Math.max(Math.max(p1, p2), Math.max(p3, p4))};
@@ -235,12 +238,11 @@ public final class VulkanPrecision {
 
     /** dot: inherited from the products and the sums, in any order: n products and n - 1 sums, each rounded. */
     private static double[] dot(double[][] src, int bits, boolean homogeneous) {
-        int n = src.length / 2; // fdph: a vec3 and a vec4, so src holds 3 + 4
+        // fdotN: two vecN, so src holds N + N; fdph: a vec3 and a vec4, 3 + 4
+        int terms = homogeneous ? 3 : src.length / 2, second = terms;
         double lo = 0, hi = 0, magnitude = 0;
-        int terms = homogeneous ? 3 : n;
-        int second = homogeneous ? 3 : n;
         for (int k = 0; k < terms; k++) {
-            double[] p = product(src[k], src[second + k], bits, true);
+            double[] p = product(src[k], src[second + k], bits);
             lo += p[0];
             hi += p[1];
             magnitude += Math.max(Math.abs(p[0]), Math.abs(p[1]));
@@ -261,7 +263,7 @@ public final class VulkanPrecision {
         double k0 = floor ? Math.floor(q[0]) : trunc(q[0]), k1 = floor ? Math.floor(q[1]) : trunc(q[1]);
         if (k1 - k0 > 1) return null; // the quotient spans integers: the result may be almost anything
         // x - y·k for each integer k the quotient may round to
-        double[] yk = product(y, new double[] {k0, k1}, bits, false);
+        double[] yk = product(y, new double[] {k0, k1}, bits);
         return widen(new double[] {x[0] - yk[1], x[1] - yk[0]}, bits, 1);
     }
 
@@ -273,10 +275,15 @@ public final class VulkanPrecision {
 
     /** Where a float of {@code bits} may be a denormal, it may be flushed to zero: the interval then reaches zero. */
     static double[] flushable(double[] r, int bits) {
-        double smallest = bits == 16 ? 0x1p-14 : bits == 32 ? 0x1p-126 : 0x1p-1022;
+        double smallest = smallestNormal(bits);
         boolean lowTiny = Math.abs(r[0]) < smallest, highTiny = Math.abs(r[1]) < smallest;
         if (lowTiny || highTiny || r[0] < 0 && r[1] > 0) return new double[] {Math.min(r[0], 0), Math.max(r[1], 0)};
         return r;
+    }
+
+    /** The smallest normal float of {@code bits}: below it, a float is a denormal, which Vulkan may flush. */
+    static double smallestNormal(int bits) {
+        return bits == 16 ? 0x1p-14 : bits == 32 ? 0x1p-126 : 0x1p-1022;
     }
 
     /** The gap between floats of {@code bits} near {@code x} (at least the smallest normal's). */
@@ -300,8 +307,4 @@ public final class VulkanPrecision {
         return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
     }
 
-    /** The real value of float bits {@code v} of {@code bits}. */
-    static double value(long v, int bits) {
-        return FloatBits.toDouble(v, bits);
-    }
 }
