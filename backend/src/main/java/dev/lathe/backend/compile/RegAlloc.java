@@ -923,11 +923,17 @@ final class RegAlloc {
      * pending move still reads its destination; what then remains are cycles: one value is
      * parked in a register below {@code limit} that is neither {@code live} nor read or written
      * by the copy (one extra {@code mov} a cycle), and only when there is none is a swap made of
-     * three {@code xor}s.
+     * three {@code xor}s. A destination an earlier move of the same copy has already filled is
+     * never a scratch, even when no pending move touches it any more.
      */
     static void parallelCopy(List<int[]> moves, List<MInstr> code, BitSet live, int limit) {
         List<int[]> pending = new ArrayList<>();
-        for (int[] m : moves) if (m[0] != m[1]) pending.add(m.clone());
+        BitSet busy = (BitSet) live.clone();
+        for (int[] m : moves) {
+            busy.set(m[0]);
+            busy.set(m[1]);
+            if (m[0] != m[1]) pending.add(m.clone());
+        }
         while (!pending.isEmpty()) {
             boolean progress = false;
             for (int i = 0; i < pending.size(); i++) {
@@ -942,7 +948,7 @@ final class RegAlloc {
                 }
             }
             if (progress) continue;
-            int scratch = scratch(pending, live, limit);
+            int scratch = busy.nextClearBit(0) < limit ? busy.nextClearBit(0) : -1;
             if (scratch >= 0) {
                 // only cycles left: park the first move's source, and let its readers read it there
                 int a = pending.get(0)[0];
@@ -960,17 +966,6 @@ final class RegAlloc {
             for (int[] o : pending) if (o[0] == d) o[0] = a;
             pending.removeIf(o -> o[0] == o[1]);
         }
-    }
-
-    /** A register below {@code limit} no pending move reads or writes and no live value holds, or -1. */
-    private static int scratch(List<int[]> pending, BitSet live, int limit) {
-        BitSet busy = (BitSet) live.clone();
-        for (int[] m : pending) {
-            busy.set(m[0]);
-            busy.set(m[1]);
-        }
-        int r = busy.nextClearBit(0);
-        return r < limit ? r : -1;
     }
 
     private static MInstr mov(int to, int from) {
