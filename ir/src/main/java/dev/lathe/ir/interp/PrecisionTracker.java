@@ -335,8 +335,9 @@ final class PrecisionTracker {
                 case UNORM, SNORM -> {
                     double steps = format.kind() == dev.lathe.ir.ImageFormat.Kind.UNORM ? (1L << bits) - 1 : (1L << (bits - 1)) - 1;
                     double min = format.kind() == dev.lathe.ir.ImageFormat.Kind.UNORM ? 0 : -1;
-                    lo = Math.max(min, Math.floor(Math.max(min, Math.min(1, iv[0])) * steps) / steps);
-                    hi = Math.min(1, Math.ceil(Math.max(min, Math.min(1, iv[1])) * steps) / steps);
+                    // a code k reads back as the float nearest k / steps, which may lie on either side of the real quotient
+                    lo = floatAtOrBelow(Math.max(min, Math.floor(Math.max(min, Math.min(1, iv[0])) * steps) / steps));
+                    hi = floatAtOrAbove(Math.min(1, Math.ceil(Math.max(min, Math.min(1, iv[1])) * steps) / steps));
                 }
                 case FLOAT -> {
                     double[] r = bits == 32 ? iv : VulkanPrecision.widen(iv.clone(), 16, 1);
@@ -351,6 +352,18 @@ final class PrecisionTracker {
             if (lo == hi) continue; // one code either way
             m.put(offset + 4L * c, new double[] {lo, hi, 32});
         }
+    }
+
+    /** The largest float at or below {@code x}. */
+    static double floatAtOrBelow(double x) {
+        float f = (float) x;
+        return f > x ? Math.nextDown(f) : f;
+    }
+
+    /** The smallest float at or above {@code x}. */
+    static double floatAtOrAbove(double x) {
+        float f = (float) x;
+        return f < x ? Math.nextUp(f) : f;
     }
 
     /** Drops the intervals that overlap bytes [at, at + bytes). */

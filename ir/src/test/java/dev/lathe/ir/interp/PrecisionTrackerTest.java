@@ -49,6 +49,22 @@ class PrecisionTrackerTest {
         return reference.compareUnderNanContract(new ShaderOutputs(Map.of(output, candidate), reference.buffers(), false, 0)).kind();
     }
 
+    /**
+     * A unorm code reads back as a float, which may lie past the real quotient (SaschaWillems'
+     * edgedetect.comp on lavapipe: code 180 of an 8-bit unorm reads 0.7058824, above 180/255).
+     */
+    @Test
+    void aUnormCodesBoundsLieOnTheFloatGrid() {
+        for (int k = 0; k <= 255; k++) {
+            double q = k / 255.0;
+            float device = (float) q;
+            assertTrue(PrecisionTracker.floatAtOrBelow(q) <= device && device <= PrecisionTracker.floatAtOrAbove(q), "code " + k);
+            assertEquals(PrecisionTracker.floatAtOrBelow(q), (float) PrecisionTracker.floatAtOrBelow(q));
+            assertEquals(PrecisionTracker.floatAtOrAbove(q), (float) PrecisionTracker.floatAtOrAbove(q));
+        }
+        assertTrue((float) (180 / 255.0) > 180 / 255.0); // the case that was refused
+    }
+
     @Test
     void anUnmarkedProductMayBeFusedIntoTheAdd() {
         Shader s = IrParser.parse("t.ir", MUL_ADD);
