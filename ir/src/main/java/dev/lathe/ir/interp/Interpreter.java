@@ -336,7 +336,10 @@ public final class Interpreter {
             this.cur = fn.entryBlock();
             for (Variable v : shader.variables(Variable.Kind.OUTPUT)) outputs.put(v, new long[v.type().components()]);
             for (Variable v : fn.locals()) {
-                locals.put(v, new long[v.type().components() * Math.max(1, v.arrayLength())]);
+                long[] storage = new long[v.type().components() * Math.max(1, v.arrayLength())];
+                locals.put(v, storage);
+                // the interpreter starts a local at zero; Vulkan gives a function variable (and an output) no value until it is written
+                if (prec != null) prec.undefinedStorage(storage);
             }
             for (Variable v : shader.variables()) {
                 if (v.kind() != Variable.Kind.INPUT && v.kind() != Variable.Kind.UNIFORM) continue;
@@ -452,7 +455,7 @@ public final class Interpreter {
             } else if (i instanceof UndefInstr u) {
                 set(u.def(), new long[u.def().numComponents()]);
                 if (nan != null) nan.exact(u.def());
-                if (prec != null) prec.exact(u.def());
+                if (prec != null) prec.undefined(u.def());
             } else if (i instanceof IntrinsicInstr in) {
                 if (nan != null) trackIntrinsic(in);
                 if (prec != null) trackPrecision(in);
@@ -626,6 +629,7 @@ public final class Interpreter {
                     long[] at = read(i.src(coord).value());
                     for (int c = 0; c < i.src(coord).numComponentsRead(); c++) {
                         double[] iv = prec.of(i.src(coord), c);
+                        if (iv == PrecisionTracker.UNDEFINED) prec.undecided(what + " at an undefined coordinate");
                         double u = Float.intBitsToFloat((int) at[i.src(coord).component(c)]);
                         double lo = iv == null ? u : iv[0], hi = iv == null ? u : iv[1];
                         if (Double.isNaN(lo) || Double.isNaN(hi)) continue;

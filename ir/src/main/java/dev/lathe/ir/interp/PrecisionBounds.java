@@ -29,7 +29,10 @@ public record PrecisionBounds(Map<String, double[][]> outputs, Map<String, Map<L
         return m == null ? null : m.get(at);
     }
 
-    /** The interval component {@code c} of output {@code name} may hold ({lo, hi, bits}), or null when it is exact. */
+    /**
+     * The interval component {@code c} of output {@code name} may hold ({lo, hi, bits}; {NaN, NaN,
+     * bits} where it was never given a value, so any bits will do), or null when it is exact.
+     */
     public double[] interval(String name, int c) {
         double[][] iv = outputs.get(name);
         return iv == null || c >= iv.length ? null : iv[c];

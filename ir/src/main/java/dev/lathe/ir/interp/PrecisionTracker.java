@@ -49,6 +49,28 @@ final class PrecisionTracker {
         if (d != null) intervals[d.index()] = null;
     }
 
+    /**
+     * The "interval" of a component of an {@code undef} (compared by identity): Vulkan gives it no
+     * value — an output variable read before it is written holds whatever the implementation left
+     * there — so it may hold any bits. It moves through copies; a float op on it gives another;
+     * anything else it reaches (an integer, a comparison, an address, memory) is undecided.
+     */
+    static final double[] UNDEFINED = {Double.NaN, Double.NaN};
+
+    /** An {@code undef}: every component may hold any bits. */
+    void undefined(Value d) {
+        double[][] iv = new double[d.numComponents()][];
+        java.util.Arrays.fill(iv, UNDEFINED);
+        intervals[d.index()] = iv;
+    }
+
+    /** Element storage (a local) whose every component is undefined until it is stored. */
+    void undefinedStorage(long[] storage) {
+        double[][] t = new double[storage.length][];
+        java.util.Arrays.fill(t, UNDEFINED);
+        shared.elements.put(storage, t);
+    }
+
     /** The interval component {@code c} of {@code s} holds, or null when it is exact. */
     double[] of(Src s, int c) {
         double[][] iv = intervals[s.value().index()];
@@ -76,6 +98,7 @@ final class PrecisionTracker {
         boolean any = false;
         if (op.movesData()) { // mov, vecN, bcsel: the interval of the component moved
             for (int c = 0; c < n; c++) {
+                if (op == Op.BCSEL && of(a.src(0), c) == UNDEFINED) undecided("bcsel picks by an undefined value");
                 Src s = op == Op.BCSEL ? a.src((in[0][c] & 1) != 0 ? 1 : 2) : op == Op.MOV ? a.src(0) : a.src(c);
                 out[c] = of(s, op == Op.BCSEL || op == Op.MOV ? c : 0);
                 any |= out[c] != null;
@@ -83,6 +106,7 @@ final class PrecisionTracker {
             intervals[a.def().index()] = any ? out : null;
             return;
         }
+        if (readsUndefined(a, n, out)) return;
         int bits = a.def().bitSize();
         if (!op.isHorizontal() && a.numSrcs() > 0) {
             for (int c = 0; c < n; c++) {
@@ -161,6 +185,31 @@ final class PrecisionTracker {
             }
         }
         intervals[a.def().index()] = any ? out : null;
+    }
+
+    /**
+     * Whether {@code a} reads an undefined component: a float result is then undefined where it
+     * does (per component, every component of a horizontal op) and {@code out} is what the value
+     * holds; any other result is undecided.
+     */
+    private boolean readsUndefined(AluInstr a, int n, double[][] out) {
+        boolean any = false;
+        for (int k = 0; k < a.numSrcs(); k++) {
+            for (int c = 0; c < a.src(k).numComponentsRead(); c++) {
+                if (of(a.src(k), c) != UNDEFINED) continue;
+                any = true;
+                if (a.op().isHorizontal()) java.util.Arrays.fill(out, UNDEFINED);
+                else if (c < n) out[c] = UNDEFINED;
+            }
+        }
+        if (!any) return false;
+        if (a.op().output().typeClass() != TypeClass.FLOAT) {
+            undecided(a.op().opName() + " reads an undefined value");
+            intervals[a.def().index()] = null;
+        } else {
+            intervals[a.def().index()] = out;
+        }
+        return true;
     }
 
     /**
@@ -265,7 +314,7 @@ final class PrecisionTracker {
         double[][] iv = new double[v.type().components()][];
         for (int c = 0; c < iv.length; c++) {
             double[] r = of(x, c);
-            if (r != null) iv[c] = new double[] {r[0], r[1], x.value().bitSize()};
+            if (r != null) iv[c] = new double[] {r[0], r[1], x.value().bitSize()}; // an undefined component stays {NaN, NaN}: any bits
         }
         outputs.put(v, iv);
     }
@@ -303,7 +352,8 @@ final class PrecisionTracker {
             long at = offset + (long) c * bytes;
             clear(m, at, bytes);
             double[] iv = of(x, c);
-            if (iv != null) m.put(at, new double[] {iv[0], iv[1], bits});
+            if (iv == UNDEFINED) undecided("a store of an undefined value to " + region.name());
+            else if (iv != null) m.put(at, new double[] {iv[0], iv[1], bits});
         }
     }
 
@@ -318,6 +368,10 @@ final class PrecisionTracker {
         clear(m, offset, 16);
         for (int c = 0; c < Math.min(format.components(), x.numComponentsRead()); c++) {
             double[] iv = of(x, c);
+            if (iv == UNDEFINED) {
+                undecided(what + " stores an undefined value");
+                continue;
+            }
             boolean normalized = format.kind() == dev.lathe.ir.ImageFormat.Kind.UNORM || format.kind() == dev.lathe.ir.ImageFormat.Kind.SNORM;
             if (iv == null && normalized) {
                 // an exact float still has two codes to go to, unless it is one

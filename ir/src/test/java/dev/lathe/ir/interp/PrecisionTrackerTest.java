@@ -50,6 +50,50 @@ class PrecisionTrackerTest {
     }
 
     /**
+     * An output whose local is never written holds whatever the device left there (SaschaWillems'
+     * deferred.frag with a debug target its switch has no case for): any bits agree; an integer
+     * made from such a value is undecided.
+     */
+    @Test
+    void aLocalNeverWrittenMayHoldAnyBits() {
+        Shader s = IrParser.parse("t.ir", """
+                shader fragment
+                input i32 @pick location=0
+                output f32 @o location=0
+                function main {
+                  local f32 @o_value
+                  vec1 32 %p = load_input @pick
+                  vec1 32 %zero = load_const (0x00000000)
+                  vec1 1 %c = ilt %zero, %p
+                  if %c {
+                    vec1 32 %one = load_const (0x3f800000)
+                    store_var @o_value, %one
+                  }
+                  vec1 32 %v = load_var @o_value
+                  vec1 32 %w = fmul %v, %v
+                  store_output @o, %w
+                }
+                """);
+        ShaderOutputs written = run(s, new ShaderInputs().set("pick", 1));
+        assertEquals(ShaderOutputs.Comparison.Kind.BROKEN, compare(written, "o", f(0.5f)));
+        ShaderOutputs unwritten = run(s, new ShaderInputs().set("pick", 0));
+        assertEquals(ShaderOutputs.Comparison.Kind.KEPT, compare(unwritten, "o", f(0.0455f)));
+        assertEquals(ShaderOutputs.Comparison.Kind.KEPT, compare(unwritten, "o", 0x7fc00000L));
+        assertNull(unwritten.undecidedUnderNanContract());
+        Shader t = IrParser.parse("t.ir", """
+                shader fragment
+                output i32 @n location=0
+                function main {
+                  local f32 @x
+                  vec1 32 %v = load_var @x
+                  vec1 32 %i = f2i32 %v
+                  store_output @n, %i
+                }
+                """);
+        assertNotNull(run(t, new ShaderInputs()).undecidedUnderNanContract());
+    }
+
+    /**
      * A unorm code reads back as a float, which may lie past the real quotient (SaschaWillems'
      * edgedetect.comp on lavapipe: code 180 of an 8-bit unorm reads 0.7058824, above 180/255).
      */
