@@ -57,13 +57,14 @@ public final class Function {
     }
 
     /**
-     * Notes that {@code v} indexes an array of {@code length} descriptors (buffers, textures)
-     * that the frontend lowered to a selection among them: Vulkan leaves an index past the array
-     * undefined, where the selection gives one element. For the Vulkan precision model, like
-     * {@link #noteApproximation}.
+     * Notes that {@code v} indexes an array of {@code length} descriptors (buffers, textures,
+     * uniform blocks) or an array in a uniform block, which the frontend lowered to a selection
+     * or a load that reads zero past the end: Vulkan leaves an index past the array undefined.
+     * For the Vulkan precision model, like {@link #noteApproximation}; a value noted twice keeps
+     * the shorter length.
      */
     public void noteDescriptorIndex(Value v, int length) {
-        descriptorIndices.put(v, length);
+        descriptorIndices.merge(v, length, Math::min);
     }
 
     /** The length of the descriptor array {@code v} was noted to index, or -1. */

@@ -555,6 +555,8 @@ final class SpirvToIr {
             for (int k = 0; k < n; k++) parts.add(loadSlots(at, e, plus(slot, b.i32(k * stride)), List.of(), leaf));
             return new Val.Composite(parts);
         }
+        // a run-time index past the array (or matrix) reads zero here; Vulkan leaves it undefined
+        if (path.get(0) instanceof Value v) fn.noteDescriptorIndex(v, n);
         Value next = plus(slot, times(index(path.get(0)), stride));
         return loadSlots(at, e, next, path.subList(1, path.size()), leaf);
     }
@@ -605,6 +607,8 @@ final class SpirvToIr {
                 return new Val.Composite(elems);
             }
             Value idx = index(path.get(0));
+            // past the array (of blocks, or in a block): Vulkan's undefined, zero here
+            if (path.get(0) instanceof Value) fn.noteDescriptorIndex(idx, len);
             Value o = outer == null ? idx : plus(times(outer, len), idx);
             return loadUniform(at, ua.element(), path.subList(1, path.size()), o);
         }

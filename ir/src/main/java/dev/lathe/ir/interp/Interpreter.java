@@ -712,7 +712,7 @@ public final class Interpreter {
             if (prec != null && fn.hasDescriptorIndices()) {
                 int length = fn.descriptorIndexLength(d);
                 if (length >= 0 && Long.compareUnsigned(v[0] & 0xffffffffL, length) >= 0) {
-                    prec.undecided("an index past an array of " + length + " descriptors is undefined in Vulkan");
+                    prec.undecided("an index past an array of " + length + " (descriptors, or in a uniform block) is undefined in Vulkan");
                 }
             }
         }
