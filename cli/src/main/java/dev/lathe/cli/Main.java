@@ -44,6 +44,7 @@ public final class Main implements Runnable {
         m.put("shaderdb", ShaderDbCommand::new);
         m.put("report", ReportCommand::new);
         m.put("fuzz", FuzzCommand::new);
+        m.put("vulkan-devices", VulkanDevicesCommand::new);
         m.put("help", CommandLine.HelpCommand::new);
         return Collections.unmodifiableMap(m);
     }

@@ -57,6 +57,10 @@ final class ShaderDbCommand implements Callable<Integer> {
             + "within the precision Vulkan requires; exits 1 if any shader disagrees")
     int checkVulkan;
 
+    @Option(names = "--vulkan-device", paramLabel = "INDEX|NAME", description = "run --check-vulkan on this device: its index in "
+            + "`lathe vulkan-devices`, or part of its name (case aside); default: Mesa's lavapipe where the loader sees it, else the first device")
+    String vulkanDevice;
+
     @Mixin
     MachineSwitches machine = new MachineSwitches();
 
@@ -72,6 +76,7 @@ final class ShaderDbCommand implements Callable<Integer> {
         if (jobs < 1) throw new CliException("lathe shaderdb: --jobs must be at least 1");
         if (check < 0) throw new CliException("lathe shaderdb: --check must be 0 or more");
         if (checkVulkan < 0) throw new CliException("lathe shaderdb: --check-vulkan must be 0 or more");
+        if (vulkanDevice != null && checkVulkan == 0) throw new CliException("lathe shaderdb: --vulkan-device needs --check-vulkan N");
         List<Path> files;
         try {
             files = CorpusRunner.collect(dirs);
@@ -124,7 +129,7 @@ final class ShaderDbCommand implements Callable<Integer> {
             if (!r.ok()) out.println("FAILED " + (r.error().startsWith(r.name()) ? r.error() : r.name() + ": " + r.error()));
         }
         if (output != null) out.println("results: " + output);
-        if (checkVulkan > 0) return VulkanCheck.run(files, source.targetEnv, checkVulkan, out) ? 0 : 1;
+        if (checkVulkan > 0) return VulkanCheck.run(files, source.targetEnv, checkVulkan, vulkanDevice, out) ? 0 : 1;
         return 0;
     }
 }

@@ -21,17 +21,17 @@ final class VulkanCheck {
     private VulkanCheck() {}
 
     /** Runs the check; false when a shader disagreed. */
-    static boolean run(List<Path> files, String targetEnv, int wanted, PrintWriter out) {
+    static boolean run(List<Path> files, String targetEnv, int wanted, String device, PrintWriter out) {
         Map<VulkanOracle.Verdict.Kind, Integer> counts = new EnumMap<>(VulkanOracle.Verdict.Kind.class);
         int skipped = 0;
         VulkanDevice vk;
         try {
-            vk = VulkanDevice.create();
+            vk = VulkanDevice.create(device);
         } catch (VulkanUnavailable e) {
             throw new CliException("lathe shaderdb: --check-vulkan: " + e.getMessage());
         }
         try (vk) {
-            out.println("vulkan: " + vk.name());
+            out.println("vulkan: " + vk.name() + ", driver " + vk.driver());
             for (Path f : files) {
                 String name = f.toString();
                 byte[] spirv;

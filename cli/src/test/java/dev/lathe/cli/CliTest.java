@@ -69,6 +69,17 @@ class CliTest {
         Result disagree = lathe("shaderdb", corpus.toString(), "--check-vulkan", "4", "--no-times");
         assertEquals(1, disagree.code(), disagree.out());
         assertTrue(disagree.out().contains("DISAGREES vulkan ") && disagree.out().contains("subgroup_compact.comp.spv: input set "), disagree.out());
+        Result devices = lathe("vulkan-devices");
+        assertEquals(0, devices.code(), devices.err());
+        assertTrue(devices.out().matches("(?s)0: .*, driver .*"), devices.out());
+        Result named = lathe("shaderdb", corpus.resolve("lambert.frag.spv").toString(), "--check-vulkan", "1", "--vulkan-device", "llvmpipe");
+        assertEquals(0, named.code(), named.out() + named.err());
+        assertTrue(named.out().contains("vulkan: llvmpipe") && named.out().contains(", driver "), named.out());
+        Result none = lathe("shaderdb", corpus.toString(), "--check-vulkan", "1", "--vulkan-device", "no such gpu");
+        assertTrue(none.code() != 0 && none.err().contains("no Vulkan device 'no such gpu'; the loader sees:") && none.err().contains("0: "), none.err());
+        noStackTrace(none);
+        Result alone = lathe("shaderdb", corpus.toString(), "--vulkan-device", "0");
+        assertTrue(alone.code() != 0 && alone.err().contains("--vulkan-device needs --check-vulkan N"), alone.err());
         Result bad = lathe("shaderdb", corpus.toString(), "--check-vulkan", "-1");
         assertTrue(bad.code() != 0 && bad.err().contains("lathe shaderdb: --check-vulkan must be 0 or more"), bad.err());
         noStackTrace(bad);

@@ -3,6 +3,7 @@ package dev.lathe.vulkan;
 import static org.lwjgl.system.MemoryStack.stackPush;
 import static org.lwjgl.vulkan.VK10.*;
 import static org.lwjgl.vulkan.VK11.vkGetPhysicalDeviceFeatures2;
+import static org.lwjgl.vulkan.VK11.vkGetPhysicalDeviceProperties2;
 
 import java.nio.IntBuffer;
 import java.util.ArrayList;
@@ -23,7 +24,9 @@ import org.lwjgl.vulkan.VkInstance;
 import org.lwjgl.vulkan.VkInstanceCreateInfo;
 import org.lwjgl.vulkan.VkPhysicalDevice;
 import org.lwjgl.vulkan.VkPhysicalDeviceFeatures2;
+import org.lwjgl.vulkan.VkPhysicalDeviceDriverProperties;
 import org.lwjgl.vulkan.VkPhysicalDeviceProperties;
+import org.lwjgl.vulkan.VkPhysicalDeviceProperties2;
 import org.lwjgl.vulkan.VkPhysicalDeviceTransformFeedbackFeaturesEXT;
 import org.lwjgl.vulkan.VkPhysicalDeviceVulkan11Features;
 import org.lwjgl.vulkan.VkPhysicalDeviceVulkan12Features;
@@ -34,8 +37,9 @@ import org.lwjgl.vulkan.VkQueueFamilyProperties;
 /**
  * A headless Vulkan 1.3 device with one compute-and-graphics queue, and every feature the device
  * has enabled (64-bit floats and integers, 8- and 16-bit storage, buffer device addresses…: the
- * corpus uses them). It prefers Mesa's lavapipe ({@code llvmpipe}), so that the answers are the
- * same on every machine whatever GPU it has. No window, no surface, no validation layers.
+ * corpus uses them). Unless asked for another ({@link #create(String)}: an index in
+ * {@link #list()} or part of a name), it prefers Mesa's lavapipe ({@code llvmpipe}), so that the
+ * answers are the same on every machine whatever GPU it has. No window, no surface.
  */
 public final class VulkanDevice implements AutoCloseable {
     private final VkInstance instance;
@@ -86,12 +90,46 @@ public final class VulkanDevice implements AutoCloseable {
         return name;
     }
 
+    /** One device the Vulkan loader sees: its index in the loader's order, its name, and its driver's name and version. */
+    public record Listed(int index, String name, String driver) {
+        /** "0: llvmpipe (LLVM 15.0.6, 256 bits), driver llvmpipe Mesa 25.0.7". */
+        @Override
+        public String toString() {
+            return index + ": " + name + ", driver " + driver;
+        }
+    }
+
+    /** The device's driver: its name and version as the driver gives them, e.g. {@code NVIDIA 580.159.04}. */
+    public String driver() {
+        return driver;
+    }
+
+    private String driver = "";
+
     /**
-     * Creates the device.
+     * Creates the device the loader lists first among Mesa's lavapipe, or else its first device.
      *
      * @throws VulkanUnavailable when there is no Vulkan loader, no driver or no device, saying what to install
      */
     public static VulkanDevice create() {
+        return create(null);
+    }
+
+    /**
+     * The devices the Vulkan loader sees, in its order.
+     *
+     * @throws VulkanUnavailable when there is no Vulkan loader or driver
+     */
+    public static List<Listed> list() {
+        VkInstance instance = instance();
+        try {
+            return listed(instance);
+        } finally {
+            vkDestroyInstance(instance, null);
+        }
+    }
+
+    private static VkInstance instance() {
         try {
             VK.getFunctionProvider(); // LWJGL loads the loader when VK is first used
         } catch (Throwable e) {
@@ -104,27 +142,62 @@ public final class VulkanDevice implements AutoCloseable {
             PointerBuffer pp = stack.mallocPointer(1);
             int r = vkCreateInstance(ici, null, pp);
             if (r != VK_SUCCESS) throw new VulkanUnavailable("vkCreateInstance failed (" + r + ")");
-            VkInstance instance = new VkInstance(pp.get(0), ici);
+            return new VkInstance(pp.get(0), ici);
+        }
+    }
+
+    private static List<VkPhysicalDevice> physicalDevices(VkInstance instance) {
+        try (MemoryStack stack = stackPush()) {
             IntBuffer n = stack.mallocInt(1);
             vkEnumeratePhysicalDevices(instance, n, null);
-            if (n.get(0) == 0) {
+            PointerBuffer devices = stack.mallocPointer(n.get(0));
+            vkEnumeratePhysicalDevices(instance, n, devices);
+            List<VkPhysicalDevice> out = new ArrayList<>();
+            for (int i = 0; i < n.get(0); i++) out.add(new VkPhysicalDevice(devices.get(i), instance));
+            return out;
+        }
+    }
+
+    private static List<Listed> listed(VkInstance instance) {
+        List<Listed> out = new ArrayList<>();
+        List<VkPhysicalDevice> pds = physicalDevices(instance);
+        try (MemoryStack stack = stackPush()) {
+            for (int i = 0; i < pds.size(); i++) {
+                VkPhysicalDeviceDriverProperties driver = VkPhysicalDeviceDriverProperties.calloc(stack).sType$Default();
+                VkPhysicalDeviceProperties2 props = VkPhysicalDeviceProperties2.calloc(stack).sType$Default().pNext(driver.address());
+                vkGetPhysicalDeviceProperties2(pds.get(i), props);
+                out.add(new Listed(i, props.properties().deviceNameString(), (driver.driverNameString() + " " + driver.driverInfoString()).trim()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Creates the device {@code selector} names: its index in {@link #list()}, or text its name
+     * contains (case aside); null: the first lavapipe, or else the first device.
+     *
+     * @throws VulkanUnavailable when there is no Vulkan loader, no driver or no such device, saying what to install or which devices there are
+     */
+    public static VulkanDevice create(String selector) {
+        VkInstance instance = instance();
+        try (MemoryStack stack = stackPush()) {
+            PointerBuffer pp = stack.mallocPointer(1);
+            IntBuffer n = stack.mallocInt(1);
+            List<Listed> all = listed(instance);
+            if (all.isEmpty()) {
                 vkDestroyInstance(instance, null);
                 throw new VulkanUnavailable("the Vulkan loader found no device");
             }
-            PointerBuffer devices = stack.mallocPointer(n.get(0));
-            vkEnumeratePhysicalDevices(instance, n, devices);
-            VkPhysicalDevice chosen = null;
-            String chosenName = null;
-            VkPhysicalDeviceProperties props = VkPhysicalDeviceProperties.calloc(stack);
-            for (int i = 0; i < devices.capacity(); i++) {
-                VkPhysicalDevice pd = new VkPhysicalDevice(devices.get(i), instance);
-                vkGetPhysicalDeviceProperties(pd, props);
-                String name = props.deviceNameString();
-                if (chosen == null || name.contains("llvmpipe") && !chosenName.contains("llvmpipe")) {
-                    chosen = pd;
-                    chosenName = name;
-                }
+            Listed pick = choose(all, selector);
+            if (pick == null) {
+                vkDestroyInstance(instance, null);
+                StringBuilder b = new StringBuilder("no Vulkan device '" + selector + "'; the loader sees:");
+                for (Listed l : all) b.append("\n  ").append(l);
+                throw new VulkanUnavailable(b.toString());
             }
+            VkPhysicalDevice chosen = physicalDevices(instance).get(pick.index());
+            String chosenName = pick.name();
+            int r;
             vkGetPhysicalDeviceQueueFamilyProperties(chosen, n, null);
             VkQueueFamilyProperties.Buffer families = VkQueueFamilyProperties.calloc(n.get(0), stack);
             vkGetPhysicalDeviceQueueFamilyProperties(chosen, n, families);
@@ -156,9 +229,26 @@ public final class VulkanDevice implements AutoCloseable {
             if (r != VK_SUCCESS) throw new VulkanUnavailable("vkCreateDevice failed on " + chosenName + " (" + r + ")");
             VkDevice device = new VkDevice(pp.get(0), chosen, dci);
             vkGetDeviceQueue(device, family, 0, pp);
-            return new VulkanDevice(instance, chosen, device, new VkQueue(pp.get(0), device), family, chosenName,
+            VulkanDevice made = new VulkanDevice(instance, chosen, device, new VkQueue(pp.get(0), device), family, chosenName,
                     xfb && fx.transformFeedback(), extensions, features.features().shaderResourceResidency(), List.of(features, f11, f12, f13, fx));
+            made.driver = pick.driver();
+            return made;
         }
+    }
+
+    /** The device {@code selector} picks among {@code all} (see {@link #create(String)}), or null when none matches. */
+    static Listed choose(List<Listed> all, String selector) {
+        if (selector == null) {
+            for (Listed l : all) if (l.name().contains("llvmpipe")) return l;
+            return all.get(0);
+        }
+        if (selector.matches("[0-9]+")) {
+            int k = Integer.parseInt(selector);
+            return k < all.size() ? all.get(k) : null;
+        }
+        String want = selector.toLowerCase(java.util.Locale.ROOT);
+        for (Listed l : all) if (l.name().toLowerCase(java.util.Locale.ROOT).contains(want)) return l;
+        return null;
     }
 
     private static Set<String> extensions(VkPhysicalDevice pd) {
