@@ -103,8 +103,22 @@ public final class RuleProver {
             return new Proof(Proof.Kind.TESTED, rule.name(), where + " is tested, not proved: " + missing.opName()
                     + " has no SMT encoding", List.of(), List.of(), null);
         }
-        try (Context c = new Context()) {
+        try (Context c = context()) {
             return new Session(c).proveExact(rule, where);
+        }
+    }
+
+    /**
+     * A Z3 context. Z3's native library comes with z3-turnkey; the command-line jar keeps only
+     * Linux x86-64's and aarch64's (the others made it 74 MB), so elsewhere proving says so.
+     */
+    private static Context context() {
+        try {
+            return new Context();
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError | ExceptionInInitializerError e) {
+            throw new IllegalStateException("Z3's native library could not be loaded on " + System.getProperty("os.name") + " "
+                    + System.getProperty("os.arch") + " (" + e.getMessage() + "); the lathe jar carries it for Linux x86-64 and aarch64 "
+                    + "only: elsewhere, build Lathe with Maven (mvn -B install), whose z3-turnkey has every platform's, or use --no-prove");
         }
     }
 
