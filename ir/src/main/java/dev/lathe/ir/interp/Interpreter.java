@@ -654,12 +654,24 @@ public final class Interpreter {
                 case STORE_BUFFER, STORE_GLOBAL -> {
                     prec.readsExactly(i.src(0), what);
                     long at = read(i.src(0).value())[0] - (i.intrinsic() == Intrinsic.STORE_GLOBAL ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
-                    prec.storeMemory(i.intrinsic() == Intrinsic.STORE_GLOBAL ? DEVICE_MEMORY : v, at, i.src(1), i.src(1).value().bitSize());
+                    Variable region = i.intrinsic() == Intrinsic.STORE_GLOBAL ? DEVICE_MEMORY : v;
+                    byte[] mem = i.intrinsic() == Intrinsic.STORE_GLOBAL ? deviceMemory(buffers) : buffers.get(v);
+                    long[] x = read(i.src(1).value());
+                    int size = i.src(1).value().bitSize() / 8;
+                    boolean[] changes = new boolean[x.length * size];
+                    for (int b = 0; b < changes.length; b++) {
+                        long o = at + b;
+                        changes[b] = mem == null || o < 0 || o >= mem.length || mem[(int) o] != (byte) (x[b / size] >>> (8 * (b % size)));
+                    }
+                    prec.touch(region, at, changes.length, workgroupIndex(), changes, what);
+                    prec.storeMemory(region, at, i.src(1), i.src(1).value().bitSize());
                 }
                 case LOAD_BUFFER, LOAD_GLOBAL -> {
                     prec.readsExactly(i.src(0), what);
                     long at = read(i.src(0).value())[0] - (i.intrinsic() == Intrinsic.LOAD_GLOBAL ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
-                    prec.loadMemory(d, i.intrinsic() == Intrinsic.LOAD_GLOBAL ? DEVICE_MEMORY : v, at, what);
+                    Variable region = i.intrinsic() == Intrinsic.LOAD_GLOBAL ? DEVICE_MEMORY : v;
+                    prec.touch(region, at, d.numComponents() * d.bitSize() / 8, workgroupIndex(), null, what);
+                    prec.loadMemory(d, region, at, what);
                 }
                 default -> {
                     for (int k = 0; k < i.numSrcs(); k++) prec.readsExactly(i.src(k), what);
@@ -673,6 +685,11 @@ public final class Interpreter {
                     prec.exact(d);
                 }
             }
+        }
+
+        /** This invocation's workgroup, as one number. */
+        private int workgroupIndex() {
+            return workgroupId[0] + numWorkgroups[0] * (workgroupId[1] + numWorkgroups[1] * workgroupId[2]);
         }
 
         /** An array of textures indexed at run time: past its end Vulkan's descriptor is undefined (the interpreter takes the last). */

@@ -27,6 +27,8 @@ final class PrecisionTracker {
         final Map<long[], double[][]> elements = new IdentityHashMap<>();
         /** Per memory region, by the byte offset a float starts at: {lo, hi, bits}. */
         final Map<Variable, Map<Long, double[]>> memory = new IdentityHashMap<>();
+        /** Per memory region, per byte: {the workgroup that wrote it or -1, one that read it or -1, -2 for several}. */
+        final Map<Variable, Map<Long, int[]>> touched = new IdentityHashMap<>();
         String undecided;
     }
 
@@ -457,6 +459,31 @@ final class PrecisionTracker {
         int before = m.size();
         clear(m, offset, 4);
         if (m.size() != before) undecided(what + " reads the bits of a float a Vulkan implementation may compute differently");
+    }
+
+    /**
+     * Workgroup {@code workgroup} reads ({@code changes} null) or writes bytes [at, at + bytes) of
+     * {@code region} ({@code changes}: which bytes the write gives a new value): when a byte
+     * another workgroup changed is read or changed again, or a byte another workgroup read is
+     * changed, the outcome depends on the order workgroups run in, which Vulkan does not define
+     * (the interpreter runs them one after another, a GPU at once): undecided. Writing the value a
+     * byte already holds changes nothing, whoever runs first.
+     */
+    void touch(Variable region, long at, int bytes, int workgroup, boolean[] changes, String what) {
+        Map<Long, int[]> m = shared.touched.computeIfAbsent(region, k -> new java.util.HashMap<>());
+        for (int k = 0; k < bytes; k++) {
+            long b = at + k;
+            int[] t = m.computeIfAbsent(b, x -> new int[] {-1, -1});
+            boolean write = changes != null, changed = write && changes[k];
+            boolean race = t[0] >= 0 && t[0] != workgroup && (!write || changed)
+                    || changed && (t[1] == -2 || t[1] >= 0 && t[1] != workgroup);
+            if (race) {
+                undecided(what + ": workgroups race for byte " + b + " of " + region.name() + " (their order is not defined)");
+                return;
+            }
+            if (changed) t[0] = workgroup;
+            if (!write) t[1] = t[1] == -1 || t[1] == workgroup ? workgroup : -2;
+        }
     }
 
     /** What the run leaves, by output name. */
