@@ -127,7 +127,9 @@ final class RunScope implements AutoCloseable {
                 int k = 0;
                 for (var e : bindings.entrySet()) {
                     int n = counts.getOrDefault((long) s << 32 | e.getKey(), 1);
-                    lb.get(k++).binding(e.getKey()).descriptorType(e.getValue()).descriptorCount(n).stageFlags(stages);
+                    // an input attachment is for the fragment stage only (VUID-VkDescriptorSetLayoutBinding-descriptorType-01510)
+                    int visible = e.getValue() == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT ? VK_SHADER_STAGE_FRAGMENT_BIT : stages;
+                    lb.get(k++).binding(e.getKey()).descriptorType(e.getValue()).descriptorCount(n).stageFlags(visible);
                 }
                 check(vkCreateDescriptorSetLayout(d, VkDescriptorSetLayoutCreateInfo.calloc(stack).sType$Default().pBindings(lb), null, lp),
                         "vkCreateDescriptorSetLayout");

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
+import org.lwjgl.vulkan.EXTDebugUtils;
 import org.lwjgl.vulkan.EXTTransformFeedback;
 import org.lwjgl.vulkan.VK;
 import org.lwjgl.vulkan.VkApplicationInfo;
@@ -121,7 +122,7 @@ public final class VulkanDevice implements AutoCloseable {
      * @throws VulkanUnavailable when there is no Vulkan loader or driver
      */
     public static List<Listed> list() {
-        VkInstance instance = instance();
+        VkInstance instance = instance(false);
         try {
             return listed(instance);
         } finally {
@@ -129,7 +130,10 @@ public final class VulkanDevice implements AutoCloseable {
         }
     }
 
-    private static VkInstance instance() {
+    /** The Khronos validation layer (Debian's vulkan-validationlayers). */
+    static final String VALIDATION_LAYER = "VK_LAYER_KHRONOS_validation";
+
+    private static VkInstance instance(boolean validate) {
         try {
             VK.getFunctionProvider(); // LWJGL loads the loader when VK is first used
         } catch (Throwable e) {
@@ -139,6 +143,14 @@ public final class VulkanDevice implements AutoCloseable {
             VkApplicationInfo app = VkApplicationInfo.calloc(stack).sType$Default()
                     .pApplicationName(stack.UTF8("lathe")).apiVersion(VK_MAKE_API_VERSION(0, 1, 3, 0));
             VkInstanceCreateInfo ici = VkInstanceCreateInfo.calloc(stack).sType$Default().pApplicationInfo(app);
+            if (validate) {
+                if (!hasLayer(VALIDATION_LAYER)) {
+                    throw new VulkanUnavailable("the Khronos validation layer (" + VALIDATION_LAYER + ") is not installed "
+                            + "(apt-get install vulkan-validationlayers)");
+                }
+                ici.ppEnabledLayerNames(stack.pointers(stack.UTF8(VALIDATION_LAYER)))
+                        .ppEnabledExtensionNames(stack.pointers(stack.UTF8(EXTDebugUtils.VK_EXT_DEBUG_UTILS_EXTENSION_NAME)));
+            }
             PointerBuffer pp = stack.mallocPointer(1);
             int r = vkCreateInstance(ici, null, pp);
             if (r != VK_SUCCESS) throw new VulkanUnavailable("vkCreateInstance failed (" + r + ")");
@@ -179,7 +191,19 @@ public final class VulkanDevice implements AutoCloseable {
      * @throws VulkanUnavailable when there is no Vulkan loader, no driver or no such device, saying what to install or which devices there are
      */
     public static VulkanDevice create(String selector) {
-        VkInstance instance = instance();
+        return create(selector, false);
+    }
+
+    /**
+     * {@link #create(String)}, with the Khronos validation layer when {@code validate}: every
+     * message it gives at warning or error severity is kept ({@link #validationMessages}), so a
+     * test can fail on invalid use of the API, which is then the oracle's fault, not the driver's.
+     */
+    public static VulkanDevice create(String selector, boolean validate) {
+        VkInstance instance = instance(validate);
+        List<String> validation = validate ? new ArrayList<>() : null;
+        long[] messenger = {0};
+        org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT callback = validate ? listen(instance, validation, messenger) : null;
         try (MemoryStack stack = stackPush()) {
             PointerBuffer pp = stack.mallocPointer(1);
             IntBuffer n = stack.mallocInt(1);
@@ -232,7 +256,67 @@ public final class VulkanDevice implements AutoCloseable {
             VulkanDevice made = new VulkanDevice(instance, chosen, device, new VkQueue(pp.get(0), device), family, chosenName,
                     xfb && fx.transformFeedback(), extensions, features.features().shaderResourceResidency(), List.of(features, f11, f12, f13, fx));
             made.driver = pick.driver();
+            made.indexingFeatures = indexingFeatures(f12);
+            made.validation = validation;
+            made.callback = callback;
+            made.messenger = messenger[0];
             return made;
+        }
+    }
+
+    /** What the validation layer said (null without validation), its callback and its messenger. */
+    private List<String> validation;
+    private org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT callback;
+    private long messenger;
+
+    /**
+     * What the validation layer said at warning or error severity since the device was made or
+     * the last {@link #clearValidationMessages}, oldest first; empty without validation.
+     */
+    public List<String> validationMessages() {
+        if (validation == null) return List.of();
+        synchronized (validation) {
+            return List.copyOf(validation);
+        }
+    }
+
+    /** Forgets what the validation layer has said. */
+    public void clearValidationMessages() {
+        if (validation == null) return;
+        synchronized (validation) {
+            validation.clear();
+        }
+    }
+
+    /** A messenger that keeps the layer's warnings and errors in {@code into} (the layer calls back on the driver's threads). */
+    private static org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT listen(VkInstance instance, List<String> into, long[] handle) {
+        org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT cb = org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT.create((severity, types, data, user) -> {
+            String text = org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackDataEXT.create(data).pMessageString();
+            synchronized (into) {
+                into.add(text);
+            }
+            return VK_FALSE;
+        });
+        try (MemoryStack stack = stackPush()) {
+            org.lwjgl.vulkan.VkDebugUtilsMessengerCreateInfoEXT ci = org.lwjgl.vulkan.VkDebugUtilsMessengerCreateInfoEXT.calloc(stack).sType$Default()
+                    .messageSeverity(EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+                    .messageType(EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)
+                    .pfnUserCallback(cb);
+            java.nio.LongBuffer lp = stack.mallocLong(1);
+            check(EXTDebugUtils.vkCreateDebugUtilsMessengerEXT(instance, ci, null, lp), "vkCreateDebugUtilsMessengerEXT");
+            handle[0] = lp.get(0);
+        }
+        return cb;
+    }
+
+    private static boolean hasLayer(String layer) {
+        try (MemoryStack stack = stackPush()) {
+            IntBuffer n = stack.mallocInt(1);
+            vkEnumerateInstanceLayerProperties(n, null);
+            org.lwjgl.vulkan.VkLayerProperties.Buffer props = org.lwjgl.vulkan.VkLayerProperties.malloc(n.get(0), stack);
+            vkEnumerateInstanceLayerProperties(n, props);
+            for (org.lwjgl.vulkan.VkLayerProperties p : props) if (p.layerNameString().equals(layer)) return true;
+            return false;
         }
     }
 
@@ -263,6 +347,21 @@ public final class VulkanDevice implements AutoCloseable {
         }
     }
 
+    /** The descriptor indexing features the device has, by the SPIR-V capability that needs each (the SPIR-V environment appendix). */
+    private Map<Integer, Boolean> indexingFeatures = Map.of();
+
+    private static Map<Integer, Boolean> indexingFeatures(VkPhysicalDeviceVulkan12Features f) {
+        return Map.of(5302, f.runtimeDescriptorArray(), 5306, f.shaderUniformBufferArrayNonUniformIndexing(),
+                5307, f.shaderSampledImageArrayNonUniformIndexing(), 5308, f.shaderStorageBufferArrayNonUniformIndexing(),
+                5309, f.shaderStorageImageArrayNonUniformIndexing(), 5310, f.shaderInputAttachmentArrayNonUniformIndexing());
+    }
+
+    /** The names of the capabilities of {@link #indexingFeatures}, for messages. */
+    private static final Map<Integer, String> INDEXING_CAPABILITIES = Map.of(5302, "RuntimeDescriptorArray",
+            5306, "UniformBufferArrayNonUniformIndexing", 5307, "SampledImageArrayNonUniformIndexing",
+            5308, "StorageBufferArrayNonUniformIndexing", 5309, "StorageImageArrayNonUniformIndexing",
+            5310, "InputAttachmentArrayNonUniformIndexing");
+
     /** SPIR-V capabilities that need a device extension, with the extension. */
     private static final Map<Integer, String> CAPABILITY_EXTENSIONS = Map.of(
             4422, "VK_KHR_fragment_shading_rate", 4472, "VK_KHR_ray_query", 4479, "VK_KHR_ray_tracing_pipeline",
@@ -279,6 +378,9 @@ public final class VulkanDevice implements AutoCloseable {
             String ext = CAPABILITY_EXTENSIONS.get(c);
             if (ext != null && !extensions.contains(ext)) lacking.add("SPIR-V capability " + c + " (" + name + " has no " + ext + ")");
             if (c == CAPABILITY_SPARSE_RESIDENCY && !sparseResidency) lacking.add("sparse residency (" + name + " has no shaderResourceResidency)");
+            if (indexingFeatures.get(c) == Boolean.FALSE) {
+                lacking.add("SPIR-V capability " + INDEXING_CAPABILITIES.get(c) + " (" + name + " lacks the descriptor indexing feature it needs)");
+            }
         }
         return lacking;
     }
@@ -291,6 +393,8 @@ public final class VulkanDevice implements AutoCloseable {
     public void close() {
         vkDeviceWaitIdle(device);
         vkDestroyDevice(device, null);
+        if (messenger != 0) EXTDebugUtils.vkDestroyDebugUtilsMessengerEXT(instance, messenger, null);
+        if (callback != null) callback.free();
         vkDestroyInstance(instance, null);
         features.forEach(org.lwjgl.system.NativeResource::free);
     }

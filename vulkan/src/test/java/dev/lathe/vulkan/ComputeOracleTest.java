@@ -44,7 +44,9 @@ class ComputeOracleTest extends LavapipeTest {
      * Shaders whose workgroups race for the same words (each reads and writes the words its local
      * index names), which Vulkan leaves undefined across workgroups: dispatched as one workgroup.
      */
-    static final Map<String, String> ONE_WORKGROUP = Map.of("bits.comp.spv", "every workgroup reads and rewrites v[0..3]");
+    static final Map<String, String> ONE_WORKGROUP = Map.of("bits.comp.spv", "every workgroup reads and rewrites v[0..3]",
+            // found on NVIDIA's H100, where the two workgroups ran in another order; the model now sees such races (undecided)
+            "histogram_bits.comp.spv", "every workgroup reads and rewrites v[0..3]");
 
     /** Decided input sets wanted, and the seeds to find them in (a packed double's denormals are often undecided). */
     static final int DECIDED = 16, MAX_SEEDS = 256;
