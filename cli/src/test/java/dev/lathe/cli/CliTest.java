@@ -52,9 +52,34 @@ class CliTest {
 
     /**
      * --check-vulkan runs SPIR-V on lavapipe (the CI installs it), skips textual IR, and exits 1 when
-     * a shader disagrees: here subgroup_compact.comp, whose subgroups Lathe models as one
-     * invocation wide (lavapipe's are 8), beside lambert.frag, which agrees.
+     * a shader disagrees: here cube_array.frag, which meets lavapipe's cube array layer deviation
+     * (vulkan/README.md), beside lambert.frag, which agrees.
      */
+    /**
+     * A driver that crashes costs one shader a verdict, not the run: the worker handed
+     * {@code a_crash.frag.spv} calls native address 0 (the test hook {@code lathe.vulkan.crash-on}),
+     * as a SIGSEGV in a driver would; the shader after it runs in a new worker and agrees.
+     */
+    @Test
+    void aDriverCrashCostsOneShader() throws IOException {
+        Path shaders = Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
+        Path corpus = Files.createDirectory(dir.resolve("crashing"));
+        Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("a_crash.frag.spv"));
+        Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("b_lambert.frag.spv"));
+        System.setProperty(VulkanWorker.CRASH_ON, "a_crash");
+        Result r;
+        try {
+            r = lathe("shaderdb", corpus.toString(), "--check-vulkan", "2", "--no-times");
+        } finally {
+            System.clearProperty(VulkanWorker.CRASH_ON);
+        }
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("CRASHED vulkan ") && r.out().contains("a_crash.frag.spv: crashed the driver: the oracle's process ended with "), r.out());
+        assertTrue(r.out().contains("b_lambert.frag.spv: agree (2 decided sets of "), r.out());
+        assertTrue(r.out().contains("vulkan: 1 agree, 0 disagree, 0 with too few decided input sets, 0 not run, 1 crashed the driver"), r.out());
+        noStackTrace(r);
+    }
+
     @Test
     void shaderdbChecksOnVulkan() throws IOException {
         Path shaders = Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
@@ -65,10 +90,10 @@ class CliTest {
         assertEquals(0, agree.code(), agree.out() + agree.err());
         assertTrue(agree.out().contains("lambert.frag.spv: agree (4 decided sets of "), agree.out());
         assertTrue(agree.out().contains("vulkan: 1 agree, 0 disagree, 0 with too few decided input sets, 0 not run, 1 textual IR skipped"), agree.out());
-        Files.copy(shaders.resolve("subgroup_compact.comp.spv"), corpus.resolve("subgroup_compact.comp.spv"));
+        Files.copy(shaders.resolve("cube_array.frag.spv"), corpus.resolve("cube_array.frag.spv"));
         Result disagree = lathe("shaderdb", corpus.toString(), "--check-vulkan", "4", "--no-times");
         assertEquals(1, disagree.code(), disagree.out());
-        assertTrue(disagree.out().contains("DISAGREES vulkan ") && disagree.out().contains("subgroup_compact.comp.spv: input set "), disagree.out());
+        assertTrue(disagree.out().contains("DISAGREES vulkan ") && disagree.out().contains("cube_array.frag.spv: input set "), disagree.out());
         Result devices = lathe("vulkan-devices");
         assertEquals(0, devices.code(), devices.err());
         assertTrue(devices.out().matches("(?s)0: .*, driver .*"), devices.out());

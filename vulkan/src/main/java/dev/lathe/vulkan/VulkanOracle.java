@@ -31,7 +31,9 @@ public final class VulkanOracle {
             /** Agreed wherever compared, but too few input sets were decided. */
             TOO_FEW_DECIDED,
             /** Could not be run: {@code detail} says why. */
-            NOT_RUN
+            NOT_RUN,
+            /** The device's driver ended the process that ran it ({@code detail}: how); the oracle goes on in a new one. */
+            CRASHED
         }
 
         /** One line: "agree (16 decided sets of 20)", "input set 3, fragment 0: …", "not run: …". */
@@ -41,6 +43,7 @@ public final class VulkanOracle {
                 case DISAGREE -> detail;
                 case TOO_FEW_DECIDED -> "only " + decided + " of " + seeds + " input sets decided";
                 case NOT_RUN -> "not run: " + detail;
+                case CRASHED -> "crashed the driver: " + detail;
             };
         }
     }
