@@ -41,7 +41,7 @@ public final class VulkanOracle {
             return switch (kind) {
                 case AGREE -> "agree (" + decided + " decided sets of " + seeds + ")";
                 case DISAGREE -> detail;
-                case TOO_FEW_DECIDED -> "only " + decided + " of " + seeds + " input sets decided";
+                case TOO_FEW_DECIDED -> "only " + decided + " of " + seeds + " input sets decided" + (detail == null ? "" : "; most often undecided: " + detail);
                 case NOT_RUN -> "not run: " + detail;
                 case CRASHED -> "crashed the driver: " + detail;
             };
@@ -70,6 +70,7 @@ public final class VulkanOracle {
                                 java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         int decided = 0;
         long seed = 0;
+        Map<String, Integer> why = new java.util.LinkedHashMap<>(); // why input sets were not decided, numbers made N
         SpirvInterface iface;
         try {
             iface = SpirvInterface.read(spirv, runtimeLengths(shader));
@@ -101,14 +102,20 @@ public final class VulkanOracle {
                     if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
                         return new Verdict(Verdict.Kind.DISAGREE, "input set " + seed + where(shader, k) + ": " + c.detail(), decided, seed + 1);
                     }
-                    setDecided &= c.kind() == ShaderOutputs.Comparison.Kind.KEPT && reference.undecidedUnderNanContract() == null;
+                    String open = reference.undecidedUnderNanContract();
+                    if (open == null && c.kind() != ShaderOutputs.Comparison.Kind.KEPT) open = c.detail();
+                    if (open != null && setDecided) why.merge(open.replaceAll("-?[0-9][0-9.eE+-]*", "N"), 1, Integer::sum);
+                    setDecided &= open == null;
                 }
                 if (setDecided) decided++;
             }
         } catch (UnsupportedOperationException | InterpreterException e) {
             return new Verdict(Verdict.Kind.NOT_RUN, e.getMessage(), decided, seed);
         }
-        return new Verdict(decided >= wanted ? Verdict.Kind.AGREE : Verdict.Kind.TOO_FEW_DECIDED, null, decided, seed);
+        if (decided >= wanted) return new Verdict(Verdict.Kind.AGREE, null, decided, seed);
+        Map.Entry<String, Integer> top = null;
+        for (Map.Entry<String, Integer> e : why.entrySet()) if (top == null || e.getValue() > top.getValue()) top = e;
+        return new Verdict(Verdict.Kind.TOO_FEW_DECIDED, top == null ? null : top.getKey() + " (" + top.getValue() + " sets)", decided, seed);
     }
 
     private static String where(Shader shader, int k) {
