@@ -1349,9 +1349,21 @@ final class Isel {
         };
         // an array of textures: its elements are in consecutive slots, the element in source 0
         int first = v.isArray() ? 1 : 0;
-        int texture = slot(v);
+        Integer heap = layout.slots.get(v.name() + Layout.HEAP);
+        int texture = heap != null ? 0 : slot(v);
         VReg element = null;
-        if (v.isArray()) {
+        if (heap != null) {
+            // bindless: the heap's descriptor is the array's first plus the element, past the end the last
+            long last = v.arrayLength() - 1;
+            if (!v.isArray()) {
+                element = materialize(heap, 32);
+            } else if (x.src(0).value().parent() instanceof LoadConstInstr k) {
+                element = materialize(heap + Math.min(k.value(x.src(0).component(0)) & 0xffffffffL, last), 32);
+            } else {
+                VReg at = binImm(MOp.MIN_U, MType.U32, comp(x.src(0), 0), last, newReg(32));
+                element = heap == 0 ? at : binImm(MOp.ADD_U, MType.U32, at, heap, newReg(32));
+            }
+        } else if (v.isArray()) {
             long last = v.arrayLength() - 1;
             if (x.src(0).value().parent() instanceof LoadConstInstr k) {
                 texture += (int) Math.min(k.value(x.src(0).component(0)) & 0xffffffffL, last);
@@ -1369,9 +1381,10 @@ final class Isel {
         if (op == MOp.SAMLOD) lod = comp(x.src(first + 1), 0);
         int comps = op == MOp.GETSIZE ? dims : 4;
         VReg result = newVector(comps);
-        MInstr proto = MInstr.texture(op, op == MOp.GETSIZE ? MType.U32 : texel, dims, (1 << comps) - 1, Operand.reg(0),
-                op == MOp.GETSIZE ? Operand.NONE : Operand.reg(0), lod == null ? Operand.NONE : Operand.reg(0), texture,
-                element == null ? Operand.NONE : Operand.reg(0));
+        MType type = op == MOp.GETSIZE ? MType.U32 : texel;
+        Operand coordOp = op == MOp.GETSIZE ? Operand.NONE : Operand.reg(0), lodOp = lod == null ? Operand.NONE : Operand.reg(0);
+        MInstr proto = heap != null ? MInstr.bindlessTexture(op, type, dims, (1 << comps) - 1, Operand.reg(0), coordOp, lodOp, Operand.reg(0))
+                : MInstr.texture(op, type, dims, (1 << comps) - 1, Operand.reg(0), coordOp, lodOp, texture, element == null ? Operand.NONE : Operand.reg(0));
         cur.add(MirInstr.op(proto, result, coord, lod, element));
         VReg[] r = new VReg[comps];
         for (int c = 0; c < comps; c++) {

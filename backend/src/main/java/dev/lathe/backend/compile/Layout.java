@@ -19,6 +19,9 @@ import java.util.Set;
  */
 final class Layout {
     final Map<String, Integer> slots = new LinkedHashMap<>();
+
+    /** The suffix of a texture's entry in {@link #slots} when it is bindless: its first descriptor in the program's heap. */
+    static final String HEAP = dev.lathe.backend.program.Program.HEAP;
     final Map<Integer, Long> constants = new LinkedHashMap<>();
     final Map<Variable, Integer> localOffsets = new LinkedHashMap<>();
     int nextConst;
@@ -105,8 +108,16 @@ final class Layout {
     private void bindingSlots(Shader s, Variable.Kind kind, String what) {
         boolean[] taken = new boolean[32];
         List<Variable> rest = new ArrayList<>();
+        int heap = 0;
         for (Variable v : s.variables(kind)) {
             int n = Math.max(1, v.arrayLength());
+            if (kind == Variable.Kind.TEXTURE && v.binding() + n > 32) {
+                // past the 32 slots: bindless, the next run of the program's descriptor heap
+                // (as ir3 samples large descriptor arrays), named by a register at each use
+                slots.put(v.name() + HEAP, heap);
+                heap += n;
+                continue;
+            }
             if (v.binding() + n > 32) {
                 throw new CompileException(v.where() + ": binding " + v.binding() + (n > 1 ? " and the " + (n - 1) + " after it are" : " is")
                         + " past the target's 32 " + what);
@@ -122,6 +133,11 @@ final class Layout {
             int n = Math.max(1, v.arrayLength());
             int at = 0;
             while (at + n <= 32 && !free(taken, at, n)) at++;
+            if (at + n > 32 && kind == Variable.Kind.TEXTURE) {
+                slots.put(v.name() + HEAP, heap);
+                heap += n;
+                continue;
+            }
             if (at + n > 32) throw new CompileException(v.where() + ": the shader has more than the target's 32 " + what);
             take(taken, at, n);
             slots.put(v.name(), at);

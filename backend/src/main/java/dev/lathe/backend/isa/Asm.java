@@ -95,8 +95,9 @@ public final class Asm {
                 sb.append(' ').append(reg(i, -1, names));
                 if (i.src(0).kind() == Kind.REG) sb.append(", ").append(reg(i, 0, names));
                 if (i.src(1).kind() == Kind.REG) sb.append(", ").append(reg(i, 1, names));
-                sb.append(", t").append(i.index());
-                if (i.src(2).kind() == Kind.REG) sb.append('[').append(reg(i, 2, names)).append(']');
+                if (i.bindless()) sb.append(", b[").append(reg(i, 2, names)).append(']');
+                else sb.append(", t").append(i.index());
+                if (!i.bindless() && i.src(2).kind() == Kind.REG) sb.append('[').append(reg(i, 2, names)).append(']');
             }
             case 6 -> {
                 if (op.isImage()) {
@@ -353,7 +354,17 @@ public final class Asm {
         c.comma();
         c.skipSpace();
         int slotAt = c.pos;
-        if (!c.s.startsWith("t", c.pos)) throw new SyntaxError(slotAt + 1, "expected tN or tN[rI]");
+        if (c.s.startsWith("b[", c.pos)) {
+            // bindless: the heap's descriptor the register names
+            c.pos += 2;
+            Operand heap = c.operand();
+            c.skipSpace();
+            if (c.peek() != ']') throw new SyntaxError(c.pos + 1, "expected ']'");
+            c.pos++;
+            c.expectEnd();
+            return MInstr.bindlessTexture(op, t, parts[2].charAt(0) - '0', mask, d, coord, lod, heap);
+        }
+        if (!c.s.startsWith("t", c.pos)) throw new SyntaxError(slotAt + 1, "expected tN, tN[rI] or b[rI]");
         c.pos++;
         long texture = c.number(slotAt);
         if (texture >= Encoding.MAX_SLOT) throw new SyntaxError(slotAt + 1, "t" + texture + ": the index is 0 to 31");

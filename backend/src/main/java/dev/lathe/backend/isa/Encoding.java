@@ -187,6 +187,8 @@ public final class Encoding {
         if (i.dim() < 1 || i.dim() > 3) return "textures have 1 to 3 dimensions";
         if (i.count() < 1 || i.count() > 15) return "the write mask picks 1 to 4 of xyzw";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "texture t" + i.index() + ": there are t0 to t31";
+        if (i.offset() != 0 && i.offset() != 1) return "a texture instruction is bindless (1) or not (0)";
+        if (i.bindless() && (i.index() != 0 || i.src(2).kind() != Kind.REG)) return "a bindless texture is named by a heap index register alone";
         String d = checkDst(i, i.dst(), MType.U32, false);
         if (d != null) return d;
         // the components the mask picks are written packed: dst, dst+1, …
@@ -342,7 +344,7 @@ public final class Encoding {
                     | (long) cat3Src(i.src(0)) << 24 | (long) cat3Src(i.src(1)) << 12 | cat3Src(i.src(2));
             case 5 -> w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
                     | (long) i.count() << 41 | (long) dst(i.dst()) << 33 | (long) regOrNone(i.src(0)) << 25
-                    | (long) regOrNone(i.src(1)) << 17 | (long) i.index() << 12 | (long) i.dim() << 10 | (long) regOrNone(i.src(2)) << 2;
+                    | (long) regOrNone(i.src(1)) << 17 | (long) i.index() << 12 | (long) i.dim() << 10 | (long) regOrNone(i.src(2)) << 2 | (long) i.offset() << 1;
             case 6 -> op.isImage()
                     ? w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45 | 3L << 43
                             | (long) (op == MOp.STIB ? i.src(1).index() : i.dst().index()) << 35 | (long) i.src(0).index() << 27
@@ -539,7 +541,7 @@ public final class Encoding {
         MOp op = opcode(5, (int) bits(w, 60, 55));
         return new MInstr(op, type(bits(w, 48, 45)), null, null, 0, bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false, false,
                 dstOf(bits(w, 40, 33)), List.of(regOrNoneOf(bits(w, 32, 25)), regOrNoneOf(bits(w, 24, 17)), regOrNoneOf(bits(w, 9, 2))),
-                (int) bits(w, 16, 12), 0, (int) bits(w, 44, 41), (int) bits(w, 11, 10));
+                (int) bits(w, 16, 12), (int) bits(w, 1, 1), (int) bits(w, 44, 41), (int) bits(w, 11, 10));
     }
 
     private static MInstr decodeMemory(long w) throws DecodeException {

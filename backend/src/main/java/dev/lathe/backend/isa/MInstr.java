@@ -158,6 +158,20 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
         return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, lod, textureIndex), texture, 0, mask, dim);
     }
 
+    /**
+     * A bindless texture instruction ({@code b[r1.x]}): the texture is the descriptor in the
+     * program's heap that register {@code heapIndex} names, so any number of textures can be
+     * sampled (backend/ISA.md, "Textures"). The {@code offset} field carries the bindless flag.
+     */
+    public static MInstr bindlessTexture(MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, Operand heapIndex) {
+        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, lod, heapIndex), 0, 1, mask, dim);
+    }
+
+    /** Whether this is a bindless texture instruction ({@link #bindlessTexture}). */
+    public boolean bindless() {
+        return op.category() == 5 && offset == 1;
+    }
+
     public static MInstr memory(MOp op, MType type, int count, Operand dst, Operand address, Operand data, int index, int offset) {
         return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(address, data), index, offset, count, 0);
     }

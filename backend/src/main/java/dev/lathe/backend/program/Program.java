@@ -100,6 +100,21 @@ public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Lo
     /** A texture slot's texture: the variable, and which element of it when it is an array of textures. */
     public record TextureSlot(Variable variable, int element) {}
 
+    /**
+     * The suffix of a bindless texture's key in {@link #slots()}: the value is its first
+     * descriptor in the program's heap ({@code .heap @name N}; an array takes N and the ones after).
+     */
+    public static final String HEAP = ".heap";
+
+    /** The texture at descriptor {@code index} of the heap (bindless textures); null for none. */
+    public TextureSlot heapAt(long index) {
+        for (Variable v : shader.variables(Variable.Kind.TEXTURE)) {
+            Integer at = slots.get(v.name() + HEAP);
+            if (at != null && index >= at && index < at + Math.max(1, v.arrayLength())) return new TextureSlot(v, (int) (index - at));
+        }
+        return null;
+    }
+
     /** The texture in slot {@code slot}: an array of textures takes its slot and the ones after it, one per element; null for none. */
     public TextureSlot textureAt(int slot) {
         for (Variable v : shader.variables(Variable.Kind.TEXTURE)) {

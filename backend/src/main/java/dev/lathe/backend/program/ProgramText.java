@@ -58,6 +58,8 @@ public final class ProgramText {
             if (at != null) sb.append(".slot @").append(v.name()).append(' ').append(at).append('\n');
             Integer size = p.slots().get(v.name() + ".size");
             if (size != null) sb.append(".slot @").append(v.name()).append(".size ").append(size).append('\n');
+            Integer heap = p.slots().get(v.name() + Program.HEAP);
+            if (heap != null) sb.append(".heap @").append(v.name()).append(' ').append(heap).append('\n');
         }
         new TreeMap<>(p.constants()).forEach((k, v) -> sb.append(".const ").append(k).append(" 0x").append(Long.toHexString(v))
                 .append('\n'));
@@ -114,6 +116,11 @@ public final class ProgramText {
                 String[] w = t.split("\\s+");
                 String where = file + ":" + (n + 1) + ":" + col + ": error: ";
                 switch (w[0]) {
+                    case ".heap" -> {
+                        if (w.length != 3 || !w[1].startsWith("@")) throw new ProgramException(where + "expected .heap @NAME INDEX");
+                        slots.put(w[1].substring(1) + Program.HEAP, number(w[2], where, 0, (1 << 21) - 1));
+                        slotLines.put(w[1].substring(1) + Program.HEAP, new int[] {n + 1, col});
+                    }
                     case ".slot" -> {
                         if (w.length != 3 || !w[1].startsWith("@")) throw new ProgramException(where + "expected .slot @NAME INDEX");
                         slots.put(w[1].substring(1), number(w[2], where, 0, (1 << 21) - 1));
@@ -150,7 +157,7 @@ public final class ProgramText {
                         preambleLines.add(n + 1);
                     }
                     default -> throw new ProgramException(where + "unknown directive '" + w[0]
-                            + "' (.shader .decl .slot .const .local .private .loops .outputs .preload .preamble .code)");
+                            + "' (.shader .decl .slot .heap .const .local .private .loops .outputs .preload .preamble .code)");
                 }
             }
             ir.append(irLine).append('\n');
@@ -165,7 +172,13 @@ public final class ProgramText {
             throw new ProgramException(e.getMessage());
         }
         for (var e : slotLines.entrySet()) {
-            if (e.getKey().endsWith(".size")) {
+            if (e.getKey().endsWith(Program.HEAP)) {
+                Variable v = shader.variable(e.getKey().substring(0, e.getKey().length() - Program.HEAP.length()));
+                if (v == null || v.kind() != Variable.Kind.TEXTURE) {
+                    throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .heap names @"
+                            + e.getKey().substring(0, e.getKey().length() - Program.HEAP.length()) + ", which is no declared texture");
+                }
+            } else if (e.getKey().endsWith(".size")) {
                 Variable v = shader.variable(e.getKey().substring(0, e.getKey().length() - 5));
                 if (v == null || v.kind() != Variable.Kind.BUFFER) {
                     throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .slot @" + e.getKey()

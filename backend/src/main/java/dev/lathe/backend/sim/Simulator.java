@@ -593,7 +593,8 @@ public final class Simulator {
         private void texture(MInstr i) {
             long slot = i.index();
             if (i.src(2).kind() == Operand.Kind.REG) slot += readReg(i.src(2).index());
-            Program.TextureSlot ts = slot < Encoding.MAX_SLOT ? program.textureAt((int) slot) : null;
+            Program.TextureSlot ts = i.bindless() ? program.heapAt(slot) : slot < Encoding.MAX_SLOT ? program.textureAt((int) slot) : null;
+            if (ts == null && i.bindless()) throw error("no texture at descriptor " + slot + " of the heap");
             if (ts == null) throw error("no texture t" + slot + (i.src(2).kind() == Operand.Kind.REG ? " (t" + i.index() + " plus the index register)" : ""));
             Variable v = ts.variable();
             if (v.dim().coordinates() != i.dim()) throw error("texture @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());

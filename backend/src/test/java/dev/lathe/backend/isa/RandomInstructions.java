@@ -89,9 +89,13 @@ final class RandomInstructions {
                 boolean sat = t.kind() == MType.Kind.FLOAT && r.nextBoolean();
                 yield new MInstr(op, t, null, cond, 0, false, false, 0, sat, false, dst, srcs, 0, 0, 0, 0);
             }
-            case 5 -> MInstr.texture(op, t, 1 + r.nextInt(3), 1 + r.nextInt(15), Operand.reg(r.nextInt(188)),
-                    op == MOp.GETSIZE ? Operand.NONE : Operand.reg(r.nextInt(188)), op == MOp.SAMLOD ? Operand.reg(r.nextInt(191)) : Operand.NONE,
-                    r.nextInt(32), r.nextBoolean() ? Operand.reg(r.nextInt(Operand.NUM_REGS)) : Operand.NONE);
+            case 5 -> r.nextInt(4) == 0
+                    ? MInstr.bindlessTexture(op, t, 1 + r.nextInt(3), 1 + r.nextInt(15), Operand.reg(r.nextInt(188)),
+                            op == MOp.GETSIZE ? Operand.NONE : Operand.reg(r.nextInt(188)), op == MOp.SAMLOD ? Operand.reg(r.nextInt(191)) : Operand.NONE,
+                            Operand.reg(r.nextInt(Operand.NUM_REGS)))
+                    : MInstr.texture(op, t, 1 + r.nextInt(3), 1 + r.nextInt(15), Operand.reg(r.nextInt(188)),
+                            op == MOp.GETSIZE ? Operand.NONE : Operand.reg(r.nextInt(188)), op == MOp.SAMLOD ? Operand.reg(r.nextInt(191)) : Operand.NONE,
+                            r.nextInt(32), r.nextBoolean() ? Operand.reg(r.nextInt(Operand.NUM_REGS)) : Operand.NONE);
             case 6 -> {
                 if (op.isImage()) {
                     int dim = 1 + r.nextInt(3);
