@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  * answers. Needs glslangValidator; skipped where it is missing.
  */
 class SamplingTest {
-    private static Shader glsl(String name, String source) throws IOException {
+    /** The frontend's IR of GLSL {@code source} compiled by glslang (the test is skipped without it). */
+    static Shader glsl(String name, String source) throws IOException {
         assumeTrue(GlslBuildTest.glslang(), "glslangValidator is not installed (apt-get install glslang-tools)");
         Path dir = Files.createTempDirectory("lathe-sampling");
         Path f = dir.resolve(name);

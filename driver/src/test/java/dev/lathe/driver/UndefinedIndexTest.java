@@ -2,14 +2,11 @@ package dev.lathe.driver;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,17 +16,9 @@ import org.junit.jupiter.api.Test;
  * frameIndex -47 gave NaN on lavapipe). Needs glslangValidator; skipped where it is missing.
  */
 class UndefinedIndexTest {
-    private static Shader glsl(String name, String source) throws IOException {
-        assumeTrue(GlslBuildTest.glslang(), "glslangValidator is not installed (apt-get install glslang-tools)");
-        Path dir = Files.createTempDirectory("lathe-undefined-index");
-        Path f = dir.resolve(name);
-        Files.writeString(f, source);
-        return ShaderSources.load(f);
-    }
-
     @Test
     void anIndexPastAnArrayOfUniformBlocksIsUndecided() throws IOException {
-        Shader s = glsl("blocks.frag", """
+        Shader s = SamplingTest.glsl("blocks.frag", """
                 #version 450
                 layout(push_constant) uniform P { int frame; int light; } pc;
                 layout(binding = 0) uniform UBO { vec4 tint; vec4 lights[3]; } ubo[2];
