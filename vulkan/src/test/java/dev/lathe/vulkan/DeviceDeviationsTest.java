@@ -70,4 +70,29 @@ class DeviceDeviationsTest extends LavapipeTest {
             else assertEquals(f(10), got, "lavapipe took the last layer for 4294967273.0: fixed? take debugshadowmap.frag off the lists");
         }
     }
+
+    /**
+     * Vulkan ("Wrapping Operation", CLAMP_TO_EDGE): the texel index is clamp(floor(u · width), 0,
+     * width − 1), so any u past 1 takes the last texel. lavapipe takes the first for u = 3·10^9 on
+     * a 2-texel texture (u · width past 2^31: the conversion overflows), and is right at 10^9.
+     * The oracle's random coordinates rarely go that far; a disagreement that does is lavapipe's.
+     */
+    @Test
+    void lavapipeWrapsAHugeCoordinateToTheFirstTexel() throws IOException, InterruptedException {
+        byte[] spirv = glsl("coordinate.frag", """
+                #version 450
+                layout(binding = 0) uniform sampler2D t;
+                layout(location = 0) flat in vec2 uv;
+                layout(location = 0) out vec4 color;
+                void main() { color = texture(t, uv); }
+                """);
+        Shader shader = SpirvFrontend.read("coordinate.frag", spirv);
+        for (float u : new float[] {1e9f, 3e9f}) {
+            ShaderInputs in = new ShaderInputs().set("uv", f(u), f(0.25f)).setTexture("t", new Texture(2, 1, 1, new long[] {f(10), 0, 0, 0, f(20), 0, 0, 0}));
+            assertEquals(f(20), new Interpreter(shader).run(in).output("color")[0], "the last texel, as Vulkan clamps");
+            long got = GraphicsRun.fragment(vk, spirv, in).get(0).output("color")[0];
+            if (u == 1e9f) assertEquals(f(20), got, "lavapipe clamps u = 10^9 right");
+            else assertEquals(f(10), got, "lavapipe took the last texel for u = 3e9: fixed? say so in vulkan/README.md");
+        }
+    }
 }
