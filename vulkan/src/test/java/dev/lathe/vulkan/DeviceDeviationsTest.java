@@ -95,4 +95,31 @@ class DeviceDeviationsTest extends LavapipeTest {
             else assertEquals(f(10), got, "lavapipe took the last texel for u = 3e9: fixed? say so in vulkan/README.md");
         }
     }
+
+    /**
+     * SPIR-V's OpFAdd is correctly rounded (Vulkan, "Precision and Operation of SPIR-V
+     * Instructions"), so {@code 1.0 + (a + b)} with a = b = 2^-24 is 1 + 2^-23. lavapipe gives
+     * 1.0: it adds the constant first, {@code (1.0 + a) + b}, a reassociation Vulkan does not allow
+     * (a sum whose third operand is not a constant is right). SaschaWillems' offscreen/mirror.frag
+     * adds 49 texels / 49 to an output whose alpha starts at 1.0 and meets it.
+     */
+    @Test
+    void lavapipeReassociatesAConstantIntoASum() throws IOException, InterruptedException {
+        byte[] spirv = glsl("sum.frag", """
+                #version 450
+                layout(location = 0) flat in vec4 v;
+                layout(location = 0) out vec4 color;
+                void main() { color = vec4(1.0 + (v.x + v.y), v.z + (v.x + v.y), 0.0, 0.0); }
+                """);
+        Shader shader = SpirvFrontend.read("sum.frag", spirv);
+        float t = 0x1p-24f;
+        ShaderInputs in = new ShaderInputs().set("v", f(t), f(t), f(1f), 0);
+        long right = f(1f + 2 * t);
+        long[] spec = new Interpreter(shader).run(in).output("color");
+        assertEquals(right, spec[0]);
+        assertEquals(right, spec[1]);
+        long[] device = GraphicsRun.fragment(vk, spirv, in).get(0).output("color");
+        assertEquals(right, device[1], "lavapipe adds three inputs in order");
+        assertEquals(f(1f), device[0], "lavapipe added 1.0 + (a + b) in order: fixed? take mirror.frag off the lists");
+    }
 }
