@@ -303,7 +303,7 @@ public final class SpirvInterface {
     // opcodes and enumerants of the SPIR-V specification
     private static final int OP_CAPABILITY = 17, OP_NAME = 5, OP_MEMBER_NAME = 6, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_BOOL = 20,
             OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_IMAGE = 25, OP_TYPE_SAMPLER = 26, OP_TYPE_SAMPLED_IMAGE = 27,
-            OP_TYPE_ARRAY = 28, OP_TYPE_RUNTIME_ARRAY = 29, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_VARIABLE = 59,
+            OP_TYPE_ARRAY = 28, OP_TYPE_RUNTIME_ARRAY = 29, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_SPEC_CONSTANT = 50, OP_VARIABLE = 59,
             OP_DECORATE = 71, OP_MEMBER_DECORATE = 72;
     private static final int DEC_ROW_MAJOR = 4, DEC_ARRAY_STRIDE = 6, DEC_MATRIX_STRIDE = 7, DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3,
             DEC_BINDING = 33, DEC_DESCRIPTOR_SET = 34, DEC_OFFSET = 35, DEC_BUILT_IN = 11, DEC_FLAT = 14, DEC_LOCATION = 30, DEC_COMPONENT = 31, DEC_INPUT_ATTACHMENT_INDEX = 43;
@@ -383,7 +383,8 @@ public final class SpirvInterface {
                     }
                     case OP_DECORATE -> decorations.put(key(in[1], in[2]), count > 3 ? in[3] : 1);
                     case OP_MEMBER_DECORATE -> memberDecorations.put(key(in[1], in[2], in[3]), count > 4 ? in[4] : 1);
-                    case OP_CONSTANT -> constants.put(in[2], in[3] & 0xffffffffL);
+                    // a specialization constant counts at its default: the oracle specializes nothing, as the frontend
+                    case OP_CONSTANT, OP_SPEC_CONSTANT -> constants.put(in[2], in[3] & 0xffffffffL);
                     case OP_VARIABLE -> variables.add(new int[] {in[1], in[2], in[3]});
                     default -> {
                         if (op >= OP_TYPE_BOOL && op <= OP_TYPE_POINTER) types.put(in[1], in);

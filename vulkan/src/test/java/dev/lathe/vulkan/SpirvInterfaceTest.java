@@ -50,6 +50,26 @@ class SpirvInterfaceTest {
         return v.name() + "@" + v.location() + " " + v.shape().base() + v.shape().components();
     }
 
+    /**
+     * An array whose length is a specialization constant has its default length (the oracle
+     * specializes nothing, nor does the frontend): SaschaWillems' ssao.frag sizes its kernel so,
+     * and the oracle bound one element of 64, which the device read as zeros past the first.
+     */
+    @Test
+    void anArraySizedByASpecializationConstantHasItsDefaultLength() throws IOException, InterruptedException {
+        SpirvInterface i = SpirvInterface.read(DeviceDeviationsTest.glsl("kernel.frag", """
+                #version 450
+                layout(constant_id = 0) const int KERNEL = 64;
+                layout(binding = 0) uniform Kernel { vec4 samples[KERNEL]; } kernel;
+                layout(location = 0) flat in int k;
+                layout(location = 0) out vec4 color;
+                void main() { color = kernel.samples[k]; }
+                """));
+        SpirvInterface.Block b = i.uniformBlocks().get(0);
+        assertEquals(64 * 4, b.members().get(0).scalarCount());
+        assertEquals(64 * 16, b.size());
+    }
+
     @Test
     void pushConstantsAndStorageBuffers() throws IOException {
         SpirvInterface i = read("saxpy.comp.spv");
