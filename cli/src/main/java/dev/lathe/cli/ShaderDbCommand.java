@@ -61,6 +61,10 @@ final class ShaderDbCommand implements Callable<Integer> {
             + "`lathe vulkan-devices`, or part of its name (case aside); default: Mesa's lavapipe where the loader sees it, else the first device")
     String vulkanDevice;
 
+    @Option(names = "--vulkan-timeout", paramLabel = "SECONDS", description = "with --check-vulkan: a shader whose run gives no answer in this many "
+            + "seconds is taken as a hung driver, its process killed, and the next shader run in a new one (default: 600)")
+    int vulkanTimeout = 600;
+
     @Mixin
     MachineSwitches machine = new MachineSwitches();
 
@@ -77,6 +81,7 @@ final class ShaderDbCommand implements Callable<Integer> {
         if (check < 0) throw new CliException("lathe shaderdb: --check must be 0 or more");
         if (checkVulkan < 0) throw new CliException("lathe shaderdb: --check-vulkan must be 0 or more");
         if (vulkanDevice != null && checkVulkan == 0) throw new CliException("lathe shaderdb: --vulkan-device needs --check-vulkan N");
+        if (vulkanTimeout < 1) throw new CliException("lathe shaderdb: --vulkan-timeout must be at least 1");
         List<Path> files;
         try {
             files = CorpusRunner.collect(dirs);
@@ -129,7 +134,7 @@ final class ShaderDbCommand implements Callable<Integer> {
             if (!r.ok()) out.println("FAILED " + (r.error().startsWith(r.name()) ? r.error() : r.name() + ": " + r.error()));
         }
         if (output != null) out.println("results: " + output);
-        if (checkVulkan > 0) return VulkanCheck.run(files, source.targetEnv, checkVulkan, vulkanDevice, out) ? 0 : 1;
+        if (checkVulkan > 0) return VulkanCheck.run(files, source.targetEnv, checkVulkan, vulkanDevice, vulkanTimeout, out) ? 0 : 1;
         return 0;
     }
 }

@@ -22,14 +22,15 @@ import java.util.Map;
  *
  * <p>The device work runs in a child process ({@link VulkanWorker}), one for as many shaders as it
  * lives: a driver that crashes ends that process, the shader it was running gets "crashed the
- * driver", and the next shader starts a new one. The crash's JVM report goes to the temporary
- * directory, not the working one.
+ * driver", and the next shader starts a new one; one that gives no answer in the time allowed
+ * ({@code --vulkan-timeout}) is killed as hung, with the same verdict. The crash's JVM report
+ * goes to the temporary directory, not the working one.
  */
 final class VulkanCheck {
     private VulkanCheck() {}
 
     /** Runs the check; false when a shader disagreed or crashed the driver. */
-    static boolean run(List<Path> files, String targetEnv, int wanted, String device, PrintWriter out) {
+    static boolean run(List<Path> files, String targetEnv, int wanted, String device, int timeoutSeconds, PrintWriter out) {
         Map<VulkanOracle.Verdict.Kind, Integer> counts = new EnumMap<>(VulkanOracle.Verdict.Kind.class);
         int skipped = 0;
         Worker w = null;
@@ -37,7 +38,7 @@ final class VulkanCheck {
         try {
             for (Path f : files) {
                 if (w == null) {
-                    w = new Worker(wanted, device, targetEnv);
+                    w = new Worker(wanted, device, targetEnv, timeoutSeconds);
                     if (!named) out.println("vulkan: " + w.device);
                     named = true;
                 }
@@ -79,11 +80,17 @@ final class VulkanCheck {
     /** A {@link VulkanWorker} process and the device it opened. */
     private static final class Worker implements AutoCloseable {
         final Process process;
-        final BufferedReader from;
+        /** The worker's standard output, a line at a time, read on a thread of its own so that a hung driver can be waited for with a limit. */
+        final java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
+        /** A line that stands for the end of the worker's output. */
+        static final String END = new String("end"); // compared by identity: no line read is this object
+        final int timeoutSeconds;
+        boolean hung;
         final Writer to;
         final String device;
 
-        Worker(int wanted, String device, String targetEnv) {
+        Worker(int wanted, String device, String targetEnv, int timeoutSeconds) {
+            this.timeoutSeconds = timeoutSeconds;
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:-CreateCoredumpOnCrash",
@@ -91,8 +98,10 @@ final class VulkanCheck {
             boolean assertions = false;
             assert assertions = true; // the precision model checks itself under -ea (tests): so does the worker then
             if (assertions) cmd.add("-ea");
-            String crashOn = System.getProperty(VulkanWorker.CRASH_ON);
-            if (crashOn != null) cmd.add("-D" + VulkanWorker.CRASH_ON + "=" + crashOn);
+            for (String hook : List.of(VulkanWorker.CRASH_ON, VulkanWorker.HANG_ON)) {
+                String value = System.getProperty(hook);
+                if (value != null) cmd.add("-D" + hook + "=" + value);
+            }
             cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VulkanWorker.class.getName(), Integer.toString(wanted),
                     device == null ? "-" : device, targetEnv == null ? "-" : targetEnv));
             try {
@@ -100,9 +109,20 @@ final class VulkanCheck {
             } catch (IOException e) {
                 throw new CliException("lathe shaderdb: --check-vulkan: could not start the oracle's process: " + e.getMessage());
             }
-            from = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader from = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            Thread reader = new Thread(() -> {
+                try {
+                    for (String line; (line = from.readLine()) != null; ) lines.add(line);
+                } catch (IOException e) {
+                    // as the end
+                }
+                lines.add(END);
+            }, "lathe-vulkan-worker-output");
+            reader.setDaemon(true);
+            reader.start();
             to = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-            String first = next(VulkanWorker.DEVICE, VulkanWorker.UNAVAILABLE);
+            // starting a JVM and a device is not a shader's run: it gets two minutes at least
+            String first = next(VulkanWorker.DEVICE, VulkanWorker.UNAVAILABLE, Math.max(timeoutSeconds, 120));
             if (first == null) throw new CliException("lathe shaderdb: --check-vulkan: the oracle's process ended before it opened a device: " + death());
             if (first.startsWith(VulkanWorker.UNAVAILABLE)) {
                 close();
@@ -119,14 +139,25 @@ final class VulkanCheck {
             } catch (IOException e) {
                 return null; // the pipe is gone: the process ended
             }
-            String line = next(VulkanWorker.VERDICT, null);
+            String line = next(VulkanWorker.VERDICT, null, timeoutSeconds);
             return line == null ? null : line.substring(VulkanWorker.VERDICT.length());
         }
 
-        /** The next protocol line starting with one of the markers (found anywhere in a line), other lines passed to standard error; null at the end. */
-        private String next(String marker, String other) {
+        /**
+         * The next protocol line starting with one of the markers (found anywhere in a line), other
+         * lines passed to standard error; null at the end, or when no line comes for the time
+         * allowed (the process is then killed as hung).
+         */
+        private String next(String marker, String other, int seconds) {
             try {
-                for (String line; (line = from.readLine()) != null; ) {
+                for (;;) {
+                    String line = lines.poll(seconds, java.util.concurrent.TimeUnit.SECONDS);
+                    if (line == null) {
+                        hung = true;
+                        process.destroyForcibly();
+                        return null;
+                    }
+                    if (line == END) return null;
                     int at = line.indexOf(marker);
                     if (at < 0 && other != null) at = line.indexOf(other);
                     if (at >= 0) {
@@ -135,10 +166,11 @@ final class VulkanCheck {
                     }
                     System.err.println(line);
                 }
-            } catch (IOException e) {
-                // as the end
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+                return null;
             }
-            return null;
         }
 
         /** How the process ended, in words, once it has. */
@@ -156,6 +188,7 @@ final class VulkanCheck {
                 process.destroyForcibly();
                 return "interrupted";
             }
+            if (hung) return "no answer in " + timeoutSeconds + " s (--vulkan-timeout): the oracle's process was killed; the next shader runs in a new one";
             String how = code > 128 ? "killed by signal " + (code - 128) : "exit code " + code;
             if (code == 134) how += " (an abort, or a crash the JVM reported: " + Path.of(System.getProperty("java.io.tmpdir"), "lathe-vulkan-hs_err_pid*.log") + ")";
             return "the oracle's process ended with " + how + " running it; the next shader runs in a new one";

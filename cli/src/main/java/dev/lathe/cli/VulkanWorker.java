@@ -38,6 +38,8 @@ final class VulkanWorker {
      * calls native address 0, which crashes the process as a driver's fault would.
      */
     static final String CRASH_ON = "lathe.vulkan.crash-on";
+    /** A system property for tests only: a worker handed a shader whose path contains its value never answers, as a hung driver. */
+    static final String HANG_ON = "lathe.vulkan.hang-on";
 
     public static void main(String[] args) throws Exception {
         int wanted = Integer.parseInt(args[0]);
@@ -54,9 +56,10 @@ final class VulkanWorker {
         try (vk) {
             out.println(DEVICE + escape(vk.name() + ", driver " + vk.driver()));
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-            String crashOn = System.getProperty(CRASH_ON);
+            String crashOn = System.getProperty(CRASH_ON), hangOn = System.getProperty(HANG_ON);
             for (String line; (line = in.readLine()) != null; ) {
                 if (crashOn != null && line.contains(crashOn)) org.lwjgl.system.JNI.callV(0L);
+                if (hangOn != null && line.contains(hangOn)) Thread.sleep(Long.MAX_VALUE);
                 VulkanOracle.Verdict v = verdict(vk, Path.of(line), targetEnv, wanted);
                 out.println(VERDICT + (v == null ? SKIPPED : v.kind() + "\t" + v.decided() + "\t" + v.seeds() + "\t" + escape(v.detail())));
             }

@@ -80,6 +80,28 @@ class CliTest {
         noStackTrace(r);
     }
 
+    /** A driver that hangs is killed after --vulkan-timeout, and costs one shader too (the test hook {@code lathe.vulkan.hang-on}). */
+    @Test
+    void aHungDriverCostsOneShader() throws IOException {
+        Path shaders = Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
+        Path corpus = Files.createDirectory(dir.resolve("hanging"));
+        Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("a_hang.frag.spv"));
+        Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("b_lambert.frag.spv"));
+        System.setProperty(VulkanWorker.HANG_ON, "a_hang");
+        Result r;
+        try {
+            r = lathe("shaderdb", corpus.toString(), "--check-vulkan", "2", "--vulkan-timeout", "3", "--no-times");
+        } finally {
+            System.clearProperty(VulkanWorker.HANG_ON);
+        }
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("a_hang.frag.spv: crashed the driver: no answer in 3 s (--vulkan-timeout)"), r.out());
+        assertTrue(r.out().contains("b_lambert.frag.spv: agree (2 decided sets of "), r.out());
+        Result bad = lathe("shaderdb", corpus.toString(), "--check-vulkan", "2", "--vulkan-timeout", "0");
+        assertTrue(bad.code() != 0 && bad.err().contains("--vulkan-timeout must be at least 1"), bad.err());
+        noStackTrace(bad);
+    }
+
     @Test
     void shaderdbChecksOnVulkan() throws IOException {
         Path shaders = Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
