@@ -122,4 +122,30 @@ class DeviceDeviationsTest extends LavapipeTest {
         assertEquals(right, device[1], "lavapipe adds three inputs in order");
         assertEquals(f(1f), device[0], "lavapipe added 1.0 + (a + b) in order: fixed? take mirror.frag off the lists");
     }
+
+    /**
+     * The same for a cube map array (examples/shaders/cube_array.frag, SaschaWillems'
+     * texturecubemaparray samples): a cube index of −1818985312 is clamped to cube 0 by Vulkan;
+     * lavapipe samples the last cube (6 × layer overflows 32 bits, it seems). −10^7 is right.
+     */
+    @Test
+    void lavapipeMisclampsACubeArrayLayerNearMinusTwoToThe31() throws IOException, InterruptedException {
+        byte[] spirv = glsl("cubes.frag", """
+                #version 450
+                layout(binding = 0) uniform samplerCubeArray cubes;
+                layout(location = 0) flat in int cube;
+                layout(location = 0) out vec4 color;
+                void main() { color = texture(cubes, vec4(1.0, 0.25, 0.25, float(cube))); }
+                """);
+        Shader shader = SpirvFrontend.read("cubes.frag", spirv);
+        long[] texels = new long[4 * 12];
+        for (int k = 0; k < 12; k++) for (int c = 0; c < 4; c++) texels[4 * k + c] = f(k < 6 ? 10 : 20);
+        for (int cube : new int[] {-10_000_000, -1_818_985_312}) {
+            ShaderInputs in = new ShaderInputs().set("cube", cube & 0xffffffffL).setTexture("cubes", new Texture(1, 1, 12, texels));
+            assertEquals(f(10), new Interpreter(shader).run(in).output("color")[0], "the first cube, as Vulkan clamps");
+            long got = GraphicsRun.fragment(vk, spirv, in).get(0).output("color")[0];
+            if (cube == -10_000_000) assertEquals(f(10), got, "lavapipe clamps -10^7 right");
+            else assertEquals(f(20), got, "lavapipe took the first cube for -1818985312: fixed? take the cube array shaders off the lists");
+        }
+    }
 }
