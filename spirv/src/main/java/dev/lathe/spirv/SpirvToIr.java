@@ -321,10 +321,12 @@ final class SpirvToIr {
                     pointers.put(id, new Ptr(new BufferArrayPlace(vars, st), t, List.of()));
                     return;
                 }
-                if (runTimeBlocks != null) throw mod.error(v, "unsupported OpVariable (a run-time sized array of uniform blocks)");
+                // a run-time sized array of uniform blocks (descriptor indexing) holds RUN_TIME_UNIFORM_BLOCKS here:
+                // the IR's uniforms have a length, and an index past it is noted as Vulkan's undefined
+                SpirvType placed = runTimeBlocks != null ? new SpirvType.Array(runTimeBlocks.element(), RUN_TIME_UNIFORM_BLOCKS, runTimeBlocks.id()) : t;
                 String block = m.names.getOrDefault(id, "");
                 if (block.isEmpty()) block = m.names.getOrDefault(st.id(), "ubo");
-                pointers.put(id, new Ptr(uniformPlace(v, block.replaceAll("[^A-Za-z0-9_]", "_"), t, 1), t, List.of()));
+                pointers.put(id, new Ptr(uniformPlace(v, block.replaceAll("[^A-Za-z0-9_]", "_"), placed, 1), placed, List.of()));
             }
             case ModuleInfo.UNIFORM_CONSTANT -> {
                 SpirvType el = t instanceof SpirvType.Array a ? a.element() : t instanceof SpirvType.RuntimeArray ra ? ra.element() : t;
@@ -490,6 +492,14 @@ final class SpirvToIr {
     private static final int MAX_UNIFORM_SLOTS = 1 << 16;
 
     /** The place of a uniform block member of type {@code t}, repeated {@code times} over by the arrays of structs around it. */
+    /**
+     * How many blocks a run-time sized array of uniform blocks ({@code uniform U { … } u[];})
+     * holds in the IR, whose uniforms have a length: the application binds as many as it likes,
+     * and eight covers the descriptor-indexing samples; an index past them is Vulkan's undefined
+     * (noted for the oracle), where the IR reads zero.
+     */
+    static final int RUN_TIME_UNIFORM_BLOCKS = 8;
+
     private Place uniformPlace(Instruction v, String name, SpirvType t, int times) {
         if (t instanceof SpirvType.Struct st) {
             List<Place> members = new ArrayList<>();
