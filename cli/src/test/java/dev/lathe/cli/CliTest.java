@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -51,57 +52,57 @@ class CliTest {
     }
 
     /**
-     * --check-vulkan runs SPIR-V on lavapipe (the CI installs it), skips textual IR, and exits 1 when
-     * a shader disagrees: here cube_array.frag, which meets lavapipe's cube array layer deviation
-     * (vulkan/README.md), beside lambert.frag, which agrees.
-     */
-    /**
      * A driver that crashes costs one shader a verdict, not the run: the worker handed
      * {@code a_crash.frag.spv} calls native address 0 (the test hook {@code lathe.vulkan.crash-on}),
      * as a SIGSEGV in a driver would; the shader after it runs in a new worker and agrees.
      */
     @Test
     void aDriverCrashCostsOneShader() throws IOException {
-        Path shaders = Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
-        Path corpus = Files.createDirectory(dir.resolve("crashing"));
-        Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("a_crash.frag.spv"));
-        Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("b_lambert.frag.spv"));
-        System.setProperty(VulkanWorker.CRASH_ON, "a_crash");
-        Result r;
-        try {
-            r = lathe("shaderdb", corpus.toString(), "--check-vulkan", "2", "--no-times");
-        } finally {
-            System.clearProperty(VulkanWorker.CRASH_ON);
-        }
-        assertEquals(1, r.code(), r.out() + r.err());
+        Result r = withWorkerHook(VulkanWorker.CRASH_ON, "a_crash");
         assertTrue(r.out().contains("CRASHED vulkan ") && r.out().contains("a_crash.frag.spv: crashed the driver: the oracle's process ended with "), r.out());
-        assertTrue(r.out().contains("b_lambert.frag.spv: agree (2 decided sets of "), r.out());
         assertTrue(r.out().contains("vulkan: 1 agree, 0 disagree, 0 with too few decided input sets, 0 not run, 1 crashed the driver"), r.out());
-        noStackTrace(r);
     }
 
     /** A driver that hangs is killed after --vulkan-timeout, and costs one shader too (the test hook {@code lathe.vulkan.hang-on}). */
     @Test
     void aHungDriverCostsOneShader() throws IOException {
-        Path shaders = Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
-        Path corpus = Files.createDirectory(dir.resolve("hanging"));
-        Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("a_hang.frag.spv"));
-        Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("b_lambert.frag.spv"));
-        System.setProperty(VulkanWorker.HANG_ON, "a_hang");
-        Result r;
-        try {
-            r = lathe("shaderdb", corpus.toString(), "--check-vulkan", "2", "--vulkan-timeout", "3", "--no-times");
-        } finally {
-            System.clearProperty(VulkanWorker.HANG_ON);
-        }
-        assertEquals(1, r.code(), r.out() + r.err());
+        Result r = withWorkerHook(VulkanWorker.HANG_ON, "a_hang", "--vulkan-timeout", "3");
         assertTrue(r.out().contains("a_hang.frag.spv: crashed the driver: no answer in 3 s (--vulkan-timeout)"), r.out());
-        assertTrue(r.out().contains("b_lambert.frag.spv: agree (2 decided sets of "), r.out());
-        Result bad = lathe("shaderdb", corpus.toString(), "--check-vulkan", "2", "--vulkan-timeout", "0");
+        Result bad = lathe("shaderdb", dir.toString(), "--check-vulkan", "2", "--vulkan-timeout", "0");
         assertTrue(bad.code() != 0 && bad.err().contains("--vulkan-timeout must be at least 1"), bad.err());
         noStackTrace(bad);
     }
 
+    /**
+     * {@code lathe shaderdb --check-vulkan 2} on lambert.frag as {@code NAME.frag.spv} and then as
+     * {@code b_lambert.frag.spv}, the worker's test hook {@code property} set to NAME: the run
+     * exits 1, and the second shader, in a new worker, agrees.
+     */
+    private Result withWorkerHook(String property, String name, String... more) throws IOException {
+        Path shaders = Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
+        Path corpus = Files.createTempDirectory(dir, "worker"); // not named NAME: the hook matches the path
+        Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve(name + ".frag.spv"));
+        Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("b_lambert.frag.spv"));
+        List<String> args = new java.util.ArrayList<>(List.of("shaderdb", corpus.toString(), "--check-vulkan", "2", "--no-times"));
+        args.addAll(List.of(more));
+        System.setProperty(property, name);
+        Result r;
+        try {
+            r = lathe(args.toArray(String[]::new));
+        } finally {
+            System.clearProperty(property);
+        }
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.out().contains("b_lambert.frag.spv: agree (2 decided sets of "), r.out());
+        noStackTrace(r);
+        return r;
+    }
+
+    /**
+     * --check-vulkan runs SPIR-V on lavapipe (the CI installs it), skips textual IR, and exits 1 when
+     * a shader disagrees: here cube_array.frag, which meets lavapipe's cube array layer deviation
+     * (vulkan/README.md), beside lambert.frag, which agrees.
+     */
     @Test
     void shaderdbChecksOnVulkan() throws IOException {
         Path shaders = Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
