@@ -105,6 +105,16 @@ final class Layout {
      * different descriptor sets): the first keeps them, the others take the lowest run no
      * binding names, so no two alias.
      */
+    /**
+     * Texture {@code v}, past the 32 slots, goes bindless: the next run of the program's descriptor
+     * heap from {@code first} (as ir3 samples large descriptor arrays), named by a register at each
+     * use. Returns the heap's next free descriptor.
+     */
+    private int toHeap(Variable v, int first) {
+        slots.put(v.name() + HEAP, first);
+        return first + Math.max(1, v.arrayLength());
+    }
+
     private void bindingSlots(Shader s, Variable.Kind kind, String what) {
         boolean[] taken = new boolean[32];
         List<Variable> rest = new ArrayList<>();
@@ -112,10 +122,7 @@ final class Layout {
         for (Variable v : s.variables(kind)) {
             int n = Math.max(1, v.arrayLength());
             if (kind == Variable.Kind.TEXTURE && v.binding() + n > 32) {
-                // past the 32 slots: bindless, the next run of the program's descriptor heap
-                // (as ir3 samples large descriptor arrays), named by a register at each use
-                slots.put(v.name() + HEAP, heap);
-                heap += n;
+                heap = toHeap(v, heap);
                 continue;
             }
             if (v.binding() + n > 32) {
@@ -134,8 +141,7 @@ final class Layout {
             int at = 0;
             while (at + n <= 32 && !free(taken, at, n)) at++;
             if (at + n > 32 && kind == Variable.Kind.TEXTURE) {
-                slots.put(v.name() + HEAP, heap);
-                heap += n;
+                heap = toHeap(v, heap);
                 continue;
             }
             if (at + n > 32) throw new CompileException(v.where() + ": the shader has more than the target's 32 " + what);
