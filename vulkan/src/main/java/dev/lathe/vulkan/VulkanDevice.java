@@ -215,9 +215,7 @@ public final class VulkanDevice implements AutoCloseable {
             Listed pick = choose(all, selector);
             if (pick == null) {
                 vkDestroyInstance(instance, null);
-                StringBuilder b = new StringBuilder("no Vulkan device '" + selector + "'; the loader sees:");
-                for (Listed l : all) b.append("\n  ").append(l);
-                throw new VulkanUnavailable(b.toString());
+                throw VulkanUnavailable.noSuchDevice(selector, all);
             }
             VkPhysicalDevice chosen = physicalDevices(instance).get(pick.index());
             String chosenName = pick.name();
