@@ -657,11 +657,12 @@ public final class Interpreter {
                     Variable region = i.intrinsic() == Intrinsic.STORE_GLOBAL ? DEVICE_MEMORY : v;
                     byte[] mem = i.intrinsic() == Intrinsic.STORE_GLOBAL ? deviceMemory(buffers) : buffers.get(v);
                     long[] x = read(i.src(1).value());
-                    int size = i.src(1).value().bitSize() / 8;
-                    boolean[] changes = new boolean[x.length * size];
+                    byte[] stored = new byte[x.length * i.src(1).value().bitSize() / 8]; // the bytes the store writes, as it writes them
+                    storeBuffer(stored, 0, x, i.src(1).value().bitSize());
+                    boolean[] changes = new boolean[stored.length];
                     for (int b = 0; b < changes.length; b++) {
                         long o = at + b;
-                        changes[b] = mem == null || o < 0 || o >= mem.length || mem[(int) o] != (byte) (x[b / size] >>> (8 * (b % size)));
+                        changes[b] = mem == null || o < 0 || o >= mem.length || mem[(int) o] != stored[b];
                     }
                     prec.touch(region, at, changes.length, workgroupIndex(), changes, what);
                     prec.storeMemory(region, at, i.src(1), i.src(1).value().bitSize());
