@@ -111,7 +111,10 @@ final class Instructions {
                     t.textures.put(id, new SpirvToIr.TexChoice(ta.var(), t.index(k)));
                     return;
                 }
-                if (p.place() instanceof SpirvToIr.SamplerPlace) return; // samplers hold nothing
+                if (p.place() instanceof SpirvToIr.SamplerPlace sp) { // samplers hold nothing; an index past their array is undefined
+                    if (sp.length() > 0 && p.path().size() == 1 && p.path().get(0) instanceof dev.lathe.ir.Value v) t.fn.noteDescriptorIndex(v, sp.length());
+                    return;
+                }
                 t.define(id, t.load(i, p));
             }
             case 62 -> t.store(i, t.pointer(i, m.id(i, 0)), t.val(i, m.id(i, 1)));

@@ -9,6 +9,14 @@ import dev.lathe.spirv.SpirvModule.Instruction;
  * {@link SpirvException} naming the file and the word offset.
  */
 public final class SpirvFrontend {
+    /**
+     * How many blocks a run-time sized array of uniform blocks ({@code uniform U { … } u[];})
+     * holds in the IR, whose uniforms have a length: the application binds as many as it likes,
+     * and eight covers the descriptor-indexing samples; an index past them is Vulkan's undefined
+     * (noted for the oracle), where the IR reads zero. The oracle binds as many.
+     */
+    public static final int RUN_TIME_UNIFORM_BLOCKS = 8;
+
     private SpirvFrontend() {}
 
     public static Shader read(String file, byte[] bytes) {

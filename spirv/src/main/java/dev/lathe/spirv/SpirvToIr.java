@@ -199,7 +199,12 @@ final class SpirvToIr {
     record AccelPlace(Variable buffer) implements Place {}
 
     /** A separate sampler: Lathe's textures carry their own sampling, so it holds nothing. */
-    record SamplerPlace() implements Place {}
+    /**
+     * A sampler, or an array of {@code length} of them (0: one): it holds nothing the IR models
+     * (the IR's textures carry their sampling), but an index past an array of samplers is Vulkan's
+     * undefined, so the frontend notes it.
+     */
+    record SamplerPlace(int length) implements Place {}
 
     /**
      * What an image or sampled-image id stands for: one texture, or element {@code index} of an
@@ -323,7 +328,7 @@ final class SpirvToIr {
                 }
                 // a run-time sized array of uniform blocks (descriptor indexing) holds RUN_TIME_UNIFORM_BLOCKS here:
                 // the IR's uniforms have a length, and an index past it is noted as Vulkan's undefined
-                SpirvType placed = runTimeBlocks != null ? new SpirvType.Array(runTimeBlocks.element(), RUN_TIME_UNIFORM_BLOCKS, runTimeBlocks.id()) : t;
+                SpirvType placed = runTimeBlocks != null ? new SpirvType.Array(runTimeBlocks.element(), SpirvFrontend.RUN_TIME_UNIFORM_BLOCKS, runTimeBlocks.id()) : t;
                 String block = m.names.getOrDefault(id, "");
                 if (block.isEmpty()) block = m.names.getOrDefault(st.id(), "ubo");
                 pointers.put(id, new Ptr(uniformPlace(v, block.replaceAll("[^A-Za-z0-9_]", "_"), placed, 1), placed, List.of()));
@@ -337,7 +342,7 @@ final class SpirvToIr {
                     return;
                 }
                 if (el instanceof SpirvType.Sampler) {
-                    pointers.put(id, new Ptr(new SamplerPlace(), t, List.of()));
+                    pointers.put(id, new Ptr(new SamplerPlace(t instanceof SpirvType.Array a ? a.length() : 0), t, List.of()));
                     return;
                 }
                 SpirvType.Image im = el instanceof SpirvType.SampledImage si ? si.image() : el instanceof SpirvType.Image ii ? ii : null;
@@ -492,14 +497,6 @@ final class SpirvToIr {
     private static final int MAX_UNIFORM_SLOTS = 1 << 16;
 
     /** The place of a uniform block member of type {@code t}, repeated {@code times} over by the arrays of structs around it. */
-    /**
-     * How many blocks a run-time sized array of uniform blocks ({@code uniform U { … } u[];})
-     * holds in the IR, whose uniforms have a length: the application binds as many as it likes,
-     * and eight covers the descriptor-indexing samples; an index past them is Vulkan's undefined
-     * (noted for the oracle), where the IR reads zero.
-     */
-    static final int RUN_TIME_UNIFORM_BLOCKS = 8;
-
     private Place uniformPlace(Instruction v, String name, SpirvType t, int times) {
         if (t instanceof SpirvType.Struct st) {
             List<Place> members = new ArrayList<>();

@@ -34,8 +34,19 @@ public final class OracleInputs {
      * kept inside the array three times in four: past it, Vulkan defines nothing.
      */
     public static ShaderInputs draw(Shader shader, long seed, Map<String, Integer> layers, Map<String, Integer> indices) {
+        return draw(shader, seed, layers, indices, false);
+    }
+
+    /**
+     * {@link #draw(Shader, long, Map, Map)}, and with {@code small} every integer input, uniform
+     * and buffer element from 0 to {@value #SMALL_INT} and every float one from 1/16 to 16: the
+     * inputs for a shader whose loops run as often as an input says (a sample count, a step), which
+     * random bits would make nearly endless.
+     */
+    public static ShaderInputs draw(Shader shader, long seed, Map<String, Integer> layers, Map<String, Integer> indices, boolean small) {
         ShaderInputs in = RandomProgramGenerator.randomInputs(shader, seed);
         java.util.SplittableRandom r = new java.util.SplittableRandom(seed ^ 0x6c617468L);
+        if (small) makeSmall(shader, in, new java.util.SplittableRandom(seed ^ 0x736d616c6cL));
         for (var e : new java.util.TreeMap<>(indices).entrySet()) {
             long[] v = in.value(e.getKey());
             if (v == null) continue;
@@ -91,6 +102,35 @@ public final class OracleInputs {
             }
         }
         return in;
+    }
+
+    /** The largest integer {@link #draw(Shader, long, Map, Map, boolean) small} inputs hold. */
+    static final int SMALL_INT = 16;
+
+    private static void makeSmall(Shader shader, ShaderInputs in, java.util.SplittableRandom r) {
+        for (Variable v : shader.variables()) {
+            if (v.kind() != Variable.Kind.INPUT && v.kind() != Variable.Kind.UNIFORM || v.type().base() == BaseType.BOOL) continue;
+            long[] values = in.value(v.name());
+            if (values == null) continue;
+            long[] small = new long[values.length];
+            for (int k = 0; k < small.length; k++) small[k] = smallValue(v.type().base(), v.type().bitSize(), r);
+            in.set(v.name(), small);
+        }
+        for (Variable v : shader.variables(Variable.Kind.BUFFER)) {
+            byte[] bytes = in.buffer(v.name());
+            if (bytes == null || v.type().base() == BaseType.BOOL) continue;
+            int size = v.type().bitSize() / 8;
+            for (int at = 0; at + size <= bytes.length; at += size) {
+                long x = smallValue(v.type().base(), size * 8, r);
+                for (int k = 0; k < size; k++) bytes[at + k] = (byte) (x >>> (8 * k));
+            }
+            in.setBuffer(v.name(), bytes);
+        }
+    }
+
+    private static long smallValue(BaseType base, int bits, java.util.SplittableRandom r) {
+        if (base != BaseType.FLOAT) return r.nextInt(SMALL_INT + 1);
+        return FloatBits.fromDouble(Math.scalb(1 + r.nextInt(16) / 16.0, r.nextInt(8) - 4), bits); // 1/16 to 16
     }
 
     /** {@code bits} as they are, or a moderate value made from them where Vulkan would not define what follows. */

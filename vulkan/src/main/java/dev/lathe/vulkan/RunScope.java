@@ -114,7 +114,10 @@ final class RunScope implements AutoCloseable {
                 sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), t.combined() ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE);
                 counts.merge((long) t.set() << 32 | t.binding(), t.element() + 1, Math::max);
             }
-            for (SpirvInterface.Sampler t : iface.samplers()) sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_SAMPLER);
+            for (SpirvInterface.Sampler t : iface.samplers()) {
+                sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_SAMPLER);
+                counts.put((long) t.set() << 32 | t.binding(), t.count());
+            }
             for (SpirvInterface.StorageImage t : iface.images()) sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_STORAGE_IMAGE);
             for (SpirvInterface.InputAttachment t : iface.inputAttachments()) {
                 sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT);
@@ -154,7 +157,7 @@ final class RunScope implements AutoCloseable {
                 sizes.get(1).type(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(Math.max(1, iface.storageBuffers().size()));
                 sizes.get(2).type(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER).descriptorCount(Math.max(1, iface.textures().size()));
                 sizes.get(3).type(VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE).descriptorCount(Math.max(1, iface.textures().size()));
-                sizes.get(4).type(VK_DESCRIPTOR_TYPE_SAMPLER).descriptorCount(Math.max(1, iface.samplers().size()));
+                sizes.get(4).type(VK_DESCRIPTOR_TYPE_SAMPLER).descriptorCount(Math.max(1, iface.samplers().stream().mapToInt(SpirvInterface.Sampler::count).sum()));
                 check(vkCreateDescriptorPool(d, VkDescriptorPoolCreateInfo.calloc(stack).sType$Default().maxSets(setCount).pPoolSizes(sizes), null, lp),
                         "vkCreateDescriptorPool");
                 long pool = lp.get(0);
@@ -195,9 +198,10 @@ final class RunScope implements AutoCloseable {
                         .descriptorCount(1).pImageInfo(info), null);
             }
             for (SpirvInterface.Sampler t : iface.samplers()) {
-                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).sampler(sampler);
+                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(t.count(), stack);
+                for (int e = 0; e < t.count(); e++) info.get(e).sampler(sampler);
                 vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
-                        .descriptorType(VK_DESCRIPTOR_TYPE_SAMPLER).descriptorCount(1).pImageInfo(info), null);
+                        .descriptorType(VK_DESCRIPTOR_TYPE_SAMPLER).descriptorCount(t.count()).pImageInfo(info), null);
             }
             Map<SpirvInterface.StorageImage, Bound> storageImages = new LinkedHashMap<>();
             for (SpirvInterface.StorageImage t : iface.images()) {

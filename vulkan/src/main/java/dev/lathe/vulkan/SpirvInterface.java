@@ -115,8 +115,8 @@ public final class SpirvInterface {
         }
     }
 
-    /** A sampler alone, at ({@code set}, {@code binding}). */
-    public record Sampler(int set, int binding) {}
+    /** A sampler alone at ({@code set}, {@code binding}), or an array of {@code count} of them (the IR's textures carry their sampling, so each is the same). */
+    public record Sampler(int set, int binding, int count) {}
 
     /** An input attachment ({@code subpassInput}) at ({@code set}, {@code binding}) with its {@code InputAttachmentIndex}, named as the IR texture. */
     public record InputAttachment(String name, int set, int binding, int index, char base) {}
@@ -425,9 +425,13 @@ public final class SpirvInterface {
                     int count = 0; // an array of blocks: its length
                     int arrayOp = t[0] & 0xffff;
                     String arrayName = irName(instance.isEmpty() ? blockName : instance);
-                    if ((arrayOp == OP_TYPE_ARRAY || arrayOp == OP_TYPE_RUNTIME_ARRAY && runtimeLengths.containsKey(arrayName))
+                    // a run-time sized array of uniform blocks has as many as the frontend gives it
+                    boolean runTimeUniforms = arrayOp == OP_TYPE_RUNTIME_ARRAY && storage == SC_UNIFORM
+                            && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT && !decorations.containsKey(key(t[2], DEC_BUFFER_BLOCK));
+                    if ((arrayOp == OP_TYPE_ARRAY || runTimeUniforms || arrayOp == OP_TYPE_RUNTIME_ARRAY && runtimeLengths.containsKey(arrayName))
                             && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT) {
-                        count = arrayOp == OP_TYPE_ARRAY ? (int) (long) constants.getOrDefault(t[3], 0L) : runtimeLengths.get(arrayName);
+                        count = arrayOp == OP_TYPE_ARRAY ? (int) (long) constants.getOrDefault(t[3], 0L)
+                                : runTimeUniforms ? dev.lathe.spirv.SpirvFrontend.RUN_TIME_UNIFORM_BLOCKS : runtimeLengths.get(arrayName);
                         pointee = t[2];
                         t = types.get(pointee);
                         blockName = names.getOrDefault(pointee, "");
@@ -452,7 +456,11 @@ public final class SpirvInterface {
                     int[] t = types.get(pointee);
                     int op = t[0] & 0xffff;
                     if (op == OP_TYPE_SAMPLER) {
-                        samplers.add(new Sampler(set, binding));
+                        samplers.add(new Sampler(set, binding, 1));
+                        continue;
+                    }
+                    if (op == OP_TYPE_ARRAY && (types.get(t[2])[0] & 0xffff) == OP_TYPE_SAMPLER) {
+                        samplers.add(new Sampler(set, binding, (int) (long) constants.getOrDefault(t[3], 0L)));
                         continue;
                     }
                     int elements = 0; // an array of textures: its length
@@ -483,7 +491,7 @@ public final class SpirvInterface {
                             && StorageImageFormats.vulkanFormat(dev.lathe.ir.ImageFormat.ofSpirv(image[8])) != 0) {
                         images.add(new StorageImage(instance, set, binding, image[3] + 1, dev.lathe.ir.ImageFormat.ofSpirv(image[8])));
                     } else if (seen.add(instance)) {
-                        unsupported.add((op == OP_TYPE_RUNTIME_ARRAY ? "run-time sized arrays of textures" : image != null && image[7] == 2 ? "storage images" : image != null && image[4] == 1 ? "depth-comparison textures with a sampler of their own"
+                        unsupported.add((op == OP_TYPE_RUNTIME_ARRAY ? "run-time sized arrays of textures or samplers" : image != null && image[7] == 2 ? "storage images" : image != null && image[4] == 1 ? "depth-comparison textures with a sampler of their own"
                                 : "cube, layered or multisampled textures") + " (" + instance + ")");
                     }
                 }

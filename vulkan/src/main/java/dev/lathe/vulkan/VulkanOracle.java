@@ -80,12 +80,28 @@ public final class VulkanOracle {
         Map<String, Integer> layers = new java.util.HashMap<>();
         for (SpirvInterface.Texture t : iface.textures()) if (t.layersWanted() > 0) layers.put(t.name(), t.layersWanted());
         Map<String, Integer> indices = indexInputs(shader);
+        // once a seed's inputs make a loop run past the interpreter's limit (a sample count or a
+        // step read from a uniform), every seed draws small inputs: the interpreter runs before the
+        // device, so no device is handed a loop that would not end
+        boolean small = false;
         try {
             for (; seed < maxSeeds && decided < wanted; seed++) {
-                ShaderInputs in = OracleInputs.draw(shader, seed, layers, indices);
-                List<Invocation> pairs = shader.stage() == Stage.COMPUTE
-                        ? List.of(compute(vk, spirv, iface, shader, in, workgroups, unordered, binary))
-                        : graphics(vk, spirv, iface, shader, in, seed, binary);
+                List<Invocation> pairs = null;
+                for (int attempt = 0; pairs == null && attempt < 2; attempt++) {
+                    ShaderInputs in = OracleInputs.draw(shader, seed, layers, indices, small);
+                    try {
+                        pairs = shader.stage() == Stage.COMPUTE
+                                ? List.of(compute(vk, spirv, iface, shader, in, workgroups, unordered, binary))
+                                : graphics(vk, spirv, iface, shader, in, seed, binary);
+                    } catch (InterpreterException.IterationLimit e) {
+                        if (small) break;
+                        small = true;
+                    }
+                }
+                if (pairs == null) {
+                    why.merge("a loop ran past the interpreter's limit even on small inputs", 1, Integer::sum);
+                    continue;
+                }
                 for (int k = 0; k < pairs.size(); k++) {
                     Invocation p = pairs.get(k);
                     if (p.simulated() == null) continue;
@@ -196,17 +212,30 @@ public final class VulkanOracle {
                                                   java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         boolean fragment = shader.stage() == Stage.FRAGMENT;
         int firstVertex = (int) (seed * 7 % 100), instance = (int) (seed % 3);
+        // the interpreter first: inputs that make a loop run past its limit never reach the device
+        int invocations = fragment ? GraphicsRun.WIDTH * GraphicsRun.HEIGHT : 3;
+        List<ShaderOutputs> references = new java.util.ArrayList<>();
+        for (int k = 0; k < invocations; k++) {
+            invocationInputs(in, fragment, firstVertex, instance, k);
+            references.add(new Interpreter(shader).trackNans().trackPrecision(vk.subTexelPrecisionBits()).run(in));
+        }
         in.setVertexId(firstVertex).setInstanceId(instance);
         List<ShaderOutputs> real = fragment ? GraphicsRun.fragment(vk, spirv, iface, in) : GraphicsRun.vertex(vk, spirv, iface, in);
+        if (real.size() != invocations) throw new IllegalStateException("the device gave " + real.size() + " invocations, not " + invocations);
         List<Invocation> pairs = new java.util.ArrayList<>();
-        for (int k = 0; k < real.size(); k++) {
-            if (fragment) GraphicsRun.fragmentInputs(in, k % GraphicsRun.WIDTH, k / GraphicsRun.WIDTH);
-            else GraphicsRun.vertexInputs(in, firstVertex, instance, k);
-            ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision(vk.subTexelPrecisionBits()).run(in);
+        for (int k = 0; k < invocations; k++) {
+            ShaderOutputs reference = references.get(k);
+            invocationInputs(in, fragment, firstVertex, instance, k);
             if (binary == null) pairs.add(new Invocation(reference, comparable(real.get(k), reference), null, null));
             else pairs.add(new Invocation(reference, comparable(real.get(k), reference), new Interpreter(shader).trackNans().run(in), binary.apply(in, 1)));
         }
         return pairs;
+    }
+
+    /** Sets in {@code in} what the draw gives fragment or vertex {@code k}. */
+    private static void invocationInputs(ShaderInputs in, boolean fragment, int firstVertex, int instance, int k) {
+        if (fragment) GraphicsRun.fragmentInputs(in, k % GraphicsRun.WIDTH, k / GraphicsRun.WIDTH);
+        else GraphicsRun.vertexInputs(in, firstVertex, instance, k);
     }
 
     /**

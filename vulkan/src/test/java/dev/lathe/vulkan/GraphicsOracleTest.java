@@ -170,4 +170,53 @@ class GraphicsOracleTest extends LavapipeTest {
         assertEquals(List.of(), unexpected, String.join("\n", report));
         assertTrue(agree >= 51, String.join("\n", report));
     }
+
+    /** A shader from GLSL, checked as {@link #check(Path)} does, its binary too. */
+    static VulkanOracle.Verdict checkGlsl(String name, String source) throws IOException, InterruptedException {
+        byte[] spirv = DeviceDeviationsTest.glsl(name, source);
+        Shader shader = SpirvFrontend.read(name, spirv);
+        return VulkanOracle.check(vk, spirv, shader, DECIDED, MAX_SEEDS, 1, null, binary(shader));
+    }
+
+    /**
+     * An array of samplers chosen by a uniform (SaschaWillems' texturemipmapgen/texture.frag):
+     * each element is bound, and an index past the array, which Vulkan leaves undefined, makes
+     * its input set undecided rather than a disagreement.
+     */
+    @Test
+    void anArrayOfSamplersIsBound() throws IOException, InterruptedException {
+        VulkanOracle.Verdict v = checkGlsl("samplers.frag", """
+                #version 450
+                layout(set = 0, binding = 1) uniform texture2D color;
+                layout(set = 0, binding = 2) uniform sampler samplers[3];
+                layout(push_constant) uniform P { int which; } p;
+                layout(location = 0) in vec2 uv;
+                layout(location = 0) out vec4 outColor;
+                void main() { outColor = texture(sampler2D(color, samplers[p.which]), uv); }
+                """);
+        assertEquals(VulkanOracle.Verdict.Kind.AGREE, v.kind(), v.summary());
+    }
+
+    /**
+     * A loop that runs as often as a uniform says (SaschaWillems' pbribl/prefilterenvmap.frag
+     * takes its sample count so, irradiancecube.frag its steps): random bits make it nearly
+     * endless, so the oracle draws small inputs once the interpreter meets its limit, and the
+     * shader is compared rather than not run.
+     */
+    @Test
+    void aLoopAUniformBoundsRunsOnSmallInputs() throws IOException, InterruptedException {
+        VulkanOracle.Verdict v = checkGlsl("loop.frag", """
+                #version 450
+                layout(push_constant) uniform P { uint samples; float step; } p;
+                layout(location = 0) in vec2 uv;
+                layout(location = 0) out vec4 outColor;
+                void main() {
+                    float sum = 0.0;
+                    for (uint i = 0u; i < p.samples; i++) sum += uv.x * float(i);
+                    for (float x = 0.0; x < 2.0; x += p.step) sum += x * uv.y;
+                    outColor = vec4(sum);
+                }
+                """);
+        assertEquals(VulkanOracle.Verdict.Kind.AGREE, v.kind(), v.summary());
+    }
 }

@@ -91,4 +91,26 @@ class SpirvInterfaceTest {
         assertEquals("not a SPIR-V module: bad magic number", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> SpirvInterface.read(new byte[3]));
     }
+
+    /**
+     * An array of samplers has its length (each element is bound); a run-time sized array of
+     * uniform blocks has the frontend's {@link dev.lathe.spirv.SpirvFrontend#RUN_TIME_UNIFORM_BLOCKS}.
+     */
+    @Test
+    void arraysOfSamplersAndRunTimeArraysOfUniformBlocks() throws IOException, InterruptedException {
+        SpirvInterface i = SpirvInterface.read(DeviceDeviationsTest.glsl("arrays.frag", """
+                #version 450
+                #extension GL_EXT_nonuniform_qualifier : require
+                layout(set = 0, binding = 1) uniform texture2D color;
+                layout(set = 0, binding = 2) uniform sampler samplers[3];
+                layout(set = 1, binding = 0) uniform U { vec4 tint; } u[];
+                layout(location = 0) flat in int k;
+                layout(location = 0) out vec4 outColor;
+                void main() { outColor = texture(sampler2D(color, samplers[k]), vec2(0.5)) * u[k].tint; }
+                """));
+        assertEquals(List.of(new SpirvInterface.Sampler(0, 2, 3)), i.samplers());
+        SpirvInterface.Block u = i.uniformBlocks().get(0);
+        assertEquals(dev.lathe.spirv.SpirvFrontend.RUN_TIME_UNIFORM_BLOCKS, u.count());
+        assertEquals(List.of(), i.unsupported());
+    }
 }
