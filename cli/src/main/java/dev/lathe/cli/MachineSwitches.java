@@ -42,7 +42,7 @@ final class MachineSwitches {
     int maxRegs = Allocation.MAX_REGS;
 
     @Option(names = "--no-reload-elision", description = "reload a spilled value for every instruction that reads it "
-            + "(by default a reloaded value stays in its register for the next readers, seeds/001)")
+            + "(by default a reloaded value stays in its register for the next readers)")
     boolean noReloadElision;
 
     @Option(names = "--spill-choice", paramLabel = "CHOICE", description = "which value leaves a full register file: next-use "

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
  * The rule passes a command runs: {@code --rules-jar JAR} adds the rule passes of a project built
  * with {@code lathe-maven-plugin} (its {@code pass NAME;} becomes a pass the pipeline can name),
  * and {@code --disable-rules NAME,…} runs them without the named rules, to measure what they do
- * ({@code --disable-rules pack_hi,pack_lo} on the fp64 shaders, seed 003).
+ * ({@code --disable-rules pack_hi,pack_lo} on the fp64 shaders, the pack_double_2x32_split_y discussion of 2016, docs/BACKGROUND.md).
  */
 final class RuleSwitches {
     @Option(names = "--rules-jar", paramLabel = "JAR", description = "also register the rule passes of this jar (or classes directory) "

@@ -29,7 +29,7 @@ import java.util.Set;
  *       {@code lower_int64} end the loop's body: they rebuild the 64-bit ops the target lacks
  *       (after the rules had one round on the original ops), and the next round runs the rules on
  *       what they wrote — {@code pack_hi} turns their high-word rebuilds into
- *       {@code pack_64_2x32_split_y} (seed 003), folding and cse share their constants and
+ *       {@code pack_64_2x32_split_y} (the pack_double_2x32_split_y discussion of 2016, docs/BACKGROUND.md), folding and cse share their constants and
  *       halves. A pipeline given with {@code --passes} needs them too to compile such shaders;
  *   <li>the {@code late} rules run once after the loop: they make the code cheaper for the target
  *       (fused multiply-add, subtraction) in ways the algebraic rules would undo;
@@ -84,7 +84,7 @@ public final class Pipelines {
 
     /**
      * The lowering for a machine pipeline: {@code opt_vectorize} joins scalars only so that the
-     * backend makes {@code (rptN)} instructions of them (seeds/004), so without a pass forming
+     * backend makes {@code (rptN)} instructions of them (the ir3 rptN merge request of 2024, docs/BACKGROUND.md), so without a pass forming
      * them it is left out too, and {@code --no-rpt} measures the compiler without either.
      */
     public static String lowering(List<String> machine) {

@@ -280,7 +280,7 @@ final class Glsl450 {
      * 2^32 (2^54 for doubles), exactly, to make it normal. Zeros, infinities and NaNs come back
      * unchanged with exponent 0 (GLSL leaves the last two undefined; this is C's answer). A
      * double's new high word is written {@code pack_64_2x32_split(unpack_64_2x32_split_x(y), h)},
-     * which the {@code pack_hi} rule makes a {@code pack_64_2x32_split_y} (seed 003).
+     * which the {@code pack_hi} rule makes a {@code pack_64_2x32_split_y} (the pack_double_2x32_split_y discussion of 2016, docs/BACKGROUND.md).
      */
     static Value[] frexp(SpirvToIr t, Instruction i, Value x) {
         IrBuilder b = t.b;

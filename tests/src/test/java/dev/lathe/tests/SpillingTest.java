@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Register allocation with spilling ({@code RegAlloc}, seeds/001): at small register budgets
+ * Register allocation with spilling ({@code RegAlloc}, the reload elision review of 2015, docs/BACKGROUND.md): at small register budgets
  * every shader of the corpus and every random program still gives the interpreter's outputs;
  * nothing spills where MaxLive fits the budget; reload elision saves reloads.
  */
@@ -157,7 +157,7 @@ class SpillingTest {
         }
     }
 
-    /** Reload elision (seeds/001) over the corpus at a budget where it spills: fewer reloads, the same results. */
+    /** Reload elision (the reload elision review of 2015, docs/BACKGROUND.md) over the corpus at a budget where it spills: fewer reloads, the same results. */
     @Test
     void reloadElisionSavesReloads() throws IOException {
         int with = 0, without = 0;

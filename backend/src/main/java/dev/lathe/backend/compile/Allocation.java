@@ -11,7 +11,7 @@ import java.util.Locale;
  *                      the hardware has makes spilling happen on any shader, as {@code lathe
  *                      compile --max-regs N} does
  * @param reloadElision a reloaded value stays in its register for the instructions after the
- *                      one it was reloaded for (seeds/001); without it every instruction that reads
+ *                      one it was reloaded for (the reload elision review of 2015, docs/BACKGROUND.md); without it every instruction that reads
  *                      a spilled value reloads it
  * @param spillChoice   which value leaves the registers when they are full
  */

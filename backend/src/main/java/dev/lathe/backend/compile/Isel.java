@@ -623,7 +623,7 @@ final class Isel {
     boolean groups;
 
     /**
-     * Links the instructions of one vector op's components into repeat groups (seeds/004):
+     * Links the instructions of one vector op's components into repeat groups (the ir3 rptN merge request of 2024, docs/BACKGROUND.md):
      * {@code cur[starts[c] .. starts[c + 1])} is component c's code; when every component took
      * the same number of instructions, the k-th of each, when they are the same ALU instruction,
      * form group k, lane c. (An expansion makes a group per step: the shifts of every component,

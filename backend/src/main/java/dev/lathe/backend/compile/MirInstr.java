@@ -35,7 +35,7 @@ final class MirInstr {
     final Map<Block, VReg> phiSrcs;
     /**
      * The repeat group this instruction belongs to (0: none) and its lane in it: selection links
-     * the instructions computing the components of one vector op (seeds/004), so that the
+     * the instructions computing the components of one vector op (the ir3 rptN merge request of 2024, docs/BACKGROUND.md), so that the
      * scheduler keeps them together and allocation gives them consecutive registers, for the
      * {@code rpt} pass to merge into one {@code (rptN)} instruction. A hint only: nothing depends
      * on it for correctness.

@@ -149,7 +149,7 @@ final class PostSchedule {
 
     /**
      * Instructions the {@code rpt} pass could merge kept together where it costs nothing
-     * (seeds/004): instead of {@code best}, a ready instruction that continues the run the last
+     * (the ir3 rptN merge request of 2024, docs/BACKGROUND.md): instead of {@code best}, a ready instruction that continues the run the last
      * one ends, or else one {@code best} would continue (so a run starts at its head), when it can
      * issue as soon as {@code best} and its path to the block's end is as long.
      */

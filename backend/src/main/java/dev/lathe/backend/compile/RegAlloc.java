@@ -38,7 +38,7 @@ import java.util.Set;
  * stored once, right after its definition (which dominates every read), into a private-memory slot
  * of its own ({@code stp}); a {@code mov} of an immediate or a constant is not stored but made
  * again. A read of a value not in a register reloads it ({@code ldp}, or the {@code mov}) into
- * free registers, where it stays for the instructions after (seeds/001: no reload while the next
+ * free registers, where it stays for the instructions after (the reload elision review of 2015, docs/BACKGROUND.md: no reload while the next
  * instructions keep reading it) until it has to leave again; without reload elision it serves only
  * the instruction it was reloaded for. At a block's start the phis and the values coming in in
  * registers that do not fit are left in memory, farthest next read first (a phi in memory gets its
@@ -647,7 +647,7 @@ final class RegAlloc {
     }
 
     /**
-     * A repeat group's preference (ir3's merge sets, seeds/004), after the coalescing hints,
+     * A repeat group's preference (ir3's merge sets, the ir3 rptN merge request of 2024, docs/BACKGROUND.md), after the coalescing hints,
      * which save copies, where a group saves only code size: a member goes right after the one
      * before it; the first member where the whole group fits in a row. -1 when that is not free
      * (the group then does not merge, which costs nothing else).

@@ -14,7 +14,7 @@ import java.util.Map;
 /**
  * rpt: after register allocation, runs of up to four adjacent instructions that one
  * {@code (rptN)} instruction can stand for become that instruction (ir3's post-RA step of its
- * repeat groups, seeds/004).
+ * repeat groups, the ir3 rptN merge request of 2024, docs/BACKGROUND.md).
  *
  * <p>A run merges when its instructions are the same ALU instruction (op, types, condition,
  * saturation, source modifiers), instruction k writes the first one's destination plus k (pairs:

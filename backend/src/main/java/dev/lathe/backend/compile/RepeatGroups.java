@@ -7,7 +7,7 @@ import java.util.Set;
 
 /**
  * rpt_groups: before register allocation, the repeat groups that can no longer become one
- * {@code (rptN)} instruction are split (ir3's pre-RA cleanup, seeds/004), so that allocation
+ * {@code (rptN)} instruction are split (ir3's pre-RA cleanup, the ir3 rptN merge request of 2024, docs/BACKGROUND.md), so that allocation
  * spends its preferences only on groups that can still merge.
  *
  * <p>After scheduling, a group's members merge only where they stand next to each other in lane

@@ -270,7 +270,7 @@ public final class Schedule {
         }
 
         /**
-         * A repeat group's members kept together where it costs nothing (seeds/004): instead of
+         * A repeat group's members kept together where it costs nothing (the ir3 rptN merge request of 2024, docs/BACKGROUND.md): instead of
          * {@code best}, the next lane of the group the last instruction belongs to, or the lowest
          * lane of {@code best}'s own group, when it can issue as soon as {@code best}, its path to the
          * block's end is as long, and it does not pass the register limit.

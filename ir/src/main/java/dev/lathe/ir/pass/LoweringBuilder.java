@@ -23,7 +23,7 @@ import java.util.function.BiFunction;
  *
  * <p>A new high word is written {@code pack_64_2x32_split(unpack_64_2x32_split_x(x), h)}, the
  * form NIR's lowering writes: the {@code pack_hi} rule turns it into
- * {@code pack_64_2x32_split_y(x, h)}, so the low word never has to be live on its own (seed 003).
+ * {@code pack_64_2x32_split_y(x, h)}, so the low word never has to be live on its own (the pack_double_2x32_split_y discussion of 2016, docs/BACKGROUND.md).
  */
 final class LoweringBuilder {
     final IrBuilder b;

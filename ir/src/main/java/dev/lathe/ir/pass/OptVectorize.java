@@ -19,7 +19,7 @@ import java.util.Map;
  * ALU instructions of one block doing the same op at the same size, that read, source by
  * source, components of the same value (or the same constant), become one instruction of up to
  * {@link #MAX_WIDTH} components, as NIR's {@code nir_opt_vectorize} does before ir3 selects
- * repeat groups from it (seeds/004).
+ * repeat groups from it (the ir3 rptN merge request of 2024, docs/BACKGROUND.md).
  *
  * <p>The criterion is NIR's: since every source of a later instruction is a value an earlier one
  * also reads (or an equal constant), the later ones cannot depend on the first, and the vector
