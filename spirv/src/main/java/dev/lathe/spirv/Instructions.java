@@ -1,5 +1,7 @@
 package dev.lathe.spirv;
 
+import static dev.lathe.spirv.SpirvOps.*;
+
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.BaseType;
@@ -38,42 +40,42 @@ final class Instructions {
         Op[] binOps = {Op.IADD, Op.FADD, Op.ISUB, Op.FSUB, Op.IMUL, Op.FMUL, Op.UDIV, Op.IDIV, Op.FDIV, Op.UMOD, Op.IREM, Op.IMOD,
                 Op.FREM, Op.FMOD};
         for (int[] p : bin) BINARY.put(p[0], binOps[p[1]]);
-        BINARY.put(197, Op.IOR);
-        BINARY.put(198, Op.IXOR);
-        BINARY.put(199, Op.IAND);
-        BINARY.put(166, Op.IOR);
-        BINARY.put(167, Op.IAND);
-        BINARY.put(164, Op.IEQ);
-        BINARY.put(165, Op.INE);
-        BINARY.put(170, Op.IEQ);
-        BINARY.put(171, Op.INE);
-        BINARY.put(174, Op.UGE);
-        BINARY.put(175, Op.IGE);
-        BINARY.put(176, Op.ULT);
-        BINARY.put(177, Op.ILT);
-        BINARY.put(180, Op.FEQ);
-        BINARY.put(181, Op.FEQU);
-        BINARY.put(183, Op.FNEU);
-        BINARY.put(184, Op.FLT);
-        BINARY.put(185, Op.FLTU);
-        BINARY.put(190, Op.FGE);
-        BINARY.put(191, Op.FGEU);
-        SWAPPED.put(172, Op.ULT);
-        SWAPPED.put(173, Op.ILT);
-        SWAPPED.put(178, Op.UGE);
-        SWAPPED.put(179, Op.IGE);
-        SWAPPED.put(186, Op.FLT);
-        SWAPPED.put(187, Op.FLTU);
-        SWAPPED.put(188, Op.FGE);
-        SWAPPED.put(189, Op.FGEU);
-        UNARY.put(126, Op.INEG);
-        UNARY.put(127, Op.FNEG);
-        UNARY.put(168, Op.INOT);
-        UNARY.put(200, Op.INOT);
-        UNARY.put(204, Op.BITFIELD_REVERSE);
-        UNARY.put(205, Op.BIT_COUNT);
-        UNARY.put(156, Op.FISNAN);
-        UNARY.put(116, Op.FQUANTIZE2F16);
+        BINARY.put(OpBitwiseOr, Op.IOR);
+        BINARY.put(OpBitwiseXor, Op.IXOR);
+        BINARY.put(OpBitwiseAnd, Op.IAND);
+        BINARY.put(OpLogicalOr, Op.IOR);
+        BINARY.put(OpLogicalAnd, Op.IAND);
+        BINARY.put(OpLogicalEqual, Op.IEQ);
+        BINARY.put(OpLogicalNotEqual, Op.INE);
+        BINARY.put(OpIEqual, Op.IEQ);
+        BINARY.put(OpINotEqual, Op.INE);
+        BINARY.put(OpUGreaterThanEqual, Op.UGE);
+        BINARY.put(OpSGreaterThanEqual, Op.IGE);
+        BINARY.put(OpULessThan, Op.ULT);
+        BINARY.put(OpSLessThan, Op.ILT);
+        BINARY.put(OpFOrdEqual, Op.FEQ);
+        BINARY.put(OpFUnordEqual, Op.FEQU);
+        BINARY.put(OpFUnordNotEqual, Op.FNEU);
+        BINARY.put(OpFOrdLessThan, Op.FLT);
+        BINARY.put(OpFUnordLessThan, Op.FLTU);
+        BINARY.put(OpFOrdGreaterThanEqual, Op.FGE);
+        BINARY.put(OpFUnordGreaterThanEqual, Op.FGEU);
+        SWAPPED.put(OpUGreaterThan, Op.ULT);
+        SWAPPED.put(OpSGreaterThan, Op.ILT);
+        SWAPPED.put(OpULessThanEqual, Op.UGE);
+        SWAPPED.put(OpSLessThanEqual, Op.IGE);
+        SWAPPED.put(OpFOrdGreaterThan, Op.FLT);
+        SWAPPED.put(OpFUnordGreaterThan, Op.FLTU);
+        SWAPPED.put(OpFOrdLessThanEqual, Op.FGE);
+        SWAPPED.put(OpFUnordLessThanEqual, Op.FGEU);
+        UNARY.put(OpSNegate, Op.INEG);
+        UNARY.put(OpFNegate, Op.FNEG);
+        UNARY.put(OpLogicalNot, Op.INOT);
+        UNARY.put(OpNot, Op.INOT);
+        UNARY.put(OpBitReverse, Op.BITFIELD_REVERSE);
+        UNARY.put(OpBitCount, Op.BIT_COUNT);
+        UNARY.put(OpIsNan, Op.FISNAN);
+        UNARY.put(OpQuantizeToF16, Op.FQUANTIZE2F16);
     }
 
     static void translate(SpirvToIr t, ModuleInfo.Function f, Instruction i) {
@@ -81,8 +83,9 @@ final class Instructions {
         IrBuilder b = t.b;
         int op = i.opcode();
         switch (op) {
-            case 0, 5, 6, 8, 331, 256, 257 -> { } // nop, names, lines, lifetimes
-            case 59 -> { // OpVariable (Function)
+            case OpNop, OpName, OpMemberName, OpLine, OpExecutionModeId, OpLifetimeStart, OpLifetimeStop
+                    -> { } // nop, names, lines, lifetimes
+            case OpVariable -> { // OpVariable (Function)
                 int id = m.id(i, 1);
                 if (!(m.typeOf(i, m.id(i, 0)) instanceof SpirvType.Pointer ptr)) {
                     throw m.module.error(i, "OpVariable of type " + m.typeOf(i, m.id(i, 0)) + ", which is no pointer type");
@@ -93,7 +96,7 @@ final class Instructions {
                 t.definePointer(id, p);
                 if (i.count() > 3) t.store(i, p, t.val(i, m.id(i, 3)));
             }
-            case 61 -> { // OpLoad
+            case OpLoad -> {
                 int id = m.id(i, 1);
                 SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
                 if (p.place() instanceof SpirvToIr.TexturePlace tp) {
@@ -117,15 +120,17 @@ final class Instructions {
                 }
                 t.define(id, t.load(i, p));
             }
-            case 62 -> t.store(i, t.pointer(i, m.id(i, 0)), t.val(i, m.id(i, 1)));
-            case 63 -> { // OpCopyMemory
+            case OpStore -> t.store(i, t.pointer(i, m.id(i, 0)), t.val(i, m.id(i, 1)));
+            case OpCopyMemory -> {
                 SpirvToIr.Ptr src = t.pointer(i, m.id(i, 1));
                 t.store(i, t.pointer(i, m.id(i, 0)), t.load(i, src));
             }
-            case 65, 66 -> t.definePointer(m.id(i, 1), indexes(t, i, t.pointer(i, m.id(i, 2)), 3)); // OpAccessChain
-            case 83, 400 -> t.define(m.id(i, 1), t.val(i, m.id(i, 2))); // OpCopyObject, OpCopyLogical
-            case 67, 70 -> t.definePointer(m.id(i, 1), ptrAccessChain(t, i)); // OpPtrAccessChain, OpInBoundsPtrAccessChain
-            case 120 -> { // OpConvertUToPtr: an integer becomes a device address
+            case OpAccessChain, OpInBoundsAccessChain
+                    -> t.definePointer(m.id(i, 1), indexes(t, i, t.pointer(i, m.id(i, 2)), 3)); // OpAccessChain
+            case OpCopyObject, OpCopyLogical -> t.define(m.id(i, 1), t.val(i, m.id(i, 2))); // OpCopyObject, OpCopyLogical
+            case OpPtrAccessChain, OpInBoundsPtrAccessChain
+                    -> t.definePointer(m.id(i, 1), ptrAccessChain(t, i)); // OpPtrAccessChain, OpInBoundsPtrAccessChain
+            case OpConvertUToPtr -> { // OpConvertUToPtr: an integer becomes a device address
                 if (!(m.typeOf(i, m.id(i, 0)) instanceof SpirvType.DevicePointer)) {
                     throw m.module.error(i, "unsupported OpConvertUToPtr (to " + m.typeOf(i, m.id(i, 0)) + "; only PhysicalStorageBuffer pointers)");
                 }
@@ -133,21 +138,21 @@ final class Instructions {
                 if (x.numComponents() != 1) throw m.module.error(i, "OpConvertUToPtr needs a scalar integer");
                 t.define(m.id(i, 1), new Val.Simple(x.bitSize() == 64 ? x : b.alu(Op.U2U64, x)));
             }
-            case 117 -> { // OpConvertPtrToU: a device address becomes an integer
+            case OpConvertPtrToU -> { // OpConvertPtrToU: a device address becomes an integer
                 int id = m.id(i, 2);
                 if (!t.devicePointers.containsKey(id)) throw m.module.error(i, "unsupported OpConvertPtrToU (of %" + id + ", which is no device pointer)");
                 Value x = t.simple(i, t.val(i, id));
                 int to = SpirvType.bits(m.typeOf(i, m.id(i, 0)));
                 t.define(m.id(i, 1), new Val.Simple(to == 64 ? x : b.alu(to == 32 ? Op.U2U32 : to == 16 ? Op.U2U16 : Op.U2U8, x)));
             }
-            case 401, 402 -> { // OpPtrEqual, OpPtrNotEqual: device pointers compare their addresses
+            case OpPtrEqual, OpPtrNotEqual -> { // OpPtrEqual, OpPtrNotEqual: device pointers compare their addresses
                 int x = m.id(i, 2), y = m.id(i, 3);
                 if (!t.devicePointers.containsKey(x) || !t.devicePointers.containsKey(y)) {
                     throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (only device pointers are compared)");
                 }
-                t.define(m.id(i, 1), new Val.Simple(b.alu(op == 401 ? Op.IEQ : Op.INE, t.simple(i, t.val(i, x)), t.simple(i, t.val(i, y)))));
+                t.define(m.id(i, 1), new Val.Simple(b.alu(op == OpPtrEqual ? Op.IEQ : Op.INE, t.simple(i, t.val(i, x)), t.simple(i, t.val(i, y)))));
             }
-            case 60 -> { // OpImageTexelPointer: result type, result, image (a pointer), coordinate, sample
+            case OpImageTexelPointer -> { // OpImageTexelPointer: result type, result, image (a pointer), coordinate, sample
                 SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
                 if (!(p.place() instanceof SpirvToIr.TexturePlace tp) || tp.var().kind() != Variable.Kind.IMAGE) {
                     throw m.module.error(i, "OpImageTexelPointer needs a storage image");
@@ -155,27 +160,27 @@ final class Instructions {
                 t.definePointer(m.id(i, 1), new SpirvToIr.Ptr(new SpirvToIr.ImageTexelPlace(tp.var(), imageCoord(t, i, tp.var(), m.id(i, 3))),
                         null, List.of()));
             }
-            case 68 -> { // OpArrayLength: structure pointer, member number (a literal)
+            case OpArrayLength -> { // OpArrayLength: structure pointer, member number (a literal)
                 m.need(i, 4);
                 t.define(m.id(i, 1), new Val.Simple(t.arrayLength(i, t.pointer(i, m.id(i, 2)), i.operand(3))));
             }
-            case 1 -> t.define(m.id(i, 1), undef(t, i, m.typeOf(i, m.id(i, 0))));
-            case 80 -> { // OpCompositeConstruct
+            case OpUndef -> t.define(m.id(i, 1), undef(t, i, m.typeOf(i, m.id(i, 0))));
+            case OpCompositeConstruct -> {
                 List<Val> parts = new ArrayList<>();
                 for (int k = 2; k < i.count(); k++) parts.add(t.val(i, m.id(i, k)));
                 t.define(m.id(i, 1), t.construct(i, m.typeOf(i, m.id(i, 0)), parts));
             }
-            case 81 -> { // OpCompositeExtract
+            case OpCompositeExtract -> {
                 Val v = t.val(i, m.id(i, 2));
                 for (int k = 3; k < i.count(); k++) v = extract(t, i, v, i.operand(k));
                 t.define(m.id(i, 1), v);
             }
-            case 82 -> { // OpCompositeInsert object composite indices
+            case OpCompositeInsert -> { // OpCompositeInsert object composite indices
                 int[] path = new int[i.count() - 4];
                 for (int k = 4; k < i.count(); k++) path[k - 4] = i.operand(k);
                 t.define(m.id(i, 1), insert(t, i, t.val(i, m.id(i, 3)), path, 0, t.val(i, m.id(i, 2))));
             }
-            case 79 -> { // OpVectorShuffle
+            case OpVectorShuffle -> {
                 Value a = t.simple(i, t.val(i, m.id(i, 2))), c = t.simple(i, t.val(i, m.id(i, 3)));
                 Value[] comps = new Value[i.count() - 4];
                 for (int k = 4; k < i.count(); k++) {
@@ -187,84 +192,103 @@ final class Instructions {
                 }
                 t.define(m.id(i, 1), new Val.Simple(comps.length == 1 ? comps[0] : b.vec(comps)));
             }
-            case 77 -> t.define(m.id(i, 1), new Val.Simple(t.extract(t.simple(i, t.val(i, m.id(i, 2))), t.simple(i, t.val(i, m.id(i, 3))))));
-            case 78 -> t.define(m.id(i, 1), new Val.Simple(t.insert(t.simple(i, t.val(i, m.id(i, 2))), t.simple(i, t.val(i, m.id(i, 4))),
+            case OpVectorExtractDynamic
+                    -> t.define(m.id(i, 1), new Val.Simple(t.extract(t.simple(i, t.val(i, m.id(i, 2))), t.simple(i, t.val(i, m.id(i, 3))))));
+            case OpVectorInsertDynamic
+                    -> t.define(m.id(i, 1), new Val.Simple(t.insert(t.simple(i, t.val(i, m.id(i, 2))), t.simple(i, t.val(i, m.id(i, 4))),
                     t.simple(i, t.val(i, m.id(i, 3))))));
-            case 169 -> t.define(m.id(i, 1), select(t, i, t.val(i, m.id(i, 2)), t.val(i, m.id(i, 3)), t.val(i, m.id(i, 4))));
-            case 154, 155 -> { // OpAny, OpAll
+            case OpSelect -> t.define(m.id(i, 1), select(t, i, t.val(i, m.id(i, 2)), t.val(i, m.id(i, 3)), t.val(i, m.id(i, 4))));
+            case OpAny, OpAll -> { // OpAny, OpAll
                 Value v = t.simple(i, t.val(i, m.id(i, 2)));
                 Value r = b.channel(v, 0);
-                for (int k = 1; k < v.numComponents(); k++) r = b.alu(op == 154 ? Op.IOR : Op.IAND, r, b.comp(v, k));
+                for (int k = 1; k < v.numComponents(); k++) r = b.alu(op == OpAny ? Op.IOR : Op.IAND, r, b.comp(v, k));
                 t.define(m.id(i, 1), new Val.Simple(r));
             }
-            case 157 -> { // OpIsInf: |x| == inf
+            case OpIsInf -> { // OpIsInf: |x| == inf
                 Value x = t.simple(i, t.val(i, m.id(i, 2)));
                 Value inf = splat(b, b.constant(x.bitSize(), FloatBits.fromDouble(Double.POSITIVE_INFINITY, x.bitSize())), x.numComponents());
                 t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(Op.FEQ, b.alu(Op.FABS, x), inf))));
             }
-            case 182 -> { // OpFOrdNotEqual: ordered and unequal = not (unordered or equal)
+            case OpFOrdNotEqual -> { // OpFOrdNotEqual: ordered and unequal = not (unordered or equal)
                 Value x = t.simple(i, t.val(i, m.id(i, 2))), y = t.simple(i, t.val(i, m.id(i, 3)));
                 t.define(m.id(i, 1), new Val.Simple(b.alu(Op.INOT, b.alu(Op.FEQU, x, y))));
             }
-            case 194, 195, 196 -> { // shifts: the count is 32-bit in the IR
+            case OpShiftRightLogical, OpShiftRightArithmetic, OpShiftLeftLogical -> { // shifts: the count is 32-bit in the IR
                 Value x = t.simple(i, t.val(i, m.id(i, 2))), s = t.simple(i, t.val(i, m.id(i, 3)));
                 if (s.bitSize() != 32) s = b.alu(Op.U2U32, s);
-                Op o = op == 194 ? Op.USHR : op == 195 ? Op.ISHR : Op.ISHL;
+                Op o = op == OpShiftRightLogical ? Op.USHR : op == OpShiftRightArithmetic ? Op.ISHR : Op.ISHL;
                 t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(o, x, s))));
             }
-            case 201, 202, 203 -> { // bitfield insert / extract: offset and count are 32-bit
+            case OpBitFieldInsert, OpBitFieldSExtract, OpBitFieldUExtract -> { // bitfield insert / extract: offset and count are 32-bit
                 Value base = t.simple(i, t.val(i, m.id(i, 2)));
-                if (op == 201) {
+                if (op == OpBitFieldInsert) {
                     Value ins = t.simple(i, t.val(i, m.id(i, 3)));
                     Value off = to32(b, t.simple(i, t.val(i, m.id(i, 4)))), cnt = to32(b, t.simple(i, t.val(i, m.id(i, 5))));
                     t.define(m.id(i, 1), new Val.Simple(b.alu(Op.BITFIELD_INSERT, base, ins, splat(b, off, base.numComponents()),
                             splat(b, cnt, base.numComponents()))));
                 } else {
                     Value off = to32(b, t.simple(i, t.val(i, m.id(i, 3)))), cnt = to32(b, t.simple(i, t.val(i, m.id(i, 4))));
-                    t.define(m.id(i, 1), new Val.Simple(b.alu(op == 202 ? Op.IBITFIELD_EXTRACT : Op.UBITFIELD_EXTRACT, base,
+                    t.define(m.id(i, 1), new Val.Simple(b.alu(op == OpBitFieldSExtract ? Op.IBITFIELD_EXTRACT : Op.UBITFIELD_EXTRACT, base,
                             splat(b, off, base.numComponents()), splat(b, cnt, base.numComponents()))));
                 }
             }
-            case 109, 110, 111, 112, 113, 114, 115 -> t.define(m.id(i, 1), convert(t, i, op));
-            case 124 -> t.define(m.id(i, 1), bitcast(t, i));
-            case 148 -> { // OpDot
+            case OpConvertFToU, OpConvertFToS, OpConvertSToF, OpConvertUToF, OpUConvert, OpSConvert, OpFConvert
+                    -> t.define(m.id(i, 1), convert(t, i, op));
+            case OpBitcast -> t.define(m.id(i, 1), bitcast(t, i));
+            case OpDot -> {
                 Value x = t.simple(i, t.val(i, m.id(i, 2))), y = t.simple(i, t.val(i, m.id(i, 3)));
                 Op d = x.numComponents() == 2 ? Op.FDOT2 : x.numComponents() == 3 ? Op.FDOT3 : Op.FDOT4;
                 t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(d, x, y))));
             }
-            case 142 -> { // OpVectorTimesScalar
+            case OpVectorTimesScalar -> {
                 Value v = t.simple(i, t.val(i, m.id(i, 2))), s = t.simple(i, t.val(i, m.id(i, 3)));
                 t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(Op.FMUL, v, splat(b, s, v.numComponents())))));
             }
-            case 143, 144, 145, 146, 147, 84 -> t.define(m.id(i, 1), Matrices.translate(t, i));
-            case 86 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpSampledImage
-            case 100 -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2))); // OpImage
-            case 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 103, 104, 106, 107 -> t.define(m.id(i, 1), image(t, i));
-            case 4473, 4474, 4475, 4476, 4477, 4479, 6016, 6017, 6018, 6019, 6020, 6021, 6022, 6023, 6024, 6025, 6026, 6027, 6028, 6029,
-                    6030, 6031, 6032 -> RayQueries.translate(t, i);
-            case 305, 306, 307, 308, 309, 310, 311, 312, 313, 314, 320 -> {
+            case OpMatrixTimesScalar, OpVectorTimesMatrix, OpMatrixTimesVector, OpMatrixTimesMatrix, OpOuterProduct, OpTranspose
+                    -> t.define(m.id(i, 1), Matrices.translate(t, i));
+            case OpSampledImage -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2)));
+            case OpImage -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2)));
+            case OpImageSampleImplicitLod, OpImageSampleExplicitLod, OpImageSampleDrefImplicitLod, OpImageSampleDrefExplicitLod,
+                    OpImageSampleProjImplicitLod, OpImageSampleProjExplicitLod, OpImageSampleProjDrefImplicitLod,
+                    OpImageSampleProjDrefExplicitLod, OpImageFetch, OpImageGather, OpImageQuerySizeLod, OpImageQuerySize,
+                    OpImageQueryLevels, OpImageQuerySamples -> t.define(m.id(i, 1), image(t, i));
+            case OpRayQueryInitializeKHR, OpRayQueryTerminateKHR, OpRayQueryGenerateIntersectionKHR,
+                    OpRayQueryConfirmIntersectionKHR, OpRayQueryProceedKHR, OpRayQueryGetIntersectionTypeKHR,
+                    OpRayQueryGetRayTMinKHR, OpRayQueryGetRayFlagsKHR, OpRayQueryGetIntersectionTKHR,
+                    OpRayQueryGetIntersectionInstanceCustomIndexKHR, OpRayQueryGetIntersectionInstanceIdKHR,
+                    OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR,
+                    OpRayQueryGetIntersectionGeometryIndexKHR, OpRayQueryGetIntersectionPrimitiveIndexKHR,
+                    OpRayQueryGetIntersectionBarycentricsKHR, OpRayQueryGetIntersectionFrontFaceKHR,
+                    OpRayQueryGetIntersectionCandidateAABBOpaqueKHR, OpRayQueryGetIntersectionObjectRayDirectionKHR,
+                    OpRayQueryGetIntersectionObjectRayOriginKHR, OpRayQueryGetWorldRayDirectionKHR,
+                    OpRayQueryGetWorldRayOriginKHR, OpRayQueryGetIntersectionObjectToWorldKHR,
+                    OpRayQueryGetIntersectionWorldToObjectKHR -> RayQueries.translate(t, i);
+            case OpImageSparseSampleImplicitLod, OpImageSparseSampleExplicitLod, OpImageSparseSampleDrefImplicitLod,
+                    OpImageSparseSampleDrefExplicitLod, OpImageSparseSampleProjImplicitLod, OpImageSparseSampleProjExplicitLod,
+                    OpImageSparseSampleProjDrefImplicitLod, OpImageSparseSampleProjDrefExplicitLod, OpImageSparseFetch,
+                    OpImageSparseGather, OpImageSparseRead -> {
                 // sparse forms: Lathe's textures are fully resident, so the residency code is 0
                 // (resident) and the texel is the one the plain instruction gives
-                int plain = op == 320 ? 98 : op - 305 + 87;
+                int plain = op == OpImageSparseRead ? OpImageRead : op - OpImageSparseSampleImplicitLod + OpImageSampleImplicitLod;
                 Instruction same = new Instruction(plain, i.operands(), i.word());
-                Value texel = t.simple(i, op == 320 ? storageRead(t, same) : image(t, same));
+                Value texel = t.simple(i, op == OpImageSparseRead ? storageRead(t, same) : image(t, same));
                 if (!(m.typeOf(i, m.id(i, 0)) instanceof SpirvType.Struct st) || st.members().size() != 2) {
                     throw m.module.error(i, SpirvNames.opcode(op) + " needs a result of a struct of a residency code and a texel");
                 }
                 int n = SpirvType.components(st.members().get(1));
                 t.define(m.id(i, 1), new Val.Composite(List.of(new Val.Simple(b.i32(0)), new Val.Simple(n == 4 ? texel : pick(b, texel, n)))));
             }
-            case 316 -> { // OpImageSparseTexelsResident: a residency code of 0 means every texel was resident
+            case OpImageSparseTexelsResident -> { // OpImageSparseTexelsResident: a residency code of 0 means every texel was resident
                 t.define(m.id(i, 1), new Val.Simple(b.alu(Op.IEQ, t.simple(i, t.val(i, m.id(i, 2))), b.i32(0))));
             }
-            case 98 -> { // OpImageRead: result type, result, image, coordinate [, operands]
+            case OpImageRead -> { // OpImageRead: result type, result, image, coordinate [, operands]
                 if (inputAttachment(t, i, m.id(i, 2)) != null) {
                     t.define(m.id(i, 1), new Val.Simple(subpassLoad(t, i)));
                     return;
                 }
                 t.define(m.id(i, 1), storageRead(t, i));
             }
-            case 99 -> { // OpImageWrite: image, coordinate, texel [, operands]
+            case OpImageWrite -> { // OpImageWrite: image, coordinate, texel [, operands]
                 Variable img = storageImage(t, i, m.id(i, 0));
                 Value texel = t.simple(i, t.val(i, m.id(i, 2)));
                 if (texel.bitSize() != 32) throw m.module.error(i, "unsupported OpImageWrite (" + texel.bitSize() + "-bit texels)");
@@ -275,35 +299,47 @@ final class Instructions {
                 }
                 b.imageStore(img, imageCoord(t, i, img, m.id(i, 1)), texel);
             }
-            case 207, 208, 209, 210, 211, 212, 213, 214, 215 -> {
+            case OpDPdx, OpDPdy, OpFwidth, OpDPdxFine, OpDPdyFine, OpFwidthFine, OpDPdxCoarse, OpDPdyCoarse, OpFwidthCoarse -> {
                 // derivatives: Lathe runs one fragment at a time, as if the other three of its quad
                 // had the same inputs, so every derivative (and fwidth) is exactly 0
                 if (t.shader.stage() != Stage.FRAGMENT) throw m.module.error(i, SpirvNames.opcode(op) + " outside a fragment shader");
                 Value x = t.simple(i, t.val(i, m.id(i, 2)));
                 t.define(m.id(i, 1), new Val.Simple(b.constant(x.bitSize(), new long[x.numComponents()])));
             }
-            case 333, 334, 335, 336, 337, 338, 339, 340, 341, 342, 343, 344, 345, 346, 347, 348, 349, 350, 351, 352, 353, 354, 355, 356, 357,
-                    358, 359, 360, 361, 362, 363, 364, 365, 366, 4421, 4422, 4428, 4429, 4430, 4432 -> t.define(m.id(i, 1), Subgroups.translate(t, i));
-            case 224 -> b.barrier();
-            case 225 -> { } // OpMemoryBarrier: invocations run one at a time
-            case 227 -> { // OpAtomicLoad: invocations run one at a time, so a plain load
+            case OpGroupNonUniformElect, OpGroupNonUniformAll, OpGroupNonUniformAny, OpGroupNonUniformAllEqual,
+                    OpGroupNonUniformBroadcast, OpGroupNonUniformBroadcastFirst, OpGroupNonUniformBallot,
+                    OpGroupNonUniformInverseBallot, OpGroupNonUniformBallotBitExtract, OpGroupNonUniformBallotBitCount,
+                    OpGroupNonUniformBallotFindLSB, OpGroupNonUniformBallotFindMSB, OpGroupNonUniformShuffle,
+                    OpGroupNonUniformShuffleXor, OpGroupNonUniformShuffleUp, OpGroupNonUniformShuffleDown, OpGroupNonUniformIAdd,
+                    OpGroupNonUniformFAdd, OpGroupNonUniformIMul, OpGroupNonUniformFMul, OpGroupNonUniformSMin,
+                    OpGroupNonUniformUMin, OpGroupNonUniformFMin, OpGroupNonUniformSMax, OpGroupNonUniformUMax,
+                    OpGroupNonUniformFMax, OpGroupNonUniformBitwiseAnd, OpGroupNonUniformBitwiseOr, OpGroupNonUniformBitwiseXor,
+                    OpGroupNonUniformLogicalAnd, OpGroupNonUniformLogicalOr, OpGroupNonUniformLogicalXor,
+                    OpGroupNonUniformQuadBroadcast, OpGroupNonUniformQuadSwap, OpSubgroupBallotKHR, OpSubgroupFirstInvocationKHR,
+                    OpSubgroupAllKHR, OpSubgroupAnyKHR, OpSubgroupAllEqualKHR, OpSubgroupReadInvocationKHR
+                    -> t.define(m.id(i, 1), Subgroups.translate(t, i));
+            case OpControlBarrier -> b.barrier();
+            case OpMemoryBarrier -> { } // OpMemoryBarrier: invocations run one at a time
+            case OpAtomicLoad -> { // OpAtomicLoad: invocations run one at a time, so a plain load
                 SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
                 t.define(m.id(i, 1), t.load(i, p));
             }
-            case 228 -> t.store(i, t.pointer(i, m.id(i, 0)), t.val(i, m.id(i, 3))); // OpAtomicStore
-            case 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239, 240, 241, 242 -> t.define(m.id(i, 1), atomic(t, i, op));
-            case 245 -> { // OpPhi: stored on each incoming edge
+            case OpAtomicStore -> t.store(i, t.pointer(i, m.id(i, 0)), t.val(i, m.id(i, 3)));
+            case OpAtomicExchange, OpAtomicCompareExchange, OpAtomicCompareExchangeWeak, OpAtomicIIncrement, OpAtomicIDecrement,
+                    OpAtomicIAdd, OpAtomicISub, OpAtomicSMin, OpAtomicUMin, OpAtomicSMax, OpAtomicUMax, OpAtomicAnd, OpAtomicOr,
+                    OpAtomicXor -> t.define(m.id(i, 1), atomic(t, i, op));
+            case OpPhi -> { // OpPhi: stored on each incoming edge
                 int id = m.id(i, 1);
                 t.define(id, new Val.Simple(b.loadVar(phiVariable(t, i))));
             }
-            case 57 -> { // OpFunctionCall
+            case OpFunctionCall -> {
                 ModuleInfo.Function callee = m.functions.get(m.id(i, 2));
                 if (callee == null) throw m.module.error(i, "OpFunctionCall of %" + i.operand(2) + ", which is no function");
                 List<Integer> args = new ArrayList<>();
                 for (int k = 3; k < i.count(); k++) args.add(m.id(i, k));
                 t.inline(i, callee, args);
             }
-            case 12 -> { // OpExtInst
+            case OpExtInst -> {
                 if (m.nonSemantic.contains(m.id(i, 2))) return;
                 if (m.id(i, 2) != m.glsl450) throw m.module.error(i, "unsupported OpExtInst (only GLSL.std.450 and NonSemantic.* sets are read)");
                 t.define(m.id(i, 1), Glsl450.translate(t, i));
@@ -435,31 +471,31 @@ final class Instructions {
         IrBuilder b = t.b;
         int dims = tex.dim().coordinates();
         int op = i.opcode();
-        if (tex.kind() == Variable.Kind.IMAGE && op != 103 && op != 104) throw m.module.error(i, SpirvNames.opcode(op) + " on a storage image");
+        if (tex.kind() == Variable.Kind.IMAGE && op != OpImageQuerySizeLod && op != OpImageQuerySize) throw m.module.error(i, SpirvNames.opcode(op) + " on a storage image");
         SpirvToIr.TextureShape shape = t.textureShapes.getOrDefault(tex, SpirvToIr.TextureShape.PLAIN);
         boolean subpass = shape == SpirvToIr.TextureShape.SUBPASS || shape == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED;
         if (subpass) throw m.module.error(i, SpirvNames.opcode(op) + " on an input attachment (only OpImageRead reads one)");
-        if (op == 103 || op == 104) {
+        if (op == OpImageQuerySizeLod || op == OpImageQuerySize) {
             Value size = tex.kind() == Variable.Kind.IMAGE ? b.imageSize(tex) : tx.txs(b);
             // a cube array's layers are its faces / 6
             if (shape == SpirvToIr.TextureShape.CUBE_ARRAY) size = b.vec(b.channel(size, 0), b.channel(size, 1), b.alu(Op.UDIV, b.channel(size, 2), b.i32(6)));
             int n = SpirvType.components(m.typeOf(i, m.id(i, 0)));
             return n >= size.numComponents() ? size : pick(b, size, n);
         }
-        if (op == 106) return b.i32(1); // OpImageQueryLevels: textures have one level
-        if (op == 107) { // OpImageQuerySamples
+        if (op == OpImageQueryLevels) return b.i32(1); // OpImageQueryLevels: textures have one level
+        if (op == OpImageQuerySamples) { // OpImageQuerySamples
             if (shape != SpirvToIr.TextureShape.MULTISAMPLED) throw m.module.error(i, "OpImageQuerySamples on a texture that is not multisampled");
             return b.channel(tx.txs(b), 2);
         }
-        if (shape == SpirvToIr.TextureShape.MULTISAMPLED && op != 95) {
+        if (shape == SpirvToIr.TextureShape.MULTISAMPLED && op != OpImageFetch) {
             throw m.module.error(i, SpirvNames.opcode(op) + " on a multisampled texture (only texel fetches read one)");
         }
-        boolean dref = op == 89 || op == 90 || op == 93 || op == 94;
-        boolean proj = op >= 91 && op <= 94;
+        boolean dref = op == OpImageSampleDrefImplicitLod || op == OpImageSampleDrefExplicitLod || op == OpImageSampleProjDrefImplicitLod || op == OpImageSampleProjDrefExplicitLod;
+        boolean proj = op >= OpImageSampleProjImplicitLod && op <= OpImageSampleProjDrefExplicitLod;
         Value full = t.simple(i, t.val(i, m.id(i, 3)));
         if (proj && full.numComponents() <= dims) throw m.module.error(i, SpirvNames.opcode(op) + " needs a q component after the coordinates");
         if (proj && shape != SpirvToIr.TextureShape.PLAIN) throw m.module.error(i, SpirvNames.opcode(op) + " on an arrayed or cube texture");
-        if ((shape == SpirvToIr.TextureShape.CUBE || shape == SpirvToIr.TextureShape.CUBE_ARRAY) && (op == 95 || op == 96)) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " on a cube map");
+        if ((shape == SpirvToIr.TextureShape.CUBE || shape == SpirvToIr.TextureShape.CUBE_ARRAY) && (op == OpImageFetch || op == OpImageGather)) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " on a cube map");
         // coordinates given: a cube array's direction and layer; a multisampled texel's x, y (the sample comes apart)
         int given = shape == SpirvToIr.TextureShape.CUBE_ARRAY ? 4 : shape == SpirvToIr.TextureShape.MULTISAMPLED ? 2 : dims;
         if (full.numComponents() < given) throw m.module.error(i, SpirvNames.opcode(op) + " needs " + given + " coordinates");
@@ -471,7 +507,7 @@ final class Instructions {
             if (tex.type().base() != BaseType.FLOAT) throw m.module.error(i, SpirvNames.opcode(op) + " on an integer texture");
             ref = t.simple(i, t.val(i, m.id(i, next++)));
         }
-        if (op == 96) {
+        if (op == OpImageGather) {
             component = constIndex(m, m.id(i, next++));
             if (component == null || component < 0 || component > 3) throw m.module.error(i, "OpImageGather needs a constant component 0 to 3");
             if (dims != 2) throw m.module.error(i, "unsupported OpImageGather (on a " + dims + "-dimensional texture)");
@@ -518,7 +554,7 @@ final class Instructions {
             offset = dims == 1 ? c[0] : b.vec(c);
         }
         if (offset != null && offset.numComponents() != dims) offset = pick(b, offset, dims);
-        if (op == 95) {
+        if (op == OpImageFetch) {
             // texel coordinates: the offset adds in texels
             return tx.txf(b, offset == null ? coord : b.alu(Op.IADD, coord, offset));
         }
@@ -538,11 +574,11 @@ final class Instructions {
             layer = b.alu(Op.FMIN, b.alu(Op.FMAX, layer, b.f32(0f)), b.alu(Op.FSUB, cubes, b.f32(1f)));
             coord = cubeCoordinate(b, coord, layer, faces);
         }
-        if (op == 96) {
+        if (op == OpImageGather) {
             if (shape != SpirvToIr.TextureShape.PLAIN) throw m.module.error(i, "unsupported OpImageGather (on an arrayed texture)");
             return gather(b, tx, coord, component);
         }
-        boolean explicit = op == 88 || op == 90 || op == 92 || op == 94;
+        boolean explicit = op == OpImageSampleExplicitLod || op == OpImageSampleDrefExplicitLod || op == OpImageSampleProjExplicitLod || op == OpImageSampleProjDrefExplicitLod;
         Value texel;
         if (!explicit) {
             if (lod != null || grad) throw m.module.error(i, SpirvNames.opcode(op) + " with a Lod or Grad operand");
@@ -666,7 +702,7 @@ final class Instructions {
 
     private static Integer constIndex(ModuleInfo m, int id) {
         SpirvModule.Instruction c = m.constants.get(id);
-        if (c == null || c.opcode() != 43 || c.count() < 3) return null;
+        if (c == null || c.opcode() != OpConstant || c.count() < 3) return null;
         return c.operand(2);
     }
 
@@ -726,29 +762,29 @@ final class Instructions {
         Value compare = null, data;
         AtomicOp a;
         switch (op) {
-            case 230, 231 -> {
+            case OpAtomicCompareExchange, OpAtomicCompareExchangeWeak -> {
                 a = AtomicOp.COMP_SWAP;
                 data = t.simple(i, t.val(i, t.m.id(i, 6)));
                 compare = t.simple(i, t.val(i, t.m.id(i, 7)));
             }
-            case 232, 233 -> {
+            case OpAtomicIIncrement, OpAtomicIDecrement -> {
                 a = AtomicOp.ADD;
-                data = b.i32(op == 232 ? 1 : -1);
+                data = b.i32(op == OpAtomicIIncrement ? 1 : -1);
             }
             default -> {
                 data = t.simple(i, t.val(i, t.m.id(i, 5)));
                 a = switch (op) {
-                    case 229 -> AtomicOp.EXCHANGE;
-                    case 234, 235 -> AtomicOp.ADD;
-                    case 236 -> AtomicOp.IMIN;
-                    case 237 -> AtomicOp.UMIN;
-                    case 238 -> AtomicOp.IMAX;
-                    case 239 -> AtomicOp.UMAX;
-                    case 240 -> AtomicOp.AND;
-                    case 241 -> AtomicOp.OR;
+                    case OpAtomicExchange -> AtomicOp.EXCHANGE;
+                    case OpAtomicIAdd, OpAtomicISub -> AtomicOp.ADD;
+                    case OpAtomicSMin -> AtomicOp.IMIN;
+                    case OpAtomicUMin -> AtomicOp.UMIN;
+                    case OpAtomicSMax -> AtomicOp.IMAX;
+                    case OpAtomicUMax -> AtomicOp.UMAX;
+                    case OpAtomicAnd -> AtomicOp.AND;
+                    case OpAtomicOr -> AtomicOp.OR;
                     default -> AtomicOp.XOR;
                 };
-                if (op == 235) data = b.alu(Op.INEG, data);
+                if (op == OpAtomicISub) data = b.alu(Op.INEG, data);
             }
         }
         if (data.bitSize() != 32) throw t.mod.error(i, "unsupported " + SpirvNames.opcode(op) + " (on " + data.bitSize() + "-bit values; only 32-bit integers)");
@@ -771,12 +807,12 @@ final class Instructions {
         Value x = t.simple(i, t.val(i, m.id(i, 2)));
         int to = SpirvType.bits(rt);
         Op o = switch (op) {
-            case 109 -> pick(to, Op.F2U8, Op.F2U16, Op.F2U32, Op.F2U64);
-            case 110 -> pick(to, Op.F2I8, Op.F2I16, Op.F2I32, Op.F2I64);
-            case 111 -> pick(to, null, Op.I2F16, Op.I2F32, Op.I2F64);
-            case 112 -> pick(to, null, Op.U2F16, Op.U2F32, Op.U2F64);
-            case 113 -> pick(to, Op.U2U8, Op.U2U16, Op.U2U32, Op.U2U64);
-            case 114 -> pick(to, Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64);
+            case OpConvertFToU -> pick(to, Op.F2U8, Op.F2U16, Op.F2U32, Op.F2U64);
+            case OpConvertFToS -> pick(to, Op.F2I8, Op.F2I16, Op.F2I32, Op.F2I64);
+            case OpConvertSToF -> pick(to, null, Op.I2F16, Op.I2F32, Op.I2F64);
+            case OpConvertUToF -> pick(to, null, Op.U2F16, Op.U2F32, Op.U2F64);
+            case OpUConvert -> pick(to, Op.U2U8, Op.U2U16, Op.U2U32, Op.U2U64);
+            case OpSConvert -> pick(to, Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64);
             default -> pick(to, null, Op.F2F16, Op.F2F32, Op.F2F64);
         };
         if (o == null) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " to " + to + " bits");
@@ -797,12 +833,12 @@ final class Instructions {
         if (SWAPPED.containsKey(opcode)) return new OpChoice(SWAPPED.get(opcode), true);
         if (UNARY.containsKey(opcode)) return new OpChoice(UNARY.get(opcode), false);
         return switch (opcode) {
-            case 194 -> new OpChoice(Op.USHR, false);
-            case 195 -> new OpChoice(Op.ISHR, false);
-            case 196 -> new OpChoice(Op.ISHL, false);
-            case 169 -> new OpChoice(Op.BCSEL, false);
-            case 113 -> new OpChoice(pick(toBits, Op.U2U8, Op.U2U16, Op.U2U32, Op.U2U64), false);
-            case 114 -> new OpChoice(pick(toBits, Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64), false);
+            case OpShiftRightLogical -> new OpChoice(Op.USHR, false);
+            case OpShiftRightArithmetic -> new OpChoice(Op.ISHR, false);
+            case OpShiftLeftLogical -> new OpChoice(Op.ISHL, false);
+            case OpSelect -> new OpChoice(Op.BCSEL, false);
+            case OpUConvert -> new OpChoice(pick(toBits, Op.U2U8, Op.U2U16, Op.U2U32, Op.U2U64), false);
+            case OpSConvert -> new OpChoice(pick(toBits, Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64), false);
             default -> null;
         };
     }

@@ -1,5 +1,7 @@
 package dev.lathe.spirv;
 
+import static dev.lathe.spirv.SpirvOps.*;
+
 import dev.lathe.ir.IrBuilder;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.Op;
@@ -19,7 +21,7 @@ final class Matrices {
         ModuleInfo m = t.m;
         IrBuilder b = t.b;
         switch (i.opcode()) {
-            case 143 -> { // MatrixTimesScalar
+            case OpMatrixTimesScalar -> { // MatrixTimesScalar
                 List<Val> cols = columns(t, i, 2);
                 Value s = t.simple(i, t.val(i, m.id(i, 3)));
                 List<Val> out = new ArrayList<>();
@@ -29,23 +31,23 @@ final class Matrices {
                 }
                 return new Val.Composite(out);
             }
-            case 144 -> { // VectorTimesMatrix: result[j] = dot(v, M[j])
+            case OpVectorTimesMatrix -> { // VectorTimesMatrix: result[j] = dot(v, M[j])
                 Value v = t.simple(i, t.val(i, m.id(i, 2)));
                 List<Val> cols = columns(t, i, 3);
                 Value[] r = new Value[cols.size()];
                 for (int j = 0; j < r.length; j++) r[j] = dot(b, v, t.simple(i, cols.get(j)));
                 return new Val.Simple(r.length == 1 ? r[0] : b.vec(r));
             }
-            case 145 -> { // MatrixTimesVector
+            case OpMatrixTimesVector -> { // MatrixTimesVector
                 return new Val.Simple(times(t, i, columns(t, i, 2), t.simple(i, t.val(i, m.id(i, 3)))));
             }
-            case 146 -> { // MatrixTimesMatrix: column j = L * R[j]
+            case OpMatrixTimesMatrix -> { // MatrixTimesMatrix: column j = L * R[j]
                 List<Val> l = columns(t, i, 2), r = columns(t, i, 3);
                 List<Val> out = new ArrayList<>();
                 for (Val c : r) out.add(new Val.Simple(times(t, i, l, t.simple(i, c))));
                 return new Val.Composite(out);
             }
-            case 147 -> { // OuterProduct: column j = a * b[j]
+            case OpOuterProduct -> { // OuterProduct: column j = a * b[j]
                 Value x = t.simple(i, t.val(i, m.id(i, 2))), y = t.simple(i, t.val(i, m.id(i, 3)));
                 List<Val> out = new ArrayList<>();
                 for (int j = 0; j < y.numComponents(); j++) {

@@ -1,5 +1,7 @@
 package dev.lathe.spirv;
 
+import static dev.lathe.spirv.SpirvOps.*;
+
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.Bits;
@@ -77,22 +79,23 @@ final class ModuleInfo {
             current[0] = i;
             int op = i.opcode();
             switch (op) {
-                case 5 -> names.put(id(i, 0), SpirvReader.string(module, i, 1, null)); // OpName
-                case 6 -> memberNames.computeIfAbsent(id(i, 0), k -> new HashMap<>()).put(arg(i, 1), SpirvReader.string(module, i, 2, null));
-                case 11 -> {
+                case OpName -> names.put(id(i, 0), SpirvReader.string(module, i, 1, null));
+                case OpMemberName
+                        -> memberNames.computeIfAbsent(id(i, 0), k -> new HashMap<>()).put(arg(i, 1), SpirvReader.string(module, i, 2, null));
+                case OpExtInstImport -> {
                     String set = SpirvReader.string(module, i, 1, null);
                     if (set.equals("GLSL.std.450")) glsl450 = id(i, 0);
                     // the SPIR-V specification lets a consumer ignore every NonSemantic.* set (debugPrintfEXT, debug info)
                     if (set.startsWith("NonSemantic.")) nonSemantic.add(id(i, 0));
                 }
-                case 15 -> { // OpEntryPoint model fn name interface...
+                case OpEntryPoint -> { // OpEntryPoint model fn name interface...
                     if (entryPoint == null) {
                         entryPoint = i;
                         executionModel = arg(i, 0);
                         entryFunction = id(i, 1);
                     }
                 }
-                case 16 -> { // OpExecutionMode fn mode literals
+                case OpExecutionMode -> { // OpExecutionMode fn mode literals
                     if (arg(i, 1) == 17 && i.count() >= 5) {
                         long x = i.operand(2) & 0xffffffffL, y = i.operand(3) & 0xffffffffL, z = i.operand(4) & 0xffffffffL;
                         String problem = Shader.workgroupSizeProblem(x, y, z);
@@ -100,19 +103,21 @@ final class ModuleInfo {
                         localSize = new int[] {(int) x, (int) y, (int) z};
                     }
                 }
-                case 71 -> {
+                case OpDecorate -> {
                     need(i, 2);
                     checkNumber(i, i.operand(1), i.count() > 2 ? i.operand(2) : 0);
                     decorations.computeIfAbsent(id(i, 0), k -> new HashMap<>()).put(i.operand(1), i.count() > 2 ? i.operand(2) : 1);
                 }
-                case 72 -> {
+                case OpMemberDecorate -> {
                     need(i, 3);
                     checkNumber(i, i.operand(2), i.count() > 3 ? i.operand(3) : 0);
                     memberDecorations.computeIfAbsent(id(i, 0), k -> new HashMap<>()).computeIfAbsent(i.operand(1), k -> new HashMap<>())
                             .put(i.operand(2), i.count() > 3 ? i.operand(3) : 1);
                 }
-                case 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 32, 33, 4472, 5341 -> types.put(id(i, 0), type(i));
-                case 39 -> { // OpTypeForwardPointer: only device pointers (buffer_reference) are declared ahead
+                case OpTypeVoid, OpTypeBool, OpTypeInt, OpTypeFloat, OpTypeVector, OpTypeMatrix, OpTypeImage, OpTypeSampler,
+                        OpTypeSampledImage, OpTypeArray, OpTypeRuntimeArray, OpTypeStruct, OpTypePointer, OpTypeFunction,
+                        OpTypeRayQueryKHR, OpTypeAccelerationStructureKHR -> types.put(id(i, 0), type(i));
+                case OpTypeForwardPointer -> { // OpTypeForwardPointer: only device pointers (buffer_reference) are declared ahead
                     need(i, 2);
                     if (i.operand(1) != PHYSICAL_STORAGE_BUFFER) {
                         throw module.error(i, "unsupported OpTypeForwardPointer (" + SpirvNames.of("StorageClass", i.operand(1)) + ")");
@@ -120,29 +125,30 @@ final class ModuleInfo {
                     devicePointerDecls.put(id(i, 0), i);
                     types.put(id(i, 0), new SpirvType.DevicePointer(id(i, 0), this::devicePointee));
                 }
-                case 41, 42, 43, 44, 46, 48, 49, 50, 51, 52 -> constants.put(id(i, 1), i);
-                case 1 -> { // OpUndef: spirv-opt also declares them among the constants
+                case OpConstantTrue, OpConstantFalse, OpConstant, OpConstantComposite, OpConstantNull, OpSpecConstantTrue,
+                        OpSpecConstantFalse, OpSpecConstant, OpSpecConstantComposite, OpSpecConstantOp -> constants.put(id(i, 1), i);
+                case OpUndef -> { // OpUndef: spirv-opt also declares them among the constants
                     if (cur == null) constants.put(id(i, 1), i);
                     else if (block != null) block.add(i);
                 }
-                case 59 -> {
+                case OpVariable -> {
                     if (cur == null) globals.put(id(i, 1), i);
                     else if (block != null) block.add(i);
                 }
-                case 54 -> {
+                case OpFunction -> {
                     cur = new Function(i);
                     functions.put(id(i, 1), cur);
                 }
-                case 55 -> {
+                case OpFunctionParameter -> {
                     if (cur == null) throw module.error(i, "OpFunctionParameter outside a function");
                     cur.params.add(i);
                 }
-                case 248 -> {
+                case OpLabel -> {
                     if (cur == null) throw module.error(i, "OpLabel outside a function");
                     block = new ArrayList<>();
                     cur.blocks.put(id(i, 0), block);
                 }
-                case 56 -> {
+                case OpFunctionEnd -> {
                     cur = null;
                     block = null;
                 }
@@ -181,10 +187,10 @@ final class ModuleInfo {
         if (c == null) return null;
         int bits = SpirvType.bits(typeOf(c, id(c, 0)));
         switch (c.opcode()) {
-            case 41, 48 -> { return 1L; }
-            case 42, 49 -> { return 0L; }
-            case 43, 50 -> { return c.count() > 2 ? c.operand(2) & Bits.mask(Math.min(bits, 32)) : null; }
-            case 52 -> { }
+            case OpConstantTrue, OpSpecConstantTrue -> { return 1L; }
+            case OpConstantFalse, OpSpecConstantFalse -> { return 0L; }
+            case OpConstant, OpSpecConstant -> { return c.count() > 2 ? c.operand(2) & Bits.mask(Math.min(bits, 32)) : null; }
+            case OpSpecConstantOp -> { }
             default -> { return null; }
         }
         need(c, 4);
@@ -237,56 +243,56 @@ final class ModuleInfo {
 
     private SpirvType type(Instruction i) {
         return switch (i.opcode()) {
-            case 19 -> new SpirvType.Void();
-            case 20 -> new SpirvType.Bool();
-            case 21 -> {
+            case OpTypeVoid -> new SpirvType.Void();
+            case OpTypeBool -> new SpirvType.Bool();
+            case OpTypeInt -> {
                 int w = arg(i, 1);
                 if (w != 8 && w != 16 && w != 32 && w != 64) throw module.error(i, "unsupported OpTypeInt (width " + w + ")");
                 yield new SpirvType.Int(w, arg(i, 2) != 0);
             }
-            case 22 -> {
+            case OpTypeFloat -> {
                 int w = arg(i, 1);
                 if (w != 16 && w != 32 && w != 64) throw module.error(i, "unsupported OpTypeFloat (width " + w + ")");
                 yield new SpirvType.Float(w);
             }
-            case 23 -> {
+            case OpTypeVector -> {
                 int n = arg(i, 2);
                 if (n < 2 || n > 4) throw module.error(i, "unsupported OpTypeVector (" + n + " components)");
                 yield new SpirvType.Vector(typeOf(i, id(i, 1)), n);
             }
-            case 24 -> {
+            case OpTypeMatrix -> {
                 if (!(typeOf(i, id(i, 1)) instanceof SpirvType.Vector col)) throw module.error(i, "a matrix column must be a vector");
                 int n = arg(i, 2);
                 if (n < 2 || n > 4) throw module.error(i, "unsupported OpTypeMatrix (" + n + " columns)");
                 yield new SpirvType.Matrix(col, n);
             }
-            case 25 -> new SpirvType.Image(typeOf(i, id(i, 1)), arg(i, 2), arg(i, 4) == 1, arg(i, 5) == 1, arg(i, 6), arg(i, 7));
-            case 26 -> new SpirvType.Sampler();
-            case 27 -> {
+            case OpTypeImage -> new SpirvType.Image(typeOf(i, id(i, 1)), arg(i, 2), arg(i, 4) == 1, arg(i, 5) == 1, arg(i, 6), arg(i, 7));
+            case OpTypeSampler -> new SpirvType.Sampler();
+            case OpTypeSampledImage -> {
                 if (!(typeOf(i, id(i, 1)) instanceof SpirvType.Image im)) throw module.error(i, "a sampled image needs an image type");
                 yield new SpirvType.SampledImage(im);
             }
-            case 28 -> {
+            case OpTypeArray -> {
                 Long value = integerConstant(i, id(i, 2), 0);
                 if (value == null) throw module.error(i, "an array length must be a constant");
                 long n = value & 0xffffffffL;
                 if (n < 1 || n > 1 << 20) throw module.error(i, "unsupported array length " + n);
                 yield new SpirvType.Array(typeOf(i, id(i, 1)), (int) n, id(i, 0));
             }
-            case 29 -> new SpirvType.RuntimeArray(typeOf(i, id(i, 1)), id(i, 0));
-            case 30 -> {
+            case OpTypeRuntimeArray -> new SpirvType.RuntimeArray(typeOf(i, id(i, 1)), id(i, 0));
+            case OpTypeStruct -> {
                 List<SpirvType> ms = new ArrayList<>();
                 for (int k = 1; k < i.count(); k++) ms.add(typeOf(i, id(i, k)));
                 yield new SpirvType.Struct(ms, id(i, 0));
             }
-            case 32 -> {
+            case OpTypePointer -> {
                 if (arg(i, 1) != PHYSICAL_STORAGE_BUFFER) yield new SpirvType.Pointer(arg(i, 1), typeOf(i, id(i, 2)));
                 devicePointees.put(id(i, 0), id(i, 2));
                 devicePointerDecls.putIfAbsent(id(i, 0), i);
                 yield new SpirvType.DevicePointer(id(i, 0), this::devicePointee);
             }
-            case 4472 -> new SpirvType.RayQuery();
-            case 5341 -> new SpirvType.AccelerationStructure();
+            case OpTypeRayQueryKHR -> new SpirvType.RayQuery();
+            case OpTypeAccelerationStructureKHR -> new SpirvType.AccelerationStructure();
             default -> { // 33 function
                 List<SpirvType> ps = new ArrayList<>();
                 for (int k = 2; k < i.count(); k++) ps.add(typeOf(i, id(i, k)));

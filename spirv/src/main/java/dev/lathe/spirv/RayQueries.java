@@ -1,5 +1,7 @@
 package dev.lathe.spirv;
 
+import static dev.lathe.spirv.SpirvOps.*;
+
 import dev.lathe.ir.BaseType;
 import dev.lathe.ir.IfNode;
 import dev.lathe.ir.IrBuilder;
@@ -72,7 +74,7 @@ final class RayQueries {
         IrBuilder b = t.b;
         int op = i.opcode();
         switch (op) {
-            case 4473 -> { // Initialize: query, accel, flags, cull mask, origin, tmin, direction, tmax
+            case OpRayQueryInitializeKHR -> { // Initialize: query, accel, flags, cull mask, origin, tmin, direction, tmax
                 m.need(i, 8);
                 State s = state(t, i, m.id(i, 0));
                 Variable accel = t.accelerationStructure(i, m.id(i, 1));
@@ -93,9 +95,10 @@ final class RayQueries {
                 b.storeVar(s.barycentrics, b.f32(0f, 0f));
                 b.storeVar(s.frontFace, b.bool(false));
             }
-            case 4474 -> b.storeVar(state(t, i, m.id(i, 0)).done, b.bool(true)); // Terminate
-            case 4475, 4476 -> state(t, i, m.id(i, 0)); // Generate, Confirm: no candidate ever waits
-            case 4477 -> { // Proceed
+            case OpRayQueryTerminateKHR -> b.storeVar(state(t, i, m.id(i, 0)).done, b.bool(true)); // Terminate
+            case OpRayQueryGenerateIntersectionKHR, OpRayQueryConfirmIntersectionKHR
+                    -> state(t, i, m.id(i, 0)); // Generate, Confirm: no candidate ever waits
+            case OpRayQueryProceedKHR -> { // Proceed
                 State s = state(t, i, m.id(i, 2));
                 if (s.accel == null) throw m.module.error(i, "OpRayQueryProceedKHR before the query's OpRayQueryInitializeKHR");
                 IfNode first = b.pushIf(b.alu(Op.INOT, b.loadVar(s.done)));
@@ -111,7 +114,7 @@ final class RayQueries {
 
     private static Val getter(SpirvToIr t, Instruction i, int op, State s) {
         IrBuilder b = t.b;
-        if (op == 6031 || op == 6032) {
+        if (op == OpRayQueryGetIntersectionObjectToWorldKHR || op == OpRayQueryGetIntersectionWorldToObjectKHR) {
             // identity object-to-world and world-to-object: four columns of three rows
             List<Val> cols = new ArrayList<>();
             for (int c = 0; c < 4; c++) cols.add(new Val.Simple(b.f32(c == 0 ? 1f : 0f, c == 1 ? 1f : 0f, c == 2 ? 1f : 0f)));
@@ -119,17 +122,19 @@ final class RayQueries {
         }
         return new Val.Simple(switch (op) {
             // committed: 1 (a triangle) or 0 (none); a candidate would be a triangle (0), were there one
-            case 4479 -> committed(t, i) ? b.alu(Op.B2I32, b.loadVar(s.hit)) : b.i32(0);
-            case 6016 -> b.loadVar(s.tMin);
-            case 6017 -> b.loadVar(s.flags);
-            case 6018 -> b.loadVar(s.t);
-            case 6019, 6020, 6021, 6022 -> b.i32(0); // the one implicit instance and geometry
-            case 6023 -> b.loadVar(s.primitive);
-            case 6024 -> b.loadVar(s.barycentrics);
-            case 6025 -> b.loadVar(s.frontFace);
-            case 6026 -> b.bool(false); // no AABBs
-            case 6027, 6029 -> b.loadVar(s.direction);
-            case 6028, 6030 -> b.loadVar(s.origin);
+            case OpRayQueryGetIntersectionTypeKHR -> committed(t, i) ? b.alu(Op.B2I32, b.loadVar(s.hit)) : b.i32(0);
+            case OpRayQueryGetRayTMinKHR -> b.loadVar(s.tMin);
+            case OpRayQueryGetRayFlagsKHR -> b.loadVar(s.flags);
+            case OpRayQueryGetIntersectionTKHR -> b.loadVar(s.t);
+            case OpRayQueryGetIntersectionInstanceCustomIndexKHR, OpRayQueryGetIntersectionInstanceIdKHR,
+                    OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR, OpRayQueryGetIntersectionGeometryIndexKHR
+                    -> b.i32(0); // the one implicit instance and geometry
+            case OpRayQueryGetIntersectionPrimitiveIndexKHR -> b.loadVar(s.primitive);
+            case OpRayQueryGetIntersectionBarycentricsKHR -> b.loadVar(s.barycentrics);
+            case OpRayQueryGetIntersectionFrontFaceKHR -> b.loadVar(s.frontFace);
+            case OpRayQueryGetIntersectionCandidateAABBOpaqueKHR -> b.bool(false); // no AABBs
+            case OpRayQueryGetIntersectionObjectRayDirectionKHR, OpRayQueryGetWorldRayDirectionKHR -> b.loadVar(s.direction);
+            case OpRayQueryGetIntersectionObjectRayOriginKHR, OpRayQueryGetWorldRayOriginKHR -> b.loadVar(s.origin);
             default -> throw t.m.module.error(i, "unsupported " + SpirvNames.opcode(op));
         });
     }

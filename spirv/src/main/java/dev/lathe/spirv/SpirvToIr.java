@@ -1,5 +1,7 @@
 package dev.lathe.spirv;
 
+import static dev.lathe.spirv.SpirvOps.*;
+
 import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Function;
@@ -1270,26 +1272,26 @@ final class SpirvToIr {
             for (; k < insts.size(); k++) {
                 Instruction i = insts.get(k);
                 int op = i.opcode();
-                if (op == 246 || op == 247) {
+                if (op == OpLoopMerge || op == OpSelectionMerge) {
                     mergeInst = i;
                     continue;
                 }
-                if (op == 249 || op == 250 || op == 251 || op == 252 || op == 253 || op == 254 || op == 255 || op == 4416 || op == 5380) break;
+                if (op == OpBranch || op == OpBranchConditional || op == OpSwitch || op == OpKill || op == OpReturn || op == OpReturnValue || op == OpUnreachable || op == OpTerminateInvocation || op == OpDemoteToHelperInvocation) break;
                 instruction(f, i);
             }
             if (k == insts.size()) throw mod.error(f.def, "block %" + label + " has no terminator");
             Instruction term = insts.get(k);
             current = term;
-            if (mergeInst != null && mergeInst.opcode() == 246) {
+            if (mergeInst != null && mergeInst.opcode() == OpLoopMerge) {
                 loop(f, label, mergeInst, term, ctx);
                 label = m.id(mergeInst, 0);
                 continue;
             }
             switch (term.opcode()) {
-                case 253, 254 -> {
+                case OpReturn, OpReturnValue -> {
                     Frame fr = frames.peek();
                     if (fr != null) {
-                        if (term.opcode() == 254) {
+                        if (term.opcode() == OpReturnValue) {
                             if (fr.value() == null) throw mod.error(term, "OpReturnValue in a function returning void");
                             store(term, fr.value(), val(term, m.id(term, 0)));
                         }
@@ -1301,20 +1303,20 @@ final class SpirvToIr {
                     b.ret();
                     return;
                 }
-                case 252, 4416, 5380 -> {
+                case OpKill, OpTerminateInvocation, OpDemoteToHelperInvocation -> {
                     b.discard();
                     return;
                 }
-                case 255 -> {
+                case OpUnreachable -> {
                     return;
                 }
-                case 249 -> {
+                case OpBranch -> {
                     int target = m.id(term, 0);
                     phiStores(f, label, target);
                     if (jump(target, ctx)) return;
                     label = target;
                 }
-                case 250 -> {
+                case OpBranchConditional -> {
                     // without a selection merge the branch leaves the construct on one side (a break, a
                     // loop's back edge): the if ends where the construct does
                     int merge = mergeInst != null ? m.id(mergeInst, 0) : ctx.merge();
@@ -1326,7 +1328,7 @@ final class SpirvToIr {
                     b.popIf(node);
                     label = merge;
                 }
-                case 251 -> {
+                case OpSwitch -> {
                     if (mergeInst == null) throw mod.error(term, "unsupported OpSwitch without OpSelectionMerge");
                     switchConstruct(f, label, term, m.id(mergeInst, 0), ctx);
                     label = m.id(mergeInst, 0);
@@ -1393,18 +1395,18 @@ final class SpirvToIr {
         List<Instruction> insts = f.blocks.get(header);
         for (Instruction i : insts) {
             int op = i.opcode();
-            if (op == 246 || op == 247) continue;
-            if (op == 249 || op == 250 || op == 251) break;
+            if (op == OpLoopMerge || op == OpSelectionMerge) continue;
+            if (op == OpBranch || op == OpBranchConditional || op == OpSwitch) break;
             instruction(f, i);
         }
         b.storeVar(flag, b.bool(false));
         Ctx body = new Ctx(cont, mergeL, cont, flag, true);
         LoopNode inner = b.pushLoop();
-        if (term.opcode() == 249) {
+        if (term.opcode() == OpBranch) {
             int target = m.id(term, 0);
             phiStores(f, header, target);
             if (!jump(target, body)) blocks(f, target, body);
-        } else if (term.opcode() == 250) {
+        } else if (term.opcode() == OpBranchConditional) {
             Value c = simple(term, val(term, m.id(term, 0)));
             IfNode node = b.pushIf(c);
             int t = m.id(term, 1), e = m.id(term, 2);
@@ -1451,7 +1453,7 @@ final class SpirvToIr {
         List<Instruction> insts = f.blocks.get(target);
         if (insts == null) return;
         for (Instruction i : insts) {
-            if (i.opcode() != 245) break;
+            if (i.opcode() != OpPhi) break;
             int id = m.id(i, 1);
             for (int k = 2; k + 1 < i.count(); k += 2) {
                 if (m.id(i, k + 1) == from) b.storeVar(phiVar(i), fitting(i, simple(i, val(i, m.id(i, k))), phiVar(i), false));
@@ -1498,13 +1500,13 @@ final class SpirvToIr {
     private Val constantOf(Instruction c) {
         SpirvType t = m.typeOf(c, m.id(c, 0));
         switch (c.opcode()) {
-            case 41, 48 -> {
+            case OpConstantTrue, OpSpecConstantTrue -> {
                 return new Val.Simple(b.bool(true));
             }
-            case 42, 49 -> {
+            case OpConstantFalse, OpSpecConstantFalse -> {
                 return new Val.Simple(b.bool(false));
             }
-            case 43, 50 -> {
+            case OpConstant, OpSpecConstant -> {
                 if (!SpirvType.isSimple(t) || t instanceof SpirvType.Vector) throw mod.error(c, "OpConstant of a type that is no scalar");
                 int bits = SpirvType.bits(t);
                 long v = m.arg(c, 2) & 0xffffffffL;
@@ -1512,13 +1514,13 @@ final class SpirvToIr {
                 else if (SpirvType.scalarOf(t) instanceof SpirvType.Int i && i.signed() && bits < 32) v &= (1L << bits) - 1;
                 return new Val.Simple(b.constant(bits, v));
             }
-            case 46 -> {
+            case OpConstantNull -> {
                 return zero(c, t);
             }
-            case 1 -> {
+            case OpUndef -> {
                 return Instructions.undef(this, c, t);
             }
-            case 52 -> {
+            case OpSpecConstantOp -> {
                 // OpSpecConstantOp: spec constants are at their defaults, so the operation is
                 // translated like the instruction it names, at each use (as constants are)
                 int opcode = m.arg(c, 2);

@@ -1,5 +1,7 @@
 package dev.lathe.spirv;
 
+import static dev.lathe.spirv.SpirvOps.*;
+
 import dev.lathe.ir.Intrinsic;
 import dev.lathe.ir.IrBuilder;
 import dev.lathe.ir.Value;
@@ -53,22 +55,24 @@ final class Subgroups {
         IrBuilder b = t.b;
         int op = i.opcode();
         switch (op) {
-            case 333, 336 -> { // Elect, AllEqual
+            case OpGroupNonUniformElect, OpGroupNonUniformAllEqual -> { // Elect, AllEqual
                 return new Val.Simple(b.bool(true));
             }
-            case 334, 335, 337, 338, 345, 346, 347, 348 -> { // All, Any, Broadcast(First), Shuffle*: the value
+            case OpGroupNonUniformAll, OpGroupNonUniformAny, OpGroupNonUniformBroadcast, OpGroupNonUniformBroadcastFirst,
+                    OpGroupNonUniformShuffle, OpGroupNonUniformShuffleXor, OpGroupNonUniformShuffleUp,
+                    OpGroupNonUniformShuffleDown -> { // All, Any, Broadcast(First), Shuffle*: the value
                 return t.val(i, m.id(i, 3));
             }
-            case 339 -> { // Ballot: the predicate in bit 0
+            case OpGroupNonUniformBallot -> { // Ballot: the predicate in bit 0
                 Value p = t.simple(i, t.val(i, m.id(i, 3)));
                 Value bit = b.alu(Op.BCSEL, p, b.i32(1), b.i32(0));
                 return new Val.Simple(b.vec(bit, b.i32(0), b.i32(0), b.i32(0)));
             }
-            case 340 -> { // InverseBallot
+            case OpGroupNonUniformInverseBallot -> { // InverseBallot
                 Value v = t.simple(i, t.val(i, m.id(i, 3)));
                 return new Val.Simple(b.alu(Op.INE, b.alu(Op.IAND, b.channel(v, 0), b.i32(1)), b.i32(0)));
             }
-            case 341 -> { // BallotBitExtract: bit `index` of the 128-bit value
+            case OpGroupNonUniformBallotBitExtract -> { // BallotBitExtract: bit `index` of the 128-bit value
                 Value v = t.simple(i, t.val(i, m.id(i, 3)));
                 Value idx = t.simple(i, t.val(i, m.id(i, 4)));
                 if (idx.bitSize() != 32) idx = b.alu(Op.U2U32, idx);
@@ -76,32 +80,35 @@ final class Subgroups {
                 Value bit = b.alu(Op.IAND, b.alu(Op.USHR, word, b.alu(Op.IAND, idx, b.i32(31))), b.i32(1));
                 return new Val.Simple(b.alu(Op.INE, bit, b.i32(0)));
             }
-            case 342 -> { // BallotBitCount: the bits of the subgroup's one invocation
+            case OpGroupNonUniformBallotBitCount -> { // BallotBitCount: the bits of the subgroup's one invocation
                 int group = m.arg(i, 3);
                 Value v = t.simple(i, t.val(i, m.id(i, 4)));
                 if (group == 2) return new Val.Simple(b.i32(0));
                 if (group != 0 && group != 1) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (" + SpirvNames.of("GroupOperation", group) + ")");
                 return new Val.Simple(b.alu(Op.IAND, b.channel(v, 0), b.i32(1)));
             }
-            case 343, 344 -> { // BallotFindLSB/MSB: 0 when bit 0 is set, else none (-1)
+            case OpGroupNonUniformBallotFindLSB, OpGroupNonUniformBallotFindMSB
+                    -> { // BallotFindLSB/MSB: 0 when bit 0 is set, else none (-1)
                 Value v = t.simple(i, t.val(i, m.id(i, 3)));
                 Value set = b.alu(Op.INE, b.alu(Op.IAND, b.channel(v, 0), b.i32(1)), b.i32(0));
                 return new Val.Simple(b.alu(Op.BCSEL, set, b.i32(0), b.i32(-1)));
             }
-            case 4421 -> { // OpSubgroupBallotKHR (no scope operand)
+            case OpSubgroupBallotKHR -> { // OpSubgroupBallotKHR (no scope operand)
                 Value p = t.simple(i, t.val(i, m.id(i, 2)));
                 Value bit = b.alu(Op.BCSEL, p, b.i32(1), b.i32(0));
                 return new Val.Simple(b.vec(bit, b.i32(0), b.i32(0), b.i32(0)));
             }
-            case 4422, 4428, 4429, 4432 -> { // FirstInvocation, All, Any, ReadInvocation (KHR): the value
+            case OpSubgroupFirstInvocationKHR, OpSubgroupAllKHR, OpSubgroupAnyKHR, OpSubgroupReadInvocationKHR
+                    -> { // FirstInvocation, All, Any, ReadInvocation (KHR): the value
                 return t.val(i, m.id(i, 2));
             }
-            case 4430 -> { // AllEqualKHR
+            case OpSubgroupAllEqualKHR -> { // AllEqualKHR
                 return new Val.Simple(b.bool(true));
             }
-            case 365, 366 -> throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (quad operations need four invocations; subgroups have one)");
+            case OpGroupNonUniformQuadBroadcast, OpGroupNonUniformQuadSwap
+                    -> throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (quad operations need four invocations; subgroups have one)");
             default -> {
-                if (op < 349 || op > 364) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op));
+                if (op < OpGroupNonUniformIAdd || op > OpGroupNonUniformLogicalXor) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op));
                 int group = m.arg(i, 3);
                 Value v = t.simple(i, t.val(i, m.id(i, 4)));
                 return switch (group) {
@@ -118,15 +125,16 @@ final class Subgroups {
         int bits = v.bitSize();
         long mask = bits == 64 ? -1L : (1L << bits) - 1;
         long x = switch (op) {
-            case 349, 360, 361, 363, 364 -> 0; // IAdd, BitwiseOr, BitwiseXor, LogicalOr, LogicalXor
-            case 350 -> FloatBits.fromDouble(0.0, bits); // FAdd
-            case 351 -> 1; // IMul
-            case 352 -> FloatBits.fromDouble(1.0, bits); // FMul
-            case 353 -> mask >>> 1; // SMin: the largest signed value
-            case 354, 359, 362 -> mask; // UMin, BitwiseAnd, LogicalAnd
-            case 355 -> FloatBits.fromDouble(Double.POSITIVE_INFINITY, bits); // FMin
-            case 356 -> (mask >>> 1) + 1 & mask; // SMax: the smallest signed value
-            case 357 -> 0; // UMax
+            case OpGroupNonUniformIAdd, OpGroupNonUniformBitwiseOr, OpGroupNonUniformBitwiseXor, OpGroupNonUniformLogicalOr,
+                    OpGroupNonUniformLogicalXor -> 0; // IAdd, BitwiseOr, BitwiseXor, LogicalOr, LogicalXor
+            case OpGroupNonUniformFAdd -> FloatBits.fromDouble(0.0, bits); // FAdd
+            case OpGroupNonUniformIMul -> 1; // IMul
+            case OpGroupNonUniformFMul -> FloatBits.fromDouble(1.0, bits); // FMul
+            case OpGroupNonUniformSMin -> mask >>> 1; // SMin: the largest signed value
+            case OpGroupNonUniformUMin, OpGroupNonUniformBitwiseAnd, OpGroupNonUniformLogicalAnd -> mask; // UMin, BitwiseAnd, LogicalAnd
+            case OpGroupNonUniformFMin -> FloatBits.fromDouble(Double.POSITIVE_INFINITY, bits); // FMin
+            case OpGroupNonUniformSMax -> (mask >>> 1) + 1 & mask; // SMax: the smallest signed value
+            case OpGroupNonUniformUMax -> 0; // UMax
             default -> FloatBits.fromDouble(Double.NEGATIVE_INFINITY, bits); // FMax
         };
         long[] c = new long[v.numComponents()];
