@@ -33,6 +33,18 @@ class SmtOpsTest {
         assertTrue(SmtOps.ENCODED.size() >= 150, "encoded: " + SmtOps.ENCODED.size());
     }
 
+    /** An op added to the table is given an SMT encoding, or marked as tested only on purpose. */
+    @Test
+    void everyOpIsEncodedOrMarkedTestedOnly() {
+        List<String> wrong = new ArrayList<>();
+        for (Op op : Op.values()) {
+            boolean encoded = SmtOps.ENCODED.contains(op), testedOnly = SmtOps.TESTED_ONLY.contains(op);
+            if (!encoded && !testedOnly) wrong.add(op.opName() + " has no SMT encoding (SmtOps.ENCODED) and no tested-only mark (SmtOps.TESTED_ONLY)");
+            if (encoded && testedOnly) wrong.add(op.opName() + " is both encoded and marked tested only");
+        }
+        assertTrue(wrong.isEmpty(), String.join("\n", wrong));
+    }
+
     @TestFactory
     Stream<DynamicTest> everyEncodingAgreesWithTheOpTable() {
         List<DynamicTest> tests = new ArrayList<>();

@@ -167,9 +167,29 @@ public final class RangeTransfer {
             case INSERT_U16 -> IntRanges.insertField(in[0], in[1], 16);
             case BITFIELD_SELECT -> IntRanges.bitSelect(in[1], in[2]);
             // rotations, bit reversal and the rest: exact on constants, else anything
-            default -> integerOnConstants(op, unsized, in, out);
+            default -> {
+                if (!ON_CONSTANTS_ONLY.contains(op)) throw new IllegalStateException(op.opName() + " has no range transfer: give it one, or list it in ON_CONSTANTS_ONLY");
+                yield integerOnConstants(op, unsized, in, out);
+            }
         };
     }
+
+    /**
+     * The per-component ops {@link #alu} knows only on constant operands (an integer op), else
+     * as anything: listed, so that an op added to the table is given a transfer or put here on
+     * purpose ({@code RangeTransferSoundnessTest} tries every op).
+     */
+    static final java.util.Set<Op> ON_CONSTANTS_ONLY = java.util.EnumSet.of(
+            Op.FMOD, Op.FREM, Op.LDEXP, Op.FQUANTIZE2F16, Op.FNEO, Op.UROL, Op.UROR, Op.BITFIELD_REVERSE, Op.IBITFIELD_EXTRACT,
+            Op.BITFIELD_INSERT, Op.BFM, Op.PACK_HALF_2X16_SPLIT, Op.UNPACK_HALF_2X16_SPLIT_X, Op.UNPACK_HALF_2X16_SPLIT_Y);
+
+    /** The horizontal ops whose every result component {@link #horizontal} takes as anything, listed as {@link #ON_CONSTANTS_ONLY} is. */
+    static final java.util.Set<Op> HORIZONTAL_ANYTHING = java.util.EnumSet.of(
+            Op.FDPH, Op.FALL_EQUAL2, Op.FALL_EQUAL3, Op.FALL_EQUAL4, Op.FANY_NEQUAL2, Op.FANY_NEQUAL3, Op.FANY_NEQUAL4,
+            Op.BALL_IEQUAL2, Op.BALL_IEQUAL3, Op.BALL_IEQUAL4, Op.BANY_INEQUAL2, Op.BANY_INEQUAL3, Op.BANY_INEQUAL4,
+            Op.PACK_64_2X32, Op.UNPACK_64_2X32, Op.PACK_64_4X16, Op.UNPACK_64_4X16, Op.PACK_32_2X16, Op.UNPACK_32_2X16,
+            Op.PACK_32_4X8, Op.UNPACK_32_4X8, Op.PACK_HALF_2X16, Op.UNPACK_HALF_2X16, Op.PACK_UNORM_4X8, Op.PACK_SNORM_4X8,
+            Op.PACK_UNORM_2X16, Op.PACK_SNORM_2X16);
 
     /**
      * An integer op (no float operand or result) on constant operands: its one result. A float
@@ -214,7 +234,10 @@ public final class RangeTransfer {
                     Range.floats(out, bit(FloatClass.POS_ZERO) | bit(FloatClass.ZERO_1) | bit(FloatClass.ONE), false));
             case UNPACK_SNORM_4X8, UNPACK_SNORM_2X16 -> Arrays.fill(result,
                     Range.floats(out, FloatClass.between(FloatClass.NEG1, FloatClass.ONE) & ~bit(NEG_ZERO), false));
-            default -> Arrays.fill(result, Range.top(out));
+            default -> {
+                if (!HORIZONTAL_ANYTHING.contains(op)) throw new IllegalStateException(op.opName() + " has no range transfer: give it one, or list it in HORIZONTAL_ANYTHING");
+                Arrays.fill(result, Range.top(out));
+            }
         }
         return result;
     }

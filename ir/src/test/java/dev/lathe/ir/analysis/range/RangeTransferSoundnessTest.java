@@ -39,6 +39,39 @@ class RangeTransferSoundnessTest {
         return tests.stream();
     }
 
+    /**
+     * An op added to the table has a transfer function, or is listed as known only on constants
+     * (or as anything, if horizontal): the analysis never falls back to "anything" unnoticed.
+     */
+    @Test
+    void everyOpHasATransferOrIsListedAsAnything() {
+        RangeTransfer t = new RangeTransfer();
+        List<String> missing = new ArrayList<>();
+        for (Op op : Op.values()) {
+            int size = sizes(op).get(0);
+            try {
+                if (op.isHorizontal()) {
+                    int n = Math.max(1, op.output().components());
+                    Range[][] srcs = new Range[op.numInputs()][];
+                    for (int k = 0; k < srcs.length; k++) {
+                        srcs[k] = new Range[op.inputComponents(k, n)];
+                        java.util.Arrays.fill(srcs[k], Range.top(op.inputBits(k, size)));
+                    }
+                    t.horizontal(op, size, n, srcs);
+                } else {
+                    Range[] in = new Range[op.numInputs()];
+                    for (int k = 0; k < in.length; k++) in[k] = Range.top(op.inputBits(k, size));
+                    t.alu(op, size, in);
+                }
+            } catch (IllegalStateException e) {
+                missing.add(e.getMessage());
+            }
+            if (RangeTransfer.ON_CONSTANTS_ONLY.contains(op)) assertTrue(!op.isHorizontal(), op.opName() + " is horizontal: list it in HORIZONTAL_ANYTHING");
+            if (RangeTransfer.HORIZONTAL_ANYTHING.contains(op)) assertTrue(op.isHorizontal(), op.opName() + " is per component: list it in ON_CONSTANTS_ONLY");
+        }
+        assertTrue(missing.isEmpty(), String.join("\n", missing));
+    }
+
     /** The ops that get more than "anything" for some inputs: the analysis's real coverage. */
     @Test
     void atLeastOneHundredFiftyOpsHaveTransferFunctions() {
