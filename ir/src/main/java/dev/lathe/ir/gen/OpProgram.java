@@ -6,41 +6,88 @@ import java.util.List;
 
 /**
  * A compute shader that applies one op to many operand sets: invocation i reads its sources
- * from buffer {@code in} at byte 8·(i·sources + k) (each source in an 8-byte slot, at the op's
- * size for that source) and stores the result at byte 8·i of buffer {@code out}. Tests of an
- * op's lowering and selection run thousands of operand sets in one dispatch this way.
+ * from buffer {@code in}, one 8-byte slot per source component (at the op's size for that
+ * source), slots {@code i·slots(op)} on, and stores the result's components from byte
+ * 8·(i·n) of buffer {@code out} (n the result's components: 1 but for a horizontal op that
+ * makes a vector). Tests of an op's lowering and selection run thousands of operand sets in
+ * one dispatch this way.
  */
 public final class OpProgram {
     private OpProgram() {}
 
+    private static final String XYZW = "xyzw", BEYOND = "abcdefghijklmnop";
+
+    /** How many components source {@code k} of {@code op} has here: a horizontal op's own count, else 1. */
+    static int components(Op op, int k) {
+        return op.isHorizontal() ? Math.max(1, op.input(k).components()) : 1;
+    }
+
+    /** The slots one invocation reads: one per source component. */
+    public static int slots(Op op) {
+        int n = 0;
+        for (int k = 0; k < op.numInputs(); k++) n += components(op, k);
+        return n;
+    }
+
+    /** The components of the result one invocation stores. */
+    public static int results(Op op) {
+        return op.isHorizontal() ? Math.max(1, op.output().components()) : 1;
+    }
+
     /** The program's text for {@code op} at unsized size {@code bits}, in workgroups of {@code group} invocations. */
     public static String text(Op op, int bits, int group) {
-        int srcs = op.numInputs();
+        int slots = slots(op);
         StringBuilder sb = new StringBuilder("shader compute workgroup_size(" + group + ", 1, 1)\nbuffer u32 @in binding=0\nbuffer u32 @out binding=1\n");
         sb.append("function main {\n  vec3 32 %gid = load_global_invocation_id\n  vec1 32 %i = mov %gid.x\n");
-        sb.append("  vec1 32 %stride = load_const (").append(8 * srcs).append(")\n  vec1 32 %base = imul %i, %stride\n");
+        sb.append("  vec1 32 %stride = load_const (").append(8 * slots).append(")\n  vec1 32 %base = imul %i, %stride\n");
         List<String> names = new ArrayList<>();
-        for (int k = 0; k < srcs; k++) {
-            sb.append("  vec1 32 %d").append(k).append(" = load_const (").append(8 * k).append(")\n");
-            sb.append("  vec1 32 %o").append(k).append(" = iadd %base, %d").append(k).append('\n');
-            int b = op.inputBits(k, bits);
-            if (b == 1) {
-                sb.append("  vec1 32 %w").append(k).append(" = load_buffer @in, %o").append(k).append('\n');
-                sb.append("  vec1 32 %z").append(k).append(" = load_const (0)\n");
-                sb.append("  vec1 1 %s").append(k).append(" = ine %w").append(k).append(", %z").append(k).append('\n');
-            } else {
-                sb.append("  vec1 ").append(b).append(" %s").append(k).append(" = load_buffer @in, %o").append(k).append('\n');
+        int slot = 0;
+        for (int k = 0; k < op.numInputs(); k++) {
+            int b = op.inputBits(k, bits), m = components(op, k);
+            List<String> parts = new ArrayList<>();
+            for (int c = 0; c < m; c++, slot++) {
+                String s = "%s" + k + (m == 1 ? "" : "_" + c);
+                sb.append("  vec1 32 %d").append(slot).append(" = load_const (").append(8 * slot).append(")\n");
+                sb.append("  vec1 32 %o").append(slot).append(" = iadd %base, %d").append(slot).append('\n');
+                if (b == 1) {
+                    sb.append("  vec1 32 %w").append(slot).append(" = load_buffer @in, %o").append(slot).append('\n');
+                    sb.append("  vec1 32 %z").append(slot).append(" = load_const (0)\n");
+                    sb.append("  vec1 1 ").append(s).append(" = ine %w").append(slot).append(", %z").append(slot).append('\n');
+                } else {
+                    sb.append("  vec1 ").append(b).append(' ').append(s).append(" = load_buffer @in, %o").append(slot).append('\n');
+                }
+                parts.add(s);
             }
-            names.add("%s" + k);
+            if (m == 1) {
+                names.add(parts.get(0));
+            } else {
+                sb.append("  vec").append(m).append(' ').append(b).append(" %s").append(k).append(" = vec").append(m).append(' ')
+                        .append(String.join(", ", parts)).append('\n');
+                names.add("%s" + k);
+            }
         }
-        int outBits = op.outputBits(bits);
-        sb.append("  vec1 ").append(outBits).append(" %r = ").append(op.opName()).append(' ').append(String.join(", ", names)).append('\n');
-        String stored = "%r";
-        if (outBits == 1) {
-            sb.append("  vec1 32 %rb = b2i32 %r\n");
-            stored = "%rb";
+        int outBits = op.outputBits(bits), n = results(op);
+        sb.append("  vec").append(n).append(' ').append(outBits).append(" %r = ").append(op.opName()).append(' ').append(String.join(", ", names)).append('\n');
+        sb.append("  vec1 32 %size = load_const (").append(8 * n).append(")\n  vec1 32 %out = imul %i, %size\n");
+        for (int c = 0; c < n; c++) {
+            String stored = "%r" + (n == 1 ? "" : "." + (n <= 4 ? XYZW : BEYOND).charAt(c));
+            if (n > 1) {
+                sb.append("  vec1 ").append(outBits).append(" %r").append(c).append(" = mov ").append(stored).append('\n');
+                stored = "%r" + c;
+            }
+            if (outBits == 1) {
+                sb.append("  vec1 32 %rb").append(c).append(" = b2i32 ").append(stored).append('\n');
+                stored = "%rb" + c;
+            }
+            String at = "%out";
+            if (c > 0) {
+                sb.append("  vec1 32 %e").append(c).append(" = load_const (").append(8 * c).append(")\n");
+                sb.append("  vec1 32 %out").append(c).append(" = iadd %out, %e").append(c).append('\n');
+                at = "%out" + c;
+            }
+            sb.append("  store_buffer @out, ").append(at).append(", ").append(stored).append('\n');
         }
-        sb.append("  vec1 32 %eight = load_const (8)\n  vec1 32 %out = imul %i, %eight\n  store_buffer @out, %out, ").append(stored).append("\n}\n");
+        sb.append("}\n");
         return sb.toString();
     }
 

@@ -231,7 +231,7 @@ final class PrecisionTracker {
     }
 
     /** Ops that pack floats into an integer, each component into its own field, monotonically. */
-    private static final java.util.Set<Op> PACKS = java.util.EnumSet.of(Op.PACK_UNORM_4X8, Op.PACK_SNORM_4X8, Op.PACK_UNORM_2X16,
+    static final java.util.Set<Op> PACKS = java.util.EnumSet.of(Op.PACK_UNORM_4X8, Op.PACK_SNORM_4X8, Op.PACK_UNORM_2X16,
             Op.PACK_SNORM_2X16, Op.PACK_HALF_2X16, Op.PACK_HALF_2X16_SPLIT);
 
     /**

@@ -60,6 +60,8 @@ public final class VulkanPrecision {
             case FABS -> src[0][0] >= 0 ? src[0] : src[0][1] <= 0 ? new double[] {-src[0][1], -src[0][0]}
                     : new double[] {0, Math.max(-src[0][0], src[0][1])};
             case FSAT -> new double[] {clamp(src[0][0], 0, 1), clamp(src[0][1], 0, 1)};
+            case FSAT_SIGNED -> new double[] {clamp(src[0][0], -1, 1), clamp(src[0][1], -1, 1)};
+            case FCLAMP_POS -> new double[] {Math.max(src[0][0], 0), Math.max(src[0][1], 0)};
             case FMIN -> new double[] {Math.min(src[0][0], src[1][0]), Math.min(src[0][1], src[1][1])};
             case FMAX -> new double[] {Math.max(src[0][0], src[1][0]), Math.max(src[0][1], src[1][1])};
             case FMIN3 -> new double[] {Math.min(src[0][0], Math.min(src[1][0], src[2][0])), Math.min(src[0][1], Math.min(src[1][1], src[2][1]))};
@@ -110,11 +112,15 @@ public final class VulkanPrecision {
             case FGE, FGEU -> compare(src[0][0] >= src[1][1], src[0][1] < src[1][0]);
             case FEQ, FEQU -> equal(src[0], src[1], false);
             case FNEU, FNEO -> equal(src[0], src[1], true);
+            case FALL_EQUAL2, FALL_EQUAL3, FALL_EQUAL4 -> allEqual(src, false);
+            case FANY_NEQUAL2, FANY_NEQUAL3, FANY_NEQUAL4 -> allEqual(src, true);
             case FORD -> new double[] {1, 1};
             case FUNORD -> new double[] {0, 0};
             case FCSEL -> src[0][0] > 0 || src[0][1] < 0 ? src[1] : src[0][0] == 0 && src[0][1] == 0 ? src[2]
                     : new double[] {Math.min(src[1][0], src[2][0]), Math.max(src[1][1], src[2][1])};
-            default -> null; // an op this model has no bound for: reading an inexact value there decides nothing
+            // an op with no float operand: reading the bits of an inexact value decides nothing
+            // (every op with one has a bound here, or is a pack: VulkanPrecisionTest)
+            default -> null;
         };
         if (r == null || !Double.isFinite(r[0]) || !Double.isFinite(r[1])) return null;
         double max = bits == 16 ? 65504.0 : bits == 32 ? Float.MAX_VALUE : Double.MAX_VALUE;
@@ -165,6 +171,19 @@ public final class VulkanPrecision {
 
     private static double[] compare(boolean surelyTrue, boolean surelyFalse) {
         return surelyTrue ? new double[] {1, 1} : surelyFalse ? new double[] {0, 0} : null;
+    }
+
+    /** Whether the first half of {@code src} equals the second component by component (negated: whether any differs). */
+    private static double[] allEqual(double[][] src, boolean negate) {
+        int n = src.length / 2;
+        boolean undecided = false;
+        for (int k = 0; k < n; k++) {
+            double[] e = equal(src[k], src[n + k], false);
+            if (e == null) undecided = true;
+            else if (e[0] == 0) return negate ? new double[] {1, 1} : new double[] {0, 0}; // one component differs
+        }
+        if (undecided) return null;
+        return negate ? new double[] {0, 0} : new double[] {1, 1};
     }
 
     private static double[] equal(double[] a, double[] b, boolean negate) {

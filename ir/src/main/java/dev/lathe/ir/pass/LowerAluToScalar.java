@@ -19,8 +19,10 @@ import dev.lathe.ir.op.Op;
  * with scalar equivalents are expanded into exactly the steps the op table defines them by, so
  * the results are bit-identical: {@code fdotN} into {@code fmul} and {@code fadd} left to right,
  * {@code fdph}, the all/any comparisons into per-component compares joined with
- * {@code iand}/{@code ior}, and the 2-way packs into their {@code _split} forms. The exact flag is
- * kept on every piece. Other horizontal ops (vecN, the 4x8 and unorm/snorm packs) stay.
+ * {@code iand}/{@code ior}, the 64-bit and half packs into their {@code _split} forms, and the
+ * packs of 8- and 16-bit fields ({@code pack_32_4x8}, {@code pack_32_2x16} and their unpacks)
+ * into conversions, shifts and ors. The exact flag is
+ * kept on every piece. Other horizontal ops (vecN, the unorm/snorm packs) stay.
  */
 final class LowerAluToScalar implements Pass {
     @Override
@@ -69,11 +71,13 @@ final class LowerAluToScalar implements Pass {
                 case BALL_IEQUAL2, BALL_IEQUAL3, BALL_IEQUAL4 -> reduce(fn, alu, Op.IEQ, Op.IAND);
                 case BANY_INEQUAL2, BANY_INEQUAL3, BANY_INEQUAL4 -> reduce(fn, alu, Op.INE, Op.IOR);
                 case PACK_64_2X32 -> packSplit(fn, alu, Op.PACK_64_2X32_SPLIT);
-                case PACK_32_2X16 -> packSplit(fn, alu, Op.PACK_32_2X16_SPLIT);
+                case PACK_32_2X16 -> packFields(fn, alu, 2, 16);
                 case PACK_HALF_2X16 -> packSplit(fn, alu, Op.PACK_HALF_2X16_SPLIT);
                 case UNPACK_64_2X32 -> unpackSplit(fn, alu, Op.UNPACK_64_2X32_SPLIT_X, Op.UNPACK_64_2X32_SPLIT_Y);
-                case UNPACK_32_2X16 -> unpackSplit(fn, alu, Op.UNPACK_32_2X16_SPLIT_X, Op.UNPACK_32_2X16_SPLIT_Y);
+                case UNPACK_32_2X16 -> unpackFields(fn, alu, 2, 16);
                 case UNPACK_HALF_2X16 -> unpackSplit(fn, alu, Op.UNPACK_HALF_2X16_SPLIT_X, Op.UNPACK_HALF_2X16_SPLIT_Y);
+                case PACK_32_4X8 -> packFields(fn, alu, 4, 8);
+                case UNPACK_32_4X8 -> unpackFields(fn, alu, 4, 8);
                 default -> null;
             };
             if (replacement == null) return false;
@@ -156,6 +160,44 @@ final class LowerAluToScalar implements Pass {
     private static Value packSplit(Function fn, AluInstr alu, Op split) {
         Src a = alu.src(0);
         return scalar(fn, alu, split, alu.def().bitSize(), a.value(), a.component(0), a.value(), a.component(1));
+    }
+
+    /**
+     * A pack of {@code n} fields of {@code width} bits into 32 ({@code pack_32_4x8},
+     * {@code pack_32_2x16}): u2u32(a.x) | u2u32(a.y) << width | …, which the target computes.
+     */
+    private static Value packFields(Function fn, AluInstr alu, int n, int width) {
+        Src a = alu.src(0);
+        Value acc = null;
+        for (int c = 0; c < n; c++) {
+            Value w = emit(fn, alu, Op.U2U32, 32, new Value[] {a.value()}, new byte[][] {{(byte) a.component(c)}});
+            if (c > 0) w = scalar(fn, alu, Op.ISHL, 32, w, 0, constant(alu, 32, (long) width * c), 0);
+            acc = acc == null ? w : scalar(fn, alu, Op.IOR, 32, acc, 0, w, 0);
+        }
+        return acc;
+    }
+
+    /** The inverse: vecN(u2uW(a), u2uW(a >> width), …). */
+    private static Value unpackFields(Function fn, AluInstr alu, int n, int width) {
+        Src a = alu.src(0);
+        Op narrow = width == 8 ? Op.U2U8 : Op.U2U16;
+        Value[] fields = new Value[n];
+        for (int c = 0; c < n; c++) {
+            Value w = a.value();
+            int comp = a.component(0);
+            if (c > 0) {
+                w = scalar(fn, alu, Op.USHR, 32, w, comp, constant(alu, 32, (long) width * c), 0);
+                comp = 0;
+            }
+            fields[c] = emit(fn, alu, narrow, width, new Value[] {w}, new byte[][] {{(byte) comp}});
+        }
+        return gather(fn, alu, fields, alu.def());
+    }
+
+    private static Value constant(AluInstr at, int bits, long value) {
+        dev.lathe.ir.LoadConstInstr k = new dev.lathe.ir.LoadConstInstr(at.block().function(), bits, value);
+        k.insertBefore(at);
+        return k.def();
     }
 
     /** unpack(a) as vec2(unpack_split_x(a), unpack_split_y(a)). */
