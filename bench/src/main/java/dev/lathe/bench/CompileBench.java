@@ -35,7 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 10)
 @Measurement(iterations = 20)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class CompileBench {
     @Param({"1000", "10000", "100000"})
     public int size;
@@ -48,12 +50,18 @@ public class CompileBench {
 
     @Setup(Level.Trial)
     public void generate() {
-        Shader s = RandomProgramGenerator.generate(42, RandomProgramGenerator.Options.large(size).withWideSizes(false)
-                .withRandomOps(MachineCompiler.SUPPORTED_OPS).withWindow(window));
+        Shader s = RandomProgramGenerator.generate(
+                42,
+                RandomProgramGenerator.Options.large(size)
+                        .withWideSizes(false)
+                        .withRandomOps(MachineCompiler.SUPPORTED_OPS)
+                        .withWindow(window));
         text = IrPrinter.print(s);
         MachineCompiler.Result r = Compiler.compile(IrParser.parse("bench.ir", text));
-        System.out.println("\n[setup] size " + size + ", window " + window + ": " + s.entryPoint().instructionCount() + " IR instructions, "
-                + r.program().code().size() + " machine instructions, MaxLive " + r.stats().maxLive() + ", " + r.stats().spills() + " spills, "
+        System.out.println("\n[setup] size " + size + ", window " + window + ": "
+                + s.entryPoint().instructionCount() + " IR instructions, "
+                + r.program().code().size() + " machine instructions, MaxLive "
+                + r.stats().maxLive() + ", " + r.stats().spills() + " spills, "
                 + r.stats().fills() + " fills");
     }
 

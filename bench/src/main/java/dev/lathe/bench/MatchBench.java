@@ -44,7 +44,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 10, time = 2)
-@Fork(value = 2, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(
+        value = 2,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class MatchBench {
     @Param({"generated", "interpreter", "grown"})
     public String rules;

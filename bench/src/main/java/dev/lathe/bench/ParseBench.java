@@ -28,7 +28,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 10, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class ParseBench {
     @Param({"10000", "100000"})
     public int size;
@@ -39,7 +41,8 @@ public class ParseBench {
     public void print() {
         Shader s = RandomProgramGenerator.generate(42, RandomProgramGenerator.Options.large(size));
         text = IrPrinter.print(s);
-        System.out.println("\n[setup] " + s.entryPoint().instructionCount() + " instructions, " + text.length() + " characters");
+        System.out.println(
+                "\n[setup] " + s.entryPoint().instructionCount() + " instructions, " + text.length() + " characters");
     }
 
     @Benchmark

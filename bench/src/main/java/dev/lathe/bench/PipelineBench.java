@@ -39,7 +39,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 10)
 @Measurement(iterations = 30)
-@Fork(value = 2, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(
+        value = 2,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class PipelineBench {
     /** The default pipeline without its rule passes: what this benchmark has measured since before the rules existed. */
     static final String CORE = Pipelines.text(Pipelines.without(Pipelines.OPTIMIZE, Set.of("algebraic", "late")));

@@ -34,7 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 10, time = 2)
-@Fork(value = 2, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@Fork(
+        value = 2,
+        jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
 public class RangeAnalysisBench {
     @Param({"10000", "100000"})
     public int size;

@@ -39,7 +39,8 @@ public final class RangeSavings {
         RuleSet withoutRange = new RuleInterpreter(plain.file());
         String noMinMax = Pipelines.text(Pipelines.without(Pipelines.OPTIMIZE, Set.of("opt_minmax")));
 
-        System.out.println("| program | before | default without range rules and opt_minmax | + range rules | + opt_minmax | removed |");
+        System.out.println(
+                "| program | before | default without range rules and opt_minmax | + range rules | + opt_minmax | removed |");
         System.out.println("|---|---:|---:|---:|---:|---:|");
         int[] totals = new int[4];
         for (String a : args) {
@@ -51,9 +52,12 @@ public final class RangeSavings {
             int both = count(a, text, new Passes().registry(), Pipelines.DEFAULT);
             int[] row = {before, base, ruled, both};
             for (int k = 0; k < 4; k++) totals[k] += row[k];
-            System.out.printf("| %s | %d | %d | %d | %d | %d |%n", f.getFileName(), before, base, ruled, both, base - both);
+            System.out.printf(
+                    "| %s | %d | %d | %d | %d | %d |%n", f.getFileName(), before, base, ruled, both, base - both);
         }
-        System.out.printf("| **total** | %d | %d | %d | %d | %d |%n", totals[0], totals[1], totals[2], totals[3], totals[1] - totals[3]);
+        System.out.printf(
+                "| **total** | %d | %d | %d | %d | %d |%n",
+                totals[0], totals[1], totals[2], totals[3], totals[1] - totals[3]);
     }
 
     private static int count(String name, String text, PassRegistry registry, String pipeline) {

@@ -52,7 +52,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 25)
 @Measurement(iterations = 30)
-@Fork(value = 2, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(
+        value = 2,
+        jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class RewriteBench {
     @Param({"generated", "interpreter", "grown", "none"})
     public String rules;
@@ -104,7 +106,8 @@ public class RewriteBench {
 
     @Benchmark
     public Shader rewrite() {
-        RewritePass pass = ready == null ? new RewritePass(ruleSet)
+        RewritePass pass = ready == null
+                ? new RewritePass(ruleSet)
                 : new RewritePass(ruleSet, new RuleStats(ruleSet), fn -> ready);
         pass.run(shader.entryPoint());
         return shader;

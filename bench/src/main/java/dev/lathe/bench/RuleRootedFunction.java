@@ -25,7 +25,8 @@ record RuleRootedFunction(CheckedFile rules, Shader shader) {
         if (!r.ok()) throw new IllegalStateException(r.render());
         Set<Op> roots = EnumSet.noneOf(Op.class);
         for (CheckedRule rule : r.file().rules()) roots.add(rule.pattern().op());
-        Shader s = RandomProgramGenerator.generate(42, RandomProgramGenerator.Options.large(size).withRandomOps(roots));
+        Shader s = RandomProgramGenerator.generate(
+                42, RandomProgramGenerator.Options.large(size).withRandomOps(roots));
         return new RuleRootedFunction(r.file(), s);
     }
 }

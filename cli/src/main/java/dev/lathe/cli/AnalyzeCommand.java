@@ -26,11 +26,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lathe analyze FILE.ir}: the IR with each value's range. */
-@Command(name = "analyze", mixinStandardHelpOptions = true,
-        description = {"Print a shader with the range analysis's result after each value, as a comment:",
-                "float classes  f{-inf <-1 -1 (-1,0) -0 +0 (0,1) 1 >1 +inf nan}, 'whole' when every finite value is a whole number;",
-                "integer intervals  s[lo, hi] (signed)  u[lo, hi] (unsigned); 'any' when nothing is known.",
-                "Components that differ are listed one by one. The output is valid IR."})
+@Command(
+        name = "analyze",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Print a shader with the range analysis's result after each value, as a comment:",
+            "float classes  f{-inf <-1 -1 (-1,0) -0 +0 (0,1) 1 >1 +inf nan}, 'whole' when every finite value is a whole number;",
+            "integer intervals  s[lo, hi] (signed)  u[lo, hi] (unsigned); 'any' when nothing is known.",
+            "Components that differ are listed one by one. The output is valid IR."
+        })
 final class AnalyzeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -41,7 +45,9 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Mixin
     SourceOptions source = new SourceOptions();
 
-    @Option(names = "--passes", paramLabel = "LIST",
+    @Option(
+            names = "--passes",
+            paramLabel = "LIST",
             description = "passes to run first, e.g. 'vars_to_ssa, loop(constant_fold, copy_prop, dce)'")
     String passes;
 
@@ -51,7 +57,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         if (passes != null) {
             Passes registry = new Passes();
             try {
-                new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(passes, registry.registry()));
+                new PassManager(PassManager.Options.validating(), null)
+                        .run(s, Pipeline.parse(passes, registry.registry()));
             } catch (IllegalArgumentException e) {
                 throw new CliException("lathe analyze: " + e.getMessage());
             } catch (PassException e) {
@@ -83,7 +90,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         String first = a.range(d, 0).describe(asFloat, asInteger);
         boolean same = true;
-        for (int c = 1; c < d.numComponents(); c++) same &= a.range(d, c).describe(asFloat, asInteger).equals(first);
+        for (int c = 1; c < d.numComponents(); c++)
+            same &= a.range(d, c).describe(asFloat, asInteger).equals(first);
         if (same) return first;
         StringBuilder sb = new StringBuilder();
         String names = d.numComponents() <= 4 ? "xyzw" : "abcdefghijklmnop";

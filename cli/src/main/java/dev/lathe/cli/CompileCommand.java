@@ -4,11 +4,10 @@ import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.program.ProgramBinary;
 import dev.lathe.backend.program.ProgramText;
 import dev.lathe.driver.Compiler;
-import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.text.IrPrinter;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -29,18 +28,25 @@ import picocli.CommandLine.Spec;
  * shader); then {@code -o} names a directory, and a file that fails is reported without
  * stopping the others (the exit code says so at the end).
  */
-@Command(name = "compile", mixinStandardHelpOptions = true,
-        description = {"Compile shaders to machine code for the ir3-like target (backend/ISA.md).",
-                "--emit asm prints the assembly (a .s program), bin writes the binary, stats prints the shader-db line, "
-                        + "ir prints the IR the code was selected from.",
-                "With several files, -o DIR writes DIR/NAME.s (.bin, .stats, .ir) for each; without -o, stats lines go to "
-                        + "standard output and binaries next to their sources.",
-                "--print-after PASS (an IR pass, or isel, regalloc, linearize, legalize), --print-after-all, --time-passes and --verify-each work as for lathe opt, over the IR and the machine passes.",
-                "Example: lathe compile examples/ir/lambert.ir --emit asm --print-after regalloc",
-                "Example: lathe compile examples/shaders/*.spv --emit stats"})
+@Command(
+        name = "compile",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Compile shaders to machine code for the ir3-like target (backend/ISA.md).",
+            "--emit asm prints the assembly (a .s program), bin writes the binary, stats prints the shader-db line, "
+                    + "ir prints the IR the code was selected from.",
+            "With several files, -o DIR writes DIR/NAME.s (.bin, .stats, .ir) for each; without -o, stats lines go to "
+                    + "standard output and binaries next to their sources.",
+            "--print-after PASS (an IR pass, or isel, regalloc, linearize, legalize), --print-after-all, --time-passes and --verify-each work as for lathe opt, over the IR and the machine passes.",
+            "Example: lathe compile examples/ir/lambert.ir --emit asm --print-after regalloc",
+            "Example: lathe compile examples/shaders/*.spv --emit stats"
+        })
 final class CompileCommand implements Callable<Integer> {
     enum Emit {
-        asm(".s"), bin(".bin"), stats(".stats"), ir(".ir");
+        asm(".s"),
+        bin(".bin"),
+        stats(".stats"),
+        ir(".ir");
 
         final String extension;
 
@@ -52,7 +58,10 @@ final class CompileCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE", arity = "1..*", description = "the shaders (.ir, .spv, .comp/.frag/.vert through glslangValidator)")
+    @Parameters(
+            paramLabel = "FILE",
+            arity = "1..*",
+            description = "the shaders (.ir, .spv, .comp/.frag/.vert through glslangValidator)")
     List<Path> files;
 
     @Mixin
@@ -61,15 +70,23 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--emit", paramLabel = "KIND", description = "asm (default), bin, stats or ir")
     Emit emit = Emit.asm;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT", description = "write here instead of standard output (bin: default FILE.bin); "
-            + "with several files, a directory")
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "OUT",
+            description = "write here instead of standard output (bin: default FILE.bin); "
+                    + "with several files, a directory")
     Path output;
 
-    @Option(names = "--passes", paramLabel = "LIST", description = "the IR pipeline before selection (default: the default pipeline)")
+    @Option(
+            names = "--passes",
+            paramLabel = "LIST",
+            description = "the IR pipeline before selection (default: the default pipeline)")
     String passes;
 
-    @Option(names = "--rule-stats", description = "print how often each rule of the IR pipelines fired (the lowering's too), most frequent "
-            + "first, and the rules that never fired (to standard error), as lathe opt does")
+    @Option(
+            names = "--rule-stats",
+            description = "print how often each rule of the IR pipelines fired (the lowering's too), most frequent "
+                    + "first, and the rules that never fired (to standard error), as lathe opt does")
     boolean ruleStats;
 
     @Mixin
@@ -85,13 +102,22 @@ final class CompileCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PassOptions o = passOptions;
-        Compiler.Options options = rules.apply(Compiler.Options.defaults().withPipeline(passes).withMachine(machine.passes())
-                .withAllocation(machine.allocation("lathe compile")).withVerify(o.verifyEach).withTrace(o.printAfterAll, o.printAfter, o.timePasses, out),
+        Compiler.Options options = rules.apply(
+                Compiler.Options.defaults()
+                        .withPipeline(passes)
+                        .withMachine(machine.passes())
+                        .withAllocation(machine.allocation("lathe compile"))
+                        .withVerify(o.verifyEach)
+                        .withTrace(o.printAfterAll, o.printAfter, o.timePasses, out),
                 "lathe compile");
         ProgramFiles.checkOptions(options); // once: a wrong option is one error, not one per file
         if (files.size() == 1) {
             Path f = files.get(0);
-            compileOne(f, output != null || emit != Emit.bin ? output : ProgramFiles.withExtension(f, emit.extension), options, out);
+            compileOne(
+                    f,
+                    output != null || emit != Emit.bin ? output : ProgramFiles.withExtension(f, emit.extension),
+                    options,
+                    out);
             return 0;
         }
         List<Path> targets = targets();
@@ -116,7 +142,8 @@ final class CompileCommand implements Callable<Integer> {
      */
     private List<Path> targets() {
         if (output == null && (emit == Emit.asm || emit == Emit.ir)) {
-            throw new CliException("lathe compile: --emit " + emit + " of several files needs -o DIR (one output file per shader)");
+            throw new CliException(
+                    "lathe compile: --emit " + emit + " of several files needs -o DIR (one output file per shader)");
         }
         if (output != null) {
             if (Files.exists(output) && !Files.isDirectory(output)) {
@@ -125,17 +152,21 @@ final class CompileCommand implements Callable<Integer> {
             try {
                 Files.createDirectories(output);
             } catch (IOException e) {
-                throw new CliException("lathe compile: -o " + output + ": cannot create the directory: " + e.getMessage());
+                throw new CliException(
+                        "lathe compile: -o " + output + ": cannot create the directory: " + e.getMessage());
             }
         }
         List<Path> targets = new ArrayList<>();
         Map<Path, Path> taken = new HashMap<>();
         for (Path f : files) {
-            Path t = output != null ? output.resolve(ProgramFiles.withExtension(f, emit.extension).getFileName())
+            Path t = output != null
+                    ? output.resolve(
+                            ProgramFiles.withExtension(f, emit.extension).getFileName())
                     : emit == Emit.bin ? ProgramFiles.withExtension(f, emit.extension) : null;
             if (t != null) {
                 Path other = taken.putIfAbsent(t.toAbsolutePath().normalize(), f);
-                if (other != null) throw new CliException("lathe compile: " + other + " and " + f + " would both write " + t);
+                if (other != null)
+                    throw new CliException("lathe compile: " + other + " and " + f + " would both write " + t);
             }
             targets.add(t);
         }
@@ -147,7 +178,8 @@ final class CompileCommand implements Callable<Integer> {
         PassOptions o = passOptions;
         Compiler.Result compiled = ProgramFiles.compileChecked(file, options, source);
         if (o.timePasses) PassTimes.print(compiled.timings(), spec.commandLine().getErr());
-        if (ruleStats) OptCommand.printRuleStats(compiled.ruleStats(), spec.commandLine().getErr());
+        if (ruleStats)
+            OptCommand.printRuleStats(compiled.ruleStats(), spec.commandLine().getErr());
         MachineCompiler.Result r = compiled.machine();
         if (emit == Emit.bin) {
             ProgramFiles.write(target, ProgramBinary.write(r.program()));

@@ -13,9 +13,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lathe disasm FILE.bin [-o FILE.s]}: prints the assembly of a binary. */
-@Command(name = "disasm", mixinStandardHelpOptions = true,
-        description = {"Print the assembly text of a binary (.bin); assembling it again gives the same binary.",
-                "Example: lathe disasm sum_loop.bin"})
+@Command(
+        name = "disasm",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Print the assembly text of a binary (.bin); assembling it again gives the same binary.",
+            "Example: lathe disasm sum_loop.bin"
+        })
 final class DisasmCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -26,12 +30,16 @@ final class DisasmCommand implements Callable<Integer> {
     @Mixin
     SourceOptions source = new SourceOptions();
 
-    @Option(names = {"-o", "--output"}, paramLabel = "OUT.s", description = "write the text here instead of standard output")
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "OUT.s",
+            description = "write the text here instead of standard output")
     Path output;
 
     @Override
     public Integer call() {
-        if (!file.toString().endsWith(".bin")) throw new CliException(file + ": unsupported input (expected a .bin binary)");
+        if (!file.toString().endsWith(".bin"))
+            throw new CliException(file + ": unsupported input (expected a .bin binary)");
         Program p = ProgramFiles.load(file, source);
         String text = ProgramText.print(p);
         if (output != null) ProgramFiles.write(output, text.getBytes(StandardCharsets.UTF_8));

@@ -15,11 +15,15 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-@Command(name = "fuzz", mixinStandardHelpOptions = true,
-        description = {"Mutation fuzzing of what Lathe reads: ir (IR text), rules (rule files), spirv (SPIR-V binaries; with",
-                "spirv-val installed, mutants it accepts are also compiled and checked against the interpreter), machine (binaries).",
-                "A failure prints its case and writes the minimized input; run it again with --replay FILE.",
-                "Example: lathe fuzz spirv --cases 20000 --seed 7"})
+@Command(
+        name = "fuzz",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Mutation fuzzing of what Lathe reads: ir (IR text), rules (rule files), spirv (SPIR-V binaries; with",
+            "spirv-val installed, mutants it accepts are also compiled and checked against the interpreter), machine (binaries).",
+            "A failure prints its case and writes the minimized input; run it again with --replay FILE.",
+            "Example: lathe fuzz spirv --cases 20000 --seed 7"
+        })
 final class FuzzCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -30,30 +34,46 @@ final class FuzzCommand implements Callable<Integer> {
     @Option(names = "--cases", paramLabel = "N", description = "how many cases (default ${DEFAULT-VALUE})")
     long cases = 1000;
 
-    @Option(names = "--seed", paramLabel = "S", description = "the seed; case K of seed S is always the same input (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--seed",
+            paramLabel = "S",
+            description = "the seed; case K of seed S is always the same input (default ${DEFAULT-VALUE})")
     long seed = 1;
 
     @Option(names = "--first", paramLabel = "K", description = "the first case to run (default 0)")
     long first;
 
-    @Option(names = "--corpus", paramLabel = "PATH", description = "files or directories the mutations start from (default: the project's examples, rules or shaders)")
+    @Option(
+            names = "--corpus",
+            paramLabel = "PATH",
+            description =
+                    "files or directories the mutations start from (default: the project's examples, rules or shaders)")
     List<Path> corpus = new ArrayList<>();
 
     @Option(names = "--out", paramLabel = "DIR", description = "where minimized failures go (default ${DEFAULT-VALUE})")
     Path out = Path.of("fuzz-failures");
 
-    @Option(names = "--time-limit", paramLabel = "MS", description = "each case's time limit in milliseconds (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--time-limit",
+            paramLabel = "MS",
+            description = "each case's time limit in milliseconds (default ${DEFAULT-VALUE})")
     long timeLimit = 20_000;
 
-    @Option(names = "--replay", paramLabel = "FILE", description = "run one input (a minimized failure) through the target's checks instead")
+    @Option(
+            names = "--replay",
+            paramLabel = "FILE",
+            description = "run one input (a minimized failure) through the target's checks instead")
     Path replay;
 
     @Override
     public Integer call() throws IOException {
         if (!FuzzTargets.NAMES.contains(target)) {
-            throw new CliException("lathe fuzz: unknown target '" + target + "' (one of " + String.join(", ", FuzzTargets.NAMES) + ")", 2);
+            throw new CliException(
+                    "lathe fuzz: unknown target '" + target + "' (one of " + String.join(", ", FuzzTargets.NAMES) + ")",
+                    2);
         }
-        if (cases < 1 || first < 0 || timeLimit < 1) throw new CliException("lathe fuzz: --cases and --time-limit must be positive, --first not negative", 2);
+        if (cases < 1 || first < 0 || timeLimit < 1)
+            throw new CliException("lathe fuzz: --cases and --time-limit must be positive, --first not negative", 2);
         List<Path> from = corpus.isEmpty() ? FuzzTargets.defaultCorpus(target, Path.of("")) : corpus;
         FuzzTarget t;
         try {

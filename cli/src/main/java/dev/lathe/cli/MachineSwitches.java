@@ -27,8 +27,10 @@ final class MachineSwitches {
     static final class Declare implements IModelTransformer {
         @Override
         public CommandSpec transform(CommandSpec spec) {
-            Pipelines.SWITCHES.forEach((name, sw) -> spec.addOption(OptionSpec.builder(option(name)).type(boolean.class)
-                    .description(sw.without()).build()));
+            Pipelines.SWITCHES.forEach((name, sw) -> spec.addOption(OptionSpec.builder(option(name))
+                    .type(boolean.class)
+                    .description(sw.without())
+                    .build()));
             return spec;
         }
     }
@@ -37,16 +39,24 @@ final class MachineSwitches {
         return "--no-" + name;
     }
 
-    @Option(names = "--max-regs", paramLabel = "N", description = "let register allocation use only N vec4 registers, r0 to r(N-1) "
-            + "(1 to 48; default 48, the whole file): values that do not fit are spilled to private memory")
+    @Option(
+            names = "--max-regs",
+            paramLabel = "N",
+            description = "let register allocation use only N vec4 registers, r0 to r(N-1) "
+                    + "(1 to 48; default 48, the whole file): values that do not fit are spilled to private memory")
     int maxRegs = Allocation.MAX_REGS;
 
-    @Option(names = "--no-reload-elision", description = "reload a spilled value for every instruction that reads it "
-            + "(by default a reloaded value stays in its register for the next readers)")
+    @Option(
+            names = "--no-reload-elision",
+            description = "reload a spilled value for every instruction that reads it "
+                    + "(by default a reloaded value stays in its register for the next readers)")
     boolean noReloadElision;
 
-    @Option(names = "--spill-choice", paramLabel = "CHOICE", description = "which value leaves a full register file: next-use "
-            + "(default: the one read farthest ahead) or cost (i965's: the one whose reads weigh least)")
+    @Option(
+            names = "--spill-choice",
+            paramLabel = "CHOICE",
+            description = "which value leaves a full register file: next-use "
+                    + "(default: the one read farthest ahead) or cost (i965's: the one whose reads weigh least)")
     String spillChoice = Allocation.SpillChoice.NEXT_USE.spelling();
 
     /** Register allocation's budget and choices; a CliException for a value out of range. */

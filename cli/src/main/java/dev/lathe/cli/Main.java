@@ -7,8 +7,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
-import picocli.CommandLine.Command;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 
 /**
  * The {@code lathe} command. Every failure the user can cause (bad files, bad arguments) ends
@@ -79,10 +79,12 @@ public final class Main implements Runnable {
             code = withHandlers(cl, out, err).execute(Arrays.copyOfRange(args, 1, args.length));
         } else {
             CommandLine cl = new CommandLine(new Main());
-            if (!(args.length == 1 && (args[0].equals("--version") || args[0].equals("-V")))) { // the version needs no command
+            if (!(args.length == 1
+                    && (args[0].equals("--version") || args[0].equals("-V")))) { // the version needs no command
                 // Each as its own CommandLine: picocli applies model transformers (MachineSwitches's
                 // --no-NAME options) only to command lines built by the caller, not to bare objects.
-                for (Map.Entry<String, Supplier<Object>> e : COMMANDS.entrySet()) cl.addSubcommand(e.getKey(), new CommandLine(e.getValue().get()));
+                for (Map.Entry<String, Supplier<Object>> e : COMMANDS.entrySet())
+                    cl.addSubcommand(e.getKey(), new CommandLine(e.getValue().get()));
             }
             code = withHandlers(cl, out, err).execute(args);
         }

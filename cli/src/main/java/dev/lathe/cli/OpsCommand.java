@@ -9,9 +9,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code lathe ops}: the op table, one op a line. */
-@Command(name = "ops", mixinStandardHelpOptions = true,
-        description = {"List every ALU op of the op table, one a line: name, signature (result(sources); unsized "
-                + "types share the instruction's bit size), legal bit sizes, properties, and meaning."})
+@Command(
+        name = "ops",
+        mixinStandardHelpOptions = true,
+        description = {
+            "List every ALU op of the op table, one a line: name, signature (result(sources); unsized "
+                    + "types share the instruction's bit size), legal bit sizes, properties, and meaning."
+        })
 final class OpsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -25,8 +29,13 @@ final class OpsCommand implements Callable<Integer> {
             if (op.isAssociative()) props.add("associative");
             if (op.isHorizontal()) props.add("horizontal");
             String sizes = op.hasUnsizedOperands() ? "bits " + join(op.legalBitSizeList()) : "fixed";
-            out.printf("%-26s %-40s %-15s %-37s %s%n", op.opName(), op.signature(), sizes,
-                    props.isEmpty() ? "-" : String.join(",", props), op.description());
+            out.printf(
+                    "%-26s %-40s %-15s %-37s %s%n",
+                    op.opName(),
+                    op.signature(),
+                    sizes,
+                    props.isEmpty() ? "-" : String.join(",", props),
+                    op.description());
         }
         out.flush();
         return 0;

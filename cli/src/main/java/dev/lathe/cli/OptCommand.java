@@ -23,11 +23,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lathe opt FILE.ir}: runs passes and prints the optimized IR. */
-@Command(name = "opt", mixinStandardHelpOptions = true,
-        description = {"Optimize a shader and print the result.",
-                "Pipelines are pass names separated by commas; loop(a, b, …) repeats a group until no pass in it makes progress.",
-                "Example: lathe opt x.ir --passes 'loop(constant_fold, copy_prop, algebraic, dce), late'",
-                "The IR is validated before and after; --verify-each checks it after every pass."})
+@Command(
+        name = "opt",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Optimize a shader and print the result.",
+            "Pipelines are pass names separated by commas; loop(a, b, …) repeats a group until no pass in it makes progress.",
+            "Example: lathe opt x.ir --passes 'loop(constant_fold, copy_prop, algebraic, dce), late'",
+            "The IR is validated before and after; --verify-each checks it after every pass."
+        })
 final class OptCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -55,15 +59,18 @@ final class OptCommand implements Callable<Integer> {
     @Mixin
     RuleSwitches rules = new RuleSwitches();
 
-    @Option(names = "--rule-stats", description = "print how often each rule fired, most frequent first, and the rules "
-            + "that never fired (to standard error)")
+    @Option(
+            names = "--rule-stats",
+            description = "print how often each rule fired, most frequent first, and the rules "
+                    + "that never fired (to standard error)")
     boolean ruleStats;
 
     @Override
     public Integer call() {
         Passes passes = rules.passes("lathe opt");
         PassRegistry registry = passes.registry();
-        String text = which == null || which.pipeline != null && which.pipeline.equals("default") ? Pipelines.DEFAULT
+        String text = which == null || which.pipeline != null && which.pipeline.equals("default")
+                ? Pipelines.DEFAULT
                 : which.passes;
         if (which != null && which.pipeline != null && !which.pipeline.equals("default")) {
             throw new CliException("lathe opt: unknown pipeline '" + which.pipeline + "' (known: default)");
@@ -80,7 +87,8 @@ final class OptCommand implements Callable<Integer> {
         }
         Shader s = ShaderFiles.load(file, source);
         PrintWriter out = spec.commandLine().getOut();
-        PassManager pm = new PassManager(new PassManager.Options(o.verifyEach, o.printAfterAll, o.printAfter, o.timePasses, 100), out);
+        PassManager pm = new PassManager(
+                new PassManager.Options(o.verifyEach, o.printAfterAll, o.printAfter, o.timePasses, 100), out);
         try {
             pm.run(s, pipeline);
         } catch (PassException e) {
@@ -88,7 +96,8 @@ final class OptCommand implements Callable<Integer> {
         }
         var errors = Validator.validate(s);
         if (!errors.isEmpty()) {
-            throw new CliException(file + ": the optimized IR is invalid (a pass is wrong): " + errors.get(0).format());
+            throw new CliException(file + ": the optimized IR is invalid (a pass is wrong): "
+                    + errors.get(0).format());
         }
         if (o.printing()) out.println("// final");
         out.print(IrPrinter.print(s));
@@ -96,7 +105,11 @@ final class OptCommand implements Callable<Integer> {
         if (o.timePasses) PassTimes.print(pm.timings(), spec.commandLine().getErr());
         if (ruleStats) {
             Set<String> ran = pipeline.passNames();
-            printRuleStats(passes.ruleStats().stream().filter(st -> ran.contains(st.ruleSet().passName())).toList(), spec.commandLine().getErr());
+            printRuleStats(
+                    passes.ruleStats().stream()
+                            .filter(st -> ran.contains(st.ruleSet().passName()))
+                            .toList(),
+                    spec.commandLine().getErr());
         }
         return 0;
     }
@@ -107,7 +120,9 @@ final class OptCommand implements Callable<Integer> {
             err.println("rules of pass " + st.ruleSet().passName() + ": " + st.total() + " rewrite"
                     + (st.total() == 1 ? "" : "s"));
             for (RuleStats.Entry e : st.firedMostFirst()) {
-                err.printf("  %8d  %-28s %-8s %s%n", e.count(), e.rule().name(), e.rule().proof(), e.rule().location());
+                err.printf(
+                        "  %8d  %-28s %-8s %s%n",
+                        e.count(), e.rule().name(), e.rule().proof(), e.rule().location());
             }
             var never = st.neverFired();
             if (!never.isEmpty()) {

@@ -17,8 +17,10 @@ final class PassOptions {
     @Option(names = "--time-passes", description = "print the time spent in each pass (to standard error)")
     boolean timePasses;
 
-    @Option(names = {"--verify-each", "--validate-each"}, description = "validate the IR after every IR pass (and verify the machine "
-            + "program after every machine pass)")
+    @Option(
+            names = {"--verify-each", "--validate-each"},
+            description = "validate the IR after every IR pass (and verify the machine "
+                    + "program after every machine pass)")
     boolean verifyEach;
 
     /** Whether anything is printed between passes (then the result follows a "// final" line). */

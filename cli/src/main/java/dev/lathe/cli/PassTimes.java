@@ -17,8 +17,13 @@ final class PassTimes {
         err.printf("%-22s %6s %9s %10s %6s%n", "pass", "runs", "progress", "time (ms)", "share");
         for (PassManager.Timing t : timings) {
             // an analysis's row: its time inside the passes (taken out of theirs), computations from scratch as runs
-            err.printf("%-22s %6d %9s %10.3f %5.1f%%%n", t.pass(), t.runs(), t.isAnalysis() ? "-" : Integer.toString(t.progress()),
-                    t.nanos() / 1e6, total == 0 ? 0.0 : 100.0 * t.nanos() / total);
+            err.printf(
+                    "%-22s %6d %9s %10.3f %5.1f%%%n",
+                    t.pass(),
+                    t.runs(),
+                    t.isAnalysis() ? "-" : Integer.toString(t.progress()),
+                    t.nanos() / 1e6,
+                    total == 0 ? 0.0 : 100.0 * t.nanos() / total);
         }
         err.printf("%-22s %6s %9s %10.3f%n", "total", "", "", total / 1e6);
         err.flush();

@@ -12,10 +12,14 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lathe print FILE.ir}: the canonical text. */
-@Command(name = "print", mixinStandardHelpOptions = true,
-        description = {"Print a shader in canonical form: values numbered %%0, %%1, … and blocks b0, b1, … "
-                + "in program order, constants in hex with their value as a comment. "
-                + "Printing the output again gives the same text."})
+@Command(
+        name = "print",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Print a shader in canonical form: values numbered %%0, %%1, … and blocks b0, b1, … "
+                    + "in program order, constants in hex with their value as a comment. "
+                    + "Printing the output again gives the same text."
+        })
 final class PrintCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -31,8 +31,10 @@ final class ProgramFiles {
         } catch (ProgramException e) {
             throw new CliException(e.getMessage());
         }
-        if (ShaderSources.isShader(path)) return compile(path, options, source).machine().program();
-        throw new CliException(name + ": unsupported input (expected a shader — .ir, .spv, .vert, .frag, .comp — or a .s or .bin program)");
+        if (ShaderSources.isShader(path))
+            return compile(path, options, source).machine().program();
+        throw new CliException(name
+                + ": unsupported input (expected a shader — .ir, .spv, .vert, .frag, .comp — or a .s or .bin program)");
     }
 
     /** Compiles a shader (validated first) with the default pipeline. */
@@ -66,7 +68,8 @@ final class ProgramFiles {
         try {
             return Compiler.compile(s, options);
         } catch (CompileException e) {
-            throw new CliException(e.getMessage().startsWith(path.toString()) ? e.getMessage() : path + ": " + e.getMessage());
+            throw new CliException(
+                    e.getMessage().startsWith(path.toString()) ? e.getMessage() : path + ": " + e.getMessage());
         }
     }
 

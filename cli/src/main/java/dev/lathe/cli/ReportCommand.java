@@ -12,11 +12,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lathe report BEFORE.csv AFTER.csv}: shader-db's report.py on two corpus runs. */
-@Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Compare two `lathe shaderdb` runs like shader-db's report.py: totals, helped/HURT, their statistics,",
-                "95%% confidence intervals and a verdict per measurement (lower is better, except waves).",
-                "Example: lathe report before.csv after.csv --summary-only",
-                "With --totals: lathe report ir3.csv lathe.csv --totals -m instructions,nops,mov,waves"})
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Compare two `lathe shaderdb` runs like shader-db's report.py: totals, helped/HURT, their statistics,",
+            "95%% confidence intervals and a verdict per measurement (lower is better, except waves).",
+            "Example: lathe report before.csv after.csv --summary-only",
+            "With --totals: lathe report ir3.csv lathe.csv --totals -m instructions,nops,mov,waves"
+        })
 final class ReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -27,17 +31,28 @@ final class ReportCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "AFTER.csv")
     Path after;
 
-    @Option(names = {"-m", "--measurements"}, paramLabel = "LIST", split = ",", description = "the measurements to report (default: all)")
+    @Option(
+            names = {"-m", "--measurements"},
+            paramLabel = "LIST",
+            split = ",",
+            description = "the measurements to report (default: all)")
     List<String> measurements;
 
-    @Option(names = {"-s", "--summary-only"}, description = "no per-shader helped/HURT lines")
+    @Option(
+            names = {"-s", "--summary-only"},
+            description = "no per-shader helped/HURT lines")
     boolean summaryOnly;
 
-    @Option(names = {"-c", "--changes-only"}, description = "only measurements that changed")
+    @Option(
+            names = {"-c", "--changes-only"},
+            description = "only measurements that changed")
     boolean changesOnly;
 
-    @Option(names = {"-t", "--totals"}, description = "instead: plain totals over every shader both runs compiled (loop counts not "
-            + "compared), as a Markdown table with the ratio after/before, and the shaders whose waves went down")
+    @Option(
+            names = {"-t", "--totals"},
+            description =
+                    "instead: plain totals over every shader both runs compiled (loop counts not "
+                            + "compared), as a Markdown table with the ratio after/before, and the shaders whose waves went down")
     boolean totals;
 
     @Override
@@ -45,14 +60,19 @@ final class ReportCommand implements Callable<Integer> {
         List<String> ms = measurements == null ? ResultsCsv.MEASUREMENTS : measurements;
         for (String m : ms) {
             if (!ResultsCsv.MEASUREMENTS.contains(m)) {
-                throw new CliException("lathe report: unknown measurement '" + m + "' (known: " + String.join(", ", ResultsCsv.MEASUREMENTS) + ")");
+                throw new CliException("lathe report: unknown measurement '" + m + "' (known: "
+                        + String.join(", ", ResultsCsv.MEASUREMENTS) + ")");
             }
         }
         try {
             List<ResultsCsv.Row> b = ResultsCsv.read(before.toString(), ShaderFiles.readText(before));
             List<ResultsCsv.Row> a = ResultsCsv.read(after.toString(), ShaderFiles.readText(after));
-            spec.commandLine().getOut().print(totals ? Report.totals(b, a, ms)
-                    : Report.render(b, a, new Report.Options(ms, summaryOnly, changesOnly)));
+            spec.commandLine()
+                    .getOut()
+                    .print(
+                            totals
+                                    ? Report.totals(b, a, ms)
+                                    : Report.render(b, a, new Report.Options(ms, summaryOnly, changesOnly)));
             return 0;
         } catch (IllegalArgumentException e) {
             throw new CliException("lathe report: " + e.getMessage());

@@ -18,12 +18,19 @@ import picocli.CommandLine.Option;
  * ({@code --disable-rules pack_hi,pack_lo} on the fp64 shaders, the pack_double_2x32_split_y discussion of 2016, docs/BACKGROUND.md).
  */
 final class RuleSwitches {
-    @Option(names = "--rules-jar", paramLabel = "JAR", description = "also register the rule passes of this jar (or classes directory) "
-            + "built with lathe-maven-plugin; repeatable")
+    @Option(
+            names = "--rules-jar",
+            paramLabel = "JAR",
+            description = "also register the rule passes of this jar (or classes directory) "
+                    + "built with lathe-maven-plugin; repeatable")
     List<Path> jars = List.of();
 
-    @Option(names = "--disable-rules", paramLabel = "NAMES", split = ",", description = "never apply these rules (names as --rule-stats and "
-            + "lathe rules check print them), in whichever rule file they are")
+    @Option(
+            names = "--disable-rules",
+            paramLabel = "NAMES",
+            split = ",",
+            description = "never apply these rules (names as --rule-stats and "
+                    + "lathe rules check print them), in whichever rule file they are")
     List<String> disabled = List.of();
 
     /** The passes: Lathe's, the jars', with the disabled rules off; a CliException naming the command on a bad jar or name. */

@@ -29,7 +29,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lathe rules …}: work with rule files. */
-@Command(name = "rules", mixinStandardHelpOptions = true, description = "Work with rule files.",
+@Command(
+        name = "rules",
+        mixinStandardHelpOptions = true,
+        description = "Work with rule files.",
         subcommands = {RulesCommand.Check.class, RulesCommand.Prove.class})
 final class RulesCommand implements Runnable {
     @Spec
@@ -37,12 +40,17 @@ final class RulesCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), "missing subcommand (try: lathe rules check --help)");
+        throw new picocli.CommandLine.ParameterException(
+                spec.commandLine(), "missing subcommand (try: lathe rules check --help)");
     }
 
     /** The options both commands take: which bit sizes, and how many rules at once. */
     static final class SizesAndJobs {
-        @Option(names = "--bits", paramLabel = "LIST", split = ",", description = "bit sizes, e.g. 8,16,32,64 (default: all)")
+        @Option(
+                names = "--bits",
+                paramLabel = "LIST",
+                split = ",",
+                description = "bit sizes, e.g. 8,16,32,64 (default: all)")
         List<Integer> bits;
 
         @Option(names = "--jobs", paramLabel = "N", description = "rules at once (default: the number of cores)")
@@ -53,7 +61,8 @@ final class RulesCommand implements Runnable {
             if (bits == null) return 31;
             int sizes = 0;
             for (int b : bits) {
-                if (!Bits.isValidBitSize(b)) throw new CliException(command + ": --bits: " + b + " is not a bit size (1, 8, 16, 32 or 64)");
+                if (!Bits.isValidBitSize(b))
+                    throw new CliException(command + ": --bits: " + b + " is not a bit size (1, 8, 16, 32 or 64)");
                 sizes |= Bits.sizeFlag(b);
             }
             return sizes;
@@ -65,7 +74,8 @@ final class RulesCommand implements Runnable {
         }
 
         /** {@link RuleJobs#forEach}, a failure of the work said as the command's error. */
-        <T> void forEachRule(String failure, int jobs, List<CheckedRule> rules, Function<CheckedRule, T> work, Consumer<T> report)
+        <T> void forEachRule(
+                String failure, int jobs, List<CheckedRule> rules, Function<CheckedRule, T> work, Consumer<T> report)
                 throws InterruptedException {
             try {
                 RuleJobs.forEach(jobs, rules, work, report);
@@ -77,11 +87,15 @@ final class RulesCommand implements Runnable {
 
     /** How rules are proved: the solver's budget and where answers are kept. */
     static final class ProofOptions {
-        @Option(names = "--timeout-ms", paramLabel = "N",
+        @Option(
+                names = "--timeout-ms",
+                paramLabel = "N",
                 description = "the solver's time for each rule at each bit size (default ${DEFAULT-VALUE})")
         int timeoutMs = RuleProver.Settings.defaults().timeoutMs();
 
-        @Option(names = "--proof-cache", paramLabel = "DIR",
+        @Option(
+                names = "--proof-cache",
+                paramLabel = "DIR",
                 description = "where proofs are kept, so that an unchanged rule is not proved again "
                         + "(default: $XDG_CACHE_HOME/lathe/proofs, or ~/.cache/lathe/proofs)")
         Path cacheDir;
@@ -98,7 +112,8 @@ final class RulesCommand implements Runnable {
             if (noCache) return new ProofCache(null);
             if (cacheDir != null) return new ProofCache(cacheDir);
             String xdg = System.getenv("XDG_CACHE_HOME");
-            Path base = xdg != null && !xdg.isEmpty() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
+            Path base =
+                    xdg != null && !xdg.isEmpty() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
             return new ProofCache(base.resolve("lathe").resolve("proofs"));
         }
     }
@@ -128,7 +143,8 @@ final class RulesCommand implements Runnable {
             if (!r.ok()) errors.append(errors.length() > 0 ? "\n" : "").append(r.renderAll());
             else if (!r.warnings().isEmpty()) warnings.append(r.renderAll()).append('\n');
             String duplicate = RuleCompilerMain.duplicatePass(r.file().passName(), f.toString(), text, owners);
-            if (duplicate != null) errors.append(errors.length() > 0 ? "\n" : "").append(duplicate);
+            if (duplicate != null)
+                errors.append(errors.length() > 0 ? "\n" : "").append(duplicate);
             rules.addAll(r.file().rules());
         }
         if (errors.length() > 0) throw new CliException(errors.toString());
@@ -138,14 +154,18 @@ final class RulesCommand implements Runnable {
     }
 
     /** {@code lathe rules prove FILE…}: the SMT prover. */
-    @Command(name = "prove", mixinStandardHelpOptions = true,
-            description = {"Prove exact rules (=>) with the Z3 SMT solver: for every bit size a rule admits, the solver "
-                    + "looks for any input on which the pattern and the replacement differ under the op table's semantics "
-                    + "and the NaN contract. Each rule is 'proved', 'REFUTED' (with a counterexample checked against the op "
-                    + "table, printed as 'rules check' prints one), 'unknown' (the solver's time ran out at some size) or "
-                    + "'tested' (an inexact rule, or an op with no SMT encoding: the sampling check stands). "
-                    + "Exits with 1 if a rule is refuted.",
-                    "Example: lathe rules prove rules/algebraic.rules --timeout-ms 5000"})
+    @Command(
+            name = "prove",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Prove exact rules (=>) with the Z3 SMT solver: for every bit size a rule admits, the solver "
+                        + "looks for any input on which the pattern and the replacement differ under the op table's semantics "
+                        + "and the NaN contract. Each rule is 'proved', 'REFUTED' (with a counterexample checked against the op "
+                        + "table, printed as 'rules check' prints one), 'unknown' (the solver's time ran out at some size) or "
+                        + "'tested' (an inexact rule, or an op with no SMT encoding: the sampling check stands). "
+                        + "Exits with 1 if a rule is refuted.",
+                "Example: lathe rules prove rules/algebraic.rules --timeout-ms 5000"
+            })
     static final class Prove implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -171,23 +191,27 @@ final class RulesCommand implements Runnable {
                 tally.add(p);
                 out.println(proofTag(p) + " " + p.message());
             });
-            out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + tally + " (" + settings.timeoutMs()
-                    + " ms per rule and size)");
+            out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + tally + " ("
+                    + settings.timeoutMs() + " ms per rule and size)");
             out.flush();
             return tally.wrong() > 0 ? 1 : 0;
         }
     }
 
     /** {@code lathe rules check FILE…}: the soundness checker. */
-    @Command(name = "check", mixinStandardHelpOptions = true,
-            description = {"Check rules for soundness: evaluate each rule's pattern and replacement with the op table on "
-                    + "edge values, one value of each float class and random inputs (exhaustively at 8 bits for small "
-                    + "integer rules), at every bit size the rule admits; and ask the SMT prover about it, as "
-                    + "'rules prove' does (answers are kept in the proof cache; --no-prove samples only). Prints one "
-                    + "line per rule, its sampling verdict then its proof (proved, tested, unknown, REFUTED), and a "
-                    + "summary; exits with 1 if a rule is unsound or refuted, and with 2 if no rule could be checked at "
-                    + "the sizes asked for (--bits): a run that showed nothing sound must not pass a script for one that did.",
-                    "Example: lathe rules check rules/*.rules"})
+    @Command(
+            name = "check",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Check rules for soundness: evaluate each rule's pattern and replacement with the op table on "
+                        + "edge values, one value of each float class and random inputs (exhaustively at 8 bits for small "
+                        + "integer rules), at every bit size the rule admits; and ask the SMT prover about it, as "
+                        + "'rules prove' does (answers are kept in the proof cache; --no-prove samples only). Prints one "
+                        + "line per rule, its sampling verdict then its proof (proved, tested, unknown, REFUTED), and a "
+                        + "summary; exits with 1 if a rule is unsound or refuted, and with 2 if no rule could be checked at "
+                        + "the sizes asked for (--bits): a run that showed nothing sound must not pass a script for one that did.",
+                "Example: lathe rules check rules/*.rules"
+            })
     static final class Check implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -195,10 +219,16 @@ final class RulesCommand implements Runnable {
         @Parameters(paramLabel = "FILE.rules", arity = "1..*", description = "rule files")
         List<Path> files;
 
-        @Option(names = "--samples", paramLabel = "N", description = "random inputs per rule and bit size (default ${DEFAULT-VALUE})")
+        @Option(
+                names = "--samples",
+                paramLabel = "N",
+                description = "random inputs per rule and bit size (default ${DEFAULT-VALUE})")
         int samples = SoundnessChecker.Settings.defaults().samples();
 
-        @Option(names = "--seed", paramLabel = "S", description = "the random seed (printed in the summary; default ${DEFAULT-VALUE})")
+        @Option(
+                names = "--seed",
+                paramLabel = "S",
+                description = "the random seed (printed in the summary; default ${DEFAULT-VALUE})")
         long seed = SoundnessChecker.Settings.defaults().seed();
 
         @Option(names = "--no-prove", description = "sample only: do not ask the SMT prover")
@@ -227,27 +257,34 @@ final class RulesCommand implements Runnable {
             ProofTally tally = new ProofTally();
             long[] inputs = {0};
             List<String> refutations = new ArrayList<>();
-            run.forEachRule("lathe rules check: the checker failed", jobs, rules,
-                    r -> new Checked(checker.check(r), cache == null ? null : cache.prove(proving, r)), c -> {
-                Verdict v = c.verdict();
-                inputs[0] += v.checked();
-                counts[v.kind().ordinal()]++;
-                String tag = switch (v.kind()) {
-                    case SOUND -> "sound    ";
-                    case UNSOUND -> "UNSOUND  ";
-                    case UNCHECKED -> "unchecked";
-                };
-                out.println(tag + " " + proofTag(c.proof()) + " " + v.message());
-                if (c.proof() != null) {
-                    tally.add(c.proof());
-                    if (c.proof().wrong()) refutations.add(proofTag(c.proof()) + " " + c.proof().message());
-                }
-            });
+            run.forEachRule(
+                    "lathe rules check: the checker failed",
+                    jobs,
+                    rules,
+                    r -> new Checked(checker.check(r), cache == null ? null : cache.prove(proving, r)),
+                    c -> {
+                        Verdict v = c.verdict();
+                        inputs[0] += v.checked();
+                        counts[v.kind().ordinal()]++;
+                        String tag = switch (v.kind()) {
+                            case SOUND -> "sound    ";
+                            case UNSOUND -> "UNSOUND  ";
+                            case UNCHECKED -> "unchecked";
+                        };
+                        out.println(tag + " " + proofTag(c.proof()) + " " + v.message());
+                        if (c.proof() != null) {
+                            tally.add(c.proof());
+                            if (c.proof().wrong())
+                                refutations.add(
+                                        proofTag(c.proof()) + " " + c.proof().message());
+                        }
+                    });
             for (String r : refutations) out.println(r);
             int sound = counts[Verdict.Kind.SOUND.ordinal()], unsound = counts[Verdict.Kind.UNSOUND.ordinal()];
             int unchecked = counts[Verdict.Kind.UNCHECKED.ordinal()];
-            out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + sound + " sound, " + unsound + " UNSOUND, " + unchecked + " unchecked; "
-                    + inputs[0] + " inputs compared (seed " + seed + ", " + samples + " samples per size)");
+            out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + sound + " sound, " + unsound
+                    + " UNSOUND, " + unchecked + " unchecked; " + inputs[0] + " inputs compared (seed " + seed + ", "
+                    + samples + " samples per size)");
             if (cache != null) {
                 out.println("proofs: " + tally + " (" + proving.timeoutMs()
                         + " ms per rule and size; " + cache.provedNow() + " new, " + (rules.size() - cache.provedNow())
@@ -255,8 +292,10 @@ final class RulesCommand implements Runnable {
             }
             out.flush();
             if (sound + unsound == 0 && unchecked > 0) {
-                throw new CliException("lathe rules check: no rule could be checked at the requested sizes "
-                        + "(see the unchecked lines): nothing was shown sound", 2);
+                throw new CliException(
+                        "lathe rules check: no rule could be checked at the requested sizes "
+                                + "(see the unchecked lines): nothing was shown sound",
+                        2);
             }
             return unsound > 0 || !refutations.isEmpty() ? 1 : 0;
         }

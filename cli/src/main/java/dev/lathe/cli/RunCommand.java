@@ -15,11 +15,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lathe run FILE.ir --input NAME=VALUES …}: the interpreter. */
-@Command(name = "run", mixinStandardHelpOptions = true,
-        description = {"Run a shader in the IR interpreter and print its outputs and buffers.",
-                "Values are comma-separated: 1.5, -2, 0x3f800000 (raw bits), inf, nan, true.",
-                "Anything not given reads as zero.",
-                "Example: lathe run examples/ir/lambert.ir --input normal=0,0,1 --input light_dir=0,0.6,0.8"})
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run a shader in the IR interpreter and print its outputs and buffers.",
+            "Values are comma-separated: 1.5, -2, 0x3f800000 (raw bits), inf, nan, true.",
+            "Anything not given reads as zero.",
+            "Example: lathe run examples/ir/lambert.ir --input normal=0,0,1 --input light_dir=0,0.6,0.8"
+        })
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

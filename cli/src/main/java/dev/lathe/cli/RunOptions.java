@@ -14,33 +14,54 @@ import picocli.CommandLine.Option;
  * (the simulator), so both take the same options and mean the same by them.
  */
 final class RunOptions {
-    @Option(names = "--input", paramLabel = "NAME=VALUES", description = "an input or uniform value (arrays: every element)")
+    @Option(
+            names = "--input",
+            paramLabel = "NAME=VALUES",
+            description = "an input or uniform value (arrays: every element)")
     List<String> inputs = new ArrayList<>();
 
-    @Option(names = "--buffer", paramLabel = "NAME=VALUES", description = "initial buffer contents, in the buffer's element type")
+    @Option(
+            names = "--buffer",
+            paramLabel = "NAME=VALUES",
+            description = "initial buffer contents, in the buffer's element type")
     List<String> buffers = new ArrayList<>();
 
     @Option(names = "--buffer-size", paramLabel = "NAME=BYTES", description = "a zero-filled buffer of BYTES bytes")
     List<String> bufferSizes = new ArrayList<>();
 
-    @Option(names = "--texture", paramLabel = "NAME=SIZE:VALUES",
-            description = "texels, 4 components each, row by row; SIZE is W (1d), WxH (2d) or WxHxD (3d); NAME[K] is element K of an array of textures")
+    @Option(
+            names = "--texture",
+            paramLabel = "NAME=SIZE:VALUES",
+            description =
+                    "texels, 4 components each, row by row; SIZE is W (1d), WxH (2d) or WxHxD (3d); NAME[K] is element K of an array of textures")
     List<String> textures = new ArrayList<>();
 
-    @Option(names = "--device-memory", paramLabel = "[TYPE:]VALUES",
-            description = "device memory (buffer_reference pointers) from address 0x100000000 on, as values of TYPE (default u32)")
+    @Option(
+            names = "--device-memory",
+            paramLabel = "[TYPE:]VALUES",
+            description =
+                    "device memory (buffer_reference pointers) from address 0x100000000 on, as values of TYPE (default u32)")
     String deviceMemory;
 
-    @Option(names = "--invocation", paramLabel = "X,Y,Z", description = "compute: the local invocation id (default 0,0,0)")
+    @Option(
+            names = "--invocation",
+            paramLabel = "X,Y,Z",
+            description = "compute: the local invocation id (default 0,0,0)")
     String invocation;
 
     @Option(names = "--workgroup", paramLabel = "X,Y,Z", description = "compute: the workgroup id (default 0,0,0)")
     String workgroup;
 
-    @Option(names = "--dispatch", paramLabel = "X,Y,Z", description = "compute: run every invocation of X*Y*Z workgroups in order")
+    @Option(
+            names = "--dispatch",
+            paramLabel = "X,Y,Z",
+            description = "compute: run every invocation of X*Y*Z workgroups in order")
     String dispatch;
 
-    @Option(names = "--frag-coord", paramLabel = "X,Y,Z,W", description = "fragment: the fragment position (default 0.5,0.5,0,1)")
+    @Option(
+            names = "--frag-coord",
+            paramLabel = "X,Y,Z,W",
+            description = "fragment: the fragment position (default 0.5,0.5,0,1)")
     String fragCoord;
 
     @Option(names = "--back-face", description = "fragment: the primitive faces away (front_face is false)")
@@ -52,7 +73,10 @@ final class RunOptions {
     @Option(names = "--instance-id", paramLabel = "N", description = "vertex: the instance id")
     int instanceId;
 
-    @Option(names = "--iteration-limit", paramLabel = "N", description = "stop after N loop iterations (default ${DEFAULT-VALUE})")
+    @Option(
+            names = "--iteration-limit",
+            paramLabel = "N",
+            description = "stop after N loop iterations (default ${DEFAULT-VALUE})")
     long iterationLimit = Interpreter.DEFAULT_ITERATION_LIMIT;
 
     @Option(names = "--hex", description = "also print the raw bits of every value")
@@ -109,7 +133,8 @@ final class RunOptions {
         if (dispatch == null) return null;
         int[] g = RunValues.parseTriple("--dispatch", dispatch, 1);
         long total = (long) g[0] * g[1] * g[2] * s.workgroupSize()[0] * s.workgroupSize()[1] * s.workgroupSize()[2];
-        if (total == 0 || total > 1 << 22) throw new IllegalArgumentException("--dispatch: 1 to 4194304 invocations in all");
+        if (total == 0 || total > 1 << 22)
+            throw new IllegalArgumentException("--dispatch: 1 to 4194304 invocations in all");
         return g;
     }
 }

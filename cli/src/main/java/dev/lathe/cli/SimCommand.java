@@ -16,11 +16,15 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lathe sim FILE.s|FILE.bin --input …}: the simulator, with the options of {@code lathe run}. */
-@Command(name = "sim", mixinStandardHelpOptions = true,
-        description = {"Run a machine program in the simulator and print its outputs and buffers as `lathe run` does.",
-                "Latency violations stop it with 'hazard at pc N'. --iteration-limit is ignored: the simulator stops "
-                        + "after 50 million instructions.",
-                "Example: lathe sim examples/ir/lambert.ir --input normal=0,0,1 --input light_dir=0,0.6,0.8"})
+@Command(
+        name = "sim",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run a machine program in the simulator and print its outputs and buffers as `lathe run` does.",
+            "Latency violations stop it with 'hazard at pc N'. --iteration-limit is ignored: the simulator stops "
+                    + "after 50 million instructions.",
+            "Example: lathe sim examples/ir/lambert.ir --input normal=0,0,1 --input light_dir=0,0.6,0.8"
+        })
 final class SimCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -45,8 +49,14 @@ final class SimCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Program p = ProgramFiles.load(file, source, rules.apply(Compiler.Options.defaults().withMachine(machine.passes())
-                .withAllocation(machine.allocation("lathe sim")), "lathe sim"));
+        Program p = ProgramFiles.load(
+                file,
+                source,
+                rules.apply(
+                        Compiler.Options.defaults()
+                                .withMachine(machine.passes())
+                                .withAllocation(machine.allocation("lathe sim")),
+                        "lathe sim"));
         try {
             ShaderInputs in = run.inputs(p.shader());
             Simulator sim = new Simulator(p);
@@ -54,8 +64,10 @@ final class SimCommand implements Callable<Integer> {
             Simulator.Result r = g != null ? sim.dispatch(in, g[0], g[1], g[2]) : sim.run(in);
             spec.commandLine().getOut().print(RunValues.format(p.shader(), r.outputs(), run.hex));
             if (cycles) {
-                spec.commandLine().getOut().println("cycles " + r.cycles() + ", sstall " + r.sstall() + ", systall " + r.systall()
-                        + ", instructions executed " + r.instructions());
+                spec.commandLine()
+                        .getOut()
+                        .println("cycles " + r.cycles() + ", sstall " + r.sstall() + ", systall " + r.systall()
+                                + ", instructions executed " + r.instructions());
             }
             return 0;
         } catch (IllegalArgumentException e) {

@@ -9,9 +9,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code lathe validate FILE.ir…}: parse and run the validator. */
-@Command(name = "validate", mixinStandardHelpOptions = true,
-        description = {"Check shaders: syntax, SSA dominance, use lists, op types and sizes, phis, jumps, "
-                + "control-flow structure. Prints 'FILE: ok' or every error with its location."})
+@Command(
+        name = "validate",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Check shaders: syntax, SSA dominance, use lists, op types and sizes, phis, jumps, "
+                    + "control-flow structure. Prints 'FILE: ok' or every error with its location."
+        })
 final class ValidateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

@@ -30,7 +30,8 @@ final class VulkanCheck {
     private VulkanCheck() {}
 
     /** Runs the check; false when a shader disagreed or crashed the driver. */
-    static boolean run(List<Path> files, String targetEnv, int wanted, String device, int timeoutSeconds, PrintWriter out) {
+    static boolean run(
+            List<Path> files, String targetEnv, int wanted, String device, int timeoutSeconds, PrintWriter out) {
         Map<VulkanOracle.Verdict.Kind, Integer> counts = new EnumMap<>(VulkanOracle.Verdict.Kind.class);
         int skipped = 0;
         Worker w = null;
@@ -52,8 +53,11 @@ final class VulkanCheck {
                     continue;
                 } else {
                     String[] p = answer.split("\t", 4);
-                    v = new VulkanOracle.Verdict(VulkanOracle.Verdict.Kind.valueOf(p[0]), p[3].isEmpty() ? null : VulkanWorker.unescape(p[3]),
-                            Integer.parseInt(p[1]), Long.parseLong(p[2]));
+                    v = new VulkanOracle.Verdict(
+                            VulkanOracle.Verdict.Kind.valueOf(p[0]),
+                            p[3].isEmpty() ? null : VulkanWorker.unescape(p[3]),
+                            Integer.parseInt(p[1]),
+                            Long.parseLong(p[2]));
                 }
                 counts.merge(v.kind(), 1, Integer::sum);
                 String prefix = switch (v.kind()) {
@@ -71,9 +75,11 @@ final class VulkanCheck {
         int crashed = counts.getOrDefault(VulkanOracle.Verdict.Kind.CRASHED, 0);
         out.println("vulkan: " + counts.getOrDefault(VulkanOracle.Verdict.Kind.AGREE, 0) + " agree, "
                 + counts.getOrDefault(VulkanOracle.Verdict.Kind.DISAGREE, 0) + " disagree, "
-                + counts.getOrDefault(VulkanOracle.Verdict.Kind.TOO_FEW_DECIDED, 0) + " with too few decided input sets, "
+                + counts.getOrDefault(VulkanOracle.Verdict.Kind.TOO_FEW_DECIDED, 0)
+                + " with too few decided input sets, "
                 + counts.getOrDefault(VulkanOracle.Verdict.Kind.NOT_RUN, 0) + " not run"
-                + (crashed > 0 ? ", " + crashed + " crashed the driver" : "") + (skipped > 0 ? ", " + skipped + " textual IR skipped" : ""));
+                + (crashed > 0 ? ", " + crashed + " crashed the driver" : "")
+                + (skipped > 0 ? ", " + skipped + " textual IR skipped" : ""));
         return counts.getOrDefault(VulkanOracle.Verdict.Kind.DISAGREE, 0) == 0 && crashed == 0;
     }
 
@@ -84,6 +90,7 @@ final class VulkanCheck {
         final java.util.concurrent.BlockingQueue<String> lines = new java.util.concurrent.LinkedBlockingQueue<>();
         /** A line that stands for the end of the worker's output. */
         static final String END = new String("end"); // compared by identity: no line read is this object
+
         final int timeoutSeconds;
         boolean hung;
         final Writer to;
@@ -93,7 +100,11 @@ final class VulkanCheck {
             this.timeoutSeconds = timeoutSeconds;
             List<String> cmd = new ArrayList<>();
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData", "-XX:-CreateCoredumpOnCrash",
+            cmd.addAll(List.of(
+                    "-XX:TieredStopAtLevel=1",
+                    "-XX:+UseSerialGC",
+                    "-XX:-UsePerfData",
+                    "-XX:-CreateCoredumpOnCrash",
                     "-XX:ErrorFile=" + Path.of(System.getProperty("java.io.tmpdir"), "lathe-vulkan-hs_err_pid%p.log")));
             boolean assertions = false;
             assert assertions = true; // the precision model checks itself under -ea (tests): so does the worker then
@@ -102,31 +113,46 @@ final class VulkanCheck {
                 String value = System.getProperty(hook);
                 if (value != null) cmd.add("-D" + hook + "=" + value);
             }
-            cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), VulkanWorker.class.getName(), Integer.toString(wanted),
-                    device == null ? "-" : device, targetEnv == null ? "-" : targetEnv));
+            cmd.addAll(List.of(
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    VulkanWorker.class.getName(),
+                    Integer.toString(wanted),
+                    device == null ? "-" : device,
+                    targetEnv == null ? "-" : targetEnv));
             try {
-                process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+                process = new ProcessBuilder(cmd)
+                        .redirectError(ProcessBuilder.Redirect.INHERIT)
+                        .start();
             } catch (IOException e) {
-                throw new CliException("lathe shaderdb: --check-vulkan: could not start the oracle's process: " + e.getMessage());
+                throw new CliException(
+                        "lathe shaderdb: --check-vulkan: could not start the oracle's process: " + e.getMessage());
             }
-            BufferedReader from = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            Thread reader = new Thread(() -> {
-                try {
-                    for (String line; (line = from.readLine()) != null; ) lines.add(line);
-                } catch (IOException e) {
-                    // as the end
-                }
-                lines.add(END);
-            }, "lathe-vulkan-worker-output");
+            BufferedReader from =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            Thread reader = new Thread(
+                    () -> {
+                        try {
+                            for (String line; (line = from.readLine()) != null; ) lines.add(line);
+                        } catch (IOException e) {
+                            // as the end
+                        }
+                        lines.add(END);
+                    },
+                    "lathe-vulkan-worker-output");
             reader.setDaemon(true);
             reader.start();
             to = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
             // starting a JVM and a device is not a shader's run: it gets two minutes at least
             String first = next(VulkanWorker.DEVICE, VulkanWorker.UNAVAILABLE, Math.max(timeoutSeconds, 120));
-            if (first == null) throw new CliException("lathe shaderdb: --check-vulkan: the oracle's process ended before it opened a device: " + death());
+            if (first == null)
+                throw new CliException(
+                        "lathe shaderdb: --check-vulkan: the oracle's process ended before it opened a device: "
+                                + death());
             if (first.startsWith(VulkanWorker.UNAVAILABLE)) {
                 close();
-                throw new CliException("lathe shaderdb: --check-vulkan: " + VulkanWorker.unescape(first.substring(VulkanWorker.UNAVAILABLE.length())));
+                throw new CliException("lathe shaderdb: --check-vulkan: "
+                        + VulkanWorker.unescape(first.substring(VulkanWorker.UNAVAILABLE.length())));
             }
             this.device = VulkanWorker.unescape(first.substring(VulkanWorker.DEVICE.length()));
         }
@@ -150,7 +176,7 @@ final class VulkanCheck {
          */
         private String next(String marker, String other, int seconds) {
             try {
-                for (;;) {
+                for (; ; ) {
                     String line = lines.poll(seconds, java.util.concurrent.TimeUnit.SECONDS);
                     if (line == null) {
                         hung = true;
@@ -188,9 +214,13 @@ final class VulkanCheck {
                 process.destroyForcibly();
                 return "interrupted";
             }
-            if (hung) return "no answer in " + timeoutSeconds + " s (--vulkan-timeout): the oracle's process was killed; the next shader runs in a new one";
+            if (hung)
+                return "no answer in " + timeoutSeconds
+                        + " s (--vulkan-timeout): the oracle's process was killed; the next shader runs in a new one";
             String how = code > 128 ? "killed by signal " + (code - 128) : "exit code " + code;
-            if (code == 134) how += " (an abort, or a crash the JVM reported: " + Path.of(System.getProperty("java.io.tmpdir"), "lathe-vulkan-hs_err_pid*.log") + ")";
+            if (code == 134)
+                how += " (an abort, or a crash the JVM reported: "
+                        + Path.of(System.getProperty("java.io.tmpdir"), "lathe-vulkan-hs_err_pid*.log") + ")";
             return "the oracle's process ended with " + how + " running it; the next shader runs in a new one";
         }
 

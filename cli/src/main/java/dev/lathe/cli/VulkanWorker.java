@@ -45,7 +45,8 @@ final class VulkanWorker {
         int wanted = Integer.parseInt(args[0]);
         String device = args[1].equals("-") ? null : args[1];
         String targetEnv = args[2].equals("-") ? null : args[2];
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+        PrintStream out =
+                new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
         VulkanDevice vk;
         try {
             vk = VulkanDevice.create(device);
@@ -61,7 +62,10 @@ final class VulkanWorker {
                 if (crashOn != null && line.contains(crashOn)) org.lwjgl.system.JNI.callV(0L);
                 if (hangOn != null && line.contains(hangOn)) Thread.sleep(Long.MAX_VALUE);
                 VulkanOracle.Verdict v = verdict(vk, Path.of(line), targetEnv, wanted);
-                out.println(VERDICT + (v == null ? SKIPPED : v.kind() + "\t" + v.decided() + "\t" + v.seeds() + "\t" + escape(v.detail())));
+                out.println(VERDICT
+                        + (v == null
+                                ? SKIPPED
+                                : v.kind() + "\t" + v.decided() + "\t" + v.seeds() + "\t" + escape(v.detail())));
             }
         }
     }
@@ -72,11 +76,13 @@ final class VulkanWorker {
             byte[] spirv = ShaderSources.spirvOf(f, targetEnv);
             if (spirv == null) return null;
             dev.lathe.ir.Shader shader = SpirvFrontend.read(f.toString(), spirv);
-            java.util.function.BiFunction<dev.lathe.ir.interp.ShaderInputs, Integer, dev.lathe.ir.interp.ShaderOutputs> binary;
+            java.util.function.BiFunction<dev.lathe.ir.interp.ShaderInputs, Integer, dev.lathe.ir.interp.ShaderOutputs>
+                    binary;
             try {
                 binary = dev.lathe.driver.shaderdb.DifferentialCheck.binary(shader);
             } catch (RuntimeException e) {
-                binary = null; // the target does not take it (the corpus run says why): the device and the interpreter still meet
+                binary = null; // the target does not take it (the corpus run says why): the device and the interpreter
+                // still meet
             }
             return VulkanOracle.check(vk, spirv, shader, wanted, 16 * wanted, 2, null, binary);
         } catch (ShaderSources.SourceException | SpirvException e) {

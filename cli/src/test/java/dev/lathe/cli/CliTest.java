@@ -59,15 +59,23 @@ class CliTest {
     @Test
     void aDriverCrashCostsOneShader() throws IOException {
         Result r = withWorkerHook(VulkanWorker.CRASH_ON, "a_crash");
-        assertTrue(r.out().contains("CRASHED vulkan ") && r.out().contains("a_crash.frag.spv: crashed the driver: the oracle's process ended with "), r.out());
-        assertTrue(r.out().contains("vulkan: 1 agree, 0 disagree, 0 with too few decided input sets, 0 not run, 1 crashed the driver"), r.out());
+        assertTrue(
+                r.out().contains("CRASHED vulkan ")
+                        && r.out().contains("a_crash.frag.spv: crashed the driver: the oracle's process ended with "),
+                r.out());
+        assertTrue(
+                r.out()
+                        .contains(
+                                "vulkan: 1 agree, 0 disagree, 0 with too few decided input sets, 0 not run, 1 crashed the driver"),
+                r.out());
     }
 
     /** A driver that hangs is killed after --vulkan-timeout, and costs one shader too (the test hook {@code lathe.vulkan.hang-on}). */
     @Test
     void aHungDriverCostsOneShader() throws IOException {
         Result r = withWorkerHook(VulkanWorker.HANG_ON, "a_hang", "--vulkan-timeout", "3");
-        assertTrue(r.out().contains("a_hang.frag.spv: crashed the driver: no answer in 3 s (--vulkan-timeout)"), r.out());
+        assertTrue(
+                r.out().contains("a_hang.frag.spv: crashed the driver: no answer in 3 s (--vulkan-timeout)"), r.out());
         Result bad = lathe("shaderdb", dir.toString(), "--check-vulkan", "2", "--vulkan-timeout", "0");
         assertTrue(bad.code() != 0 && bad.err().contains("--vulkan-timeout must be at least 1"), bad.err());
         noStackTrace(bad);
@@ -79,11 +87,15 @@ class CliTest {
      * exits 1, and the second shader, in a new worker, agrees.
      */
     private Result withWorkerHook(String property, String name, String... more) throws IOException {
-        Path shaders = Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
+        Path shaders = Path.of(System.getProperty("lathe.root", ".."))
+                .toAbsolutePath()
+                .normalize()
+                .resolve("examples/shaders");
         Path corpus = Files.createTempDirectory(dir, "worker"); // not named NAME: the hook matches the path
         Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve(name + ".frag.spv"));
         Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("b_lambert.frag.spv"));
-        List<String> args = new java.util.ArrayList<>(List.of("shaderdb", corpus.toString(), "--check-vulkan", "2", "--no-times"));
+        List<String> args =
+                new java.util.ArrayList<>(List.of("shaderdb", corpus.toString(), "--check-vulkan", "2", "--no-times"));
         args.addAll(List.of(more));
         System.setProperty(property, name);
         Result r;
@@ -105,32 +117,53 @@ class CliTest {
      */
     @Test
     void shaderdbChecksOnVulkan() throws IOException {
-        Path shaders = Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
+        Path shaders = Path.of(System.getProperty("lathe.root", ".."))
+                .toAbsolutePath()
+                .normalize()
+                .resolve("examples/shaders");
         Path corpus = Files.createDirectory(dir.resolve("corpus"));
         Files.copy(shaders.resolve("lambert.frag.spv"), corpus.resolve("lambert.frag.spv"));
         Files.writeString(corpus.resolve("x.ir"), SHADER);
         Result agree = lathe("shaderdb", corpus.toString(), "--check-vulkan", "4", "--no-times");
         assertEquals(0, agree.code(), agree.out() + agree.err());
         assertTrue(agree.out().contains("lambert.frag.spv: agree (4 decided sets of "), agree.out());
-        assertTrue(agree.out().contains("vulkan: 1 agree, 0 disagree, 0 with too few decided input sets, 0 not run, 1 textual IR skipped"), agree.out());
+        assertTrue(
+                agree.out()
+                        .contains(
+                                "vulkan: 1 agree, 0 disagree, 0 with too few decided input sets, 0 not run, 1 textual IR skipped"),
+                agree.out());
         Files.copy(shaders.resolve("cube_array.frag.spv"), corpus.resolve("cube_array.frag.spv"));
         // the deviation needs a layer near -2^31, which about one input set in twenty draws
         Result disagree = lathe("shaderdb", corpus.toString(), "--check-vulkan", "32", "--no-times");
         assertEquals(1, disagree.code(), disagree.out());
-        assertTrue(disagree.out().contains("DISAGREES vulkan ") && disagree.out().contains("cube_array.frag.spv: input set "), disagree.out());
+        assertTrue(
+                disagree.out().contains("DISAGREES vulkan ")
+                        && disagree.out().contains("cube_array.frag.spv: input set "),
+                disagree.out());
         Result devices = lathe("vulkan-devices");
         assertEquals(0, devices.code(), devices.err());
         assertTrue(devices.out().matches("(?s)0: .*, driver .*"), devices.out());
-        Result named = lathe("shaderdb", corpus.resolve("lambert.frag.spv").toString(), "--check-vulkan", "1", "--vulkan-device", "llvmpipe");
+        Result named = lathe(
+                "shaderdb",
+                corpus.resolve("lambert.frag.spv").toString(),
+                "--check-vulkan",
+                "1",
+                "--vulkan-device",
+                "llvmpipe");
         assertEquals(0, named.code(), named.out() + named.err());
         assertTrue(named.out().contains("vulkan: llvmpipe") && named.out().contains(", driver "), named.out());
         Result none = lathe("shaderdb", corpus.toString(), "--check-vulkan", "1", "--vulkan-device", "no such gpu");
-        assertTrue(none.code() != 0 && none.err().contains("no Vulkan device 'no such gpu'; the loader sees:") && none.err().contains("0: "), none.err());
+        assertTrue(
+                none.code() != 0
+                        && none.err().contains("no Vulkan device 'no such gpu'; the loader sees:")
+                        && none.err().contains("0: "),
+                none.err());
         noStackTrace(none);
         Result alone = lathe("shaderdb", corpus.toString(), "--vulkan-device", "0");
         assertTrue(alone.code() != 0 && alone.err().contains("--vulkan-device needs --check-vulkan N"), alone.err());
         Result bad = lathe("shaderdb", corpus.toString(), "--check-vulkan", "-1");
-        assertTrue(bad.code() != 0 && bad.err().contains("lathe shaderdb: --check-vulkan must be 0 or more"), bad.err());
+        assertTrue(
+                bad.code() != 0 && bad.err().contains("lathe shaderdb: --check-vulkan must be 0 or more"), bad.err());
         noStackTrace(bad);
     }
 
@@ -173,7 +206,8 @@ class CliTest {
         assertEquals(0, lathe("validate", good.toString()).code());
         Result r1 = lathe("validate", bad.toString());
         assertEquals(1, r1.code());
-        assertEquals(bad + ":6:30: error: 'q' is not a swizzle (use xyzw, or a–p beyond 4 components)",
+        assertEquals(
+                bad + ":6:30: error: 'q' is not a swizzle (use xyzw, or a–p beyond 4 components)",
                 r1.err().split("\n")[0]);
         Result r2 = lathe("validate", broken.toString());
         assertEquals(1, r2.code());
@@ -199,8 +233,10 @@ class CliTest {
                 """);
         Result r = lathe("run", p.toString());
         assertEquals(1, r.code());
-        assertEquals(p + ":4:3: error: uses a value whose definition 'vec1 32 %1 = load_const (0x3f800000 /* 1.0 */)'"
-                + " does not dominate it [ssa-dominance]\n", r.err());
+        assertEquals(
+                p + ":4:3: error: uses a value whose definition 'vec1 32 %1 = load_const (0x3f800000 /* 1.0 */)'"
+                        + " does not dominate it [ssa-dominance]\n",
+                r.err());
     }
 
     @Test
@@ -231,7 +267,8 @@ class CliTest {
         assertEquals(2, noCommand.code());
         Result compute = lathe("run", p.toString(), "--invocation", "0,0,0");
         assertEquals("lathe run: --invocation, --workgroup and --dispatch are for compute shaders\n", compute.err());
-        for (Result r : new Result[] {unknownInput, count, value, missing, ext, option, noCommand, compute}) noStackTrace(r);
+        for (Result r : new Result[] {unknownInput, count, value, missing, ext, option, noCommand, compute})
+            noStackTrace(r);
     }
 
     @Test
@@ -324,8 +361,15 @@ class CliTest {
         assertEquals(0, sim.code(), sim.err());
         assertEquals(lathe("run", x.toString(), "--input", "v=1.5,2").out(), sim.out());
         Result stats = lathe("compile", x.toString(), "--emit", "stats");
-        assertTrue(stats.out().startsWith("x.ir: ") && stats.out().contains(" inst, ") && stats.out().contains(" waves, "), stats.out());
-        Result unsupported = lathe("compile", file("y.ir", SHADER.replace("fadd %v.x, %v.y", "frem %v.x, %v.y")).toString());
+        assertTrue(
+                stats.out().startsWith("x.ir: ")
+                        && stats.out().contains(" inst, ")
+                        && stats.out().contains(" waves, "),
+                stats.out());
+        Result unsupported = lathe(
+                "compile",
+                file("y.ir", SHADER.replace("fadd %v.x, %v.y", "frem %v.x, %v.y"))
+                        .toString());
         assertEquals(1, unsupported.code());
         assertTrue(unsupported.err().contains("not supported by the target: frem"), unsupported.err());
         noStackTrace(unsupported);
@@ -338,8 +382,12 @@ class CliTest {
         assertEquals(0, r.code(), r.err());
         int after = r.out().indexOf("// after regalloc\nb0:\n"), fin = r.out().indexOf("// final\n.shader fragment");
         assertTrue(after >= 0 && fin > after, r.out());
-        assertFalse(r.out().substring(after, fin).matches("(?s).*\\bv\\d.*"), "virtual registers left after regalloc:\n" + r.out());
-        for (String pass : new String[] {"algebraic", "lower_alu_to_scalar", "isel", "regalloc", "linearize", "legalize", "total"}) {
+        assertFalse(
+                r.out().substring(after, fin).matches("(?s).*\\bv\\d.*"),
+                "virtual registers left after regalloc:\n" + r.out());
+        for (String pass :
+                new String[] {"algebraic", "lower_alu_to_scalar", "isel", "regalloc", "linearize", "legalize", "total"
+                }) {
             assertTrue(r.err().contains("\n" + pass + " "), pass + " in:\n" + r.err());
         }
         Result isel = lathe("compile", x.toString(), "--print-after", "isel");
@@ -350,7 +398,9 @@ class CliTest {
         }
         Result unknown = lathe("compile", x.toString(), "--print-after", "schedule");
         assertEquals(1, unknown.code());
-        assertTrue(unknown.err().startsWith("--print-after: unknown pass 'schedule' (IR passes: ") && unknown.err().contains("machine passes: isel, "),
+        assertTrue(
+                unknown.err().startsWith("--print-after: unknown pass 'schedule' (IR passes: ")
+                        && unknown.err().contains("machine passes: isel, "),
                 unknown.err());
         noStackTrace(unknown);
     }
@@ -374,11 +424,13 @@ class CliTest {
         Result off = lathe("compile", x.toString(), "--no-const-operands", "--no-copyprop");
         assertEquals(0, off.code(), off.err());
         assertTrue(on.out().contains("mul.f32 r0.x, r0.x, c0.x") && !on.out().contains(", c0.x\n    (nop"), on.out());
-        assertTrue(off.out().contains("mov.f32f32 r0.y, c0.x") || off.out().contains("mov.u32u32 r0.y, c0.x"), off.out());
+        assertTrue(
+                off.out().contains("mov.f32f32 r0.y, c0.x") || off.out().contains("mov.u32u32 r0.y, c0.x"), off.out());
         Path csv = dir.resolve("sim.csv");
         Result db = lathe("shaderdb", x.toString(), "--check", "2", "--no-times", "-o", csv.toString());
         assertEquals(0, db.code(), db.err());
-        assertTrue(db.out().contains("simulated cycles (mean over the input sets, summed over the shaders): "), db.out());
+        assertTrue(
+                db.out().contains("simulated cycles (mean over the input sets, summed over the shaders): "), db.out());
         String[] rows = Files.readString(csv).split("\n");
         assertTrue(rows[0].contains(",cycles,preamble,spills,fills,spill-cost,sim-cycles,compile-ms,error"), rows[0]);
         assertTrue(rows[1].matches(".*,[0-9]+,[0-9]+,[1-9][0-9]*,,$"), rows[1]);
@@ -387,31 +439,64 @@ class CliTest {
     /** {@code --max-regs} shrinks the register file: what does not fit is spilled, and the program says how much private memory it needs. */
     @Test
     void maxRegsSpillsAndBadBudgetsAreClearErrors() throws IOException {
-        StringBuilder sb = new StringBuilder("shader compute workgroup_size(1, 1, 1)\nbuffer u32 @b binding=0\nfunction main {\n");
-        for (int i = 0; i < 12; i++) sb.append("  vec1 32 %o").append(i).append(" = load_const (").append(i * 4).append(")\n  vec1 32 %v").append(i)
-                .append(" = load_buffer @b, %o").append(i).append("\n");
+        StringBuilder sb =
+                new StringBuilder("shader compute workgroup_size(1, 1, 1)\nbuffer u32 @b binding=0\nfunction main {\n");
+        for (int i = 0; i < 12; i++)
+            sb.append("  vec1 32 %o")
+                    .append(i)
+                    .append(" = load_const (")
+                    .append(i * 4)
+                    .append(")\n  vec1 32 %v")
+                    .append(i)
+                    .append(" = load_buffer @b, %o")
+                    .append(i)
+                    .append("\n");
         sb.append("  vec1 32 %s0 = imul %v0, %v11\n");
-        for (int i = 1; i < 12; i++) sb.append("  vec1 32 %s").append(i).append(" = imul %s").append(i - 1).append(", %v").append(11 - i).append("\n");
+        for (int i = 1; i < 12; i++)
+            sb.append("  vec1 32 %s")
+                    .append(i)
+                    .append(" = imul %s")
+                    .append(i - 1)
+                    .append(", %v")
+                    .append(11 - i)
+                    .append("\n");
         sb.append("  vec1 32 %z = load_const (0)\n  store_buffer @b, %z, %s11\n}\n");
         Path x = dir.resolve("wide.ir");
         Files.writeString(x, sb.toString());
         Result asm = lathe("compile", x.toString(), "--max-regs", "1", "--no-sched");
         assertEquals(0, asm.code(), asm.err());
-        assertTrue(asm.out().matches("(?s).*\\.private [1-9][0-9]*\n.*") && asm.out().contains("stp.u32.1 p[") && asm.out().contains("ldp.u32.1 r"), asm.out());
+        assertTrue(
+                asm.out().matches("(?s).*\\.private [1-9][0-9]*\n.*")
+                        && asm.out().contains("stp.u32.1 p[")
+                        && asm.out().contains("ldp.u32.1 r"),
+                asm.out());
         Result stats = lathe("compile", x.toString(), "--max-regs", "1", "--no-sched", "--emit", "stats");
         assertTrue(stats.out().matches("(?s).* [1-9][0-9]* spills, [1-9][0-9]* fills, .*"), stats.out());
         Result none = lathe("compile", x.toString(), "--emit", "stats");
-        assertTrue(none.out().contains(" 0 stp, 0 ldp, ") && none.out().contains(" 0 spills, 0 fills, 0 spill-cost"), none.out());
+        assertTrue(
+                none.out().contains(" 0 stp, 0 ldp, ") && none.out().contains(" 0 spills, 0 fills, 0 spill-cost"),
+                none.out());
         Result zero = lathe("compile", x.toString(), "--max-regs", "0");
-        assertTrue(zero.code() != 0 && zero.err().contains("lathe compile: --max-regs: the register budget must be 1 to 48 vec4 registers, not 0"), zero.err());
+        assertTrue(
+                zero.code() != 0
+                        && zero.err()
+                                .contains(
+                                        "lathe compile: --max-regs: the register budget must be 1 to 48 vec4 registers, not 0"),
+                zero.err());
         Result choice = lathe("shaderdb", x.toString(), "--spill-choice", "random");
-        assertTrue(choice.code() != 0 && choice.err().contains("lathe shaderdb: --spill-choice: unknown spill choice 'random' (known: next-use, cost)"), choice.err());
+        assertTrue(
+                choice.code() != 0
+                        && choice.err()
+                                .contains(
+                                        "lathe shaderdb: --spill-choice: unknown spill choice 'random' (known: next-use, cost)"),
+                choice.err());
     }
 
     /** The CSV without its compile-time column, the one thing that may differ between runs. */
     private static String withoutTimes(String csv) {
         StringBuilder sb = new StringBuilder();
-        for (String line : csv.split("\n")) sb.append(line.replaceAll(",[0-9.]+,([^,]*)$", ",T,$1")).append('\n');
+        for (String line : csv.split("\n"))
+            sb.append(line.replaceAll(",[0-9.]+,([^,]*)$", ",T,$1")).append('\n');
         return sb.toString();
     }
 
@@ -425,17 +510,34 @@ class CliTest {
         Result r1 = lathe("shaderdb", examples.toString(), failing.toString(), "-o", one.toString(), "--jobs", "1");
         assertEquals(0, r1.code(), r1.err());
         assertTrue(r1.out().matches("(?s)\\d+ shaders: \\d+ compiled, 1 failed\n.*"), r1.out());
-        assertTrue(r1.out().contains("FAILED ") && r1.out().contains("not supported by the target: frem"), "frem.ir fails with its cause: " + r1.out());
-        assertEquals(0, lathe("shaderdb", examples.toString(), failing.toString(), "-o", two.toString(), "--jobs", "2").code());
+        assertTrue(
+                r1.out().contains("FAILED ") && r1.out().contains("not supported by the target: frem"),
+                "frem.ir fails with its cause: " + r1.out());
+        assertEquals(
+                0,
+                lathe("shaderdb", examples.toString(), failing.toString(), "-o", two.toString(), "--jobs", "2")
+                        .code());
         assertEquals(withoutTimes(Files.readString(one)), withoutTimes(Files.readString(two)));
         // --no-times: byte-identical files
         Path a = dir.resolve("a.csv"), b = dir.resolve("b.csv");
-        assertEquals(0, lathe("shaderdb", examples.toString(), "-o", a.toString(), "--jobs", "1", "--no-times").code());
-        assertEquals(0, lathe("shaderdb", examples.toString(), "-o", b.toString(), "--jobs", "2", "--no-times").code());
+        assertEquals(
+                0,
+                lathe("shaderdb", examples.toString(), "-o", a.toString(), "--jobs", "1", "--no-times")
+                        .code());
+        assertEquals(
+                0,
+                lathe("shaderdb", examples.toString(), "-o", b.toString(), "--jobs", "2", "--no-times")
+                        .code());
         Assertions.assertArrayEquals(Files.readAllBytes(a), Files.readAllBytes(b));
-        assertTrue(Files.readString(a).lines().skip(1).allMatch(l -> l.matches(".*,,[^,]*$") || l.contains("\"")), Files.readString(a));
-        String noLate = "vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), dce";
-        assertEquals(0, lathe("shaderdb", examples.toString(), "-o", nolate.toString(), "--passes", noLate).code());
+        assertTrue(
+                Files.readString(a).lines().skip(1).allMatch(l -> l.matches(".*,,[^,]*$") || l.contains("\"")),
+                Files.readString(a));
+        String noLate =
+                "vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), dce";
+        assertEquals(
+                0,
+                lathe("shaderdb", examples.toString(), "-o", nolate.toString(), "--passes", noLate)
+                        .code());
         Result rep = lathe("report", nolate.toString(), one.toString(), "--summary-only", "-m", "instructions,cycles");
         assertEquals(0, rep.code(), rep.err());
         assertTrue(rep.out().startsWith("total instructions in shared programs: "), rep.out());
@@ -474,7 +576,10 @@ class CliTest {
         // lathe compile too: the default pipeline's rule passes and the lowering's
         Result compiled = lathe("compile", "--rule-stats", p.toString());
         assertEquals(0, compiled.code(), compiled.err());
-        assertTrue(compiled.err().contains("rules of pass algebraic: ") && compiled.err().contains("  mul_one "), compiled.err());
+        assertTrue(
+                compiled.err().contains("rules of pass algebraic: ")
+                        && compiled.err().contains("  mul_one "),
+                compiled.err());
         assertTrue(compiled.err().contains("rules of pass lower: "), compiled.err());
         // --disable-rules: the multiply by one stays, and an unknown name is a located error
         Result off = lathe("opt", "--passes", "algebraic", "--rule-stats", "--disable-rules", "mul_one", p.toString());
@@ -496,11 +601,14 @@ class CliTest {
         Result none = lathe("rules", "check", "--no-proof-cache", "--bits", "1", good.toString());
         assertEquals(2, none.code(), "nothing checked is not a pass: " + none.err());
         assertTrue(none.out().contains("1 rule: 0 sound, 0 UNSOUND, 1 unchecked"), none.out());
-        assertTrue(none.err().contains("lathe rules check: no rule could be checked at the requested sizes"), none.err());
+        assertTrue(
+                none.err().contains("lathe rules check: no rule could be checked at the requested sizes"), none.err());
         Path warned = file("warned.rules", "pass w;\nr: imul(a, 2) ~=> ishl(a, 1);\n");
         Result w = lathe("rules", "check", "--no-proof-cache", "--bits", "32", warned.toString());
         assertEquals(0, w.code(), w.err());
-        assertTrue(w.err().startsWith(warned + ":2:1: warning: rule r is marked inexact (~=>) but has no float operation"), w.err());
+        assertTrue(
+                w.err().startsWith(warned + ":2:1: warning: rule r is marked inexact (~=>) but has no float operation"),
+                w.err());
         assertTrue(w.out().contains("1 rule: 1 sound"), w.out());
         Path bad = file("bad.rules", "pass other;\nr: fadd(a, 0.0) => a;\n");
         Result unsound = lathe("rules", "check", "--no-proof-cache", "--bits", "16", bad.toString());
@@ -509,28 +617,49 @@ class CliTest {
         Path same = file("same.rules", "pass mine;\ns: fadd(a, -0.0) => a;\n");
         Result dup = lathe("rules", "check", "--no-proof-cache", good.toString(), same.toString());
         assertEquals(1, dup.code());
-        assertTrue(dup.err().contains(same + ":1:1: error: the pass 'mine' has the same rule set name as " + good), dup.err());
-        Result broken = lathe("rules", "check", "--no-proof-cache", file("broken.rules", "r: fmul(a, 1.0 => a;\n").toString());
+        assertTrue(
+                dup.err().contains(same + ":1:1: error: the pass 'mine' has the same rule set name as " + good),
+                dup.err());
+        Result broken = lathe(
+                "rules",
+                "check",
+                "--no-proof-cache",
+                file("broken.rules", "r: fmul(a, 1.0 => a;\n").toString());
         assertEquals(1, broken.code());
-        assertTrue(broken.err().contains("broken.rules:1:16: error: unexpected '=>'; expected ',' or ')'"), broken.err());
+        assertTrue(
+                broken.err().contains("broken.rules:1:16: error: unexpected '=>'; expected ',' or ')'"), broken.err());
     }
 
     @Test
     void rulesCheckSaysWhichRulesAreProvedAndKeepsTheProofs() throws IOException {
-        Path rules = file("mixed.rules", "pass mixed;\nr: iadd(a, 0) => a;\ns: fadd(a, 0.0) ~=> a;\n"
-                + "t: ieq(ixor(a@32, 0x1234abcd), 0x0f0f1111) => false;\n");
+        Path rules = file(
+                "mixed.rules",
+                "pass mixed;\nr: iadd(a, 0) => a;\ns: fadd(a, 0.0) ~=> a;\n"
+                        + "t: ieq(ixor(a@32, 0x1234abcd), 0x0f0f1111) => false;\n");
         Path cache = dir.resolve("proofs");
         Result first = lathe("rules", "check", "--proof-cache", cache.toString(), rules.toString());
-        assertEquals(1, first.code(), "a rule the solver refutes fails the check even when sampling calls it sound: " + first.out());
+        assertEquals(
+                1,
+                first.code(),
+                "a rule the solver refutes fails the check even when sampling calls it sound: " + first.out());
         assertTrue(first.out().contains("sound     proved    " + rules + ":2"), first.out());
         assertTrue(first.out().contains("sound     tested    " + rules + ":3"), first.out());
         assertTrue(first.out().contains("sound     REFUTED   " + rules + ":4"), first.out());
-        assertTrue(first.out().contains("REFUTED   " + rules + ":4:1: rule t is unsound at 32 bits: a = 490453724 (0x1d3bbadc)"),
+        assertTrue(
+                first.out()
+                        .contains("REFUTED   " + rules
+                                + ":4:1: rule t is unsound at 32 bits: a = 490453724 (0x1d3bbadc)"),
                 first.out());
-        assertTrue(first.out().contains("proofs: 1 proved, 1 REFUTED, 0 unknown, 1 tested only (10000 ms per rule and size; 3 new, 0 from "
-                + cache + ")"), first.out());
+        assertTrue(
+                first.out()
+                        .contains(
+                                "proofs: 1 proved, 1 REFUTED, 0 unknown, 1 tested only (10000 ms per rule and size; 3 new, 0 from "
+                                        + cache + ")"),
+                first.out());
         Result again = lathe("rules", "check", "--proof-cache", cache.toString(), rules.toString());
-        assertTrue(again.out().contains("1 new, 2 from " + cache), "the refutation is proved again, the rest kept: " + again.out());
+        assertTrue(
+                again.out().contains("1 new, 2 from " + cache),
+                "the refutation is proved again, the rest kept: " + again.out());
         Result sampled = lathe("rules", "check", "--no-prove", rules.toString());
         assertEquals(0, sampled.code(), sampled.out());
         assertTrue(sampled.out().contains("sound     -         " + rules + ":2"), sampled.out());
@@ -543,13 +672,18 @@ class CliTest {
         Result ok = lathe("rules", "prove", "--no-proof-cache", "--bits", "8,32", good.toString());
         assertEquals(0, ok.code(), ok.err());
         assertTrue(ok.out().contains("proved    " + good + ":2:1: rule r is proved at 8, 32 bits"), ok.out());
-        assertTrue(ok.out().contains("tested    " + good + ":3:1: rule s is tested, not proved: an inexact rule"), ok.out());
+        assertTrue(
+                ok.out().contains("tested    " + good + ":3:1: rule s is tested, not proved: an inexact rule"),
+                ok.out());
         assertTrue(ok.out().contains("2 rules: 1 proved, 0 REFUTED, 0 unknown, 1 tested only"), ok.out());
         // wrong on one 32-bit value: sampling misses it, the solver does not
         Path bad = file("refuted.rules", "pass q;\nr: ieq(ixor(a@32, 0x1234abcd), 0x0f0f1111) => false;\n");
         Result refuted = lathe("rules", "prove", "--no-proof-cache", bad.toString());
         assertEquals(1, refuted.code(), refuted.err());
-        assertTrue(refuted.out().contains("REFUTED   " + bad + ":2:1: rule r is unsound at 32 bits: a = 490453724 (0x1d3bbadc)"),
+        assertTrue(
+                refuted.out()
+                        .contains(
+                                "REFUTED   " + bad + ":2:1: rule r is unsound at 32 bits: a = 490453724 (0x1d3bbadc)"),
                 refuted.out());
         Result badOption = lathe("rules", "prove", "--no-proof-cache", "--timeout-ms", "0", good.toString());
         assertEquals(1, badOption.code());
@@ -567,7 +701,8 @@ class CliTest {
         Result help = lathe("compile", "--help");
         assertTrue(help.out().startsWith("Usage: lathe compile "), help.out());
         Result all = lathe("--help");
-        for (String name : Main.COMMANDS.keySet()) assertTrue(all.out().contains("\n  " + name + " "), name + " in " + all.out());
+        for (String name : Main.COMMANDS.keySet())
+            assertTrue(all.out().contains("\n  " + name + " "), name + " in " + all.out());
         Result typo = lathe("compil", "x.ir");
         assertEquals(2, typo.code());
         assertTrue(typo.err().contains("(see: lathe --help)"), typo.err());
@@ -582,7 +717,10 @@ class CliTest {
         String[] lines = stats.out().split("\n");
         assertEquals(2, lines.length, stats.out());
         assertTrue(lines[0].startsWith("a.ir: ") && lines[1].startsWith("b.ir: "), stats.out());
-        assertEquals(lathe("compile", a.toString(), "--emit", "stats").out(), lines[0] + "\n", "the same line as one file alone");
+        assertEquals(
+                lathe("compile", a.toString(), "--emit", "stats").out(),
+                lines[0] + "\n",
+                "the same line as one file alone");
 
         Path out = dir.resolve("out");
         Result asm = lathe("compile", a.toString(), b.toString(), "-o", out.toString());

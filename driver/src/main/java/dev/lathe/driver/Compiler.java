@@ -26,9 +26,17 @@ public final class Compiler {
      * after one pass (IR or machine, by its name) or after every pass, time the passes, verify
      * after every pass (the IR validator, the machine verifier).
      */
-    public record Options(String pipeline, List<String> machine, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses,
-                          PrintWriter trace, Allocation allocation, Set<String> disabledRules,
-                          List<RuleSet> extraRules) {
+    public record Options(
+            String pipeline,
+            List<String> machine,
+            boolean verify,
+            boolean printAfterAll,
+            String printAfter,
+            boolean timePasses,
+            PrintWriter trace,
+            Allocation allocation,
+            Set<String> disabledRules,
+            List<RuleSet> extraRules) {
         /** Copies the lists and the set, so options never change once made. */
         public Options {
             machine = List.copyOf(machine);
@@ -37,19 +45,56 @@ public final class Compiler {
         }
 
         /** Options with no rules disabled and no rule passes beside Lathe's own. */
-        public Options(String pipeline, List<String> machine, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses,
-                       PrintWriter trace, Allocation allocation) {
-            this(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, Set.of(), List.of());
+        public Options(
+                String pipeline,
+                List<String> machine,
+                boolean verify,
+                boolean printAfterAll,
+                String printAfter,
+                boolean timePasses,
+                PrintWriter trace,
+                Allocation allocation) {
+            this(
+                    pipeline,
+                    machine,
+                    verify,
+                    printAfterAll,
+                    printAfter,
+                    timePasses,
+                    trace,
+                    allocation,
+                    Set.of(),
+                    List.of());
         }
 
         /** With the rules named in {@code names} never applied ({@code --disable-rules}). */
         public Options withDisabledRules(Set<String> names) {
-            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, names, extraRules);
+            return new Options(
+                    pipeline,
+                    machine,
+                    verify,
+                    printAfterAll,
+                    printAfter,
+                    timePasses,
+                    trace,
+                    allocation,
+                    names,
+                    extraRules);
         }
 
         /** The default IR and machine pipelines and register allocation; nothing verified, printed or timed; Lathe's rules only. */
         public static Options defaults() {
-            return new Options(Pipelines.DEFAULT, Pipelines.MACHINE, false, false, null, false, null, Allocation.DEFAULT, Set.of(), List.of());
+            return new Options(
+                    Pipelines.DEFAULT,
+                    Pipelines.MACHINE,
+                    false,
+                    false,
+                    null,
+                    false,
+                    null,
+                    Allocation.DEFAULT,
+                    Set.of(),
+                    List.of());
         }
 
         /** Defaults plus verification after every pass, as tests run. */
@@ -59,17 +104,47 @@ public final class Compiler {
 
         /** With the IR pipeline {@code text} (null: the default one). */
         public Options withPipeline(String text) {
-            return new Options(text == null ? Pipelines.DEFAULT : text, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules, extraRules);
+            return new Options(
+                    text == null ? Pipelines.DEFAULT : text,
+                    machine,
+                    verify,
+                    printAfterAll,
+                    printAfter,
+                    timePasses,
+                    trace,
+                    allocation,
+                    disabledRules,
+                    extraRules);
         }
 
         /** With the machine pipeline {@code passes}. */
         public Options withMachine(List<String> passes) {
-            return new Options(pipeline, passes, verify, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules, extraRules);
+            return new Options(
+                    pipeline,
+                    passes,
+                    verify,
+                    printAfterAll,
+                    printAfter,
+                    timePasses,
+                    trace,
+                    allocation,
+                    disabledRules,
+                    extraRules);
         }
 
         /** With verification after every pass on ({@code v} true) or off. */
         public Options withVerify(boolean v) {
-            return new Options(pipeline, machine, v, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules, extraRules);
+            return new Options(
+                    pipeline,
+                    machine,
+                    v,
+                    printAfterAll,
+                    printAfter,
+                    timePasses,
+                    trace,
+                    allocation,
+                    disabledRules,
+                    extraRules);
         }
 
         /** With printing and timing: after every pass or after {@code pass}, to {@code to}. */
@@ -82,12 +157,32 @@ public final class Compiler {
          * the pipeline may name their passes.
          */
         public Options withRules(List<RuleSet> rules) {
-            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, allocation, disabledRules, rules);
+            return new Options(
+                    pipeline,
+                    machine,
+                    verify,
+                    printAfterAll,
+                    printAfter,
+                    timePasses,
+                    trace,
+                    allocation,
+                    disabledRules,
+                    rules);
         }
 
         /** With register allocation's budget and spilling choices {@code a} ({@code --max-regs} and friends). */
         public Options withAllocation(Allocation a) {
-            return new Options(pipeline, machine, verify, printAfterAll, printAfter, timePasses, trace, a, disabledRules, extraRules);
+            return new Options(
+                    pipeline,
+                    machine,
+                    verify,
+                    printAfterAll,
+                    printAfter,
+                    timePasses,
+                    trace,
+                    a,
+                    disabledRules,
+                    extraRules);
         }
     }
 
@@ -95,7 +190,10 @@ public final class Compiler {
      * What compiling gives: the machine result, the time per pass of both pipelines (when timed),
      * and how often each rule of the rule passes that ran fired ({@code lathe compile --rule-stats}).
      */
-    public record Result(MachineCompiler.Result machine, List<PassManager.Timing> timings, List<dev.lathe.ir.rewrite.RuleStats> ruleStats) {}
+    public record Result(
+            MachineCompiler.Result machine,
+            List<PassManager.Timing> timings,
+            List<dev.lathe.ir.rewrite.RuleStats> ruleStats) {}
 
     /** Compiles {@code shader} with the default pipelines. */
     public static MachineCompiler.Result compile(Shader shader) {
@@ -148,13 +246,24 @@ public final class Compiler {
         passes.disabling(options.disabledRules());
         Pipeline optimize = Pipeline.parse(options.pipeline(), passes.registry());
         Pipeline lower = Pipeline.parse(Pipelines.lowering(options.machine()), passes.registry());
-        PassManager pm = new PassManager(new PassManager.Options(options.verify(), options.printAfterAll(), options.printAfter(),
-                options.timePasses(), 100), options.trace());
-        // a PassException is a bug of a pass (or of the rules), never the target refusing the shader: it is not a CompileException
+        PassManager pm = new PassManager(
+                new PassManager.Options(
+                        options.verify(), options.printAfterAll(), options.printAfter(), options.timePasses(), 100),
+                options.trace());
+        // a PassException is a bug of a pass (or of the rules), never the target refusing the shader: it is not a
+        // CompileException
         pm.run(shader, optimize);
         pm.run(shader, lower);
-        MachineCompiler.Result machine = MachineCompiler.compile(shader, new MachineCompiler.Options(options.machine(), options.verify(),
-                options.printAfterAll(), options.printAfter(), options.timePasses(), options.trace(), options.allocation()));
+        MachineCompiler.Result machine = MachineCompiler.compile(
+                shader,
+                new MachineCompiler.Options(
+                        options.machine(),
+                        options.verify(),
+                        options.printAfterAll(),
+                        options.printAfter(),
+                        options.timePasses(),
+                        options.trace(),
+                        options.allocation()));
         // the passes of both pipelines in the order they ran, then the analyses the IR passes computed
         List<PassManager.Timing> timings = new ArrayList<>();
         for (PassManager.Timing t : pm.timings()) if (!t.isAnalysis()) timings.add(t);
@@ -163,7 +272,8 @@ public final class Compiler {
         Set<String> ran = new java.util.HashSet<>(optimize.passNames());
         ran.addAll(lower.passNames());
         List<dev.lathe.ir.rewrite.RuleStats> stats = new ArrayList<>();
-        for (dev.lathe.ir.rewrite.RuleStats st : passes.ruleStats()) if (ran.contains(st.ruleSet().passName())) stats.add(st);
+        for (dev.lathe.ir.rewrite.RuleStats st : passes.ruleStats())
+            if (ran.contains(st.ruleSet().passName())) stats.add(st);
         return new Result(machine, timings, stats);
     }
 }

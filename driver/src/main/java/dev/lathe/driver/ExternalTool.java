@@ -53,12 +53,18 @@ public final class ExternalTool {
         Process p = null;
         try {
             // output to a file, so a tool that prints much cannot block and the time limit holds
-            p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            p = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             p.getOutputStream().close();
-            if (!p.waitFor(seconds, TimeUnit.SECONDS)) throw new ToolException(command.get(0) + " did not finish in " + seconds + " s");
-            return new Result(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8).trim());
+            if (!p.waitFor(seconds, TimeUnit.SECONDS))
+                throw new ToolException(command.get(0) + " did not finish in " + seconds + " s");
+            return new Result(
+                    p.exitValue(), Files.readString(log, StandardCharsets.UTF_8).trim());
         } catch (IOException e) {
-            throw new ToolException(p == null ? command.get(0) + " is not on the PATH" : command.get(0) + ": " + e.getMessage());
+            throw new ToolException(
+                    p == null ? command.get(0) + " is not on the PATH" : command.get(0) + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ToolException(command.get(0) + " was interrupted");

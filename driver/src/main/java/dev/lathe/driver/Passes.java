@@ -84,7 +84,9 @@ public final class Passes {
         Set<String> known = new TreeSet<>();
         for (RuleStats s : stats) for (RuleInfo i : s.ruleSet().rules()) known.add(i.name());
         for (String n : new TreeSet<>(names)) {
-            if (!known.contains(n)) throw new IllegalArgumentException("no rule named '" + n + "' (lathe rules check rules/*.rules prints every rule's name)");
+            if (!known.contains(n))
+                throw new IllegalArgumentException(
+                        "no rule named '" + n + "' (lathe rules check rules/*.rules prints every rule's name)");
         }
     }
 

@@ -73,14 +73,25 @@ public final class Pipelines {
     public static final List<Step> OPTIMIZE = List.of(
             run("lower_outputs"),
             run("vars_to_ssa"),
-            loop("algebraic", "opt_minmax", "constant_fold", "copy_prop", "phi_simplify", "dead_cf", "opt_if", "cse", "dce", "lower_doubles",
+            loop(
+                    "algebraic",
+                    "opt_minmax",
+                    "constant_fold",
+                    "copy_prop",
+                    "phi_simplify",
+                    "dead_cf",
+                    "opt_if",
+                    "cse",
+                    "dce",
+                    "lower_doubles",
                     "lower_int64"),
             run("late"),
             run("dce"),
             run("sink_constants"));
 
     /** What the target needs of the IR before instruction selection. */
-    public static final List<Step> LOWER = List.of(run("lower"), run("lower_alu_to_scalar"), run("copy_prop"), run("dce"), run("opt_vectorize"));
+    public static final List<Step> LOWER =
+            List.of(run("lower"), run("lower_alu_to_scalar"), run("copy_prop"), run("dce"), run("opt_vectorize"));
 
     /**
      * The lowering for a machine pipeline: {@code opt_vectorize} joins scalars only so that the
@@ -128,14 +139,39 @@ public final class Pipelines {
     private static Map<String, Switch> switches() {
         Map<String, Switch> m = new LinkedHashMap<>();
         m.put("preamble", new Switch(List.of("preamble"), "compute uniform-only values in the shader (no preamble)"));
-        m.put("const-operands", new Switch(List.of("const_operands"), "read constants and uniforms through a mov, not as operands"));
-        m.put("sched", new Switch(List.of("sched"), "keep each block's instructions in selection order (no scheduling before allocation)"));
-        m.put("coalesce", new Switch(List.of("coalesce"), "allocate registers without the coalescing hints (more copies)"));
-        m.put("copyprop", new Switch(List.of("copyprop"), "keep the copies register allocation leaves (no copy propagation after it)"));
-        m.put("preload", new Switch(List.of("preload"), "load vertex inputs and system values with instructions (nothing preloaded)"));
+        m.put(
+                "const-operands",
+                new Switch(List.of("const_operands"), "read constants and uniforms through a mov, not as operands"));
+        m.put(
+                "sched",
+                new Switch(
+                        List.of("sched"),
+                        "keep each block's instructions in selection order (no scheduling before allocation)"));
+        m.put(
+                "coalesce",
+                new Switch(List.of("coalesce"), "allocate registers without the coalescing hints (more copies)"));
+        m.put(
+                "copyprop",
+                new Switch(
+                        List.of("copyprop"),
+                        "keep the copies register allocation leaves (no copy propagation after it)"));
+        m.put(
+                "preload",
+                new Switch(
+                        List.of("preload"),
+                        "load vertex inputs and system values with instructions (nothing preloaded)"));
         m.put("postsched", new Switch(List.of("postsched"), "no second scheduling after register allocation"));
-        m.put("rpt", new Switch(List.of("rpt_groups", "rpt"), "no (rptN) ALU instructions: every repetition an instruction of its own", Pays.SIZE));
-        m.put("branches", new Switch(List.of("branches"), "keep the jumps as linearization lays them out (no threading or inverting)"));
+        m.put(
+                "rpt",
+                new Switch(
+                        List.of("rpt_groups", "rpt"),
+                        "no (rptN) ALU instructions: every repetition an instruction of its own",
+                        Pays.SIZE));
+        m.put(
+                "branches",
+                new Switch(
+                        List.of("branches"),
+                        "keep the jumps as linearization lays them out (no threading or inverting)"));
         return Collections.unmodifiableMap(m);
     }
 
@@ -144,7 +180,9 @@ public final class Pipelines {
         Set<String> drop = new HashSet<>();
         for (String s : off) {
             Switch sw = SWITCHES.get(s);
-            if (sw == null) throw new IllegalArgumentException("unknown switch '" + s + "' (known: " + String.join(", ", SWITCHES.keySet()) + ")");
+            if (sw == null)
+                throw new IllegalArgumentException(
+                        "unknown switch '" + s + "' (known: " + String.join(", ", SWITCHES.keySet()) + ")");
             drop.addAll(sw.passes());
         }
         List<String> out = new ArrayList<>();
@@ -174,17 +212,38 @@ public final class Pipelines {
      * pipeline against them).
      */
     public static final List<Order> ORDER = List.of(
-            new Order("lower_outputs", "vars_to_ssa", "each output becomes a local that vars_to_ssa turns into values, stored once at each exit"),
-            new Order("vars_to_ssa", "algebraic", "the rules and the cleanup passes work on SSA values, not on loads and stores of locals"),
+            new Order(
+                    "lower_outputs",
+                    "vars_to_ssa",
+                    "each output becomes a local that vars_to_ssa turns into values, stored once at each exit"),
+            new Order(
+                    "vars_to_ssa",
+                    "algebraic",
+                    "the rules and the cleanup passes work on SSA values, not on loads and stores of locals"),
             new Order("vars_to_ssa", "opt_minmax", "the range analysis follows SSA values"),
-            new Order("algebraic", "late", "the late rules undo what the algebraic rules do (fused multiply-add): they run once, after the loop"),
+            new Order(
+                    "algebraic",
+                    "late",
+                    "the late rules undo what the algebraic rules do (fused multiply-add): they run once, after the loop"),
             new Order("opt_if", "late", "late rules after the loop that may still turn diamonds into selects"),
             new Order("late", "sink_constants", "constants move next to their uses once nothing moves code anymore"),
             new Order("dead_cf", "sink_constants", "sinking into blocks dead_cf would still remove is wasted"),
-            new Order("algebraic", "lower", "the lowering rules write ops that the algebraic rules would turn back (fneo as two flt)"),
-            new Order("sink_constants", "lower_alu_to_scalar", "the optimization works on vectors; the target's lowering comes after it"),
-            new Order("lower_alu_to_scalar", "opt_vectorize", "vectorization joins the scalars that scalarization and dce leave, dropping the components nothing reads"),
-            new Order("lower_alu_to_scalar", "isel", "the target is scalar: instruction selection takes one component per instruction"));
+            new Order(
+                    "algebraic",
+                    "lower",
+                    "the lowering rules write ops that the algebraic rules would turn back (fneo as two flt)"),
+            new Order(
+                    "sink_constants",
+                    "lower_alu_to_scalar",
+                    "the optimization works on vectors; the target's lowering comes after it"),
+            new Order(
+                    "lower_alu_to_scalar",
+                    "opt_vectorize",
+                    "vectorization joins the scalars that scalarization and dce leave, dropping the components nothing reads"),
+            new Order(
+                    "lower_alu_to_scalar",
+                    "isel",
+                    "the target is scalar: instruction selection takes one component per instruction"));
 
     /** The passes a pipeline runs, in order, a loop's body once. */
     public static List<String> flatten(List<Step> steps) {

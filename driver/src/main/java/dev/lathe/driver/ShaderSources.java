@@ -36,7 +36,8 @@ public final class ShaderSources {
     }
 
     /** GLSL sources by extension, and the stage each is. */
-    private static final Map<String, Stage> GLSL_STAGES = Map.of(".vert", Stage.VERTEX, ".frag", Stage.FRAGMENT, ".comp", Stage.COMPUTE);
+    private static final Map<String, Stage> GLSL_STAGES =
+            Map.of(".vert", Stage.VERTEX, ".frag", Stage.FRAGMENT, ".comp", Stage.COMPUTE);
 
     public static boolean isGlsl(String n) {
         return stageOfGlsl(n) != null;
@@ -64,8 +65,18 @@ public final class ShaderSources {
     public static final List<String> AUTO_TARGET_ENVS = List.of("vulkan1.1", "vulkan1.2", "vulkan1.3");
 
     /** What {@code --target-env} accepts (glslang's names). */
-    public static final List<String> TARGET_ENVS = List.of("vulkan1.0", "vulkan1.1", "vulkan1.2", "vulkan1.3",
-            "spirv1.0", "spirv1.1", "spirv1.2", "spirv1.3", "spirv1.4", "spirv1.5", "spirv1.6");
+    public static final List<String> TARGET_ENVS = List.of(
+            "vulkan1.0",
+            "vulkan1.1",
+            "vulkan1.2",
+            "vulkan1.3",
+            "spirv1.0",
+            "spirv1.1",
+            "spirv1.2",
+            "spirv1.3",
+            "spirv1.4",
+            "spirv1.5",
+            "spirv1.6");
 
     /**
      * Reads a shader; GLSL is compiled for {@code targetEnv} (one of {@link #TARGET_ENVS}), or,
@@ -73,7 +84,8 @@ public final class ShaderSources {
      */
     public static Shader load(Path path, String targetEnv) {
         if (targetEnv != null && !TARGET_ENVS.contains(targetEnv)) {
-            throw new SourceException("unknown target environment '" + targetEnv + "' (one of " + String.join(", ", TARGET_ENVS) + ")");
+            throw new SourceException(
+                    "unknown target environment '" + targetEnv + "' (one of " + String.join(", ", TARGET_ENVS) + ")");
         }
         String name = path.toString();
         try {
@@ -134,13 +146,24 @@ public final class ShaderSources {
             for (String env : envs) {
                 ExternalTool.Result r;
                 try {
-                    r = ExternalTool.run(60, "glslangValidator", "-V", "--target-env", env, "--quiet", "-o", out.toString(), source.toString());
+                    r = ExternalTool.run(
+                            60,
+                            "glslangValidator",
+                            "-V",
+                            "--target-env",
+                            env,
+                            "--quiet",
+                            "-o",
+                            out.toString(),
+                            source.toString());
                 } catch (ExternalTool.ToolException e) {
-                    throw new SourceException(source + ": GLSL needs glslangValidator on the PATH (Debian: apt-get install glslang-tools), "
+                    throw new SourceException(source
+                            + ": GLSL needs glslangValidator on the PATH (Debian: apt-get install glslang-tools), "
                             + "or give the .spv (" + e.getMessage() + ")");
                 }
                 if (r.ok()) return Files.readAllBytes(out);
-                failure = "glslangValidator --target-env " + env + " failed: " + r.output().replace('\n', ' ');
+                failure = "glslangValidator --target-env " + env + " failed: "
+                        + r.output().replace('\n', ' ');
                 if (!r.output().contains("targeted SPIR-V version")) break;
             }
             throw new SourceException(source + ": " + failure);

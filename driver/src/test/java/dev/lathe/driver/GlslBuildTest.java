@@ -18,7 +18,11 @@ import org.junit.jupiter.api.Test;
 class GlslBuildTest {
     static boolean glslang() {
         try {
-            return new ProcessBuilder("glslangValidator", "--version").redirectErrorStream(true).start().waitFor() == 0;
+            return new ProcessBuilder("glslangValidator", "--version")
+                            .redirectErrorStream(true)
+                            .start()
+                            .waitFor()
+                    == 0;
         } catch (IOException | InterruptedException e) {
             return false;
         }
@@ -40,7 +44,10 @@ class GlslBuildTest {
         }
         for (Path src : sources) {
             Path spv = src.resolveSibling(src.getFileName() + ".spv");
-            assertArrayEquals(ShaderSources.glslang(src, null), Files.readAllBytes(spv), src + " changed: run examples/shaders/build.sh");
+            assertArrayEquals(
+                    ShaderSources.glslang(src, null),
+                    Files.readAllBytes(spv),
+                    src + " changed: run examples/shaders/build.sh");
         }
     }
 }

@@ -19,7 +19,9 @@ class PipelinesTest {
         Set<String> ir = new Passes().registry().names();
         for (String p : Pipelines.flatten(Pipelines.OPTIMIZE)) assertTrue(ir.contains(p), p);
         for (String p : Pipelines.flatten(Pipelines.LOWER)) assertTrue(ir.contains(p), p);
-        assertEquals(MachinePasses.DEFAULT.size(), MachinePasses.pipeline(Pipelines.MACHINE).size());
+        assertEquals(
+                MachinePasses.DEFAULT.size(),
+                MachinePasses.pipeline(Pipelines.MACHINE).size());
         Pipeline.parse(Pipelines.DEFAULT, new Passes().registry());
         Pipeline.parse(Pipelines.LOWERING, new Passes().registry());
     }
@@ -37,17 +39,22 @@ class PipelinesTest {
     void aPassOutOfOrderIsNamedWithTheReason() {
         List<String> broken = new ArrayList<>(Pipelines.whole());
         broken.add(broken.indexOf("vars_to_ssa"), "late");
-        assertEquals("algebraic must run before late: the late rules undo what the algebraic rules do (fused multiply-add): they run "
-                + "once, after the loop", Pipelines.orderProblem(broken));
+        assertEquals(
+                "algebraic must run before late: the late rules undo what the algebraic rules do (fused multiply-add): they run "
+                        + "once, after the loop",
+                Pipelines.orderProblem(broken));
     }
 
     @Test
     void theTextIsWhatTheCommandLineSpells() {
-        assertEquals("lower_outputs, vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce, lower_doubles, "
-                + "lower_int64), late, "
-                + "dce, sink_constants", Pipelines.DEFAULT);
-        assertEquals("lower_outputs, vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce, lower_doubles, "
-                + "lower_int64), dce, sink_constants",
+        assertEquals(
+                "lower_outputs, vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce, lower_doubles, "
+                        + "lower_int64), late, "
+                        + "dce, sink_constants",
+                Pipelines.DEFAULT);
+        assertEquals(
+                "lower_outputs, vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce, lower_doubles, "
+                        + "lower_int64), dce, sink_constants",
                 Pipelines.text(Pipelines.without(Pipelines.OPTIMIZE, Set.of("algebraic", "late"))));
     }
 
@@ -64,12 +71,18 @@ class PipelinesTest {
 
     @Test
     void compilerOptionsAreCheckedBeforeAnythingRuns() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Compiler.checkPrintAfter(Compiler.Options.defaults().withTrace(false, "schedule", false, null)));
-        assertTrue(e.getMessage().startsWith("unknown pass 'schedule' (IR passes: ") && e.getMessage().contains("machine passes: isel"),
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> Compiler.checkPrintAfter(Compiler.Options.defaults().withTrace(false, "schedule", false, null)));
+        assertTrue(
+                e.getMessage().startsWith("unknown pass 'schedule' (IR passes: ")
+                        && e.getMessage().contains("machine passes: isel"),
                 e.getMessage());
         Compiler.checkPrintAfter(Compiler.Options.defaults().withTrace(false, "regalloc", false, null));
         Compiler.checkPrintAfter(Compiler.Options.defaults().withTrace(false, "cse", false, null));
         Compiler.checkPrintAfter(Compiler.Options.defaults().withTrace(false, null, false, null));
-        assertThrows(IllegalArgumentException.class, () -> Compiler.checkPipeline(Compiler.Options.defaults().withPipeline("cse, loop(dce")));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Compiler.checkPipeline(Compiler.Options.defaults().withPipeline("cse, loop(dce")));
     }
 }

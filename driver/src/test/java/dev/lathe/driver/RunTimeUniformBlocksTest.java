@@ -33,16 +33,25 @@ class RunTimeUniformBlocksTest {
             for (int c = 0; c < 4; c++) tints[4 * b + c] = Float.floatToRawIntBits(b + c / 4f) & 0xffffffffL;
             gains[b] = Float.floatToRawIntBits(2f) & 0xffffffffL;
         }
-        ShaderInputs in = new ShaderInputs().set("k", 5).set("materials_tint", tints).set("materials_gain", gains);
+        ShaderInputs in =
+                new ShaderInputs().set("k", 5).set("materials_tint", tints).set("materials_gain", gains);
         ShaderOutputs out = new Interpreter(s).run(in);
         assertEquals(Float.floatToRawIntBits(11f) & 0xffffffffL, out.output("color")[2]);
         assertNull(new Interpreter(s).trackNans().trackPrecision().run(in).undecidedUnderNanContract());
-        ShaderInputs past = new ShaderInputs().set("k", 8).set("materials_tint", tints).set("materials_gain", gains);
+        ShaderInputs past =
+                new ShaderInputs().set("k", 8).set("materials_tint", tints).set("materials_gain", gains);
         assertNotNull(new Interpreter(s).trackNans().trackPrecision().run(past).undecidedUnderNanContract());
         Compiler.Result r = Compiler.compile(s, Compiler.Options.verifying());
         for (long k = 0; k < 10; k++) {
-            ShaderInputs any = new ShaderInputs().set("k", k).set("materials_tint", tints).set("materials_gain", gains);
-            assertTrue(new Interpreter(r.machine().optimized()).run(any).sameAs(new dev.lathe.backend.sim.Simulator(r.machine().program()).run(any).outputs()),
+            ShaderInputs any =
+                    new ShaderInputs().set("k", k).set("materials_tint", tints).set("materials_gain", gains);
+            assertTrue(
+                    new Interpreter(r.machine().optimized())
+                            .run(any)
+                            .sameAs(new dev.lathe.backend.sim.Simulator(
+                                            r.machine().program())
+                                    .run(any)
+                                    .outputs()),
                     "the binary agrees with the interpreter for k = " + k);
         }
     }

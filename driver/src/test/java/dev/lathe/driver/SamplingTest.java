@@ -54,7 +54,16 @@ class SamplingTest {
                 layout(binding = 0) uniform samplerCube sky;
                 void main() { color = texture(sky, dir); }
                 """);
-        float[][] dirs = {{1, .2f, .3f}, {-1, .2f, .3f}, {.1f, 1, .3f}, {.1f, -1, .3f}, {.1f, .2f, 1}, {.1f, .2f, -1}, {1, 1, 1}, {1, -1, .5f}};
+        float[][] dirs = {
+            {1, .2f, .3f},
+            {-1, .2f, .3f},
+            {.1f, 1, .3f},
+            {.1f, -1, .3f},
+            {.1f, .2f, 1},
+            {.1f, .2f, -1},
+            {1, 1, 1},
+            {1, -1, .5f}
+        };
         float[] faces = {0, 1, 2, 3, 4, 5, 4, 3}; // ties: z over y over x
         for (int k = 0; k < dirs.length; k++) {
             ShaderInputs in = new ShaderInputs().set("dir", floats(dirs[k])).setTexture("sky", numbered(1, 1, 6));
@@ -95,7 +104,10 @@ class SamplingTest {
         float[] refs = {0.4f, 0.5f, 0.6f, Float.NaN};
         float[] want = {1, 1, 0, 0};
         for (int k = 0; k < refs.length; k++) {
-            assertEquals(want[k], red(s, new ShaderInputs().set("ref", floats(refs[k])).setTexture("map", half)), "reference " + refs[k]);
+            assertEquals(
+                    want[k],
+                    red(s, new ShaderInputs().set("ref", floats(refs[k])).setTexture("map", half)),
+                    "reference " + refs[k]);
         }
     }
 
@@ -113,7 +125,9 @@ class SamplingTest {
                                  subgroupAdd(x) + subgroupExclusiveMul(x), subgroupExclusiveMin(x));
                 }
                 """);
-        long[] out = new Interpreter(s).run(new ShaderInputs().set("x", floats(2.5f))).output("color");
+        long[] out = new Interpreter(s)
+                .run(new ShaderInputs().set("x", floats(2.5f)))
+                .output("color");
         assertEquals(1f, Float.intBitsToFloat((int) out[0]));
         assertEquals(1f, Float.intBitsToFloat((int) out[1]));
         assertEquals(3.5f, Float.intBitsToFloat((int) out[2])); // 2.5 + the product's identity 1

@@ -32,7 +32,8 @@ class UndefinedIndexTest {
     }
 
     private static String run(Shader s, int frame, int light) {
-        ShaderInputs in = new ShaderInputs().set("pc_frame", frame & 0xffffffffL).set("pc_light", light & 0xffffffffL);
+        ShaderInputs in =
+                new ShaderInputs().set("pc_frame", frame & 0xffffffffL).set("pc_light", light & 0xffffffffL);
         return new Interpreter(s).trackNans().trackPrecision().run(in).undecidedUnderNanContract();
     }
 }

@@ -23,8 +23,8 @@ public final class AluInstr extends Instr {
      */
     public AluInstr(Function fn, Op op, int numComponents, int bitSize, Value[] srcValues, byte[][] swizzles) {
         if (srcValues.length != op.numInputs()) {
-            throw new IllegalArgumentException(op.opName() + " takes " + op.numInputs() + " sources, got "
-                    + srcValues.length);
+            throw new IllegalArgumentException(
+                    op.opName() + " takes " + op.numInputs() + " sources, got " + srcValues.length);
         }
         this.op = op;
         this.def = new Value(this, numComponents, bitSize, fn.allocateValueIndex());
@@ -98,32 +98,46 @@ public final class AluInstr extends Instr {
         List<ShapeProblem> out = new ArrayList<>();
         Value d = def();
         if (op.isHorizontal() && d.numComponents() != op.output().components()) {
-            out.add(new ShapeProblem("alu-components", op.opName() + " produces " + op.output().components() + " component(s), not " + d.numComponents()));
+            out.add(new ShapeProblem(
+                    "alu-components",
+                    op.opName() + " produces " + op.output().components() + " component(s), not " + d.numComponents()));
         }
         int unsized = unsizedBitSize();
         if (op.hasUnsizedOperands() && !op.isLegalBitSize(unsized)) {
-            out.add(new ShapeProblem("alu-bit-size", op.opName() + " does not work on " + unsized + "-bit values (legal: " + op.legalBitSizeList() + ")"));
+            out.add(new ShapeProblem(
+                    "alu-bit-size",
+                    op.opName() + " does not work on " + unsized + "-bit values (legal: " + op.legalBitSizeList()
+                            + ")"));
         }
         if (op.output().isSized() && d.bitSize() != op.output().bitSize()) {
-            out.add(new ShapeProblem("alu-bit-size", op.opName() + " produces " + op.output().bitSize() + "-bit values, not " + d.bitSize()));
+            out.add(new ShapeProblem(
+                    "alu-bit-size",
+                    op.opName() + " produces " + op.output().bitSize() + "-bit values, not " + d.bitSize()));
         }
         for (int k = 0; k < numSrcs(); k++) {
             Src s = src(k);
             OperandType t = op.input(k);
             int want = t.isSized() ? t.bitSize() : unsized;
             if (s.value().bitSize() != want) {
-                out.add(new ShapeProblem("alu-bit-size", "source " + (k + 1) + " of " + op.opName() + " has " + s.value().bitSize()
-                        + " bits, expected " + want + (t.isSized() ? "" : " (the instruction's bit size)")));
+                out.add(new ShapeProblem(
+                        "alu-bit-size",
+                        "source " + (k + 1) + " of " + op.opName() + " has "
+                                + s.value().bitSize() + " bits, expected " + want
+                                + (t.isSized() ? "" : " (the instruction's bit size)")));
             }
             int comps = op.inputComponents(k, d.numComponents());
             if (s.numComponentsRead() != comps) {
-                out.add(new ShapeProblem("alu-components", "source " + (k + 1) + " of " + op.opName() + " reads " + s.numComponentsRead()
-                        + " component(s), expected " + comps));
+                out.add(new ShapeProblem(
+                        "alu-components",
+                        "source " + (k + 1) + " of " + op.opName() + " reads " + s.numComponentsRead()
+                                + " component(s), expected " + comps));
             }
             for (int c = 0; c < s.numComponentsRead(); c++) {
                 if (s.component(c) >= s.value().numComponents()) {
-                    out.add(new ShapeProblem("swizzle", "source " + (k + 1) + " swizzle reads component " + s.component(c) + " of "
-                            + s.value() + ", which has " + s.value().numComponents()));
+                    out.add(new ShapeProblem(
+                            "swizzle",
+                            "source " + (k + 1) + " swizzle reads component " + s.component(c) + " of " + s.value()
+                                    + ", which has " + s.value().numComponents()));
                     break;
                 }
             }

@@ -10,7 +10,14 @@ import dev.lathe.ir.op.Op;
  * with this one function, so they cannot disagree.
  */
 public enum AtomicOp {
-    ADD(Op.IADD), IMIN(Op.IMIN), UMIN(Op.UMIN), IMAX(Op.IMAX), UMAX(Op.UMAX), AND(Op.IAND), OR(Op.IOR), XOR(Op.IXOR),
+    ADD(Op.IADD),
+    IMIN(Op.IMIN),
+    UMIN(Op.UMIN),
+    IMAX(Op.IMAX),
+    UMAX(Op.UMAX),
+    AND(Op.IAND),
+    OR(Op.IOR),
+    XOR(Op.IXOR),
     EXCHANGE(null),
     /** Stores the data only when the word equals the compare value. */
     COMP_SWAP(null);

@@ -2,7 +2,10 @@ package dev.lathe.ir;
 
 /** The base type of an interface or local variable (SSA values have none; variables do). */
 public enum BaseType {
-    FLOAT('f'), INT('i'), UINT('u'), BOOL('b');
+    FLOAT('f'),
+    INT('i'),
+    UINT('u'),
+    BOOL('b');
 
     private final char prefix;
 

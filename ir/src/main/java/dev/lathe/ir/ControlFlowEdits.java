@@ -123,7 +123,8 @@ public final class ControlFlowEdits {
      */
     public static void mergeBlocks(Function fn, Block a, Block b) {
         if (a.next != b) throw new IllegalArgumentException("blocks to merge must be adjacent");
-        if (b.first instanceof PhiInstr) throw new IllegalStateException("resolve the phis of a block before merging it");
+        if (b.first instanceof PhiInstr)
+            throw new IllegalStateException("resolve the phis of a block before merging it");
         if (a.jump() != null) {
             List<CfNode> rest = new ArrayList<>();
             for (CfNode n = b; n != null; n = n.next) rest.add(n);

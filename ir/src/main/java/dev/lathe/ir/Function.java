@@ -29,6 +29,7 @@ public final class Function {
     private long edits;
     /** Changes to the structure (blocks, ifs, loops, jumps) so far. */
     private long structureEdits;
+
     private Analyses analyses;
     /**
      * Values a frontend computed by an approximation of a function (a polynomial for atan), with
@@ -38,6 +39,7 @@ public final class Function {
      * the text format does not print it.
      */
     private final Map<Value, double[]> approximations = new java.util.IdentityHashMap<>();
+
     private final Map<Value, Integer> descriptorIndices = new java.util.IdentityHashMap<>();
 
     Function(Shader shader, String name) {
@@ -346,7 +348,8 @@ public final class Function {
             } else {
                 LoopNode loop = b.enclosingLoop();
                 if (loop != null) {
-                    Block t = j.kind() == JumpInstr.Kind.BREAK ? (loop.next instanceof Block e ? e : null)
+                    Block t = j.kind() == JumpInstr.Kind.BREAK
+                            ? (loop.next instanceof Block e ? e : null)
                             : (loop.body().first() instanceof Block h ? h : null);
                     if (t != null) out.add(t);
                 }

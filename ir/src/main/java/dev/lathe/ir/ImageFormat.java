@@ -12,20 +12,56 @@ import java.util.Locale;
  * 0, 0, 1). The interpreter and the simulator both store through this one function.
  */
 public enum ImageFormat {
-    RGBA32F(4, Kind.FLOAT, 32, 1), RGBA16F(4, Kind.FLOAT, 16, 2), R32F(1, Kind.FLOAT, 32, 3), RGBA8(4, Kind.UNORM, 8, 4),
-    RGBA8_SNORM(4, Kind.SNORM, 8, 5), RG32F(2, Kind.FLOAT, 32, 6), RG16F(2, Kind.FLOAT, 16, 7), R16F(1, Kind.FLOAT, 16, 9),
-    RGBA16(4, Kind.UNORM, 16, 10), RG16(2, Kind.UNORM, 16, 12), RG8(2, Kind.UNORM, 8, 13), R16(1, Kind.UNORM, 16, 14),
-    R8(1, Kind.UNORM, 8, 15), RGBA16_SNORM(4, Kind.SNORM, 16, 16), RG16_SNORM(2, Kind.SNORM, 16, 17), RG8_SNORM(2, Kind.SNORM, 8, 18),
-    R16_SNORM(1, Kind.SNORM, 16, 19), R8_SNORM(1, Kind.SNORM, 8, 20),
-    RGBA32I(4, Kind.SINT, 32, 21), RGBA16I(4, Kind.SINT, 16, 22), RGBA8I(4, Kind.SINT, 8, 23), R32I(1, Kind.SINT, 32, 24),
-    RG32I(2, Kind.SINT, 32, 25), RG16I(2, Kind.SINT, 16, 26), RG8I(2, Kind.SINT, 8, 27), R16I(1, Kind.SINT, 16, 28), R8I(1, Kind.SINT, 8, 29),
-    RGBA32UI(4, Kind.UINT, 32, 30), RGBA16UI(4, Kind.UINT, 16, 31), RGBA8UI(4, Kind.UINT, 8, 32), R32UI(1, Kind.UINT, 32, 33),
-    RG32UI(2, Kind.UINT, 32, 35), RG16UI(2, Kind.UINT, 16, 36), RG8UI(2, Kind.UINT, 8, 37), R16UI(1, Kind.UINT, 16, 38), R8UI(1, Kind.UINT, 8, 39),
+    RGBA32F(4, Kind.FLOAT, 32, 1),
+    RGBA16F(4, Kind.FLOAT, 16, 2),
+    R32F(1, Kind.FLOAT, 32, 3),
+    RGBA8(4, Kind.UNORM, 8, 4),
+    RGBA8_SNORM(4, Kind.SNORM, 8, 5),
+    RG32F(2, Kind.FLOAT, 32, 6),
+    RG16F(2, Kind.FLOAT, 16, 7),
+    R16F(1, Kind.FLOAT, 16, 9),
+    RGBA16(4, Kind.UNORM, 16, 10),
+    RG16(2, Kind.UNORM, 16, 12),
+    RG8(2, Kind.UNORM, 8, 13),
+    R16(1, Kind.UNORM, 16, 14),
+    R8(1, Kind.UNORM, 8, 15),
+    RGBA16_SNORM(4, Kind.SNORM, 16, 16),
+    RG16_SNORM(2, Kind.SNORM, 16, 17),
+    RG8_SNORM(2, Kind.SNORM, 8, 18),
+    R16_SNORM(1, Kind.SNORM, 16, 19),
+    R8_SNORM(1, Kind.SNORM, 8, 20),
+    RGBA32I(4, Kind.SINT, 32, 21),
+    RGBA16I(4, Kind.SINT, 16, 22),
+    RGBA8I(4, Kind.SINT, 8, 23),
+    R32I(1, Kind.SINT, 32, 24),
+    RG32I(2, Kind.SINT, 32, 25),
+    RG16I(2, Kind.SINT, 16, 26),
+    RG8I(2, Kind.SINT, 8, 27),
+    R16I(1, Kind.SINT, 16, 28),
+    R8I(1, Kind.SINT, 8, 29),
+    RGBA32UI(4, Kind.UINT, 32, 30),
+    RGBA16UI(4, Kind.UINT, 16, 31),
+    RGBA8UI(4, Kind.UINT, 8, 32),
+    R32UI(1, Kind.UINT, 32, 33),
+    RG32UI(2, Kind.UINT, 32, 35),
+    RG16UI(2, Kind.UINT, 16, 36),
+    RG8UI(2, Kind.UINT, 8, 37),
+    R16UI(1, Kind.UINT, 16, 38),
+    R8UI(1, Kind.UINT, 8, 39),
     // packed formats: bits per component differ
-    R11F_G11F_B10F(Kind.UFLOAT, 8, 11, 11, 10), RGB10_A2(Kind.UNORM, 11, 10, 10, 10, 2), RGB10_A2UI(Kind.UINT, 34, 10, 10, 10, 2);
+    R11F_G11F_B10F(Kind.UFLOAT, 8, 11, 11, 10),
+    RGB10_A2(Kind.UNORM, 11, 10, 10, 10, 2),
+    RGB10_A2UI(Kind.UINT, 34, 10, 10, 10, 2);
 
     /** How components are kept; UFLOAT: unsigned floats with a 5-bit exponent (bits − 5 of mantissa). */
-    public enum Kind { FLOAT, UNORM, SNORM, UINT, SINT, UFLOAT }
+    public enum Kind {
+        FLOAT,
+        UNORM,
+        SNORM,
+        UINT,
+        SINT,
+        UFLOAT
+    }
 
     private final int components;
     private final Kind kind;
@@ -102,7 +138,12 @@ public enum ImageFormat {
             int bits = this.bits[c];
             r[c] = switch (kind) {
                 case UFLOAT -> unsignedFloat(Float.intBitsToFloat((int) w), bits - 5);
-                case FLOAT -> bits == 32 ? w : Float.floatToRawIntBits((float) Fp16.toDouble(Fp16.fromDouble(Float.intBitsToFloat((int) w)))) & 0xffffffffL;
+                case FLOAT ->
+                    bits == 32
+                            ? w
+                            : Float.floatToRawIntBits(
+                                            (float) Fp16.toDouble(Fp16.fromDouble(Float.intBitsToFloat((int) w))))
+                                    & 0xffffffffL;
                 case UNORM -> normalized(Float.intBitsToFloat((int) w), 0, (1 << bits) - 1);
                 case SNORM -> normalized(Float.intBitsToFloat((int) w), -1, (1 << (bits - 1)) - 1);
                 case UINT -> bits == 32 ? w : w & ((1L << bits) - 1);

@@ -120,8 +120,8 @@ public abstract sealed class Instr implements SrcOwner
     public void remove() {
         Value d = def();
         if (d != null && d.hasUses()) {
-            throw new IllegalStateException("cannot remove the definition of " + d + ": it still has "
-                    + d.useCount() + " use(s)");
+            throw new IllegalStateException(
+                    "cannot remove the definition of " + d + ": it still has " + d.useCount() + " use(s)");
         }
         detach();
         for (Src s : srcs()) s.unlink();
@@ -139,7 +139,8 @@ public abstract sealed class Instr implements SrcOwner
         for (Instr i : instrs) {
             Value d = i.def();
             if (d != null && d.hasUses()) {
-                throw new IllegalStateException("cannot remove the definition of " + d + ": it is used outside the set");
+                throw new IllegalStateException(
+                        "cannot remove the definition of " + d + ": it is used outside the set");
             }
         }
         for (Instr i : instrs) i.detach();

@@ -14,7 +14,8 @@ import java.util.Set;
  */
 public enum Intrinsic {
     LOAD_INPUT(Variable.Kind.INPUT, Dest.VAR_TYPE, Effect.PURE, stages(Stage.VERTEX, Stage.FRAGMENT)),
-    STORE_OUTPUT(Variable.Kind.OUTPUT, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.VERTEX, Stage.FRAGMENT), Role.VAR_VALUE),
+    STORE_OUTPUT(
+            Variable.Kind.OUTPUT, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.VERTEX, Stage.FRAGMENT), Role.VAR_VALUE),
     LOAD_UNIFORM(Variable.Kind.UNIFORM, Dest.VAR_TYPE, Effect.PURE, allStages(), Role.ARRAY_INDEX),
     LOAD_BUFFER(Variable.Kind.BUFFER, Dest.FREE, Effect.READS_MEMORY, allStages(), Role.OFFSET),
     STORE_BUFFER(Variable.Kind.BUFFER, Dest.NONE, Effect.SIDE_EFFECT, allStages(), Role.OFFSET, Role.ANY_VALUE),
@@ -54,7 +55,13 @@ public enum Intrinsic {
     DISCARD_IF(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.FRAGMENT), Role.CONDITION),
     BARRIER(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.COMPUTE)),
     LOAD_SHARED(Variable.Kind.SHARED, Dest.VAR_TYPE, Effect.READS_MEMORY, stages(Stage.COMPUTE), Role.ARRAY_INDEX),
-    STORE_SHARED(Variable.Kind.SHARED, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.VAR_VALUE),
+    STORE_SHARED(
+            Variable.Kind.SHARED,
+            Dest.NONE,
+            Effect.SIDE_EFFECT,
+            stages(Stage.COMPUTE),
+            Role.ARRAY_INDEX,
+            Role.VAR_VALUE),
     // Atomics: read a 32-bit word, store AtomicOp.apply of it, define the word read. In a buffer
     // the word is at a byte offset, in a shared variable (32-bit scalar elements) at an element.
     BUFFER_ATOMIC_ADD(Variable.Kind.BUFFER, AtomicOp.ADD, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
@@ -66,7 +73,8 @@ public enum Intrinsic {
     BUFFER_ATOMIC_OR(Variable.Kind.BUFFER, AtomicOp.OR, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
     BUFFER_ATOMIC_XOR(Variable.Kind.BUFFER, AtomicOp.XOR, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
     BUFFER_ATOMIC_EXCHANGE(Variable.Kind.BUFFER, AtomicOp.EXCHANGE, allStages(), Role.OFFSET, Role.ATOMIC_DATA),
-    BUFFER_ATOMIC_COMP_SWAP(Variable.Kind.BUFFER, AtomicOp.COMP_SWAP, allStages(), Role.OFFSET, Role.COMPARE, Role.ATOMIC_DATA),
+    BUFFER_ATOMIC_COMP_SWAP(
+            Variable.Kind.BUFFER, AtomicOp.COMP_SWAP, allStages(), Role.OFFSET, Role.COMPARE, Role.ATOMIC_DATA),
     SHARED_ATOMIC_ADD(Variable.Kind.SHARED, AtomicOp.ADD, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
     SHARED_ATOMIC_IMIN(Variable.Kind.SHARED, AtomicOp.IMIN, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
     SHARED_ATOMIC_UMIN(Variable.Kind.SHARED, AtomicOp.UMIN, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
@@ -75,8 +83,15 @@ public enum Intrinsic {
     SHARED_ATOMIC_AND(Variable.Kind.SHARED, AtomicOp.AND, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
     SHARED_ATOMIC_OR(Variable.Kind.SHARED, AtomicOp.OR, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
     SHARED_ATOMIC_XOR(Variable.Kind.SHARED, AtomicOp.XOR, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
-    SHARED_ATOMIC_EXCHANGE(Variable.Kind.SHARED, AtomicOp.EXCHANGE, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
-    SHARED_ATOMIC_COMP_SWAP(Variable.Kind.SHARED, AtomicOp.COMP_SWAP, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.COMPARE, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_EXCHANGE(
+            Variable.Kind.SHARED, AtomicOp.EXCHANGE, stages(Stage.COMPUTE), Role.ARRAY_INDEX, Role.ATOMIC_DATA),
+    SHARED_ATOMIC_COMP_SWAP(
+            Variable.Kind.SHARED,
+            AtomicOp.COMP_SWAP,
+            stages(Stage.COMPUTE),
+            Role.ARRAY_INDEX,
+            Role.COMPARE,
+            Role.ATOMIC_DATA),
     // on the first component of an r32ui or r32i storage image's texel
     IMAGE_ATOMIC_ADD(Variable.Kind.IMAGE, AtomicOp.ADD, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
     IMAGE_ATOMIC_IMIN(Variable.Kind.IMAGE, AtomicOp.IMIN, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
@@ -87,11 +102,20 @@ public enum Intrinsic {
     IMAGE_ATOMIC_OR(Variable.Kind.IMAGE, AtomicOp.OR, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
     IMAGE_ATOMIC_XOR(Variable.Kind.IMAGE, AtomicOp.XOR, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
     IMAGE_ATOMIC_EXCHANGE(Variable.Kind.IMAGE, AtomicOp.EXCHANGE, allStages(), Role.INT_COORD, Role.ATOMIC_DATA),
-    IMAGE_ATOMIC_COMP_SWAP(Variable.Kind.IMAGE, AtomicOp.COMP_SWAP, allStages(), Role.INT_COORD, Role.COMPARE, Role.ATOMIC_DATA);
+    IMAGE_ATOMIC_COMP_SWAP(
+            Variable.Kind.IMAGE, AtomicOp.COMP_SWAP, allStages(), Role.INT_COORD, Role.COMPARE, Role.ATOMIC_DATA);
 
     /** What an intrinsic defines. */
     public enum Dest {
-        NONE, VAR_TYPE, FREE, TEXEL, TEX_SIZE, UVEC3, UINT, VEC4, BOOL
+        NONE,
+        VAR_TYPE,
+        FREE,
+        TEXEL,
+        TEX_SIZE,
+        UVEC3,
+        UINT,
+        VEC4,
+        BOOL
     }
 
     /** How an intrinsic interacts with the rest of the program. */
@@ -148,7 +172,8 @@ public enum Intrinsic {
         this(varKind, Dest.UINT, Effect.SIDE_EFFECT, stages, atomicOp, roles);
     }
 
-    private Intrinsic(Variable.Kind varKind, Dest dest, Effect effect, Set<Stage> stages, AtomicOp atomicOp, Role... roles) {
+    private Intrinsic(
+            Variable.Kind varKind, Dest dest, Effect effect, Set<Stage> stages, AtomicOp atomicOp, Role... roles) {
         this.spelling = name().toLowerCase(Locale.ROOT);
         this.varKind = varKind;
         this.dest = dest;
@@ -171,10 +196,11 @@ public enum Intrinsic {
     /** The atomic intrinsic doing {@code op} on a variable of {@code kind} (buffer, shared or image). */
     public static Intrinsic atomic(AtomicOp op, Variable.Kind kind) {
         return valueOf(switch (kind) {
-            case SHARED -> "SHARED_ATOMIC_";
-            case IMAGE -> "IMAGE_ATOMIC_";
-            default -> "BUFFER_ATOMIC_";
-        } + op.name());
+                    case SHARED -> "SHARED_ATOMIC_";
+                    case IMAGE -> "IMAGE_ATOMIC_";
+                    default -> "BUFFER_ATOMIC_";
+                }
+                + op.name());
     }
 
     private static Set<Stage> stages(Stage... s) {

@@ -70,10 +70,12 @@ public final class IrBuilder {
      * IllegalArgumentException saying what is wrong, so a frontend's mistake stops where it is made.
      */
     public <T extends Instr> T insert(T i) {
-        List<ShapeProblem> problems = i instanceof AluInstr a ? a.shapeProblems()
+        List<ShapeProblem> problems = i instanceof AluInstr a
+                ? a.shapeProblems()
                 : i instanceof IntrinsicInstr in ? in.shapeProblems(fn.shader().stage()) : List.of();
         if (!problems.isEmpty()) {
-            throw new IllegalArgumentException(i.opName() + ": " + problems.get(0).message());
+            throw new IllegalArgumentException(
+                    i.opName() + ": " + problems.get(0).message());
         }
         if (before != null) i.insertBefore(before);
         else block.insertBeforeJump(i);
@@ -264,7 +266,8 @@ public final class IrBuilder {
      * 32-bit {@code byteOffset} ({@code load_buffer}); bytes past the end read zero.
      */
     public Value loadBuffer(Variable v, Value byteOffset, int numComponents, int bitSize) {
-        return intrinsic(Intrinsic.LOAD_BUFFER, v, numComponents, bitSize, byteOffset).def();
+        return intrinsic(Intrinsic.LOAD_BUFFER, v, numComponents, bitSize, byteOffset)
+                .def();
     }
 
     /**
@@ -277,7 +280,8 @@ public final class IrBuilder {
 
     /** Loads from device memory at a 64-bit address ({@code load_global}). */
     public Value loadGlobal(Value address, int numComponents, int bitSize) {
-        return intrinsic(Intrinsic.LOAD_GLOBAL, null, numComponents, bitSize, address).def();
+        return intrinsic(Intrinsic.LOAD_GLOBAL, null, numComponents, bitSize, address)
+                .def();
     }
 
     /** Stores {@code x} to device memory at a 64-bit address ({@code store_global}). */
@@ -299,7 +303,8 @@ public final class IrBuilder {
         if (at != null) srcs.add(at);
         if (op.hasCompare()) srcs.add(compare);
         srcs.add(data);
-        return intrinsic(Intrinsic.atomic(op, v.kind()), v, 1, 32, srcs.toArray(new Value[0])).def();
+        return intrinsic(Intrinsic.atomic(op, v.kind()), v, 1, 32, srcs.toArray(new Value[0]))
+                .def();
     }
 
     /** Samples texture {@code t} (no array) at normalized float coordinates {@code coord}, one per dimension ({@code tex}). */
@@ -383,7 +388,8 @@ public final class IrBuilder {
 
     /** A system value (load_local_invocation_id, load_frag_coord, …). */
     public Value sysval(Intrinsic in) {
-        if (in.varKind() != null || !in.hasDest()) throw new IllegalArgumentException(in.spelling() + " is not a system value");
+        if (in.varKind() != null || !in.hasDest())
+            throw new IllegalArgumentException(in.spelling() + " is not a system value");
         return load(in, null);
     }
 
@@ -410,7 +416,8 @@ public final class IrBuilder {
      */
     public IfNode pushIf(Value cond) {
         if (cond.numComponents() != 1 || cond.bitSize() != 1) {
-            throw new IllegalArgumentException("an if condition must be vec1 1, not vec" + cond.numComponents() + " " + cond.bitSize());
+            throw new IllegalArgumentException(
+                    "an if condition must be vec1 1, not vec" + cond.numComponents() + " " + cond.bitSize());
         }
         Instr split = before != null ? before : block.jump();
         IfNode in = fn.insertIf(block, split, cond);

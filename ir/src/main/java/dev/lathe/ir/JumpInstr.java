@@ -6,7 +6,9 @@ import java.util.Locale;
 /** {@code break}, {@code continue} or {@code return}: always the last instruction of its block. */
 public final class JumpInstr extends Instr {
     public enum Kind {
-        BREAK, CONTINUE, RETURN;
+        BREAK,
+        CONTINUE,
+        RETURN;
 
         public String spelling() {
             return name().toLowerCase(Locale.ROOT);

@@ -59,7 +59,8 @@ public final class Shader {
     public static String workgroupSizeProblem(long x, long y, long z) {
         if (x < 1 || y < 1 || z < 1) return "a workgroup size must be positive (" + x + ", " + y + ", " + z + ")";
         if (x * y * z > MAX_WORKGROUP_INVOCATIONS) {
-            return "a workgroup of " + x + " x " + y + " x " + z + " invocations is more than " + MAX_WORKGROUP_INVOCATIONS;
+            return "a workgroup of " + x + " x " + y + " x " + z + " invocations is more than "
+                    + MAX_WORKGROUP_INVOCATIONS;
         }
         return null;
     }
@@ -79,10 +80,12 @@ public final class Shader {
      */
     public Variable addVariable(Variable v) {
         if (v.kind() == Variable.Kind.LOCAL) throw new IllegalArgumentException("locals belong to a function");
-        if (variables.containsKey(v.name())) throw new IllegalArgumentException("@" + v.name() + " is already declared");
+        if (variables.containsKey(v.name()))
+            throw new IllegalArgumentException("@" + v.name() + " is already declared");
         if (v.kind() == Variable.Kind.UNIFORM) {
             for (Variable u : variables(Variable.Kind.UNIFORM)) {
-                boolean disjoint = v.location() + v.slotCount() <= u.location() || u.location() + u.slotCount() <= v.location();
+                boolean disjoint =
+                        v.location() + v.slotCount() <= u.location() || u.location() + u.slotCount() <= v.location();
                 if (!disjoint) {
                     throw new IllegalArgumentException("uniform @" + v.name() + " (slots " + slots(v) + ") overlaps @"
                             + u.name() + " (slots " + slots(u) + ")");
@@ -94,7 +97,9 @@ public final class Shader {
     }
 
     private static String slots(Variable v) {
-        return v.slotCount() == 1 ? Integer.toString(v.location()) : v.location() + "–" + (v.location() + v.slotCount() - 1);
+        return v.slotCount() == 1
+                ? Integer.toString(v.location())
+                : v.location() + "–" + (v.location() + v.slotCount() - 1);
     }
 
     /** The interface variable called {@code name}, or null. */

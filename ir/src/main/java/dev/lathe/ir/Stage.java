@@ -4,7 +4,9 @@ import java.util.Locale;
 
 /** The shader stage. */
 public enum Stage {
-    VERTEX, FRAGMENT, COMPUTE;
+    VERTEX,
+    FRAGMENT,
+    COMPUTE;
 
     public String spelling() {
         return name().toLowerCase(Locale.ROOT);

@@ -7,7 +7,8 @@ public record Swizzled(Value value, byte[] swizzle) implements AluOperand {
         swizzle = swizzle.clone();
         for (byte c : swizzle) {
             if (c < 0 || c >= value.numComponents()) {
-                throw new IllegalArgumentException("swizzle component " + c + " of " + value + ", which has " + value.numComponents());
+                throw new IllegalArgumentException(
+                        "swizzle component " + c + " of " + value + ", which has " + value.numComponents());
             }
         }
     }

@@ -2,7 +2,9 @@ package dev.lathe.ir;
 
 /** Texture dimensionality; the number of coordinates a sample takes. */
 public enum TextureDim {
-    D1("1d", 1), D2("2d", 2), D3("3d", 3);
+    D1("1d", 1),
+    D2("2d", 2),
+    D3("3d", 3);
 
     private final String spelling;
     private final int coords;

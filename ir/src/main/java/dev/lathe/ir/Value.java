@@ -20,6 +20,7 @@ public final class Value implements AluOperand {
      * cache miss of its own on a large function when the op does not match.
      */
     private final Op aluOp;
+
     private final int numComponents;
     private final int bitSize;
     private final int index;

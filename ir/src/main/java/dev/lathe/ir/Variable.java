@@ -26,7 +26,14 @@ import java.util.Locale;
  */
 public final class Variable {
     public enum Kind {
-        INPUT, OUTPUT, UNIFORM, BUFFER, TEXTURE, LOCAL, SHARED, IMAGE;
+        INPUT,
+        OUTPUT,
+        UNIFORM,
+        BUFFER,
+        TEXTURE,
+        LOCAL,
+        SHARED,
+        IMAGE;
 
         public String spelling() {
             return name().toLowerCase(Locale.ROOT);
@@ -48,11 +55,24 @@ public final class Variable {
     /** The largest location, binding or array length a variable may have (the text format's limit too). */
     public static final int MAX_NUMBER = 1 << 24;
 
-    private Variable(Kind kind, String name, VarType type, int arrayLength, int location, int binding,
-                     boolean flat, boolean unorm, TextureDim dim) {
-        if (location < -1 || location > MAX_NUMBER) throw new IllegalArgumentException("@" + name + ": location " + location + " is outside 0 to " + MAX_NUMBER);
-        if (binding < -1 || binding > MAX_NUMBER) throw new IllegalArgumentException("@" + name + ": binding " + binding + " is outside 0 to " + MAX_NUMBER);
-        if (arrayLength < 0 || arrayLength > MAX_NUMBER) throw new IllegalArgumentException("@" + name + ": array length " + arrayLength + " is outside 1 to " + MAX_NUMBER);
+    private Variable(
+            Kind kind,
+            String name,
+            VarType type,
+            int arrayLength,
+            int location,
+            int binding,
+            boolean flat,
+            boolean unorm,
+            TextureDim dim) {
+        if (location < -1 || location > MAX_NUMBER)
+            throw new IllegalArgumentException(
+                    "@" + name + ": location " + location + " is outside 0 to " + MAX_NUMBER);
+        if (binding < -1 || binding > MAX_NUMBER)
+            throw new IllegalArgumentException("@" + name + ": binding " + binding + " is outside 0 to " + MAX_NUMBER);
+        if (arrayLength < 0 || arrayLength > MAX_NUMBER)
+            throw new IllegalArgumentException(
+                    "@" + name + ": array length " + arrayLength + " is outside 1 to " + MAX_NUMBER);
         this.kind = kind;
         this.name = name;
         this.type = type;
@@ -99,11 +119,13 @@ public final class Variable {
     }
 
     /** A texture, or with {@code arrayLength} > 0 an array of textures alike. */
-    public static Variable texture(String name, TextureDim dim, BaseType texelBase, int binding, boolean unorm, int arrayLength) {
+    public static Variable texture(
+            String name, TextureDim dim, BaseType texelBase, int binding, boolean unorm, int arrayLength) {
         if (unorm && texelBase != BaseType.FLOAT) {
             throw new IllegalArgumentException("only float textures can be unorm");
         }
-        return new Variable(Kind.TEXTURE, name, new VarType(texelBase, 32, 4), arrayLength, -1, binding, false, unorm, dim);
+        return new Variable(
+                Kind.TEXTURE, name, new VarType(texelBase, 32, 4), arrayLength, -1, binding, false, unorm, dim);
     }
 
     /** The name element {@code k} of an array of textures goes by in the inputs ({@code name[k]}); the name itself for one texture. */
@@ -116,7 +138,8 @@ public final class Variable {
      * 32-bit components of the format's base type, kept at the format's precision.
      */
     public static Variable image(String name, TextureDim dim, ImageFormat format, int binding) {
-        Variable v = new Variable(Kind.IMAGE, name, new VarType(format.base(), 32, 4), 0, -1, binding, false, false, dim);
+        Variable v =
+                new Variable(Kind.IMAGE, name, new VarType(format.base(), 32, 4), 0, -1, binding, false, false, dim);
         v.format = format;
         return v;
     }

@@ -109,7 +109,10 @@ class AnalysisTest {
         assertTrue(Validator.validate(s).isEmpty(), Validator.validate(s).toString());
         Function fn = s.entryPoint();
         Block entry = block(fn, "entry"), outer = block(fn, "outer"), innerPre = block(fn, "inner_pre");
-        Block inner = block(fn, "inner"), ic = block(fn, "ic"), dead = block(fn, "dead"), latch = block(fn, "outer_latch");
+        Block inner = block(fn, "inner"),
+                ic = block(fn, "ic"),
+                dead = block(fn, "dead"),
+                latch = block(fn, "outer_latch");
         Block exit = block(fn, "exit"), brk = block(fn, "brk");
         DominatorTree dom = DominatorTree.compute(fn);
         assertSame(entry, dom.idom(outer));
@@ -118,7 +121,9 @@ class AnalysisTest {
         assertSame(block(fn, "ib"), dom.idom(latch), "the latch follows the inner loop: only its break reaches it");
         assertFalse(dom.isReachable(dead), "code after an if whose sides both jump is unreachable");
         assertEquals(List.of(entry, latch), outer.predecessors());
-        assertEquals(List.of(innerPre, ic, dead), inner.predecessors(),
+        assertEquals(
+                List.of(innerPre, ic, dead),
+                inner.predecessors(),
                 "the continue is a back edge; unreachable blocks keep their structural edges");
         assertEquals(List.of(brk), exit.predecessors());
         DominanceFrontiers df = DominanceFrontiers.compute(fn, dom);
@@ -152,7 +157,8 @@ class AnalysisTest {
                 Set<Block> without = reach(fn, a);
                 for (Block b : all) {
                     boolean expected = reachable.contains(b) && (a == b || !without.contains(b));
-                    assertEquals(expected, dom.dominates(a, b), "seed " + seed + ": b" + a.index() + " dom b" + b.index());
+                    assertEquals(
+                            expected, dom.dominates(a, b), "seed " + seed + ": b" + a.index() + " dom b" + b.index());
                 }
             }
         }
@@ -236,6 +242,8 @@ class AnalysisTest {
         assertFalse(dom.dominates(block(fn, "entry"), after));
         assertNull(dom.idom(fn.entryBlock()));
         assertTrue(dom.isReachable(fn.endBlock()), "the return reaches the end block");
-        assertSame(block(fn, "head"), DominanceFrontiers.compute(fn, dom).frontier(block(fn, "head")).get(0));
+        assertSame(
+                block(fn, "head"),
+                DominanceFrontiers.compute(fn, dom).frontier(block(fn, "head")).get(0));
     }
 }

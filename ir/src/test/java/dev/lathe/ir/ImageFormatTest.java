@@ -23,7 +23,8 @@ class ImageFormatTest {
         // 0.5 * 255 = 127.5 rounds to even (128); -1 clamps to 0, 2 to 1, NaN to 0
         assertArrayEquals(floats(128f / 255f, 0f, 1f, 0f), ImageFormat.RGBA8.store(floats(0.5f, -1f, 2f, Float.NaN)));
         // 0.25 * 65535 = 16383.75 rounds to 16384; an r16 image keeps red only
-        assertArrayEquals(floats((float) (16384 / 65535.0), 0f, 0f, 1f), ImageFormat.R16.store(floats(0.25f, 0.7f, 0.7f, 0.7f)));
+        assertArrayEquals(
+                floats((float) (16384 / 65535.0), 0f, 0f, 1f), ImageFormat.R16.store(floats(0.25f, 0.7f, 0.7f, 0.7f)));
     }
 
     @Test
@@ -46,19 +47,25 @@ class ImageFormatTest {
 
     @Test
     void narrowIntegersWrapAndSignExtend() {
-        assertArrayEquals(new long[] {0x34, 0xff, 0, 0}, ImageFormat.RGBA8UI.store(new long[] {0x1234, 0xffffffffL, 0x100, 0}));
-        assertArrayEquals(new long[] {0xffffff80L, 0x7f, 0xffffffffL, 0}, ImageFormat.RGBA8I.store(new long[] {0x80, 0x7f, 0xff, 0x100}));
+        assertArrayEquals(
+                new long[] {0x34, 0xff, 0, 0}, ImageFormat.RGBA8UI.store(new long[] {0x1234, 0xffffffffL, 0x100, 0}));
+        assertArrayEquals(
+                new long[] {0xffffff80L, 0x7f, 0xffffffffL, 0},
+                ImageFormat.RGBA8I.store(new long[] {0x80, 0x7f, 0xff, 0x100}));
     }
 
     @Test
     void packedFormatsKeepTheirOwnBits() {
         // 1/3 with 6 mantissa bits (r, g) is 85/256, with 5 (b) rounds up to 43/128; no sign;
         // blue's largest finite value is (2 - 1/32) * 2^15
-        assertArrayEquals(floats(85f / 256f, 0f, 64512f, 1f), ImageFormat.R11F_G11F_B10F.store(floats(1f / 3f, -2f, 70000f, 0.25f)));
+        assertArrayEquals(
+                floats(85f / 256f, 0f, 64512f, 1f),
+                ImageFormat.R11F_G11F_B10F.store(floats(1f / 3f, -2f, 70000f, 0.25f)));
         assertEquals(0x7fc00000L, ImageFormat.R11F_G11F_B10F.store(floats(Float.NaN, 0, 0, 0))[0]);
         assertEquals(f(43f / 128f), ImageFormat.R11F_G11F_B10F.store(floats(0, 0, 1f / 3f, 0))[2]);
         // alpha has two bits: 0.5 * 3 = 1.5 rounds to even (2)
-        assertArrayEquals(floats(1f, 0f, 512f / 1023f, 2f / 3f), ImageFormat.RGB10_A2.store(floats(1f, 0f, 0.5f, 0.5f)));
+        assertArrayEquals(
+                floats(1f, 0f, 512f / 1023f, 2f / 3f), ImageFormat.RGB10_A2.store(floats(1f, 0f, 0.5f, 0.5f)));
         assertArrayEquals(new long[] {0x3ff, 0, 1, 3}, ImageFormat.RGB10_A2UI.store(new long[] {0xffff, 0x400, 1, 7}));
     }
 

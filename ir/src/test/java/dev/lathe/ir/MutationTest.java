@@ -31,7 +31,8 @@ class MutationTest {
         assertEquals(3, x.useCount());
         assertEquals(1, y.useCount());
         assertEquals(0, z.useCount());
-        assertEquals(List.of(((AluInstr) y.parent()).src(0), ((AluInstr) y.parent()).src(1), ((AluInstr) z.parent()).src(1)),
+        assertEquals(
+                List.of(((AluInstr) y.parent()).src(0), ((AluInstr) y.parent()).src(1), ((AluInstr) z.parent()).src(1)),
                 x.uses());
         valid(s);
     }
@@ -126,7 +127,8 @@ class MutationTest {
         Function fn = s.entryPoint();
         Block thenBlock = fn.blocks().get(1);
         Instr splitAt = thenBlock.lastInstr(); // fneg moves after the new if
-        IfNode inner = fn.insertIf(thenBlock, splitAt, ((LoadConstInstr) fn.entryBlock().firstInstr()).def());
+        IfNode inner = fn.insertIf(
+                thenBlock, splitAt, ((LoadConstInstr) fn.entryBlock().firstInstr()).def());
         Block moved = inner.mergeBlock();
         assertSame(splitAt.block(), moved);
         PhiInstr phi = (PhiInstr) fn.blocks().get(fn.blocks().size() - 1).firstInstr();
@@ -181,7 +183,8 @@ class MutationTest {
                 }
                 """);
         Function fn = s.entryPoint();
-        assertThrows(IllegalStateException.class, () -> fn.deleteNode(fn.entryBlock().next()));
+        assertThrows(
+                IllegalStateException.class, () -> fn.deleteNode(fn.entryBlock().next()));
     }
 
     @Test

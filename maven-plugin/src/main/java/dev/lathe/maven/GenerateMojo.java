@@ -101,22 +101,39 @@ public class GenerateMojo extends AbstractMojo {
         Path stamp = Path.of(project.getBuild().getDirectory(), "lathe", "generate.stamp");
         String digest = digest(files);
         if (upToDate(stamp, digest)) {
-            getLog().info("lathe: " + files.size() + " rule file" + (files.size() == 1 ? "" : "s") + " unchanged, nothing to generate");
+            getLog().info("lathe: " + files.size() + " rule file" + (files.size() == 1 ? "" : "s")
+                    + " unchanged, nothing to generate");
             return;
         }
         // a rule file removed since the last run must not leave its classes behind
         clean(outputDirectory.toPath());
         if (generateTests) clean(testOutputDirectory.toPath());
-        List<String> args = new ArrayList<>(List.of("--rules", rulesDirectory.getPath(), "--out", outputDirectory.getPath(),
-                "--package", packageName, "--cite-from", citeFrom.getPath(), "--prove", Boolean.toString(prove),
-                "--proof-cache", proofCache.getPath(), "--proof-timeout-ms", Integer.toString(proofTimeoutMs),
-                "--samples", Integer.toString(samples), "--seed", Long.toString(seed)));
+        List<String> args = new ArrayList<>(List.of(
+                "--rules",
+                rulesDirectory.getPath(),
+                "--out",
+                outputDirectory.getPath(),
+                "--package",
+                packageName,
+                "--cite-from",
+                citeFrom.getPath(),
+                "--prove",
+                Boolean.toString(prove),
+                "--proof-cache",
+                proofCache.getPath(),
+                "--proof-timeout-ms",
+                Integer.toString(proofTimeoutMs),
+                "--samples",
+                Integer.toString(samples),
+                "--seed",
+                Long.toString(seed)));
         if (generateTests) args.addAll(List.of("--tests-out", testOutputDirectory.getPath()));
         MavenLog log = new MavenLog();
         int code = RuleCompilerMain.run(args.toArray(String[]::new), log);
         if (code != 0) {
             deleteQuietly(stamp);
-            throw new MojoFailureException("lathe: the rule files have errors" + (log.firstError == null ? "" : "; the first: " + log.firstError));
+            throw new MojoFailureException("lathe: the rule files have errors"
+                    + (log.firstError == null ? "" : "; the first: " + log.firstError));
         }
         try {
             Files.createDirectories(stamp.getParent());
@@ -140,9 +157,17 @@ public class GenerateMojo extends AbstractMojo {
     private String digest(List<Path> files) throws MojoExecutionException {
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
-            String settings = String.join("\n", packageName, citeFrom.getAbsolutePath(), Boolean.toString(generateTests),
-                    Integer.toString(samples), Long.toString(seed), Boolean.toString(prove), Integer.toString(proofTimeoutMs),
-                    proofCache.getAbsolutePath(), toolVersion());
+            String settings = String.join(
+                    "\n",
+                    packageName,
+                    citeFrom.getAbsolutePath(),
+                    Boolean.toString(generateTests),
+                    Integer.toString(samples),
+                    Long.toString(seed),
+                    Boolean.toString(prove),
+                    Integer.toString(proofTimeoutMs),
+                    proofCache.getAbsolutePath(),
+                    toolVersion());
             md.update(settings.getBytes(StandardCharsets.UTF_8));
             for (Path f : files) {
                 md.update(("\n" + f.getFileName() + "\n").getBytes(StandardCharsets.UTF_8));
@@ -163,10 +188,12 @@ public class GenerateMojo extends AbstractMojo {
      */
     private static String toolVersion() throws IOException {
         StringBuilder out = new StringBuilder();
-        for (Class<?> c : new Class<?>[] {GenerateMojo.class, RuleCompilerMain.class, dev.lathe.ir.rewrite.RuleSet.class}) {
+        for (Class<?> c :
+                new Class<?>[] {GenerateMojo.class, RuleCompilerMain.class, dev.lathe.ir.rewrite.RuleSet.class}) {
             Path p;
             try {
-                p = Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
+                p = Path.of(
+                        c.getProtectionDomain().getCodeSource().getLocation().toURI());
             } catch (java.net.URISyntaxException | NullPointerException e) {
                 out.append("?;");
                 continue;
@@ -178,10 +205,20 @@ public class GenerateMojo extends AbstractMojo {
                         newest = Math.max(newest, Files.getLastModifiedTime(f).toMillis());
                         count++;
                     }
-                    out.append(p).append(':').append(count).append(':').append(newest).append(';');
+                    out.append(p)
+                            .append(':')
+                            .append(count)
+                            .append(':')
+                            .append(newest)
+                            .append(';');
                 }
             } else {
-                out.append(p).append(':').append(Files.size(p)).append(':').append(Files.getLastModifiedTime(p).toMillis()).append(';');
+                out.append(p)
+                        .append(':')
+                        .append(Files.size(p))
+                        .append(':')
+                        .append(Files.getLastModifiedTime(p).toMillis())
+                        .append(';');
             }
         }
         return out.toString();
@@ -189,7 +226,9 @@ public class GenerateMojo extends AbstractMojo {
 
     private boolean upToDate(Path stamp, String digest) {
         try {
-            return Files.isRegularFile(stamp) && Files.readString(stamp).equals(digest) && outputDirectory.isDirectory()
+            return Files.isRegularFile(stamp)
+                    && Files.readString(stamp).equals(digest)
+                    && outputDirectory.isDirectory()
                     && (!generateTests || testOutputDirectory.isDirectory());
         } catch (IOException e) {
             return false;

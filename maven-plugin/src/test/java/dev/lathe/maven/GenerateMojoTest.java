@@ -64,7 +64,9 @@ class GenerateMojoTest {
         set("rulesDirectory", base.resolve("src/main/rules").toFile());
         set("citeFrom", base.toFile());
         set("outputDirectory", base.resolve("target/generated-sources/lathe").toFile());
-        set("testOutputDirectory", base.resolve("target/generated-test-sources/lathe").toFile());
+        set(
+                "testOutputDirectory",
+                base.resolve("target/generated-test-sources/lathe").toFile());
         set("packageName", "com.example.rules");
         set("generateTests", true);
         set("samples", 100);
@@ -82,7 +84,8 @@ class GenerateMojoTest {
     }
 
     private Path rules(String name, String text) throws IOException {
-        return Files.writeString(Files.createDirectories(base.resolve("src/main/rules")).resolve(name), text);
+        return Files.writeString(
+                Files.createDirectories(base.resolve("src/main/rules")).resolve(name), text);
     }
 
     private Path generated(String simpleName) {
@@ -100,9 +103,14 @@ class GenerateMojoTest {
         assertTrue(Files.isRegularFile(generated("MineRules")));
         assertTrue(Files.isRegularFile(generated("GeneratedRules")));
         assertTrue(Files.readString(generatedTest("MineRulesSoundnessTest")).contains("double_ineg_fires"));
-        assertTrue(project.getCompileSourceRoots().contains(base.resolve("target/generated-sources/lathe").toString()));
-        assertTrue(project.getTestCompileSourceRoots().contains(base.resolve("target/generated-test-sources/lathe").toString()));
-        assertTrue(log.contains("INFO lathe: generated the matchers of 1 rule file into " + base.resolve("target/generated-sources/lathe")), log.toString());
+        assertTrue(project.getCompileSourceRoots()
+                .contains(base.resolve("target/generated-sources/lathe").toString()));
+        assertTrue(project.getTestCompileSourceRoots()
+                .contains(base.resolve("target/generated-test-sources/lathe").toString()));
+        assertTrue(
+                log.contains("INFO lathe: generated the matchers of 1 rule file into "
+                        + base.resolve("target/generated-sources/lathe")),
+                log.toString());
     }
 
     @Test
@@ -123,7 +131,9 @@ class GenerateMojoTest {
         set("samples", 200);
         log.clear();
         mojo.execute();
-        assertTrue(Files.readString(generatedTest("MineRulesSoundnessTest")).contains(", 6782L, 200, false, "), "the new sample count is in the tests");
+        assertTrue(
+                Files.readString(generatedTest("MineRulesSoundnessTest")).contains(", 6782L, 200, false, "),
+                "the new sample count is in the tests");
         assertFalse(log.contains("INFO lathe: 1 rule file unchanged, nothing to generate"), log.toString());
 
         // a deleted output is generated again even when the stamp matches
@@ -154,9 +164,14 @@ class GenerateMojoTest {
     void aBrokenRuleFailsWithItsLocationAtErrorLevel() throws Exception {
         rules("my.rules", "pass mine;\nbroken: iadd(a, 0) => b;\n");
         MojoFailureException e = assertThrows(MojoFailureException.class, mojo::execute);
-        assertTrue(e.getMessage().startsWith("lathe: the rule files have errors; the first: src/main/rules/my.rules:2:23: error: "),
+        assertTrue(
+                e.getMessage()
+                        .startsWith(
+                                "lathe: the rule files have errors; the first: src/main/rules/my.rules:2:23: error: "),
                 e.getMessage());
-        assertTrue(log.stream().anyMatch(l -> l.startsWith("ERROR src/main/rules/my.rules:2:23: error: ")), log.toString());
+        assertTrue(
+                log.stream().anyMatch(l -> l.startsWith("ERROR src/main/rules/my.rules:2:23: error: ")),
+                log.toString());
         assertFalse(Files.exists(base.resolve("target/lathe/generate.stamp")), "a failed run leaves no stamp");
         assertFalse(Files.exists(generated("MineRules")));
     }
@@ -174,8 +189,10 @@ class GenerateMojoTest {
     @Test
     void aMissingRulesDirectoryIsAClearFailure() {
         MojoFailureException e = assertThrows(MojoFailureException.class, mojo::execute);
-        assertEquals("lathe: no rules directory " + base.resolve("src/main/rules")
-                + " (put *.rules files there, or set <rulesDirectory> in the plugin's configuration)", e.getMessage());
+        assertEquals(
+                "lathe: no rules directory " + base.resolve("src/main/rules")
+                        + " (put *.rules files there, or set <rulesDirectory> in the plugin's configuration)",
+                e.getMessage());
     }
 
     @Test
@@ -185,7 +202,8 @@ class GenerateMojoTest {
         mojo.execute();
         assertEquals(List.of("INFO lathe: skipped"), log);
         assertFalse(Files.exists(generated("MineRules")));
-        assertTrue(project.getCompileSourceRoots().contains(base.resolve("target/generated-sources/lathe").toString()));
+        assertTrue(project.getCompileSourceRoots()
+                .contains(base.resolve("target/generated-sources/lathe").toString()));
     }
 
     @Test
@@ -195,6 +213,8 @@ class GenerateMojoTest {
         mojo.execute();
         assertTrue(Files.isRegularFile(generated("MineRules")));
         assertFalse(Files.exists(base.resolve("target/generated-test-sources")));
-        assertTrue(project.getTestCompileSourceRoots().isEmpty(), project.getTestCompileSourceRoots().toString());
+        assertTrue(
+                project.getTestCompileSourceRoots().isEmpty(),
+                project.getTestCompileSourceRoots().toString());
     }
 }

@@ -22,7 +22,8 @@ final class AstBuilder {
      * The passes of the pipeline (rule sets register beside them under their pass name); the
      * two rule files shipped in rules/ are the rule passes, not built-ins.
      */
-    private static final Set<String> BUILT_IN_PASSES = Set.copyOf(PassRegistry.standard().names());
+    private static final Set<String> BUILT_IN_PASSES =
+            Set.copyOf(PassRegistry.standard().names());
 
     private final String file;
     private final String text;
@@ -52,9 +53,10 @@ final class AstBuilder {
         return pos(c.getStart());
     }
 
-    Ast.RuleFile file(RulesParser.RuleFileContext c, NavigableSet<Integer> errorTokens,
-                      Set<Integer> missingSemicolon) {
-        String declared = c.passDecl() != null && c.passDecl().name != null ? c.passDecl().name.getText() : null;
+    Ast.RuleFile file(RulesParser.RuleFileContext c, NavigableSet<Integer> errorTokens, Set<Integer> missingSemicolon) {
+        String declared = c.passDecl() != null && c.passDecl().name != null
+                ? c.passDecl().name.getText()
+                : null;
         List<Ast.Rule> rules = new ArrayList<>();
         RulesParser.RuleDeclContext previous = null;
         Set<Integer> unnamed = new HashSet<>();
@@ -71,15 +73,25 @@ final class AstBuilder {
         if (declared == null && c.passDecl() != null) {
             // A pass line with an error (reported): the file name is not what the writer meant.
         } else if (!pass.matches("[A-Za-z_][A-Za-z0-9_]*")) {
-            errors.add(Diagnostic.error(file, line, col, SyntaxMessages.passNameFromFileIsNoName(pass), Diagnostic.lineOf(text, line)));
+            errors.add(Diagnostic.error(
+                    file, line, col, SyntaxMessages.passNameFromFileIsNoName(pass), Diagnostic.lineOf(text, line)));
         } else if (pass.length() > Checker.MAX_NAME) {
             // It names a generated class, and so a file: file systems take 255 bytes.
-            errors.add(Diagnostic.error(file, line, col, SyntaxMessages.passNameTooLong(Checker.MAX_NAME, declared == null),
+            errors.add(Diagnostic.error(
+                    file,
+                    line,
+                    col,
+                    SyntaxMessages.passNameTooLong(Checker.MAX_NAME, declared == null),
                     Diagnostic.lineOf(text, line)));
         } else if (pass.toLowerCase(Locale.ROOT).replace("_", "").equals("generated")) {
-            errors.add(Diagnostic.error(file, line, col, SyntaxMessages.reservedPassName(pass), Diagnostic.lineOf(text, line)));
+            errors.add(Diagnostic.error(
+                    file, line, col, SyntaxMessages.reservedPassName(pass), Diagnostic.lineOf(text, line)));
         } else if (BUILT_IN_PASSES.contains(pass)) {
-            errors.add(Diagnostic.error(file, line, col, SyntaxMessages.builtInPassName(pass, declared == null),
+            errors.add(Diagnostic.error(
+                    file,
+                    line,
+                    col,
+                    SyntaxMessages.builtInPassName(pass, declared == null),
                     Diagnostic.lineOf(text, line)));
         }
         return new Ast.RuleFile(file, pass, rules);
@@ -90,24 +102,27 @@ final class AstBuilder {
      * the rule before when that one has no ';' (ANTLR notices a missing ';' only at the next
      * token).
      */
-    private boolean hasError(RulesParser.RuleDeclContext r, RulesParser.RuleDeclContext previous,
-                             NavigableSet<Integer> errorTokens) {
+    private boolean hasError(
+            RulesParser.RuleDeclContext r, RulesParser.RuleDeclContext previous, NavigableSet<Integer> errorTokens) {
         if (r.getStart() == null) return true;
         int from = r.getStart().getTokenIndex();
         int to = r.getStop() == null ? from : Math.max(from, r.getStop().getTokenIndex());
-        boolean previousOpen = previous != null && (previous.getStop() == null || !previous.getStop().getText().equals(";"));
+        boolean previousOpen = previous != null
+                && (previous.getStop() == null || !previous.getStop().getText().equals(";"));
         if (r.getStop() == null || !r.getStop().getText().equals(";")) {
             // The error that ended this rule is reported at the token after it.
             Integer next = errorTokens.ceiling(to + 1);
             // Not a bad character starting the next line: the lexer's error is its own.
-            if (next != null && TokenView.isBadToken(tokens.get(next).getType())
+            if (next != null
+                    && TokenView.isBadToken(tokens.get(next).getType())
                     && tokens.get(next).getLine() > tokens.get(to).getLine()) {
                 next = null;
             }
             if (next != null && tokens.nextVisible(to) == next) return true;
         }
-        for (Integer e = errorTokens.ceiling(previousOpen ? from + 1 : from); e != null && e <= to;
-             e = errorTokens.higher(e)) {
+        for (Integer e = errorTokens.ceiling(previousOpen ? from + 1 : from);
+                e != null && e <= to;
+                e = errorTokens.higher(e)) {
             if (!startsLaterLine(e, from)) return true;
         }
         return false;
@@ -121,7 +136,9 @@ final class AstBuilder {
         Token t = tokens.get(e);
         if (!TokenView.isBadToken(t.getType())) return false;
         Token before = tokens.previousVisible(e);
-        return before != null && before.getLine() < t.getLine() && t.getLine() > tokens.get(from).getLine();
+        return before != null
+                && before.getLine() < t.getLine()
+                && t.getLine() > tokens.get(from).getLine();
     }
 
     /**
@@ -137,7 +154,6 @@ final class AstBuilder {
         return r.name == null && before.getLine() == r.getStart().getLine();
     }
 
-
     /**
      * Whether some expression of the rule nests deeper than {@link RuleSyntax#MAX_DEPTH} (reported):
      * measured without recursion, before the tree builder recurses over it.
@@ -152,13 +168,19 @@ final class AstBuilder {
             int d = depths.pop();
             // Levels are operations, parentheses and unary operators; a variable, a literal or
             // an annotation adds none.
-            if (t instanceof RulesParser.CallContext || t instanceof RulesParser.UnaryContext
-                    || t instanceof RulesParser.BinaryContext || t instanceof RulesParser.ParenContext) {
+            if (t instanceof RulesParser.CallContext
+                    || t instanceof RulesParser.UnaryContext
+                    || t instanceof RulesParser.BinaryContext
+                    || t instanceof RulesParser.ParenContext) {
                 RulesParser.ExprContext e = (RulesParser.ExprContext) t;
                 d++;
                 if (d > RuleSyntax.MAX_DEPTH) {
                     Token at = e.getStart();
-                    errors.add(Diagnostic.error(file, at.getLine(), at.getCharPositionInLine() + 1, SyntaxMessages.tooDeep(RuleSyntax.MAX_DEPTH),
+                    errors.add(Diagnostic.error(
+                            file,
+                            at.getLine(),
+                            at.getCharPositionInLine() + 1,
+                            SyntaxMessages.tooDeep(RuleSyntax.MAX_DEPTH),
                             Diagnostic.lineOf(text, at.getLine())));
                     return true;
                 }
@@ -188,13 +210,16 @@ final class AstBuilder {
         Ast.Expr pattern = expr(c.pattern);
         Ast.Expr replacement = expr(c.replacement);
         if (pattern == null || replacement == null) return null;
-        int stop = charIndex(c.getStop() == null ? c.getStart().getStopIndex() : c.getStop().getStopIndex());
+        int stop = charIndex(
+                c.getStop() == null ? c.getStart().getStopIndex() : c.getStop().getStopIndex());
         int begin = charIndex(c.getStart().getStartIndex());
         String ruleText = oneLine(text.substring(begin, Math.max(stop + 1, begin)));
         // The comment that ends the rule's line says why the rule holds: the generated code keeps it.
         int eol = text.indexOf('\n', stop + 1);
         String rest = oneLine(text.substring(Math.min(stop + 1, text.length()), eol < 0 ? text.length() : eol));
-        String comment = rest.startsWith("#") ? rest.substring(1).trim() : rest.startsWith("//") ? rest.substring(2).trim() : "";
+        String comment = rest.startsWith("#")
+                ? rest.substring(1).trim()
+                : rest.startsWith("//") ? rest.substring(2).trim() : "";
         // Mesa's rules have no names and the mission writes `a * 1.0 => a` bare, so a name is
         // optional; the line number keeps the generated method and test names unique and
         // findable.
@@ -203,7 +228,10 @@ final class AstBuilder {
         if (c.name != null) {
             name = c.name.getText();
             if (name.matches("line_[0-9]+(_[0-9]+)?")) {
-                errors.add(Diagnostic.error(file, nameToken.getLine(), nameToken.getCharPositionInLine() + 1,
+                errors.add(Diagnostic.error(
+                        file,
+                        nameToken.getLine(),
+                        nameToken.getCharPositionInLine() + 1,
                         SyntaxMessages.unnamedRuleName(name),
                         Diagnostic.lineOf(text, nameToken.getLine())));
                 return null;
@@ -211,10 +239,19 @@ final class AstBuilder {
         } else {
             // A second unnamed rule on one line also gets its column.
             int line = nameToken.getLine();
-            name = unnamedLines.add(line) ? "line_" + line : "line_" + line + "_" + (nameToken.getCharPositionInLine() + 1);
+            name = unnamedLines.add(line)
+                    ? "line_" + line
+                    : "line_" + line + "_" + (nameToken.getCharPositionInLine() + 1);
         }
-        return new Ast.Rule(name, pos(nameToken), pattern, c.arrow.getType() == RulesLexer.ARROW, replacement,
-                conds, ruleText, comment);
+        return new Ast.Rule(
+                name,
+                pos(nameToken),
+                pattern,
+                c.arrow.getType() == RulesLexer.ARROW,
+                replacement,
+                conds,
+                ruleText,
+                comment);
     }
 
     Ast.Expr expr(RulesParser.ExprContext c) {
@@ -260,12 +297,13 @@ final class AstBuilder {
                 case RulesLexer.INT -> Ast.LitKind.INT;
                 case RulesLexer.HEX -> Ast.LitKind.HEX;
                 case RulesLexer.FLOAT -> Ast.LitKind.FLOAT;
-                default -> switch (t.getText()) {
-                    case "inf" -> Ast.LitKind.INF;
-                    case "nan" -> Ast.LitKind.NAN;
-                    case "true" -> Ast.LitKind.TRUE;
-                    default -> Ast.LitKind.FALSE;
-                };
+                default ->
+                    switch (t.getText()) {
+                        case "inf" -> Ast.LitKind.INF;
+                        case "nan" -> Ast.LitKind.NAN;
+                        case "true" -> Ast.LitKind.TRUE;
+                        default -> Ast.LitKind.FALSE;
+                    };
             };
             return new Ast.Lit(kind, t.getText(), pos(t));
         }
@@ -313,16 +351,21 @@ final class AstBuilder {
         y = join.expr(0);
         z = join.expr(1);
         String op = join.op.getText();
-        String meant = "(" + source(x) + " " + first + " " + source(y) + ") " + op + " (" + source(z) + " " + second + " "
-                + source(w) + ")";
-        errors.add(Diagnostic.error(file, join.op.getLine(), join.op.getCharPositionInLine() + 1,
-                SyntaxMessages.comparisonsJoinedAsInC(op, first, second, meant), Diagnostic.lineOf(text, join.op.getLine())));
+        String meant = "(" + source(x) + " " + first + " " + source(y) + ") " + op + " (" + source(z) + " " + second
+                + " " + source(w) + ")";
+        errors.add(Diagnostic.error(
+                file,
+                join.op.getLine(),
+                join.op.getCharPositionInLine() + 1,
+                SyntaxMessages.comparisonsJoinedAsInC(op, first, second, meant),
+                Diagnostic.lineOf(text, join.op.getLine())));
         return true;
     }
 
     /** The text of an expression as written (white space between tokens made one space). */
     private String source(RulesParser.ExprContext e) {
-        return oneLine(text.substring(charIndex(e.getStart().getStartIndex()), charIndex(e.getStop().getStopIndex()) + 1));
+        return oneLine(text.substring(
+                charIndex(e.getStart().getStartIndex()), charIndex(e.getStop().getStopIndex()) + 1));
     }
 
     /**
@@ -354,5 +397,4 @@ final class AstBuilder {
         if (c == null || c.getChildCount() < 2) return null;
         return new Ast.Annotation(c.getChild(1).getText(), pos(c.getStart()));
     }
-
 }

@@ -10,7 +10,8 @@ import java.util.stream.Collectors;
 final class CheckText {
     private CheckText() {}
 
-    static final String NEGATED_HEX = "hex literals are raw bits and cannot be negated; write the bits of the negative value";
+    static final String NEGATED_HEX =
+            "hex literals are raw bits and cannot be negated; write the bits of the negative value";
 
     static boolean isFloat(TypeClass t) {
         return t == TypeClass.FLOAT;

@@ -22,14 +22,15 @@ public final class Checker {
      * its own checks, including those whose name was taken: those are not kept, but the checks
      * between rules still look at them, so that a copied rule reports its duplicate pattern too.
      */
-    public record Result(CheckedFile file, List<Diagnostic> errors, List<Diagnostic> warnings,
-                         List<CheckedRule> checkedAlone) {}
+    public record Result(
+            CheckedFile file, List<Diagnostic> errors, List<Diagnostic> warnings, List<CheckedRule> checkedAlone) {}
 
     /** The most commutative ops a pattern may have: each doubles the operand orders tried. */
     public static final int MAX_COMMUTATIVE = 6;
 
     /** Limits far above any real rule, so that generated methods stay within what javac takes. */
     static final int MAX_CONDITIONS = 64;
+
     static final int MAX_NAME = 200;
     /** Rules a file: its generated class stays within the constant pool (5,500 measured to compile). */
     static final int MAX_RULES = 5_000;
@@ -52,8 +53,12 @@ public final class Checker {
         Checker c = new Checker(ast.file(), text);
         if (ast.rules().size() > MAX_RULES) {
             // One class a file: javac refuses a class of more constants than about 9,000 rules make.
-            c.error(ast.rules().get(MAX_RULES).pos(), String.format("a file may have at most %,d rules (this one has %,d):"
-                    + " split it into several files, each its own pass", MAX_RULES, ast.rules().size()));
+            c.error(
+                    ast.rules().get(MAX_RULES).pos(),
+                    String.format(
+                            "a file may have at most %,d rules (this one has %,d):"
+                                    + " split it into several files, each its own pass",
+                            MAX_RULES, ast.rules().size()));
             return new Result(new CheckedFile(ast.file(), ast.passName(), List.of()), c.errors, c.warnings, List.of());
         }
         List<CheckedRule> rules = new ArrayList<>();
@@ -79,6 +84,7 @@ public final class Checker {
     }
 
     void warning(Ast.Pos pos, String message) {
-        warnings.add(new Diagnostic(file, pos.line(), pos.column(), "warning", message, Diagnostic.lineOf(text, pos.line())));
+        warnings.add(new Diagnostic(
+                file, pos.line(), pos.column(), "warning", message, Diagnostic.lineOf(text, pos.line())));
     }
 }

@@ -45,8 +45,10 @@ final class ConditionCheck {
         Predicate p = Predicate.bySpelling(ac.name());
         if (p == null) return null; // reported before anything else
         if (ac.args().size() != p.arity()) {
-            error(ac.pos(), p.spelling() + " takes " + p.arity() + " argument" + (p.arity() == 1 ? "" : "s") + ", got "
-                    + ac.args().size());
+            error(
+                    ac.pos(),
+                    p.spelling() + " takes " + p.arity() + " argument" + (p.arity() == 1 ? "" : "s") + ", got "
+                            + ac.args().size());
             return null;
         }
         Ast.Expr a0 = ac.args().get(0);
@@ -61,7 +63,10 @@ final class ConditionCheck {
         }
         Node.VarNode node = firstVar.get(v.name());
         if (node == null) {
-            error(v.pos(), p.spelling() + " asks about " + v.name() + ", which the pattern does not bind" + ctx.didYouMean(v.name()));
+            error(
+                    v.pos(),
+                    p.spelling() + " asks about " + v.name() + ", which the pattern does not bind"
+                            + ctx.didYouMean(v.name()));
             return null;
         }
         VarInfo info = vars.get(v.name());
@@ -79,16 +84,24 @@ final class ConditionCheck {
             typeAnnotated |= sizeOf(an.text()) == 0 && VarType.parseScalar(an.text(), 1) != null;
         }
         if (info.readAsFloat() && info.readAsInteger() && info.annType == null && !typeAnnotated) {
-            String how = size != 0 ? "annotate it here, as in " + p.spelling() + "(" + v.name() + "@f" + size + ") or "
-                    + p.spelling() + "(" + v.name() + "@i" + size + ")"
-                    : "annotate it in the pattern, as in " + v.name() + "@f32 or " + v.name() + "@i32 (which also sets its size)";
-            error(v.pos(), "cannot tell how " + p.spelling() + " should read " + v.name() + ": the rule reads it both as a float"
-                    + " and as an integer (" + String.join(", ", info.readers) + "); " + how);
+            String how = size != 0
+                    ? "annotate it here, as in " + p.spelling() + "(" + v.name() + "@f" + size + ") or " + p.spelling()
+                            + "(" + v.name() + "@i" + size + ")"
+                    : "annotate it in the pattern, as in " + v.name() + "@f32 or " + v.name()
+                            + "@i32 (which also sets its size)";
+            error(
+                    v.pos(),
+                    "cannot tell how " + p.spelling() + " should read " + v.name()
+                            + ": the rule reads it both as a float" + " and as an integer ("
+                            + String.join(", ", info.readers) + "); " + how);
             return null;
         }
         if (t == null && !typeAnnotated) {
-            error(v.pos(), "cannot tell how " + p.spelling() + " should read " + v.name() + ": the rule only moves it, "
-                    + "never computes with it; annotate it in the pattern, as in " + v.name() + "@f32 or " + v.name() + "@i32");
+            error(
+                    v.pos(),
+                    "cannot tell how " + p.spelling() + " should read " + v.name() + ": the rule only moves it, "
+                            + "never computes with it; annotate it in the pattern, as in " + v.name() + "@f32 or "
+                            + v.name() + "@i32");
             return null;
         }
         for (Ast.Annotation an : argAnnotations) {
@@ -101,52 +114,78 @@ final class ConditionCheck {
                 return null;
             }
             if (n == 0 && vt == null) {
-                error(an.pos(), an.text().matches("[fiub][0-9]+") ? "invalid type @" + an.text()
-                        : "@" + an.text() + " means nothing in a condition (annotate the variable in the pattern)");
+                error(
+                        an.pos(),
+                        an.text().matches("[fiub][0-9]+")
+                                ? "invalid type @" + an.text()
+                                : "@" + an.text()
+                                        + " means nothing in a condition (annotate the variable in the pattern)");
                 return null;
             }
             // A type the rule's ops contradict is the mistake to name first: moving the
             // annotation into the pattern, as the size message would advise, cannot help.
-            if (at != null && at != t && t != null && computed
+            if (at != null
+                    && at != t
+                    && t != null
+                    && computed
                     && (!info.readsAs(at) || size == 0 && !info.contexts.isEmpty() && !info.contexts.contains(at))) {
-                error(an.pos(), "@" + an.text() + " disagrees with the rule, which reads " + v.name() + " as " + t.spelling());
+                error(
+                        an.pos(),
+                        "@" + an.text() + " disagrees with the rule, which reads " + v.name() + " as " + t.spelling());
                 return null;
             }
             if (size == 0) {
-                error(an.pos(), vt == null ? "a size in a condition does not restrict the rule: annotate " + v.name()
-                        + " in the pattern, as in " + v.name() + "@" + n
-                        : "@" + an.text() + " also sets the size of " + v.name() + " (" + n + " bits), which a condition cannot"
-                        + " restrict: annotate " + v.name() + " in the pattern instead, as in " + v.name() + "@" + an.text());
+                error(
+                        an.pos(),
+                        vt == null
+                                ? "a size in a condition does not restrict the rule: annotate " + v.name()
+                                        + " in the pattern, as in " + v.name() + "@" + n
+                                : "@" + an.text() + " also sets the size of " + v.name() + " (" + n
+                                        + " bits), which a condition cannot" + " restrict: annotate " + v.name()
+                                        + " in the pattern instead, as in " + v.name() + "@" + an.text());
                 return null;
             }
             if (at != null && at != t) {
                 if (t != null && computed && !info.readsAs(at)) {
-                    error(an.pos(), "@" + an.text() + " disagrees with the rule, which reads " + v.name() + " as " + t.spelling());
+                    error(
+                            an.pos(),
+                            "@" + an.text() + " disagrees with the rule, which reads " + v.name() + " as "
+                                    + t.spelling());
                     return null;
                 }
                 t = at; // iand(a, …) reads a's bits: the condition says how to read them
             }
             if (n != size) {
-                error(an.pos(), "@" + an.text() + " disagrees with the rule, where " + v.name() + " is " + size + " bits");
+                error(
+                        an.pos(),
+                        "@" + an.text() + " disagrees with the rule, where " + v.name() + " is " + size + " bits");
                 return null;
             }
         }
         if (!p.appliesTo(t)) {
-            error(ac.pos(), t == TypeClass.BOOL && p.kind() != Predicate.Kind.FLOAT
-                    ? p.spelling() + " does not apply to " + v.name() + ", a boolean: ask is_zero(" + v.name() + ") or is_not_zero("
-                            + v.name() + "), or use " + v.name() + " itself"
-                    : p.spelling() + " does not apply to " + v.name() + ", which the rule reads as " + t.spelling()
-                            + " (it applies to " + (p.kind() == Predicate.Kind.FLOAT ? "floats" : "integers") + ")");
+            error(
+                    ac.pos(),
+                    t == TypeClass.BOOL && p.kind() != Predicate.Kind.FLOAT
+                            ? p.spelling() + " does not apply to " + v.name() + ", a boolean: ask is_zero(" + v.name()
+                                    + ") or is_not_zero(" + v.name() + "), or use " + v.name() + " itself"
+                            : p.spelling() + " does not apply to " + v.name() + ", which the rule reads as "
+                                    + t.spelling() + " (it applies to "
+                                    + (p.kind() == Predicate.Kind.FLOAT ? "floats" : "integers") + ")");
             return null;
         }
         long bound = 0;
         if (p.takesLiteral()) {
             Ast.Expr a1 = ac.args().get(1);
-            String txt = a1 instanceof Ast.Lit l ? l.text()
-                    : a1 instanceof Ast.Unary u && u.op().equals("-") && u.operand() instanceof Ast.Lit l2 ? "-" + l2.text() : null;
+            String txt = a1 instanceof Ast.Lit l
+                    ? l.text()
+                    : a1 instanceof Ast.Unary u && u.op().equals("-") && u.operand() instanceof Ast.Lit l2
+                            ? "-" + l2.text()
+                            : null;
             if (a1 instanceof Ast.Annotated an && an.inner() instanceof Ast.Lit) {
-                error(a1.start(), "the second argument of " + p.spelling() + " takes no annotation: it is read as "
-                        + v.name() + " is; write the literal alone");
+                error(
+                        a1.start(),
+                        "the second argument of " + p.spelling() + " takes no annotation: it is read as " + v.name()
+                                + " is; write the literal alone");
                 return null;
             }
             if (txt == null || RuleLiteral.isFloatSpelling(txt) || txt.equals("true") || txt.equals("false")) {
@@ -163,18 +202,24 @@ final class ConditionCheck {
             // The bound compares with the value read at its size: it must be a value of that
             // reading, or the condition would be always (or never) true.
             int bits = size == 0 ? 64 : size;
-            BigInteger lo = unsigned || hex ? BigInteger.ZERO : BigInteger.ONE.shiftLeft(bits - 1).negate();
+            BigInteger lo = unsigned || hex
+                    ? BigInteger.ZERO
+                    : BigInteger.ONE.shiftLeft(bits - 1).negate();
             BigInteger hi = (unsigned || hex ? BigInteger.ONE.shiftLeft(bits) : BigInteger.ONE.shiftLeft(bits - 1))
                     .subtract(BigInteger.ONE);
             if (value.compareTo(lo) < 0 || value.compareTo(hi) > 0) {
-                error(a1.pos(), txt + " is not " + (unsigned ? "an unsigned" : "a signed") + " " + bits + "-bit value"
-                        + (size == 0 ? "" : " (" + v.name() + " is " + size + " bits)"));
+                error(
+                        a1.pos(),
+                        txt + " is not " + (unsigned ? "an unsigned" : "a signed") + " " + bits + "-bit value"
+                                + (size == 0 ? "" : " (" + v.name() + " is " + size + " bits)"));
                 return null;
             }
             bound = hex && !unsigned ? Bits.sext(value.longValue(), bits) : value.longValue();
             if (!unsigned && bound == Bits.minSigned(bits)) {
-                error(ac.pos(), p.spelling() + "(" + v.name() + ", " + txt + ") never holds: no " + bits + "-bit value is below "
-                        + bound);
+                error(
+                        ac.pos(),
+                        p.spelling() + "(" + v.name() + ", " + txt + ") never holds: no " + bits
+                                + "-bit value is below " + bound);
                 return null;
             }
         }
@@ -184,7 +229,9 @@ final class ConditionCheck {
     /** An unknown condition name: refused, and said whatever else is wrong with the rule. */
     void unknownCondition(Ast.Condition ac) {
         // A refusal: the rest of the rule is still checked, but the rule is not kept.
-        ctx.refuse(ac.pos(), "unknown condition '" + ac.name() + "'" + Suggest.forCondition(ac.name(), Predicate.spellings()));
+        ctx.refuse(
+                ac.pos(),
+                "unknown condition '" + ac.name() + "'" + Suggest.forCondition(ac.name(), Predicate.spellings()));
     }
 
     /**
@@ -205,9 +252,14 @@ final class ConditionCheck {
             }
             for (int j = 0; j < i; j++) {
                 Condition cj = conds.get(j);
-                if (cj.predicate() == ci.predicate() && cj.var().name().equals(ci.var().name()) && cj.bound() == ci.bound()
+                if (cj.predicate() == ci.predicate()
+                        && cj.var().name().equals(ci.var().name())
+                        && cj.bound() == ci.bound()
                         && cj.type() == ci.type()) {
-                    ctx.warning(ci.pos(), "this condition repeats the one at column " + cj.pos().column());
+                    ctx.warning(
+                            ci.pos(),
+                            "this condition repeats the one at column "
+                                    + cj.pos().column());
                     break;
                 }
             }
@@ -217,8 +269,13 @@ final class ConditionCheck {
             List<Condition> cs = group;
             for (Condition x : cs) {
                 if (x.predicate().kind() == Predicate.Kind.INT_BOUND || satisfiable(List.of(x))) continue;
-                error(x.pos(), x.predicate().spelling() + "(" + x.var().name() + ") never holds: the rule reads "
-                        + x.var().name() + " as " + (x.type() == TypeClass.UINT ? "unsigned" : x.type().spelling()));
+                error(
+                        x.pos(),
+                        x.predicate().spelling() + "(" + x.var().name() + ") never holds: the rule reads "
+                                + x.var().name() + " as "
+                                + (x.type() == TypeClass.UINT
+                                        ? "unsigned"
+                                        : x.type().spelling()));
                 return;
             }
             if (cs.size() < 2) continue;
@@ -245,9 +302,11 @@ final class ConditionCheck {
                 spelled.add(x.predicate().spelling() + "(" + x.var().name()
                         + (x.predicate().kind() == Predicate.Kind.INT_BOUND ? ", " + x.bound() : "") + ")");
             }
-            error(last.pos(), "the conditions " + String.join(", ", spelled.subList(0, spelled.size() - 1)) + " and "
-                    + spelled.get(spelled.size() - 1) + " cannot " + (cs.size() == 2 ? "both" : "all")
-                    + " hold for one value: the rule would never fire");
+            error(
+                    last.pos(),
+                    "the conditions " + String.join(", ", spelled.subList(0, spelled.size() - 1)) + " and "
+                            + spelled.get(spelled.size() - 1) + " cannot " + (cs.size() == 2 ? "both" : "all")
+                            + " hold for one value: the rule would never fire");
             return;
         }
     }
@@ -257,13 +316,27 @@ final class ConditionCheck {
         for (int bits : asFloat ? new int[] {16, 32, 64} : new int[] {1, 8, 16, 32, 64}) {
             List<Long> candidates = new ArrayList<>();
             if (asFloat) {
-                for (double d : new double[] {Double.NEGATIVE_INFINITY, -2.5, -2.0, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 2.0, 2.5,
-                        Double.POSITIVE_INFINITY, Double.NaN}) {
+                for (double d : new double[] {
+                    Double.NEGATIVE_INFINITY,
+                    -2.5,
+                    -2.0,
+                    -1.0,
+                    -0.5,
+                    -0.0,
+                    0.0,
+                    0.5,
+                    1.0,
+                    2.0,
+                    2.5,
+                    Double.POSITIVE_INFINITY,
+                    Double.NaN
+                }) {
                     candidates.add(FloatBits.fromDouble(d, bits));
                 }
             } else {
                 long min = Bits.minSigned(bits);
-                for (long v : new long[] {0, 1, 2, 3, -1, -2, -3, min, min - 1, min + 1}) candidates.add(Bits.trunc(v, bits));
+                for (long v : new long[] {0, 1, 2, 3, -1, -2, -3, min, min - 1, min + 1})
+                    candidates.add(Bits.trunc(v, bits));
                 // Each condition holds on an interval (two for is_not_zero) or a set that holds
                 // 1, -1 and the extremes (powers of two); where intervals meet, they meet at
                 // one of their ends: 0, -1, 1, the extremes, or a bound and its neighbours.
@@ -300,7 +373,10 @@ final class ConditionCheck {
             Ast.Expr a0 = ac.args().get(0);
             while (a0 instanceof Ast.Annotated an) a0 = an.inner();
             if (a0 instanceof Ast.Var v && !ctx.patternNames.contains(v.name())) {
-                error(v.pos(), ac.name() + " asks about " + v.name() + ", which the pattern does not bind" + ctx.didYouMean(v.name()));
+                error(
+                        v.pos(),
+                        ac.name() + " asks about " + v.name() + ", which the pattern does not bind"
+                                + ctx.didYouMean(v.name()));
             }
         }
     }

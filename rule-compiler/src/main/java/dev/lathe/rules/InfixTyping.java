@@ -76,12 +76,16 @@ final class InfixTyping {
             if (p.op != null || p.failed || said) continue;
             said = true;
             if (p.infix.equals(">>")) {
-                error(p.pos, "cannot tell whether '>>' is a signed (ishr) or an unsigned (ushr) shift: annotate the "
-                        + "shifted value, as in a@i32 or a@u32, or write the op");
+                error(
+                        p.pos,
+                        "cannot tell whether '>>' is a signed (ishr) or an unsigned (ushr) shift: annotate the "
+                                + "shifted value, as in a@i32 or a@u32, or write the op");
             } else {
                 String shown = p.shownInfix();
-                error(p.pos, "cannot tell whether '" + shown + "' is a float or an integer operation: write the op "
-                        + "(" + examples(p.infix) + ") or annotate an operand, as in a@f32 or a@i32");
+                error(
+                        p.pos,
+                        "cannot tell whether '" + shown + "' is a float or an integer operation: write the op " + "("
+                                + examples(p.infix) + ") or annotate an operand, as in a@f32 or a@i32");
             }
         }
     }
@@ -98,8 +102,10 @@ final class InfixTyping {
             if (p.op == null) continue;
             TypeClass out = p.op.output().typeClass();
             if (p.annType != null && p.annPos != null && out != TypeClass.ANY && isFloat(out) != isFloat(p.annType)) {
-                error(p.annPos, p.op.opName() + " computes " + (isFloat(out) ? "a float" : "an integer")
-                        + ", not " + article(p.annType));
+                error(
+                        p.annPos,
+                        p.op.opName() + " computes " + (isFloat(out) ? "a float" : "an integer") + ", not "
+                                + article(p.annType));
             }
         }
         // (collectContexts recorded how the ops read each variable)
@@ -111,9 +117,11 @@ final class InfixTyping {
             boolean readAsFloat = info.readAsFloat();
             boolean readOtherwise = info.signBlind || info.contexts.stream().anyMatch(t -> !isFloat(t));
             if ((wantsFloat ? readAsFloat : readOtherwise) || !reported.add(v.name)) continue;
-            error(v.annPos, v.name + " is annotated as " + v.annType.spelling() + ", but "
-                    + String.join(" and ", info.readers) + " read" + (info.readers.size() == 1 ? "s" : "")
-                    + " it as " + (wantsFloat ? "an integer" : "a float"));
+            error(
+                    v.annPos,
+                    v.name + " is annotated as " + v.annType.spelling() + ", but "
+                            + String.join(" and ", info.readers) + " read" + (info.readers.size() == 1 ? "s" : "")
+                            + " it as " + (wantsFloat ? "an integer" : "a float"));
         }
         signednessAgreesWithOps(reported);
     }
@@ -132,18 +140,24 @@ final class InfixTyping {
                 if (!(p.srcs.get(i) instanceof PVar v)) continue;
                 TypeClass reads = signReading(p.op, i);
                 VarInfo info = vars.get(v.name);
-                if (reads == null || info.annType == null || isFloat(info.annType) || info.annType == TypeClass.BOOL) continue;
+                if (reads == null || info.annType == null || isFloat(info.annType) || info.annType == TypeClass.BOOL)
+                    continue;
                 deciders.computeIfAbsent(v.name, k -> new ArrayList<>()).add(p.op.opName());
                 if (reads == info.annType) agrees.put(v.name, true);
             }
         }
         for (PVar v : varOccurrences) {
-            if (v.annType == null || v.annPos == null || !deciders.containsKey(v.name) || agrees.containsKey(v.name)) continue;
+            if (v.annType == null || v.annPos == null || !deciders.containsKey(v.name) || agrees.containsKey(v.name))
+                continue;
             if (!reported.add(v.name)) continue;
             List<String> who = deciders.get(v.name);
-            error(v.annPos, v.name + " is annotated as " + v.annType.spelling() + ", but " + String.join(" and ", who)
-                    + " read" + (who.size() == 1 ? "s" : "") + " it as " + (v.annType == TypeClass.INT ? "unsigned" : "signed")
-                    + ": write the " + (v.annType == TypeClass.INT ? "signed" : "unsigned") + " op, or make the annotation agree");
+            error(
+                    v.annPos,
+                    v.name + " is annotated as " + v.annType.spelling() + ", but " + String.join(" and ", who)
+                            + " read" + (who.size() == 1 ? "s" : "") + " it as "
+                            + (v.annType == TypeClass.INT ? "unsigned" : "signed")
+                            + ": write the " + (v.annType == TypeClass.INT ? "signed" : "unsigned")
+                            + " op, or make the annotation agree");
         }
     }
 
@@ -183,7 +197,8 @@ final class InfixTyping {
                 P s = p.srcs.get(i);
                 if (t == TypeClass.ANY) t = dataEvidence(p, i);
                 if (t == null || t == TypeClass.ANY) continue;
-                boolean blind = p.op.isSignBlind() && !p.op.input(i).isSized() && (t == TypeClass.INT || t == TypeClass.UINT);
+                boolean blind =
+                        p.op.isSignBlind() && !p.op.input(i).isSized() && (t == TypeClass.INT || t == TypeClass.UINT);
                 if (s instanceof PVar v) {
                     VarInfo info = vars.get(v.name);
                     info.readers.add(p.op.opName());
@@ -235,11 +250,14 @@ final class InfixTyping {
         for (P s : typedOperands(p)) {
             TypeClass t = declared(s);
             if (t == null) continue;
-            boolean integers = (seen == TypeClass.INT || seen == TypeClass.UINT) && (t == TypeClass.INT || t == TypeClass.UINT);
+            boolean integers =
+                    (seen == TypeClass.INT || seen == TypeClass.UINT) && (t == TypeClass.INT || t == TypeClass.UINT);
             if (seen != null && seen != t && !(integers && !signMatters(p.infix))) {
                 String shown = p.shownInfix();
-                error(p.pos, "the operands of '" + shown + "' are annotated as " + seen.spelling() + " and as "
-                        + t.spelling() + ": write the op, or make the annotations agree");
+                error(
+                        p.pos,
+                        "the operands of '" + shown + "' are annotated as " + seen.spelling() + " and as "
+                                + t.spelling() + ": write the op, or make the annotations agree");
                 p.failed = true;
                 return true;
             }
@@ -266,8 +284,10 @@ final class InfixTyping {
         }
         if (floatLiteral == null || !integer) return false;
         String shown = p.shownInfix();
-        error(floatLiteral.pos, "float literal " + floatLiteral.text + " where an integer is expected (the other operand of '"
-                + shown + "' is an integer)");
+        error(
+                floatLiteral.pos,
+                "float literal " + floatLiteral.text + " where an integer is expected (the other operand of '" + shown
+                        + "' is an integer)");
         p.failed = true;
         return true;
     }
@@ -300,7 +320,7 @@ final class InfixTyping {
                 case BOOL -> b = true;
                 case UINT -> u = true;
                 case INT -> s = true;
-                default -> { }
+                default -> {}
             }
         }
         if (f) return TypeClass.FLOAT;
@@ -404,12 +424,16 @@ final class InfixTyping {
         };
         if (op == null) {
             String kind = fl ? "float" : bo ? "boolean" : "integer";
-            String hint = p.infix.equals("unary!") ? " ('!' is boolean not; use '~' for integers)"
+            String hint = p.infix.equals("unary!")
+                    ? " ('!' is boolean not; use '~' for integers)"
                     : p.infix.equals("unary~") && fl && p.srcs.get(0) instanceof POp
-                    ? " (an inexact rule is written with '~=>', as in fadd(a, 0.0) ~=> a)" : "";
-            boolean comparedOperand = p.srcs.stream().anyMatch(x -> x instanceof POp o && o.infix != null && isComparison(o.infix));
+                            ? " (an inexact rule is written with '~=>', as in fadd(a, 0.0) ~=> a)"
+                            : "";
+            boolean comparedOperand =
+                    p.srcs.stream().anyMatch(x -> x instanceof POp o && o.infix != null && isComparison(o.infix));
             if (bo && isComparison(p.infix) && comparedOperand) {
-                hint = ": comparisons do not chain (a < b gives a boolean); combine them with '&', as in (a < b) & (b < c)";
+                hint =
+                        ": comparisons do not chain (a < b gives a boolean); combine them with '&', as in (a < b) & (b < c)";
             } else if (bo && !p.infix.equals("unary!")) {
                 hint = ": its operand is a boolean; convert it with b2i32(…) or b2f32(…) to compute with it";
             }

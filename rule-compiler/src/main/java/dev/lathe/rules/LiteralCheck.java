@@ -36,21 +36,35 @@ final class LiteralCheck {
         for (PLit l : lits) {
             if (l.cls < 0) continue;
             // 1@f32 where iadd reads an integer: the annotation says one thing, the op another
-            if (l.annType != null && l.context != null && l.context != TypeClass.ANY && l.annType != TypeClass.ANY
-                    && l.annType != TypeClass.BOOL && l.context != TypeClass.BOOL && isFloat(l.annType) != isFloat(l.context)) {
-                error(l.annPos != null ? l.annPos : l.pos, l.text + " is annotated as " + article(l.annType) + ", but "
-                        + (l.consumer != null ? l.consumer.opName() : "the op reading it") + " reads it as "
-                        + (isFloat(l.context) ? "a float" : "an integer"));
+            if (l.annType != null
+                    && l.context != null
+                    && l.context != TypeClass.ANY
+                    && l.annType != TypeClass.ANY
+                    && l.annType != TypeClass.BOOL
+                    && l.context != TypeClass.BOOL
+                    && isFloat(l.annType) != isFloat(l.context)) {
+                error(
+                        l.annPos != null ? l.annPos : l.pos,
+                        l.text + " is annotated as " + article(l.annType) + ", but "
+                                + (l.consumer != null ? l.consumer.opName() : "the op reading it") + " reads it as "
+                                + (isFloat(l.context) ? "a float" : "an integer"));
                 continue;
             }
             TypeClass read = l.annType != null ? l.annType : l.context;
             // true/false are 1-bit values: fine wherever the operand can be 1 bit (the integer
             // ops that double as boolean ops), wrong where it cannot (floats, 8-bit and wider).
-            if (l.bool() && read != null && read != TypeClass.BOOL && read != TypeClass.ANY
+            if (l.bool()
+                    && read != null
+                    && read != TypeClass.BOOL
+                    && read != TypeClass.ANY
                     && (sizes.legal(l.cls) & Bits.sizeFlag(1)) == 0) {
                 int size = sizes.fixed(l.cls);
-                error(l.pos, l.text + " is a 1-bit boolean, but this operand is " + read.spelling()
-                        + (read == TypeClass.FLOAT ? "" : size != 0 ? " of " + size + " bits" : " of 8 bits or more"));
+                error(
+                        l.pos,
+                        l.text + " is a 1-bit boolean, but this operand is " + read.spelling()
+                                + (read == TypeClass.FLOAT
+                                        ? ""
+                                        : size != 0 ? " of " + size + " bits" : " of 8 bits or more"));
                 continue;
             }
             if (l.floatSpelling() && read == TypeClass.BOOL) {
@@ -61,14 +75,18 @@ final class LiteralCheck {
                 error(l.pos, "float literal " + l.text + " where an integer is expected");
                 continue;
             }
-            boolean asFloat = read == TypeClass.FLOAT || (read != TypeClass.INT && read != TypeClass.UINT && l.floatSpelling());
+            boolean asFloat =
+                    read == TypeClass.FLOAT || (read != TypeClass.INT && read != TypeClass.UINT && l.floatSpelling());
             String digits = l.text.startsWith("-") ? l.text.substring(1) : l.text;
             if (l.kind == Ast.LitKind.INT && digits.matches("0[0-9]+")) {
-                ctx.warning(l.pos, l.text + " is read as decimal " + (l.text.startsWith("-") ? "-" : "")
-                        + digits.replaceFirst("^0+(?=.)", "") + " (there is no octal); drop the leading zero");
+                ctx.warning(
+                        l.pos,
+                        l.text + " is read as decimal " + (l.text.startsWith("-") ? "-" : "")
+                                + digits.replaceFirst("^0+(?=.)", "") + " (there is no octal); drop the leading zero");
             }
             if (asFloat && l.kind == Ast.LitKind.INT && digits.matches("0+") && l.text.startsWith("-")) {
-                ctx.warning(l.pos, l.text + " is the integer 0, which is +0.0 as a float: write -0.0 for negative zero");
+                ctx.warning(
+                        l.pos, l.text + " is the integer 0, which is +0.0 as a float: write -0.0 for negative zero");
             }
             RuleLiteral lit = RuleLiteral.of(l.text);
             int r = sizes.find(l.cls);
@@ -80,15 +98,19 @@ final class LiteralCheck {
                     if (f == 1 && !asFloat) {
                         error(l.pos, l.text + " is not a 1-bit value: write true or false");
                     } else {
-                        error(l.pos, l.text + " does not fit in " + f + " bits" + (asFloat ? " as a float" : "")
-                                + (why == null ? "" : " (it " + why + ")"));
+                        error(
+                                l.pos,
+                                l.text + " does not fit in " + f + " bits" + (asFloat ? " as a float" : "")
+                                        + (why == null ? "" : " (it " + why + ")"));
                     }
                 }
             } else {
                 if (Bits.sizesIn(sizes.legal(r)).stream().noneMatch(size -> lit.fits(size, asFloat))) {
                     String why = asFloat ? lit.floatProblem(64) : null;
-                    error(l.pos, l.text + " does not fit any bit size this operand may have"
-                            + (why == null ? "" : " (at 64 bits it " + why + ")"));
+                    error(
+                            l.pos,
+                            l.text + " does not fit any bit size this operand may have"
+                                    + (why == null ? "" : " (at 64 bits it " + why + ")"));
                 }
             }
         }
@@ -102,7 +124,9 @@ final class LiteralCheck {
      * raw bits.)
      */
     private static boolean readsSigned(PLit l) {
-        return l.consumer != null && l.kind == Ast.LitKind.INT && !l.consumer.isSignBlind()
+        return l.consumer != null
+                && l.kind == Ast.LitKind.INT
+                && !l.consumer.isSignBlind()
                 && l.consumer.input(l.operand).typeClass() == TypeClass.INT;
     }
 
@@ -115,9 +139,15 @@ final class LiteralCheck {
             if (!possible || !lit.fits(size, false)) continue;
             if (value.compareTo(BigInteger.ONE.shiftLeft(size - 1)) >= 0) {
                 long wrapped = Bits.sext(value.longValue(), size);
-                error(l.pos, l.text + " is above the signed " + size + "-bit range: " + l.consumer.opName() + " would read it as "
-                        + wrapped + (f != 0 ? "" : "; fix the size, as in @32, or write the value " + l.consumer.opName()
-                        + " should see"));
+                error(
+                        l.pos,
+                        l.text + " is above the signed " + size + "-bit range: " + l.consumer.opName()
+                                + " would read it as "
+                                + wrapped
+                                + (f != 0
+                                        ? ""
+                                        : "; fix the size, as in @32, or write the value " + l.consumer.opName()
+                                                + " should see"));
                 return true;
             }
         }

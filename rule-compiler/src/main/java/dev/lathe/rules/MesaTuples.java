@@ -32,7 +32,10 @@ final class MesaTuples {
     static Found blank(String file, String original) {
         if (!original.contains("((")) return new Found(original, List.of());
         // Quotes a word processor curled read as Python's (one char for one: offsets stay).
-        String text = original.replace('\u2018', '\'').replace('\u2019', '\'').replace('\u201C', '"').replace('\u201D', '"');
+        String text = original.replace('\u2018', '\'')
+                .replace('\u2019', '\'')
+                .replace('\u201C', '"')
+                .replace('\u201D', '"');
         StringBuilder out = null;
         List<Diagnostic> errors = new ArrayList<>();
         List<int[]> python = new ArrayList<>(); // {line, start, end} of Python lines around the tuples
@@ -43,7 +46,10 @@ final class MesaTuples {
             if (lineEnd < 0) lineEnd = text.length();
             int start = inBlock ? -1 : tupleStart(text, lineStart, lineEnd);
             if (start < 0) {
-                if (!inBlock && PYTHON_LINE.matcher(text.substring(lineStart, lineEnd)).matches()) {
+                if (!inBlock
+                        && PYTHON_LINE
+                                .matcher(text.substring(lineStart, lineEnd))
+                                .matches()) {
                     python.add(new int[] {line, lineStart, lineEnd});
                 }
                 inBlock = commentStateAfter(text, lineStart, lineEnd, inBlock);
@@ -58,15 +64,16 @@ final class MesaTuples {
                 message = general();
             } else {
                 String rule = translate(text.substring(start, end));
-                message = rule == null ? general()
+                message = rule == null
+                        ? general()
                         : "this is a rule in the form of Mesa's nir_algebraic.py; Lathe writes it as " + rule;
                 // the comma that separates it from the next tuple goes with it
                 int k = end;
                 while (k < text.length() && (text.charAt(k) == ' ' || text.charAt(k) == '\t')) k++;
                 if (k < text.length() && text.charAt(k) == ',') end = k + 1;
             }
-            errors.add(Diagnostic.error(file, line, text.codePointCount(lineStart, start) + 1, message,
-                    Diagnostic.lineOf(original, line)));
+            errors.add(Diagnostic.error(
+                    file, line, text.codePointCount(lineStart, start) + 1, message, Diagnostic.lineOf(original, line)));
             if (out == null) out = new StringBuilder(original);
             for (int k = start; k < end; k++) {
                 if (out.charAt(k) != '\n') out.setCharAt(k, ' ');
@@ -84,7 +91,10 @@ final class MesaTuples {
         // one mistake a line, said once, not a lexer error a character.
         for (int[] py : python) {
             int i = skipSpace(text, py[1], py[2]);
-            errors.add(Diagnostic.error(file, py[0], text.codePointCount(py[1], i) + 1,
+            errors.add(Diagnostic.error(
+                    file,
+                    py[0],
+                    text.codePointCount(py[1], i) + 1,
                     "this is Python from around Mesa's rules (a variable or the list that holds them); Lathe needs none: delete it",
                     Diagnostic.lineOf(original, py[0])));
             for (int k = py[1]; k < py[2]; k++) out.setCharAt(k, ' ');
@@ -97,10 +107,10 @@ final class MesaTuples {
      * The Python of nir_opt_algebraic.py around its tuples: {@code a = 'a'}, {@code optimizations
      * = [}, {@code optimizations.extend([}, {@code ]}, {@code ])} (with a trailing comment).
      */
-    private static final Pattern PYTHON_LINE = Pattern.compile(
-            "\\s*(?:[A-Za-z_][A-Za-z_0-9]*\\s*=\\s*(?:'[^']*'|\"[^\"]*\")"
-            + "|[A-Za-z_][A-Za-z_0-9.]*\\s*(?:\\+?=\\s*\\[|\\.extend\\(\\s*\\[|\\(\\s*\\[)"
-            + "|\\]\\s*\\)?\\s*,?)\\s*(?:#.*)?");
+    private static final Pattern PYTHON_LINE =
+            Pattern.compile("\\s*(?:[A-Za-z_][A-Za-z_0-9]*\\s*=\\s*(?:'[^']*'|\"[^\"]*\")"
+                    + "|[A-Za-z_][A-Za-z_0-9.]*\\s*(?:\\+?=\\s*\\[|\\.extend\\(\\s*\\[|\\(\\s*\\[)"
+                    + "|\\]\\s*\\)?\\s*,?)\\s*(?:#.*)?");
 
     /**
      * Whether the text from {@code from} to {@code to} (one line) ends inside a block comment,
@@ -117,7 +127,8 @@ final class MesaTuples {
                 }
             } else if (c == '/' && i + 1 < to && text.charAt(i + 1) == '/') {
                 return false;
-            } else if (c == '#' && (i + 1 >= to || !(Character.isLetter(text.charAt(i + 1)) || text.charAt(i + 1) == '_'))) {
+            } else if (c == '#'
+                    && (i + 1 >= to || !(Character.isLetter(text.charAt(i + 1)) || text.charAt(i + 1) == '_'))) {
                 return false;
             } else if (c == '/' && i + 1 < to && text.charAt(i + 1) == '*') {
                 inBlock = true;
@@ -187,18 +198,26 @@ final class MesaTuples {
             Reader r = new Reader(tuple);
             Item item = r.item(0);
             r.skipSpace();
-            if (r.pos != tuple.length() || !(item instanceof Tuple t) || t.items().size() < 2 || t.items().size() > 3) return null;
+            if (r.pos != tuple.length()
+                    || !(item instanceof Tuple t)
+                    || t.items().size() < 2
+                    || t.items().size() > 3) return null;
             Writer w = new Writer();
             String pattern = w.expr(t.items().get(0), true);
             String replacement = w.expr(t.items().get(1), false);
             if (pattern == null || replacement == null) return null;
-            StringBuilder sb = new StringBuilder(pattern).append(w.inexact ? " ~=> " : " => ").append(replacement);
+            StringBuilder sb = new StringBuilder(pattern)
+                    .append(w.inexact ? " ~=> " : " => ")
+                    .append(replacement);
             if (!w.conditions.isEmpty()) sb.append(" if ").append(String.join(", ", w.conditions));
             sb.append(';');
             for (String note : w.notes) sb.append(" (").append(note).append(')');
             if (t.items().size() == 3) {
-                String cond = t.items().get(2) instanceof Str s ? s.value() : t.items().get(2) instanceof Word wd ? wd.text() : "…";
-                sb.append(" (Lathe has no condition like '").append(cond)
+                String cond = t.items().get(2) instanceof Str s
+                        ? s.value()
+                        : t.items().get(2) instanceof Word wd ? wd.text() : "…";
+                sb.append(" (Lathe has no condition like '")
+                        .append(cond)
                         .append("': the rule sets a pipeline runs are chosen with lathe opt --passes)");
             }
             return sb.toString();
@@ -259,16 +278,16 @@ final class MesaTuples {
                 return new Str(v);
             }
             int start = pos;
-            while (pos < s.length() && (Character.isLetterOrDigit(s.charAt(pos)) || "_.-+".indexOf(s.charAt(pos)) >= 0)) pos++;
+            while (pos < s.length() && (Character.isLetterOrDigit(s.charAt(pos)) || "_.-+".indexOf(s.charAt(pos)) >= 0))
+                pos++;
             if (pos == start) throw new IllegalArgumentException("unexpected " + c);
             return new Word(s.substring(start, pos));
         }
     }
 
-    private static final Pattern OP = Pattern.compile(
-            "(~)?([a-z_0-9]+)(?:@([0-9]+))?(?:\\(([a-z_, ]+)\\))?");
-    private static final Pattern VAR = Pattern.compile(
-            "(#)?([a-zA-Z_][a-zA-Z_0-9]*)(?:@(int|uint|float|bool)?([0-9]+)?)?(?:\\(([a-z_, ]+)\\))?");
+    private static final Pattern OP = Pattern.compile("(~)?([a-z_0-9]+)(?:@([0-9]+))?(?:\\(([a-z_, ]+)\\))?");
+    private static final Pattern VAR =
+            Pattern.compile("(#)?([a-zA-Z_][a-zA-Z_0-9]*)(?:@(int|uint|float|bool)?([0-9]+)?)?(?:\\(([a-z_, ]+)\\))?");
 
     private static final class Writer {
         boolean inexact;
@@ -315,12 +334,15 @@ final class MesaTuples {
             sb.append(name);
             String type = m.group(3), bits = m.group(4);
             if (type != null && bits != null) {
-                sb.append('@').append(switch (type) {
-                    case "int" -> "i";
-                    case "uint" -> "u";
-                    case "float" -> "f";
-                    default -> "";
-                }).append(bits);
+                sb.append('@')
+                        .append(
+                                switch (type) {
+                                    case "int" -> "i";
+                                    case "uint" -> "u";
+                                    case "float" -> "f";
+                                    default -> "";
+                                })
+                        .append(bits);
             } else if (bits != null) {
                 sb.append('@').append(bits);
             }
@@ -344,7 +366,8 @@ final class MesaTuples {
             if (Op.byName(mesa) != null) return mesa;
             // Mesa's unsized conversions from booleans: their 32-bit forms are the usual ones
             if (mesa.equals("b2i") || mesa.equals("b2f")) return mesa + "32";
-            String s = Suggest.forOp(mesa, Arrays.stream(Op.values()).map(Op::opName).toList());
+            String s = Suggest.forOp(
+                    mesa, Arrays.stream(Op.values()).map(Op::opName).toList());
             return s != null && s.matches("[a-z_0-9]+") ? s : mesa;
         }
     }

@@ -24,9 +24,11 @@ final class ProtoTree {
         int cls = -1;
         /** From a size annotation on the value ({@code expr@32}), and where it is. */
         int outSize;
+
         Ast.Pos outSizePos;
         /** From a type annotation on the value ({@code expr@f32}), and where it is. */
         TypeClass annType;
+
         Ast.Pos annPos;
 
         P(Ast.Pos pos) {
@@ -38,11 +40,13 @@ final class ProtoTree {
         Op op;
         /** The operator while unresolved ({@code +}, {@code unary-}); null for an op call. */
         String infix;
+
         final List<P> srcs;
         /** The size class of the op's unsized operands. */
         int opCls = -1;
         /** From {@code op@16(…)}. */
         int opSize;
+
         boolean once;
         Ast.Pos oncePos;
         /** An infix operator whose operands' annotations disagree (reported). */
@@ -79,6 +83,7 @@ final class ProtoTree {
         TypeClass context;
         /** The op reading the literal, and as which operand. */
         Op consumer;
+
         int operand;
 
         PLit(Ast.Pos pos, String text, Ast.LitKind kind) {
@@ -102,6 +107,7 @@ final class ProtoTree {
         boolean constOnly;
         /** How the pattern first wrote it: #c (true) or c (false); null before the pattern names it. */
         Boolean firstSpelledConst;
+
         TypeClass annType;
         final EnumSet<TypeClass> contexts = EnumSet.noneOf(TypeClass.class);
         /**

@@ -79,7 +79,10 @@ final class RewriteCycles {
                         onStack[w] = false;
                         members.add(w);
                     } while (w != v);
-                    result.add(members.stream().mapToInt(Integer::intValue).sorted().toArray());
+                    result.add(members.stream()
+                            .mapToInt(Integer::intValue)
+                            .sorted()
+                            .toArray());
                 }
             }
         }

@@ -92,7 +92,9 @@ final class RuleCheck {
             if (Predicate.bySpelling(ac.name()) == null) conditions.unknownCondition(ac);
         }
         if (rule.conditions().size() > Checker.MAX_CONDITIONS) {
-            ctx.error(rule.conditions().get(Checker.MAX_CONDITIONS).pos(), "a rule may have at most " + Checker.MAX_CONDITIONS + " conditions");
+            ctx.error(
+                    rule.conditions().get(Checker.MAX_CONDITIONS).pos(),
+                    "a rule may have at most " + Checker.MAX_CONDITIONS + " conditions");
         }
         if (rule.name().length() > Checker.MAX_NAME) {
             ctx.error(rule.pos(), "a rule name may have at most " + Checker.MAX_NAME + " characters");
@@ -110,8 +112,11 @@ final class RuleCheck {
         ctx.replacement = builder.build(rule.replacement(), false);
         // A literal or a name too long has said why the text is (one mistake, one error).
         if (rule.text().length() > Checker.MAX_RULE_TEXT && !ctx.tooLongReported) {
-            ctx.error(rule.pos(), String.format("a rule may have at most %,d characters (this one has %,d); split it",
-                    Checker.MAX_RULE_TEXT, rule.text().length()));
+            ctx.error(
+                    rule.pos(),
+                    String.format(
+                            "a rule may have at most %,d characters (this one has %,d); split it",
+                            Checker.MAX_RULE_TEXT, rule.text().length()));
         }
         if (ctx.pattern == null || ctx.replacement == null) {
             conditions.unboundConditionVariables();
@@ -121,7 +126,9 @@ final class RuleCheck {
             return false;
         }
         if (!(ctx.pattern instanceof POp)) {
-            ctx.error(ctx.pattern.pos, "a pattern must be an operation (such as fmul(a, 1.0)), not a variable or a literal");
+            ctx.error(
+                    ctx.pattern.pos,
+                    "a pattern must be an operation (such as fmul(a, 1.0)), not a variable or a literal");
             return false;
         }
         return true;
@@ -141,7 +148,9 @@ final class RuleCheck {
         POp root = (POp) ctx.pattern;
         infix.resolve();
         ctx.limitRoot = root; // checked last, whatever else is wrong
-        if (ctx.replacement instanceof PLit l && l.context == null && root.op != null
+        if (ctx.replacement instanceof PLit l
+                && l.context == null
+                && root.op != null
                 && root.op.output().typeClass() != TypeClass.ANY) {
             l.context = root.op.output().typeClass(); // isub(a, a) => 1.0 replaces an integer
         }
@@ -154,7 +163,8 @@ final class RuleCheck {
         sizes.checkClasses(); // the pattern's own ops, before the replacement ties more to them
         sizes.assign(replacement, false);
         if (!sizes.sizesMeet(pattern.cls, replacement.cls, replacement.pos)) return false;
-        sizes.unify(pattern.cls, replacement.cls, replacement.pos, "the replacement must have the bit size of the pattern");
+        sizes.unify(
+                pattern.cls, replacement.cls, replacement.pos, "the replacement must have the bit size of the pattern");
         sizes.checkClasses(); // an op at a size it does not have is a mistake of its own
         return true;
     }
@@ -200,8 +210,20 @@ final class RuleCheck {
             types.put(v, t == null ? TypeClass.ANY : t);
         }
         Ast.Rule rule = ctx.rule;
-        checked = new CheckedRule(ctx.file(), rule.name(), rule.pos().line(), rule.pos().column(), rule.text(), rule.comment(), rule.exact(),
-                frozenPattern, frozenReplacement, conds, List.copyOf(ctx.bindingOrder), types, freezer.classes());
+        checked = new CheckedRule(
+                ctx.file(),
+                rule.name(),
+                rule.pos().line(),
+                rule.pos().column(),
+                rule.text(),
+                rule.comment(),
+                rule.exact(),
+                frozenPattern,
+                frozenReplacement,
+                conds,
+                List.copyOf(ctx.bindingOrder),
+                types,
+                freezer.classes());
         return true;
     }
 
@@ -214,9 +236,11 @@ final class RuleCheck {
      */
     private void warnAboutNoOps(POp root, P replacement) {
         if (root.once) {
-            ctx.warning(root.oncePos, "@once on the pattern's root only keeps the rule from firing when the root has"
-                    + " several uses; the root is replaced either way (put @once on an inner operation whose"
-                    + " instruction the rewrite should free)");
+            ctx.warning(
+                    root.oncePos,
+                    "@once on the pattern's root only keeps the rule from firing when the root has"
+                            + " several uses; the root is replaced either way (put @once on an inner operation whose"
+                            + " instruction the rewrite should free)");
         }
         if (!ctx.rule.exact()) {
             List<P> work = new ArrayList<>(List.of(root, replacement));
@@ -231,8 +255,10 @@ final class RuleCheck {
                 }
                 work.addAll(o.srcs);
             }
-            ctx.warning(ctx.rule.pos(), "rule " + ctx.rule.name() + " is marked inexact (~=>) but has no float operation; integer"
-                    + " rewrites are exact: write '=>'");
+            ctx.warning(
+                    ctx.rule.pos(),
+                    "rule " + ctx.rule.name() + " is marked inexact (~=>) but has no float operation; integer"
+                            + " rewrites are exact: write '=>'");
         }
     }
 
@@ -242,8 +268,11 @@ final class RuleCheck {
             if (p.op != null && p.op.isCommutative()) commutative++;
         }
         if (commutative > Checker.MAX_COMMUTATIVE) {
-            ctx.error(root.pos, "the pattern has " + commutative + " commutative operations, which means 2^" + commutative
-                    + " operand orders to try; at most " + Checker.MAX_COMMUTATIVE + " are allowed — split the rule");
+            ctx.error(
+                    root.pos,
+                    "the pattern has " + commutative + " commutative operations, which means 2^" + commutative
+                            + " operand orders to try; at most " + Checker.MAX_COMMUTATIVE
+                            + " are allowed — split the rule");
         }
     }
 

@@ -58,6 +58,7 @@ public final class RuleCompiler {
     }
 
     private static void sort(List<Diagnostic> ds) {
-        ds.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
+        ds.sort((a, b) ->
+                a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
     }
 }

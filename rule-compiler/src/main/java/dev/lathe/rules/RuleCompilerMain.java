@@ -30,8 +30,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Pattern;
 import java.util.concurrent.ExecutionException;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.lang.model.element.Modifier;
 
@@ -156,9 +156,11 @@ public final class RuleCompilerMain {
                 case "--proof-cache" -> proofCache = Path.of(args[++i]);
                 case "--proof-timeout-ms", "--samples", "--seed" -> {
                     boolean anyLong = a.equals("--seed");
-                    Long v = number(args[++i], anyLong ? Long.MIN_VALUE : 1, anyLong ? Long.MAX_VALUE : Integer.MAX_VALUE);
+                    Long v = number(
+                            args[++i], anyLong ? Long.MIN_VALUE : 1, anyLong ? Long.MAX_VALUE : Integer.MAX_VALUE);
                     if (v == null) {
-                        log.error("lathe rule compiler: " + a + " needs a " + (anyLong ? "" : "positive ") + "number, not " + args[i]);
+                        log.error("lathe rule compiler: " + a + " needs a " + (anyLong ? "" : "positive ")
+                                + "number, not " + args[i]);
                         return 2;
                     }
                     switch (a) {
@@ -174,8 +176,9 @@ public final class RuleCompilerMain {
             }
         }
         if (rules == null || out == null) {
-            log.error("usage: RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]"
-                    + " [--prove true|false] [--proof-cache DIR] [--proof-timeout-ms N] [--samples N] [--seed S] [--in-build]");
+            log.error(
+                    "usage: RuleCompilerMain --rules DIR --out DIR [--tests-out DIR] [--package NAME] [--cite-from DIR]"
+                            + " [--prove true|false] [--proof-cache DIR] [--proof-timeout-ms N] [--samples N] [--seed S] [--in-build]");
             return 2;
         }
         List<Path> files;
@@ -190,8 +193,13 @@ public final class RuleCompilerMain {
         Map<String, String> classOwners = new HashMap<>();
         int errors = 0;
         for (Path f : files) {
-            String cite = citeFrom == null ? f.toString()
-                    : citeFrom.toAbsolutePath().normalize().relativize(f.toAbsolutePath().normalize()).toString().replace('\\', '/');
+            String cite = citeFrom == null
+                    ? f.toString()
+                    : citeFrom.toAbsolutePath()
+                            .normalize()
+                            .relativize(f.toAbsolutePath().normalize())
+                            .toString()
+                            .replace('\\', '/');
             String text = readUtf8(f, cite, log);
             if (text == null) {
                 errors++;
@@ -219,18 +227,26 @@ public final class RuleCompilerMain {
         }
         Map<CheckedRule, Proof> proofs = new IdentityHashMap<>();
         if (prove) {
-            RuleProver.Settings settings = new RuleProver.Settings(proofTimeoutMs, RuleProver.Settings.defaults().sizes());
+            RuleProver.Settings settings = new RuleProver.Settings(
+                    proofTimeoutMs, RuleProver.Settings.defaults().sizes());
             if (!proveAll(checked, new ProofCache(proofCache), settings, proofs, log)) return 1;
         }
         SoundnessTestGenerator.Settings tests = new SoundnessTestGenerator.Settings(
-                citeFrom == null ? "." : citeFrom.toAbsolutePath().normalize().toString(), seed, samples, prove, proofTimeoutMs,
-                proofCache == null ? null : proofCache.toAbsolutePath().normalize().toString());
+                citeFrom == null ? "." : citeFrom.toAbsolutePath().normalize().toString(),
+                seed,
+                samples,
+                prove,
+                proofTimeoutMs,
+                proofCache == null
+                        ? null
+                        : proofCache.toAbsolutePath().normalize().toString());
         try {
             List<ClassName> sets = new ArrayList<>();
             for (CheckedFile f : checked) {
                 JavaFile jf = MatcherGenerator.generate(f, pkg, r -> proofWord(proofs.get(r)));
                 jf.writeTo(out);
-                if (testsOut != null) SoundnessTestGenerator.generate(f, pkg, tests).writeTo(testsOut);
+                if (testsOut != null)
+                    SoundnessTestGenerator.generate(f, pkg, tests).writeTo(testsOut);
                 sets.add(ClassName.get(pkg, MatcherGenerator.classNameFor(f.passName())));
             }
             index(pkg, sets).writeTo(out);
@@ -246,8 +262,12 @@ public final class RuleCompilerMain {
      * the answers in {@code out}, prints the unknowns and a summary, and returns false after
      * printing the refutations when any rule is wrong.
      */
-    static boolean proveAll(List<CheckedFile> files, ProofCache cache, RuleProver.Settings settings,
-                            Map<CheckedRule, Proof> out, Log log) {
+    static boolean proveAll(
+            List<CheckedFile> files,
+            ProofCache cache,
+            RuleProver.Settings settings,
+            Map<CheckedRule, Proof> out,
+            Log log) {
         List<CheckedRule> rules = new ArrayList<>();
         for (CheckedFile f : files) rules.addAll(f.rules());
         long start = System.nanoTime();
@@ -265,13 +285,20 @@ public final class RuleCompilerMain {
             log.error("lathe rule compiler: interrupted while proving the rules");
             return false;
         } catch (ExecutionException e) {
-            log.error("lathe rule compiler: the SMT prover failed: " + e.getCause()
-                    + " (this is a bug in Lathe, or Z3 could not start; build with -Dlathe.prove=false to skip the proofs)");
+            log.error(
+                    "lathe rule compiler: the SMT prover failed: " + e.getCause()
+                            + " (this is a bug in Lathe, or Z3 could not start; build with -Dlathe.prove=false to skip the proofs)");
             return false;
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
-        log.info(String.format("rule proofs: %s; %d new (%.1f s), %d from %s (%d ms per rule and size)", tally, cache.provedNow(),
-                ms / 1000.0, rules.size() - cache.provedNow(), cache.dir() == null ? "no cache" : cache.dir(), settings.timeoutMs()));
+        log.info(String.format(
+                "rule proofs: %s; %d new (%.1f s), %d from %s (%d ms per rule and size)",
+                tally,
+                cache.provedNow(),
+                ms / 1000.0,
+                rules.size() - cache.provedNow(),
+                cache.dir() == null ? "no cache" : cache.dir(),
+                settings.timeoutMs()));
         int wrong = tally.wrong();
         if (wrong > 0) {
             log.error(wrong + " rule" + (wrong == 1 ? " is" : "s are")
@@ -298,7 +325,8 @@ public final class RuleCompilerMain {
             case PROVED -> RuleInfo.PROVED;
             case UNKNOWN -> RuleInfo.UNKNOWN;
             case TESTED -> RuleInfo.TESTED;
-            case REFUTED, ENCODING_MISMATCH -> throw new IllegalStateException("a wrong rule is never generated: " + p.message());
+            case REFUTED, ENCODING_MISMATCH ->
+                throw new IllegalStateException("a wrong rule is never generated: " + p.message());
         };
     }
 
@@ -318,8 +346,7 @@ public final class RuleCompilerMain {
      * Whether the file's rule set name is not taken by an earlier file (compared as the class
      * name, ignoring case, so {@code a_b} and {@code aB} clash); prints the error when it is.
      */
-    private static boolean uniquePass(String pass, String cite, String text, Map<String, String> owners,
-                                      Log log) {
+    private static boolean uniquePass(String pass, String cite, String text, Map<String, String> owners, Log log) {
         String problem = duplicatePass(pass, cite, text, owners);
         if (problem == null) return true;
         log.error(problem);
@@ -335,8 +362,13 @@ public final class RuleCompilerMain {
         String owner = owners.putIfAbsent(cls.toLowerCase(Locale.ROOT), cite);
         if (owner == null) return null;
         int line = passLine(text, pass);
-        return Diagnostic.error(cite, line, 1, "the pass '" + pass + "' has the same rule set name as "
-                + owner + " (" + cls + "); rename one", Diagnostic.lineOf(text, line)).render();
+        return Diagnostic.error(
+                        cite,
+                        line,
+                        1,
+                        "the pass '" + pass + "' has the same rule set name as " + owner + " (" + cls + "); rename one",
+                        Diagnostic.lineOf(text, line))
+                .render();
     }
 
     /** The line of a file's {@code pass} declaration, or 1. */
@@ -355,12 +387,19 @@ public final class RuleCompilerMain {
         list.add(");\n");
         TypeSpec type = TypeSpec.classBuilder("GeneratedRules")
                 .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
-                .addJavadoc("Every rule set compiled from {@code rules/}, in file name order. Generated; do not edit.\n")
-                .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build())
-                .addMethod(MethodSpec.methodBuilder("all").addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                .addJavadoc(
+                        "Every rule set compiled from {@code rules/}, in file name order. Generated; do not edit.\n")
+                .addMethod(MethodSpec.constructorBuilder()
+                        .addModifiers(Modifier.PRIVATE)
+                        .build())
+                .addMethod(MethodSpec.methodBuilder("all")
+                        .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                         .returns(ParameterizedTypeName.get(ClassName.get(List.class), ClassName.get(RuleSet.class)))
-                        .addCode(list.build()).build())
+                        .addCode(list.build())
+                        .build())
                 .build();
-        return JavaFile.builder(pkg, type).addFileComment("Generated by the Lathe rule compiler. Do not edit.").build();
+        return JavaFile.builder(pkg, type)
+                .addFileComment("Generated by the Lathe rule compiler. Do not edit.")
+                .build();
     }
 }

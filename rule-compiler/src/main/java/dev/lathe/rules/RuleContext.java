@@ -26,15 +26,18 @@ final class RuleContext {
 
     /** The variables, in the order the pattern binds them. */
     final Map<String, VarInfo> vars = new LinkedHashMap<>();
+
     final List<String> bindingOrder = new ArrayList<>();
     /** Every operation, variable occurrence and literal of the pattern and the replacement. */
     final List<POp> ops = new ArrayList<>();
+
     final List<PVar> varOccurrences = new ArrayList<>();
     final List<PLit> lits = new ArrayList<>();
     final SizeClasses sizes = new SizeClasses();
 
     /** The built pattern and replacement (null until built, or when they could not be). */
     P pattern;
+
     P replacement;
     /** The pattern whose number of commutative ops is checked after everything else. */
     POp limitRoot;
@@ -43,6 +46,7 @@ final class RuleContext {
     Set<String> patternNames = Set.of();
     /** Replacement variables the pattern does not bind, reported once each; how many errors those are. */
     final Set<String> unboundReported = new HashSet<>();
+
     int unboundOnly;
     /** A literal or a variable name past its limit was reported (the rule text's length is then not). */
     boolean tooLongReported;
@@ -92,8 +96,12 @@ final class RuleContext {
     String didYouMean(String name) {
         List<String> known = new ArrayList<>(new TreeSet<>(patternNames));
         // Any one-letter name is one edit from any other: only a change of case is a likely typo.
-        String near = name.length() > 1 ? Suggest.closest(name, known)
-                : known.stream().filter(k -> k.equalsIgnoreCase(name)).findFirst().orElse(null);
+        String near = name.length() > 1
+                ? Suggest.closest(name, known)
+                : known.stream()
+                        .filter(k -> k.equalsIgnoreCase(name))
+                        .findFirst()
+                        .orElse(null);
         return near == null ? "" : " (did you mean " + near + "?)";
     }
 }

@@ -52,11 +52,19 @@ final class RuleFreezer {
             for (P s : o.srcs) {
                 Node n = freeze(s, pattern);
                 srcs.add(n);
-                constant &= n instanceof Node.ConstNode || n instanceof Node.VarNode v && vars.get(v.name()).constOnly
+                constant &= n instanceof Node.ConstNode
+                        || n instanceof Node.VarNode v && vars.get(v.name()).constOnly
                         || n instanceof Node.OpNode on && on.constant();
             }
-            return new Node.OpNode(id, o.op, List.copyOf(srcs), o.opCls < 0 ? -1 : cls(o.opCls), cls(o.cls), o.once,
-                    !pattern && constant, o.pos);
+            return new Node.OpNode(
+                    id,
+                    o.op,
+                    List.copyOf(srcs),
+                    o.opCls < 0 ? -1 : cls(o.opCls),
+                    cls(o.cls),
+                    o.once,
+                    !pattern && constant,
+                    o.pos);
         }
         if (p instanceof PVar v) {
             Node.VarNode n = new Node.VarNode(id, v.name, v.constOnly || vars.get(v.name).constOnly, cls(v.cls), v.pos);

@@ -87,9 +87,11 @@ public final class RuleSyntax {
             if (t.getType() == RulesLexer.BAD_CHAR || t.getType() == RulesLexer.BAD_NUMBER) {
                 // The same stray character (or malformed word) again in the same rule (`a` quoted in backticks) is
                 // the same mistake.
-                boolean again = lastBadChar != null && (lastBadChar.getText().equals(t.getText())
-                        || closes(lastBadChar.getText(), t.getText()))
-                        && lastBadChar.getLine() == t.getLine() && !tokens.semicolonBetween(lastBadChar, t)
+                boolean again = lastBadChar != null
+                                && (lastBadChar.getText().equals(t.getText())
+                                        || closes(lastBadChar.getText(), t.getText()))
+                                && lastBadChar.getLine() == t.getLine()
+                                && !tokens.semicolonBetween(lastBadChar, t)
                         || lastBadChar != null && arrowWithLookalike(lastBadChar, t);
                 lastBadChar = t;
                 if (again) {
@@ -98,14 +100,22 @@ public final class RuleSyntax {
                 }
             }
             if (problem != null) {
-                errors.add(Diagnostic.error(file, t.getLine(), t.getCharPositionInLine() + 1, problem,
+                errors.add(Diagnostic.error(
+                        file,
+                        t.getLine(),
+                        t.getCharPositionInLine() + 1,
+                        problem,
                         Diagnostic.lineOf(text, t.getLine())));
                 lexicalErrors.add(t.getTokenIndex());
             }
         }
         for (Token tooDeep : hideTooDeep(stream.getTokens())) {
             // ANTLR itself recurses once per level: the rule is hidden from the parser.
-            errors.add(Diagnostic.error(file, tooDeep.getLine(), tooDeep.getCharPositionInLine() + 1, SyntaxMessages.tooDeep(MAX_DEPTH),
+            errors.add(Diagnostic.error(
+                    file,
+                    tooDeep.getLine(),
+                    tooDeep.getCharPositionInLine() + 1,
+                    SyntaxMessages.tooDeep(MAX_DEPTH),
                     Diagnostic.lineOf(text, tooDeep.getLine())));
         }
         RulesParser parser = new RulesParser(stream);
@@ -114,8 +124,13 @@ public final class RuleSyntax {
         parser.setErrorHandler(messages);
         parser.addErrorListener(new BaseErrorListener() {
             @Override
-            public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg,
-                                    RecognitionException e) {
+            public void syntaxError(
+                    Recognizer<?, ?> recognizer,
+                    Object offending,
+                    int line,
+                    int col,
+                    String msg,
+                    RecognitionException e) {
                 Token t = offending instanceof Token tok ? tok : null;
                 if (t == null) {
                     errors.add(Diagnostic.error(file, line, col + 1, msg, Diagnostic.lineOf(text, line)));
@@ -155,7 +170,8 @@ public final class RuleSyntax {
                     // The mistake is earlier than where the parser noticed it.
                     Token a = hint.at();
                     line = a.getLine();
-                    col = a.getCharPositionInLine() + (hint.after() ? a.getText().length() : 0);
+                    col = a.getCharPositionInLine()
+                            + (hint.after() ? a.getText().length() : 0);
                 } else if (t.getType() == Token.EOF || endsRule) {
                     // Point just after the last token: where the missing text belongs.
                     Token last = tokens.previousVisible(at);
@@ -177,7 +193,8 @@ public final class RuleSyntax {
     }
 
     private static void sort(List<Diagnostic> errors) {
-        errors.sort((a, b) -> a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
+        errors.sort((a, b) ->
+                a.line() != b.line() ? Integer.compare(a.line(), b.line()) : Integer.compare(a.column(), b.column()));
     }
 
     /** A stray closing bracket after its stray opening one: {@code fmul[a, 1.0]} is one mistake. */
@@ -190,9 +207,11 @@ public final class RuleSyntax {
         String w = t.getText();
         if (tokens.nextIs(t, ":")) return SyntaxMessages.digitStartsRuleName(w);
         if (tokens.previousIs(t, "pass")) return SyntaxMessages.digitStartsPassName(w);
-        if (tokens.previousIs(t, "@") && w.matches("(1|8|16|32|64)[a-zA-Z_]+")) return SyntaxMessages.sizeGluedToWord(w);
+        if (tokens.previousIs(t, "@") && w.matches("(1|8|16|32|64)[a-zA-Z_]+"))
+            return SyntaxMessages.sizeGluedToWord(w);
         if (w.matches("[0-9]+(\\.[0-9]*)?[fFuUlLdD]+")) return SyntaxMessages.typeSuffix(w);
-        if (w.matches("[0-9]+[a-zA-Z_][a-zA-Z0-9_]*") && !w.matches("0[xX].*|[0-9]+[eE].*")) return SyntaxMessages.digitStartsVariable(w);
+        if (w.matches("[0-9]+[a-zA-Z_][a-zA-Z0-9_]*") && !w.matches("0[xX].*|[0-9]+[eE].*"))
+            return SyntaxMessages.digitStartsVariable(w);
         return SyntaxMessages.malformedNumber(w);
     }
 
@@ -233,7 +252,9 @@ public final class RuleSyntax {
 
     /** A stray '=' glued to a stray lookalike of '>' ({@code =＞}): one mistake, the arrow. */
     private static boolean arrowWithLookalike(Token eq, Token next) {
-        return eq.getText().equals("=") && next.getType() == RulesLexer.BAD_CHAR && next.getStartIndex() == eq.getStopIndex() + 1
+        return eq.getText().equals("=")
+                && next.getType() == RulesLexer.BAD_CHAR
+                && next.getStartIndex() == eq.getStopIndex() + 1
                 && ">".equals(asciiLookalike(next.getText().codePointAt(0)));
     }
 
@@ -282,8 +303,6 @@ public final class RuleSyntax {
             default -> null;
         };
     }
-
-
 
     /**
      * The tokens at which the nesting of parentheses and prefix operators passes
@@ -352,7 +371,8 @@ public final class RuleSyntax {
             if (i > a && missingSemicolon.contains(i)) return false;
             // ... unless it is on the line of the first error, in the middle of it (`x ? a : b`):
             // rules start on lines of their own.
-            if (tokens.startsNamedRule(i) && tokens.nextVisible(i) < b
+            if (tokens.startsNamedRule(i)
+                    && tokens.nextVisible(i) < b
                     && (t.getLine() != tokens.get(a).getLine() || i == a)) {
                 return false;
             }
@@ -366,24 +386,25 @@ public final class RuleSyntax {
         int n = tokens.nextVisible(i);
         if (n < 0) return false;
         Token next = tokens.get(n);
-        return next.getType() != Token.EOF && next.getLine() == tokens.get(i).getLine()
-                && !tokens.startsNamedRule(n);
+        return next.getType() != Token.EOF && next.getLine() == tokens.get(i).getLine() && !tokens.startsNamedRule(n);
     }
-
 
     /** {@code pass my-pass;}: the name as it could be written (my_pass), when {@code t} is its first '-'. */
     private static String hyphenatedPassName(TokenView tokens, Token t) {
         Token name = tokens.previousVisible(t.getTokenIndex());
         Token pass = name == null ? null : tokens.previousVisible(name.getTokenIndex());
-        if (!t.getText().equals("-") || pass == null || !pass.getText().equals("pass") || name.getType() != RulesLexer.IDENT) {
+        if (!t.getText().equals("-")
+                || pass == null
+                || !pass.getText().equals("pass")
+                || name.getType() != RulesLexer.IDENT) {
             return null;
         }
         StringBuilder sb = new StringBuilder(name.getText());
-        for (Token k = t; k != null && !k.getText().equals(";") && k.getType() != Token.EOF && k.getLine() == t.getLine();
-             k = tokens.after(k)) {
+        for (Token k = t;
+                k != null && !k.getText().equals(";") && k.getType() != Token.EOF && k.getLine() == t.getLine();
+                k = tokens.after(k)) {
             sb.append(k.getText().equals("-") ? "_" : k.getText());
         }
         return sb.toString();
     }
-
 }

@@ -34,6 +34,7 @@ final class SizeCheck {
     private final SizeClasses sizes;
     /** Ops already reported for their size, and classes reported as having no size at all, or none the pattern decides. */
     private final Set<POp> sizeReported = new HashSet<>();
+
     private final Set<Integer> reportedEmpty = new HashSet<>();
     private final Set<Integer> undecidableReported = new HashSet<>();
 
@@ -62,8 +63,10 @@ final class SizeCheck {
             } else if (sameFact(why, rb)) {
                 error(pos, "bit-size mismatch: " + why + ", but it is " + bits(fa) + because(ra));
             } else {
-                error(pos, "bit-size mismatch: " + why + ", but one side is " + bits(fa) + because(ra) + " and the other "
-                        + bits(fb) + because(rb));
+                error(
+                        pos,
+                        "bit-size mismatch: " + why + ", but one side is " + bits(fa) + because(ra) + " and the other "
+                                + bits(fb) + because(rb));
             }
             conflict = true;
         }
@@ -77,43 +80,77 @@ final class SizeCheck {
             for (P s : o.srcs) assign(s, pattern);
             Op op = o.op;
             if (op.hasUnsizedOperands()) {
-                o.opCls = sizes.add(o.opSize, op.legalBitSizes(), pattern,
+                o.opCls = sizes.add(
+                        o.opSize,
+                        op.legalBitSizes(),
+                        pattern,
                         o.opSize == 0 ? null : op.opName() + "@" + o.opSize + " at " + at(o.pos));
                 if (o.opSize != 0 && !op.isLegalBitSize(o.opSize) && sizeReported.add(o)) {
-                    error(o.pos, op.opName() + " does not work on " + o.opSize + "-bit values (legal: "
-                            + op.legalBitSizeList() + ")");
+                    error(
+                            o.pos,
+                            op.opName() + " does not work on " + o.opSize + "-bit values (legal: "
+                                    + op.legalBitSizeList() + ")");
                 }
             }
             OperandType out = op.output();
-            o.cls = out.isSized() ? sizes.add(out.bitSize(), Bits.sizeFlag(out.bitSize()), pattern,
-                    op.opName() + " gives " + bits(out.bitSize())) : o.opCls;
+            o.cls = out.isSized()
+                    ? sizes.add(
+                            out.bitSize(),
+                            Bits.sizeFlag(out.bitSize()),
+                            pattern,
+                            op.opName() + " gives " + bits(out.bitSize()))
+                    : o.opCls;
             for (int i = 0; i < o.srcs.size(); i++) {
                 OperandType in = op.input(i);
-                int want = in.isSized() ? sizes.add(in.bitSize(), Bits.sizeFlag(in.bitSize()), pattern,
-                        "operand " + (i + 1) + " of " + op.opName() + " is " + bits(in.bitSize())) : o.opCls;
+                int want = in.isSized()
+                        ? sizes.add(
+                                in.bitSize(),
+                                Bits.sizeFlag(in.bitSize()),
+                                pattern,
+                                "operand " + (i + 1) + " of " + op.opName() + " is " + bits(in.bitSize()))
+                        : o.opCls;
                 P s = o.srcs.get(i);
                 if (s instanceof PLit lit) {
                     lit.consumer = op;
                     lit.operand = i;
                 }
                 // fadd(a, flt(b, c)): said at the comparison, with the conversion that was meant
-                if (s instanceof POp so && so.op != null && so.op.output().isSized() && so.op.output().bitSize() == 1
-                        && so.op.output().typeClass() == TypeClass.BOOL && !in.isSized()
-                        && (in.typeClass() == TypeClass.FLOAT || in.typeClass() == TypeClass.INT || in.typeClass() == TypeClass.UINT)
-                        && (op.legalBitSizes() & Bits.sizeFlag(1)) == 0 && sizeReported.add(o)) {
+                if (s instanceof POp so
+                        && so.op != null
+                        && so.op.output().isSized()
+                        && so.op.output().bitSize() == 1
+                        && so.op.output().typeClass() == TypeClass.BOOL
+                        && !in.isSized()
+                        && (in.typeClass() == TypeClass.FLOAT
+                                || in.typeClass() == TypeClass.INT
+                                || in.typeClass() == TypeClass.UINT)
+                        && (op.legalBitSizes() & Bits.sizeFlag(1)) == 0
+                        && sizeReported.add(o)) {
                     boolean fl = in.typeClass() == TypeClass.FLOAT;
                     boolean toBool = op.output().isSized() && op.output().bitSize() == 1;
-                    error(so.pos, so.op.opName() + " gives a 1-bit boolean, but " + op.opName() + " reads " + (fl ? "a float" : "an integer")
-                            + " of " + sizesText(op.legalBitSizes()) + (toBool ? ": the boolean needs no " + op.opName()
-                            : ": convert it with " + (fl ? "b2f32" : "b2i32") + "(…)"));
+                    error(
+                            so.pos,
+                            so.op.opName() + " gives a 1-bit boolean, but " + op.opName() + " reads "
+                                    + (fl ? "a float" : "an integer")
+                                    + " of " + sizesText(op.legalBitSizes())
+                                    + (toBool
+                                            ? ": the boolean needs no " + op.opName()
+                                            : ": convert it with " + (fl ? "b2f32" : "b2i32") + "(…)"));
                     continue;
                 }
-                unify(want, s.cls, s.pos, "operand " + (i + 1) + " of " + op.opName() + " must be "
-                        + (in.isSized() ? bits(in.bitSize()) : "the size of its other operands"));
+                unify(
+                        want,
+                        s.cls,
+                        s.pos,
+                        "operand " + (i + 1) + " of " + op.opName() + " must be "
+                                + (in.isSized() ? bits(in.bitSize()) : "the size of its other operands"));
             }
             // After the operand: '!' on a 32-bit value is reported at the '!', as a misused '!'.
             if ("unary!".equals(o.infix)) {
-                unify(sizes.add(1, Bits.sizeFlag(1), pattern, "'!' is boolean not"), o.opCls, o.pos,
+                unify(
+                        sizes.add(1, Bits.sizeFlag(1), pattern, "'!' is boolean not"),
+                        o.opCls,
+                        o.pos,
                         "'!' must be on a 1-bit value (use '~' for the bits of an integer)");
             }
         } else if (p instanceof PVar v) {
@@ -124,8 +161,15 @@ final class SizeCheck {
             p.cls = sizes.add(0, SizeClasses.ANY_SIZE, pattern, null);
         }
         if (p.outSize != 0) {
-            int f = sizes.add(p.outSize, Bits.sizeFlag(p.outSize), pattern, "@" + p.outSize + " at "
-                    + at(p instanceof POp && p.outSizePos != null ? p.outSizePos : p.pos)); // an op's start may be far from its @
+            int f = sizes.add(
+                    p.outSize,
+                    Bits.sizeFlag(p.outSize),
+                    pattern,
+                    "@" + p.outSize + " at "
+                            + at(
+                                    p instanceof POp && p.outSizePos != null
+                                            ? p.outSizePos
+                                            : p.pos)); // an op's start may be far from its @
             unify(f, p.cls, p.pos, "the annotation asks for " + p.outSize + " bits");
         }
     }
@@ -154,8 +198,10 @@ final class SizeCheck {
         if (fp != 0 && fr != 0) return true;
         int sp = fp != 0 ? Bits.sizeFlag(fp) : sizes.legal(rp), sr = fr != 0 ? Bits.sizeFlag(fr) : sizes.legal(rr);
         if ((sp & sr) != 0) return true;
-        error(pos, "bit-size mismatch: the replacement must have the bit size of the pattern, but the pattern's result is "
-                + sizeSet(rp) + " and the replacement's " + sizeSet(rr));
+        error(
+                pos,
+                "bit-size mismatch: the replacement must have the bit size of the pattern, but the pattern's result is "
+                        + sizeSet(rp) + " and the replacement's " + sizeSet(rr));
         return false;
     }
 
@@ -172,13 +218,17 @@ final class SizeCheck {
             if (sizes.conflicted(r)) continue;
             if (f != 0 && !o.op.isLegalBitSize(f)) {
                 String why = sizes.fixedWhy(r);
-                error(o.pos, o.op.opName() + " does not work on " + f + "-bit values (legal: " + o.op.legalBitSizeList() + ")"
-                        + (why == null ? "" : ": " + why));
+                error(
+                        o.pos,
+                        o.op.opName() + " does not work on " + f + "-bit values (legal: " + o.op.legalBitSizeList()
+                                + ")" + (why == null ? "" : ": " + why));
                 sizeReported.add(o);
             } else if (f == 0 && sizes.legal(r) == 0 && reportedEmpty.add(r)) {
                 sizeReported.add(o);
-                error(o.pos, "no bit size works for every op on this value (" + o.op.opName() + " needs "
-                        + o.op.legalBitSizeList() + ")");
+                error(
+                        o.pos,
+                        "no bit size works for every op on this value (" + o.op.opName() + " needs "
+                                + o.op.legalBitSizeList() + ")");
             }
         }
     }
@@ -200,8 +250,11 @@ final class SizeCheck {
     private void requireDecidable(int cls, Ast.Pos pos, String what) {
         int r = sizes.find(cls);
         if (sizes.fixed(r) == 0 && !sizes.inPattern(r) && undecidableReported.add(r)) {
-            error(pos, "cannot tell the bit size of " + what + " in the replacement: nothing in the pattern has it; "
-                    + "tie it to a pattern value or write a size, as in " + what.replace("literal ", "") + "@32");
+            error(
+                    pos,
+                    "cannot tell the bit size of " + what + " in the replacement: nothing in the pattern has it; "
+                            + "tie it to a pattern value or write a size, as in " + what.replace("literal ", "")
+                            + "@32");
         }
     }
 }

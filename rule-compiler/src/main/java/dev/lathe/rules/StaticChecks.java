@@ -46,6 +46,7 @@ final class StaticChecks {
      * of 1,000 rules take 20 s.
      */
     private final Map<String, RuleLiteral> literals = new HashMap<>();
+
     private final Map<CheckedRule, CheckedRule> effectiveRules = new IdentityHashMap<>();
 
     private StaticChecks(String text) {
@@ -77,8 +78,11 @@ final class StaticChecks {
                 CheckedRule earlier = rules.get(i);
                 if (earlier.pattern().op() != later.pattern().op()) continue;
                 if (duplicates(earlier, later)) {
-                    errors.add(at(later, "error", "rule " + later.name() + " duplicates rule " + earlier.name() + " (line "
-                            + earlier.line() + "): the same pattern and conditions"));
+                    errors.add(at(
+                            later,
+                            "error",
+                            "rule " + later.name() + " duplicates rule " + earlier.name() + " (line " + earlier.line()
+                                    + "): the same pattern and conditions"));
                     rejected.add(later);
                     break;
                 }
@@ -99,14 +103,22 @@ final class StaticChecks {
                 for (CheckedRule h : hidden.subList(1, hidden.size())) names.add(h.name() + " (line " + h.line() + ")");
                 more = "; it also hides " + String.join(", ", names);
             }
-            errors.add(at(first, "error", "rule " + first.name() + " can never fire: rule " + earlier.name()
-                    + " (line " + earlier.line() + ") comes first, " + (earlier.conditions().isEmpty() ? "has no conditions"
-                    : "asks nothing it does not ask too") + " and matches everything it matches" + more));
+            errors.add(at(
+                    first,
+                    "error",
+                    "rule " + first.name() + " can never fire: rule " + earlier.name()
+                            + " (line " + earlier.line() + ") comes first, "
+                            + (earlier.conditions().isEmpty()
+                                    ? "has no conditions"
+                                    : "asks nothing it does not ask too")
+                            + " and matches everything it matches" + more));
         }
         // Which rules each rule's replacement can be matched by, candidates found by the
         // replacement's root op (a file of 3,000 rules has few rules per op).
         Map<Op, List<Integer>> byRoot = new HashMap<>();
-        for (int i = 0; i < rules.size(); i++) byRoot.computeIfAbsent(rules.get(i).pattern().op(), k -> new ArrayList<>()).add(i);
+        for (int i = 0; i < rules.size(); i++)
+            byRoot.computeIfAbsent(rules.get(i).pattern().op(), k -> new ArrayList<>())
+                    .add(i);
         List<List<Integer>> into = new ArrayList<>();
         for (int i = 0; i < rules.size(); i++) {
             CheckedRule a = rules.get(i);
@@ -130,17 +142,29 @@ final class StaticChecks {
         for (int i = 0; i < rules.size(); i++) {
             CheckedRule a = rules.get(i);
             if (identity(a)) {
-                errors.add(at(a, "error", "rule " + a.name() + " does nothing: its replacement is its pattern"
-                        + (same(a.pattern(), a.replacement()) ? ""
-                        : " (operands swapped or literals spelled otherwise), so it would fire again on its own result")));
+                errors.add(
+                        at(
+                                a,
+                                "error",
+                                "rule " + a.name() + " does nothing: its replacement is its pattern"
+                                        + (same(a.pattern(), a.replacement())
+                                                ? ""
+                                                : " (operands swapped or literals spelled otherwise), so it would fire again on its own result")));
             } else if (into.get(i).contains(i) && !rejected.contains(a)) {
-                warnings.add(at(a, "warning", "rule " + a.name() + " may rewrite forever: its replacement matches its own pattern"));
+                warnings.add(at(
+                        a,
+                        "warning",
+                        "rule " + a.name() + " may rewrite forever: its replacement matches its own pattern"));
             }
             for (int j : into.get(i)) {
                 CheckedRule b = rules.get(j);
                 if (j > i && into.get(j).contains(i) && !rejected.contains(a) && !rejected.contains(b)) {
-                    warnings.add(at(b, "warning", "rules " + a.name() + " (line " + a.line() + ") and " + b.name()
-                            + " may rewrite into each other: each one's replacement matches the other's pattern"));
+                    warnings.add(
+                            at(
+                                    b,
+                                    "warning",
+                                    "rules " + a.name() + " (line " + a.line() + ") and " + b.name()
+                                            + " may rewrite into each other: each one's replacement matches the other's pattern"));
                 }
             }
         }
@@ -155,9 +179,13 @@ final class StaticChecks {
             StringBuilder path = new StringBuilder();
             for (int k : cycle) path.append(rules.get(k).name()).append(" -> ");
             path.append(rules.get(cycle.get(0)).name());
-            warnings.add(at(rules.get(last), "warning", "rules " + String.join(", ", names.subList(0, names.size() - 1))
-                    + " and " + names.get(names.size() - 1) + " may rewrite around a cycle, each one's replacement matching"
-                    + " the next one's pattern: " + path));
+            warnings.add(at(
+                    rules.get(last),
+                    "warning",
+                    "rules " + String.join(", ", names.subList(0, names.size() - 1))
+                            + " and " + names.get(names.size() - 1)
+                            + " may rewrite around a cycle, each one's replacement matching"
+                            + " the next one's pattern: " + path));
         }
     }
 
@@ -175,7 +203,10 @@ final class StaticChecks {
         List<Condition> left = new ArrayList<>(y.conditions());
         for (Condition cx : x.conditions()) {
             // One condition of y for each of x.
-            Condition cy = left.stream().filter(c -> sameCondition(cx, c, xy)).findFirst().orElse(null);
+            Condition cy = left.stream()
+                    .filter(c -> sameCondition(cx, c, xy))
+                    .findFirst()
+                    .orElse(null);
             if (cy == null) return false;
             left.remove(cy);
         }
@@ -188,8 +219,13 @@ final class StaticChecks {
      */
     private boolean shadows(CheckedRule earlier, CheckedRule later) {
         if (!earlier.exact() && later.exact()) return false; // the earlier one skips exact instructions
-        return match(earlier.pattern(), later.pattern(), new HashMap<>(),
-                effectiveRules.computeIfAbsent(earlier, this::effectiveRule), later, true,
+        return match(
+                earlier.pattern(),
+                later.pattern(),
+                new HashMap<>(),
+                effectiveRules.computeIfAbsent(earlier, this::effectiveRule),
+                later,
+                true,
                 b -> conditionsImplied(earlier, later, b));
     }
 
@@ -203,8 +239,11 @@ final class StaticChecks {
 
     /** Whether {@code cx} asks what {@code cy} asks, of the value {@code xy} maps cx's variable to. */
     private static boolean sameCondition(Condition cx, Condition cy, Map<String, Node> xy) {
-        return cy.predicate() == cx.predicate() && cy.bound() == cx.bound() && cy.type() == cx.type()
-                && xy.get(cx.var().name()) instanceof Node.VarNode tv && tv.name().equals(cy.var().name());
+        return cy.predicate() == cx.predicate()
+                && cy.bound() == cx.bound()
+                && cy.type() == cx.type()
+                && xy.get(cx.var().name()) instanceof Node.VarNode tv
+                && tv.name().equals(cy.var().name());
     }
 
     /**
@@ -236,8 +275,20 @@ final class StaticChecks {
         for (SizeClass c : r.classes()) {
             classes.add(new SizeClass(c.id(), c.fixed(), c.legal() & mask[c.id()], c.patternLegal() & mask[c.id()]));
         }
-        return new CheckedRule(r.file(), r.name(), r.line(), r.column(), r.text(), r.comment(), r.exact(), r.pattern(), r.replacement(),
-                r.conditions(), r.variables(), r.varTypes(), classes);
+        return new CheckedRule(
+                r.file(),
+                r.name(),
+                r.line(),
+                r.column(),
+                r.text(),
+                r.comment(),
+                r.exact(),
+                r.pattern(),
+                r.replacement(),
+                r.conditions(),
+                r.variables(),
+                r.varTypes(),
+                classes);
     }
 
     private void narrow(Node n, int[] mask) {
@@ -263,7 +314,8 @@ final class StaticChecks {
         List<Node> work = new ArrayList<>(List.of(from.replacement()));
         while (!work.isEmpty()) {
             if (!(work.remove(work.size() - 1) instanceof Node.OpNode r) || r.constant()) continue;
-            if (r.op() == to.pattern().op() && match(to.pattern(), r, new HashMap<>(), to, from, false, b -> true)) return true;
+            if (r.op() == to.pattern().op() && match(to.pattern(), r, new HashMap<>(), to, from, false, b -> true))
+                return true;
             work.addAll(r.srcs());
         }
         return false;
@@ -277,11 +329,18 @@ final class StaticChecks {
      * {@code strict} also requires that whatever {@code t} can match, {@code p} can too
      * ({@code @once}, sizes). {@code bind} is left as it was when the answer is false.
      */
-    private boolean match(Node p, Node t, Map<String, Node> bind, CheckedRule pr, CheckedRule tr, boolean strict,
-                          Predicate<Map<String, Node>> then) {
+    private boolean match(
+            Node p,
+            Node t,
+            Map<String, Node> bind,
+            CheckedRule pr,
+            CheckedRule tr,
+            boolean strict,
+            Predicate<Map<String, Node>> then) {
         if (strict && !sizeCovers(pr.sizeClass(p.sizeClass()), tr.sizeClass(t.sizeClass()))) return false;
         if (p instanceof Node.VarNode pv) {
-            if (pv.constOnly() && !(t instanceof Node.ConstNode || t instanceof Node.VarNode tv && tv.constOnly() || folded(t))) {
+            if (pv.constOnly()
+                    && !(t instanceof Node.ConstNode || t instanceof Node.VarNode tv && tv.constOnly() || folded(t))) {
                 return false;
             }
             Node prev = bind.get(pv.name());
@@ -295,14 +354,21 @@ final class StaticChecks {
         // rule fires: no op of it is built, and which literal it gives is not known here.
         if (folded(t)) return false;
         if (p instanceof Node.ConstNode pc) {
-            return t instanceof Node.ConstNode tc && pc.asFloat() == tc.asFloat()
-                    && sameLiteral(pc.text(), tc.text(), pc.asFloat(), commonSizes(pr.sizeClass(pc.sizeClass()), tr.sizeClass(tc.sizeClass())))
+            return t instanceof Node.ConstNode tc
+                    && pc.asFloat() == tc.asFloat()
+                    && sameLiteral(
+                            pc.text(),
+                            tc.text(),
+                            pc.asFloat(),
+                            commonSizes(pr.sizeClass(pc.sizeClass()), tr.sizeClass(tc.sizeClass())))
                     && then.test(bind);
         }
         Node.OpNode po = (Node.OpNode) p;
         if (!(t instanceof Node.OpNode to) || to.op() != po.op()) return false;
         if (strict && po.once() && !to.once()) return false;
-        if (strict && po.opClass() >= 0 && to.opClass() >= 0
+        if (strict
+                && po.opClass() >= 0
+                && to.opClass() >= 0
                 && !sizeCovers(pr.sizeClass(po.opClass()), tr.sizeClass(to.opClass()))) {
             return false;
         }
@@ -314,12 +380,25 @@ final class StaticChecks {
     }
 
     /** Operands {@code j} onward of {@code po} against {@code to}'s, the first two swapped if asked. */
-    private boolean matchOperands(Node.OpNode po, Node.OpNode to, boolean swapped, int j, Map<String, Node> bind,
-                                  CheckedRule pr, CheckedRule tr, boolean strict,
-                                  Predicate<Map<String, Node>> then) {
+    private boolean matchOperands(
+            Node.OpNode po,
+            Node.OpNode to,
+            boolean swapped,
+            int j,
+            Map<String, Node> bind,
+            CheckedRule pr,
+            CheckedRule tr,
+            boolean strict,
+            Predicate<Map<String, Node>> then) {
         if (j == po.srcs().size()) return then.test(bind);
         int k = swapped && j < 2 ? 1 - j : j;
-        return match(po.srcs().get(j), to.srcs().get(k), bind, pr, tr, strict,
+        return match(
+                po.srcs().get(j),
+                to.srcs().get(k),
+                bind,
+                pr,
+                tr,
+                strict,
                 b -> matchOperands(po, to, swapped, j + 1, b, pr, tr, strict, then));
     }
 
@@ -342,13 +421,18 @@ final class StaticChecks {
 
     /** Structural equality of two trees (variables by name). */
     private boolean same(Node a, Node b) {
-        if (a instanceof Node.VarNode va) return b instanceof Node.VarNode vb && va.name().equals(vb.name());
+        if (a instanceof Node.VarNode va)
+            return b instanceof Node.VarNode vb && va.name().equals(vb.name());
         if (a instanceof Node.ConstNode ca) {
-            return b instanceof Node.ConstNode cb && ca.asFloat() == cb.asFloat() && sameLiteral(ca.text(), cb.text(), ca.asFloat(), Bits.ALL_SIZES);
+            return b instanceof Node.ConstNode cb
+                    && ca.asFloat() == cb.asFloat()
+                    && sameLiteral(ca.text(), cb.text(), ca.asFloat(), Bits.ALL_SIZES);
         }
         Node.OpNode oa = (Node.OpNode) a;
         // A folded constant expression (-c) is not the instruction a pattern's fneg(c) matches.
-        if (!(b instanceof Node.OpNode ob) || oa.op() != ob.op() || oa.srcs().size() != ob.srcs().size()
+        if (!(b instanceof Node.OpNode ob)
+                || oa.op() != ob.op()
+                || oa.srcs().size() != ob.srcs().size()
                 || oa.constant() != ob.constant()) {
             return false;
         }

@@ -40,29 +40,53 @@ final class Suggest {
      * them; a value with a space is advice rather than a name.
      */
     private static final Map<String, String> OP_ELSEWHERE = Map.ofEntries(
-            Map.entry("fsaturate", "fsat"), Map.entry("saturate", "fsat"),
+            Map.entry("fsaturate", "fsat"),
+            Map.entry("saturate", "fsat"),
             Map.entry("fclamp", "fsat (clamps to [0, 1]) or fmin(fmax(a, lo), hi)"),
             Map.entry("clamp", "fsat (clamps to [0, 1]) or fmin(fmax(a, lo), hi)"),
-            Map.entry("i2b", "i2b1"), Map.entry("i2b32", "i2b1"), Map.entry("i2b8", "i2b1"),
-            Map.entry("i2b16", "i2b1"), Map.entry("f2b", "f2b1"), Map.entry("f2b32", "f2b1"),
-            Map.entry("f2b16", "f2b1"), Map.entry("imov", "mov"), Map.entry("fmov", "mov"),
-            Map.entry("fne", "fneu"), Map.entry("fexp", "fexp2"), Map.entry("flog", "flog2"),
-            Map.entry("frsqrt", "frsq"), Map.entry("fround", "fround_even"),
-            Map.entry("fisinf", "fisfinite and fisnan"), Map.entry("inv", "frcp"),
+            Map.entry("i2b", "i2b1"),
+            Map.entry("i2b32", "i2b1"),
+            Map.entry("i2b8", "i2b1"),
+            Map.entry("i2b16", "i2b1"),
+            Map.entry("f2b", "f2b1"),
+            Map.entry("f2b32", "f2b1"),
+            Map.entry("f2b16", "f2b1"),
+            Map.entry("imov", "mov"),
+            Map.entry("fmov", "mov"),
+            Map.entry("fne", "fneu"),
+            Map.entry("fexp", "fexp2"),
+            Map.entry("flog", "flog2"),
+            Map.entry("frsqrt", "frsq"),
+            Map.entry("fround", "fround_even"),
+            Map.entry("fisinf", "fisfinite and fisnan"),
+            Map.entry("inv", "frcp"),
             // the short names of GLSL's and the ISAs' bitfield instructions
-            Map.entry("ubfe", "ubitfield_extract"), Map.entry("ibfe", "ibitfield_extract"),
-            Map.entry("bfi", "bitfield_insert"), Map.entry("bfrev", "bitfield_reverse"),
+            Map.entry("ubfe", "ubitfield_extract"),
+            Map.entry("ibfe", "ibitfield_extract"),
+            Map.entry("bfi", "bitfield_insert"),
+            Map.entry("bfrev", "bitfield_reverse"),
             Map.entry("bitfieldextract", "ubitfield_extract or ibitfield_extract"),
-            Map.entry("bitfieldinsert", "bitfield_insert"), Map.entry("bitfieldreverse", "bitfield_reverse"));
+            Map.entry("bitfieldinsert", "bitfield_insert"),
+            Map.entry("bitfieldreverse", "bitfield_reverse"));
 
     /** Conditions from Mesa's rules, with how Lathe says them. */
     private static final Map<String, String> CONDITION_ELSEWHERE = Map.of(
-            "is_pos_power_of_two", "write is_power_of_two, and is_gt_zero for a signed reading",
-            "is_used_once", "write @once after the operation in the pattern, as in fmul(a, b)@once",
-            "is_not_const", "there is none: a plain variable matches anything, #c only constants",
-            "is_only_used_as_float", "Lathe has no such condition",
-            "is_positive", "write is_gt_zero", "is_negative", "write is_lt_zero",
-            "is_nan", "write is_a_number for its opposite; there is no is_nan", "is_not_nan", "write is_a_number");
+            "is_pos_power_of_two",
+            "write is_power_of_two, and is_gt_zero for a signed reading",
+            "is_used_once",
+            "write @once after the operation in the pattern, as in fmul(a, b)@once",
+            "is_not_const",
+            "there is none: a plain variable matches anything, #c only constants",
+            "is_only_used_as_float",
+            "Lathe has no such condition",
+            "is_positive",
+            "write is_gt_zero",
+            "is_negative",
+            "write is_lt_zero",
+            "is_nan",
+            "write is_a_number for its opposite; there is no is_nan",
+            "is_not_nan",
+            "write is_a_number");
 
     /** How Lathe says a condition of Mesa's rules that it does not have, or null. */
     static String conditionElsewhere(String name) {
@@ -95,7 +119,7 @@ final class Suggest {
             case "fma", "fmad", "mad", "madd", "fmadd" -> {
                 return "ffma";
             }
-            default -> { }
+            default -> {}
         }
         List<String> typed = new ArrayList<>();
         for (String prefix : new String[] {"f", "i", "u"}) {

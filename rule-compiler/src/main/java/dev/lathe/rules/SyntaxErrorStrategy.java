@@ -57,9 +57,12 @@ final class SyntaxErrorStrategy extends DefaultErrorStrategy {
         Token t = p.getCurrentToken();
         IntervalSet expected = getExpectedTokens(p);
         Token prev = tokens.previousVisible(t.getTokenIndex());
-        if (prev != null && prev.getText().equals(")") && t.getLine() == prev.getLine()
+        if (prev != null
+                && prev.getText().equals(")")
+                && t.getLine() == prev.getLine()
                 && (t.getText().equals("and") || t.getText().equals("or"))
-                && p.getContext() instanceof RulesParser.RuleDeclContext rule && rule.conditions() != null) {
+                && p.getContext() instanceof RulesParser.RuleDeclContext rule
+                && rule.conditions() != null) {
             // `if c1(a) and c2(b)`: the word reads as the name of a next rule.
             p.notifyErrorListeners(t, SyntaxMessages.conditionsJoinedByWord(t.getText()), null);
             return;
@@ -121,12 +124,16 @@ final class SyntaxErrorStrategy extends DefaultErrorStrategy {
         TokenStream in = p.getInputStream();
         Token prev = t.getTokenIndex() > 0 ? tokens.previousVisible(t.getTokenIndex()) : null;
         boolean wantsSemicolon = expected != null && expected.contains(SEMICOLON);
-        if (wantsSemicolon && prev != null && (t.getType() == Token.EOF || t.getLine() > prev.getLine())
+        if (wantsSemicolon
+                && prev != null
+                && (t.getType() == Token.EOF || t.getLine() > prev.getLine())
                 && !prev.getText().equals(";")) {
             return SyntaxMessages.missingSemicolonAfter(prev.getText());
         }
         Token comment = SyntaxHints.midRuleHash(tokens, t.getTokenIndex());
-        String commentHint = comment == null ? "" : SyntaxMessages.midRuleComment(comment.getLine(), comment.getCharPositionInLine() + 1);
+        String commentHint = comment == null
+                ? ""
+                : SyntaxMessages.midRuleComment(comment.getLine(), comment.getCharPositionInLine() + 1);
         SyntaxHints.Hint hint = SyntaxHints.hint(tokens, t);
         if (hint != null) {
             hints.put(t, hint);
@@ -134,16 +141,22 @@ final class SyntaxErrorStrategy extends DefaultErrorStrategy {
         }
         String found = SyntaxMessages.unexpected(t.getText(), t.getType() == Token.EOF);
         String msg = expected == null ? found : SyntaxMessages.expected(found, describe(p, expected));
-        if (isKeyword(t) && (expected == null || expected.contains(RulesLexer.IDENT))) msg += SyntaxMessages.reservedWord(t.getText());
+        if (isKeyword(t) && (expected == null || expected.contains(RulesLexer.IDENT)))
+            msg += SyntaxMessages.reservedWord(t.getText());
         msg += commentHint;
         if (prev != null && prev.getType() == RulesLexer.CONSTVAR && tokens.startsRule(prev)) {
             msg += SyntaxMessages.constantVariableStartsRule(prev.getText());
         }
-        if (prev != null && prev.getType() == RulesLexer.IDENT && prev.getText().equalsIgnoreCase("pass")
+        if (prev != null
+                && prev.getType() == RulesLexer.IDENT
+                && prev.getText().equalsIgnoreCase("pass")
                 && tokens.startsRule(prev)) {
             msg += SyntaxMessages.PASS_IN_LOWER_CASE;
-        } else if (prev != null && prev.getType() == RulesLexer.IDENT && tokens.startsRule(prev)
-                && t.getType() != Token.EOF && !t.getText().equals(":")) {
+        } else if (prev != null
+                && prev.getType() == RulesLexer.IDENT
+                && tokens.startsRule(prev)
+                && t.getType() != Token.EOF
+                && !t.getText().equals(":")) {
             msg += SyntaxMessages.ruleNameNeedsColon(prev.getText());
         }
         return msg;
@@ -160,10 +173,13 @@ final class SyntaxErrorStrategy extends DefaultErrorStrategy {
         throw new IllegalStateException("the rule grammar has no ';'");
     }
 
-    private static final String[] EXPRESSION_STARTS = {"IDENT", "INT", "HEX", "FLOAT", "CONSTVAR", "'inf'", "'nan'",
-        "'true'", "'false'", "'('", "'-'", "'~'", "'!'"};
-    private static final String[] OPERATORS = {"'*'", "'/'", "'%'", "'+'", "'-'", "'<<'", "'>>'", "'&'", "'^'",
-        "'|'", "'<'", "'<='", "'>'", "'>='", "'=='", "'!='"};
+    private static final String[] EXPRESSION_STARTS = {
+        "IDENT", "INT", "HEX", "FLOAT", "CONSTVAR", "'inf'", "'nan'", "'true'", "'false'", "'('", "'-'", "'~'", "'!'"
+    };
+    private static final String[] OPERATORS = {
+        "'*'", "'/'", "'%'", "'+'", "'-'", "'<<'", "'>>'", "'&'", "'^'", "'|'", "'<'", "'<='", "'>'", "'>='", "'=='",
+        "'!='"
+    };
 
     /** The expected tokens in words, with whole families named once. */
     private static String describe(Parser p, IntervalSet expected) {

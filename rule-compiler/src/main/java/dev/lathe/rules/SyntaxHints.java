@@ -32,20 +32,27 @@ final class SyntaxHints {
     static Hint hint(TokenView tokens, Token t) {
         Token first = tokens.ruleStart(t);
         Token second = first == null ? null : tokens.after(first);
-        if (first != null && first.getText().equals("-") && adjacent(first, second) && second.getText().equals("-")
+        if (first != null
+                && first.getText().equals("-")
+                && adjacent(first, second)
+                && second.getText().equals("-")
                 && t.getLine() == first.getLine()) {
             return new Hint(first, false, SyntaxMessages.DASHES_NOT_A_COMMENT);
         }
         Token prev = t.getTokenIndex() > 0 ? tokens.previousVisible(t.getTokenIndex()) : null;
         Token lineStart = t;
-        for (Token k = prev; k != null && k.getLine() == t.getLine() && !k.getText().equals(";"); k = tokens.previousVisible(k.getTokenIndex())) {
+        for (Token k = prev;
+                k != null && k.getLine() == t.getLine() && !k.getText().equals(";");
+                k = tokens.previousVisible(k.getTokenIndex())) {
             lineStart = k;
         }
         if (t.getText().equals(":") && lineStart.getType() == RulesLexer.IDENT && prev != lineStart) {
             StringBuilder name = new StringBuilder(lineStart.getText());
             Token dash = null;
             boolean hyphenated = true;
-            for (Token k = tokens.after(lineStart), before = lineStart; k != null && k != t; before = k, k = tokens.after(k)) {
+            for (Token k = tokens.after(lineStart), before = lineStart;
+                    k != null && k != t;
+                    before = k, k = tokens.after(k)) {
                 boolean wantDash = name.length() > 0 && before.getType() == RulesLexer.IDENT;
                 if (!adjacent(before, k) || (wantDash ? !k.getText().equals("-") : k.getType() != RulesLexer.IDENT)) {
                     hyphenated = false;
@@ -64,15 +71,20 @@ final class SyntaxHints {
         if (t.getText().equals("pass") && tokens.nextIs(t, ":")) {
             return new Hint(t, false, SyntaxMessages.PASS_AS_RULE_NAME);
         }
-        if (t.getText().equals("pass") && t.getType() != RulesLexer.IDENT && prev != null
+        if (t.getText().equals("pass")
+                && t.getType() != RulesLexer.IDENT
+                && prev != null
                 && (prev.getText().equals("(") || prev.getText().equals(","))) {
             return new Hint(t, false, SyntaxMessages.PASS_AS_VARIABLE);
         }
-        if (t.getText().equals("pass") && t.getType() != RulesLexer.IDENT && (prev != null && !prev.getText().equals(";")
-                || t != tokens.first())) {
+        if (t.getText().equals("pass")
+                && t.getType() != RulesLexer.IDENT
+                && (prev != null && !prev.getText().equals(";") || t != tokens.first())) {
             return new Hint(t, false, SyntaxMessages.SECOND_PASS_LINE);
         }
-        if ((t.getText().equals("&") || t.getText().equals("|")) && prev != null && prev.getText().equals(t.getText())
+        if ((t.getText().equals("&") || t.getText().equals("|"))
+                && prev != null
+                && prev.getText().equals(t.getText())
                 && adjacent(prev, t)) {
             String op = t.getText();
             return new Hint(prev, false, SyntaxMessages.doubledOperator(op));
@@ -80,54 +92,93 @@ final class SyntaxHints {
         if (t.getText().equals("*") && prev != null && prev.getText().equals("*") && adjacent(prev, t)) {
             return new Hint(prev, false, SyntaxMessages.POWER_OPERATOR);
         }
-        if (prev != null && prev.getType() == RulesLexer.CONSTVAR && tokens.startsRule(prev) && t.getLine() > prev.getLine()) {
+        if (prev != null
+                && prev.getType() == RulesLexer.CONSTVAR
+                && tokens.startsRule(prev)
+                && t.getLine() > prev.getLine()) {
             // `r: … => a; #fixme` then a rule on the next line: the word is where the mistake is
             return new Hint(prev, false, SyntaxMessages.constantVariableStartsRuleLine(prev.getText()));
         }
-        if (t.getText().equals("(") && prev != null && (prev.getText().equals("if") || prev.getText().equals(","))
-                && tokens.inConditions(prev) && tokens.startsConditionCall(tokens.after(t))) {
+        if (t.getText().equals("(")
+                && prev != null
+                && (prev.getText().equals("if") || prev.getText().equals(","))
+                && tokens.inConditions(prev)
+                && tokens.startsConditionCall(tokens.after(t))) {
             return new Hint(t, false, SyntaxMessages.PARENTHESIZED_CONDITION);
         }
-        if (t.getType() == RulesLexer.IDENT && prev != null && prev.getText().equals("not")
-                && tokens.startsConditionCall(t) && tokens.inConditions(prev)) {
+        if (t.getType() == RulesLexer.IDENT
+                && prev != null
+                && prev.getText().equals("not")
+                && tokens.startsConditionCall(t)
+                && tokens.inConditions(prev)) {
             return new Hint(prev, false, SyntaxMessages.CONDITION_NEGATED_WITH_NOT);
         }
-        if (prev != null && prev.getType() == RulesLexer.IDENT && Predicate.bySpelling(prev.getText()) != null
-                && !t.getText().equals("(") && t.getLine() == prev.getLine() && tokens.inConditions(prev)
+        if (prev != null
+                && prev.getType() == RulesLexer.IDENT
+                && Predicate.bySpelling(prev.getText()) != null
+                && !t.getText().equals("(")
+                && t.getLine() == prev.getLine()
+                && tokens.inConditions(prev)
                 && (t.getType() == RulesLexer.IDENT || t.getType() == RulesLexer.CONSTVAR)) {
-            return new Hint(prev, false, SyntaxMessages.conditionWithoutCall(prev.getText(), t.getText().replace("#", "")));
+            return new Hint(
+                    prev,
+                    false,
+                    SyntaxMessages.conditionWithoutCall(
+                            prev.getText(), t.getText().replace("#", "")));
         }
         if (t.getText().equals("(") && prev != null && prev.getText().equals(")")) {
             // Mesa's 'fmul(is_used_once)' written as Lathe: fmul(is_used_once)(a, b)
             Token cond = tokens.previousVisible(prev.getTokenIndex());
             Token open = cond == null ? null : tokens.previousVisible(cond.getTokenIndex());
             Token op = open == null ? null : tokens.previousVisible(open.getTokenIndex());
-            if (op != null && open.getText().equals("(") && op.getType() == RulesLexer.IDENT
+            if (op != null
+                    && open.getText().equals("(")
+                    && op.getType() == RulesLexer.IDENT
                     && (cond.getText().equals("is_used_once") || Predicate.bySpelling(cond.getText()) != null)) {
                 return new Hint(cond, false, SyntaxMessages.mesaOpCondition(op.getText(), cond.getText()));
             }
         }
-        if (t.getText().equals("(") && prev != null && (prev.getType() == RulesLexer.CONSTVAR
-                || prev.getType() == RulesLexer.IDENT && Op.byName(prev.getText()) == null
-                && Predicate.bySpelling(prev.getText()) == null)
-                && adjacent(prev, t) && tokens.after(t) != null && Predicate.bySpelling(tokens.after(t).getText()) != null) {
+        if (t.getText().equals("(")
+                && prev != null
+                && (prev.getType() == RulesLexer.CONSTVAR
+                        || prev.getType() == RulesLexer.IDENT
+                                && Op.byName(prev.getText()) == null
+                                && Predicate.bySpelling(prev.getText()) == null)
+                && adjacent(prev, t)
+                && tokens.after(t) != null
+                && Predicate.bySpelling(tokens.after(t).getText()) != null) {
             // Mesa's '#b(is_not_zero)': a condition glued to its variable
             String name = prev.getText().replace("#", "");
-            return new Hint(t, false, SyntaxMessages.mesaVariableCondition(prev.getText(), name, tokens.after(t).getText()));
+            return new Hint(
+                    t,
+                    false,
+                    SyntaxMessages.mesaVariableCondition(
+                            prev.getText(), name, tokens.after(t).getText()));
         }
-        if (t.getText().equals("!") && prev != null && (prev.getText().equals("if") || prev.getText().equals(","))) {
+        if (t.getText().equals("!")
+                && prev != null
+                && (prev.getText().equals("if") || prev.getText().equals(","))) {
             return new Hint(t, false, SyntaxMessages.CONDITION_NEGATED_WITH_BANG);
         }
         if (prev != null && prev.getText().equals("if") && t.getType() != RulesLexer.IDENT) {
             return new Hint(prev, true, SyntaxMessages.IF_WITHOUT_CONDITION);
         }
-        if (prev != null && prev.getText().equals(",") && t.getType() != RulesLexer.IDENT && tokens.inConditions(prev)) {
+        if (prev != null
+                && prev.getText().equals(",")
+                && t.getType() != RulesLexer.IDENT
+                && tokens.inConditions(prev)) {
             return new Hint(prev, true, SyntaxMessages.COMMA_WITHOUT_CONDITION);
         }
-        if (prev != null && prev.getType() == RulesLexer.IDENT && !t.getText().equals("(") && !t.getText().equals(":")
-                && t.getLine() == prev.getLine() && tokens.inConditions(prev)
+        if (prev != null
+                && prev.getType() == RulesLexer.IDENT
+                && !t.getText().equals("(")
+                && !t.getText().equals(":")
+                && t.getLine() == prev.getLine()
+                && tokens.inConditions(prev)
                 && (tokens.previousVisible(prev.getTokenIndex()).getText().equals("if")
-                    || tokens.previousVisible(prev.getTokenIndex()).getText().equals(","))) {
+                        || tokens.previousVisible(prev.getTokenIndex())
+                                .getText()
+                                .equals(","))) {
             return new Hint(prev, false, SyntaxMessages.COMPARISON_AS_CONDITION);
         }
         if (t.getText().equals(">") && prev != null && prev.getText().equals("==") && adjacent(prev, t)) {
@@ -137,7 +188,10 @@ final class SyntaxHints {
         if (separator != null) {
             return new Hint(separator, false, SyntaxMessages.CONDITIONS_SPLIT_BY_SEMICOLON);
         }
-        if (t.getText().equals("if") && prev != null && prev.getText().equals(";") && prev.getLine() == t.getLine()
+        if (t.getText().equals("if")
+                && prev != null
+                && prev.getText().equals(";")
+                && prev.getLine() == t.getLine()
                 && !tokens.nextIs(t, ":")) {
             return new Hint(prev, false, SyntaxMessages.SEMICOLON_BEFORE_IF);
         }
@@ -146,7 +200,9 @@ final class SyntaxHints {
         }
         // A stray '*/': whatever came between the two '*/'s parsed as rules, so look back
         // past them for the comment that a nested '/*' seemed to keep open.
-        boolean strayClose = t.getText().equals("*") && tokens.after(t) != null && tokens.after(t).getText().equals("/")
+        boolean strayClose = t.getText().equals("*")
+                && tokens.after(t) != null
+                && tokens.after(t).getText().equals("/")
                 && adjacent(t, tokens.after(t));
         for (int i = t.getTokenIndex() - 1; i >= 0; i--) {
             Token c = tokens.get(i);
@@ -154,8 +210,12 @@ final class SyntaxHints {
             if (c.getType() == RulesLexer.BLOCK_COMMENT && c.getText().indexOf("/*", 2) >= 0) {
                 Token after = tokens.after(c);
                 if (after == null || after.getTokenIndex() > t.getTokenIndex()) break;
-                int endLine = c.getLine() + (int) c.getText().chars().filter(ch -> ch == '\n').count();
-                return new Hint(after, false, SyntaxMessages.nestedBlockComment(c.getLine(), c.getCharPositionInLine() + 1, endLine));
+                int endLine = c.getLine()
+                        + (int) c.getText().chars().filter(ch -> ch == '\n').count();
+                return new Hint(
+                        after,
+                        false,
+                        SyntaxMessages.nestedBlockComment(c.getLine(), c.getCharPositionInLine() + 1, endLine));
             }
         }
         Token last = unfinishedAt(tokens, t);
@@ -171,7 +231,9 @@ final class SyntaxHints {
      * real mistake), or null.
      */
     private static Token conditionAfterSemicolon(TokenView tokens, Token first, Token t) {
-        if (!tokens.startsConditionCall(first) || first.getTokenIndex() == 0 || t.getTokenIndex() < first.getTokenIndex()) {
+        if (!tokens.startsConditionCall(first)
+                || first.getTokenIndex() == 0
+                || t.getTokenIndex() < first.getTokenIndex()) {
             return null;
         }
         Token semicolon = tokens.previousVisible(first.getTokenIndex());
@@ -208,7 +270,9 @@ final class SyntaxHints {
             if (c.getChannel() == Token.DEFAULT_CHANNEL && c.getText().equals(";")) return null;
             if (c.getType() == RulesLexer.HASH_COMMENT && c.getText().matches("#[^)(,;]*[)(,;].*|.*=>.*")) {
                 Token before = tokens.previousVisible(i);
-                if (before != null && before.getLine() == c.getLine() && !before.getText().equals(";")) return c;
+                if (before != null
+                        && before.getLine() == c.getLine()
+                        && !before.getText().equals(";")) return c;
             }
         }
         return null;

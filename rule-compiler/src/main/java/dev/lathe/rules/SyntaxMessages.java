@@ -24,12 +24,14 @@ final class SyntaxMessages {
 
     /** {@code @32bit}. */
     static String sizeGluedToWord(String word) {
-        return "'@" + word + "' is not an annotation: write the size alone, as in @" + word.replaceAll("[a-zA-Z_]+$", "");
+        return "'@" + word + "' is not an annotation: write the size alone, as in @"
+                + word.replaceAll("[a-zA-Z_]+$", "");
     }
 
     /** {@code 1.0f}. */
     static String typeSuffix(String word) {
-        return "'" + word + "' has a type suffix, which literals do not take: write 1.0 for a float, 1 for an integer, and annotate"
+        return "'" + word
+                + "' has a type suffix, which literals do not take: write 1.0 for a float, 1 for an integer, and annotate"
                 + " a size as in 1@32";
     }
 
@@ -45,7 +47,8 @@ final class SyntaxMessages {
 
     /** {@code =＞}: '=' and a lookalike of '>'. */
     static String arrowOfLookalike(String lookalike) {
-        return "unexpected characters '=" + lookalike + "': " + shown(lookalike) + " only looks like '>'; the arrow is '=>' in ASCII";
+        return "unexpected characters '=" + lookalike + "': " + shown(lookalike)
+                + " only looks like '>'; the arrow is '=>' in ASCII";
     }
 
     static String equalsAfterRuleName(String name) {
@@ -129,7 +132,8 @@ final class SyntaxMessages {
 
     /** {@code imul(a, # c)}: the '#' and a space started a comment. */
     static String midRuleComment(int line, int column) {
-        return " (the '#' at " + line + ":" + column + " starts a comment to the end of its line; a constant-only variable is written"
+        return " (the '#' at " + line + ":" + column
+                + " starts a comment to the end of its line; a constant-only variable is written"
                 + " without a space, as in #c)";
     }
 
@@ -145,6 +149,7 @@ final class SyntaxMessages {
 
     /** How the expected tokens are named: families once, tokens by what they are. */
     static final String AN_EXPRESSION = "an expression";
+
     static final String AN_OPERATOR = "an operator";
     static final String SOMETHING_ELSE = "something else";
 
@@ -181,8 +186,8 @@ final class SyntaxMessages {
 
     /** {@code &&}, {@code ||}. */
     static String doubledOperator(String op) {
-        return "'" + op + op + "' is not an operator: write '" + op + "' (" + (op.equals("&") ? "iand" : "ior") + ", which is '"
-                + (op.equals("&") ? "and" : "or") + "' on booleans)";
+        return "'" + op + op + "' is not an operator: write '" + op + "' (" + (op.equals("&") ? "iand" : "ior")
+                + ", which is '" + (op.equals("&") ? "and" : "or") + "' on booleans)";
     }
 
     static final String POWER_OPERATOR = "'**' is not an operator: write fpow(a, b), or a product";
@@ -191,11 +196,14 @@ final class SyntaxMessages {
         return "'" + word + "' reads as a constant variable that starts a rule; a comment starts with '# ' or '//'";
     }
 
-    static final String PARENTHESIZED_CONDITION = "a condition is written without parentheses around it, as in if is_gt_zero(a)";
-    static final String CONDITION_NEGATED_WITH_NOT = "a condition cannot be negated with 'not': write the opposite condition"
-            + " (is_not_zero for is_zero, is_lt_zero for is_ge_zero …)";
-    static final String CONDITION_NEGATED_WITH_BANG = "a condition cannot be negated with '!': write the opposite condition"
-            + " (is_not_zero for is_zero, is_lt_zero for is_ge_zero …)";
+    static final String PARENTHESIZED_CONDITION =
+            "a condition is written without parentheses around it, as in if is_gt_zero(a)";
+    static final String CONDITION_NEGATED_WITH_NOT =
+            "a condition cannot be negated with 'not': write the opposite condition"
+                    + " (is_not_zero for is_zero, is_lt_zero for is_ge_zero …)";
+    static final String CONDITION_NEGATED_WITH_BANG =
+            "a condition cannot be negated with '!': write the opposite condition"
+                    + " (is_not_zero for is_zero, is_lt_zero for is_ge_zero …)";
 
     static String conditionWithoutCall(String condition, String variable) {
         return "a condition is a call: write " + condition + "(" + variable + ")";
@@ -204,36 +212,42 @@ final class SyntaxMessages {
     /** Mesa's {@code fmul(is_used_once)}. */
     static String mesaOpCondition(String op, String condition) {
         return "this is Mesa's form of a condition on an op: write the operands in the op's parentheses"
-                + (condition.equals("is_used_once") ? " and @once after them, as in " + op + "(a, b)@once" : " and the condition after 'if'");
+                + (condition.equals("is_used_once")
+                        ? " and @once after them, as in " + op + "(a, b)@once"
+                        : " and the condition after 'if'");
     }
 
     /** Mesa's {@code #b(is_not_zero)}. */
     static String mesaVariableCondition(String variable, String name, String condition) {
-        return "this is Mesa's form of a condition on a variable: write " + variable + " here and 'if " + condition + "(" + name
-                + ")' after the replacement";
+        return "this is Mesa's form of a condition on a variable: write " + variable + " here and 'if " + condition
+                + "(" + name + ")' after the replacement";
     }
 
     static final String IF_WITHOUT_CONDITION = "'if' needs at least one condition after it, as in if is_gt_zero(a)";
     static final String COMMA_WITHOUT_CONDITION = "a condition must follow ',', as in is_gt_zero(a)";
-    static final String COMPARISON_AS_CONDITION = "a condition is a call such as is_zero(a); a comparison belongs in the pattern";
+    static final String COMPARISON_AS_CONDITION =
+            "a condition is a call such as is_zero(a); a comparison belongs in the pattern";
     static final String LONG_ARROW = "'==>' is not an arrow: write '=>' (or '~=>' for an inexact rule)";
-    static final String CONDITIONS_SPLIT_BY_SEMICOLON = "conditions are separated by ',', not ';': the ';' ends the rule";
+    static final String CONDITIONS_SPLIT_BY_SEMICOLON =
+            "conditions are separated by ',', not ';': the ';' ends the rule";
     static final String SEMICOLON_BEFORE_IF = "a ';' before 'if': the conditions belong to the rule, before its ';'";
     static final String THIN_ARROW = "'->' is not an arrow: write '=>' (or '~=>' for an inexact rule)";
 
     static String nestedBlockComment(int line, int column, int endLine) {
-        return "the comment that starts at " + line + ":" + column + " ends at its first '*/' (line " + endLine + "): block comments"
-                + " do not nest";
+        return "the comment that starts at " + line + ":" + column + " ends at its first '*/' (line " + endLine
+                + "): block comments" + " do not nest";
     }
 
     static String unfinishedRule(String last, String nextName, int nextLine) {
-        return "unfinished rule after '" + last + "': '" + nextName + ":' on line " + nextLine + " starts the next rule";
+        return "unfinished rule after '" + last + "': '" + nextName + ":' on line " + nextLine
+                + " starts the next rule";
     }
 
     // ---- names and operators the tree builder checks ---------------------------------------------
 
     static String passNameFromFileIsNoName(String pass) {
-        return "the pass name '" + pass + "' (from the file name) is not a name (letters, digits and _, not starting with a digit);"
+        return "the pass name '" + pass
+                + "' (from the file name) is not a name (letters, digits and _, not starting with a digit);"
                 + " add a line 'pass NAME;'";
     }
 
@@ -247,7 +261,8 @@ final class SyntaxMessages {
     }
 
     static String builtInPassName(String pass, boolean fromFileName) {
-        return "the pass name '" + pass + "'" + (fromFileName ? " (from the file name)" : "") + " is a built-in pass of lathe opt; "
+        return "the pass name '" + pass + "'" + (fromFileName ? " (from the file name)" : "")
+                + " is a built-in pass of lathe opt; "
                 + (fromFileName ? "add a line 'pass NAME;' with another name" : "choose another");
     }
 

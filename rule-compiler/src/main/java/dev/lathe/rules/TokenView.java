@@ -121,7 +121,10 @@ final class TokenView {
 
     /** Whether {@code t} starts a call of a known condition: {@code is_zero(}. */
     boolean startsConditionCall(Token t) {
-        return t != null && t.getType() == RulesLexer.IDENT && Predicate.bySpelling(t.getText()) != null && nextIs(t, "(");
+        return t != null
+                && t.getType() == RulesLexer.IDENT
+                && Predicate.bySpelling(t.getText()) != null
+                && nextIs(t, "(");
     }
 
     /** A known condition's call at {@code t}, in a rule that already has 'if': a condition list going on. */
@@ -152,10 +155,11 @@ final class TokenView {
         if (t == null) return false;
         return switch (t.getType()) {
             case RulesLexer.IDENT, RulesLexer.INT, RulesLexer.HEX, RulesLexer.FLOAT, RulesLexer.CONSTVAR -> true;
-            default -> switch (t.getText()) {
-                case ")", "inf", "nan", "true", "false" -> true;
-                default -> false;
-            };
+            default ->
+                switch (t.getText()) {
+                    case ")", "inf", "nan", "true", "false" -> true;
+                    default -> false;
+                };
         };
     }
 }

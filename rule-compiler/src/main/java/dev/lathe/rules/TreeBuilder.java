@@ -62,8 +62,11 @@ final class TreeBuilder {
             return p;
         }
         if (e instanceof Ast.Unary u) {
-            if (u.op().equals("-") && u.operand() instanceof Ast.Lit lit && lit.kind() != Ast.LitKind.NAN
-                    && lit.kind() != Ast.LitKind.TRUE && lit.kind() != Ast.LitKind.FALSE) {
+            if (u.op().equals("-")
+                    && u.operand() instanceof Ast.Lit lit
+                    && lit.kind() != Ast.LitKind.NAN
+                    && lit.kind() != Ast.LitKind.TRUE
+                    && lit.kind() != Ast.LitKind.FALSE) {
                 if (lit.kind() == Ast.LitKind.HEX) {
                     error(u.pos(), NEGATED_HEX);
                     return null;
@@ -82,8 +85,11 @@ final class TreeBuilder {
         if (e instanceof Ast.Lit l) {
             if (l.text().length() > Checker.MAX_LITERAL) {
                 ctx.tooLongReported = true;
-                error(l.pos(), String.format("a literal may have at most %d characters (this one has %,d)",
-                        Checker.MAX_LITERAL, l.text().length()));
+                error(
+                        l.pos(),
+                        String.format(
+                                "a literal may have at most %d characters (this one has %,d)",
+                                Checker.MAX_LITERAL, l.text().length()));
                 return null;
             }
             PLit p = new PLit(l.pos(), l.text(), l.kind());
@@ -103,21 +109,28 @@ final class TreeBuilder {
             if (Predicate.bySpelling(call.name()) != null) {
                 error(call.pos(), call.name() + " is a condition, not an op: write it after 'if'");
             } else {
-                String near = Suggest.forOp(call.name(), Arrays.stream(Op.values()).map(Op::opName).toList());
-                error(call.pos(), "unknown op '" + call.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)"));
+                String near = Suggest.forOp(
+                        call.name(), Arrays.stream(Op.values()).map(Op::opName).toList());
+                error(
+                        call.pos(),
+                        "unknown op '" + call.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)"));
             }
             buildAll(call.args(), pattern);
             return null;
         }
         if (op.isHorizontal()) {
-            error(call.pos(), op.opName() + " is a horizontal op (its operands have fixed component counts): rules "
-                    + "work per component and cannot use it");
+            error(
+                    call.pos(),
+                    op.opName() + " is a horizontal op (its operands have fixed component counts): rules "
+                            + "work per component and cannot use it");
             buildAll(call.args(), pattern);
             return null;
         }
         if (call.args().size() != op.numInputs()) {
-            error(call.pos(), op.opName() + " takes " + op.numInputs() + " operand" + (op.numInputs() == 1 ? "" : "s")
-                    + ", got " + call.args().size());
+            error(
+                    call.pos(),
+                    op.opName() + " takes " + op.numInputs() + " operand" + (op.numInputs() == 1 ? "" : "s") + ", got "
+                            + call.args().size());
             buildAll(call.args(), pattern);
             return null;
         }
@@ -153,9 +166,11 @@ final class TreeBuilder {
         String size = vt == null ? "32" : String.valueOf(vt.bitSize());
         if (vt != null && out != TypeClass.ANY && isFloat(out) != isFloat(TypeClass.of(vt.base()))) {
             return "an op takes only a bit size here, as in " + op.opName() + "@" + size + "(…); " + op.opName()
-                    + " computes " + (isFloat(out) ? "a float" : "an integer") + ", so @" + text + " cannot describe it";
+                    + " computes " + (isFloat(out) ? "a float" : "an integer") + ", so @" + text
+                    + " cannot describe it";
         }
-        return "an op takes only a bit size here, as in " + op.opName() + "@" + size + "(…); @" + text + " goes after the call";
+        return "an op takes only a bit size here, as in " + op.opName() + "@" + size + "(…); @" + text
+                + " goes after the call";
     }
 
     /** The names of the variables in an expression's text (a worklist: rules may be deep). */
@@ -197,14 +212,18 @@ final class TreeBuilder {
         if (v.name().length() > Checker.MAX_NAME) {
             // A variable names locals of the generated code: once per name, like a missing one.
             ctx.tooLongReported = true;
-            if (ctx.unboundReported.add(v.name())) error(v.pos(), "a variable name may have at most " + Checker.MAX_NAME + " characters");
+            if (ctx.unboundReported.add(v.name()))
+                error(v.pos(), "a variable name may have at most " + Checker.MAX_NAME + " characters");
             return null;
         }
         if (info == null) {
             if (!pattern) {
                 // Once per name: the same missing variable twice is one mistake.
                 if (!ctx.patternNames.contains(v.name()) && ctx.unboundReported.add(v.name())) {
-                    error(v.pos(), "the replacement uses " + v.name() + ", which the pattern does not bind" + ctx.didYouMean(v.name()));
+                    error(
+                            v.pos(),
+                            "the replacement uses " + v.name() + ", which the pattern does not bind"
+                                    + ctx.didYouMean(v.name()));
                     ctx.unboundOnly++;
                 }
                 return null;
@@ -217,7 +236,8 @@ final class TreeBuilder {
             };
             if (literal != null) {
                 // Python's True and NaN, C's INF: here a variable that matches anything.
-                ctx.warning(v.pos(), v.name() + " is a variable here, which matches any value; the literal is " + literal);
+                ctx.warning(
+                        v.pos(), v.name() + " is a variable here, which matches any value; the literal is " + literal);
             }
             bindingOrder.add(v.name());
         }
@@ -225,12 +245,17 @@ final class TreeBuilder {
         if (pattern && info.firstSpelledConst == null) {
             info.firstSpelledConst = v.constOnly();
         } else if (pattern && info.firstSpelledConst != v.constOnly()) {
-            ctx.warning(v.pos(), (v.constOnly() ? "#" : "") + v.name() + " here, " + (v.constOnly() ? "" : "#") + v.name()
-                    + " before: one value, so both only match a constant; write #" + v.name() + " each time");
+            ctx.warning(
+                    v.pos(),
+                    (v.constOnly() ? "#" : "") + v.name() + " here, " + (v.constOnly() ? "" : "#") + v.name()
+                            + " before: one value, so both only match a constant; write #" + v.name() + " each time");
         }
         if (!pattern && v.constOnly() && !info.constOnly) {
-            error(v.pos(), "#" + v.name() + " in the replacement, but the pattern binds " + v.name()
-                    + " as a plain variable: write " + v.name() + " (or #" + v.name() + " in the pattern to match constants only)");
+            error(
+                    v.pos(),
+                    "#" + v.name() + " in the replacement, but the pattern binds " + v.name()
+                            + " as a plain variable: write " + v.name() + " (or #" + v.name()
+                            + " in the pattern to match constants only)");
         }
         PVar occurrence = new PVar(v.pos(), v.name(), v.constOnly());
         varOccurrences.add(occurrence);
@@ -252,8 +277,10 @@ final class TreeBuilder {
             if (!pattern) {
                 error(ann.pos(), "@once is a condition on what the pattern matches; it means nothing in a replacement");
             } else if (!(inner instanceof POp op)) {
-                error(ann.pos(), "@once applies to an operation (the matched instruction has one use), not to a "
-                        + (inner instanceof PVar ? "variable" : "literal"));
+                error(
+                        ann.pos(),
+                        "@once applies to an operation (the matched instruction has one use), not to a "
+                                + (inner instanceof PVar ? "variable" : "literal"));
             } else if (op.once) {
                 error(ann.pos(), "@once is already on this operation (at column " + op.oncePos.column() + ")");
             } else {
@@ -264,16 +291,21 @@ final class TreeBuilder {
         }
         VarType vt = VarType.parseScalar(t, 1);
         if (vt == null && t.matches("[fiub][0-9]+")) {
-            error(ann.pos(), "invalid type @" + t + " (floats are f16, f32 or f64; integers i/u 8, 16, 32 or 64; "
-                    + "booleans b1)");
+            error(
+                    ann.pos(),
+                    "invalid type @" + t + " (floats are f16, f32 or f64; integers i/u 8, 16, 32 or 64; "
+                            + "booleans b1)");
             return;
         }
         if (vt == null) {
             String near = switch (t.toLowerCase(Locale.ROOT)) {
                 case "bool", "boolean" -> " (a boolean is @b1)";
-                case "float", "int", "uint" -> " (a type takes its size: @" + t.toLowerCase(Locale.ROOT).charAt(0) + "32)";
-                default -> t.matches("(1|8|16|32|64)[a-z]+") ? " (write the size alone: @" + t.replaceAll("[a-z]+$", "") + ")"
-                        : " (use a bit size such as @32, a type such as @f32 or @u8, or @once)";
+                case "float", "int", "uint" ->
+                    " (a type takes its size: @" + t.toLowerCase(Locale.ROOT).charAt(0) + "32)";
+                default ->
+                    t.matches("(1|8|16|32|64)[a-z]+")
+                            ? " (write the size alone: @" + t.replaceAll("[a-z]+$", "") + ")"
+                            : " (use a bit size such as @32, a type such as @f32 or @u8, or @once)";
             };
             error(ann.pos(), "unknown annotation @" + t + near);
             return;
@@ -288,8 +320,10 @@ final class TreeBuilder {
         if (inner instanceof PVar v) {
             VarInfo info = vars.get(v.name);
             if (info.annType != null && info.annType != tc) {
-                error(ann.pos(), v.name + " is annotated as " + info.annType.spelling() + " elsewhere in the rule and as "
-                        + tc.spelling() + " here");
+                error(
+                        ann.pos(),
+                        v.name + " is annotated as " + info.annType.spelling() + " elsewhere in the rule and as "
+                                + tc.spelling() + " here");
             }
             info.annType = tc;
         }

@@ -57,8 +57,10 @@ class DiagnosticsTest {
         List<String> expects = new ArrayList<>();
         List<String> expectedWarnings = new ArrayList<>();
         for (String line : text.split("\n")) {
-            if (line.startsWith("# expect: ") && !line.startsWith("# expect: nothing")) expects.add(line.substring(10).trim());
-            if (line.startsWith("# expect warning: ")) expectedWarnings.add(line.substring(18).trim());
+            if (line.startsWith("# expect: ") && !line.startsWith("# expect: nothing"))
+                expects.add(line.substring(10).trim());
+            if (line.startsWith("# expect warning: "))
+                expectedWarnings.add(line.substring(18).trim());
         }
         String name = "diag/" + f.getFileName();
         RuleCompiler.Result r = RuleCompiler.compile(name, text);
@@ -69,14 +71,20 @@ class DiagnosticsTest {
     private static void compare(String name, String severity, List<String> expects, List<Diagnostic> got) {
         List<String> actual = new ArrayList<>();
         for (Diagnostic d : got) actual.add(d.line() + ":" + d.column() + ": " + d.message());
-        assertEquals(expects.size(), actual.size(), name + ": expected " + severity + "s " + expects + "\nbut got " + actual);
+        assertEquals(
+                expects.size(),
+                actual.size(),
+                name + ": expected " + severity + "s " + expects + "\nbut got " + actual);
         for (String e : expects) {
             boolean found = actual.stream().anyMatch(a -> e.matches("\\d+:\\d+: .*") ? a.startsWith(e) : a.contains(e));
             assertTrue(found, name + ": no " + severity + " like '" + e + "' in " + actual);
         }
         for (Diagnostic d : got) {
-            assertTrue(d.render().startsWith(name + ":" + d.line() + ":" + d.column() + ": " + severity + ": "), d.render());
-            assertTrue(d.render().contains("\n  ") && d.render().endsWith("^"), "no source line and caret: " + d.render());
+            assertTrue(
+                    d.render().startsWith(name + ":" + d.line() + ":" + d.column() + ": " + severity + ": "),
+                    d.render());
+            assertTrue(
+                    d.render().contains("\n  ") && d.render().endsWith("^"), "no source line and caret: " + d.render());
         }
     }
 }

@@ -15,13 +15,16 @@ class HostileInputTest {
 
     private static List<String> errors(String text) {
         RuleCompiler.Result r = RuleCompiler.compile("t.rules", text);
-        return r.errors().stream().map(d -> d.line() + ":" + d.column() + ": " + d.message()).toList();
+        return r.errors().stream()
+                .map(d -> d.line() + ":" + d.column() + ": " + d.message())
+                .toList();
     }
 
     @Test
     void byteOrderMarkIsIgnored() {
         assertEquals(List.of(), errors("\uFEFFpass t;\nr: fmul(a, 1.0) => a;\n"));
-        assertEquals(List.of("1:20: the replacement uses b, which the pattern does not bind"),
+        assertEquals(
+                List.of("1:20: the replacement uses b, which the pattern does not bind"),
                 errors("\uFEFFr: fmul(a, 1.0) => b;\n"));
     }
 
@@ -35,7 +38,8 @@ class HostileInputTest {
 
     @Test
     void unterminatedCommentIsReportedWhereItStarts() {
-        assertEquals(List.of("3:1: unterminated comment: '/*' without a closing '*/'"),
+        assertEquals(
+                List.of("3:1: unterminated comment: '/*' without a closing '*/'"),
                 errors("pass t;\nr: fmul(a, 1.0) => a;\n/* never closed\ns: fmul(b, 1.0) => c;\n"));
         // A closed comment with stars inside is not unterminated.
         assertEquals(List.of(), errors("pass t;\n/** a ** b */ r: fmul(a, 1.0) => a; /***/\n"));
@@ -50,7 +54,8 @@ class HostileInputTest {
         String calls = "u: " + "fneg(".repeat(n) + "d" + ")".repeat(n) + " => d;\n";
         List<String> e = errors("pass t;\n" + parens + unary + chain + calls + "v: fmul(x, 1.0) => y;\n");
         assertEquals(5, e.size(), e.toString());
-        for (int i = 0; i < 4; i++) assertTrue(e.get(i).contains("nested more than " + RuleSyntax.MAX_DEPTH + " levels"), e.get(i));
+        for (int i = 0; i < 4; i++)
+            assertTrue(e.get(i).contains("nested more than " + RuleSyntax.MAX_DEPTH + " levels"), e.get(i));
         assertEquals("6:20: the replacement uses y, which the pattern does not bind", e.get(4));
     }
 
@@ -62,11 +67,15 @@ class HostileInputTest {
         String annotated = "fabs(".repeat(n) + "b@32" + ")@32".repeat(n);
         String parens = "fsat(" + "(".repeat(n - 1) + "c" + ")".repeat(n - 1) + ")";
         String absCalls = "fabs(".repeat(n) + "a" + ")".repeat(n);
-        assertEquals(List.of(), errors("pass t;\nr: " + calls + " => " + absCalls + ";\ns: " + annotated + " => b;\n"
-                + "u: " + parens + " => fsat(fabs(c));\n"));
+        assertEquals(
+                List.of(),
+                errors("pass t;\nr: " + calls + " => " + absCalls + ";\ns: " + annotated + " => b;\n" + "u: " + parens
+                        + " => fsat(fabs(c));\n"));
         String over = "fneg(".repeat(n + 1) + "a" + ")".repeat(n + 1);
-        assertEquals(List.of("2:" + (8 + 5 * n) + ": the expression is nested more than " + n
-                + " levels deep; rules that deep are not supported"), errors("pass t;\nr: " + over + " => a;\n"));
+        assertEquals(
+                List.of("2:" + (8 + 5 * n) + ": the expression is nested more than " + n
+                        + " levels deep; rules that deep are not supported"),
+                errors("pass t;\nr: " + over + " => a;\n"));
         String chain = "d@f32" + " + d".repeat(n + 1);
         assertEquals(1, errors("pass t;\nv: " + chain + " => d;\n").size());
     }
@@ -93,10 +102,13 @@ class HostileInputTest {
 
     @Test
     void anOrdinaryCommentInsideARuleGetsNoHint() {
-        assertEquals(List.of("3:22: unexpected 'n'; expected ',' or ')'"),
+        assertEquals(
+                List.of("3:22: unexpected 'n'; expected ',' or ')'"),
                 errors("pass t;\nr7: fadd(h,    # the first operand\n        k) => fmul(m n);\n"));
-        assertTrue(errors("pass t;\nr: imul(a, # c) => a;\ns: fneg(fneg(b)) => b;\n").get(0)
-                .endsWith("(the '#' at 2:12 starts a comment to the end of its line; a constant-only variable is written "
-                        + "without a space, as in #c)"));
+        assertTrue(errors("pass t;\nr: imul(a, # c) => a;\ns: fneg(fneg(b)) => b;\n")
+                .get(0)
+                .endsWith(
+                        "(the '#' at 2:12 starts a comment to the end of its line; a constant-only variable is written "
+                                + "without a space, as in #c)"));
     }
 }

@@ -34,8 +34,16 @@ class RuleCompilerMainTest {
     private Run run() throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        int code = RuleCompilerMain.run(new String[] {"--rules", dir.resolve("rules").toString(), "--out",
-            dir.resolve("out").toString(), "--cite-from", dir.toString()}, err);
+        int code = RuleCompilerMain.run(
+                new String[] {
+                    "--rules",
+                    dir.resolve("rules").toString(),
+                    "--out",
+                    dir.resolve("out").toString(),
+                    "--cite-from",
+                    dir.toString()
+                },
+                err);
         return new Run(code, bytes.toString(StandardCharsets.UTF_8));
     }
 
@@ -43,9 +51,22 @@ class RuleCompilerMainTest {
     private Run runProving() throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream err = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-        int code = RuleCompilerMain.run(new String[] {"--rules", dir.resolve("rules").toString(), "--out",
-            dir.resolve("out").toString(), "--cite-from", dir.toString(), "--prove", "true", "--proof-cache",
-            dir.resolve("cache").toString(), "--proof-timeout-ms", "20000"}, err);
+        int code = RuleCompilerMain.run(
+                new String[] {
+                    "--rules",
+                    dir.resolve("rules").toString(),
+                    "--out",
+                    dir.resolve("out").toString(),
+                    "--cite-from",
+                    dir.toString(),
+                    "--prove",
+                    "true",
+                    "--proof-cache",
+                    dir.resolve("cache").toString(),
+                    "--proof-timeout-ms",
+                    "20000"
+                },
+                err);
         return new Run(code, bytes.toString(StandardCharsets.UTF_8));
     }
 
@@ -63,8 +84,16 @@ class RuleCompilerMainTest {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         Path classes = Files.createDirectories(dir.resolve("classes"));
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int code = javac.run(null, log, log, "-d", classes.toString(), "-cp", System.getProperty("java.class.path"),
-                dir.resolve(generated).toString(), dir.resolve("out/dev/lathe/generated/GeneratedRules.java").toString());
+        int code = javac.run(
+                null,
+                log,
+                log,
+                "-d",
+                classes.toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                dir.resolve(generated).toString(),
+                dir.resolve("out/dev/lathe/generated/GeneratedRules.java").toString());
         assertEquals(0, code, log.toString(StandardCharsets.UTF_8));
     }
 
@@ -76,8 +105,15 @@ class RuleCompilerMainTest {
         write("d.rules", "pass aB;\nr: fmul(a, 1.0) => a;\n");
         Run r = run();
         assertEquals(1, r.code());
-        assertTrue(r.err().contains("rules/b.rules:2:1: error: the pass 'opt' has the same rule set name as rules/a.rules"), r.err());
-        assertTrue(r.err().contains("rules/d.rules:1:1: error: the pass 'aB' has the same rule set name as rules/c.rules (ABRules)"),
+        assertTrue(
+                r.err()
+                        .contains(
+                                "rules/b.rules:2:1: error: the pass 'opt' has the same rule set name as rules/a.rules"),
+                r.err());
+        assertTrue(
+                r.err()
+                        .contains(
+                                "rules/d.rules:1:1: error: the pass 'aB' has the same rule set name as rules/c.rules (ABRules)"),
                 r.err());
         assertFalse(Files.exists(dir.resolve("out")), "nothing is generated");
     }
@@ -89,7 +125,11 @@ class RuleCompilerMainTest {
         Run r = run();
         assertEquals(1, r.code());
         assertTrue(r.err().contains("rules/a.rules:2:4: error: unknown op 'fmull'"), r.err());
-        assertTrue(r.err().contains("rules/b.rules:1:1: error: the pass 'opt' has the same rule set name as rules/a.rules"), r.err());
+        assertTrue(
+                r.err()
+                        .contains(
+                                "rules/b.rules:1:1: error: the pass 'opt' has the same rule set name as rules/a.rules"),
+                r.err());
     }
 
     @Test
@@ -110,31 +150,45 @@ class RuleCompilerMainTest {
         String head = "r" + name.substring(1) + ": iadd(" + variable + ", " + literal + ") => ";
         StringBuilder sum = new StringBuilder(variable);
         String step = "iadd(" + variable + ", )";
-        while (head.length() + sum.length() + step.length() + 1 <= Checker.MAX_RULE_TEXT) sum.insert(0, "iadd(" + variable + ", ").append(")");
+        while (head.length() + sum.length() + step.length() + 1 <= Checker.MAX_RULE_TEXT)
+            sum.insert(0, "iadd(" + variable + ", ").append(")");
         assertTrue(head.length() + sum.length() + 1 > Checker.MAX_RULE_TEXT - step.length(), "near the limit");
         write("t.rules", "pass " + name + ";\n" + head + sum + ";\n");
         Run r = run();
         assertEquals(0, r.code(), r.err());
-        compileGenerated("out/dev/lathe/generated/" + Character.toUpperCase(name.charAt(0)) + name.substring(1) + "Rules.java");
+        compileGenerated(
+                "out/dev/lathe/generated/" + Character.toUpperCase(name.charAt(0)) + name.substring(1) + "Rules.java");
     }
 
     @Test
     void namesLiteralsAndRuleTextPastTheirLimitsAreLocatedErrors() throws IOException {
         String tooLong = "x".repeat(Checker.MAX_NAME + 1);
         String literal = "0x" + "0".repeat(70_000) + "1";
-        write("t.rules", "pass " + tooLong + ";\n"
-                + "r: iadd(" + tooLong + ", 0) => " + tooLong + ";\n"
-                + "s: iadd(a, " + literal + ") => a;\n"
-                + "t: iadd(a, " + "b".repeat(200) + ") => " + ("iadd(" + "b".repeat(200) + ", ").repeat(55) + "a"
-                + ")".repeat(55) + ";\n");
+        write(
+                "t.rules",
+                "pass " + tooLong + ";\n"
+                        + "r: iadd(" + tooLong + ", 0) => " + tooLong + ";\n"
+                        + "s: iadd(a, " + literal + ") => a;\n"
+                        + "t: iadd(a, " + "b".repeat(200) + ") => " + ("iadd(" + "b".repeat(200) + ", ").repeat(55)
+                        + "a"
+                        + ")".repeat(55) + ";\n");
         Run r = run();
         assertEquals(1, r.code());
         assertTrue(r.err().contains("rules/t.rules:1:6: error: a pass name may have at most 200 characters"), r.err());
-        assertTrue(r.err().contains("rules/t.rules:2:9: error: a variable name may have at most 200 characters"), r.err());
+        assertTrue(
+                r.err().contains("rules/t.rules:2:9: error: a variable name may have at most 200 characters"), r.err());
         assertEquals(1, r.err().split("a variable name may have", -1).length - 1, "once per name: " + r.err());
-        assertTrue(r.err().contains("rules/t.rules:3:12: error: a literal may have at most 200 characters (this one has 70,003)"), r.err());
-        assertFalse(r.err().contains("rules/t.rules:3:1: error: a rule may have at most"), "said by the literal: " + r.err());
-        assertTrue(r.err().contains("rules/t.rules:4:1: error: a rule may have at most 10,000 characters (this one has"), r.err());
+        assertTrue(
+                r.err()
+                        .contains(
+                                "rules/t.rules:3:12: error: a literal may have at most 200 characters (this one has 70,003)"),
+                r.err());
+        assertFalse(
+                r.err().contains("rules/t.rules:3:1: error: a rule may have at most"),
+                "said by the literal: " + r.err());
+        assertTrue(
+                r.err().contains("rules/t.rules:4:1: error: a rule may have at most 10,000 characters (this one has"),
+                r.err());
         assertFalse(Files.exists(dir.resolve("out")), "nothing is generated");
     }
 
@@ -142,8 +196,14 @@ class RuleCompilerMainTest {
     void manyRulesOnOneOpGiveJavaThatCompiles() throws IOException {
         // more than one root method's share (MatcherGenerator.ROOT_CHUNK): the parts chain
         StringBuilder sb = new StringBuilder("pass many;\n");
-        for (int k = 0; k < 1200; k++) sb.append("m").append(k).append(": fadd(fmul(a, ").append(k + 2).append(".0), b) ~=> fmul(b, ")
-                .append(k + 2).append(".0);\n");
+        for (int k = 0; k < 1200; k++)
+            sb.append("m")
+                    .append(k)
+                    .append(": fadd(fmul(a, ")
+                    .append(k + 2)
+                    .append(".0), b) ~=> fmul(b, ")
+                    .append(k + 2)
+                    .append(".0);\n");
         write("many.rules", sb.toString());
         Run r = run();
         assertEquals(0, r.code(), r.err());
@@ -172,13 +232,17 @@ class RuleCompilerMainTest {
         assertEquals(1, stats.fired(1150), "m1150 (k + 2 = 1152) fired: " + stats.firedMostFirst());
         String after = IrPrinter.print(s);
         // the stored value is now x * 1152.0 (the dead multiply stays: no dce here)
-        assertTrue(!after.contains("fadd") && after.matches("(?s).*(%\\d+) = fmul %0, %\\d+\\n\\s*store_output @o, \\1\\n.*"), after);
+        assertTrue(
+                !after.contains("fadd")
+                        && after.matches("(?s).*(%\\d+) = fmul %0, %\\d+\\n\\s*store_output @o, \\1\\n.*"),
+                after);
     }
 
     /** The generated class, compiled by {@link #compileGenerated} into {@code dir/classes}. */
     private RuleSet loadRuleSet(String name) throws IOException {
         try {
-            URLClassLoader loader = new URLClassLoader(new URL[] {dir.resolve("classes").toUri().toURL()},
+            URLClassLoader loader = new URLClassLoader(
+                    new URL[] {dir.resolve("classes").toUri().toURL()},
                     getClass().getClassLoader());
             return (RuleSet) loader.loadClass(name).getField("INSTANCE").get(null);
         } catch (ReflectiveOperationException e) {
@@ -189,12 +253,16 @@ class RuleCompilerMainTest {
     @Test
     void aFileOfMoreRulesThanOneClassHoldsIsALocatedError() throws IOException {
         StringBuilder sb = new StringBuilder("pass many;\n");
-        for (int k = 0; k < Checker.MAX_RULES + 1; k++) sb.append("m").append(k).append(": iadd(a, ").append(k + 1).append(") => a;\n");
+        for (int k = 0; k < Checker.MAX_RULES + 1; k++)
+            sb.append("m").append(k).append(": iadd(a, ").append(k + 1).append(") => a;\n");
         write("many.rules", sb.toString());
         Run r = run();
         assertEquals(1, r.code());
-        assertTrue(r.err().contains("rules/many.rules:" + (Checker.MAX_RULES + 2) + ":1: error: a file may have at most 5,000 rules"
-                + " (this one has 5,001)"), r.err().substring(0, Math.min(2000, r.err().length())));
+        assertTrue(
+                r.err()
+                        .contains("rules/many.rules:" + (Checker.MAX_RULES + 2)
+                                + ":1: error: a file may have at most 5,000 rules" + " (this one has 5,001)"),
+                r.err().substring(0, Math.min(2000, r.err().length())));
     }
 
     @Test
@@ -202,7 +270,10 @@ class RuleCompilerMainTest {
         write("my-rules.rules", "r: fmul(a, 1.0) => a;\n");
         Run r = run();
         assertEquals(1, r.code());
-        assertTrue(r.err().contains("rules/my-rules.rules:1:1: error: the pass name 'my-rules' (from the file name) is not a name"),
+        assertTrue(
+                r.err()
+                        .contains(
+                                "rules/my-rules.rules:1:1: error: the pass name 'my-rules' (from the file name) is not a name"),
                 r.err());
         assertFalse(r.err().contains("\tat "), "no stack trace: " + r.err());
     }
@@ -233,39 +304,53 @@ class RuleCompilerMainTest {
         Path pkg = dir.resolve("out/dev/lathe/generated");
         assertTrue(Files.exists(pkg.resolve("FirstRules.java")));
         assertTrue(Files.exists(pkg.resolve("SecondSetRules.java")));
-        assertTrue(Files.readString(pkg.resolve("GeneratedRules.java")).contains("FirstRules.INSTANCE, SecondSetRules.INSTANCE"));
+        assertTrue(Files.readString(pkg.resolve("GeneratedRules.java"))
+                .contains("FirstRules.INSTANCE, SecondSetRules.INSTANCE"));
     }
 
     @Test
     void aRefutedRuleIsAnErrorWithItsCounterexampleAndNothingIsGenerated() throws IOException {
         // Wrong for a = 0x1d3bbadc only: no sample finds it, the solver does.
-        write("opt.rules", "pass opt;\nfine: fmul(a, 1.0) => a;\nhidden: ieq(ixor(a@32, 0x1234abcd), 0x0f0f1111) => false;\n");
+        write(
+                "opt.rules",
+                "pass opt;\nfine: fmul(a, 1.0) => a;\nhidden: ieq(ixor(a@32, 0x1234abcd), 0x0f0f1111) => false;\n");
         Run r = runProving();
         assertEquals(1, r.code(), r.err());
         assertTrue(r.err().contains("error: rules/opt.rules:3:1: rule hidden is unsound at 32 bits"), r.err());
         assertTrue(r.err().contains("0x1d3bbadc"), r.err());
         assertTrue(r.err().contains("1 proved, 1 REFUTED") && r.err().contains("1 rule is wrong"), r.err());
-        assertFalse(Files.exists(dir.resolve("out/dev/lathe/generated/OptRules.java")), "a wrong rule must not be generated");
+        assertFalse(
+                Files.exists(dir.resolve("out/dev/lathe/generated/OptRules.java")),
+                "a wrong rule must not be generated");
     }
 
     @Test
     void eachRuleCarriesItsProofAndAnUnchangedRuleIsNotProvedAgain() throws IOException {
-        write("opt.rules", "pass opt;\nmul_one: fmul(a, 1.0) => a;\nadd_zero: fadd(a, 0.0) ~=> a;\n"
-                + "pow: fpow(a, 1.0) => a;\n");
+        write(
+                "opt.rules",
+                "pass opt;\nmul_one: fmul(a, 1.0) => a;\nadd_zero: fadd(a, 0.0) ~=> a;\n"
+                        + "pow: fpow(a, 1.0) => a;\n");
         Run first = runProving();
         assertEquals(0, first.code(), first.err());
-        assertTrue(first.err().contains("rule proofs: 1 proved, 0 REFUTED, 0 unknown, 2 tested only; 3 new"), first.err());
+        assertTrue(
+                first.err().contains("rule proofs: 1 proved, 0 REFUTED, 0 unknown, 2 tested only; 3 new"), first.err());
         String java = Files.readString(dir.resolve("out/dev/lathe/generated/OptRules.java"));
-        assertTrue(java.contains("\"mul_one\", \"rules/opt.rules:2\", \"mul_one: fmul(a, 1.0) => a;\", true, \"proved\")"), java);
+        assertTrue(
+                java.contains("\"mul_one\", \"rules/opt.rules:2\", \"mul_one: fmul(a, 1.0) => a;\", true, \"proved\")"),
+                java);
         assertTrue(java.contains("false, \"tested\")"), java);
         compileGenerated("out/dev/lathe/generated/OptRules.java");
 
         // The same rules, moved down a line and another added: only the new one is proved.
-        write("opt.rules", "pass opt;\n\nmul_one: fmul(a, 1.0) => a;\nadd_zero: fadd(a, 0.0) ~=> a;\n"
-                + "pow: fpow(a, 1.0) => a;\nineg_ineg: ineg(ineg(a)) => a;\n");
+        write(
+                "opt.rules",
+                "pass opt;\n\nmul_one: fmul(a, 1.0) => a;\nadd_zero: fadd(a, 0.0) ~=> a;\n"
+                        + "pow: fpow(a, 1.0) => a;\nineg_ineg: ineg(ineg(a)) => a;\n");
         Run second = runProving();
         assertEquals(0, second.code(), second.err());
-        assertTrue(second.err().contains("rule proofs: 2 proved, 0 REFUTED, 0 unknown, 2 tested only; 1 new"), second.err());
+        assertTrue(
+                second.err().contains("rule proofs: 2 proved, 0 REFUTED, 0 unknown, 2 tested only; 1 new"),
+                second.err());
         assertTrue(second.err().contains("3 from " + dir.resolve("cache")), second.err());
         String again = Files.readString(dir.resolve("out/dev/lathe/generated/OptRules.java"));
         assertTrue(again.contains("\"rules/opt.rules:3\", \"mul_one: fmul(a, 1.0) => a;\", true, \"proved\")"), again);
@@ -284,11 +369,21 @@ class RuleCompilerMainTest {
     void aBadProofBudgetIsAUsageError() throws IOException {
         write("opt.rules", "pass opt;\nmul_one: fmul(a, 1.0) => a;\n");
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        int code = RuleCompilerMain.run(new String[] {"--rules", dir.resolve("rules").toString(), "--out",
-            dir.resolve("out").toString(), "--prove", "true", "--proof-timeout-ms", "soon"},
+        int code = RuleCompilerMain.run(
+                new String[] {
+                    "--rules",
+                    dir.resolve("rules").toString(),
+                    "--out",
+                    dir.resolve("out").toString(),
+                    "--prove",
+                    "true",
+                    "--proof-timeout-ms",
+                    "soon"
+                },
                 new PrintStream(bytes, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
-        assertTrue(bytes.toString(StandardCharsets.UTF_8).contains("--proof-timeout-ms needs a positive number, not soon"));
+        assertTrue(bytes.toString(StandardCharsets.UTF_8)
+                .contains("--proof-timeout-ms needs a positive number, not soon"));
     }
 
     @Test
@@ -301,8 +396,17 @@ class RuleCompilerMainTest {
         };
         for (String[] c : cases) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            int code = RuleCompilerMain.run(new String[] {"--rules", dir.resolve("rules").toString(), "--out",
-                dir.resolve("out").toString(), "--tests-out", dir.resolve("tests").toString(), c[0], c[1]},
+            int code = RuleCompilerMain.run(
+                    new String[] {
+                        "--rules",
+                        dir.resolve("rules").toString(),
+                        "--out",
+                        dir.resolve("out").toString(),
+                        "--tests-out",
+                        dir.resolve("tests").toString(),
+                        c[0],
+                        c[1]
+                    },
                     new PrintStream(bytes, true, StandardCharsets.UTF_8));
             assertEquals(2, code, c[0]);
             assertTrue(bytes.toString(StandardCharsets.UTF_8).contains(c[2]), bytes.toString(StandardCharsets.UTF_8));
@@ -312,9 +416,22 @@ class RuleCompilerMainTest {
     @Test
     void theGeneratedTestsCarryTheSamplingSettings() throws IOException {
         write("opt.rules", "pass opt;\nmul_one: fmul(a, 1.0) => a;\n");
-        int code = RuleCompilerMain.run(new String[] {"--rules", dir.resolve("rules").toString(), "--out",
-            dir.resolve("out").toString(), "--tests-out", dir.resolve("tests").toString(), "--samples", "500", "--seed", "-7",
-            "--prove", "false"}, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        int code = RuleCompilerMain.run(
+                new String[] {
+                    "--rules",
+                    dir.resolve("rules").toString(),
+                    "--out",
+                    dir.resolve("out").toString(),
+                    "--tests-out",
+                    dir.resolve("tests").toString(),
+                    "--samples",
+                    "500",
+                    "--seed",
+                    "-7",
+                    "--prove",
+                    "false"
+                },
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertEquals(0, code);
         String test = Files.readString(dir.resolve("tests/dev/lathe/generated/OptRulesSoundnessTest.java"));
         assertTrue(test.contains("RuleChecks.of(\".\", -7L, 500, false, "), test);

@@ -28,7 +28,8 @@ class RuleSemanticsTest {
         assertTrue(r.ok(), r.render());
         Shader s = IrParser.parse("t.ir", "shader fragment\n" + program);
         new RewritePass(new RuleInterpreter(r.file())).run(s.entryPoint());
-        new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse("copy_prop, dce", PassRegistry.standard()));
+        new PassManager(PassManager.Options.validating(), null)
+                .run(s, Pipeline.parse("copy_prop, dce", PassRegistry.standard()));
         assertEquals(List.of(), Validator.validate(s));
         return IrPrinter.print(s);
     }
@@ -50,9 +51,12 @@ class RuleSemanticsTest {
 
     @Test
     void unnamedRulesAreNamedAfterTheirLine() {
-        RuleCompiler.Result r = RuleCompiler.compile("t.rules", "pass t;\n\na * 1.0 => a;\nnamed: fadd(a, -0.0) => a;\n");
+        RuleCompiler.Result r =
+                RuleCompiler.compile("t.rules", "pass t;\n\na * 1.0 => a;\nnamed: fadd(a, -0.0) => a;\n");
         assertTrue(r.ok(), r.render());
-        assertEquals(List.of("line_3", "named"), r.file().rules().stream().map(x -> x.name()).toList());
+        assertEquals(
+                List.of("line_3", "named"),
+                r.file().rules().stream().map(x -> x.name()).toList());
         assertEquals(3, r.file().rules().get(0).line());
         String out = rewrite("a * 1.0 => a;", IO + """
                 function main {
@@ -136,7 +140,10 @@ class RuleSemanticsTest {
                   store_output @p, %m
                 }
                 """);
-        assertTrue(out.contains("load_const (0x00000003 /* 3 */, 0x00000001 /* 1 */, 0x00000004 /* 4 */, 0x00000000 /* 0 */)"), out);
+        assertTrue(
+                out.contains(
+                        "load_const (0x00000003 /* 3 */, 0x00000001 /* 1 */, 0x00000004 /* 4 */, 0x00000000 /* 0 */)"),
+                out);
         assertTrue(out.contains("ishl"), out);
         String notPow2 = rewrite(rules, IO + """
                 function main {
@@ -251,13 +258,18 @@ class RuleSemanticsTest {
         RewritePass pass = new RewritePass(new RuleInterpreter(r.file()));
         PassException e = assertThrows(PassException.class, () -> pass.run(s.entryPoint()));
         assertTrue(e.getMessage().startsWith("pass cycle did not settle after "), e.getMessage());
-        assertTrue(e.getMessage().contains("rules/cycle.rules:2: double (32×): double: fmul(a, 2.0) => fadd(a, a);"), e.getMessage());
-        assertTrue(e.getMessage().contains("rules/cycle.rules:3: halve (32×): halve: fadd(a, a) => fmul(a, 2.0);"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("rules/cycle.rules:2: double (32×): double: fmul(a, 2.0) => fadd(a, a);"),
+                e.getMessage());
+        assertTrue(
+                e.getMessage().contains("rules/cycle.rules:3: halve (32×): halve: fadd(a, a) => fmul(a, 2.0);"),
+                e.getMessage());
     }
 
     @Test
     void statsCountEachRule() {
-        RuleCompiler.Result r = RuleCompiler.compile("t.rules", "pass t;\nr1: fneg(fneg(a)) => a;\nr2: fmul(a, 1.0) => a;\n");
+        RuleCompiler.Result r =
+                RuleCompiler.compile("t.rules", "pass t;\nr1: fneg(fneg(a)) => a;\nr2: fmul(a, 1.0) => a;\n");
         Shader s = IrParser.parse("t.ir", "shader fragment\n" + IO + """
                 function main {
                   vec4 32 %x = load_input @x
@@ -317,7 +329,8 @@ class RuleSemanticsTest {
                 r3: udiv(c, #d) => ushr(c, find_lsb(d)) if is_power_of_two(d);
                 """);
         assertTrue(r.ok(), r.render());
-        assertEquals(List.of(TypeClass.INT, TypeClass.UINT, TypeClass.UINT),
+        assertEquals(
+                List.of(TypeClass.INT, TypeClass.UINT, TypeClass.UINT),
                 r.file().rules().stream().map(x -> x.conditions().get(0).type()).toList());
     }
 
@@ -330,10 +343,13 @@ class RuleSemanticsTest {
                 r3: iand(f@f32, 0x7fffffff) => fabs(f);
                 r4: iadd(g@u32, 0) => g;
                 """);
-        assertEquals(List.of(
-                "t.rules:2:11: error: b is annotated as uint, but fmax reads it as a float",
-                "t.rules:3:15: error: fadd computes a float, not an int"),
-                r.errors().stream().map(d -> d.file() + ":" + d.line() + ":" + d.column() + ": error: " + d.message()).toList());
+        assertEquals(
+                List.of(
+                        "t.rules:2:11: error: b is annotated as uint, but fmax reads it as a float",
+                        "t.rules:3:15: error: fadd computes a float, not an int"),
+                r.errors().stream()
+                        .map(d -> d.file() + ":" + d.line() + ":" + d.column() + ": error: " + d.message())
+                        .toList());
     }
 
     @Test
@@ -348,9 +364,10 @@ class RuleSemanticsTest {
                 r6: iadd(a, a) => ishl(a, 1);
                 """);
         assertTrue(r.ok(), r.render());
-        assertEquals(List.of(
-                "5: rule r4 may rewrite forever: its replacement matches its own pattern",
-                "7: rules r5 (line 6) and r6 may rewrite into each other: each one's replacement matches the other's pattern"),
+        assertEquals(
+                List.of(
+                        "5: rule r4 may rewrite forever: its replacement matches its own pattern",
+                        "7: rules r5 (line 6) and r6 may rewrite into each other: each one's replacement matches the other's pattern"),
                 r.warnings().stream().map(d -> d.line() + ": " + d.message()).toList());
     }
 
@@ -367,11 +384,12 @@ class RuleSemanticsTest {
                 """);
         assertTrue(r.ok(), r.render());
         // p1, p2 and p3 form one component, but every loop in it is a pair: no cycle warning.
-        assertEquals(List.of(
-                "4: rules r1 (line 2), r2 (line 3) and r3 (line 4) may rewrite around a cycle, each one's replacement"
-                        + " matching the next one's pattern: r1 -> r2 -> r3 -> r1",
-                "7: rules p1 (line 5) and p3 may rewrite into each other: each one's replacement matches the other's pattern",
-                "7: rules p2 (line 6) and p3 may rewrite into each other: each one's replacement matches the other's pattern"),
+        assertEquals(
+                List.of(
+                        "4: rules r1 (line 2), r2 (line 3) and r3 (line 4) may rewrite around a cycle, each one's replacement"
+                                + " matching the next one's pattern: r1 -> r2 -> r3 -> r1",
+                        "7: rules p1 (line 5) and p3 may rewrite into each other: each one's replacement matches the other's pattern",
+                        "7: rules p2 (line 6) and p3 may rewrite into each other: each one's replacement matches the other's pattern"),
                 r.warnings().stream().map(d -> d.line() + ": " + d.message()).toList());
     }
 }

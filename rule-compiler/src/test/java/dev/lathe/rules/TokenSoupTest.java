@@ -19,9 +19,54 @@ import org.junit.jupiter.api.TestFactory;
 class TokenSoupTest {
 
     private static final String[] TOKENS = {
-        "r", "s1", "a", "b", "#c", "fmul", "fadd", "fneg", "iadd", "bcsel", "ishl", "(", ")", ",", ";", ":", "=>", "~=>",
-        "if", "is_zero", "ult_const", "1.0", "0", "2", "0x7f", "1e", "0x", "inf", "true", "@", "@32", "@f32", "@once",
-        "+", "-", "*", "<<", "<", "==", "!", "~", "pass", "$", "\n", "# note\n", "/*", "*/", "\u2212",
+        "r",
+        "s1",
+        "a",
+        "b",
+        "#c",
+        "fmul",
+        "fadd",
+        "fneg",
+        "iadd",
+        "bcsel",
+        "ishl",
+        "(",
+        ")",
+        ",",
+        ";",
+        ":",
+        "=>",
+        "~=>",
+        "if",
+        "is_zero",
+        "ult_const",
+        "1.0",
+        "0",
+        "2",
+        "0x7f",
+        "1e",
+        "0x",
+        "inf",
+        "true",
+        "@",
+        "@32",
+        "@f32",
+        "@once",
+        "+",
+        "-",
+        "*",
+        "<<",
+        "<",
+        "==",
+        "!",
+        "~",
+        "pass",
+        "$",
+        "\n",
+        "# note\n",
+        "/*",
+        "*/",
+        "\u2212",
     };
 
     private static final String[] RULES = {
@@ -34,7 +79,8 @@ class TokenSoupTest {
         StringBuilder sb = new StringBuilder(rnd.nextInt(3) == 0 ? "pass t;\n" : "");
         int rules = 1 + rnd.nextInt(5);
         for (int i = 0; i < rules; i++) {
-            List<String> toks = new ArrayList<>(List.of(RULES[rnd.nextInt(RULES.length)].split("(?<=[(),;:])|(?=[(),;:])| ")));
+            List<String> toks =
+                    new ArrayList<>(List.of(RULES[rnd.nextInt(RULES.length)].split("(?<=[(),;:])|(?=[(),;:])| ")));
             int edits = rnd.nextInt(4);
             for (int e = 0; e < edits && !toks.isEmpty(); e++) {
                 int at = rnd.nextInt(toks.size());
@@ -72,7 +118,9 @@ class TokenSoupTest {
         }
         int lines = text.split("\n", -1).length;
         for (Diagnostic d : r.errors()) {
-            assertTrue(d.line() >= 1 && d.line() <= lines && d.column() >= 1, "seed " + seed + ": " + d.render() + "\n" + text);
+            assertTrue(
+                    d.line() >= 1 && d.line() <= lines && d.column() >= 1,
+                    "seed " + seed + ": " + d.render() + "\n" + text);
             assertTrue(d.render().endsWith("^"), "seed " + seed + ": no caret: " + d.render());
         }
     }

@@ -34,7 +34,8 @@ final class Glsl450 {
                 Value whole = b.alu(Op.FTRUNC, x);
                 // x - trunc(x), but ±0 (not NaN) for infinities, as C's modf
                 Value inf = f(b, x, Double.POSITIVE_INFINITY);
-                Value fract = b.alu(Op.BCSEL, b.alu(Op.FEQ, b.alu(Op.FABS, x), inf), f(b, x, 0), b.alu(Op.FSUB, x, whole));
+                Value fract =
+                        b.alu(Op.BCSEL, b.alu(Op.FEQ, b.alu(Op.FABS, x), inf), f(b, x, 0), b.alu(Op.FSUB, x, whole));
                 if (inst == 36) return new Val.Composite(List.of(new Val.Simple(fract), new Val.Simple(whole)));
                 need(t, i, 6);
                 t.store(i, t.pointer(i, m.id(i, 5)), new Val.Simple(whole));
@@ -48,12 +49,13 @@ final class Glsl450 {
                 t.store(i, t.pointer(i, m.id(i, 5)), new Val.Simple(se[1]));
                 return new Val.Simple(se[0]);
             }
-            default -> { }
+            default -> {}
         }
         List<Val> args = new ArrayList<>();
         for (int k = 4; k < i.count(); k++) args.add(t.val(i, m.id(i, k)));
         int need = arity(inst);
-        if (args.size() < need) throw m.module.error(i, "GLSL.std.450 " + inst + " takes " + need + " operands, got " + args.size());
+        if (args.size() < need)
+            throw m.module.error(i, "GLSL.std.450 " + inst + " takes " + need + " operands, got " + args.size());
         if (inst == 33) return new Val.Simple(determinant(t, i, Matrices.columns(t, i, 4)));
         Value x = args.isEmpty() ? null : t.simple(i, args.get(0));
         Value y = args.size() > 1 ? t.simple(i, args.get(1)) : null;
@@ -80,11 +82,19 @@ final class Glsl450 {
             case 19, 20, 21 -> { // sinh, cosh, tanh from e^x and e^-x
                 Value ex = exp(b, x), enx = exp(b, b.alu(Op.FNEG, x));
                 Value s = b.alu(Op.FSUB, ex, enx), c = b.alu(Op.FADD, ex, enx);
-                yield inst == 19 ? b.alu(Op.FMUL, s, f(b, x, 0.5)) : inst == 20 ? b.alu(Op.FMUL, c, f(b, x, 0.5)) : b.alu(Op.FDIV, s, c);
+                yield inst == 19
+                        ? b.alu(Op.FMUL, s, f(b, x, 0.5))
+                        : inst == 20 ? b.alu(Op.FMUL, c, f(b, x, 0.5)) : b.alu(Op.FDIV, s, c);
             }
-            case 22 -> log(b, b.alu(Op.FADD, x, b.alu(Op.FSQRT, b.alu(Op.FADD, b.alu(Op.FMUL, x, x), f(b, x, 1))))); // asinh
-            case 23 -> log(b, b.alu(Op.FADD, x, b.alu(Op.FSQRT, b.alu(Op.FSUB, b.alu(Op.FMUL, x, x), f(b, x, 1))))); // acosh
-            case 24 -> b.alu(Op.FMUL, f(b, x, 0.5), log(b, b.alu(Op.FDIV, b.alu(Op.FADD, f(b, x, 1), x), b.alu(Op.FSUB, f(b, x, 1), x)))); // atanh
+            case 22 ->
+                log(b, b.alu(Op.FADD, x, b.alu(Op.FSQRT, b.alu(Op.FADD, b.alu(Op.FMUL, x, x), f(b, x, 1))))); // asinh
+            case 23 ->
+                log(b, b.alu(Op.FADD, x, b.alu(Op.FSQRT, b.alu(Op.FSUB, b.alu(Op.FMUL, x, x), f(b, x, 1))))); // acosh
+            case 24 ->
+                b.alu(
+                        Op.FMUL,
+                        f(b, x, 0.5),
+                        log(b, b.alu(Op.FDIV, b.alu(Op.FADD, f(b, x, 1), x), b.alu(Op.FSUB, f(b, x, 1), x)))); // atanh
             case 26 -> b.alu(Op.FPOW, x, y);
             case 27 -> exp(b, x);
             case 28 -> log(b, x);
@@ -102,9 +112,11 @@ final class Glsl450 {
             case 44 -> b.alu(Op.UMIN, b.alu(Op.UMAX, x, y), z);
             case 45 -> b.alu(Op.IMIN, b.alu(Op.IMAX, x, y), z);
             case 46 -> b.alu(Op.FLRP, x, y, Instructions.splat(b, z, x.numComponents()));
-            case 48 -> b.alu(bool2float(y), b.alu(Op.FGE, y, Instructions.splat(b, x, y.numComponents()))); // step(edge, x)
+            case 48 ->
+                b.alu(bool2float(y), b.alu(Op.FGE, y, Instructions.splat(b, x, y.numComponents()))); // step(edge, x)
             case 49 -> { // smoothstep(e0, e1, x): t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t)
-                Value e0 = Instructions.splat(b, x, z.numComponents()), e1 = Instructions.splat(b, y, z.numComponents());
+                Value e0 = Instructions.splat(b, x, z.numComponents()),
+                        e1 = Instructions.splat(b, y, z.numComponents());
                 Value tt = b.alu(Op.FSAT, b.alu(Op.FDIV, b.alu(Op.FSUB, z, e0), b.alu(Op.FSUB, e1, e0)));
                 Value poly = b.alu(Op.FSUB, f(b, tt, 3), b.alu(Op.FMUL, f(b, tt, 2), tt));
                 yield b.alu(Op.FMUL, b.alu(Op.FMUL, tt, tt), poly);
@@ -129,8 +141,13 @@ final class Glsl450 {
                 Value q = b.alu(Op.FMUL, b.swz(x, "zxy"), b.swz(y, "yzx"));
                 yield b.alu(Op.FSUB, p, q);
             }
-            case 69 -> x.numComponents() == 1 ? b.alu(Op.FSIGN, x)
-                    : b.alu(Op.FMUL, x, Instructions.splat(b, b.alu(Op.FRSQ, Matrices.dot(b, x, x)), x.numComponents()));
+            case 69 ->
+                x.numComponents() == 1
+                        ? b.alu(Op.FSIGN, x)
+                        : b.alu(
+                                Op.FMUL,
+                                x,
+                                Instructions.splat(b, b.alu(Op.FRSQ, Matrices.dot(b, x, x)), x.numComponents()));
             case 70 -> { // faceforward(N, I, Nref) = dot(Nref, I) < 0 ? N : -N
                 Value c = b.alu(Op.FLT, Matrices.dot(b, z, y), b.constant(x.bitSize(), 0));
                 yield b.alu(Op.BCSEL, Instructions.splat(b, c, x.numComponents()), x, b.alu(Op.FNEG, x));
@@ -142,9 +159,12 @@ final class Glsl450 {
             case 72 -> { // refract(I, N, eta)
                 Value d = Matrices.dot(b, y, x);
                 Value one = f(b, d, 1);
-                Value k = b.alu(Op.FSUB, one, b.alu(Op.FMUL, b.alu(Op.FMUL, z, z), b.alu(Op.FSUB, one, b.alu(Op.FMUL, d, d))));
+                Value k = b.alu(
+                        Op.FSUB, one, b.alu(Op.FMUL, b.alu(Op.FMUL, z, z), b.alu(Op.FSUB, one, b.alu(Op.FMUL, d, d))));
                 Value coef = b.alu(Op.FADD, b.alu(Op.FMUL, z, d), b.alu(Op.FSQRT, k));
-                Value v = b.alu(Op.FSUB, b.alu(Op.FMUL, Instructions.splat(b, z, x.numComponents()), x),
+                Value v = b.alu(
+                        Op.FSUB,
+                        b.alu(Op.FMUL, Instructions.splat(b, z, x.numComponents()), x),
                         b.alu(Op.FMUL, Instructions.splat(b, coef, x.numComponents()), y));
                 Value neg = b.alu(Op.FLT, k, b.constant(k.bitSize(), 0));
                 long[] zeros = new long[x.numComponents()];
@@ -154,7 +174,9 @@ final class Glsl450 {
             case 74 -> b.alu(Op.IFIND_MSB, x);
             case 75 -> b.alu(Op.UFIND_MSB, x);
             case 53 -> ldexp(t, i, x, y);
-            default -> throw m.module.error(i, "unsupported OpExtInst GLSL.std.450 " + SpirvNames.name(SpirvNames.GLSL_STD_450, inst));
+            default ->
+                throw m.module.error(
+                        i, "unsupported OpExtInst GLSL.std.450 " + SpirvNames.name(SpirvNames.GLSL_STD_450, inst));
         };
         return new Val.Simple(Instructions.exact(t, i, r));
     }
@@ -258,11 +280,13 @@ final class Glsl450 {
     }
 
     private static void need(SpirvToIr t, Instruction i, int words) {
-        if (i.count() < words) throw t.m.module.error(i, "GLSL.std.450 " + t.m.arg(i, 3) + " without its pointer operand");
+        if (i.count() < words)
+            throw t.m.module.error(i, "GLSL.std.450 " + t.m.arg(i, 3) + " without its pointer operand");
     }
 
     private static Value bits32(SpirvToIr t, Instruction i, Value x, String what) {
-        if (x.bitSize() != 32) throw t.m.module.error(i, "unsupported " + what + " of " + x.bitSize() + "-bit floats (32-bit are read)");
+        if (x.bitSize() != 32)
+            throw t.m.module.error(i, "unsupported " + what + " of " + x.bitSize() + "-bit floats (32-bit are read)");
         return x;
     }
 
@@ -287,7 +311,9 @@ final class Glsl450 {
         boolean wide = x.bitSize() == 64;
         if (!wide) bits32(t, i, x, "frexp");
         int shift = wide ? 20 : 23, scaleLog = wide ? 54 : 32, bias = wide ? 1022 : 126;
-        long fieldMask = wide ? 0x7ff : 0xff, keepMask = wide ? 0x800fffffL : 0x807fffffL, halfField = (long) bias << shift;
+        long fieldMask = wide ? 0x7ff : 0xff,
+                keepMask = wide ? 0x800fffffL : 0x807fffffL,
+                halfField = (long) bias << shift;
         Value field = b.alu(Op.IAND, b.alu(Op.USHR, highWord(b, x), k(b, x, shift)), k(b, x, fieldMask));
         Value denormal = b.alu(Op.IEQ, field, k(b, x, 0));
         Value y = b.alu(Op.BCSEL, denormal, b.alu(Op.FMUL, x, f(b, x, Math.scalb(1.0, scaleLog))), x);

@@ -32,13 +32,18 @@ final class Instructions {
     private static final Map<Integer, Op> BINARY = new HashMap<>();
     /** Comparisons written with their operands swapped (a > b is b < a). */
     private static final Map<Integer, Op> SWAPPED = new HashMap<>();
+
     private static final Map<Integer, Op> UNARY = new HashMap<>();
 
     static {
-        int[][] bin = {{128, 0}, {129, 1}, {130, 2}, {131, 3}, {132, 4}, {133, 5}, {134, 6}, {135, 7}, {136, 8}, {137, 9}, {138, 10},
-                {139, 11}, {140, 12}, {141, 13}};
-        Op[] binOps = {Op.IADD, Op.FADD, Op.ISUB, Op.FSUB, Op.IMUL, Op.FMUL, Op.UDIV, Op.IDIV, Op.FDIV, Op.UMOD, Op.IREM, Op.IMOD,
-                Op.FREM, Op.FMOD};
+        int[][] bin = {
+            {128, 0}, {129, 1}, {130, 2}, {131, 3}, {132, 4}, {133, 5}, {134, 6}, {135, 7}, {136, 8}, {137, 9},
+            {138, 10}, {139, 11}, {140, 12}, {141, 13}
+        };
+        Op[] binOps = {
+            Op.IADD, Op.FADD, Op.ISUB, Op.FSUB, Op.IMUL, Op.FMUL, Op.UDIV, Op.IDIV, Op.FDIV, Op.UMOD, Op.IREM, Op.IMOD,
+            Op.FREM, Op.FMOD
+        };
         for (int[] p : bin) BINARY.put(p[0], binOps[p[1]]);
         BINARY.put(OpBitwiseOr, Op.IOR);
         BINARY.put(OpBitwiseXor, Op.IXOR);
@@ -83,12 +88,18 @@ final class Instructions {
         IrBuilder b = t.b;
         int op = i.opcode();
         switch (op) {
-            case OpNop, OpName, OpMemberName, OpLine, OpExecutionModeId, OpLifetimeStart, OpLifetimeStop
-                    -> { } // nop, names, lines, lifetimes
+            case OpNop,
+                    OpName,
+                    OpMemberName,
+                    OpLine,
+                    OpExecutionModeId,
+                    OpLifetimeStart,
+                    OpLifetimeStop -> {} // nop, names, lines, lifetimes
             case OpVariable -> { // OpVariable (Function)
                 int id = m.id(i, 1);
                 if (!(m.typeOf(i, m.id(i, 0)) instanceof SpirvType.Pointer ptr)) {
-                    throw m.module.error(i, "OpVariable of type " + m.typeOf(i, m.id(i, 0)) + ", which is no pointer type");
+                    throw m.module.error(
+                            i, "OpVariable of type " + m.typeOf(i, m.id(i, 0)) + ", which is no pointer type");
                 }
                 SpirvType pt = ptr.pointee();
                 SpirvToIr.Place lp = t.newLocal(i, id, pt);
@@ -110,12 +121,16 @@ final class Instructions {
                 if (p.place() instanceof SpirvToIr.TextureArrayPlace ta) {
                     if (p.path().size() != 1) throw m.module.error(i, "unsupported OpLoad (a whole array of textures)");
                     Object k = p.path().get(0);
-                    if (k instanceof Integer c && (c < 0 || c >= ta.var().arrayLength())) throw m.module.error(i, "texture array element " + c + " out of range");
+                    if (k instanceof Integer c && (c < 0 || c >= ta.var().arrayLength()))
+                        throw m.module.error(i, "texture array element " + c + " out of range");
                     t.textures.put(id, new SpirvToIr.TexChoice(ta.var(), t.index(k)));
                     return;
                 }
-                if (p.place() instanceof SpirvToIr.SamplerPlace sp) { // samplers hold nothing; an index past their array is undefined
-                    if (sp.length() > 0 && p.path().size() == 1 && p.path().get(0) instanceof dev.lathe.ir.Value v) t.fn.noteDescriptorIndex(v, sp.length());
+                if (p.place()
+                        instanceof
+                        SpirvToIr.SamplerPlace sp) { // samplers hold nothing; an index past their array is undefined
+                    if (sp.length() > 0 && p.path().size() == 1 && p.path().get(0) instanceof dev.lathe.ir.Value v)
+                        t.fn.noteDescriptorIndex(v, sp.length());
                     return;
                 }
                 t.define(id, t.load(i, p));
@@ -125,14 +140,18 @@ final class Instructions {
                 SpirvToIr.Ptr src = t.pointer(i, m.id(i, 1));
                 t.store(i, t.pointer(i, m.id(i, 0)), t.load(i, src));
             }
-            case OpAccessChain, OpInBoundsAccessChain
-                    -> t.definePointer(m.id(i, 1), indexes(t, i, t.pointer(i, m.id(i, 2)), 3)); // OpAccessChain
-            case OpCopyObject, OpCopyLogical -> t.define(m.id(i, 1), t.val(i, m.id(i, 2))); // OpCopyObject, OpCopyLogical
-            case OpPtrAccessChain, OpInBoundsPtrAccessChain
-                    -> t.definePointer(m.id(i, 1), ptrAccessChain(t, i)); // OpPtrAccessChain, OpInBoundsPtrAccessChain
+            case OpAccessChain, OpInBoundsAccessChain ->
+                t.definePointer(m.id(i, 1), indexes(t, i, t.pointer(i, m.id(i, 2)), 3)); // OpAccessChain
+            case OpCopyObject, OpCopyLogical ->
+                t.define(m.id(i, 1), t.val(i, m.id(i, 2))); // OpCopyObject, OpCopyLogical
+            case OpPtrAccessChain, OpInBoundsPtrAccessChain ->
+                t.definePointer(m.id(i, 1), ptrAccessChain(t, i)); // OpPtrAccessChain, OpInBoundsPtrAccessChain
             case OpConvertUToPtr -> { // OpConvertUToPtr: an integer becomes a device address
                 if (!(m.typeOf(i, m.id(i, 0)) instanceof SpirvType.DevicePointer)) {
-                    throw m.module.error(i, "unsupported OpConvertUToPtr (to " + m.typeOf(i, m.id(i, 0)) + "; only PhysicalStorageBuffer pointers)");
+                    throw m.module.error(
+                            i,
+                            "unsupported OpConvertUToPtr (to " + m.typeOf(i, m.id(i, 0))
+                                    + "; only PhysicalStorageBuffer pointers)");
                 }
                 Value x = t.simple(i, t.val(i, m.id(i, 2)));
                 if (x.numComponents() != 1) throw m.module.error(i, "OpConvertUToPtr needs a scalar integer");
@@ -140,25 +159,40 @@ final class Instructions {
             }
             case OpConvertPtrToU -> { // OpConvertPtrToU: a device address becomes an integer
                 int id = m.id(i, 2);
-                if (!t.devicePointers.containsKey(id)) throw m.module.error(i, "unsupported OpConvertPtrToU (of %" + id + ", which is no device pointer)");
+                if (!t.devicePointers.containsKey(id))
+                    throw m.module.error(i, "unsupported OpConvertPtrToU (of %" + id + ", which is no device pointer)");
                 Value x = t.simple(i, t.val(i, id));
                 int to = SpirvType.bits(m.typeOf(i, m.id(i, 0)));
-                t.define(m.id(i, 1), new Val.Simple(to == 64 ? x : b.alu(to == 32 ? Op.U2U32 : to == 16 ? Op.U2U16 : Op.U2U8, x)));
+                t.define(
+                        m.id(i, 1),
+                        new Val.Simple(to == 64 ? x : b.alu(to == 32 ? Op.U2U32 : to == 16 ? Op.U2U16 : Op.U2U8, x)));
             }
             case OpPtrEqual, OpPtrNotEqual -> { // OpPtrEqual, OpPtrNotEqual: device pointers compare their addresses
                 int x = m.id(i, 2), y = m.id(i, 3);
                 if (!t.devicePointers.containsKey(x) || !t.devicePointers.containsKey(y)) {
-                    throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (only device pointers are compared)");
+                    throw m.module.error(
+                            i, "unsupported " + SpirvNames.opcode(op) + " (only device pointers are compared)");
                 }
-                t.define(m.id(i, 1), new Val.Simple(b.alu(op == OpPtrEqual ? Op.IEQ : Op.INE, t.simple(i, t.val(i, x)), t.simple(i, t.val(i, y)))));
+                t.define(
+                        m.id(i, 1),
+                        new Val.Simple(b.alu(
+                                op == OpPtrEqual ? Op.IEQ : Op.INE,
+                                t.simple(i, t.val(i, x)),
+                                t.simple(i, t.val(i, y)))));
             }
-            case OpImageTexelPointer -> { // OpImageTexelPointer: result type, result, image (a pointer), coordinate, sample
+            case OpImageTexelPointer -> { // OpImageTexelPointer: result type, result, image (a pointer), coordinate,
+                // sample
                 SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
-                if (!(p.place() instanceof SpirvToIr.TexturePlace tp) || tp.var().kind() != Variable.Kind.IMAGE) {
+                if (!(p.place() instanceof SpirvToIr.TexturePlace tp)
+                        || tp.var().kind() != Variable.Kind.IMAGE) {
                     throw m.module.error(i, "OpImageTexelPointer needs a storage image");
                 }
-                t.definePointer(m.id(i, 1), new SpirvToIr.Ptr(new SpirvToIr.ImageTexelPlace(tp.var(), imageCoord(t, i, tp.var(), m.id(i, 3))),
-                        null, List.of()));
+                t.definePointer(
+                        m.id(i, 1),
+                        new SpirvToIr.Ptr(
+                                new SpirvToIr.ImageTexelPlace(tp.var(), imageCoord(t, i, tp.var(), m.id(i, 3))),
+                                null,
+                                List.of()));
             }
             case OpArrayLength -> { // OpArrayLength: structure pointer, member number (a literal)
                 m.need(i, 4);
@@ -187,17 +221,26 @@ final class Instructions {
                     long s = i.operand(k) & 0xffffffffL;
                     if (s == 0xffffffffL) comps[k - 4] = b.constant(a.bitSize(), 0);
                     else if (s < a.numComponents()) comps[k - 4] = b.channel(a, (int) s);
-                    else if (s < a.numComponents() + c.numComponents()) comps[k - 4] = b.channel(c, (int) s - a.numComponents());
+                    else if (s < a.numComponents() + c.numComponents())
+                        comps[k - 4] = b.channel(c, (int) s - a.numComponents());
                     else throw m.module.error(i, "OpVectorShuffle component " + s + " is out of range");
                 }
                 t.define(m.id(i, 1), new Val.Simple(comps.length == 1 ? comps[0] : b.vec(comps)));
             }
-            case OpVectorExtractDynamic
-                    -> t.define(m.id(i, 1), new Val.Simple(t.extract(t.simple(i, t.val(i, m.id(i, 2))), t.simple(i, t.val(i, m.id(i, 3))))));
-            case OpVectorInsertDynamic
-                    -> t.define(m.id(i, 1), new Val.Simple(t.insert(t.simple(i, t.val(i, m.id(i, 2))), t.simple(i, t.val(i, m.id(i, 4))),
-                    t.simple(i, t.val(i, m.id(i, 3))))));
-            case OpSelect -> t.define(m.id(i, 1), select(t, i, t.val(i, m.id(i, 2)), t.val(i, m.id(i, 3)), t.val(i, m.id(i, 4))));
+            case OpVectorExtractDynamic ->
+                t.define(
+                        m.id(i, 1),
+                        new Val.Simple(t.extract(
+                                t.simple(i, t.val(i, m.id(i, 2))), t.simple(i, t.val(i, m.id(i, 3))))));
+            case OpVectorInsertDynamic ->
+                t.define(
+                        m.id(i, 1),
+                        new Val.Simple(t.insert(
+                                t.simple(i, t.val(i, m.id(i, 2))),
+                                t.simple(i, t.val(i, m.id(i, 4))),
+                                t.simple(i, t.val(i, m.id(i, 3))))));
+            case OpSelect ->
+                t.define(m.id(i, 1), select(t, i, t.val(i, m.id(i, 2)), t.val(i, m.id(i, 3)), t.val(i, m.id(i, 4))));
             case OpAny, OpAll -> { // OpAny, OpAll
                 Value v = t.simple(i, t.val(i, m.id(i, 2)));
                 Value r = b.channel(v, 0);
@@ -206,34 +249,54 @@ final class Instructions {
             }
             case OpIsInf -> { // OpIsInf: |x| == inf
                 Value x = t.simple(i, t.val(i, m.id(i, 2)));
-                Value inf = splat(b, b.constant(x.bitSize(), FloatBits.fromDouble(Double.POSITIVE_INFINITY, x.bitSize())), x.numComponents());
+                Value inf = splat(
+                        b,
+                        b.constant(x.bitSize(), FloatBits.fromDouble(Double.POSITIVE_INFINITY, x.bitSize())),
+                        x.numComponents());
                 t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(Op.FEQ, b.alu(Op.FABS, x), inf))));
             }
             case OpFOrdNotEqual -> { // OpFOrdNotEqual: ordered and unequal = not (unordered or equal)
                 Value x = t.simple(i, t.val(i, m.id(i, 2))), y = t.simple(i, t.val(i, m.id(i, 3)));
                 t.define(m.id(i, 1), new Val.Simple(b.alu(Op.INOT, b.alu(Op.FEQU, x, y))));
             }
-            case OpShiftRightLogical, OpShiftRightArithmetic, OpShiftLeftLogical -> { // shifts: the count is 32-bit in the IR
+            case OpShiftRightLogical,
+                    OpShiftRightArithmetic,
+                    OpShiftLeftLogical -> { // shifts: the count is 32-bit in the IR
                 Value x = t.simple(i, t.val(i, m.id(i, 2))), s = t.simple(i, t.val(i, m.id(i, 3)));
                 if (s.bitSize() != 32) s = b.alu(Op.U2U32, s);
                 Op o = op == OpShiftRightLogical ? Op.USHR : op == OpShiftRightArithmetic ? Op.ISHR : Op.ISHL;
                 t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(o, x, s))));
             }
-            case OpBitFieldInsert, OpBitFieldSExtract, OpBitFieldUExtract -> { // bitfield insert / extract: offset and count are 32-bit
+            case OpBitFieldInsert,
+                    OpBitFieldSExtract,
+                    OpBitFieldUExtract -> { // bitfield insert / extract: offset and count are 32-bit
                 Value base = t.simple(i, t.val(i, m.id(i, 2)));
                 if (op == OpBitFieldInsert) {
                     Value ins = t.simple(i, t.val(i, m.id(i, 3)));
-                    Value off = to32(b, t.simple(i, t.val(i, m.id(i, 4)))), cnt = to32(b, t.simple(i, t.val(i, m.id(i, 5))));
-                    t.define(m.id(i, 1), new Val.Simple(b.alu(Op.BITFIELD_INSERT, base, ins, splat(b, off, base.numComponents()),
-                            splat(b, cnt, base.numComponents()))));
+                    Value off = to32(b, t.simple(i, t.val(i, m.id(i, 4)))),
+                            cnt = to32(b, t.simple(i, t.val(i, m.id(i, 5))));
+                    t.define(
+                            m.id(i, 1),
+                            new Val.Simple(b.alu(
+                                    Op.BITFIELD_INSERT,
+                                    base,
+                                    ins,
+                                    splat(b, off, base.numComponents()),
+                                    splat(b, cnt, base.numComponents()))));
                 } else {
-                    Value off = to32(b, t.simple(i, t.val(i, m.id(i, 3)))), cnt = to32(b, t.simple(i, t.val(i, m.id(i, 4))));
-                    t.define(m.id(i, 1), new Val.Simple(b.alu(op == OpBitFieldSExtract ? Op.IBITFIELD_EXTRACT : Op.UBITFIELD_EXTRACT, base,
-                            splat(b, off, base.numComponents()), splat(b, cnt, base.numComponents()))));
+                    Value off = to32(b, t.simple(i, t.val(i, m.id(i, 3)))),
+                            cnt = to32(b, t.simple(i, t.val(i, m.id(i, 4))));
+                    t.define(
+                            m.id(i, 1),
+                            new Val.Simple(b.alu(
+                                    op == OpBitFieldSExtract ? Op.IBITFIELD_EXTRACT : Op.UBITFIELD_EXTRACT,
+                                    base,
+                                    splat(b, off, base.numComponents()),
+                                    splat(b, cnt, base.numComponents()))));
                 }
             }
-            case OpConvertFToU, OpConvertFToS, OpConvertSToF, OpConvertUToF, OpUConvert, OpSConvert, OpFConvert
-                    -> t.define(m.id(i, 1), convert(t, i, op));
+            case OpConvertFToU, OpConvertFToS, OpConvertSToF, OpConvertUToF, OpUConvert, OpSConvert, OpFConvert ->
+                t.define(m.id(i, 1), convert(t, i, op));
             case OpBitcast -> t.define(m.id(i, 1), bitcast(t, i));
             case OpDot -> {
                 Value x = t.simple(i, t.val(i, m.id(i, 2))), y = t.simple(i, t.val(i, m.id(i, 3)));
@@ -244,41 +307,82 @@ final class Instructions {
                 Value v = t.simple(i, t.val(i, m.id(i, 2))), s = t.simple(i, t.val(i, m.id(i, 3)));
                 t.define(m.id(i, 1), new Val.Simple(exact(t, i, b.alu(Op.FMUL, v, splat(b, s, v.numComponents())))));
             }
-            case OpMatrixTimesScalar, OpVectorTimesMatrix, OpMatrixTimesVector, OpMatrixTimesMatrix, OpOuterProduct, OpTranspose
-                    -> t.define(m.id(i, 1), Matrices.translate(t, i));
+            case OpMatrixTimesScalar,
+                    OpVectorTimesMatrix,
+                    OpMatrixTimesVector,
+                    OpMatrixTimesMatrix,
+                    OpOuterProduct,
+                    OpTranspose -> t.define(m.id(i, 1), Matrices.translate(t, i));
             case OpSampledImage -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2)));
             case OpImage -> t.textures.put(m.id(i, 1), texture(t, i, m.id(i, 2)));
-            case OpImageSampleImplicitLod, OpImageSampleExplicitLod, OpImageSampleDrefImplicitLod, OpImageSampleDrefExplicitLod,
-                    OpImageSampleProjImplicitLod, OpImageSampleProjExplicitLod, OpImageSampleProjDrefImplicitLod,
-                    OpImageSampleProjDrefExplicitLod, OpImageFetch, OpImageGather, OpImageQuerySizeLod, OpImageQuerySize,
-                    OpImageQueryLevels, OpImageQuerySamples -> t.define(m.id(i, 1), image(t, i));
-            case OpRayQueryInitializeKHR, OpRayQueryTerminateKHR, OpRayQueryGenerateIntersectionKHR,
-                    OpRayQueryConfirmIntersectionKHR, OpRayQueryProceedKHR, OpRayQueryGetIntersectionTypeKHR,
-                    OpRayQueryGetRayTMinKHR, OpRayQueryGetRayFlagsKHR, OpRayQueryGetIntersectionTKHR,
-                    OpRayQueryGetIntersectionInstanceCustomIndexKHR, OpRayQueryGetIntersectionInstanceIdKHR,
+            case OpImageSampleImplicitLod,
+                    OpImageSampleExplicitLod,
+                    OpImageSampleDrefImplicitLod,
+                    OpImageSampleDrefExplicitLod,
+                    OpImageSampleProjImplicitLod,
+                    OpImageSampleProjExplicitLod,
+                    OpImageSampleProjDrefImplicitLod,
+                    OpImageSampleProjDrefExplicitLod,
+                    OpImageFetch,
+                    OpImageGather,
+                    OpImageQuerySizeLod,
+                    OpImageQuerySize,
+                    OpImageQueryLevels,
+                    OpImageQuerySamples -> t.define(m.id(i, 1), image(t, i));
+            case OpRayQueryInitializeKHR,
+                    OpRayQueryTerminateKHR,
+                    OpRayQueryGenerateIntersectionKHR,
+                    OpRayQueryConfirmIntersectionKHR,
+                    OpRayQueryProceedKHR,
+                    OpRayQueryGetIntersectionTypeKHR,
+                    OpRayQueryGetRayTMinKHR,
+                    OpRayQueryGetRayFlagsKHR,
+                    OpRayQueryGetIntersectionTKHR,
+                    OpRayQueryGetIntersectionInstanceCustomIndexKHR,
+                    OpRayQueryGetIntersectionInstanceIdKHR,
                     OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR,
-                    OpRayQueryGetIntersectionGeometryIndexKHR, OpRayQueryGetIntersectionPrimitiveIndexKHR,
-                    OpRayQueryGetIntersectionBarycentricsKHR, OpRayQueryGetIntersectionFrontFaceKHR,
-                    OpRayQueryGetIntersectionCandidateAABBOpaqueKHR, OpRayQueryGetIntersectionObjectRayDirectionKHR,
-                    OpRayQueryGetIntersectionObjectRayOriginKHR, OpRayQueryGetWorldRayDirectionKHR,
-                    OpRayQueryGetWorldRayOriginKHR, OpRayQueryGetIntersectionObjectToWorldKHR,
+                    OpRayQueryGetIntersectionGeometryIndexKHR,
+                    OpRayQueryGetIntersectionPrimitiveIndexKHR,
+                    OpRayQueryGetIntersectionBarycentricsKHR,
+                    OpRayQueryGetIntersectionFrontFaceKHR,
+                    OpRayQueryGetIntersectionCandidateAABBOpaqueKHR,
+                    OpRayQueryGetIntersectionObjectRayDirectionKHR,
+                    OpRayQueryGetIntersectionObjectRayOriginKHR,
+                    OpRayQueryGetWorldRayDirectionKHR,
+                    OpRayQueryGetWorldRayOriginKHR,
+                    OpRayQueryGetIntersectionObjectToWorldKHR,
                     OpRayQueryGetIntersectionWorldToObjectKHR -> RayQueries.translate(t, i);
-            case OpImageSparseSampleImplicitLod, OpImageSparseSampleExplicitLod, OpImageSparseSampleDrefImplicitLod,
-                    OpImageSparseSampleDrefExplicitLod, OpImageSparseSampleProjImplicitLod, OpImageSparseSampleProjExplicitLod,
-                    OpImageSparseSampleProjDrefImplicitLod, OpImageSparseSampleProjDrefExplicitLod, OpImageSparseFetch,
-                    OpImageSparseGather, OpImageSparseRead -> {
+            case OpImageSparseSampleImplicitLod,
+                    OpImageSparseSampleExplicitLod,
+                    OpImageSparseSampleDrefImplicitLod,
+                    OpImageSparseSampleDrefExplicitLod,
+                    OpImageSparseSampleProjImplicitLod,
+                    OpImageSparseSampleProjExplicitLod,
+                    OpImageSparseSampleProjDrefImplicitLod,
+                    OpImageSparseSampleProjDrefExplicitLod,
+                    OpImageSparseFetch,
+                    OpImageSparseGather,
+                    OpImageSparseRead -> {
                 // sparse forms: Lathe's textures are fully resident, so the residency code is 0
                 // (resident) and the texel is the one the plain instruction gives
-                int plain = op == OpImageSparseRead ? OpImageRead : op - OpImageSparseSampleImplicitLod + OpImageSampleImplicitLod;
+                int plain = op == OpImageSparseRead
+                        ? OpImageRead
+                        : op - OpImageSparseSampleImplicitLod + OpImageSampleImplicitLod;
                 Instruction same = new Instruction(plain, i.operands(), i.word());
                 Value texel = t.simple(i, op == OpImageSparseRead ? storageRead(t, same) : image(t, same));
-                if (!(m.typeOf(i, m.id(i, 0)) instanceof SpirvType.Struct st) || st.members().size() != 2) {
-                    throw m.module.error(i, SpirvNames.opcode(op) + " needs a result of a struct of a residency code and a texel");
+                if (!(m.typeOf(i, m.id(i, 0)) instanceof SpirvType.Struct st)
+                        || st.members().size() != 2) {
+                    throw m.module.error(
+                            i, SpirvNames.opcode(op) + " needs a result of a struct of a residency code and a texel");
                 }
                 int n = SpirvType.components(st.members().get(1));
-                t.define(m.id(i, 1), new Val.Composite(List.of(new Val.Simple(b.i32(0)), new Val.Simple(n == 4 ? texel : pick(b, texel, n)))));
+                t.define(
+                        m.id(i, 1),
+                        new Val.Composite(
+                                List.of(new Val.Simple(b.i32(0)), new Val.Simple(n == 4 ? texel : pick(b, texel, n)))));
             }
-            case OpImageSparseTexelsResident -> { // OpImageSparseTexelsResident: a residency code of 0 means every texel was resident
+            case OpImageSparseTexelsResident -> { // OpImageSparseTexelsResident: a residency code of 0 means every
+                // texel was resident
                 t.define(m.id(i, 1), new Val.Simple(b.alu(Op.IEQ, t.simple(i, t.val(i, m.id(i, 2))), b.i32(0))));
             }
             case OpImageRead -> { // OpImageRead: result type, result, image, coordinate [, operands]
@@ -291,7 +395,8 @@ final class Instructions {
             case OpImageWrite -> { // OpImageWrite: image, coordinate, texel [, operands]
                 Variable img = storageImage(t, i, m.id(i, 0));
                 Value texel = t.simple(i, t.val(i, m.id(i, 2)));
-                if (texel.bitSize() != 32) throw m.module.error(i, "unsupported OpImageWrite (" + texel.bitSize() + "-bit texels)");
+                if (texel.bitSize() != 32)
+                    throw m.module.error(i, "unsupported OpImageWrite (" + texel.bitSize() + "-bit texels)");
                 if (texel.numComponents() != 4) {
                     Value[] c = new Value[4];
                     for (int k = 0; k < 4; k++) c[k] = k < texel.numComponents() ? b.channel(texel, k) : b.i32(0);
@@ -299,34 +404,82 @@ final class Instructions {
                 }
                 b.imageStore(img, imageCoord(t, i, img, m.id(i, 1)), texel);
             }
-            case OpDPdx, OpDPdy, OpFwidth, OpDPdxFine, OpDPdyFine, OpFwidthFine, OpDPdxCoarse, OpDPdyCoarse, OpFwidthCoarse -> {
+            case OpDPdx,
+                    OpDPdy,
+                    OpFwidth,
+                    OpDPdxFine,
+                    OpDPdyFine,
+                    OpFwidthFine,
+                    OpDPdxCoarse,
+                    OpDPdyCoarse,
+                    OpFwidthCoarse -> {
                 // derivatives: Lathe runs one fragment at a time, as if the other three of its quad
                 // had the same inputs, so every derivative (and fwidth) is exactly 0
-                if (t.shader.stage() != Stage.FRAGMENT) throw m.module.error(i, SpirvNames.opcode(op) + " outside a fragment shader");
+                if (t.shader.stage() != Stage.FRAGMENT)
+                    throw m.module.error(i, SpirvNames.opcode(op) + " outside a fragment shader");
                 Value x = t.simple(i, t.val(i, m.id(i, 2)));
                 t.define(m.id(i, 1), new Val.Simple(b.constant(x.bitSize(), new long[x.numComponents()])));
             }
-            case OpGroupNonUniformElect, OpGroupNonUniformAll, OpGroupNonUniformAny, OpGroupNonUniformAllEqual,
-                    OpGroupNonUniformBroadcast, OpGroupNonUniformBroadcastFirst, OpGroupNonUniformBallot,
-                    OpGroupNonUniformInverseBallot, OpGroupNonUniformBallotBitExtract, OpGroupNonUniformBallotBitCount,
-                    OpGroupNonUniformBallotFindLSB, OpGroupNonUniformBallotFindMSB, OpGroupNonUniformShuffle,
-                    OpGroupNonUniformShuffleXor, OpGroupNonUniformShuffleUp, OpGroupNonUniformShuffleDown, OpGroupNonUniformIAdd,
-                    OpGroupNonUniformFAdd, OpGroupNonUniformIMul, OpGroupNonUniformFMul, OpGroupNonUniformSMin,
-                    OpGroupNonUniformUMin, OpGroupNonUniformFMin, OpGroupNonUniformSMax, OpGroupNonUniformUMax,
-                    OpGroupNonUniformFMax, OpGroupNonUniformBitwiseAnd, OpGroupNonUniformBitwiseOr, OpGroupNonUniformBitwiseXor,
-                    OpGroupNonUniformLogicalAnd, OpGroupNonUniformLogicalOr, OpGroupNonUniformLogicalXor,
-                    OpGroupNonUniformQuadBroadcast, OpGroupNonUniformQuadSwap, OpSubgroupBallotKHR, OpSubgroupFirstInvocationKHR,
-                    OpSubgroupAllKHR, OpSubgroupAnyKHR, OpSubgroupAllEqualKHR, OpSubgroupReadInvocationKHR
-                    -> t.define(m.id(i, 1), Subgroups.translate(t, i));
+            case OpGroupNonUniformElect,
+                    OpGroupNonUniformAll,
+                    OpGroupNonUniformAny,
+                    OpGroupNonUniformAllEqual,
+                    OpGroupNonUniformBroadcast,
+                    OpGroupNonUniformBroadcastFirst,
+                    OpGroupNonUniformBallot,
+                    OpGroupNonUniformInverseBallot,
+                    OpGroupNonUniformBallotBitExtract,
+                    OpGroupNonUniformBallotBitCount,
+                    OpGroupNonUniformBallotFindLSB,
+                    OpGroupNonUniformBallotFindMSB,
+                    OpGroupNonUniformShuffle,
+                    OpGroupNonUniformShuffleXor,
+                    OpGroupNonUniformShuffleUp,
+                    OpGroupNonUniformShuffleDown,
+                    OpGroupNonUniformIAdd,
+                    OpGroupNonUniformFAdd,
+                    OpGroupNonUniformIMul,
+                    OpGroupNonUniformFMul,
+                    OpGroupNonUniformSMin,
+                    OpGroupNonUniformUMin,
+                    OpGroupNonUniformFMin,
+                    OpGroupNonUniformSMax,
+                    OpGroupNonUniformUMax,
+                    OpGroupNonUniformFMax,
+                    OpGroupNonUniformBitwiseAnd,
+                    OpGroupNonUniformBitwiseOr,
+                    OpGroupNonUniformBitwiseXor,
+                    OpGroupNonUniformLogicalAnd,
+                    OpGroupNonUniformLogicalOr,
+                    OpGroupNonUniformLogicalXor,
+                    OpGroupNonUniformQuadBroadcast,
+                    OpGroupNonUniformQuadSwap,
+                    OpSubgroupBallotKHR,
+                    OpSubgroupFirstInvocationKHR,
+                    OpSubgroupAllKHR,
+                    OpSubgroupAnyKHR,
+                    OpSubgroupAllEqualKHR,
+                    OpSubgroupReadInvocationKHR -> t.define(m.id(i, 1), Subgroups.translate(t, i));
             case OpControlBarrier -> b.barrier();
-            case OpMemoryBarrier -> { } // OpMemoryBarrier: invocations run one at a time
+            case OpMemoryBarrier -> {} // OpMemoryBarrier: invocations run one at a time
             case OpAtomicLoad -> { // OpAtomicLoad: invocations run one at a time, so a plain load
                 SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));
                 t.define(m.id(i, 1), t.load(i, p));
             }
             case OpAtomicStore -> t.store(i, t.pointer(i, m.id(i, 0)), t.val(i, m.id(i, 3)));
-            case OpAtomicExchange, OpAtomicCompareExchange, OpAtomicCompareExchangeWeak, OpAtomicIIncrement, OpAtomicIDecrement,
-                    OpAtomicIAdd, OpAtomicISub, OpAtomicSMin, OpAtomicUMin, OpAtomicSMax, OpAtomicUMax, OpAtomicAnd, OpAtomicOr,
+            case OpAtomicExchange,
+                    OpAtomicCompareExchange,
+                    OpAtomicCompareExchangeWeak,
+                    OpAtomicIIncrement,
+                    OpAtomicIDecrement,
+                    OpAtomicIAdd,
+                    OpAtomicISub,
+                    OpAtomicSMin,
+                    OpAtomicUMin,
+                    OpAtomicSMax,
+                    OpAtomicUMax,
+                    OpAtomicAnd,
+                    OpAtomicOr,
                     OpAtomicXor -> t.define(m.id(i, 1), atomic(t, i, op));
             case OpPhi -> { // OpPhi: stored on each incoming edge
                 int id = m.id(i, 1);
@@ -334,22 +487,31 @@ final class Instructions {
             }
             case OpFunctionCall -> {
                 ModuleInfo.Function callee = m.functions.get(m.id(i, 2));
-                if (callee == null) throw m.module.error(i, "OpFunctionCall of %" + i.operand(2) + ", which is no function");
+                if (callee == null)
+                    throw m.module.error(i, "OpFunctionCall of %" + i.operand(2) + ", which is no function");
                 List<Integer> args = new ArrayList<>();
                 for (int k = 3; k < i.count(); k++) args.add(m.id(i, k));
                 t.inline(i, callee, args);
             }
             case OpExtInst -> {
                 if (m.nonSemantic.contains(m.id(i, 2))) return;
-                if (m.id(i, 2) != m.glsl450) throw m.module.error(i, "unsupported OpExtInst (only GLSL.std.450 and NonSemantic.* sets are read)");
+                if (m.id(i, 2) != m.glsl450)
+                    throw m.module.error(
+                            i, "unsupported OpExtInst (only GLSL.std.450 and NonSemantic.* sets are read)");
                 t.define(m.id(i, 1), Glsl450.translate(t, i));
             }
             default -> {
                 Op bin = BINARY.get(op), sw = SWAPPED.get(op), un = UNARY.get(op);
                 if (bin != null || sw != null) {
                     // matrices (m + n, m - n, m / n) work column by column
-                    t.define(m.id(i, 1), memberwise(t, i, t.val(i, m.id(i, 2)), t.val(i, m.id(i, 3)),
-                            (x, y) -> exact(t, i, bin != null ? b.alu(bin, x, y) : b.alu(sw, y, x))));
+                    t.define(
+                            m.id(i, 1),
+                            memberwise(
+                                    t,
+                                    i,
+                                    t.val(i, m.id(i, 2)),
+                                    t.val(i, m.id(i, 3)),
+                                    (x, y) -> exact(t, i, bin != null ? b.alu(bin, x, y) : b.alu(sw, y, x))));
                 } else if (un != null) {
                     Val x = t.val(i, m.id(i, 2));
                     t.define(m.id(i, 1), memberwise(t, i, x, x, (v, unused) -> exact(t, i, b.alu(un, v))));
@@ -362,9 +524,12 @@ final class Instructions {
 
     /** An operation on scalars and vectors applied member by member to matrices (and arrays, structs). */
     private static Val memberwise(SpirvToIr t, Instruction i, Val x, Val y, BinaryOperator<Value> f) {
-        if (x instanceof Val.Composite cx && y instanceof Val.Composite cy && cx.members().size() == cy.members().size()) {
+        if (x instanceof Val.Composite cx
+                && y instanceof Val.Composite cy
+                && cx.members().size() == cy.members().size()) {
             List<Val> out = new ArrayList<>();
-            for (int k = 0; k < cx.members().size(); k++) out.add(memberwise(t, i, cx.members().get(k), cy.members().get(k), f));
+            for (int k = 0; k < cx.members().size(); k++)
+                out.add(memberwise(t, i, cx.members().get(k), cy.members().get(k), f));
             return new Val.Composite(out);
         }
         return new Val.Simple(f.apply(t.simple(i, x), t.simple(i, y)));
@@ -373,7 +538,8 @@ final class Instructions {
     private static Variable storageImage(SpirvToIr t, Instruction i, int id) {
         SpirvToIr.TexChoice c = texture(t, i, id);
         Variable v = c.var();
-        if (c.index() != null || v.kind() != Variable.Kind.IMAGE) throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + " on %" + id + ", which is no storage image");
+        if (c.index() != null || v.kind() != Variable.Kind.IMAGE)
+            throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + " on %" + id + ", which is no storage image");
         return v;
     }
 
@@ -383,7 +549,9 @@ final class Instructions {
         Variable img = storageImage(t, i, m.id(i, 2));
         Value texel = t.b.imageLoad(img, imageCoord(t, i, img, m.id(i, 3)));
         SpirvType rt = m.typeOf(i, m.id(i, 0));
-        int n = rt instanceof SpirvType.Struct st && st.members().size() == 2 ? SpirvType.components(st.members().get(1)) : SpirvType.components(rt);
+        int n = rt instanceof SpirvType.Struct st && st.members().size() == 2
+                ? SpirvType.components(st.members().get(1))
+                : SpirvType.components(rt);
         return new Val.Simple(n == 4 ? texel : pick(t.b, texel, n));
     }
 
@@ -392,7 +560,9 @@ final class Instructions {
         SpirvToIr.TexChoice c = t.textures.get(id);
         if (c == null || c.index() != null) return null;
         SpirvToIr.TextureShape shape = t.textureShapes.get(c.var());
-        return shape == SpirvToIr.TextureShape.SUBPASS || shape == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED ? c.var() : null;
+        return shape == SpirvToIr.TextureShape.SUBPASS || shape == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED
+                ? c.var()
+                : null;
     }
 
     /**
@@ -405,13 +575,19 @@ final class Instructions {
         IrBuilder b = t.b;
         Variable tex = inputAttachment(t, i, m.id(i, 2));
         Value offset = t.simple(i, t.val(i, m.id(i, 3)));
-        if (offset.bitSize() != 32 || offset.numComponents() != 2) throw m.module.error(i, "OpImageRead on an input attachment needs an ivec2 coordinate");
+        if (offset.bitSize() != 32 || offset.numComponents() != 2)
+            throw m.module.error(i, "OpImageRead on an input attachment needs an ivec2 coordinate");
         Value pixel = b.alu(Op.F2I32, b.alu(Op.FFLOOR, pick(b, b.sysval(Intrinsic.LOAD_FRAG_COORD), 2)));
         Value at = b.alu(Op.IADD, pixel, offset);
         int mask = i.count() > 4 ? i.operand(4) : 0;
         boolean multisampled = t.textureShapes.get(tex) == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED;
         if (mask != (multisampled ? 0x40 : 0)) {
-            throw m.module.error(i, "OpImageRead on " + (multisampled ? "a multisampled input attachment needs exactly a Sample operand" : "an input attachment takes no image operands"));
+            throw m.module.error(
+                    i,
+                    "OpImageRead on "
+                            + (multisampled
+                                    ? "a multisampled input attachment needs exactly a Sample operand"
+                                    : "an input attachment takes no image operands"));
         }
         Value texel = multisampled
                 ? b.txf(tex, b.vec(b.channel(at, 0), b.channel(at, 1), t.simple(i, t.val(i, m.id(i, 5)))))
@@ -423,13 +599,16 @@ final class Instructions {
     private static Value imageCoord(SpirvToIr t, Instruction i, Variable img, int id) {
         Value c = t.simple(i, t.val(i, id));
         int dims = img.dim().coordinates();
-        if (c.bitSize() != 32 || c.numComponents() < dims) throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + " needs " + dims + " 32-bit integer coordinates");
+        if (c.bitSize() != 32 || c.numComponents() < dims)
+            throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + " needs " + dims + " 32-bit integer coordinates");
         return c.numComponents() == dims ? c : pick(t.b, c, dims);
     }
 
     private static SpirvToIr.TexChoice texture(SpirvToIr t, Instruction i, int id) {
         SpirvToIr.TexChoice v = t.textures.get(id);
-        if (v == null) throw t.m.module.error(i, "%" + id + " is not a texture Lathe knows (sampled images and their arrays are read)");
+        if (v == null)
+            throw t.m.module.error(
+                    i, "%" + id + " is not a texture Lathe knows (sampled images and their arrays are read)");
         return v;
     }
 
@@ -471,45 +650,62 @@ final class Instructions {
         IrBuilder b = t.b;
         int dims = tex.dim().coordinates();
         int op = i.opcode();
-        if (tex.kind() == Variable.Kind.IMAGE && op != OpImageQuerySizeLod && op != OpImageQuerySize) throw m.module.error(i, SpirvNames.opcode(op) + " on a storage image");
+        if (tex.kind() == Variable.Kind.IMAGE && op != OpImageQuerySizeLod && op != OpImageQuerySize)
+            throw m.module.error(i, SpirvNames.opcode(op) + " on a storage image");
         SpirvToIr.TextureShape shape = t.textureShapes.getOrDefault(tex, SpirvToIr.TextureShape.PLAIN);
-        boolean subpass = shape == SpirvToIr.TextureShape.SUBPASS || shape == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED;
-        if (subpass) throw m.module.error(i, SpirvNames.opcode(op) + " on an input attachment (only OpImageRead reads one)");
+        boolean subpass =
+                shape == SpirvToIr.TextureShape.SUBPASS || shape == SpirvToIr.TextureShape.SUBPASS_MULTISAMPLED;
+        if (subpass)
+            throw m.module.error(i, SpirvNames.opcode(op) + " on an input attachment (only OpImageRead reads one)");
         if (op == OpImageQuerySizeLod || op == OpImageQuerySize) {
             Value size = tex.kind() == Variable.Kind.IMAGE ? b.imageSize(tex) : tx.txs(b);
             // a cube array's layers are its faces / 6
-            if (shape == SpirvToIr.TextureShape.CUBE_ARRAY) size = b.vec(b.channel(size, 0), b.channel(size, 1), b.alu(Op.UDIV, b.channel(size, 2), b.i32(6)));
+            if (shape == SpirvToIr.TextureShape.CUBE_ARRAY)
+                size = b.vec(b.channel(size, 0), b.channel(size, 1), b.alu(Op.UDIV, b.channel(size, 2), b.i32(6)));
             int n = SpirvType.components(m.typeOf(i, m.id(i, 0)));
             return n >= size.numComponents() ? size : pick(b, size, n);
         }
         if (op == OpImageQueryLevels) return b.i32(1); // OpImageQueryLevels: textures have one level
         if (op == OpImageQuerySamples) { // OpImageQuerySamples
-            if (shape != SpirvToIr.TextureShape.MULTISAMPLED) throw m.module.error(i, "OpImageQuerySamples on a texture that is not multisampled");
+            if (shape != SpirvToIr.TextureShape.MULTISAMPLED)
+                throw m.module.error(i, "OpImageQuerySamples on a texture that is not multisampled");
             return b.channel(tx.txs(b), 2);
         }
         if (shape == SpirvToIr.TextureShape.MULTISAMPLED && op != OpImageFetch) {
             throw m.module.error(i, SpirvNames.opcode(op) + " on a multisampled texture (only texel fetches read one)");
         }
-        boolean dref = op == OpImageSampleDrefImplicitLod || op == OpImageSampleDrefExplicitLod || op == OpImageSampleProjDrefImplicitLod || op == OpImageSampleProjDrefExplicitLod;
+        boolean dref = op == OpImageSampleDrefImplicitLod
+                || op == OpImageSampleDrefExplicitLod
+                || op == OpImageSampleProjDrefImplicitLod
+                || op == OpImageSampleProjDrefExplicitLod;
         boolean proj = op >= OpImageSampleProjImplicitLod && op <= OpImageSampleProjDrefExplicitLod;
         Value full = t.simple(i, t.val(i, m.id(i, 3)));
-        if (proj && full.numComponents() <= dims) throw m.module.error(i, SpirvNames.opcode(op) + " needs a q component after the coordinates");
-        if (proj && shape != SpirvToIr.TextureShape.PLAIN) throw m.module.error(i, SpirvNames.opcode(op) + " on an arrayed or cube texture");
-        if ((shape == SpirvToIr.TextureShape.CUBE || shape == SpirvToIr.TextureShape.CUBE_ARRAY) && (op == OpImageFetch || op == OpImageGather)) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " on a cube map");
+        if (proj && full.numComponents() <= dims)
+            throw m.module.error(i, SpirvNames.opcode(op) + " needs a q component after the coordinates");
+        if (proj && shape != SpirvToIr.TextureShape.PLAIN)
+            throw m.module.error(i, SpirvNames.opcode(op) + " on an arrayed or cube texture");
+        if ((shape == SpirvToIr.TextureShape.CUBE || shape == SpirvToIr.TextureShape.CUBE_ARRAY)
+                && (op == OpImageFetch || op == OpImageGather))
+            throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " on a cube map");
         // coordinates given: a cube array's direction and layer; a multisampled texel's x, y (the sample comes apart)
-        int given = shape == SpirvToIr.TextureShape.CUBE_ARRAY ? 4 : shape == SpirvToIr.TextureShape.MULTISAMPLED ? 2 : dims;
-        if (full.numComponents() < given) throw m.module.error(i, SpirvNames.opcode(op) + " needs " + given + " coordinates");
+        int given = shape == SpirvToIr.TextureShape.CUBE_ARRAY
+                ? 4
+                : shape == SpirvToIr.TextureShape.MULTISAMPLED ? 2 : dims;
+        if (full.numComponents() < given)
+            throw m.module.error(i, SpirvNames.opcode(op) + " needs " + given + " coordinates");
         Value coord = full.numComponents() != given ? pick(b, full, given) : full;
         int next = 4;
         Value ref = null;
         Integer component = null;
         if (dref) {
-            if (tex.type().base() != BaseType.FLOAT) throw m.module.error(i, SpirvNames.opcode(op) + " on an integer texture");
+            if (tex.type().base() != BaseType.FLOAT)
+                throw m.module.error(i, SpirvNames.opcode(op) + " on an integer texture");
             ref = t.simple(i, t.val(i, m.id(i, next++)));
         }
         if (op == OpImageGather) {
             component = constIndex(m, m.id(i, next++));
-            if (component == null || component < 0 || component > 3) throw m.module.error(i, "OpImageGather needs a constant component 0 to 3");
+            if (component == null || component < 0 || component > 3)
+                throw m.module.error(i, "OpImageGather needs a constant component 0 to 3");
             if (dims != 2) throw m.module.error(i, "unsupported OpImageGather (on a " + dims + "-dimensional texture)");
         }
         if (proj) {
@@ -521,8 +717,10 @@ final class Instructions {
         // ConstOffset 0x8, Offset 0x10, Sample 0x40, MinLod 0x80
         int mask = i.count() > next ? i.operand(next++) : 0;
         if ((mask & ~0xdf) != 0) {
-            throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " operands (mask 0x" + Integer.toHexString(mask)
-                    + "; bias, lod, gradients, offsets, a sample and a minimum lod are read)");
+            throw m.module.error(
+                    i,
+                    "unsupported " + SpirvNames.opcode(op) + " operands (mask 0x" + Integer.toHexString(mask)
+                            + "; bias, lod, gradients, offsets, a sample and a minimum lod are read)");
         }
         if ((mask & 0x1) != 0) next++;
         Value lod = null;
@@ -540,17 +738,25 @@ final class Instructions {
         if ((mask & 0x80) != 0) next++;
         m.need(i, next);
         if (shape == SpirvToIr.TextureShape.MULTISAMPLED) {
-            if (sample == null) throw m.module.error(i, "OpImageFetch on a multisampled texture needs a Sample operand");
-            Value at = offset == null ? coord : b.alu(Op.IADD, coord, offset.numComponents() == 2 ? offset : pick(b, offset, 2));
+            if (sample == null)
+                throw m.module.error(i, "OpImageFetch on a multisampled texture needs a Sample operand");
+            Value at = offset == null
+                    ? coord
+                    : b.alu(Op.IADD, coord, offset.numComponents() == 2 ? offset : pick(b, offset, 2));
             return tx.txf(b, b.vec(b.channel(at, 0), b.channel(at, 1), sample));
         }
-        if (sample != null) throw m.module.error(i, SpirvNames.opcode(op) + " with a Sample operand on a texture that is not multisampled");
-        if (offset != null && shape == SpirvToIr.TextureShape.CUBE_ARRAY) throw m.module.error(i, SpirvNames.opcode(op) + " with an offset on a cube map");
-        if (offset != null && shape == SpirvToIr.TextureShape.CUBE) throw m.module.error(i, SpirvNames.opcode(op) + " with an offset on a cube map");
+        if (sample != null)
+            throw m.module.error(
+                    i, SpirvNames.opcode(op) + " with a Sample operand on a texture that is not multisampled");
+        if (offset != null && shape == SpirvToIr.TextureShape.CUBE_ARRAY)
+            throw m.module.error(i, SpirvNames.opcode(op) + " with an offset on a cube map");
+        if (offset != null && shape == SpirvToIr.TextureShape.CUBE)
+            throw m.module.error(i, SpirvNames.opcode(op) + " with an offset on a cube map");
         if (offset != null && shape == SpirvToIr.TextureShape.ARRAY) {
             // the offset moves within a layer: none on the layer coordinate
             Value[] c = new Value[dims];
-            for (int k = 0; k < dims; k++) c[k] = k < dims - 1 && k < offset.numComponents() ? b.channel(offset, k) : b.i32(0);
+            for (int k = 0; k < dims; k++)
+                c[k] = k < dims - 1 && k < offset.numComponents() ? b.channel(offset, k) : b.i32(0);
             offset = dims == 1 ? c[0] : b.vec(c);
         }
         if (offset != null && offset.numComponents() != dims) offset = pick(b, offset, dims);
@@ -575,10 +781,14 @@ final class Instructions {
             coord = cubeCoordinate(b, coord, layer, faces);
         }
         if (op == OpImageGather) {
-            if (shape != SpirvToIr.TextureShape.PLAIN) throw m.module.error(i, "unsupported OpImageGather (on an arrayed texture)");
+            if (shape != SpirvToIr.TextureShape.PLAIN)
+                throw m.module.error(i, "unsupported OpImageGather (on an arrayed texture)");
             return gather(b, tx, coord, component);
         }
-        boolean explicit = op == OpImageSampleExplicitLod || op == OpImageSampleDrefExplicitLod || op == OpImageSampleProjExplicitLod || op == OpImageSampleProjDrefExplicitLod;
+        boolean explicit = op == OpImageSampleExplicitLod
+                || op == OpImageSampleDrefExplicitLod
+                || op == OpImageSampleProjExplicitLod
+                || op == OpImageSampleProjDrefExplicitLod;
         Value texel;
         if (!explicit) {
             if (lod != null || grad) throw m.module.error(i, SpirvNames.opcode(op) + " with a Lod or Grad operand");
@@ -683,7 +893,9 @@ final class Instructions {
 
     /** Marks the instruction exact when SPIR-V says NoContraction. */
     static Value exact(SpirvToIr t, Instruction i, Value v) {
-        if (i.count() > 1 && t.m.decoration(i.operand(1), ModuleInfo.NO_CONTRACTION) != null && v.parent() instanceof AluInstr a) {
+        if (i.count() > 1
+                && t.m.decoration(i.operand(1), ModuleInfo.NO_CONTRACTION) != null
+                && v.parent() instanceof AluInstr a) {
             a.setExact(true);
         }
         return v;
@@ -708,7 +920,8 @@ final class Instructions {
 
     private static SpirvType element(SpirvToIr t, Instruction i, SpirvType ty, Object index) {
         if (ty instanceof SpirvType.Struct s) {
-            if (!(index instanceof Integer k) || k < 0 || k >= s.members().size()) throw t.m.module.error(i, "a struct member index must be a constant in range");
+            if (!(index instanceof Integer k) || k < 0 || k >= s.members().size())
+                throw t.m.module.error(i, "a struct member index must be a constant in range");
             return s.members().get(k);
         }
         if (ty instanceof SpirvType.Array a) return a.element();
@@ -722,7 +935,8 @@ final class Instructions {
         if (SpirvType.isSimple(ty)) return new Val.Simple(t.b.undef(SpirvType.components(ty), SpirvType.bits(ty)));
         List<Val> parts = new ArrayList<>();
         if (ty instanceof SpirvType.Matrix mx) for (int k = 0; k < mx.count(); k++) parts.add(undef(t, i, mx.column()));
-        else if (ty instanceof SpirvType.Array a) for (int k = 0; k < a.length(); k++) parts.add(undef(t, i, a.element()));
+        else if (ty instanceof SpirvType.Array a)
+            for (int k = 0; k < a.length(); k++) parts.add(undef(t, i, a.element()));
         else if (ty instanceof SpirvType.Struct s) for (SpirvType mt : s.members()) parts.add(undef(t, i, mt));
         else throw t.m.module.error(i, "unsupported OpUndef of " + ty);
         return new Val.Composite(parts);
@@ -730,7 +944,8 @@ final class Instructions {
 
     private static Val extract(SpirvToIr t, Instruction i, Val v, int index) {
         if (v instanceof Val.Composite c) {
-            if (index < 0 || index >= c.members().size()) throw t.m.module.error(i, "composite index " + index + " out of range");
+            if (index < 0 || index >= c.members().size())
+                throw t.m.module.error(i, "composite index " + index + " out of range");
             return c.members().get(index);
         }
         Value x = ((Val.Simple) v).value();
@@ -742,12 +957,14 @@ final class Instructions {
         if (at == path.length) return object;
         if (into instanceof Val.Composite c) {
             List<Val> parts = new ArrayList<>(c.members());
-            if (path[at] < 0 || path[at] >= parts.size()) throw t.m.module.error(i, "composite index " + path[at] + " out of range");
+            if (path[at] < 0 || path[at] >= parts.size())
+                throw t.m.module.error(i, "composite index " + path[at] + " out of range");
             parts.set(path[at], insert(t, i, parts.get(path[at]), path, at + 1, object));
             return new Val.Composite(parts);
         }
         Value x = ((Val.Simple) into).value();
-        if (path[at] < 0 || path[at] >= x.numComponents()) throw t.m.module.error(i, "component " + path[at] + " out of range");
+        if (path[at] < 0 || path[at] >= x.numComponents())
+            throw t.m.module.error(i, "component " + path[at] + " out of range");
         return new Val.Simple(t.insert(x, path[at], t.simple(i, object)));
     }
 
@@ -787,14 +1004,24 @@ final class Instructions {
                 if (op == OpAtomicISub) data = b.alu(Op.INEG, data);
             }
         }
-        if (data.bitSize() != 32) throw t.mod.error(i, "unsupported " + SpirvNames.opcode(op) + " (on " + data.bitSize() + "-bit values; only 32-bit integers)");
+        if (data.bitSize() != 32)
+            throw t.mod.error(
+                    i,
+                    "unsupported " + SpirvNames.opcode(op) + " (on " + data.bitSize()
+                            + "-bit values; only 32-bit integers)");
         return new Val.Simple(t.atomic(i, p, a, compare, data));
     }
 
     static Val select(SpirvToIr t, Instruction i, Val cond, Val a, Val c) {
         if (a instanceof Val.Composite ca) {
             List<Val> parts = new ArrayList<>();
-            for (int k = 0; k < ca.members().size(); k++) parts.add(select(t, i, cond, ca.members().get(k), ((Val.Composite) c).members().get(k)));
+            for (int k = 0; k < ca.members().size(); k++)
+                parts.add(select(
+                        t,
+                        i,
+                        cond,
+                        ca.members().get(k),
+                        ((Val.Composite) c).members().get(k)));
             return new Val.Composite(parts);
         }
         Value x = t.simple(i, a), y = t.simple(i, c), s = t.simple(i, cond);
@@ -863,13 +1090,17 @@ final class Instructions {
         m.need(i, 4);
         int base = m.id(i, 2);
         SpirvType.DevicePointer dp = t.devicePointers.get(base);
-        if (dp == null) throw m.module.error(i, "unsupported " + SpirvNames.opcode(i.opcode()) + " (on %" + base + ", which is no device pointer)");
+        if (dp == null)
+            throw m.module.error(
+                    i,
+                    "unsupported " + SpirvNames.opcode(i.opcode()) + " (on %" + base + ", which is no device pointer)");
         Integer stride = m.decoration(dp.id(), ModuleInfo.ARRAY_STRIDE);
         Value element = t.simple(i, t.val(i, m.id(i, 3)));
         Value address = t.simple(i, t.val(i, base));
         Integer constant = constIndex(m, m.id(i, 3));
         if (constant == null || constant != 0) {
-            if (stride == null) throw m.module.error(i, SpirvNames.opcode(i.opcode()) + " on a pointer type without ArrayStride");
+            if (stride == null)
+                throw m.module.error(i, SpirvNames.opcode(i.opcode()) + " on a pointer type without ArrayStride");
             Value e64 = element.bitSize() == 64 ? element : b.alu(Op.I2I64, element);
             address = b.alu(Op.IADD, address, b.alu(Op.IMUL, e64, b.i64(stride)));
         }
@@ -897,8 +1128,13 @@ final class Instructions {
         int bits = SpirvType.bits(rt), comps = SpirvType.components(rt);
         if (bits == x.bitSize() && comps == x.numComponents()) return new Val.Simple(x); // the IR is typeless
         IrBuilder b = t.b;
-        if (bits == 64 && comps == 1 && x.bitSize() == 32 && x.numComponents() == 2) return new Val.Simple(b.alu(Op.PACK_64_2X32, x));
-        if (bits == 32 && comps == 2 && x.bitSize() == 64 && x.numComponents() == 1) return new Val.Simple(b.alu(Op.UNPACK_64_2X32, x));
-        throw m.module.error(i, "unsupported OpBitcast from " + x.numComponents() + "x" + x.bitSize() + " to " + comps + "x" + bits + " bits");
+        if (bits == 64 && comps == 1 && x.bitSize() == 32 && x.numComponents() == 2)
+            return new Val.Simple(b.alu(Op.PACK_64_2X32, x));
+        if (bits == 32 && comps == 2 && x.bitSize() == 64 && x.numComponents() == 1)
+            return new Val.Simple(b.alu(Op.UNPACK_64_2X32, x));
+        throw m.module.error(
+                i,
+                "unsupported OpBitcast from " + x.numComponents() + "x" + x.bitSize() + " to " + comps + "x" + bits
+                        + " bits");
     }
 }

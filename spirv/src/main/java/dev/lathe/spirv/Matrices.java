@@ -51,7 +51,8 @@ final class Matrices {
                 Value x = t.simple(i, t.val(i, m.id(i, 2))), y = t.simple(i, t.val(i, m.id(i, 3)));
                 List<Val> out = new ArrayList<>();
                 for (int j = 0; j < y.numComponents(); j++) {
-                    out.add(new Val.Simple(b.alu(Op.FMUL, x, Instructions.splat(b, b.channel(y, j), x.numComponents()))));
+                    out.add(new Val.Simple(
+                            b.alu(Op.FMUL, x, Instructions.splat(b, b.channel(y, j), x.numComponents()))));
                 }
                 return new Val.Composite(out);
             }

@@ -23,11 +23,29 @@ import java.util.Set;
  */
 final class ModuleInfo {
     // storage classes
-    static final int UNIFORM_CONSTANT = 0, INPUT = 1, UNIFORM = 2, OUTPUT = 3, WORKGROUP = 4, PRIVATE = 6, FUNCTION = 7,
-            PUSH_CONSTANT = 9, STORAGE_BUFFER = 12, PHYSICAL_STORAGE_BUFFER = 5349;
+    static final int UNIFORM_CONSTANT = 0,
+            INPUT = 1,
+            UNIFORM = 2,
+            OUTPUT = 3,
+            WORKGROUP = 4,
+            PRIVATE = 6,
+            FUNCTION = 7,
+            PUSH_CONSTANT = 9,
+            STORAGE_BUFFER = 12,
+            PHYSICAL_STORAGE_BUFFER = 5349;
     // decorations
-    static final int BLOCK = 2, BUFFER_BLOCK = 3, ROW_MAJOR = 4, ARRAY_STRIDE = 6, MATRIX_STRIDE = 7, BUILTIN = 11, NO_CONTRACTION = 42, FLAT = 14,
-            LOCATION = 30, BINDING = 33, DESCRIPTOR_SET = 34, OFFSET = 35;
+    static final int BLOCK = 2,
+            BUFFER_BLOCK = 3,
+            ROW_MAJOR = 4,
+            ARRAY_STRIDE = 6,
+            MATRIX_STRIDE = 7,
+            BUILTIN = 11,
+            NO_CONTRACTION = 42,
+            FLAT = 14,
+            LOCATION = 30,
+            BINDING = 33,
+            DESCRIPTOR_SET = 34,
+            OFFSET = 35;
 
     final SpirvModule module;
     final Map<Integer, String> names = new HashMap<>();
@@ -41,9 +59,11 @@ final class ModuleInfo {
     int glsl450 = -1;
     /** Device pointer types (PhysicalStorageBuffer): the pointee type id of each, and where each is first declared. */
     private final Map<Integer, Integer> devicePointees = new HashMap<>();
+
     private final Map<Integer, Instruction> devicePointerDecls = new HashMap<>();
     /** OpExtInstImport ids of NonSemantic.* instruction sets, whose instructions are skipped. */
     final Set<Integer> nonSemantic = new HashSet<>();
+
     int executionModel = -1, entryFunction = -1;
     int[] localSize = {1, 1, 1};
     Instruction entryPoint;
@@ -64,7 +84,11 @@ final class ModuleInfo {
         Instruction[] at = new Instruction[1];
         try {
             return new ModuleInfo(module, at);
-        } catch (IllegalArgumentException | IllegalStateException | IndexOutOfBoundsException | ClassCastException | NullPointerException e) {
+        } catch (IllegalArgumentException
+                | IllegalStateException
+                | IndexOutOfBoundsException
+                | ClassCastException
+                | NullPointerException e) {
             String what = e.getMessage() == null ? "an operand of the wrong kind or shape" : e.getMessage();
             if (at[0] == null) throw new SpirvException(module.file() + ": cannot read the module: " + what);
             throw module.error(at[0], SpirvNames.opcode(at[0].opcode()) + " cannot be read: " + what);
@@ -80,12 +104,15 @@ final class ModuleInfo {
             int op = i.opcode();
             switch (op) {
                 case OpName -> names.put(id(i, 0), SpirvReader.string(module, i, 1, null));
-                case OpMemberName
-                        -> memberNames.computeIfAbsent(id(i, 0), k -> new HashMap<>()).put(arg(i, 1), SpirvReader.string(module, i, 2, null));
+                case OpMemberName ->
+                    memberNames
+                            .computeIfAbsent(id(i, 0), k -> new HashMap<>())
+                            .put(arg(i, 1), SpirvReader.string(module, i, 2, null));
                 case OpExtInstImport -> {
                     String set = SpirvReader.string(module, i, 1, null);
                     if (set.equals("GLSL.std.450")) glsl450 = id(i, 0);
-                    // the SPIR-V specification lets a consumer ignore every NonSemantic.* set (debugPrintfEXT, debug info)
+                    // the SPIR-V specification lets a consumer ignore every NonSemantic.* set (debugPrintfEXT, debug
+                    // info)
                     if (set.startsWith("NonSemantic.")) nonSemantic.add(id(i, 0));
                 }
                 case OpEntryPoint -> { // OpEntryPoint model fn name interface...
@@ -97,7 +124,9 @@ final class ModuleInfo {
                 }
                 case OpExecutionMode -> { // OpExecutionMode fn mode literals
                     if (arg(i, 1) == 17 && i.count() >= 5) {
-                        long x = i.operand(2) & 0xffffffffL, y = i.operand(3) & 0xffffffffL, z = i.operand(4) & 0xffffffffL;
+                        long x = i.operand(2) & 0xffffffffL,
+                                y = i.operand(3) & 0xffffffffL,
+                                z = i.operand(4) & 0xffffffffL;
                         String problem = Shader.workgroupSizeProblem(x, y, z);
                         if (problem != null) throw module.error(i, "unsupported LocalSize: " + problem);
                         localSize = new int[] {(int) x, (int) y, (int) z};
@@ -106,27 +135,56 @@ final class ModuleInfo {
                 case OpDecorate -> {
                     need(i, 2);
                     checkNumber(i, i.operand(1), i.count() > 2 ? i.operand(2) : 0);
-                    decorations.computeIfAbsent(id(i, 0), k -> new HashMap<>()).put(i.operand(1), i.count() > 2 ? i.operand(2) : 1);
+                    decorations
+                            .computeIfAbsent(id(i, 0), k -> new HashMap<>())
+                            .put(i.operand(1), i.count() > 2 ? i.operand(2) : 1);
                 }
                 case OpMemberDecorate -> {
                     need(i, 3);
                     checkNumber(i, i.operand(2), i.count() > 3 ? i.operand(3) : 0);
-                    memberDecorations.computeIfAbsent(id(i, 0), k -> new HashMap<>()).computeIfAbsent(i.operand(1), k -> new HashMap<>())
+                    memberDecorations
+                            .computeIfAbsent(id(i, 0), k -> new HashMap<>())
+                            .computeIfAbsent(i.operand(1), k -> new HashMap<>())
                             .put(i.operand(2), i.count() > 3 ? i.operand(3) : 1);
                 }
-                case OpTypeVoid, OpTypeBool, OpTypeInt, OpTypeFloat, OpTypeVector, OpTypeMatrix, OpTypeImage, OpTypeSampler,
-                        OpTypeSampledImage, OpTypeArray, OpTypeRuntimeArray, OpTypeStruct, OpTypePointer, OpTypeFunction,
-                        OpTypeRayQueryKHR, OpTypeAccelerationStructureKHR -> types.put(id(i, 0), type(i));
-                case OpTypeForwardPointer -> { // OpTypeForwardPointer: only device pointers (buffer_reference) are declared ahead
+                case OpTypeVoid,
+                        OpTypeBool,
+                        OpTypeInt,
+                        OpTypeFloat,
+                        OpTypeVector,
+                        OpTypeMatrix,
+                        OpTypeImage,
+                        OpTypeSampler,
+                        OpTypeSampledImage,
+                        OpTypeArray,
+                        OpTypeRuntimeArray,
+                        OpTypeStruct,
+                        OpTypePointer,
+                        OpTypeFunction,
+                        OpTypeRayQueryKHR,
+                        OpTypeAccelerationStructureKHR -> types.put(id(i, 0), type(i));
+                case OpTypeForwardPointer -> { // OpTypeForwardPointer: only device pointers (buffer_reference) are
+                    // declared ahead
                     need(i, 2);
                     if (i.operand(1) != PHYSICAL_STORAGE_BUFFER) {
-                        throw module.error(i, "unsupported OpTypeForwardPointer (" + SpirvNames.of("StorageClass", i.operand(1)) + ")");
+                        throw module.error(
+                                i,
+                                "unsupported OpTypeForwardPointer (" + SpirvNames.of("StorageClass", i.operand(1))
+                                        + ")");
                     }
                     devicePointerDecls.put(id(i, 0), i);
                     types.put(id(i, 0), new SpirvType.DevicePointer(id(i, 0), this::devicePointee));
                 }
-                case OpConstantTrue, OpConstantFalse, OpConstant, OpConstantComposite, OpConstantNull, OpSpecConstantTrue,
-                        OpSpecConstantFalse, OpSpecConstant, OpSpecConstantComposite, OpSpecConstantOp -> constants.put(id(i, 1), i);
+                case OpConstantTrue,
+                        OpConstantFalse,
+                        OpConstant,
+                        OpConstantComposite,
+                        OpConstantNull,
+                        OpSpecConstantTrue,
+                        OpSpecConstantFalse,
+                        OpSpecConstant,
+                        OpSpecConstantComposite,
+                        OpSpecConstantOp -> constants.put(id(i, 1), i);
                 case OpUndef -> { // OpUndef: spirv-opt also declares them among the constants
                     if (cur == null) constants.put(id(i, 1), i);
                     else if (block != null) block.add(i);
@@ -167,13 +225,16 @@ final class ModuleInfo {
     /** A Location or Binding the IR can hold: 0 to {@link dev.lathe.ir.Variable#MAX_NUMBER}. */
     private void checkNumber(Instruction i, int decoration, int value) {
         if ((decoration == LOCATION || decoration == BINDING) && (value & 0xffffffffL) > Variable.MAX_NUMBER) {
-            throw module.error(i, "unsupported " + SpirvNames.of("Decoration", decoration) + " " + Integer.toUnsignedString(value)
-                    + " (0 to " + Variable.MAX_NUMBER + ")");
+            throw module.error(
+                    i,
+                    "unsupported " + SpirvNames.of("Decoration", decoration) + " " + Integer.toUnsignedString(value)
+                            + " (0 to " + Variable.MAX_NUMBER + ")");
         }
     }
 
     void need(Instruction i, int n) {
-        if (i.count() < n) throw module.error(i, SpirvNames.opcode(i.opcode()) + " has " + i.count() + " operands, needs " + n);
+        if (i.count() < n)
+            throw module.error(i, SpirvNames.opcode(i.opcode()) + " has " + i.count() + " operands, needs " + n);
     }
 
     /**
@@ -187,15 +248,25 @@ final class ModuleInfo {
         if (c == null) return null;
         int bits = SpirvType.bits(typeOf(c, id(c, 0)));
         switch (c.opcode()) {
-            case OpConstantTrue, OpSpecConstantTrue -> { return 1L; }
-            case OpConstantFalse, OpSpecConstantFalse -> { return 0L; }
-            case OpConstant, OpSpecConstant -> { return c.count() > 2 ? c.operand(2) & Bits.mask(Math.min(bits, 32)) : null; }
-            case OpSpecConstantOp -> { }
-            default -> { return null; }
+            case OpConstantTrue, OpSpecConstantTrue -> {
+                return 1L;
+            }
+            case OpConstantFalse, OpSpecConstantFalse -> {
+                return 0L;
+            }
+            case OpConstant, OpSpecConstant -> {
+                return c.count() > 2 ? c.operand(2) & Bits.mask(Math.min(bits, 32)) : null;
+            }
+            case OpSpecConstantOp -> {}
+            default -> {
+                return null;
+            }
         }
         need(c, 4);
         Instructions.OpChoice choice = Instructions.constantOp(c.operand(2), bits);
-        if (choice == null || choice.op() == null || c.count() - 3 != choice.op().numInputs()) return null;
+        if (choice == null
+                || choice.op() == null
+                || c.count() - 3 != choice.op().numInputs()) return null;
         long[][] srcs = new long[choice.op().numInputs()][];
         int unsized = 0;
         for (int k = 0; k < srcs.length; k++) {
@@ -204,7 +275,8 @@ final class ModuleInfo {
             if (v == null) return null;
             srcs[k] = new long[] {v};
             // the unsized operand size: the first non-condition operand's
-            if (unsized == 0 && !(choice.op() == Op.BCSEL && k == 0)) unsized = SpirvType.bits(typeOf(c, id(constants.get(operand), 0)));
+            if (unsized == 0 && !(choice.op() == Op.BCSEL && k == 0))
+                unsized = SpirvType.bits(typeOf(c, id(constants.get(operand), 0)));
         }
         if (choice.swapped()) {
             long[] tmp = srcs[0];
@@ -218,7 +290,8 @@ final class ModuleInfo {
     int id(Instruction i, int k) {
         need(i, k + 1);
         int v = i.operand(k);
-        if (v <= 0 || v >= module.bound()) throw module.error(i, "id " + Integer.toUnsignedString(v) + " is outside the bound " + module.bound());
+        if (v <= 0 || v >= module.bound())
+            throw module.error(i, "id " + Integer.toUnsignedString(v) + " is outside the bound " + module.bound());
         return v;
     }
 
@@ -231,7 +304,9 @@ final class ModuleInfo {
     private SpirvType devicePointee(int pointerType) {
         Integer pointee = devicePointees.get(pointerType);
         Instruction at = devicePointerDecls.get(pointerType);
-        if (pointee == null) throw module.error(at, "pointer type %" + pointerType + " is declared ahead (OpTypeForwardPointer) but never defined");
+        if (pointee == null)
+            throw module.error(
+                    at, "pointer type %" + pointerType + " is declared ahead (OpTypeForwardPointer) but never defined");
         return typeOf(at, pointee);
     }
 
@@ -247,7 +322,8 @@ final class ModuleInfo {
             case OpTypeBool -> new SpirvType.Bool();
             case OpTypeInt -> {
                 int w = arg(i, 1);
-                if (w != 8 && w != 16 && w != 32 && w != 64) throw module.error(i, "unsupported OpTypeInt (width " + w + ")");
+                if (w != 8 && w != 16 && w != 32 && w != 64)
+                    throw module.error(i, "unsupported OpTypeInt (width " + w + ")");
                 yield new SpirvType.Int(w, arg(i, 2) != 0);
             }
             case OpTypeFloat -> {
@@ -261,15 +337,19 @@ final class ModuleInfo {
                 yield new SpirvType.Vector(typeOf(i, id(i, 1)), n);
             }
             case OpTypeMatrix -> {
-                if (!(typeOf(i, id(i, 1)) instanceof SpirvType.Vector col)) throw module.error(i, "a matrix column must be a vector");
+                if (!(typeOf(i, id(i, 1)) instanceof SpirvType.Vector col))
+                    throw module.error(i, "a matrix column must be a vector");
                 int n = arg(i, 2);
                 if (n < 2 || n > 4) throw module.error(i, "unsupported OpTypeMatrix (" + n + " columns)");
                 yield new SpirvType.Matrix(col, n);
             }
-            case OpTypeImage -> new SpirvType.Image(typeOf(i, id(i, 1)), arg(i, 2), arg(i, 4) == 1, arg(i, 5) == 1, arg(i, 6), arg(i, 7));
+            case OpTypeImage ->
+                new SpirvType.Image(
+                        typeOf(i, id(i, 1)), arg(i, 2), arg(i, 4) == 1, arg(i, 5) == 1, arg(i, 6), arg(i, 7));
             case OpTypeSampler -> new SpirvType.Sampler();
             case OpTypeSampledImage -> {
-                if (!(typeOf(i, id(i, 1)) instanceof SpirvType.Image im)) throw module.error(i, "a sampled image needs an image type");
+                if (!(typeOf(i, id(i, 1)) instanceof SpirvType.Image im))
+                    throw module.error(i, "a sampled image needs an image type");
                 yield new SpirvType.SampledImage(im);
             }
             case OpTypeArray -> {

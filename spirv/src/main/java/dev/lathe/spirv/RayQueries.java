@@ -74,12 +74,15 @@ final class RayQueries {
         IrBuilder b = t.b;
         int op = i.opcode();
         switch (op) {
-            case OpRayQueryInitializeKHR -> { // Initialize: query, accel, flags, cull mask, origin, tmin, direction, tmax
+            case OpRayQueryInitializeKHR -> { // Initialize: query, accel, flags, cull mask, origin, tmin, direction,
+                // tmax
                 m.need(i, 8);
                 State s = state(t, i, m.id(i, 0));
                 Variable accel = t.accelerationStructure(i, m.id(i, 1));
                 if (s.accel != null && s.accel != accel) {
-                    throw m.module.error(i, "unsupported OpRayQueryInitializeKHR (one ray query object used with two acceleration structures)");
+                    throw m.module.error(
+                            i,
+                            "unsupported OpRayQueryInitializeKHR (one ray query object used with two acceleration structures)");
                 }
                 s.accel = accel;
                 b.storeVar(s.flags, scalar(t, i, 2, 32));
@@ -96,11 +99,12 @@ final class RayQueries {
                 b.storeVar(s.frontFace, b.bool(false));
             }
             case OpRayQueryTerminateKHR -> b.storeVar(state(t, i, m.id(i, 0)).done, b.bool(true)); // Terminate
-            case OpRayQueryGenerateIntersectionKHR, OpRayQueryConfirmIntersectionKHR
-                    -> state(t, i, m.id(i, 0)); // Generate, Confirm: no candidate ever waits
+            case OpRayQueryGenerateIntersectionKHR, OpRayQueryConfirmIntersectionKHR ->
+                state(t, i, m.id(i, 0)); // Generate, Confirm: no candidate ever waits
             case OpRayQueryProceedKHR -> { // Proceed
                 State s = state(t, i, m.id(i, 2));
-                if (s.accel == null) throw m.module.error(i, "OpRayQueryProceedKHR before the query's OpRayQueryInitializeKHR");
+                if (s.accel == null)
+                    throw m.module.error(i, "OpRayQueryProceedKHR before the query's OpRayQueryInitializeKHR");
                 IfNode first = b.pushIf(b.alu(Op.INOT, b.loadVar(s.done)));
                 b.storeVar(s.done, b.bool(true));
                 traverse(t, s);
@@ -117,32 +121,40 @@ final class RayQueries {
         if (op == OpRayQueryGetIntersectionObjectToWorldKHR || op == OpRayQueryGetIntersectionWorldToObjectKHR) {
             // identity object-to-world and world-to-object: four columns of three rows
             List<Val> cols = new ArrayList<>();
-            for (int c = 0; c < 4; c++) cols.add(new Val.Simple(b.f32(c == 0 ? 1f : 0f, c == 1 ? 1f : 0f, c == 2 ? 1f : 0f)));
+            for (int c = 0; c < 4; c++)
+                cols.add(new Val.Simple(b.f32(c == 0 ? 1f : 0f, c == 1 ? 1f : 0f, c == 2 ? 1f : 0f)));
             return new Val.Composite(cols);
         }
-        return new Val.Simple(switch (op) {
-            // committed: 1 (a triangle) or 0 (none); a candidate would be a triangle (0), were there one
-            case OpRayQueryGetIntersectionTypeKHR -> committed(t, i) ? b.alu(Op.B2I32, b.loadVar(s.hit)) : b.i32(0);
-            case OpRayQueryGetRayTMinKHR -> b.loadVar(s.tMin);
-            case OpRayQueryGetRayFlagsKHR -> b.loadVar(s.flags);
-            case OpRayQueryGetIntersectionTKHR -> b.loadVar(s.t);
-            case OpRayQueryGetIntersectionInstanceCustomIndexKHR, OpRayQueryGetIntersectionInstanceIdKHR,
-                    OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR, OpRayQueryGetIntersectionGeometryIndexKHR
-                    -> b.i32(0); // the one implicit instance and geometry
-            case OpRayQueryGetIntersectionPrimitiveIndexKHR -> b.loadVar(s.primitive);
-            case OpRayQueryGetIntersectionBarycentricsKHR -> b.loadVar(s.barycentrics);
-            case OpRayQueryGetIntersectionFrontFaceKHR -> b.loadVar(s.frontFace);
-            case OpRayQueryGetIntersectionCandidateAABBOpaqueKHR -> b.bool(false); // no AABBs
-            case OpRayQueryGetIntersectionObjectRayDirectionKHR, OpRayQueryGetWorldRayDirectionKHR -> b.loadVar(s.direction);
-            case OpRayQueryGetIntersectionObjectRayOriginKHR, OpRayQueryGetWorldRayOriginKHR -> b.loadVar(s.origin);
-            default -> throw t.m.module.error(i, "unsupported " + SpirvNames.opcode(op));
-        });
+        return new Val.Simple(
+                switch (op) {
+                    // committed: 1 (a triangle) or 0 (none); a candidate would be a triangle (0), were there one
+                    case OpRayQueryGetIntersectionTypeKHR ->
+                        committed(t, i) ? b.alu(Op.B2I32, b.loadVar(s.hit)) : b.i32(0);
+                    case OpRayQueryGetRayTMinKHR -> b.loadVar(s.tMin);
+                    case OpRayQueryGetRayFlagsKHR -> b.loadVar(s.flags);
+                    case OpRayQueryGetIntersectionTKHR -> b.loadVar(s.t);
+                    case OpRayQueryGetIntersectionInstanceCustomIndexKHR,
+                            OpRayQueryGetIntersectionInstanceIdKHR,
+                            OpRayQueryGetIntersectionInstanceShaderBindingTableRecordOffsetKHR,
+                            OpRayQueryGetIntersectionGeometryIndexKHR ->
+                        b.i32(0); // the one implicit instance and geometry
+                    case OpRayQueryGetIntersectionPrimitiveIndexKHR -> b.loadVar(s.primitive);
+                    case OpRayQueryGetIntersectionBarycentricsKHR -> b.loadVar(s.barycentrics);
+                    case OpRayQueryGetIntersectionFrontFaceKHR -> b.loadVar(s.frontFace);
+                    case OpRayQueryGetIntersectionCandidateAABBOpaqueKHR -> b.bool(false); // no AABBs
+                    case OpRayQueryGetIntersectionObjectRayDirectionKHR, OpRayQueryGetWorldRayDirectionKHR ->
+                        b.loadVar(s.direction);
+                    case OpRayQueryGetIntersectionObjectRayOriginKHR, OpRayQueryGetWorldRayOriginKHR ->
+                        b.loadVar(s.origin);
+                    default -> throw t.m.module.error(i, "unsupported " + SpirvNames.opcode(op));
+                });
     }
 
     private static boolean committed(SpirvToIr t, Instruction i) {
         t.m.need(i, 4);
         Long k = t.m.integerConstant(i, t.m.id(i, 3), 0);
-        if (k == null) throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + " needs a constant Intersection operand");
+        if (k == null)
+            throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + " needs a constant Intersection operand");
         return k != 0;
     }
 
@@ -154,7 +166,9 @@ final class RayQueries {
     private static void traverse(SpirvToIr t, State s) {
         IrBuilder b = t.b;
         Value flags = b.loadVar(s.flags);
-        Value none = b.alu(Op.IOR, b.alu(Op.INE, b.alu(Op.IAND, flags, b.i32(SKIP_AND_CULL)), b.i32(0)),
+        Value none = b.alu(
+                Op.IOR,
+                b.alu(Op.INE, b.alu(Op.IAND, flags, b.i32(SKIP_AND_CULL)), b.i32(0)),
                 b.alu(Op.IEQ, b.alu(Op.IAND, b.loadVar(s.cullMask), b.i32(0xff)), b.i32(0)));
         Value count = b.alu(Op.BCSEL, none, b.i32(0), b.alu(Op.UDIV, b.bufferSize(s.accel), b.i32(36)));
         Value firstHitStops = b.alu(Op.INE, b.alu(Op.IAND, flags, b.i32(TERMINATE_ON_FIRST_HIT)), b.i32(0));
@@ -225,13 +239,16 @@ final class RayQueries {
 
     private static Value scalar(SpirvToIr t, Instruction i, int operand, int bits) {
         Value v = t.simple(i, t.val(i, t.m.id(i, operand)));
-        if (v.numComponents() != 1 || v.bitSize() != bits) throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + ": operand " + operand + " must be a 32-bit scalar");
+        if (v.numComponents() != 1 || v.bitSize() != bits)
+            throw t.m.module.error(
+                    i, SpirvNames.opcode(i.opcode()) + ": operand " + operand + " must be a 32-bit scalar");
         return v;
     }
 
     private static Value vector(SpirvToIr t, Instruction i, int operand) {
         Value v = t.simple(i, t.val(i, t.m.id(i, operand)));
-        if (v.numComponents() != 3 || v.bitSize() != 32) throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + ": operand " + operand + " must be a vec3");
+        if (v.numComponents() != 3 || v.bitSize() != 32)
+            throw t.m.module.error(i, SpirvNames.opcode(i.opcode()) + ": operand " + operand + " must be a vec3");
         return v;
     }
 }

@@ -28,7 +28,11 @@ public final class SpirvFrontend {
             return t.run();
         } catch (SpirvException e) {
             throw e;
-        } catch (IllegalArgumentException | IllegalStateException | IndexOutOfBoundsException | ClassCastException | NullPointerException e) {
+        } catch (IllegalArgumentException
+                | IllegalStateException
+                | IndexOutOfBoundsException
+                | ClassCastException
+                | NullPointerException e) {
             // the IR builder refusing what a malformed module asked for (an operand of the wrong
             // kind or shape): still the module's fault, reported at the instruction being read
             Instruction at = t != null && t.current != null ? t.current : null;

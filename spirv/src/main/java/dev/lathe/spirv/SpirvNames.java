@@ -33,7 +33,8 @@ public final class SpirvNames {
     private static Map<String, Map<Integer, String>> load() {
         Map<String, Map<Integer, String>> names = new HashMap<>();
         try (InputStream in = SpirvNames.class.getResourceAsStream("grammar-names.tsv")) {
-            if (in == null) throw new IllegalStateException("grammar-names.tsv is missing from the SPIR-V frontend's resources");
+            if (in == null)
+                throw new IllegalStateException("grammar-names.tsv is missing from the SPIR-V frontend's resources");
             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             for (String line; (line = r.readLine()) != null; ) {
                 if (line.isEmpty() || line.startsWith("#")) continue;

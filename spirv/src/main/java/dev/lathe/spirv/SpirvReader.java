@@ -19,23 +19,26 @@ public final class SpirvReader {
 
     public static SpirvModule read(String file, byte[] bytes) {
         if (bytes.length % 4 != 0) {
-            throw new SpirvException(file + ": word 0: the size (" + bytes.length + " bytes) is not a whole number of 32-bit words");
+            throw new SpirvException(
+                    file + ": word 0: the size (" + bytes.length + " bytes) is not a whole number of 32-bit words");
         }
         int n = bytes.length / 4;
         if (n < 5) throw new SpirvException(file + ": word 0: too short for a SPIR-V header (" + n + " words, need 5)");
         boolean little = word(bytes, 0, true) == MAGIC;
         if (!little && word(bytes, 0, false) != MAGIC) {
-            throw new SpirvException(file + ": word 0: not SPIR-V (magic number 0x" + Integer.toHexString(word(bytes, 0, true))
-                    + ", expected 0x07230203)");
+            throw new SpirvException(file + ": word 0: not SPIR-V (magic number 0x"
+                    + Integer.toHexString(word(bytes, 0, true)) + ", expected 0x07230203)");
         }
         int version = word(bytes, 1, little);
         if ((version & 0xff0000ff) != 0 || version < MIN_VERSION || version > MAX_VERSION) {
-            throw new SpirvException(file + ": word 1: unsupported SPIR-V version 0x" + Integer.toHexString(version) + " (1.0 to 1.6 are read)");
+            throw new SpirvException(file + ": word 1: unsupported SPIR-V version 0x" + Integer.toHexString(version)
+                    + " (1.0 to 1.6 are read)");
         }
         long bound = word(bytes, 3, little) & 0xffffffffL;
         // every id is defined by an instruction of at least two words: a bound past that is corrupt
         if (bound == 0 || bound > n) {
-            throw new SpirvException(file + ": word 3: id bound " + bound + " does not fit a module of " + n + " words");
+            throw new SpirvException(
+                    file + ": word 3: id bound " + bound + " does not fit a module of " + n + " words");
         }
         if (word(bytes, 4, little) != 0) throw new SpirvException(file + ": word 4: the reserved header word is not 0");
         List<SpirvModule.Instruction> out = new ArrayList<>();
@@ -43,10 +46,12 @@ public final class SpirvReader {
         while (at < n) {
             int first = word(bytes, at, little);
             int count = first >>> 16, opcode = first & 0xffff;
-            if (count == 0) throw new SpirvException(file + ": word " + at + ": an instruction with word count 0 (opcode " + opcode + ")");
+            if (count == 0)
+                throw new SpirvException(
+                        file + ": word " + at + ": an instruction with word count 0 (opcode " + opcode + ")");
             if (count > n - at) {
-                throw new SpirvException(file + ": word " + at + ": " + SpirvNames.opcode(opcode) + " has " + count + " words, but only "
-                        + (n - at) + " are left");
+                throw new SpirvException(file + ": word " + at + ": " + SpirvNames.opcode(opcode) + " has " + count
+                        + " words, but only " + (n - at) + " are left");
             }
             int[] ops = new int[count - 1];
             for (int k = 1; k < count; k++) ops[k - 1] = word(bytes, at + k, little);

@@ -66,7 +66,15 @@ final class SpirvToIr {
      * (a 3D IR texture whose third coordinate is the sample); an input attachment (a 2D IR
      * texture read at the fragment's own position; multisampled: a 3D one, by sample).
      */
-    enum TextureShape { PLAIN, ARRAY, CUBE, CUBE_ARRAY, MULTISAMPLED, SUBPASS, SUBPASS_MULTISAMPLED }
+    enum TextureShape {
+        PLAIN,
+        ARRAY,
+        CUBE,
+        CUBE_ARRAY,
+        MULTISAMPLED,
+        SUBPASS,
+        SUBPASS_MULTISAMPLED
+    }
 
     final Map<Variable, TextureShape> textureShapes = new HashMap<>();
     /** An output and the local it is written through (an element of it when {@code element >= 0}). */
@@ -91,8 +99,11 @@ final class SpirvToIr {
             case 0 -> Stage.VERTEX;
             case 4 -> Stage.FRAGMENT;
             case 5 -> Stage.COMPUTE;
-            default -> throw mod.error(m.entryPoint, "unsupported OpEntryPoint (" + SpirvNames.of("ExecutionModel", m.executionModel)
-                    + "; vertex, fragment and compute are read)");
+            default ->
+                throw mod.error(
+                        m.entryPoint,
+                        "unsupported OpEntryPoint (" + SpirvNames.of("ExecutionModel", m.executionModel)
+                                + "; vertex, fragment and compute are read)");
         };
         shader = new Shader(stage);
         if (stage == Stage.COMPUTE) shader.setWorkgroupSize(m.localSize[0], m.localSize[1], m.localSize[2]);
@@ -106,7 +117,8 @@ final class SpirvToIr {
         int freeTextures = 32;
         for (Variable v : shader.variables(Variable.Kind.TEXTURE)) freeTextures -= Math.max(1, v.arrayLength());
         int freeBuffers = 32 - shader.variables(Variable.Kind.BUFFER).size();
-        long textureArrays = runTimeArrays.stream().filter(a -> a instanceof TextureArray).count();
+        long textureArrays =
+                runTimeArrays.stream().filter(a -> a instanceof TextureArray).count();
         long bufferArrays = runTimeArrays.size() - textureArrays;
         for (Object a : runTimeArrays) {
             if (a instanceof TextureArray ta) textureArray(ta, (int) Math.max(1, freeTextures / textureArrays));
@@ -115,7 +127,8 @@ final class SpirvToIr {
         // built-in inputs go after the shader's own locations, which are known only now
         for (BuiltinInput bi : builtinInputs) {
             int loc = nextInputLocation();
-            Variable var = shader.addVariable(Variable.input(uniqueName(-1, bi.name()), varType(bi.at(), bi.type()), loc, !isFloat(bi.type())));
+            Variable var = shader.addVariable(
+                    Variable.input(uniqueName(-1, bi.name()), varType(bi.at(), bi.type()), loc, !isFloat(bi.type())));
             pointers.put(bi.id(), new Ptr(new InputPlace(var), bi.type(), List.of()));
         }
         ModuleInfo.Function main = m.functions.get(m.entryFunction);
@@ -234,8 +247,15 @@ final class SpirvToIr {
 
     private VarType varType(Instruction at, SpirvType t) {
         SpirvType s = SpirvType.scalarOf(t);
-        BaseType base = s instanceof SpirvType.Float ? BaseType.FLOAT : s instanceof SpirvType.Bool ? BaseType.BOOL
-                : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : s instanceof SpirvType.Int || s instanceof SpirvType.DevicePointer ? BaseType.UINT : null;
+        BaseType base = s instanceof SpirvType.Float
+                ? BaseType.FLOAT
+                : s instanceof SpirvType.Bool
+                        ? BaseType.BOOL
+                        : s instanceof SpirvType.Int i && i.signed()
+                                ? BaseType.INT
+                                : s instanceof SpirvType.Int || s instanceof SpirvType.DevicePointer
+                                        ? BaseType.UINT
+                                        : null;
         if (base == null) throw mod.error(at, "unsupported variable type " + t);
         return new VarType(base, SpirvType.bits(t), SpirvType.components(t));
     }
@@ -243,7 +263,8 @@ final class SpirvToIr {
     private void global(Instruction v) {
         current = v;
         int id = m.id(v, 1);
-        if (!(m.typeOf(v, m.id(v, 0)) instanceof SpirvType.Pointer pt)) throw mod.error(v, "OpVariable without a pointer type");
+        if (!(m.typeOf(v, m.id(v, 0)) instanceof SpirvType.Pointer pt))
+            throw mod.error(v, "OpVariable without a pointer type");
         SpirvType t = pt.pointee();
         int sc = m.arg(v, 2);
         Integer builtin = m.decoration(id, ModuleInfo.BUILTIN);
@@ -254,7 +275,10 @@ final class SpirvToIr {
                     return;
                 }
                 if (builtin != null && BUILTIN_INPUTS.containsKey(builtin) && shader.stage() != Stage.COMPUTE) {
-                    if (!SpirvType.isSimple(t)) throw mod.error(v, "unsupported OpVariable (" + SpirvNames.of("BuiltIn", builtin) + " of type " + t + ")");
+                    if (!SpirvType.isSimple(t))
+                        throw mod.error(
+                                v,
+                                "unsupported OpVariable (" + SpirvNames.of("BuiltIn", builtin) + " of type " + t + ")");
                     builtinInputs.add(new BuiltinInput(v, id, BUILTIN_INPUTS.get(builtin), t));
                     return;
                 }
@@ -270,97 +294,151 @@ final class SpirvToIr {
                         case 17 -> Intrinsic.LOAD_FRONT_FACE;
                         case 42 -> Intrinsic.LOAD_VERTEX_ID;
                         case 43 -> Intrinsic.LOAD_INSTANCE_ID;
-                        default -> throw mod.error(v, "unsupported OpVariable (input " + SpirvNames.of("BuiltIn", builtin) + ")");
+                        default ->
+                            throw mod.error(
+                                    v, "unsupported OpVariable (input " + SpirvNames.of("BuiltIn", builtin) + ")");
                     };
                     pointers.put(id, new Ptr(new BuiltinPlace(in), t, List.of()));
                     return;
                 }
-                if (shader.stage() == Stage.COMPUTE) throw mod.error(v, "unsupported OpVariable (an Input variable without a compute BuiltIn in a compute shader)");
+                if (shader.stage() == Stage.COMPUTE)
+                    throw mod.error(
+                            v,
+                            "unsupported OpVariable (an Input variable without a compute BuiltIn in a compute shader)");
                 Integer loc = m.decoration(id, ModuleInfo.LOCATION);
                 boolean flat = m.decoration(id, ModuleInfo.FLAT) != null;
                 Place place = inputPlace(v, uniqueName(id, "in"), t, new int[] {loc == null ? 0 : loc}, flat);
                 pointers.put(id, new Ptr(place, t, List.of()));
             }
             case ModuleInfo.OUTPUT -> {
-                if (shader.stage() == Stage.COMPUTE) throw mod.error(v, "unsupported OpVariable (an Output variable in a compute shader)");
+                if (shader.stage() == Stage.COMPUTE)
+                    throw mod.error(v, "unsupported OpVariable (an Output variable in a compute shader)");
                 if (t instanceof SpirvType.Struct st && m.memberDecoration(st.id(), 0, ModuleInfo.BUILTIN) != null) {
                     // gl_PerVertex: member 0 is Position
-                    Variable out = shader.addVariable(Variable.output(uniqueName(-1, "gl_Position"), VarType.f32(4), nextOutputLocation()));
-                    Variable shadow = fn.addLocal(Variable.local(uniqueName(-1, "gl_Position_value"), VarType.f32(4), 0));
+                    Variable out = shader.addVariable(
+                            Variable.output(uniqueName(-1, "gl_Position"), VarType.f32(4), nextOutputLocation()));
+                    Variable shadow =
+                            fn.addLocal(Variable.local(uniqueName(-1, "gl_Position_value"), VarType.f32(4), 0));
                     outputs.add(new OutputCopy(out, shadow, -1));
-                    pointers.put(id, new Ptr(new PerVertexPlace(new LocalPlace(shadow, st.members().get(0))), t, List.of()));
+                    pointers.put(
+                            id,
+                            new Ptr(
+                                    new PerVertexPlace(
+                                            new LocalPlace(shadow, st.members().get(0))),
+                                    t,
+                                    List.of()));
                     return;
                 }
-                if (builtin != null) throw mod.error(v, "unsupported OpVariable (output " + SpirvNames.of("BuiltIn", builtin) + ")");
+                if (builtin != null)
+                    throw mod.error(v, "unsupported OpVariable (output " + SpirvNames.of("BuiltIn", builtin) + ")");
                 Integer loc = m.decoration(id, ModuleInfo.LOCATION);
-                Place place = outputPlace(v, uniqueName(id, "out"), t, new int[] {loc == null ? nextOutputLocation() : loc});
+                Place place =
+                        outputPlace(v, uniqueName(id, "out"), t, new int[] {loc == null ? nextOutputLocation() : loc});
                 pointers.put(id, new Ptr(place, t, List.of()));
             }
             case ModuleInfo.UNIFORM, ModuleInfo.PUSH_CONSTANT, ModuleInfo.STORAGE_BUFFER -> {
                 // an array of blocks (uniform UBO { … } ubo[2]) is one descriptor per element
-                SpirvType.Array blocks = t instanceof SpirvType.Array a && a.element() instanceof SpirvType.Struct ? a : null;
-                SpirvType.RuntimeArray runTimeBlocks = t instanceof SpirvType.RuntimeArray ra && ra.element() instanceof SpirvType.Struct ? ra : null;
-                SpirvType blockType = blocks != null ? blocks.element() : runTimeBlocks != null ? runTimeBlocks.element() : t;
+                SpirvType.Array blocks =
+                        t instanceof SpirvType.Array a && a.element() instanceof SpirvType.Struct ? a : null;
+                SpirvType.RuntimeArray runTimeBlocks =
+                        t instanceof SpirvType.RuntimeArray ra && ra.element() instanceof SpirvType.Struct ? ra : null;
+                SpirvType blockType =
+                        blocks != null ? blocks.element() : runTimeBlocks != null ? runTimeBlocks.element() : t;
                 if (!(blockType instanceof SpirvType.Struct st)) {
                     throw mod.error(v, "unsupported OpVariable (a block of type " + t + ", which is no struct)");
                 }
-                boolean buffer = sc == ModuleInfo.STORAGE_BUFFER || m.decoration(st.id(), ModuleInfo.BUFFER_BLOCK) != null;
+                boolean buffer =
+                        sc == ModuleInfo.STORAGE_BUFFER || m.decoration(st.id(), ModuleInfo.BUFFER_BLOCK) != null;
                 if (buffer) {
                     Integer binding = m.decoration(id, ModuleInfo.BINDING);
                     SpirvType scalar = firstScalar(st);
                     // an unnamed block instance (buffer Data { … };) goes by its block's name
-                    String name = m.names.getOrDefault(id, "").isEmpty() && !m.names.getOrDefault(st.id(), "").isEmpty()
-                            ? uniqueName(-1, m.names.get(st.id()).replaceAll("[^A-Za-z0-9_]", "_")) : uniqueName(id, "buf");
+                    String name = m.names.getOrDefault(id, "").isEmpty()
+                                    && !m.names.getOrDefault(st.id(), "").isEmpty()
+                            ? uniqueName(-1, m.names.get(st.id()).replaceAll("[^A-Za-z0-9_]", "_"))
+                            : uniqueName(id, "buf");
                     if (runTimeBlocks != null) {
                         runTimeArrays.add(new BufferArray(v, id, t, name, st, scalar, binding == null ? 0 : binding));
                         return;
                     }
                     if (blocks == null) {
-                        Variable var = shader.addVariable(Variable.buffer(name, varType(v, scalar), binding == null ? 0 : binding));
+                        Variable var = shader.addVariable(
+                                Variable.buffer(name, varType(v, scalar), binding == null ? 0 : binding));
                         pointers.put(id, new Ptr(new BufferPlace(var, t), t, List.of()));
                         return;
                     }
-                    if (blocks.length() > 32) throw mod.error(v, "unsupported OpVariable (an array of " + Integer.toUnsignedString(blocks.length()) + " buffers; the target has 32)");
+                    if (blocks.length() > 32)
+                        throw mod.error(
+                                v,
+                                "unsupported OpVariable (an array of " + Integer.toUnsignedString(blocks.length())
+                                        + " buffers; the target has 32)");
                     List<Variable> vars = new ArrayList<>();
                     for (int k = 0; k < blocks.length(); k++) {
-                        vars.add(shader.addVariable(Variable.buffer(uniqueName(-1, name + "_" + k), varType(v, scalar), binding == null ? 0 : binding)));
+                        vars.add(shader.addVariable(Variable.buffer(
+                                uniqueName(-1, name + "_" + k), varType(v, scalar), binding == null ? 0 : binding)));
                     }
                     pointers.put(id, new Ptr(new BufferArrayPlace(vars, st), t, List.of()));
                     return;
                 }
                 // a run-time sized array of uniform blocks (descriptor indexing) holds RUN_TIME_UNIFORM_BLOCKS here:
                 // the IR's uniforms have a length, and an index past it is noted as Vulkan's undefined
-                SpirvType placed = runTimeBlocks != null ? new SpirvType.Array(runTimeBlocks.element(), SpirvFrontend.RUN_TIME_UNIFORM_BLOCKS, runTimeBlocks.id()) : t;
+                SpirvType placed = runTimeBlocks != null
+                        ? new SpirvType.Array(
+                                runTimeBlocks.element(), SpirvFrontend.RUN_TIME_UNIFORM_BLOCKS, runTimeBlocks.id())
+                        : t;
                 String block = m.names.getOrDefault(id, "");
                 if (block.isEmpty()) block = m.names.getOrDefault(st.id(), "ubo");
-                pointers.put(id, new Ptr(uniformPlace(v, block.replaceAll("[^A-Za-z0-9_]", "_"), placed, 1), placed, List.of()));
+                pointers.put(
+                        id,
+                        new Ptr(uniformPlace(v, block.replaceAll("[^A-Za-z0-9_]", "_"), placed, 1), placed, List.of()));
             }
             case ModuleInfo.UNIFORM_CONSTANT -> {
-                SpirvType el = t instanceof SpirvType.Array a ? a.element() : t instanceof SpirvType.RuntimeArray ra ? ra.element() : t;
+                SpirvType el = t instanceof SpirvType.Array a
+                        ? a.element()
+                        : t instanceof SpirvType.RuntimeArray ra ? ra.element() : t;
                 if (t instanceof SpirvType.AccelerationStructure) {
                     Integer binding = m.decoration(id, ModuleInfo.BINDING);
-                    Variable var = shader.addVariable(Variable.buffer(uniqueName(id, "accel"), VarType.f32(1), binding == null ? 0 : binding));
+                    Variable var = shader.addVariable(
+                            Variable.buffer(uniqueName(id, "accel"), VarType.f32(1), binding == null ? 0 : binding));
                     pointers.put(id, new Ptr(new AccelPlace(var), t, List.of()));
                     return;
                 }
                 if (el instanceof SpirvType.Sampler) {
-                    pointers.put(id, new Ptr(new SamplerPlace(t instanceof SpirvType.Array a ? a.length() : 0), t, List.of()));
+                    pointers.put(
+                            id,
+                            new Ptr(new SamplerPlace(t instanceof SpirvType.Array a ? a.length() : 0), t, List.of()));
                     return;
                 }
-                SpirvType.Image im = el instanceof SpirvType.SampledImage si ? si.image() : el instanceof SpirvType.Image ii ? ii : null;
+                SpirvType.Image im = el instanceof SpirvType.SampledImage si
+                        ? si.image()
+                        : el instanceof SpirvType.Image ii ? ii : null;
                 if (im == null) throw mod.error(v, "unsupported OpVariable (UniformConstant of type " + t + ")");
                 boolean subpass = im.dim() == 6;
-                if (im.dim() > 3 && !subpass) throw mod.error(v, "unsupported OpTypeImage (" + SpirvNames.of("Dim", im.dim()) + ")");
+                if (im.dim() > 3 && !subpass)
+                    throw mod.error(v, "unsupported OpTypeImage (" + SpirvNames.of("Dim", im.dim()) + ")");
                 if (im.multisampled() && (im.arrayed() || im.usage() == 2 && !subpass)) {
-                    throw mod.error(v, "unsupported OpTypeImage (multisampled " + (im.arrayed() ? "arrays" : "storage images") + ")");
+                    throw mod.error(
+                            v,
+                            "unsupported OpTypeImage (multisampled " + (im.arrayed() ? "arrays" : "storage images")
+                                    + ")");
                 }
                 if (im.arrayed() && (im.usage() == 2 && !subpass || im.dim() > 3)) {
-                    throw mod.error(v, "unsupported OpTypeImage (arrayed " + (im.usage() == 2 ? "storage images" : "images of " + SpirvNames.of("Dim", im.dim())) + ")");
+                    throw mod.error(
+                            v,
+                            "unsupported OpTypeImage (arrayed "
+                                    + (im.usage() == 2
+                                            ? "storage images"
+                                            : "images of " + SpirvNames.of("Dim", im.dim()))
+                                    + ")");
                 }
                 // a layered texture is an IR texture with one more dimension (its layers, a cube's faces, the samples)
-                TextureShape shape = subpass ? (im.multisampled() ? TextureShape.SUBPASS_MULTISAMPLED : TextureShape.SUBPASS)
-                        : im.dim() == 3 ? (im.arrayed() ? TextureShape.CUBE_ARRAY : TextureShape.CUBE)
-                        : im.multisampled() ? TextureShape.MULTISAMPLED : im.arrayed() ? TextureShape.ARRAY : TextureShape.PLAIN;
+                TextureShape shape = subpass
+                        ? (im.multisampled() ? TextureShape.SUBPASS_MULTISAMPLED : TextureShape.SUBPASS)
+                        : im.dim() == 3
+                                ? (im.arrayed() ? TextureShape.CUBE_ARRAY : TextureShape.CUBE)
+                                : im.multisampled()
+                                        ? TextureShape.MULTISAMPLED
+                                        : im.arrayed() ? TextureShape.ARRAY : TextureShape.PLAIN;
                 if ((shape == TextureShape.CUBE || shape == TextureShape.CUBE_ARRAY) && im.usage() == 2) {
                     throw mod.error(v, "unsupported OpTypeImage (cube storage images)");
                 }
@@ -372,15 +450,23 @@ final class SpirvToIr {
                 if (dims > 3) throw mod.error(v, "unsupported OpTypeImage (arrayed 3D images)");
                 TextureDim dim = dims == 1 ? TextureDim.D1 : dims == 2 ? TextureDim.D2 : TextureDim.D3;
                 SpirvType s = im.sampled();
-                BaseType base = s instanceof SpirvType.Float ? BaseType.FLOAT : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : BaseType.UINT;
+                BaseType base = s instanceof SpirvType.Float
+                        ? BaseType.FLOAT
+                        : s instanceof SpirvType.Int i && i.signed() ? BaseType.INT : BaseType.UINT;
                 int binding = m.decoration(id, ModuleInfo.BINDING) == null ? 0 : m.decoration(id, ModuleInfo.BINDING);
                 String name = uniqueName(id, im.usage() == 2 && !subpass ? "img" : "tex");
-                if (subpass && shader.stage() != Stage.FRAGMENT) throw mod.error(v, "an input attachment (" + SpirvNames.of("Dim", 6) + ") outside a fragment shader");
+                if (subpass && shader.stage() != Stage.FRAGMENT)
+                    throw mod.error(
+                            v, "an input attachment (" + SpirvNames.of("Dim", 6) + ") outside a fragment shader");
                 if (im.usage() == 2 && !subpass) {
-                    if (t instanceof SpirvType.Array || t instanceof SpirvType.RuntimeArray) throw mod.error(v, "unsupported OpVariable (an array of storage images)");
+                    if (t instanceof SpirvType.Array || t instanceof SpirvType.RuntimeArray)
+                        throw mod.error(v, "unsupported OpVariable (an array of storage images)");
                     ImageFormat format = im.format() == 0 ? ImageFormat.full(base) : ImageFormat.ofSpirv(im.format());
-                    if (format == null) throw mod.error(v, "unsupported OpTypeImage (" + SpirvNames.of("ImageFormat", im.format()) + ")");
-                    if (format.base() != base) throw mod.error(v, "OpTypeImage: format " + format.spelling() + " on a " + s + " image");
+                    if (format == null)
+                        throw mod.error(
+                                v, "unsupported OpTypeImage (" + SpirvNames.of("ImageFormat", im.format()) + ")");
+                    if (format.base() != base)
+                        throw mod.error(v, "OpTypeImage: format " + format.spelling() + " on a " + s + " image");
                     Variable var = shader.addVariable(Variable.image(name, dim, format, binding));
                     pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
                     return;
@@ -396,13 +482,16 @@ final class SpirvToIr {
                     pointers.put(id, new Ptr(new TexturePlace(var), t, List.of()));
                     return;
                 }
-                if (a.length() > 32) throw mod.error(v, "unsupported OpVariable (an array of " + a.length() + " textures; the target has 32)");
+                if (a.length() > 32)
+                    throw mod.error(
+                            v, "unsupported OpVariable (an array of " + a.length() + " textures; the target has 32)");
                 textureArray(array, a.length());
             }
             case ModuleInfo.PRIVATE -> pointers.put(id, new Ptr(localPlace(v, id, t), t, List.of()));
             case ModuleInfo.WORKGROUP -> {
                 // shared memory: the same places as a local, made of shared variables
-                if (shader.stage() != Stage.COMPUTE) throw mod.error(v, "unsupported OpVariable (Workgroup storage outside a compute shader)");
+                if (shader.stage() != Stage.COMPUTE)
+                    throw mod.error(v, "unsupported OpVariable (Workgroup storage outside a compute shader)");
                 workgroup = true;
                 try {
                     pointers.put(id, new Ptr(localPlace(v, id, t), t, List.of()));
@@ -426,7 +515,12 @@ final class SpirvToIr {
                 Integer ml = m.memberDecoration(st.id(), k, ModuleInfo.LOCATION);
                 if (ml != null) loc[0] = ml;
                 boolean mflat = flat || m.memberDecoration(st.id(), k, ModuleInfo.FLAT) != null;
-                members.add(inputPlace(v, uniqueName(-1, name + "_" + memberName(st, k)), st.members().get(k), loc, mflat));
+                members.add(inputPlace(
+                        v,
+                        uniqueName(-1, name + "_" + memberName(st, k)),
+                        st.members().get(k),
+                        loc,
+                        mflat));
             }
             return new StructPlace(st, members);
         }
@@ -435,7 +529,9 @@ final class SpirvToIr {
             int n = t instanceof SpirvType.Matrix mx ? mx.count() : ((SpirvType.Array) t).length();
             if (n > 32) throw mod.error(v, "unsupported OpVariable (an input array of " + n + " elements)");
             List<Variable> vars = new ArrayList<>();
-            for (int k = 0; k < n; k++) vars.add(shader.addVariable(Variable.input(uniqueName(-1, name + "_" + k), varType(v, e), loc[0]++, flat || !isFloat(e))));
+            for (int k = 0; k < n; k++)
+                vars.add(shader.addVariable(
+                        Variable.input(uniqueName(-1, name + "_" + k), varType(v, e), loc[0]++, flat || !isFloat(e))));
             return new InputListPlace(vars);
         }
         if (!SpirvType.isSimple(t)) throw mod.error(v, "unsupported OpVariable (an input of type " + t + ")");
@@ -453,7 +549,11 @@ final class SpirvToIr {
             for (int k = 0; k < st.members().size(); k++) {
                 Integer ml = m.memberDecoration(st.id(), k, ModuleInfo.LOCATION);
                 if (ml != null) loc[0] = ml;
-                members.add(outputPlace(v, uniqueName(-1, name + "_" + memberName(st, k)), st.members().get(k), loc));
+                members.add(outputPlace(
+                        v,
+                        uniqueName(-1, name + "_" + memberName(st, k)),
+                        st.members().get(k),
+                        loc));
             }
             return new StructPlace(st, members);
         }
@@ -463,7 +563,10 @@ final class SpirvToIr {
             if (n > 32) throw mod.error(v, "unsupported OpVariable (an output array of " + n + " elements)");
             Variable shadow = fn.addLocal(Variable.local(uniqueName(-1, name + "_value"), varType(v, e), n));
             for (int k = 0; k < n; k++) {
-                outputs.add(new OutputCopy(shader.addVariable(Variable.output(uniqueName(-1, name + "_" + k), varType(v, e), loc[0]++)), shadow, k));
+                outputs.add(new OutputCopy(
+                        shader.addVariable(Variable.output(uniqueName(-1, name + "_" + k), varType(v, e), loc[0]++)),
+                        shadow,
+                        k));
             }
             return new LocalPlace(shadow, t);
         }
@@ -475,7 +578,10 @@ final class SpirvToIr {
     }
 
     private String memberName(SpirvType.Struct st, int k) {
-        return m.memberNames.getOrDefault(st.id(), Map.of()).getOrDefault(k, "m" + k).replaceAll("[^A-Za-z0-9_]", "_");
+        return m.memberNames
+                .getOrDefault(st.id(), Map.of())
+                .getOrDefault(k, "m" + k)
+                .replaceAll("[^A-Za-z0-9_]", "_");
     }
 
     private static boolean isFloat(SpirvType t) {
@@ -485,7 +591,8 @@ final class SpirvToIr {
     /** The slots of a uniform type that holds no struct. */
     private static int slots(SpirvType t) {
         if (t instanceof SpirvType.Matrix mx) return mx.count();
-        if (t instanceof SpirvType.Array a) return (int) Math.min((long) a.length() * slots(a.element()), Integer.MAX_VALUE);
+        if (t instanceof SpirvType.Array a)
+            return (int) Math.min((long) a.length() * slots(a.element()), Integer.MAX_VALUE);
         return 1;
     }
 
@@ -503,12 +610,14 @@ final class SpirvToIr {
         if (t instanceof SpirvType.Struct st) {
             List<Place> members = new ArrayList<>();
             for (int k = 0; k < st.members().size(); k++) {
-                members.add(uniformPlace(v, name + "_" + memberName(st, k), st.members().get(k), times));
+                members.add(uniformPlace(
+                        v, name + "_" + memberName(st, k), st.members().get(k), times));
             }
             return new UniformStructPlace(st, members);
         }
         if (t instanceof SpirvType.Array ar && holdsStruct(ar.element())) {
-            if ((long) times * ar.length() > MAX_UNIFORM_SLOTS) throw mod.error(v, "unsupported OpVariable (a uniform array of " + ar.length() + " structs)");
+            if ((long) times * ar.length() > MAX_UNIFORM_SLOTS)
+                throw mod.error(v, "unsupported OpVariable (a uniform array of " + ar.length() + " structs)");
             return new UniformArrayPlace(ar, uniformPlace(v, name, ar.element(), times * ar.length()));
         }
         SpirvType leaf = t;
@@ -520,7 +629,10 @@ final class SpirvToIr {
         long n = (long) slots(t) * times;
         if (n > MAX_UNIFORM_SLOTS) throw mod.error(v, "unsupported OpVariable (a uniform of " + n + " vectors)");
         int len = SpirvType.isSimple(t) && times == 1 ? 0 : (int) n;
-        return new UniformPlace(shader.addVariable(Variable.uniform(uniqueName(-1, name), varType(v, leaf), len, shader.nextUniformLocation())), t);
+        return new UniformPlace(
+                shader.addVariable(
+                        Variable.uniform(uniqueName(-1, name), varType(v, leaf), len, shader.nextUniformLocation())),
+                t);
     }
 
     /** a + b on 32-bit indices, folded when both are constants (so vars_to_ssa sees constant indices). */
@@ -579,8 +691,11 @@ final class SpirvToIr {
         VarType t = var.type();
         int comps = component ? 1 : t.components();
         if (x.bitSize() != t.bitSize() || x.numComponents() != comps) {
-            throw mod.error(at, SpirvNames.opcode(at.opcode()) + " stores a " + x.numComponents() + "-component " + x.bitSize() + "-bit value where "
-                    + (component ? "a component of " : "") + "its variable holds " + (component ? t.scalarName() : t));
+            throw mod.error(
+                    at,
+                    SpirvNames.opcode(at.opcode()) + " stores a " + x.numComponents() + "-component " + x.bitSize()
+                            + "-bit value where " + (component ? "a component of " : "") + "its variable holds "
+                            + (component ? t.scalarName() : t));
         }
         return x;
     }
@@ -597,8 +712,16 @@ final class SpirvToIr {
         int stride = slots(e);
         if (path.isEmpty()) {
             checkLeaves(at, t, "OpStore");
-            if (!(val instanceof Val.Composite c) || c.members().size() != n) throw mod.error(at, "storing a value that is no " + t);
-            for (int k = 0; k < n; k++) storeSlots(at, var, e, plus(slot, b.i32(k * stride)), List.of(), c.members().get(k));
+            if (!(val instanceof Val.Composite c) || c.members().size() != n)
+                throw mod.error(at, "storing a value that is no " + t);
+            for (int k = 0; k < n; k++)
+                storeSlots(
+                        at,
+                        var,
+                        e,
+                        plus(slot, b.i32(k * stride)),
+                        List.of(),
+                        c.members().get(k));
             return;
         }
         Value next = plus(slot, times(index(path.get(0)), stride));
@@ -646,10 +769,18 @@ final class SpirvToIr {
      * interpreter takes them from {@code --input} and the backend reads them as any input.
      */
     private static final Map<Integer, String> BUILTIN_INPUTS = Map.ofEntries(
-            Map.entry(16, "gl_PointCoord"), Map.entry(7, "gl_PrimitiveID"), Map.entry(9, "gl_Layer"),
-            Map.entry(10, "gl_ViewportIndex"), Map.entry(18, "gl_SampleID"), Map.entry(19, "gl_SamplePosition"),
-            Map.entry(4424, "gl_BaseVertex"), Map.entry(4425, "gl_BaseInstance"), Map.entry(4426, "gl_DrawID"),
-            Map.entry(4440, "gl_ViewIndex"), Map.entry(4444, "gl_ShadingRateEXT"), Map.entry(5286, "gl_BaryCoordEXT"),
+            Map.entry(16, "gl_PointCoord"),
+            Map.entry(7, "gl_PrimitiveID"),
+            Map.entry(9, "gl_Layer"),
+            Map.entry(10, "gl_ViewportIndex"),
+            Map.entry(18, "gl_SampleID"),
+            Map.entry(19, "gl_SamplePosition"),
+            Map.entry(4424, "gl_BaseVertex"),
+            Map.entry(4425, "gl_BaseInstance"),
+            Map.entry(4426, "gl_DrawID"),
+            Map.entry(4440, "gl_ViewIndex"),
+            Map.entry(4444, "gl_ShadingRateEXT"),
+            Map.entry(5286, "gl_BaryCoordEXT"),
             Map.entry(5287, "gl_BaryCoordNoPerspEXT"));
 
     private record BuiltinInput(Instruction at, int id, String name, SpirvType type) {}
@@ -660,11 +791,25 @@ final class SpirvToIr {
      * other textures leave free (the target has 32), shared among such arrays; an index past
      * the end reads the last element, as the IR's texture instructions define it.
      */
-    private record TextureArray(Instruction at, int id, SpirvType type, String name, TextureDim dim, BaseType base, int binding,
-                                TextureShape shape) {}
+    private record TextureArray(
+            Instruction at,
+            int id,
+            SpirvType type,
+            String name,
+            TextureDim dim,
+            BaseType base,
+            int binding,
+            TextureShape shape) {}
 
     /** An array of buffer blocks, made once its length is known (run-time sized ones share the free buffer slots). */
-    private record BufferArray(Instruction at, int id, SpirvType type, String name, SpirvType.Struct block, SpirvType scalar, int binding) {}
+    private record BufferArray(
+            Instruction at,
+            int id,
+            SpirvType type,
+            String name,
+            SpirvType.Struct block,
+            SpirvType scalar,
+            int binding) {}
 
     /** Run-time sized descriptor arrays ({@link TextureArray}, {@link BufferArray}) waiting for their lengths. */
     private final List<Object> runTimeArrays = new ArrayList<>();
@@ -678,7 +823,8 @@ final class SpirvToIr {
     private void bufferArray(BufferArray a, int length) {
         List<Variable> vars = new ArrayList<>();
         for (int k = 0; k < length; k++) {
-            vars.add(shader.addVariable(Variable.buffer(uniqueName(-1, a.name() + "_" + k), varType(a.at(), a.scalar()), a.binding())));
+            vars.add(shader.addVariable(
+                    Variable.buffer(uniqueName(-1, a.name() + "_" + k), varType(a.at(), a.scalar()), a.binding())));
         }
         pointers.put(a.id(), new Ptr(new BufferArrayPlace(vars, a.block()), a.type(), List.of()));
     }
@@ -699,7 +845,8 @@ final class SpirvToIr {
 
     private SpirvType firstScalar(SpirvType t) {
         while (true) {
-            if (t instanceof SpirvType.Struct s && !s.members().isEmpty()) t = s.members().get(0);
+            if (t instanceof SpirvType.Struct s && !s.members().isEmpty())
+                t = s.members().get(0);
             else if (t instanceof SpirvType.Array a) t = a.element();
             else if (t instanceof SpirvType.RuntimeArray a) t = a.element();
             else if (t instanceof SpirvType.Matrix mx) t = mx.column();
@@ -709,7 +856,8 @@ final class SpirvToIr {
 
     /** A function or private variable: an IR local, or for a struct one place per member. */
     private Place localPlace(Instruction at, int id, SpirvType t) {
-        if (t instanceof SpirvType.RayQuery) return new RayQueryPlace(new RayQueries.State(this, uniqueName(id, "ray_query")));
+        if (t instanceof SpirvType.RayQuery)
+            return new RayQueryPlace(new RayQueries.State(this, uniqueName(id, "ray_query")));
         if (t instanceof SpirvType.Struct st) {
             List<Place> ms = new ArrayList<>();
             for (SpirvType mt : st.members()) ms.add(localPlace(at, id, mt));
@@ -718,7 +866,9 @@ final class SpirvToIr {
         if (t instanceof SpirvType.Array ar && ar.element() instanceof SpirvType.Struct st) {
             List<Variable> ms = new ArrayList<>();
             for (SpirvType mt : st.members()) {
-                if (!SpirvType.isSimple(mt)) throw mod.error(at, "unsupported OpVariable (an array of structs with a member of type " + mt + ")");
+                if (!SpirvType.isSimple(mt))
+                    throw mod.error(
+                            at, "unsupported OpVariable (an array of structs with a member of type " + mt + ")");
                 VarType vt = varType(at, mt);
                 ms.add(newVariable(uniqueName(id, "v"), vt, ar.length()));
             }
@@ -738,9 +888,11 @@ final class SpirvToIr {
         } else if (t instanceof SpirvType.Array ar && !holdsStruct(ar)) {
             // arrays of arrays and of matrices: one array of their scalars or vectors, in order
             SpirvType leaf = ar.element();
-            while (!SpirvType.isSimple(leaf)) leaf = leaf instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) leaf).element();
+            while (!SpirvType.isSimple(leaf))
+                leaf = leaf instanceof SpirvType.Matrix mx ? mx.column() : ((SpirvType.Array) leaf).element();
             vt = varType(at, leaf);
-            if (slots(t) > MAX_UNIFORM_SLOTS) throw mod.error(at, "unsupported OpVariable (an array of " + slots(t) + " elements)");
+            if (slots(t) > MAX_UNIFORM_SLOTS)
+                throw mod.error(at, "unsupported OpVariable (an array of " + slots(t) + " elements)");
             len = slots(t);
         } else {
             throw mod.error(at, "unsupported OpVariable (a local of type " + t + ")");
@@ -758,7 +910,9 @@ final class SpirvToIr {
     }
 
     private void storeOutputs() {
-        for (OutputCopy o : outputs) b.storeOutput(o.output(), o.element() < 0 ? b.loadVar(o.shadow()) : b.loadVar(o.shadow(), b.i32(o.element())));
+        for (OutputCopy o : outputs)
+            b.storeOutput(
+                    o.output(), o.element() < 0 ? b.loadVar(o.shadow()) : b.loadVar(o.shadow(), b.i32(o.element())));
     }
 
     // ---- loads and stores ---------------------------------------------------------------------
@@ -771,13 +925,15 @@ final class SpirvToIr {
         Place place = p.place();
         List<Object> path = p.path();
         if (place instanceof PerVertexPlace pv) {
-            if (path.isEmpty() || !Integer.valueOf(0).equals(path.get(0))) throw mod.error(at, "unsupported OpLoad (gl_PerVertex other than Position)");
+            if (path.isEmpty() || !Integer.valueOf(0).equals(path.get(0)))
+                throw mod.error(at, "unsupported OpLoad (gl_PerVertex other than Position)");
             return load(at, new Ptr(pv.position(), p.type(), path.subList(1, path.size())));
         }
         if (place instanceof StructArrayPlace sa) {
             if (path.isEmpty()) {
                 List<Val> elems = new ArrayList<>();
-                for (int e = 0; e < sa.type().length(); e++) elems.add(load(at, new Ptr(place, sa.element(), List.of(e))));
+                for (int e = 0; e < sa.type().length(); e++)
+                    elems.add(load(at, new Ptr(place, sa.element(), List.of(e))));
                 return new Val.Composite(elems);
             }
             Value idx = index(path.get(0));
@@ -792,7 +948,9 @@ final class SpirvToIr {
         if (place instanceof StructPlace sp) {
             if (path.isEmpty()) {
                 List<Val> parts = new ArrayList<>();
-                for (int k = 0; k < sp.members().size(); k++) parts.add(load(at, new Ptr(sp.members().get(k), sp.type().members().get(k), List.of())));
+                for (int k = 0; k < sp.members().size(); k++)
+                    parts.add(load(
+                            at, new Ptr(sp.members().get(k), sp.type().members().get(k), List.of())));
                 return new Val.Composite(parts);
             }
             int k = memberIndex(at, path.get(0), sp.members().size());
@@ -817,7 +975,12 @@ final class SpirvToIr {
                 // a run-time index: select among the elements
                 Value idx = (Value) path.get(0);
                 picked = b.loadInput(il.vars().get(0));
-                for (int k = 1; k < il.vars().size(); k++) picked = b.alu(Op.BCSEL, b.alu(Op.IEQ, idx, b.i32(k)), b.loadInput(il.vars().get(k)), picked);
+                for (int k = 1; k < il.vars().size(); k++)
+                    picked = b.alu(
+                            Op.BCSEL,
+                            b.alu(Op.IEQ, idx, b.i32(k)),
+                            b.loadInput(il.vars().get(k)),
+                            picked);
             }
             return component(picked, path.subList(1, path.size()));
         }
@@ -830,7 +993,9 @@ final class SpirvToIr {
             Value v = b.sysval(bp.intrinsic());
             return component(v, path);
         }
-        if (place instanceof UniformPlace || place instanceof UniformStructPlace || place instanceof UniformArrayPlace) {
+        if (place instanceof UniformPlace
+                || place instanceof UniformStructPlace
+                || place instanceof UniformArrayPlace) {
             return loadUniform(at, place, path, null);
         }
         if (place instanceof BufferPlace bp) return loadMemory(at, new Memory(bp.var(), null), address(at, p));
@@ -853,11 +1018,13 @@ final class SpirvToIr {
 
     /** What a place is, in words, for messages. */
     static String describe(Place place) {
-        if (place instanceof LocalPlace || place instanceof StructPlace || place instanceof StructArrayPlace) return "a variable";
+        if (place instanceof LocalPlace || place instanceof StructPlace || place instanceof StructArrayPlace)
+            return "a variable";
         if (place instanceof InputPlace || place instanceof InputListPlace) return "an input";
         if (place instanceof BuiltinPlace || place instanceof SubgroupPlace) return "a built-in";
         if (place instanceof PerVertexPlace) return "gl_PerVertex";
-        if (place instanceof UniformPlace || place instanceof UniformStructPlace || place instanceof UniformArrayPlace) return "a uniform block";
+        if (place instanceof UniformPlace || place instanceof UniformStructPlace || place instanceof UniformArrayPlace)
+            return "a uniform block";
         if (place instanceof BufferPlace) return "a buffer";
         if (place instanceof BufferArrayPlace) return "an array of buffers";
         if (place instanceof DevicePlace) return "device memory";
@@ -870,7 +1037,8 @@ final class SpirvToIr {
     }
 
     private int memberIndex(Instruction at, Object idx, int n) {
-        if (!(idx instanceof Integer k) || k < 0 || k >= n) throw mod.error(at, "a struct member index must be a constant in range");
+        if (!(idx instanceof Integer k) || k < 0 || k >= n)
+            throw mod.error(at, "a struct member index must be a constant in range");
         return k;
     }
 
@@ -886,7 +1054,8 @@ final class SpirvToIr {
      * there.
      */
     Value extract(Value v, Object idx) {
-        if (idx instanceof Integer k) return k >= 0 && k < v.numComponents() ? b.channel(v, k) : b.undef(1, v.bitSize());
+        if (idx instanceof Integer k)
+            return k >= 0 && k < v.numComponents() ? b.channel(v, k) : b.undef(1, v.bitSize());
         // a run-time index: select among the components
         Value i = (Value) idx;
         Value r = b.channel(v, 0);
@@ -904,14 +1073,30 @@ final class SpirvToIr {
         }
         if (place instanceof StructArrayPlace sa) {
             if (path.isEmpty()) {
-                if (!(val instanceof Val.Composite c) || c.members().size() != sa.type().length()) throw mod.error(at, "storing a value that is no such array");
-                for (int e = 0; e < c.members().size(); e++) store(at, new Ptr(place, sa.element(), List.of(e)), c.members().get(e));
+                if (!(val instanceof Val.Composite c)
+                        || c.members().size() != sa.type().length())
+                    throw mod.error(at, "storing a value that is no such array");
+                for (int e = 0; e < c.members().size(); e++)
+                    store(
+                            at,
+                            new Ptr(place, sa.element(), List.of(e)),
+                            c.members().get(e));
                 return;
             }
             Value idx = index(path.get(0));
             if (path.size() == 1) {
-                if (!(val instanceof Val.Composite c) || c.members().size() != sa.members().size()) throw mod.error(at, "storing a value that is no such struct");
-                for (int k = 0; k < sa.members().size(); k++) b.storeVar(sa.members().get(k), idx, fitting(at, simple(at, c.members().get(k)), sa.members().get(k), false));
+                if (!(val instanceof Val.Composite c)
+                        || c.members().size() != sa.members().size())
+                    throw mod.error(at, "storing a value that is no such struct");
+                for (int k = 0; k < sa.members().size(); k++)
+                    b.storeVar(
+                            sa.members().get(k),
+                            idx,
+                            fitting(
+                                    at,
+                                    simple(at, c.members().get(k)),
+                                    sa.members().get(k),
+                                    false));
                 return;
             }
             int k = memberIndex(at, path.get(1), sa.members().size());
@@ -923,8 +1108,14 @@ final class SpirvToIr {
         }
         if (place instanceof StructPlace sp) {
             if (path.isEmpty()) {
-                if (!(val instanceof Val.Composite c) || c.members().size() != sp.members().size()) throw mod.error(at, "storing a value that is no such struct");
-                for (int k = 0; k < sp.members().size(); k++) store(at, new Ptr(sp.members().get(k), sp.type().members().get(k), List.of()), c.members().get(k));
+                if (!(val instanceof Val.Composite c)
+                        || c.members().size() != sp.members().size())
+                    throw mod.error(at, "storing a value that is no such struct");
+                for (int k = 0; k < sp.members().size(); k++)
+                    store(
+                            at,
+                            new Ptr(sp.members().get(k), sp.type().members().get(k), List.of()),
+                            c.members().get(k));
                 return;
             }
             int k = memberIndex(at, path.get(0), sp.members().size());
@@ -976,8 +1167,15 @@ final class SpirvToIr {
 
     /** The pointer into element {@code k} of an array of buffers that {@code p} goes through. */
     private Ptr bufferElement(Instruction at, BufferArrayPlace ba, int k, Ptr p) {
-        if (k < 0 || k >= ba.vars().size()) throw mod.error(at, "buffer array element " + k + " out of range (the array has " + ba.vars().size() + ")");
-        return new Ptr(new BufferPlace(ba.vars().get(k), ba.block()), p.type(), p.path().subList(1, p.path().size()));
+        if (k < 0 || k >= ba.vars().size())
+            throw mod.error(
+                    at,
+                    "buffer array element " + k + " out of range (the array has "
+                            + ba.vars().size() + ")");
+        return new Ptr(
+                new BufferPlace(ba.vars().get(k), ba.block()),
+                p.type(),
+                p.path().subList(1, p.path().size()));
     }
 
     /**
@@ -986,11 +1184,17 @@ final class SpirvToIr {
      * buffer ends before it.
      */
     Value arrayLength(Instruction at, Ptr p, int member) {
-        if (p.place() instanceof BufferArrayPlace ba && p.path().size() == 1 && p.path().get(0) instanceof Integer k) {
+        if (p.place() instanceof BufferArrayPlace ba
+                && p.path().size() == 1
+                && p.path().get(0) instanceof Integer k) {
             p = bufferElement(at, ba, k, p);
         }
-        if (!(p.place() instanceof BufferPlace bp) || !p.path().isEmpty() || !(bp.root() instanceof SpirvType.Struct st)
-                || member < 0 || member >= st.members().size() || !(st.members().get(member) instanceof SpirvType.RuntimeArray ra)) {
+        if (!(p.place() instanceof BufferPlace bp)
+                || !p.path().isEmpty()
+                || !(bp.root() instanceof SpirvType.Struct st)
+                || member < 0
+                || member >= st.members().size()
+                || !(st.members().get(member) instanceof SpirvType.RuntimeArray ra)) {
             throw mod.error(at, "unsupported OpArrayLength (only of a run-time array member of a buffer block)");
         }
         Integer o = m.memberDecoration(st.id(), member, ModuleInfo.OFFSET);
@@ -1016,7 +1220,9 @@ final class SpirvToIr {
         }
         if (place instanceof ImageTexelPlace it) {
             if (it.var().format() != ImageFormat.R32UI && it.var().format() != ImageFormat.R32I) {
-                throw mod.error(at, "unsupported atomic (on a " + it.var().format().spelling() + " image; only r32ui and r32i)");
+                throw mod.error(
+                        at,
+                        "unsupported atomic (on a " + it.var().format().spelling() + " image; only r32ui and r32i)");
             }
             return b.atomic(op, it.var(), it.coord(), compare, data);
         }
@@ -1025,22 +1231,28 @@ final class SpirvToIr {
         }
         if (place instanceof BufferPlace bp) {
             BufAddr a = address(at, p);
-            if (!(a.type() instanceof SpirvType.Int i) || i.width() != 32) throw mod.error(at, "unsupported atomic (on " + a.type() + "; only 32-bit integers)");
+            if (!(a.type() instanceof SpirvType.Int i) || i.width() != 32)
+                throw mod.error(at, "unsupported atomic (on " + a.type() + "; only 32-bit integers)");
             return b.atomic(op, bp.var(), a.off(), compare, data);
         }
         if (place instanceof LocalPlace lp && lp.var().kind() == Variable.Kind.SHARED) {
             SpirvType t = lp.type();
             Value slot = b.i32(0);
             for (Object idx : path) {
-                if (!(t instanceof SpirvType.Array ar)) throw mod.error(at, "unsupported atomic (on a vector or matrix component in shared memory)");
+                if (!(t instanceof SpirvType.Array ar))
+                    throw mod.error(at, "unsupported atomic (on a vector or matrix component in shared memory)");
                 slot = plus(slot, times(index(idx), slots(ar.element())));
                 t = ar.element();
             }
-            if (!(t instanceof SpirvType.Int i) || i.width() != 32) throw mod.error(at, "unsupported atomic (on " + t + "; only 32-bit integers)");
+            if (!(t instanceof SpirvType.Int i) || i.width() != 32)
+                throw mod.error(at, "unsupported atomic (on " + t + "; only 32-bit integers)");
             return b.atomic(op, lp.var(), lp.var().isArray() ? slot : null, compare, data);
         }
-        throw mod.error(at, "unsupported atomic (on " + (place instanceof LocalPlace ? "function or private memory" : describe(place))
-                + "; atomics work on buffers and shared memory)");
+        throw mod.error(
+                at,
+                "unsupported atomic (on "
+                        + (place instanceof LocalPlace ? "function or private memory" : describe(place))
+                        + "; atomics work on buffers and shared memory)");
     }
 
     Value insert(Value v, Object idx, Value x) {
@@ -1127,7 +1339,8 @@ final class SpirvToIr {
             for (SpirvType mt : s.members()) n += leaves(mt);
             return (int) Math.min(n, Integer.MAX_VALUE);
         }
-        if (t instanceof SpirvType.Array a) return (int) Math.min((long) a.length() * leaves(a.element()), Integer.MAX_VALUE);
+        if (t instanceof SpirvType.Array a)
+            return (int) Math.min((long) a.length() * leaves(a.element()), Integer.MAX_VALUE);
         if (t instanceof SpirvType.Matrix mx) return mx.count();
         if (t instanceof SpirvType.RuntimeArray) return Integer.MAX_VALUE;
         return 1;
@@ -1135,8 +1348,13 @@ final class SpirvToIr {
 
     private void checkLeaves(Instruction at, SpirvType t, String what) {
         if (leaves(t) > MAX_AGGREGATE_LEAVES) {
-            throw mod.error(at, "unsupported " + what + " (a whole " + (t instanceof SpirvType.RuntimeArray ? "run-time array" : "aggregate of more than "
-                    + MAX_AGGREGATE_LEAVES + " scalars and vectors") + " in a buffer)");
+            throw mod.error(
+                    at,
+                    "unsupported " + what + " (a whole "
+                            + (t instanceof SpirvType.RuntimeArray
+                                    ? "run-time array"
+                                    : "aggregate of more than " + MAX_AGGREGATE_LEAVES + " scalars and vectors")
+                            + " in a buffer)");
         }
     }
 
@@ -1148,20 +1366,27 @@ final class SpirvToIr {
             for (int k = 0; k < st.members().size(); k++) {
                 Integer o = m.memberDecoration(st.id(), k, ModuleInfo.OFFSET);
                 if (o == null) throw mod.error(at, "unsupported buffer layout (member " + k + " has no Offset)");
-                out.add(new BufAddr(b.alu(Op.IADD, a.off(), b.i32(o)), st.members().get(k), m.memberDecoration(st.id(), k, ModuleInfo.MATRIX_STRIDE),
-                        m.memberDecoration(st.id(), k, ModuleInfo.ROW_MAJOR) != null, 0));
+                out.add(new BufAddr(
+                        b.alu(Op.IADD, a.off(), b.i32(o)),
+                        st.members().get(k),
+                        m.memberDecoration(st.id(), k, ModuleInfo.MATRIX_STRIDE),
+                        m.memberDecoration(st.id(), k, ModuleInfo.ROW_MAJOR) != null,
+                        0));
             }
         } else if (t instanceof SpirvType.Array ar) {
             int stride = arrayStride(at, t);
             for (int e = 0; e < ar.length(); e++) {
-                out.add(new BufAddr(b.alu(Op.IADD, a.off(), b.i32(e * stride)), ar.element(), a.matrixStride(), a.rowMajor(), 0));
+                out.add(new BufAddr(
+                        b.alu(Op.IADD, a.off(), b.i32(e * stride)), ar.element(), a.matrixStride(), a.rowMajor(), 0));
             }
         } else if (t instanceof SpirvType.Matrix mx) {
             int ms = matrixStride(at, a.matrixStride());
             int comp = SpirvType.bits(mx.column()) / 8;
             for (int c = 0; c < mx.count(); c++) {
-                out.add(a.rowMajor() ? new BufAddr(b.alu(Op.IADD, a.off(), b.i32(c * comp)), mx.column(), null, false, ms)
-                        : new BufAddr(b.alu(Op.IADD, a.off(), b.i32(c * ms)), mx.column(), null, false, 0));
+                out.add(
+                        a.rowMajor()
+                                ? new BufAddr(b.alu(Op.IADD, a.off(), b.i32(c * comp)), mx.column(), null, false, ms)
+                                : new BufAddr(b.alu(Op.IADD, a.off(), b.i32(c * ms)), mx.column(), null, false, 0));
             }
         } else {
             throw mod.error(at, "unsupported buffer access (a whole " + t + ")");
@@ -1183,7 +1408,11 @@ final class SpirvToIr {
             Value[] comps = new Value[n];
             SpirvType e = ((SpirvType.Vector) t).element();
             for (int k = 0; k < n; k++) {
-                comps[k] = ((Val.Simple) loadMemory(at, mem, new BufAddr(b.alu(Op.IADD, a.off(), b.i32(k * a.vecStride())), e, null, false, 0))).value();
+                comps[k] = ((Val.Simple) loadMemory(
+                                at,
+                                mem,
+                                new BufAddr(b.alu(Op.IADD, a.off(), b.i32(k * a.vecStride())), e, null, false, 0)))
+                        .value();
             }
             return new Val.Simple(b.vec(comps));
         }
@@ -1209,8 +1438,10 @@ final class SpirvToIr {
         if (!SpirvType.isSimple(t)) {
             checkLeaves(at, t, "OpStore");
             List<BufAddr> ps = parts(at, a);
-            if (!(val instanceof Val.Composite c) || c.members().size() != ps.size()) throw mod.error(at, "storing a value that is no " + t);
-            for (int k = 0; k < ps.size(); k++) storeMemory(at, mem, ps.get(k), c.members().get(k));
+            if (!(val instanceof Val.Composite c) || c.members().size() != ps.size())
+                throw mod.error(at, "storing a value that is no " + t);
+            for (int k = 0; k < ps.size(); k++)
+                storeMemory(at, mem, ps.get(k), c.members().get(k));
             return;
         }
         Value x = simple(at, val);
@@ -1229,7 +1460,8 @@ final class SpirvToIr {
     record Ctx(int merge, int breakTo, int continueTo, Variable breakFlag, boolean inInner) {}
 
     private void body(ModuleInfo.Function f, Map<Integer, Val> args) {
-        if (++depth > 64) throw mod.error(f.def, "unsupported OpFunctionCall (calls nested deeper than 64: recursion?)");
+        if (++depth > 64)
+            throw mod.error(f.def, "unsupported OpFunctionCall (calls nested deeper than 64: recursion?)");
         Integer first = f.blocks.keySet().stream().findFirst().orElse(null);
         if (first == null) throw mod.error(f.def, "a function without blocks");
         if (args != null) values.putAll(args);
@@ -1239,7 +1471,8 @@ final class SpirvToIr {
 
     /** Translates blocks from {@code label} until the construct's merge (or a jump out). */
     private void blocks(ModuleInfo.Function f, int label, Ctx ctx) {
-        if (++nesting > MAX_NESTING) throw mod.error(f.def, "control flow nested deeper than " + MAX_NESTING + " constructs");
+        if (++nesting > MAX_NESTING)
+            throw mod.error(f.def, "control flow nested deeper than " + MAX_NESTING + " constructs");
         try {
             walk(f, label, ctx);
         } finally {
@@ -1255,7 +1488,9 @@ final class SpirvToIr {
     private void spend(Instruction at, int n) {
         translated += n;
         if (translated > 20L * mod.instructions().size() + 100_000) {
-            throw mod.error(at, "the control flow does not follow its merge instructions (code would be translated over and over)");
+            throw mod.error(
+                    at,
+                    "the control flow does not follow its merge instructions (code would be translated over and over)");
         }
     }
 
@@ -1263,7 +1498,8 @@ final class SpirvToIr {
         Set<Integer> seen = new HashSet<>();
         while (true) {
             if (label == ctx.merge()) return;
-            if (!seen.add(label)) throw mod.error(f.def, "block %" + label + " is reached again without a loop construct");
+            if (!seen.add(label))
+                throw mod.error(f.def, "block %" + label + " is reached again without a loop construct");
             List<Instruction> insts = f.blocks.get(label);
             if (insts == null) throw mod.error(f.def, "a branch to %" + label + ", which is no block of the function");
             Instruction mergeInst = null;
@@ -1276,7 +1512,15 @@ final class SpirvToIr {
                     mergeInst = i;
                     continue;
                 }
-                if (op == OpBranch || op == OpBranchConditional || op == OpSwitch || op == OpKill || op == OpReturn || op == OpReturnValue || op == OpUnreachable || op == OpTerminateInvocation || op == OpDemoteToHelperInvocation) break;
+                if (op == OpBranch
+                        || op == OpBranchConditional
+                        || op == OpSwitch
+                        || op == OpKill
+                        || op == OpReturn
+                        || op == OpReturnValue
+                        || op == OpUnreachable
+                        || op == OpTerminateInvocation
+                        || op == OpDemoteToHelperInvocation) break;
                 instruction(f, i);
             }
             if (k == insts.size()) throw mod.error(f.def, "block %" + label + " has no terminator");
@@ -1377,7 +1621,8 @@ final class SpirvToIr {
         Ctx sw = new Ctx(merge, ctx.breakTo(), ctx.continueTo(), ctx.breakFlag(), ctx.inInner());
         List<IfNode> open = new ArrayList<>();
         for (int[] c : cases) {
-            Value eq = b.alu(Op.IEQ, sel, sel.bitSize() == 64 ? b.i64(c[0]) : b.constant(sel.bitSize(), c[0] & 0xffffffffL));
+            Value eq = b.alu(
+                    Op.IEQ, sel, sel.bitSize() == 64 ? b.i64(c[0]) : b.constant(sel.bitSize(), c[0] & 0xffffffffL));
             IfNode node = b.pushIf(eq);
             open.add(node);
             arm(f, label, c[1], merge, sw);
@@ -1456,7 +1701,8 @@ final class SpirvToIr {
             if (i.opcode() != OpPhi) break;
             int id = m.id(i, 1);
             for (int k = 2; k + 1 < i.count(); k += 2) {
-                if (m.id(i, k + 1) == from) b.storeVar(phiVar(i), fitting(i, simple(i, val(i, m.id(i, k))), phiVar(i), false));
+                if (m.id(i, k + 1) == from)
+                    b.storeVar(phiVar(i), fitting(i, simple(i, val(i, m.id(i, k))), phiVar(i), false));
             }
             if (!phiVars.containsKey(id)) phiVar(i);
         }
@@ -1484,12 +1730,13 @@ final class SpirvToIr {
     private int constantDepth;
 
     /** The opcodes OpSpecConstantOp may name in a shader (conversions, integer and logical ops, shuffles). */
-    private static final Set<Integer> SPEC_CONSTANT_OPS = Set.of(113, 114, 115, 116, 126, 200, 128, 130, 132, 134, 135,
-            137, 138, 139, 194, 195, 196, 197, 198, 199, 79, 81, 82, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177,
-            178, 179);
+    private static final Set<Integer> SPEC_CONSTANT_OPS = Set.of(
+            113, 114, 115, 116, 126, 200, 128, 130, 132, 134, 135, 137, 138, 139, 194, 195, 196, 197, 198, 199, 79, 81,
+            82, 164, 165, 166, 167, 168, 169, 170, 171, 172, 173, 174, 175, 176, 177, 178, 179);
 
     Val constant(Instruction c) {
-        if (++constantDepth > 64) throw mod.error(c, "constants nested deeper than 64 levels (a constant made of itself?)");
+        if (++constantDepth > 64)
+            throw mod.error(c, "constants nested deeper than 64 levels (a constant made of itself?)");
         try {
             return constantOf(c);
         } finally {
@@ -1507,11 +1754,13 @@ final class SpirvToIr {
                 return new Val.Simple(b.bool(false));
             }
             case OpConstant, OpSpecConstant -> {
-                if (!SpirvType.isSimple(t) || t instanceof SpirvType.Vector) throw mod.error(c, "OpConstant of a type that is no scalar");
+                if (!SpirvType.isSimple(t) || t instanceof SpirvType.Vector)
+                    throw mod.error(c, "OpConstant of a type that is no scalar");
                 int bits = SpirvType.bits(t);
                 long v = m.arg(c, 2) & 0xffffffffL;
                 if (bits == 64) v |= (c.count() > 3 ? (long) c.operand(3) : 0) << 32;
-                else if (SpirvType.scalarOf(t) instanceof SpirvType.Int i && i.signed() && bits < 32) v &= (1L << bits) - 1;
+                else if (SpirvType.scalarOf(t) instanceof SpirvType.Int i && i.signed() && bits < 32)
+                    v &= (1L << bits) - 1;
                 return new Val.Simple(b.constant(bits, v));
             }
             case OpConstantNull -> {
@@ -1524,7 +1773,8 @@ final class SpirvToIr {
                 // OpSpecConstantOp: spec constants are at their defaults, so the operation is
                 // translated like the instruction it names, at each use (as constants are)
                 int opcode = m.arg(c, 2);
-                if (!SPEC_CONSTANT_OPS.contains(opcode)) throw mod.error(c, "unsupported OpSpecConstantOp (" + SpirvNames.opcode(opcode) + ")");
+                if (!SPEC_CONSTANT_OPS.contains(opcode))
+                    throw mod.error(c, "unsupported OpSpecConstantOp (" + SpirvNames.opcode(opcode) + ")");
                 int[] ops = new int[c.count() - 1];
                 ops[0] = c.operand(0);
                 ops[1] = c.operand(1);
@@ -1533,7 +1783,8 @@ final class SpirvToIr {
                 Instructions.translate(this, null, new Instruction(opcode, ops, c.word()));
                 Val v = values.remove(c.operand(1));
                 if (saved != null) values.put(c.operand(1), saved);
-                if (v == null) throw mod.error(c, "OpSpecConstantOp (" + SpirvNames.opcode(opcode) + ") defines no value");
+                if (v == null)
+                    throw mod.error(c, "OpSpecConstantOp (" + SpirvNames.opcode(opcode) + ") defines no value");
                 return v;
             }
             default -> { // composite
@@ -1576,7 +1827,9 @@ final class SpirvToIr {
         current = i;
         Instructions.translate(this, f, i);
         // a value of a device pointer type (loaded, converted, selected, extracted …) can be dereferenced
-        if (i.count() >= 2 && m.types.get(i.operand(0)) instanceof SpirvType.DevicePointer dp && values.containsKey(i.operand(1))) {
+        if (i.count() >= 2
+                && m.types.get(i.operand(0)) instanceof SpirvType.DevicePointer dp
+                && values.containsKey(i.operand(1))) {
             devicePointers.put(i.operand(1), dp);
         }
     }
@@ -1605,7 +1858,11 @@ final class SpirvToIr {
 
     Variable accelerationStructure(Instruction at, int id) {
         Variable v = accels.get(id);
-        if (v == null) throw mod.error(at, "%" + id + " is not an acceleration structure Lathe knows (one loaded from a UniformConstant variable)");
+        if (v == null)
+            throw mod.error(
+                    at,
+                    "%" + id
+                            + " is not an acceleration structure Lathe knows (one loaded from a UniformConstant variable)");
         return v;
     }
 
@@ -1624,7 +1881,10 @@ final class SpirvToIr {
 
     void inline(Instruction call, ModuleInfo.Function callee, List<Integer> args) {
         Map<Integer, Val> vals = new LinkedHashMap<>();
-        if (callee.params.size() != args.size()) throw mod.error(call, "OpFunctionCall with " + args.size() + " arguments for " + callee.params.size() + " parameters");
+        if (callee.params.size() != args.size())
+            throw mod.error(
+                    call,
+                    "OpFunctionCall with " + args.size() + " arguments for " + callee.params.size() + " parameters");
         for (int k = 0; k < args.size(); k++) {
             Instruction p = callee.params.get(k);
             int pid = m.id(p, 1);
@@ -1639,7 +1899,8 @@ final class SpirvToIr {
             // the returned value goes through a local place (several for a struct), like any variable
             value = new Ptr(localPlace(call, -1, rt), rt, List.of());
         }
-        Variable returned = fn.addLocal(Variable.local(uniqueName(-1, "returned"), new VarType(BaseType.BOOL, 1, 1), 0));
+        Variable returned =
+                fn.addLocal(Variable.local(uniqueName(-1, "returned"), new VarType(BaseType.BOOL, 1, 1), 0));
         b.storeVar(returned, b.bool(false));
         frames.push(new Frame(value, returned));
         LoopNode once = b.pushLoop();

@@ -88,11 +88,12 @@ sealed interface SpirvType {
      * An image: dim 0 1D, 1 2D, 2 3D, 3 cube …; its sampled type is a scalar; usage 1 with a
      * sampler, 2 a storage image (0 known at run time only); format is SPIR-V's ImageFormat.
      */
-    record Image(SpirvType sampled, int dim, boolean arrayed, boolean multisampled, int usage, int format) implements SpirvType {
+    record Image(SpirvType sampled, int dim, boolean arrayed, boolean multisampled, int usage, int format)
+            implements SpirvType {
         @Override
         public String toString() {
-            return (usage == 2 ? "storage image" : "image") + " of " + sampled + " (" + SpirvNames.of("Dim", dim) + (arrayed ? ", arrayed" : "")
-                    + (multisampled ? ", multisampled" : "") + ")";
+            return (usage == 2 ? "storage image" : "image") + " of " + sampled + " (" + SpirvNames.of("Dim", dim)
+                    + (arrayed ? ", arrayed" : "") + (multisampled ? ", multisampled" : "") + ")";
         }
     }
 
@@ -155,7 +156,11 @@ sealed interface SpirvType {
 
     /** Scalars and vectors: what fits one IR value. */
     static boolean isSimple(SpirvType t) {
-        return t instanceof Bool || t instanceof Int || t instanceof Float || t instanceof Vector || t instanceof DevicePointer;
+        return t instanceof Bool
+                || t instanceof Int
+                || t instanceof Float
+                || t instanceof Vector
+                || t instanceof DevicePointer;
     }
 
     static SpirvType scalarOf(SpirvType t) {

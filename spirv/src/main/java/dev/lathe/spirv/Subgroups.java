@@ -25,7 +25,10 @@ final class Subgroups {
     static final int EQ_MASK = 4416, GE_MASK = 4417, GT_MASK = 4418, LE_MASK = 4419, LT_MASK = 4420;
 
     static boolean isBuiltin(int builtin) {
-        return builtin == SUBGROUP_SIZE || builtin == NUM_SUBGROUPS || builtin == SUBGROUP_ID || builtin == SUBGROUP_LOCAL_INVOCATION_ID
+        return builtin == SUBGROUP_SIZE
+                || builtin == NUM_SUBGROUPS
+                || builtin == SUBGROUP_ID
+                || builtin == SUBGROUP_LOCAL_INVOCATION_ID
                 || (builtin >= EQ_MASK && builtin <= LT_MASK);
     }
 
@@ -58,8 +61,13 @@ final class Subgroups {
             case OpGroupNonUniformElect, OpGroupNonUniformAllEqual -> { // Elect, AllEqual
                 return new Val.Simple(b.bool(true));
             }
-            case OpGroupNonUniformAll, OpGroupNonUniformAny, OpGroupNonUniformBroadcast, OpGroupNonUniformBroadcastFirst,
-                    OpGroupNonUniformShuffle, OpGroupNonUniformShuffleXor, OpGroupNonUniformShuffleUp,
+            case OpGroupNonUniformAll,
+                    OpGroupNonUniformAny,
+                    OpGroupNonUniformBroadcast,
+                    OpGroupNonUniformBroadcastFirst,
+                    OpGroupNonUniformShuffle,
+                    OpGroupNonUniformShuffleXor,
+                    OpGroupNonUniformShuffleUp,
                     OpGroupNonUniformShuffleDown -> { // All, Any, Broadcast(First), Shuffle*: the value
                 return t.val(i, m.id(i, 3));
             }
@@ -84,11 +92,15 @@ final class Subgroups {
                 int group = m.arg(i, 3);
                 Value v = t.simple(i, t.val(i, m.id(i, 4)));
                 if (group == 2) return new Val.Simple(b.i32(0));
-                if (group != 0 && group != 1) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (" + SpirvNames.of("GroupOperation", group) + ")");
+                if (group != 0 && group != 1)
+                    throw m.module.error(
+                            i,
+                            "unsupported " + SpirvNames.opcode(op) + " (" + SpirvNames.of("GroupOperation", group)
+                                    + ")");
                 return new Val.Simple(b.alu(Op.IAND, b.channel(v, 0), b.i32(1)));
             }
-            case OpGroupNonUniformBallotFindLSB, OpGroupNonUniformBallotFindMSB
-                    -> { // BallotFindLSB/MSB: 0 when bit 0 is set, else none (-1)
+            case OpGroupNonUniformBallotFindLSB,
+                    OpGroupNonUniformBallotFindMSB -> { // BallotFindLSB/MSB: 0 when bit 0 is set, else none (-1)
                 Value v = t.simple(i, t.val(i, m.id(i, 3)));
                 Value set = b.alu(Op.INE, b.alu(Op.IAND, b.channel(v, 0), b.i32(1)), b.i32(0));
                 return new Val.Simple(b.alu(Op.BCSEL, set, b.i32(0), b.i32(-1)));
@@ -98,23 +110,33 @@ final class Subgroups {
                 Value bit = b.alu(Op.BCSEL, p, b.i32(1), b.i32(0));
                 return new Val.Simple(b.vec(bit, b.i32(0), b.i32(0), b.i32(0)));
             }
-            case OpSubgroupFirstInvocationKHR, OpSubgroupAllKHR, OpSubgroupAnyKHR, OpSubgroupReadInvocationKHR
-                    -> { // FirstInvocation, All, Any, ReadInvocation (KHR): the value
+            case OpSubgroupFirstInvocationKHR,
+                    OpSubgroupAllKHR,
+                    OpSubgroupAnyKHR,
+                    OpSubgroupReadInvocationKHR -> { // FirstInvocation, All, Any, ReadInvocation (KHR): the value
                 return t.val(i, m.id(i, 2));
             }
             case OpSubgroupAllEqualKHR -> { // AllEqualKHR
                 return new Val.Simple(b.bool(true));
             }
-            case OpGroupNonUniformQuadBroadcast, OpGroupNonUniformQuadSwap
-                    -> throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (quad operations need four invocations; subgroups have one)");
+            case OpGroupNonUniformQuadBroadcast, OpGroupNonUniformQuadSwap ->
+                throw m.module.error(
+                        i,
+                        "unsupported " + SpirvNames.opcode(op)
+                                + " (quad operations need four invocations; subgroups have one)");
             default -> {
-                if (op < OpGroupNonUniformIAdd || op > OpGroupNonUniformLogicalXor) throw m.module.error(i, "unsupported " + SpirvNames.opcode(op));
+                if (op < OpGroupNonUniformIAdd || op > OpGroupNonUniformLogicalXor)
+                    throw m.module.error(i, "unsupported " + SpirvNames.opcode(op));
                 int group = m.arg(i, 3);
                 Value v = t.simple(i, t.val(i, m.id(i, 4)));
                 return switch (group) {
                     case 0, 1, 3 -> new Val.Simple(v); // reduce, inclusive scan, clustered reduce
                     case 2 -> new Val.Simple(identity(b, op, v)); // exclusive scan
-                    default -> throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " (" + SpirvNames.of("GroupOperation", group) + ")");
+                    default ->
+                        throw m.module.error(
+                                i,
+                                "unsupported " + SpirvNames.opcode(op) + " (" + SpirvNames.of("GroupOperation", group)
+                                        + ")");
                 };
             }
         }
@@ -125,13 +147,17 @@ final class Subgroups {
         int bits = v.bitSize();
         long mask = bits == 64 ? -1L : (1L << bits) - 1;
         long x = switch (op) {
-            case OpGroupNonUniformIAdd, OpGroupNonUniformBitwiseOr, OpGroupNonUniformBitwiseXor, OpGroupNonUniformLogicalOr,
+            case OpGroupNonUniformIAdd,
+                    OpGroupNonUniformBitwiseOr,
+                    OpGroupNonUniformBitwiseXor,
+                    OpGroupNonUniformLogicalOr,
                     OpGroupNonUniformLogicalXor -> 0; // IAdd, BitwiseOr, BitwiseXor, LogicalOr, LogicalXor
             case OpGroupNonUniformFAdd -> FloatBits.fromDouble(0.0, bits); // FAdd
             case OpGroupNonUniformIMul -> 1; // IMul
             case OpGroupNonUniformFMul -> FloatBits.fromDouble(1.0, bits); // FMul
             case OpGroupNonUniformSMin -> mask >>> 1; // SMin: the largest signed value
-            case OpGroupNonUniformUMin, OpGroupNonUniformBitwiseAnd, OpGroupNonUniformLogicalAnd -> mask; // UMin, BitwiseAnd, LogicalAnd
+            case OpGroupNonUniformUMin, OpGroupNonUniformBitwiseAnd, OpGroupNonUniformLogicalAnd ->
+                mask; // UMin, BitwiseAnd, LogicalAnd
             case OpGroupNonUniformFMin -> FloatBits.fromDouble(Double.POSITIVE_INFINITY, bits); // FMin
             case OpGroupNonUniformSMax -> (mask >>> 1) + 1 & mask; // SMax: the smallest signed value
             case OpGroupNonUniformUMax -> 0; // UMax

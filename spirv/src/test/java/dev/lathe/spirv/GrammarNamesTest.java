@@ -27,10 +27,15 @@ class GrammarNamesTest {
 
     @Test
     void committedTableIsTheGrammar() throws IOException {
-        assumeTrue(Files.exists(GRAMMAR.resolve("spirv.core.grammar.json")), "spirv-headers is not installed (apt-get install spirv-headers)");
+        assumeTrue(
+                Files.exists(GRAMMAR.resolve("spirv.core.grammar.json")),
+                "spirv-headers is not installed (apt-get install spirv-headers)");
         String made = table();
-        if (Boolean.getBoolean("lathe.regenerate-grammar-names")) Files.writeString(TABLE, made, StandardCharsets.UTF_8);
-        assertEquals(made, Files.readString(TABLE, StandardCharsets.UTF_8),
+        if (Boolean.getBoolean("lathe.regenerate-grammar-names"))
+            Files.writeString(TABLE, made, StandardCharsets.UTF_8);
+        assertEquals(
+                made,
+                Files.readString(TABLE, StandardCharsets.UTF_8),
                 "grammar-names.tsv differs from the installed grammar; regenerate it with "
                         + "mvn -pl spirv test -Dtest=GrammarNamesTest -Dlathe.regenerate-grammar-names=true");
     }
@@ -52,9 +57,15 @@ class GrammarNamesTest {
         JsonObject glsl = read("extinst.glsl.std.450.grammar.json");
         StringBuilder out = new StringBuilder();
         out.append("# SPIR-V names for messages, extracted from Khronos's machine-readable grammar (SPIR-V Headers: ")
-                .append("spirv.core.grammar.json ").append(core.get("major_version")).append('.').append(core.get("minor_version"))
-                .append(" revision ").append(core.get("revision")).append(", extinst.glsl.std.450.grammar.json).\n")
-                .append("# Columns: kind, value, name. Regenerate: mvn -pl spirv test -Dtest=GrammarNamesTest -Dlathe.regenerate-grammar-names=true\n");
+                .append("spirv.core.grammar.json ")
+                .append(core.get("major_version"))
+                .append('.')
+                .append(core.get("minor_version"))
+                .append(" revision ")
+                .append(core.get("revision"))
+                .append(", extinst.glsl.std.450.grammar.json).\n")
+                .append(
+                        "# Columns: kind, value, name. Regenerate: mvn -pl spirv test -Dtest=GrammarNamesTest -Dlathe.regenerate-grammar-names=true\n");
         emit(out, SpirvNames.OPCODE, names(core.getAsJsonArray("instructions"), "opname", "opcode"));
         for (JsonElement k : core.getAsJsonArray("operand_kinds")) {
             JsonObject kind = k.getAsJsonObject();
@@ -66,7 +77,8 @@ class GrammarNamesTest {
     }
 
     private static JsonObject read(String file) throws IOException {
-        return JsonParser.parseString(Files.readString(GRAMMAR.resolve(file), StandardCharsets.UTF_8)).getAsJsonObject();
+        return JsonParser.parseString(Files.readString(GRAMMAR.resolve(file), StandardCharsets.UTF_8))
+                .getAsJsonObject();
     }
 
     private static Map<Long, String> names(Iterable<JsonElement> items, String nameKey, String valueKey) {
@@ -89,6 +101,12 @@ class GrammarNamesTest {
     }
 
     private static void emit(StringBuilder out, String kind, Map<Long, String> names) {
-        for (Map.Entry<Long, String> e : names.entrySet()) out.append(kind).append('\t').append(e.getKey()).append('\t').append(e.getValue()).append('\n');
+        for (Map.Entry<Long, String> e : names.entrySet())
+            out.append(kind)
+                    .append('\t')
+                    .append(e.getKey())
+                    .append('\t')
+                    .append(e.getValue())
+                    .append('\n');
     }
 }

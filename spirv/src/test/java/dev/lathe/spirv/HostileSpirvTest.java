@@ -46,7 +46,8 @@ class HostileSpirvTest {
      */
     @TestFactory
     Stream<DynamicTest> fuzzFindingsAreRefusedWhereTheyGoWrong() throws IOException {
-        List<String> names = List.of("spirv-2-1649", "spirv-2-2133", "spirv-2-2397", "spirv-2-3121", "spirv-2-853", "spirv-3-10417");
+        List<String> names =
+                List.of("spirv-2-1649", "spirv-2-2133", "spirv-2-2397", "spirv-2-3121", "spirv-2-853", "spirv-3-10417");
         List<DynamicTest> tests = new ArrayList<>();
         for (String n : names) {
             byte[] bytes = module("fuzz/" + n);
@@ -60,15 +61,22 @@ class HostileSpirvTest {
 
     @Test
     void aWorkgroupTooLargeIsNamedAtItsExecutionMode() {
-        SpirvException e = assertThrows(SpirvException.class, () -> SpirvFrontend.read("local_size_huge.spv", module("local_size_huge")));
-        assertEquals("local_size_huge.spv: word 16: unsupported LocalSize: a workgroup of 8 x 4294967295 x 1 invocations is more than 1024", e.getMessage());
+        SpirvException e = assertThrows(
+                SpirvException.class, () -> SpirvFrontend.read("local_size_huge.spv", module("local_size_huge")));
+        assertEquals(
+                "local_size_huge.spv: word 16: unsupported LocalSize: a workgroup of 8 x 4294967295 x 1 invocations is more than 1024",
+                e.getMessage());
     }
 
     @Test
     void aVariableOfATypeThatIsNoPointerIsNamed() {
-        SpirvException g = assertThrows(SpirvException.class, () -> SpirvFrontend.read("v.spv", module("variable_not_pointer")));
+        SpirvException g =
+                assertThrows(SpirvException.class, () -> SpirvFrontend.read("v.spv", module("variable_not_pointer")));
         assertEquals("v.spv: word 63: OpVariable without a pointer type", g.getMessage());
-        SpirvException l = assertThrows(SpirvException.class, () -> SpirvFrontend.read("l.spv", module("local_variable_not_pointer")));
-        assertTrue(l.getMessage().matches("l\\.spv: word [1-9][0-9]*: OpVariable of type uint, which is no pointer type"), l.getMessage());
+        SpirvException l = assertThrows(
+                SpirvException.class, () -> SpirvFrontend.read("l.spv", module("local_variable_not_pointer")));
+        assertTrue(
+                l.getMessage().matches("l\\.spv: word [1-9][0-9]*: OpVariable of type uint, which is no pointer type"),
+                l.getMessage());
     }
 }

@@ -34,7 +34,8 @@ class SpirvReaderTest {
     static List<byte[]> binaries() throws IOException {
         List<byte[]> out = new ArrayList<>();
         try (Stream<Path> s = Files.list(shaders())) {
-            for (Path p : s.filter(x -> x.toString().endsWith(".spv")).sorted().toList()) out.add(Files.readAllBytes(p));
+            for (Path p : s.filter(x -> x.toString().endsWith(".spv")).sorted().toList())
+                out.add(Files.readAllBytes(p));
         }
         assertTrue(out.size() >= 2, "example binaries");
         return out;
@@ -65,7 +66,8 @@ class SpirvReaderTest {
                 new Case(new byte[8], "x.spv: word 0: too short for a SPIR-V header"),
                 new Case(with(ok, 0, 0x12345678), "x.spv: word 0: not SPIR-V"),
                 new Case(with(ok, 1, 0x00020000), "x.spv: word 1: unsupported SPIR-V version 0x20000"),
-                new Case(with(ok, 3, 0x7fffffff), "x.spv: word 3: id bound 2147483647 does not fit a module of 5 words"),
+                new Case(
+                        with(ok, 3, 0x7fffffff), "x.spv: word 3: id bound 2147483647 does not fit a module of 5 words"),
                 new Case(with(ok, 4, 9), "x.spv: word 4: the reserved header word is not 0"),
                 new Case(append(ok, 0x00000011), "x.spv: word 5: an instruction with word count 0"),
                 new Case(append(ok, 0x00ff003d), "x.spv: word 5: OpLoad has 255 words, but only 1 are left"));
@@ -86,7 +88,9 @@ class SpirvReaderTest {
             b[i + 2] = t1;
             b[i + 3] = t0;
         }
-        assertEquals(SpirvReader.read("a", binaries().get(0)).instructions().size(), SpirvReader.read("b", b).instructions().size());
+        assertEquals(
+                SpirvReader.read("a", binaries().get(0)).instructions().size(),
+                SpirvReader.read("b", b).instructions().size());
     }
 
     @Test
@@ -142,11 +146,16 @@ class SpirvReaderTest {
                 // a module Lathe translates gives valid IR; a module it refuses is refused at an instruction
                 List<ValidationError> errors = Validator.validate(s);
                 int mutant = k;
-                assertTrue(errors.isEmpty(), () -> "mutant " + mutant + " translates into invalid IR: " + errors.get(0).format());
+                assertTrue(
+                        errors.isEmpty(),
+                        () -> "mutant " + mutant + " translates into invalid IR: "
+                                + errors.get(0).format());
                 translated++;
             } catch (SpirvException e) {
                 // word 0 only for the header itself (its magic number, its size)
-                assertTrue(e.getMessage().matches("(?s)m\\.spv: word ([1-9][0-9]*|0: (not SPIR-V|the size|too short)).*"), e.getMessage());
+                assertTrue(
+                        e.getMessage().matches("(?s)m\\.spv: word ([1-9][0-9]*|0: (not SPIR-V|the size|too short)).*"),
+                        e.getMessage());
                 rejected++;
             }
         }

@@ -23,8 +23,8 @@ import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
-import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
@@ -72,7 +72,10 @@ class BackendEndToEndTest {
                 tests.add(DynamicTest.dynamicTest("sim at line " + c.line(), () -> {
                     List<String> argv = new ArrayList<>(List.of("sim", p.toString()));
                     argv.addAll(c.args());
-                    assertEquals(String.join("\n", c.expected()), cli(argv.toArray(new String[0])).stripTrailing(), p + ":" + c.line());
+                    assertEquals(
+                            String.join("\n", c.expected()),
+                            cli(argv.toArray(new String[0])).stripTrailing(),
+                            p + ":" + c.line());
                 }));
             }
             nodes.add(DynamicContainer.dynamicContainer(name, tests));
@@ -129,12 +132,17 @@ class BackendEndToEndTest {
             Checked c = check(seed, o, true, all);
             if (c.decided()) decided++;
             dwordsAll += c.stats().dwords();
-            dwordsTimed += Compiler.compile(RandomProgramGenerator.generate(seed, o), Compiler.Options.defaults()).machine().stats().dwords();
+            dwordsTimed += Compiler.compile(RandomProgramGenerator.generate(seed, o), Compiler.Options.defaults())
+                    .machine()
+                    .stats()
+                    .dwords();
             for (MInstr i : c.program().code()) if (i.rpt() > 0 && i.op() != MOp.NOP) repeated++;
         }
         assertTrue(decided * 100 >= PROGRAMS * 98, decided + " of " + PROGRAMS + " programs decided");
         assertTrue(repeated > PROGRAMS, repeated + " repeated ALU instructions in " + PROGRAMS + " programs");
-        assertTrue(dwordsAll <= dwordsTimed, dwordsAll + " dwords with every repeat, " + dwordsTimed + " with the timed ones");
+        assertTrue(
+                dwordsAll <= dwordsTimed,
+                dwordsAll + " dwords with every repeat, " + dwordsTimed + " with the timed ones");
     }
 
     /**
@@ -150,7 +158,9 @@ class BackendEndToEndTest {
             try {
                 check(seed, o, false);
             } catch (CompileException e) {
-                assertTrue(e.getMessage().contains("not supported by the target: "), "seed " + seed + ": " + e.getMessage());
+                assertTrue(
+                        e.getMessage().contains("not supported by the target: "),
+                        "seed " + seed + ": " + e.getMessage());
                 unsupported++;
             }
         }
@@ -180,17 +190,20 @@ class BackendEndToEndTest {
         String before = IrPrinter.print(s);
         ShaderOutputs original = interpret(IrParser.parse("before.ir", before), seed);
         MachineCompiler.Result r = compile(s, seed, before, wrapErrors, options);
-        boolean decided = compare(interpret(r.optimized(), seed), r, seed, "the IR it was compiled from", IrPrinter.print(r.optimized()));
+        boolean decided = compare(
+                interpret(r.optimized(), seed), r, seed, "the IR it was compiled from", IrPrinter.print(r.optimized()));
         Shader exact = IrParser.parse("exact.ir", before);
         for (Instr i : exact.entryPoint().instructions()) {
             if (i instanceof AluInstr alu) alu.setExact(true);
         }
         MachineCompiler.Result strict = compile(exact, seed, before, wrapErrors, options);
-        decided &= compare(original, strict, seed, "the unoptimized IR (compiled with every instruction exact)", before);
+        decided &=
+                compare(original, strict, seed, "the unoptimized IR (compiled with every instruction exact)", before);
         return new Checked(decided, r.stats(), r.program());
     }
 
-    private static MachineCompiler.Result compile(Shader s, long seed, String before, boolean wrapErrors, Compiler.Options options) {
+    private static MachineCompiler.Result compile(
+            Shader s, long seed, String before, boolean wrapErrors, Compiler.Options options) {
         try {
             return Compiler.compile(s, options).machine();
         } catch (CompileException e) {
@@ -202,7 +215,8 @@ class BackendEndToEndTest {
     }
 
     /** The binary against a reference run under the NaN contract; whether the comparison decided. */
-    private static boolean compare(ShaderOutputs reference, MachineCompiler.Result r, long seed, String what, String referenceIr) {
+    private static boolean compare(
+            ShaderOutputs reference, MachineCompiler.Result r, long seed, String what, String referenceIr) {
         ShaderOutputs machine;
         try {
             machine = simulate(r.program(), r.optimized(), seed);
@@ -210,8 +224,10 @@ class BackendEndToEndTest {
             throw new AssertionError("seed " + seed + ": " + e.getMessage() + "\n" + ProgramText.print(r.program()), e);
         }
         ShaderOutputs.Comparison c = reference.compareUnderNanContract(machine);
-        assertTrue(c.kind() != ShaderOutputs.Comparison.Kind.BROKEN, () -> "seed " + seed + ": the binary disagrees with " + what + " ("
-                + c.detail() + ")\n" + referenceIr + "\n" + ProgramText.print(r.program()));
+        assertTrue(
+                c.kind() != ShaderOutputs.Comparison.Kind.BROKEN,
+                () -> "seed " + seed + ": the binary disagrees with " + what + " (" + c.detail() + ")\n" + referenceIr
+                        + "\n" + ProgramText.print(r.program()));
         return c.kind() == ShaderOutputs.Comparison.Kind.KEPT;
     }
 
@@ -272,16 +288,20 @@ class BackendEndToEndTest {
                     long[] in = new long[16], b = new long[6];
                     for (int i = 0; i < in.length; i++) in[i] = rnd.nextLong(1L << 32);
                     for (int i = 0; i < b.length; i++) b[i] = rnd.nextInt(4);
-                    ShaderInputs inputs = new ShaderInputs().setBufferWords("in", in).setBufferWords("b", b)
+                    ShaderInputs inputs = new ShaderInputs()
+                            .setBufferWords("in", in)
+                            .setBufferWords("b", b)
                             .setBufferWords("out", new long[48]);
                     ShaderOutputs want = new Interpreter(s).dispatch(inputs, 2, 1, 1);
-                    ShaderOutputs got = new Simulator(r.program()).dispatch(inputs, 2, 1, 1).outputs();
+                    ShaderOutputs got =
+                            new Simulator(r.program()).dispatch(inputs, 2, 1, 1).outputs();
                     long finalSeed = seed;
                     assertTrue(want.sameAs(got), () -> name + " seed " + finalSeed + ":\n" + want + "\n" + got);
                 }
             }));
             // on an r32ui image: texel (x mod 3, 0) of a 2x1 image, so some invocations fall outside
-            Shader img = IrParser.parse("image_" + name + ".ir", """
+            Shader img = IrParser.parse(
+                    "image_" + name + ".ir", """
                     shader compute workgroup_size(8, 1, 1)
                     buffer u32 @in binding=0
                     buffer u32 @out binding=1
@@ -306,14 +326,20 @@ class BackendEndToEndTest {
                 for (long seed = 0; seed < 20; seed++) {
                     SplittableRandom rnd = new SplittableRandom(seed);
                     long[] in = new long[16], texels = new long[8];
-                    for (int i = 0; i < in.length; i++) in[i] = rnd.nextInt(3) == 0 ? rnd.nextInt(4) : rnd.nextLong(1L << 32);
+                    for (int i = 0; i < in.length; i++)
+                        in[i] = rnd.nextInt(3) == 0 ? rnd.nextInt(4) : rnd.nextLong(1L << 32);
                     for (int i = 0; i < texels.length; i++) texels[i] = rnd.nextInt(4);
-                    ShaderInputs inputs = new ShaderInputs().setBufferWords("in", in).setBufferWords("out", new long[16])
+                    ShaderInputs inputs = new ShaderInputs()
+                            .setBufferWords("in", in)
+                            .setBufferWords("out", new long[16])
                             .setTexture("img", new Texture(2, 1, 1, texels));
                     ShaderOutputs want = new Interpreter(img).dispatch(inputs, 2, 1, 1);
-                    ShaderOutputs got = new Simulator(r.program()).dispatch(inputs, 2, 1, 1).outputs();
+                    ShaderOutputs got =
+                            new Simulator(r.program()).dispatch(inputs, 2, 1, 1).outputs();
                     long finalSeed = seed;
-                    assertTrue(want.sameAs(got), () -> "image " + name + " seed " + finalSeed + ": " + want.firstDifference(got));
+                    assertTrue(
+                            want.sameAs(got),
+                            () -> "image " + name + " seed " + finalSeed + ": " + want.firstDifference(got));
                 }
             }));
         }
@@ -367,33 +393,47 @@ class BackendEndToEndTest {
 
     @Test
     void removingALegalizationNopIsCaughtBySimulation() throws IOException {
-        Shader s = IrParser.parse("lambert.ir", Files.readString(ExamplesTest.root().resolve("examples/ir/lambert.ir")));
+        Shader s = IrParser.parse(
+                "lambert.ir", Files.readString(ExamplesTest.root().resolve("examples/ir/lambert.ir")));
         Program p = Compiler.compile(s).program();
         List<MInstr> code = new ArrayList<>(p.code());
         int at = -1;
         for (int i = 0; i < code.size() && at < 0; i++) if (code.get(i).nop() > 0) at = i;
         assertTrue(at >= 0, "lambert compiles to code with a (nopN)");
         code.set(at, code.get(at).withNop(0));
-        Program broken = new Program(p.shader(), p.slots(), p.constants(), p.localBytes(), p.privateBytes(), p.loops(), code);
-        ShaderInputs in = new ShaderInputs().set("normal", 0, 0, 0x3f800000L).set("light_dir", 0, 0x3f19999aL, 0x3f4ccccdL);
+        Program broken =
+                new Program(p.shader(), p.slots(), p.constants(), p.localBytes(), p.privateBytes(), p.loops(), code);
+        ShaderInputs in =
+                new ShaderInputs().set("normal", 0, 0, 0x3f800000L).set("light_dir", 0, 0x3f19999aL, 0x3f4ccccdL);
         SimulationException e = assertThrows(SimulationException.class, () -> new Simulator(broken).run(in));
         assertTrue(e.getMessage().startsWith("hazard at pc "), e.getMessage());
         new Simulator(p).run(in); // the real one runs
     }
 
     /** Register allocation on the selected order: the scheduler would take the pressure down first. */
-    private static final Compiler.Options UNSCHEDULED = Compiler.Options.defaults().withMachine(Pipelines.machine(Set.of("sched")));
+    private static final Compiler.Options UNSCHEDULED =
+            Compiler.Options.defaults().withMachine(Pipelines.machine(Set.of("sched")));
 
     @Test
     void pressureAboveTheRegisterFileSpills() {
         // n values all live at once: below 192 nothing spills, above it values go to private memory and come back
         MachineCompiler.Result fits = Compiler.compile(wide(180), UNSCHEDULED).machine();
-        assertEquals(0, fits.stats().spills() + fits.stats().fills(), fits.stats().line("wide(180)"));
+        assertEquals(
+                0, fits.stats().spills() + fits.stats().fills(), fits.stats().line("wide(180)"));
         MachineCompiler.Result r = Compiler.compile(wide(200), UNSCHEDULED).machine();
-        assertTrue(r.stats().maxLive() > 192 && r.stats().spills() > 0 && r.stats().stp() > 0 && r.stats().ldp() > 0, r.stats().line("wide(200)"));
-        assertTrue(r.program().privateBytes() >= 4 * r.stats().spills(), ".private " + r.program().privateBytes());
+        assertTrue(
+                r.stats().maxLive() > 192
+                        && r.stats().spills() > 0
+                        && r.stats().stp() > 0
+                        && r.stats().ldp() > 0,
+                r.stats().line("wide(200)"));
+        assertTrue(
+                r.program().privateBytes() >= 4 * r.stats().spills(),
+                ".private " + r.program().privateBytes());
         for (long seed = 0; seed < 2; seed++) {
-            assertTrue(interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)), "input set " + seed);
+            assertTrue(
+                    interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)),
+                    "input set " + seed);
         }
     }
 
@@ -401,22 +441,44 @@ class BackendEndToEndTest {
     void theSchedulerTakesPressureDownBeforeAllocation() {
         // selection loads all 200 words first; the scheduler moves each load next to its use
         MachineCompiler.Result r = Compiler.compile(wide(200));
-        assertTrue(r.stats().maxLive() <= Schedule.PRESSURE_LIMIT, "MaxLive " + r.stats().maxLive());
+        assertTrue(
+                r.stats().maxLive() <= Schedule.PRESSURE_LIMIT,
+                "MaxLive " + r.stats().maxLive());
         for (long seed = 0; seed < 2; seed++) {
-            assertTrue(interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)), "input set " + seed);
+            assertTrue(
+                    interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)),
+                    "input set " + seed);
         }
     }
 
     /** A compute shader loading n buffer words, then summing them in an order that keeps all live. */
     private static Shader wide(int n) {
-        StringBuilder sb = new StringBuilder("shader compute workgroup_size(1, 1, 1)\nbuffer u32 @b binding=0\nfunction main {\n");
+        StringBuilder sb =
+                new StringBuilder("shader compute workgroup_size(1, 1, 1)\nbuffer u32 @b binding=0\nfunction main {\n");
         for (int i = 0; i < n; i++) {
-            sb.append("  vec1 32 %o").append(i).append(" = load_const (").append(i * 4).append(")\n");
-            sb.append("  vec1 32 %v").append(i).append(" = load_buffer @b, %o").append(i).append("\n");
+            sb.append("  vec1 32 %o")
+                    .append(i)
+                    .append(" = load_const (")
+                    .append(i * 4)
+                    .append(")\n");
+            sb.append("  vec1 32 %v")
+                    .append(i)
+                    .append(" = load_buffer @b, %o")
+                    .append(i)
+                    .append("\n");
         }
         sb.append("  vec1 32 %s0 = imul %v0, %v").append(n - 1).append("\n");
-        for (int i = 1; i < n; i++) sb.append("  vec1 32 %s").append(i).append(" = imul %s").append(i - 1).append(", %v").append(n - 1 - i).append("\n");
-        sb.append("  vec1 32 %z = load_const (0)\n  store_buffer @b, %z, %s").append(n - 1).append("\n}\n");
+        for (int i = 1; i < n; i++)
+            sb.append("  vec1 32 %s")
+                    .append(i)
+                    .append(" = imul %s")
+                    .append(i - 1)
+                    .append(", %v")
+                    .append(n - 1 - i)
+                    .append("\n");
+        sb.append("  vec1 32 %z = load_const (0)\n  store_buffer @b, %z, %s")
+                .append(n - 1)
+                .append("\n}\n");
         return IrParser.parse("wide.ir", sb.toString());
     }
 
@@ -443,11 +505,13 @@ class BackendEndToEndTest {
             for (long seed = 0; seed < 3; seed++) {
                 long k = seed;
                 int nn = n;
-                assertTrue(interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)),
+                assertTrue(
+                        interpret(r.optimized(), seed).sameAs(simulate(r.program(), r.optimized(), seed)),
                         () -> "n " + nn + ", input set " + k + ": the binary disagrees\n" + text);
             }
         }
-        assertTrue(fit >= 3 && spilled >= 3, "the sweep should cross the limit: " + fit + " fit, " + spilled + " spilled");
+        assertTrue(
+                fit >= 3 && spilled >= 3, "the sweep should cross the limit: " + fit + " fit, " + spilled + " spilled");
     }
 
     /** n 64-bit words and n 32-bit words loaded, a texel fetched, then all folded together (all live at once). */
@@ -455,16 +519,40 @@ class BackendEndToEndTest {
         StringBuilder sb = new StringBuilder("shader compute workgroup_size(1, 1, 1)\ntexture 2d f32 @t binding=1\n"
                 + "buffer u32 @b binding=0\nbuffer u64 @w binding=2\nfunction main {\n");
         for (int i = 0; i < n; i++) {
-            sb.append("  vec1 32 %o").append(i).append(" = load_const (").append(i * 8).append(")\n");
-            sb.append("  vec1 64 %p").append(i).append(" = load_buffer @w, %o").append(i).append("\n");
-            sb.append("  vec1 32 %v").append(i).append(" = load_buffer @b, %o").append(i).append("\n");
+            sb.append("  vec1 32 %o")
+                    .append(i)
+                    .append(" = load_const (")
+                    .append(i * 8)
+                    .append(")\n");
+            sb.append("  vec1 64 %p")
+                    .append(i)
+                    .append(" = load_buffer @w, %o")
+                    .append(i)
+                    .append("\n");
+            sb.append("  vec1 32 %v")
+                    .append(i)
+                    .append(" = load_buffer @b, %o")
+                    .append(i)
+                    .append("\n");
         }
         sb.append("  vec2 32 %uv = load_const (0.5, 0.5)\n  vec4 32 %tx = tex @t, %uv\n");
         sb.append("  vec1 32 %f0 = iadd %tx.x, %tx.w\n");
         sb.append("  vec1 64 %q0 = ixor %p0, %p").append(n - 1).append("\n");
         for (int i = 1; i < n; i++) {
-            sb.append("  vec1 64 %q").append(i).append(" = ixor %q").append(i - 1).append(", %p").append(n - 1 - i).append("\n");
-            sb.append("  vec1 32 %f").append(i).append(" = iadd %f").append(i - 1).append(", %v").append(n - 1 - i).append("\n");
+            sb.append("  vec1 64 %q")
+                    .append(i)
+                    .append(" = ixor %q")
+                    .append(i - 1)
+                    .append(", %p")
+                    .append(n - 1 - i)
+                    .append("\n");
+            sb.append("  vec1 32 %f")
+                    .append(i)
+                    .append(" = iadd %f")
+                    .append(i - 1)
+                    .append(", %v")
+                    .append(n - 1 - i)
+                    .append("\n");
         }
         sb.append("  vec1 32 %lo = unpack_64_2x32_split_x %q").append(n - 1).append("\n");
         sb.append("  vec1 32 %sum = iadd %lo, %f").append(n - 1).append("\n");

@@ -35,20 +35,25 @@ class BackendGoldenTest {
             files = s.filter(p -> p.toString().endsWith(".ir")).sorted().toList();
         }
         assertTrue(files.size() >= 4, "backend goldens: " + files);
-        return files.stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> {
-            String text = Files.readString(f);
-            List<FileCheck.Check> checks = FileCheck.parse(text);
-            if (checks.isEmpty()) fail(f + ": no CHECK lines");
-            MachineCompiler.Result r = Compiler.compile(IrParser.parse(f.toString(), text), options(text)).machine();
-            String asm = ProgramText.print(r.program());
-            String failure = FileCheck.verify(checks, asm);
-            if (failure != null) fail(f + ":" + failure + "\n--- assembly ---\n" + asm);
-            for (long seed = 0; seed < 16; seed++) {
-                long k = seed;
-                assertTrue(BackendEndToEndTest.interpret(r.optimized(), seed).sameAs(BackendEndToEndTest.simulate(r.program(), r.optimized(), seed)),
-                        () -> f + ": the binary's outputs differ from the interpreter's on input set " + k + "\n" + asm);
-            }
-        }));
+        return files.stream()
+                .map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> {
+                    String text = Files.readString(f);
+                    List<FileCheck.Check> checks = FileCheck.parse(text);
+                    if (checks.isEmpty()) fail(f + ": no CHECK lines");
+                    MachineCompiler.Result r = Compiler.compile(IrParser.parse(f.toString(), text), options(text))
+                            .machine();
+                    String asm = ProgramText.print(r.program());
+                    String failure = FileCheck.verify(checks, asm);
+                    if (failure != null) fail(f + ":" + failure + "\n--- assembly ---\n" + asm);
+                    for (long seed = 0; seed < 16; seed++) {
+                        long k = seed;
+                        assertTrue(
+                                BackendEndToEndTest.interpret(r.optimized(), seed)
+                                        .sameAs(BackendEndToEndTest.simulate(r.program(), r.optimized(), seed)),
+                                () -> f + ": the binary's outputs differ from the interpreter's on input set " + k
+                                        + "\n" + asm);
+                    }
+                }));
     }
 
     /** The options a golden's {@code // SWITCHES:} line asks for (verifying after every pass). */
@@ -57,12 +62,14 @@ class BackendGoldenTest {
         Allocation a = Allocation.DEFAULT;
         for (String line : text.lines().toList()) {
             if (!line.startsWith("// SWITCHES:")) continue;
-            List<String> words = List.of(line.substring("// SWITCHES:".length()).trim().split("\\s+"));
+            List<String> words =
+                    List.of(line.substring("// SWITCHES:".length()).trim().split("\\s+"));
             for (int k = 0; k < words.size(); k++) {
                 String w = words.get(k);
                 if (w.equals("--max-regs")) a = a.withMaxRegs(Integer.parseInt(words.get(++k)));
                 else if (w.equals("--no-reload-elision")) a = a.withReloadElision(false);
-                else if (w.startsWith("--no-") && Pipelines.SWITCHES.containsKey(w.substring(5))) off.add(w.substring(5));
+                else if (w.startsWith("--no-") && Pipelines.SWITCHES.containsKey(w.substring(5)))
+                    off.add(w.substring(5));
                 else throw new IllegalArgumentException("unknown switch in a golden: " + w);
             }
         }

@@ -50,8 +50,11 @@ class CachedAnalysesTest {
                         if (i.def() == null) continue;
                         for (int c = 0; c < i.def().numComponents(); c++) {
                             int comp = c;
-                            assertEquals(fresh.range(i.def(), c), kept.range(i.def(), c), () -> "seed " + k + ", after " + pass + ": "
-                                    + IrPrinter.instrToString(i) + " component " + comp + "\nbefore the pipeline:\n" + before);
+                            assertEquals(
+                                    fresh.range(i.def(), c),
+                                    kept.range(i.def(), c),
+                                    () -> "seed " + k + ", after " + pass + ": " + IrPrinter.instrToString(i)
+                                            + " component " + comp + "\nbefore the pipeline:\n" + before);
                         }
                     }
                 }
@@ -59,8 +62,11 @@ class CachedAnalysesTest {
             new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(Pipelines.DEFAULT, checking));
         }
         // the passes that keep the facts did keep them (they are current after them)
-        for (String pass : new String[] {"algebraic", "opt_minmax", "copy_prop", "constant_fold", "cse", "dce", "late"}) {
-            assertTrue(checkedAfter.getOrDefault(pass, 0) > PROGRAMS / 2, () -> pass + " kept the facts only " + checkedAfter.get(pass) + " times");
+        for (String pass :
+                new String[] {"algebraic", "opt_minmax", "copy_prop", "constant_fold", "cse", "dce", "late"}) {
+            assertTrue(
+                    checkedAfter.getOrDefault(pass, 0) > PROGRAMS / 2,
+                    () -> pass + " kept the facts only " + checkedAfter.get(pass) + " times");
         }
     }
 

@@ -38,8 +38,10 @@ class EveryOpOnTheTargetTest {
     static final java.util.Map<String, String> NO_WAY = java.util.Map.of(
             "frem@16", "C's fmod, exact: no rounded expression of it is exact (the frontend's OpFRem gives this op)",
             "frem@32", "C's fmod, exact: no rounded expression of it is exact (the frontend's OpFRem gives this op)",
-            "ldexp@16", "one rounding of a * 2^b; two scalings round twice for a subnormal result (the frontend expands GLSL's ldexp itself)",
-            "ldexp@32", "one rounding of a * 2^b; two scalings round twice for a subnormal result (the frontend expands GLSL's ldexp itself)");
+            "ldexp@16",
+                    "one rounding of a * 2^b; two scalings round twice for a subnormal result (the frontend expands GLSL's ldexp itself)",
+            "ldexp@32",
+                    "one rounding of a * 2^b; two scalings round twice for a subnormal result (the frontend expands GLSL's ldexp itself)");
 
     @TestFactory
     Stream<DynamicTest> everyOpIsSelectedOrLowered() {
@@ -47,7 +49,8 @@ class EveryOpOnTheTargetTest {
         for (Op op : Op.values()) {
             for (int bits : sizes(op)) {
                 String name = op.opName() + (op.hasUnsizedOperands() ? "@" + bits : "");
-                tests.add(DynamicTest.dynamicTest(name + (MachineCompiler.SUPPORTED_OPS.contains(op) ? " (selected)" : " (lowered)"),
+                tests.add(DynamicTest.dynamicTest(
+                        name + (MachineCompiler.SUPPORTED_OPS.contains(op) ? " (selected)" : " (lowered)"),
                         () -> check(op, bits, name)));
             }
         }
@@ -56,7 +59,8 @@ class EveryOpOnTheTargetTest {
 
     /** The sizes up to 32 bits the op is legal at (0 for an op of fixed sizes); none for a fixed-size op with a 64-bit operand. */
     static List<Integer> sizes(Op op) {
-        if (op.hasUnsizedOperands()) return op.legalBitSizeList().stream().filter(b -> b <= 32).toList();
+        if (op.hasUnsizedOperands())
+            return op.legalBitSizeList().stream().filter(b -> b <= 32).toList();
         if (op.outputBits(0) == 64) return List.of();
         for (int i = 0; i < op.numInputs(); i++) if (op.inputBits(i, 0) == 64) return List.of();
         return List.of(0);
@@ -66,28 +70,58 @@ class EveryOpOnTheTargetTest {
         String text = OpProgram.text(op, bits, GROUP);
         MachineCompiler.Result r;
         try {
-            r = Compiler.compile(IrParser.parse(name + ".ir", text), Compiler.Options.verifying()).machine();
+            r = Compiler.compile(IrParser.parse(name + ".ir", text), Compiler.Options.verifying())
+                    .machine();
         } catch (CompileException e) {
-            if (NO_WAY.containsKey(name) && e.getMessage().contains("not supported by the target: " + op.opName())) return;
-            throw new AssertionError(name + " has no way onto the target: " + e.getMessage()
-                    + " (give a machine op its semantics, or write a rule in rules/lower.rules)", e);
+            if (NO_WAY.containsKey(name) && e.getMessage().contains("not supported by the target: " + op.opName()))
+                return;
+            throw new AssertionError(
+                    name + " has no way onto the target: " + e.getMessage()
+                            + " (give a machine op its semantics, or write a rule in rules/lower.rules)",
+                    e);
         }
-        if (NO_WAY.containsKey(name)) throw new AssertionError(name + " compiles now: take it off NO_WAY (" + NO_WAY.get(name) + ")");
+        if (NO_WAY.containsKey(name))
+            throw new AssertionError(name + " compiles now: take it off NO_WAY (" + NO_WAY.get(name) + ")");
         Shader reference = IrParser.parse(name + ".ir", text);
         SplittableRandom rnd = new SplittableRandom(op.ordinal() * 64L + bits);
         int slots = OpProgram.slots(op);
-        long[] special = {0, 1, -1, 2, 31, 32, 0x80000000L, 0x7fffffffL, 0x3f800000L, 0xbf800000L, 0x7f800000L, 0x7fc00000L, 0x00000001L,
-                0x3c00L, 0xfc00L, 0x7e00L, 0x8000L, 0x80L, 0xffL, 0xffffL};
+        long[] special = {
+            0,
+            1,
+            -1,
+            2,
+            31,
+            32,
+            0x80000000L,
+            0x7fffffffL,
+            0x3f800000L,
+            0xbf800000L,
+            0x7f800000L,
+            0x7fc00000L,
+            0x00000001L,
+            0x3c00L,
+            0xfc00L,
+            0x7e00L,
+            0x8000L,
+            0x80L,
+            0xffL,
+            0xffffL
+        };
         List<long[]> sets = new ArrayList<>();
         for (int k = 0; k < GROUP * GROUPS; k++) {
             long[] set = new long[slots];
-            for (int i = 0; i < slots; i++) set[i] = (rnd.nextInt(3) == 0 ? special[rnd.nextInt(special.length)] : rnd.nextLong() >> rnd.nextInt(64)) & 0xffffffffL;
+            for (int i = 0; i < slots; i++)
+                set[i] =
+                        (rnd.nextInt(3) == 0 ? special[rnd.nextInt(special.length)] : rnd.nextLong() >> rnd.nextInt(64))
+                                & 0xffffffffL;
             sets.add(set);
         }
-        ShaderInputs in = new ShaderInputs().setBufferWords("in", OpProgram.inputWords(sets, slots, GROUP * GROUPS))
+        ShaderInputs in = new ShaderInputs()
+                .setBufferWords("in", OpProgram.inputWords(sets, slots, GROUP * GROUPS))
                 .setBufferWords("out", new long[GROUP * GROUPS * 2 * OpProgram.results(op)]);
         ShaderOutputs want = new Interpreter(reference).trackNans().dispatch(in, GROUPS, 1, 1);
-        ShaderOutputs got = new Simulator(r.program()).dispatch(in, GROUPS, 1, 1).outputs();
+        ShaderOutputs got =
+                new Simulator(r.program()).dispatch(in, GROUPS, 1, 1).outputs();
         ShaderOutputs.Comparison c = want.compareUnderNanContract(got);
         assertNotEquals(ShaderOutputs.Comparison.Kind.BROKEN, c.kind(), () -> name + ": " + c.detail());
     }

@@ -51,7 +51,8 @@ class ExamplesTest {
             List<String> expected = new ArrayList<>();
             int j = i + 1;
             while (j < lines.size() && lines.get(j).trim().startsWith("// expect:")) {
-                expected.add(lines.get(j).trim().substring("// expect:".length()).trim());
+                expected.add(
+                        lines.get(j).trim().substring("// expect:".length()).trim());
                 j++;
             }
             cases.add(new RunCase(i + 1, args, expected));
@@ -77,7 +78,8 @@ class ExamplesTest {
                 assertEquals(printed, IrPrinter.print(IrParser.parse("printed", printed)));
             }));
             List<RunCase> cases = runCases(Files.readAllLines(p));
-            tests.add(DynamicTest.dynamicTest("has a run case", () -> assertTrue(!cases.isEmpty(), p + " has no // run: line")));
+            tests.add(DynamicTest.dynamicTest(
+                    "has a run case", () -> assertTrue(!cases.isEmpty(), p + " has no // run: line")));
             for (RunCase c : cases) {
                 tests.add(DynamicTest.dynamicTest("run at line " + c.line() + " " + String.join(" ", c.args()), () -> {
                     List<String> argv = new ArrayList<>();

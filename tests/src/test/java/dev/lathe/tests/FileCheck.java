@@ -25,7 +25,11 @@ import java.util.regex.Pattern;
  * and digits.
  */
 final class FileCheck {
-    enum Kind { CHECK, NEXT, NOT }
+    enum Kind {
+        CHECK,
+        NEXT,
+        NOT
+    }
 
     record Check(Kind kind, String pattern, int line) {}
 
@@ -37,9 +41,12 @@ final class FileCheck {
             String l = lines[i].trim();
             if (!l.startsWith("//")) continue;
             l = l.substring(2).trim();
-            if (l.startsWith("CHECK-NEXT:")) out.add(new Check(Kind.NEXT, l.substring(11).trim(), i + 1));
-            else if (l.startsWith("CHECK-NOT:")) out.add(new Check(Kind.NOT, l.substring(10).trim(), i + 1));
-            else if (l.startsWith("CHECK:")) out.add(new Check(Kind.CHECK, l.substring(6).trim(), i + 1));
+            if (l.startsWith("CHECK-NEXT:"))
+                out.add(new Check(Kind.NEXT, l.substring(11).trim(), i + 1));
+            else if (l.startsWith("CHECK-NOT:"))
+                out.add(new Check(Kind.NOT, l.substring(10).trim(), i + 1));
+            else if (l.startsWith("CHECK:"))
+                out.add(new Check(Kind.CHECK, l.substring(6).trim(), i + 1));
         }
         return out;
     }
@@ -71,7 +78,10 @@ final class FileCheck {
                     if (lastMatch < 0) return describe(c, "CHECK-NEXT needs an earlier CHECK", lastMatch);
                     int want = lastMatch + 1;
                     if (want >= lines.length || !match(c.pattern(), lines[want], vars, true)) {
-                        return describe(c, "the next line is '" + (want < lines.length ? lines[want] : "<end>") + "'", lastMatch);
+                        return describe(
+                                c,
+                                "the next line is '" + (want < lines.length ? lines[want] : "<end>") + "'",
+                                lastMatch);
                     }
                     String bad = checkNots(pendingNots, lines, pos, want, vars);
                     if (bad != null) return bad;
@@ -101,8 +111,8 @@ final class FileCheck {
     }
 
     private static String describe(Check c, String why, int lastMatch) {
-        return "line " + c.line() + ": " + (c.kind() == Kind.NEXT ? "CHECK-NEXT: " : "CHECK: ") + c.pattern() + " — " + why
-                + (lastMatch >= 0 ? " (after output line " + (lastMatch + 1) + ")" : "");
+        return "line " + c.line() + ": " + (c.kind() == Kind.NEXT ? "CHECK-NEXT: " : "CHECK: ") + c.pattern() + " — "
+                + why + (lastMatch >= 0 ? " (after output line " + (lastMatch + 1) + ")" : "");
     }
 
     /** A variable the pattern uses but neither captures itself nor finds in {@code vars}, or null. */
@@ -130,7 +140,11 @@ final class FileCheck {
             if (m.group(1) != null) {
                 regex.append("(?:").append(m.group(1)).append(')');
             } else if (m.group(3) != null) {
-                regex.append("(?<").append(m.group(2)).append('>').append(m.group(3)).append(')');
+                regex.append("(?<")
+                        .append(m.group(2))
+                        .append('>')
+                        .append(m.group(3))
+                        .append(')');
                 captures.add(m.group(2));
             } else if (captures.contains(m.group(2))) {
                 regex.append("\\k<").append(m.group(2)).append('>'); // captured earlier in this pattern

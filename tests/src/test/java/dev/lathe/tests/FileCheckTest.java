@@ -21,7 +21,9 @@ class FileCheckTest {
 
     @Test
     void orderedChecksAndVariables() {
-        assertNull(verify("// CHECK: [[A:%[0-9]+]] = fadd\n// CHECK-NEXT: [[B:%[0-9]+]] = fmul [[A]], [[A]]\n// CHECK: @o, [[B]]"));
+        assertNull(
+                verify(
+                        "// CHECK: [[A:%[0-9]+]] = fadd\n// CHECK-NEXT: [[B:%[0-9]+]] = fmul [[A]], [[A]]\n// CHECK: @o, [[B]]"));
         assertTrue(verify("// CHECK: fmul\n// CHECK: fadd").contains("no line matches"));
         assertTrue(verify("// CHECK: fadd\n// CHECK-NEXT: store_output").contains("the next line is"));
     }
@@ -37,7 +39,9 @@ class FileCheckTest {
         assertNull(verify("// CHECK: fadd\n// CHECK-NOT: fdiv\n// CHECK: store_output"));
         String bad = verify("// CHECK: fadd\n// CHECK-NOT: fmul\n// CHECK: store_output");
         assertTrue(bad.startsWith("line 2: CHECK-NOT: fmul"), bad);
-        assertEquals("line 1: CHECK-NOT uses [[Y]] before any CHECK captured it", verify("// CHECK-NOT: [[Y]]\n// CHECK: fadd"));
+        assertEquals(
+                "line 1: CHECK-NOT uses [[Y]] before any CHECK captured it",
+                verify("// CHECK-NOT: [[Y]]\n// CHECK: fadd"));
     }
 
     @Test

@@ -52,7 +52,9 @@ class GoldenPassTest {
     void atLeastSixGoldenTestsPerPass() throws IOException {
         for (String pass : registry().names()) {
             Path dir = passesDir().resolve(pass);
-            long n = Files.isDirectory(dir) ? Files.list(dir).filter(p -> p.toString().endsWith(".ir")).count() : 0;
+            long n = Files.isDirectory(dir)
+                    ? Files.list(dir).filter(p -> p.toString().endsWith(".ir")).count()
+                    : 0;
             assertTrue(n >= 6, "passes/" + pass + " has " + n + " golden tests; at least 6 are required");
         }
     }
@@ -65,7 +67,8 @@ class GoldenPassTest {
             for (Path dir : dirs.filter(Files::isDirectory).sorted().toList()) {
                 List<DynamicNode> tests = new ArrayList<>();
                 for (Path f : files()) {
-                    if (f.getParent().equals(dir)) tests.add(DynamicTest.dynamicTest(f.getFileName().toString(), () -> check(f)));
+                    if (f.getParent().equals(dir))
+                        tests.add(DynamicTest.dynamicTest(f.getFileName().toString(), () -> check(f)));
                 }
                 byPass.add(DynamicContainer.dynamicContainer(dir.getFileName().toString(), tests));
             }
@@ -91,8 +94,11 @@ class GoldenPassTest {
         int inputSets = 0;
         for (String l : text.split("\n")) {
             String t = l.trim();
-            if (t.startsWith("// RUN:") && run == null) run = t.substring("// RUN:".length()).trim();
-            if (t.startsWith("// SAME-OUTPUTS:")) inputSets = Integer.parseInt(t.substring("// SAME-OUTPUTS:".length()).trim());
+            if (t.startsWith("// RUN:") && run == null)
+                run = t.substring("// RUN:".length()).trim();
+            if (t.startsWith("// SAME-OUTPUTS:"))
+                inputSets = Integer.parseInt(
+                        t.substring("// SAME-OUTPUTS:".length()).trim());
         }
         if (run == null) fail(f + ": no '// RUN: PIPELINE' line");
         List<FileCheck.Check> checks = FileCheck.parse(text);
@@ -106,8 +112,10 @@ class GoldenPassTest {
         String pipeline = run;
         for (int seed = 0; seed < inputSets; seed++) {
             int k = seed;
-            assertTrue(expected.get(seed).sameAs(runOn(s, seed)), () -> f + ": the outputs changed on random input set " + k
-                    + "\n--- IR after '" + pipeline + "' ---\n" + out);
+            assertTrue(
+                    expected.get(seed).sameAs(runOn(s, seed)),
+                    () -> f + ": the outputs changed on random input set " + k + "\n--- IR after '" + pipeline
+                            + "' ---\n" + out);
         }
         String failure = FileCheck.verify(checks, out);
         if (failure != null) fail(f + ":" + failure + "\n--- actual IR after '" + run + "' ---\n" + out);

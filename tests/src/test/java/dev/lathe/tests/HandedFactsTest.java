@@ -40,12 +40,17 @@ class HandedFactsTest {
             fired += stats.total();
             long fseed = seed;
             assertEquals(List.of(), Validator.validate(s), "seed " + seed);
-            assertTrue(expected.sameAs(RuleDifferentialTest.run(s, seed)),
-                    () -> "seed " + fseed + ": outputs changed\nbefore:\n" + before + "\nafter:\n" + IrPrinter.print(s));
+            assertTrue(
+                    expected.sameAs(RuleDifferentialTest.run(s, seed)),
+                    () -> "seed " + fseed + ": outputs changed\nbefore:\n" + before + "\nafter:\n"
+                            + IrPrinter.print(s));
             RuleStats again = new RuleStats(AlgebraicRules.INSTANCE);
             new RewritePass(AlgebraicRules.INSTANCE, again).run(s.entryPoint());
-            assertEquals(0, again.total(), () -> "seed " + fseed + ": not a fixpoint, a second run fired "
-                    + again.firedMostFirst() + "\nbefore:\n" + before);
+            assertEquals(
+                    0,
+                    again.total(),
+                    () -> "seed " + fseed + ": not a fixpoint, a second run fired " + again.firedMostFirst()
+                            + "\nbefore:\n" + before);
         }
         assertTrue(fired > 300, "only " + fired + " rewrites");
     }

@@ -49,12 +49,30 @@ class Lower64EndToEndTest {
     static void check(Op op) {
         String text = OpProgram.text(op, 64, GROUP);
         // a CompileException ("not supported by the target") fails the test with the op's name: the file is OP.ir
-        MachineCompiler.Result r = Compiler.compile(IrParser.parse(op.opName() + ".ir", text), Compiler.Options.verifying()).machine();
+        MachineCompiler.Result r = Compiler.compile(
+                        IrParser.parse(op.opName() + ".ir", text), Compiler.Options.verifying())
+                .machine();
         Shader reference = IrParser.parse(op.opName() + ".ir", text);
         SplittableRandom rnd = new SplittableRandom(op.ordinal());
         List<long[]> sets = new ArrayList<>();
-        long[] special = {0, Long.MIN_VALUE, 1, -1, 0x3ff0000000000000L, 0x7ff0000000000000L, 0x7ff8000000000000L, 0x0000000000000001L,
-                0x000fffffffffffffL, 0x3fefffffffffffffL, 0x4330000000000000L, 0x7fefffffffffffffL, 63, 64, 32, 0xffffffffL};
+        long[] special = {
+            0,
+            Long.MIN_VALUE,
+            1,
+            -1,
+            0x3ff0000000000000L,
+            0x7ff0000000000000L,
+            0x7ff8000000000000L,
+            0x0000000000000001L,
+            0x000fffffffffffffL,
+            0x3fefffffffffffffL,
+            0x4330000000000000L,
+            0x7fefffffffffffffL,
+            63,
+            64,
+            32,
+            0xffffffffL
+        };
         for (int k = 0; k < GROUP * GROUPS; k++) {
             long[] set = new long[op.numInputs()];
             for (int i = 0; i < set.length; i++) {
@@ -63,10 +81,12 @@ class Lower64EndToEndTest {
             }
             sets.add(set);
         }
-        ShaderInputs in = new ShaderInputs().setBufferWords("in", OpProgram.inputWords(sets, op.numInputs(), GROUP * GROUPS))
+        ShaderInputs in = new ShaderInputs()
+                .setBufferWords("in", OpProgram.inputWords(sets, op.numInputs(), GROUP * GROUPS))
                 .setBufferWords("out", new long[GROUP * GROUPS * 2]);
         ShaderOutputs want = new Interpreter(reference).trackNans().dispatch(in, GROUPS, 1, 1);
-        ShaderOutputs got = new Simulator(r.program()).dispatch(in, GROUPS, 1, 1).outputs();
+        ShaderOutputs got =
+                new Simulator(r.program()).dispatch(in, GROUPS, 1, 1).outputs();
         ShaderOutputs.Comparison c = want.compareUnderNanContract(got);
         assertNotEquals(ShaderOutputs.Comparison.Kind.BROKEN, c.kind(), () -> op.opName() + "@64: " + c.detail());
     }

@@ -40,37 +40,45 @@ class MachineSwitchesTest {
             shaders.add(IrPrinter.print(SpirvFrontend.read(f.toString(), Files.readAllBytes(f))));
         }
         List<Measured> on = measure(shaders, Compiler.Options.defaults());
-        return Pipelines.SWITCHES.keySet().stream().map(sw -> DynamicTest.dynamicTest("--no-" + sw, () -> {
-            List<Measured> off = measure(shaders, Compiler.Options.defaults().withMachine(Pipelines.machine(Set.of(sw))));
-            boolean size = Pipelines.SWITCHES.get(sw).pays() == Pipelines.Pays.SIZE;
-            int instrOn = 0, instrOff = 0, dwordsOn = 0, dwordsOff = 0;
-            long cyclesOn = 0, cyclesOff = 0;
-            for (int k = 0; k < shaders.size(); k++) {
-                instrOn += on.get(k).instructions();
-                instrOff += off.get(k).instructions();
-                dwordsOn += on.get(k).dwords();
-                dwordsOff += off.get(k).dwords();
-                cyclesOn += on.get(k).simCycles();
-                cyclesOff += off.get(k).simCycles();
-                assertTrue(on.get(k).waves() >= off.get(k).waves(), sw + " costs waves on " + names.get(k));
-            }
-            if (size) {
-                assertTrue(dwordsOn < dwordsOff, sw + ": " + dwordsOff + " dwords off, " + dwordsOn + " on");
-                assertTrue(cyclesOn * 100 <= cyclesOff * 101, sw + ": " + cyclesOff + " simulated cycles off, " + cyclesOn + " on");
-                return;
-            }
-            assertTrue(instrOn < instrOff, sw + ": " + instrOff + " instructions off, " + instrOn + " on");
-            assertTrue(cyclesOn < cyclesOff, sw + ": " + cyclesOff + " simulated cycles off, " + cyclesOn + " on");
-        }));
+        return Pipelines.SWITCHES.keySet().stream()
+                .map(sw -> DynamicTest.dynamicTest("--no-" + sw, () -> {
+                    List<Measured> off =
+                            measure(shaders, Compiler.Options.defaults().withMachine(Pipelines.machine(Set.of(sw))));
+                    boolean size = Pipelines.SWITCHES.get(sw).pays() == Pipelines.Pays.SIZE;
+                    int instrOn = 0, instrOff = 0, dwordsOn = 0, dwordsOff = 0;
+                    long cyclesOn = 0, cyclesOff = 0;
+                    for (int k = 0; k < shaders.size(); k++) {
+                        instrOn += on.get(k).instructions();
+                        instrOff += off.get(k).instructions();
+                        dwordsOn += on.get(k).dwords();
+                        dwordsOff += off.get(k).dwords();
+                        cyclesOn += on.get(k).simCycles();
+                        cyclesOff += off.get(k).simCycles();
+                        assertTrue(on.get(k).waves() >= off.get(k).waves(), sw + " costs waves on " + names.get(k));
+                    }
+                    if (size) {
+                        assertTrue(dwordsOn < dwordsOff, sw + ": " + dwordsOff + " dwords off, " + dwordsOn + " on");
+                        assertTrue(
+                                cyclesOn * 100 <= cyclesOff * 101,
+                                sw + ": " + cyclesOff + " simulated cycles off, " + cyclesOn + " on");
+                        return;
+                    }
+                    assertTrue(instrOn < instrOff, sw + ": " + instrOff + " instructions off, " + instrOn + " on");
+                    assertTrue(
+                            cyclesOn < cyclesOff, sw + ": " + cyclesOff + " simulated cycles off, " + cyclesOn + " on");
+                }));
     }
 
     /** Each shader (IR text) checked against the interpreter on two input sets, and measured. */
     private static List<Measured> measure(List<String> shaders, Compiler.Options options) {
         List<Measured> out = new ArrayList<>();
         for (String text : shaders) {
-            DifferentialCheck.Outcome o = DifferentialCheck.run(IrParser.parse("shader", text), options, 2, Interpreter.DEFAULT_ITERATION_LIMIT);
+            DifferentialCheck.Outcome o = DifferentialCheck.run(
+                    IrParser.parse("shader", text), options, 2, Interpreter.DEFAULT_ITERATION_LIMIT);
             assertNull(o.difference(), () -> text.lines().findFirst().orElse("") + ": " + o.difference());
-            Stats st = Compiler.compile(IrParser.parse("shader", text), options).machine().stats();
+            Stats st = Compiler.compile(IrParser.parse("shader", text), options)
+                    .machine()
+                    .stats();
             out.add(new Measured(st.instructions(), st.dwords(), st.waves(), o.simulatedCycles()));
         }
         return out;

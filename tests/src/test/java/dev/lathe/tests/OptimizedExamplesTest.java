@@ -35,8 +35,8 @@ class OptimizedExamplesTest {
             tests.add(DynamicTest.dynamicTest(p.getFileName().toString(), () -> {
                 String text = Files.readString(p);
                 Shader s = IrParser.parse(p.toString(), text);
-                new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(Pipelines.DEFAULT,
-                        GoldenPassTest.registry()));
+                new PassManager(PassManager.Options.validating(), null)
+                        .run(s, Pipeline.parse(Pipelines.DEFAULT, GoldenPassTest.registry()));
                 Path opt = tmp.resolve(p.getFileName());
                 Files.writeString(opt, IrPrinter.print(s));
                 for (ExamplesTest.RunCase c : ExamplesTest.runCases(Files.readAllLines(p))) {
@@ -46,7 +46,10 @@ class OptimizedExamplesTest {
                     StringWriter err = new StringWriter();
                     int code = Main.execute(new PrintWriter(out), new PrintWriter(err), argv.toArray(new String[0]));
                     assertEquals(0, code, err.toString());
-                    assertEquals(String.join("\n", c.expected()), out.toString().stripTrailing(), p + ":" + c.line() + " after optimization");
+                    assertEquals(
+                            String.join("\n", c.expected()),
+                            out.toString().stripTrailing(),
+                            p + ":" + c.line() + " after optimization");
                 }
             }));
         }

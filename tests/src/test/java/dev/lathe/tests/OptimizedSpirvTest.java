@@ -39,7 +39,9 @@ class OptimizedSpirvTest {
         assumeTrue(spirvTools(), "spirv-opt is not installed (apt-get install spirv-tools)");
         List<DynamicTest> tests = new ArrayList<>();
         // -O and -Os as applications ship them; then loops reshaped (peeled, unswitched, split)
-        for (List<String> flags : List.of(List.of("-O"), List.of("-Os"),
+        for (List<String> flags : List.of(
+                List.of("-O"),
+                List.of("-Os"),
                 List.of("--loop-peeling", "--loop-unswitch", "--loop-fission=4", "-O"))) {
             String flag = String.join(" ", flags);
             for (Path f : ShaderCorpusTest.binaries()) {

@@ -7,8 +7,8 @@ import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.interp.ShaderOutputs;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.Pipeline;
@@ -39,12 +39,15 @@ class PipelineDifferentialTest {
             }
             String before = IrPrinter.print(s);
             ShaderOutputs expected = RuleDifferentialTest.run(IrParser.parse("before.ir", before), seed);
-            new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(Pipelines.DEFAULT, GoldenPassTest.registry()));
+            new PassManager(PassManager.Options.validating(), null)
+                    .run(s, Pipeline.parse(Pipelines.DEFAULT, GoldenPassTest.registry()));
             long k = seed;
             assertEquals(List.of(), Validator.validate(s), () -> "seed " + k);
             ShaderOutputs.Comparison c = expected.compareUnderNanContract(RuleDifferentialTest.run(s, seed));
-            assertTrue(c.kind() != ShaderOutputs.Comparison.Kind.BROKEN, () -> "seed " + k + ": the default pipeline changed the outputs ("
-                    + c.detail() + ")\nbefore:\n" + before + "\nafter:\n" + IrPrinter.print(s));
+            assertTrue(
+                    c.kind() != ShaderOutputs.Comparison.Kind.BROKEN,
+                    () -> "seed " + k + ": the default pipeline changed the outputs (" + c.detail() + ")\nbefore:\n"
+                            + before + "\nafter:\n" + IrPrinter.print(s));
             if (c.kind() == ShaderOutputs.Comparison.Kind.KEPT) compared++;
         }
         assertTrue(compared * 100 >= PROGRAMS * 99, compared + " of " + PROGRAMS + " programs decided");

@@ -64,8 +64,13 @@ class PublicApiDocTest {
     @Test
     void theSectionNamesTheRuleAuthorsApi() throws IOException {
         Set<String> names = stableClasses();
-        for (String expected : List.of("dev.lathe.ir.IrBuilder", "dev.lathe.ir.pass.Pass", "dev.lathe.ir.rewrite.RuleSet",
-                "dev.lathe.ir.pass.PassRegistry", "dev.lathe.driver.Passes", "dev.lathe.ir.interp.Interpreter")) {
+        for (String expected : List.of(
+                "dev.lathe.ir.IrBuilder",
+                "dev.lathe.ir.pass.Pass",
+                "dev.lathe.ir.rewrite.RuleSet",
+                "dev.lathe.ir.pass.PassRegistry",
+                "dev.lathe.driver.Passes",
+                "dev.lathe.ir.interp.Interpreter")) {
             assertTrue(names.contains(expected), expected + " is not in the section: " + names);
         }
     }
@@ -79,8 +84,17 @@ class PublicApiDocTest {
             files.add(src.toString());
         }
         DocumentationTool javadoc = ToolProvider.getSystemDocumentationTool();
-        List<String> args = new ArrayList<>(List.of("-Xdoclint:all", "-Xmaxwarns", "100000", "-Xmaxerrs", "100000", "-quiet",
-                "-d", out.toString(), "-cp", System.getProperty("java.class.path")));
+        List<String> args = new ArrayList<>(List.of(
+                "-Xdoclint:all",
+                "-Xmaxwarns",
+                "100000",
+                "-Xmaxerrs",
+                "100000",
+                "-quiet",
+                "-d",
+                out.toString(),
+                "-cp",
+                System.getProperty("java.class.path")));
         args.addAll(files);
         StringWriter log = new StringWriter();
         int code = javadoc.getTask(log, null, null, null, args, null).call() ? 0 : 1;

@@ -8,8 +8,8 @@ import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
-import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderOutputs;
 import dev.lathe.ir.op.Op;
@@ -79,17 +79,23 @@ class RuleDifferentialTest {
             Set<Op> roots = patternOps(r.file());
             tests.add(DynamicTest.dynamicTest(generated.passName() + ": same rewrites on rule-dense programs", () -> {
                 RuleStats seen = new RuleStats(generated);
-                for (long seed = 0; seed < PROGRAMS / 2; seed++) ruleDenseProgram(generated, reference, roots, seed, seen);
+                for (long seed = 0; seed < PROGRAMS / 2; seed++)
+                    ruleDenseProgram(generated, reference, roots, seed, seen);
                 // The comparison means little for rules that never fire: most must.
                 int fired = generated.rules().size() - seen.neverFired().size();
-                assertTrue(fired * 10 >= generated.rules().size() * MIN_FIRED_TENTHS, () -> generated.passName()
-                        + ": only " + fired + " of " + generated.rules().size() + " rules fired; never: "
-                        + seen.neverFired().stream().map(x -> x.name()).toList());
+                assertTrue(
+                        fired * 10 >= generated.rules().size() * MIN_FIRED_TENTHS,
+                        () -> generated.passName()
+                                + ": only " + fired + " of " + generated.rules().size() + " rules fired; never: "
+                                + seen.neverFired().stream().map(x -> x.name()).toList());
             }));
             tests.add(DynamicTest.dynamicTest(generated.passName() + ": exact rules keep outputs", () -> {
                 int compared = 0;
-                for (long seed = 0; seed < EXACT_PROGRAMS; seed++) compared += exactRulesKeepOutputs(generated, seed) ? 1 : 0;
-                assertTrue(compared * 100 >= EXACT_PROGRAMS * 99, compared + " of " + EXACT_PROGRAMS + " programs decided");
+                for (long seed = 0; seed < EXACT_PROGRAMS; seed++)
+                    compared += exactRulesKeepOutputs(generated, seed) ? 1 : 0;
+                assertTrue(
+                        compared * 100 >= EXACT_PROGRAMS * 99,
+                        compared + " of " + EXACT_PROGRAMS + " programs decided");
             }));
         }
         return tests.stream();
@@ -111,12 +117,18 @@ class RuleDifferentialTest {
         new RewritePass(generated, sa).run(a.entryPoint());
         new RewritePass(reference, sb).run(b.entryPoint());
         String pa = IrPrinter.print(a);
-        assertEquals(IrPrinter.print(b), pa, () -> generated.passName() + ", seed " + seed
-                + ": the generated matcher and the interpreter rewrote differently\nbefore:\n" + text);
+        assertEquals(
+                IrPrinter.print(b),
+                pa,
+                () -> generated.passName() + ", seed " + seed
+                        + ": the generated matcher and the interpreter rewrote differently\nbefore:\n" + text);
         for (int i = 0; i < generated.rules().size(); i++) {
             int rule = i;
-            assertEquals(sb.fired(i), sa.fired(i) - before[i], () -> generated.passName() + ", seed " + seed + ": rule "
-                    + generated.rules().get(rule).name() + " fired a different number of times");
+            assertEquals(
+                    sb.fired(i),
+                    sa.fired(i) - before[i],
+                    () -> generated.passName() + ", seed " + seed + ": rule "
+                            + generated.rules().get(rule).name() + " fired a different number of times");
         }
         assertEquals(List.of(), Validator.validate(a), generated.passName() + ", seed " + seed);
         assertFixpoint(generated, a, seed, text);
@@ -148,8 +160,11 @@ class RuleDifferentialTest {
     static void assertFixpoint(RuleSet rules, Shader rewritten, long seed, String before) {
         RuleStats again = new RuleStats(rules);
         new RewritePass(rules, again).run(rewritten.entryPoint());
-        assertEquals(0, again.total(), () -> rules.passName() + ", seed " + seed + ": a second run still rewrote "
-                + again.firedMostFirst() + "\nbefore:\n" + before);
+        assertEquals(
+                0,
+                again.total(),
+                () -> rules.passName() + ", seed " + seed + ": a second run still rewrote " + again.firedMostFirst()
+                        + "\nbefore:\n" + before);
     }
 
     /** Whether the comparison decided (it fails the test when the rules broke the contract). */
@@ -163,8 +178,10 @@ class RuleDifferentialTest {
         new RewritePass(generated).run(s.entryPoint());
         assertEquals(List.of(), Validator.validate(s), generated.passName() + ", seed " + seed);
         ShaderOutputs.Comparison c = expected.compareUnderNanContract(run(s, seed));
-        assertTrue(c.kind() != ShaderOutputs.Comparison.Kind.BROKEN, () -> generated.passName() + ", seed " + seed
-                + ": exact rules changed the outputs (" + c.detail() + ")\nbefore:\n" + before + "\nafter:\n" + IrPrinter.print(s));
+        assertTrue(
+                c.kind() != ShaderOutputs.Comparison.Kind.BROKEN,
+                () -> generated.passName() + ", seed " + seed + ": exact rules changed the outputs (" + c.detail()
+                        + ")\nbefore:\n" + before + "\nafter:\n" + IrPrinter.print(s));
         return c.kind() == ShaderOutputs.Comparison.Kind.KEPT;
     }
 

@@ -65,17 +65,33 @@ class RuleJarsTest {
         Path src = Files.createDirectories(dir.resolve("src/" + pkg));
         Files.writeString(Files.createDirectories(dir.resolve("rules-" + pkg)).resolve(fileName), rules);
         ByteArrayOutputStream log = new ByteArrayOutputStream();
-        int code = RuleCompilerMain.run(new String[] {"--rules", dir.resolve("rules-" + pkg).toString(), "--out", src.toString(),
-            "--package", pkg, "--cite-from", dir.toString()}, new PrintStream(log, true, StandardCharsets.UTF_8));
+        int code = RuleCompilerMain.run(
+                new String[] {
+                    "--rules",
+                    dir.resolve("rules-" + pkg).toString(),
+                    "--out",
+                    src.toString(),
+                    "--package",
+                    pkg,
+                    "--cite-from",
+                    dir.toString()
+                },
+                new PrintStream(log, true, StandardCharsets.UTF_8));
         assertEquals(0, code, log.toString(StandardCharsets.UTF_8));
         Path classes = Files.createDirectories(dir.resolve("classes/" + pkg));
-        List<String> args = new java.util.ArrayList<>(List.of("-d", classes.toString(), "-cp", System.getProperty("java.class.path")));
+        List<String> args = new java.util.ArrayList<>(
+                List.of("-d", classes.toString(), "-cp", System.getProperty("java.class.path")));
         try (Stream<Path> files = Files.walk(src)) {
             files.filter(f -> f.toString().endsWith(".java")).forEach(f -> args.add(f.toString()));
         }
-        assertEquals(0, ToolProvider.getSystemJavaCompiler().run(null, log, log, args.toArray(String[]::new)), log.toString(StandardCharsets.UTF_8));
+        assertEquals(
+                0,
+                ToolProvider.getSystemJavaCompiler().run(null, log, log, args.toArray(String[]::new)),
+                log.toString(StandardCharsets.UTF_8));
         Path jar = dir.resolve(pkg + ".jar");
-        try (OutputStream out = Files.newOutputStream(jar); JarOutputStream j = new JarOutputStream(out); Stream<Path> files = Files.walk(classes)) {
+        try (OutputStream out = Files.newOutputStream(jar);
+                JarOutputStream j = new JarOutputStream(out);
+                Stream<Path> files = Files.walk(classes)) {
             for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile).sorted()::iterator) {
                 j.putNextEntry(new JarEntry(classes.relativize(f).toString().replace('\\', '/')));
                 j.write(Files.readAllBytes(f));
@@ -108,7 +124,13 @@ class RuleJarsTest {
         assertFalse(text.contains("ixor"), text);
         assertTrue(text.contains("iadd %2, %0"), text); // not_not: the iadd reads x itself
         passes.checkRuleNames(java.util.Set.of("not_not")); // its rules can be disabled by name
-        assertEquals(2, passes.ruleStats().get(passes.ruleStats().size() - 1).ruleSet().rules().size());
+        assertEquals(
+                2,
+                passes.ruleStats()
+                        .get(passes.ruleStats().size() - 1)
+                        .ruleSet()
+                        .rules()
+                        .size());
     }
 
     @Test
@@ -120,11 +142,16 @@ class RuleJarsTest {
         Compiler.Result r = Compiler.compile(s, options);
         for (long x : new long[] {0, 5, 0xffffffffL}) {
             ShaderInputs in = new ShaderInputs().set("x", x);
-            assertEquals(new Interpreter(reference).run(in).output("o")[0], new Simulator(r.machine().program()).run(in).outputs().output("o")[0]);
+            assertEquals(
+                    new Interpreter(reference).run(in).output("o")[0],
+                    new Simulator(r.machine().program()).run(in).outputs().output("o")[0]);
         }
         // without the jar the pipeline names an unknown pass
-        assertThrows(IllegalArgumentException.class, () -> Compiler.compile(IrParser.parse("p.ir", PROGRAM),
-                Compiler.Options.verifying().withPipeline("mine")));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> Compiler.compile(
+                        IrParser.parse("p.ir", PROGRAM),
+                        Compiler.Options.verifying().withPipeline("mine")));
     }
 
     private record Cli(int code, String out, String err) {}
@@ -139,11 +166,13 @@ class RuleJarsTest {
     void latheOptAndCompileTakeRulesJar() throws IOException {
         Path jar = mineJar();
         Path program = Files.writeString(dir.resolve("p.ir"), PROGRAM);
-        Cli opt = lathe("opt", "--rules-jar", jar.toString(), "--passes", "mine,dce", "--rule-stats", program.toString());
+        Cli opt =
+                lathe("opt", "--rules-jar", jar.toString(), "--passes", "mine,dce", "--rule-stats", program.toString());
         assertEquals(0, opt.code(), opt.err());
         assertFalse(opt.out().contains("inot"), opt.out());
         assertTrue(opt.err().contains("rules of pass mine: 2 rewrites"), opt.err());
-        Cli compile = lathe("compile", "--rules-jar", jar.toString(), "--passes", "mine", "--emit", "stats", program.toString());
+        Cli compile = lathe(
+                "compile", "--rules-jar", jar.toString(), "--passes", "mine", "--emit", "stats", program.toString());
         assertEquals(0, compile.code(), compile.err());
         Cli without = lathe("opt", "--passes", "mine", program.toString());
         assertTrue(without.code() != 0);

@@ -39,18 +39,23 @@ class ShaderCorpusTest {
     Stream<DynamicTest> everyExampleShaderCompilesAndRuns() throws IOException {
         List<Path> files = binaries();
         assertTrue(files.size() >= 40, "example shaders: " + files.size());
-        return files.stream().map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> {
-            byte[] bytes = Files.readAllBytes(f);
-            String cause = UNSUPPORTED.get(f.getFileName().toString());
-            if (cause != null) {
-                SpirvException e = assertThrows(SpirvException.class, () -> SpirvFrontend.read(f.toString(), bytes));
-                assertTrue(e.getMessage().contains("unsupported") && e.getMessage().contains(cause), e.getMessage());
-                return;
-            }
-            Shader fromSpirv = SpirvFrontend.read(f.toString(), bytes);
-            assertEquals(List.of(), Validator.validate(fromSpirv), f.toString());
-            String difference = DifferentialCheck.check(fromSpirv, null, 16);
-            assertNull(difference, () -> f + ": " + difference);
-        }));
+        return files.stream()
+                .map(f -> DynamicTest.dynamicTest(f.getFileName().toString(), () -> {
+                    byte[] bytes = Files.readAllBytes(f);
+                    String cause = UNSUPPORTED.get(f.getFileName().toString());
+                    if (cause != null) {
+                        SpirvException e =
+                                assertThrows(SpirvException.class, () -> SpirvFrontend.read(f.toString(), bytes));
+                        assertTrue(
+                                e.getMessage().contains("unsupported")
+                                        && e.getMessage().contains(cause),
+                                e.getMessage());
+                        return;
+                    }
+                    Shader fromSpirv = SpirvFrontend.read(f.toString(), bytes);
+                    assertEquals(List.of(), Validator.validate(fromSpirv), f.toString());
+                    String difference = DifferentialCheck.check(fromSpirv, null, 16);
+                    assertNull(difference, () -> f + ": " + difference);
+                }));
     }
 }

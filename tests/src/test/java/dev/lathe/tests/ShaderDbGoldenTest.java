@@ -24,13 +24,20 @@ class ShaderDbGoldenTest {
         List<Path> files = CorpusRunner.collect(List.of(root.resolve("examples/shaders")));
         List<ResultsCsv.Row> rows = new ArrayList<>();
         String prefix = root + "/";
-        for (ResultsCsv.Row r : CorpusRunner.run(files, 2, null, done -> { })) {
+        for (ResultsCsv.Row r : CorpusRunner.run(files, 2, null, done -> {})) {
             // named as the command names them when run from the project root
-            rows.add(new ResultsCsv.Row(r.name().startsWith(prefix) ? r.name().substring(prefix.length()) : r.name(), r.stage(), r.values(),
-                    r.compileMs(), r.error()));
+            rows.add(new ResultsCsv.Row(
+                    r.name().startsWith(prefix) ? r.name().substring(prefix.length()) : r.name(),
+                    r.stage(),
+                    r.values(),
+                    r.compileMs(),
+                    r.error()));
         }
         String expected = Files.readString(root.resolve("tests/src/test/resources/shaderdb/examples.csv"));
-        assertEquals(expected, ResultsCsv.write(rows, false), "the corpus statistics changed; if that is meant, regenerate the file "
-                + "(./lathe shaderdb examples/shaders --no-times -o tests/src/test/resources/shaderdb/examples.csv) and commit it");
+        assertEquals(
+                expected,
+                ResultsCsv.write(rows, false),
+                "the corpus statistics changed; if that is meant, regenerate the file "
+                        + "(./lathe shaderdb examples/shaders --no-times -o tests/src/test/resources/shaderdb/examples.csv) and commit it");
     }
 }

@@ -48,7 +48,9 @@ class SpillingTest {
     static List<String[]> corpus() throws IOException {
         List<String[]> out = new ArrayList<>();
         for (Path f : ShaderCorpusTest.binaries()) {
-            out.add(new String[] {f.getFileName().toString(), IrPrinter.print(SpirvFrontend.read(f.toString(), Files.readAllBytes(f)))});
+            out.add(new String[] {
+                f.getFileName().toString(), IrPrinter.print(SpirvFrontend.read(f.toString(), Files.readAllBytes(f)))
+            });
         }
         for (Path f : ExamplesTest.examples()) {
             if (OUTPUTS_WIDER_THAN_THE_BUDGETS.contains(f.getFileName().toString())) continue;
@@ -69,10 +71,14 @@ class SpillingTest {
             tests.add(DynamicTest.dynamicTest("--max-regs " + regs, () -> {
                 int spilled = 0;
                 for (String[] s : shaders) {
-                    DifferentialCheck.Outcome o = DifferentialCheck.run(IrParser.parse(s[0], s[1]), budget(regs), 2, Interpreter.DEFAULT_ITERATION_LIMIT);
+                    DifferentialCheck.Outcome o = DifferentialCheck.run(
+                            IrParser.parse(s[0], s[1]), budget(regs), 2, Interpreter.DEFAULT_ITERATION_LIMIT);
                     assertNull(o.difference(), () -> s[0] + " at --max-regs " + regs + ": " + o.difference());
-                    Stats st = Compiler.compile(IrParser.parse(s[0], s[1]), budget(regs)).machine().stats();
-                    assertTrue(st.full() <= regs, s[0] + " uses " + st.full() + " vec4 registers at --max-regs " + regs);
+                    Stats st = Compiler.compile(IrParser.parse(s[0], s[1]), budget(regs))
+                            .machine()
+                            .stats();
+                    assertTrue(
+                            st.full() <= regs, s[0] + " uses " + st.full() + " vec4 registers at --max-regs " + regs);
                     assertNoSpillWhereMaxLiveFits(st, regs, s[0]);
                     if (st.spills() + st.fills() > 0) spilled++;
                 }
@@ -90,7 +96,10 @@ class SpillingTest {
      */
     static void assertNoSpillWhereMaxLiveFits(Stats st, int regs, String what) {
         if (st.maxLive() <= 4 * regs) {
-            assertEquals(0, st.spills() + st.fills() + st.stp() + st.ldp(), what + ": spill code with MaxLive " + st.maxLive() + " <= " + 4 * regs);
+            assertEquals(
+                    0,
+                    st.spills() + st.fills() + st.stp() + st.ldp(),
+                    what + ": spill code with MaxLive " + st.maxLive() + " <= " + 4 * regs);
         }
     }
 
@@ -103,14 +112,17 @@ class SpillingTest {
                 int decided = 0, spilled = 0;
                 for (long seed = 0; seed < BackendEndToEndTest.PROGRAMS; seed++) {
                     Options o = Options.mixed(seed).withWideSizes(false).withRandomOps(MachineCompiler.SUPPORTED_OPS);
-                    BackendEndToEndTest.Checked c = BackendEndToEndTest.check(seed, o, true, Allocation.DEFAULT.withMaxRegs(regs));
+                    BackendEndToEndTest.Checked c =
+                            BackendEndToEndTest.check(seed, o, true, Allocation.DEFAULT.withMaxRegs(regs));
                     if (c.decided()) decided++;
                     assertNoSpillWhereMaxLiveFits(c.stats(), regs, "seed " + seed);
                     if (c.stats().spills() + c.stats().fills() > 0) spilled++;
                 }
                 int total = BackendEndToEndTest.PROGRAMS;
                 assertTrue(decided * 100 >= total * 98, decided + " of " + total + " programs decided");
-                assertTrue(regs > 2 || spilled * 4 >= total, spilled + " of " + total + " programs spilled at --max-regs " + regs);
+                assertTrue(
+                        regs > 2 || spilled * 4 >= total,
+                        spilled + " of " + total + " programs spilled at --max-regs " + regs);
             }));
         }
         return tests.stream();
@@ -129,16 +141,21 @@ class SpillingTest {
                 for (long seed = 0; seed < total; seed++) {
                     Options o = Options.mixed(seed).withRandomOps(MachineCompiler.SUPPORTED_OPS);
                     try {
-                        BackendEndToEndTest.Checked c = BackendEndToEndTest.check(seed, o, false, Allocation.DEFAULT.withMaxRegs(regs));
+                        BackendEndToEndTest.Checked c =
+                                BackendEndToEndTest.check(seed, o, false, Allocation.DEFAULT.withMaxRegs(regs));
                         assertNoSpillWhereMaxLiveFits(c.stats(), regs, "seed " + seed);
                         if (c.stats().spills() + c.stats().fills() > 0) spilled++;
                     } catch (CompileException e) {
-                        assertTrue(e.getMessage().contains("not supported by the target: "), "seed " + seed + ": " + e.getMessage());
+                        assertTrue(
+                                e.getMessage().contains("not supported by the target: "),
+                                "seed " + seed + ": " + e.getMessage());
                         unsupported++;
                     }
                 }
                 assertTrue(unsupported * 10 <= total, unsupported + " of " + total + " programs did not compile");
-                assertTrue(regs > 2 || spilled * 4 >= total, spilled + " of " + total + " programs spilled at --max-regs " + regs);
+                assertTrue(
+                        regs > 2 || spilled * 4 >= total,
+                        spilled + " of " + total + " programs spilled at --max-regs " + regs);
             }));
         }
         return tests.stream();
@@ -153,7 +170,9 @@ class SpillingTest {
         for (long seed = 0; seed < 2; seed++) {
             Options o = Options.large(10_000).withWideSizes(false).withRandomOps(MachineCompiler.SUPPORTED_OPS);
             BackendEndToEndTest.Checked c = BackendEndToEndTest.check(seed, o, true, Allocation.DEFAULT);
-            assertTrue(c.stats().maxLive() > 192 && c.stats().spills() > 0, "seed " + seed + ": " + c.stats().line("large"));
+            assertTrue(
+                    c.stats().maxLive() > 192 && c.stats().spills() > 0,
+                    "seed " + seed + ": " + c.stats().line("large"));
         }
     }
 
@@ -162,11 +181,19 @@ class SpillingTest {
     void reloadElisionSavesReloads() throws IOException {
         int with = 0, without = 0;
         for (String[] s : corpus()) {
-            with += Compiler.compile(IrParser.parse(s[0], s[1]), budget(4)).machine().stats().fills();
-            Compiler.Options off = Compiler.Options.defaults().withAllocation(Allocation.DEFAULT.withMaxRegs(4).withReloadElision(false));
-            DifferentialCheck.Outcome o = DifferentialCheck.run(IrParser.parse(s[0], s[1]), off, 2, Interpreter.DEFAULT_ITERATION_LIMIT);
+            with += Compiler.compile(IrParser.parse(s[0], s[1]), budget(4))
+                    .machine()
+                    .stats()
+                    .fills();
+            Compiler.Options off = Compiler.Options.defaults()
+                    .withAllocation(Allocation.DEFAULT.withMaxRegs(4).withReloadElision(false));
+            DifferentialCheck.Outcome o =
+                    DifferentialCheck.run(IrParser.parse(s[0], s[1]), off, 2, Interpreter.DEFAULT_ITERATION_LIMIT);
             assertNull(o.difference(), () -> s[0] + " without reload elision: " + o.difference());
-            without += Compiler.compile(IrParser.parse(s[0], s[1]), off).machine().stats().fills();
+            without += Compiler.compile(IrParser.parse(s[0], s[1]), off)
+                    .machine()
+                    .stats()
+                    .fills();
         }
         assertTrue(with > 0 && with < without, with + " reloads with elision, " + without + " without");
     }
@@ -176,10 +203,15 @@ class SpillingTest {
     void theStatisticsCountTheSpillCode() throws IOException {
         for (Allocation.SpillChoice choice : Allocation.SpillChoice.values()) {
             for (String[] s : corpus()) {
-                Compiler.Options o = Compiler.Options.defaults().withAllocation(Allocation.DEFAULT.withMaxRegs(4).withSpillChoice(choice));
-                DifferentialCheck.Outcome out = DifferentialCheck.run(IrParser.parse(s[0], s[1]), o, 1, Interpreter.DEFAULT_ITERATION_LIMIT);
-                assertNull(out.difference(), () -> s[0] + " with --spill-choice " + choice.spelling() + ": " + out.difference());
-                MachineCompiler.Result r = Compiler.compile(IrParser.parse(s[0], s[1]), o).machine();
+                Compiler.Options o = Compiler.Options.defaults()
+                        .withAllocation(Allocation.DEFAULT.withMaxRegs(4).withSpillChoice(choice));
+                DifferentialCheck.Outcome out =
+                        DifferentialCheck.run(IrParser.parse(s[0], s[1]), o, 1, Interpreter.DEFAULT_ITERATION_LIMIT);
+                assertNull(
+                        out.difference(),
+                        () -> s[0] + " with --spill-choice " + choice.spelling() + ": " + out.difference());
+                MachineCompiler.Result r =
+                        Compiler.compile(IrParser.parse(s[0], s[1]), o).machine();
                 Stats st = r.stats();
                 int stp = 0, ldp = 0;
                 for (MInstr i : r.program().code()) {
@@ -189,7 +221,10 @@ class SpillingTest {
                 assertEquals(stp, st.stp(), s[0]);
                 assertEquals(ldp, st.ldp(), s[0]);
                 assertTrue(st.spills() <= stp && (stp > 0) == (st.spills() > 0), s[0] + ": " + st.line(s[0]));
-                assertEquals(st.spills() > 0, r.program().privateBytes() > 0, s[0] + ": .private " + r.program().privateBytes());
+                assertEquals(
+                        st.spills() > 0,
+                        r.program().privateBytes() > 0,
+                        s[0] + ": .private " + r.program().privateBytes());
             }
         }
     }

@@ -33,13 +33,20 @@ public final class ComputeRun {
     }
 
     /** As {@link #dispatch(VulkanDevice, byte[], ShaderInputs, int)}, with the module's interface read already. */
-    public static ShaderOutputs dispatch(VulkanDevice vk, byte[] spirv, SpirvInterface iface, ShaderInputs in, int groupsX) {
+    public static ShaderOutputs dispatch(
+            VulkanDevice vk, byte[] spirv, SpirvInterface iface, ShaderInputs in, int groupsX) {
         iface.requireSupported(vk, "compute");
-        try (RunScope scope = new RunScope(vk); MemoryStack stack = stackPush()) {
+        try (RunScope scope = new RunScope(vk);
+                MemoryStack stack = stackPush()) {
             RunScope.Bindings bindings = scope.bind(iface, in, VK_SHADER_STAGE_COMPUTE_BIT);
             long module = scope.shaderModule(spirv);
-            VkComputePipelineCreateInfo.Buffer cpci = VkComputePipelineCreateInfo.calloc(1, stack).sType$Default().layout(bindings.pipelineLayout());
-            cpci.stage().sType$Default().stage(VK_SHADER_STAGE_COMPUTE_BIT).module(module).pName(stack.UTF8(iface.entryPoint()));
+            VkComputePipelineCreateInfo.Buffer cpci =
+                    VkComputePipelineCreateInfo.calloc(1, stack).sType$Default().layout(bindings.pipelineLayout());
+            cpci.stage()
+                    .sType$Default()
+                    .stage(VK_SHADER_STAGE_COMPUTE_BIT)
+                    .module(module)
+                    .pName(stack.UTF8(iface.entryPoint()));
             LongBuffer lp = stack.mallocLong(1);
             check(vkCreateComputePipelines(scope.d, VK_NULL_HANDLE, cpci, null, lp), "vkCreateComputePipelines");
             long pipeline = lp.get(0);

@@ -14,7 +14,13 @@ import java.util.List;
 final class FeederVertexShader {
     private FeederVertexShader() {}
 
-    private static final int SC_INPUT = 1, SC_OUTPUT = 3, DEC_BLOCK = 2, DEC_BUILT_IN = 11, DEC_LOCATION = 30, BUILT_IN_POSITION = 0, BUILT_IN_POINT_SIZE = 1;
+    private static final int SC_INPUT = 1,
+            SC_OUTPUT = 3,
+            DEC_BLOCK = 2,
+            DEC_BUILT_IN = 11,
+            DEC_LOCATION = 30,
+            BUILT_IN_POSITION = 0,
+            BUILT_IN_POINT_SIZE = 1;
 
     /**
      * The shader for {@code varyings} (a fragment shader's inputs); the position is the vec4
@@ -31,11 +37,14 @@ final class FeederVertexShader {
         // members and locations: the interface matches block to block (the validation layer
         // refuses a block fed by loose variables)
         java.util.Map<Integer, List<SpirvInterface.Varying>> blocks = new java.util.LinkedHashMap<>();
-        for (SpirvInterface.Varying v : varyings) if (v.struct() >= 0) blocks.computeIfAbsent(v.struct(), k -> new ArrayList<>()).add(v);
+        for (SpirvInterface.Varying v : varyings)
+            if (v.struct() >= 0)
+                blocks.computeIfAbsent(v.struct(), k -> new ArrayList<>()).add(v);
         for (List<SpirvInterface.Varying> members : blocks.values()) {
             members.sort(java.util.Comparator.comparingInt(SpirvInterface.Varying::member));
             int[] types = new int[members.size()];
-            for (int k = 0; k < types.length; k++) types[k] = a.shape(members.get(k).shape());
+            for (int k = 0; k < types.length; k++)
+                types[k] = a.shape(members.get(k).shape());
             int block = a.struct(types);
             a.decorate(block, DEC_BLOCK);
             int out = a.variable(block, SC_OUTPUT);
@@ -49,7 +58,8 @@ final class FeederVertexShader {
             }
             if (consecutive) a.decorate(out, DEC_LOCATION, members.get(0).location());
             for (int k = 0; k < types.length; k++) {
-                if (!consecutive) a.memberDecorate(block, k, DEC_LOCATION, members.get(k).location());
+                if (!consecutive)
+                    a.memberDecorate(block, k, DEC_LOCATION, members.get(k).location());
                 int in = a.variable(types[k], SC_INPUT);
                 a.decorate(in, DEC_LOCATION, members.get(k).location());
                 interfaceIds.add(in);
@@ -94,7 +104,12 @@ final class FeederVertexShader {
             int value = a.id(), member = a.id();
             a.code(SpirvAssembler.OP_LOAD, c[3], value, c[0]);
             int ptr = a.type(SpirvAssembler.OP_TYPE_POINTER, SC_OUTPUT, c[3]);
-            a.code(SpirvAssembler.OP_ACCESS_CHAIN, ptr, member, c[1], a.constant(a.type(SpirvAssembler.OP_TYPE_INT, 32, 1), c[2]));
+            a.code(
+                    SpirvAssembler.OP_ACCESS_CHAIN,
+                    ptr,
+                    member,
+                    c[1],
+                    a.constant(a.type(SpirvAssembler.OP_TYPE_INT, 32, 1), c[2]));
             a.code(SpirvAssembler.OP_STORE, member, value);
         }
         if (pointSize > 0) a.code(SpirvAssembler.OP_STORE, sizeOut, size);

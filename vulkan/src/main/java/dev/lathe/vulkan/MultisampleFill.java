@@ -47,9 +47,21 @@ import org.lwjgl.vulkan.VkWriteDescriptorSet;
 final class MultisampleFill {
     private MultisampleFill() {}
 
-    private static final int SC_INPUT = 1, SC_OUTPUT = 3, SC_STORAGE_BUFFER = 12, DEC_BUILT_IN = 11, DEC_LOCATION = 30, DEC_FLAT = 14,
-            DEC_BLOCK = 2, DEC_OFFSET = 35, DEC_ARRAY_STRIDE = 6, DEC_SET = 34, DEC_BINDING = 33, BUILT_IN_FRAG_COORD = 15,
-            BUILT_IN_SAMPLE_ID = 18, CAPABILITY_SAMPLE_RATE_SHADING = 35, MODE_ORIGIN_UPPER_LEFT = 7;
+    private static final int SC_INPUT = 1,
+            SC_OUTPUT = 3,
+            SC_STORAGE_BUFFER = 12,
+            DEC_BUILT_IN = 11,
+            DEC_LOCATION = 30,
+            DEC_FLAT = 14,
+            DEC_BLOCK = 2,
+            DEC_OFFSET = 35,
+            DEC_ARRAY_STRIDE = 6,
+            DEC_SET = 34,
+            DEC_BINDING = 33,
+            BUILT_IN_FRAG_COORD = 15,
+            BUILT_IN_SAMPLE_ID = 18,
+            CAPABILITY_SAMPLE_RATE_SHADING = 35,
+            MODE_ORIGIN_UPPER_LEFT = 7;
 
     /** The fragment shader for a {@code width}-wide, {@code height}-high image whose texels are vectors of {@code base}. */
     static byte[] shader(char base, int width, int height) {
@@ -98,8 +110,13 @@ final class MultisampleFill {
         a.code(SpirvAssembler.OP_RETURN);
         a.code(SpirvAssembler.OP_FUNCTION_END);
         // SPIR-V 1.3: the StorageBuffer storage class
-        return a.module(4, main, List.of(fragCoord, sampleId, out), List.of(CAPABILITY_SAMPLE_RATE_SHADING),
-                List.of(new int[] {MODE_ORIGIN_UPPER_LEFT}), 0x00010300);
+        return a.module(
+                4,
+                main,
+                List.of(fragCoord, sampleId, out),
+                List.of(CAPABILITY_SAMPLE_RATE_SHADING),
+                List.of(new int[] {MODE_ORIGIN_UPPER_LEFT}),
+                0x00010300);
     }
 
     /**
@@ -107,7 +124,8 @@ final class MultisampleFill {
      * {@code format}) with {@code texels} (four 32-bit words each, x fastest, then y, then the
      * sample) and leaves it ready to be sampled.
      */
-    static void fill(RunScope scope, Images.Img img, int format, char base, long[] texels, int width, int height, int samples) {
+    static void fill(
+            RunScope scope, Images.Img img, int format, char base, long[] texels, int width, int height, int samples) {
         var d = scope.d;
         try (MemoryStack stack = stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
@@ -121,76 +139,186 @@ final class MultisampleFill {
 
             // the buffer's descriptor
             VkDescriptorSetLayoutBinding.Buffer lb = VkDescriptorSetLayoutBinding.calloc(1, stack);
-            lb.get(0).binding(0).descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(1).stageFlags(VK_SHADER_STAGE_FRAGMENT_BIT);
-            check(vkCreateDescriptorSetLayout(d, VkDescriptorSetLayoutCreateInfo.calloc(stack).sType$Default().pBindings(lb), null, lp),
+            lb.get(0)
+                    .binding(0)
+                    .descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)
+                    .descriptorCount(1)
+                    .stageFlags(VK_SHADER_STAGE_FRAGMENT_BIT);
+            check(
+                    vkCreateDescriptorSetLayout(
+                            d,
+                            VkDescriptorSetLayoutCreateInfo.calloc(stack)
+                                    .sType$Default()
+                                    .pBindings(lb),
+                            null,
+                            lp),
                     "vkCreateDescriptorSetLayout");
             long setLayout = lp.get(0);
             scope.onClose(() -> vkDestroyDescriptorSetLayout(d, setLayout, null));
-            check(vkCreatePipelineLayout(d, VkPipelineLayoutCreateInfo.calloc(stack).sType$Default().pSetLayouts(stack.longs(setLayout)), null, lp),
+            check(
+                    vkCreatePipelineLayout(
+                            d,
+                            VkPipelineLayoutCreateInfo.calloc(stack)
+                                    .sType$Default()
+                                    .pSetLayouts(stack.longs(setLayout)),
+                            null,
+                            lp),
                     "vkCreatePipelineLayout");
             long layout = lp.get(0);
             scope.onClose(() -> vkDestroyPipelineLayout(d, layout, null));
             VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(1, stack);
             sizes.get(0).type(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(1);
-            check(vkCreateDescriptorPool(d, VkDescriptorPoolCreateInfo.calloc(stack).sType$Default().maxSets(1).pPoolSizes(sizes), null, lp),
+            check(
+                    vkCreateDescriptorPool(
+                            d,
+                            VkDescriptorPoolCreateInfo.calloc(stack)
+                                    .sType$Default()
+                                    .maxSets(1)
+                                    .pPoolSizes(sizes),
+                            null,
+                            lp),
                     "vkCreateDescriptorPool");
             long pool = lp.get(0);
             scope.onClose(() -> vkDestroyDescriptorPool(d, pool, null));
             LongBuffer set = stack.mallocLong(1);
-            check(vkAllocateDescriptorSets(d, VkDescriptorSetAllocateInfo.calloc(stack).sType$Default().descriptorPool(pool)
-                    .pSetLayouts(stack.longs(setLayout)), set), "vkAllocateDescriptorSets");
-            vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(set.get(0)).dstBinding(0)
-                    .descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(1)
-                    .pBufferInfo(VkDescriptorBufferInfo.calloc(1, stack).buffer(data.buffer()).offset(0).range(data.size())), null);
+            check(
+                    vkAllocateDescriptorSets(
+                            d,
+                            VkDescriptorSetAllocateInfo.calloc(stack)
+                                    .sType$Default()
+                                    .descriptorPool(pool)
+                                    .pSetLayouts(stack.longs(setLayout)),
+                            set),
+                    "vkAllocateDescriptorSets");
+            vkUpdateDescriptorSets(
+                    d,
+                    VkWriteDescriptorSet.calloc(1, stack)
+                            .sType$Default()
+                            .dstSet(set.get(0))
+                            .dstBinding(0)
+                            .descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)
+                            .descriptorCount(1)
+                            .pBufferInfo(VkDescriptorBufferInfo.calloc(1, stack)
+                                    .buffer(data.buffer())
+                                    .offset(0)
+                                    .range(data.size())),
+                    null);
 
             // one subpass: the multisampled image, left ready to sample
             VkAttachmentDescription.Buffer att = VkAttachmentDescription.calloc(1, stack);
-            att.get(0).format(format).samples(samples).loadOp(VK_ATTACHMENT_LOAD_OP_DONT_CARE).storeOp(VK_ATTACHMENT_STORE_OP_STORE)
-                    .stencilLoadOp(VK_ATTACHMENT_LOAD_OP_DONT_CARE).stencilStoreOp(VK_ATTACHMENT_STORE_OP_DONT_CARE)
-                    .initialLayout(VK_IMAGE_LAYOUT_UNDEFINED).finalLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+            att.get(0)
+                    .format(format)
+                    .samples(samples)
+                    .loadOp(VK_ATTACHMENT_LOAD_OP_DONT_CARE)
+                    .storeOp(VK_ATTACHMENT_STORE_OP_STORE)
+                    .stencilLoadOp(VK_ATTACHMENT_LOAD_OP_DONT_CARE)
+                    .stencilStoreOp(VK_ATTACHMENT_STORE_OP_DONT_CARE)
+                    .initialLayout(VK_IMAGE_LAYOUT_UNDEFINED)
+                    .finalLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
             VkAttachmentReference.Buffer ref = VkAttachmentReference.calloc(1, stack);
             ref.get(0).attachment(0).layout(VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
-            VkSubpassDescription.Buffer sub = VkSubpassDescription.calloc(1, stack).pipelineBindPoint(VK_PIPELINE_BIND_POINT_GRAPHICS)
-                    .colorAttachmentCount(1).pColorAttachments(ref);
-            check(vkCreateRenderPass(d, VkRenderPassCreateInfo.calloc(stack).sType$Default().pAttachments(att).pSubpasses(sub), null, lp), "vkCreateRenderPass");
+            VkSubpassDescription.Buffer sub = VkSubpassDescription.calloc(1, stack)
+                    .pipelineBindPoint(VK_PIPELINE_BIND_POINT_GRAPHICS)
+                    .colorAttachmentCount(1)
+                    .pColorAttachments(ref);
+            check(
+                    vkCreateRenderPass(
+                            d,
+                            VkRenderPassCreateInfo.calloc(stack)
+                                    .sType$Default()
+                                    .pAttachments(att)
+                                    .pSubpasses(sub),
+                            null,
+                            lp),
+                    "vkCreateRenderPass");
             long rp = lp.get(0);
             scope.onClose(() -> vkDestroyRenderPass(d, rp, null));
-            check(vkCreateFramebuffer(d, VkFramebufferCreateInfo.calloc(stack).sType$Default().renderPass(rp).pAttachments(stack.longs(img.view()))
-                    .width(width).height(height).layers(1), null, lp), "vkCreateFramebuffer");
+            check(
+                    vkCreateFramebuffer(
+                            d,
+                            VkFramebufferCreateInfo.calloc(stack)
+                                    .sType$Default()
+                                    .renderPass(rp)
+                                    .pAttachments(stack.longs(img.view()))
+                                    .width(width)
+                                    .height(height)
+                                    .layers(1),
+                            null,
+                            lp),
+                    "vkCreateFramebuffer");
             long fb = lp.get(0);
             scope.onClose(() -> vkDestroyFramebuffer(d, fb, null));
 
             long vs = scope.shaderModule(FeederVertexShader.assemble(List.of(), 0, 0));
             long fs = scope.shaderModule(shader(base, width, height));
             VkPipelineShaderStageCreateInfo.Buffer stages = VkPipelineShaderStageCreateInfo.calloc(2, stack);
-            stages.get(0).sType$Default().stage(VK_SHADER_STAGE_VERTEX_BIT).module(vs).pName(stack.UTF8("main"));
-            stages.get(1).sType$Default().stage(VK_SHADER_STAGE_FRAGMENT_BIT).module(fs).pName(stack.UTF8("main"));
+            stages.get(0)
+                    .sType$Default()
+                    .stage(VK_SHADER_STAGE_VERTEX_BIT)
+                    .module(vs)
+                    .pName(stack.UTF8("main"));
+            stages.get(1)
+                    .sType$Default()
+                    .stage(VK_SHADER_STAGE_FRAGMENT_BIT)
+                    .module(fs)
+                    .pName(stack.UTF8("main"));
             VkVertexInputBindingDescription.Buffer vb = VkVertexInputBindingDescription.calloc(1, stack);
             vb.get(0).binding(0).stride(16).inputRate(VK_VERTEX_INPUT_RATE_VERTEX);
             VkVertexInputAttributeDescription.Buffer va = VkVertexInputAttributeDescription.calloc(1, stack);
-            va.get(0).location(0).binding(0).format(VK_FORMAT_R32G32B32A32_SFLOAT).offset(0);
+            va.get(0)
+                    .location(0)
+                    .binding(0)
+                    .format(VK_FORMAT_R32G32B32A32_SFLOAT)
+                    .offset(0);
             VkRect2D.Buffer area = VkRect2D.calloc(1, stack);
             area.get(0).extent().set(width, height);
             VkPipelineColorBlendAttachmentState.Buffer blend = VkPipelineColorBlendAttachmentState.calloc(1, stack);
             blend.get(0).colorWriteMask(0xf);
-            VkGraphicsPipelineCreateInfo.Buffer gpci = VkGraphicsPipelineCreateInfo.calloc(1, stack).sType$Default().pStages(stages)
-                    .pVertexInputState(VkPipelineVertexInputStateCreateInfo.calloc(stack).sType$Default().pVertexBindingDescriptions(vb)
+            VkGraphicsPipelineCreateInfo.Buffer gpci = VkGraphicsPipelineCreateInfo.calloc(1, stack)
+                    .sType$Default()
+                    .pStages(stages)
+                    .pVertexInputState(VkPipelineVertexInputStateCreateInfo.calloc(stack)
+                            .sType$Default()
+                            .pVertexBindingDescriptions(vb)
                             .pVertexAttributeDescriptions(va))
-                    .pInputAssemblyState(VkPipelineInputAssemblyStateCreateInfo.calloc(stack).sType$Default().topology(VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST))
-                    .pViewportState(VkPipelineViewportStateCreateInfo.calloc(stack).sType$Default()
-                            .pViewports(org.lwjgl.vulkan.VkViewport.calloc(1, stack).width(width).height(height).maxDepth(1)).pScissors(area))
-                    .pRasterizationState(VkPipelineRasterizationStateCreateInfo.calloc(stack).sType$Default().polygonMode(VK_POLYGON_MODE_FILL)
-                            .cullMode(VK_CULL_MODE_NONE).lineWidth(1))
-                    .pMultisampleState(VkPipelineMultisampleStateCreateInfo.calloc(stack).sType$Default().rasterizationSamples(samples)
-                            .sampleShadingEnable(true).minSampleShading(1f))
-                    .pColorBlendState(VkPipelineColorBlendStateCreateInfo.calloc(stack).sType$Default().pAttachments(blend))
-                    .layout(layout).renderPass(rp).subpass(0);
+                    .pInputAssemblyState(VkPipelineInputAssemblyStateCreateInfo.calloc(stack)
+                            .sType$Default()
+                            .topology(VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST))
+                    .pViewportState(VkPipelineViewportStateCreateInfo.calloc(stack)
+                            .sType$Default()
+                            .pViewports(org.lwjgl.vulkan.VkViewport.calloc(1, stack)
+                                    .width(width)
+                                    .height(height)
+                                    .maxDepth(1))
+                            .pScissors(area))
+                    .pRasterizationState(VkPipelineRasterizationStateCreateInfo.calloc(stack)
+                            .sType$Default()
+                            .polygonMode(VK_POLYGON_MODE_FILL)
+                            .cullMode(VK_CULL_MODE_NONE)
+                            .lineWidth(1))
+                    .pMultisampleState(VkPipelineMultisampleStateCreateInfo.calloc(stack)
+                            .sType$Default()
+                            .rasterizationSamples(samples)
+                            .sampleShadingEnable(true)
+                            .minSampleShading(1f))
+                    .pColorBlendState(VkPipelineColorBlendStateCreateInfo.calloc(stack)
+                            .sType$Default()
+                            .pAttachments(blend))
+                    .layout(layout)
+                    .renderPass(rp)
+                    .subpass(0);
             check(vkCreateGraphicsPipelines(d, VK_NULL_HANDLE, gpci, null, lp), "vkCreateGraphicsPipelines");
             long pipeline = lp.get(0);
             scope.onClose(() -> vkDestroyPipeline(d, pipeline, null));
 
             VkCommandBuffer cb = scope.begin();
-            vkCmdBeginRenderPass(cb, VkRenderPassBeginInfo.calloc(stack).sType$Default().renderPass(rp).framebuffer(fb).renderArea(area.get(0)),
+            vkCmdBeginRenderPass(
+                    cb,
+                    VkRenderPassBeginInfo.calloc(stack)
+                            .sType$Default()
+                            .renderPass(rp)
+                            .framebuffer(fb)
+                            .renderArea(area.get(0)),
                     VK_SUBPASS_CONTENTS_INLINE);
             vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
             vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, layout, 0, set, null);

@@ -33,7 +33,8 @@ public final class OracleInputs {
      * input or uniform named in {@code indices} (it indexes an array of descriptors that long)
      * kept inside the array three times in four: past it, Vulkan defines nothing.
      */
-    public static ShaderInputs draw(Shader shader, long seed, Map<String, Integer> layers, Map<String, Integer> indices) {
+    public static ShaderInputs draw(
+            Shader shader, long seed, Map<String, Integer> layers, Map<String, Integer> indices) {
         return draw(shader, seed, layers, indices, false);
     }
 
@@ -43,7 +44,8 @@ public final class OracleInputs {
      * inputs for a shader whose loops run as often as an input says (a sample count, a step), which
      * random bits would make nearly endless.
      */
-    public static ShaderInputs draw(Shader shader, long seed, Map<String, Integer> layers, Map<String, Integer> indices, boolean small) {
+    public static ShaderInputs draw(
+            Shader shader, long seed, Map<String, Integer> layers, Map<String, Integer> indices, boolean small) {
         ShaderInputs in = RandomProgramGenerator.randomInputs(shader, seed);
         java.util.SplittableRandom r = new java.util.SplittableRandom(seed ^ 0x6c617468L);
         if (small) makeSmall(shader, in, new java.util.SplittableRandom(seed ^ 0x736d616c6cL));
@@ -51,7 +53,8 @@ public final class OracleInputs {
             long[] v = in.value(e.getKey());
             if (v == null) continue;
             long[] inside = v.clone();
-            for (int k = 0; k < inside.length; k++) if (r.nextInt(4) != 0) inside[k] = r.nextInt(Math.max(1, e.getValue()));
+            for (int k = 0; k < inside.length; k++)
+                if (r.nextInt(4) != 0) inside[k] = r.nextInt(Math.max(1, e.getValue()));
             in.set(e.getKey(), inside);
         }
         for (var e : layers.entrySet()) {
@@ -59,7 +62,8 @@ public final class OracleInputs {
             if (t == null || t.depth() == e.getValue()) continue;
             // more layers: the given ones, then random texels of the same kind (taken from the given ones)
             long[] given = t.texels(), texels = new long[t.width() * t.height() * e.getValue() * 4];
-            for (int k = 0; k < texels.length; k++) texels[k] = k < given.length ? given[k] : given[r.nextInt(given.length)];
+            for (int k = 0; k < texels.length; k++)
+                texels[k] = k < given.length ? given[k] : given[r.nextInt(given.length)];
             in.setTexture(e.getKey(), new dev.lathe.ir.interp.Texture(t.width(), t.height(), e.getValue(), texels));
         }
         for (Variable v : shader.variables()) {
@@ -94,11 +98,15 @@ public final class OracleInputs {
                 dev.lathe.ir.interp.Texture t = in.texture(v.elementName(e));
                 if (t == null) continue;
                 long[] texels = t.texels();
-                if (v.type().base() == BaseType.FLOAT) for (int k = 0; k < texels.length; k++) texels[k] = tame(texels[k], 32);
+                if (v.type().base() == BaseType.FLOAT)
+                    for (int k = 0; k < texels.length; k++) texels[k] = tame(texels[k], 32);
                 if (v.kind() == Variable.Kind.IMAGE) {
-                    for (int k = 0; k < texels.length; k += 4) System.arraycopy(v.format().store(java.util.Arrays.copyOfRange(texels, k, k + 4)), 0, texels, k, 4);
+                    for (int k = 0; k < texels.length; k += 4)
+                        System.arraycopy(
+                                v.format().store(java.util.Arrays.copyOfRange(texels, k, k + 4)), 0, texels, k, 4);
                 }
-                in.setTexture(v.elementName(e), new dev.lathe.ir.interp.Texture(t.width(), t.height(), t.depth(), texels));
+                in.setTexture(
+                        v.elementName(e), new dev.lathe.ir.interp.Texture(t.width(), t.height(), t.depth(), texels));
             }
         }
         return in;
@@ -109,11 +117,13 @@ public final class OracleInputs {
 
     private static void makeSmall(Shader shader, ShaderInputs in, java.util.SplittableRandom r) {
         for (Variable v : shader.variables()) {
-            if (v.kind() != Variable.Kind.INPUT && v.kind() != Variable.Kind.UNIFORM || v.type().base() == BaseType.BOOL) continue;
+            if (v.kind() != Variable.Kind.INPUT && v.kind() != Variable.Kind.UNIFORM
+                    || v.type().base() == BaseType.BOOL) continue;
             long[] values = in.value(v.name());
             if (values == null) continue;
             long[] small = new long[values.length];
-            for (int k = 0; k < small.length; k++) small[k] = smallValue(v.type().base(), v.type().bitSize(), r);
+            for (int k = 0; k < small.length; k++)
+                small[k] = smallValue(v.type().base(), v.type().bitSize(), r);
             in.set(v.name(), small);
         }
         for (Variable v : shader.variables(Variable.Kind.BUFFER)) {

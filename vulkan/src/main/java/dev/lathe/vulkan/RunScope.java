@@ -49,6 +49,7 @@ final class RunScope implements AutoCloseable {
     final VulkanDevice vk;
     /** The run's images. */
     final Images images = new Images(this);
+
     final VkDevice d;
     private final Deque<Runnable> destroy = new ArrayDeque<>();
 
@@ -59,9 +60,15 @@ final class RunScope implements AutoCloseable {
      * What a module's descriptors and push constants became: the pipeline layout, the sets to
      * bind, and the storage buffers with the length the inputs gave each.
      */
-    record Bindings(long pipelineLayout, long[] sets, SpirvInterface.Block push, int stages, Map<String, Buf> storage,
-                    Map<String, Integer> storageSizes, Map<SpirvInterface.StorageImage, Bound> images,
-                    Map<SpirvInterface.InputAttachment, Images.Img> inputAttachments) {}
+    record Bindings(
+            long pipelineLayout,
+            long[] sets,
+            SpirvInterface.Block push,
+            int stages,
+            Map<String, Buf> storage,
+            Map<String, Integer> storageSizes,
+            Map<SpirvInterface.StorageImage, Bound> images,
+            Map<SpirvInterface.InputAttachment, Images.Img> inputAttachments) {}
 
     /** A storage image made for a run: its image and sizes. */
     record Bound(Images.Img img, int width, int height, int depth) {}
@@ -85,7 +92,15 @@ final class RunScope implements AutoCloseable {
             ByteBuffer code = stack.malloc(spirv.length);
             code.put(spirv).flip();
             LongBuffer lp = stack.mallocLong(1);
-            check(vkCreateShaderModule(d, VkShaderModuleCreateInfo.calloc(stack).sType$Default().pCode(code), null, lp), "vkCreateShaderModule");
+            check(
+                    vkCreateShaderModule(
+                            d,
+                            VkShaderModuleCreateInfo.calloc(stack)
+                                    .sType$Default()
+                                    .pCode(code),
+                            null,
+                            lp),
+                    "vkCreateShaderModule");
             long module = lp.get(0);
             onClose(() -> vkDestroyShaderModule(d, module, null));
             return module;
@@ -111,16 +126,23 @@ final class RunScope implements AutoCloseable {
                 counts.merge((long) b.set() << 32 | b.binding(), b.element() + 1, Math::max);
             }
             for (SpirvInterface.Texture t : iface.textures()) {
-                sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), t.combined() ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE);
+                sets.computeIfAbsent(t.set(), k -> new TreeMap<>())
+                        .put(
+                                t.binding(),
+                                t.combined()
+                                        ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                        : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE);
                 counts.merge((long) t.set() << 32 | t.binding(), t.element() + 1, Math::max);
             }
             for (SpirvInterface.Sampler t : iface.samplers()) {
                 sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_SAMPLER);
                 counts.put((long) t.set() << 32 | t.binding(), t.count());
             }
-            for (SpirvInterface.StorageImage t : iface.images()) sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_STORAGE_IMAGE);
+            for (SpirvInterface.StorageImage t : iface.images())
+                sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_STORAGE_IMAGE);
             for (SpirvInterface.InputAttachment t : iface.inputAttachments()) {
-                sets.computeIfAbsent(t.set(), k -> new TreeMap<>()).put(t.binding(), VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT);
+                sets.computeIfAbsent(t.set(), k -> new TreeMap<>())
+                        .put(t.binding(), VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT);
             }
             int setCount = sets.isEmpty() ? 0 : sets.lastKey() + 1;
             long[] setLayouts = new long[setCount];
@@ -130,20 +152,38 @@ final class RunScope implements AutoCloseable {
                 int k = 0;
                 for (var e : bindings.entrySet()) {
                     int n = counts.getOrDefault((long) s << 32 | e.getKey(), 1);
-                    // an input attachment is for the fragment stage only (VUID-VkDescriptorSetLayoutBinding-descriptorType-01510)
-                    int visible = e.getValue() == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT ? VK_SHADER_STAGE_FRAGMENT_BIT : stages;
-                    lb.get(k++).binding(e.getKey()).descriptorType(e.getValue()).descriptorCount(n).stageFlags(visible);
+                    // an input attachment is for the fragment stage only
+                    // (VUID-VkDescriptorSetLayoutBinding-descriptorType-01510)
+                    int visible =
+                            e.getValue() == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT ? VK_SHADER_STAGE_FRAGMENT_BIT : stages;
+                    lb.get(k++)
+                            .binding(e.getKey())
+                            .descriptorType(e.getValue())
+                            .descriptorCount(n)
+                            .stageFlags(visible);
                 }
-                check(vkCreateDescriptorSetLayout(d, VkDescriptorSetLayoutCreateInfo.calloc(stack).sType$Default().pBindings(lb), null, lp),
+                check(
+                        vkCreateDescriptorSetLayout(
+                                d,
+                                VkDescriptorSetLayoutCreateInfo.calloc(stack)
+                                        .sType$Default()
+                                        .pBindings(lb),
+                                null,
+                                lp),
                         "vkCreateDescriptorSetLayout");
                 long layout = lp.get(0);
                 setLayouts[s] = layout;
                 onClose(() -> vkDestroyDescriptorSetLayout(d, layout, null));
             }
             SpirvInterface.Block push = iface.pushConstants();
-            VkPipelineLayoutCreateInfo plci = VkPipelineLayoutCreateInfo.calloc(stack).sType$Default();
+            VkPipelineLayoutCreateInfo plci =
+                    VkPipelineLayoutCreateInfo.calloc(stack).sType$Default();
             if (setCount > 0) plci.pSetLayouts(stack.longs(setLayouts));
-            if (push != null) plci.pPushConstantRanges(VkPushConstantRange.calloc(1, stack).stageFlags(stages).offset(0).size(roundUp(push.size(), 4)));
+            if (push != null)
+                plci.pPushConstantRanges(VkPushConstantRange.calloc(1, stack)
+                        .stageFlags(stages)
+                        .offset(0)
+                        .size(roundUp(push.size(), 4)));
             check(vkCreatePipelineLayout(d, plci, null, lp), "vkCreatePipelineLayout");
             long pipelineLayout = lp.get(0);
             onClose(() -> vkDestroyPipelineLayout(d, pipelineLayout, null));
@@ -151,20 +191,57 @@ final class RunScope implements AutoCloseable {
             long[] descriptorSets = new long[setCount];
             if (setCount > 0) {
                 VkDescriptorPoolSize.Buffer sizes = VkDescriptorPoolSize.calloc(7, stack);
-                sizes.get(6).type(VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT).descriptorCount(Math.max(1, iface.inputAttachments().size()));
-                sizes.get(5).type(VK_DESCRIPTOR_TYPE_STORAGE_IMAGE).descriptorCount(Math.max(1, iface.images().size()));
-                sizes.get(0).type(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER).descriptorCount(Math.max(1, iface.uniformBlocks().stream().mapToInt(SpirvInterface.Block::count).sum()));
-                sizes.get(1).type(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER).descriptorCount(Math.max(1, iface.storageBuffers().size()));
-                sizes.get(2).type(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER).descriptorCount(Math.max(1, iface.textures().size()));
-                sizes.get(3).type(VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE).descriptorCount(Math.max(1, iface.textures().size()));
-                sizes.get(4).type(VK_DESCRIPTOR_TYPE_SAMPLER).descriptorCount(Math.max(1, iface.samplers().stream().mapToInt(SpirvInterface.Sampler::count).sum()));
-                check(vkCreateDescriptorPool(d, VkDescriptorPoolCreateInfo.calloc(stack).sType$Default().maxSets(setCount).pPoolSizes(sizes), null, lp),
+                sizes.get(6)
+                        .type(VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT)
+                        .descriptorCount(Math.max(1, iface.inputAttachments().size()));
+                sizes.get(5)
+                        .type(VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)
+                        .descriptorCount(Math.max(1, iface.images().size()));
+                sizes.get(0)
+                        .type(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)
+                        .descriptorCount(Math.max(
+                                1,
+                                iface.uniformBlocks().stream()
+                                        .mapToInt(SpirvInterface.Block::count)
+                                        .sum()));
+                sizes.get(1)
+                        .type(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER)
+                        .descriptorCount(Math.max(1, iface.storageBuffers().size()));
+                sizes.get(2)
+                        .type(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)
+                        .descriptorCount(Math.max(1, iface.textures().size()));
+                sizes.get(3)
+                        .type(VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE)
+                        .descriptorCount(Math.max(1, iface.textures().size()));
+                sizes.get(4)
+                        .type(VK_DESCRIPTOR_TYPE_SAMPLER)
+                        .descriptorCount(Math.max(
+                                1,
+                                iface.samplers().stream()
+                                        .mapToInt(SpirvInterface.Sampler::count)
+                                        .sum()));
+                check(
+                        vkCreateDescriptorPool(
+                                d,
+                                VkDescriptorPoolCreateInfo.calloc(stack)
+                                        .sType$Default()
+                                        .maxSets(setCount)
+                                        .pPoolSizes(sizes),
+                                null,
+                                lp),
                         "vkCreateDescriptorPool");
                 long pool = lp.get(0);
                 onClose(() -> vkDestroyDescriptorPool(d, pool, null));
                 LongBuffer ds = stack.mallocLong(setCount);
-                check(vkAllocateDescriptorSets(d, VkDescriptorSetAllocateInfo.calloc(stack).sType$Default().descriptorPool(pool)
-                        .pSetLayouts(stack.longs(setLayouts)), ds), "vkAllocateDescriptorSets");
+                check(
+                        vkAllocateDescriptorSets(
+                                d,
+                                VkDescriptorSetAllocateInfo.calloc(stack)
+                                        .sType$Default()
+                                        .descriptorPool(pool)
+                                        .pSetLayouts(stack.longs(setLayouts)),
+                                ds),
+                        "vkAllocateDescriptorSets");
                 ds.get(descriptorSets);
             }
             Map<String, Buf> storage = new LinkedHashMap<>();
@@ -176,7 +253,15 @@ final class RunScope implements AutoCloseable {
                 copy(bytes, buf.mapped());
                 storage.put(b.name(), buf);
                 storageSizes.put(b.name(), bytes.length);
-                write(stack, descriptorSets[b.set()], b.binding(), b.element(), VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, buf, 0, buf.size());
+                write(
+                        stack,
+                        descriptorSets[b.set()],
+                        b.binding(),
+                        b.element(),
+                        VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                        buf,
+                        0,
+                        buf.size());
             }
             for (SpirvInterface.Block b : iface.uniformBlocks()) {
                 byte[] bytes = layOut(b, in);
@@ -184,50 +269,101 @@ final class RunScope implements AutoCloseable {
                 copy(bytes, buf.mapped());
                 for (int e = 0; e < b.count(); e++) {
                     int range = b.count() == 1 ? buf.size() : b.stride();
-                    write(stack, descriptorSets[b.set()], b.binding(), e, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, buf, (long) e * b.stride(), range);
+                    write(
+                            stack,
+                            descriptorSets[b.set()],
+                            b.binding(),
+                            e,
+                            VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                            buf,
+                            (long) e * b.stride(),
+                            range);
                 }
             }
             long sampler = iface.textures().isEmpty() && iface.samplers().isEmpty() ? 0 : images.nearestSampler(false);
-            long comparing = iface.textures().stream().anyMatch(SpirvInterface.Texture::depth) ? images.nearestSampler(true) : 0;
+            long comparing =
+                    iface.textures().stream().anyMatch(SpirvInterface.Texture::depth) ? images.nearestSampler(true) : 0;
             for (SpirvInterface.Texture t : iface.textures()) {
                 long view = images.texture(in.texture(t.name()), t);
-                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).sampler(t.combined() ? (t.depth() ? comparing : sampler) : 0).imageView(view)
+                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack)
+                        .sampler(t.combined() ? (t.depth() ? comparing : sampler) : 0)
+                        .imageView(view)
                         .imageLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-                vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
-                        .dstArrayElement(t.element()).descriptorType(t.combined() ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE)
-                        .descriptorCount(1).pImageInfo(info), null);
+                vkUpdateDescriptorSets(
+                        d,
+                        VkWriteDescriptorSet.calloc(1, stack)
+                                .sType$Default()
+                                .dstSet(descriptorSets[t.set()])
+                                .dstBinding(t.binding())
+                                .dstArrayElement(t.element())
+                                .descriptorType(
+                                        t.combined()
+                                                ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
+                                                : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE)
+                                .descriptorCount(1)
+                                .pImageInfo(info),
+                        null);
             }
             for (SpirvInterface.Sampler t : iface.samplers()) {
                 VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(t.count(), stack);
                 for (int e = 0; e < t.count(); e++) info.get(e).sampler(sampler);
-                vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
-                        .descriptorType(VK_DESCRIPTOR_TYPE_SAMPLER).descriptorCount(t.count()).pImageInfo(info), null);
+                vkUpdateDescriptorSets(
+                        d,
+                        VkWriteDescriptorSet.calloc(1, stack)
+                                .sType$Default()
+                                .dstSet(descriptorSets[t.set()])
+                                .dstBinding(t.binding())
+                                .descriptorType(VK_DESCRIPTOR_TYPE_SAMPLER)
+                                .descriptorCount(t.count())
+                                .pImageInfo(info),
+                        null);
             }
             Map<SpirvInterface.StorageImage, Bound> storageImages = new LinkedHashMap<>();
             for (SpirvInterface.StorageImage t : iface.images()) {
                 Bound b = images.storageImage(in.texture(t.name()), t);
                 storageImages.put(t, b);
-                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).imageView(b.img().view()).imageLayout(VK_IMAGE_LAYOUT_GENERAL);
-                vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
-                        .descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_IMAGE).descriptorCount(1).pImageInfo(info), null);
+                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack)
+                        .imageView(b.img().view())
+                        .imageLayout(VK_IMAGE_LAYOUT_GENERAL);
+                vkUpdateDescriptorSets(
+                        d,
+                        VkWriteDescriptorSet.calloc(1, stack)
+                                .sType$Default()
+                                .dstSet(descriptorSets[t.set()])
+                                .dstBinding(t.binding())
+                                .descriptorType(VK_DESCRIPTOR_TYPE_STORAGE_IMAGE)
+                                .descriptorCount(1)
+                                .pImageInfo(info),
+                        null);
             }
             Map<SpirvInterface.InputAttachment, Images.Img> inputs = new LinkedHashMap<>();
             for (SpirvInterface.InputAttachment t : iface.inputAttachments()) {
                 Images.Img img = images.inputAttachment(in.texture(t.name()), t);
                 inputs.put(t, img);
-                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack).imageView(img.view())
+                VkDescriptorImageInfo.Buffer info = VkDescriptorImageInfo.calloc(1, stack)
+                        .imageView(img.view())
                         .imageLayout(VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
-                vkUpdateDescriptorSets(d, VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(descriptorSets[t.set()]).dstBinding(t.binding())
-                        .descriptorType(VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT).descriptorCount(1).pImageInfo(info), null);
+                vkUpdateDescriptorSets(
+                        d,
+                        VkWriteDescriptorSet.calloc(1, stack)
+                                .sType$Default()
+                                .dstSet(descriptorSets[t.set()])
+                                .dstBinding(t.binding())
+                                .descriptorType(VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT)
+                                .descriptorCount(1)
+                                .pImageInfo(info),
+                        null);
             }
-            return new Bindings(pipelineLayout, descriptorSets, push, stages, storage, storageSizes, storageImages, inputs);
+            return new Bindings(
+                    pipelineLayout, descriptorSets, push, stages, storage, storageSizes, storageImages, inputs);
         }
     }
 
     /** Binds the sets and pushes the push constants of {@code b} (laid out from {@code in}) into {@code cb}. */
     void record(VkCommandBuffer cb, int bindPoint, Bindings b, ShaderInputs in) {
         try (MemoryStack stack = stackPush()) {
-            if (b.sets().length > 0) vkCmdBindDescriptorSets(cb, bindPoint, b.pipelineLayout(), 0, stack.longs(b.sets()), null);
+            if (b.sets().length > 0)
+                vkCmdBindDescriptorSets(cb, bindPoint, b.pipelineLayout(), 0, stack.longs(b.sets()), null);
             if (b.push() != null) {
                 byte[] bytes = layOut(b.push(), in);
                 ByteBuffer pc = stack.calloc(roundUp(b.push().size(), 4));
@@ -253,15 +389,35 @@ final class RunScope implements AutoCloseable {
     VkCommandBuffer begin() {
         try (MemoryStack stack = stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
-            check(vkCreateCommandPool(d, VkCommandPoolCreateInfo.calloc(stack).sType$Default().queueFamilyIndex(vk.queueFamily), null, lp),
+            check(
+                    vkCreateCommandPool(
+                            d,
+                            VkCommandPoolCreateInfo.calloc(stack)
+                                    .sType$Default()
+                                    .queueFamilyIndex(vk.queueFamily),
+                            null,
+                            lp),
                     "vkCreateCommandPool");
             long commandPool = lp.get(0);
             onClose(() -> vkDestroyCommandPool(d, commandPool, null));
             PointerBuffer pp = stack.mallocPointer(1);
-            check(vkAllocateCommandBuffers(d, VkCommandBufferAllocateInfo.calloc(stack).sType$Default().commandPool(commandPool)
-                    .level(VK_COMMAND_BUFFER_LEVEL_PRIMARY).commandBufferCount(1), pp), "vkAllocateCommandBuffers");
+            check(
+                    vkAllocateCommandBuffers(
+                            d,
+                            VkCommandBufferAllocateInfo.calloc(stack)
+                                    .sType$Default()
+                                    .commandPool(commandPool)
+                                    .level(VK_COMMAND_BUFFER_LEVEL_PRIMARY)
+                                    .commandBufferCount(1),
+                            pp),
+                    "vkAllocateCommandBuffers");
             VkCommandBuffer cb = new VkCommandBuffer(pp.get(0), d);
-            check(vkBeginCommandBuffer(cb, VkCommandBufferBeginInfo.calloc(stack).sType$Default().flags(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)),
+            check(
+                    vkBeginCommandBuffer(
+                            cb,
+                            VkCommandBufferBeginInfo.calloc(stack)
+                                    .sType$Default()
+                                    .flags(VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT)),
                     "vkBeginCommandBuffer");
             return cb;
         }
@@ -270,15 +426,28 @@ final class RunScope implements AutoCloseable {
     /** Ends {@code cb}, submits it and waits (a minute at most) for it to finish, its writes visible to the host. */
     void submitAndWait(VkCommandBuffer cb) {
         try (MemoryStack stack = stackPush()) {
-            vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                    VkMemoryBarrier.calloc(1, stack).sType$Default().srcAccessMask(VK_ACCESS_MEMORY_WRITE_BIT).dstAccessMask(VK_ACCESS_HOST_READ_BIT),
-                    null, null);
+            vkCmdPipelineBarrier(
+                    cb,
+                    VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                    VK_PIPELINE_STAGE_HOST_BIT,
+                    0,
+                    VkMemoryBarrier.calloc(1, stack)
+                            .sType$Default()
+                            .srcAccessMask(VK_ACCESS_MEMORY_WRITE_BIT)
+                            .dstAccessMask(VK_ACCESS_HOST_READ_BIT),
+                    null,
+                    null);
             check(vkEndCommandBuffer(cb), "vkEndCommandBuffer");
             LongBuffer lp = stack.mallocLong(1);
             check(vkCreateFence(d, VkFenceCreateInfo.calloc(stack).sType$Default(), null, lp), "vkCreateFence");
             long fence = lp.get(0);
             onClose(() -> vkDestroyFence(d, fence, null));
-            check(vkQueueSubmit(vk.queue, VkSubmitInfo.calloc(stack).sType$Default().pCommandBuffers(stack.pointers(cb)), fence), "vkQueueSubmit");
+            check(
+                    vkQueueSubmit(
+                            vk.queue,
+                            VkSubmitInfo.calloc(stack).sType$Default().pCommandBuffers(stack.pointers(cb)),
+                            fence),
+                    "vkQueueSubmit");
             check(vkWaitForFences(d, fence, true, 60_000_000_000L), "vkWaitForFences (a minute)");
         }
     }
@@ -302,10 +471,20 @@ final class RunScope implements AutoCloseable {
         MemoryUtil.memByteBuffer(address, bytes.length).put(bytes);
     }
 
-    private void write(MemoryStack stack, long set, int binding, int element, int type, Buf buf, long offset, long range) {
-        VkDescriptorBufferInfo.Buffer info = VkDescriptorBufferInfo.calloc(1, stack).buffer(buf.buffer()).offset(offset).range(range);
-        VkWriteDescriptorSet.Buffer w = VkWriteDescriptorSet.calloc(1, stack).sType$Default().dstSet(set).dstBinding(binding)
-                .dstArrayElement(element).descriptorType(type).descriptorCount(1).pBufferInfo(info);
+    private void write(
+            MemoryStack stack, long set, int binding, int element, int type, Buf buf, long offset, long range) {
+        VkDescriptorBufferInfo.Buffer info = VkDescriptorBufferInfo.calloc(1, stack)
+                .buffer(buf.buffer())
+                .offset(offset)
+                .range(range);
+        VkWriteDescriptorSet.Buffer w = VkWriteDescriptorSet.calloc(1, stack)
+                .sType$Default()
+                .dstSet(set)
+                .dstBinding(binding)
+                .dstArrayElement(element)
+                .descriptorType(type)
+                .descriptorCount(1)
+                .pBufferInfo(info);
         vkUpdateDescriptorSets(d, w, null);
     }
 
@@ -325,14 +504,32 @@ final class RunScope implements AutoCloseable {
     Buf buffer(int size, int usage) {
         try (MemoryStack stack = stackPush()) {
             LongBuffer lp = stack.mallocLong(1);
-            check(vkCreateBuffer(d, VkBufferCreateInfo.calloc(stack).sType$Default().size(size).usage(usage).sharingMode(VK_SHARING_MODE_EXCLUSIVE),
-                    null, lp), "vkCreateBuffer");
+            check(
+                    vkCreateBuffer(
+                            d,
+                            VkBufferCreateInfo.calloc(stack)
+                                    .sType$Default()
+                                    .size(size)
+                                    .usage(usage)
+                                    .sharingMode(VK_SHARING_MODE_EXCLUSIVE),
+                            null,
+                            lp),
+                    "vkCreateBuffer");
             long buffer = lp.get(0);
             onClose(() -> vkDestroyBuffer(d, buffer, null));
             VkMemoryRequirements req = VkMemoryRequirements.calloc(stack);
             vkGetBufferMemoryRequirements(d, buffer, req);
-            int type = memoryType(req.memoryTypeBits(), VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-            check(vkAllocateMemory(d, VkMemoryAllocateInfo.calloc(stack).sType$Default().allocationSize(req.size()).memoryTypeIndex(type), null, lp),
+            int type = memoryType(
+                    req.memoryTypeBits(), VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+            check(
+                    vkAllocateMemory(
+                            d,
+                            VkMemoryAllocateInfo.calloc(stack)
+                                    .sType$Default()
+                                    .allocationSize(req.size())
+                                    .memoryTypeIndex(type),
+                            null,
+                            lp),
                     "vkAllocateMemory");
             long memory = lp.get(0);
             onClose(() -> vkFreeMemory(d, memory, null));

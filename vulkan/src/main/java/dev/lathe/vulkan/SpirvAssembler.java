@@ -13,11 +13,35 @@ import java.util.Map;
  * once), decorations, global variables and code, put in the order a module needs.
  */
 final class SpirvAssembler {
-    static final int OP_CAPABILITY = 17, OP_MEMORY_MODEL = 14, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_DECORATE = 71,
-            OP_MEMBER_DECORATE = 72, OP_TYPE_VOID = 19, OP_TYPE_FUNCTION = 33, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23,
-            OP_TYPE_MATRIX = 24, OP_TYPE_ARRAY = 28, OP_TYPE_RUNTIME_ARRAY = 29, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43,
-            OP_VARIABLE = 59, OP_FUNCTION = 54, OP_LABEL = 248, OP_LOAD = 61, OP_STORE = 62, OP_ACCESS_CHAIN = 65, OP_COMPOSITE_EXTRACT = 81,
-            OP_CONVERT_F_TO_S = 110, OP_I_ADD = 128, OP_I_MUL = 132, OP_RETURN = 253, OP_FUNCTION_END = 56;
+    static final int OP_CAPABILITY = 17,
+            OP_MEMORY_MODEL = 14,
+            OP_ENTRY_POINT = 15,
+            OP_EXECUTION_MODE = 16,
+            OP_DECORATE = 71,
+            OP_MEMBER_DECORATE = 72,
+            OP_TYPE_VOID = 19,
+            OP_TYPE_FUNCTION = 33,
+            OP_TYPE_INT = 21,
+            OP_TYPE_FLOAT = 22,
+            OP_TYPE_VECTOR = 23,
+            OP_TYPE_MATRIX = 24,
+            OP_TYPE_ARRAY = 28,
+            OP_TYPE_RUNTIME_ARRAY = 29,
+            OP_TYPE_STRUCT = 30,
+            OP_TYPE_POINTER = 32,
+            OP_CONSTANT = 43,
+            OP_VARIABLE = 59,
+            OP_FUNCTION = 54,
+            OP_LABEL = 248,
+            OP_LOAD = 61,
+            OP_STORE = 62,
+            OP_ACCESS_CHAIN = 65,
+            OP_COMPOSITE_EXTRACT = 81,
+            OP_CONVERT_F_TO_S = 110,
+            OP_I_ADD = 128,
+            OP_I_MUL = 132,
+            OP_RETURN = 253,
+            OP_FUNCTION_END = 56;
 
     private int bound = 1;
     private final List<Integer> decorations = new ArrayList<>(), globals = new ArrayList<>(), code = new ArrayList<>();
@@ -108,7 +132,13 @@ final class SpirvAssembler {
      * of {@code executionModel} with {@code interfaceIds}, {@code modes} (each {mode, literals…})
      * on it, then the sections; {@code version} is the header's SPIR-V version word.
      */
-    byte[] module(int executionModel, int main, List<Integer> interfaceIds, List<Integer> capabilities, List<int[]> modes, int version) {
+    byte[] module(
+            int executionModel,
+            int main,
+            List<Integer> interfaceIds,
+            List<Integer> capabilities,
+            List<int[]> modes,
+            int version) {
         List<Integer> w = new ArrayList<>(List.of(0x07230203, version, 0, bound, 0));
         emit(w, OP_CAPABILITY, 1); // Shader
         for (int c : capabilities) emit(w, OP_CAPABILITY, c);

@@ -23,8 +23,15 @@ import java.util.Set;
  */
 public final class SpirvInterface {
     /** A scalar, vector or matrix type, or an array of them: what a block member may be here. */
-    public record Shape(char base, int bits, int components, int columns, int arrayLength, int arrayStride, int matrixStride,
-                        boolean rowMajor) {
+    public record Shape(
+            char base,
+            int bits,
+            int components,
+            int columns,
+            int arrayLength,
+            int arrayStride,
+            int matrixStride,
+            boolean rowMajor) {
         /** The scalars of one element (components times columns). */
         public int scalars() {
             return components * columns;
@@ -62,7 +69,8 @@ public final class SpirvInterface {
             int size = shape.bits() / 8;
             int at = starts[rep] + element * shape.arrayStride();
             if (shape.columns() > 1) {
-                return shape.rowMajor() ? at + component * shape.matrixStride() + column * size
+                return shape.rowMajor()
+                        ? at + component * shape.matrixStride() + column * size
                         : at + column * shape.matrixStride() + component * size;
             }
             return at + component * size;
@@ -99,8 +107,18 @@ public final class SpirvInterface {
      * (sampled through a {@link #samplers() sampler} of its own binding); element {@code element}
      * of an array of them (named {@code name[k]}, as the IR names an array's textures).
      */
-    public record Texture(String name, int set, int binding, int element, int dims, char base, boolean combined, int spirvDim, boolean arrayed,
-                          boolean depth, boolean multisampled) {
+    public record Texture(
+            String name,
+            int set,
+            int binding,
+            int element,
+            int dims,
+            char base,
+            boolean combined,
+            int spirvDim,
+            boolean arrayed,
+            boolean depth,
+            boolean multisampled) {
         /** The samples the oracle gives a multisampled texture: 4, a count every Vulkan device samples. */
         public static final int SAMPLES = 4;
 
@@ -162,8 +180,15 @@ public final class SpirvInterface {
     public record BuiltIn(int builtIn, int variable, int struct, int member, Shape shape) {}
 
     /** BuiltIn enumerants the oracle knows by name. */
-    public static final int POSITION = 0, POINT_SIZE = 1, CLIP_DISTANCE = 3, CULL_DISTANCE = 4, FRAG_COORD = 15, FRONT_FACING = 17,
-            FRAG_DEPTH = 22, VERTEX_INDEX = 42, INSTANCE_INDEX = 43;
+    public static final int POSITION = 0,
+            POINT_SIZE = 1,
+            CLIP_DISTANCE = 3,
+            CULL_DISTANCE = 4,
+            FRAG_COORD = 15,
+            FRONT_FACING = 17,
+            FRAG_DEPTH = 22,
+            VERTEX_INDEX = 42,
+            INSTANCE_INDEX = 43;
 
     private final String stage;
     private final String entryPoint;
@@ -181,11 +206,24 @@ public final class SpirvInterface {
     private final boolean derivatives;
     private final List<InputAttachment> inputAttachments;
 
-    private SpirvInterface(String stage, String entryPoint, int[] localSize, List<Block> uniformBlocks, Block pushConstants,
-                           List<StorageBuffer> storageBuffers, List<String> unsupported, List<Varying> inputs, List<Varying> outputs,
-                           List<BuiltIn> builtInInputs, List<BuiltIn> builtInOutputs, List<Integer> capabilities,
-                           List<Texture> textures, List<Sampler> samplers, List<StorageImage> images, boolean derivatives,
-                           List<InputAttachment> inputAttachments) {
+    private SpirvInterface(
+            String stage,
+            String entryPoint,
+            int[] localSize,
+            List<Block> uniformBlocks,
+            Block pushConstants,
+            List<StorageBuffer> storageBuffers,
+            List<String> unsupported,
+            List<Varying> inputs,
+            List<Varying> outputs,
+            List<BuiltIn> builtInInputs,
+            List<BuiltIn> builtInOutputs,
+            List<Integer> capabilities,
+            List<Texture> textures,
+            List<Sampler> samplers,
+            List<StorageImage> images,
+            boolean derivatives,
+            List<InputAttachment> inputAttachments) {
         this.inputAttachments = inputAttachments;
         this.derivatives = derivatives;
         this.images = images;
@@ -245,9 +283,12 @@ public final class SpirvInterface {
      */
     void requireSupported(VulkanDevice vk, String expected) {
         List<String> problems = new ArrayList<>(unsupported);
-        problems.addAll(vk.lacks(capabilities)); // a driver may abort the process on a capability it lacks: never hand it one
+        problems.addAll(
+                vk.lacks(capabilities)); // a driver may abort the process on a capability it lacks: never hand it one
         if (!stage.equals(expected)) problems.add(0, "the " + stage + " stage here (a " + expected + " run)");
-        if (!problems.isEmpty()) throw new UnsupportedOperationException("the Vulkan oracle does not run " + String.join(", ", problems) + " yet");
+        if (!problems.isEmpty())
+            throw new UnsupportedOperationException(
+                    "the Vulkan oracle does not run " + String.join(", ", problems) + " yet");
     }
 
     /** The sampled textures, combined or not. */
@@ -301,13 +342,47 @@ public final class SpirvInterface {
     }
 
     // opcodes and enumerants of the SPIR-V specification
-    private static final int OP_CAPABILITY = 17, OP_NAME = 5, OP_MEMBER_NAME = 6, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_TYPE_BOOL = 20,
-            OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22, OP_TYPE_VECTOR = 23, OP_TYPE_MATRIX = 24, OP_TYPE_IMAGE = 25, OP_TYPE_SAMPLER = 26, OP_TYPE_SAMPLED_IMAGE = 27,
-            OP_TYPE_ARRAY = 28, OP_TYPE_RUNTIME_ARRAY = 29, OP_TYPE_STRUCT = 30, OP_TYPE_POINTER = 32, OP_CONSTANT = 43, OP_SPEC_CONSTANT = 50, OP_VARIABLE = 59,
-            OP_DECORATE = 71, OP_MEMBER_DECORATE = 72;
-    private static final int DEC_ROW_MAJOR = 4, DEC_ARRAY_STRIDE = 6, DEC_MATRIX_STRIDE = 7, DEC_BLOCK = 2, DEC_BUFFER_BLOCK = 3,
-            DEC_BINDING = 33, DEC_DESCRIPTOR_SET = 34, DEC_OFFSET = 35, DEC_BUILT_IN = 11, DEC_FLAT = 14, DEC_LOCATION = 30, DEC_COMPONENT = 31, DEC_INPUT_ATTACHMENT_INDEX = 43;
-    private static final int SC_UNIFORM_CONSTANT = 0, SC_INPUT = 1, SC_UNIFORM = 2, SC_OUTPUT = 3, SC_PUSH_CONSTANT = 9, SC_STORAGE_BUFFER = 12;
+    private static final int OP_CAPABILITY = 17,
+            OP_NAME = 5,
+            OP_MEMBER_NAME = 6,
+            OP_ENTRY_POINT = 15,
+            OP_EXECUTION_MODE = 16,
+            OP_TYPE_BOOL = 20,
+            OP_TYPE_INT = 21,
+            OP_TYPE_FLOAT = 22,
+            OP_TYPE_VECTOR = 23,
+            OP_TYPE_MATRIX = 24,
+            OP_TYPE_IMAGE = 25,
+            OP_TYPE_SAMPLER = 26,
+            OP_TYPE_SAMPLED_IMAGE = 27,
+            OP_TYPE_ARRAY = 28,
+            OP_TYPE_RUNTIME_ARRAY = 29,
+            OP_TYPE_STRUCT = 30,
+            OP_TYPE_POINTER = 32,
+            OP_CONSTANT = 43,
+            OP_SPEC_CONSTANT = 50,
+            OP_VARIABLE = 59,
+            OP_DECORATE = 71,
+            OP_MEMBER_DECORATE = 72;
+    private static final int DEC_ROW_MAJOR = 4,
+            DEC_ARRAY_STRIDE = 6,
+            DEC_MATRIX_STRIDE = 7,
+            DEC_BLOCK = 2,
+            DEC_BUFFER_BLOCK = 3,
+            DEC_BINDING = 33,
+            DEC_DESCRIPTOR_SET = 34,
+            DEC_OFFSET = 35,
+            DEC_BUILT_IN = 11,
+            DEC_FLAT = 14,
+            DEC_LOCATION = 30,
+            DEC_COMPONENT = 31,
+            DEC_INPUT_ATTACHMENT_INDEX = 43;
+    private static final int SC_UNIFORM_CONSTANT = 0,
+            SC_INPUT = 1,
+            SC_UNIFORM = 2,
+            SC_OUTPUT = 3,
+            SC_PUSH_CONSTANT = 9,
+            SC_STORAGE_BUFFER = 12;
     private static final int MODE_LOCAL_SIZE = 17;
 
     /** Reads the interface of a SPIR-V module (its words, little-endian bytes as a {@code .spv} file holds them). */
@@ -321,7 +396,8 @@ public final class SpirvInterface {
      * it); one not listed cannot run.
      */
     public static SpirvInterface read(byte[] spirv, Map<String, Integer> runtimeLengths) {
-        if (spirv.length < 20 || spirv.length % 4 != 0) throw new IllegalArgumentException("not a SPIR-V module: " + spirv.length + " bytes");
+        if (spirv.length < 20 || spirv.length % 4 != 0)
+            throw new IllegalArgumentException("not a SPIR-V module: " + spirv.length + " bytes");
         ByteBuffer bb = ByteBuffer.wrap(spirv).order(ByteOrder.LITTLE_ENDIAN);
         if (bb.getInt(0) != 0x07230203) throw new IllegalArgumentException("not a SPIR-V module: bad magic number");
         int[] w = new int[spirv.length / 4];
@@ -336,11 +412,11 @@ public final class SpirvInterface {
         final int[] w;
         final Map<Integer, String> names = new HashMap<>();
         final Map<Long, String> memberNames = new HashMap<>();
-        final Map<Long, Integer> decorations = new HashMap<>();        // (id, decoration) -> first literal (or 1)
-        final Map<Long, Integer> memberDecorations = new HashMap<>();  // (id, member, decoration) -> literal
-        final Map<Integer, int[]> types = new HashMap<>();              // id -> the type instruction's words
+        final Map<Long, Integer> decorations = new HashMap<>(); // (id, decoration) -> first literal (or 1)
+        final Map<Long, Integer> memberDecorations = new HashMap<>(); // (id, member, decoration) -> literal
+        final Map<Integer, int[]> types = new HashMap<>(); // id -> the type instruction's words
         final Map<Integer, Long> constants = new HashMap<>();
-        final List<int[]> variables = new ArrayList<>();               // result type, id, storage class
+        final List<int[]> variables = new ArrayList<>(); // result type, id, storage class
         final List<Integer> capabilities = new ArrayList<>();
         boolean derivatives;
         Map<String, Integer> runtimeLengths = Map.of();
@@ -363,7 +439,8 @@ public final class SpirvInterface {
         SpirvInterface read() {
             for (int at = 5; at < w.length; ) {
                 int count = w[at] >>> 16, op = w[at] & 0xffff;
-                if (count == 0 || at + count > w.length) throw new IllegalArgumentException("malformed SPIR-V at word " + at);
+                if (count == 0 || at + count > w.length)
+                    throw new IllegalArgumentException("malformed SPIR-V at word " + at);
                 int[] in = java.util.Arrays.copyOfRange(w, at, at + count);
                 switch (op) {
                     case OP_CAPABILITY -> capabilities.add(in[1]);
@@ -409,11 +486,17 @@ public final class SpirvInterface {
                 int storage = v[2];
                 int pointee = ptr[3];
                 if (!types.containsKey(pointee)) { // an acceleration structure, a ray query…
-                    unsupported.add("a variable of a type the oracle does not know (" + names.getOrDefault(v[1], "%" + v[1]) + ")");
+                    unsupported.add("a variable of a type the oracle does not know ("
+                            + names.getOrDefault(v[1], "%" + v[1]) + ")");
                     continue;
                 }
                 if (storage == SC_INPUT || storage == SC_OUTPUT) {
-                    varying(v[1], pointee, storage == SC_INPUT ? inputs : outputs, storage == SC_INPUT ? builtInInputs : builtInOutputs, unsupported);
+                    varying(
+                            v[1],
+                            pointee,
+                            storage == SC_INPUT ? inputs : outputs,
+                            storage == SC_INPUT ? builtInInputs : builtInOutputs,
+                            unsupported);
                     continue;
                 }
                 int set = decorations.getOrDefault(key(v[1], DEC_DESCRIPTOR_SET), 0);
@@ -426,21 +509,31 @@ public final class SpirvInterface {
                     int arrayOp = t[0] & 0xffff;
                     String arrayName = irName(instance.isEmpty() ? blockName : instance);
                     // a run-time sized array of uniform blocks has as many as the frontend gives it
-                    boolean runTimeUniforms = arrayOp == OP_TYPE_RUNTIME_ARRAY && storage == SC_UNIFORM
-                            && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT && !decorations.containsKey(key(t[2], DEC_BUFFER_BLOCK));
-                    if ((arrayOp == OP_TYPE_ARRAY || runTimeUniforms || arrayOp == OP_TYPE_RUNTIME_ARRAY && runtimeLengths.containsKey(arrayName))
+                    boolean runTimeUniforms = arrayOp == OP_TYPE_RUNTIME_ARRAY
+                            && storage == SC_UNIFORM
+                            && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT
+                            && !decorations.containsKey(key(t[2], DEC_BUFFER_BLOCK));
+                    if ((arrayOp == OP_TYPE_ARRAY
+                                    || runTimeUniforms
+                                    || arrayOp == OP_TYPE_RUNTIME_ARRAY && runtimeLengths.containsKey(arrayName))
                             && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT) {
-                        count = arrayOp == OP_TYPE_ARRAY ? (int) (long) constants.getOrDefault(t[3], 0L)
-                                : runTimeUniforms ? dev.lathe.spirv.SpirvFrontend.RUN_TIME_UNIFORM_BLOCKS : runtimeLengths.get(arrayName);
+                        count = arrayOp == OP_TYPE_ARRAY
+                                ? (int) (long) constants.getOrDefault(t[3], 0L)
+                                : runTimeUniforms
+                                        ? dev.lathe.spirv.SpirvFrontend.RUN_TIME_UNIFORM_BLOCKS
+                                        : runtimeLengths.get(arrayName);
                         pointee = t[2];
                         t = types.get(pointee);
                         blockName = names.getOrDefault(pointee, "");
                     }
-                    if ((t[0] & 0xffff) != OP_TYPE_STRUCT || count == 0 && (types.get(ptr[3])[0] & 0xffff) != OP_TYPE_STRUCT) {
-                        unsupported.add("a run-time sized array of blocks (" + (instance.isEmpty() ? "binding " + binding : instance) + ")");
+                    if ((t[0] & 0xffff) != OP_TYPE_STRUCT
+                            || count == 0 && (types.get(ptr[3])[0] & 0xffff) != OP_TYPE_STRUCT) {
+                        unsupported.add("a run-time sized array of blocks ("
+                                + (instance.isEmpty() ? "binding " + binding : instance) + ")");
                         continue;
                     }
-                    boolean storageBlock = storage == SC_STORAGE_BUFFER || decorations.containsKey(key(pointee, DEC_BUFFER_BLOCK));
+                    boolean storageBlock =
+                            storage == SC_STORAGE_BUFFER || decorations.containsKey(key(pointee, DEC_BUFFER_BLOCK));
                     if (storageBlock) {
                         String name = irName(instance.isEmpty() ? blockName : instance);
                         if (count == 0) ssbos.add(new StorageBuffer(name, set, binding));
@@ -448,7 +541,8 @@ public final class SpirvInterface {
                         continue;
                     }
                     String prefix = irName(instance.isEmpty() ? blockName : instance);
-                    Block b = count == 0 ? block(prefix, storage == SC_PUSH_CONSTANT ? -1 : set, binding, pointee, unsupported)
+                    Block b = count == 0
+                            ? block(prefix, storage == SC_PUSH_CONSTANT ? -1 : set, binding, pointee, unsupported)
                             : blocks(prefix, set, binding, pointee, count, unsupported);
                     if (storage == SC_PUSH_CONSTANT) push = b;
                     else ubos.add(b);
@@ -465,41 +559,92 @@ public final class SpirvInterface {
                     }
                     int elements = 0; // an array of textures: its length
                     if (op == OP_TYPE_ARRAY || op == OP_TYPE_RUNTIME_ARRAY && runtimeLengths.containsKey(instance)) {
-                        elements = op == OP_TYPE_ARRAY ? (int) (long) constants.getOrDefault(t[3], 0L) : runtimeLengths.get(instance);
+                        elements = op == OP_TYPE_ARRAY
+                                ? (int) (long) constants.getOrDefault(t[3], 0L)
+                                : runtimeLengths.get(instance);
                         t = types.get(t[2]);
                         op = t[0] & 0xffff;
                     }
                     int[] image = op == OP_TYPE_SAMPLED_IMAGE ? types.get(t[2]) : op == OP_TYPE_IMAGE ? t : null;
                     // Dim 1D, 2D, 3D, Cube (arrayed but 3D); not multisampled; sampled (not a storage image); a depth
                     // (shadow) image combined with its sampler
-                    boolean plain = image != null && image[3] <= 3 && !(image[5] == 1 && image[3] == 2) && image[7] == 1
-                            && (image[6] == 0 || image[3] == 1 && image[5] == 0 && image[4] != 1) // multisampled: 2D, not arrayed
+                    boolean plain = image != null
+                            && image[3] <= 3
+                            && !(image[5] == 1 && image[3] == 2)
+                            && image[7] == 1
+                            && (image[6] == 0
+                                    || image[3] == 1 && image[5] == 0 && image[4] != 1) // multisampled: 2D, not arrayed
                             && (image[4] != 1 || op == OP_TYPE_SAMPLED_IMAGE);
                     if (plain) {
                         Shape texel = shape(image[2], 0, false);
                         // the IR texture's dimensions: a cube's faces and an array's layers are one more
                         int dims = image[3] == 3 || image[6] == 1 ? 3 : image[3] + 1 + image[5];
                         for (int e = 0; e < Math.max(1, elements); e++) {
-                            textures.add(new Texture(elements == 0 ? instance : instance + "[" + e + "]", set, binding, e, dims, texel.base(),
-                                    op == OP_TYPE_SAMPLED_IMAGE, image[3], image[5] == 1, image[4] == 1, image[6] == 1));
+                            textures.add(new Texture(
+                                    elements == 0 ? instance : instance + "[" + e + "]",
+                                    set,
+                                    binding,
+                                    e,
+                                    dims,
+                                    texel.base(),
+                                    op == OP_TYPE_SAMPLED_IMAGE,
+                                    image[3],
+                                    image[5] == 1,
+                                    image[4] == 1,
+                                    image[6] == 1));
                         }
-                    } else if (image != null && elements == 0 && image[3] == 6 && image[6] == 0) { // Dim SubpassData, single-sampled
-                        inputAttachments.add(new InputAttachment(instance, set, binding, decorations.getOrDefault(key(v[1], DEC_INPUT_ATTACHMENT_INDEX), 0),
+                    } else if (image != null
+                            && elements == 0
+                            && image[3] == 6
+                            && image[6] == 0) { // Dim SubpassData, single-sampled
+                        inputAttachments.add(new InputAttachment(
+                                instance,
+                                set,
+                                binding,
+                                decorations.getOrDefault(key(v[1], DEC_INPUT_ATTACHMENT_INDEX), 0),
                                 shape(image[2], 0, false).base()));
-                    } else if (image != null && elements == 0 && image[7] == 2 && image[3] <= 2 && image[5] == 0 && image[6] == 0
+                    } else if (image != null
+                            && elements == 0
+                            && image[7] == 2
+                            && image[3] <= 2
+                            && image[5] == 0
+                            && image[6] == 0
                             && dev.lathe.ir.ImageFormat.ofSpirv(image[8]) != null
                             && StorageImageFormats.vulkanFormat(dev.lathe.ir.ImageFormat.ofSpirv(image[8])) != 0) {
-                        images.add(new StorageImage(instance, set, binding, image[3] + 1, dev.lathe.ir.ImageFormat.ofSpirv(image[8])));
+                        images.add(new StorageImage(
+                                instance, set, binding, image[3] + 1, dev.lathe.ir.ImageFormat.ofSpirv(image[8])));
                     } else if (seen.add(instance)) {
-                        unsupported.add((op == OP_TYPE_RUNTIME_ARRAY ? "run-time sized arrays of textures or samplers" : image != null && image[7] == 2 ? "storage images" : image != null && image[4] == 1 ? "depth-comparison textures with a sampler of their own"
-                                : "cube, layered or multisampled textures") + " (" + instance + ")");
+                        unsupported.add((op == OP_TYPE_RUNTIME_ARRAY
+                                        ? "run-time sized arrays of textures or samplers"
+                                        : image != null && image[7] == 2
+                                                ? "storage images"
+                                                : image != null && image[4] == 1
+                                                        ? "depth-comparison textures with a sampler of their own"
+                                                        : "cube, layered or multisampled textures")
+                                + " (" + instance + ")");
                     }
                 }
             }
             inputs.sort(java.util.Comparator.comparingInt(Varying::location));
             outputs.sort(java.util.Comparator.comparingInt(Varying::location));
-            return new SpirvInterface(stage, entryPoint, localSize, ubos, push, ssbos, unsupported, inputs, outputs, builtInInputs, builtInOutputs,
-                    List.copyOf(capabilities), textures, samplers, images, derivatives, inputAttachments);
+            return new SpirvInterface(
+                    stage,
+                    entryPoint,
+                    localSize,
+                    ubos,
+                    push,
+                    ssbos,
+                    unsupported,
+                    inputs,
+                    outputs,
+                    builtInInputs,
+                    builtInOutputs,
+                    List.copyOf(capabilities),
+                    textures,
+                    samplers,
+                    images,
+                    derivatives,
+                    inputAttachments);
         }
 
         /** A SPIR-V name as the frontend makes an IR name of it: anything but letters, digits and _ becomes _. */
@@ -512,18 +657,36 @@ public final class SpirvInterface {
         }
 
         /** A member of an input or output block at {@code location[0]} on (advanced past it), a struct one leaf by leaf. */
-        void blockMember(String name, int type, int variable, int struct, int member, int[] location, boolean flat, List<Varying> varyings,
-                         List<String> unsupported) {
+        void blockMember(
+                String name,
+                int type,
+                int variable,
+                int struct,
+                int member,
+                int[] location,
+                boolean flat,
+                List<Varying> varyings,
+                List<String> unsupported) {
             int[] t = types.get(type);
             if ((t[0] & 0xffff) == OP_TYPE_STRUCT) {
                 for (int m = 0; m + 2 < t.length; m++) {
-                    blockMember(name + "_" + memberName(type, m), t[m + 2], variable, struct, member, location, flat, varyings, unsupported);
+                    blockMember(
+                            name + "_" + memberName(type, m),
+                            t[m + 2],
+                            variable,
+                            struct,
+                            member,
+                            location,
+                            flat,
+                            varyings,
+                            unsupported);
                 }
                 return;
             }
             Shape s = shape(type, 0, false);
             if (s == null || s.bits() != 32 || s.base() == 'b' || s.arrayLength() > 0 && s.columns() > 1) {
-                unsupported.add("the block member " + name + " (only 32-bit scalars, vectors, matrices and arrays of them)");
+                unsupported.add(
+                        "the block member " + name + " (only 32-bit scalars, vectors, matrices and arrays of them)");
                 return;
             }
             Varying v = new Varying(name, variable, struct, member, location[0], s, flat);
@@ -547,8 +710,16 @@ public final class SpirvInterface {
                     for (int m = 0; m + 2 < t.length; m++) {
                         Integer at = memberDecorations.get(key(type, m, DEC_LOCATION));
                         if (at != null) location[0] = at;
-                        blockMember(name + "_" + memberName(type, m), t[m + 2], id, type, m, location,
-                                flat || memberDecorations.containsKey(key(type, m, DEC_FLAT)), varyings, unsupported);
+                        blockMember(
+                                name + "_" + memberName(type, m),
+                                t[m + 2],
+                                id,
+                                type,
+                                m,
+                                location,
+                                flat || memberDecorations.containsKey(key(type, m, DEC_FLAT)),
+                                varyings,
+                                unsupported);
                     }
                     return;
                 }
@@ -560,21 +731,29 @@ public final class SpirvInterface {
             }
             Shape s = shape(type, 0, false);
             if (s == null || s.bits() != 32 || s.base() == 'b' || s.arrayLength() > 0 && s.columns() > 1) {
-                unsupported.add("the input or output " + name + " (only 32-bit scalars, vectors, matrices and arrays of them)");
+                unsupported.add(
+                        "the input or output " + name + " (only 32-bit scalars, vectors, matrices and arrays of them)");
                 return;
             }
             if (decorations.getOrDefault(key(id, DEC_COMPONENT), 0) != 0) {
                 unsupported.add("the input or output " + name + " (a Component decoration)");
                 return;
             }
-            varyings.add(new Varying(name, id, decorations.getOrDefault(key(id, DEC_LOCATION), 0), s, decorations.containsKey(key(id, DEC_FLAT))));
+            varyings.add(new Varying(
+                    name,
+                    id,
+                    decorations.getOrDefault(key(id, DEC_LOCATION), 0),
+                    s,
+                    decorations.containsKey(key(id, DEC_FLAT))));
         }
 
         Block block(String prefix, int set, int binding, int struct, List<String> unsupported) {
             List<Member> members = new ArrayList<>();
             flatten(prefix, struct, new int[] {0}, members, unsupported);
             int size = 0;
-            for (Member m : members) size = Math.max(size, m.scalarOffset(m.scalarCount() - 1) + m.shape().bits() / 8);
+            for (Member m : members)
+                size = Math.max(
+                        size, m.scalarOffset(m.scalarCount() - 1) + m.shape().bits() / 8);
             return new Block(prefix, set, binding, size, members);
         }
 
@@ -615,12 +794,17 @@ public final class SpirvInterface {
                     int length = (int) (long) constants.getOrDefault(mt[3], 0L);
                     int stride = decorations.getOrDefault(key(type, DEC_ARRAY_STRIDE), 0);
                     int[] elements = new int[at.length * length];
-                    for (int r = 0; r < at.length; r++) for (int e = 0; e < length; e++) elements[r * length + e] = at[r] + e * stride;
+                    for (int r = 0; r < at.length; r++)
+                        for (int e = 0; e < length; e++) elements[r * length + e] = at[r] + e * stride;
                     flatten(name, mt[2], elements, members, unsupported);
                     continue;
                 }
-                Shape s = mt == null ? null : shape(type, memberDecorations.getOrDefault(key(struct, m, DEC_MATRIX_STRIDE), 0),
-                        memberDecorations.containsKey(key(struct, m, DEC_ROW_MAJOR)));
+                Shape s = mt == null
+                        ? null
+                        : shape(
+                                type,
+                                memberDecorations.getOrDefault(key(struct, m, DEC_MATRIX_STRIDE), 0),
+                                memberDecorations.containsKey(key(struct, m, DEC_ROW_MAJOR)));
                 if (s == null) {
                     unsupported.add("block member " + name + " (a pointer, or an array of arrays)");
                     continue;
@@ -638,7 +822,15 @@ public final class SpirvInterface {
                 if (e == null || e.arrayLength() > 0) return null;
                 long len = constants.getOrDefault(t[3], 0L);
                 int stride = decorations.getOrDefault(key(type, DEC_ARRAY_STRIDE), 0);
-                return new Shape(e.base(), e.bits(), e.components(), e.columns(), (int) len, stride, e.matrixStride(), e.rowMajor());
+                return new Shape(
+                        e.base(),
+                        e.bits(),
+                        e.components(),
+                        e.columns(),
+                        (int) len,
+                        stride,
+                        e.matrixStride(),
+                        e.rowMajor());
             }
             if (op == OP_TYPE_MATRIX) {
                 Shape c = shape(t[2], 0, false);

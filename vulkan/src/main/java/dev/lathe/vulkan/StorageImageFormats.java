@@ -89,9 +89,12 @@ final class StorageImageFormats {
             for (int k = bytes - 1; k >= 0; k--) code = code << 8 | (in[at + c * bytes + k] & 0xff);
             long signedCode = (code << (64 - bits)) >> (64 - bits);
             words[c] = switch (f.kind()) {
-                case FLOAT -> bits == 32 ? code : Float.floatToRawIntBits((float) Fp16.toDouble((int) code)) & 0xffffffffL;
+                case FLOAT ->
+                    bits == 32 ? code : Float.floatToRawIntBits((float) Fp16.toDouble((int) code)) & 0xffffffffL;
                 case UNORM -> Float.floatToRawIntBits((float) ((double) code / ((1L << bits) - 1))) & 0xffffffffL;
-                case SNORM -> Float.floatToRawIntBits((float) Math.max(-1, (double) signedCode / ((1L << (bits - 1)) - 1))) & 0xffffffffL;
+                case SNORM ->
+                    Float.floatToRawIntBits((float) Math.max(-1, (double) signedCode / ((1L << (bits - 1)) - 1)))
+                            & 0xffffffffL;
                 case SINT -> signedCode & 0xffffffffL;
                 default -> code;
             };

@@ -21,8 +21,16 @@ final class TransformFeedbackPatch {
     /** One captured output: a variable, or member {@code member} of block type {@code struct} (-1: none), at {@code offset}. */
     record Capture(int variable, int struct, int member, int offset) {}
 
-    private static final int OP_CAPABILITY = 17, OP_ENTRY_POINT = 15, OP_EXECUTION_MODE = 16, OP_DECORATE = 71, OP_MEMBER_DECORATE = 72;
-    private static final int CAPABILITY_TRANSFORM_FEEDBACK = 53, MODE_XFB = 11, DEC_OFFSET = 35, DEC_XFB_BUFFER = 36, DEC_XFB_STRIDE = 37;
+    private static final int OP_CAPABILITY = 17,
+            OP_ENTRY_POINT = 15,
+            OP_EXECUTION_MODE = 16,
+            OP_DECORATE = 71,
+            OP_MEMBER_DECORATE = 72;
+    private static final int CAPABILITY_TRANSFORM_FEEDBACK = 53,
+            MODE_XFB = 11,
+            DEC_OFFSET = 35,
+            DEC_XFB_BUFFER = 36,
+            DEC_XFB_STRIDE = 37;
 
     static byte[] patch(byte[] spirv, List<Capture> captures, int stride) {
         ByteBuffer bb = ByteBuffer.wrap(spirv).order(ByteOrder.LITTLE_ENDIAN);
@@ -37,10 +45,12 @@ final class TransformFeedbackPatch {
                 afterEntryPoints = at + count;
                 entryPoint = w[at + 2];
             }
-            if (op >= 19 && op <= 39 && firstType < 0) firstType = at; // OpTypeVoid … OpTypeForwardPointer: annotations end here
+            if (op >= 19 && op <= 39 && firstType < 0)
+                firstType = at; // OpTypeVoid … OpTypeForwardPointer: annotations end here
             at += count;
         }
-        if (afterCapability < 0 || afterEntryPoints < 0 || firstType < 0) throw new IllegalArgumentException("a module without capabilities, entry point or types");
+        if (afterCapability < 0 || afterEntryPoints < 0 || firstType < 0)
+            throw new IllegalArgumentException("a module without capabilities, entry point or types");
         List<Integer> decorations = new ArrayList<>();
         Set<Integer> variables = new LinkedHashSet<>();
         for (Capture c : captures) variables.add(c.variable());

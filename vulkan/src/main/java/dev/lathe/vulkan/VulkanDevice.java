@@ -24,8 +24,8 @@ import org.lwjgl.vulkan.VkExtensionProperties;
 import org.lwjgl.vulkan.VkInstance;
 import org.lwjgl.vulkan.VkInstanceCreateInfo;
 import org.lwjgl.vulkan.VkPhysicalDevice;
-import org.lwjgl.vulkan.VkPhysicalDeviceFeatures2;
 import org.lwjgl.vulkan.VkPhysicalDeviceDriverProperties;
+import org.lwjgl.vulkan.VkPhysicalDeviceFeatures2;
 import org.lwjgl.vulkan.VkPhysicalDeviceProperties;
 import org.lwjgl.vulkan.VkPhysicalDeviceProperties2;
 import org.lwjgl.vulkan.VkPhysicalDeviceTransformFeedbackFeaturesEXT;
@@ -53,13 +53,22 @@ public final class VulkanDevice implements AutoCloseable {
     final boolean transformFeedback;
     /** The device's extensions (only VK_EXT_transform_feedback is enabled) and whether it has sparse residency. */
     private final Set<String> extensions;
+
     private final boolean sparseResidency;
     /** The feature chain device creation took, allocated outside any stack frame: freed on close. */
     private final List<org.lwjgl.system.NativeResource> features;
 
-    private VulkanDevice(VkInstance instance, VkPhysicalDevice physical, VkDevice device, VkQueue queue, int queueFamily, String name,
-                         boolean transformFeedback, Set<String> extensions, boolean sparseResidency,
-                         List<org.lwjgl.system.NativeResource> features) {
+    private VulkanDevice(
+            VkInstance instance,
+            VkPhysicalDevice physical,
+            VkDevice device,
+            VkQueue queue,
+            int queueFamily,
+            String name,
+            boolean transformFeedback,
+            Set<String> extensions,
+            boolean sparseResidency,
+            List<org.lwjgl.system.NativeResource> features) {
         this.extensions = extensions;
         this.sparseResidency = sparseResidency;
         this.transformFeedback = transformFeedback;
@@ -140,16 +149,20 @@ public final class VulkanDevice implements AutoCloseable {
             throw new VulkanUnavailable("the Vulkan loader (libvulkan.so.1) could not be loaded (" + e + ")");
         }
         try (MemoryStack stack = stackPush()) {
-            VkApplicationInfo app = VkApplicationInfo.calloc(stack).sType$Default()
-                    .pApplicationName(stack.UTF8("lathe")).apiVersion(VK_MAKE_API_VERSION(0, 1, 3, 0));
-            VkInstanceCreateInfo ici = VkInstanceCreateInfo.calloc(stack).sType$Default().pApplicationInfo(app);
+            VkApplicationInfo app = VkApplicationInfo.calloc(stack)
+                    .sType$Default()
+                    .pApplicationName(stack.UTF8("lathe"))
+                    .apiVersion(VK_MAKE_API_VERSION(0, 1, 3, 0));
+            VkInstanceCreateInfo ici =
+                    VkInstanceCreateInfo.calloc(stack).sType$Default().pApplicationInfo(app);
             if (validate) {
                 if (!hasLayer(VALIDATION_LAYER)) {
-                    throw new VulkanUnavailable("the Khronos validation layer (" + VALIDATION_LAYER + ") is not installed "
-                            + "(apt-get install vulkan-validationlayers)");
+                    throw new VulkanUnavailable("the Khronos validation layer (" + VALIDATION_LAYER
+                            + ") is not installed " + "(apt-get install vulkan-validationlayers)");
                 }
                 ici.ppEnabledLayerNames(stack.pointers(stack.UTF8(VALIDATION_LAYER)))
-                        .ppEnabledExtensionNames(stack.pointers(stack.UTF8(EXTDebugUtils.VK_EXT_DEBUG_UTILS_EXTENSION_NAME)));
+                        .ppEnabledExtensionNames(
+                                stack.pointers(stack.UTF8(EXTDebugUtils.VK_EXT_DEBUG_UTILS_EXTENSION_NAME)));
             }
             PointerBuffer pp = stack.mallocPointer(1);
             int r = vkCreateInstance(ici, null, pp);
@@ -175,10 +188,16 @@ public final class VulkanDevice implements AutoCloseable {
         List<VkPhysicalDevice> pds = physicalDevices(instance);
         try (MemoryStack stack = stackPush()) {
             for (int i = 0; i < pds.size(); i++) {
-                VkPhysicalDeviceDriverProperties driver = VkPhysicalDeviceDriverProperties.calloc(stack).sType$Default();
-                VkPhysicalDeviceProperties2 props = VkPhysicalDeviceProperties2.calloc(stack).sType$Default().pNext(driver.address());
+                VkPhysicalDeviceDriverProperties driver =
+                        VkPhysicalDeviceDriverProperties.calloc(stack).sType$Default();
+                VkPhysicalDeviceProperties2 props = VkPhysicalDeviceProperties2.calloc(stack)
+                        .sType$Default()
+                        .pNext(driver.address());
                 vkGetPhysicalDeviceProperties2(pds.get(i), props);
-                out.add(new Listed(i, props.properties().deviceNameString(), (driver.driverNameString() + " " + driver.driverInfoString()).trim()));
+                out.add(new Listed(
+                        i,
+                        props.properties().deviceNameString(),
+                        (driver.driverNameString() + " " + driver.driverInfoString()).trim()));
             }
         }
         return out;
@@ -203,7 +222,8 @@ public final class VulkanDevice implements AutoCloseable {
         VkInstance instance = instance(validate);
         List<String> validation = validate ? new ArrayList<>() : null;
         long[] messenger = {0};
-        org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT callback = validate ? listen(instance, validation, messenger) : null;
+        org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT callback =
+                validate ? listen(instance, validation, messenger) : null;
         try (MemoryStack stack = stackPush()) {
             PointerBuffer pp = stack.mallocPointer(1);
             IntBuffer n = stack.mallocInt(1);
@@ -236,23 +256,44 @@ public final class VulkanDevice implements AutoCloseable {
             // transform feedback (how the oracle captures a vertex shader's outputs) is an extension
             Set<String> extensions = extensions(chosen);
             boolean xfb = extensions.contains(EXTTransformFeedback.VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
-            VkPhysicalDeviceTransformFeedbackFeaturesEXT fx = VkPhysicalDeviceTransformFeedbackFeaturesEXT.calloc().sType$Default();
-            VkPhysicalDeviceVulkan13Features f13 = VkPhysicalDeviceVulkan13Features.calloc().sType$Default();
+            VkPhysicalDeviceTransformFeedbackFeaturesEXT fx =
+                    VkPhysicalDeviceTransformFeedbackFeaturesEXT.calloc().sType$Default();
+            VkPhysicalDeviceVulkan13Features f13 =
+                    VkPhysicalDeviceVulkan13Features.calloc().sType$Default();
             if (xfb) f13.pNext(fx.address());
-            VkPhysicalDeviceVulkan12Features f12 = VkPhysicalDeviceVulkan12Features.calloc().sType$Default().pNext(f13.address());
-            VkPhysicalDeviceVulkan11Features f11 = VkPhysicalDeviceVulkan11Features.calloc().sType$Default().pNext(f12.address());
-            VkPhysicalDeviceFeatures2 features = VkPhysicalDeviceFeatures2.calloc().sType$Default().pNext(f11.address());
+            VkPhysicalDeviceVulkan12Features f12 =
+                    VkPhysicalDeviceVulkan12Features.calloc().sType$Default().pNext(f13.address());
+            VkPhysicalDeviceVulkan11Features f11 =
+                    VkPhysicalDeviceVulkan11Features.calloc().sType$Default().pNext(f12.address());
+            VkPhysicalDeviceFeatures2 features =
+                    VkPhysicalDeviceFeatures2.calloc().sType$Default().pNext(f11.address());
             vkGetPhysicalDeviceFeatures2(chosen, features);
-            VkDeviceQueueCreateInfo.Buffer queues = VkDeviceQueueCreateInfo.calloc(1, stack).sType$Default()
-                    .queueFamilyIndex(family).pQueuePriorities(stack.floats(1f));
-            VkDeviceCreateInfo dci = VkDeviceCreateInfo.calloc(stack).sType$Default().pNext(features.address()).pQueueCreateInfos(queues);
-            if (xfb) dci.ppEnabledExtensionNames(stack.pointers(stack.UTF8(EXTTransformFeedback.VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME)));
+            VkDeviceQueueCreateInfo.Buffer queues = VkDeviceQueueCreateInfo.calloc(1, stack)
+                    .sType$Default()
+                    .queueFamilyIndex(family)
+                    .pQueuePriorities(stack.floats(1f));
+            VkDeviceCreateInfo dci = VkDeviceCreateInfo.calloc(stack)
+                    .sType$Default()
+                    .pNext(features.address())
+                    .pQueueCreateInfos(queues);
+            if (xfb)
+                dci.ppEnabledExtensionNames(
+                        stack.pointers(stack.UTF8(EXTTransformFeedback.VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME)));
             r = vkCreateDevice(chosen, dci, null, pp);
             if (r != VK_SUCCESS) throw new VulkanUnavailable("vkCreateDevice failed on " + chosenName + " (" + r + ")");
             VkDevice device = new VkDevice(pp.get(0), chosen, dci);
             vkGetDeviceQueue(device, family, 0, pp);
-            VulkanDevice made = new VulkanDevice(instance, chosen, device, new VkQueue(pp.get(0), device), family, chosenName,
-                    xfb && fx.transformFeedback(), extensions, features.features().shaderResourceResidency(), List.of(features, f11, f12, f13, fx));
+            VulkanDevice made = new VulkanDevice(
+                    instance,
+                    chosen,
+                    device,
+                    new VkQueue(pp.get(0), device),
+                    family,
+                    chosenName,
+                    xfb && fx.transformFeedback(),
+                    extensions,
+                    features.features().shaderResourceResidency(),
+                    List.of(features, f11, f12, f13, fx));
             made.driver = pick.driver();
             made.indexingFeatures = indexingFeatures(f12);
             made.validation = validation;
@@ -264,6 +305,7 @@ public final class VulkanDevice implements AutoCloseable {
 
     /** What the validation layer said (null without validation), its callback and its messenger. */
     private List<String> validation;
+
     private org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT callback;
     private long messenger;
 
@@ -287,21 +329,30 @@ public final class VulkanDevice implements AutoCloseable {
     }
 
     /** A messenger that keeps the layer's warnings and errors in {@code into} (the layer calls back on the driver's threads). */
-    private static org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT listen(VkInstance instance, List<String> into, long[] handle) {
-        org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT cb = org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT.create((severity, types, data, user) -> {
-            String text = org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackDataEXT.create(data).pMessageString();
-            synchronized (into) {
-                into.add(text);
-            }
-            return VK_FALSE;
-        });
+    private static org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT listen(
+            VkInstance instance, List<String> into, long[] handle) {
+        org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT cb =
+                org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackEXT.create((severity, types, data, user) -> {
+                    String text = org.lwjgl.vulkan.VkDebugUtilsMessengerCallbackDataEXT.create(data)
+                            .pMessageString();
+                    synchronized (into) {
+                        into.add(text);
+                    }
+                    return VK_FALSE;
+                });
         try (MemoryStack stack = stackPush()) {
-            org.lwjgl.vulkan.VkDebugUtilsMessengerCreateInfoEXT ci = org.lwjgl.vulkan.VkDebugUtilsMessengerCreateInfoEXT.calloc(stack).sType$Default()
-                    .messageSeverity(EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
-                    .messageType(EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT | EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)
-                    .pfnUserCallback(cb);
+            org.lwjgl.vulkan.VkDebugUtilsMessengerCreateInfoEXT ci =
+                    org.lwjgl.vulkan.VkDebugUtilsMessengerCreateInfoEXT.calloc(stack)
+                            .sType$Default()
+                            .messageSeverity(EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT
+                                    | EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT)
+                            .messageType(EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT
+                                    | EXTDebugUtils.VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT)
+                            .pfnUserCallback(cb);
             java.nio.LongBuffer lp = stack.mallocLong(1);
-            check(EXTDebugUtils.vkCreateDebugUtilsMessengerEXT(instance, ci, null, lp), "vkCreateDebugUtilsMessengerEXT");
+            check(
+                    EXTDebugUtils.vkCreateDebugUtilsMessengerEXT(instance, ci, null, lp),
+                    "vkCreateDebugUtilsMessengerEXT");
             handle[0] = lp.get(0);
         }
         return cb;
@@ -311,9 +362,11 @@ public final class VulkanDevice implements AutoCloseable {
         try (MemoryStack stack = stackPush()) {
             IntBuffer n = stack.mallocInt(1);
             vkEnumerateInstanceLayerProperties(n, null);
-            org.lwjgl.vulkan.VkLayerProperties.Buffer props = org.lwjgl.vulkan.VkLayerProperties.malloc(n.get(0), stack);
+            org.lwjgl.vulkan.VkLayerProperties.Buffer props =
+                    org.lwjgl.vulkan.VkLayerProperties.malloc(n.get(0), stack);
             vkEnumerateInstanceLayerProperties(n, props);
-            for (org.lwjgl.vulkan.VkLayerProperties p : props) if (p.layerNameString().equals(layer)) return true;
+            for (org.lwjgl.vulkan.VkLayerProperties p : props)
+                if (p.layerNameString().equals(layer)) return true;
             return false;
         }
     }
@@ -349,21 +402,49 @@ public final class VulkanDevice implements AutoCloseable {
     private Map<Integer, Boolean> indexingFeatures = Map.of();
 
     private static Map<Integer, Boolean> indexingFeatures(VkPhysicalDeviceVulkan12Features f) {
-        return Map.of(5302, f.runtimeDescriptorArray(), 5306, f.shaderUniformBufferArrayNonUniformIndexing(),
-                5307, f.shaderSampledImageArrayNonUniformIndexing(), 5308, f.shaderStorageBufferArrayNonUniformIndexing(),
-                5309, f.shaderStorageImageArrayNonUniformIndexing(), 5310, f.shaderInputAttachmentArrayNonUniformIndexing());
+        return Map.of(
+                5302,
+                f.runtimeDescriptorArray(),
+                5306,
+                f.shaderUniformBufferArrayNonUniformIndexing(),
+                5307,
+                f.shaderSampledImageArrayNonUniformIndexing(),
+                5308,
+                f.shaderStorageBufferArrayNonUniformIndexing(),
+                5309,
+                f.shaderStorageImageArrayNonUniformIndexing(),
+                5310,
+                f.shaderInputAttachmentArrayNonUniformIndexing());
     }
 
     /** The names of the capabilities of {@link #indexingFeatures}, for messages. */
-    private static final Map<Integer, String> INDEXING_CAPABILITIES = Map.of(5302, "RuntimeDescriptorArray",
-            5306, "UniformBufferArrayNonUniformIndexing", 5307, "SampledImageArrayNonUniformIndexing",
-            5308, "StorageBufferArrayNonUniformIndexing", 5309, "StorageImageArrayNonUniformIndexing",
-            5310, "InputAttachmentArrayNonUniformIndexing");
+    private static final Map<Integer, String> INDEXING_CAPABILITIES = Map.of(
+            5302,
+            "RuntimeDescriptorArray",
+            5306,
+            "UniformBufferArrayNonUniformIndexing",
+            5307,
+            "SampledImageArrayNonUniformIndexing",
+            5308,
+            "StorageBufferArrayNonUniformIndexing",
+            5309,
+            "StorageImageArrayNonUniformIndexing",
+            5310,
+            "InputAttachmentArrayNonUniformIndexing");
 
     /** SPIR-V capabilities that need a device extension, with the extension. */
     private static final Map<Integer, String> CAPABILITY_EXTENSIONS = Map.of(
-            4422, "VK_KHR_fragment_shading_rate", 4472, "VK_KHR_ray_query", 4479, "VK_KHR_ray_tracing_pipeline",
-            5284, "VK_KHR_fragment_shader_barycentric", 5055, "VK_KHR_shader_clock");
+            4422,
+            "VK_KHR_fragment_shading_rate",
+            4472,
+            "VK_KHR_ray_query",
+            4479,
+            "VK_KHR_ray_tracing_pipeline",
+            5284,
+            "VK_KHR_fragment_shader_barycentric",
+            5055,
+            "VK_KHR_shader_clock");
+
     private static final int CAPABILITY_SPARSE_RESIDENCY = 41;
 
     /**
@@ -374,10 +455,13 @@ public final class VulkanDevice implements AutoCloseable {
         List<String> lacking = new ArrayList<>();
         for (int c : capabilities) {
             String ext = CAPABILITY_EXTENSIONS.get(c);
-            if (ext != null && !extensions.contains(ext)) lacking.add("SPIR-V capability " + c + " (" + name + " has no " + ext + ")");
-            if (c == CAPABILITY_SPARSE_RESIDENCY && !sparseResidency) lacking.add("sparse residency (" + name + " has no shaderResourceResidency)");
+            if (ext != null && !extensions.contains(ext))
+                lacking.add("SPIR-V capability " + c + " (" + name + " has no " + ext + ")");
+            if (c == CAPABILITY_SPARSE_RESIDENCY && !sparseResidency)
+                lacking.add("sparse residency (" + name + " has no shaderResourceResidency)");
             if (indexingFeatures.get(c) == Boolean.FALSE) {
-                lacking.add("SPIR-V capability " + INDEXING_CAPABILITIES.get(c) + " (" + name + " lacks the descriptor indexing feature it needs)");
+                lacking.add("SPIR-V capability " + INDEXING_CAPABILITIES.get(c) + " (" + name
+                        + " lacks the descriptor indexing feature it needs)");
             }
         }
         return lacking;

@@ -41,7 +41,9 @@ public final class VulkanOracle {
             return switch (kind) {
                 case AGREE -> "agree (" + decided + " decided sets of " + seeds + ")";
                 case DISAGREE -> detail;
-                case TOO_FEW_DECIDED -> "only " + decided + " of " + seeds + " input sets decided" + (detail == null ? "" : "; most often undecided: " + detail);
+                case TOO_FEW_DECIDED ->
+                    "only " + decided + " of " + seeds + " input sets decided"
+                            + (detail == null ? "" : "; most often undecided: " + detail);
                 case NOT_RUN -> "not run: " + detail;
                 case CRASHED -> "crashed the driver: " + detail;
             };
@@ -57,7 +59,8 @@ public final class VulkanOracle {
      * compute shader runs as {@code workgroups} workgroups; {@code unordered} (or null) names the
      * words not compared.
      */
-    public static Verdict check(VulkanDevice vk, byte[] spirv, Shader shader, int wanted, int maxSeeds, int workgroups, Words unordered) {
+    public static Verdict check(
+            VulkanDevice vk, byte[] spirv, Shader shader, int wanted, int maxSeeds, int workgroups, Words unordered) {
         return check(vk, spirv, shader, wanted, maxSeeds, workgroups, unordered, null);
     }
 
@@ -66,8 +69,15 @@ public final class VulkanOracle {
      * through {@code binary} (the shader compiled and simulated: inputs and workgroups to
      * outputs; null: none), which must match the interpreter bit for bit under the NaN contract.
      */
-    public static Verdict check(VulkanDevice vk, byte[] spirv, Shader shader, int wanted, int maxSeeds, int workgroups, Words unordered,
-                                java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
+    public static Verdict check(
+            VulkanDevice vk,
+            byte[] spirv,
+            Shader shader,
+            int wanted,
+            int maxSeeds,
+            int workgroups,
+            Words unordered,
+            java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         int decided = 0;
         long seed = 0;
         Map<String, Integer> why = new java.util.LinkedHashMap<>(); // why input sets were not decided, numbers made N
@@ -78,7 +88,8 @@ public final class VulkanOracle {
             return new Verdict(Verdict.Kind.NOT_RUN, "the module's interface cannot be read: " + e.getMessage(), 0, 0);
         }
         Map<String, Integer> layers = new java.util.HashMap<>();
-        for (SpirvInterface.Texture t : iface.textures()) if (t.layersWanted() > 0) layers.put(t.name(), t.layersWanted());
+        for (SpirvInterface.Texture t : iface.textures())
+            if (t.layersWanted() > 0) layers.put(t.name(), t.layersWanted());
         Map<String, Integer> indices = indexInputs(shader);
         // once a seed's inputs make a loop run past the interpreter's limit (a sample count or a
         // step read from a uniform), every seed draws small inputs: the interpreter runs before the
@@ -107,20 +118,30 @@ public final class VulkanOracle {
                     if (p.simulated() == null) continue;
                     ShaderOutputs.Comparison c = p.exact().compareUnderNanContract(p.simulated());
                     if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
-                        return new Verdict(Verdict.Kind.DISAGREE, "input set " + seed + where(shader, k) + ": the simulated binary disagrees with the interpreter: "
-                                + c.detail(), decided, seed + 1);
+                        return new Verdict(
+                                Verdict.Kind.DISAGREE,
+                                "input set " + seed + where(shader, k)
+                                        + ": the simulated binary disagrees with the interpreter: " + c.detail(),
+                                decided,
+                                seed + 1);
                     }
                 }
                 boolean setDecided = true;
                 for (int k = 0; k < pairs.size(); k++) {
-                    ShaderOutputs reference = pairs.get(k).reference(), real = pairs.get(k).device();
+                    ShaderOutputs reference = pairs.get(k).reference(),
+                            real = pairs.get(k).device();
                     ShaderOutputs.Comparison c = reference.compareUnderNanContract(real);
                     if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
-                        return new Verdict(Verdict.Kind.DISAGREE, "input set " + seed + where(shader, k) + ": " + c.detail(), decided, seed + 1);
+                        return new Verdict(
+                                Verdict.Kind.DISAGREE,
+                                "input set " + seed + where(shader, k) + ": " + c.detail(),
+                                decided,
+                                seed + 1);
                     }
                     String open = reference.undecidedUnderNanContract();
                     if (open == null && c.kind() != ShaderOutputs.Comparison.Kind.KEPT) open = c.detail();
-                    if (open != null && setDecided) why.merge(open.replaceAll("-?[0-9][0-9.eE+-]*", "N"), 1, Integer::sum);
+                    if (open != null && setDecided)
+                        why.merge(open.replaceAll("-?[0-9][0-9.eE+-]*", "N"), 1, Integer::sum);
                     setDecided &= open == null;
                 }
                 if (setDecided) decided++;
@@ -131,11 +152,17 @@ public final class VulkanOracle {
         if (decided >= wanted) return new Verdict(Verdict.Kind.AGREE, null, decided, seed);
         Map.Entry<String, Integer> top = null;
         for (Map.Entry<String, Integer> e : why.entrySet()) if (top == null || e.getValue() > top.getValue()) top = e;
-        return new Verdict(Verdict.Kind.TOO_FEW_DECIDED, top == null ? null : top.getKey() + " (" + top.getValue() + " sets)", decided, seed);
+        return new Verdict(
+                Verdict.Kind.TOO_FEW_DECIDED,
+                top == null ? null : top.getKey() + " (" + top.getValue() + " sets)",
+                decided,
+                seed);
     }
 
     private static String where(Shader shader, int k) {
-        return shader.stage() == Stage.COMPUTE ? "" : ", " + (shader.stage() == Stage.FRAGMENT ? "fragment " : "vertex ") + k;
+        return shader.stage() == Stage.COMPUTE
+                ? ""
+                : ", " + (shader.stage() == Stage.FRAGMENT ? "fragment " : "vertex ") + k;
     }
 
     /**
@@ -144,16 +171,30 @@ public final class VulkanOracle {
      * and the simulator's, which must match it bit for bit (null without one): the binary is held
      * to the interpreter's bits, not to Vulkan's latitude.
      */
-    private record Invocation(ShaderOutputs reference, ShaderOutputs device, ShaderOutputs exact, ShaderOutputs simulated) {}
+    private record Invocation(
+            ShaderOutputs reference, ShaderOutputs device, ShaderOutputs exact, ShaderOutputs simulated) {}
 
-    private static Invocation compute(VulkanDevice vk, byte[] spirv, SpirvInterface iface, Shader shader, ShaderInputs in, int workgroups,
-                                           Words unordered,
-                                           java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
-        ShaderOutputs reference = new Interpreter(shader).trackNans().trackPrecision(vk.subTexelPrecisionBits()).dispatch(in, workgroups, 1, 1);
+    private static Invocation compute(
+            VulkanDevice vk,
+            byte[] spirv,
+            SpirvInterface iface,
+            Shader shader,
+            ShaderInputs in,
+            int workgroups,
+            Words unordered,
+            java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
+        ShaderOutputs reference = new Interpreter(shader)
+                .trackNans()
+                .trackPrecision(vk.subTexelPrecisionBits())
+                .dispatch(in, workgroups, 1, 1);
         ShaderOutputs real = ComputeRun.dispatch(vk, spirv, iface, in, workgroups);
-        if (binary == null) return new Invocation(reference, withReferenceWords(real, reference, unordered), null, null);
-        return new Invocation(reference, withReferenceWords(real, reference, unordered),
-                new Interpreter(shader).trackNans().dispatch(in, workgroups, 1, 1), binary.apply(in, workgroups));
+        if (binary == null)
+            return new Invocation(reference, withReferenceWords(real, reference, unordered), null, null);
+        return new Invocation(
+                reference,
+                withReferenceWords(real, reference, unordered),
+                new Interpreter(shader).trackNans().dispatch(in, workgroups, 1, 1),
+                binary.apply(in, workgroups));
     }
 
     /**
@@ -178,8 +219,10 @@ public final class VulkanOracle {
     }
 
     private static void indexedBy(dev.lathe.ir.Value index, int length, Map<String, Integer> out) {
-        if (index.parent() instanceof dev.lathe.ir.IntrinsicInstr load && load.var() != null
-                && (load.intrinsic() == dev.lathe.ir.Intrinsic.LOAD_INPUT || load.intrinsic() == dev.lathe.ir.Intrinsic.LOAD_UNIFORM)) {
+        if (index.parent() instanceof dev.lathe.ir.IntrinsicInstr load
+                && load.var() != null
+                && (load.intrinsic() == dev.lathe.ir.Intrinsic.LOAD_INPUT
+                        || load.intrinsic() == dev.lathe.ir.Intrinsic.LOAD_UNIFORM)) {
             out.merge(load.var().name(), length, Math::min);
         }
     }
@@ -208,8 +251,14 @@ public final class VulkanOracle {
     }
 
     /** Each fragment of the quad, or each vertex of the triangle, as an {@link Invocation}. */
-    private static List<Invocation> graphics(VulkanDevice vk, byte[] spirv, SpirvInterface iface, Shader shader, ShaderInputs in, long seed,
-                                                  java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
+    private static List<Invocation> graphics(
+            VulkanDevice vk,
+            byte[] spirv,
+            SpirvInterface iface,
+            Shader shader,
+            ShaderInputs in,
+            long seed,
+            java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         boolean fragment = shader.stage() == Stage.FRAGMENT;
         int firstVertex = (int) (seed * 7 % 100), instance = (int) (seed % 3);
         // the interpreter first: inputs that make a loop run past its limit never reach the device
@@ -217,17 +266,27 @@ public final class VulkanOracle {
         List<ShaderOutputs> references = new java.util.ArrayList<>();
         for (int k = 0; k < invocations; k++) {
             invocationInputs(in, fragment, firstVertex, instance, k);
-            references.add(new Interpreter(shader).trackNans().trackPrecision(vk.subTexelPrecisionBits()).run(in));
+            references.add(new Interpreter(shader)
+                    .trackNans()
+                    .trackPrecision(vk.subTexelPrecisionBits())
+                    .run(in));
         }
         in.setVertexId(firstVertex).setInstanceId(instance);
-        List<ShaderOutputs> real = fragment ? GraphicsRun.fragment(vk, spirv, iface, in) : GraphicsRun.vertex(vk, spirv, iface, in);
-        if (real.size() != invocations) throw new IllegalStateException("the device gave " + real.size() + " invocations, not " + invocations);
+        List<ShaderOutputs> real =
+                fragment ? GraphicsRun.fragment(vk, spirv, iface, in) : GraphicsRun.vertex(vk, spirv, iface, in);
+        if (real.size() != invocations)
+            throw new IllegalStateException("the device gave " + real.size() + " invocations, not " + invocations);
         List<Invocation> pairs = new java.util.ArrayList<>();
         for (int k = 0; k < invocations; k++) {
             ShaderOutputs reference = references.get(k);
             invocationInputs(in, fragment, firstVertex, instance, k);
             if (binary == null) pairs.add(new Invocation(reference, comparable(real.get(k), reference), null, null));
-            else pairs.add(new Invocation(reference, comparable(real.get(k), reference), new Interpreter(shader).trackNans().run(in), binary.apply(in, 1)));
+            else
+                pairs.add(new Invocation(
+                        reference,
+                        comparable(real.get(k), reference),
+                        new Interpreter(shader).trackNans().run(in),
+                        binary.apply(in, 1)));
         }
         return pairs;
     }
@@ -245,7 +304,8 @@ public final class VulkanOracle {
      */
     private static ShaderOutputs comparable(ShaderOutputs real, ShaderOutputs reference) {
         boolean bothDiscarded = real.discarded() && reference.discarded();
-        return new ShaderOutputs(bothDiscarded ? reference.outputs() : real.outputs(), reference.buffers(), real.discarded(), 0);
+        return new ShaderOutputs(
+                bothDiscarded ? reference.outputs() : real.outputs(), reference.buffers(), real.discarded(), 0);
     }
 
     /** {@code real} with the reference's {@code words} in place of its own (null: none). */

@@ -44,16 +44,22 @@ class ComputeOracleTest extends LavapipeTest {
      * Shaders whose workgroups race for the same words (each reads and writes the words its local
      * index names), which Vulkan leaves undefined across workgroups: dispatched as one workgroup.
      */
-    static final Map<String, String> ONE_WORKGROUP = Map.of("bits.comp.spv", "every workgroup reads and rewrites v[0..3]",
-            // found on NVIDIA's H100, where the two workgroups ran in another order; the model now sees such races (undecided)
-            "histogram_bits.comp.spv", "every workgroup reads and rewrites v[0..3]");
+    static final Map<String, String> ONE_WORKGROUP = Map.of(
+            "bits.comp.spv",
+            "every workgroup reads and rewrites v[0..3]",
+            // found on NVIDIA's H100, where the two workgroups ran in another order; the model now sees such races
+            // (undecided)
+            "histogram_bits.comp.spv",
+            "every workgroup reads and rewrites v[0..3]");
 
     /** Decided input sets wanted, and the seeds to find them in (a packed double's denormals are often undecided). */
     static final int DECIDED = 16, MAX_SEEDS = 256;
 
-
     static Path shaders() {
-        return Path.of(System.getProperty("lathe.root", "..")).toAbsolutePath().normalize().resolve("examples/shaders");
+        return Path.of(System.getProperty("lathe.root", ".."))
+                .toAbsolutePath()
+                .normalize()
+                .resolve("examples/shaders");
     }
 
     @Test
@@ -68,7 +74,9 @@ class ComputeOracleTest extends LavapipeTest {
         byte[] spirv = Files.readAllBytes(f);
         dev.lathe.ir.Shader shader = SpirvFrontend.read(f.toString(), spirv);
         var binary = GraphicsOracleTest.binary(shader);
-        assertEquals(VulkanOracle.Verdict.Kind.AGREE, VulkanOracle.check(vk, spirv, shader, 4, 16, 2, null, binary).kind());
+        assertEquals(
+                VulkanOracle.Verdict.Kind.AGREE,
+                VulkanOracle.check(vk, spirv, shader, 4, 16, 2, null, binary).kind());
         VulkanOracle.Verdict off = VulkanOracle.check(vk, spirv, shader, 4, 16, 2, null, (in, groups) -> {
             dev.lathe.ir.interp.ShaderOutputs o = binary.apply(in, groups);
             java.util.Map<String, byte[]> buffers = new java.util.LinkedHashMap<>(o.buffers());
@@ -96,11 +104,21 @@ class ComputeOracleTest extends LavapipeTest {
             String name = f.getFileName().toString();
             byte[] spirv = Files.readAllBytes(f);
             dev.lathe.ir.Shader shader = SpirvFrontend.read(f.toString(), spirv);
-            VulkanOracle.Verdict v = VulkanOracle.check(vk, spirv, shader, DECIDED, MAX_SEEDS,
-                    ONE_WORKGROUP.containsKey(name) ? 1 : 2, SCHEDULE_DEPENDENT.get(name), GraphicsOracleTest.binary(shader));
+            VulkanOracle.Verdict v = VulkanOracle.check(
+                    vk,
+                    spirv,
+                    shader,
+                    DECIDED,
+                    MAX_SEEDS,
+                    ONE_WORKGROUP.containsKey(name) ? 1 : 2,
+                    SCHEDULE_DEPENDENT.get(name),
+                    GraphicsOracleTest.binary(shader));
             report.add(name + ": " + v.summary());
-            boolean disagrees = v.kind() == VulkanOracle.Verdict.Kind.DISAGREE || v.kind() == VulkanOracle.Verdict.Kind.TOO_FEW_DECIDED;
-            if (disagrees != OPEN.containsKey(name)) unexpected.add(name + ": " + v.summary() + (disagrees ? "" : " (listed as open: " + OPEN.get(name) + ")"));
+            boolean disagrees = v.kind() == VulkanOracle.Verdict.Kind.DISAGREE
+                    || v.kind() == VulkanOracle.Verdict.Kind.TOO_FEW_DECIDED;
+            if (disagrees != OPEN.containsKey(name))
+                unexpected.add(
+                        name + ": " + v.summary() + (disagrees ? "" : " (listed as open: " + OPEN.get(name) + ")"));
             if (v.kind() == VulkanOracle.Verdict.Kind.AGREE) agree++;
         }
         System.out.println(String.join("\n", report));

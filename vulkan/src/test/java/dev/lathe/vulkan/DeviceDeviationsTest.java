@@ -28,7 +28,9 @@ class DeviceDeviationsTest extends LavapipeTest {
         Files.writeString(f, source);
         Process p;
         try {
-            p = new ProcessBuilder("glslangValidator", "-V", "--quiet", "-o", out.toString(), f.toString()).redirectErrorStream(true).start();
+            p = new ProcessBuilder("glslangValidator", "-V", "--quiet", "-o", out.toString(), f.toString())
+                    .redirectErrorStream(true)
+                    .start();
         } catch (IOException e) {
             assumeTrue(false, "glslangValidator is not installed (apt-get install glslang-tools)");
             throw e;
@@ -60,14 +62,21 @@ class DeviceDeviationsTest extends LavapipeTest {
                 """);
         Shader shader = SpirvFrontend.read("layer.frag", spirv);
         for (long layer : new long[] {1_000_000L, 0xffffffe9L}) {
-            ShaderInputs in = new ShaderInputs().set("layer", layer)
-                    .setTexture("layers", new Texture(1, 1, 2, new long[] {f(10), f(10), f(10), f(10), f(20), f(20), f(20), f(20)}));
+            ShaderInputs in = new ShaderInputs()
+                    .set("layer", layer)
+                    .setTexture(
+                            "layers",
+                            new Texture(1, 1, 2, new long[] {f(10), f(10), f(10), f(10), f(20), f(20), f(20), f(20)}));
             ShaderOutputs spec = new Interpreter(shader).run(in);
             assertEquals(f(20), spec.output("color")[0], "the last layer, as Vulkan clamps");
             List<ShaderOutputs> device = GraphicsRun.fragment(vk, spirv, in);
             long got = device.get(0).output("color")[0];
             if (layer == 1_000_000L) assertEquals(f(20), got, "lavapipe clamps a layer of 10^6 right");
-            else assertEquals(f(10), got, "lavapipe took the last layer for 4294967273.0: fixed? take debugshadowmap.frag off the lists");
+            else
+                assertEquals(
+                        f(10),
+                        got,
+                        "lavapipe took the last layer for 4294967273.0: fixed? take debugshadowmap.frag off the lists");
         }
     }
 
@@ -88,11 +97,14 @@ class DeviceDeviationsTest extends LavapipeTest {
                 """);
         Shader shader = SpirvFrontend.read("coordinate.frag", spirv);
         for (float u : new float[] {1e9f, 3e9f}) {
-            ShaderInputs in = new ShaderInputs().set("uv", f(u), f(0.25f)).setTexture("t", new Texture(2, 1, 1, new long[] {f(10), 0, 0, 0, f(20), 0, 0, 0}));
+            ShaderInputs in = new ShaderInputs()
+                    .set("uv", f(u), f(0.25f))
+                    .setTexture("t", new Texture(2, 1, 1, new long[] {f(10), 0, 0, 0, f(20), 0, 0, 0}));
             assertEquals(f(20), new Interpreter(shader).run(in).output("color")[0], "the last texel, as Vulkan clamps");
             long got = GraphicsRun.fragment(vk, spirv, in).get(0).output("color")[0];
             if (u == 1e9f) assertEquals(f(20), got, "lavapipe clamps u = 10^9 right");
-            else assertEquals(f(10), got, "lavapipe took the last texel for u = 3e9: fixed? say so in vulkan/README.md");
+            else
+                assertEquals(f(10), got, "lavapipe took the last texel for u = 3e9: fixed? say so in vulkan/README.md");
         }
     }
 
@@ -141,11 +153,17 @@ class DeviceDeviationsTest extends LavapipeTest {
         long[] texels = new long[4 * 12];
         for (int k = 0; k < 12; k++) for (int c = 0; c < 4; c++) texels[4 * k + c] = f(k < 6 ? 10 : 20);
         for (int cube : new int[] {-10_000_000, -1_818_985_312}) {
-            ShaderInputs in = new ShaderInputs().set("cube", cube & 0xffffffffL).setTexture("cubes", new Texture(1, 1, 12, texels));
+            ShaderInputs in = new ShaderInputs()
+                    .set("cube", cube & 0xffffffffL)
+                    .setTexture("cubes", new Texture(1, 1, 12, texels));
             assertEquals(f(10), new Interpreter(shader).run(in).output("color")[0], "the first cube, as Vulkan clamps");
             long got = GraphicsRun.fragment(vk, spirv, in).get(0).output("color")[0];
             if (cube == -10_000_000) assertEquals(f(10), got, "lavapipe clamps -10^7 right");
-            else assertEquals(f(20), got, "lavapipe took the first cube for -1818985312: fixed? take the cube array shaders off the lists");
+            else
+                assertEquals(
+                        f(20),
+                        got,
+                        "lavapipe took the first cube for -1818985312: fixed? take the cube array shaders off the lists");
         }
     }
 }

@@ -33,14 +33,15 @@ class GraphicsOracleTest extends LavapipeTest {
 
     /** Disagreements found by the oracle and still open (issue 28), by file, with what is known. */
     static final Map<String, String> OPEN = Map.of(
-            // lavapipe's deviation, not Lathe's: a cube array layer of -1818985312 (input set 20) samples the last cube, where
-            // Vulkan takes clamp(roundEven(layer), 0, cubes - 1) = 0, as Lathe does; -10000000 samples the first (6 x layer
+            // lavapipe's deviation, not Lathe's: a cube array layer of -1818985312 (input set 20) samples the last
+            // cube, where
+            // Vulkan takes clamp(roundEven(layer), 0, cubes - 1) = 0, as Lathe does; -10000000 samples the first (6 x
+            // layer
             // overflows 32 bits in the driver, it seems)
             "cube_array.frag.spv", "lavapipe picks the wrong cube for a layer index near -2^31");
     // descriptor_indexing.frag was listed here as lavapipe's ("reads a run-time sized texture array's elements past 0
     // wrong"); the validation layer showed the oracle's fault: Debian bookworm's lavapipe has none of the descriptor
     // indexing features the module's capabilities need, and it was run anyway. It is now not run there.
-
 
     /** How one shader fared, its binary run on every input set too. */
     static VulkanOracle.Verdict check(Path f) throws IOException {
@@ -50,11 +51,13 @@ class GraphicsOracleTest extends LavapipeTest {
     }
 
     /** The shader compiled and simulated (DifferentialCheck.binary), or null when the target does not take it. */
-    static java.util.function.BiFunction<dev.lathe.ir.interp.ShaderInputs, Integer, dev.lathe.ir.interp.ShaderOutputs> binary(Shader shader) {
+    static java.util.function.BiFunction<dev.lathe.ir.interp.ShaderInputs, Integer, dev.lathe.ir.interp.ShaderOutputs>
+            binary(Shader shader) {
         try {
             return dev.lathe.driver.shaderdb.DifferentialCheck.binary(shader);
         } catch (RuntimeException e) {
-            return null; // not supported by the target: the corpus test says so; here the device and the interpreter still meet
+            return null; // not supported by the target: the corpus test says so; here the device and the interpreter
+            // still meet
         }
     }
 
@@ -78,7 +81,10 @@ class GraphicsOracleTest extends LavapipeTest {
 
     static List<Path> graphicsShaders() throws IOException {
         try (Stream<Path> s = Files.list(ComputeOracleTest.shaders())) {
-            return s.filter(p -> p.toString().endsWith(".frag.spv") || p.toString().endsWith(".vert.spv")).sorted().toList();
+            return s.filter(p ->
+                            p.toString().endsWith(".frag.spv") || p.toString().endsWith(".vert.spv"))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -135,7 +141,8 @@ class GraphicsOracleTest extends LavapipeTest {
         }
         System.out.println(String.join("\n", report));
         assertTrue(mixing >= 5, "too few shaders mix: " + report);
-        for (String r : report) assertTrue(r.contains(" is outside ") || r.contains(", not "), "the broken mix went unnoticed: " + r);
+        for (String r : report)
+            assertTrue(r.contains(" is outside ") || r.contains(", not "), "the broken mix went unnoticed: " + r);
     }
 
     /**
@@ -145,11 +152,15 @@ class GraphicsOracleTest extends LavapipeTest {
      */
     @Test
     void aFrontendThatNegatesCrossFails() throws IOException, java.net.URISyntaxException {
-        Path f = Path.of(GraphicsOracleTest.class.getResource("/shaders/cross_normal.vert.spv").toURI());
+        Path f = Path.of(GraphicsOracleTest.class
+                .getResource("/shaders/cross_normal.vert.spv")
+                .toURI());
         VulkanOracle.Verdict asTranslated = check(f);
         assertTrue(asTranslated.kind() == VulkanOracle.Verdict.Kind.AGREE, asTranslated.summary());
         String broken = checkBroken(f, swapOperands(Op.FSUB)).summary();
-        assertTrue(broken.contains(" is outside ") || broken.contains(", not "), "the negated cross went unnoticed: " + broken);
+        assertTrue(
+                broken.contains(" is outside ") || broken.contains(", not "),
+                "the negated cross went unnoticed: " + broken);
     }
 
     @Test
@@ -162,8 +173,11 @@ class GraphicsOracleTest extends LavapipeTest {
             String name = f.getFileName().toString();
             VulkanOracle.Verdict v = check(f);
             report.add(name + ": " + v.summary());
-            boolean disagrees = v.kind() == VulkanOracle.Verdict.Kind.DISAGREE || v.kind() == VulkanOracle.Verdict.Kind.TOO_FEW_DECIDED;
-            if (disagrees != OPEN.containsKey(name)) unexpected.add(name + ": " + v.summary() + (disagrees ? "" : " (listed as open: " + OPEN.get(name) + ")"));
+            boolean disagrees = v.kind() == VulkanOracle.Verdict.Kind.DISAGREE
+                    || v.kind() == VulkanOracle.Verdict.Kind.TOO_FEW_DECIDED;
+            if (disagrees != OPEN.containsKey(name))
+                unexpected.add(
+                        name + ": " + v.summary() + (disagrees ? "" : " (listed as open: " + OPEN.get(name) + ")"));
             if (v.kind() == VulkanOracle.Verdict.Kind.AGREE) agree++;
         }
         System.out.println(String.join("\n", report));

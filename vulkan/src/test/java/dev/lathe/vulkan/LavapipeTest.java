@@ -25,7 +25,10 @@ abstract class LavapipeTest {
     void validationSaidNothing() {
         List<String> said = vk.validationMessages();
         vk.clearValidationMessages();
-        assertTrue(said.isEmpty(), () -> "the validation layer said " + said.size() + " things, first: " + String.join("\n", said.subList(0, Math.min(5, said.size()))));
+        assertTrue(
+                said.isEmpty(),
+                () -> "the validation layer said " + said.size() + " things, first: "
+                        + String.join("\n", said.subList(0, Math.min(5, said.size()))));
     }
 
     @AfterAll

@@ -13,23 +13,32 @@ import org.junit.jupiter.api.Test;
 /** The oracle's own reading of a module's interface, on bundled shaders whose layout is worked out by hand. */
 class SpirvInterfaceTest {
     static SpirvInterface read(String name) throws IOException {
-        return SpirvInterface.read(Files.readAllBytes(ComputeOracleTest.shaders().resolve(name)));
+        return SpirvInterface.read(
+                Files.readAllBytes(ComputeOracleTest.shaders().resolve(name)));
     }
 
     @Test
     void uniformBlocksAreLaidOutByTheirOffsetsAndStrides() throws IOException {
         SpirvInterface i = read("camera_ubo.vert.spv");
         assertEquals("vertex", i.stage());
-        SpirvInterface.Block camera = i.uniformBlocks().stream().filter(b -> b.name().equals("camera")).findFirst().orElseThrow();
+        SpirvInterface.Block camera = i.uniformBlocks().stream()
+                .filter(b -> b.name().equals("camera"))
+                .findFirst()
+                .orElseThrow();
         assertEquals(0, camera.set());
         assertEquals(0, camera.binding());
-        assertEquals(List.of("camera_view", "camera_projection", "camera_cameraPos"), camera.members().stream().map(SpirvInterface.Member::name).toList());
+        assertEquals(
+                List.of("camera_view", "camera_projection", "camera_cameraPos"),
+                camera.members().stream().map(SpirvInterface.Member::name).toList());
         SpirvInterface.Member projection = camera.members().get(1);
         assertEquals(64, projection.offset());
         assertEquals(16, projection.scalarCount());
         // column-major mat4: scalar 6 is column 1, row 2
         assertEquals(64 + 16 + 8, projection.scalarOffset(6));
-        SpirvInterface.Block object = i.uniformBlocks().stream().filter(b -> b.name().equals("object")).findFirst().orElseThrow();
+        SpirvInterface.Block object = i.uniformBlocks().stream()
+                .filter(b -> b.name().equals("object"))
+                .findFirst()
+                .orElseThrow();
         assertEquals(1, object.set());
         SpirvInterface.Member uvScale = object.members().get(3);
         assertEquals("object_uvScale", uvScale.name());
@@ -37,8 +46,11 @@ class SpirvInterfaceTest {
         assertEquals(148, object.size());
         assertEquals(List.of(), i.unsupported());
         // the attributes and varyings by location, gl_Position as member 0 of gl_PerVertex
-        assertEquals(List.of("position@0 f3", "normal@1 f3", "uv@2 f2"), i.inputs().stream().map(SpirvInterfaceTest::varying).toList());
-        assertEquals(List.of("worldNormal@0 f3", "texCoord@1 f2", "tint@2 f4", "viewDepth@3 f1"),
+        assertEquals(
+                List.of("position@0 f3", "normal@1 f3", "uv@2 f2"),
+                i.inputs().stream().map(SpirvInterfaceTest::varying).toList());
+        assertEquals(
+                List.of("worldNormal@0 f3", "texCoord@1 f2", "tint@2 f4", "viewDepth@3 f1"),
                 i.outputs().stream().map(SpirvInterfaceTest::varying).toList());
         SpirvInterface.BuiltIn position = i.builtInOutputs().get(0);
         assertEquals(SpirvInterface.POSITION, position.builtIn());
@@ -47,7 +59,8 @@ class SpirvInterfaceTest {
     }
 
     static String varying(SpirvInterface.Varying v) {
-        return v.name() + "@" + v.location() + " " + v.shape().base() + v.shape().components();
+        return v.name() + "@" + v.location() + " " + v.shape().base()
+                + v.shape().components();
     }
 
     /**
@@ -77,17 +90,23 @@ class SpirvInterfaceTest {
         assertEquals("main", i.entryPoint());
         assertEquals(8, i.localSize()[0]);
         SpirvInterface.Block push = i.pushConstants();
-        assertEquals(List.of("pc_a", "pc_n"), push.members().stream().map(SpirvInterface.Member::name).toList());
+        assertEquals(
+                List.of("pc_a", "pc_n"),
+                push.members().stream().map(SpirvInterface.Member::name).toList());
         assertEquals(4, push.members().get(1).offset());
-        assertEquals(List.of(new SpirvInterface.StorageBuffer("Y", 0, 1), new SpirvInterface.StorageBuffer("X", 0, 0)),
-                i.storageBuffers().stream().sorted((a, b) -> b.name().compareTo(a.name())).toList());
+        assertEquals(
+                List.of(new SpirvInterface.StorageBuffer("Y", 0, 1), new SpirvInterface.StorageBuffer("X", 0, 0)),
+                i.storageBuffers().stream()
+                        .sorted((a, b) -> b.name().compareTo(a.name()))
+                        .toList());
         assertTrue(i.unsupported().isEmpty(), i.unsupported().toString());
         assertNull(read("collatz.comp.spv").pushConstants());
     }
 
     @Test
     void notSpirvIsRefused() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SpirvInterface.read(new byte[24]));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> SpirvInterface.read(new byte[24]));
         assertEquals("not a SPIR-V module: bad magic number", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> SpirvInterface.read(new byte[3]));
     }

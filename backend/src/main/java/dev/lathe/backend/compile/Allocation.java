@@ -42,7 +42,8 @@ public record Allocation(int maxRegs, boolean reloadElision, SpillChoice spillCh
 
     public Allocation {
         if (maxRegs < 1 || maxRegs > MAX_REGS) {
-            throw new IllegalArgumentException("the register budget must be 1 to " + MAX_REGS + " vec4 registers, not " + maxRegs);
+            throw new IllegalArgumentException(
+                    "the register budget must be 1 to " + MAX_REGS + " vec4 registers, not " + maxRegs);
         }
         if (spillChoice == null) throw new IllegalArgumentException("no spill choice");
     }

@@ -51,7 +51,14 @@ final class Bitfield {
     }
 
     private VReg sel(VReg cnd, VReg x, VReg y, VReg into) {
-        isel.emitAlu(MOp.SEL_B, U, null, false, into, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(x, cnd, y));
+        isel.emitAlu(
+                MOp.SEL_B,
+                U,
+                null,
+                false,
+                into,
+                new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                List.of(x, cnd, y));
         return into;
     }
 

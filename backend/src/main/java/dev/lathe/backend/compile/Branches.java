@@ -67,7 +67,10 @@ final class Branches {
             // follow jumps to jumps, at most as many as there are items (a loop of jumps stays)
             for (int steps = 0; steps < items.size(); steps++) {
                 Integer p = at.get(target);
-                if (p == null || p >= items.size() || !isJump(items.get(p)) || items.get(p).target() == target) break;
+                if (p == null
+                        || p >= items.size()
+                        || !isJump(items.get(p))
+                        || items.get(p).target() == target) break;
                 target = items.get(p).target();
             }
             if (target != it.target()) {
@@ -85,7 +88,8 @@ final class Branches {
             if (br.isLabel() || br.instr().op() != MOp.BR || !isJump(jump)) continue;
             // the labels right after the jump: is the branch's target one of them?
             boolean skipsJump = false;
-            for (int k = i + 2; k < items.size() && items.get(k).isLabel(); k++) skipsJump |= items.get(k).label() == br.target();
+            for (int k = i + 2; k < items.size() && items.get(k).isLabel(); k++)
+                skipsJump |= items.get(k).label() == br.target();
             if (!skipsJump) continue;
             // before legalization a branch is its condition's sense and its target, nothing more
             items.set(i, Linear.Item.jump(MInstr.flow(MOp.BR, !br.instr().invert(), 0), jump.target()));
@@ -101,7 +105,8 @@ final class Branches {
             Linear.Item it = items.get(i);
             if (!isJump(it) && (it.isLabel() || it.instr().op() != MOp.BR)) continue;
             boolean next = false;
-            for (int k = i + 1; k < items.size() && items.get(k).isLabel(); k++) next |= items.get(k).label() == it.target();
+            for (int k = i + 1; k < items.size() && items.get(k).isLabel(); k++)
+                next |= items.get(k).label() == it.target();
             if (next) {
                 items.remove(i--);
                 changed = true;

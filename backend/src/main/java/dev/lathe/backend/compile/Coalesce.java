@@ -58,7 +58,7 @@ final class Coalesce {
                         }
                     }
                     case PHI -> m.phiSrcs.values().forEach(s -> c.joinSource(m.def, s, 0));
-                    default -> { }
+                    default -> {}
                 }
             }
         }

@@ -79,7 +79,9 @@ final class ConstOperands {
                 out.add(m);
                 continue;
             }
-            if (m.kind == MirInstr.Kind.OP && m.proto.op() == MOp.MOV && m.proto.src(0).kind() == Operand.Kind.RELCONST) {
+            if (m.kind == MirInstr.Kind.OP
+                    && m.proto.op() == MOp.MOV
+                    && m.proto.src(0).kind() == Operand.Kind.RELCONST) {
                 addressOf.put(m.def, a0);
                 out.add(m);
                 continue;
@@ -90,7 +92,8 @@ final class ConstOperands {
                 // readers, and not for one that goes on from what readers at an earlier index
                 // computed (a chain through the readers of several indices would wait for
                 // a0.x at each step, where copies of the elements are read at once)
-                if (readersAhead(code, n + 1, f.address(), addressOf, defs) < REMAT_READERS - 1 || readsAny(f.instr(), foldedDefs)) {
+                if (readersAhead(code, n + 1, f.address(), addressOf, defs) < REMAT_READERS - 1
+                        || readsAny(f.instr(), foldedDefs)) {
                     out.add(m);
                     continue;
                 }
@@ -117,8 +120,11 @@ final class ConstOperands {
         if (cat != 2 && cat != 3) return null;
         MOp op = m.proto.op();
         // cat3 reads its second source from a register: a multiplied element goes first
-        if ((op == MOp.MAD_F || op == MOp.FMA_F) && m.srcs[0] != null && m.srcs[1] != null
-                && addressOf.containsKey(m.srcs[1]) && !addressOf.containsKey(m.srcs[0])) {
+        if ((op == MOp.MAD_F || op == MOp.FMA_F)
+                && m.srcs[0] != null
+                && m.srcs[1] != null
+                && addressOf.containsKey(m.srcs[1])
+                && !addressOf.containsKey(m.srcs[0])) {
             m = m.withSourcesSwapped(0, 1);
         }
         VReg needs = null;
@@ -127,7 +133,8 @@ final class ConstOperands {
             VReg addr = v == null || m.srcUnits[k] != 0 ? null : addressOf.get(v);
             if (addr == null || needs != null && needs != addr) continue;
             Operand here = m.proto.src(k);
-            Operand rel = new Operand(Operand.Kind.RELCONST, defs.get(v).proto.src(0).value(), here.neg(), here.abs(), false);
+            Operand rel =
+                    new Operand(Operand.Kind.RELCONST, defs.get(v).proto.src(0).value(), here.neg(), here.abs(), false);
             MirInstr folded = m.withOperand(k, rel);
             if (Encoding.validate(folded.proto) != null) continue;
             m = folded;
@@ -137,7 +144,8 @@ final class ConstOperands {
     }
 
     /** How many instructions from {@code from} on would read elements at {@code address} before one needs another index. */
-    private static int readersAhead(List<MirInstr> code, int from, VReg address, Map<VReg, VReg> addressOf, Map<VReg, MirInstr> defs) {
+    private static int readersAhead(
+            List<MirInstr> code, int from, VReg address, Map<VReg, VReg> addressOf, Map<VReg, MirInstr> defs) {
         int count = 0;
         for (int n = from; n < code.size(); n++) {
             MirInstr m = code.get(n);
@@ -174,10 +182,20 @@ final class ConstOperands {
      */
     private static MirInstr foldAddress(MirInstr m, Map<VReg, MirInstr> defs) {
         MOp op = m.proto.op();
-        if (op.isAtomic() || op.isImage() || op == MOp.LDGA || op == MOp.STGA || m.srcs.length == 0 || m.srcs[0] == null) return m;
+        if (op.isAtomic()
+                || op.isImage()
+                || op == MOp.LDGA
+                || op == MOp.STGA
+                || m.srcs.length == 0
+                || m.srcs[0] == null) return m;
         MirInstr d = defs.get(m.srcs[0]);
-        if (d == null || d.kind != MirInstr.Kind.OP || d.proto.op() != MOp.MOV || d.proto.sat() || d.proto.rpt() != 0
-                || d.proto.type().bits() != 32 || d.proto.src(0).kind() != Operand.Kind.IMM) {
+        if (d == null
+                || d.kind != MirInstr.Kind.OP
+                || d.proto.op() != MOp.MOV
+                || d.proto.sat()
+                || d.proto.rpt() != 0
+                || d.proto.type().bits() != 32
+                || d.proto.src(0).kind() != Operand.Kind.IMM) {
             return m;
         }
         long address = d.proto.src(0).value() & 0xffffffffL;
@@ -211,13 +229,15 @@ final class ConstOperands {
         VReg v = m.srcs[k];
         if (v == null || m.srcUnits[k] != 0) return null;
         MirInstr d = defs.get(v);
-        if (d == null || d.kind != MirInstr.Kind.OP || d.proto.op() != MOp.MOV || d.proto.sat() || d.proto.rpt() != 0) return null;
+        if (d == null || d.kind != MirInstr.Kind.OP || d.proto.op() != MOp.MOV || d.proto.sat() || d.proto.rpt() != 0)
+            return null;
         Operand src = d.proto.src(0), here = m.proto.src(k);
         MType from = d.proto.type(), read = readType(m.proto, k);
         if (read == null || from == MType.B1 || read == MType.B1) return null;
         boolean wide = read.bits() == 64;
         if (wide != (from.bits() == 64) || !wide && from.bits() < read.bits()) return null;
-        if (src.kind() == Operand.Kind.CONST) return new Operand(Operand.Kind.CONST, src.value(), here.neg(), here.abs(), false);
+        if (src.kind() == Operand.Kind.CONST)
+            return new Operand(Operand.Kind.CONST, src.value(), here.neg(), here.abs(), false);
         if (src.kind() != Operand.Kind.IMM || wide) return null;
         long bits = src.value() & 0xffffffffL;
         if (read.kind() == MType.Kind.FLOAT && (here.neg() || here.abs())) {
@@ -228,7 +248,9 @@ final class ConstOperands {
             return null; // absneg.s: the integer modifiers stay on a register
         }
         Long imm = Isel.immediate(bits & Bits.mask(read.bits()), read);
-        if (imm != null && m.proto.op().category() == 2 && Encoding.validate(m.withOperand(k, Operand.imm(imm)).proto) == null) {
+        if (imm != null
+                && m.proto.op().category() == 2
+                && Encoding.validate(m.withOperand(k, Operand.imm(imm)).proto) == null) {
             return Operand.imm(imm);
         }
         if (m.proto.op().category() == 1) return Operand.imm(bits);

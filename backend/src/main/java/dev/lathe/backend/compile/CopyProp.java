@@ -38,16 +38,19 @@ final class CopyProp {
     static void propagate(MachineFunction mf) {
         for (Map.Entry<Block, List<MInstr>> e : mf.allocated.entrySet()) e.setValue(forward(e.getValue()));
         Map<Block, BitSet> liveOut = liveOut(mf);
-        for (Map.Entry<Block, List<MInstr>> e : mf.allocated.entrySet()) e.setValue(dropDead(e.getValue(), liveOut.get(e.getKey())));
+        for (Map.Entry<Block, List<MInstr>> e : mf.allocated.entrySet())
+            e.setValue(dropDead(e.getValue(), liveOut.get(e.getKey())));
     }
 
     /** A plain copy of 32 bits: what its destination holds afterwards is exactly its source. */
     private static boolean isCopy(MInstr i) {
-        if (i.op() != MOp.MOV || i.type() != i.srcType() || i.type().bits() != 32 || i.rpt() != 0 || i.sat()) return false;
+        if (i.op() != MOp.MOV || i.type() != i.srcType() || i.type().bits() != 32 || i.rpt() != 0 || i.sat())
+            return false;
         if (!i.dst().isReg()) return false;
         Operand s = i.src(0);
         boolean plain = !s.neg() && !s.abs() && !s.rep();
-        return plain && (s.kind() == Operand.Kind.REG || s.kind() == Operand.Kind.IMM || s.kind() == Operand.Kind.CONST);
+        return plain
+                && (s.kind() == Operand.Kind.REG || s.kind() == Operand.Kind.IMM || s.kind() == Operand.Kind.CONST);
     }
 
     private static List<MInstr> forward(List<MInstr> code) {
@@ -63,7 +66,8 @@ final class CopyProp {
             for (int w : Access.writes(i)) {
                 if (w >= REGS) continue;
                 known[w] = null;
-                for (int r = 0; r < REGS; r++) if (known[r] != null && known[r].isReg() && known[r].index() == w) known[r] = null;
+                for (int r = 0; r < REGS; r++)
+                    if (known[r] != null && known[r].isReg() && known[r].index() == w) known[r] = null;
             }
             if (isCopy(i)) {
                 Operand s = i.src(0);
@@ -140,11 +144,17 @@ final class CopyProp {
             use.put(b, u);
             def.put(b, d);
         }
-        Liveness.solve(blocks, use, def, (o, b, s) -> {
-            BitSet e = in.get(s);
-            if (e != null) o.or(e);
-            if (b.successors().size() > 1) o.set(Access.P0);
-        }, in, out);
+        Liveness.solve(
+                blocks,
+                use,
+                def,
+                (o, b, s) -> {
+                    BitSet e = in.get(s);
+                    if (e != null) o.or(e);
+                    if (b.successors().size() > 1) o.set(Access.P0);
+                },
+                in,
+                out);
         return out;
     }
 }

@@ -36,8 +36,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +67,7 @@ final class Isel {
 
     /** Workgroup memory as ir3 has it on a6xx. */
     static final int SHARED_BYTES = 32 * 1024;
+
     private final Map<Variable, Integer> sharedOffsets;
 
     Isel(Shader shader, Function fn, Layout layout) {
@@ -75,7 +76,9 @@ final class Isel {
         this.layout = layout;
         this.sharedOffsets = Program.sharedOffsets(shader);
         int bytes = new Program(shader, Map.of(), Map.of(), 0, 0, 0, List.of()).sharedBytes();
-        if (bytes > SHARED_BYTES) throw new CompileException("shared variables need " + bytes + " bytes of workgroup memory; the target has " + SHARED_BYTES);
+        if (bytes > SHARED_BYTES)
+            throw new CompileException(
+                    "shared variables need " + bytes + " bytes of workgroup memory; the target has " + SHARED_BYTES);
     }
 
     int registerCount() {
@@ -88,14 +91,66 @@ final class Isel {
      * modifiers, fused multiply-add) than the target's tables give. Everything else selectable
      * comes from those tables ({@link #selectable}).
      */
-    static final Set<Op> EXPANDED = Collections.unmodifiableSet(EnumSet.of(Op.FSAT, Op.MOV, Op.VEC2, Op.VEC3, Op.VEC4, Op.VEC8, Op.VEC16,
-            Op.PACK_64_2X32_SPLIT, Op.PACK_64_2X32_SPLIT_X, Op.PACK_64_2X32_SPLIT_Y, Op.PACK_64_2X32, Op.UNPACK_64_2X32_SPLIT_X,
-            Op.UNPACK_64_2X32_SPLIT_Y, Op.UNPACK_UNORM_2X16, Op.UNPACK_SNORM_4X8, Op.UNPACK_SNORM_2X16, Op.UNPACK_UNORM_4X8, Op.UNPACK_64_2X32,
-            Op.FADD, Op.FSUB, Op.FNEG, Op.FABS, Op.FMOD, Op.FFRACT, Op.UFIND_MSB, Op.FIND_LSB, Op.IFIND_MSB, Op.UBITFIELD_EXTRACT,
-            Op.IBITFIELD_EXTRACT, Op.BITFIELD_INSERT, Op.EXTRACT_U8, Op.EXTRACT_I8, Op.EXTRACT_U16, Op.EXTRACT_I16, Op.INEG, Op.IABS, Op.BCSEL,
-            Op.FCSEL, Op.FMIN3, Op.FMAX3, Op.IMIN3, Op.IMAX3, Op.UMIN3, Op.UMAX3, Op.FMED3, Op.IMED3, Op.UMED3, Op.FCLAMP_POS, Op.FSAT_SIGNED,
-            Op.ISIGN, Op.FISNAN, Op.PACK_HALF_2X16_SPLIT, Op.UNPACK_HALF_2X16_SPLIT_X, Op.UNPACK_HALF_2X16_SPLIT_Y, Op.PACK_UNORM_2X16,
-            Op.PACK_SNORM_4X8, Op.PACK_SNORM_2X16, Op.PACK_UNORM_4X8, Op.FLRP));
+    static final Set<Op> EXPANDED = Collections.unmodifiableSet(EnumSet.of(
+            Op.FSAT,
+            Op.MOV,
+            Op.VEC2,
+            Op.VEC3,
+            Op.VEC4,
+            Op.VEC8,
+            Op.VEC16,
+            Op.PACK_64_2X32_SPLIT,
+            Op.PACK_64_2X32_SPLIT_X,
+            Op.PACK_64_2X32_SPLIT_Y,
+            Op.PACK_64_2X32,
+            Op.UNPACK_64_2X32_SPLIT_X,
+            Op.UNPACK_64_2X32_SPLIT_Y,
+            Op.UNPACK_UNORM_2X16,
+            Op.UNPACK_SNORM_4X8,
+            Op.UNPACK_SNORM_2X16,
+            Op.UNPACK_UNORM_4X8,
+            Op.UNPACK_64_2X32,
+            Op.FADD,
+            Op.FSUB,
+            Op.FNEG,
+            Op.FABS,
+            Op.FMOD,
+            Op.FFRACT,
+            Op.UFIND_MSB,
+            Op.FIND_LSB,
+            Op.IFIND_MSB,
+            Op.UBITFIELD_EXTRACT,
+            Op.IBITFIELD_EXTRACT,
+            Op.BITFIELD_INSERT,
+            Op.EXTRACT_U8,
+            Op.EXTRACT_I8,
+            Op.EXTRACT_U16,
+            Op.EXTRACT_I16,
+            Op.INEG,
+            Op.IABS,
+            Op.BCSEL,
+            Op.FCSEL,
+            Op.FMIN3,
+            Op.FMAX3,
+            Op.IMIN3,
+            Op.IMAX3,
+            Op.UMIN3,
+            Op.UMAX3,
+            Op.FMED3,
+            Op.IMED3,
+            Op.UMED3,
+            Op.FCLAMP_POS,
+            Op.FSAT_SIGNED,
+            Op.ISIGN,
+            Op.FISNAN,
+            Op.PACK_HALF_2X16_SPLIT,
+            Op.UNPACK_HALF_2X16_SPLIT_X,
+            Op.UNPACK_HALF_2X16_SPLIT_Y,
+            Op.PACK_UNORM_2X16,
+            Op.PACK_SNORM_4X8,
+            Op.PACK_SNORM_2X16,
+            Op.PACK_UNORM_4X8,
+            Op.FLRP));
 
     /**
      * The ALU ops instruction selection takes (at some size; {@code not supported by the target}
@@ -113,7 +168,8 @@ final class Isel {
     /** The {@code isel} pass: the layout of the variables, then the instructions, dead ones removed. */
     static void select(MachineFunction mf) {
         if (mf.shader.functions().size() != 1) {
-            throw new CompileException("the target compiles one function (the entry point); found " + mf.shader.functions().size());
+            throw new CompileException("the target compiles one function (the entry point); found "
+                    + mf.shader.functions().size());
         }
         mf.layout = new Layout(mf.shader);
         Isel isel = new Isel(mf.shader, mf.fn, mf.layout);
@@ -152,7 +208,8 @@ final class Isel {
         for (Block b : fn.blocks()) {
             for (Instr i : b.instrs()) {
                 if (!(i instanceof IntrinsicInstr x) || x.intrinsic() != Intrinsic.STORE_OUTPUT) continue;
-                if (!exits.contains(b) || !stored.computeIfAbsent(b, k -> new HashSet<>()).add(x.var())) return false;
+                if (!exits.contains(b)
+                        || !stored.computeIfAbsent(b, k -> new HashSet<>()).add(x.var())) return false;
             }
         }
         for (Block b : exits) if (stored.getOrDefault(b, Set.of()).size() != outputs.size()) return false;
@@ -211,7 +268,8 @@ final class Isel {
         Set<VReg> readWhole = new HashSet<>();
         for (List<MirInstr> l : code.values()) {
             for (MirInstr m : l) {
-                if (m.kind == MirInstr.Kind.SPLIT) splits.computeIfAbsent(m.srcs[0], k -> new ArrayList<>()).add(m);
+                if (m.kind == MirInstr.Kind.SPLIT)
+                    splits.computeIfAbsent(m.srcs[0], k -> new ArrayList<>()).add(m);
                 else for (VReg r : m.srcs) if (r != null) readWhole.add(r);
                 if (m.phiSrcs != null) readWhole.addAll(m.phiSrcs.values());
             }
@@ -228,8 +286,29 @@ final class Isel {
                 if (readWhole.contains(m.def) || used == 0 || (used & mask) == mask) continue;
                 VReg def = newVector(Integer.bitCount(used));
                 MInstr p = m.proto;
-                l.set(n, MirInstr.op(new MInstr(p.op(), p.type(), p.srcType(), p.cond(), p.rpt(), p.ss(), p.sy(), p.nop(), p.sat(),
-                        p.invert(), p.dst(), p.srcs(), p.index(), p.offset(), used, p.dim()), def, m.srcs, m.srcUnits));
+                l.set(
+                        n,
+                        MirInstr.op(
+                                new MInstr(
+                                        p.op(),
+                                        p.type(),
+                                        p.srcType(),
+                                        p.cond(),
+                                        p.rpt(),
+                                        p.ss(),
+                                        p.sy(),
+                                        p.nop(),
+                                        p.sat(),
+                                        p.invert(),
+                                        p.dst(),
+                                        p.srcs(),
+                                        p.index(),
+                                        p.offset(),
+                                        used,
+                                        p.dim()),
+                                def,
+                                m.srcs,
+                                m.srcUnits));
                 for (MirInstr sp : parts) {
                     int unit = Integer.bitCount(used & ((1 << sp.srcUnits[0]) - 1));
                     replace.put(sp, MirInstr.split(sp.def, def, unit));
@@ -258,7 +337,9 @@ final class Isel {
         List<MirInstr> work = new ArrayList<>(defs.values());
         while (!work.isEmpty()) {
             MirInstr m = work.remove(work.size() - 1);
-            if (dead.contains(m) || uses.getOrDefault(m.def, 0) > 0 || m.kind == MirInstr.Kind.OP && !pure(m.proto.op())) continue;
+            if (dead.contains(m)
+                    || uses.getOrDefault(m.def, 0) > 0
+                    || m.kind == MirInstr.Kind.OP && !pure(m.proto.op())) continue;
             dead.add(m);
             List<VReg> read = new ArrayList<>();
             for (VReg s : m.srcs) if (s != null) read.add(s);
@@ -306,7 +387,8 @@ final class Isel {
      * make and, after CSE, often shared by uses all over the function.
      */
     VReg comp(Src s, int c) {
-        if (s.value().parent() instanceof LoadConstInstr k) return materialize(k.value(s.component(c)), k.def().bitSize());
+        if (s.value().parent() instanceof LoadConstInstr k)
+            return materialize(k.value(s.component(c)), k.def().bitSize());
         return regs(s.value())[s.component(c)];
     }
 
@@ -354,7 +436,8 @@ final class Isel {
         VReg[] r = regs(p.def());
         for (int c = 0; c < r.length; c++) {
             MirInstr m = MirInstr.phi(r[c]);
-            for (PhiInstr.PhiSrc ps : p.phiSrcs()) m.phiSrcs.put(ps.pred(), regs(ps.src().value())[ps.src().component(c)]);
+            for (PhiInstr.PhiSrc ps : p.phiSrcs())
+                m.phiSrcs.put(ps.pred(), regs(ps.src().value())[ps.src().component(c)]);
             cur.add(m);
         }
     }
@@ -362,7 +445,8 @@ final class Isel {
     VReg materialize(long bits, int size) {
         VReg r = newReg(size);
         if (size == 64) {
-            cur.add(MirInstr.op(MInstr.mov(MType.U64, MType.U64, Operand.reg(0), Operand.constant(layout.constant64(bits))), r));
+            cur.add(MirInstr.op(
+                    MInstr.mov(MType.U64, MType.U64, Operand.reg(0), Operand.constant(layout.constant64(bits))), r));
         } else {
             cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.imm(bits & 0xffffffffL)), r));
         }
@@ -375,7 +459,8 @@ final class Isel {
         for (Src u = k.def().firstUse(); u != null; u = u.nextUse()) phiReads |= u.instr() instanceof PhiInstr;
         if (!phiReads) return;
         VReg[] r = new VReg[k.def().numComponents()];
-        for (int c = 0; c < r.length; c++) r[c] = materialize(k.value(c), k.def().bitSize());
+        for (int c = 0; c < r.length; c++)
+            r[c] = materialize(k.value(c), k.def().bitSize());
         define(k.def(), r);
     }
 
@@ -405,7 +490,9 @@ final class Isel {
         boolean neg = false, abs = false;
         Value v = s.value();
         int comp = s.component(c);
-        while (v.parent() instanceof AluInstr f && (f.op() == Op.FNEG || f.op() == Op.FABS) && !(f.op() == Op.FABS && !absOk)) {
+        while (v.parent() instanceof AluInstr f
+                && (f.op() == Op.FNEG || f.op() == Op.FABS)
+                && !(f.op() == Op.FABS && !absOk)) {
             if (f.op() == Op.FNEG) {
                 if (!abs) neg = !neg;
             } else {
@@ -414,7 +501,8 @@ final class Isel {
             comp = f.src(0).component(comp);
             v = f.src(0).value();
         }
-        if (v.parent() instanceof LoadConstInstr k) regs.add(materialize(k.value(comp), k.def().bitSize()));
+        if (v.parent() instanceof LoadConstInstr k)
+            regs.add(materialize(k.value(comp), k.def().bitSize()));
         else regs.add(regs(v)[comp]);
         return Operand.reg(0).withNeg(neg).withAbs(abs);
     }
@@ -423,7 +511,8 @@ final class Isel {
     static Long immediate(long bits, MType t) {
         if (t.kind() == MType.Kind.FLOAT) {
             double d = FloatBits.toDouble(bits, t.bits());
-            if (d != Math.rint(d) || Math.abs(d) > 1023 || (d == 0 && FloatBits.isNegative(bits, t.bits()))) return null;
+            if (d != Math.rint(d) || Math.abs(d) > 1023 || (d == 0 && FloatBits.isNegative(bits, t.bits())))
+                return null;
             return (long) d;
         }
         if (t.bits() == 64) return null;
@@ -433,12 +522,14 @@ final class Isel {
     }
 
     void emitAlu(MOp op, MType t, Cond cond, boolean sat, VReg dst, Operand[] srcs, List<VReg> regs) {
-        // an expansion needing what the target lacks (a 64-bit floor for ffract) is refused here, by the op table's types
+        // an expansion needing what the target lacks (a 64-bit floor for ffract) is refused here, by the op table's
+        // types
         if (!op.types().allows(t)) {
             String what = current instanceof AluInstr a ? a.op().opName() : current.opName();
             throw unsupported(current, what + " on " + values(t) + lacks(op, t));
         }
-        MInstr proto = new MInstr(op, t, null, cond, 0, false, false, 0, sat, false, Operand.reg(0), List.of(srcs), 0, 0, 0, 0);
+        MInstr proto = new MInstr(
+                op, t, null, cond, 0, false, false, 0, sat, false, Operand.reg(0), List.of(srcs), 0, 0, 0, 0);
         VReg[] rs = new VReg[srcs.length];
         int k = 0;
         for (int s = 0; s < srcs.length; s++) {
@@ -474,7 +565,11 @@ final class Isel {
             if (found[c] == null) return false;
             MInstr p = ((MirInstr) found[c][0]).proto;
             int cat = p.op().category();
-            if (cat < 2 || cat > 4 || p.cond() != null || p.type() == null || p.type().kind() != MType.Kind.FLOAT
+            if (cat < 2
+                    || cat > 4
+                    || p.cond() != null
+                    || p.type() == null
+                    || p.type().kind() != MType.Kind.FLOAT
                     || p.type().bits() != sat.def().bitSize()) {
                 return false;
             }
@@ -484,8 +579,23 @@ final class Isel {
             MirInstr m = (MirInstr) found[c][0];
             List<MirInstr> list = (List<MirInstr>) found[c][1];
             MInstr p = m.proto;
-            MirInstr withSat = m.withProto(new MInstr(p.op(), p.type(), p.srcType(), p.cond(), p.rpt(), p.ss(), p.sy(), p.nop(), true,
-                    p.invert(), p.dst(), p.srcs(), p.index(), p.offset(), p.count(), p.dim()));
+            MirInstr withSat = m.withProto(new MInstr(
+                    p.op(),
+                    p.type(),
+                    p.srcType(),
+                    p.cond(),
+                    p.rpt(),
+                    p.ss(),
+                    p.sy(),
+                    p.nop(),
+                    true,
+                    p.invert(),
+                    p.dst(),
+                    p.srcs(),
+                    p.index(),
+                    p.offset(),
+                    p.count(),
+                    p.dim()));
             list.set(list.lastIndexOf(m), withSat);
             producers.put(out[c], new Object[] {withSat, list});
         }
@@ -530,7 +640,10 @@ final class Isel {
                     cur.add(MirInstr.split(keep, comp(a.src(0), c), op == Op.PACK_64_2X32_SPLIT_X ? 1 : 0));
                     r[c] = newReg(64);
                     VReg b = comp(a.src(1), c);
-                    cur.add(op == Op.PACK_64_2X32_SPLIT_X ? MirInstr.collect(r[c], b, keep) : MirInstr.collect(r[c], keep, b));
+                    cur.add(
+                            op == Op.PACK_64_2X32_SPLIT_X
+                                    ? MirInstr.collect(r[c], b, keep)
+                                    : MirInstr.collect(r[c], keep, b));
                 }
                 define(d, r);
                 return;
@@ -560,7 +673,8 @@ final class Isel {
                 VReg[] parts = {lo, hi};
                 for (int k = 0; k < 2; k++) {
                     VReg fl = newReg(32);
-                    cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.F32, Operand.reg(0), Operand.reg(0)), fl, parts[k]));
+                    cur.add(MirInstr.op(
+                            MInstr.mov(MType.U32, MType.F32, Operand.reg(0), Operand.reg(0)), fl, parts[k]));
                     r[k] = bin(MOp.DIV_F, MType.F32, fl, scale);
                 }
                 define(d, r);
@@ -591,7 +705,11 @@ final class Isel {
                     VReg bt = binImm(MOp.AND_B, MType.U32, sh, 255, newReg(32));
                     VReg fl = newReg(32);
                     cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.F32, Operand.reg(0), Operand.reg(0)), fl, bt));
-                    r[k] = bin(MOp.DIV_F, MType.F32, fl, materialize(0x437f0000L, 32)); // 255.0: the SFU reads registers only
+                    r[k] = bin(
+                            MOp.DIV_F,
+                            MType.F32,
+                            fl,
+                            materialize(0x437f0000L, 32)); // 255.0: the SFU reads registers only
                 }
                 define(d, r);
                 return;
@@ -604,7 +722,7 @@ final class Isel {
                 define(d, new VReg[] {lo, hi});
                 return;
             }
-            default -> { }
+            default -> {}
         }
         VReg[] out = new VReg[n];
         int[] starts = new int[n + 1];
@@ -661,7 +779,9 @@ final class Isel {
         }
         List<VReg> regs = new ArrayList<>();
         List<Integer> units = new ArrayList<>();
-        MType f = MType.of(MType.Kind.FLOAT, bits), u = MType.of(MType.Kind.UINT, bits), s = MType.of(MType.Kind.SINT, bits);
+        MType f = MType.of(MType.Kind.FLOAT, bits),
+                u = MType.of(MType.Kind.UINT, bits),
+                s = MType.of(MType.Kind.SINT, bits);
         switch (op) {
             case FADD, FSUB -> {
                 if (!mad(a, c, dst, f)) {
@@ -679,9 +799,23 @@ final class Isel {
                 // a - b * floor(a / b), each step rounded: what fmod (GLSL mod) computes
                 VReg x = comp(a.src(0), c), y = comp(a.src(1), c);
                 VReg fl = newReg(bits);
-                emitAlu(MOp.FLOOR_F, f, null, false, fl, new Operand[] {Operand.reg(0)}, List.of(bin(MOp.DIV_F, f, x, y)));
+                emitAlu(
+                        MOp.FLOOR_F,
+                        f,
+                        null,
+                        false,
+                        fl,
+                        new Operand[] {Operand.reg(0)},
+                        List.of(bin(MOp.DIV_F, f, x, y)));
                 VReg prod = bin(MOp.MUL_F, f, y, fl);
-                emitAlu(MOp.ADD_F, f, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0).withNeg(true)}, List.of(x, prod));
+                emitAlu(
+                        MOp.ADD_F,
+                        f,
+                        null,
+                        false,
+                        dst,
+                        new Operand[] {Operand.reg(0), Operand.reg(0).withNeg(true)},
+                        List.of(x, prod));
             }
             case FFRACT -> {
                 // a - floor(a), one rounding each: what ffract computes
@@ -689,7 +823,14 @@ final class Isel {
                 unary(MOp.FLOOR_F, f, a, c, fl);
                 regs.add(comp(a.src(0), c));
                 regs.add(fl);
-                emitAlu(MOp.ADD_F, f, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0).withNeg(true)}, regs);
+                emitAlu(
+                        MOp.ADD_F,
+                        f,
+                        null,
+                        false,
+                        dst,
+                        new Operand[] {Operand.reg(0), Operand.reg(0).withNeg(true)},
+                        regs);
             }
             case UFIND_MSB, FIND_LSB, IFIND_MSB -> {
                 if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
@@ -697,7 +838,14 @@ final class Isel {
                 if (op == Op.FIND_LSB) {
                     // the lowest set bit alone is x & -x; its index is the highest bit's
                     VReg neg = newReg(bits);
-                    emitAlu(MOp.ABSNEG_S, s, null, false, neg, new Operand[] {Operand.reg(0).withNeg(true)}, List.of(x));
+                    emitAlu(
+                            MOp.ABSNEG_S,
+                            s,
+                            null,
+                            false,
+                            neg,
+                            new Operand[] {Operand.reg(0).withNeg(true)},
+                            List.of(x));
                     x = bin(MOp.AND_B, u, x, neg);
                 } else if (op == Op.IFIND_MSB) {
                     // a negative x counts from its complement: x ^ (x >> (bits - 1), arithmetic)
@@ -706,7 +854,14 @@ final class Isel {
                 // (bits - 1) - clz(x): -1 for 0, as the op table says
                 VReg lz = newReg(32);
                 emitAlu(MOp.CLZ_B, u, null, false, lz, new Operand[] {Operand.reg(0)}, List.of(x));
-                emitAlu(MOp.SUB_U, MType.U32, null, false, dst, new Operand[] {Operand.imm(bits - 1), Operand.reg(0)}, List.of(lz));
+                emitAlu(
+                        MOp.SUB_U,
+                        MType.U32,
+                        null,
+                        false,
+                        dst,
+                        new Operand[] {Operand.imm(bits - 1), Operand.reg(0)},
+                        List.of(lz));
             }
             case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT, BITFIELD_INSERT -> {
                 if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
@@ -721,7 +876,8 @@ final class Isel {
                 VReg amount = binImm(MOp.MUL_U, MType.U32, idx, field, newReg(32));
                 VReg down = bin(MOp.SHR_B, MType.U32, comp(a.src(0), c), amount);
                 VReg up = binImm(MOp.SHL_B, MType.U32, down, 32 - field, newReg(32));
-                VReg ext = binImm(signed ? MOp.ASHR_B : MOp.SHR_B, signed ? MType.S32 : MType.U32, up, 32 - field, newReg(32));
+                VReg ext = binImm(
+                        signed ? MOp.ASHR_B : MOp.SHR_B, signed ? MType.S32 : MType.U32, up, 32 - field, newReg(32));
                 MType t = MType.of(MType.Kind.UINT, bits);
                 cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.reg(0)), dst, ext)); // keeps the low bits
             }
@@ -737,14 +893,27 @@ final class Isel {
                 regs.add(comp(a.src(1), c));
                 regs.add(comp(a.src(0), c));
                 regs.add(comp(a.src(2), c));
-                emitAlu(MOp.SEL_B, t, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, regs);
+                emitAlu(
+                        MOp.SEL_B,
+                        t,
+                        null,
+                        false,
+                        dst,
+                        new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                        regs);
             }
             case FCSEL -> {
                 VReg cond = newReg(32);
                 regs.add(comp(a.src(0), c));
                 emitAlu(MOp.CMPS_F, f, Cond.NE, false, cond, new Operand[] {Operand.reg(0), Operand.imm(0)}, regs);
                 List<VReg> r2 = List.of(comp(a.src(1), c), cond, comp(a.src(2), c));
-                emitAlu(MOp.SEL_B, MType.of(MType.Kind.UINT, bits), null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                emitAlu(
+                        MOp.SEL_B,
+                        MType.of(MType.Kind.UINT, bits),
+                        null,
+                        false,
+                        dst,
+                        new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
                         r2);
             }
             case FMIN3, FMAX3, IMIN3, IMAX3, UMIN3, UMAX3 -> {
@@ -779,25 +948,47 @@ final class Isel {
             }
             case FISNAN -> {
                 VReg x = comp(a.src(0), c);
-                emitAlu(MOp.CMPS_F, f, Cond.NE, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(x, x));
+                emitAlu(
+                        MOp.CMPS_F,
+                        f,
+                        Cond.NE,
+                        false,
+                        dst,
+                        new Operand[] {Operand.reg(0), Operand.reg(0)},
+                        List.of(x, x));
             }
             case PACK_HALF_2X16_SPLIT -> {
                 List<VReg> rs = List.of(comp(a.src(0), c), comp(a.src(1), c));
                 emitAlu(MOp.PACKH, MType.F32, null, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0)}, rs);
             }
-            case UNPACK_HALF_2X16_SPLIT_X, UNPACK_HALF_2X16_SPLIT_Y -> unary(op == Op.UNPACK_HALF_2X16_SPLIT_X ? MOp.UNPACKH_LO : MOp.UNPACKH_HI,
-                    MType.U32, a, c, dst);
+            case UNPACK_HALF_2X16_SPLIT_X, UNPACK_HALF_2X16_SPLIT_Y ->
+                unary(op == Op.UNPACK_HALF_2X16_SPLIT_X ? MOp.UNPACKH_LO : MOp.UNPACKH_HI, MType.U32, a, c, dst);
             case PACK_UNORM_2X16 -> {
                 // round(fsat(c) * 65535) per component, low half first
                 VReg scale = materialize(0x477fff00L, 32); // 65535.0
                 VReg[] q = new VReg[2];
                 for (int k = 0; k < 2; k++) {
                     VReg sat = newReg(32);
-                    emitAlu(MOp.ABSNEG_F, MType.F32, null, true, sat, new Operand[] {Operand.reg(0)}, List.of(comp(a.src(0), k)));
+                    emitAlu(
+                            MOp.ABSNEG_F,
+                            MType.F32,
+                            null,
+                            true,
+                            sat,
+                            new Operand[] {Operand.reg(0)},
+                            List.of(comp(a.src(0), k)));
                     VReg rounded = newReg(32);
-                    emitAlu(MOp.RNDNE_F, MType.F32, null, false, rounded, new Operand[] {Operand.reg(0)}, List.of(bin(MOp.MUL_F, MType.F32, sat, scale)));
+                    emitAlu(
+                            MOp.RNDNE_F,
+                            MType.F32,
+                            null,
+                            false,
+                            rounded,
+                            new Operand[] {Operand.reg(0)},
+                            List.of(bin(MOp.MUL_F, MType.F32, sat, scale)));
                     q[k] = newReg(32);
-                    cur.add(MirInstr.op(MInstr.mov(MType.F32, MType.U32, Operand.reg(0), Operand.reg(0)), q[k], rounded));
+                    cur.add(MirInstr.op(
+                            MInstr.mov(MType.F32, MType.U32, Operand.reg(0), Operand.reg(0)), q[k], rounded));
                 }
                 bin(MOp.OR_B, MType.U32, q[0], binImm(MOp.SHL_B, MType.U32, q[1], 16, newReg(32)), dst);
             }
@@ -809,19 +1000,45 @@ final class Isel {
                 for (int k = 0; k < n; k++) {
                     VReg x = comp(a.src(0), k);
                     VReg nan = newReg(32);
-                    emitAlu(MOp.CMPS_F, MType.F32, Cond.NE, false, nan, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(x, x));
-                    VReg clamped = binImm(MOp.MAX_F, MType.F32, binImm(MOp.MIN_F, MType.F32, x, 1, newReg(32)), -1, newReg(32));
+                    emitAlu(
+                            MOp.CMPS_F,
+                            MType.F32,
+                            Cond.NE,
+                            false,
+                            nan,
+                            new Operand[] {Operand.reg(0), Operand.reg(0)},
+                            List.of(x, x));
+                    VReg clamped = binImm(
+                            MOp.MAX_F, MType.F32, binImm(MOp.MIN_F, MType.F32, x, 1, newReg(32)), -1, newReg(32));
                     VReg zero = materialize(0, 32);
                     VReg c0 = newReg(32);
-                    emitAlu(MOp.SEL_B, MType.U32, null, false, c0, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(zero, nan, clamped));
+                    emitAlu(
+                            MOp.SEL_B,
+                            MType.U32,
+                            null,
+                            false,
+                            c0,
+                            new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                            List.of(zero, nan, clamped));
                     VReg rounded = newReg(32);
-                    emitAlu(MOp.RNDNE_F, MType.F32, null, false, rounded, new Operand[] {Operand.reg(0)}, List.of(bin(MOp.MUL_F, MType.F32, c0, scale)));
+                    emitAlu(
+                            MOp.RNDNE_F,
+                            MType.F32,
+                            null,
+                            false,
+                            rounded,
+                            new Operand[] {Operand.reg(0)},
+                            List.of(bin(MOp.MUL_F, MType.F32, c0, scale)));
                     VReg q = newReg(32);
                     cur.add(MirInstr.op(MInstr.mov(MType.F32, MType.S32, Operand.reg(0), Operand.reg(0)), q, rounded));
                     // keep the low field bits, moved into place: up to the top, then down to field k
                     VReg top = binImm(MOp.SHL_B, MType.U32, q, 32 - field, newReg(32));
                     VReg placed = binImm(MOp.SHR_B, MType.U32, top, 32 - field - field * k, newReg(32));
-                    acc = acc == null ? placed : k == n - 1 ? bin(MOp.OR_B, MType.U32, acc, placed, dst) : bin(MOp.OR_B, MType.U32, acc, placed);
+                    acc = acc == null
+                            ? placed
+                            : k == n - 1
+                                    ? bin(MOp.OR_B, MType.U32, acc, placed, dst)
+                                    : bin(MOp.OR_B, MType.U32, acc, placed);
                 }
             }
             case PACK_UNORM_4X8 -> {
@@ -829,21 +1046,46 @@ final class Isel {
                 VReg acc = null;
                 for (int k = 0; k < 4; k++) {
                     VReg sat = newReg(32);
-                    emitAlu(MOp.ABSNEG_F, MType.F32, null, true, sat, new Operand[] {Operand.reg(0)}, List.of(comp(a.src(0), k)));
+                    emitAlu(
+                            MOp.ABSNEG_F,
+                            MType.F32,
+                            null,
+                            true,
+                            sat,
+                            new Operand[] {Operand.reg(0)},
+                            List.of(comp(a.src(0), k)));
                     VReg scaled = binImm(MOp.MUL_F, MType.F32, sat, 255, newReg(32));
                     VReg rounded = newReg(32);
-                    emitAlu(MOp.RNDNE_F, MType.F32, null, false, rounded, new Operand[] {Operand.reg(0)}, List.of(scaled));
+                    emitAlu(
+                            MOp.RNDNE_F,
+                            MType.F32,
+                            null,
+                            false,
+                            rounded,
+                            new Operand[] {Operand.reg(0)},
+                            List.of(scaled));
                     VReg q = newReg(32);
                     cur.add(MirInstr.op(MInstr.mov(MType.F32, MType.U32, Operand.reg(0), Operand.reg(0)), q, rounded));
                     VReg placed = k == 0 ? q : binImm(MOp.SHL_B, MType.U32, q, 8 * k, newReg(32));
-                    acc = acc == null ? placed : k == 3 ? bin(MOp.OR_B, MType.U32, acc, placed, dst) : bin(MOp.OR_B, MType.U32, acc, placed);
+                    acc = acc == null
+                            ? placed
+                            : k == 3
+                                    ? bin(MOp.OR_B, MType.U32, acc, placed, dst)
+                                    : bin(MOp.OR_B, MType.U32, acc, placed);
                 }
             }
             case FLRP -> {
                 // a * (1 - c) + b * c, each step rounded: what flrp computes
                 VReg t = comp(a.src(2), c);
                 VReg om = newReg(bits);
-                emitAlu(MOp.ADD_F, f, null, false, om, new Operand[] {Operand.reg(0).withNeg(true), Operand.imm(1)}, List.of(t));
+                emitAlu(
+                        MOp.ADD_F,
+                        f,
+                        null,
+                        false,
+                        om,
+                        new Operand[] {Operand.reg(0).withNeg(true), Operand.imm(1)},
+                        List.of(t));
                 VReg p = bin(MOp.MUL_F, f, comp(a.src(0), c), om);
                 VReg q = bin(MOp.MUL_F, f, comp(a.src(1), c), t);
                 bin(MOp.ADD_F, f, p, q, dst);
@@ -912,7 +1154,9 @@ final class Isel {
         List<Integer> units = new ArrayList<>();
         Operand x = source(a.src(0), c, f, true, regs, units);
         Operand y;
-        Long negImm = a.src(1).value().parent() instanceof LoadConstInstr k ? negatedImmediate(k.value(a.src(1).component(c)), f) : null;
+        Long negImm = a.src(1).value().parent() instanceof LoadConstInstr k
+                ? negatedImmediate(k.value(a.src(1).component(c)), f)
+                : null;
         if (negImm != null) {
             y = Operand.imm(negImm);
         } else {
@@ -935,7 +1179,9 @@ final class Isel {
             // the product read nowhere else (a vector fmul's other components may be: they stay)
             if (reads(m.value(), mc) != 1) continue;
             List<VReg> regs = new ArrayList<>();
-            Operand ox = fsrc(mul.src(0), mc, false, regs), oy = fsrc(mul.src(1), mc, false, regs), oz = fsrc(add.src(1 - k), c, false, regs);
+            Operand ox = fsrc(mul.src(0), mc, false, regs),
+                    oy = fsrc(mul.src(1), mc, false, regs),
+                    oz = fsrc(add.src(1 - k), c, false, regs);
             boolean sub = add.op() == Op.FSUB;
             if (sub && k == 0) oz = oz.withNeg(!oz.neg()); // a*b - c
             if (sub && k == 1) ox = ox.withNeg(!ox.neg()); // c - a*b = (-a)*b + c
@@ -961,7 +1207,8 @@ final class Isel {
     /** {@code m} (a min or max) of x and y; on 64-bit integers, which the target's min and max do not take, by {@link WideInts}. */
     private VReg minMax(AluInstr a, int c, MOp m, MType t, VReg x, VReg y, VReg into) {
         if (t.bits() == 64 && m.types() != MOp.Types.FLOAT) {
-            return new WideInts(this, a, c, into).minMax(m == MOp.MIN_S || m == MOp.MAX_S, m == MOp.MIN_S || m == MOp.MIN_U, x, y, into);
+            return new WideInts(this, a, c, into)
+                    .minMax(m == MOp.MIN_S || m == MOp.MAX_S, m == MOp.MIN_S || m == MOp.MIN_U, x, y, into);
         }
         return bin(m, t, x, y, into);
     }
@@ -999,7 +1246,8 @@ final class Isel {
         List<Integer> units = new ArrayList<>();
         boolean imm = immOk && t.bits() != 64;
         Operand x = source(a.src(0), c, t, imm, regs, units);
-        Operand y = source(a.src(1), c, m == MOp.SHL_B || m == MOp.SHR_B || m == MOp.ASHR_B ? MType.U32 : t, imm, regs, units);
+        Operand y = source(
+                a.src(1), c, m == MOp.SHL_B || m == MOp.SHR_B || m == MOp.ASHR_B ? MType.U32 : t, imm, regs, units);
         if (x.kind() == Operand.Kind.IMM && y.kind() == Operand.Kind.IMM) {
             // both constant (folding was off): the first goes through a register
             regs.add(0, comp(a.src(0), c));
@@ -1010,7 +1258,9 @@ final class Isel {
 
     private void ternary(MOp m, MType t, AluInstr a, int c, VReg dst) {
         List<VReg> regs = new ArrayList<>();
-        Operand x = fsrc(a.src(0), c, false, regs), y = fsrc(a.src(1), c, false, regs), z = fsrc(a.src(2), c, false, regs);
+        Operand x = fsrc(a.src(0), c, false, regs),
+                y = fsrc(a.src(1), c, false, regs),
+                z = fsrc(a.src(2), c, false, regs);
         emitAlu(m, t, null, false, dst, new Operand[] {x, y, z}, regs);
     }
 
@@ -1020,7 +1270,9 @@ final class Isel {
      * dead), else {@code cond != 0}.
      */
     void predicate(Src cond) {
-        if (cond.value().parent() instanceof AluInstr cmp && cond.value().useCount() == 1 && cond.value().numComponents() == 1) {
+        if (cond.value().parent() instanceof AluInstr cmp
+                && cond.value().useCount() == 1
+                && cond.value().numComponents() == 1) {
             int bits = cmp.src(0).value().bitSize();
             Semantics.Compare k = Semantics.compareFor(cmp.op(), bits);
             if (k != null && bits <= 32) {
@@ -1038,7 +1290,11 @@ final class Isel {
                 return;
             }
         }
-        cur.add(MirInstr.op(MInstr.cmps(MOp.CMPS_U, MType.U32, Cond.NE, Operand.P0, Operand.reg(0), Operand.imm(0)), null, comp(cond, 0), null));
+        cur.add(MirInstr.op(
+                MInstr.cmps(MOp.CMPS_U, MType.U32, Cond.NE, Operand.P0, Operand.reg(0), Operand.imm(0)),
+                null,
+                comp(cond, 0),
+                null));
     }
 
     private void compare(MOp m, MType t, Cond cond, AluInstr a, int c, VReg dst) {
@@ -1090,7 +1346,15 @@ final class Isel {
                     r[c] = newReg(d.bitSize());
                     MInstr proto = bary
                             ? MInstr.alu(MOp.BARY_F, MType.F32, Operand.reg(0), Operand.imm(slot(v)), Operand.imm(c))
-                            : MInstr.memory(MOp.LDLV, memType(d.bitSize()), 1, Operand.reg(0), Operand.NONE, Operand.NONE, slot(v), c);
+                            : MInstr.memory(
+                                    MOp.LDLV,
+                                    memType(d.bitSize()),
+                                    1,
+                                    Operand.reg(0),
+                                    Operand.NONE,
+                                    Operand.NONE,
+                                    slot(v),
+                                    c);
                     cur.add(MirInstr.op(proto, r[c]));
                 }
                 starts[r.length] = cur.size();
@@ -1106,8 +1370,15 @@ final class Isel {
                     return;
                 }
                 for (int c = 0; c < val.numComponentsRead(); c++) {
-                    MInstr proto = MInstr.memory(MOp.STO, memType(val.value().bitSize()), 1, Operand.NONE, Operand.NONE,
-                            Operand.reg(0), slot(v), c);
+                    MInstr proto = MInstr.memory(
+                            MOp.STO,
+                            memType(val.value().bitSize()),
+                            1,
+                            Operand.NONE,
+                            Operand.NONE,
+                            Operand.reg(0),
+                            slot(v),
+                            c);
                     cur.add(MirInstr.op(proto, null, null, comp(val, c)));
                 }
             }
@@ -1123,34 +1394,65 @@ final class Isel {
                 VReg[] r = new VReg[d.numComponents()];
                 for (int c = 0; c < r.length; c++) {
                     r[c] = newReg(32);
-                    cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(at + c)), r[c]));
+                    cur.add(MirInstr.op(
+                            MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(at + c)), r[c]));
                 }
                 define(d, r);
             }
             case TEX, TXL, TXF, TXS -> texture(x, v, d);
             case LOAD_VAR, STORE_VAR, LOAD_SHARED, STORE_SHARED -> local(x, v);
-            case LOAD_LOCAL_INVOCATION_ID -> define(d, new VReg[] {sysval(SysVal.LOCAL_ID_X), sysval(SysVal.LOCAL_ID_Y), sysval(SysVal.LOCAL_ID_Z)});
-            case LOAD_WORKGROUP_ID -> define(d, new VReg[] {sysval(SysVal.WORKGROUP_ID_X), sysval(SysVal.WORKGROUP_ID_Y), sysval(SysVal.WORKGROUP_ID_Z)});
-            case LOAD_NUM_WORKGROUPS -> define(d, new VReg[] {sysval(SysVal.NUM_WORKGROUPS_X), sysval(SysVal.NUM_WORKGROUPS_Y),
-                    sysval(SysVal.NUM_WORKGROUPS_Z)});
-            case LOAD_WORKGROUP_SIZE -> define(d, new VReg[] {sysval(SysVal.WORKGROUP_SIZE_X), sysval(SysVal.WORKGROUP_SIZE_Y),
-                    sysval(SysVal.WORKGROUP_SIZE_Z)});
+            case LOAD_LOCAL_INVOCATION_ID ->
+                define(d, new VReg[] {sysval(SysVal.LOCAL_ID_X), sysval(SysVal.LOCAL_ID_Y), sysval(SysVal.LOCAL_ID_Z)});
+            case LOAD_WORKGROUP_ID ->
+                define(d, new VReg[] {
+                    sysval(SysVal.WORKGROUP_ID_X), sysval(SysVal.WORKGROUP_ID_Y), sysval(SysVal.WORKGROUP_ID_Z)
+                });
+            case LOAD_NUM_WORKGROUPS ->
+                define(d, new VReg[] {
+                    sysval(SysVal.NUM_WORKGROUPS_X), sysval(SysVal.NUM_WORKGROUPS_Y), sysval(SysVal.NUM_WORKGROUPS_Z)
+                });
+            case LOAD_WORKGROUP_SIZE ->
+                define(d, new VReg[] {
+                    sysval(SysVal.WORKGROUP_SIZE_X), sysval(SysVal.WORKGROUP_SIZE_Y), sysval(SysVal.WORKGROUP_SIZE_Z)
+                });
             case LOAD_LOCAL_INVOCATION_INDEX -> define(d, new VReg[] {sysval(SysVal.LOCAL_INDEX)});
             case LOAD_GLOBAL_INVOCATION_ID -> {
-                SysVal[][] parts = {{SysVal.WORKGROUP_ID_X, SysVal.WORKGROUP_SIZE_X, SysVal.LOCAL_ID_X},
-                        {SysVal.WORKGROUP_ID_Y, SysVal.WORKGROUP_SIZE_Y, SysVal.LOCAL_ID_Y}, {SysVal.WORKGROUP_ID_Z, SysVal.WORKGROUP_SIZE_Z, SysVal.LOCAL_ID_Z}};
+                SysVal[][] parts = {
+                    {SysVal.WORKGROUP_ID_X, SysVal.WORKGROUP_SIZE_X, SysVal.LOCAL_ID_X},
+                    {SysVal.WORKGROUP_ID_Y, SysVal.WORKGROUP_SIZE_Y, SysVal.LOCAL_ID_Y},
+                    {SysVal.WORKGROUP_ID_Z, SysVal.WORKGROUP_SIZE_Z, SysVal.LOCAL_ID_Z}
+                };
                 VReg[] r = new VReg[3];
                 for (int c = 0; c < 3; c++) {
                     VReg w = sysval(parts[c][0]), s = sysval(parts[c][1]), l = sysval(parts[c][2]);
                     VReg p = newReg(32);
-                    emitAlu(MOp.MUL_U, MType.U32, null, false, p, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(w, s));
+                    emitAlu(
+                            MOp.MUL_U,
+                            MType.U32,
+                            null,
+                            false,
+                            p,
+                            new Operand[] {Operand.reg(0), Operand.reg(0)},
+                            List.of(w, s));
                     r[c] = newReg(32);
-                    emitAlu(MOp.ADD_U, MType.U32, null, false, r[c], new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(p, l));
+                    emitAlu(
+                            MOp.ADD_U,
+                            MType.U32,
+                            null,
+                            false,
+                            r[c],
+                            new Operand[] {Operand.reg(0), Operand.reg(0)},
+                            List.of(p, l));
                 }
                 define(d, r);
             }
-            case LOAD_FRAG_COORD -> define(d, new VReg[] {sysval(SysVal.FRAG_COORD_X), sysval(SysVal.FRAG_COORD_Y), sysval(SysVal.FRAG_COORD_Z),
-                    sysval(SysVal.FRAG_COORD_W)});
+            case LOAD_FRAG_COORD ->
+                define(d, new VReg[] {
+                    sysval(SysVal.FRAG_COORD_X),
+                    sysval(SysVal.FRAG_COORD_Y),
+                    sysval(SysVal.FRAG_COORD_Z),
+                    sysval(SysVal.FRAG_COORD_W)
+                });
             case LOAD_FRONT_FACE -> define(d, new VReg[] {sysval(SysVal.FRONT_FACE)});
             case LOAD_VERTEX_ID -> define(d, new VReg[] {sysval(SysVal.VERTEX_ID)});
             case LOAD_INSTANCE_ID -> define(d, new VReg[] {sysval(SysVal.INSTANCE_ID)});
@@ -1174,7 +1476,11 @@ final class Isel {
         MType t = d.bitSize() == 64 ? MType.U64 : MType.U32;
         VReg[] r = new VReg[d.numComponents()];
         if (x.numSrcs() == 0 || x.src(0).value().parent() instanceof LoadConstInstr) {
-            long index = x.numSrcs() == 0 ? 0 : ((LoadConstInstr) x.src(0).value().parent()).value(x.src(0).component(0)) & 0xffffffffL;
+            long index = x.numSrcs() == 0
+                    ? 0
+                    : ((LoadConstInstr) x.src(0).value().parent())
+                                    .value(x.src(0).component(0))
+                            & 0xffffffffL;
             boolean inRange = index < Math.max(1, v.arrayLength());
             for (int c = 0; c < r.length; c++) {
                 if (!inRange) {
@@ -1184,8 +1490,11 @@ final class Isel {
                 r[c] = newReg(d.bitSize());
                 int at = base + (int) (index * comps + c) * units;
                 // past the constant file (uniform memory): an ldc at a fixed address
-                cur.add(MirInstr.op(at >= Encoding.MAX_CONST ? MInstr.memory(MOp.LDC, t, 1, Operand.reg(0), Operand.NONE, Operand.NONE, 0, at)
-                        : MInstr.mov(t, t, Operand.reg(0), Operand.constant(at)), r[c]));
+                cur.add(MirInstr.op(
+                        at >= Encoding.MAX_CONST
+                                ? MInstr.memory(MOp.LDC, t, 1, Operand.reg(0), Operand.NONE, Operand.NONE, 0, at)
+                                : MInstr.mov(t, t, Operand.reg(0), Operand.constant(at)),
+                        r[c]));
             }
             define(d, r);
             return;
@@ -1198,10 +1507,17 @@ final class Isel {
         VReg ok = newReg(32), addr = newReg(32), scaled = newReg(32);
         aluWithConstant(MOp.CMPS_U, Cond.LT, ok, index, v.arrayLength());
         aluWithConstant(MOp.MUL_U, null, scaled, index, comps * units);
-        int zeros = units == 1 && base + (long) v.arrayLength() * comps <= Encoding.MAX_CONST ? layout.zeros(comps) : -1;
+        int zeros =
+                units == 1 && base + (long) v.arrayLength() * comps <= Encoding.MAX_CONST ? layout.zeros(comps) : -1;
         if (zeros >= 0) {
             VReg spare = materialize(zeros - base, 32);
-            emitAlu(MOp.SEL_B, MType.U32, null, false, addr, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+            emitAlu(
+                    MOp.SEL_B,
+                    MType.U32,
+                    null,
+                    false,
+                    addr,
+                    new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
                     List.of(scaled, ok, spare));
             cur.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, addr));
             for (int c = 0; c < r.length; c++) {
@@ -1212,14 +1528,31 @@ final class Isel {
             return;
         }
         VReg zero = materialize(0, 32);
-        emitAlu(MOp.SEL_B, MType.U32, null, false, addr, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(scaled, ok, zero));
+        emitAlu(
+                MOp.SEL_B,
+                MType.U32,
+                null,
+                false,
+                addr,
+                new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                List.of(scaled, ok, zero));
         VReg zeroValue = materialize(0, d.bitSize());
         for (int c = 0; c < r.length; c++) {
             VReg raw = newReg(d.bitSize());
-            cur.add(MirInstr.op(MInstr.memory(MOp.LDC, t, 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, base + c * units), raw, addr,
+            cur.add(MirInstr.op(
+                    MInstr.memory(MOp.LDC, t, 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, base + c * units),
+                    raw,
+                    addr,
                     null));
             r[c] = newReg(d.bitSize());
-            emitAlu(MOp.SEL_B, t, null, false, r[c], new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(raw, ok, zeroValue));
+            emitAlu(
+                    MOp.SEL_B,
+                    t,
+                    null,
+                    false,
+                    r[c],
+                    new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                    List.of(raw, ok, zeroValue));
         }
         define(d, r);
     }
@@ -1236,7 +1569,14 @@ final class Isel {
         aluWithConstant(MOp.MUL_U, null, scaled, index, elem);
         VReg spare = materialize((long) v.arrayLength() * elem, 32);
         VReg addr = newReg(32);
-        emitAlu(MOp.SEL_B, MType.U32, null, false, addr, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(scaled, ok, spare));
+        emitAlu(
+                MOp.SEL_B,
+                MType.U32,
+                null,
+                false,
+                addr,
+                new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                List.of(scaled, ok, spare));
         return new VReg[] {addr, ok};
     }
 
@@ -1280,13 +1620,26 @@ final class Isel {
         VReg compare = a.hasCompare() ? comp(x.src(next++), 0) : null;
         VReg data = comp(x.src(next), 0);
         VReg raw = newReg(32);
-        MInstr proto = MInstr.atomic(op, t, Operand.reg(0), Operand.reg(0), Operand.reg(0), compare == null ? Operand.NONE : Operand.reg(0),
-                shared ? 0 : slot(v), dims);
+        MInstr proto = MInstr.atomic(
+                op,
+                t,
+                Operand.reg(0),
+                Operand.reg(0),
+                Operand.reg(0),
+                compare == null ? Operand.NONE : Operand.reg(0),
+                shared ? 0 : slot(v),
+                dims);
         cur.add(compare == null ? MirInstr.op(proto, raw, addr, data) : MirInstr.op(proto, raw, addr, data, compare));
         VReg r = raw;
         if (ok != null) {
             r = newReg(32);
-            emitAlu(MOp.SEL_B, MType.U32, null, false, r, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+            emitAlu(
+                    MOp.SEL_B,
+                    MType.U32,
+                    null,
+                    false,
+                    r,
+                    new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
                     List.of(raw, ok, materialize(0, 32)));
         }
         define(x.def(), new VReg[] {r});
@@ -1297,14 +1650,22 @@ final class Isel {
         if (k >= -1024 && k <= 1023) {
             emitAlu(op, MType.U32, cond, false, dst, new Operand[] {Operand.reg(0), Operand.imm(k)}, List.of(a));
         } else {
-            emitAlu(op, MType.U32, cond, false, dst, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(a, materialize(k, 32)));
+            emitAlu(
+                    op,
+                    MType.U32,
+                    cond,
+                    false,
+                    dst,
+                    new Operand[] {Operand.reg(0), Operand.reg(0)},
+                    List.of(a, materialize(k, 32)));
         }
     }
 
     /** ldib/stib: the coordinates (and a stored texel) as register vectors; bounds and format are the hardware's. */
     private void image(IntrinsicInstr x, Variable v) {
         int dims = v.dim().coordinates();
-        MType t = v.type().base() == BaseType.FLOAT ? MType.F32 : v.type().base() == BaseType.INT ? MType.S32 : MType.U32;
+        MType t =
+                v.type().base() == BaseType.FLOAT ? MType.F32 : v.type().base() == BaseType.INT ? MType.S32 : MType.U32;
         VReg[] parts = new VReg[dims];
         for (int c = 0; c < dims; c++) parts[c] = comp(x.src(0), c);
         VReg coord = coordinates(parts);
@@ -1313,11 +1674,19 @@ final class Isel {
             for (int c = 0; c < 4; c++) texel[c] = comp(x.src(1), c);
             VReg data = newVector(4);
             cur.add(MirInstr.collect(data, texel));
-            cur.add(MirInstr.op(MInstr.image(MOp.STIB, t, dims, Operand.NONE, Operand.reg(0), Operand.reg(0), slot(v)), null, coord, data));
+            cur.add(MirInstr.op(
+                    MInstr.image(MOp.STIB, t, dims, Operand.NONE, Operand.reg(0), Operand.reg(0), slot(v)),
+                    null,
+                    coord,
+                    data));
             return;
         }
         VReg result = newVector(4);
-        cur.add(MirInstr.op(MInstr.image(MOp.LDIB, t, dims, Operand.reg(0), Operand.reg(0), Operand.NONE, slot(v)), result, coord, null));
+        cur.add(MirInstr.op(
+                MInstr.image(MOp.LDIB, t, dims, Operand.reg(0), Operand.reg(0), Operand.NONE, slot(v)),
+                result,
+                coord,
+                null));
         VReg[] r = new VReg[4];
         for (int c = 0; c < 4; c++) {
             r[c] = newReg(32);
@@ -1340,7 +1709,8 @@ final class Isel {
 
     private void texture(IntrinsicInstr x, Variable v, Value d) {
         int dims = v.dim().coordinates();
-        MType texel = v.type().base() == BaseType.FLOAT ? MType.F32 : v.type().base() == BaseType.INT ? MType.S32 : MType.U32;
+        MType texel =
+                v.type().base() == BaseType.FLOAT ? MType.F32 : v.type().base() == BaseType.INT ? MType.S32 : MType.U32;
         MOp op = switch (x.intrinsic()) {
             case TEX -> MOp.SAM;
             case TXL -> MOp.SAMLOD;
@@ -1382,9 +1752,21 @@ final class Isel {
         int comps = op == MOp.GETSIZE ? dims : 4;
         VReg result = newVector(comps);
         MType type = op == MOp.GETSIZE ? MType.U32 : texel;
-        Operand coordOp = op == MOp.GETSIZE ? Operand.NONE : Operand.reg(0), lodOp = lod == null ? Operand.NONE : Operand.reg(0);
-        MInstr proto = heap != null ? MInstr.bindlessTexture(op, type, dims, (1 << comps) - 1, Operand.reg(0), coordOp, lodOp, Operand.reg(0))
-                : MInstr.texture(op, type, dims, (1 << comps) - 1, Operand.reg(0), coordOp, lodOp, texture, element == null ? Operand.NONE : Operand.reg(0));
+        Operand coordOp = op == MOp.GETSIZE ? Operand.NONE : Operand.reg(0),
+                lodOp = lod == null ? Operand.NONE : Operand.reg(0);
+        MInstr proto = heap != null
+                ? MInstr.bindlessTexture(
+                        op, type, dims, (1 << comps) - 1, Operand.reg(0), coordOp, lodOp, Operand.reg(0))
+                : MInstr.texture(
+                        op,
+                        type,
+                        dims,
+                        (1 << comps) - 1,
+                        Operand.reg(0),
+                        coordOp,
+                        lodOp,
+                        texture,
+                        element == null ? Operand.NONE : Operand.reg(0));
         cur.add(MirInstr.op(proto, result, coord, lod, element));
         VReg[] r = new VReg[comps];
         for (int c = 0; c < comps; c++) {
@@ -1407,7 +1789,8 @@ final class Isel {
         VReg[] r = new VReg[d.numComponents()];
         for (int c = 0; c < r.length; c++) {
             r[c] = newReg(d.bitSize());
-            MInstr proto = MInstr.memory(op, memType(d.bitSize()), 1, Operand.reg(0), Operand.reg(0), Operand.NONE, slot, c * bytes);
+            MInstr proto = MInstr.memory(
+                    op, memType(d.bitSize()), 1, Operand.reg(0), Operand.reg(0), Operand.NONE, slot, c * bytes);
             cur.add(MirInstr.op(proto, r[c], addr, null));
         }
         define(d, r);
@@ -1419,7 +1802,8 @@ final class Isel {
         Src val = x.src(1);
         int bits = val.value().bitSize();
         for (int c = 0; c < val.numComponentsRead(); c++) {
-            MInstr proto = MInstr.memory(op, memType(bits), 1, Operand.NONE, Operand.reg(0), Operand.reg(0), slot, c * bits / 8);
+            MInstr proto = MInstr.memory(
+                    op, memType(bits), 1, Operand.NONE, Operand.reg(0), Operand.reg(0), slot, c * bits / 8);
             cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
         }
     }
@@ -1446,7 +1830,8 @@ final class Isel {
         if (store) {
             Src val = x.src(indexed ? 1 : 0);
             for (int c = 0; c < val.numComponentsRead(); c++) {
-                MInstr proto = MInstr.memory(stOp, t, 1, Operand.NONE, Operand.reg(0), Operand.reg(0), 0, base + c * bytes);
+                MInstr proto =
+                        MInstr.memory(stOp, t, 1, Operand.NONE, Operand.reg(0), Operand.reg(0), 0, base + c * bytes);
                 cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
             }
             return;
@@ -1456,12 +1841,22 @@ final class Isel {
         VReg zero = indexed ? materialize(0, d.bitSize()) : null;
         for (int c = 0; c < r.length; c++) {
             VReg raw = newReg(d.bitSize());
-            cur.add(MirInstr.op(MInstr.memory(ld, t, 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, base + c * bytes), raw, addr,
+            cur.add(MirInstr.op(
+                    MInstr.memory(ld, t, 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, base + c * bytes),
+                    raw,
+                    addr,
                     null));
             if (indexed) {
                 r[c] = newReg(d.bitSize());
                 MType st = d.bitSize() == 1 ? MType.B1 : MType.of(MType.Kind.UINT, d.bitSize());
-                emitAlu(MOp.SEL_B, st, null, false, r[c], new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(raw, ok, zero));
+                emitAlu(
+                        MOp.SEL_B,
+                        st,
+                        null,
+                        false,
+                        r[c],
+                        new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                        List.of(raw, ok, zero));
             } else {
                 r[c] = raw;
             }

@@ -22,6 +22,7 @@ final class Layout {
 
     /** The suffix of a texture's entry in {@link #slots} when it is bindless: its first descriptor in the program's heap. */
     static final String HEAP = dev.lathe.backend.program.Program.HEAP;
+
     final Map<Integer, Long> constants = new LinkedHashMap<>();
     final Map<Variable, Integer> localOffsets = new LinkedHashMap<>();
     int nextConst;
@@ -39,7 +40,7 @@ final class Layout {
                 }
                 case INPUT -> slots.put(v.name(), in++);
                 case OUTPUT -> slots.put(v.name(), out++);
-                default -> { }
+                default -> {}
             }
         }
         bindingSlots(s, Variable.Kind.BUFFER, "buffers");
@@ -75,7 +76,8 @@ final class Layout {
             kept -= uniformScalars(v) + 1;
         }
         if (kept > 2048 - CODE_CONSTANTS) {
-            throw new CompileException("uniforms that are no arrays need " + kept + " constant scalars; the constant file has 2048");
+            throw new CompileException(
+                    "uniforms that are no arrays need " + kept + " constant scalars; the constant file has 2048");
         }
         nextConst = 0;
         int memory = 2048;
@@ -85,7 +87,9 @@ final class Layout {
                 if (units == 2 && memory % 2 != 0) memory++;
                 slots.put(v.name(), memory);
                 memory += (int) uniformScalars(v);
-                if (memory - 2048 > UNIFORM_MEMORY) throw new CompileException("uniforms need more than " + UNIFORM_MEMORY + " scalars of uniform memory");
+                if (memory - 2048 > UNIFORM_MEMORY)
+                    throw new CompileException(
+                            "uniforms need more than " + UNIFORM_MEMORY + " scalars of uniform memory");
             } else {
                 if (units == 2 && nextConst % 2 != 0) nextConst++;
                 slots.put(v.name(), nextConst);
@@ -126,8 +130,8 @@ final class Layout {
                 continue;
             }
             if (v.binding() + n > 32) {
-                throw new CompileException(v.where() + ": binding " + v.binding() + (n > 1 ? " and the " + (n - 1) + " after it are" : " is")
-                        + " past the target's 32 " + what);
+                throw new CompileException(v.where() + ": binding " + v.binding()
+                        + (n > 1 ? " and the " + (n - 1) + " after it are" : " is") + " past the target's 32 " + what);
             }
             if (free(taken, v.binding(), n)) {
                 take(taken, v.binding(), n);
@@ -144,7 +148,8 @@ final class Layout {
                 heap = toHeap(v, heap);
                 continue;
             }
-            if (at + n > 32) throw new CompileException(v.where() + ": the shader has more than the target's 32 " + what);
+            if (at + n > 32)
+                throw new CompileException(v.where() + ": the shader has more than the target's 32 " + what);
             take(taken, at, n);
             slots.put(v.name(), at);
         }
@@ -194,7 +199,9 @@ final class Layout {
     /** The constant-file index holding a 64-bit pattern (one pair per distinct value). */
     int constant64(long bits) {
         for (var e : constants.entrySet()) {
-            if (e.getKey() % 2 == 0 && e.getValue() == (bits & 0xffffffffL) && constants.get(e.getKey() + 1) == bits >>> 32) {
+            if (e.getKey() % 2 == 0
+                    && e.getValue() == (bits & 0xffffffffL)
+                    && constants.get(e.getKey() + 1) == bits >>> 32) {
                 return e.getKey();
             }
         }

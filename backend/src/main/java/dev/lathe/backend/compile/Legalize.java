@@ -128,7 +128,8 @@ final class Legalize {
                 if (cur != null) {
                     // slots the way falling in needs and the jumps in do not: on the fall-through
                     // path, before the label, not inside the code every way in runs (a loop's body)
-                    // (both counts hold the waits the code after the label makes on its own; their difference is the entry's)
+                    // (both counts hold the waits the code after the label makes on its own; their difference is the
+                    // entry's)
                     int extra = j == null ? 0 : padding(cur, items, n + 1) - padding(j, items, n + 1);
                     if (extra > 0) {
                         addNops(out, extra);
@@ -254,11 +255,16 @@ final class Legalize {
         List<Linear.Item> items = out.items;
         if (!items.isEmpty()) {
             Linear.Item last = items.get(items.size() - 1);
-            if (!last.isLabel() && last.instr().op() != MOp.NOP && last.target() < 0 && last.instr().op().category() != 0) {
+            if (!last.isLabel()
+                    && last.instr().op() != MOp.NOP
+                    && last.target() < 0
+                    && last.instr().op().category() != 0) {
                 int room = 3 - last.instr().nop();
                 int take = Math.min(room, n);
                 if (take > 0) {
-                    items.set(items.size() - 1, new Linear.Item(last.instr().withNop(last.instr().nop() + take), -1, -1));
+                    items.set(
+                            items.size() - 1,
+                            new Linear.Item(last.instr().withNop(last.instr().nop() + take), -1, -1));
                     n -= take;
                 }
             }

@@ -64,8 +64,11 @@ final class Linearize {
                     switch (j.kind()) {
                         case BREAK -> out.items.add(Linear.Item.jump(MInstr.flow(MOp.JUMP, false, 0), breakTo));
                         case CONTINUE -> out.items.add(Linear.Item.jump(MInstr.flow(MOp.JUMP, false, 0), continueTo));
-                        case RETURN -> out.items.add(endLabel < 0 ? Linear.Item.of(MInstr.flow(MOp.END, false, 0))
-                                : Linear.Item.jump(MInstr.flow(MOp.JUMP, false, 0), endLabel));
+                        case RETURN ->
+                            out.items.add(
+                                    endLabel < 0
+                                            ? Linear.Item.of(MInstr.flow(MOp.END, false, 0))
+                                            : Linear.Item.jump(MInstr.flow(MOp.JUMP, false, 0), endLabel));
                     }
                 }
             } else if (n instanceof IfNode f) {
@@ -75,7 +78,8 @@ final class Linearize {
                 if (isEmpty(f.elseList())) {
                     out.items.add(Linear.Item.label(elseL));
                 } else {
-                    if (Isel.fallsThrough(f.thenList())) out.items.add(Linear.Item.jump(MInstr.flow(MOp.JUMP, false, 0), endL));
+                    if (Isel.fallsThrough(f.thenList()))
+                        out.items.add(Linear.Item.jump(MInstr.flow(MOp.JUMP, false, 0), endL));
                     out.items.add(Linear.Item.label(elseL));
                     list(f.elseList(), breakTo, continueTo, depth + 1);
                 }
@@ -84,7 +88,8 @@ final class Linearize {
                 int head = out.newLabel(), exit = out.newLabel();
                 out.items.add(Linear.Item.label(head));
                 list(loop.body(), exit, head, depth + 1);
-                if (Isel.fallsThrough(loop.body())) out.items.add(Linear.Item.jump(MInstr.flow(MOp.JUMP, false, 0), head));
+                if (Isel.fallsThrough(loop.body()))
+                    out.items.add(Linear.Item.jump(MInstr.flow(MOp.JUMP, false, 0), head));
                 out.items.add(Linear.Item.label(exit));
             }
         }
@@ -92,6 +97,9 @@ final class Linearize {
 
     /** A list that is one block with no code and no jump. */
     private boolean isEmpty(CfList l) {
-        return l.first() == l.last() && l.first() instanceof Block b && code.get(b).isEmpty() && b.jump() == null;
+        return l.first() == l.last()
+                && l.first() instanceof Block b
+                && code.get(b).isEmpty()
+                && b.jump() == null;
     }
 }

@@ -64,8 +64,13 @@ final class Liveness {
      * thousands of registers over thousands of blocks, and copying them every round was most of
      * the time of a large program's allocation.
      */
-    static void solve(List<Block> blocks, Map<Block, BitSet> use, Map<Block, BitSet> def, Edge edge,
-                      Map<Block, BitSet> in, Map<Block, BitSet> out) {
+    static void solve(
+            List<Block> blocks,
+            Map<Block, BitSet> use,
+            Map<Block, BitSet> def,
+            Edge edge,
+            Map<Block, BitSet> in,
+            Map<Block, BitSet> out) {
         for (Block b : blocks) {
             in.put(b, (BitSet) use.get(b).clone());
             out.put(b, new BitSet());
@@ -110,18 +115,24 @@ final class Liveness {
             use.put(b, u);
             def.put(b, d);
         }
-        solve(blocks, use, def, (out, b, s) -> {
-            BitSet in = liveIn.get(s);
-            if (in == null) return; // the function's end block holds no code
-            // live into s, which never holds s's own phis (they are in def(s) and read nowhere
-            // before it), and the phi sources that come from b (a phi may read another phi of s:
-            // a, b = b, a + b)
-            out.or(in);
-            for (MirInstr m : mir.get(s)) {
-                if (m.kind != MirInstr.Kind.PHI) break;
-                VReg src = m.phiSrcs.get(b);
-                if (src != null) out.set(src.id);
-            }
-        }, liveIn, liveOut);
+        solve(
+                blocks,
+                use,
+                def,
+                (out, b, s) -> {
+                    BitSet in = liveIn.get(s);
+                    if (in == null) return; // the function's end block holds no code
+                    // live into s, which never holds s's own phis (they are in def(s) and read nowhere
+                    // before it), and the phi sources that come from b (a phi may read another phi of s:
+                    // a, b = b, a + b)
+                    out.or(in);
+                    for (MirInstr m : mir.get(s)) {
+                        if (m.kind != MirInstr.Kind.PHI) break;
+                        VReg src = m.phiSrcs.get(b);
+                        if (src != null) out.set(src.id);
+                    }
+                },
+                liveIn,
+                liveOut);
     }
 }

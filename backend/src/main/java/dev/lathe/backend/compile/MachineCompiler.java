@@ -41,10 +41,38 @@ public final class MachineCompiler {
      * writes itself (add, multiply, shifts, logic, compares, conversions). {@code TargetClaimsTest}
      * checks that this is exactly what selection refuses.
      */
-    public static final Set<Op> REFUSED_64 = Collections.unmodifiableSet(EnumSet.of(Op.BIT_COUNT, Op.BITFIELD_INSERT, Op.BITFIELD_REVERSE,
-            Op.FCEIL, Op.FDIV, Op.FFLOOR, Op.FFRACT, Op.FIND_LSB, Op.FMOD, Op.FRCP, Op.FRSQ, Op.FSQRT, Op.FTRUNC, Op.IABS, Op.IBITFIELD_EXTRACT,
-            Op.IDIV, Op.IFIND_MSB, Op.IMOD, Op.IMUL_HIGH, Op.IREM, Op.ISIGN, Op.UCLZ, Op.UBITFIELD_EXTRACT, Op.UDIV, Op.UFIND_MSB, Op.UMOD,
-            Op.UMUL_HIGH, Op.EXTRACT_I16, Op.EXTRACT_I8, Op.EXTRACT_U16, Op.EXTRACT_U8));
+    public static final Set<Op> REFUSED_64 = Collections.unmodifiableSet(EnumSet.of(
+            Op.BIT_COUNT,
+            Op.BITFIELD_INSERT,
+            Op.BITFIELD_REVERSE,
+            Op.FCEIL,
+            Op.FDIV,
+            Op.FFLOOR,
+            Op.FFRACT,
+            Op.FIND_LSB,
+            Op.FMOD,
+            Op.FRCP,
+            Op.FRSQ,
+            Op.FSQRT,
+            Op.FTRUNC,
+            Op.IABS,
+            Op.IBITFIELD_EXTRACT,
+            Op.IDIV,
+            Op.IFIND_MSB,
+            Op.IMOD,
+            Op.IMUL_HIGH,
+            Op.IREM,
+            Op.ISIGN,
+            Op.UCLZ,
+            Op.UBITFIELD_EXTRACT,
+            Op.UDIV,
+            Op.UFIND_MSB,
+            Op.UMOD,
+            Op.UMUL_HIGH,
+            Op.EXTRACT_I16,
+            Op.EXTRACT_I8,
+            Op.EXTRACT_U16,
+            Op.EXTRACT_U8));
 
     /**
      * What the IR must lower before selection on 64-bit operands: {@link #REFUSED_64} and the ops
@@ -70,9 +98,21 @@ public final class MachineCompiler {
      * @param timePasses    time each pass
      * @param trace         where printing goes (may be null when nothing is printed)
      */
-    public record Options(List<String> passes, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses, PrintWriter trace,
-                          Allocation allocation) {
-        public Options(List<String> passes, boolean verify, boolean printAfterAll, String printAfter, boolean timePasses, PrintWriter trace) {
+    public record Options(
+            List<String> passes,
+            boolean verify,
+            boolean printAfterAll,
+            String printAfter,
+            boolean timePasses,
+            PrintWriter trace,
+            Allocation allocation) {
+        public Options(
+                List<String> passes,
+                boolean verify,
+                boolean printAfterAll,
+                String printAfter,
+                boolean timePasses,
+                PrintWriter trace) {
             this(passes, verify, printAfterAll, printAfter, timePasses, trace, Allocation.DEFAULT);
         }
 
@@ -109,11 +149,12 @@ public final class MachineCompiler {
             if (options.verify()) {
                 List<String> problems = MachineVerifier.verify(mf);
                 if (!problems.isEmpty()) {
-                    throw new IllegalStateException("the machine program is wrong after " + pass.name() + ":\n  " + String.join("\n  ", problems)
-                            + "\n" + mf.print());
+                    throw new IllegalStateException("the machine program is wrong after " + pass.name() + ":\n  "
+                            + String.join("\n  ", problems) + "\n" + mf.print());
                 }
             }
-            if (options.trace() != null && (options.printAfterAll() || pass.name().equals(options.printAfter()))) {
+            if (options.trace() != null
+                    && (options.printAfterAll() || pass.name().equals(options.printAfter()))) {
                 options.trace().println("// after " + pass.name());
                 options.trace().print(mf.print());
                 options.trace().flush();
@@ -121,9 +162,27 @@ public final class MachineCompiler {
         }
         List<MInstr> code = mf.linear.resolve();
         int loops = countLoops(mf.fn);
-        Program p = new Program(shader, mf.layout.slots, mf.layout.constants, mf.layout.localBytes, mf.privateBytes, loops, mf.preloads, mf.preamble, code);
-        return new Result(p, Stats.of(code, mf.preamble, mf.layout.nextConst, loops, mf.maxLive,
-                new Stats.Spilling(mf.spills, mf.fills, mf.spillCost)), shader, timings);
+        Program p = new Program(
+                shader,
+                mf.layout.slots,
+                mf.layout.constants,
+                mf.layout.localBytes,
+                mf.privateBytes,
+                loops,
+                mf.preloads,
+                mf.preamble,
+                code);
+        return new Result(
+                p,
+                Stats.of(
+                        code,
+                        mf.preamble,
+                        mf.layout.nextConst,
+                        loops,
+                        mf.maxLive,
+                        new Stats.Spilling(mf.spills, mf.fills, mf.spillCost)),
+                shader,
+                timings);
     }
 
     static int countLoops(Function fn) {

@@ -23,7 +23,12 @@ import java.util.Map;
  * Each pass takes one form and gives one ({@link MachinePass}); {@link #print} shows any of them.
  */
 public final class MachineFunction {
-    public enum Form { IR, VIRTUAL, ALLOCATED, LINEAR }
+    public enum Form {
+        IR,
+        VIRTUAL,
+        ALLOCATED,
+        LINEAR
+    }
 
     final Shader shader;
     final Function fn;
@@ -39,16 +44,19 @@ public final class MachineFunction {
     boolean repeatGroups;
     /** The coalesce pass's hints for register allocation (null when it has not run). */
     Coalesce.Affinity affinity;
+
     Map<Block, List<MInstr>> allocated;
     /** What the hardware writes into registers before the first instruction (the {@code preload} pass). */
     final List<MInstr> preloads = new ArrayList<>();
     /** Code run once before the shader, leaving uniform-only values in the constant file (the {@code preamble} pass); empty for none. */
     List<MInstr> preamble = List.of();
+
     int maxLive;
     /** The register budget and the spilling choices register allocation follows. */
     Allocation allocation = Allocation.DEFAULT;
     /** What spilling left: bytes of private memory per invocation, values spilled, reloads, and their i965 cost. */
     int privateBytes, spills, fills;
+
     double spillCost;
     Linear linear;
     /** Whether {@code legalize} has run on {@link #linear}. */
@@ -71,21 +79,29 @@ public final class MachineFunction {
             case VIRTUAL -> {
                 for (Block b : blocks(fn, mir)) {
                     sb.append("b").append(b.index()).append(":\n");
-                    for (MirInstr m : mir.get(b)) sb.append("    ").append(virtual(m)).append('\n');
+                    for (MirInstr m : mir.get(b))
+                        sb.append("    ").append(virtual(m)).append('\n');
                 }
             }
             case ALLOCATED -> {
-                for (MInstr i : preloads) sb.append(".preload ").append(Asm.print(i)).append('\n');
+                for (MInstr i : preloads)
+                    sb.append(".preload ").append(Asm.print(i)).append('\n');
                 for (Block b : blocks(fn, allocated)) {
                     sb.append("b").append(b.index()).append(":\n");
-                    for (MInstr i : allocated.get(b)) sb.append("    ").append(Asm.print(i)).append('\n');
+                    for (MInstr i : allocated.get(b))
+                        sb.append("    ").append(Asm.print(i)).append('\n');
                 }
             }
             case LINEAR -> {
-                for (MInstr i : preloads) sb.append(".preload ").append(Asm.print(i)).append('\n');
+                for (MInstr i : preloads)
+                    sb.append(".preload ").append(Asm.print(i)).append('\n');
                 for (Linear.Item it : linear.items) {
                     if (it.isLabel()) sb.append("L").append(it.label()).append(":\n");
-                    else sb.append("    ").append(Asm.print(it.instr())).append(it.target() >= 0 ? "  -> L" + it.target() : "").append('\n');
+                    else
+                        sb.append("    ")
+                                .append(Asm.print(it.instr()))
+                                .append(it.target() >= 0 ? "  -> L" + it.target() : "")
+                                .append('\n');
                 }
             }
         }
@@ -106,15 +122,17 @@ public final class MachineFunction {
     /** A machine instruction over virtual registers: {@code add.f32 v3, v1, v2}; copies, collects, splits and phis spelled out. */
     static String virtual(MirInstr m) {
         return switch (m.kind) {
-            case OP -> Asm.print(m.proto, slot -> {
-                if (slot < 0) return m.def == null ? null : name(m.def, m.defUnit);
-                // source k of the prototype is virtual register k, where one is given (as RegAlloc reads them)
-                return slot < m.srcs.length && m.srcs[slot] != null ? name(m.srcs[slot], m.srcUnits[slot]) : null;
-            });
+            case OP ->
+                Asm.print(m.proto, slot -> {
+                    if (slot < 0) return m.def == null ? null : name(m.def, m.defUnit);
+                    // source k of the prototype is virtual register k, where one is given (as RegAlloc reads them)
+                    return slot < m.srcs.length && m.srcs[slot] != null ? name(m.srcs[slot], m.srcUnits[slot]) : null;
+                });
             case COPY -> m.def + " = copy " + m.srcs[0];
             case COLLECT -> {
                 StringBuilder sb = new StringBuilder(m.def + " = collect");
-                for (int k = 0; k < m.srcs.length; k++) sb.append(k == 0 ? " " : ", ").append(m.srcs[k]);
+                for (int k = 0; k < m.srcs.length; k++)
+                    sb.append(k == 0 ? " " : ", ").append(m.srcs[k]);
                 yield sb.toString();
             }
             case SPLIT -> m.def + " = split " + name(m.srcs[0], m.srcUnits[0]);
@@ -122,7 +140,11 @@ public final class MachineFunction {
                 StringBuilder sb = new StringBuilder(m.def + " = phi");
                 boolean first = true;
                 for (Map.Entry<Block, VReg> e : m.phiSrcs.entrySet()) {
-                    sb.append(first ? " " : ", ").append("b").append(e.getKey().index()).append(": ").append(e.getValue());
+                    sb.append(first ? " " : ", ")
+                            .append("b")
+                            .append(e.getKey().index())
+                            .append(": ")
+                            .append(e.getValue());
                     first = false;
                 }
                 yield sb.toString();

@@ -40,11 +40,24 @@ public final class MachinePasses {
     private MachinePasses() {}
 
     /** The machine pipeline, in order (the driver lists it with the IR pipeline and checks the order of both). */
-    public static final List<String> DEFAULT = List.of("isel", "preamble", "const_operands", "sched", "rpt_groups", "coalesce", "regalloc", "copyprop", "preload", "postsched", "rpt", "linearize", "branches", "legalize");
+    public static final List<String> DEFAULT = List.of(
+            "isel",
+            "preamble",
+            "const_operands",
+            "sched",
+            "rpt_groups",
+            "coalesce",
+            "regalloc",
+            "copyprop",
+            "preload",
+            "postsched",
+            "rpt",
+            "linearize",
+            "branches",
+            "legalize");
 
     /** A pass: its name, the form it takes and the form it gives, and what it does. */
-    private record Entry(String name, Form takes, Form gives, Consumer<MachineFunction> run)
-            implements MachinePass {
+    private record Entry(String name, Form takes, Form gives, Consumer<MachineFunction> run) implements MachinePass {
         @Override
         public void run(MachineFunction mf) {
             run.accept(mf);
@@ -95,10 +108,13 @@ public final class MachinePasses {
         Form form = Form.IR;
         for (String n : names) {
             MachinePass p = create(n);
-            if (p == null) throw new IllegalArgumentException("unknown machine pass '" + n + "' (known: " + String.join(", ", names()) + ")");
+            if (p == null)
+                throw new IllegalArgumentException(
+                        "unknown machine pass '" + n + "' (known: " + String.join(", ", names()) + ")");
             if (p.takes() != form) {
-                throw new IllegalArgumentException("machine pass " + n + " takes the " + p.takes().name().toLowerCase(Locale.ROOT)
-                        + " form, but comes after " + form.name().toLowerCase(Locale.ROOT) + " code");
+                throw new IllegalArgumentException(
+                        "machine pass " + n + " takes the " + p.takes().name().toLowerCase(Locale.ROOT)
+                                + " form, but comes after " + form.name().toLowerCase(Locale.ROOT) + " code");
             }
             form = p.gives();
             out.add(p);

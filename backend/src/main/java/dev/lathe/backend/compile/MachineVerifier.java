@@ -34,11 +34,12 @@ public final class MachineVerifier {
     public static List<String> verify(MachineFunction mf) {
         List<String> out = new ArrayList<>();
         switch (mf.form) {
-            case IR -> { }
+            case IR -> {}
             case VIRTUAL -> virtual(mf, out);
             case ALLOCATED -> {
                 for (Map.Entry<Block, List<MInstr>> e : mf.allocated.entrySet()) {
-                    for (MInstr i : e.getValue()) encodable(mf, i, "b" + e.getKey().index(), out);
+                    for (MInstr i : e.getValue())
+                        encodable(mf, i, "b" + e.getKey().index(), out);
                 }
             }
             case LINEAR -> linear(mf, out);
@@ -50,7 +51,8 @@ public final class MachineVerifier {
         Set<VReg> defined = new HashSet<>();
         for (List<MirInstr> l : mf.mir.values()) {
             for (MirInstr m : l) {
-                if (m.def != null && !defined.add(m.def)) out.add(m.def + " is defined twice (not SSA): " + MachineFunction.virtual(m));
+                if (m.def != null && !defined.add(m.def))
+                    out.add(m.def + " is defined twice (not SSA): " + MachineFunction.virtual(m));
             }
         }
         for (Map.Entry<Block, List<MirInstr>> e : mf.mir.entrySet()) {
@@ -61,18 +63,22 @@ public final class MachineVerifier {
                     VReg s = m.srcs[k];
                     if (s == null) continue;
                     if (!defined.contains(s)) out.add(where + ": reads " + s + ", which nothing defines");
-                    if (m.srcUnits[k] < 0 || m.srcUnits[k] >= s.units) out.add(where + ": reads unit " + m.srcUnits[k] + " of " + s + ", which has " + s.units);
+                    if (m.srcUnits[k] < 0 || m.srcUnits[k] >= s.units)
+                        out.add(where + ": reads unit " + m.srcUnits[k] + " of " + s + ", which has " + s.units);
                 }
                 if (m.phiSrcs != null) {
                     for (Map.Entry<Block, VReg> ps : m.phiSrcs.entrySet()) {
-                        if (!b.predecessors().contains(ps.getKey())) out.add(where + ": a source for b" + ps.getKey().index() + ", no predecessor");
-                        if (!defined.contains(ps.getValue())) out.add(where + ": reads " + ps.getValue() + ", which nothing defines");
+                        if (!b.predecessors().contains(ps.getKey()))
+                            out.add(where + ": a source for b" + ps.getKey().index() + ", no predecessor");
+                        if (!defined.contains(ps.getValue()))
+                            out.add(where + ": reads " + ps.getValue() + ", which nothing defines");
                     }
                 }
                 if (m.kind == MirInstr.Kind.OP && m.def != null) {
                     int writes = Access.writes(m.proto).length;
                     if (m.defUnit + writes > m.def.units) {
-                        out.add(where + ": writes " + writes + " registers into " + m.def + " from unit " + m.defUnit + ", which has " + m.def.units);
+                        out.add(where + ": writes " + writes + " registers into " + m.def + " from unit " + m.defUnit
+                                + ", which has " + m.def.units);
                     }
                 }
             }
@@ -87,11 +93,13 @@ public final class MachineVerifier {
             if (it.isLabel()) continue;
             n++;
             encodable(mf, it.instr(), "instruction " + n, out);
-            if (it.target() >= 0 && !labels.contains(it.target())) out.add("instruction " + n + " branches to L" + it.target() + ", which is nowhere");
+            if (it.target() >= 0 && !labels.contains(it.target()))
+                out.add("instruction " + n + " branches to L" + it.target() + ", which is nowhere");
         }
         if (mf.legalized && out.isEmpty()) {
             Linear again = Legalize.run(mf.linear);
-            if (!again.resolve().equals(mf.linear.resolve())) out.add("legalized code still has latency hazards: legalizing it again changes it");
+            if (!again.resolve().equals(mf.linear.resolve()))
+                out.add("legalized code still has latency hazards: legalizing it again changes it");
         }
     }
 
@@ -103,9 +111,14 @@ public final class MachineVerifier {
             return;
         }
         int limit = mf.allocation.units();
-        for (int r : Access.reads(i)) if (r < Access.P0 && r >= limit) out.add(where + ": " + Asm.print(i) + ": reads past the register budget of " + limit);
-        for (int r : Access.writes(i)) if (r < Access.P0 && r >= limit) out.add(where + ": " + Asm.print(i) + ": writes past the register budget of " + limit);
-        if ((i.op() == MOp.LDP || i.op() == MOp.STP) && (i.offset() < 0 || i.offset() + 4 * i.count() > mf.privateBytes)) {
+        for (int r : Access.reads(i))
+            if (r < Access.P0 && r >= limit)
+                out.add(where + ": " + Asm.print(i) + ": reads past the register budget of " + limit);
+        for (int r : Access.writes(i))
+            if (r < Access.P0 && r >= limit)
+                out.add(where + ": " + Asm.print(i) + ": writes past the register budget of " + limit);
+        if ((i.op() == MOp.LDP || i.op() == MOp.STP)
+                && (i.offset() < 0 || i.offset() + 4 * i.count() > mf.privateBytes)) {
             out.add(where + ": " + Asm.print(i) + ": outside the " + mf.privateBytes + " bytes of private memory");
         }
     }

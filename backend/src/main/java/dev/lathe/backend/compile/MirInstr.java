@@ -24,7 +24,13 @@ import java.util.Map;
  * </ul>
  */
 final class MirInstr {
-    enum Kind { OP, COPY, COLLECT, SPLIT, PHI }
+    enum Kind {
+        OP,
+        COPY,
+        COLLECT,
+        SPLIT,
+        PHI
+    }
 
     final Kind kind;
     final MInstr proto;
@@ -42,7 +48,8 @@ final class MirInstr {
      */
     int group, lane;
 
-    private MirInstr(Kind kind, MInstr proto, VReg def, int defUnit, VReg[] srcs, int[] srcUnits, Map<Block, VReg> phiSrcs) {
+    private MirInstr(
+            Kind kind, MInstr proto, VReg def, int defUnit, VReg[] srcs, int[] srcUnits, Map<Block, VReg> phiSrcs) {
         this.kind = kind;
         this.proto = proto;
         this.def = def;
@@ -114,7 +121,8 @@ final class MirInstr {
         if (def != null) sb.append(def).append(" = ");
         if (proto != null) sb.append(Asm.print(proto)).append(" with ");
         for (VReg s : srcs) sb.append(s).append(' ');
-        if (phiSrcs != null) phiSrcs.forEach((b, v) -> sb.append(b.label()).append(':').append(v).append(' '));
+        if (phiSrcs != null)
+            phiSrcs.forEach((b, v) -> sb.append(b.label()).append(':').append(v).append(' '));
         return sb.toString().trim();
     }
 }

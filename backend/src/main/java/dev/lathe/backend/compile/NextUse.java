@@ -74,7 +74,8 @@ final class NextUse {
                 for (int i = 0; i < code.size(); i++) {
                     MirInstr m = code.get(i);
                     if (m.kind == MirInstr.Kind.PHI) {
-                        for (Map.Entry<Block, VReg> e : m.phiSrcs.entrySet()) note(pass, count, e.getValue(), end[e.getKey().index()] - 1);
+                        for (Map.Entry<Block, VReg> e : m.phiSrcs.entrySet())
+                            note(pass, count, e.getValue(), end[e.getKey().index()] - 1);
                     } else {
                         for (VReg s : m.srcs) if (s != null) note(pass, count, s, start[b.index()] + 2 * i);
                     }
@@ -151,8 +152,11 @@ final class NextUse {
             else if (owner instanceof IfNode f && l == f.thenList()) skips.add(range(f.elseList()));
             l = owner.parent();
         }
-        c = new Context(loops.stream().mapToInt(x -> x[0]).toArray(), loops.stream().mapToInt(x -> x[1]).toArray(),
-                skips.stream().mapToInt(x -> x[0]).toArray(), skips.stream().mapToInt(x -> x[1]).toArray());
+        c = new Context(
+                loops.stream().mapToInt(x -> x[0]).toArray(),
+                loops.stream().mapToInt(x -> x[1]).toArray(),
+                skips.stream().mapToInt(x -> x[0]).toArray(),
+                skips.stream().mapToInt(x -> x[1]).toArray());
         contexts[b.index()] = c;
         return c;
     }

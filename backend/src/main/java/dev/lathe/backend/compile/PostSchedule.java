@@ -40,6 +40,7 @@ final class PostSchedule {
         final List<Node> succs = new ArrayList<>();
         /** Predecessors with the slots this node must issue after them. */
         final Map<Node, Integer> preds = new HashMap<>();
+
         int unscheduled, priority, start;
         /** Reads a result that (ss) or (sy) waits for: SFU, load. */
         boolean waitsSfu, waitsLoad;
@@ -157,13 +158,18 @@ final class PostSchedule {
         int start = Math.max(time, best.earliest);
         if (last != null && RepeatForm.repeatable(last.i)) {
             for (Node n : ready) {
-                if (Math.max(time, n.earliest) <= start && n.priority >= best.priority && RepeatForm.continues(last.i, n.i)) return n;
+                if (Math.max(time, n.earliest) <= start
+                        && n.priority >= best.priority
+                        && RepeatForm.continues(last.i, n.i)) return n;
             }
         }
         for (int step = 1; step < RepeatForm.MAX && RepeatForm.repeatable(best.i); step++) {
             Node head = null;
             for (Node n : ready) {
-                if (n != best && Math.max(time, n.earliest) <= start && n.priority >= best.priority && RepeatForm.continues(n.i, best.i)) head = n;
+                if (n != best
+                        && Math.max(time, n.earliest) <= start
+                        && n.priority >= best.priority
+                        && RepeatForm.continues(n.i, best.i)) head = n;
             }
             if (head == null) break;
             best = head;

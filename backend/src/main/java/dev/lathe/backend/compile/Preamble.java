@@ -68,8 +68,11 @@ final class Preamble {
         for (MirInstr m : new ArrayList<>(pre)) {
             Integer at = slots.get(m.def);
             if (at != null) {
-                pre.add(MirInstr.op(MInstr.memory(MOp.STC, MType.U32, 1, Operand.NONE, Operand.NONE, Operand.reg(0), 0, at),
-                        null, new VReg[] {null, m.def}, new int[2]));
+                pre.add(MirInstr.op(
+                        MInstr.memory(MOp.STC, MType.U32, 1, Operand.NONE, Operand.NONE, Operand.reg(0), 0, at),
+                        null,
+                        new VReg[] {null, m.def},
+                        new int[2]));
             }
         }
         List<MInstr> preamble;
@@ -84,7 +87,8 @@ final class Preamble {
         for (int k = 0; k < code.size(); k++) {
             MirInstr m = code.get(k);
             Integer at = m.def == null ? null : slots.get(m.def);
-            if (at != null) code.set(k, MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(at)), m.def));
+            if (at != null)
+                code.set(k, MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(at)), m.def));
         }
         Isel.removeDead(mf.mir);
         mf.preamble = preamble;

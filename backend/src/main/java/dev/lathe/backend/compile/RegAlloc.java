@@ -56,21 +56,25 @@ final class RegAlloc {
     private final Map<Block, List<MirInstr>> mir;
     /** The registers this allocation may use: r0.x up to (not including) this unit. */
     private final int limit;
+
     private final boolean reloadElision, maySpill;
     private final Allocation.SpillChoice choice;
     private Liveness liveness;
     private Map<Block, BitSet> liveIn, liveOut;
     /** Every value by id (null for ids the program does not mention). */
     private VReg[] byId;
+
     private NextUse nextUse;
     private final Map<Block, Map<VReg, Integer>> entryMaps = new HashMap<>(), exitMaps = new HashMap<>();
     /** Per block, the phis that start it in memory (their value is stored on each edge into it). */
     private final Map<Block, List<VReg>> memoryPhis = new HashMap<>();
+
     final Map<Block, List<MInstr>> out = new LinkedHashMap<>();
     int maxLive;
 
     /** The coalescing hints (none without the coalesce pass), and where each hinted set has been put. */
     private final Coalesce.Affinity affinity;
+
     private final Map<Integer, Integer> setBase = new HashMap<>();
 
     // ---- spilling: by value id ------------------------------------------------------------------
@@ -84,6 +88,7 @@ final class RegAlloc {
     private final MirInstr[] defInstr;
     /** Whether each value is made again instead of stored (decided once, in {@link #run}). */
     private final boolean[] remat;
+
     private final DefSite[] defSite;
     /** Private-memory byte offset of each spilled value, -1 for none. */
     private final int[] slot;
@@ -91,10 +96,12 @@ final class RegAlloc {
     private final boolean[] stored;
     /** Per in-memory phi, a second slot an edge writes its new value into while it still reads the old one (-1: none yet). */
     private final int[] staging;
+
     private final Map<Block, List<Insert>> inserts = new HashMap<>();
     private final Map<Block, Double> weights = new HashMap<>();
     /** Each value's i965 spill cost (its definition and reads weighted by where they are), for {@link Allocation.SpillChoice#COST}. */
     private final double[] staticCost;
+
     int privateBytes, spills, fills;
     double spillCost;
     /** A word of private memory for the rare edge that must copy memory to memory with every register taken (-1: none yet). */
@@ -130,7 +137,8 @@ final class RegAlloc {
         nextRead = new int[n];
         lastRead = new int[n];
         held = new int[n];
-        for (List<MirInstr> code : mir.values()) for (MirInstr m : code) if (m.group != 0 && m.def != null) groupSize.merge(m.group, 1, Integer::sum);
+        for (List<MirInstr> code : mir.values())
+            for (MirInstr m : code) if (m.group != 0 && m.def != null) groupSize.merge(m.group, 1, Integer::sum);
     }
 
     /** Repeat groups ({@link MirInstr#group}): how many members write a register, and where the next member's result would continue the run. */
@@ -167,6 +175,7 @@ final class RegAlloc {
 
     /** Which values the current {@link State} holds in registers: by id, the state's serial (stale serials mean no). */
     private final int[] held;
+
     private int states;
 
     /** Where values are in one block as allocation walks it. */
@@ -290,7 +299,9 @@ final class RegAlloc {
                 // only this block's entry layout changes: every incoming edge copies into it
                 repack(st, null, List.of());
                 at = st.find(v);
-                if (at < 0) throw new IllegalStateException("internal error: no room for phi " + v + " at the start of " + b.label());
+                if (at < 0)
+                    throw new IllegalStateException(
+                            "internal error: no room for phi " + v + " at the start of " + b.label());
             }
             st.place(v, at);
             settle(v, at);
@@ -351,7 +362,9 @@ final class RegAlloc {
      * free, so a program pays for this at most its size times its loop depth.
      */
     private void takeInLoopValues(Block b, State st, BitSet in) {
-        if (!(b.parent() != null && b.parent().owner() instanceof LoopNode loop && loop.body().firstBlock() == b)) return;
+        if (!(b.parent() != null
+                && b.parent().owner() instanceof LoopNode loop
+                && loop.body().firstBlock() == b)) return;
         List<Block> all = fn.blocks();
         int last = loop.body().lastBlock().index();
         for (int k = b.index(); k <= last && st.units < limit; k++) {
@@ -506,7 +519,7 @@ final class RegAlloc {
      * the registers until it fits.
      */
     private int room(Block b, State st, VReg v, List<VReg> pinned, List<VReg> dying, List<MInstr> code, int index) {
-        for (;;) {
+        for (; ; ) {
             int f = st.findIgnoring(v, dying);
             if (f >= 0) return f;
             int dyingUnits = 0;
@@ -526,9 +539,11 @@ final class RegAlloc {
     }
 
     private CompileException budget(Block b, String what) {
-        if (!maySpill) return new CompileException("register pressure in code that cannot spill, at " + what + " in block b" + b.index());
-        return new CompileException("register budget too small: " + what + " in block b" + b.index() + " needs more than the " + limit
-                + " registers allowed (r0.x to r" + (limit / 4 - 1) + ".w) at once");
+        if (!maySpill)
+            return new CompileException(
+                    "register pressure in code that cannot spill, at " + what + " in block b" + b.index());
+        return new CompileException("register budget too small: " + what + " in block b" + b.index()
+                + " needs more than the " + limit + " registers allowed (r0.x to r" + (limit / 4 - 1) + ".w) at once");
     }
 
     /** The budget cannot hold one instruction's sources and result at once: says how many it needs. */
@@ -539,16 +554,19 @@ final class RegAlloc {
         for (VReg s : regs) need += s.units;
         String what = MachineFunction.virtual(m);
         if (!maySpill) return budget(b, what);
-        return new CompileException("register budget too small: " + what + " in block b" + b.index() + " reads and writes " + need
-                + " registers at once, more than the " + limit + " allowed (r0.x to r" + (limit / 4 - 1) + ".w): it needs --max-regs "
-                + (need + 3) / 4 + " or more");
+        return new CompileException(
+                "register budget too small: " + what + " in block b" + b.index() + " reads and writes " + need
+                        + " registers at once, more than the " + limit + " allowed (r0.x to r" + (limit / 4 - 1)
+                        + ".w): it needs --max-regs "
+                        + (need + 3) / 4 + " or more");
     }
 
     // ---- spill code ----------------------------------------------------------------------------
 
     /** Whether v's definition is a mov of an immediate or a constant: made again rather than stored. */
     private static boolean rematerializable(MirInstr d, VReg v) {
-        if (d == null || d.kind != MirInstr.Kind.OP || d.proto.op() != MOp.MOV || v.units != 1 || d.proto.rpt() != 0) return false;
+        if (d == null || d.kind != MirInstr.Kind.OP || d.proto.op() != MOp.MOV || v.units != 1 || d.proto.rpt() != 0)
+            return false;
         for (VReg s : d.srcs) if (s != null) return false;
         Operand.Kind k = d.proto.src(0).kind();
         return k == Operand.Kind.IMM || k == Operand.Kind.CONST;
@@ -569,9 +587,11 @@ final class RegAlloc {
     private void evict(State st, VReg v) {
         if (!remat[v.id] && !stored[v.id]) {
             DefSite ds = defSite[v.id];
-            if (ds == null) throw new IllegalStateException("internal error: " + v + " leaves the registers before its definition");
+            if (ds == null)
+                throw new IllegalStateException("internal error: " + v + " leaves the registers before its definition");
             giveSlot(v);
-            inserts.computeIfAbsent(ds.block(), x -> new ArrayList<>()).add(new Insert(ds.position(), stores(slot[v.id], ds.reg(), v.units)));
+            inserts.computeIfAbsent(ds.block(), x -> new ArrayList<>())
+                    .add(new Insert(ds.position(), stores(slot[v.id], ds.reg(), v.units)));
             stored[v.id] = true;
             spills++;
             spillCost += weight(ds.block());
@@ -586,7 +606,8 @@ final class RegAlloc {
             code.add(defInstr[v.id].proto.withDst(Operand.reg(at)));
             return;
         }
-        if (!stored[v.id]) throw new IllegalStateException("internal error: " + v + " is reloaded but was never stored");
+        if (!stored[v.id])
+            throw new IllegalStateException("internal error: " + v + " is reloaded but was never stored");
         code.addAll(loads(slot[v.id], at, v.units));
         spillCost += weight(b);
     }
@@ -596,7 +617,8 @@ final class RegAlloc {
         List<MInstr> out = new ArrayList<>();
         for (int u = 0; u < units; u += 4) {
             int n = Math.min(4, units - u);
-            out.add(MInstr.memory(MOp.STP, MType.U32, n, Operand.NONE, Operand.NONE, Operand.reg(reg + u), 0, offset + 4 * u));
+            out.add(MInstr.memory(
+                    MOp.STP, MType.U32, n, Operand.NONE, Operand.NONE, Operand.reg(reg + u), 0, offset + 4 * u));
         }
         return out;
     }
@@ -605,7 +627,8 @@ final class RegAlloc {
         List<MInstr> out = new ArrayList<>();
         for (int u = 0; u < units; u += 4) {
             int n = Math.min(4, units - u);
-            out.add(MInstr.memory(MOp.LDP, MType.U32, n, Operand.reg(reg + u), Operand.NONE, Operand.NONE, 0, offset + 4 * u));
+            out.add(MInstr.memory(
+                    MOp.LDP, MType.U32, n, Operand.reg(reg + u), Operand.NONE, Operand.NONE, 0, offset + 4 * u));
         }
         return out;
     }
@@ -613,11 +636,13 @@ final class RegAlloc {
     /** Puts the spill stores after their definitions. */
     private void applyInserts() {
         inserts.forEach((b, list) -> {
-            list.sort((x, y) -> Integer.compare(x.position(), y.position())); // stable: stores of one place keep their order
+            list.sort((x, y) ->
+                    Integer.compare(x.position(), y.position())); // stable: stores of one place keep their order
             List<MInstr> code = out.get(b), merged = new ArrayList<>(code.size() + list.size());
             int next = 0;
             for (int i = 0; i <= code.size(); i++) {
-                while (next < list.size() && list.get(next).position() == i) merged.addAll(list.get(next++).code());
+                while (next < list.size() && list.get(next).position() == i)
+                    merged.addAll(list.get(next++).code());
                 if (i < code.size()) merged.add(code.get(i));
             }
             out.put(b, merged);
@@ -716,7 +741,7 @@ final class RegAlloc {
                 if (start != null && start % m.def.align == 0 && distinct(m.srcs)) return start;
                 return null;
             }
-            default -> { }
+            default -> {}
         }
         return null;
     }
@@ -782,10 +807,27 @@ final class RegAlloc {
                     VReg v = m.srcs[s];
                     if (v == null) continue;
                     Operand o = srcs.get(s);
-                    srcs.set(s, new Operand(Operand.Kind.REG, st.where.get(v) + m.srcUnits[s], o.neg(), o.abs(), o.rep()));
+                    srcs.set(
+                            s,
+                            new Operand(Operand.Kind.REG, st.where.get(v) + m.srcUnits[s], o.neg(), o.abs(), o.rep()));
                 }
-                code.add(new MInstr(p.op(), p.type(), p.srcType(), p.cond(), p.rpt(), p.ss(), p.sy(), p.nop(), p.sat(), p.invert(), dst,
-                        srcs, p.index(), p.offset(), p.count(), p.dim()));
+                code.add(new MInstr(
+                        p.op(),
+                        p.type(),
+                        p.srcType(),
+                        p.cond(),
+                        p.rpt(),
+                        p.ss(),
+                        p.sy(),
+                        p.nop(),
+                        p.sat(),
+                        p.invert(),
+                        dst,
+                        srcs,
+                        p.index(),
+                        p.offset(),
+                        p.count(),
+                        p.dim()));
             }
             default -> throw new IllegalStateException("internal error: unexpected " + m);
         }
@@ -828,18 +870,21 @@ final class RegAlloc {
         for (var e : to.entrySet()) {
             VReg v = e.getKey();
             VReg src = phiSrc.getOrDefault(v, v);
-            if (src == null) throw new IllegalStateException("internal error: phi " + v + " has no source for " + p.label());
+            if (src == null)
+                throw new IllegalStateException("internal error: phi " + v + " has no source for " + p.label());
             Integer at = from.get(src);
             if (at == null) {
                 if (!inMemory(src)) {
-                    throw new IllegalStateException("internal error: " + src + " (for " + v + ") is nowhere at the end of " + p.label());
+                    throw new IllegalStateException(
+                            "internal error: " + src + " (for " + v + ") is nowhere at the end of " + p.label());
                 }
                 reloads.add(new VReg[] {src, v});
                 continue;
             }
             for (int u = 0; u < v.units; u++) moves.add(new int[] {at + u, e.getValue() + u});
         }
-        // on the edge only what s expects is live (values staying in place too): any other register may serve as a scratch
+        // on the edge only what s expects is live (values staying in place too): any other register may serve as a
+        // scratch
         BitSet live = new BitSet(limit);
         to.forEach((v, at) -> live.set(at, at + v.units));
         BitSet moved = new BitSet(limit);
@@ -854,8 +899,8 @@ final class RegAlloc {
         }
         if (copies.isEmpty()) return;
         if (p.successors().size() != 1) {
-            throw new IllegalStateException("internal error: copies needed on an edge out of " + p.label() + ", which has "
-                    + p.successors().size() + " successors");
+            throw new IllegalStateException("internal error: copies needed on an edge out of " + p.label()
+                    + ", which has " + p.successors().size() + " successors");
         }
         out.get(p).addAll(copies);
     }

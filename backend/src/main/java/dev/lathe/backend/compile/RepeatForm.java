@@ -92,8 +92,16 @@ final class RepeatForm {
 
     /** Whether two instructions differ at most in their registers, operands and flags: one instruction, repeated. */
     static boolean sameShape(MInstr a, MInstr b) {
-        return a.op() == b.op() && a.type() == b.type() && a.srcType() == b.srcType() && a.cond() == b.cond() && a.sat() == b.sat()
-                && a.invert() == b.invert() && a.index() == b.index() && a.offset() == b.offset() && a.count() == b.count() && a.dim() == b.dim();
+        return a.op() == b.op()
+                && a.type() == b.type()
+                && a.srcType() == b.srcType()
+                && a.cond() == b.cond()
+                && a.sat() == b.sat()
+                && a.invert() == b.invert()
+                && a.index() == b.index()
+                && a.offset() == b.offset()
+                && a.count() == b.count()
+                && a.dim() == b.dim();
     }
 
     /**
@@ -115,14 +123,17 @@ final class RepeatForm {
         final MInstr head;
         /** Per source: 0 undecided, 1 the same in every instruction, 2 advancing ((r)). */
         final int[] mode;
+
         final BitSet written = new BitSet();
         int length = 1;
         /** The last instruction's (nopN) (code legalized already), and whether it ends the run. */
         int nop;
+
         boolean ended;
 
         /** Legalization's state before the run, with what the first instruction waits there. */
         final Legalize.Timing timing;
+
         final int headDelay;
         final boolean headSyncs;
 
@@ -139,8 +150,13 @@ final class RepeatForm {
         boolean extend(MInstr next) {
             int k = length;
             if (ended) return false;
-            if (!sameShape(head, next) || next.rpt() != 0 || next.nop() != 0 && timing != null || next.ss() || next.sy()) return false;
-            if (next.dst().kind() != Operand.Kind.REG || next.dst().index() != head.dst().index() + k * Access.dstUnits(head)) return false;
+            if (!sameShape(head, next)
+                    || next.rpt() != 0
+                    || next.nop() != 0 && timing != null
+                    || next.ss()
+                    || next.sy()) return false;
+            if (next.dst().kind() != Operand.Kind.REG
+                    || next.dst().index() != head.dst().index() + k * Access.dstUnits(head)) return false;
             int[] chosen = mode.clone();
             for (int s = 0; s < chosen.length; s++) {
                 Operand a = head.src(s), b = next.src(s);
@@ -161,7 +177,8 @@ final class RepeatForm {
             if (Encoding.validate(candidate) != null) return false;
             // a later instruction of the run that would wait (for the ALU delay, or a sync the first
             // does not need) would make every repetition wait: the run issued one by one is sooner
-            if (timing != null && (timing.delay(candidate) > headDelay || !headSyncs && timing.syncs(candidate))) return false;
+            if (timing != null && (timing.delay(candidate) > headDelay || !headSyncs && timing.syncs(candidate)))
+                return false;
             System.arraycopy(chosen, 0, mode, 0, mode.length);
             for (int r : Access.writes(next)) written.set(r);
             length++;

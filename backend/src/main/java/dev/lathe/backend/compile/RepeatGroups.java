@@ -35,7 +35,9 @@ final class RepeatGroups {
                     continue;
                 }
                 int end = n + 1;
-                while (end < code.size() && code.get(end).group == m.group && code.get(end).lane > code.get(end - 1).lane
+                while (end < code.size()
+                        && code.get(end).group == m.group
+                        && code.get(end).lane > code.get(end - 1).lane
                         && end - n < RepeatForm.MAX) {
                     end++;
                 }

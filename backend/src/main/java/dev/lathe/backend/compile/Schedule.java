@@ -47,7 +47,8 @@ public final class Schedule {
             BitSet in = live.liveIn.get(b), out = live.liveOut.get(b);
             if (in == null) continue;
             boolean entry = b == mf.fn.entryBlock();
-            List<MirInstr> s = new BlockSchedule(code, in, out, live, m -> entry && Preload.candidate(m, mf), limit).run();
+            List<MirInstr> s =
+                    new BlockSchedule(code, in, out, live, m -> entry && Preload.candidate(m, mf), limit).run();
             if (s != code) e.setValue(s);
         }
     }
@@ -58,6 +59,7 @@ public final class Schedule {
         final MirInstr m;
         /** Costs no slot and no latency: a copy, collect or split, or a preload at the entry. */
         final boolean pseudo;
+
         final int slots;
         final List<Node> succs = new ArrayList<>();
         final List<Node> preds = new ArrayList<>();
@@ -69,6 +71,7 @@ public final class Schedule {
         Node a0Writer;
         /** For a mova: the slot from which c<a0.x + n> may read what it wrote. */
         int a0Ready;
+
         int unscheduledPreds;
         int priority;
         /** When the result is ready for an ALU reader, and for an SFU/texture/memory reader. */
@@ -121,7 +124,13 @@ public final class Schedule {
         /** The registers the schedule tries to stay within. */
         private final int limit;
 
-        BlockSchedule(List<MirInstr> code, BitSet liveIn, BitSet liveOut, Liveness liveness, Predicate<MirInstr> preload, int limit) {
+        BlockSchedule(
+                List<MirInstr> code,
+                BitSet liveIn,
+                BitSet liveOut,
+                Liveness liveness,
+                Predicate<MirInstr> preload,
+                int limit) {
             this.preload = preload;
             this.limit = limit;
             this.code = code;
@@ -144,7 +153,9 @@ public final class Schedule {
         private void build() {
             Map<VReg, Node> defs = new HashMap<>();
             Node lastP0 = null, lastP0Writer = null, lastEffect = null, lastA0Writer = null;
-            List<Node> p0ReadersSinceWrite = new ArrayList<>(), loadsSinceEffect = new ArrayList<>(), a0ReadersSinceWrite = new ArrayList<>();
+            List<Node> p0ReadersSinceWrite = new ArrayList<>(),
+                    loadsSinceEffect = new ArrayList<>(),
+                    a0ReadersSinceWrite = new ArrayList<>();
             for (int i = head; i < code.size(); i++) {
                 MirInstr m = code.get(i);
                 Node n = new Node(i, m, preload.test(m));
@@ -198,8 +209,13 @@ public final class Schedule {
                 Node n = nodes.get(k);
                 int p = n.slots;
                 for (Node s : n.succs) {
-                    int lat = n.pseudo ? 0 : s.dataPreds.contains(n) ? Latency.readyAfter(n.kind(), s.readsLate()) : s.p0Writer == n ? Latency.ALU_TO_ALU
-                            : s.a0Writer == n ? Latency.ADDRESS_DELAY : 1;
+                    int lat = n.pseudo
+                            ? 0
+                            : s.dataPreds.contains(n)
+                                    ? Latency.readyAfter(n.kind(), s.readsLate())
+                                    : s.p0Writer == n
+                                            ? Latency.ALU_TO_ALU
+                                            : s.a0Writer == n ? Latency.ADDRESS_DELAY : 1;
                     p = Math.max(p, lat + s.priority);
                 }
                 n.priority = p;
@@ -236,7 +252,8 @@ public final class Schedule {
                     boolean over = delta > 0 && live + delta > limit;
                     int start = Math.max(time, earliest(n));
                     // over the budget: only registers freed count; otherwise the soonest, then the longest path
-                    long key = over ? (1L << 60) + ((long) (delta + 1024) << 40) + ((long) start << 20) + (1 << 19) - n.priority
+                    long key = over
+                            ? (1L << 60) + ((long) (delta + 1024) << 40) + ((long) start << 20) + (1 << 19) - n.priority
                             : ((long) start << 20) + (1 << 19) - n.priority;
                     if (key < bestKey) {
                         bestKey = key;
@@ -275,21 +292,27 @@ public final class Schedule {
          * lane of {@code best}'s own group, when it can issue as soon as {@code best}, its path to the
          * block's end is as long, and it does not pass the register limit.
          */
-        private Node keepGroup(Node best, Node last, List<Node> ready, int time, int live, Map<VReg, Integer> usesLeft) {
+        private Node keepGroup(
+                Node best, Node last, List<Node> ready, int time, int live, Map<VReg, Integer> usesLeft) {
             Node pick = last != null && last.m.group != 0 ? lowestLane(ready, last.m.group, last.m.lane) : null;
             if (pick == null && best.m.group != 0) pick = lowestLane(ready, best.m.group, -1);
             if (pick == null || pick == best) return best;
             int delta = pressureDelta(pick, usesLeft);
             boolean over = delta > 0 && live + delta > limit;
             // costs nothing: issues as soon, and no shorter a path to the block's end hangs on best
-            return !over && Math.max(time, earliest(pick)) <= Math.max(time, earliest(best)) && pick.priority >= best.priority ? pick : best;
+            return !over
+                            && Math.max(time, earliest(pick)) <= Math.max(time, earliest(best))
+                            && pick.priority >= best.priority
+                    ? pick
+                    : best;
         }
 
         /** The ready member of {@code group} with the lowest lane above {@code after}, or null. */
         private static Node lowestLane(List<Node> ready, int group, int after) {
             Node pick = null;
             for (Node n : ready) {
-                if (!n.pseudo && n.m.group == group && n.m.lane > after && (pick == null || n.m.lane < pick.m.lane)) pick = n;
+                if (!n.pseudo && n.m.group == group && n.m.lane > after && (pick == null || n.m.lane < pick.m.lane))
+                    pick = n;
             }
             return pick;
         }
@@ -304,7 +327,9 @@ public final class Schedule {
 
         /** Registers taken minus registers freed if {@code n} were scheduled now. */
         private int pressureDelta(Node n, Map<VReg, Integer> usesLeft) {
-            int d = n.m.def == null || usesLeft.getOrDefault(n.m.def, 0) == 0 && !liveOut.get(n.m.def.id) ? 0 : n.m.def.units;
+            int d = n.m.def == null || usesLeft.getOrDefault(n.m.def, 0) == 0 && !liveOut.get(n.m.def.id)
+                    ? 0
+                    : n.m.def.units;
             for (VReg s : distinctSources(n.m)) {
                 if (usesLeft.get(s) == 1 && !liveOut.get(s.id)) d -= s.units;
             }

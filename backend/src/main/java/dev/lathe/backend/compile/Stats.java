@@ -15,9 +15,30 @@ import java.util.List;
  * instructions are not in {@code instructions} (they run once per draw) but in {@code dwords},
  * and {@code preamble} counts them.
  */
-public record Stats(int instructions, int nops, int nonNops, int mov, int cov, int dwords, int full, int constlen, int[] cat,
-                    int stp, int ldp, long sstall, int ss, long systall, int sy, int waves, int loops, long cycles, int preamble,
-                    int maxLive, int spills, int fills, long spillCost) {
+public record Stats(
+        int instructions,
+        int nops,
+        int nonNops,
+        int mov,
+        int cov,
+        int dwords,
+        int full,
+        int constlen,
+        int[] cat,
+        int stp,
+        int ldp,
+        long sstall,
+        int ss,
+        long systall,
+        int sy,
+        int waves,
+        int loops,
+        long cycles,
+        int preamble,
+        int maxLive,
+        int spills,
+        int fills,
+        long spillCost) {
 
     /** What register allocation spilled: values given a slot, reloads (from memory or made again), and their i965 cost. */
     record Spilling(int spills, int fills, double cost) {
@@ -27,7 +48,8 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
     /** How many times the static estimate assumes a loop runs. */
     public static final int LOOP_WEIGHT = 8;
 
-    static Stats of(List<MInstr> code, List<MInstr> preamble, int constScalars, int loops, int maxLive, Spilling spilling) {
+    static Stats of(
+            List<MInstr> code, List<MInstr> preamble, int constScalars, int loops, int maxLive, Spilling spilling) {
         int[] depth = loopDepths(code);
         long weighted = 0;
         int instructions = 0, nops = 0, mov = 0, cov = 0, stp = 0, ldp = 0, ss = 0, sy = 0, maxReg = -1;
@@ -59,7 +81,7 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
             switch (i.op().latency()) {
                 case SFU -> ssDone = Math.max(ssDone, time + i.rpt() + Latency.SFU_CYCLES); // the last repetition's
                 case LOAD -> syDone = Math.max(syDone, time + i.rpt() + Latency.LOAD_CYCLES);
-                case ALU -> { }
+                case ALU -> {}
             }
             time += slots + i.nop();
             weighted += (time - before) * weight(depth[pc]);
@@ -68,8 +90,29 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
         }
         int full = maxReg < 0 ? 0 : maxReg / 4 + 1;
         int waves = full == 0 ? 16 : Math.min(16, 96 / full * 2);
-        return new Stats(instructions, nops, instructions - nops, mov, cov, 2 * (code.size() + preamble.size()), full, (constScalars + 3) / 4,
-                cat, stp, ldp, sstall, ss, systall, sy, waves, loops, weighted, preamble.size(), maxLive, spilling.spills(), spilling.fills(),
+        return new Stats(
+                instructions,
+                nops,
+                instructions - nops,
+                mov,
+                cov,
+                2 * (code.size() + preamble.size()),
+                full,
+                (constScalars + 3) / 4,
+                cat,
+                stp,
+                ldp,
+                sstall,
+                ss,
+                systall,
+                sy,
+                waves,
+                loops,
+                weighted,
+                preamble.size(),
+                maxLive,
+                spilling.spills(),
+                spilling.fills(),
                 Math.round(spilling.cost()));
     }
 
@@ -102,14 +145,49 @@ public record Stats(int instructions, int nops, int nonNops, int mov, int cov, i
     /** The shader-db line: {@code NAME: 123 inst, 4 nops, …}. */
     public String line(String name) {
         StringBuilder sb = new StringBuilder(name).append(": ");
-        sb.append(instructions).append(" inst, ").append(nops).append(" nops, ").append(nonNops).append(" non-nops, ")
-                .append(mov).append(" mov, ").append(cov).append(" cov, ").append(dwords).append(" dwords, ")
-                .append(full).append(" full, ").append(constlen).append(" constlen, ");
+        sb.append(instructions)
+                .append(" inst, ")
+                .append(nops)
+                .append(" nops, ")
+                .append(nonNops)
+                .append(" non-nops, ")
+                .append(mov)
+                .append(" mov, ")
+                .append(cov)
+                .append(" cov, ")
+                .append(dwords)
+                .append(" dwords, ")
+                .append(full)
+                .append(" full, ")
+                .append(constlen)
+                .append(" constlen, ");
         for (int c = 0; c < 8; c++) sb.append(cat[c]).append(" cat").append(c).append(", ");
-        sb.append(stp).append(" stp, ").append(ldp).append(" ldp, ").append(sstall).append(" sstall, ").append(ss).append(" (ss), ")
-                .append(systall).append(" systall, ").append(sy).append(" (sy), ").append(waves).append(" waves, ")
-                .append(loops).append(" loops, ").append(cycles).append(" cycles, ").append(preamble).append(" preamble, ")
-                .append(spills).append(" spills, ").append(fills).append(" fills, ").append(spillCost).append(" spill-cost");
+        sb.append(stp)
+                .append(" stp, ")
+                .append(ldp)
+                .append(" ldp, ")
+                .append(sstall)
+                .append(" sstall, ")
+                .append(ss)
+                .append(" (ss), ")
+                .append(systall)
+                .append(" systall, ")
+                .append(sy)
+                .append(" (sy), ")
+                .append(waves)
+                .append(" waves, ")
+                .append(loops)
+                .append(" loops, ")
+                .append(cycles)
+                .append(" cycles, ")
+                .append(preamble)
+                .append(" preamble, ")
+                .append(spills)
+                .append(" spills, ")
+                .append(fills)
+                .append(" fills, ")
+                .append(spillCost)
+                .append(" spill-cost");
         return sb.toString();
     }
 }

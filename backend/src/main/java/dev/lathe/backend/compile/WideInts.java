@@ -28,8 +28,9 @@ import java.util.Set;
  * </ul>
  */
 final class WideInts {
-    private static final Set<Op> OPS = EnumSet.of(Op.IADD, Op.ISUB, Op.IAND, Op.IOR, Op.IXOR, Op.INOT, Op.INEG,
-            Op.IMUL, Op.ISHL, Op.USHR, Op.ISHR, Op.IEQ, Op.INE, Op.ULT, Op.UGE, Op.ILT, Op.IGE, Op.IMIN, Op.IMAX, Op.UMIN, Op.UMAX);
+    private static final Set<Op> OPS = EnumSet.of(
+            Op.IADD, Op.ISUB, Op.IAND, Op.IOR, Op.IXOR, Op.INOT, Op.INEG, Op.IMUL, Op.ISHL, Op.USHR, Op.ISHR, Op.IEQ,
+            Op.INE, Op.ULT, Op.UGE, Op.ILT, Op.IGE, Op.IMIN, Op.IMAX, Op.UMIN, Op.UMAX);
 
     private static final MType U = MType.U32;
 
@@ -81,7 +82,14 @@ final class WideInts {
 
     private VReg cmp(MOp m, Cond cond, VReg x, VReg y) {
         VReg r = isel.newReg(32);
-        isel.emitAlu(m, m == MOp.CMPS_S ? MType.S32 : U, cond, false, r, new Operand[] {Operand.reg(0), Operand.reg(0)}, List.of(x, y));
+        isel.emitAlu(
+                m,
+                m == MOp.CMPS_S ? MType.S32 : U,
+                cond,
+                false,
+                r,
+                new Operand[] {Operand.reg(0), Operand.reg(0)},
+                List.of(x, y));
         return r;
     }
 
@@ -92,7 +100,14 @@ final class WideInts {
     }
 
     private VReg sel(MType t, VReg cond, VReg x, VReg y, VReg into) {
-        isel.emitAlu(MOp.SEL_B, t, null, false, into, new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)}, List.of(x, cond, y));
+        isel.emitAlu(
+                MOp.SEL_B,
+                t,
+                null,
+                false,
+                into,
+                new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                List.of(x, cond, y));
         return into;
     }
 
@@ -154,8 +169,13 @@ final class WideInts {
                     isel.binImm(MOp.XOR_B, U, lt, 1, dst);
                 }
             }
-            case UMIN, UMAX, IMIN, IMAX -> minMax(op == Op.IMIN || op == Op.IMAX, op == Op.UMIN || op == Op.IMIN, isel.comp(a.src(0), c),
-                    isel.comp(a.src(1), c), dst);
+            case UMIN, UMAX, IMIN, IMAX ->
+                minMax(
+                        op == Op.IMIN || op == Op.IMAX,
+                        op == Op.UMIN || op == Op.IMIN,
+                        isel.comp(a.src(0), c),
+                        isel.comp(a.src(1), c),
+                        dst);
             default -> throw new IllegalStateException("internal error: " + op + " is not a 64-bit lowering");
         }
     }

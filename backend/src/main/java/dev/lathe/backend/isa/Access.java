@@ -39,29 +39,33 @@ public final class Access {
                 }
             }
             case 5 -> {
-                if (i.src(0).kind() == Kind.REG) for (int c = 0; c < i.dim(); c++) out.add(i.src(0).index() + c);
+                if (i.src(0).kind() == Kind.REG)
+                    for (int c = 0; c < i.dim(); c++) out.add(i.src(0).index() + c);
                 if (i.src(1).kind() == Kind.REG) out.add(i.src(1).index());
                 if (i.src(2).kind() == Kind.REG) out.add(i.src(2).index());
             }
             case 6 -> {
                 if (op.isImage()) {
                     for (int c = 0; c < i.dim(); c++) out.add(i.src(0).index() + c);
-                    if (op == MOp.STIB) for (int u = 0; u < 4; u++) out.add(i.src(1).index() + u);
+                    if (op == MOp.STIB)
+                        for (int u = 0; u < 4; u++) out.add(i.src(1).index() + u);
                     break;
                 }
-                if (op.isImageAtomic()) for (int c = 1; c < i.dim(); c++) out.add(i.src(0).index() + c);
+                if (op.isImageAtomic())
+                    for (int c = 1; c < i.dim(); c++) out.add(i.src(0).index() + c);
                 if (i.src(0).kind() == Kind.REG) {
                     out.add(i.src(0).index());
                     if (op == MOp.LDGA || op == MOp.STGA) out.add(i.src(0).index() + 1); // a 64-bit address
                 }
                 if (op.isAtomic()) {
-                    for (int s = 1; s < 3; s++) if (i.src(s).kind() == Kind.REG) out.add(i.src(s).index());
+                    for (int s = 1; s < 3; s++)
+                        if (i.src(s).kind() == Kind.REG) out.add(i.src(s).index());
                 } else if (op.isStore()) {
                     int n = i.count() * i.type().regs();
                     for (int u = 0; u < n; u++) out.add(i.src(1).index() + u);
                 }
             }
-            default -> { }
+            default -> {}
         }
         return out.toArray();
     }

@@ -68,15 +68,17 @@ public final class Asm {
                 switch (op) {
                     case JUMP -> sb.append(' ').append(target(i.offset()));
                     case END -> {
-                        for (int k = 0; k < i.srcs().size(); k++) sb.append(k == 0 ? " " : ", ").append(reg(i, k, names));
+                        for (int k = 0; k < i.srcs().size(); k++)
+                            sb.append(k == 0 ? " " : ", ").append(reg(i, k, names));
                     }
                     case BR -> sb.append(i.invert() ? " !p0.x, " : " p0.x, ").append(target(i.offset()));
                     case KILL -> sb.append(i.invert() ? " !p0.x" : " p0.x");
-                    default -> { }
+                    default -> {}
                 }
             }
             case 1 -> {
-                if (op != MOp.MOVA) sb.append('.').append(i.srcType().suffix()).append(i.type().suffix());
+                if (op != MOp.MOVA)
+                    sb.append('.').append(i.srcType().suffix()).append(i.type().suffix());
                 sb.append(' ').append(reg(i, -1, names)).append(", ").append(reg(i, 0, names));
             }
             case 2, 3, 4 -> {
@@ -84,24 +86,37 @@ public final class Asm {
                 if (i.cond() != null) sb.append('.').append(i.cond().text());
                 sb.append(' ').append(reg(i, -1, names));
                 if (op == MOp.BARY_F) {
-                    sb.append(", in").append(i.src(0).value()).append('[').append(i.src(1).value()).append(']');
+                    sb.append(", in")
+                            .append(i.src(0).value())
+                            .append('[')
+                            .append(i.src(1).value())
+                            .append(']');
                 } else {
                     for (int k = 0; k < i.srcs().size(); k++) sb.append(", ").append(reg(i, k, names));
                 }
             }
             case 5 -> {
-                sb.append('.').append(i.type().suffix()).append('.').append(i.dim()).append("d.");
+                sb.append('.')
+                        .append(i.type().suffix())
+                        .append('.')
+                        .append(i.dim())
+                        .append("d.");
                 for (int c = 0; c < 4; c++) if ((i.count() & (1 << c)) != 0) sb.append("xyzw".charAt(c));
                 sb.append(' ').append(reg(i, -1, names));
                 if (i.src(0).kind() == Kind.REG) sb.append(", ").append(reg(i, 0, names));
                 if (i.src(1).kind() == Kind.REG) sb.append(", ").append(reg(i, 1, names));
                 if (i.bindless()) sb.append(", b[").append(reg(i, 2, names)).append(']');
                 else sb.append(", t").append(i.index());
-                if (!i.bindless() && i.src(2).kind() == Kind.REG) sb.append('[').append(reg(i, 2, names)).append(']');
+                if (!i.bindless() && i.src(2).kind() == Kind.REG)
+                    sb.append('[').append(reg(i, 2, names)).append(']');
             }
             case 6 -> {
                 if (op.isImage()) {
-                    sb.append('.').append(i.type().suffix()).append('.').append(i.dim()).append("d ");
+                    sb.append('.')
+                            .append(i.type().suffix())
+                            .append('.')
+                            .append(i.dim())
+                            .append("d ");
                     String at = "i" + i.index() + "[" + reg(i, 0, names) + "]";
                     if (op == MOp.STIB) sb.append(at).append(", ").append(reg(i, 1, names));
                     else sb.append(reg(i, -1, names)).append(", ").append(at);
@@ -110,17 +125,25 @@ public final class Asm {
                 if (op.isAtomic()) {
                     sb.append('.').append(i.type().suffix());
                     if (op.isImageAtomic()) sb.append('.').append(i.dim()).append('d');
-                    sb.append(' ').append(reg(i, -1, names)).append(", ").append(memory(i, names))
-                            .append(", ").append(reg(i, 1, names));
+                    sb.append(' ')
+                            .append(reg(i, -1, names))
+                            .append(", ")
+                            .append(memory(i, names))
+                            .append(", ")
+                            .append(reg(i, 1, names));
                     if (i.src(2).kind() == Kind.REG) sb.append(", ").append(reg(i, 2, names));
                     return sb.toString();
                 }
-                sb.append('.').append(i.type().suffix()).append('.').append(i.count()).append(' ');
+                sb.append('.')
+                        .append(i.type().suffix())
+                        .append('.')
+                        .append(i.count())
+                        .append(' ');
                 String mem = memory(i, names);
                 if (op.isStore()) sb.append(mem).append(", ").append(reg(i, 1, names));
                 else sb.append(reg(i, -1, names)).append(", ").append(mem);
             }
-            default -> { }
+            default -> {}
         }
         return sb.toString();
     }
@@ -141,20 +164,23 @@ public final class Asm {
     }
 
     private static String memory(MInstr i, RegisterNames names) {
-        String space = i.op().isAtomic() ? (i.op().isImageAtomic() ? "i" + i.index() : i.op().isSharedAtomic() ? "w" : "b" + i.index()) : switch (i.op()) {
-            case LDG, STG -> "b" + i.index();
-            case LDGA, STGA -> "a";
-            case LDL, STL -> "l";
-            case LDLW, STLW -> "w";
-            case LDP, STP -> "p";
-            case LDC, STC -> "c";
-            case LDLV -> "in" + i.index();
-            default -> "out" + i.index();
-        };
+        String space = i.op().isAtomic()
+                ? (i.op().isImageAtomic() ? "i" + i.index() : i.op().isSharedAtomic() ? "w" : "b" + i.index())
+                : switch (i.op()) {
+                    case LDG, STG -> "b" + i.index();
+                    case LDGA, STGA -> "a";
+                    case LDL, STL -> "l";
+                    case LDLW, STLW -> "w";
+                    case LDP, STP -> "p";
+                    case LDC, STC -> "c";
+                    case LDLV -> "in" + i.index();
+                    default -> "out" + i.index();
+                };
         Operand a = i.src(0);
         String inside;
         if (a.kind() == Kind.REG) {
-            inside = reg(i, 0, names) + (i.offset() > 0 ? " + " + i.offset() : i.offset() < 0 ? " - " + (-(long) i.offset()) : "");
+            inside = reg(i, 0, names)
+                    + (i.offset() > 0 ? " + " + i.offset() : i.offset() < 0 ? " - " + (-(long) i.offset()) : "");
         } else {
             inside = Integer.toString(i.offset());
         }
@@ -194,7 +220,9 @@ public final class Asm {
             else if (word.equals("sat")) sat = true;
             else if (word.startsWith("rpt")) rpt = c.smallNumber(word.substring(3), at, "rpt");
             else if (word.startsWith("nop")) nop = c.smallNumber(word.substring(3), at, "nop");
-            else throw new SyntaxError(at + 1, "unknown prefix (" + word + "): expected (ss), (sy), (rptN), (nopN) or (sat)");
+            else
+                throw new SyntaxError(
+                        at + 1, "unknown prefix (" + word + "): expected (ss), (sy), (rptN), (nopN) or (sat)");
             c.skipSpace();
         }
         int mnemonicAt = c.pos;
@@ -215,7 +243,8 @@ public final class Asm {
                     if (!regs.isEmpty()) c.comma();
                     int at = c.pos;
                     Operand o = c.operand();
-                    if (o.kind() != Operand.Kind.REG) throw new SyntaxError(at + 1, "end reads output registers (rN.c) only");
+                    if (o.kind() != Operand.Kind.REG)
+                        throw new SyntaxError(at + 1, "end reads output registers (rN.c) only");
                     regs.add(o);
                     c.skipSpace();
                 }
@@ -250,7 +279,20 @@ public final class Asm {
                 yield MInstr.mova(src);
             }
             case "sam", "samlod", "isam", "getsize" -> parseTexture(c, base, parts, mnemonicAt);
-            case "ldg", "stg", "ldga", "stga", "ldl", "stl", "ldp", "stp", "ldc", "stc", "ldlv", "sto", "ldlw", "stlw" -> parseMemory(c, base, parts, mnemonicAt);
+            case "ldg",
+                    "stg",
+                    "ldga",
+                    "stga",
+                    "ldl",
+                    "stl",
+                    "ldp",
+                    "stp",
+                    "ldc",
+                    "stc",
+                    "ldlv",
+                    "sto",
+                    "ldlw",
+                    "stlw" -> parseMemory(c, base, parts, mnemonicAt);
             case "atomic" -> parseAtomic(c, parts, mnemonicAt);
             case "ldib", "stib" -> parseImage(c, base, parts, mnemonicAt);
             default -> parseAlu(c, base, parts, mnemonicAt);
@@ -259,8 +301,23 @@ public final class Asm {
             i = MInstr.nop(rpt + 1);
             rpt = 0;
         }
-        i = new MInstr(i.op(), i.type(), i.srcType(), i.cond(), i.op() == MOp.NOP ? i.rpt() : rpt, ss, sy, nop, sat, i.invert(),
-                i.dst(), i.srcs(), i.index(), i.offset(), i.count(), i.dim());
+        i = new MInstr(
+                i.op(),
+                i.type(),
+                i.srcType(),
+                i.cond(),
+                i.op() == MOp.NOP ? i.rpt() : rpt,
+                ss,
+                sy,
+                nop,
+                sat,
+                i.invert(),
+                i.dst(),
+                i.srcs(),
+                i.index(),
+                i.offset(),
+                i.count(),
+                i.dim());
         String problem = Encoding.validate(i);
         if (problem != null) throw new SyntaxError(mnemonicAt + 1, problem);
         return i;
@@ -268,12 +325,14 @@ public final class Asm {
 
     private static MType typeAt(String s, int at) throws SyntaxError {
         MType t = MType.ofSuffix(s);
-        if (t == null) throw new SyntaxError(at + 1, "unknown type '" + s + "' (f16 f32 f64 u8 u16 u32 u64 s8 s16 s32 s64 b1)");
+        if (t == null)
+            throw new SyntaxError(at + 1, "unknown type '" + s + "' (f16 f32 f64 u8 u16 u32 u64 s8 s16 s32 s64 b1)");
         return t;
     }
 
     private static MInstr parseMove(Cursor c, String base, String[] parts, int at) throws SyntaxError {
-        if (parts.length != 2) throw new SyntaxError(at + 1, base + " is written " + base + ".SRCDST, e.g. " + base + ".f32s32");
+        if (parts.length != 2)
+            throw new SyntaxError(at + 1, base + " is written " + base + ".SRCDST, e.g. " + base + ".f32s32");
         MType from = null, to = null;
         for (int k = 1; k < parts[1].length(); k++) {
             MType a = MType.ofSuffix(parts[1].substring(0, k)), b = MType.ofSuffix(parts[1].substring(k));
@@ -282,14 +341,30 @@ public final class Asm {
                 to = b;
             }
         }
-        if (from == null) throw new SyntaxError(at + base.length() + 2, "'" + parts[1] + "' is not two types (source, destination)");
+        if (from == null)
+            throw new SyntaxError(at + base.length() + 2, "'" + parts[1] + "' is not two types (source, destination)");
         Operand d = c.operand();
         c.comma();
         Operand s = c.operand();
         c.expectEnd();
         if (s.kind() == Kind.IMM && s.value() < 0) s = Operand.imm(s.value() & 0xffffffffL);
-        return new MInstr(base.equals("mov") ? MOp.MOV : MOp.COV, to, from, null, 0, false, false, 0, false, false, d, List.of(s),
-                0, 0, 0, 0);
+        return new MInstr(
+                base.equals("mov") ? MOp.MOV : MOp.COV,
+                to,
+                from,
+                null,
+                0,
+                false,
+                false,
+                0,
+                false,
+                false,
+                d,
+                List.of(s),
+                0,
+                0,
+                0,
+                0);
     }
 
     private static MInstr parseAlu(Cursor c, String base, String[] parts, int at) throws SyntaxError {
@@ -299,13 +374,15 @@ public final class Asm {
         if (op == null || op.category() < 2 || op.category() > 4) {
             boolean known = false;
             for (MOp o : MOp.values()) known |= o.base().equals(base) && o.category() >= 2 && o.category() <= 4;
-            throw new SyntaxError(at + 1, known ? base + " does not take type " + t.suffix() : "unknown instruction '" + base + "'");
+            throw new SyntaxError(
+                    at + 1, known ? base + " does not take type " + t.suffix() : "unknown instruction '" + base + "'");
         }
         Cond cond = null;
         boolean cmps = op == MOp.CMPS_F || op == MOp.CMPS_U || op == MOp.CMPS_S;
         if (cmps) {
             if (parts.length != 3 || Cond.ofText(parts[2]) == null) {
-                throw new SyntaxError(at + 1, "cmps needs a condition: cmps." + t.suffix() + ".lt (lt ge eq ne ltu geu equ)");
+                throw new SyntaxError(
+                        at + 1, "cmps needs a condition: cmps." + t.suffix() + ".lt (lt ge eq ne ltu geu equ)");
             }
             cond = Cond.ofText(parts[2]);
         } else if (parts.length != 2) {
@@ -330,7 +407,8 @@ public final class Asm {
 
     private static MInstr parseTexture(Cursor c, String base, String[] parts, int at) throws SyntaxError {
         if (parts.length != 4 || !parts[2].matches("[123]d") || !parts[3].matches("x?y?z?w?") || parts[3].isEmpty()) {
-            throw new SyntaxError(at + 1, base + " is written " + base + ".TYPE.Nd.MASK, e.g. " + base + ".f32.2d.xyzw");
+            throw new SyntaxError(
+                    at + 1, base + " is written " + base + ".TYPE.Nd.MASK, e.g. " + base + ".f32.2d.xyzw");
         }
         MType t = typeAt(parts[1], at + base.length() + 1);
         int mask = 0;
@@ -402,8 +480,10 @@ public final class Asm {
             default -> "out";
         };
         if (!m.space.equals(want)) {
-            throw new SyntaxError(m.at + 1, base + " addresses " + want + (want.length() > 1 || want.equals("b") ? "N" : "") + "[...], not "
-                    + m.space + "[...]");
+            throw new SyntaxError(
+                    m.at + 1,
+                    base + " addresses " + want + (want.length() > 1 || want.equals("b") ? "N" : "") + "[...], not "
+                            + m.space + "[...]");
         }
         return MInstr.memory(op, t, count, dst, m.address, data, m.index, m.offset);
     }
@@ -415,20 +495,29 @@ public final class Asm {
         }
         MType t = typeAt(parts[1], at + base.length() + 1);
         MOp op = base.equals("ldib") ? MOp.LDIB : MOp.STIB;
-        if (!op.types().allows(t)) throw new SyntaxError(at + 1, base + " moves f32, u32 or s32 texels, not " + t.suffix());
+        if (!op.types().allows(t))
+            throw new SyntaxError(at + 1, base + " moves f32, u32 or s32 texels, not " + t.suffix());
         MemOperands a = access(c, op == MOp.STIB);
         Operand dst = a.dst, data = a.data;
         Mem m = a.mem;
-        if (!m.space.equals("i")) throw new SyntaxError(m.at + 1, base + " addresses iN[...], not " + m.space + "[...]");
-        if (m.address.kind() != Kind.REG || m.offset != 0) throw new SyntaxError(m.at + 1, "images are addressed by coordinate registers, with no offset");
+        if (!m.space.equals("i"))
+            throw new SyntaxError(m.at + 1, base + " addresses iN[...], not " + m.space + "[...]");
+        if (m.address.kind() != Kind.REG || m.offset != 0)
+            throw new SyntaxError(m.at + 1, "images are addressed by coordinate registers, with no offset");
         return MInstr.image(op, t, parts[2].charAt(0) - '0', dst, m.address, data, m.index);
     }
 
     /** {@code atomic.OP.TYPE dst, b1[rA] or w[rA], data[, compare]}. */
     private static MInstr parseAtomic(Cursor c, String[] parts, int at) throws SyntaxError {
         List<String> ops = List.of("add", "min", "max", "and", "or", "xor", "xchg", "cmpxchg");
-        if (parts.length < 3 || parts.length > 4 || !ops.contains(parts[1]) || parts.length == 4 && !parts[3].matches("[123]d")) {
-            throw new SyntaxError(at + 1, "atomics are written atomic.OP.TYPE (OP: " + String.join(" ", ops) + "), e.g. atomic.add.u32; on images atomic.OP.TYPE.Nd");
+        if (parts.length < 3
+                || parts.length > 4
+                || !ops.contains(parts[1])
+                || parts.length == 4 && !parts[3].matches("[123]d")) {
+            throw new SyntaxError(
+                    at + 1,
+                    "atomics are written atomic.OP.TYPE (OP: " + String.join(" ", ops)
+                            + "), e.g. atomic.add.u32; on images atomic.OP.TYPE.Nd");
         }
         int dim = parts.length == 4 ? parts[3].charAt(0) - '0' : 0;
         MType t = typeAt(parts[2], at + parts[0].length() + parts[1].length() + 2);
@@ -438,8 +527,14 @@ public final class Asm {
         if (!m.space.equals("b") && !m.space.equals("w") && !m.space.equals("i")) {
             throw new SyntaxError(m.at + 1, "atomics address bN[...], w[...] or iN[...], not " + m.space + "[...]");
         }
-        if (m.space.equals("i") != (dim != 0)) throw new SyntaxError(at + 1, dim != 0 ? "only image atomics (iN[...]) have dimensions" : "image atomics are written atomic.OP.TYPE.Nd");
-        if (m.address.kind() != Kind.REG || m.offset != 0) throw new SyntaxError(m.at + 1, "atomics address a register, with no offset");
+        if (m.space.equals("i") != (dim != 0))
+            throw new SyntaxError(
+                    at + 1,
+                    dim != 0
+                            ? "only image atomics (iN[...]) have dimensions"
+                            : "image atomics are written atomic.OP.TYPE.Nd");
+        if (m.address.kind() != Kind.REG || m.offset != 0)
+            throw new SyntaxError(m.at + 1, "atomics address a register, with no offset");
         c.comma();
         Operand data = c.operand();
         Operand compare = Operand.NONE;
@@ -448,8 +543,12 @@ public final class Asm {
             compare = c.operand();
         }
         c.expectEnd();
-        MOp op = MOp.of(6, (m.space.equals("i") ? MOp.ATOMIC_ADD_I.code() : m.space.equals("w") ? MOp.ATOMIC_ADD_W.code() : MOp.ATOMIC_ADD_B.code())
-                + ops.indexOf(parts[1]));
+        MOp op = MOp.of(
+                6,
+                (m.space.equals("i")
+                                ? MOp.ATOMIC_ADD_I.code()
+                                : m.space.equals("w") ? MOp.ATOMIC_ADD_W.code() : MOp.ATOMIC_ADD_B.code())
+                        + ops.indexOf(parts[1]));
         if (!op.types().allows(t)) throw new SyntaxError(at + 1, "atomics work on u32 or s32, not " + t.suffix());
         return MInstr.atomic(op, t, dst, m.address, data, compare, m.index, dim);
     }
@@ -501,19 +600,25 @@ public final class Asm {
         }
 
         int smallNumber(String digits, int at, String what) throws SyntaxError {
-            if (!digits.matches("[0-3]")) throw new SyntaxError(at + 1, "(" + what + digits + "): the " + (what.equals("rpt") ? "repeat" : "nop") + " count is 0 to 3");
+            if (!digits.matches("[0-3]"))
+                throw new SyntaxError(
+                        at + 1,
+                        "(" + what + digits + "): the " + (what.equals("rpt") ? "repeat" : "nop") + " count is 0 to 3");
             return digits.charAt(0) - '0';
         }
 
         String word() {
             int start = pos;
-            while (pos < s.length() && (Character.isLetterOrDigit(s.charAt(pos)) || s.charAt(pos) == '.' || s.charAt(pos) == '_')) pos++;
+            while (pos < s.length()
+                    && (Character.isLetterOrDigit(s.charAt(pos)) || s.charAt(pos) == '.' || s.charAt(pos) == '_'))
+                pos++;
             return s.substring(start, pos);
         }
 
         void comma() throws SyntaxError {
             skipSpace();
-            if (peek() != ',') throw new SyntaxError(pos + 1, peek() == '\0' ? "missing operand: expected ','" : "expected ','");
+            if (peek() != ',')
+                throw new SyntaxError(pos + 1, peek() == '\0' ? "missing operand: expected ','" : "expected ','");
             pos++;
             skipSpace();
         }
@@ -552,11 +657,14 @@ public final class Asm {
             int start = pos;
             String w = word();
             try {
-                long v = w.startsWith("0x") || w.startsWith("0X") ? Long.parseUnsignedLong(w.substring(2), 16) : Long.parseLong(w);
+                long v = w.startsWith("0x") || w.startsWith("0X")
+                        ? Long.parseUnsignedLong(w.substring(2), 16)
+                        : Long.parseLong(w);
                 if (v < 0 || v > 0xffffffffL) throw new NumberFormatException();
                 return v;
             } catch (NumberFormatException e) {
-                throw new SyntaxError(start + 1, w.isEmpty() ? "expected a number" : "'" + w + "' is not a number that fits 32 bits");
+                throw new SyntaxError(
+                        start + 1, w.isEmpty() ? "expected a number" : "'" + w + "' is not a number that fits 32 bits");
             }
         }
 
@@ -615,7 +723,8 @@ public final class Asm {
             if (peek() != ']') throw new SyntaxError(pos + 1, "expected ']'");
             pos++;
             long lim = 1L << (Encoding.OFFSET_BITS - 1);
-            if (off < -lim || off >= lim) throw new SyntaxError(at + 1, "offset " + off + " does not fit " + Encoding.OFFSET_BITS + " bits");
+            if (off < -lim || off >= lim)
+                throw new SyntaxError(at + 1, "offset " + off + " does not fit " + Encoding.OFFSET_BITS + " bits");
             return new Mem(space, index, addr, (int) off, at);
         }
 
@@ -657,7 +766,9 @@ public final class Asm {
                 skipSpace();
                 if (peek() != '>') throw new SyntaxError(pos + 1, "expected '>' closing c<a0.x + N>");
                 pos++;
-                if (n >= Encoding.MAX_CONST) throw new SyntaxError(coreAt + 1, "c<a0.x + " + n + ">: the offset is 0 to " + (Encoding.MAX_CONST - 1));
+                if (n >= Encoding.MAX_CONST)
+                    throw new SyntaxError(
+                            coreAt + 1, "c<a0.x + " + n + ">: the offset is 0 to " + (Encoding.MAX_CONST - 1));
                 o = Operand.relConst((int) n);
             } else {
                 String w = word();
@@ -672,18 +783,28 @@ public final class Asm {
                 } else if (w.matches("[rc][0-9]+\\.[xyzw]")) {
                     int n = Integer.parseInt(w.substring(1, w.length() - 2));
                     int i = n * 4 + "xyzw".indexOf(w.charAt(w.length() - 1));
-                    if (w.charAt(0) == 'r' && i >= Operand.NUM_REGS) throw new SyntaxError(coreAt + 1, "no register " + w + " (r0.x to r47.w)");
-                    if (w.charAt(0) == 'c' && i >= Encoding.MAX_CONST) throw new SyntaxError(coreAt + 1, "no constant " + w + " (c0.x to c511.w)");
+                    if (w.charAt(0) == 'r' && i >= Operand.NUM_REGS)
+                        throw new SyntaxError(coreAt + 1, "no register " + w + " (r0.x to r47.w)");
+                    if (w.charAt(0) == 'c' && i >= Encoding.MAX_CONST)
+                        throw new SyntaxError(coreAt + 1, "no constant " + w + " (c0.x to c511.w)");
                     o = w.charAt(0) == 'r' ? Operand.reg(i) : Operand.constant(i);
                 } else {
-                    throw new SyntaxError(coreAt + 1, w.isEmpty() ? "expected an operand" : "'" + w + "' is not an operand (r0.x, c0.x, an immediate, sv.NAME, p0.x)");
+                    throw new SyntaxError(
+                            coreAt + 1,
+                            w.isEmpty()
+                                    ? "expected an operand"
+                                    : "'" + w + "' is not an operand (r0.x, c0.x, an immediate, sv.NAME, p0.x)");
                 }
             }
             if (abs) {
                 if (peek() != '|') throw new SyntaxError(pos + 1, "expected '|'");
                 pos++;
             }
-            if ((rep || neg || abs) && o.kind() != Kind.REG && o.kind() != Kind.CONST && o.kind() != Kind.RELCONST && o.kind() != Kind.IMM) {
+            if ((rep || neg || abs)
+                    && o.kind() != Kind.REG
+                    && o.kind() != Kind.CONST
+                    && o.kind() != Kind.RELCONST
+                    && o.kind() != Kind.IMM) {
                 throw new SyntaxError(at + 1, "modifiers apply to registers and constants");
             }
             return new Operand(o.kind(), o.value(), neg, abs, rep);

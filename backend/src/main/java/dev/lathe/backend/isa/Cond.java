@@ -7,7 +7,13 @@ package dev.lathe.backend.isa;
  * {@code eq}, {@code ne}, signed or unsigned by the instruction's type.
  */
 public enum Cond {
-    LT("lt"), GE("ge"), EQ("eq"), NE("ne"), LTU("ltu"), GEU("geu"), EQU("equ");
+    LT("lt"),
+    GE("ge"),
+    EQ("eq"),
+    NE("ne"),
+    LTU("ltu"),
+    GEU("geu"),
+    EQU("equ");
 
     private final String text;
 

@@ -35,7 +35,8 @@ public final class Encoding {
         if (i.rpt() < 0 || i.rpt() > 3) return "(rpt" + i.rpt() + "): the repeat count is 0 to 3";
         if (i.nop() < 0 || i.nop() > 3) return "(nop" + i.nop() + "): the nop count is 0 to 3";
         if (op.isTyped() && i.type() == null) return op.base() + " needs a type";
-        if (op.isTyped() && !op.types().allows(i.type())) return op.base() + " does not take type " + i.type().suffix();
+        if (op.isTyped() && !op.types().allows(i.type()))
+            return op.base() + " does not take type " + i.type().suffix();
         if (!op.isTyped() && i.type() != null) return op.base() + " takes no type";
         if (i.sat() && (op.category() < 2 || op.category() > 4 || i.type().kind() != MType.Kind.FLOAT)) {
             return "(sat) is for float ALU instructions";
@@ -70,21 +71,26 @@ public final class Encoding {
         if (i.op() == MOp.END) {
             // the registers the shader's outputs are in when it ends (the binary keeps them in its header)
             for (Operand o : i.srcs()) {
-                if (o.kind() != Kind.REG || o.neg() || o.abs() || o.rep()) return "end reads output registers (rN.c) only";
+                if (o.kind() != Kind.REG || o.neg() || o.abs() || o.rep())
+                    return "end reads output registers (rN.c) only";
                 String e = checkReg(o, MType.U32);
                 if (e != null) return e;
             }
         }
-        if (i.dst().kind() != Kind.NONE || i.op() != MOp.END && !i.srcs().isEmpty()) return i.op().base() + " takes no registers";
+        if (i.dst().kind() != Kind.NONE || i.op() != MOp.END && !i.srcs().isEmpty())
+            return i.op().base() + " takes no registers";
         if (i.op() != MOp.JUMP && i.op() != MOp.BR && i.offset() != 0) return i.op().base() + " has no target";
         return null;
     }
 
     private static String validateMove(MInstr i) {
         if (i.op() == MOp.MOVA) {
-            if (!i.withSync(false, false).withNop(0).equals(MInstr.mova(i.src(0)))) return "mova is mova a0.x, rN (no type, repeat or saturation)";
+            if (!i.withSync(false, false).withNop(0).equals(MInstr.mova(i.src(0))))
+                return "mova is mova a0.x, rN (no type, repeat or saturation)";
             Operand s = i.src(0);
-            return s.kind() != Kind.REG || s.neg() || s.abs() || s.rep() ? "mova reads a plain register" : checkReg(s, MType.U32);
+            return s.kind() != Kind.REG || s.neg() || s.abs() || s.rep()
+                    ? "mova reads a plain register"
+                    : checkReg(s, MType.U32);
         }
         if (i.dst().kind() == Kind.ADDR) return "only mova writes a0.x";
         if (i.srcType() == null) return "mov and cov need a source and a destination type";
@@ -98,13 +104,24 @@ public final class Encoding {
         if (s.neg() || s.abs()) return "mov and cov have no source modifiers";
         return switch (s.kind()) {
             case REG -> checkReg(s, i.srcType());
-            case CONST -> s.value() >= 0 && s.value() + i.srcType().regs() <= MAX_CONST ? null : "no constant " + s.value();
-            case IMM -> s.rep() ? "(r) is for registers" : s.value() >= 0 && s.value() <= 0xffffffffL
-                    ? i.srcType().bits() == 64 ? "a 64-bit value cannot come from an immediate" : null
-                    : "the immediate is a 32-bit pattern (0 to 0xffffffff)";
-            case SPECIAL -> s.rep() ? "(r) is for registers" : SysVal.ofCode(s.index()) == null ? "no system value " + s.value() : null;
-            case RELCONST -> s.rep() || i.op() != MOp.MOV || i.type().bits() != 32 ? "c<a0.x + n> is read by a 32-bit mov"
-                    : s.value() >= 0 && s.value() < MAX_CONST ? null : "c<a0.x + " + s.value() + ">: the offset is 0 to " + (MAX_CONST - 1);
+            case CONST ->
+                s.value() >= 0 && s.value() + i.srcType().regs() <= MAX_CONST ? null : "no constant " + s.value();
+            case IMM ->
+                s.rep()
+                        ? "(r) is for registers"
+                        : s.value() >= 0 && s.value() <= 0xffffffffL
+                                ? i.srcType().bits() == 64 ? "a 64-bit value cannot come from an immediate" : null
+                                : "the immediate is a 32-bit pattern (0 to 0xffffffff)";
+            case SPECIAL ->
+                s.rep()
+                        ? "(r) is for registers"
+                        : SysVal.ofCode(s.index()) == null ? "no system value " + s.value() : null;
+            case RELCONST ->
+                s.rep() || i.op() != MOp.MOV || i.type().bits() != 32
+                        ? "c<a0.x + n> is read by a 32-bit mov"
+                        : s.value() >= 0 && s.value() < MAX_CONST
+                                ? null
+                                : "c<a0.x + " + s.value() + ">: the offset is 0 to " + (MAX_CONST - 1);
             default -> "a " + i.op().base() + " source is a register, constant, immediate or system value";
         };
     }
@@ -114,13 +131,23 @@ public final class Encoding {
         boolean cmps = i.cond() != null;
         String d = checkDst(i, i.dst(), cmps ? MType.U32 : i.type(), cmps);
         if (d != null) return d;
-        if (i.srcs().size() != op.numSrcs()) return op.base() + " takes " + op.numSrcs() + " source" + (op.numSrcs() == 1 ? "" : "s");
+        if (i.srcs().size() != op.numSrcs())
+            return op.base() + " takes " + op.numSrcs() + " source" + (op.numSrcs() == 1 ? "" : "s");
         if (op == MOp.BARY_F) {
             Operand slot = i.src(0), comp = i.src(1);
             if (i.type() != MType.F32) return "bary reads f32 inputs";
-            if (slot.kind() != Kind.IMM || slot.value() < 0 || slot.value() >= MAX_SLOT || comp.kind() != Kind.IMM
-                    || comp.value() < 0 || comp.value() + i.rpt() > 3 || slot.neg() || slot.abs() || slot.rep() || comp.neg()
-                    || comp.abs() || comp.rep()) {
+            if (slot.kind() != Kind.IMM
+                    || slot.value() < 0
+                    || slot.value() >= MAX_SLOT
+                    || comp.kind() != Kind.IMM
+                    || comp.value() < 0
+                    || comp.value() + i.rpt() > 3
+                    || slot.neg()
+                    || slot.abs()
+                    || slot.rep()
+                    || comp.neg()
+                    || comp.abs()
+                    || comp.rep()) {
                 return "bary reads inN[c]: input slot 0 to 31, component 0 to 3 (with the repetitions)";
             }
             return null;
@@ -131,16 +158,27 @@ public final class Encoding {
             MType t = cond ? MType.U32 : i.type();
             String e = switch (s.kind()) {
                 case REG -> checkReg(s, t);
-                case CONST -> s.value() >= 0 && s.value() + t.regs() <= (cat3 ? MAX_CONST_CAT3 : MAX_CONST)
-                        ? null : "no constant " + s.value() + (cat3 ? " in a cat3 instruction (c0.x to c63.w)" : "");
-                case IMM -> cat3 ? "cat3 instructions take no immediates" : s.value() < IMM_MIN || s.value() > IMM_MAX
-                        ? "immediate " + s.value() + " is outside " + IMM_MIN + " to " + IMM_MAX
-                        : s.rep() ? "(r) is for registers" : null;
+                case CONST ->
+                    s.value() >= 0 && s.value() + t.regs() <= (cat3 ? MAX_CONST_CAT3 : MAX_CONST)
+                            ? null
+                            : "no constant " + s.value() + (cat3 ? " in a cat3 instruction (c0.x to c63.w)" : "");
+                case IMM ->
+                    cat3
+                            ? "cat3 instructions take no immediates"
+                            : s.value() < IMM_MIN || s.value() > IMM_MAX
+                                    ? "immediate " + s.value() + " is outside " + IMM_MIN + " to " + IMM_MAX
+                                    : s.rep() ? "(r) is for registers" : null;
                 case PRED -> cond ? null : "p0.x is read only by sel, br and kill";
-                case RELCONST -> op.category() == 4 || cond || t.regs() != 1 ? "c<a0.x + n> is read by mov, cat2 and cat3 instructions (32-bit)"
-                        : s.rep() ? "(r) is for registers" : s.value() >= 0 && s.value() < (cat3 ? MAX_CONST_CAT3 - 2 : MAX_CONST - 1) ? null
-                        : "c<a0.x + " + s.value() + ">: the offset is 0 to " + (cat3 ? MAX_CONST_CAT3 - 3 : MAX_CONST - 2) + " in "
-                        + (cat3 ? "a cat3" : "an ALU") + " source";
+                case RELCONST ->
+                    op.category() == 4 || cond || t.regs() != 1
+                            ? "c<a0.x + n> is read by mov, cat2 and cat3 instructions (32-bit)"
+                            : s.rep()
+                                    ? "(r) is for registers"
+                                    : s.value() >= 0 && s.value() < (cat3 ? MAX_CONST_CAT3 - 2 : MAX_CONST - 1)
+                                            ? null
+                                            : "c<a0.x + " + s.value() + ">: the offset is 0 to "
+                                                    + (cat3 ? MAX_CONST_CAT3 - 3 : MAX_CONST - 2) + " in "
+                                                    + (cat3 ? "a cat3" : "an ALU") + " source";
                 default -> "source " + (k + 1) + " of " + op.base() + " is missing";
             };
             if (e != null) return e;
@@ -178,7 +216,7 @@ public final class Encoding {
             case 4 -> {
                 if (consts + imms > 0) return "SFU instructions read registers only";
             }
-            default -> { }
+            default -> {}
         }
         return null;
     }
@@ -188,11 +226,13 @@ public final class Encoding {
         if (i.count() < 1 || i.count() > 15) return "the write mask picks 1 to 4 of xyzw";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "texture t" + i.index() + ": there are t0 to t31";
         if (i.offset() != 0 && i.offset() != 1) return "a texture instruction is bindless (1) or not (0)";
-        if (i.bindless() && (i.index() != 0 || i.src(2).kind() != Kind.REG)) return "a bindless texture is named by a heap index register alone";
+        if (i.bindless() && (i.index() != 0 || i.src(2).kind() != Kind.REG))
+            return "a bindless texture is named by a heap index register alone";
         String d = checkDst(i, i.dst(), MType.U32, false);
         if (d != null) return d;
         // the components the mask picks are written packed: dst, dst+1, …
-        if (i.dst().index() + Integer.bitCount(i.count()) > Operand.NUM_REGS) return "the texel's registers run past r47.w";
+        if (i.dst().index() + Integer.bitCount(i.count()) > Operand.NUM_REGS)
+            return "the texel's registers run past r47.w";
         if (i.srcs().size() != 3) return "texture instructions have a coordinate, a lod and a texture index operand";
         Operand c = i.src(0), lod = i.src(1), index = i.src(2);
         if (index.kind() != Kind.REG && index.kind() != Kind.NONE) return "the texture index comes from a register";
@@ -200,7 +240,8 @@ public final class Encoding {
             return i.op() == MOp.GETSIZE ? "getsize takes no coordinates" : "coordinates come from registers";
         }
         if (c.kind() == Kind.REG && c.index() + i.dim() > Operand.NUM_REGS) return "the coordinates run past r47.w";
-        if ((i.op() == MOp.SAMLOD) != (lod.kind() == Kind.REG)) return i.op() == MOp.SAMLOD ? "samlod needs a lod register" : "only samlod takes a lod";
+        if ((i.op() == MOp.SAMLOD) != (lod.kind() == Kind.REG))
+            return i.op() == MOp.SAMLOD ? "samlod needs a lod register" : "only samlod takes a lod";
         if (lod.kind() != Kind.REG && lod.kind() != Kind.NONE) return "the lod comes from a register";
         for (Operand o : i.srcs()) if (o.neg() || o.abs() || o.rep()) return "texture operands have no modifiers";
         return null;
@@ -212,16 +253,27 @@ public final class Encoding {
         if (op.isImage()) return validateImage(i);
         if (i.count() < 1 || i.count() > 4) return "memory instructions move 1 to 4 components";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "index " + i.index() + " is outside 0 to 31";
-        if ((op == MOp.LDL || op == MOp.STL || op == MOp.LDP || op == MOp.STP || op == MOp.LDC || op == MOp.STC || op == MOp.LDLW || op == MOp.STLW
-                || op == MOp.LDGA || op == MOp.STGA) && i.index() != 0) {
+        if ((op == MOp.LDL
+                        || op == MOp.STL
+                        || op == MOp.LDP
+                        || op == MOp.STP
+                        || op == MOp.LDC
+                        || op == MOp.STC
+                        || op == MOp.LDLW
+                        || op == MOp.STLW
+                        || op == MOp.LDGA
+                        || op == MOp.STGA)
+                && i.index() != 0) {
             return op.base() + " has no buffer or slot index";
         }
         long lim = 1L << (OFFSET_BITS - 1);
-        if (i.offset() < -lim || i.offset() >= lim) return "offset " + i.offset() + " does not fit " + OFFSET_BITS + " bits";
+        if (i.offset() < -lim || i.offset() >= lim)
+            return "offset " + i.offset() + " does not fit " + OFFSET_BITS + " bits";
         if (i.srcs().size() != 2) return "memory instructions have an address and a data operand";
         Operand addr = i.src(0), data = i.src(1);
         if (addr.kind() != Kind.REG && addr.kind() != Kind.NONE) return "the address comes from a register";
-        if ((op == MOp.LDLV || op == MOp.STO || op == MOp.STC) && addr.kind() != Kind.NONE) return op.base() + " takes no address register";
+        if ((op == MOp.LDLV || op == MOp.STO || op == MOp.STC) && addr.kind() != Kind.NONE)
+            return op.base() + " takes no address register";
         if (op == MOp.STC && (i.type().bits() != 32 || i.offset() < 0 || i.offset() + i.count() > 2048)) {
             return "stc stores 32-bit values into c0.x to c511.w";
         }
@@ -276,14 +328,17 @@ public final class Encoding {
         if (i.offset() != 0) return "atomics take no offset";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "index " + i.index() + " is outside 0 to 31";
         if (op.isSharedAtomic() && i.index() != 0) return "workgroup atomics have no buffer index";
-        if (op.isImageAtomic() != (i.dim() != 0)) return op.isImageAtomic() ? "image atomics have 1 to 3 dimensions" : "only image atomics have dimensions";
+        if (op.isImageAtomic() != (i.dim() != 0))
+            return op.isImageAtomic() ? "image atomics have 1 to 3 dimensions" : "only image atomics have dimensions";
         if (i.dim() < 0 || i.dim() > 3) return "images have 1 to 3 dimensions";
-        if (op.isImageAtomic() && i.src(0).kind() == Kind.REG && i.src(0).index() + i.dim() > Operand.NUM_REGS) return "the coordinates run past r47.w";
+        if (op.isImageAtomic() && i.src(0).kind() == Kind.REG && i.src(0).index() + i.dim() > Operand.NUM_REGS)
+            return "the coordinates run past r47.w";
         if (i.srcs().size() != 3) return "atomics have an address, a data and a compare operand";
         boolean cmp = op.atomicOp(i.type()) == AtomicOp.COMP_SWAP;
         if (i.src(0).kind() != Kind.REG) return "the address comes from a register";
         if (i.src(1).kind() != Kind.REG) return "the data comes from a register";
-        if ((i.src(2).kind() == Kind.REG) != cmp) return cmp ? "cmpxchg needs a compare register" : "only cmpxchg takes a compare value";
+        if ((i.src(2).kind() == Kind.REG) != cmp)
+            return cmp ? "cmpxchg needs a compare register" : "only cmpxchg takes a compare value";
         String e = checkDst(i, i.dst(), i.type(), false);
         if (e != null) return e;
         for (Operand o : i.srcs()) {
@@ -308,7 +363,8 @@ public final class Encoding {
 
     private static String checkReg(Operand r, MType t) {
         if (r.value() < 0 || r.value() >= Operand.NUM_REGS) return "no register " + r.value() + " (r0.x to r47.w)";
-        if (t.regs() == 2 && r.value() % 2 != 0) return "a 64-bit value is in an aligned pair: " + Operand.scalarName('r', r.index()) + " is odd";
+        if (t.regs() == 2 && r.value() % 2 != 0)
+            return "a 64-bit value is in an aligned pair: " + Operand.scalarName('r', r.index()) + " is odd";
         if (r.value() + t.regs() > Operand.NUM_REGS) return "the pair runs past r47.w";
         return null;
     }
@@ -328,34 +384,113 @@ public final class Encoding {
         MOp op = i.op();
         long w = (long) op.category() << 61;
         return switch (op.category()) {
-            case 0 -> w | (long) op.code() << 55 | (long) i.rpt() << 53 | sync(i, 52) | (long) i.nop() << 49
-                    | (i.invert() ? 1L << 48 : 0) | (i.offset() & 0xffffffffL);
-            case 1 -> op == MOp.MOVA ? w | (long) op.code() << 58 | (i.ss() ? 1L << 55 : 0) | (i.sy() ? 1L << 54 : 0) | (long) i.nop() << 52
-                    | (long) DST_A0 << 36 | moveSrc(i.src(0))
-                    : w | (long) op.code() << 58 | (long) i.rpt() << 56 | (i.ss() ? 1L << 55 : 0) | (i.sy() ? 1L << 54 : 0)
-                    | (long) i.nop() << 52 | (long) i.srcType().code() << 48 | (long) i.type().code() << 44
-                    | (long) dst(i.dst()) << 36 | moveSrc(i.src(0));
-            case 2, 4 -> w | (long) op.code() << 55 | (long) i.rpt() << 53 | sync(i, 52) | (long) i.nop() << 49
-                    | (i.sat() ? 1L << 48 : 0) | (long) (i.cond() == null ? 0 : i.cond().code()) << 45
-                    | (long) i.type().code() << 41 | (long) dst(i.dst()) << 33
-                    | (long) aluSrc(i.src(0)) << 16 | (i.srcs().size() > 1 ? aluSrc(i.src(1)) : noneSrc());
-            case 3 -> w | (long) op.code() << 55 | (long) i.rpt() << 53 | sync(i, 52) | (long) i.nop() << 49
-                    | (i.sat() ? 1L << 48 : 0) | (long) i.type().code() << 44 | (long) dst(i.dst()) << 36
-                    | (long) cat3Src(i.src(0)) << 24 | (long) cat3Src(i.src(1)) << 12 | cat3Src(i.src(2));
-            case 5 -> w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
-                    | (long) i.count() << 41 | (long) dst(i.dst()) << 33 | (long) regOrNone(i.src(0)) << 25
-                    | (long) regOrNone(i.src(1)) << 17 | (long) i.index() << 12 | (long) i.dim() << 10 | (long) regOrNone(i.src(2)) << 2 | (long) i.offset() << 1;
-            case 6 -> op.isImage()
-                    ? w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45 | 3L << 43
-                            | (long) (op == MOp.STIB ? i.src(1).index() : i.dst().index()) << 35 | (long) i.src(0).index() << 27
-                            | (long) i.index() << 22 | (long) i.dim() << 20
-                    : op.isAtomic()
-                    ? w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
-                            | (long) i.dst().index() << 35 | (long) i.src(0).index() << 27 | (long) i.index() << 22
-                            | (long) i.src(1).index() << 14 | (long) regOrNone(i.src(2)) << 6 | (long) i.dim() << 4
-                    : w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49 | (long) i.type().code() << 45
-                    | (long) (i.count() - 1) << 43 | (long) (i.op().isStore() ? i.src(1).index() : i.dst().index()) << 35
-                    | (long) regOrNone(i.src(0)) << 27 | (long) i.index() << 22 | (i.offset() & ((1L << OFFSET_BITS) - 1));
+            case 0 ->
+                w
+                        | (long) op.code() << 55
+                        | (long) i.rpt() << 53
+                        | sync(i, 52)
+                        | (long) i.nop() << 49
+                        | (i.invert() ? 1L << 48 : 0)
+                        | (i.offset() & 0xffffffffL);
+            case 1 ->
+                op == MOp.MOVA
+                        ? w
+                                | (long) op.code() << 58
+                                | (i.ss() ? 1L << 55 : 0)
+                                | (i.sy() ? 1L << 54 : 0)
+                                | (long) i.nop() << 52
+                                | (long) DST_A0 << 36
+                                | moveSrc(i.src(0))
+                        : w
+                                | (long) op.code() << 58
+                                | (long) i.rpt() << 56
+                                | (i.ss() ? 1L << 55 : 0)
+                                | (i.sy() ? 1L << 54 : 0)
+                                | (long) i.nop() << 52
+                                | (long) i.srcType().code() << 48
+                                | (long) i.type().code() << 44
+                                | (long) dst(i.dst()) << 36
+                                | moveSrc(i.src(0));
+            case 2, 4 ->
+                w
+                        | (long) op.code() << 55
+                        | (long) i.rpt() << 53
+                        | sync(i, 52)
+                        | (long) i.nop() << 49
+                        | (i.sat() ? 1L << 48 : 0)
+                        | (long) (i.cond() == null ? 0 : i.cond().code()) << 45
+                        | (long) i.type().code() << 41
+                        | (long) dst(i.dst()) << 33
+                        | (long) aluSrc(i.src(0)) << 16
+                        | (i.srcs().size() > 1 ? aluSrc(i.src(1)) : noneSrc());
+            case 3 ->
+                w
+                        | (long) op.code() << 55
+                        | (long) i.rpt() << 53
+                        | sync(i, 52)
+                        | (long) i.nop() << 49
+                        | (i.sat() ? 1L << 48 : 0)
+                        | (long) i.type().code() << 44
+                        | (long) dst(i.dst()) << 36
+                        | (long) cat3Src(i.src(0)) << 24
+                        | (long) cat3Src(i.src(1)) << 12
+                        | cat3Src(i.src(2));
+            case 5 ->
+                w
+                        | (long) op.code() << 55
+                        | sync(i, 52)
+                        | (long) i.nop() << 49
+                        | (long) i.type().code() << 45
+                        | (long) i.count() << 41
+                        | (long) dst(i.dst()) << 33
+                        | (long) regOrNone(i.src(0)) << 25
+                        | (long) regOrNone(i.src(1)) << 17
+                        | (long) i.index() << 12
+                        | (long) i.dim() << 10
+                        | (long) regOrNone(i.src(2)) << 2
+                        | (long) i.offset() << 1;
+            case 6 ->
+                op.isImage()
+                        ? w
+                                | (long) op.code() << 55
+                                | sync(i, 52)
+                                | (long) i.nop() << 49
+                                | (long) i.type().code() << 45
+                                | 3L << 43
+                                | (long)
+                                                (op == MOp.STIB
+                                                        ? i.src(1).index()
+                                                        : i.dst().index())
+                                        << 35
+                                | (long) i.src(0).index() << 27
+                                | (long) i.index() << 22
+                                | (long) i.dim() << 20
+                        : op.isAtomic()
+                                ? w
+                                        | (long) op.code() << 55
+                                        | sync(i, 52)
+                                        | (long) i.nop() << 49
+                                        | (long) i.type().code() << 45
+                                        | (long) i.dst().index() << 35
+                                        | (long) i.src(0).index() << 27
+                                        | (long) i.index() << 22
+                                        | (long) i.src(1).index() << 14
+                                        | (long) regOrNone(i.src(2)) << 6
+                                        | (long) i.dim() << 4
+                                : w
+                                        | (long) op.code() << 55
+                                        | sync(i, 52)
+                                        | (long) i.nop() << 49
+                                        | (long) i.type().code() << 45
+                                        | (long) (i.count() - 1) << 43
+                                        | (long)
+                                                        (i.op().isStore()
+                                                                ? i.src(1).index()
+                                                                : i.dst().index())
+                                                << 35
+                                        | (long) regOrNone(i.src(0)) << 27
+                                        | (long) i.index() << 22
+                                        | (i.offset() & ((1L << OFFSET_BITS) - 1));
             default -> w | (long) op.code() << 55 | sync(i, 52) | (long) i.nop() << 49;
         };
     }
@@ -389,13 +524,14 @@ public final class Encoding {
 
     private static int aluSrc(Operand s) {
         int flags = (s.neg() ? 1 << 13 : 0) | (s.abs() ? 1 << 12 : 0) | (s.rep() ? 1 << 11 : 0);
-        return flags | switch (s.kind()) {
-            case REG -> s.index();
-            case CONST -> 1 << 14 | s.index();
-            case IMM -> 2 << 14 | (int) (s.value() & 0x7ff);
-            case RELCONST -> 3 << 14 | (s.index() + 1); // "none" with a value: c<a0.x + value - 1>
-            default -> noneSrc();
-        };
+        return flags
+                | switch (s.kind()) {
+                    case REG -> s.index();
+                    case CONST -> 1 << 14 | s.index();
+                    case IMM -> 2 << 14 | (int) (s.value() & 0x7ff);
+                    case RELCONST -> 3 << 14 | (s.index() + 1); // "none" with a value: c<a0.x + value - 1>
+                    default -> noneSrc();
+                };
     }
 
     private static int noneSrc() {
@@ -404,12 +540,13 @@ public final class Encoding {
 
     private static int cat3Src(Operand s) {
         int flags = (s.neg() ? 1 << 9 : 0) | (s.rep() ? 1 << 8 : 0);
-        return flags | switch (s.kind()) {
-            case REG -> s.index();
-            case CONST -> 1 << 10 | s.index();
-            case RELCONST -> 3 << 10 | (s.index() + 2); // c<a0.x + value - 2>
-            default -> 3 << 10 | 1; // p0.x
-        };
+        return flags
+                | switch (s.kind()) {
+                    case REG -> s.index();
+                    case CONST -> 1 << 10 | s.index();
+                    case RELCONST -> 3 << 10 | (s.index() + 2); // c<a0.x + value - 2>
+                    default -> 3 << 10 | 1; // p0.x
+                };
     }
 
     // ---- decoding ------------------------------------------------------------------------------
@@ -462,8 +599,23 @@ public final class Encoding {
 
     private static MInstr decodeFlow(long w) throws DecodeException {
         MOp op = opcode(0, (int) bits(w, 60, 55));
-        return new MInstr(op, null, null, null, (int) bits(w, 54, 53), bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false,
-                bit(w, 48), Operand.NONE, List.of(), 0, (int) bits(w, 31, 0), 0, 0);
+        return new MInstr(
+                op,
+                null,
+                null,
+                null,
+                (int) bits(w, 54, 53),
+                bit(w, 52),
+                bit(w, 51),
+                (int) bits(w, 50, 49),
+                false,
+                bit(w, 48),
+                Operand.NONE,
+                List.of(),
+                0,
+                (int) bits(w, 31, 0),
+                0,
+                0);
     }
 
     private static MInstr decodeMove(long w) throws DecodeException {
@@ -471,18 +623,37 @@ public final class Encoding {
         int kind = (int) bits(w, 35, 34);
         long v = bits(w, 31, 0);
         if (op == MOp.MOVA) {
-            return MInstr.mova(Operand.reg((int) (v & 0x7fffffff)).withRep(bit(v, 31))).withSync(bit(w, 55), bit(w, 54))
+            return MInstr.mova(Operand.reg((int) (v & 0x7fffffff)).withRep(bit(v, 31)))
+                    .withSync(bit(w, 55), bit(w, 54))
                     .withNop((int) bits(w, 53, 52));
         }
         MType from = type(bits(w, 51, 48)), to = type(bits(w, 47, 44));
         Operand src = switch (kind) {
             case 0 -> Operand.reg((int) (v & 0x7fffffff)).withRep(bit(v, 31));
-            case 1 -> bit(w, 33) ? Operand.relConst((int) (v & 0x7fffffff)) : Operand.constant((int) (v & 0x7fffffff)).withRep(bit(v, 31));
+            case 1 ->
+                bit(w, 33)
+                        ? Operand.relConst((int) (v & 0x7fffffff))
+                        : Operand.constant((int) (v & 0x7fffffff)).withRep(bit(v, 31));
             case 2 -> Operand.imm(v);
             default -> new Operand(Kind.SPECIAL, v, false, false, false);
         };
-        return new MInstr(op, to, from, null, (int) bits(w, 57, 56), bit(w, 55), bit(w, 54), (int) bits(w, 53, 52), false,
-                false, dstOf(bits(w, 43, 36)), List.of(src), 0, 0, 0, 0);
+        return new MInstr(
+                op,
+                to,
+                from,
+                null,
+                (int) bits(w, 57, 56),
+                bit(w, 55),
+                bit(w, 54),
+                (int) bits(w, 53, 52),
+                false,
+                false,
+                dstOf(bits(w, 43, 36)),
+                List.of(src),
+                0,
+                0,
+                0,
+                0);
     }
 
     private static Operand aluSrcOf(long v) {
@@ -512,23 +683,54 @@ public final class Encoding {
         List<Operand> srcs = new ArrayList<>();
         srcs.add(aluSrcOf(bits(w, 31, 16)));
         if (op.numSrcs() > 1) srcs.add(aluSrcOf(bits(w, 15, 0)));
-        return new MInstr(op, t, null, cmps ? c : null, (int) bits(w, 54, 53), bit(w, 52), bit(w, 51), (int) bits(w, 50, 49),
-                bit(w, 48), false, dstOf(bits(w, 40, 33)), srcs, 0, 0, 0, 0);
+        return new MInstr(
+                op,
+                t,
+                null,
+                cmps ? c : null,
+                (int) bits(w, 54, 53),
+                bit(w, 52),
+                bit(w, 51),
+                (int) bits(w, 50, 49),
+                bit(w, 48),
+                false,
+                dstOf(bits(w, 40, 33)),
+                srcs,
+                0,
+                0,
+                0,
+                0);
     }
 
     private static Operand cat3SrcOf(long v) {
         int kind = (int) bits(v, 11, 10);
         long value = bits(v, 7, 0);
-        if (kind == 3 && value >= 2 && !bit(v, 8)) return new Operand(Kind.RELCONST, value - 2, bit(v, 9), false, false);
-        if (kind == 3) return value == 1 && !bit(v, 9) && !bit(v, 8) ? Operand.P0 : new Operand(Kind.NONE, 0, false, false, false);
+        if (kind == 3 && value >= 2 && !bit(v, 8))
+            return new Operand(Kind.RELCONST, value - 2, bit(v, 9), false, false);
+        if (kind == 3)
+            return value == 1 && !bit(v, 9) && !bit(v, 8) ? Operand.P0 : new Operand(Kind.NONE, 0, false, false, false);
         return new Operand(kind == 0 ? Kind.REG : Kind.CONST, kind <= 1 ? value : -1, bit(v, 9), false, bit(v, 8));
     }
 
     private static MInstr decodeCat3(long w) throws DecodeException {
         MOp op = opcode(3, (int) bits(w, 60, 55));
-        return new MInstr(op, type(bits(w, 47, 44)), null, null, (int) bits(w, 54, 53), bit(w, 52), bit(w, 51),
-                (int) bits(w, 50, 49), bit(w, 48), false, dstOf(bits(w, 43, 36)),
-                List.of(cat3SrcOf(bits(w, 35, 24)), cat3SrcOf(bits(w, 23, 12)), cat3SrcOf(bits(w, 11, 0))), 0, 0, 0, 0);
+        return new MInstr(
+                op,
+                type(bits(w, 47, 44)),
+                null,
+                null,
+                (int) bits(w, 54, 53),
+                bit(w, 52),
+                bit(w, 51),
+                (int) bits(w, 50, 49),
+                bit(w, 48),
+                false,
+                dstOf(bits(w, 43, 36)),
+                List.of(cat3SrcOf(bits(w, 35, 24)), cat3SrcOf(bits(w, 23, 12)), cat3SrcOf(bits(w, 11, 0))),
+                0,
+                0,
+                0,
+                0);
     }
 
     private static Operand regOrNoneOf(long v) throws DecodeException {
@@ -539,23 +741,65 @@ public final class Encoding {
 
     private static MInstr decodeTexture(long w) throws DecodeException {
         MOp op = opcode(5, (int) bits(w, 60, 55));
-        return new MInstr(op, type(bits(w, 48, 45)), null, null, 0, bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false, false,
-                dstOf(bits(w, 40, 33)), List.of(regOrNoneOf(bits(w, 32, 25)), regOrNoneOf(bits(w, 24, 17)), regOrNoneOf(bits(w, 9, 2))),
-                (int) bits(w, 16, 12), (int) bits(w, 1, 1), (int) bits(w, 44, 41), (int) bits(w, 11, 10));
+        return new MInstr(
+                op,
+                type(bits(w, 48, 45)),
+                null,
+                null,
+                0,
+                bit(w, 52),
+                bit(w, 51),
+                (int) bits(w, 50, 49),
+                false,
+                false,
+                dstOf(bits(w, 40, 33)),
+                List.of(regOrNoneOf(bits(w, 32, 25)), regOrNoneOf(bits(w, 24, 17)), regOrNoneOf(bits(w, 9, 2))),
+                (int) bits(w, 16, 12),
+                (int) bits(w, 1, 1),
+                (int) bits(w, 44, 41),
+                (int) bits(w, 11, 10));
     }
 
     private static MInstr decodeMemory(long w) throws DecodeException {
         MOp op = opcode(6, (int) bits(w, 60, 55));
         if (op.isImage()) {
             Operand reg = regOrNoneOf(bits(w, 42, 35));
-            return new MInstr(op, type(bits(w, 48, 45)), null, null, 0, bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false, false,
-                    op == MOp.STIB ? Operand.NONE : reg, List.of(regOrNoneOf(bits(w, 34, 27)), op == MOp.STIB ? reg : Operand.NONE),
-                    (int) bits(w, 26, 22), 0, (int) bits(w, 44, 43) + 1, (int) bits(w, 21, 20));
+            return new MInstr(
+                    op,
+                    type(bits(w, 48, 45)),
+                    null,
+                    null,
+                    0,
+                    bit(w, 52),
+                    bit(w, 51),
+                    (int) bits(w, 50, 49),
+                    false,
+                    false,
+                    op == MOp.STIB ? Operand.NONE : reg,
+                    List.of(regOrNoneOf(bits(w, 34, 27)), op == MOp.STIB ? reg : Operand.NONE),
+                    (int) bits(w, 26, 22),
+                    0,
+                    (int) bits(w, 44, 43) + 1,
+                    (int) bits(w, 21, 20));
         }
         if (op.isAtomic()) {
-            return new MInstr(op, type(bits(w, 48, 45)), null, null, 0, bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false, false,
-                    regOrNoneOf(bits(w, 42, 35)), List.of(regOrNoneOf(bits(w, 34, 27)), regOrNoneOf(bits(w, 21, 14)),
-                    regOrNoneOf(bits(w, 13, 6))), (int) bits(w, 26, 22), 0, 1, (int) bits(w, 5, 4));
+            return new MInstr(
+                    op,
+                    type(bits(w, 48, 45)),
+                    null,
+                    null,
+                    0,
+                    bit(w, 52),
+                    bit(w, 51),
+                    (int) bits(w, 50, 49),
+                    false,
+                    false,
+                    regOrNoneOf(bits(w, 42, 35)),
+                    List.of(regOrNoneOf(bits(w, 34, 27)), regOrNoneOf(bits(w, 21, 14)), regOrNoneOf(bits(w, 13, 6))),
+                    (int) bits(w, 26, 22),
+                    0,
+                    1,
+                    (int) bits(w, 5, 4));
         }
         long reg = bits(w, 42, 35);
         if (reg >= Operand.NUM_REGS) throw new DecodeException("no register " + reg);
@@ -563,13 +807,43 @@ public final class Encoding {
         Operand dst = op.isStore() ? Operand.NONE : Operand.reg((int) reg);
         long off = bits(w, OFFSET_BITS - 1, 0);
         if (off >= 1L << (OFFSET_BITS - 1)) off -= 1L << OFFSET_BITS;
-        return new MInstr(op, type(bits(w, 48, 45)), null, null, 0, bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false, false,
-                dst, List.of(regOrNoneOf(bits(w, 34, 27)), data), (int) bits(w, 26, 22), (int) off, (int) bits(w, 44, 43) + 1, 0);
+        return new MInstr(
+                op,
+                type(bits(w, 48, 45)),
+                null,
+                null,
+                0,
+                bit(w, 52),
+                bit(w, 51),
+                (int) bits(w, 50, 49),
+                false,
+                false,
+                dst,
+                List.of(regOrNoneOf(bits(w, 34, 27)), data),
+                (int) bits(w, 26, 22),
+                (int) off,
+                (int) bits(w, 44, 43) + 1,
+                0);
     }
 
     private static MInstr decodeBarrier(long w) throws DecodeException {
         MOp op = opcode(7, (int) bits(w, 60, 55));
-        return new MInstr(op, null, null, null, 0, bit(w, 52), bit(w, 51), (int) bits(w, 50, 49), false, false, Operand.NONE,
-                List.of(), 0, 0, 0, 0);
+        return new MInstr(
+                op,
+                null,
+                null,
+                null,
+                0,
+                bit(w, 52),
+                bit(w, 51),
+                (int) bits(w, 50, 49),
+                false,
+                false,
+                Operand.NONE,
+                List.of(),
+                0,
+                0,
+                0,
+                0);
     }
 }

@@ -27,8 +27,23 @@ import java.util.List;
  * @param count   cat5: write mask (bit 0 = x); cat6: components (1–4)
  * @param dim     cat5, ldib/stib: texture or image dimensions (1–3)
  */
-public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, boolean ss, boolean sy, int nop, boolean sat,
-                     boolean invert, Operand dst, List<Operand> srcs, int index, int offset, int count, int dim) {
+public record MInstr(
+        MOp op,
+        MType type,
+        MType srcType,
+        Cond cond,
+        int rpt,
+        boolean ss,
+        boolean sy,
+        int nop,
+        boolean sat,
+        boolean invert,
+        Operand dst,
+        List<Operand> srcs,
+        int index,
+        int offset,
+        int count,
+        int dim) {
     public MInstr {
         srcs = List.copyOf(srcs);
     }
@@ -43,7 +58,8 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
     }
 
     public MInstr withSync(boolean newSs, boolean newSy) {
-        return new MInstr(op, type, srcType, cond, rpt, newSs, newSy, nop, sat, invert, dst, srcs, index, offset, count, dim);
+        return new MInstr(
+                op, type, srcType, cond, rpt, newSs, newSy, nop, sat, invert, dst, srcs, index, offset, count, dim);
     }
 
     public MInstr withNop(int n) {
@@ -108,8 +124,23 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
         }
         Operand d = dst;
         if (d.kind() == Operand.Kind.REG) d = Operand.reg(d.index() + k * Access.dstUnits(this));
-        return new MInstr(op, type, srcType, cond, 0, k == 0 && ss, k == 0 && sy, k == rpt ? nop : 0, sat, invert, d, s, index, offset,
-                count, dim);
+        return new MInstr(
+                op,
+                type,
+                srcType,
+                cond,
+                0,
+                k == 0 && ss,
+                k == 0 && sy,
+                k == rpt ? nop : 0,
+                sat,
+                invert,
+                d,
+                s,
+                index,
+                offset,
+                count,
+                dim);
     }
 
     // ---- builders for the common shapes --------------------------------------------------------
@@ -123,29 +154,64 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
     }
 
     public static MInstr mov(MType from, MType to, Operand dst, Operand src) {
-        return new MInstr(from == to ? MOp.MOV : MOp.COV, to, from, null, 0, false, false, 0, false, false, dst, List.of(src),
-                0, 0, 0, 0);
+        return new MInstr(
+                from == to ? MOp.MOV : MOp.COV,
+                to,
+                from,
+                null,
+                0,
+                false,
+                false,
+                0,
+                false,
+                false,
+                dst,
+                List.of(src),
+                0,
+                0,
+                0,
+                0);
     }
 
     /** {@code mova a0.x, src}: the address register for {@code c<a0.x + n>} reads. */
     public static MInstr mova(Operand src) {
-        return new MInstr(MOp.MOVA, null, null, null, 0, false, false, 0, false, false, Operand.A0, List.of(src), 0, 0, 0, 0);
+        return new MInstr(
+                MOp.MOVA, null, null, null, 0, false, false, 0, false, false, Operand.A0, List.of(src), 0, 0, 0, 0);
     }
 
     public static MInstr flow(MOp op, boolean invert, int offset) {
-        return new MInstr(op, null, null, null, 0, false, false, 0, false, invert, Operand.NONE, List.of(), 0, offset, 0, 0);
+        return new MInstr(
+                op, null, null, null, 0, false, false, 0, false, invert, Operand.NONE, List.of(), 0, offset, 0, 0);
     }
 
     /** {@code end}, reading the registers that hold the shader's outputs (none for a shader without outputs). */
     public static MInstr end(List<Operand> outputRegisters) {
-        return new MInstr(MOp.END, null, null, null, 0, false, false, 0, false, false, Operand.NONE, outputRegisters, 0, 0, 0, 0);
+        return new MInstr(
+                MOp.END, null, null, null, 0, false, false, 0, false, false, Operand.NONE, outputRegisters, 0, 0, 0, 0);
     }
 
     public static MInstr nop(int slots) {
-        return new MInstr(MOp.NOP, null, null, null, slots - 1, false, false, 0, false, false, Operand.NONE, List.of(), 0, 0, 0, 0);
+        return new MInstr(
+                MOp.NOP,
+                null,
+                null,
+                null,
+                slots - 1,
+                false,
+                false,
+                0,
+                false,
+                false,
+                Operand.NONE,
+                List.of(),
+                0,
+                0,
+                0,
+                0);
     }
 
-    public static MInstr texture(MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, int texture) {
+    public static MInstr texture(
+            MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, int texture) {
         return texture(op, type, dim, mask, dst, coord, lod, texture, Operand.NONE);
     }
 
@@ -154,8 +220,33 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
      * {@code textureIndex} ({@code t3[r1.x]}: an element of an array of textures picked at run
      * time), or on texture {@code texture} itself when {@code textureIndex} is NONE.
      */
-    public static MInstr texture(MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, int texture, Operand textureIndex) {
-        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, lod, textureIndex), texture, 0, mask, dim);
+    public static MInstr texture(
+            MOp op,
+            MType type,
+            int dim,
+            int mask,
+            Operand dst,
+            Operand coord,
+            Operand lod,
+            int texture,
+            Operand textureIndex) {
+        return new MInstr(
+                op,
+                type,
+                null,
+                null,
+                0,
+                false,
+                false,
+                0,
+                false,
+                false,
+                dst,
+                List.of(coord, lod, textureIndex),
+                texture,
+                0,
+                mask,
+                dim);
     }
 
     /**
@@ -163,8 +254,25 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
      * program's heap that register {@code heapIndex} names, so any number of textures can be
      * sampled (backend/ISA.md, "Textures"). The {@code offset} field carries the bindless flag.
      */
-    public static MInstr bindlessTexture(MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, Operand heapIndex) {
-        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, lod, heapIndex), 0, 1, mask, dim);
+    public static MInstr bindlessTexture(
+            MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, Operand heapIndex) {
+        return new MInstr(
+                op,
+                type,
+                null,
+                null,
+                0,
+                false,
+                false,
+                0,
+                false,
+                false,
+                dst,
+                List.of(coord, lod, heapIndex),
+                0,
+                1,
+                mask,
+                dim);
     }
 
     /** Whether this is a bindless texture instruction ({@link #bindlessTexture}). */
@@ -172,25 +280,62 @@ public record MInstr(MOp op, MType type, MType srcType, Cond cond, int rpt, bool
         return op.category() == 5 && offset == 1;
     }
 
-    public static MInstr memory(MOp op, MType type, int count, Operand dst, Operand address, Operand data, int index, int offset) {
-        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(address, data), index, offset, count, 0);
+    public static MInstr memory(
+            MOp op, MType type, int count, Operand dst, Operand address, Operand data, int index, int offset) {
+        return new MInstr(
+                op,
+                type,
+                null,
+                null,
+                0,
+                false,
+                false,
+                0,
+                false,
+                false,
+                dst,
+                List.of(address, data),
+                index,
+                offset,
+                count,
+                0);
     }
 
-    public static MInstr atomic(MOp op, MType type, Operand dst, Operand address, Operand data, Operand compare, int index) {
+    public static MInstr atomic(
+            MOp op, MType type, Operand dst, Operand address, Operand data, Operand compare, int index) {
         return atomic(op, type, dst, address, data, compare, index, 0);
     }
 
     /** An atomic; {@code dim}: image atomics' dimensions (the address is then the first coordinate), else 0. */
-    public static MInstr atomic(MOp op, MType type, Operand dst, Operand address, Operand data, Operand compare, int index, int dim) {
-        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(address, data, compare), index, 0, 1, dim);
+    public static MInstr atomic(
+            MOp op, MType type, Operand dst, Operand address, Operand data, Operand compare, int index, int dim) {
+        return new MInstr(
+                op,
+                type,
+                null,
+                null,
+                0,
+                false,
+                false,
+                0,
+                false,
+                false,
+                dst,
+                List.of(address, data, compare),
+                index,
+                0,
+                1,
+                dim);
     }
 
     /** ldib/stib: a texel at the {@code dim} coordinates starting at register {@code coord}. */
     public static MInstr image(MOp op, MType type, int dim, Operand dst, Operand coord, Operand data, int index) {
-        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, data), index, 0, 4, dim);
+        return new MInstr(
+                op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, data), index, 0, 4, dim);
     }
 
     public static MInstr bar() {
-        return new MInstr(MOp.BAR, null, null, null, 0, false, false, 0, false, false, Operand.NONE, List.of(), 0, 0, 0, 0);
+        return new MInstr(
+                MOp.BAR, null, null, null, 0, false, false, 0, false, false, Operand.NONE, List.of(), 0, 0, 0, 0);
     }
 }

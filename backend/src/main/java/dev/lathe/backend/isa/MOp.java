@@ -141,7 +141,11 @@ public enum MOp {
 
     /** Which types an instruction takes. */
     public enum Types {
-        NONE, ANY, FLOAT, UINT, SINT,
+        NONE,
+        ANY,
+        FLOAT,
+        UINT,
+        SINT,
         /** f16 and f32: the hardware has no fp64 rcp, rsq, sqrt, div, floor, ceil or trunc */
         FLOAT_NOT64,
         /** f32, u32, s32: what a texel holds */
@@ -235,7 +239,14 @@ public enum MOp {
 
     /** Reads memory and does nothing else (so an unread result makes the load dead). */
     public boolean isLoad() {
-        return this == LDG || this == LDGA || this == LDL || this == LDP || this == LDC || this == LDLV || this == LDLW || this == LDIB;
+        return this == LDG
+                || this == LDGA
+                || this == LDL
+                || this == LDP
+                || this == LDC
+                || this == LDLV
+                || this == LDLW
+                || this == LDIB;
     }
 
     /** The op whose {@link #semantics} is {@code op}, or null: what selects an IR op in one instruction. */
@@ -262,8 +273,9 @@ public enum MOp {
     }
 
     public boolean isAtomic() {
-        return category == 6 && (code >= ATOMIC_ADD_B.code && code <= ATOMIC_CMPXCHG_W.code
-                || code >= ATOMIC_ADD_I.code && code <= ATOMIC_CMPXCHG_I.code);
+        return category == 6
+                && (code >= ATOMIC_ADD_B.code && code <= ATOMIC_CMPXCHG_W.code
+                        || code >= ATOMIC_ADD_I.code && code <= ATOMIC_CMPXCHG_I.code);
     }
 
     /** Atomics on a storage image's texel (addressed {@code iN[coordinates]}). */
@@ -326,7 +338,14 @@ public enum MOp {
     }
 
     public boolean isStore() {
-        return this == STG || this == STGA || this == STL || this == STP || this == STO || this == STLW || this == STIB || this == STC;
+        return this == STG
+                || this == STGA
+                || this == STL
+                || this == STP
+                || this == STO
+                || this == STLW
+                || this == STIB
+                || this == STC;
     }
 
     /** The instruction of a category with a code, or null. */

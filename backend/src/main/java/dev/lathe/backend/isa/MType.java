@@ -5,13 +5,25 @@ package dev.lathe.backend.isa;
  * A register is 32 bits; narrower values sit in its low bits, 64-bit ones in an aligned pair.
  */
 public enum MType {
-    F16("f16", Kind.FLOAT, 16), F32("f32", Kind.FLOAT, 32), F64("f64", Kind.FLOAT, 64),
-    U8("u8", Kind.UINT, 8), U16("u16", Kind.UINT, 16), U32("u32", Kind.UINT, 32), U64("u64", Kind.UINT, 64),
-    S8("s8", Kind.SINT, 8), S16("s16", Kind.SINT, 16), S32("s32", Kind.SINT, 32), S64("s64", Kind.SINT, 64),
+    F16("f16", Kind.FLOAT, 16),
+    F32("f32", Kind.FLOAT, 32),
+    F64("f64", Kind.FLOAT, 64),
+    U8("u8", Kind.UINT, 8),
+    U16("u16", Kind.UINT, 16),
+    U32("u32", Kind.UINT, 32),
+    U64("u64", Kind.UINT, 64),
+    S8("s8", Kind.SINT, 8),
+    S16("s16", Kind.SINT, 16),
+    S32("s32", Kind.SINT, 32),
+    S64("s64", Kind.SINT, 64),
     B1("b1", Kind.UINT, 1);
 
     /** Float, unsigned integer (and booleans), signed integer. */
-    public enum Kind { FLOAT, UINT, SINT }
+    public enum Kind {
+        FLOAT,
+        UINT,
+        SINT
+    }
 
     private final String suffix;
     private final Kind kind;

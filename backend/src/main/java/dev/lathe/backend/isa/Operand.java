@@ -22,7 +22,16 @@ package dev.lathe.backend.isa;
  * instruction.
  */
 public record Operand(Kind kind, long value, boolean neg, boolean abs, boolean rep) {
-    public enum Kind { REG, CONST, IMM, SPECIAL, PRED, ADDR, RELCONST, NONE }
+    public enum Kind {
+        REG,
+        CONST,
+        IMM,
+        SPECIAL,
+        PRED,
+        ADDR,
+        RELCONST,
+        NONE
+    }
 
     public static final int NUM_REGS = 192;
     public static final Operand NONE = new Operand(Kind.NONE, 0, false, false, false);

@@ -30,7 +30,9 @@ public final class Semantics {
         Map<Op, Map<Integer, MType[]>> m = new EnumMap<>(Op.class);
         for (MType from : MType.values()) {
             for (MType to : MType.values()) {
-                if (from != to) m.computeIfAbsent(convert(from, to), k -> new HashMap<>()).putIfAbsent(from.bits(), new MType[] {from, to});
+                if (from != to)
+                    m.computeIfAbsent(convert(from, to), k -> new HashMap<>())
+                            .putIfAbsent(from.bits(), new MType[] {from, to});
             }
         }
         CONVERSIONS = Collections.unmodifiableMap(m);
@@ -63,7 +65,8 @@ public final class Semantics {
     public static Compare compareFor(Op op, int bits) {
         for (MOp m : COMPARISONS) {
             for (Cond c : Cond.values()) {
-                if (compare(m, c) == op) return new Compare(m, MType.of(m.types().kind(), bits), c);
+                if (compare(m, c) == op)
+                    return new Compare(m, MType.of(m.types().kind(), bits), c);
             }
         }
         return null;
@@ -98,15 +101,19 @@ public final class Semantics {
         if (tk == MType.Kind.FLOAT) {
             if (fk == MType.Kind.FLOAT) return pick(b, Op.F2F16, Op.F2F32, Op.F2F64);
             if (from == MType.B1) return pick(b, Op.B2F16, Op.B2F32, Op.B2F64);
-            return fk == MType.Kind.SINT ? pick(b, Op.I2F16, Op.I2F32, Op.I2F64) : pick(b, Op.U2F16, Op.U2F32, Op.U2F64);
+            return fk == MType.Kind.SINT
+                    ? pick(b, Op.I2F16, Op.I2F32, Op.I2F64)
+                    : pick(b, Op.U2F16, Op.U2F32, Op.U2F64);
         }
         if (fk == MType.Kind.FLOAT) {
-            return tk == MType.Kind.SINT ? pickInt(b, Op.F2I8, Op.F2I16, Op.F2I32, Op.F2I64)
+            return tk == MType.Kind.SINT
+                    ? pickInt(b, Op.F2I8, Op.F2I16, Op.F2I32, Op.F2I64)
                     : pickInt(b, Op.F2U8, Op.F2U16, Op.F2U32, Op.F2U64);
         }
         if (from == MType.B1) return pickInt(b, Op.B2I8, Op.B2I16, Op.B2I32, Op.B2I64);
         // integer to integer: the source's signedness decides how it widens
-        return fk == MType.Kind.SINT ? pickInt(b, Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64)
+        return fk == MType.Kind.SINT
+                ? pickInt(b, Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64)
                 : pickInt(b, Op.U2U8, Op.U2U16, Op.U2U32, Op.U2U64);
     }
 

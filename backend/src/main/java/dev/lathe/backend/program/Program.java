@@ -34,8 +34,16 @@ import java.util.Map;
  *                   uniforms only and leaves it in the constant file with {@code stc}; empty for none
  * @param code       the instructions
  */
-public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Long> constants, int localBytes,
-                      int privateBytes, int loops, List<MInstr> preloads, List<MInstr> preamble, List<MInstr> code) {
+public record Program(
+        Shader shader,
+        Map<String, Integer> slots,
+        Map<Integer, Long> constants,
+        int localBytes,
+        int privateBytes,
+        int loops,
+        List<MInstr> preloads,
+        List<MInstr> preamble,
+        List<MInstr> code) {
     public Program {
         slots = Map.copyOf(slots);
         constants = Map.copyOf(constants);
@@ -45,14 +53,27 @@ public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Lo
     }
 
     /** A program without a preamble. */
-    public Program(Shader shader, Map<String, Integer> slots, Map<Integer, Long> constants, int localBytes, int privateBytes, int loops,
-                   List<MInstr> preloads, List<MInstr> code) {
+    public Program(
+            Shader shader,
+            Map<String, Integer> slots,
+            Map<Integer, Long> constants,
+            int localBytes,
+            int privateBytes,
+            int loops,
+            List<MInstr> preloads,
+            List<MInstr> code) {
         this(shader, slots, constants, localBytes, privateBytes, loops, preloads, List.of(), code);
     }
 
     /** A program without preloads. */
-    public Program(Shader shader, Map<String, Integer> slots, Map<Integer, Long> constants, int localBytes, int privateBytes, int loops,
-                   List<MInstr> code) {
+    public Program(
+            Shader shader,
+            Map<String, Integer> slots,
+            Map<Integer, Long> constants,
+            int localBytes,
+            int privateBytes,
+            int loops,
+            List<MInstr> code) {
         this(shader, slots, constants, localBytes, privateBytes, loops, List.of(), List.of(), code);
     }
 
@@ -63,11 +84,14 @@ public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Lo
      * {@code end}.
      */
     public static String checkPreamble(MInstr i, boolean last) {
-        if (last) return i.op() == MOp.END && i.srcs().isEmpty() ? null : "a preamble ends with end (reading no outputs)";
+        if (last)
+            return i.op() == MOp.END && i.srcs().isEmpty() ? null : "a preamble ends with end (reading no outputs)";
         int c = i.op().category();
-        for (Operand o : i.srcs()) if (o.kind() == Operand.Kind.SPECIAL) return "a preamble reads no system value (it runs for no invocation)";
+        for (Operand o : i.srcs())
+            if (o.kind() == Operand.Kind.SPECIAL) return "a preamble reads no system value (it runs for no invocation)";
         if (i.op() == MOp.STC || i.op() == MOp.NOP || c >= 1 && c <= 4 && i.op() != MOp.BARY_F) return null;
-        return "a preamble holds ALU and SFU instructions (no bary.f: it runs for no invocation), stc and nops (not " + i.op().base() + ")";
+        return "a preamble holds ALU and SFU instructions (no bary.f: it runs for no invocation), stc and nops (not "
+                + i.op().base() + ")";
     }
 
     /**
@@ -76,7 +100,8 @@ public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Lo
      * plain (no sync, nop, repeat or saturation), into a register.
      */
     public static String checkPreload(MInstr i, Stage stage) {
-        if (i.ss() || i.sy() || i.nop() != 0 || i.rpt() != 0 || i.sat()) return "a preload has no (ss), (sy), (nop) or repeat";
+        if (i.ss() || i.sy() || i.nop() != 0 || i.rpt() != 0 || i.sat())
+            return "a preload has no (ss), (sy), (nop) or repeat";
         if (i.dst().kind() != Operand.Kind.REG) return "a preload writes a register";
         if (i.op() == MOp.MOV && i.src(0).kind() == Operand.Kind.SPECIAL) return null;
         if (i.op() == MOp.LDLV && stage == Stage.VERTEX) return null;
@@ -91,7 +116,13 @@ public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Lo
         long end = 2048;
         for (Variable v : shader.variables(Variable.Kind.UNIFORM)) {
             Integer at = slots.get(v.name());
-            if (at != null) end = Math.max(end, at + (long) (v.type().bitSize() == 64 ? 2 : 1) * v.type().components() * Math.max(1, v.arrayLength()));
+            if (at != null)
+                end = Math.max(
+                        end,
+                        at
+                                + (long) (v.type().bitSize() == 64 ? 2 : 1)
+                                        * v.type().components()
+                                        * Math.max(1, v.arrayLength()));
         }
         return (int) Math.min(end, 1 << 22);
     }
@@ -110,7 +141,8 @@ public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Lo
     public TextureSlot heapAt(long index) {
         for (Variable v : shader.variables(Variable.Kind.TEXTURE)) {
             Integer at = slots.get(v.name() + HEAP);
-            if (at != null && index >= at && index < at + Math.max(1, v.arrayLength())) return new TextureSlot(v, (int) (index - at));
+            if (at != null && index >= at && index < at + Math.max(1, v.arrayLength()))
+                return new TextureSlot(v, (int) (index - at));
         }
         return null;
     }
@@ -119,7 +151,8 @@ public record Program(Shader shader, Map<String, Integer> slots, Map<Integer, Lo
     public TextureSlot textureAt(int slot) {
         for (Variable v : shader.variables(Variable.Kind.TEXTURE)) {
             Integer at = slots.get(v.name());
-            if (at != null && slot >= at && slot < at + Math.max(1, v.arrayLength())) return new TextureSlot(v, slot - at);
+            if (at != null && slot >= at && slot < at + Math.max(1, v.arrayLength()))
+                return new TextureSlot(v, slot - at);
         }
         return null;
     }

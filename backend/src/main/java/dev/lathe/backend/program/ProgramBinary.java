@@ -40,12 +40,15 @@ public final class ProgramBinary {
         String header = text.substring(0, text.indexOf(".code\n"));
         for (MInstr i : p.code()) {
             if (i.op() == MOp.END && !i.srcs().isEmpty()) {
-                header += ".outputs " + Asm.print(MInstr.end(i.srcs())).substring(4).replace(",", "") + "\n";
+                header += ".outputs "
+                        + Asm.print(MInstr.end(i.srcs())).substring(4).replace(",", "") + "\n";
                 break;
             }
         }
         byte[] h = header.getBytes(StandardCharsets.UTF_8);
-        ByteBuffer b = ByteBuffer.allocate(8 + 4 + 4 + h.length + 4 + 8 * p.code().size()).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ByteBuffer.allocate(
+                        8 + 4 + 4 + h.length + 4 + 8 * p.code().size())
+                .order(ByteOrder.LITTLE_ENDIAN);
         b.put(MAGIC).putInt(VERSION).putInt(h.length).put(h).putInt(p.code().size());
         for (MInstr i : p.code()) b.putLong(Encoding.encode(i));
         return b.array();
@@ -53,21 +56,25 @@ public final class ProgramBinary {
 
     public static Program read(String file, byte[] bytes) {
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-        if (bytes.length < 16) throw new ProgramException(file + ": byte 0: too short for a Lathe binary (" + bytes.length + " bytes)");
+        if (bytes.length < 16)
+            throw new ProgramException(file + ": byte 0: too short for a Lathe binary (" + bytes.length + " bytes)");
         byte[] magic = new byte[8];
         b.get(magic);
-        if (!Arrays.equals(magic, MAGIC)) throw new ProgramException(file + ": byte 0: not a Lathe binary (no LATHEBIN magic)");
+        if (!Arrays.equals(magic, MAGIC))
+            throw new ProgramException(file + ": byte 0: not a Lathe binary (no LATHEBIN magic)");
         int version = b.getInt();
-        if (version != VERSION) throw new ProgramException(file + ": byte 8: format version " + version + ", expected " + VERSION);
+        if (version != VERSION)
+            throw new ProgramException(file + ": byte 8: format version " + version + ", expected " + VERSION);
         long h = b.getInt() & 0xffffffffL;
-        if (h > bytes.length - 16L - 4) throw new ProgramException(file + ": byte 12: header length " + h + " runs past the end of the file");
+        if (h > bytes.length - 16L - 4)
+            throw new ProgramException(file + ": byte 12: header length " + h + " runs past the end of the file");
         byte[] header = new byte[(int) h];
         b.get(header);
         int countAt = b.position();
         long n = b.getInt() & 0xffffffffL;
         if (n * 8 != bytes.length - (long) b.position()) {
-            throw new ProgramException(file + ": byte " + countAt + ": " + n + " instructions need " + n * 8 + " bytes, the file has "
-                    + (bytes.length - b.position()) + " after the count");
+            throw new ProgramException(file + ": byte " + countAt + ": " + n + " instructions need " + n * 8
+                    + " bytes, the file has " + (bytes.length - b.position()) + " after the count");
         }
         String headerText;
         try {
@@ -88,16 +95,26 @@ public final class ProgramBinary {
             try {
                 code.add(Encoding.decode(w));
             } catch (Encoding.DecodeException e) {
-                throw new ProgramException(file + ": byte " + at + ": instruction " + k + " (0x" + String.format("%016x", w) + "): "
-                        + e.getMessage());
+                throw new ProgramException(file + ": byte " + at + ": instruction " + k + " (0x"
+                        + String.format("%016x", w) + "): " + e.getMessage());
             }
         }
         List<Operand> outputs = outputsOf(headerText);
         for (int k = 0; outputs != null && k < code.size(); k++) {
             MInstr i = code.get(k);
-            if (i.op() == MOp.END) code.set(k, MInstr.end(outputs).withSync(i.ss(), i.sy()).withNop(i.nop()));
+            if (i.op() == MOp.END)
+                code.set(k, MInstr.end(outputs).withSync(i.ss(), i.sy()).withNop(i.nop()));
         }
-        return new Program(p.shader(), p.slots(), p.constants(), p.localBytes(), p.privateBytes(), p.loops(), p.preloads(), p.preamble(), code);
+        return new Program(
+                p.shader(),
+                p.slots(),
+                p.constants(),
+                p.localBytes(),
+                p.privateBytes(),
+                p.loops(),
+                p.preloads(),
+                p.preamble(),
+                code);
     }
 
     /** The registers a header's {@code .outputs} line lists (the parse of the header has checked it), or null. */
@@ -106,9 +123,12 @@ public final class ProgramBinary {
             String t = line.strip();
             if (!t.startsWith(".outputs")) continue;
             try {
-                return Asm.parseLine("end " + String.join(", ", t.substring(8).strip().split("\\s+"))).srcs();
+                return Asm.parseLine("end "
+                                + String.join(", ", t.substring(8).strip().split("\\s+")))
+                        .srcs();
             } catch (Asm.SyntaxError e) {
-                throw new ProgramException("internal error: .outputs passed the header's parse but not this one: " + e.getMessage());
+                throw new ProgramException(
+                        "internal error: .outputs passed the header's parse but not this one: " + e.getMessage());
             }
         }
         return null;

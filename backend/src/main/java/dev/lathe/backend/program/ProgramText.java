@@ -3,8 +3,8 @@ package dev.lathe.backend.program;
 import dev.lathe.backend.isa.Asm;
 import dev.lathe.backend.isa.Encoding;
 import dev.lathe.backend.isa.MInstr;
-import dev.lathe.backend.isa.Operand;
 import dev.lathe.backend.isa.MOp;
+import dev.lathe.backend.isa.Operand;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.text.IrParser;
@@ -49,25 +49,41 @@ public final class ProgramText {
         String ir = IrPrinter.print(p.shader());
         for (String line : ir.split("\n")) {
             if (line.startsWith("shader ")) sb.append('.').append(line).append('\n');
-            else if (!line.isBlank() && !line.startsWith("function") && !line.startsWith(" ") && !line.startsWith("}")) {
+            else if (!line.isBlank()
+                    && !line.startsWith("function")
+                    && !line.startsWith(" ")
+                    && !line.startsWith("}")) {
                 sb.append(".decl ").append(line).append('\n');
             }
         }
         for (Variable v : p.shader().variables()) {
             Integer at = p.slots().get(v.name());
-            if (at != null) sb.append(".slot @").append(v.name()).append(' ').append(at).append('\n');
+            if (at != null)
+                sb.append(".slot @").append(v.name()).append(' ').append(at).append('\n');
             Integer size = p.slots().get(v.name() + ".size");
-            if (size != null) sb.append(".slot @").append(v.name()).append(".size ").append(size).append('\n');
+            if (size != null)
+                sb.append(".slot @")
+                        .append(v.name())
+                        .append(".size ")
+                        .append(size)
+                        .append('\n');
             Integer heap = p.slots().get(v.name() + Program.HEAP);
-            if (heap != null) sb.append(".heap @").append(v.name()).append(' ').append(heap).append('\n');
+            if (heap != null)
+                sb.append(".heap @").append(v.name()).append(' ').append(heap).append('\n');
         }
-        new TreeMap<>(p.constants()).forEach((k, v) -> sb.append(".const ").append(k).append(" 0x").append(Long.toHexString(v))
-                .append('\n'));
+        new TreeMap<>(p.constants())
+                .forEach((k, v) -> sb.append(".const ")
+                        .append(k)
+                        .append(" 0x")
+                        .append(Long.toHexString(v))
+                        .append('\n'));
         sb.append(".local ").append(p.localBytes()).append('\n');
         sb.append(".private ").append(p.privateBytes()).append('\n');
         sb.append(".loops ").append(p.loops()).append('\n');
-        for (MInstr i : p.preloads()) sb.append(".preload ").append(Asm.print(i)).append('\n');
-        for (MInstr i : p.preamble()) sb.append(".preamble ").append(Asm.print(i)).append('\n');
+        for (MInstr i : p.preloads())
+            sb.append(".preload ").append(Asm.print(i)).append('\n');
+        for (MInstr i : p.preamble())
+            sb.append(".preamble ").append(Asm.print(i)).append('\n');
         sb.append(".code\n");
         for (MInstr i : p.code()) sb.append("    ").append(Asm.print(i)).append('\n');
         return sb.toString();
@@ -117,12 +133,14 @@ public final class ProgramText {
                 String where = file + ":" + (n + 1) + ":" + col + ": error: ";
                 switch (w[0]) {
                     case ".heap" -> {
-                        if (w.length != 3 || !w[1].startsWith("@")) throw new ProgramException(where + "expected .heap @NAME INDEX");
+                        if (w.length != 3 || !w[1].startsWith("@"))
+                            throw new ProgramException(where + "expected .heap @NAME INDEX");
                         slots.put(w[1].substring(1) + Program.HEAP, number(w[2], where, 0, (1 << 21) - 1));
                         slotLines.put(w[1].substring(1) + Program.HEAP, new int[] {n + 1, col});
                     }
                     case ".slot" -> {
-                        if (w.length != 3 || !w[1].startsWith("@")) throw new ProgramException(where + "expected .slot @NAME INDEX");
+                        if (w.length != 3 || !w[1].startsWith("@"))
+                            throw new ProgramException(where + "expected .slot @NAME INDEX");
                         slots.put(w[1].substring(1), number(w[2], where, 0, (1 << 21) - 1));
                         slotLines.put(w[1].substring(1), new int[] {n + 1, col});
                     }
@@ -131,11 +149,14 @@ public final class ProgramText {
                         int at = number(w[1], where, 0, 2047);
                         long v;
                         try {
-                            v = w[2].startsWith("0x") ? Long.parseUnsignedLong(w[2].substring(2), 16) : Long.parseLong(w[2]);
+                            v = w[2].startsWith("0x")
+                                    ? Long.parseUnsignedLong(w[2].substring(2), 16)
+                                    : Long.parseLong(w[2]);
                         } catch (NumberFormatException e) {
                             throw new ProgramException(where + "'" + w[2] + "' is not a 32-bit pattern");
                         }
-                        if (v < 0 || v > 0xffffffffL) throw new ProgramException(where + "'" + w[2] + "' is not a 32-bit pattern");
+                        if (v < 0 || v > 0xffffffffL)
+                            throw new ProgramException(where + "'" + w[2] + "' is not a 32-bit pattern");
                         constants.put(at, v);
                     }
                     case ".local" -> local = single(w, where, 1 << 24);
@@ -143,7 +164,9 @@ public final class ProgramText {
                     case ".loops" -> loops = single(w, where, Integer.MAX_VALUE);
                     case ".outputs" -> {
                         try {
-                            outputs = Asm.parseLine("end " + String.join(", ", List.of(w).subList(1, w.length))).srcs();
+                            outputs = Asm.parseLine("end "
+                                            + String.join(", ", List.of(w).subList(1, w.length)))
+                                    .srcs();
                         } catch (Asm.SyntaxError e) {
                             throw new ProgramException(where + ".outputs lists registers: " + e.getMessage());
                         }
@@ -156,8 +179,10 @@ public final class ProgramText {
                         preamble.add(directiveInstruction(t, w[0], where));
                         preambleLines.add(n + 1);
                     }
-                    default -> throw new ProgramException(where + "unknown directive '" + w[0]
-                            + "' (.shader .decl .slot .heap .const .local .private .loops .outputs .preload .preamble .code)");
+                    default ->
+                        throw new ProgramException(
+                                where + "unknown directive '" + w[0]
+                                        + "' (.shader .decl .slot .heap .const .local .private .loops .outputs .preload .preamble .code)");
                 }
             }
             ir.append(irLine).append('\n');
@@ -175,21 +200,25 @@ public final class ProgramText {
             if (e.getKey().endsWith(Program.HEAP)) {
                 Variable v = shader.variable(e.getKey().substring(0, e.getKey().length() - Program.HEAP.length()));
                 if (v == null || v.kind() != Variable.Kind.TEXTURE) {
-                    throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .heap names @"
-                            + e.getKey().substring(0, e.getKey().length() - Program.HEAP.length()) + ", which is no declared texture");
+                    throw new ProgramException(
+                            file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .heap names @"
+                                    + e.getKey().substring(0, e.getKey().length() - Program.HEAP.length())
+                                    + ", which is no declared texture");
                 }
             } else if (e.getKey().endsWith(".size")) {
                 Variable v = shader.variable(e.getKey().substring(0, e.getKey().length() - 5));
                 if (v == null || v.kind() != Variable.Kind.BUFFER) {
-                    throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .slot @" + e.getKey()
-                            + " needs a buffer declared as @" + e.getKey().substring(0, e.getKey().length() - 5));
+                    throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .slot @"
+                            + e.getKey() + " needs a buffer declared as @"
+                            + e.getKey().substring(0, e.getKey().length() - 5));
                 }
                 if (slots.get(e.getKey()) > 2047) {
-                    throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: a size slot is a constant scalar, 0 to 2047");
+                    throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1]
+                            + ": error: a size slot is a constant scalar, 0 to 2047");
                 }
             } else if (shader.variable(e.getKey()) == null) {
-                throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .slot names @" + e.getKey()
-                        + ", which no .decl declares");
+                throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1]
+                        + ": error: .slot names @" + e.getKey() + ", which no .decl declares");
             }
         }
         // every end reads the same registers: those .outputs lists, or those the first end names
@@ -204,8 +233,9 @@ public final class ProgramText {
             if (reads == null) {
                 reads = i.srcs();
             } else if (!reads.equals(i.srcs())) {
-                throw new ProgramException(file + ":" + codeLines.get(k) + ":5: error: every end reads the same output registers ("
-                        + Asm.print(MInstr.end(reads)) + " before)");
+                throw new ProgramException(
+                        file + ":" + codeLines.get(k) + ":5: error: every end reads the same output registers ("
+                                + Asm.print(MInstr.end(reads)) + " before)");
             }
         }
         for (int k = 0; k < preloads.size(); k++) {
@@ -218,7 +248,8 @@ public final class ProgramText {
             if (why != null) throw new ProgramException(file + ":" + preambleLines.get(k) + ":1: error: " + why);
         }
         for (int k = 0; k < code.size(); k++) {
-            if (code.get(k).op() == MOp.STC) throw new ProgramException(file + ":" + codeLines.get(k) + ":5: error: stc is for the preamble");
+            if (code.get(k).op() == MOp.STC)
+                throw new ProgramException(file + ":" + codeLines.get(k) + ":5: error: stc is for the preamble");
         }
         return new Program(shader, slots, constants, local, priv, loops, preloads, preamble, code);
     }

@@ -63,15 +63,18 @@ public final class Simulator {
         List<MInstr> code = program.code();
         for (int pc = 0; pc < code.size(); pc++) {
             String problem = Encoding.validate(code.get(pc));
-            if (problem != null) throw new SimulationException("pc " + pc + " (" + Asm.print(code.get(pc)) + "): " + problem);
+            if (problem != null)
+                throw new SimulationException("pc " + pc + " (" + Asm.print(code.get(pc)) + "): " + problem);
         }
         for (int k = 0; k < program.preamble().size(); k++) {
             MInstr i = program.preamble().get(k);
             String problem = Program.checkPreamble(i, k == program.preamble().size() - 1);
             if (problem == null) problem = Encoding.validate(i);
-            if (problem != null) throw new SimulationException("preamble pc " + k + " (" + Asm.print(i) + "): " + problem);
+            if (problem != null)
+                throw new SimulationException("preamble pc " + k + " (" + Asm.print(i) + "): " + problem);
         }
-        for (MInstr i : code) if (i.op() == MOp.STC) throw new SimulationException("stc outside the preamble: " + Asm.print(i));
+        for (MInstr i : code)
+            if (i.op() == MOp.STC) throw new SimulationException("stc outside the preamble: " + Asm.print(i));
         for (MInstr i : program.preloads()) {
             String problem = Program.checkPreload(i, program.shader().stage());
             if (problem == null) problem = Encoding.validate(i);
@@ -91,7 +94,7 @@ public final class Simulator {
         Map<Variable, byte[]> buffers = initialBuffers(in);
         Invocation inv = new Invocation(in, buffers, new byte[program.sharedBytes()]);
         // a lone invocation is a workgroup of one: its barriers wait for nobody
-        while (inv.resume()) { }
+        while (inv.resume()) {}
         return new Result(inv.outputs(), inv.time, inv.sstall, inv.systall, inv.steps);
     }
 
@@ -100,11 +103,19 @@ public final class Simulator {
         Map<Variable, byte[]> buffers = initialBuffers(in);
         List<Invocation> all = new ArrayList<>();
         byte[][] shared = new byte[1][];
-        Interpreter.dispatchLockstep(in, program.shader().workgroupSize(), gx, gy, gz, () -> shared[0] = new byte[program.sharedBytes()], () -> {
-            Invocation inv = new Invocation(in, buffers, shared[0]);
-            all.add(inv);
-            return inv;
-        }, SimulationException::new);
+        Interpreter.dispatchLockstep(
+                in,
+                program.shader().workgroupSize(),
+                gx,
+                gy,
+                gz,
+                () -> shared[0] = new byte[program.sharedBytes()],
+                () -> {
+                    Invocation inv = new Invocation(in, buffers, shared[0]);
+                    all.add(inv);
+                    return inv;
+                },
+                SimulationException::new);
         long[] totals = new long[4];
         for (Invocation inv : all) {
             totals[0] += inv.time;
@@ -139,6 +150,7 @@ public final class Simulator {
         boolean pred, predWritten;
         /** The address register, and when and by whom it was written (never: {@link #LONG_AGO}). */
         int a0;
+
         long a0Write = LONG_AGO;
         int a0WriterPc = -1;
         long predWrite = LONG_AGO;
@@ -199,6 +211,7 @@ public final class Simulator {
          * preloads in place, at time 0 (the preamble's cycles are counted apart).
          */
         List<MInstr> running = program.preamble().isEmpty() ? program.code() : program.preamble();
+
         long preambleTime;
 
         private void startShader() {
@@ -243,7 +256,8 @@ public final class Simulator {
                 int bits = v.type().bitSize();
                 for (int c = 0; c < out.length; c++) {
                     int units = bits == 64 ? 2 : 1;
-                    if (k + units > regs.size()) throw error("end reads " + regs.size() + " registers; the outputs need more");
+                    if (k + units > regs.size())
+                        throw error("end reads " + regs.size() + " registers; the outputs need more");
                     long value = readReg(regs.get(k++).index());
                     if (units == 2) value |= readReg(regs.get(k++).index()) << 32;
                     out[c] = value & Bits.mask(bits);
@@ -271,11 +285,13 @@ public final class Simulator {
 
         SimulationException error(String what) {
             String text = pc >= 0 && pc < running.size() ? " (" + Asm.print(running.get(pc)) + ")" : "";
-            return new SimulationException((running == program.code() ? "pc " : "preamble pc ") + pc + text + ": " + what);
+            return new SimulationException(
+                    (running == program.code() ? "pc " : "preamble pc ") + pc + text + ": " + what);
         }
 
         SimulationException hazard(String what) {
-            return new SimulationException("hazard at " + (running == program.code() ? "pc " : "preamble pc ") + pc + " (" + Asm.print(running.get(pc)) + "): " + what);
+            return new SimulationException("hazard at " + (running == program.code() ? "pc " : "preamble pc ") + pc
+                    + " (" + Asm.print(running.get(pc)) + "): " + what);
         }
 
         @Override
@@ -283,8 +299,10 @@ public final class Simulator {
             if (ended) return false;
             List<MInstr> code = running;
             while (true) {
-                if (pc < 0 || pc >= code.size()) throw error("execution left the program (pc " + pc + " of " + code.size() + ")");
-                if (++steps > stepLimit) throw error("more than " + stepLimit + " instructions executed; is there an endless loop?");
+                if (pc < 0 || pc >= code.size())
+                    throw error("execution left the program (pc " + pc + " of " + code.size() + ")");
+                if (++steps > stepLimit)
+                    throw error("more than " + stepLimit + " instructions executed; is there an endless loop?");
                 MInstr i = code.get(pc);
                 current = i;
                 if (i.ss()) sync(ssPending, ssDone, true);
@@ -314,7 +332,8 @@ public final class Simulator {
                                 if (readPred() != i.invert()) next = target(i);
                             }
                             case KILL -> {
-                                if (program.shader().stage() != Stage.FRAGMENT) throw error("kill outside a fragment shader");
+                                if (program.shader().stage() != Stage.FRAGMENT)
+                                    throw error("kill outside a fragment shader");
                                 if (readPred() != i.invert()) {
                                     discarded = true;
                                     ended = true;
@@ -352,7 +371,9 @@ public final class Simulator {
 
         private int target(MInstr i) {
             long t = (long) pc + i.offset();
-            if (t < 0 || t >= program.code().size()) throw error("branch to " + t + ", outside the program (0 to " + (program.code().size() - 1) + ")");
+            if (t < 0 || t >= program.code().size())
+                throw error("branch to " + t + ", outside the program (0 to "
+                        + (program.code().size() - 1) + ")");
             return (int) t;
         }
 
@@ -376,8 +397,8 @@ public final class Simulator {
             if (a0Write == LONG_AGO) throw error("reads c<a0.x + n> before any mova wrote a0.x");
             long gap = time - a0Write;
             if (gap < Latency.ADDRESS_DELAY) {
-                throw hazard("reads a0.x " + gap + " cycle" + (gap == 1 ? "" : "s") + " after the mova of pc " + a0WriterPc + "; c<a0.x + n> needs "
-                        + Latency.ADDRESS_DELAY);
+                throw hazard("reads a0.x " + gap + " cycle" + (gap == 1 ? "" : "s") + " after the mova of pc "
+                        + a0WriterPc + "; c<a0.x + n> needs " + Latency.ADDRESS_DELAY);
             }
             return a0;
         }
@@ -386,14 +407,20 @@ public final class Simulator {
         private long readReg(int r) {
             if (r < 0 || r >= Operand.NUM_REGS) throw error("no register " + r);
             String name = Operand.scalarName('r', r);
-            if (ssDone[r] >= 0) throw hazard("reads " + name + ", an SFU result of pc " + writerPc[r] + ", without (ss) in between");
-            if (syDone[r] >= 0) throw hazard("reads " + name + ", a load result of pc " + writerPc[r] + ", without (sy) in between");
+            if (ssDone[r] >= 0)
+                throw hazard("reads " + name + ", an SFU result of pc " + writerPc[r] + ", without (ss) in between");
+            if (syDone[r] >= 0)
+                throw hazard("reads " + name + ", a load result of pc " + writerPc[r] + ", without (sy) in between");
             if (!written[r]) throw error("reads " + name + " before anything wrote it");
             int need = Latency.aluDelay(current.op(), false);
             long gap = time - aluWrite[r];
             if (gap < need) {
-                throw hazard("reads " + name + " " + gap + " cycle" + (gap == 1 ? "" : "s") + " after pc " + writerPc[r] + " wrote it; "
-                        + (Latency.readsLate(current.op()) ? "an SFU, texture or memory instruction" : "an ALU instruction") + " needs " + need);
+                throw hazard("reads " + name + " " + gap + " cycle" + (gap == 1 ? "" : "s") + " after pc " + writerPc[r]
+                        + " wrote it; "
+                        + (Latency.readsLate(current.op())
+                                ? "an SFU, texture or memory instruction"
+                                : "an ALU instruction")
+                        + " needs " + need);
             }
             return regs[r];
         }
@@ -402,8 +429,12 @@ public final class Simulator {
         private void writeReg(int r, long v, Latency.Kind kind) {
             if (r < 0 || r >= Operand.NUM_REGS) throw error("no register " + r);
             String name = Operand.scalarName('r', r);
-            if (ssDone[r] >= 0) throw hazard("writes " + name + " while the SFU result of pc " + writerPc[r] + " is outstanding (needs (ss))");
-            if (syDone[r] >= 0) throw hazard("writes " + name + " while the load of pc " + writerPc[r] + " is outstanding (needs (sy))");
+            if (ssDone[r] >= 0)
+                throw hazard("writes " + name + " while the SFU result of pc " + writerPc[r]
+                        + " is outstanding (needs (ss))");
+            if (syDone[r] >= 0)
+                throw hazard(
+                        "writes " + name + " while the load of pc " + writerPc[r] + " is outstanding (needs (sy))");
             regs[r] = v & 0xffffffffL;
             written[r] = true;
             writerPc[r] = pc;
@@ -425,7 +456,8 @@ public final class Simulator {
             if (!predWritten) throw error("reads p0.x before anything wrote it");
             int need = Latency.aluDelay(current.op(), true);
             if (time - predWrite < need) {
-                throw hazard("reads p0.x " + (time - predWrite) + ((time - predWrite) == 1 ? " cycle" : " cycles") + " after pc " + predWriterPc + " wrote it; needs " + need);
+                throw hazard("reads p0.x " + (time - predWrite) + ((time - predWrite) == 1 ? " cycle" : " cycles")
+                        + " after pc " + predWriterPc + " wrote it; needs " + need);
             }
             return pred;
         }
@@ -460,8 +492,10 @@ public final class Simulator {
             long v = switch (o.kind()) {
                 case REG -> readValue(o.index() + (o.rep() ? step : 0), bits);
                 case CONST -> constValue(o.index() + (o.rep() ? step : 0), bits);
-                case IMM -> i.op().category() == 1 ? o.value() & Bits.mask(bits)
-                        : fl ? FloatBits.fromDouble(o.value(), bits) : o.value() & Bits.mask(bits);
+                case IMM ->
+                    i.op().category() == 1
+                            ? o.value() & Bits.mask(bits)
+                            : fl ? FloatBits.fromDouble(o.value(), bits) : o.value() & Bits.mask(bits);
                 case SPECIAL -> system(SysVal.ofCode(o.index()));
                 case PRED -> readPred() ? 1 : 0;
                 case RELCONST -> {
@@ -499,7 +533,9 @@ public final class Simulator {
                 }
                 case CMPS_F, CMPS_U, CMPS_S -> {
                     Op cmp = Semantics.compare(op, i.cond());
-                    if (cmp == null) throw error(op.base() + "." + i.type().suffix() + " has no condition " + i.cond().text());
+                    if (cmp == null)
+                        throw error(op.base() + "." + i.type().suffix() + " has no condition "
+                                + i.cond().text());
                     boolean fl = op == MOp.CMPS_F;
                     long a = source(i, 0, k, bits, fl), b = source(i, 1, k, bits, fl);
                     result = cmp.evaluate(bits, 1, new long[][] {{a}, {b}})[0];
@@ -532,7 +568,8 @@ public final class Simulator {
                     if (sem == null) throw error(op + " has no semantics");
                     boolean fl = t.kind() == MType.Kind.FLOAT;
                     long[][] srcs = new long[i.srcs().size()][];
-                    for (int s = 0; s < srcs.length; s++) srcs[s] = new long[] {source(i, s, k, sem.inputBits(s, bits), fl)};
+                    for (int s = 0; s < srcs.length; s++)
+                        srcs[s] = new long[] {source(i, s, k, sem.inputBits(s, bits), fl)};
                     result = sem.evaluate(bits, 1, srcs)[0];
                     outBits = sem.outputBits(bits);
                 }
@@ -553,36 +590,38 @@ public final class Simulator {
         private long system(SysVal v) {
             int[] ws = program.shader().workgroupSize();
             return switch (v) {
-                case LOCAL_ID_X -> localId[0];
-                case LOCAL_ID_Y -> localId[1];
-                case LOCAL_ID_Z -> localId[2];
-                case WORKGROUP_ID_X -> workgroupId[0];
-                case WORKGROUP_ID_Y -> workgroupId[1];
-                case WORKGROUP_ID_Z -> workgroupId[2];
-                case NUM_WORKGROUPS_X -> numWorkgroups[0];
-                case NUM_WORKGROUPS_Y -> numWorkgroups[1];
-                case NUM_WORKGROUPS_Z -> numWorkgroups[2];
-                case WORKGROUP_SIZE_X -> ws[0];
-                case WORKGROUP_SIZE_Y -> ws[1];
-                case WORKGROUP_SIZE_Z -> ws[2];
-                case LOCAL_INDEX -> {
-                    int[] l = localId;
-                    yield l[0] + l[1] * ws[0] + l[2] * ws[0] * ws[1];
-                }
-                case FRAG_COORD_X -> in.fragCoord()[0];
-                case FRAG_COORD_Y -> in.fragCoord()[1];
-                case FRAG_COORD_Z -> in.fragCoord()[2];
-                case FRAG_COORD_W -> in.fragCoord()[3];
-                case FRONT_FACE -> in.frontFace() ? 1 : 0;
-                case VERTEX_ID -> in.vertexId();
-                case INSTANCE_ID -> in.instanceId();
-            } & 0xffffffffL;
+                        case LOCAL_ID_X -> localId[0];
+                        case LOCAL_ID_Y -> localId[1];
+                        case LOCAL_ID_Z -> localId[2];
+                        case WORKGROUP_ID_X -> workgroupId[0];
+                        case WORKGROUP_ID_Y -> workgroupId[1];
+                        case WORKGROUP_ID_Z -> workgroupId[2];
+                        case NUM_WORKGROUPS_X -> numWorkgroups[0];
+                        case NUM_WORKGROUPS_Y -> numWorkgroups[1];
+                        case NUM_WORKGROUPS_Z -> numWorkgroups[2];
+                        case WORKGROUP_SIZE_X -> ws[0];
+                        case WORKGROUP_SIZE_Y -> ws[1];
+                        case WORKGROUP_SIZE_Z -> ws[2];
+                        case LOCAL_INDEX -> {
+                            int[] l = localId;
+                            yield l[0] + l[1] * ws[0] + l[2] * ws[0] * ws[1];
+                        }
+                        case FRAG_COORD_X -> in.fragCoord()[0];
+                        case FRAG_COORD_Y -> in.fragCoord()[1];
+                        case FRAG_COORD_Z -> in.fragCoord()[2];
+                        case FRAG_COORD_W -> in.fragCoord()[3];
+                        case FRONT_FACE -> in.frontFace() ? 1 : 0;
+                        case VERTEX_ID -> in.vertexId();
+                        case INSTANCE_ID -> in.instanceId();
+                    }
+                    & 0xffffffffL;
         }
 
         private long input(int slot, int comp, int bits) {
             Variable v = program.variableAt(Variable.Kind.INPUT, slot);
             if (v == null) throw error("no input in slot " + slot);
-            if (comp < 0 || comp >= v.type().components()) throw error("input @" + v.name() + " has no component " + comp);
+            if (comp < 0 || comp >= v.type().components())
+                throw error("input @" + v.name() + " has no component " + comp);
             long[] val = in.value(v.name());
             long x = val == null || comp >= val.length ? 0 : val[comp];
             return x & Bits.mask(bits);
@@ -593,19 +632,28 @@ public final class Simulator {
         private void texture(MInstr i) {
             long slot = i.index();
             if (i.src(2).kind() == Operand.Kind.REG) slot += readReg(i.src(2).index());
-            Program.TextureSlot ts = i.bindless() ? program.heapAt(slot) : slot < Encoding.MAX_SLOT ? program.textureAt((int) slot) : null;
+            Program.TextureSlot ts = i.bindless()
+                    ? program.heapAt(slot)
+                    : slot < Encoding.MAX_SLOT ? program.textureAt((int) slot) : null;
             if (ts == null && i.bindless()) throw error("no texture at descriptor " + slot + " of the heap");
-            if (ts == null) throw error("no texture t" + slot + (i.src(2).kind() == Operand.Kind.REG ? " (t" + i.index() + " plus the index register)" : ""));
+            if (ts == null)
+                throw error("no texture t" + slot
+                        + (i.src(2).kind() == Operand.Kind.REG ? " (t" + i.index() + " plus the index register)" : ""));
             Variable v = ts.variable();
-            if (v.dim().coordinates() != i.dim()) throw error("texture @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
+            if (v.dim().coordinates() != i.dim())
+                throw error("texture @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
             long[] texel;
             if (i.op() == MOp.GETSIZE) {
-                texel = Arrays.copyOf(TextureUnit.size(texture(v, ts.element()), v.dim().coordinates()), 4);
+                texel = Arrays.copyOf(
+                        TextureUnit.size(texture(v, ts.element()), v.dim().coordinates()), 4);
             } else {
                 long[] coord = new long[i.dim()];
-                for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
+                for (int c = 0; c < coord.length; c++)
+                    coord[c] = readReg(i.src(0).index() + c);
                 if (i.op() == MOp.SAMLOD) readReg(i.src(1).index());
-                texel = i.op() == MOp.ISAM ? TextureUnit.fetch(texture(v, ts.element()), coord) : TextureUnit.sample(texture(v, ts.element()), coord);
+                texel = i.op() == MOp.ISAM
+                        ? TextureUnit.fetch(texture(v, ts.element()), coord)
+                        : TextureUnit.sample(texture(v, ts.element()), coord);
             }
             int r = i.dst().index();
             for (int c = 0; c < 4; c++) {
@@ -626,14 +674,22 @@ public final class Simulator {
             int bits = i.type().bits(), regs = i.type().regs();
             long address = i.offset();
             if (i.src(0).kind() == Operand.Kind.REG) {
-                address += op == MOp.LDGA || op == MOp.STGA ? readValue(i.src(0).index(), 64) : readReg(i.src(0).index());
+                address += op == MOp.LDGA || op == MOp.STGA
+                        ? readValue(i.src(0).index(), 64)
+                        : readReg(i.src(0).index());
             }
             if (op.isStore()) {
                 long[] data = new long[i.count()];
-                for (int c = 0; c < data.length; c++) data[c] = readValue(i.src(1).index() + c * regs, bits);
+                for (int c = 0; c < data.length; c++)
+                    data[c] = readValue(i.src(1).index() + c * regs, bits);
                 switch (op) {
                     case STG -> Memory.store(buffer(i.index()), address, data, bits);
-                    case STGA -> Memory.store(Interpreter.deviceMemory(buffers), address - ShaderInputs.DEVICE_MEMORY_BASE, data, bits);
+                    case STGA ->
+                        Memory.store(
+                                Interpreter.deviceMemory(buffers),
+                                address - ShaderInputs.DEVICE_MEMORY_BASE,
+                                data,
+                                bits);
                     case STL -> store(local, "local memory", address, data, bits);
                     case STLW -> store(shared, "workgroup memory", address, data, bits);
                     case STP -> store(priv, "private memory", address, data, bits);
@@ -644,10 +700,13 @@ public final class Simulator {
                         long[] out = outputs.get(i.index());
                         Variable v = program.variableAt(Variable.Kind.OUTPUT, i.index());
                         if (out == null || v == null) throw error("no output in slot " + i.index());
-                        if (v.type().bitSize() != bits) throw error("output @" + v.name() + " is " + v.type() + ", not " + i.type().suffix());
+                        if (v.type().bitSize() != bits)
+                            throw error("output @" + v.name() + " is " + v.type() + ", not "
+                                    + i.type().suffix());
                         for (int c = 0; c < data.length; c++) {
                             int at = i.offset() + c;
-                            if (at < 0 || at >= out.length) throw error("output @" + v.name() + " has no component " + at);
+                            if (at < 0 || at >= out.length)
+                                throw error("output @" + v.name() + " has no component " + at);
                             out[at] = data[c];
                         }
                     }
@@ -657,7 +716,12 @@ public final class Simulator {
             long[] data = new long[i.count()];
             switch (op) {
                 case LDG -> data = Memory.load(buffer(i.index()), address, i.count(), bits);
-                case LDGA -> data = Memory.load(Interpreter.deviceMemory(buffers), address - ShaderInputs.DEVICE_MEMORY_BASE, i.count(), bits);
+                case LDGA ->
+                    data = Memory.load(
+                            Interpreter.deviceMemory(buffers),
+                            address - ShaderInputs.DEVICE_MEMORY_BASE,
+                            i.count(),
+                            bits);
                 case LDL -> data = load(local, "local memory", address, i.count(), bits);
                 case LDLW -> data = load(shared, "workgroup memory", address, i.count(), bits);
                 case LDP -> data = load(priv, "private memory", address, i.count(), bits);
@@ -671,13 +735,15 @@ public final class Simulator {
                     for (int c = 0; c < data.length; c++) data[c] = input(i.index(), i.offset() + c, bits);
                 }
             }
-            for (int c = 0; c < data.length; c++) writeValue(i.dst().index() + c * regs, data[c], bits, i.op().latency());
+            for (int c = 0; c < data.length; c++)
+                writeValue(i.dst().index() + c * regs, data[c], bits, i.op().latency());
         }
 
         private void image(MInstr i) {
             Variable v = program.variableAt(Variable.Kind.IMAGE, i.index());
             if (v == null) throw error("no image i" + i.index());
-            if (v.dim().coordinates() != i.dim()) throw error("image @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
+            if (v.dim().coordinates() != i.dim())
+                throw error("image @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
             long[] coord = new long[i.dim()];
             for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
             long at = TextureUnit.imageOffset(texture(v, 0), coord);
@@ -696,19 +762,26 @@ public final class Simulator {
         private void atomic(MInstr i) {
             MOp op = i.op();
             long data = readReg(i.src(1).index());
-            long compare = i.src(2).kind() == Operand.Kind.REG ? readReg(i.src(2).index()) : 0;
+            long compare =
+                    i.src(2).kind() == Operand.Kind.REG ? readReg(i.src(2).index()) : 0;
             long old;
             if (op.isImageAtomic()) {
                 Variable v = program.variableAt(Variable.Kind.IMAGE, i.index());
                 if (v == null) throw error("no image i" + i.index());
                 long[] coord = new long[i.dim()];
-                for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
+                for (int c = 0; c < coord.length; c++)
+                    coord[c] = readReg(i.src(0).index() + c);
                 long at = TextureUnit.imageOffset(texture(v, 0), coord);
                 old = at < 0 ? 0 : Memory.atomic(buffers.get(v), at, op, i.type(), data, compare);
             } else if (op.isSharedAtomic()) {
                 long address = readReg(i.src(0).index());
                 old = load(shared, "workgroup memory", address, 1, 32)[0];
-                store(shared, "workgroup memory", address, new long[] {Memory.combine(op, i.type(), old, data, compare)}, 32);
+                store(
+                        shared,
+                        "workgroup memory",
+                        address,
+                        new long[] {Memory.combine(op, i.type(), old, data, compare)},
+                        32);
             } else {
                 old = Memory.atomic(buffer(i.index()), readReg(i.src(0).index()), op, i.type(), data, compare);
             }

@@ -49,14 +49,18 @@ class MachineVerifierTest {
 
     @Test
     void aPipelineOutOfOrderIsRefusedBeforeItRuns() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> MachinePasses.pipeline(List.of("isel", "linearize", "regalloc", "legalize")));
         assertEquals("machine pass linearize takes the allocated form, but comes after virtual code", e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> MachinePasses.pipeline(List.of("isel", "regalloc", "linearize")));
+        e = assertThrows(
+                IllegalArgumentException.class, () -> MachinePasses.pipeline(List.of("isel", "regalloc", "linearize")));
         assertEquals("the machine pipeline must end with legalize", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> MachinePasses.pipeline(List.of("isel", "schedule")));
         assertTrue(e.getMessage().startsWith("unknown machine pass 'schedule' (known: isel, "), e.getMessage());
-        assertEquals(MachinePasses.DEFAULT.size(), MachinePasses.pipeline(MachinePasses.DEFAULT).size());
+        assertEquals(
+                MachinePasses.DEFAULT.size(),
+                MachinePasses.pipeline(MachinePasses.DEFAULT).size());
     }
 
     @Test
@@ -69,7 +73,9 @@ class MachineVerifierTest {
         code.add(MirInstr.copy(new VReg(mf.virtualRegisters + 8, 1, 1), ghost));
         code.add(MirInstr.copy(first.def, first.def));
         List<String> problems = MachineVerifier.verify(mf);
-        assertTrue(problems.stream().anyMatch(p -> p.contains("reads v" + ghost.id + ", which nothing defines")), problems.toString());
+        assertTrue(
+                problems.stream().anyMatch(p -> p.contains("reads v" + ghost.id + ", which nothing defines")),
+                problems.toString());
         assertTrue(problems.stream().anyMatch(p -> p.contains("is defined twice (not SSA)")), problems.toString());
     }
 
@@ -94,14 +100,17 @@ class MachineVerifierTest {
         assertTrue(at >= 0, "the legalized program has a nop to take out:\n" + mf.print());
         Linear.Item it = mf.linear.items.get(at);
         mf.linear.items.set(at, new Linear.Item(it.instr().withNop(0), it.target(), it.label()));
-        assertEquals(List.of("legalized code still has latency hazards: legalizing it again changes it"), MachineVerifier.verify(mf));
+        assertEquals(
+                List.of("legalized code still has latency hazards: legalizing it again changes it"),
+                MachineVerifier.verify(mf));
     }
 
     @Test
     void aBranchToNoLabelIsFound() {
         MachineFunction mf = after("isel", "regalloc", "linearize");
         int at = -1;
-        for (int k = 0; k < mf.linear.items.size() && at < 0; k++) if (mf.linear.items.get(k).target() >= 0) at = k;
+        for (int k = 0; k < mf.linear.items.size() && at < 0; k++)
+            if (mf.linear.items.get(k).target() >= 0) at = k;
         assertTrue(at >= 0, "the program branches:\n" + mf.print());
         Linear.Item it = mf.linear.items.get(at);
         mf.linear.items.set(at, Linear.Item.jump(it.instr(), 999));
@@ -115,9 +124,12 @@ class MachineVerifierTest {
         MachineFunction mf = new MachineFunction(IrParser.parse("verify.ir", SHADER));
         assertTrue(mf.print().contains("= fmul %2, %3"), mf.print());
         MachinePasses.create("isel").run(mf);
-        assertTrue(mf.print().startsWith("b0:\n") && mf.print().matches("(?s).*mad\\.f32 v\\d+, v\\d+, v\\d+, v\\d+.*"), mf.print());
+        assertTrue(
+                mf.print().startsWith("b0:\n") && mf.print().matches("(?s).*mad\\.f32 v\\d+, v\\d+, v\\d+, v\\d+.*"),
+                mf.print());
         MachinePasses.create("regalloc").run(mf);
-        assertTrue(mf.print().startsWith("b0:\n") && mf.print().matches("(?s).*mad\\.f32 r\\d\\.[xyzw], r.*"), mf.print());
+        assertTrue(
+                mf.print().startsWith("b0:\n") && mf.print().matches("(?s).*mad\\.f32 r\\d\\.[xyzw], r.*"), mf.print());
         MachinePasses.create("linearize").run(mf);
         assertTrue(mf.print().matches("(?s).*-> L\\d+\n.*L\\d+:\n.*end\n"), mf.print());
         MachinePasses.create("legalize").run(mf);

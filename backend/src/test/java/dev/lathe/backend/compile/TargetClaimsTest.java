@@ -39,7 +39,8 @@ class TargetClaimsTest {
     static final int SETS = 24;
 
     /** The op/size pairs the target refuses: what the hardware lacks (64-bit integer division, fp64 floor or rcp, …). */
-    static final List<String> REFUSED = MachineCompiler.REFUSED_64.stream().map(op -> op.opName() + "@64").toList();
+    static final List<String> REFUSED =
+            MachineCompiler.REFUSED_64.stream().map(op -> op.opName() + "@64").toList();
 
     @TestFactory
     Stream<DynamicTest> everyClaimedOpIsSelectedAndComputesWhatTheInterpreterDoes() {
@@ -62,9 +63,13 @@ class TargetClaimsTest {
         String text = shader(op, bits);
         MachineCompiler.Result r;
         try {
-            r = MachineCompiler.compile(IrParser.parse(name + ".ir", text), MachineCompiler.Options.defaults().verifying());
+            r = MachineCompiler.compile(
+                    IrParser.parse(name + ".ir", text),
+                    MachineCompiler.Options.defaults().verifying());
         } catch (CompileException e) {
-            assertTrue(e.getMessage().contains("not supported by the target: " + op.opName() + " on "), name + ": " + e.getMessage());
+            assertTrue(
+                    e.getMessage().contains("not supported by the target: " + op.opName() + " on "),
+                    name + ": " + e.getMessage());
             synchronized (refused) {
                 refused.add(name);
             }
@@ -73,18 +78,24 @@ class TargetClaimsTest {
         Shader reference = IrParser.parse(name + ".ir", text);
         int decided = 0;
         for (long seed = 0; seed < SETS; seed++) {
-            ShaderInputs in = new ShaderInputs().setBufferWords("in", operands(seed)).setBufferWords("out", new long[64]);
+            ShaderInputs in =
+                    new ShaderInputs().setBufferWords("in", operands(seed)).setBufferWords("out", new long[64]);
             ShaderOutputs want = new Interpreter(reference).trackNans().dispatch(in, 1, 1, 1);
             ShaderOutputs got;
             try {
                 got = new Simulator(r.program()).dispatch(in, 1, 1, 1).outputs();
             } catch (SimulationException e) {
-                throw new AssertionError(name + ", input set " + seed + ": " + e.getMessage() + "\n" + ProgramText.print(r.program()), e);
+                throw new AssertionError(
+                        name + ", input set " + seed + ": " + e.getMessage() + "\n" + ProgramText.print(r.program()),
+                        e);
             }
             ShaderOutputs.Comparison c = want.compareUnderNanContract(got);
             long s = seed;
-            assertNotEquals(ShaderOutputs.Comparison.Kind.BROKEN, c.kind(), () -> name + ", input set " + s + ": " + c.detail() + "\n" + text
-                    + "\n" + ProgramText.print(r.program()));
+            assertNotEquals(
+                    ShaderOutputs.Comparison.Kind.BROKEN,
+                    c.kind(),
+                    () -> name + ", input set " + s + ": " + c.detail() + "\n" + text + "\n"
+                            + ProgramText.print(r.program()));
             if (c.kind() == ShaderOutputs.Comparison.Kind.KEPT) decided++;
         }
         assertTrue(decided * 2 >= SETS, name + ": only " + decided + " of " + SETS + " input sets decided");
@@ -96,46 +107,120 @@ class TargetClaimsTest {
      * {@code out} 8 bytes apart (booleans as 0 or 1).
      */
     static String shader(Op op, int bits) {
-        StringBuilder sb = new StringBuilder("shader compute workgroup_size(1, 1, 1)\nbuffer u32 @in binding=0\nbuffer u32 @out binding=1\nfunction main {\n");
+        StringBuilder sb = new StringBuilder(
+                "shader compute workgroup_size(1, 1, 1)\nbuffer u32 @in binding=0\nbuffer u32 @out binding=1\nfunction main {\n");
         int dest = op.isHorizontal() ? op.output().components() : 1;
         List<String> srcs = new ArrayList<>();
         for (int i = 0; i < op.numInputs(); i++) {
             int comps = op.inputComponents(i, dest), b = op.inputBits(i, bits);
-            sb.append("  vec1 32 %off").append(i).append(" = load_const (").append(64 * i).append(")\n");
+            sb.append("  vec1 32 %off")
+                    .append(i)
+                    .append(" = load_const (")
+                    .append(64 * i)
+                    .append(")\n");
             if (b == 1) {
-                sb.append("  vec").append(comps).append(" 32 %w").append(i).append(" = load_buffer @in, %off").append(i).append('\n');
-                sb.append("  vec").append(comps).append(" 32 %z").append(i).append(" = load_const (").append(String.join(", ", "0".repeat(comps).split("")))
+                sb.append("  vec")
+                        .append(comps)
+                        .append(" 32 %w")
+                        .append(i)
+                        .append(" = load_buffer @in, %off")
+                        .append(i)
+                        .append('\n');
+                sb.append("  vec")
+                        .append(comps)
+                        .append(" 32 %z")
+                        .append(i)
+                        .append(" = load_const (")
+                        .append(String.join(", ", "0".repeat(comps).split("")))
                         .append(")\n");
-                sb.append("  vec").append(comps).append(" 1 %s").append(i).append(" = ine %w").append(i).append(", %z").append(i).append('\n');
+                sb.append("  vec")
+                        .append(comps)
+                        .append(" 1 %s")
+                        .append(i)
+                        .append(" = ine %w")
+                        .append(i)
+                        .append(", %z")
+                        .append(i)
+                        .append('\n');
             } else {
-                sb.append("  vec").append(comps).append(' ').append(b).append(" %s").append(i).append(" = load_buffer @in, %off").append(i).append('\n');
+                sb.append("  vec")
+                        .append(comps)
+                        .append(' ')
+                        .append(b)
+                        .append(" %s")
+                        .append(i)
+                        .append(" = load_buffer @in, %off")
+                        .append(i)
+                        .append('\n');
             }
             srcs.add("%s" + i);
         }
         int outBits = op.outputBits(bits);
-        sb.append("  vec").append(dest).append(' ').append(outBits).append(" %r = ").append(op.opName()).append(' ').append(String.join(", ", srcs))
+        sb.append("  vec")
+                .append(dest)
+                .append(' ')
+                .append(outBits)
+                .append(" %r = ")
+                .append(op.opName())
+                .append(' ')
+                .append(String.join(", ", srcs))
                 .append('\n');
         for (int k = 0; k < dest; k++) {
             String comp = dest <= 4 ? String.valueOf("xyzw".charAt(k)) : String.valueOf((char) ('a' + k));
-            sb.append("  vec1 ").append(outBits).append(" %c").append(k).append(" = mov %r.").append(comp).append('\n');
+            sb.append("  vec1 ")
+                    .append(outBits)
+                    .append(" %c")
+                    .append(k)
+                    .append(" = mov %r.")
+                    .append(comp)
+                    .append('\n');
             String stored = "%c" + k;
             if (outBits == 1) {
-                sb.append("  vec1 32 %b").append(k).append(" = b2i32 %c").append(k).append('\n');
+                sb.append("  vec1 32 %b")
+                        .append(k)
+                        .append(" = b2i32 %c")
+                        .append(k)
+                        .append('\n');
                 stored = "%b" + k;
             }
-            sb.append("  vec1 32 %o").append(k).append(" = load_const (").append(8 * k).append(")\n");
-            sb.append("  store_buffer @out, %o").append(k).append(", ").append(stored).append('\n');
+            sb.append("  vec1 32 %o")
+                    .append(k)
+                    .append(" = load_const (")
+                    .append(8 * k)
+                    .append(")\n");
+            sb.append("  store_buffer @out, %o")
+                    .append(k)
+                    .append(", ")
+                    .append(stored)
+                    .append('\n');
         }
         return sb.append("}\n").toString();
     }
 
     /** 16 words per source: random bits, and often a value floats and integers treat specially at some size. */
     static long[] operands(long seed) {
-        long[] special = {0, 0x80000000L, 0x7f800000L, 0xff800000L, 0x7fc00000L, 0x3f800000L, 0x00000001L, 0xffffffffL, 0x7fffffffL,
-                0x3c003c00L, 0x7c00fc00L, 0x7e000001L, 0x00007ff0L, 0xfff00000L, 0x40490fdbL, 0x0000ffffL};
+        long[] special = {
+            0,
+            0x80000000L,
+            0x7f800000L,
+            0xff800000L,
+            0x7fc00000L,
+            0x3f800000L,
+            0x00000001L,
+            0xffffffffL,
+            0x7fffffffL,
+            0x3c003c00L,
+            0x7c00fc00L,
+            0x7e000001L,
+            0x00007ff0L,
+            0xfff00000L,
+            0x40490fdbL,
+            0x0000ffffL
+        };
         SplittableRandom rnd = new SplittableRandom(seed * 7919 + 17);
         long[] words = new long[16 * 4];
-        for (int i = 0; i < words.length; i++) words[i] = rnd.nextInt(3) == 0 ? special[rnd.nextInt(special.length)] : rnd.nextLong(1L << 32);
+        for (int i = 0; i < words.length; i++)
+            words[i] = rnd.nextInt(3) == 0 ? special[rnd.nextInt(special.length)] : rnd.nextLong(1L << 32);
         return words;
     }
 

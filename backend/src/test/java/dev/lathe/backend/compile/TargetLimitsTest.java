@@ -20,7 +20,8 @@ class TargetLimitsTest {
                     store_buffer @x, %z, %v
                 }
                 """;
-        CompileException e = assertThrows(CompileException.class, () -> MachineCompiler.compile(IrParser.parse("binding32.ir", text)));
+        CompileException e = assertThrows(
+                CompileException.class, () -> MachineCompiler.compile(IrParser.parse("binding32.ir", text)));
         assertEquals("binding32.ir:3:12: @y: binding 32 is past the target's 32 buffers", e.getMessage());
     }
 }

@@ -22,17 +22,18 @@ class EncodingTest {
 
     @TestFactory
     Stream<DynamicTest> everyOpcodeRoundTrips() {
-        return Stream.of(MOp.values()).map(op -> DynamicTest.dynamicTest(op.name(), () -> {
-            SplittableRandom r = new SplittableRandom(op.ordinal() * 7919L);
-            for (int k = 0; k < PER_OP; k++) {
-                MInstr i = RandomInstructions.of(op, r);
-                long w = Encoding.encode(i);
-                assertEquals(i, Encoding.decode(w), () -> "binary round trip of " + Asm.print(i));
-                String text = Asm.print(i);
-                assertEquals(i, Asm.parseLine(text), () -> "text round trip of " + text);
-                assertEquals(op.category(), (int) (w >>> 61), "category bits");
-            }
-        }));
+        return Stream.of(MOp.values())
+                .map(op -> DynamicTest.dynamicTest(op.name(), () -> {
+                    SplittableRandom r = new SplittableRandom(op.ordinal() * 7919L);
+                    for (int k = 0; k < PER_OP; k++) {
+                        MInstr i = RandomInstructions.of(op, r);
+                        long w = Encoding.encode(i);
+                        assertEquals(i, Encoding.decode(w), () -> "binary round trip of " + Asm.print(i));
+                        String text = Asm.print(i);
+                        assertEquals(i, Asm.parseLine(text), () -> "text round trip of " + text);
+                        assertEquals(op.category(), (int) (w >>> 61), "category bits");
+                    }
+                }));
     }
 
     @Test
@@ -84,10 +85,19 @@ class EncodingTest {
     @Test
     void everyRepeatedFormRoundTrips() throws Exception {
         // (rptN) on each category that takes it, (r) on registers and constants, pairs advancing by two
-        for (String line : List.of("(rpt3)mov.u32u32 r0.x, (r)c4.x", "(rpt1)mov.u32u32 r0.x, 0x3f800000", "(rpt2)cov.f32s32 r1.x, (r)r2.x",
-                "(rpt3)add.f32 r0.x, (r)r1.x, r2.x", "(rpt2)mul.f32 r0.y, (r)c0.w, -|r1.x|", "(rpt1)add.f64 r0.x, (r)r2.x, (r)c4.x",
-                "(rpt1)cmps.f32.lt r3.x, (r)r1.x, 0", "(rpt3)mad.f32 r4.x, (r)c1.x, (r)r0.x, r2.w", "(rpt1)sel.u32 r1.x, (r)r2.x, r0.x, (r)r3.x",
-                "(ss)(rpt2)(nop1)sin.f32 r5.x, (r)r1.x", "(rpt1)div.u32 r5.x, (r)r1.x, r2.x", "(rpt2)bary.f32 r0.x, in1[1]")) {
+        for (String line : List.of(
+                "(rpt3)mov.u32u32 r0.x, (r)c4.x",
+                "(rpt1)mov.u32u32 r0.x, 0x3f800000",
+                "(rpt2)cov.f32s32 r1.x, (r)r2.x",
+                "(rpt3)add.f32 r0.x, (r)r1.x, r2.x",
+                "(rpt2)mul.f32 r0.y, (r)c0.w, -|r1.x|",
+                "(rpt1)add.f64 r0.x, (r)r2.x, (r)c4.x",
+                "(rpt1)cmps.f32.lt r3.x, (r)r1.x, 0",
+                "(rpt3)mad.f32 r4.x, (r)c1.x, (r)r0.x, r2.w",
+                "(rpt1)sel.u32 r1.x, (r)r2.x, r0.x, (r)r3.x",
+                "(ss)(rpt2)(nop1)sin.f32 r5.x, (r)r1.x",
+                "(rpt1)div.u32 r5.x, (r)r1.x, r2.x",
+                "(rpt2)bary.f32 r0.x, in1[1]")) {
             MInstr i = Asm.parseLine(line);
             assertEquals(line, Asm.print(i));
             assertEquals(i, Encoding.decode(Encoding.encode(i)), line);
@@ -97,7 +107,8 @@ class EncodingTest {
 
     @Test
     void prefixesParseInAnyOrder() throws Exception {
-        assertEquals(Asm.parseLine("(ss)(sy)(rpt1)(nop2)add.u32 r0.x, (r)r1.x, 3"),
+        assertEquals(
+                Asm.parseLine("(ss)(sy)(rpt1)(nop2)add.u32 r0.x, (r)r1.x, 3"),
                 Asm.parseLine("(nop2)(rpt1)(sy)(ss)add.u32   r0.x,(r)r1.x , 0x3"));
         assertEquals("(rpt2)nop", Asm.print(Asm.parseLine("(rpt2)nop")));
         assertEquals(3, Asm.parseLine("(rpt2)nop").slots());
@@ -136,7 +147,10 @@ class EncodingTest {
                 new Case("add.u32 r0.x, -r1.x, r2.x", 1, "integer sources have no modifiers"),
                 new Case("atomic.sub.u32 r0.x, b0[r1.x], r2.x", 1, "atomics are written atomic.OP.TYPE"),
                 new Case("atomic.add.f32 r0.x, b0[r1.x], r2.x", 1, "atomics work on u32 or s32, not f32"),
-                new Case("atomic.add.u32 r0.x, l[r1.x], r2.x", 22, "atomics address bN[...], w[...] or iN[...], not l[...]"),
+                new Case(
+                        "atomic.add.u32 r0.x, l[r1.x], r2.x",
+                        22,
+                        "atomics address bN[...], w[...] or iN[...], not l[...]"),
                 new Case("atomic.add.u32 r0.x, b0[r1.x + 4], r2.x", 22, "atomics address a register, with no offset"),
                 new Case("atomic.cmpxchg.u32 r0.x, w[r1.x], r2.x", 39, "expected ','"),
                 new Case("atomic.add.u32 r0.x, i0[r1.x], r2.x", 1, "image atomics are written atomic.OP.TYPE.Nd"),

@@ -13,7 +13,8 @@ class MemoryAndTextureUnitTest {
     @Test
     void memoryIsLittleEndianAndBytesOutsideReadZeroAndDropWrites() {
         byte[] m = {1, 2, 3, 4, 5, 6};
-        assertArrayEquals(new long[] {0x04030201L, 0x0605}, Memory.load(m, 0, 2, 32)); // the second word runs off the end
+        assertArrayEquals(
+                new long[] {0x04030201L, 0x0605}, Memory.load(m, 0, 2, 32)); // the second word runs off the end
         assertArrayEquals(new long[] {0x0100}, Memory.load(m, -1, 1, 16)); // below the start too
         Memory.store(m, 4, new long[] {0xaabbccddL}, 32);
         assertArrayEquals(new byte[] {1, 2, 3, 4, (byte) 0xdd, (byte) 0xcc}, m);
@@ -44,7 +45,8 @@ class MemoryAndTextureUnitTest {
     /** A 4x2 texture whose texel (x, y) holds x + 10 y in every component. */
     static Texture grid() {
         long[] texels = new long[4 * 2 * 4];
-        for (int y = 0; y < 2; y++) for (int x = 0; x < 4; x++) for (int c = 0; c < 4; c++) texels[(y * 4 + x) * 4 + c] = x + 10 * y;
+        for (int y = 0; y < 2; y++)
+            for (int x = 0; x < 4; x++) for (int c = 0; c < 4; c++) texels[(y * 4 + x) * 4 + c] = x + 10 * y;
         return new Texture(4, 2, 1, texels);
     }
 

@@ -48,15 +48,23 @@ class RepeatTest {
         while (i == null) i = attempt(r);
         StringBuilder init = new StringBuilder();
         // r0.x–r9.w hold random words: r0–r7 the sources, r8.x on the results, stored from there
-        for (int reg = 0; reg < 40; reg++) init.append("    mov.u32u32 ").append(Operand.scalarName('r', reg)).append(", 0x")
-                .append(Long.toHexString(r.nextLong() & 0xffffffffL)).append('\n');
+        for (int reg = 0; reg < 40; reg++)
+            init.append("    mov.u32u32 ")
+                    .append(Operand.scalarName('r', reg))
+                    .append(", 0x")
+                    .append(Long.toHexString(r.nextLong() & 0xffffffffL))
+                    .append('\n');
         init.append("    mov.u32u32 r12.x, 0\n    (nop3)nop\n    (nop3)nop\n");
-        StringBuilder repeated = new StringBuilder(init).append("    ").append(Asm.print(i)).append('\n');
+        StringBuilder repeated =
+                new StringBuilder(init).append("    ").append(Asm.print(i)).append('\n');
         StringBuilder expanded = new StringBuilder(init);
-        for (int k = 0; k <= i.rpt(); k++) expanded.append("    ").append(Asm.print(i.repetition(k))).append('\n');
-        String tail = "    (ss)(sy)(nop3)nop\n    (nop3)nop\n    stg.u32.4 b0[r12.x], r8.x\n    stg.u32.4 b0[r12.x + 16], r9.x\n    end\n";
+        for (int k = 0; k <= i.rpt(); k++)
+            expanded.append("    ").append(Asm.print(i.repetition(k))).append('\n');
+        String tail =
+                "    (ss)(sy)(nop3)nop\n    (nop3)nop\n    stg.u32.4 b0[r12.x], r8.x\n    stg.u32.4 b0[r12.x + 16], r9.x\n    end\n";
         ShaderOutputs a = run(repeated + tail), b = run(expanded + tail);
-        for (int w = 0; w < 8; w++) assertEquals(b.bufferWord("out", w), a.bufferWord("out", w), Asm.print(i) + ": word " + w);
+        for (int w = 0; w < 8; w++)
+            assertEquals(b.bufferWord("out", w), a.bufferWord("out", w), Asm.print(i) + ": word " + w);
     }
 
     private static ShaderOutputs run(String code) {
@@ -72,13 +80,31 @@ class RepeatTest {
             MType t = s.op() == MOp.SEL_B && k == 1 ? MType.U32 : s.srcType() != null ? s.srcType() : s.type();
             int units = t.regs();
             Operand o = switch (r.nextInt(s.op().category() == 2 ? 3 : 2)) {
-                case 0, 1 -> Operand.reg(r.nextInt(0, 32 - (rpt + 1) * units) & (units == 2 ? ~1 : ~0)).withRep(r.nextBoolean());
+                case 0, 1 ->
+                    Operand.reg(r.nextInt(0, 32 - (rpt + 1) * units) & (units == 2 ? ~1 : ~0))
+                            .withRep(r.nextBoolean());
                 default -> Operand.imm(r.nextInt(-20, 20));
             };
             if (t.kind() == MType.Kind.FLOAT && o.isReg() && s.op() != MOp.MOV) o = o.withNeg(r.nextBoolean());
             srcs.add(o);
         }
-        MInstr i = new MInstr(s.op(), s.type(), s.srcType(), s.cond(), rpt, false, false, 0, false, false, Operand.reg(32), srcs, 0, 0, 0, 0);
+        MInstr i = new MInstr(
+                s.op(),
+                s.type(),
+                s.srcType(),
+                s.cond(),
+                rpt,
+                false,
+                false,
+                0,
+                false,
+                false,
+                Operand.reg(32),
+                srcs,
+                0,
+                0,
+                0,
+                0);
         String problem = Encoding.validate(i);
         if (problem != null) return null; // e.g. two immediates in one cat2 instruction
         assertNull(Encoding.validate(i.repetition(rpt)));

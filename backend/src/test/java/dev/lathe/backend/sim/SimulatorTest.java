@@ -34,7 +34,8 @@ class SimulatorTest {
     }
 
     static ShaderOutputs run(String code, float a, float b) {
-        ShaderInputs in = new ShaderInputs().set("u", Float.floatToRawIntBits(a) & 0xffffffffL, Float.floatToRawIntBits(b) & 0xffffffffL)
+        ShaderInputs in = new ShaderInputs()
+                .set("u", Float.floatToRawIntBits(a) & 0xffffffffL, Float.floatToRawIntBits(b) & 0xffffffffL)
                 .setBufferWords("out", 0, 0, 0, 0);
         return new Simulator(program(code)).dispatch(in, 1, 1, 1).outputs();
     }
@@ -92,7 +93,9 @@ class SimulatorTest {
                     end
                 """;
         SimulationException a = assertThrows(SimulationException.class, () -> run(aluBroken, 1, 2));
-        assertTrue(a.getMessage().contains("reads r0.x 2 cycles after pc 1 wrote it; an ALU instruction needs 3"), a.getMessage());
+        assertTrue(
+                a.getMessage().contains("reads r0.x 2 cycles after pc 1 wrote it; an ALU instruction needs 3"),
+                a.getMessage());
         run(aluBroken.replace("    nop\n", "    (rpt1)nop\n"), 1, 2); // with one more nop it runs
     }
 
@@ -110,11 +113,14 @@ class SimulatorTest {
                     stg.f32.1 b0[r1.x], r0.y
                     end
                 """;
-        ShaderInputs in = new ShaderInputs().set("u", Float.floatToRawIntBits(4f), Float.floatToRawIntBits(3f)).setBufferWords("out", 0);
+        ShaderInputs in = new ShaderInputs()
+                .set("u", Float.floatToRawIntBits(4f), Float.floatToRawIntBits(3f))
+                .setBufferWords("out", 0);
         Simulator.Result r = new Simulator(program(code)).run(in);
         assertEquals(0.75f, Float.intBitsToFloat((int) r.outputs().bufferWord("out", 0)));
         assertEquals(Latency.SFU_CYCLES - 1, r.sstall(), "rcp issued at cycle 7 completes at 17; the mul waits from 8");
-        SimulationException e = assertThrows(SimulationException.class, () -> run(code.replace("(ss)mul", "mul"), 4, 3));
+        SimulationException e =
+                assertThrows(SimulationException.class, () -> run(code.replace("(ss)mul", "mul"), 4, 3));
         assertTrue(e.getMessage().contains("an SFU result of pc 3, without (ss) in between"), e.getMessage());
         String waw = """
                     mov.f32f32 r2.x, c0.x
@@ -142,10 +148,13 @@ class SimulatorTest {
                     end
                 """;
         ShaderInputs in = new ShaderInputs().setBufferWords("out", 0, 0, 41);
-        ShaderOutputs o = new Simulator(program(code.replace("%s ", "(sy)"))).run(in).outputs();
+        ShaderOutputs o =
+                new Simulator(program(code.replace("%s ", "(sy)"))).run(in).outputs();
         assertEquals(42, o.bufferWord("out", 0));
-        SimulationException e = assertThrows(SimulationException.class,
-                () -> new Simulator(program(code.replace("%s ", ""))).run(new ShaderInputs().setBufferWords("out", 0, 0, 41)));
+        SimulationException e = assertThrows(
+                SimulationException.class,
+                () -> new Simulator(program(code.replace("%s ", "")))
+                        .run(new ShaderInputs().setBufferWords("out", 0, 0, 41)));
         assertTrue(e.getMessage().contains("a load result of pc 3, without (sy) in between"), e.getMessage());
     }
 
@@ -169,18 +178,22 @@ class SimulatorTest {
                     stg.u32.2 b0[r1.x], r2.x
                     end
                 """;
-        ShaderOutputs o = new Simulator(program(code)).run(new ShaderInputs().setBufferWords("out", 0, 0)).outputs();
+        ShaderOutputs o = new Simulator(program(code))
+                .run(new ShaderInputs().setBufferWords("out", 0, 0))
+                .outputs();
         assertEquals(10, o.bufferWord("out", 0));
         assertEquals(45, o.bufferWord("out", 1));
     }
 
     @Test
     void readingAnUnwrittenRegisterIsAnError() {
-        SimulationException e = assertThrows(SimulationException.class, () -> run("    add.f32 r0.x, r5.y, c0.x\n    end\n", 1, 2));
+        SimulationException e =
+                assertThrows(SimulationException.class, () -> run("    add.f32 r0.x, r5.y, c0.x\n    end\n", 1, 2));
         assertTrue(e.getMessage().contains("reads r5.y before anything wrote it"), e.getMessage());
         SimulationException off = assertThrows(SimulationException.class, () -> run("    nop\n", 1, 2));
         assertTrue(off.getMessage().contains("execution left the program"), off.getMessage());
-        SimulationException loop = assertThrows(SimulationException.class,
+        SimulationException loop = assertThrows(
+                SimulationException.class,
                 () -> new Simulator(program("    jump #+0\n")).stepLimit(1000).run(new ShaderInputs()));
         assertTrue(loop.getMessage().contains("endless loop"), loop.getMessage());
     }
@@ -232,16 +245,25 @@ class SimulatorTest {
         assertEquals(6.25f, Float.intBitsToFloat((int) r.outputs().output("o")[0]));
         assertEquals(2, r.instructions(), "preloads are not instructions");
         String printed = ProgramText.print(p);
-        assertTrue(printed.contains(".preload ldlv.u32.1 r0.y, in0[1]\n.preload mov.u32u32 r0.z, sv.vertex_id\n.code\n"), printed);
+        assertTrue(
+                printed.contains(".preload ldlv.u32.1 r0.y, in0[1]\n.preload mov.u32u32 r0.z, sv.vertex_id\n.code\n"),
+                printed);
         Program back = ProgramBinary.read("v.bin", ProgramBinary.write(p));
         assertEquals(printed, ProgramText.print(back));
         assertEquals(p.preloads(), back.preloads());
         // only system values and (in vertex shaders) inputs can be preloaded, and the error says where
-        ProgramException e = assertThrows(ProgramException.class, () -> ProgramText.parse("v.s", text.replace("ldlv.u32.1 r0.y, in0[1]", "add.f32 r0.y, r0.x, r0.x")));
+        ProgramException e = assertThrows(
+                ProgramException.class,
+                () -> ProgramText.parse("v.s", text.replace("ldlv.u32.1 r0.y, in0[1]", "add.f32 r0.y, r0.x, r0.x")));
         assertTrue(e.getMessage().startsWith("v.s:9:1: error: a preload is a mov of a system value"), e.getMessage());
-        ProgramException f = assertThrows(ProgramException.class,
+        ProgramException f = assertThrows(
+                ProgramException.class,
                 () -> ProgramText.parse("f.s", text.replace(".shader vertex", ".shader fragment")));
-        assertTrue(f.getMessage().startsWith("f.s:9:1: error: a preload is a mov of a system value or, in a vertex shader, an ldlv"), f.getMessage());
+        assertTrue(
+                f.getMessage()
+                        .startsWith(
+                                "f.s:9:1: error: a preload is a mov of a system value or, in a vertex shader, an ldlv"),
+                f.getMessage());
     }
 
     /** A preamble computes from uniforms once and hands the result over in the constant file; its cycles are not the shader's. */
@@ -263,7 +285,8 @@ class SimulatorTest {
                 """;
         Program p = ProgramText.parse("p.s", text);
         assertEquals(5, p.preamble().size());
-        ShaderInputs in = new ShaderInputs().set("u", Float.floatToRawIntBits(3f) & 0xffffffffL, Float.floatToRawIntBits(0.5f) & 0xffffffffL)
+        ShaderInputs in = new ShaderInputs()
+                .set("u", Float.floatToRawIntBits(3f) & 0xffffffffL, Float.floatToRawIntBits(0.5f) & 0xffffffffL)
                 .setBufferWords("out", 0, 0, 0, 0);
         Simulator.Result r = new Simulator(p).run(in);
         assertEquals(1.5f, word(r.outputs(), 0));
@@ -275,9 +298,16 @@ class SimulatorTest {
         SimulationException h = assertThrows(SimulationException.class, () -> new Simulator(fast).run(in));
         assertTrue(h.getMessage().startsWith("hazard at preamble pc 1"), h.getMessage());
         // what a preamble may hold, and that only a preamble stores constants, with the line
-        ProgramException e = assertThrows(ProgramException.class, () -> ProgramText.parse("p.s", text.replace(".preamble (rpt3)(nop1)nop", ".preamble bary.f32 r0.z, in0[0]")));
-        assertTrue(e.getMessage().startsWith("p.s:12:1: error: a preamble holds ALU and SFU instructions"), e.getMessage());
-        ProgramException f = assertThrows(ProgramException.class, () -> ProgramText.parse("p.s", text.replace("    end\n", "    stc.u32.1 c[9], r1.x\n    end\n")));
+        ProgramException e = assertThrows(
+                ProgramException.class,
+                () -> ProgramText.parse(
+                        "p.s", text.replace(".preamble (rpt3)(nop1)nop", ".preamble bary.f32 r0.z, in0[0]")));
+        assertTrue(
+                e.getMessage().startsWith("p.s:12:1: error: a preamble holds ALU and SFU instructions"),
+                e.getMessage());
+        ProgramException f = assertThrows(
+                ProgramException.class,
+                () -> ProgramText.parse("p.s", text.replace("    end\n", "    stc.u32.1 c[9], r1.x\n    end\n")));
         assertTrue(f.getMessage().contains("error: stc is for the preamble"), f.getMessage());
     }
 
@@ -301,14 +331,23 @@ class SimulatorTest {
         ShaderOutputs o = run(code, 3f, 0.5f);
         assertEquals(2.5f, word(o, 0));
         Program p = program(code);
-        assertEquals(p.code(), ProgramBinary.read("a.bin", ProgramBinary.write(p)).code());
-        SimulationException soon = assertThrows(SimulationException.class, () -> run(code.replace("(rpt3)(nop1)nop", "(rpt3)nop"), 3f, 0.5f));
-        assertTrue(soon.getMessage().startsWith("hazard at pc 5") && soon.getMessage().contains("a0.x 5 cycles after the mova of pc 3"),
+        assertEquals(
+                p.code(), ProgramBinary.read("a.bin", ProgramBinary.write(p)).code());
+        SimulationException soon = assertThrows(
+                SimulationException.class, () -> run(code.replace("(rpt3)(nop1)nop", "(rpt3)nop"), 3f, 0.5f));
+        assertTrue(
+                soon.getMessage().startsWith("hazard at pc 5")
+                        && soon.getMessage().contains("a0.x 5 cycles after the mova of pc 3"),
                 soon.getMessage());
-        SimulationException none = assertThrows(SimulationException.class, () -> run(code.replace("mova a0.x, r0.x", "nop"), 3f, 0.5f));
+        SimulationException none =
+                assertThrows(SimulationException.class, () -> run(code.replace("mova a0.x, r0.x", "nop"), 3f, 0.5f));
         assertTrue(none.getMessage().contains("before any mova wrote a0.x"), none.getMessage());
-        ProgramException notMov = assertThrows(ProgramException.class, () -> program(code.replace("    end", "    rcp.f32 r0.w, c<a0.x + 1>\n    end")));
-        assertTrue(notMov.getMessage().contains("c<a0.x + n> is read by mov, cat2 and cat3 instructions"), notMov.getMessage());
+        ProgramException notMov = assertThrows(
+                ProgramException.class,
+                () -> program(code.replace("    end", "    rcp.f32 r0.w, c<a0.x + 1>\n    end")));
+        assertTrue(
+                notMov.getMessage().contains("c<a0.x + n> is read by mov, cat2 and cat3 instructions"),
+                notMov.getMessage());
     }
 
     private static void assertMessage(byte[] bytes, String part) {
@@ -318,15 +357,24 @@ class SimulatorTest {
 
     @Test
     void textErrorsAreLocated() {
-        ProgramException e = assertThrows(ProgramException.class, () -> ProgramText.parse("t.s", HEADER + "    add.f32 r0.x, r1.x\n"));
+        ProgramException e = assertThrows(
+                ProgramException.class, () -> ProgramText.parse("t.s", HEADER + "    add.f32 r0.x, r1.x\n"));
         assertTrue(e.getMessage().startsWith("t.s:11:"), e.getMessage());
-        ProgramException d = assertThrows(ProgramException.class,
-                () -> ProgramText.parse("t.s", HEADER.replace(".decl buffer u32 @out binding=0", ".decl buffer q32 @out binding=0")));
+        ProgramException d = assertThrows(
+                ProgramException.class,
+                () -> ProgramText.parse(
+                        "t.s", HEADER.replace(".decl buffer u32 @out binding=0", ".decl buffer q32 @out binding=0")));
         assertTrue(d.getMessage().startsWith("t.s:3:"), d.getMessage());
-        ProgramException s = assertThrows(ProgramException.class, () -> ProgramText.parse("t.s", HEADER.replace(".slot @out 0", ".slot @nope 0")));
+        ProgramException s = assertThrows(
+                ProgramException.class,
+                () -> ProgramText.parse("t.s", HEADER.replace(".slot @out 0", ".slot @nope 0")));
         assertTrue(s.getMessage().startsWith("t.s:5:1: error: .slot names @nope"), s.getMessage());
-        ProgramException z = assertThrows(ProgramException.class, () -> ProgramText.parse("t.s", HEADER.replace(".slot @out 0", ".slot @u.size 9")));
-        assertTrue(z.getMessage().startsWith("t.s:5:1: error: .slot @u.size needs a buffer declared as @u"), z.getMessage());
+        ProgramException z = assertThrows(
+                ProgramException.class,
+                () -> ProgramText.parse("t.s", HEADER.replace(".slot @out 0", ".slot @u.size 9")));
+        assertTrue(
+                z.getMessage().startsWith("t.s:5:1: error: .slot @u.size needs a buffer declared as @u"),
+                z.getMessage());
     }
 
     /** A buffer's size comes from the constant slot the driver writes (the bound buffer's length). */

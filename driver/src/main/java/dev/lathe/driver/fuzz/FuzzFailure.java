@@ -22,9 +22,14 @@ public final class FuzzFailure extends Exception {
         StringBuilder where = new StringBuilder();
         int shown = 0;
         for (StackTraceElement e : t.getStackTrace()) {
-            if (!e.getClassName().startsWith("dev.lathe.") || e.getClassName().startsWith("dev.lathe.driver.fuzz.")) continue;
-            where.append(shown == 0 ? " at " : " < ").append(e.getClassName().substring(e.getClassName().lastIndexOf('.') + 1))
-                    .append('.').append(e.getMethodName()).append(':').append(e.getLineNumber());
+            if (!e.getClassName().startsWith("dev.lathe.") || e.getClassName().startsWith("dev.lathe.driver.fuzz."))
+                continue;
+            where.append(shown == 0 ? " at " : " < ")
+                    .append(e.getClassName().substring(e.getClassName().lastIndexOf('.') + 1))
+                    .append('.')
+                    .append(e.getMethodName())
+                    .append(':')
+                    .append(e.getLineNumber());
             if (++shown == 3) break;
         }
         String name = t.getClass().getSimpleName();

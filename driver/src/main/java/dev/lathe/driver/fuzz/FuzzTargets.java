@@ -33,11 +33,15 @@ public final class FuzzTargets {
             case "rules" -> new RuleFuzzTarget(files(corpus, ".rules"));
             case "spirv" -> {
                 List<byte[]> modules = files(corpus, ".spv");
-                if (modules.isEmpty()) throw new IllegalArgumentException("no .spv files under " + corpus + " to start from (give --corpus DIR)");
+                if (modules.isEmpty())
+                    throw new IllegalArgumentException(
+                            "no .spv files under " + corpus + " to start from (give --corpus DIR)");
                 yield new SpirvFuzzTarget(modules, spirvVal);
             }
             case "machine" -> new MachineFuzzTarget();
-            default -> throw new IllegalArgumentException("unknown fuzz target '" + name + "' (one of " + String.join(", ", NAMES) + ")");
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown fuzz target '" + name + "' (one of " + String.join(", ", NAMES) + ")");
         };
     }
 
@@ -49,7 +53,8 @@ public final class FuzzTargets {
                 found.add(p);
             } else if (Files.isDirectory(p)) {
                 try (Stream<Path> s = Files.walk(p)) {
-                    s.filter(f -> Files.isRegularFile(f) && f.toString().endsWith(ext)).forEach(found::add);
+                    s.filter(f -> Files.isRegularFile(f) && f.toString().endsWith(ext))
+                            .forEach(found::add);
                 }
             }
         }

@@ -34,12 +34,27 @@ public final class Fuzzer {
         /** A few lines: the counts, then each failure with its case and file. */
         public String text() {
             StringBuilder sb = new StringBuilder();
-            sb.append("fuzz ").append(target).append(": ").append(cases).append(" cases (seed ").append(seed).append("), ")
-                    .append(failures.size()).append(failures.size() == 1 ? " failure\n" : " failures\n");
-            for (Map.Entry<String, Long> e : categories.entrySet()) sb.append(String.format("  %7d  %s%n", e.getValue(), e.getKey()));
+            sb.append("fuzz ")
+                    .append(target)
+                    .append(": ")
+                    .append(cases)
+                    .append(" cases (seed ")
+                    .append(seed)
+                    .append("), ")
+                    .append(failures.size())
+                    .append(failures.size() == 1 ? " failure\n" : " failures\n");
+            for (Map.Entry<String, Long> e : categories.entrySet())
+                sb.append(String.format("  %7d  %s%n", e.getValue(), e.getKey()));
             for (Failure f : failures) {
-                sb.append("FAILED case ").append(f.caseNumber()).append(": ").append(f.failure().getMessage());
-                if (f.written() != null) sb.append("\n  minimized input (").append(f.minimized().length).append(" bytes): ").append(f.written());
+                sb.append("FAILED case ")
+                        .append(f.caseNumber())
+                        .append(": ")
+                        .append(f.failure().getMessage());
+                if (f.written() != null)
+                    sb.append("\n  minimized input (")
+                            .append(f.minimized().length)
+                            .append(" bytes): ")
+                            .append(f.written());
                 sb.append('\n');
             }
             return sb.toString();

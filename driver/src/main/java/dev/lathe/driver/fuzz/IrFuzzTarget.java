@@ -26,6 +26,7 @@ import java.util.List;
  */
 public final class IrFuzzTarget extends SeededTarget {
     static final String FILE = "fuzz.ir";
+
     public IrFuzzTarget(List<byte[]> files) {
         super("ir", ".ir", seeds(files), words());
     }
@@ -33,24 +34,52 @@ public final class IrFuzzTarget extends SeededTarget {
     private static List<byte[]> seeds(List<byte[]> files) {
         List<byte[]> seeds = new ArrayList<>();
         for (long k = 0; k < 40; k++) {
-            seeds.add(IrPrinter.print(RandomProgramGenerator.generate(k, RandomProgramGenerator.Options.mixed(k))).getBytes(StandardCharsets.UTF_8));
+            seeds.add(IrPrinter.print(RandomProgramGenerator.generate(k, RandomProgramGenerator.Options.mixed(k)))
+                    .getBytes(StandardCharsets.UTF_8));
         }
         seeds.addAll(files);
         return seeds;
     }
 
     private static List<String> words() {
-        List<String> w = new ArrayList<>(List.of("shader", "function", "main", "block", "if", "else", "loop", "break", "continue", "return",
-                "phi", "load_const", "undef", "local", "input", "output", "uniform", "buffer", "texture", "image", "shared", "vec1", "vec4",
-                "vec16", "f32", "u64", "b1", "location", "binding", "workgroup_size", "compute", "fragment", "vertex"));
+        List<String> w = new ArrayList<>(List.of(
+                "shader",
+                "function",
+                "main",
+                "block",
+                "if",
+                "else",
+                "loop",
+                "break",
+                "continue",
+                "return",
+                "phi",
+                "load_const",
+                "undef",
+                "local",
+                "input",
+                "output",
+                "uniform",
+                "buffer",
+                "texture",
+                "image",
+                "shared",
+                "vec1",
+                "vec4",
+                "vec16",
+                "f32",
+                "u64",
+                "b1",
+                "location",
+                "binding",
+                "workgroup_size",
+                "compute",
+                "fragment",
+                "vertex"));
         for (Op op : Op.values()) w.add(op.opName());
         for (Intrinsic in : Intrinsic.values()) w.add(in.spelling());
         return w;
     }
-
-
-
-
 
     @Override
     public String run(byte[] input) throws FuzzFailure {
@@ -71,7 +100,10 @@ public final class IrFuzzTarget extends SeededTarget {
         List<ValidationError> errors = Validator.validate(s);
         if (!errors.isEmpty()) {
             for (ValidationError e : errors) {
-                if (e.format().isBlank()) throw new FuzzFailure("an empty validation message", "a validation error of check " + e.check() + " says nothing");
+                if (e.format().isBlank())
+                    throw new FuzzFailure(
+                            "an empty validation message",
+                            "a validation error of check " + e.check() + " says nothing");
             }
             return "rejected: invalid IR";
         }
@@ -80,18 +112,23 @@ public final class IrFuzzTarget extends SeededTarget {
         try {
             again = IrPrinter.print(IrParser.parse(FILE, printed));
         } catch (IrSyntaxException e) {
-            throw new FuzzFailure("printed IR does not parse", "the printed IR does not parse: " + e.diagnostic().render());
+            throw new FuzzFailure(
+                    "printed IR does not parse",
+                    "the printed IR does not parse: " + e.diagnostic().render());
         }
-        if (!again.equals(printed)) throw new FuzzFailure("print/parse round trip", "printing, parsing and printing again changes the text");
+        if (!again.equals(printed))
+            throw new FuzzFailure("print/parse round trip", "printing, parsing and printing again changes the text");
         DifferentialCheck.Outcome o;
         try {
             o = DifferentialCheck.run(IrParser.parse(FILE, printed), Compiler.Options.defaults(), 2, 20_000);
         } catch (CompileException e) {
-            if (e.getMessage() == null || e.getMessage().isBlank()) throw new FuzzFailure("an empty compile error", "the target refuses it without a word");
+            if (e.getMessage() == null || e.getMessage().isBlank())
+                throw new FuzzFailure("an empty compile error", "the target refuses it without a word");
             return "refused by the target";
         }
         if (o.difference() != null) {
-            if (o.compared() == 0 && o.difference().startsWith("no input set was compared")) return "compiled; the reference fails on its inputs";
+            if (o.compared() == 0 && o.difference().startsWith("no input set was compared"))
+                return "compiled; the reference fails on its inputs";
             throw new FuzzFailure("miscompile", "miscompile: " + o.difference());
         }
         return o.compared() == 0 ? "compiled; nothing decided" : "compiled and checked";

@@ -11,8 +11,12 @@ final class Located {
 
     /** A message of a text input: it must start with the file, a line and a column. */
     static void require(String message, String file, String what) throws FuzzFailure {
-        if (message == null || !message.startsWith(file) || !LINE_COL.matcher(message).find()) {
-            throw new FuzzFailure("a message without its line and column", what + " without its line and column: " + firstLine(message));
+        if (message == null
+                || !message.startsWith(file)
+                || !LINE_COL.matcher(message).find()) {
+            throw new FuzzFailure(
+                    "a message without its line and column",
+                    what + " without its line and column: " + firstLine(message));
         }
     }
 
@@ -21,8 +25,11 @@ final class Located {
      * offset of a word past the magic number (word 0 is where a translator that lost track says).
      */
     static void requireWord(String message, String file, String what) throws FuzzFailure {
-        if (message == null || !message.startsWith(file) || !WORD.matcher(message).find()) {
-            throw new FuzzFailure("a message without its word offset", what + " without its word offset: " + firstLine(message));
+        if (message == null
+                || !message.startsWith(file)
+                || !WORD.matcher(message).find()) {
+            throw new FuzzFailure(
+                    "a message without its word offset", what + " without its word offset: " + firstLine(message));
         }
     }
 

@@ -30,7 +30,9 @@ import java.util.regex.Pattern;
 public final class MachineFuzzTarget extends SeededTarget {
     static final String FILE = "fuzz.bin";
     /** A byte of the binary, or a line and column of its text header ({@code fuzz.bin (header):3:7:}). */
-    private static final Pattern LOCATED = Pattern.compile("^" + Pattern.quote(FILE) + "(: byte \\d+: |( \\(header\\))?:\\d+:\\d+: )");
+    private static final Pattern LOCATED =
+            Pattern.compile("^" + Pattern.quote(FILE) + "(: byte \\d+: |( \\(header\\))?:\\d+:\\d+: )");
+
     public MachineFuzzTarget() {
         super("machine", ".bin", compiledPrograms(), null);
     }
@@ -39,19 +41,18 @@ public final class MachineFuzzTarget extends SeededTarget {
     private static List<byte[]> compiledPrograms() {
         List<byte[]> seeds = new ArrayList<>();
         for (long k = 0; seeds.size() < 30 && k < 200; k++) {
-            RandomProgramGenerator.Options o = RandomProgramGenerator.Options.mixed(k).withWideSizes(false)
+            RandomProgramGenerator.Options o = RandomProgramGenerator.Options.mixed(k)
+                    .withWideSizes(false)
                     .withRandomOps(MachineCompiler.SUPPORTED_OPS);
             try {
-                seeds.add(ProgramBinary.write(Compiler.compile(RandomProgramGenerator.generate(k, o)).program()));
+                seeds.add(ProgramBinary.write(
+                        Compiler.compile(RandomProgramGenerator.generate(k, o)).program()));
             } catch (CompileException e) {
                 // a program the target cannot take is no seed
             }
         }
         return seeds;
     }
-
-
-
 
     @Override
     public boolean keepsLength() {
@@ -78,7 +79,9 @@ public final class MachineFuzzTarget extends SeededTarget {
             p = ProgramBinary.read(FILE, input);
         } catch (ProgramException e) {
             if (!LOCATED.matcher(e.getMessage()).find()) {
-                throw new FuzzFailure("a message without its place", "a refused binary without its byte or line: " + Located.firstLine(e.getMessage()));
+                throw new FuzzFailure(
+                        "a message without its place",
+                        "a refused binary without its byte or line: " + Located.firstLine(e.getMessage()));
             }
             return "refused with a located message";
         }
@@ -88,7 +91,8 @@ public final class MachineFuzzTarget extends SeededTarget {
             throw new FuzzFailure("decode/encode round trip", "the instruction words do not encode back to themselves");
         }
         byte[] viaText = ProgramBinary.write(ProgramText.parse("fuzz.s", ProgramText.print(p)));
-        if (!Arrays.equals(again, viaText)) throw new FuzzFailure("disassembly/assembly round trip", "printing and assembling changes the binary");
+        if (!Arrays.equals(again, viaText))
+            throw new FuzzFailure("disassembly/assembly round trip", "printing and assembling changes the binary");
         ShaderInputs in = RandomProgramGenerator.randomInputs(p.shader(), 1);
         Simulator sim = new Simulator(p).stepLimit(200_000);
         try {

@@ -28,6 +28,7 @@ public final class RuleFuzzTarget extends SeededTarget {
             once:      fadd(fmul(a, b)@once, c) ~=> ffma(a, b, c);
             pack_hi:   pack_64_2x32_split(unpack_64_2x32_split_x(a), b) => pack_64_2x32_split_y(a, b);
             """;
+
     public RuleFuzzTarget(List<byte[]> files) {
         super("rules", ".rules", seeds(files), words());
     }
@@ -38,10 +39,15 @@ public final class RuleFuzzTarget extends SeededTarget {
         // a large file is cut into its pass line and chunks of 30 lines: as varied, and fast to compile
         for (byte[] f : files) {
             List<String> all = List.of(new String(f, StandardCharsets.UTF_8).split("\n"));
-            String pass = all.stream().filter(l -> l.trim().startsWith("pass ")).findFirst().orElse("pass fuzz;");
-            List<String> lines = all.stream().filter(l -> !l.trim().startsWith("pass ")).toList();
+            String pass = all.stream()
+                    .filter(l -> l.trim().startsWith("pass "))
+                    .findFirst()
+                    .orElse("pass fuzz;");
+            List<String> lines =
+                    all.stream().filter(l -> !l.trim().startsWith("pass ")).toList();
             for (int at = 0; at < lines.size(); at += 30) {
-                String chunk = pass + "\n" + String.join("\n", lines.subList(at, Math.min(lines.size(), at + 30))) + "\n";
+                String chunk =
+                        pass + "\n" + String.join("\n", lines.subList(at, Math.min(lines.size(), at + 30))) + "\n";
                 seeds.add(chunk.getBytes(StandardCharsets.UTF_8));
             }
         }
@@ -49,15 +55,28 @@ public final class RuleFuzzTarget extends SeededTarget {
     }
 
     private static List<String> words() {
-        List<String> w = new ArrayList<>(List.of("pass", "if", "=>", "~=>", "@once", "@32", "@64", "@f32", "@u16", "#c", "is_power_of_two",
-                "is_not_negative", "is_finite", "ult_const", "true", "false", "inf", "nan"));
+        List<String> w = new ArrayList<>(List.of(
+                "pass",
+                "if",
+                "=>",
+                "~=>",
+                "@once",
+                "@32",
+                "@64",
+                "@f32",
+                "@u16",
+                "#c",
+                "is_power_of_two",
+                "is_not_negative",
+                "is_finite",
+                "ult_const",
+                "true",
+                "false",
+                "inf",
+                "nan"));
         for (Op op : Op.values()) w.add(op.opName());
         return w;
     }
-
-
-
-
 
     private static final SoundnessChecker CHECKER = new SoundnessChecker(new SoundnessChecker.Settings(100, 1, 31));
 

@@ -38,9 +38,6 @@ public final class SpirvFuzzTarget extends SeededTarget {
         this.spirvVal = checkValid && ExternalTool.available("spirv-val");
     }
 
-
-
-
     @Override
     public boolean keepsLength() {
         return true;
@@ -67,7 +64,9 @@ public final class SpirvFuzzTarget extends SeededTarget {
         }
         List<ValidationError> errors = Validator.validate(s);
         if (!errors.isEmpty()) {
-            throw new FuzzFailure("a translated module does not validate", "the translated IR does not validate: " + errors.get(0).format());
+            throw new FuzzFailure(
+                    "a translated module does not validate",
+                    "the translated IR does not validate: " + errors.get(0).format());
         }
         if (!spirvVal || isSeed(input)) return "translated";
         if (!validSpirv(input)) return "translated (spirv-val refuses it)";
@@ -78,7 +77,8 @@ public final class SpirvFuzzTarget extends SeededTarget {
             return "valid; refused by the target";
         }
         if (o.difference() != null) {
-            if (o.compared() == 0 && o.difference().startsWith("no input set was compared")) return "valid; the reference fails on its inputs";
+            if (o.compared() == 0 && o.difference().startsWith("no input set was compared"))
+                return "valid; the reference fails on its inputs";
             throw new FuzzFailure("miscompile", "miscompile of a module spirv-val accepts: " + o.difference());
         }
         return "valid; compiled and checked";
@@ -94,7 +94,8 @@ public final class SpirvFuzzTarget extends SeededTarget {
             Path f = Files.createTempFile("lathe-fuzz-", ".spv");
             try {
                 Files.write(f, input);
-                return ExternalTool.run(30, "spirv-val", "--target-env", "vulkan1.3", f.toString()).ok();
+                return ExternalTool.run(30, "spirv-val", "--target-env", "vulkan1.3", f.toString())
+                        .ok();
             } finally {
                 Files.deleteIfExists(f);
             }

@@ -66,7 +66,8 @@ public final class CorpusRunner {
      * ({@link DifferentialCheck}); a disagreement makes the row a failure naming it. GLSL is
      * compiled for {@code targetEnv} (null: the automatic choice of {@code ShaderSources}).
      */
-    public static List<ResultsCsv.Row> run(List<Path> files, int jobs, Compiler.Options options, int checkSets, String targetEnv, IntConsumer done) {
+    public static List<ResultsCsv.Row> run(
+            List<Path> files, int jobs, Compiler.Options options, int checkSets, String targetEnv, IntConsumer done) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, jobs));
         try {
             List<Future<ResultsCsv.Row>> futures = new ArrayList<>();
@@ -114,10 +115,17 @@ public final class CorpusRunner {
             }
             MachineCompiler.Result r = Compiler.compile(s, options).machine();
             if (checked != null && checked.difference() != null) {
-                return new ResultsCsv.Row(name, stage, Map.of(), (System.nanoTime() - t0) / 1e6, "check: " + checked.difference(), checked);
+                return new ResultsCsv.Row(
+                        name,
+                        stage,
+                        Map.of(),
+                        (System.nanoTime() - t0) / 1e6,
+                        "check: " + checked.difference(),
+                        checked);
             }
             Map<String, Long> values = ResultsCsv.values(r.stats());
-            if (checked != null && checked.simulatedCycles() >= 0) values.put(ResultsCsv.SIMULATED_CYCLES, checked.simulatedCycles());
+            if (checked != null && checked.simulatedCycles() >= 0)
+                values.put(ResultsCsv.SIMULATED_CYCLES, checked.simulatedCycles());
             return new ResultsCsv.Row(name, stage, values, (System.nanoTime() - t0) / 1e6, null, checked);
         } catch (RuntimeException e) {
             // every failure of one shader is recorded, the run goes on

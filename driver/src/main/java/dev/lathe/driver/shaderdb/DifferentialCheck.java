@@ -59,7 +59,8 @@ public final class DifferentialCheck {
      * What a check found: the first disagreement (or null), how many input sets were compared,
      * and how many were skipped because the reference failed on them, with the first reason.
      */
-    public record Outcome(String difference, int sets, int compared, int skipped, String firstSkip, long simulatedCycles) {
+    public record Outcome(
+            String difference, int sets, int compared, int skipped, String firstSkip, long simulatedCycles) {
         public Outcome(String difference, int sets, int compared, int skipped, String firstSkip) {
             this(difference, sets, compared, skipped, firstSkip, -1);
         }
@@ -67,7 +68,10 @@ public final class DifferentialCheck {
         /** "16 of 16 input sets compared", or with the skipped ones and why the first was. */
         public String summary() {
             String s = compared + " of " + sets + " input sets compared";
-            return skipped == 0 ? s : s + " (" + skipped + " skipped, the reference failing or reading open NaN bits on them; " + firstSkip + ")";
+            return skipped == 0
+                    ? s
+                    : s + " (" + skipped + " skipped, the reference failing or reading open NaN bits on them; "
+                            + firstSkip + ")";
         }
 
         /** Fewer than half the input sets compared: the check says little. */
@@ -96,7 +100,8 @@ public final class DifferentialCheck {
         String name = "shader";
         // verified after every pass: a check is where a wrong pass should be caught where it went wrong
         Compiler.Options options = compiling.withVerify(true);
-        MachineCompiler.Result usual = Compiler.compile(IrParser.parse(name, text), options).machine();
+        MachineCompiler.Result usual =
+                Compiler.compile(IrParser.parse(name, text), options).machine();
         Shader exact = IrParser.parse(name, text);
         for (Instr i : exact.entryPoint().instructions()) {
             if (i instanceof AluInstr a) a.setExact(true);
@@ -119,23 +124,40 @@ public final class DifferentialCheck {
             Simulator.Result run = simulateRun(usual.program(), original, seed);
             ran++;
             cycles += run.cycles();
-            ShaderOutputs.Comparison c = interpret(usual.optimized(), seed, iterationLimit).compareUnderNanContract(run.outputs());
+            ShaderOutputs.Comparison c =
+                    interpret(usual.optimized(), seed, iterationLimit).compareUnderNanContract(run.outputs());
             if (c.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
-                return new Outcome("input set " + seed + ": the binary disagrees with the IR it was selected from: " + c.detail(), sets, compared, skipped, firstSkip);
+                return new Outcome(
+                        "input set " + seed + ": the binary disagrees with the IR it was selected from: " + c.detail(),
+                        sets,
+                        compared,
+                        skipped,
+                        firstSkip);
             }
-            ShaderOutputs.Comparison strictly = reference.compareUnderNanContract(simulate(strict.program(), original, seed));
+            ShaderOutputs.Comparison strictly =
+                    reference.compareUnderNanContract(simulate(strict.program(), original, seed));
             if (strictly.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
-                return new Outcome("input set " + seed + ": compiled with no inexact rule, the binary disagrees with the unoptimized IR: " + strictly.detail(),
-                        sets, compared, skipped, firstSkip);
+                return new Outcome(
+                        "input set " + seed
+                                + ": compiled with no inexact rule, the binary disagrees with the unoptimized IR: "
+                                + strictly.detail(),
+                        sets,
+                        compared,
+                        skipped,
+                        firstSkip);
             }
-            if (c.kind() == ShaderOutputs.Comparison.Kind.UNDECIDED || strictly.kind() == ShaderOutputs.Comparison.Kind.UNDECIDED) {
+            if (c.kind() == ShaderOutputs.Comparison.Kind.UNDECIDED
+                    || strictly.kind() == ShaderOutputs.Comparison.Kind.UNDECIDED) {
                 skipped++;
-                if (firstSkip == null) firstSkip = "input set " + seed + ": " + (c.detail() != null ? c.detail() : strictly.detail());
+                if (firstSkip == null)
+                    firstSkip = "input set " + seed + ": " + (c.detail() != null ? c.detail() : strictly.detail());
                 continue;
             }
             compared++;
         }
-        String none = sets > 0 && compared == 0 ? "no input set was compared: the unoptimized shader fails on every one (" + firstSkip + ")" : null;
+        String none = sets > 0 && compared == 0
+                ? "no input set was compared: the unoptimized shader fails on every one (" + firstSkip + ")"
+                : null;
         return new Outcome(none, sets, compared, skipped, firstSkip, ran == 0 ? -1 : Math.round((double) cycles / ran));
     }
 
@@ -153,10 +175,14 @@ public final class DifferentialCheck {
         for (Instr i : exact.entryPoint().instructions()) {
             if (i instanceof AluInstr a) a.setExact(true);
         }
-        Program p = Compiler.compile(exact, Compiler.Options.defaults().withVerify(true)).machine().program();
+        Program p = Compiler.compile(exact, Compiler.Options.defaults().withVerify(true))
+                .machine()
+                .program();
         return (in, groups) -> {
             Simulator sim = new Simulator(p);
-            return p.shader().stage() == Stage.COMPUTE ? sim.dispatch(in, groups, 1, 1).outputs() : sim.run(in).outputs();
+            return p.shader().stage() == Stage.COMPUTE
+                    ? sim.dispatch(in, groups, 1, 1).outputs()
+                    : sim.run(in).outputs();
         };
     }
 

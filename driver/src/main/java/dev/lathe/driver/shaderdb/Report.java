@@ -59,11 +59,15 @@ public final class Report {
             }
             if (!o.summaryOnly()) {
                 // the biggest relative help first
-                s.helped.sort(Comparator.comparingDouble(c -> c.before == 0 ? c.after : (double) (c.before - c.after) / c.before));
-                for (Change c : s.helped) out.append(m).append(" helped:   ").append(line(c)).append('\n');
+                s.helped.sort(Comparator.comparingDouble(
+                        c -> c.before == 0 ? c.after : (double) (c.before - c.after) / c.before));
+                for (Change c : s.helped)
+                    out.append(m).append(" helped:   ").append(line(c)).append('\n');
                 if (!s.helped.isEmpty()) out.append('\n');
-                s.hurt.sort(Comparator.comparingDouble(c -> c.before == 0 ? c.after : (double) (c.after - c.before) / c.before));
-                for (Change c : s.hurt) out.append(m).append(" HURT:   ").append(line(c)).append('\n');
+                s.hurt.sort(Comparator.comparingDouble(
+                        c -> c.before == 0 ? c.after : (double) (c.after - c.before) / c.before));
+                for (Change c : s.hurt)
+                    out.append(m).append(" HURT:   ").append(line(c)).append('\n');
                 if (!s.hurt.isEmpty()) out.append('\n');
             }
             summaries.add(s);
@@ -84,11 +88,19 @@ public final class Report {
             int helped = s.helped.size(), hurt = s.hurt.size();
             any |= helped + hurt > 0;
             if (helped + hurt == 0 && o.changesOnly()) continue;
-            out.append("total ").append(s.m).append(" in shared programs: ").append(change(s.totalBefore, s.totalAfter)).append('\n');
-            out.append(s.m).append(" in affected programs: ").append(change(s.affectedBefore, s.affectedAfter)).append('\n');
+            out.append("total ")
+                    .append(s.m)
+                    .append(" in shared programs: ")
+                    .append(change(s.totalBefore, s.totalAfter))
+                    .append('\n');
+            out.append(s.m)
+                    .append(" in affected programs: ")
+                    .append(change(s.affectedBefore, s.affectedAfter))
+                    .append('\n');
             out.append("helped: ").append(helped).append('\n');
             out.append("HURT: ").append(hurt).append('\n');
-            if (helped > 2 || (helped > 0 && hurt > 0)) stats(out, "helped stats (abs) ", "helped stats (rel) ", s.helped);
+            if (helped > 2 || (helped > 0 && hurt > 0))
+                stats(out, "helped stats (abs) ", "helped stats (rel) ", s.helped);
             if (hurt > 2 || (hurt > 0 && helped > 0)) stats(out, "HURT stats (abs)   ", "HURT stats (rel)   ", s.hurt);
             if (helped + hurt > 3) {
                 List<Change> all = new ArrayList<>(s.helped);
@@ -100,16 +112,27 @@ public final class Report {
                     rel[i] = c.before == 0 ? 0 : (double) (c.after - c.before) / c.before;
                 }
                 double[] va = interval(abs), vr = interval(rel);
-                out.append("95% mean confidence interval for ").append(s.m).append(" value: ").append(fixed(va[0])).append(' ')
-                        .append(fixed(va[1])).append('\n');
-                out.append("95% mean confidence interval for ").append(s.m).append(" %-change: ").append(percent(vr[0])).append(' ')
-                        .append(percent(vr[1])).append('\n');
+                out.append("95% mean confidence interval for ")
+                        .append(s.m)
+                        .append(" value: ")
+                        .append(fixed(va[0]))
+                        .append(' ')
+                        .append(fixed(va[1]))
+                        .append('\n');
+                out.append("95% mean confidence interval for ")
+                        .append(s.m)
+                        .append(" %-change: ")
+                        .append(percent(vr[0]))
+                        .append(' ')
+                        .append(percent(vr[1]))
+                        .append('\n');
                 if (va[0] < 0 && va[1] > 0) {
                     out.append("Inconclusive result (value mean confidence interval includes 0).\n");
                 } else if (vr[0] < 0 && vr[1] > 0) {
                     out.append("Inconclusive result (%-change mean confidence interval includes 0).\n");
                 } else if ((va[0] < 0) != (vr[0] < 0)) {
-                    out.append("Inconclusive result (value mean confidence interval and %-change mean confidence interval disagree).\n");
+                    out.append(
+                            "Inconclusive result (value mean confidence interval and %-change mean confidence interval disagree).\n");
                 } else if (va[0] < 0) {
                     out.append(capitalize(s.m)).append(" are helped.\n");
                 } else {
@@ -157,9 +180,15 @@ public final class Report {
                 out.append("| ").append(m).append(" | — | — | not measured in both |\n");
                 continue;
             }
-            out.append("| ").append(m).append(" | ").append(String.format(Locale.ROOT, "%,d", tb)).append(" | ")
-                    .append(String.format(Locale.ROOT, "%,d", ta)).append(" | ")
-                    .append(tb == 0 ? "—" : String.format(Locale.ROOT, "%.2f", (double) ta / tb)).append(" |\n");
+            out.append("| ")
+                    .append(m)
+                    .append(" | ")
+                    .append(String.format(Locale.ROOT, "%,d", tb))
+                    .append(" | ")
+                    .append(String.format(Locale.ROOT, "%,d", ta))
+                    .append(" | ")
+                    .append(tb == 0 ? "—" : String.format(Locale.ROOT, "%.2f", (double) ta / tb))
+                    .append(" |\n");
         }
         if (measurements.contains("waves")) {
             List<String> fewer = new ArrayList<>();
@@ -167,7 +196,9 @@ public final class Report {
                 long wb = value(b.get(k), "waves"), wa = value(a.get(k), "waves");
                 if (wa < wb) fewer.add(b.get(k).name() + " (" + wb + " -> " + wa + ")");
             }
-            out.append("\nwaves lower after than before: ").append(fewer.isEmpty() ? "none" : String.join(", ", fewer)).append('\n');
+            out.append("\nwaves lower after than before: ")
+                    .append(fewer.isEmpty() ? "none" : String.join(", ", fewer))
+                    .append('\n');
         }
         return out.toString();
     }
@@ -213,10 +244,26 @@ public final class Report {
             abs[i] = Math.abs(c.before - c.after);
             rel[i] = c.before == 0 ? 0 : Math.abs(c.before - c.after) / (double) c.before;
         }
-        out.append(absLabel).append("min: ").append((long) min(abs)).append(" max: ").append((long) max(abs)).append(" x\u0304: ")
-                .append(fixed(mean(abs))).append(" x\u0303: ").append((long) median(abs)).append('\n');
-        out.append(relLabel).append("min: ").append(percent(min(rel))).append(" max: ").append(percent(max(rel))).append(" x\u0304: ")
-                .append(percent(mean(rel))).append(" x\u0303: ").append(percent(median(rel))).append('\n');
+        out.append(absLabel)
+                .append("min: ")
+                .append((long) min(abs))
+                .append(" max: ")
+                .append((long) max(abs))
+                .append(" x\u0304: ")
+                .append(fixed(mean(abs)))
+                .append(" x\u0303: ")
+                .append((long) median(abs))
+                .append('\n');
+        out.append(relLabel)
+                .append("min: ")
+                .append(percent(min(rel)))
+                .append(" max: ")
+                .append(percent(max(rel)))
+                .append(" x\u0304: ")
+                .append(percent(mean(rel)))
+                .append(" x\u0303: ")
+                .append(percent(median(rel)))
+                .append('\n');
     }
 
     /** The 95% confidence interval of the mean: mean ± t(0.975, n-1) · s/√n. */

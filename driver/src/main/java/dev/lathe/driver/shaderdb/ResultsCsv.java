@@ -15,9 +15,37 @@ public final class ResultsCsv {
     private ResultsCsv() {}
 
     /** The statistics in shader-db's line order, as column names. */
-    public static final List<String> MEASUREMENTS = List.of("instructions", "nops", "non-nops", "mov", "cov", "dwords", "full",
-            "constlen", "cat0", "cat1", "cat2", "cat3", "cat4", "cat5", "cat6", "cat7", "stp", "ldp", "sstall", "(ss)", "systall",
-            "(sy)", "waves", "loops", "cycles", "preamble", "spills", "fills", "spill-cost", "sim-cycles");
+    public static final List<String> MEASUREMENTS = List.of(
+            "instructions",
+            "nops",
+            "non-nops",
+            "mov",
+            "cov",
+            "dwords",
+            "full",
+            "constlen",
+            "cat0",
+            "cat1",
+            "cat2",
+            "cat3",
+            "cat4",
+            "cat5",
+            "cat6",
+            "cat7",
+            "stp",
+            "ldp",
+            "sstall",
+            "(ss)",
+            "systall",
+            "(sy)",
+            "waves",
+            "loops",
+            "cycles",
+            "preamble",
+            "spills",
+            "fills",
+            "spill-cost",
+            "sim-cycles");
 
     /**
      * The column of the simulated cycles: with {@code --check N}, the mean over the N input sets
@@ -30,7 +58,13 @@ public final class ResultsCsv {
      * One shader's row: its statistics (empty when it failed), compile time, error or null, and
      * with {@code --check} what the differential check compared (not part of the file).
      */
-    public record Row(String name, String stage, Map<String, Long> values, double compileMs, String error, DifferentialCheck.Outcome check) {
+    public record Row(
+            String name,
+            String stage,
+            Map<String, Long> values,
+            double compileMs,
+            String error,
+            DifferentialCheck.Outcome check) {
         public Row(String name, String stage, Map<String, Long> values, double compileMs, String error) {
             this(name, stage, values, compileMs, error, null);
         }
@@ -42,9 +76,37 @@ public final class ResultsCsv {
 
     public static Map<String, Long> values(Stats s) {
         Map<String, Long> v = new LinkedHashMap<>();
-        long[] all = {s.instructions(), s.nops(), s.nonNops(), s.mov(), s.cov(), s.dwords(), s.full(), s.constlen(), s.cat()[0],
-                s.cat()[1], s.cat()[2], s.cat()[3], s.cat()[4], s.cat()[5], s.cat()[6], s.cat()[7], s.stp(), s.ldp(), s.sstall(), s.ss(),
-                s.systall(), s.sy(), s.waves(), s.loops(), s.cycles(), s.preamble(), s.spills(), s.fills(), s.spillCost()};
+        long[] all = {
+            s.instructions(),
+            s.nops(),
+            s.nonNops(),
+            s.mov(),
+            s.cov(),
+            s.dwords(),
+            s.full(),
+            s.constlen(),
+            s.cat()[0],
+            s.cat()[1],
+            s.cat()[2],
+            s.cat()[3],
+            s.cat()[4],
+            s.cat()[5],
+            s.cat()[6],
+            s.cat()[7],
+            s.stp(),
+            s.ldp(),
+            s.sstall(),
+            s.ss(),
+            s.systall(),
+            s.sy(),
+            s.waves(),
+            s.loops(),
+            s.cycles(),
+            s.preamble(),
+            s.spills(),
+            s.fills(),
+            s.spillCost()
+        };
         for (int i = 0; i < all.length; i++) v.put(MEASUREMENTS.get(i), all[i]);
         return v;
     }
@@ -87,7 +149,8 @@ public final class ResultsCsv {
     public static List<Row> read(String file, String text) {
         String[] lines = text.split("\n", -1);
         if (lines.length == 0 || !lines[0].startsWith("name,stage,")) {
-            throw new IllegalArgumentException(file + ":1: not a lathe shaderdb results file (expected a 'name,stage,…' header)");
+            throw new IllegalArgumentException(
+                    file + ":1: not a lathe shaderdb results file (expected a 'name,stage,…' header)");
         }
         List<String> header = fields(lines[0], file, 1);
         List<Row> rows = new ArrayList<>();
@@ -95,7 +158,8 @@ public final class ResultsCsv {
             if (lines[n].isBlank()) continue;
             List<String> f = fields(lines[n], file, n + 1);
             if (f.size() != header.size()) {
-                throw new IllegalArgumentException(file + ":" + (n + 1) + ": " + f.size() + " fields, the header has " + header.size());
+                throw new IllegalArgumentException(
+                        file + ":" + (n + 1) + ": " + f.size() + " fields, the header has " + header.size());
             }
             Map<String, Long> values = new LinkedHashMap<>();
             double ms = 0;
@@ -109,7 +173,8 @@ public final class ResultsCsv {
                         if (col.equals("compile-ms")) ms = Double.parseDouble(v);
                         else values.put(col, Long.parseLong(v));
                     } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException(file + ":" + (n + 1) + ": " + col + " is '" + v + "', not a number");
+                        throw new IllegalArgumentException(
+                                file + ":" + (n + 1) + ": " + col + " is '" + v + "', not a number");
                     }
                 }
             }

@@ -27,7 +27,9 @@ class FuzzTest {
     static Path root() {
         Path p = Path.of("").toAbsolutePath();
         while (p != null && !Files.exists(p.resolve("examples/shaders"))) p = p.getParent();
-        if (p == null) throw new IllegalStateException("cannot find the project root from " + Path.of("").toAbsolutePath());
+        if (p == null)
+            throw new IllegalStateException(
+                    "cannot find the project root from " + Path.of("").toAbsolutePath());
         return p;
     }
 
@@ -37,9 +39,13 @@ class FuzzTest {
         FuzzTarget t = FuzzTargets.create(target, FuzzTargets.defaultCorpus(target, root()), true);
         Fuzzer.Report r = new Fuzzer(t, 60_000, failures).run(20261125L, 0, cases);
         assertTrue(r.failures().isEmpty(), r::text);
-        assertEquals(cases, r.categories().values().stream().mapToLong(Long::longValue).sum());
+        assertEquals(
+                cases,
+                r.categories().values().stream().mapToLong(Long::longValue).sum());
         // the campaign went past the first gate: some inputs were accepted and exercised further
-        assertTrue(r.categories().keySet().stream().anyMatch(c -> !c.startsWith("rejected") && !c.startsWith("refused")), r::text);
+        assertTrue(
+                r.categories().keySet().stream().anyMatch(c -> !c.startsWith("rejected") && !c.startsWith("refused")),
+                r::text);
     }
 
     /** A target that fails on any input holding the byte 'X': the failure must shrink to that byte. */
@@ -66,7 +72,8 @@ class FuzzTest {
 
         @Override
         public String run(byte[] input) throws FuzzFailure {
-            if (new String(input, StandardCharsets.UTF_8).contains("X")) throw new FuzzFailure("needle", "found the needle");
+            if (new String(input, StandardCharsets.UTF_8).contains("X"))
+                throw new FuzzFailure("needle", "found the needle");
             return "fine";
         }
     }
@@ -93,7 +100,9 @@ class FuzzTest {
             }
         };
         Object o = new Fuzzer(throwing, 10_000, null).attempt(new byte[] {1});
-        assertTrue(o instanceof FuzzFailure f && f.kind().equals("internal error: ArrayIndexOutOfBoundsException"), String.valueOf(o));
+        assertTrue(
+                o instanceof FuzzFailure f && f.kind().equals("internal error: ArrayIndexOutOfBoundsException"),
+                String.valueOf(o));
         FuzzTarget hanging = new NeedleTarget() {
             @Override
             public String run(byte[] input) {

@@ -50,11 +50,14 @@ class DifferentialCheckTest {
 
     @Test
     void inputSetsTheReferenceFailsOnAreSkippedAndCounted() {
-        DifferentialCheck.Outcome o = DifferentialCheck.run(IrParser.parse("sometimes.ir", SOMETIMES_DIVERGENT), null, 32);
+        DifferentialCheck.Outcome o =
+                DifferentialCheck.run(IrParser.parse("sometimes.ir", SOMETIMES_DIVERGENT), null, 32);
         assertNull(o.difference(), o::summary);
         assertTrue(o.skipped() > 0 && o.compared() > 0, o::summary);
         assertEquals(32, o.skipped() + o.compared());
-        assertTrue(o.summary().startsWith(o.compared() + " of 32 input sets compared (" + o.skipped() + " skipped"), o.summary());
+        assertTrue(
+                o.summary().startsWith(o.compared() + " of 32 input sets compared (" + o.skipped() + " skipped"),
+                o.summary());
         assertTrue(o.summary().contains("barrier"), o.summary());
     }
 

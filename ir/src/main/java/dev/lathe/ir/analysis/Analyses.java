@@ -28,7 +28,9 @@ import dev.lathe.ir.analysis.range.RangeFacts;
 public final class Analyses {
     /** The analyses kept here, in the order {@code --time-passes} prints them. */
     public enum Kind {
-        DOMINATORS("dominators"), LOOPS("loop nesting"), RANGES("range analysis");
+        DOMINATORS("dominators"),
+        LOOPS("loop nesting"),
+        RANGES("range analysis");
 
         private final String label;
 
@@ -55,6 +57,7 @@ public final class Analyses {
     private long rangesStamp = -1;
     /** The structure the range facts were computed for: their loops, branch facts and block arrays are of it. */
     private long rangesStructure = -1;
+
     private boolean timing;
     private final long[] nanos = new long[Kind.values().length];
     private final int[] computed = new int[Kind.values().length];

@@ -37,9 +37,12 @@ public final class OpProgram {
     /** The program's text for {@code op} at unsized size {@code bits}, in workgroups of {@code group} invocations. */
     public static String text(Op op, int bits, int group) {
         int slots = slots(op);
-        StringBuilder sb = new StringBuilder("shader compute workgroup_size(" + group + ", 1, 1)\nbuffer u32 @in binding=0\nbuffer u32 @out binding=1\n");
+        StringBuilder sb = new StringBuilder("shader compute workgroup_size(" + group
+                + ", 1, 1)\nbuffer u32 @in binding=0\nbuffer u32 @out binding=1\n");
         sb.append("function main {\n  vec3 32 %gid = load_global_invocation_id\n  vec1 32 %i = mov %gid.x\n");
-        sb.append("  vec1 32 %stride = load_const (").append(8 * slots).append(")\n  vec1 32 %base = imul %i, %stride\n");
+        sb.append("  vec1 32 %stride = load_const (")
+                .append(8 * slots)
+                .append(")\n  vec1 32 %base = imul %i, %stride\n");
         List<String> names = new ArrayList<>();
         int slot = 0;
         for (int k = 0; k < op.numInputs(); k++) {
@@ -47,45 +50,108 @@ public final class OpProgram {
             List<String> parts = new ArrayList<>();
             for (int c = 0; c < m; c++, slot++) {
                 String s = "%s" + k + (m == 1 ? "" : "_" + c);
-                sb.append("  vec1 32 %d").append(slot).append(" = load_const (").append(8 * slot).append(")\n");
-                sb.append("  vec1 32 %o").append(slot).append(" = iadd %base, %d").append(slot).append('\n');
+                sb.append("  vec1 32 %d")
+                        .append(slot)
+                        .append(" = load_const (")
+                        .append(8 * slot)
+                        .append(")\n");
+                sb.append("  vec1 32 %o")
+                        .append(slot)
+                        .append(" = iadd %base, %d")
+                        .append(slot)
+                        .append('\n');
                 if (b == 1) {
-                    sb.append("  vec1 32 %w").append(slot).append(" = load_buffer @in, %o").append(slot).append('\n');
+                    sb.append("  vec1 32 %w")
+                            .append(slot)
+                            .append(" = load_buffer @in, %o")
+                            .append(slot)
+                            .append('\n');
                     sb.append("  vec1 32 %z").append(slot).append(" = load_const (0)\n");
-                    sb.append("  vec1 1 ").append(s).append(" = ine %w").append(slot).append(", %z").append(slot).append('\n');
+                    sb.append("  vec1 1 ")
+                            .append(s)
+                            .append(" = ine %w")
+                            .append(slot)
+                            .append(", %z")
+                            .append(slot)
+                            .append('\n');
                 } else {
-                    sb.append("  vec1 ").append(b).append(' ').append(s).append(" = load_buffer @in, %o").append(slot).append('\n');
+                    sb.append("  vec1 ")
+                            .append(b)
+                            .append(' ')
+                            .append(s)
+                            .append(" = load_buffer @in, %o")
+                            .append(slot)
+                            .append('\n');
                 }
                 parts.add(s);
             }
             if (m == 1) {
                 names.add(parts.get(0));
             } else {
-                sb.append("  vec").append(m).append(' ').append(b).append(" %s").append(k).append(" = vec").append(m).append(' ')
-                        .append(String.join(", ", parts)).append('\n');
+                sb.append("  vec")
+                        .append(m)
+                        .append(' ')
+                        .append(b)
+                        .append(" %s")
+                        .append(k)
+                        .append(" = vec")
+                        .append(m)
+                        .append(' ')
+                        .append(String.join(", ", parts))
+                        .append('\n');
                 names.add("%s" + k);
             }
         }
         int outBits = op.outputBits(bits), n = results(op);
-        sb.append("  vec").append(n).append(' ').append(outBits).append(" %r = ").append(op.opName()).append(' ').append(String.join(", ", names)).append('\n');
+        sb.append("  vec")
+                .append(n)
+                .append(' ')
+                .append(outBits)
+                .append(" %r = ")
+                .append(op.opName())
+                .append(' ')
+                .append(String.join(", ", names))
+                .append('\n');
         sb.append("  vec1 32 %size = load_const (").append(8 * n).append(")\n  vec1 32 %out = imul %i, %size\n");
         for (int c = 0; c < n; c++) {
             String stored = "%r" + (n == 1 ? "" : "." + (n <= 4 ? XYZW : BEYOND).charAt(c));
             if (n > 1) {
-                sb.append("  vec1 ").append(outBits).append(" %r").append(c).append(" = mov ").append(stored).append('\n');
+                sb.append("  vec1 ")
+                        .append(outBits)
+                        .append(" %r")
+                        .append(c)
+                        .append(" = mov ")
+                        .append(stored)
+                        .append('\n');
                 stored = "%r" + c;
             }
             if (outBits == 1) {
-                sb.append("  vec1 32 %rb").append(c).append(" = b2i32 ").append(stored).append('\n');
+                sb.append("  vec1 32 %rb")
+                        .append(c)
+                        .append(" = b2i32 ")
+                        .append(stored)
+                        .append('\n');
                 stored = "%rb" + c;
             }
             String at = "%out";
             if (c > 0) {
-                sb.append("  vec1 32 %e").append(c).append(" = load_const (").append(8 * c).append(")\n");
-                sb.append("  vec1 32 %out").append(c).append(" = iadd %out, %e").append(c).append('\n');
+                sb.append("  vec1 32 %e")
+                        .append(c)
+                        .append(" = load_const (")
+                        .append(8 * c)
+                        .append(")\n");
+                sb.append("  vec1 32 %out")
+                        .append(c)
+                        .append(" = iadd %out, %e")
+                        .append(c)
+                        .append('\n');
                 at = "%out" + c;
             }
-            sb.append("  store_buffer @out, ").append(at).append(", ").append(stored).append('\n');
+            sb.append("  store_buffer @out, ")
+                    .append(at)
+                    .append(", ")
+                    .append(stored)
+                    .append('\n');
         }
         sb.append("}\n");
         return sb.toString();

@@ -44,13 +44,46 @@ import java.util.SplittableRandom;
 public final class RandomProgramGenerator {
 
     /** What to generate. */
-    public record Options(Stage stage, int targetInstructions, int maxDepth, boolean controlFlow, boolean loops,
-                          boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns,
-                          Set<Op> randomOps, int window, boolean compoundConditions) {
+    public record Options(
+            Stage stage,
+            int targetInstructions,
+            int maxDepth,
+            boolean controlFlow,
+            boolean loops,
+            boolean vectors,
+            boolean locals,
+            boolean wideSizes,
+            boolean jumps,
+            boolean returns,
+            Set<Op> randomOps,
+            int window,
+            boolean compoundConditions) {
 
-        public Options(Stage stage, int targetInstructions, int maxDepth, boolean controlFlow, boolean loops,
-                       boolean vectors, boolean locals, boolean wideSizes, boolean jumps, boolean returns) {
-            this(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, null, 0, true);
+        public Options(
+                Stage stage,
+                int targetInstructions,
+                int maxDepth,
+                boolean controlFlow,
+                boolean loops,
+                boolean vectors,
+                boolean locals,
+                boolean wideSizes,
+                boolean jumps,
+                boolean returns) {
+            this(
+                    stage,
+                    targetInstructions,
+                    maxDepth,
+                    controlFlow,
+                    loops,
+                    vectors,
+                    locals,
+                    wideSizes,
+                    jumps,
+                    returns,
+                    null,
+                    0,
+                    true);
         }
 
         /**
@@ -60,8 +93,20 @@ public final class RandomProgramGenerator {
          * program is the same with them or without.
          */
         public Options withCompoundConditions(boolean on) {
-            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps,
-                    returns, randomOps, window, on);
+            return new Options(
+                    stage,
+                    targetInstructions,
+                    maxDepth,
+                    controlFlow,
+                    loops,
+                    vectors,
+                    locals,
+                    wideSizes,
+                    jumps,
+                    returns,
+                    randomOps,
+                    window,
+                    on);
         }
 
         /**
@@ -70,14 +115,38 @@ public final class RandomProgramGenerator {
          * window MaxLive grows with the program and register allocation spills).
          */
         public Options withWindow(int n) {
-            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns,
-                    randomOps, n, compoundConditions);
+            return new Options(
+                    stage,
+                    targetInstructions,
+                    maxDepth,
+                    controlFlow,
+                    loops,
+                    vectors,
+                    locals,
+                    wideSizes,
+                    jumps,
+                    returns,
+                    randomOps,
+                    n,
+                    compoundConditions);
         }
 
         /** Random arithmetic only from these ops (the program's scaffolding still uses {@link #STRUCTURAL_OPS}). */
         public Options withRandomOps(Set<Op> ops) {
-            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps,
-                    returns, Set.copyOf(ops), window, compoundConditions);
+            return new Options(
+                    stage,
+                    targetInstructions,
+                    maxDepth,
+                    controlFlow,
+                    loops,
+                    vectors,
+                    locals,
+                    wideSizes,
+                    jumps,
+                    returns,
+                    Set.copyOf(ops),
+                    window,
+                    compoundConditions);
         }
 
         /** A fragment shader of about 60 instructions using every feature. */
@@ -115,28 +184,77 @@ public final class RandomProgramGenerator {
         }
 
         public Options withStage(Stage s) {
-            return new Options(s, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns,
-                    randomOps, window, compoundConditions);
+            return new Options(
+                    s,
+                    targetInstructions,
+                    maxDepth,
+                    controlFlow,
+                    loops,
+                    vectors,
+                    locals,
+                    wideSizes,
+                    jumps,
+                    returns,
+                    randomOps,
+                    window,
+                    compoundConditions);
         }
 
         public Options withTargetInstructions(int n) {
-            return new Options(stage, n, maxDepth, controlFlow, loops, vectors, locals, wideSizes, jumps, returns, randomOps, window,
+            return new Options(
+                    stage,
+                    n,
+                    maxDepth,
+                    controlFlow,
+                    loops,
+                    vectors,
+                    locals,
+                    wideSizes,
+                    jumps,
+                    returns,
+                    randomOps,
+                    window,
                     compoundConditions);
         }
 
         public Options withLocals(boolean on) {
-            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, on, wideSizes, jumps, returns,
-                    randomOps, window, compoundConditions);
+            return new Options(
+                    stage,
+                    targetInstructions,
+                    maxDepth,
+                    controlFlow,
+                    loops,
+                    vectors,
+                    on,
+                    wideSizes,
+                    jumps,
+                    returns,
+                    randomOps,
+                    window,
+                    compoundConditions);
         }
 
         public Options withWideSizes(boolean on) {
-            return new Options(stage, targetInstructions, maxDepth, controlFlow, loops, vectors, locals, on, jumps, returns,
-                    randomOps, window, compoundConditions);
+            return new Options(
+                    stage,
+                    targetInstructions,
+                    maxDepth,
+                    controlFlow,
+                    loops,
+                    vectors,
+                    locals,
+                    on,
+                    jumps,
+                    returns,
+                    randomOps,
+                    window,
+                    compoundConditions);
         }
     }
 
     /** The main stream; {@link #compound} swaps in {@link #compoundRnd} for a while. */
     private SplittableRandom rnd;
+
     private final SplittableRandom compoundRnd;
     private final Options opt;
     private final List<Op> ops = new ArrayList<>();
@@ -182,9 +300,29 @@ public final class RandomProgramGenerator {
      * The ops the generator uses besides random arithmetic: loop counters, conditions, locals,
      * compute addressing and folding values into the outputs.
      */
-    public static final Set<Op> STRUCTURAL_OPS = Set.of(Op.UGE, Op.IADD, Op.IXOR, Op.FADD, Op.IMUL,
-            Op.FMUL, Op.FLT, Op.FGE, Op.ILT, Op.ULT, Op.IEQ, Op.INE, Op.FEQ, Op.MOV, Op.B2I32, Op.U2U32,
-            Op.UNPACK_64_2X32_SPLIT_X, Op.UNPACK_64_2X32_SPLIT_Y, Op.VEC2, Op.VEC4, Op.ISHL, Op.UMOD);
+    public static final Set<Op> STRUCTURAL_OPS = Set.of(
+            Op.UGE,
+            Op.IADD,
+            Op.IXOR,
+            Op.FADD,
+            Op.IMUL,
+            Op.FMUL,
+            Op.FLT,
+            Op.FGE,
+            Op.ILT,
+            Op.ULT,
+            Op.IEQ,
+            Op.INE,
+            Op.FEQ,
+            Op.MOV,
+            Op.B2I32,
+            Op.U2U32,
+            Op.UNPACK_64_2X32_SPLIT_X,
+            Op.UNPACK_64_2X32_SPLIT_Y,
+            Op.VEC2,
+            Op.VEC4,
+            Op.ISHL,
+            Op.UMOD);
 
     private boolean usable(Op op) {
         if (op == Op.VEC8 || op == Op.VEC16) return false;
@@ -284,7 +422,9 @@ public final class RandomProgramGenerator {
         Op op = ops.get(rnd.nextInt(ops.size()));
         List<Integer> sizes = unsizedChoices(op);
         int n = sizes.isEmpty() ? 0 : sizes.get(rnd.nextInt(sizes.size()));
-        int comps = op.isHorizontal() ? op.output().components() : (opt.vectors() && rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(4) : 1);
+        int comps = op.isHorizontal()
+                ? op.output().components()
+                : (opt.vectors() && rnd.nextInt(3) == 0 ? 1 + rnd.nextInt(4) : 1);
         AluOperand[] srcs = new AluOperand[op.numInputs()];
         for (int i = 0; i < srcs.length; i++) {
             int bits = op.inputBits(i, n);
@@ -325,8 +465,28 @@ public final class RandomProgramGenerator {
         return b.constant(bits, vals);
     }
 
-    private static final double[] FLOATS = {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.0, 3.0, 0.25, 10.0, 100.0, 1e-3,
-            65504.0, 1e6, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN, 1.5, -2.75, 0.1};
+    private static final double[] FLOATS = {
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        -0.5,
+        2.0,
+        3.0,
+        0.25,
+        10.0,
+        100.0,
+        1e-3,
+        65504.0,
+        1e6,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        Double.NaN,
+        1.5,
+        -2.75,
+        0.1
+    };
     private static final long[] INTS = {0, 1, 2, 3, -1, -2, 4, 7, 8, 15, 16, 31, 32, 33, 63, 64, 100, 255, 256, 1000};
 
     private long interesting(int bits) {
@@ -410,9 +570,11 @@ public final class RandomProgramGenerator {
             Value e = matching(elseVals, bits, comps);
             PhiInstr phi = b.phi(comps, bits);
             for (Block p : preds) {
-                Value src = p == thenEnd ? (t != null ? t : outerMatching(bits, comps, mark))
-                        : p == elseEnd ? (e != null ? e : outerMatching(bits, comps, mark))
-                        : outerMatching(bits, comps, mark);
+                Value src = p == thenEnd
+                        ? (t != null ? t : outerMatching(bits, comps, mark))
+                        : p == elseEnd
+                                ? (e != null ? e : outerMatching(bits, comps, mark))
+                                : outerMatching(bits, comps, mark);
                 phi.addSrc(p, src);
             }
             pool.add(phi.def());
@@ -547,12 +709,14 @@ public final class RandomProgramGenerator {
         Value index = null;
         if (v.isArray()) {
             Value raw = pick(32);
-            index = raw == null ? b.i32(rnd.nextInt(v.arrayLength() + 1))
+            index = raw == null
+                    ? b.i32(rnd.nextInt(v.arrayLength() + 1))
                     : b.alu(Op.UMOD, b.comp(raw, 0), b.i32(v.arrayLength() + 1));
             budget--;
         }
         if (rnd.nextBoolean()) {
-            Value x = b.aluInstr(Op.MOV, t.components(), t.bitSize(), operand(t.bitSize(), t.components())).def();
+            Value x = b.aluInstr(Op.MOV, t.components(), t.bitSize(), operand(t.bitSize(), t.components()))
+                    .def();
             if (index == null) b.storeVar(v, x);
             else b.storeVar(v, index, x);
         } else {
@@ -577,7 +741,9 @@ public final class RandomProgramGenerator {
         Value[] acc = new Value[sinks];
         for (int k = 0; k < words.size(); k++) {
             int slot = k % sinks;
-            acc[slot] = acc[slot] == null ? words.get(k) : b.alu(rnd.nextBoolean() ? Op.IXOR : Op.IADD, acc[slot], words.get(k));
+            acc[slot] = acc[slot] == null
+                    ? words.get(k)
+                    : b.alu(rnd.nextBoolean() ? Op.IXOR : Op.IADD, acc[slot], words.get(k));
         }
         for (int k = 0; k < sinks; k++) {
             if (acc[k] == null) acc[k] = b.i32(k);
@@ -618,26 +784,32 @@ public final class RandomProgramGenerator {
                 case INPUT, UNIFORM -> {
                     int n = v.type().components() * Math.max(1, v.arrayLength());
                     long[] vals = new long[n];
-                    boolean pointers = device && v.type().bitSize() == 64 && v.type().base() != BaseType.FLOAT;
+                    boolean pointers =
+                            device && v.type().bitSize() == 64 && v.type().base() != BaseType.FLOAT;
                     for (int i = 0; i < n; i++) {
-                        vals[i] = pointers && r.nextInt(4) != 0 ? ShaderInputs.DEVICE_MEMORY_BASE + 16L * r.nextInt(16) : randomValue(r, v.type());
+                        vals[i] = pointers && r.nextInt(4) != 0
+                                ? ShaderInputs.DEVICE_MEMORY_BASE + 16L * r.nextInt(16)
+                                : randomValue(r, v.type());
                     }
                     in.set(v.name(), vals);
                 }
                 case BUFFER -> {
                     long[] words = new long[64];
-                    for (int i = 0; i < words.length; i++) words[i] = r.nextInt(4) == 0 ? r.nextLong() & 0xffffffffL : r.nextInt(100);
+                    for (int i = 0; i < words.length; i++)
+                        words[i] = r.nextInt(4) == 0 ? r.nextLong() & 0xffffffffL : r.nextInt(100);
                     in.setBufferWords(v.name(), words);
                 }
                 case TEXTURE, IMAGE -> {
-                    for (int k = 0; k < Math.max(1, v.arrayLength()); k++) in.setTexture(v.elementName(k), randomTexture(r, v));
+                    for (int k = 0; k < Math.max(1, v.arrayLength()); k++)
+                        in.setTexture(v.elementName(k), randomTexture(r, v));
                 }
-                default -> { }
+                default -> {}
             }
         }
         if (device) {
             byte[] memory = new byte[256];
-            for (int i = 0; i < memory.length; i++) memory[i] = (byte) (r.nextInt(4) == 0 ? r.nextInt() : r.nextInt(100));
+            for (int i = 0; i < memory.length; i++)
+                memory[i] = (byte) (r.nextInt(4) == 0 ? r.nextInt() : r.nextInt(100));
             in.setDeviceMemory(memory);
         }
         return in;
@@ -647,7 +819,8 @@ public final class RandomProgramGenerator {
     public static boolean usesDeviceMemory(Shader s) {
         for (Function f : s.functions()) {
             for (Instr i : f.instructions()) {
-                if (i instanceof IntrinsicInstr in && (in.intrinsic() == Intrinsic.LOAD_GLOBAL || in.intrinsic() == Intrinsic.STORE_GLOBAL)) {
+                if (i instanceof IntrinsicInstr in
+                        && (in.intrinsic() == Intrinsic.LOAD_GLOBAL || in.intrinsic() == Intrinsic.STORE_GLOBAL)) {
                     return true;
                 }
             }
@@ -660,12 +833,15 @@ public final class RandomProgramGenerator {
         int h = v.dim() == TextureDim.D1 ? 1 : 4, d = v.dim() == TextureDim.D3 ? 2 : 1;
         long[] texels = new long[4 * h * d * 4];
         for (int i = 0; i < texels.length; i++) {
-            texels[i] = !v.isUnorm() ? randomValue(r, v.type())
-                    : FloatBits.fromDouble(switch (r.nextInt(4)) {
-                        case 0 -> 0.0;
-                        case 1 -> 1.0;
-                        default -> r.nextDouble();
-                    }, 32);
+            texels[i] = !v.isUnorm()
+                    ? randomValue(r, v.type())
+                    : FloatBits.fromDouble(
+                            switch (r.nextInt(4)) {
+                                case 0 -> 0.0;
+                                case 1 -> 1.0;
+                                default -> r.nextDouble();
+                            },
+                            32);
         }
         return new Texture(4, h, d, texels);
     }
@@ -673,8 +849,10 @@ public final class RandomProgramGenerator {
     private static long randomValue(SplittableRandom r, VarType t) {
         int bits = t.bitSize();
         return switch (t.base()) {
-            case FLOAT -> r.nextInt(4) == 0 ? r.nextLong() & Bits.mask(bits)
-                    : FloatBits.fromDouble((r.nextDouble() - 0.5) * Math.pow(10, r.nextInt(5) - 1), bits);
+            case FLOAT ->
+                r.nextInt(4) == 0
+                        ? r.nextLong() & Bits.mask(bits)
+                        : FloatBits.fromDouble((r.nextDouble() - 0.5) * Math.pow(10, r.nextInt(5) - 1), bits);
             case BOOL -> r.nextInt(2);
             default -> r.nextInt(3) == 0 ? r.nextLong() & Bits.mask(bits) : r.nextInt(200) - 50 & Bits.mask(bits);
         };

@@ -130,7 +130,9 @@ public final class Interpreter {
      * 2^-bits of a texel's edge may take either texel.
      */
     public Interpreter trackPrecision(int subTexelPrecisionBits) {
-        if (subTexelPrecisionBits < 4) throw new IllegalArgumentException("subTexelPrecisionBits is at least 4 in Vulkan, not " + subTexelPrecisionBits);
+        if (subTexelPrecisionBits < 4)
+            throw new IllegalArgumentException(
+                    "subTexelPrecisionBits is at least 4 in Vulkan, not " + subTexelPrecisionBits);
         this.trackPrecision = true;
         this.subTexel = Math.scalb(1.0, -subTexelPrecisionBits);
         return this;
@@ -146,9 +148,15 @@ public final class Interpreter {
 
     /** One invocation. */
     public ShaderOutputs run(ShaderInputs in) {
-        Run r = new Run(in, initialBuffers(in), shader.stage() == Stage.COMPUTE ? newShared() : Map.of(), new long[1], newNanShared(), newPrecisionShared());
+        Run r = new Run(
+                in,
+                initialBuffers(in),
+                shader.stage() == Stage.COMPUTE ? newShared() : Map.of(),
+                new long[1],
+                newNanShared(),
+                newPrecisionShared());
         // a lone compute invocation is a workgroup of one: its barriers wait for nobody
-        while (r.resume()) { }
+        while (r.resume()) {}
         return r.result();
     }
 
@@ -164,11 +172,19 @@ public final class Interpreter {
         long[] spent = new long[1]; // the iteration limit holds for the whole dispatch
         NanProvenance.Shared nans = newNanShared();
         PrecisionTracker.Shared precision = newPrecisionShared();
-        dispatchLockstep(in, shader.workgroupSize(), gx, gy, gz, () -> shared[0] = newShared(), () -> {
-            Run r = new Run(in, bufs, shared[0], spent, nans, precision);
-            all.add(r);
-            return r;
-        }, InterpreterException::new);
+        dispatchLockstep(
+                in,
+                shader.workgroupSize(),
+                gx,
+                gy,
+                gz,
+                () -> shared[0] = newShared(),
+                () -> {
+                    Run r = new Run(in, bufs, shared[0], spent, nans, precision);
+                    all.add(r);
+                    return r;
+                },
+                InterpreterException::new);
         long iterations = 0;
         for (Run r : all) iterations += r.iterations;
         ShaderOutputs r = all.get(all.size() - 1).result();
@@ -182,7 +198,8 @@ public final class Interpreter {
 
     private Map<Variable, long[]> newShared() {
         Map<Variable, long[]> m = new HashMap<>();
-        for (Variable v : shader.variables(Variable.Kind.SHARED)) m.put(v, new long[v.type().components() * Math.max(1, v.arrayLength())]);
+        for (Variable v : shader.variables(Variable.Kind.SHARED))
+            m.put(v, new long[v.type().components() * Math.max(1, v.arrayLength())]);
         return m;
     }
 
@@ -200,9 +217,15 @@ public final class Interpreter {
      * when all have. A round in which some invocations wait at a barrier while others have ended
      * is an error (made by {@code error}).
      */
-    public static void dispatchLockstep(ShaderInputs in, int[] size, int gx, int gy, int gz, Runnable newWorkgroup,
-                                        Supplier<Resumable> newInvocation,
-                                        java.util.function.Function<String, RuntimeException> error) {
+    public static void dispatchLockstep(
+            ShaderInputs in,
+            int[] size,
+            int gx,
+            int gy,
+            int gz,
+            Runnable newWorkgroup,
+            Supplier<Resumable> newInvocation,
+            java.util.function.Function<String, RuntimeException> error) {
         in.setNumWorkgroups(gx, gy, gz);
         for (int wz = 0; wz < gz; wz++) {
             for (int wy = 0; wy < gy; wy++) {
@@ -232,8 +255,8 @@ public final class Interpreter {
                             }
                         }
                         if (waiting > 0 && endedCount > 0) {
-                            throw error.apply("workgroup (" + wx + ", " + wy + ", " + wz + "): " + waiting + " of " + group.size()
-                                    + " invocations wait at a barrier the others never reach");
+                            throw error.apply("workgroup (" + wx + ", " + wy + ", " + wz + "): " + waiting + " of "
+                                    + group.size() + " invocations wait at a barrier the others never reach");
                         }
                     }
                 }
@@ -289,7 +312,8 @@ public final class Interpreter {
      * is kept whole); outside the image it returns zero and stores nothing. Shared with the
      * simulator.
      */
-    public static long imageAtomic(Variable v, byte[] mem, long[] coord, AtomicOp op, long data, long compare, ShaderInputs in) {
+    public static long imageAtomic(
+            Variable v, byte[] mem, long[] coord, AtomicOp op, long data, long compare, ShaderInputs in) {
         long at = imageTexel(v, coord, in);
         return at < 0 ? 0 : atomicBuffer(mem, at * 16, op, data, compare);
     }
@@ -308,6 +332,7 @@ public final class Interpreter {
         final Map<Variable, long[]> shared;
         /** Where a resumed run goes on: a block, the block control came from, the next instruction of its body. */
         Block cur, prev;
+
         int next;
         boolean ended;
         final long[][] vals = new long[fn.valueCount()][];
@@ -322,8 +347,13 @@ public final class Interpreter {
         /** Vulkan's precision, when tracked. */
         final PrecisionTracker prec;
 
-        Run(ShaderInputs in, Map<Variable, byte[]> buffers, Map<Variable, long[]> shared, long[] spent, NanProvenance.Shared nans,
-            PrecisionTracker.Shared precision) {
+        Run(
+                ShaderInputs in,
+                Map<Variable, byte[]> buffers,
+                Map<Variable, long[]> shared,
+                long[] spent,
+                NanProvenance.Shared nans,
+                PrecisionTracker.Shared precision) {
             this.spent = spent;
             this.prec = precision == null ? null : new PrecisionTracker(precision, fn.valueCount());
             this.nan = nans == null ? null : new NanProvenance(nans, fn.valueCount());
@@ -334,11 +364,13 @@ public final class Interpreter {
             this.buffers = buffers;
             this.shared = shared;
             this.cur = fn.entryBlock();
-            for (Variable v : shader.variables(Variable.Kind.OUTPUT)) outputs.put(v, new long[v.type().components()]);
+            for (Variable v : shader.variables(Variable.Kind.OUTPUT))
+                outputs.put(v, new long[v.type().components()]);
             for (Variable v : fn.locals()) {
                 long[] storage = new long[v.type().components() * Math.max(1, v.arrayLength())];
                 locals.put(v, storage);
-                // the interpreter starts a local at zero; Vulkan gives a function variable (and an output) no value until it is written
+                // the interpreter starts a local at zero; Vulkan gives a function variable (and an output) no value
+                // until it is written
                 if (prec != null) prec.undefinedStorage(storage);
             }
             for (Variable v : shader.variables()) {
@@ -357,7 +389,12 @@ public final class Interpreter {
             outputs.forEach((k, v) -> outs.put(k.name(), v.clone()));
             Map<String, byte[]> bufs = new LinkedHashMap<>();
             buffers.forEach((k, v) -> bufs.put(k.name(), v.clone()));
-            return new ShaderOutputs(outs, bufs, discarded, iterations, nan == null ? null : nan.result(buffers),
+            return new ShaderOutputs(
+                    outs,
+                    bufs,
+                    discarded,
+                    iterations,
+                    nan == null ? null : nan.result(buffers),
                     prec == null ? null : prec.result());
         }
 
@@ -375,7 +412,8 @@ public final class Interpreter {
                     for (int k = 0; k < ps.length; k++) {
                         Src s = ps[k].srcFor(prev);
                         if (s == null) {
-                            throw new InterpreterException("phi " + ps[k].def() + " has no source for the block control came from");
+                            throw new InterpreterException(
+                                    "phi " + ps[k].def() + " has no source for the block control came from");
                         }
                         incoming[k] = read(s.value());
                         if (nan != null) masks[k] = nan.mask(s.value());
@@ -404,7 +442,8 @@ public final class Interpreter {
                     if (++spent[0] > iterationLimit) {
                         LoopNode loop = (LoopNode) succ.parent().owner();
                         String where = loop != null && loop.loc() != null ? " (loop at " + loop.loc() + ")" : "";
-                        throw new InterpreterException.IterationLimit("loop iteration limit of " + iterationLimit + " reached" + where);
+                        throw new InterpreterException.IterationLimit(
+                                "loop iteration limit of " + iterationLimit + " reached" + where);
                     }
                 }
                 prev = cur;
@@ -420,7 +459,8 @@ public final class Interpreter {
                 long c = read(in.condition().value())[0];
                 return succs.get((c & 1) != 0 ? 0 : 1);
             }
-            if (succs.isEmpty()) throw new InterpreterException("control falls off block b" + b.index() + " (run the validator)");
+            if (succs.isEmpty())
+                throw new InterpreterException("control falls off block b" + b.index() + " (run the validator)");
             return succs.get(0);
         }
 
@@ -474,48 +514,89 @@ public final class Interpreter {
                 long data = read(i.src(atomic.hasCompare() ? 2 : 1).value())[0];
                 long compare = atomic.hasCompare() ? read(i.src(1).value())[0] : 0;
                 if (v.kind() == Variable.Kind.IMAGE) {
-                    set(d, new long[] {imageAtomic(v, buffers.get(v), read(i.src(0).value()), atomic, data, compare, in)});
+                    set(d, new long[] {
+                        imageAtomic(v, buffers.get(v), read(i.src(0).value()), atomic, data, compare, in)
+                    });
                     return true;
                 }
-                long at = v.isArray() || v.kind() == Variable.Kind.BUFFER ? read(i.src(0).value())[0] : 0;
-                set(d, new long[] {v.kind() == Variable.Kind.BUFFER
-                        ? atomicBuffer(buffers.get(v), at, atomic, data, compare)
-                        : atomicElement(shared.get(v), v, at, atomic, data, compare)});
+                long at = v.isArray() || v.kind() == Variable.Kind.BUFFER
+                        ? read(i.src(0).value())[0]
+                        : 0;
+                set(d, new long[] {
+                    v.kind() == Variable.Kind.BUFFER
+                            ? atomicBuffer(buffers.get(v), at, atomic, data, compare)
+                            : atomicElement(shared.get(v), v, at, atomic, data, compare)
+                });
                 return true;
             }
             switch (i.intrinsic()) {
                 case LOAD_INPUT -> set(d, interfaceValue(v, 0));
-                case STORE_OUTPUT -> System.arraycopy(read(i.src(0).value()), 0, outputs.get(v), 0, v.type().components());
+                case STORE_OUTPUT ->
+                    System.arraycopy(
+                            read(i.src(0).value()),
+                            0,
+                            outputs.get(v),
+                            0,
+                            v.type().components());
                 case LOAD_UNIFORM -> {
                     long idx = v.isArray() ? read(i.src(0).value())[0] : 0;
-                    set(d, idx < v.arrayLength() || !v.isArray() ? interfaceValue(v, (int) idx) : new long[d.numComponents()]);
+                    set(
+                            d,
+                            idx < v.arrayLength() || !v.isArray()
+                                    ? interfaceValue(v, (int) idx)
+                                    : new long[d.numComponents()]);
                 }
-                case LOAD_BUFFER -> set(d, loadBuffer(buffers.get(v), read(i.src(0).value())[0], d.numComponents(), d.bitSize()));
+                case LOAD_BUFFER ->
+                    set(d, loadBuffer(buffers.get(v), read(i.src(0).value())[0], d.numComponents(), d.bitSize()));
                 case STORE_BUFFER -> {
                     Value x = i.src(1).value();
                     storeBuffer(buffers.get(v), read(i.src(0).value())[0], read(x), x.bitSize());
                 }
                 case BUFFER_SIZE -> set(d, new long[] {buffers.get(v).length & 0xffffffffL});
-                case LOAD_GLOBAL -> set(d, loadDevice(deviceMemory(buffers), read(i.src(0).value())[0], d.numComponents(), d.bitSize()));
+                case LOAD_GLOBAL ->
+                    set(
+                            d,
+                            loadDevice(
+                                    deviceMemory(buffers), read(i.src(0).value())[0], d.numComponents(), d.bitSize()));
                 case STORE_GLOBAL -> {
                     Value x = i.src(1).value();
                     storeDevice(deviceMemory(buffers), read(i.src(0).value())[0], read(x), x.bitSize());
                 }
-                case IMAGE_LOAD -> set(d, imageLoad(v, buffers.get(v), read(i.src(0).value()), in));
-                case IMAGE_STORE -> imageStore(v, buffers.get(v), read(i.src(0).value()), read(i.src(1).value()), in);
+                case IMAGE_LOAD ->
+                    set(d, imageLoad(v, buffers.get(v), read(i.src(0).value()), in));
+                case IMAGE_STORE ->
+                    imageStore(
+                            v,
+                            buffers.get(v),
+                            read(i.src(0).value()),
+                            read(i.src(1).value()),
+                            in);
                 case IMAGE_SIZE -> set(d, textureSize(v, 0, in));
                 case TEX, TXL, TXF, TXS -> {
                     // on an array of textures source 0 picks the element and the coordinates follow
                     int e = v.isArray() ? element(v, read(i.src(0).value())[0]) : 0;
                     int coord = v.isArray() ? 1 : 0;
-                    set(d, switch (i.intrinsic()) {
-                        case TXS -> textureSize(v, e, in);
-                        case TXF -> fetch(v, e, read(i.src(coord).value()), in);
-                        default -> sample(v, e, read(i.src(coord).value()), in);
-                    });
+                    set(
+                            d,
+                            switch (i.intrinsic()) {
+                                case TXS -> textureSize(v, e, in);
+                                case TXF -> fetch(v, e, read(i.src(coord).value()), in);
+                                default -> sample(v, e, read(i.src(coord).value()), in);
+                            });
                 }
-                case LOAD_VAR -> set(d, loadElement(locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0));
-                case STORE_VAR -> storeElement(locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, read(i.src(v.isArray() ? 1 : 0).value()));
+                case LOAD_VAR ->
+                    set(
+                            d,
+                            loadElement(
+                                    locals.get(v),
+                                    v,
+                                    v.isArray() ? read(i.src(0).value())[0] : 0));
+                case STORE_VAR ->
+                    storeElement(
+                            locals.get(v),
+                            v,
+                            v.isArray() ? read(i.src(0).value())[0] : 0,
+                            read(i.src(v.isArray() ? 1 : 0).value()));
                 case LOAD_LOCAL_INVOCATION_ID -> set(d, u32(localId));
                 case LOAD_WORKGROUP_ID -> set(d, u32(workgroupId));
                 case LOAD_NUM_WORKGROUPS -> set(d, u32(numWorkgroups));
@@ -542,10 +623,20 @@ public final class Interpreter {
                         return false;
                     }
                 }
-                case BARRIER -> { } // resume() stops before it
-                case LOAD_SHARED -> set(d, loadElement(shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0));
-                case STORE_SHARED -> storeElement(shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0,
-                        read(i.src(v.isArray() ? 1 : 0).value()));
+                case BARRIER -> {} // resume() stops before it
+                case LOAD_SHARED ->
+                    set(
+                            d,
+                            loadElement(
+                                    shared.get(v),
+                                    v,
+                                    v.isArray() ? read(i.src(0).value())[0] : 0));
+                case STORE_SHARED ->
+                    storeElement(
+                            shared.get(v),
+                            v,
+                            v.isArray() ? read(i.src(0).value())[0] : 0,
+                            read(i.src(v.isArray() ? 1 : 0).value()));
             }
             return true;
         }
@@ -562,14 +653,15 @@ public final class Interpreter {
             List<Intrinsic.Role> roles = i.intrinsic().roles(v);
             for (int k = 0; k < roles.size(); k++) {
                 switch (roles.get(k)) {
-                    case VAR_VALUE, ANY_VALUE, FLOAT_COORD, LOD -> { }
+                    case VAR_VALUE, ANY_VALUE, FLOAT_COORD, LOD -> {}
                     default -> nan.readsBits(i.src(k), what);
                 }
             }
             nan.exact(d);
             AtomicOp atomic = i.intrinsic().atomicOp();
             if (atomic != null) {
-                if (v.kind() == Variable.Kind.BUFFER) nan.atomicWord(v, buffers.get(v), read(i.src(0).value())[0], what);
+                if (v.kind() == Variable.Kind.BUFFER)
+                    nan.atomicWord(v, buffers.get(v), read(i.src(0).value())[0], what);
                 else if (v.kind() == Variable.Kind.SHARED) {
                     long idx = v.isArray() ? read(i.src(0).value())[0] : 0;
                     nan.storeElement(shared.get(v), v, idx, null);
@@ -578,17 +670,42 @@ public final class Interpreter {
             }
             switch (i.intrinsic()) {
                 case STORE_OUTPUT -> nan.storeOutput(v, i.src(0));
-                case LOAD_BUFFER -> nan.loadMemory(d, v, buffers.get(v), read(i.src(0).value())[0], what);
-                case STORE_BUFFER -> nan.storeMemory(v, buffers.get(v), read(i.src(0).value())[0], i.src(1), i.src(1).value().bitSize());
-                case LOAD_GLOBAL -> nan.loadMemory(d, DEVICE_MEMORY, deviceMemory(buffers),
-                        read(i.src(0).value())[0] - ShaderInputs.DEVICE_MEMORY_BASE, what);
-                case STORE_GLOBAL -> nan.storeMemory(DEVICE_MEMORY, deviceMemory(buffers),
-                        read(i.src(0).value())[0] - ShaderInputs.DEVICE_MEMORY_BASE, i.src(1), i.src(1).value().bitSize());
-                case LOAD_VAR -> nan.loadElement(d, locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0);
-                case STORE_VAR -> nan.storeElement(locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, i.src(v.isArray() ? 1 : 0));
-                case LOAD_SHARED -> nan.loadElement(d, shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0);
-                case STORE_SHARED -> nan.storeElement(shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, i.src(v.isArray() ? 1 : 0));
-                default -> { }
+                case LOAD_BUFFER ->
+                    nan.loadMemory(d, v, buffers.get(v), read(i.src(0).value())[0], what);
+                case STORE_BUFFER ->
+                    nan.storeMemory(
+                            v,
+                            buffers.get(v),
+                            read(i.src(0).value())[0],
+                            i.src(1),
+                            i.src(1).value().bitSize());
+                case LOAD_GLOBAL ->
+                    nan.loadMemory(
+                            d,
+                            DEVICE_MEMORY,
+                            deviceMemory(buffers),
+                            read(i.src(0).value())[0] - ShaderInputs.DEVICE_MEMORY_BASE,
+                            what);
+                case STORE_GLOBAL ->
+                    nan.storeMemory(
+                            DEVICE_MEMORY,
+                            deviceMemory(buffers),
+                            read(i.src(0).value())[0] - ShaderInputs.DEVICE_MEMORY_BASE,
+                            i.src(1),
+                            i.src(1).value().bitSize());
+                case LOAD_VAR ->
+                    nan.loadElement(
+                            d, locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0);
+                case STORE_VAR ->
+                    nan.storeElement(
+                            locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, i.src(v.isArray() ? 1 : 0));
+                case LOAD_SHARED ->
+                    nan.loadElement(
+                            d, shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0);
+                case STORE_SHARED ->
+                    nan.storeElement(
+                            shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, i.src(v.isArray() ? 1 : 0));
+                default -> {}
             }
         }
 
@@ -605,11 +722,18 @@ public final class Interpreter {
                 case STORE_OUTPUT -> prec.storeOutput(v, i.src(0));
                 case LOAD_VAR, LOAD_SHARED -> {
                     if (v.isArray()) prec.readsExactly(i.src(0), what);
-                    prec.loadElement(d, (i.intrinsic() == Intrinsic.LOAD_VAR ? locals : shared).get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0);
+                    prec.loadElement(
+                            d,
+                            (i.intrinsic() == Intrinsic.LOAD_VAR ? locals : shared).get(v),
+                            v,
+                            v.isArray() ? read(i.src(0).value())[0] : 0);
                 }
                 case STORE_VAR, STORE_SHARED -> {
                     if (v.isArray()) prec.readsExactly(i.src(0), what);
-                    prec.storeElement((i.intrinsic() == Intrinsic.STORE_VAR ? locals : shared).get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0,
+                    prec.storeElement(
+                            (i.intrinsic() == Intrinsic.STORE_VAR ? locals : shared).get(v),
+                            v,
+                            v.isArray() ? read(i.src(0).value())[0] : 0,
                             i.src(v.isArray() ? 1 : 0));
                 }
                 case TXF, TXS -> {
@@ -624,7 +748,8 @@ public final class Interpreter {
                     // fraction: within 2^-bits of a texel's edge, either texel may be taken.
                     int coord = v.isArray() ? 1 : 0;
                     if (v.isArray()) arrayIndex(i, what);
-                    Texture t = textureOf(v, v.isArray() ? element(v, read(i.src(0).value())[0]) : 0, in);
+                    Texture t =
+                            textureOf(v, v.isArray() ? element(v, read(i.src(0).value())[0]) : 0, in);
                     int[] sizes = {t.width(), t.height(), t.depth()};
                     long[] at = read(i.src(coord).value());
                     for (int c = 0; c < i.src(coord).numComponentsRead(); c++) {
@@ -634,7 +759,8 @@ public final class Interpreter {
                         double lo = iv == null ? u : iv[0], hi = iv == null ? u : iv[1];
                         if (Double.isNaN(lo) || Double.isNaN(hi)) continue;
                         double slack = subTexel / sizes[c];
-                        if (nearest(FloatBits.fromDouble(lo - slack, 32), sizes[c]) != nearest(FloatBits.fromDouble(hi + slack, 32), sizes[c])) {
+                        if (nearest(FloatBits.fromDouble(lo - slack, 32), sizes[c])
+                                != nearest(FloatBits.fromDouble(hi + slack, 32), sizes[c])) {
                             prec.undecided(what + " at a coordinate near a texel's edge may sample either texel");
                         }
                     }
@@ -643,7 +769,8 @@ public final class Interpreter {
                 case IMAGE_STORE -> {
                     prec.readsExactly(i.src(0), what);
                     long at = imageTexel(v, read(i.src(0).value()), in);
-                    if (at >= 0) prec.storeImage(v, at * 16, i.src(1), read(i.src(1).value()), v.format(), what);
+                    if (at >= 0)
+                        prec.storeImage(v, at * 16, i.src(1), read(i.src(1).value()), v.format(), what);
                 }
                 case IMAGE_LOAD -> {
                     prec.readsExactly(i.src(0), what);
@@ -653,11 +780,15 @@ public final class Interpreter {
                 }
                 case STORE_BUFFER, STORE_GLOBAL -> {
                     prec.readsExactly(i.src(0), what);
-                    long at = read(i.src(0).value())[0] - (i.intrinsic() == Intrinsic.STORE_GLOBAL ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
+                    long at = read(i.src(0).value())[0]
+                            - (i.intrinsic() == Intrinsic.STORE_GLOBAL ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
                     Variable region = i.intrinsic() == Intrinsic.STORE_GLOBAL ? DEVICE_MEMORY : v;
                     byte[] mem = i.intrinsic() == Intrinsic.STORE_GLOBAL ? deviceMemory(buffers) : buffers.get(v);
                     long[] x = read(i.src(1).value());
-                    byte[] stored = new byte[x.length * i.src(1).value().bitSize() / 8]; // the bytes the store writes, as it writes them
+                    byte[] stored = new byte
+                            [x.length
+                                    * i.src(1).value().bitSize()
+                                    / 8]; // the bytes the store writes, as it writes them
                     storeBuffer(stored, 0, x, i.src(1).value().bitSize());
                     boolean[] changes = new boolean[stored.length];
                     for (int b = 0; b < changes.length; b++) {
@@ -669,7 +800,8 @@ public final class Interpreter {
                 }
                 case LOAD_BUFFER, LOAD_GLOBAL -> {
                     prec.readsExactly(i.src(0), what);
-                    long at = read(i.src(0).value())[0] - (i.intrinsic() == Intrinsic.LOAD_GLOBAL ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
+                    long at = read(i.src(0).value())[0]
+                            - (i.intrinsic() == Intrinsic.LOAD_GLOBAL ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
                     Variable region = i.intrinsic() == Intrinsic.LOAD_GLOBAL ? DEVICE_MEMORY : v;
                     prec.touch(region, at, d.numComponents() * d.bitSize() / 8, workgroupIndex(), null, what);
                     prec.loadMemory(d, region, at, what);
@@ -706,7 +838,8 @@ public final class Interpreter {
         private long[] loadElement(long[] store, Variable v, long idx) {
             int c = v.type().components();
             long[] r = new long[c];
-            if (!v.isArray() || Long.compareUnsigned(idx, v.arrayLength()) < 0) System.arraycopy(store, (int) idx * c, r, 0, c);
+            if (!v.isArray() || Long.compareUnsigned(idx, v.arrayLength()) < 0)
+                System.arraycopy(store, (int) idx * c, r, 0, c);
             return r;
         }
 
@@ -721,7 +854,8 @@ public final class Interpreter {
         /** Stores element {@code idx}; out of range drops the store. */
         private void storeElement(long[] store, Variable v, long idx, long[] x) {
             int c = v.type().components();
-            if (!v.isArray() || Long.compareUnsigned(idx, v.arrayLength()) < 0) System.arraycopy(x, 0, store, (int) idx * c, c);
+            if (!v.isArray() || Long.compareUnsigned(idx, v.arrayLength()) < 0)
+                System.arraycopy(x, 0, store, (int) idx * c, c);
         }
 
         private void set(Value d, long[] v) {
@@ -730,7 +864,8 @@ public final class Interpreter {
             if (prec != null && fn.hasDescriptorIndices()) {
                 int length = fn.descriptorIndexLength(d);
                 if (length >= 0 && Long.compareUnsigned(v[0] & 0xffffffffL, length) >= 0) {
-                    prec.undecided("an index past an array of " + length + " (descriptors, or in a uniform block) is undefined in Vulkan");
+                    prec.undecided("an index past an array of " + length
+                            + " (descriptors, or in a uniform block) is undefined in Vulkan");
                 }
             }
         }

@@ -28,6 +28,7 @@ final class NanProvenance {
         final Map<Variable, byte[]> memory = new IdentityHashMap<>();
         /** Per element storage (a local or a workgroup variable's array), per component: an open NaN. */
         final Map<long[], boolean[]> elements = new IdentityHashMap<>();
+
         String observed;
     }
 
@@ -67,7 +68,8 @@ final class NanProvenance {
 
     /** Records that {@code what} reads the bits of {@code s}, if s holds an open NaN. */
     void readsBits(Src s, String what) {
-        if (readAll(s) != 0 && shared.observed == null) shared.observed = what + " reads the bits of a NaN a float operation made";
+        if (readAll(s) != 0 && shared.observed == null)
+            shared.observed = what + " reads the bits of a NaN a float operation made";
     }
 
     /** An ALU instruction executed: {@code in} are the swizzled sources, {@code dst} its result. */
@@ -96,7 +98,8 @@ final class NanProvenance {
 
     void storeOutput(Variable v, Src x) {
         byte[] t = new byte[v.type().components()];
-        for (int c = 0; c < t.length; c++) t[c] = read(x, c) != 0 ? (byte) (x.value().bitSize() / 8) : 0;
+        for (int c = 0; c < t.length; c++)
+            t[c] = read(x, c) != 0 ? (byte) (x.value().bitSize() / 8) : 0;
         outputs.put(v, t);
     }
 
@@ -110,7 +113,8 @@ final class NanProvenance {
         boolean[] t = shared.elements.computeIfAbsent(storage, k -> new boolean[storage.length]);
         for (int c = 0; c < n; c++) {
             int at = (int) idx * n + c;
-            if (x == null && t[at] && shared.observed == null) shared.observed = "an atomic reads the bits of a NaN a float operation made";
+            if (x == null && t[at] && shared.observed == null)
+                shared.observed = "an atomic reads the bits of a NaN a float operation made";
             t[at] = x != null && read(x, c) != 0;
         }
     }
@@ -154,7 +158,8 @@ final class NanProvenance {
                 if (k > 0 && t[(int) at] != -1) whole = false;
             }
             if (whole) m |= 1L << c;
-            else if (any && shared.observed == null) shared.observed = what + " reads part of a NaN a float operation made";
+            else if (any && shared.observed == null)
+                shared.observed = what + " reads part of a NaN a float operation made";
         }
         masks[d.index()] = m;
     }
@@ -165,7 +170,8 @@ final class NanProvenance {
         for (int k = 0; k < 4; k++) {
             long at = offset + k;
             if (at < 0 || at >= t.length) continue;
-            if (t[(int) at] != 0 && shared.observed == null) shared.observed = what + " reads the bits of a NaN a float operation made";
+            if (t[(int) at] != 0 && shared.observed == null)
+                shared.observed = what + " reads the bits of a NaN a float operation made";
             t[(int) at] = 0;
         }
     }

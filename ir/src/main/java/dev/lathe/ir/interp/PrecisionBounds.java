@@ -17,7 +17,8 @@ import java.util.Map;
  * @param undecided null, or the first place where a value with no one answer decided something
  *                  (a branch, an integer, an address): nothing about the run can then be compared
  */
-public record PrecisionBounds(Map<String, double[][]> outputs, Map<String, Map<Long, double[]>> buffers, String undecided) {
+public record PrecisionBounds(
+        Map<String, double[][]> outputs, Map<String, Map<Long, double[]>> buffers, String undecided) {
     public PrecisionBounds {
         outputs = Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
         buffers = Collections.unmodifiableMap(new LinkedHashMap<>(buffers));

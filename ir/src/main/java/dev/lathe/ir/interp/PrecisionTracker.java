@@ -29,12 +29,14 @@ final class PrecisionTracker {
         final Map<Variable, Map<Long, double[]>> memory = new IdentityHashMap<>();
         /** Per memory region, per byte: {the workgroup that wrote it or -1, one that read it or -1, -2 for several}. */
         final Map<Variable, Map<Long, int[]>> touched = new IdentityHashMap<>();
+
         String undecided;
     }
 
     private final Shared shared;
     /** Per value, per component: {lo, hi}; a null array or component is exact. */
     private final double[][][] intervals;
+
     private final Map<Variable, double[][]> outputs = new LinkedHashMap<>();
 
     PrecisionTracker(Shared shared, int valueCount) {
@@ -114,12 +116,14 @@ final class PrecisionTracker {
             for (int c = 0; c < n; c++) {
                 long[] operands = new long[a.numSrcs()];
                 for (int k = 0; k < operands.length; k++) operands[k] = in[k][c];
-                String why = VulkanPrecision.undefined(op, operands, a.src(0).value().bitSize());
+                String why =
+                        VulkanPrecision.undefined(op, operands, a.src(0).value().bitSize());
                 if (why != null) undecided(why + " is undefined in Vulkan");
             }
         }
         boolean floatResult = op.output().typeClass() == TypeClass.FLOAT;
-        boolean ownError = VulkanPrecision.inexact(op, a.isExact() || (op == Op.FMUL || op == Op.FMULZ) && !mayContract(a.def()));
+        boolean ownError =
+                VulkanPrecision.inexact(op, a.isExact() || (op == Op.FMUL || op == Op.FMULZ) && !mayContract(a.def()));
         if (PACKS.contains(op)) {
             packs(a, in, dst);
             return;
@@ -159,7 +163,8 @@ final class PrecisionTracker {
             }
             double[] r = VulkanPrecision.bound(op, bits, srcs);
             if (r == null) {
-                undecided(op.opName() + " of a value a Vulkan implementation may compute differently has no one answer here");
+                undecided(op.opName()
+                        + " of a value a Vulkan implementation may compute differently has no one answer here");
                 continue;
             }
             if (!floatResult) {
@@ -167,13 +172,19 @@ final class PrecisionTracker {
                 continue; // an integer or a boolean with one answer: the interpreter's
             }
             double v = FloatBits.toDouble(dst[c], bits);
-            if (r[0] == r[1] && r[0] == v && v != 0) continue; // one answer after all: the interpreter's, bit for bit (a zero's sign is free)
-            // the interpreter's own answer is correctly rounded, so one Vulkan allows: outside, the model is wrong (tests run with -ea)
-            assert Double.isNaN(v) || v >= r[0] && v <= r[1] : a + ": " + v + " outside [" + r[0] + ", " + r[1] + "] from " + java.util.Arrays.deepToString(srcs);
+            if (r[0] == r[1] && r[0] == v && v != 0)
+                continue; // one answer after all: the interpreter's, bit for bit (a zero's sign is free)
+            // the interpreter's own answer is correctly rounded, so one Vulkan allows: outside, the model is wrong
+            // (tests run with -ea)
+            assert Double.isNaN(v) || v >= r[0] && v <= r[1]
+                    : a + ": " + v + " outside [" + r[0] + ", " + r[1] + "] from "
+                            + java.util.Arrays.deepToString(srcs);
             out[c] = r;
             any = true;
         }
-        double[] approximation = a.block() == null || a.block().function() == null ? null : a.block().function().approximation(a.def());
+        double[] approximation = a.block() == null || a.block().function() == null
+                ? null
+                : a.block().function().approximation(a.def());
         if (approximation != null && floatResult) {
             // a frontend's approximation of a function (within approximation[0] of it), which Vulkan
             // lets an implementation compute within approximation[1] ULP
@@ -181,7 +192,10 @@ final class PrecisionTracker {
                 double v = FloatBits.toDouble(dst[c], bits);
                 double[] r = out[c] != null ? out[c] : new double[] {v, v};
                 if (!Double.isFinite(r[0]) || !Double.isFinite(r[1])) continue;
-                double slack = approximation[0] + approximation[1] * VulkanPrecision.ulp(Math.max(Math.abs(r[0]), Math.abs(r[1])) + approximation[0], bits);
+                double slack = approximation[0]
+                        + approximation[1]
+                                * VulkanPrecision.ulp(
+                                        Math.max(Math.abs(r[0]), Math.abs(r[1])) + approximation[0], bits);
                 out[c] = new double[] {r[0] - slack, r[1] + slack};
                 any = true;
             }
@@ -231,8 +245,13 @@ final class PrecisionTracker {
     }
 
     /** Ops that pack floats into an integer, each component into its own field, monotonically. */
-    static final java.util.Set<Op> PACKS = java.util.EnumSet.of(Op.PACK_UNORM_4X8, Op.PACK_SNORM_4X8, Op.PACK_UNORM_2X16,
-            Op.PACK_SNORM_2X16, Op.PACK_HALF_2X16, Op.PACK_HALF_2X16_SPLIT);
+    static final java.util.Set<Op> PACKS = java.util.EnumSet.of(
+            Op.PACK_UNORM_4X8,
+            Op.PACK_SNORM_4X8,
+            Op.PACK_UNORM_2X16,
+            Op.PACK_SNORM_2X16,
+            Op.PACK_HALF_2X16,
+            Op.PACK_HALF_2X16_SPLIT);
 
     /**
      * A pack of inexact floats has one answer when it packs the same bits at both ends of every
@@ -258,7 +277,8 @@ final class PrecisionTracker {
         long[] atLo = new long[dst.length], atHi = new long[dst.length];
         a.op().evaluateInto(a.unsizedBitSize(), lo, atLo);
         a.op().evaluateInto(a.unsizedBitSize(), hi, atHi);
-        if (!java.util.Arrays.equals(atLo, atHi)) undecided(a.op().opName() + " of an inexact value has several answers");
+        if (!java.util.Arrays.equals(atLo, atHi))
+            undecided(a.op().opName() + " of an inexact value has several answers");
     }
 
     /** {@code x} as a float of {@code bits}, rounded down (or up) rather than to nearest. */
@@ -278,7 +298,9 @@ final class PrecisionTracker {
         double[] iv = of(s, c);
         TypeClass t = a.op().input(k).typeClass();
         if (t != TypeClass.FLOAT) {
-            if (iv != null) undecided(a.op().opName() + " reads the bits of a float a Vulkan implementation may compute differently");
+            if (iv != null)
+                undecided(
+                        a.op().opName() + " reads the bits of a float a Vulkan implementation may compute differently");
             return null;
         }
         if (iv != null) return iv;
@@ -316,7 +338,9 @@ final class PrecisionTracker {
         double[][] iv = new double[v.type().components()][];
         for (int c = 0; c < iv.length; c++) {
             double[] r = of(x, c);
-            if (r != null) iv[c] = new double[] {r[0], r[1], x.value().bitSize()}; // an undefined component stays {NaN, NaN}: any bits
+            if (r != null)
+                iv[c] = new double[] {r[0], r[1], x.value().bitSize()
+                }; // an undefined component stays {NaN, NaN}: any bits
         }
         outputs.put(v, iv);
     }
@@ -365,7 +389,8 @@ final class PrecisionTracker {
      * format may keep (Vulkan lets a float go to either of the two nearest normalized codes, and
      * a narrower float round either way); an integer component must be exact.
      */
-    void storeImage(Variable image, long offset, Src x, long[] texelBits, dev.lathe.ir.ImageFormat format, String what) {
+    void storeImage(
+            Variable image, long offset, Src x, long[] texelBits, dev.lathe.ir.ImageFormat format, String what) {
         Map<Long, double[]> m = shared.memory.computeIfAbsent(image, k -> new java.util.TreeMap<>());
         clear(m, offset, 16);
         for (int c = 0; c < Math.min(format.components(), x.numComponentsRead()); c++) {
@@ -374,7 +399,8 @@ final class PrecisionTracker {
                 undecided(what + " stores an undefined value");
                 continue;
             }
-            boolean normalized = format.kind() == dev.lathe.ir.ImageFormat.Kind.UNORM || format.kind() == dev.lathe.ir.ImageFormat.Kind.SNORM;
+            boolean normalized = format.kind() == dev.lathe.ir.ImageFormat.Kind.UNORM
+                    || format.kind() == dev.lathe.ir.ImageFormat.Kind.SNORM;
             if (iv == null && normalized) {
                 // an exact float still has two codes to go to, unless it is one
                 double v = FloatBits.toDouble(texelBits[c], 32);
@@ -382,16 +408,20 @@ final class PrecisionTracker {
             }
             if (iv == null) continue;
             if (format.base() != dev.lathe.ir.BaseType.FLOAT) {
-                undecided(what + " stores an integer made from a float a Vulkan implementation may compute differently");
+                undecided(
+                        what + " stores an integer made from a float a Vulkan implementation may compute differently");
                 continue;
             }
             int bits = format.bits(c);
             double lo, hi;
             switch (format.kind()) {
                 case UNORM, SNORM -> {
-                    double steps = format.kind() == dev.lathe.ir.ImageFormat.Kind.UNORM ? (1L << bits) - 1 : (1L << (bits - 1)) - 1;
+                    double steps = format.kind() == dev.lathe.ir.ImageFormat.Kind.UNORM
+                            ? (1L << bits) - 1
+                            : (1L << (bits - 1)) - 1;
                     double min = format.kind() == dev.lathe.ir.ImageFormat.Kind.UNORM ? 0 : -1;
-                    // a code k reads back as the float nearest k / steps, which may lie on either side of the real quotient
+                    // a code k reads back as the float nearest k / steps, which may lie on either side of the real
+                    // quotient
                     lo = floatAtOrBelow(Math.max(min, Math.floor(Math.max(min, Math.min(1, iv[0])) * steps) / steps));
                     hi = floatAtOrAbove(Math.min(1, Math.ceil(Math.max(min, Math.min(1, iv[1])) * steps) / steps));
                 }
@@ -458,7 +488,8 @@ final class PrecisionTracker {
         if (m == null) return;
         int before = m.size();
         clear(m, offset, 4);
-        if (m.size() != before) undecided(what + " reads the bits of a float a Vulkan implementation may compute differently");
+        if (m.size() != before)
+            undecided(what + " reads the bits of a float a Vulkan implementation may compute differently");
     }
 
     /**
@@ -478,7 +509,8 @@ final class PrecisionTracker {
             boolean race = t[0] >= 0 && t[0] != workgroup && (!write || changed)
                     || changed && (t[1] == -2 || t[1] >= 0 && t[1] != workgroup);
             if (race) {
-                undecided(what + ": workgroups race for byte " + b + " of " + region.name() + " (their order is not defined)");
+                undecided(what + ": workgroups race for byte " + b + " of " + region.name()
+                        + " (their order is not defined)");
                 return;
             }
             if (changed) t[0] = workgroup;

@@ -94,7 +94,8 @@ public final class RunValues {
         if (colon >= 0) {
             t = VarType.parseScalar(arg.substring(0, colon).trim(), 1);
             if (t == null || t.bitSize() < 8) {
-                throw new IllegalArgumentException("--device-memory: '" + arg.substring(0, colon) + "' is not a type (f32, u32, i64, …)");
+                throw new IllegalArgumentException(
+                        "--device-memory: '" + arg.substring(0, colon) + "' is not a type (f32, u32, i64, …)");
             }
             values = arg.substring(colon + 1);
         }
@@ -117,7 +118,8 @@ public final class RunValues {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("--buffer-size " + nv[0] + ": '" + nv[1] + "' is not a byte count");
         }
-        if (n < 0 || n > (1 << 28)) throw new IllegalArgumentException("--buffer-size " + nv[0] + ": size must be 0 to 2^28 bytes");
+        if (n < 0 || n > (1 << 28))
+            throw new IllegalArgumentException("--buffer-size " + nv[0] + ": size must be 0 to 2^28 bytes");
         in.setBuffer(v.name(), new byte[n]);
     }
 
@@ -148,17 +150,20 @@ public final class RunValues {
             throw new IllegalArgumentException("--texture " + nv[0] + ": the shader has no texture or image @" + base);
         }
         if (m.matches() != v.isArray() || element >= Math.max(1, v.arrayLength())) {
-            throw new IllegalArgumentException("--texture " + nv[0] + ": " + (v.isArray()
-                    ? "@" + base + " is an array of " + v.arrayLength() + " textures: name one as " + base + "[0] to " + base + "[" + (v.arrayLength() - 1) + "]"
-                    : "@" + base + " is no array"));
+            throw new IllegalArgumentException("--texture " + nv[0] + ": "
+                    + (v.isArray()
+                            ? "@" + base + " is an array of " + v.arrayLength() + " textures: name one as " + base
+                                    + "[0] to " + base + "[" + (v.arrayLength() - 1) + "]"
+                            : "@" + base + " is no array"));
         }
         int colon = nv[1].indexOf(':');
-        if (colon < 0) throw new IllegalArgumentException("--texture " + nv[0] + ": expected SIZE:VALUES, e.g. 2x2:1,0,0,1,…");
+        if (colon < 0)
+            throw new IllegalArgumentException("--texture " + nv[0] + ": expected SIZE:VALUES, e.g. 2x2:1,0,0,1,…");
         String[] dims = nv[1].substring(0, colon).trim().split("x");
         int[] size = {1, 1, 1};
         if (dims.length > v.dim().coordinates()) {
-            throw new IllegalArgumentException("--texture " + nv[0] + ": a " + v.dim().spelling() + " texture has at most "
-                    + v.dim().coordinates() + " size(s)");
+            throw new IllegalArgumentException("--texture " + nv[0] + ": a "
+                    + v.dim().spelling() + " texture has at most " + v.dim().coordinates() + " size(s)");
         }
         for (int i = 0; i < dims.length; i++) {
             try {
@@ -166,17 +171,22 @@ public final class RunValues {
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("--texture " + nv[0] + ": '" + dims[i] + "' is not a size");
             }
-            if (size[i] < 1 || size[i] > 4096) throw new IllegalArgumentException("--texture " + nv[0] + ": sizes are 1 to 4096");
+            if (size[i] < 1 || size[i] > 4096)
+                throw new IllegalArgumentException("--texture " + nv[0] + ": sizes are 1 to 4096");
         }
         int count = size[0] * size[1] * size[2] * 4;
-        long[] texels = parseValues("--texture " + nv[0] + " (" + size[0] + "x" + size[1] + "x" + size[2] + " texels of "
-                + v.type() + ")", nv[1].substring(colon + 1), v.type(), count);
+        long[] texels = parseValues(
+                "--texture " + nv[0] + " (" + size[0] + "x" + size[1] + "x" + size[2] + " texels of " + v.type() + ")",
+                nv[1].substring(colon + 1),
+                v.type(),
+                count);
         if (v.isUnorm()) {
             for (long t : texels) {
                 float f = Float.intBitsToFloat((int) t);
                 // A UNORM format stores no sign: -0 cannot come out of one, and the range analysis relies on it.
                 if (!(f >= 0f && f <= 1f) || (int) t == 0x80000000) {
-                    throw new IllegalArgumentException("--texture " + nv[0] + ": the texture is unorm, so every value must be in [0, 1] (and not -0); got " + f);
+                    throw new IllegalArgumentException("--texture " + nv[0]
+                            + ": the texture is unorm, so every value must be in [0, 1] (and not -0); got " + f);
                 }
             }
         }
@@ -186,7 +196,8 @@ public final class RunValues {
     /** Parses {@code x,y,z} (missing trailing components are 0, or {@code fill}). */
     public static int[] parseTriple(String option, String text, int fill) {
         List<String> items = split(text);
-        if (items.isEmpty() || items.size() > 3) throw new IllegalArgumentException(option + ": expected up to three integers x,y,z");
+        if (items.isEmpty() || items.size() > 3)
+            throw new IllegalArgumentException(option + ": expected up to three integers x,y,z");
         int[] out = {fill, fill, fill};
         for (int i = 0; i < items.size(); i++) {
             try {
@@ -216,7 +227,8 @@ public final class RunValues {
             sb.append('\n');
         }
         for (Map.Entry<String, byte[]> e : o.buffers().entrySet()) {
-            Variable v = e.getKey().equals(ShaderInputs.DEVICE_MEMORY) ? Interpreter.DEVICE_MEMORY : s.variable(e.getKey());
+            Variable v =
+                    e.getKey().equals(ShaderInputs.DEVICE_MEMORY) ? Interpreter.DEVICE_MEMORY : s.variable(e.getKey());
             VarType t = v.type();
             int scalarBytes = t.bitSize() / 8;
             byte[] b = e.getValue();
@@ -227,7 +239,13 @@ public final class RunValues {
                 vals[i] = w;
             }
             int elements = vals.length / t.components();
-            sb.append(v == Interpreter.DEVICE_MEMORY ? "" : "@").append(v.name()).append(" = ").append(t).append('[').append(elements).append("] ");
+            sb.append(v == Interpreter.DEVICE_MEMORY ? "" : "@")
+                    .append(v.name())
+                    .append(" = ")
+                    .append(t)
+                    .append('[')
+                    .append(elements)
+                    .append("] ");
             appendValues(sb, vals, t, hex);
             sb.append('\n');
         }

@@ -18,8 +18,13 @@ import java.util.Map;
  * @param precision what each output may be on a conforming Vulkan implementation, when the run
  *                  tracked it ({@link Interpreter#trackPrecision}); null otherwise (bit for bit)
  */
-public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded,
-                            long loopIterations, NanTaint nans, PrecisionBounds precision) {
+public record ShaderOutputs(
+        Map<String, long[]> outputs,
+        Map<String, byte[]> buffers,
+        boolean discarded,
+        long loopIterations,
+        NanTaint nans,
+        PrecisionBounds precision) {
     /** Copies both maps, keeping their order, into unmodifiable ones. */
     public ShaderOutputs {
         outputs = Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
@@ -27,12 +32,18 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
     }
 
     /** The outputs of a run that did not track NaNs. */
-    public ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded, long loopIterations) {
+    public ShaderOutputs(
+            Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded, long loopIterations) {
         this(outputs, buffers, discarded, loopIterations, null, null);
     }
 
     /** The outputs of a run that did not track precision. */
-    public ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buffers, boolean discarded, long loopIterations, NanTaint nans) {
+    public ShaderOutputs(
+            Map<String, long[]> outputs,
+            Map<String, byte[]> buffers,
+            boolean discarded,
+            long loopIterations,
+            NanTaint nans) {
         this(outputs, buffers, discarded, loopIterations, nans, null);
     }
 
@@ -87,7 +98,9 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
     public Comparison compareUnderNanContract(ShaderOutputs candidate) {
         String undecided = undecidedUnderNanContract();
         if (undecided != null) {
-            return firstDifference(candidate) == null ? new Comparison(Comparison.Kind.KEPT, null) : new Comparison(Comparison.Kind.UNDECIDED, undecided);
+            return firstDifference(candidate) == null
+                    ? new Comparison(Comparison.Kind.KEPT, null)
+                    : new Comparison(Comparison.Kind.UNDECIDED, undecided);
         }
         String d = differenceUnderNanContract(candidate);
         return new Comparison(d == null ? Comparison.Kind.KEPT : Comparison.Kind.BROKEN, d);
@@ -127,8 +140,10 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
     /** The first difference, allowing any NaN where {@code open} (when not null) says this run holds a NaN of open bits. */
     private String difference(ShaderOutputs candidate, NanTaint open) {
         if (discarded != candidate.discarded) return discarded ? "discarded here only" : "discarded there only";
-        if (!outputs.keySet().equals(candidate.outputs.keySet())) return "outputs " + outputs.keySet() + ", not " + candidate.outputs.keySet();
-        if (!buffers.keySet().equals(candidate.buffers.keySet())) return "buffers " + buffers.keySet() + ", not " + candidate.buffers.keySet();
+        if (!outputs.keySet().equals(candidate.outputs.keySet()))
+            return "outputs " + outputs.keySet() + ", not " + candidate.outputs.keySet();
+        if (!buffers.keySet().equals(candidate.buffers.keySet()))
+            return "buffers " + buffers.keySet() + ", not " + candidate.buffers.keySet();
         for (var e : outputs.entrySet()) {
             long[] a = e.getValue(), b = candidate.outputs.get(e.getKey());
             if (a.length != b.length) return "output " + e.getKey() + ": " + a.length + " components, not " + b.length;
@@ -139,12 +154,14 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
                     if (Double.isNaN(iv[0])) continue; // undefined: Vulkan allows any bits
                     double x = FloatBits.toDouble(b[k], (int) iv[2]);
                     if (x >= iv[0] && x <= iv[1]) continue;
-                    return "output " + e.getKey() + "[" + k + "]: " + FloatBits.format(b[k], (int) iv[2]) + " is outside ["
-                            + iv[0] + ", " + iv[1] + "], what Vulkan allows from the reference's " + FloatBits.format(a[k], (int) iv[2]);
+                    return "output " + e.getKey() + "[" + k + "]: " + FloatBits.format(b[k], (int) iv[2])
+                            + " is outside [" + iv[0] + ", " + iv[1] + "], what Vulkan allows from the reference's "
+                            + FloatBits.format(a[k], (int) iv[2]);
                 }
                 int size = open == null ? 0 : open.openOutput(e.getKey(), k);
                 if (size > 0 && FloatBits.isNaN(b[k], size * 8)) continue;
-                return "output " + e.getKey() + "[" + k + "]: 0x" + Long.toHexString(a[k]) + ", not 0x" + Long.toHexString(b[k]);
+                return "output " + e.getKey() + "[" + k + "]: 0x" + Long.toHexString(a[k]) + ", not 0x"
+                        + Long.toHexString(b[k]);
             }
         }
         for (var e : buffers.entrySet()) {
@@ -158,8 +175,8 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
                     for (int j = 0; j < size; j++) x |= (b[k + j] & 0xffL) << (8 * j);
                     double v = FloatBits.toDouble(x, size * 8);
                     if (!(v >= iv[0] && v <= iv[1])) {
-                        return "buffer " + e.getKey() + " byte " + k + ": " + FloatBits.format(x, size * 8) + " is outside [" + iv[0] + ", " + iv[1]
-                                + "], what Vulkan allows";
+                        return "buffer " + e.getKey() + " byte " + k + ": " + FloatBits.format(x, size * 8)
+                                + " is outside [" + iv[0] + ", " + iv[1] + "], what Vulkan allows";
                     }
                     k += size - 1;
                     continue;
@@ -174,7 +191,8 @@ public record ShaderOutputs(Map<String, long[]> outputs, Map<String, byte[]> buf
                     }
                 }
                 if (a[k] != b[k]) {
-                    return "buffer " + e.getKey() + " word " + k / 4 + ": 0x" + Long.toHexString(bufferWord(e.getKey(), k / 4)) + ", not 0x"
+                    return "buffer " + e.getKey() + " word " + k / 4 + ": 0x"
+                            + Long.toHexString(bufferWord(e.getKey(), k / 4)) + ", not 0x"
                             + Long.toHexString(candidate.bufferWord(e.getKey(), k / 4));
                 }
             }

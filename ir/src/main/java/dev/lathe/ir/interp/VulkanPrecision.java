@@ -26,7 +26,8 @@ public final class VulkanPrecision {
     public static boolean inexact(Op op, boolean noContraction) {
         return switch (op) {
             case FMUL, FMULZ, FFMA -> !noContraction;
-            case FDIV, FRCP, FRSQ, FSQRT, FEXP2, FLOG2, FPOW, FSIN, FCOS, FDOT2, FDOT3, FDOT4, FDPH, FLRP, FMOD, FREM -> true;
+            case FDIV, FRCP, FRSQ, FSQRT, FEXP2, FLOG2, FPOW, FSIN, FCOS, FDOT2, FDOT3, FDOT4, FDPH, FLRP, FMOD, FREM ->
+                true;
             // exact, but undefined outside the integer type's range: checked by bound()
             case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64 -> true;
             default -> false;
@@ -57,29 +58,50 @@ public final class VulkanPrecision {
                 yield widen(new double[] {p[0] + src[2][0], p[1] + src[2][1]}, bits, 1);
             }
             case FNEG -> new double[] {-src[0][1], -src[0][0]};
-            case FABS -> src[0][0] >= 0 ? src[0] : src[0][1] <= 0 ? new double[] {-src[0][1], -src[0][0]}
-                    : new double[] {0, Math.max(-src[0][0], src[0][1])};
+            case FABS ->
+                src[0][0] >= 0
+                        ? src[0]
+                        : src[0][1] <= 0
+                                ? new double[] {-src[0][1], -src[0][0]}
+                                : new double[] {0, Math.max(-src[0][0], src[0][1])};
             case FSAT -> new double[] {clamp(src[0][0], 0, 1), clamp(src[0][1], 0, 1)};
             case FSAT_SIGNED -> new double[] {clamp(src[0][0], -1, 1), clamp(src[0][1], -1, 1)};
             case FCLAMP_POS -> new double[] {Math.max(src[0][0], 0), Math.max(src[0][1], 0)};
             case FMIN -> new double[] {Math.min(src[0][0], src[1][0]), Math.min(src[0][1], src[1][1])};
             case FMAX -> new double[] {Math.max(src[0][0], src[1][0]), Math.max(src[0][1], src[1][1])};
-            case FMIN3 -> new double[] {Math.min(src[0][0], Math.min(src[1][0], src[2][0])), Math.min(src[0][1], Math.min(src[1][1], src[2][1]))};
-            case FMAX3 -> new double[] {Math.max(src[0][0], Math.max(src[1][0], src[2][0])), Math.max(src[0][1], Math.max(src[1][1], src[2][1]))};
+            case FMIN3 ->
+                new double[] {
+                    Math.min(src[0][0], Math.min(src[1][0], src[2][0])),
+                    Math.min(src[0][1], Math.min(src[1][1], src[2][1]))
+                };
+            case FMAX3 ->
+                new double[] {
+                    Math.max(src[0][0], Math.max(src[1][0], src[2][0])),
+                    Math.max(src[0][1], Math.max(src[1][1], src[2][1]))
+                };
             case FMED3 -> new double[] {med3(src[0][0], src[1][0], src[2][0]), med3(src[0][1], src[1][1], src[2][1])};
             case FSIGN -> new double[] {Math.signum(src[0][0]), Math.signum(src[0][1])};
             case FFLOOR -> new double[] {Math.floor(src[0][0]), Math.floor(src[0][1])};
             case FCEIL -> new double[] {Math.ceil(src[0][0]), Math.ceil(src[0][1])};
             case FTRUNC -> new double[] {trunc(src[0][0]), trunc(src[0][1])};
             case FROUND_EVEN -> new double[] {Math.rint(src[0][0]), Math.rint(src[0][1])};
-            case FFRACT -> Math.floor(src[0][0]) != Math.floor(src[0][1]) ? new double[] {0, 1}
-                    : widen(new double[] {src[0][0] - Math.floor(src[0][0]), src[0][1] - Math.floor(src[0][1])}, bits, 1);
+            case FFRACT ->
+                Math.floor(src[0][0]) != Math.floor(src[0][1])
+                        ? new double[] {0, 1}
+                        : widen(
+                                new double[] {src[0][0] - Math.floor(src[0][0]), src[0][1] - Math.floor(src[0][1])},
+                                bits,
+                                1);
             case FDIV -> quotient(src[0], src[1], bits);
             case FRCP -> quotient(new double[] {1, 1}, src[0], bits);
             // inversesqrt: 2 ULP
-            case FRSQ -> src[0][0] <= 0 ? null : widen(new double[] {1 / Math.sqrt(src[0][1]), 1 / Math.sqrt(src[0][0])}, bits, 2);
+            case FRSQ ->
+                src[0][0] <= 0
+                        ? null
+                        : widen(new double[] {1 / Math.sqrt(src[0][1]), 1 / Math.sqrt(src[0][0])}, bits, 2);
             // sqrt: inherited from 1.0 / inversesqrt(x): 2 ULP, then 2.5 ULP
-            case FSQRT -> src[0][0] < 0 ? null : widen(new double[] {Math.sqrt(src[0][0]), Math.sqrt(src[0][1])}, bits, 5);
+            case FSQRT ->
+                src[0][0] < 0 ? null : widen(new double[] {Math.sqrt(src[0][0]), Math.sqrt(src[0][1])}, bits, 5);
             case FEXP2 -> exp2(src[0], bits);
             case FLOG2 -> log2(src[0], bits);
             // pow: inherited from exp2(y * log2(x))
@@ -103,9 +125,12 @@ public final class VulkanPrecision {
             case F2F32 -> widen(src[0].clone(), 32, 1);
             case F2F64 -> src[0].clone();
             // a float outside the integer type's range converts to an undefined value
-            case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64 -> inRange(op, trunc(src[0][0]), trunc(src[0][1]))
-                    ? point(trunc(src[0][0]), trunc(src[0][1])) : null;
-            case F2B1 -> src[0][0] > 0 || src[0][1] < 0 ? new double[] {1, 1} : src[0][0] == 0 && src[0][1] == 0 ? new double[] {0, 0} : null;
+            case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64 ->
+                inRange(op, trunc(src[0][0]), trunc(src[0][1])) ? point(trunc(src[0][0]), trunc(src[0][1])) : null;
+            case F2B1 ->
+                src[0][0] > 0 || src[0][1] < 0
+                        ? new double[] {1, 1}
+                        : src[0][0] == 0 && src[0][1] == 0 ? new double[] {0, 0} : null;
             case FISNAN -> new double[] {0, 0};
             case FISFINITE -> new double[] {1, 1};
             case FLT, FLTU -> compare(src[0][1] < src[1][0], src[0][0] >= src[1][1]);
@@ -116,16 +141,22 @@ public final class VulkanPrecision {
             case FANY_NEQUAL2, FANY_NEQUAL3, FANY_NEQUAL4 -> allEqual(src, true);
             case FORD -> new double[] {1, 1};
             case FUNORD -> new double[] {0, 0};
-            case FCSEL -> src[0][0] > 0 || src[0][1] < 0 ? src[1] : src[0][0] == 0 && src[0][1] == 0 ? src[2]
-                    : new double[] {Math.min(src[1][0], src[2][0]), Math.max(src[1][1], src[2][1])};
+            case FCSEL ->
+                src[0][0] > 0 || src[0][1] < 0
+                        ? src[1]
+                        : src[0][0] == 0 && src[0][1] == 0
+                                ? src[2]
+                                : new double[] {Math.min(src[1][0], src[2][0]), Math.max(src[1][1], src[2][1])};
             // an op with no float operand: reading the bits of an inexact value decides nothing
             // (every op with one has a bound here, or is a pack: VulkanPrecisionTest)
             default -> null;
         };
         if (r == null || !Double.isFinite(r[0]) || !Double.isFinite(r[1])) return null;
         double max = bits == 16 ? 65504.0 : bits == 32 ? Float.MAX_VALUE : Double.MAX_VALUE;
-        if (op.output().typeClass() == TypeClass.FLOAT && (Math.abs(r[0]) > max || Math.abs(r[1]) > max)) return null; // may overflow
-        if (op.output().typeClass() == TypeClass.FLOAT) return flushable(r, op == Op.F2F16 || op == Op.F2F16_RTNE || op == Op.F2F16_RTZ ? 16 : bits);
+        if (op.output().typeClass() == TypeClass.FLOAT && (Math.abs(r[0]) > max || Math.abs(r[1]) > max))
+            return null; // may overflow
+        if (op.output().typeClass() == TypeClass.FLOAT)
+            return flushable(r, op == Op.F2F16 || op == Op.F2F16_RTNE || op == Op.F2F16_RTZ ? 16 : bits);
         return r;
     }
 
@@ -142,13 +173,18 @@ public final class VulkanPrecision {
             case IDIV, UDIV, IREM, IMOD, UMOD -> {
                 long a = signed(x[0], bits), b = signed(x[1], bits);
                 if (b == 0) yield op.opName() + " by zero";
-                if (op != Op.UDIV && op != Op.UMOD && a == min && b == -1) yield op.opName() + " of the smallest integer by -1";
-                if ((op == Op.IREM || op == Op.IMOD) && (a < 0 || b < 0)) yield op.opName() + " of a negative operand (OpSRem/OpSMod)";
+                if (op != Op.UDIV && op != Op.UMOD && a == min && b == -1)
+                    yield op.opName() + " of the smallest integer by -1";
+                if ((op == Op.IREM || op == Op.IMOD) && (a < 0 || b < 0))
+                    yield op.opName() + " of a negative operand (OpSRem/OpSMod)";
                 yield null;
             }
-            case ISHL, ISHR, USHR -> Long.compareUnsigned(x[1] & 0xffffffffL, bits) >= 0 ? op.opName() + " by the bit width or more" : null;
-            case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT -> (x[1] & 0xffffffffL) + (x[2] & 0xffffffffL) > bits ? op.opName() + " past the top bit" : null;
-            case BITFIELD_INSERT -> (x[2] & 0xffffffffL) + (x[3] & 0xffffffffL) > bits ? op.opName() + " past the top bit" : null;
+            case ISHL, ISHR, USHR ->
+                Long.compareUnsigned(x[1] & 0xffffffffL, bits) >= 0 ? op.opName() + " by the bit width or more" : null;
+            case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT ->
+                (x[1] & 0xffffffffL) + (x[2] & 0xffffffffL) > bits ? op.opName() + " past the top bit" : null;
+            case BITFIELD_INSERT ->
+                (x[2] & 0xffffffffL) + (x[3] & 0xffffffffL) > bits ? op.opName() + " past the top bit" : null;
             default -> null;
         };
     }
@@ -165,7 +201,8 @@ public final class VulkanPrecision {
     private static boolean inRange(Op op, double lo, double hi) {
         int bits = op.outputBits(32);
         boolean signed = op.output().typeClass() == TypeClass.INT;
-        double min = signed ? -Math.pow(2, bits - 1) : 0, max = signed ? Math.pow(2, bits - 1) - 1 : Math.pow(2, bits) - 1;
+        double min = signed ? -Math.pow(2, bits - 1) : 0,
+                max = signed ? Math.pow(2, bits - 1) - 1 : Math.pow(2, bits) - 1;
         return lo >= min && hi <= max;
     }
 
@@ -199,7 +236,8 @@ public final class VulkanPrecision {
      */
     private static double[] product(double[] a, double[] b, int bits) {
         double p1 = a[0] * b[0], p2 = a[0] * b[1], p3 = a[1] * b[0], p4 = a[1] * b[1];
-        if (a[0] == a[1] && b[0] == b[1] && FloatBits.round(p1, bits) == p1) return new double[] {p1, p1}; // nothing to round
+        if (a[0] == a[1] && b[0] == b[1] && FloatBits.round(p1, bits) == p1)
+            return new double[] {p1, p1}; // nothing to round
         double[] r = {Math.min(Math.min(p1, p2), Math.min(p3, p4)), Math.max(Math.max(p1, p2), Math.max(p3, p4))};
         // the exact product (float sources multiply exactly in double) rounds to a float on either side of it
         return widen(r, bits, 1);
@@ -211,7 +249,11 @@ public final class VulkanPrecision {
         double min = Math.min(Math.abs(y[0]), Math.abs(y[1])), max = Math.max(Math.abs(y[0]), Math.abs(y[1]));
         if (bits == 32 && (min < 0x1p-126 || max > 0x1p126)) return null;
         double q1 = x[0] / y[0], q2 = x[0] / y[1], q3 = x[1] / y[0], q4 = x[1] / y[1];
-        return widen(new double[] {Math.min(Math.min(q1, q2), Math.min(q3, q4)), Math.max(Math.max(q1, q2), Math.max(q3, q4))}, bits, 3);
+        return widen(
+                new double[] {Math.min(Math.min(q1, q2), Math.min(q3, q4)), Math.max(Math.max(q1, q2), Math.max(q3, q4))
+                },
+                bits,
+                3);
     }
 
     /** exp2: 3 + 2·|x| ULP. */
@@ -325,5 +367,4 @@ public final class VulkanPrecision {
     private static double med3(double a, double b, double c) {
         return Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
     }
-
 }

@@ -1,6 +1,5 @@
 package dev.lathe.ir.op;
 
-
 /**
  * Evaluation of the floating-point ops at 16, 32 and 64 bits.
  *

@@ -15,6 +15,7 @@ public final class Fp16 {
 
     /** The canonical quiet NaN produced by every half operation that yields NaN. */
     public static final int CANONICAL_NAN = 0x7e00;
+
     public static final int POSITIVE_INFINITY = 0x7c00;
     public static final int NEGATIVE_INFINITY = 0xfc00;
     /** 65504, the largest finite half. */

@@ -29,10 +29,12 @@ public enum Op {
     VEC2("anyx2(anyx1,anyx1)", 0, SizeSet.ALL, "build a vec2 from scalars"),
     VEC3("anyx3(anyx1,anyx1,anyx1)", 0, SizeSet.ALL, "build a vec3 from scalars"),
     VEC4("anyx4(anyx1,anyx1,anyx1,anyx1)", 0, SizeSet.ALL, "build a vec4 from scalars"),
-    VEC8("anyx8(anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1)", 0, SizeSet.ALL,
-            "build a vec8 from scalars"),
-    VEC16("anyx16(anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1)",
-            0, SizeSet.ALL, "build a vec16 from scalars"),
+    VEC8("anyx8(anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1)", 0, SizeSet.ALL, "build a vec8 from scalars"),
+    VEC16(
+            "anyx16(anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1,anyx1)",
+            0,
+            SizeSet.ALL,
+            "build a vec16 from scalars"),
     BCSEL("any(bool1,any,any)", 0, SizeSet.ALL, "c ? a : b"),
 
     // ---- float arithmetic ---------------------------------------------------------------------
@@ -70,8 +72,7 @@ public enum Op {
     FSIN("float(float)", 0, "sin(a) (StrictMath)"),
     FCOS("float(float)", 0, "cos(a) (StrictMath)"),
     LDEXP("float(float,int32)", 0, "a * 2^b, one rounding"),
-    FQUANTIZE2F16("float(float)", 0, SizeSet.ONLY32,
-            "round to f16 (subnormals flushed to zero) and back"),
+    FQUANTIZE2F16("float(float)", 0, SizeSet.ONLY32, "round to f16 (subnormals flushed to zero) and back"),
     FISNAN("bool1(float)", 0, "a is NaN"),
     FISFINITE("bool1(float)", 0, "a is neither infinite nor NaN"),
     FCSEL("float(float,float,float)", 0, "a != 0.0 ? b : c"),
@@ -122,10 +123,8 @@ public enum Op {
     UMED3("uint(uint,uint,uint)", COMMUTATIVE, "unsigned median of three"),
     IMUL_HIGH("int(int,int)", COMMUTATIVE, "high half of the signed double-width product"),
     UMUL_HIGH("uint(uint,uint)", COMMUTATIVE, "high half of the unsigned double-width product"),
-    IMUL_2X32_64("int64(int32,int32)", COMMUTATIVE,
-            "full signed 64-bit product of 32-bit values"),
-    UMUL_2X32_64("uint64(uint32,uint32)", COMMUTATIVE,
-            "full unsigned 64-bit product of 32-bit values"),
+    IMUL_2X32_64("int64(int32,int32)", COMMUTATIVE, "full signed 64-bit product of 32-bit values"),
+    UMUL_2X32_64("uint64(uint32,uint32)", COMMUTATIVE, "full unsigned 64-bit product of 32-bit values"),
     IADD_SAT("int(int,int)", COMMUTATIVE, "signed a + b, saturating"),
     UADD_SAT("uint(uint,uint)", COMMUTATIVE, "unsigned a + b, saturating"),
     ISUB_SAT("int(int,int)", 0, "signed a - b, saturating"),
@@ -168,11 +167,17 @@ public enum Op {
     IFIND_MSB("int32(int)", 0, "index of the highest bit unlike the sign; 0, -1 -> -1"),
     UCLZ("uint32(uint)", SIGN_BLIND, "leading zero bits; 0 -> bit size"),
     BITFIELD_REVERSE("uint(uint)", SIGN_BLIND, "bit order reversed"),
-    UBITFIELD_EXTRACT("uint(uint,int32,int32)", 0,
+    UBITFIELD_EXTRACT(
+            "uint(uint,int32,int32)",
+            0,
             "bits [b, b+c) of a, zero-extended; c = 0 or b >= bits -> 0; clipped at the top bit"),
-    IBITFIELD_EXTRACT("int(int,int32,int32)", 0,
+    IBITFIELD_EXTRACT(
+            "int(int,int32,int32)",
+            0,
             "bits [b, b+c) of a, sign-extended; c = 0 or b >= bits -> 0; clipped at the top bit"),
-    BITFIELD_INSERT("uint(uint,uint,int32,int32)", SIGN_BLIND,
+    BITFIELD_INSERT(
+            "uint(uint,uint,int32,int32)",
+            SIGN_BLIND,
             "a with bits [c, c+d) replaced by the low bits of b; d = 0 or c >= bits -> a"),
     BFM("uint32(int32,int32)", 0, "((1 << (a & 31)) - 1) << (b & 31)"),
     BITFIELD_SELECT("uint(uint,uint,uint)", SIGN_BLIND, "(a & b) | (~a & c)"),
@@ -263,6 +268,7 @@ public enum Op {
      * {@code String.hashCode}: every thread that finds it unset computes the same immutable value.
      */
     private Eval eval;
+
     private final String description;
 
     Op(String signature, int flags, String description) {
@@ -285,7 +291,8 @@ public enum Op {
         if (firstUnsized == null) {
             this.legalSizes = 0;
         } else {
-            this.legalSizes = sizes == SizeSet.DEFAULT ? firstUnsized.typeClass().defaultSizes() : sizes;
+            this.legalSizes =
+                    sizes == SizeSet.DEFAULT ? firstUnsized.typeClass().defaultSizes() : sizes;
         }
         boolean horizontal = !output.isPerComponent();
         for (OperandType t : inputs) {
@@ -339,7 +346,13 @@ public enum Op {
      * contract of {@code ir/README.md}.
      */
     public boolean movesData() {
-        return this == MOV || this == VEC2 || this == VEC3 || this == VEC4 || this == VEC8 || this == VEC16 || this == BCSEL;
+        return this == MOV
+                || this == VEC2
+                || this == VEC3
+                || this == VEC4
+                || this == VEC8
+                || this == VEC16
+                || this == BCSEL;
     }
 
     /**

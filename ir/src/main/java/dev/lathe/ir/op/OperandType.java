@@ -33,7 +33,8 @@ public record OperandType(TypeClass typeClass, int bitSize, int components) {
 
     @Override
     public String toString() {
-        return typeClass.spelling() + (bitSize == 0 ? "" : Integer.toString(bitSize))
+        return typeClass.spelling()
+                + (bitSize == 0 ? "" : Integer.toString(bitSize))
                 + (components == 0 ? "" : "x" + components);
     }
 }

@@ -1,12 +1,12 @@
 package dev.lathe.ir.pass;
 
-import dev.lathe.ir.analysis.range.RangeKeeper;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.LoadConstInstr;
 import dev.lathe.ir.Src;
+import dev.lathe.ir.analysis.range.RangeKeeper;
 
 /**
  * constant_fold: replaces ALU instructions whose sources are all constants by the constant

@@ -1,12 +1,12 @@
 package dev.lathe.ir.pass;
 
-import dev.lathe.ir.analysis.range.RangeKeeper;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
+import dev.lathe.ir.analysis.range.RangeKeeper;
 import dev.lathe.ir.op.Op;
 
 /**
@@ -54,7 +54,8 @@ final class CopyProp implements Pass {
     private static boolean propagateMov(AluInstr mov, RangeKeeper ranges) {
         Src from = mov.src(0);
         Value a = from.value();
-        boolean whole = from.isIdentitySwizzle() && a.numComponents() == mov.def().numComponents();
+        boolean whole =
+                from.isIdentitySwizzle() && a.numComponents() == mov.def().numComponents();
         boolean progress = false;
         for (Src use : mov.def().uses()) {
             if (use.hasSwizzle()) {

@@ -1,6 +1,5 @@
 package dev.lathe.ir.pass;
 
-import dev.lathe.ir.analysis.range.RangeKeeper;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
@@ -12,6 +11,7 @@ import dev.lathe.ir.PhiInstr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.analysis.DominatorTree;
+import dev.lathe.ir.analysis.range.RangeKeeper;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -66,13 +66,15 @@ final class Cse implements Pass {
         Map<Key, Value> table = new HashMap<>();
         List<List<Key>> scopes = new ArrayList<>();
         boolean[] progress = {false};
-        dom.walk(b -> {
-            List<Key> mine = new ArrayList<>();
-            progress[0] |= visit(b, table, mine, ranges);
-            scopes.add(mine);
-        }, b -> {
-            for (Key key : scopes.remove(scopes.size() - 1)) table.remove(key);
-        });
+        dom.walk(
+                b -> {
+                    List<Key> mine = new ArrayList<>();
+                    progress[0] |= visit(b, table, mine, ranges);
+                    scopes.add(mine);
+                },
+                b -> {
+                    for (Key key : scopes.remove(scopes.size() - 1)) table.remove(key);
+                });
         ranges.done();
         return progress[0];
     }
@@ -204,5 +206,4 @@ final class Cse implements Pass {
             return System.identityHashCode(block);
         }
     }
-
 }

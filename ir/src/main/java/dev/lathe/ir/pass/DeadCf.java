@@ -142,7 +142,8 @@ final class DeadCf implements Pass {
 
     /** Both sides end in a jump: nothing reaches the merge block or what follows it. */
     private static boolean neverMerges(Function fn, IfNode in) {
-        if (in.thenList().lastBlock().jump() == null || in.elseList().lastBlock().jump() == null) return false;
+        if (in.thenList().lastBlock().jump() == null
+                || in.elseList().lastBlock().jump() == null) return false;
         return ControlFlowEdits.clearUnreachable(fn, in.mergeBlock());
     }
 

@@ -195,7 +195,8 @@ final class LowerAluToScalar implements Pass {
     }
 
     private static Value constant(AluInstr at, int bits, long value) {
-        dev.lathe.ir.LoadConstInstr k = new dev.lathe.ir.LoadConstInstr(at.block().function(), bits, value);
+        dev.lathe.ir.LoadConstInstr k =
+                new dev.lathe.ir.LoadConstInstr(at.block().function(), bits, value);
         k.insertBefore(at);
         return k.def();
     }

@@ -51,8 +51,19 @@ import java.util.Set;
  */
 public final class LowerDoubles implements Pass {
     /** Every op this pass can lower. */
-    public static final Set<Op> LOWERABLE = Collections.unmodifiableSet(EnumSet.of(Op.FDIV, Op.FRCP, Op.FSQRT, Op.FRSQ, Op.FTRUNC, Op.FFLOOR,
-            Op.FCEIL, Op.FFRACT, Op.FROUND_EVEN, Op.FMOD, Op.FREM, Op.LDEXP));
+    public static final Set<Op> LOWERABLE = Collections.unmodifiableSet(EnumSet.of(
+            Op.FDIV,
+            Op.FRCP,
+            Op.FSQRT,
+            Op.FRSQ,
+            Op.FTRUNC,
+            Op.FFLOOR,
+            Op.FCEIL,
+            Op.FFRACT,
+            Op.FROUND_EVEN,
+            Op.FMOD,
+            Op.FREM,
+            Op.LDEXP));
 
     private final Set<Op> ops;
 
@@ -158,7 +169,8 @@ public final class LowerDoubles implements Pass {
         Value zeroA = isZero(b, a), zeroD = isZero(b, d), infA = isInf(b, a), infD = isInf(b, d);
         Value nan = b.or(b.or(isNan(b, a), isNan(b, d)), b.or(b.and(zeroA, zeroD), b.and(infA, infD)));
         Value toInf = b.or(infA, zeroD), toZero = b.or(zeroA, infD);
-        return b.sel(nan, b.f64(Double.NaN), b.sel(toInf, infinity(b, sign), b.sel(toZero, b.pack(b.u32(0), sign), result)));
+        return b.sel(
+                nan, b.f64(Double.NaN), b.sel(toInf, infinity(b, sign), b.sel(toZero, b.pack(b.u32(0), sign), result)));
     }
 
     /**
@@ -178,10 +190,12 @@ public final class LowerDoubles implements Pass {
         Value half = b.op(Op.ISHL, b.u64(1), b.op(Op.ISUB, sh, b.u32(1)));
         Value odd = b.op(Op.INE, b.and(b.lo(kept), b.u32(1)), b.u32(0));
         Value above = b.op(Op.FLT, b.f64(0.0), sticky), exact = b.op(Op.FEQ, sticky, b.f64(0.0));
-        Value up = b.or(b.op(Op.ULT, half, dropped), b.and(b.op(Op.IEQ, dropped, half), b.or(above, b.and(exact, odd))));
+        Value up =
+                b.or(b.op(Op.ULT, half, dropped), b.and(b.op(Op.IEQ, dropped, half), b.or(above, b.and(exact, odd))));
         Value rounded = b.op(Op.IADD, kept, b.op(Op.B2I64, up));
         Value subnormal = b.pack(b.lo(rounded), b.or(b.hi(rounded), sign));
-        return b.sel(b.op(Op.IGE, ef, b.u32(2047)), infinity(b, sign), b.sel(b.op(Op.IGE, ef, b.u32(1)), normal, subnormal));
+        return b.sel(
+                b.op(Op.IGE, ef, b.u32(2047)), infinity(b, sign), b.sel(b.op(Op.IGE, ef, b.u32(1)), normal, subnormal));
     }
 
     /** sqrt(x), correctly rounded. */
@@ -221,7 +235,10 @@ public final class LowerDoubles implements Pass {
         Value hiCleared = b.and(h, b.op(Op.INOT, b.op(Op.USHR, b.u32(FRACTION_HI), e)));
         Value loCleared = b.and(b.lo(x), b.op(Op.INOT, b.op(Op.USHR, b.u32(0xffffffffL), b.op(Op.ISUB, e, b.u32(20)))));
         Value t = b.sel(b.op(Op.ILT, e, b.u32(20)), b.pack(b.u32(0), hiCleared), b.pack(loCleared, h));
-        return b.sel(b.op(Op.ILT, e, b.u32(0)), b.pack(b.u32(0), b.and(h, b.u32(SIGN))), b.sel(b.op(Op.IGE, e, b.u32(52)), kept(b, x), t));
+        return b.sel(
+                b.op(Op.ILT, e, b.u32(0)),
+                b.pack(b.u32(0), b.and(h, b.u32(SIGN))),
+                b.sel(b.op(Op.IGE, e, b.u32(52)), kept(b, x), t));
     }
 
     /**
@@ -294,7 +311,8 @@ public final class LowerDoubles implements Pass {
         Value et = b.op(Op.IADD, sy.exp(), k);
         // t = |y|·2^k: the exponent field replaced when t is normal; below that k ≤ 54 and the
         // multiply by 2^k is exact.
-        Value tNormal = b.withHi(sy.sig(), b.or(b.and(b.hi(sy.sig()), b.u32(FRACTION_HI)), b.op(Op.ISHL, et, b.u32(20))));
+        Value tNormal =
+                b.withHi(sy.sig(), b.or(b.and(b.hi(sy.sig()), b.u32(FRACTION_HI)), b.op(Op.ISHL, et, b.u32(20))));
         Value t = b.sel(b.op(Op.ILT, b.u32(0), et), tNormal, b.op(Op.FMUL, ay, powerOfTwo(b, k)));
         Value estimate = b.op(Op.FMUL, b.op(Op.FMUL, sr.sig(), yinv), powerOfTwo(b, d));
         Value two52 = b.f64(0x1p52);

@@ -31,9 +31,29 @@ import java.util.Set;
  */
 public final class LowerInt64 implements Pass {
     /** Every op this pass can lower. */
-    public static final Set<Op> LOWERABLE = Collections.unmodifiableSet(EnumSet.of(Op.UDIV, Op.UMOD, Op.IDIV, Op.IREM, Op.IMOD, Op.BIT_COUNT,
-            Op.FIND_LSB, Op.UFIND_MSB, Op.IFIND_MSB, Op.UCLZ, Op.BITFIELD_REVERSE, Op.IABS, Op.ISIGN, Op.UMUL_HIGH, Op.IMUL_HIGH,
-            Op.EXTRACT_U8, Op.EXTRACT_I8, Op.EXTRACT_U16, Op.EXTRACT_I16, Op.UBITFIELD_EXTRACT, Op.IBITFIELD_EXTRACT, Op.BITFIELD_INSERT));
+    public static final Set<Op> LOWERABLE = Collections.unmodifiableSet(EnumSet.of(
+            Op.UDIV,
+            Op.UMOD,
+            Op.IDIV,
+            Op.IREM,
+            Op.IMOD,
+            Op.BIT_COUNT,
+            Op.FIND_LSB,
+            Op.UFIND_MSB,
+            Op.IFIND_MSB,
+            Op.UCLZ,
+            Op.BITFIELD_REVERSE,
+            Op.IABS,
+            Op.ISIGN,
+            Op.UMUL_HIGH,
+            Op.IMUL_HIGH,
+            Op.EXTRACT_U8,
+            Op.EXTRACT_I8,
+            Op.EXTRACT_U16,
+            Op.EXTRACT_I16,
+            Op.UBITFIELD_EXTRACT,
+            Op.IBITFIELD_EXTRACT,
+            Op.BITFIELD_INSERT));
 
     private final Set<Op> ops;
 
@@ -76,7 +96,8 @@ public final class LowerInt64 implements Pass {
             case FIND_LSB -> {
                 Value l = b.lo(x);
                 // find_lsb(0) = -1 keeps every bit when or-ed with 32
-                yield b.sel(b.op(Op.INE, l, b.u32(0)), b.op(Op.FIND_LSB, l), b.or(b.op(Op.FIND_LSB, b.hi(x)), b.u32(32)));
+                yield b.sel(
+                        b.op(Op.INE, l, b.u32(0)), b.op(Op.FIND_LSB, l), b.or(b.op(Op.FIND_LSB, b.hi(x)), b.u32(32)));
             }
             case UFIND_MSB -> findMsb(b, b.lo(x), b.hi(x));
             case IFIND_MSB -> {
@@ -85,7 +106,8 @@ public final class LowerInt64 implements Pass {
             }
             case UCLZ -> {
                 Value h = b.hi(x);
-                yield b.sel(b.op(Op.INE, h, b.u32(0)), b.op(Op.UCLZ, h), b.op(Op.IADD, b.op(Op.UCLZ, b.lo(x)), b.u32(32)));
+                yield b.sel(
+                        b.op(Op.INE, h, b.u32(0)), b.op(Op.UCLZ, h), b.op(Op.IADD, b.op(Op.UCLZ, b.lo(x)), b.u32(32)));
             }
             case BITFIELD_REVERSE -> b.pack(b.op(Op.BITFIELD_REVERSE, b.hi(x)), b.op(Op.BITFIELD_REVERSE, b.lo(x)));
             case IABS -> abs(b, x);
@@ -100,7 +122,8 @@ public final class LowerInt64 implements Pass {
                 yield b.op(Op.ISUB, h, b.sel(b.op(Op.ILT, b.hi(y), b.u32(0)), x, b.u64(0)));
             }
             case EXTRACT_U8, EXTRACT_I8, EXTRACT_U16, EXTRACT_I16 -> extract(b, a.op(), x, y);
-            case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT -> bitfieldExtract(b, a.op() == Op.IBITFIELD_EXTRACT, x, b.src(a, 1), b.src(a, 2));
+            case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT ->
+                bitfieldExtract(b, a.op() == Op.IBITFIELD_EXTRACT, x, b.src(a, 1), b.src(a, 2));
             case BITFIELD_INSERT -> bitfieldInsert(b, x, y, b.src(a, 2), b.src(a, 3));
             default -> throw new IllegalStateException("lower_int64 has no lowering for " + a.opName());
         };
@@ -140,7 +163,10 @@ public final class LowerInt64 implements Pass {
     private static Value umulHigh(LoweringBuilder b, Value x, Value y) {
         Value x0 = b.lo(x), x1 = b.hi(x), y0 = b.lo(y), y1 = b.hi(y);
         Value p00 = product(b, x0, y0), p01 = product(b, x0, y1), p10 = product(b, x1, y0), p11 = product(b, x1, y1);
-        Value mid = b.op(Op.IADD, b.op(Op.IADD, b.op(Op.U2U64, b.hi(p00)), b.op(Op.U2U64, b.lo(p01))), b.op(Op.U2U64, b.lo(p10)));
+        Value mid = b.op(
+                Op.IADD,
+                b.op(Op.IADD, b.op(Op.U2U64, b.hi(p00)), b.op(Op.U2U64, b.lo(p01))),
+                b.op(Op.U2U64, b.lo(p10)));
         Value high = b.op(Op.IADD, p11, b.op(Op.IADD, b.op(Op.U2U64, b.hi(p01)), b.op(Op.U2U64, b.hi(p10))));
         return b.op(Op.IADD, high, b.op(Op.U2U64, b.hi(mid)));
     }
@@ -172,7 +198,8 @@ public final class LowerInt64 implements Pass {
         Value empty = b.op(Op.IEQ, w, b.u32(0));
         Value shifted = b.op(Op.USHR, x, offset);
         Value up = b.op(Op.ISUB, b.u32(64), w); // 0..63 when the field is not empty
-        Value field = signed ? b.op(Op.ISHR, b.op(Op.ISHL, shifted, up), up) : b.and(shifted, b.op(Op.USHR, b.u64(-1), up));
+        Value field =
+                signed ? b.op(Op.ISHR, b.op(Op.ISHL, shifted, up), up) : b.and(shifted, b.op(Op.USHR, b.u64(-1), up));
         return b.sel(empty, b.u64(0), field);
     }
 

@@ -50,7 +50,8 @@ final class LowerOutputs implements Pass {
         // every store to an output becomes a store to its local
         for (Instr i : fn.instructions()) {
             if (i instanceof IntrinsicInstr x && x.intrinsic() == Intrinsic.STORE_OUTPUT) {
-                IntrinsicInstr s = new IntrinsicInstr(fn, Intrinsic.STORE_VAR, temps.get(x.var()), x.src(0).value());
+                IntrinsicInstr s = new IntrinsicInstr(
+                        fn, Intrinsic.STORE_VAR, temps.get(x.var()), x.src(0).value());
                 s.setLoc(x.loc());
                 s.insertBefore(x);
                 x.remove();
@@ -60,7 +61,8 @@ final class LowerOutputs implements Pass {
         Block entry = fn.entryBlock();
         List<Instr> init = new ArrayList<>();
         for (Variable o : outputs) {
-            LoadConstInstr zero = new LoadConstInstr(fn, o.type().bitSize(), new long[o.type().components()]);
+            LoadConstInstr zero =
+                    new LoadConstInstr(fn, o.type().bitSize(), new long[o.type().components()]);
             init.add(zero);
             init.add(new IntrinsicInstr(fn, Intrinsic.STORE_VAR, temps.get(o), zero.def()));
         }
@@ -68,7 +70,12 @@ final class LowerOutputs implements Pass {
         // the final value of each output at each way out
         for (Block exit : exits) {
             for (Variable o : outputs) {
-                IntrinsicInstr load = new IntrinsicInstr(fn, Intrinsic.LOAD_VAR, temps.get(o), o.type().components(), o.type().bitSize());
+                IntrinsicInstr load = new IntrinsicInstr(
+                        fn,
+                        Intrinsic.LOAD_VAR,
+                        temps.get(o),
+                        o.type().components(),
+                        o.type().bitSize());
                 exit.insertBeforeJump(load);
                 exit.insertBeforeJump(new IntrinsicInstr(fn, Intrinsic.STORE_OUTPUT, o, load.def()));
             }
@@ -94,7 +101,8 @@ final class LowerOutputs implements Pass {
         Map<Block, Set<Variable>> stored = new HashMap<>();
         for (Instr i : fn.instructions()) {
             if (!(i instanceof IntrinsicInstr x) || x.intrinsic() != Intrinsic.STORE_OUTPUT) continue;
-            if (!exitSet.contains(i.block()) || !stored.computeIfAbsent(i.block(), b -> new HashSet<>()).add(x.var())) return false;
+            if (!exitSet.contains(i.block())
+                    || !stored.computeIfAbsent(i.block(), b -> new HashSet<>()).add(x.var())) return false;
         }
         for (Block b : exits) {
             if (stored.getOrDefault(b, Set.of()).size() != outputs.size()) return false;

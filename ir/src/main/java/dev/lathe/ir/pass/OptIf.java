@@ -75,8 +75,10 @@ final class OptIf implements Pass {
             Value a = phi.srcFor(t).value();
             Value b = phi.srcFor(e).value();
             byte[] splat = new byte[d.numComponents()];
-            AluInstr sel = new AluInstr(fn, Op.BCSEL, d.numComponents(), d.bitSize(), new Value[] {cond, a, b},
-                    new byte[][] {splat, null, null});
+            AluInstr sel =
+                    new AluInstr(fn, Op.BCSEL, d.numComponents(), d.bitSize(), new Value[] {cond, a, b}, new byte[][] {
+                        splat, null, null
+                    });
             before.append(sel);
             d.replaceAllUsesWith(sel.def());
             phi.remove();

@@ -70,8 +70,26 @@ final class OptMinMax implements Pass {
 
     private static boolean isCandidate(Op op) {
         return switch (op) {
-            case FMIN, FMAX, FMIN3, FMAX3, FMED3, FSAT, FSAT_SIGNED, FCLAMP_POS, IMIN, IMAX, UMIN, UMAX, IMIN3, IMAX3,
-                    UMIN3, UMAX3, IMED3, UMED3, BCSEL, FCSEL -> true;
+            case FMIN,
+                    FMAX,
+                    FMIN3,
+                    FMAX3,
+                    FMED3,
+                    FSAT,
+                    FSAT_SIGNED,
+                    FCLAMP_POS,
+                    IMIN,
+                    IMAX,
+                    UMIN,
+                    UMAX,
+                    IMIN3,
+                    IMAX3,
+                    UMIN3,
+                    UMAX3,
+                    IMED3,
+                    UMED3,
+                    BCSEL,
+                    FCSEL -> true;
             default -> false;
         };
     }
@@ -98,8 +116,10 @@ final class OptMinMax implements Pass {
         return switch (op) {
             case FMIN, FMIN3 -> extreme(r, true);
             case FMAX, FMAX3 -> extreme(r, false);
-            case FMED3 -> RangeOrder.mayBeNaN(r[0]) || RangeOrder.mayBeNaN(r[1]) || RangeOrder.mayBeNaN(r[2]) ? -1
-                    : median(r, RangeOrder::floatsAtMost);
+            case FMED3 ->
+                RangeOrder.mayBeNaN(r[0]) || RangeOrder.mayBeNaN(r[1]) || RangeOrder.mayBeNaN(r[2])
+                        ? -1
+                        : median(r, RangeOrder::floatsAtMost);
             case FSAT -> inside(r[0], FloatClass.between(FloatClass.POS_ZERO, FloatClass.ONE));
             case FSAT_SIGNED -> inside(r[0], FloatClass.between(FloatClass.NEG1, FloatClass.ONE));
             case FCLAMP_POS -> inside(r[0], FloatClass.between(FloatClass.POS_ZERO, FloatClass.POS_INF));
@@ -113,8 +133,11 @@ final class OptMinMax implements Pass {
             case FCSEL -> {
                 if (!r[0].isFloatSize() || r[0].empty()) yield -1;
                 int cls = RangeOrder.classes(r[0]);
-                if ((cls & FloatClass.bit(FloatClass.NEG_ZERO)) == 0 && (cls & FloatClass.bit(FloatClass.POS_ZERO)) == 0) yield 1;
-                yield (cls & ~(FloatClass.bit(FloatClass.NEG_ZERO) | FloatClass.bit(FloatClass.POS_ZERO))) == 0 ? 2 : -1;
+                if ((cls & FloatClass.bit(FloatClass.NEG_ZERO)) == 0
+                        && (cls & FloatClass.bit(FloatClass.POS_ZERO)) == 0) yield 1;
+                yield (cls & ~(FloatClass.bit(FloatClass.NEG_ZERO) | FloatClass.bit(FloatClass.POS_ZERO))) == 0
+                        ? 2
+                        : -1;
             }
             default -> -1;
         };
@@ -152,7 +175,8 @@ final class OptMinMax implements Pass {
     private static int median(Range[] r, Order atMost) {
         for (int k = 0; k < 3; k++) {
             Range p = r[(k + 1) % 3], q = r[(k + 2) % 3];
-            if ((atMost.test(p, r[k]) && atMost.test(r[k], q)) || (atMost.test(q, r[k]) && atMost.test(r[k], p))) return k;
+            if ((atMost.test(p, r[k]) && atMost.test(r[k], q)) || (atMost.test(q, r[k]) && atMost.test(r[k], p)))
+                return k;
         }
         return -1;
     }
@@ -173,8 +197,10 @@ final class OptMinMax implements Pass {
         Value v = operand.value();
         Value now = v;
         if (!operand.isIdentitySwizzle() || v.numComponents() != result.numComponents()) {
-            AluInstr mov = new AluInstr(fn, Op.MOV, result.numComponents(), result.bitSize(), new Value[] {v},
-                    new byte[][] {operand.swizzle()});
+            AluInstr mov =
+                    new AluInstr(fn, Op.MOV, result.numComponents(), result.bitSize(), new Value[] {v}, new byte[][] {
+                        operand.swizzle()
+                    });
             mov.insertBefore(alu);
             now = mov.def();
         }

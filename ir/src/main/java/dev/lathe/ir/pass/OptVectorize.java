@@ -75,7 +75,8 @@ final class OptVectorize implements Pass {
 
     private static boolean eligible(AluInstr a) {
         Op op = a.op();
-        if (a.def().numComponents() != 1 || op.isHorizontal() || op == Op.MOV || op == Op.FRCP || CopyProp.isVec(op)) return false;
+        if (a.def().numComponents() != 1 || op.isHorizontal() || op == Op.MOV || op == Op.FRCP || CopyProp.isVec(op))
+            return false;
         // a comparison deciding an if is selected into the branch's predicate on its own
         if (a.def().isUsedByIf()) return false;
         for (int s = 0; s < a.numSrcs(); s++) {
@@ -109,7 +110,8 @@ final class OptVectorize implements Pass {
             swz[s] = new byte[n];
             boolean constant = f.value().parent() instanceof LoadConstInstr;
             // an equal constant is read from the first one's, which stands before them all
-            for (int c = 0; c < n; c++) swz[s][c] = (byte) (constant ? f.component(0) : g.get(c).src(s).component(0));
+            for (int c = 0; c < n; c++)
+                swz[s][c] = (byte) (constant ? f.component(0) : g.get(c).src(s).component(0));
         }
         AluInstr v = new AluInstr(fn, first.op(), n, first.def().bitSize(), srcs, swz);
         v.setExact(first.isExact());
@@ -125,7 +127,8 @@ final class OptVectorize implements Pass {
                     use.set(v.def(), sw);
                 } else {
                     if (scalar == null) {
-                        scalar = new AluInstr(fn, Op.MOV, 1, v.def().bitSize(), new Value[] {v.def()}, new byte[][] {{(byte) c}});
+                        scalar = new AluInstr(
+                                fn, Op.MOV, 1, v.def().bitSize(), new Value[] {v.def()}, new byte[][] {{(byte) c}});
                         scalar.insertAfter(v);
                     }
                     use.set(scalar.def());

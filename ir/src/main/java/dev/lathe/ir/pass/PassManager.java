@@ -27,8 +27,8 @@ public final class PassManager {
      * @param timePasses        collect the time spent in each pass
      * @param maxLoopIterations how many rounds a loop group may take
      */
-    public record Options(boolean validate, boolean printAfterAll, String printAfter, boolean timePasses,
-                          int maxLoopIterations) {
+    public record Options(
+            boolean validate, boolean printAfterAll, String printAfter, boolean timePasses, int maxLoopIterations) {
         /** Nothing validated, printed or timed; a loop group may take 100 rounds. */
         public static Options defaults() {
             return new Options(false, false, null, false, 100);

@@ -1,12 +1,12 @@
 package dev.lathe.ir.pass;
 
-import dev.lathe.ir.analysis.range.RangeKeeper;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.PhiInstr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
+import dev.lathe.ir.analysis.range.RangeKeeper;
 import java.util.ArrayList;
 import java.util.List;
 

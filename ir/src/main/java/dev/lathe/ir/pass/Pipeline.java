@@ -91,7 +91,10 @@ public final class Pipeline {
                 }
                 Pass p = registry.create(name);
                 if (p == null) {
-                    throw error(text, start, "unknown pass '" + name + "' (known: " + String.join(", ", registry.names()) + ")");
+                    throw error(
+                            text,
+                            start,
+                            "unknown pass '" + name + "' (known: " + String.join(", ", registry.names()) + ")");
                 }
                 stack.get(stack.size() - 1).add(new PassStep(p));
                 expectStep = false;
@@ -100,12 +103,15 @@ public final class Pipeline {
             }
         }
         if (stack.size() > 1) throw error(text, n, "'loop(' is not closed");
-        if (expectStep) throw error(text, n, stack.get(0).isEmpty() ? "the pipeline is empty" : "a pass name is missing at the end");
+        if (expectStep)
+            throw error(
+                    text, n, stack.get(0).isEmpty() ? "the pipeline is empty" : "a pass name is missing at the end");
         return new Pipeline(stack.get(0), text.strip());
     }
 
     private static IllegalArgumentException error(String text, int at, String msg) {
         if (text.isBlank()) return new IllegalArgumentException("the pipeline is empty");
-        return new IllegalArgumentException("pipeline at character " + (at + 1) + ": " + msg + " in \"" + text.strip() + "\"");
+        return new IllegalArgumentException(
+                "pipeline at character " + (at + 1) + ": " + msg + " in \"" + text.strip() + "\"");
     }
 }

@@ -100,8 +100,13 @@ public final class RepairSsa implements Pass {
         return true;
     }
 
-    private static void check(Src s, UsePoint at, DominatorTree dom, Map<Instr, Integer> position,
-                              Map<Value, List<Src>> broken, Map<Src, UsePoint> where) {
+    private static void check(
+            Src s,
+            UsePoint at,
+            DominatorTree dom,
+            Map<Instr, Integer> position,
+            Map<Value, List<Src>> broken,
+            Map<Src, UsePoint> where) {
         Value v = s.value();
         Block defBlock = v.parent().block();
         boolean ok;

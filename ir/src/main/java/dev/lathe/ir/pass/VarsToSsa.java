@@ -90,8 +90,8 @@ final class VarsToSsa implements Pass {
         return idx >= 0 && idx < s.length ? s[(int) idx] : null;
     }
 
-    private Map<PhiInstr, Slot> placePhis(Function fn, List<IntrinsicInstr> accesses, DominatorTree dom,
-                                          DominanceFrontiers df) {
+    private Map<PhiInstr, Slot> placePhis(
+            Function fn, List<IntrinsicInstr> accesses, DominatorTree dom, DominanceFrontiers df) {
         Map<Slot, List<Block>> defBlocks = new HashMap<>();
         for (IntrinsicInstr in : accesses) {
             if (in.intrinsic() != Intrinsic.STORE_VAR || !slots.containsKey(in.var())) continue;
@@ -112,7 +112,8 @@ final class VarsToSsa implements Pass {
                 for (Block f : df.frontier(b)) {
                     if (hasPhi[f.index()] || f.isEndBlock()) continue;
                     hasPhi[f.index()] = true;
-                    PhiInstr phi = new PhiInstr(fn, s.type().components(), s.type().bitSize());
+                    PhiInstr phi =
+                            new PhiInstr(fn, s.type().components(), s.type().bitSize());
                     Instr at = f.firstInstr();
                     while (at instanceof PhiInstr) at = at.next();
                     if (at == null) f.append(phi);
@@ -133,16 +134,18 @@ final class VarsToSsa implements Pass {
         for (int i = 0; i < allSlots.size(); i++) stacks.add(new ArrayList<>());
         Value[] undefs = new Value[allSlots.size()];
         List<List<Slot>> scopes = new ArrayList<>();
-        dom.walk(b -> {
-            List<Slot> mine = new ArrayList<>();
-            renameBlock(fn, b, placed, stacks, undefs, mine);
-            scopes.add(mine);
-        }, b -> {
-            for (Slot s : scopes.remove(scopes.size() - 1)) {
-                List<Value> st = stacks.get(s.id());
-                st.remove(st.size() - 1);
-            }
-        });
+        dom.walk(
+                b -> {
+                    List<Slot> mine = new ArrayList<>();
+                    renameBlock(fn, b, placed, stacks, undefs, mine);
+                    scopes.add(mine);
+                },
+                b -> {
+                    for (Slot s : scopes.remove(scopes.size() - 1)) {
+                        List<Value> st = stacks.get(s.id());
+                        st.remove(st.size() - 1);
+                    }
+                });
         // Unreachable code: its accesses never run; its edges into new phis carry undef.
         for (Block b : fn.blocks()) {
             if (dom.isReachable(b)) continue;
@@ -166,8 +169,13 @@ final class VarsToSsa implements Pass {
         return s != null ? s : slots.get(in.var())[0];
     }
 
-    private void renameBlock(Function fn, Block b, Map<PhiInstr, Slot> placed, List<List<Value>> stacks,
-                             Value[] undefs, List<Slot> pushed) {
+    private void renameBlock(
+            Function fn,
+            Block b,
+            Map<PhiInstr, Slot> placed,
+            List<List<Value>> stacks,
+            Value[] undefs,
+            List<Slot> pushed) {
         for (Instr i : b.instrList()) {
             if (i instanceof PhiInstr phi) {
                 Slot s = placed.get(phi);
@@ -182,7 +190,8 @@ final class VarsToSsa implements Pass {
             if (in.intrinsic() == Intrinsic.LOAD_VAR) {
                 Value v;
                 if (s == null) {
-                    LoadConstInstr zero = new LoadConstInstr(fn, in.def().bitSize(), new long[in.def().numComponents()]);
+                    LoadConstInstr zero = new LoadConstInstr(
+                            fn, in.def().bitSize(), new long[in.def().numComponents()]);
                     zero.insertBefore(in);
                     v = zero.def();
                 } else {

@@ -100,7 +100,9 @@ public final class Match {
     public static boolean same(Value a, byte[] va, Value b, byte[] vb) {
         if (a == b && Arrays.equals(va, vb)) return true;
         // Two constants with equal viewed components are the same value too.
-        if (a.parent() instanceof LoadConstInstr ca && b.parent() instanceof LoadConstInstr cb && a.bitSize() == b.bitSize()) {
+        if (a.parent() instanceof LoadConstInstr ca
+                && b.parent() instanceof LoadConstInstr cb
+                && a.bitSize() == b.bitSize()) {
             for (int i = 0; i < va.length; i++) {
                 if (ca.value(va[i]) != cb.value(vb[i])) return false;
             }
@@ -120,7 +122,9 @@ public final class Match {
             for (int i = 0; i < va.length && equal; i++) equal = va[i] == s.component(outer[i]);
             if (equal) return true;
         }
-        if (a.parent() instanceof LoadConstInstr ca && b.parent() instanceof LoadConstInstr cb && a.bitSize() == b.bitSize()) {
+        if (a.parent() instanceof LoadConstInstr ca
+                && b.parent() instanceof LoadConstInstr cb
+                && a.bitSize() == b.bitSize()) {
             for (int i = 0; i < va.length; i++) {
                 if (ca.value(va[i]) != cb.value(s.component(outer[i]))) return false;
             }

@@ -21,9 +21,13 @@ public enum Predicate {
     IS_NEG_POWER_OF_TWO("isNegPowerOfTwo", Kind.INT, "every component's negation is a power of two"),
     IS_ZERO("isZero", Kind.NUMBER, "every component is zero (floats: +0 or -0)"),
     IS_NOT_ZERO("isNotZero", Kind.NUMBER, "no component is zero (floats: NaN counts as not zero)"),
-    IS_NOT_NEGATIVE("isNotNegative", Kind.NUMBER,
+    IS_NOT_NEGATIVE(
+            "isNotNegative",
+            Kind.NUMBER,
             "ints: >= 0; floats: +0, positive or +inf (sign bit clear, not NaN; -0 excluded)"),
-    IS_NOT_POSITIVE("isNotPositive", Kind.NUMBER,
+    IS_NOT_POSITIVE(
+            "isNotPositive",
+            Kind.NUMBER,
             "ints: <= 0; floats: -0, negative or -inf (sign bit set, not NaN; +0 excluded)"),
     IS_GT_ZERO("isGtZero", Kind.NUMBER, "every component is > 0"),
     IS_LT_ZERO("isLtZero", Kind.NUMBER, "every component is < 0"),
@@ -33,7 +37,9 @@ public enum Predicate {
     IS_A_NUMBER("isANumber", Kind.FLOAT, "no component is NaN"),
     IS_INTEGRAL("isIntegral", Kind.FLOAT, "every component is a whole number or infinite (not NaN)"),
     IS_IN_UNIT_INTERVAL("isInUnitInterval", Kind.FLOAT, "every component is in [+0, 1] (-0 and NaN excluded)"),
-    HAS_NORMAL_RECIPROCAL("hasNormalReciprocal", Kind.FLOAT,
+    HAS_NORMAL_RECIPROCAL(
+            "hasNormalReciprocal",
+            Kind.FLOAT,
             "every component's reciprocal, rounded to its size, is a normal float (not zero, infinite, NaN or subnormal)"),
     ULT_CONST("ultConst", Kind.INT_BOUND, "every component, read as unsigned, is below the literal"),
     ILT_CONST("iltConst", Kind.INT_BOUND, "every component, read as signed, is below the literal");
@@ -110,7 +116,8 @@ public enum Predicate {
                 case HAS_NORMAL_RECIPROCAL -> {
                     double r = FloatBits.toDouble(FloatBits.fromDouble(1.0 / x, bitSize), bitSize);
                     // the smallest normal number: exponent field 1, fraction 0 (10, 23 or 52 fraction bits)
-                    double minNormal = FloatBits.toDouble(1L << (bitSize == 16 ? 10 : bitSize == 32 ? 23 : 52), bitSize);
+                    double minNormal =
+                            FloatBits.toDouble(1L << (bitSize == 16 ? 10 : bitSize == 32 ? 23 : 52), bitSize);
                     yield Double.isFinite(x) && x != 0.0 && Double.isFinite(r) && Math.abs(r) >= minNormal;
                 }
                 default -> throw new IllegalStateException(spelling() + " does not apply to floats");

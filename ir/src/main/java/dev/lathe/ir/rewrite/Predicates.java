@@ -13,8 +13,8 @@ public final class Predicates {
      * Whether {@code p} holds for every component of {@code v} seen through {@code view}, where
      * {@code at} executes.
      */
-    public static boolean test(Predicate p, Value v, byte[] view, TypeClass type, long bound, ValueFacts facts,
-                               Instr at) {
+    public static boolean test(
+            Predicate p, Value v, byte[] view, TypeClass type, long bound, ValueFacts facts, Instr at) {
         if (v.parent() instanceof LoadConstInstr c) {
             for (byte k : view) {
                 if (!p.holds(c.value(k), v.bitSize(), type, bound)) return false;

@@ -59,7 +59,8 @@ public final class RewritePass implements Pass {
      * pass takes them at the start when they are current, reports every rewrite to them and
      * hands them back at the end, so the passes after reuse them.
      */
-    public static final java.util.function.Function<Function, RangeFacts> CACHED = f -> f.analyses().ranges();
+    public static final java.util.function.Function<Function, RangeFacts> CACHED =
+            f -> f.analyses().ranges();
 
     /**
      * With the range facts of a function taken from {@code facts} when a condition first asks
@@ -74,12 +75,17 @@ public final class RewritePass implements Pass {
      * With the rules named in {@code disabled} never applied (an experiment: {@code --disable-rules});
      * names of other rule sets are ignored, so one set of names serves every rule pass.
      */
-    public RewritePass(RuleSet rules, RuleStats stats, java.util.function.Function<Function, RangeFacts> facts, Set<String> disabled) {
+    public RewritePass(
+            RuleSet rules,
+            RuleStats stats,
+            java.util.function.Function<Function, RangeFacts> facts,
+            Set<String> disabled) {
         if (stats.ruleSet() != rules) throw new IllegalArgumentException("stats of another rule set");
         this.rules = rules;
         this.stats = stats;
         this.factSource = facts;
-        for (int i = 0; i < rules.rules().size(); i++) if (disabled.contains(rules.rules().get(i).name())) this.disabled.set(i);
+        for (int i = 0; i < rules.rules().size(); i++)
+            if (disabled.contains(rules.rules().get(i).name())) this.disabled.set(i);
         for (Op op : Op.values()) heights[op.ordinal()] = rules.nodeHeight(op);
     }
 
@@ -112,8 +118,11 @@ public final class RewritePass implements Pass {
         // fresh facts would repeat. Facts are computed only for the values conditions ask about.
         // The fuel is shared by the rounds, so a cycle through the analysis ends too.
         List<AluInstr> offer = null;
-        // cached facts still current are kept current through the rewrites (and refreshed now: others' edits made parts loose)
-        RangeFacts facts = factSource == CACHED && fn.analyses().current() != null ? fn.analyses().ranges() : null;
+        // cached facts still current are kept current through the rewrites (and refreshed now: others' edits made parts
+        // loose)
+        RangeFacts facts = factSource == CACHED && fn.analyses().current() != null
+                ? fn.analyses().ranges()
+                : null;
         boolean inherited = facts != null;
         while (true) {
             Run run = new Run(fn, fuel - fired, facts, inherited);
@@ -186,7 +195,8 @@ public final class RewritePass implements Pass {
             for (Instr i : rw.created()) enqueue(i, work);
             for (Instr i : rw.moved()) enqueueWithUsers(i, work);
             for (Value v : operands) {
-                if (v.useCount() == 1 && v.firstUse().instr() != null) enqueueWithUsers(v.firstUse().instr(), work);
+                if (v.useCount() == 1 && v.firstUse().instr() != null)
+                    enqueueWithUsers(v.firstUse().instr(), work);
             }
         }
     }
@@ -242,6 +252,7 @@ public final class RewritePass implements Pass {
         private final ArrayDeque<AluInstr> items = new ArrayDeque<>();
         /** Scratch of {@link #enqueueWithUsers}, reused by every rewrite of the run. */
         Map<Instr, Integer> usersBest = new HashMap<>();
+
         final ArrayDeque<Instr> usersWalk = new ArrayDeque<>();
         private boolean[] queued;
 
@@ -293,10 +304,16 @@ public final class RewritePass implements Pass {
         private boolean inherited;
         /** Roots refused by inherited facts that were let go since: they get another look. */
         private final List<AluInstr> refusedByDropped = new ArrayList<>();
+
         private AluInstr root;
 
         /** {@code earlier}: the facts of the round before, refreshed (null: made when first asked). */
-        LazyFacts(Function fn, boolean enabled, RangeFacts earlier, boolean inherited, java.util.function.Function<Function, RangeFacts> source) {
+        LazyFacts(
+                Function fn,
+                boolean enabled,
+                RangeFacts earlier,
+                boolean inherited,
+                java.util.function.Function<Function, RangeFacts> source) {
             this.fn = fn;
             this.enabled = enabled;
             this.facts = earlier;
@@ -320,8 +337,7 @@ public final class RewritePass implements Pass {
         }
 
         @Override
-        public boolean holds(Predicate p, Value v, int component, TypeClass type, long bound,
-                Instr at) {
+        public boolean holds(Predicate p, Value v, int component, TypeClass type, long bound, Instr at) {
             return enabled && record(facts().holds(p, v, component, type, bound, at), v, at);
         }
 
@@ -355,7 +371,8 @@ public final class RewritePass implements Pass {
                 if (root.isInserted() && seen.add(root)) out.add(root);
             }
             for (Refusal r : refusals) {
-                if (r.root().isInserted() && facts.mayBeLoose(r.value(), r.at()) && seen.add(r.root())) out.add(r.root());
+                if (r.root().isInserted() && facts.mayBeLoose(r.value(), r.at()) && seen.add(r.root()))
+                    out.add(r.root());
             }
             return out;
         }
@@ -368,9 +385,18 @@ public final class RewritePass implements Pass {
         StringBuilder sb = new StringBuilder("pass " + rules.passName() + " did not settle after " + fires
                 + " rewrites; the rules still firing (last " + n + " rewrites):");
         counts.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).forEach(e -> {
-            RuleInfo info = rules.rules().stream().filter(x -> x.name().equals(e.getKey())).findFirst().orElseThrow();
-            sb.append("\n  ").append(info.location()).append(": ").append(e.getKey()).append(" (").append(e.getValue())
-                    .append("×): ").append(info.text());
+            RuleInfo info = rules.rules().stream()
+                    .filter(x -> x.name().equals(e.getKey()))
+                    .findFirst()
+                    .orElseThrow();
+            sb.append("\n  ")
+                    .append(info.location())
+                    .append(": ")
+                    .append(e.getKey())
+                    .append(" (")
+                    .append(e.getValue())
+                    .append("×): ")
+                    .append(info.text());
         });
         sb.append("\nthese rules rewrite into each other; change one of them so they agree on a direction");
         return new PassException(sb.toString());

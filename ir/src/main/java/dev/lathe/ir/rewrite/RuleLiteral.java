@@ -46,7 +46,8 @@ public final class RuleLiteral {
             if (n >= 16 && !bool) {
                 try {
                     floatBits[k] = Literals.parse(text, n, BaseType.FLOAT);
-                    floatFits[k] = floatSpelling ? roundsAway(text, floatBits[k], n) == null
+                    floatFits[k] = floatSpelling
+                            ? roundsAway(text, floatBits[k], n) == null
                             : hex || exactInteger(text, floatBits[k], n);
                 } catch (IllegalArgumentException e) {
                     floatFits[k] = false;
@@ -111,8 +112,10 @@ public final class RuleLiteral {
             } catch (IllegalArgumentException e) {
                 return null;
             }
-            return Double.isInfinite(d) ? "rounds to inf"
-                    : "is not exactly a " + bits + "-bit float; the nearest is " + new BigDecimal(d).stripTrailingZeros().toPlainString();
+            return Double.isInfinite(d)
+                    ? "rounds to inf"
+                    : "is not exactly a " + bits + "-bit float; the nearest is "
+                            + new BigDecimal(d).stripTrailingZeros().toPlainString();
         }
         return roundsAway(text, floatBits[slot(bits)], bits);
     }

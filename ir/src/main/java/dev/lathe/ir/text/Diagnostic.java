@@ -63,8 +63,11 @@ public record Diagnostic(String file, int line, int column, String severity, Str
         if (cp == '\t') return ' ';
         if (cp < 0x20 || cp == 0x7F) return '?';
         int type = Character.getType(cp);
-        if (type == Character.FORMAT || type == Character.SURROGATE || type == Character.UNASSIGNED
-                || type == Character.PRIVATE_USE || type == Character.CONTROL) return '?';
+        if (type == Character.FORMAT
+                || type == Character.SURROGATE
+                || type == Character.UNASSIGNED
+                || type == Character.PRIVATE_USE
+                || type == Character.CONTROL) return '?';
         return cp;
     }
 
@@ -77,12 +80,18 @@ public record Diagnostic(String file, int line, int column, String severity, Str
         int type = Character.getType(cp);
         if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK) return 0;
         boolean wide = (cp >= 0x1100 && cp <= 0x115F)
-                || (cp >= 0x2E80 && cp <= 0x303E) || (cp >= 0x3041 && cp <= 0x33FF)
-                || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF)
-                || (cp >= 0xA000 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7A3)
-                || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F)
-                || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6)
-                || (cp >= 0x1F300 && cp <= 0x1F64F) || (cp >= 0x1F900 && cp <= 0x1F9FF)
+                || (cp >= 0x2E80 && cp <= 0x303E)
+                || (cp >= 0x3041 && cp <= 0x33FF)
+                || (cp >= 0x3400 && cp <= 0x4DBF)
+                || (cp >= 0x4E00 && cp <= 0x9FFF)
+                || (cp >= 0xA000 && cp <= 0xA4CF)
+                || (cp >= 0xAC00 && cp <= 0xD7A3)
+                || (cp >= 0xF900 && cp <= 0xFAFF)
+                || (cp >= 0xFE30 && cp <= 0xFE4F)
+                || (cp >= 0xFF00 && cp <= 0xFF60)
+                || (cp >= 0xFFE0 && cp <= 0xFFE6)
+                || (cp >= 0x1F300 && cp <= 0x1F64F)
+                || (cp >= 0x1F900 && cp <= 0x1F9FF)
                 || (cp >= 0x20000 && cp <= 0x3FFFD);
         return wide ? 2 : 1;
     }

@@ -55,6 +55,7 @@ public final class IrParser {
     private static final int MAX_SOURCES = 64;
     /** Scratch for an instruction's sources, copied into the instruction. */
     private Value[] srcScratch = new Value[16];
+
     private byte[][] swzScratch = new byte[16][];
     private Shader shader;
 
@@ -70,7 +71,11 @@ public final class IrParser {
 
     private record PendingPhi(PhiInstr phi, Token label, Token value) {}
 
-    private enum OpenKind { THEN, ELSE, LOOP }
+    private enum OpenKind {
+        THEN,
+        ELSE,
+        LOOP
+    }
 
     private record Open(OpenKind kind, IfNode ifNode, LoopNode loop) {}
 
@@ -151,7 +156,8 @@ public final class IrParser {
     }
 
     private IrSyntaxException error(Token t, String msg) {
-        return new IrSyntaxException(Diagnostic.error(file, t.line(), t.column(), msg, Diagnostic.lineOf(text, t.line())));
+        return new IrSyntaxException(
+                Diagnostic.error(file, t.line(), t.column(), msg, Diagnostic.lineOf(text, t.line())));
     }
 
     private SourceLoc loc(int t) {
@@ -184,18 +190,27 @@ public final class IrParser {
         }
         while (true) {
             int t = peek();
-            if (is(t, "input") || is(t, "output") || is(t, "uniform") || is(t, "buffer") || is(t, "texture") || is(t, "shared") || is(t, "image")) {
+            if (is(t, "input")
+                    || is(t, "output")
+                    || is(t, "uniform")
+                    || is(t, "buffer")
+                    || is(t, "texture")
+                    || is(t, "shared")
+                    || is(t, "image")) {
                 declaration();
             } else {
                 break;
             }
         }
         if (!is(peek(), "function")) {
-            throw error(peek(), "expected a declaration (input, output, uniform, buffer, texture, image, shared) or 'function', found "
-                    + describe(peek()));
+            throw error(
+                    peek(),
+                    "expected a declaration (input, output, uniform, buffer, texture, image, shared) or 'function', found "
+                            + describe(peek()));
         }
         while (is(peek(), "function")) function();
-        if (kind(peek()) != Token.Kind.EOF) throw error(peek(), "expected 'function' or end of file, found " + describe(peek()));
+        if (kind(peek()) != Token.Kind.EOF)
+            throw error(peek(), "expected 'function' or end of file, found " + describe(peek()));
         boolean hasMain = false;
         for (Function f : shader.functions()) hasMain |= f.name().equals("main");
         if (!hasMain) throw error(peek(), "the shader has no function named main");
@@ -320,7 +335,8 @@ public final class IrParser {
                     add(name, Variable.buffer(text(name), t, bind));
                 }
                 case "shared" -> {
-                    if (shader.stage() != Stage.COMPUTE) throw error(kw, "shared variables exist only in compute shaders");
+                    if (shader.stage() != Stage.COMPUTE)
+                        throw error(kw, "shared variables exist only in compute shaders");
                     VarType t = type();
                     int name = symbolName();
                     int len = arraySuffix();
@@ -330,7 +346,8 @@ public final class IrParser {
                 case "image" -> {
                     int dimTok = expect(Token.Kind.IDENT, "an image dimension (1d, 2d or 3d)");
                     TextureDim dim = TextureDim.parse(text(dimTok));
-                    if (dim == null) throw error(dimTok, "unknown image dimension '" + text(dimTok) + "' (expected 1d, 2d or 3d)");
+                    if (dim == null)
+                        throw error(dimTok, "unknown image dimension '" + text(dimTok) + "' (expected 1d, 2d or 3d)");
                     VarType t = type();
                     if (t.components() != 1 || t.bitSize() != 32 || t.base() == BaseType.BOOL) {
                         throw error(dimTok, "an image's texel type is f32, i32 or u32 (texels are 4 components)");
@@ -344,8 +361,11 @@ public final class IrParser {
                     for (String k : a.keySet()) if (!k.equals("binding")) format = ImageFormat.byName(k);
                     if (a.size() > (a.containsKey("binding") ? 2 : 1)) throw error(fmtTok, "an image has one format");
                     if (format.base() != t.base()) {
-                        throw error(name, "format " + format.spelling() + " holds " + format.base().name().toLowerCase(Locale.ROOT)
-                                + " texels, not " + t.scalarName());
+                        throw error(
+                                name,
+                                "format " + format.spelling() + " holds "
+                                        + format.base().name().toLowerCase(Locale.ROOT) + " texels, not "
+                                        + t.scalarName());
                     }
                     int bind = a.getOrDefault("binding", nextBinding(Variable.Kind.IMAGE));
                     add(name, Variable.image(text(name), dim, format, bind));
@@ -353,7 +373,8 @@ public final class IrParser {
                 default -> { // texture
                     int dimTok = expect(Token.Kind.IDENT, "a texture dimension (1d, 2d or 3d)");
                     TextureDim dim = TextureDim.parse(text(dimTok));
-                    if (dim == null) throw error(dimTok, "unknown texture dimension '" + text(dimTok) + "' (expected 1d, 2d or 3d)");
+                    if (dim == null)
+                        throw error(dimTok, "unknown texture dimension '" + text(dimTok) + "' (expected 1d, 2d or 3d)");
                     VarType t = type();
                     if (t.components() != 1 || t.bitSize() != 32 || t.base() == BaseType.BOOL) {
                         throw error(dimTok, "a texture's texel type is f32, i32 or u32 (texels are 4 components)");
@@ -455,7 +476,8 @@ public final class IrParser {
             } else if (is(t, "if")) {
                 advance();
                 int c = expect(Token.Kind.VALUE, "a condition value such as %3");
-                if (is(peek(), ".")) throw error(peek(), "an if condition takes a whole 1-component value (no swizzle)");
+                if (is(peek(), "."))
+                    throw error(peek(), "an if condition takes a whole 1-component value (no swizzle)");
                 Value cond = ref(c);
                 expect("{");
                 IfNode in = fn.insertIf(b.block(), null, cond);
@@ -494,8 +516,10 @@ public final class IrParser {
         int name = expect(Token.Kind.IDENT, "a block name such as b3");
         expect(":");
         if (blockStarted) {
-            throw error(kw, "block " + text(name) + " would start inside another block: a new block begins only "
-                    + "after '{', '}' or at the start of a function");
+            throw error(
+                    kw,
+                    "block " + text(name) + " would start inside another block: a new block begins only "
+                            + "after '{', '}' or at the start of a function");
         }
         if (labels.containsKey(text(name))) throw error(name, "block " + text(name) + " is already defined");
         labels.put(text(name), b.block());
@@ -506,11 +530,15 @@ public final class IrParser {
     private void finishFunction() {
         for (PendingPhi pp : pendingPhis) {
             Block pred = blockByName(pp.label().text());
-            if (pred == null) throw error(pp.label(), "unknown block " + pp.label().text());
+            if (pred == null)
+                throw error(pp.label(), "unknown block " + pp.label().text());
             Value v = values.get(pp.value().text());
-            if (v == null) throw error(pp.value(), "undefined value %" + pp.value().text());
+            if (v == null)
+                throw error(pp.value(), "undefined value %" + pp.value().text());
             if (pp.phi().srcFor(pred) != null) {
-                throw error(pp.label(), "the phi already has a source for block " + pp.label().text());
+                throw error(
+                        pp.label(),
+                        "the phi already has a source for block " + pp.label().text());
             }
             pp.phi().addSrc(pred, v);
         }
@@ -518,7 +546,9 @@ public final class IrParser {
             Token worst = null;
             for (String name : placeholders.keySet()) {
                 Token t = firstUse.get(name);
-                if (worst == null || t.line() < worst.line() || (t.line() == worst.line() && t.column() < worst.column())) {
+                if (worst == null
+                        || t.line() < worst.line()
+                        || (t.line() == worst.line() && t.column() < worst.column())) {
                     worst = t;
                 }
             }
@@ -533,7 +563,9 @@ public final class IrParser {
     private Block blockByName(String name) {
         Block b = labels.get(name);
         if (b != null) return b;
-        if (name.length() > 1 && name.charAt(0) == 'b' && name.substring(1).chars().allMatch(Character::isDigit)
+        if (name.length() > 1
+                && name.charAt(0) == 'b'
+                && name.substring(1).chars().allMatch(Character::isDigit)
                 && name.length() < 10) {
             int idx = Integer.parseInt(name.substring(1));
             List<Block> blocks = fn.blocks();
@@ -574,10 +606,13 @@ public final class IrParser {
         int comps = vecCount(start);
         int bitsTok = advance();
         if (kind(bitsTok) != Token.Kind.NUMBER || !allDigits(text(bitsTok))) {
-            throw error(bitsTok, "expected a bit size (1, 8, 16, 32 or 64) after " + text(start) + ", found " + describe(bitsTok));
+            throw error(
+                    bitsTok,
+                    "expected a bit size (1, 8, 16, 32 or 64) after " + text(start) + ", found " + describe(bitsTok));
         }
         int bits = text(bitsTok).length() > 2 ? 0 : Integer.parseInt(text(bitsTok));
-        if (!Bits.isValidBitSize(bits)) throw error(bitsTok, "invalid bit size " + text(bitsTok) + " (expected 1, 8, 16, 32 or 64)");
+        if (!Bits.isValidBitSize(bits))
+            throw error(bitsTok, "invalid bit size " + text(bitsTok) + " (expected 1, 8, 16, 32 or 64)");
         SourceLoc loc = loc(start);
         int name = expect(Token.Kind.VALUE, "the defined value's name, such as %4");
         int nameStart = lexer.start(name), nameEnd = lexer.end(name);
@@ -604,7 +639,8 @@ public final class IrParser {
             }
         }
         if (bang != null) {
-            if (!(instr instanceof AluInstr alu)) throw error(bang, "only ALU instructions can be marked exact with '!'");
+            if (!(instr instanceof AluInstr alu))
+                throw error(bang, "only ALU instructions can be marked exact with '!'");
             alu.setExact(true);
         }
         instr.setLoc(loc);
@@ -615,7 +651,9 @@ public final class IrParser {
         int opTok = advance();
         Intrinsic in = Intrinsic.byName(text(opTok));
         if (in == null) {
-            if (Op.byName(text(opTok)) != null || text(opTok).equals("load_const") || text(opTok).equals("phi")
+            if (Op.byName(text(opTok)) != null
+                    || text(opTok).equals("load_const")
+                    || text(opTok).equals("phi")
                     || text(opTok).equals("undef")) {
                 throw error(opTok, text(opTok) + " defines a value: write 'vecN BITS %name = " + text(opTok) + " …'");
             }
@@ -685,7 +723,8 @@ public final class IrParser {
                 if (accept(".")) {
                     int s = expect(Token.Kind.IDENT, "a swizzle such as xyzw");
                     byte[] sw = Swizzle.parse(text(s));
-                    if (sw == null) throw error(s, "'" + text(s) + "' is not a swizzle (use xyzw, or a–p beyond 4 components)");
+                    if (sw == null)
+                        throw error(s, "'" + text(s) + "' is not a swizzle (use xyzw, or a–p beyond 4 components)");
                     swzScratch[n] = sw;
                 } else {
                     swzScratch[n] = null;
@@ -699,8 +738,10 @@ public final class IrParser {
         for (int i = 0; i < n; i++) {
             int want = op.inputComponents(i, comps);
             if (swzScratch[i] != null && swzScratch[i].length != want) {
-                throw error(opTok, "source " + (i + 1) + " of " + op.opName() + " reads " + want
-                        + " component(s), but its swizzle has " + swzScratch[i].length);
+                throw error(
+                        opTok,
+                        "source " + (i + 1) + " of " + op.opName() + " reads " + want
+                                + " component(s), but its swizzle has " + swzScratch[i].length);
             }
         }
         // The instruction copies what it keeps of both arrays; only the values' count must be exact.
@@ -720,8 +761,10 @@ public final class IrParser {
             var = fn.local(text(s)) != null ? fn.local(text(s)) : shader.variable(text(s));
             if (var == null) throw error(s, "unknown variable @" + text(s));
             if (var.kind() != in.varKind()) {
-                throw error(s, in.spelling() + " needs " + article(in.varKind().spelling()) + " variable, but @" + text(s)
-                        + " is " + article(var.kind().spelling()));
+                throw error(
+                        s,
+                        in.spelling() + " needs " + article(in.varKind().spelling()) + " variable, but @" + text(s)
+                                + " is " + article(var.kind().spelling()));
             }
             first = false;
         }
@@ -730,7 +773,8 @@ public final class IrParser {
             if (!first) advance();
             do {
                 int v = expect(Token.Kind.VALUE, "a source value such as %2");
-                if (is(peek(), ".")) throw error(peek(), "intrinsic sources take the whole value; swizzle with a mov first");
+                if (is(peek(), "."))
+                    throw error(peek(), "intrinsic sources take the whole value; swizzle with a mov first");
                 if (n == MAX_SOURCES) throw error(v, "too many sources for " + in.spelling());
                 if (n == srcScratch.length) growScratch();
                 srcScratch[n++] = ref(v);
@@ -743,8 +787,10 @@ public final class IrParser {
                 if (want.length() > 0) want.append(", ");
                 want.append(r.name().toLowerCase(Locale.ROOT).replace('_', ' '));
             }
-            throw error(opTok, in.spelling() + (var != null ? " @" + var.name() : "") + " takes " + roles.size()
-                    + " source(s)" + (roles.isEmpty() ? "" : " (" + want + ")") + ", got " + n);
+            throw error(
+                    opTok,
+                    in.spelling() + (var != null ? " @" + var.name() : "") + " takes " + roles.size() + " source(s)"
+                            + (roles.isEmpty() ? "" : " (" + want + ")") + ", got " + n);
         }
         return emit(new IntrinsicInstr(fn, in, var, comps, bits, Arrays.copyOf(srcScratch, n)));
     }

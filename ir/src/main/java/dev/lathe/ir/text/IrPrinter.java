@@ -67,7 +67,8 @@ public final class IrPrinter {
     /** One instruction, with the function's canonical numbering when it is inserted. */
     public static String instrToString(Instr i) {
         IrPrinter p = new IrPrinter();
-        if (i.block() != null && i.block().function() != null) p.number(i.block().function());
+        if (i.block() != null && i.block().function() != null)
+            p.number(i.block().function());
         p.printInstr(i);
         return p.out.toString();
     }
@@ -76,7 +77,13 @@ public final class IrPrinter {
         out.append("shader ").append(s.stage().spelling());
         if (s.stage() == Stage.COMPUTE) {
             int[] w = s.workgroupSize();
-            out.append(" workgroup_size(").append(w[0]).append(", ").append(w[1]).append(", ").append(w[2]).append(')');
+            out.append(" workgroup_size(")
+                    .append(w[0])
+                    .append(", ")
+                    .append(w[1])
+                    .append(", ")
+                    .append(w[2])
+                    .append(')');
         }
         out.append('\n');
         if (!s.variables().isEmpty()) out.append('\n');
@@ -91,7 +98,8 @@ public final class IrPrinter {
     public static String declaration(Variable v) {
         StringBuilder sb = new StringBuilder(v.kind().spelling()).append(' ');
         switch (v.kind()) {
-            case TEXTURE, IMAGE -> sb.append(v.dim().spelling()).append(' ').append(v.type().scalarName());
+            case TEXTURE, IMAGE ->
+                sb.append(v.dim().spelling()).append(' ').append(v.type().scalarName());
             case BUFFER -> sb.append(v.type());
             default -> sb.append(v.type());
         }
@@ -110,9 +118,10 @@ public final class IrPrinter {
             }
             case IMAGE -> {
                 sb.append(" binding=").append(v.binding());
-                if (v.format() != ImageFormat.full(v.type().base())) sb.append(' ').append(v.format().spelling());
+                if (v.format() != ImageFormat.full(v.type().base()))
+                    sb.append(' ').append(v.format().spelling());
             }
-            case LOCAL, SHARED -> { }
+            case LOCAL, SHARED -> {}
         }
         return sb.toString();
     }
@@ -207,8 +216,11 @@ public final class IrPrinter {
 
     private String valueName(Value v) {
         int idx = v.index();
-        if (fn != null && v.parent().block() != null && v.parent().block().function() == fn
-                && idx < valueNumbers.length && valueNumbers[idx] >= 0) {
+        if (fn != null
+                && v.parent().block() != null
+                && v.parent().block().function() == fn
+                && idx < valueNumbers.length
+                && valueNumbers[idx] >= 0) {
             return "%" + valueNumbers[idx];
         }
         // Not part of the function (a removed or detached instruction): still printable.
@@ -222,8 +234,13 @@ public final class IrPrinter {
     }
 
     private void printDest(Value d) {
-        out.append("vec").append(d.numComponents()).append(' ').append(d.bitSize()).append(' ')
-                .append(valueName(d)).append(" = ");
+        out.append("vec")
+                .append(d.numComponents())
+                .append(' ')
+                .append(d.bitSize())
+                .append(' ')
+                .append(valueName(d))
+                .append(" = ");
     }
 
     private void printInstr(Instr instr) {
@@ -232,7 +249,8 @@ public final class IrPrinter {
         if (instr instanceof AluInstr alu) {
             if (alu.isExact()) out.append('!');
             out.append(alu.op().opName());
-            for (int i = 0; i < alu.numSrcs(); i++) out.append(i == 0 ? " " : ", ").append(src(alu.src(i)));
+            for (int i = 0; i < alu.numSrcs(); i++)
+                out.append(i == 0 ? " " : ", ").append(src(alu.src(i)));
         } else if (instr instanceof LoadConstInstr lc) {
             out.append("load_const (");
             for (int i = 0; i < d.numComponents(); i++) {
@@ -248,7 +266,10 @@ public final class IrPrinter {
             srcs.sort((a, b) -> Integer.compare(a.pred().index(), b.pred().index()));
             for (int i = 0; i < srcs.size(); i++) {
                 PhiInstr.PhiSrc ps = srcs.get(i);
-                out.append(i == 0 ? " " : ", ").append(blockName(ps.pred())).append(": ").append(src(ps.src()));
+                out.append(i == 0 ? " " : ", ")
+                        .append(blockName(ps.pred()))
+                        .append(": ")
+                        .append(src(ps.src()));
             }
         } else if (instr instanceof JumpInstr j) {
             out.append(j.kind().spelling());
@@ -296,9 +317,9 @@ public final class IrPrinter {
         long exp = (bits >>> mantBits) & Bits.mask(expBits);
         long mant = bits & Bits.mask(mantBits);
         long bias = Bits.mask(expBits - 1);
-        boolean special = (exp == Bits.mask(expBits) && mant == 0)      // ±inf
-                || bits == FloatBits.canonicalNaN(bitSize)              // the NaN every op produces
-                || bits == FloatBits.signBit(bitSize);                  // -0.0
+        boolean special = (exp == Bits.mask(expBits) && mant == 0) // ±inf
+                || bits == FloatBits.canonicalNaN(bitSize) // the NaN every op produces
+                || bits == FloatBits.signBit(bitSize); // -0.0
         boolean ordinary = exp != 0 && exp != Bits.mask(expBits) && Math.abs(exp - bias) < 64;
         return special || ordinary ? FloatBits.format(bits, bitSize) : Long.toString(signed);
     }

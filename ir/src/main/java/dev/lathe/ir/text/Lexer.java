@@ -29,6 +29,7 @@ final class Lexer {
     private final Token.Kind[] kinds = new Token.Kind[RING];
     /** The token's text, except for a {@code %name}, whose text is only read from {@link #starts} and {@link #ends} unless asked for. */
     private final String[] texts = new String[RING];
+
     private final int[] starts = new int[RING], ends = new int[RING], lines = new int[RING], columns = new int[RING];
     /** How many tokens have been read: the next token's handle. */
     private int count;
@@ -64,7 +65,8 @@ final class Lexer {
     }
 
     private int slot(int h) {
-        if (h < 0 || h >= count || count - h > RING) throw new IllegalStateException("token " + h + " is no longer held (read " + count + ")");
+        if (h < 0 || h >= count || count - h > RING)
+            throw new IllegalStateException("token " + h + " is no longer held (read " + count + ")");
         return h & MASK;
     }
 
@@ -182,9 +184,12 @@ final class Lexer {
             }
             return;
         }
-        if (Character.isDigit(c) || ((c == '-' || c == '+') && pos + 1 < text.length()
-                && (Character.isDigit(text.charAt(pos + 1)) || text.startsWith("inf", pos + 1)
-                || text.startsWith("nan", pos + 1)))) {
+        if (Character.isDigit(c)
+                || ((c == '-' || c == '+')
+                        && pos + 1 < text.length()
+                        && (Character.isDigit(text.charAt(pos + 1))
+                                || text.startsWith("inf", pos + 1)
+                                || text.startsWith("nan", pos + 1)))) {
             number(col);
             return;
         }

@@ -26,7 +26,8 @@ public final class Literals {
     public static long parse(String text, int bits, BaseType type) {
         String s = text.trim();
         if (s.equals("true") || s.equals("false")) {
-            if (bits != 1) throw new IllegalArgumentException("true and false are 1-bit values; this one has " + bits + " bits");
+            if (bits != 1)
+                throw new IllegalArgumentException("true and false are 1-bit values; this one has " + bits + " bits");
             return s.equals("true") ? 1 : 0;
         }
         boolean negative = s.startsWith("-");
@@ -36,7 +37,8 @@ public final class Literals {
             if (body.length() > 2 && body.length() <= 18 && hexDigits(body, 2)) {
                 // The common case, without the BigInteger: every IR constant is printed this way.
                 long bitsValue = Long.parseUnsignedLong(body, 2, body.length(), 16);
-                if (64 - Long.numberOfLeadingZeros(bitsValue) > bits) throw new IllegalArgumentException(s + " does not fit in " + bits + " bits");
+                if (64 - Long.numberOfLeadingZeros(bitsValue) > bits)
+                    throw new IllegalArgumentException(s + " does not fit in " + bits + " bits");
                 return bitsValue;
             }
             BigInteger v;
@@ -48,7 +50,10 @@ public final class Literals {
             if (v.bitLength() > bits) throw new IllegalArgumentException(s + " does not fit in " + bits + " bits");
             return v.longValue();
         }
-        boolean floatSpelling = body.equals("inf") || body.equals("nan") || body.contains(".") || body.contains("e")
+        boolean floatSpelling = body.equals("inf")
+                || body.equals("nan")
+                || body.contains(".")
+                || body.contains("e")
                 || body.contains("E");
         if (type == BaseType.FLOAT || (type == null && floatSpelling)) {
             return parseFloat(s, body, negative, bits);
@@ -64,7 +69,8 @@ public final class Literals {
         BigInteger min = BigInteger.ONE.shiftLeft(bits - 1).negate();
         BigInteger max = BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE);
         if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
-            throw new IllegalArgumentException(s + " does not fit in " + bits + " bits (range " + min + " to " + max + ")");
+            throw new IllegalArgumentException(
+                    s + " does not fit in " + bits + " bits (range " + min + " to " + max + ")");
         }
         return v.longValue() & Bits.mask(bits);
     }

@@ -23,7 +23,8 @@ public final class Utf8Text {
     }
 
     public static String decode(byte[] bytes, String file) throws Malformed {
-        CharsetDecoder d = StandardCharsets.UTF_8.newDecoder()
+        CharsetDecoder d = StandardCharsets.UTF_8
+                .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
         ByteBuffer in = ByteBuffer.wrap(bytes);
@@ -43,7 +44,8 @@ public final class Utf8Text {
         // The line as far as it can be shown: bad bytes as U+FFFD.
         String lenient = new String(bytes, StandardCharsets.UTF_8);
         String shown = Diagnostic.lineOf(lenient, line);
-        String message = String.format("not valid UTF-8 here (byte 0x%02X); the file must be UTF-8 text", bytes[in.position()] & 0xFF);
+        String message = String.format(
+                "not valid UTF-8 here (byte 0x%02X); the file must be UTF-8 text", bytes[in.position()] & 0xFF);
         throw new Malformed(Diagnostic.error(file, line, column, message, shown).render());
     }
 }

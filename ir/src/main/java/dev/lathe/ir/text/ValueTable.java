@@ -22,7 +22,8 @@ final class ValueTable {
     Value get(int start, int end) {
         int mask = values.length - 1;
         for (int slot = hash(text, start, end) & mask; values[slot] != null; slot = (slot + 1) & mask) {
-            if (keyEnd[slot] - keyStart[slot] == end - start && text.regionMatches(keyStart[slot], text, start, end - start)) {
+            if (keyEnd[slot] - keyStart[slot] == end - start
+                    && text.regionMatches(keyStart[slot], text, start, end - start)) {
                 return values[slot];
             }
         }
@@ -33,7 +34,8 @@ final class ValueTable {
     Value get(String name) {
         int mask = values.length - 1;
         for (int slot = hash(name, 0, name.length()) & mask; values[slot] != null; slot = (slot + 1) & mask) {
-            if (keyEnd[slot] - keyStart[slot] == name.length() && text.startsWith(name, keyStart[slot])) return values[slot];
+            if (keyEnd[slot] - keyStart[slot] == name.length() && text.startsWith(name, keyStart[slot]))
+                return values[slot];
         }
         return null;
     }

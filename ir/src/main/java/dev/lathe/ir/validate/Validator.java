@@ -70,7 +70,8 @@ public final class Validator {
             hasMain |= f.name().equals("main");
             v.validateFunction(f);
         }
-        if (!hasMain) v.errors.add(new ValidationError("entry-point", "the shader has no function named main", "shader", null));
+        if (!hasMain)
+            v.errors.add(new ValidationError("entry-point", "the shader has no function named main", "shader", null));
         return v.errors;
     }
 
@@ -114,7 +115,8 @@ public final class Validator {
             boolean seenNonPhi = false;
             for (Instr i = b.firstInstr(); i != null; i = i.next()) {
                 if (i instanceof PhiInstr) {
-                    if (seenNonPhi) error("phi-placement", i, "phi after a non-phi instruction: phis must start the block");
+                    if (seenNonPhi)
+                        error("phi-placement", i, "phi after a non-phi instruction: phis must start the block");
                 } else {
                     seenNonPhi = true;
                 }
@@ -139,14 +141,24 @@ public final class Validator {
         LoopNesting cachedLoops = f.analyses().currentLoops();
         for (Block b : blocks) {
             if (cached != null && cached.idom(b) != fresh.idom(b)) {
-                errors.add(new ValidationError("stale-analysis", "the cached dominator tree says b" + (cached.idom(b) == null ? "-" : cached.idom(b).index())
-                        + " dominates b" + b.index() + " immediately, a fresh one b" + (fresh.idom(b) == null ? "-" : fresh.idom(b).index())
-                        + ": an edit of the structure was not counted (Function.invalidateCfg)", "function " + f.name(), null));
+                errors.add(new ValidationError(
+                        "stale-analysis",
+                        "the cached dominator tree says b"
+                                + (cached.idom(b) == null ? "-" : cached.idom(b).index())
+                                + " dominates b" + b.index() + " immediately, a fresh one b"
+                                + (fresh.idom(b) == null ? "-" : fresh.idom(b).index())
+                                + ": an edit of the structure was not counted (Function.invalidateCfg)",
+                        "function " + f.name(),
+                        null));
                 return;
             }
             if (cachedLoops != null && cachedLoops.innermostLoop(b) != freshLoops.innermostLoop(b)) {
-                errors.add(new ValidationError("stale-analysis", "the cached loop nesting puts b" + b.index()
-                        + " in another loop than a fresh one: an edit of the structure was not counted (Function.invalidateCfg)", "function " + f.name(), null));
+                errors.add(new ValidationError(
+                        "stale-analysis",
+                        "the cached loop nesting puts b" + b.index()
+                                + " in another loop than a fresh one: an edit of the structure was not counted (Function.invalidateCfg)",
+                        "function " + f.name(),
+                        null));
                 return;
             }
         }
@@ -164,19 +176,35 @@ public final class Validator {
             Pending pl = work.remove(work.size() - 1);
             CfList list = pl.list();
             if (list.isEmpty()) {
-                error("cf-structure", "function " + f.name(), null, pl.where() + " is empty: it needs at least a block");
+                error(
+                        "cf-structure",
+                        "function " + f.name(),
+                        null,
+                        pl.where() + " is empty: it needs at least a block");
                 continue;
             }
             if (!(list.first() instanceof Block)) {
-                error("cf-structure", "function " + f.name(), nodeLoc(list.first()), pl.where() + " does not start with a block");
+                error(
+                        "cf-structure",
+                        "function " + f.name(),
+                        nodeLoc(list.first()),
+                        pl.where() + " does not start with a block");
             }
             if (!(list.last() instanceof Block)) {
-                error("cf-structure", "function " + f.name(), nodeLoc(list.last()), pl.where() + " does not end with a block");
+                error(
+                        "cf-structure",
+                        "function " + f.name(),
+                        nodeLoc(list.last()),
+                        pl.where() + " does not end with a block");
             }
             CfNode prev = null;
             for (CfNode n = list.first(); n != null; n = n.next()) {
                 if (n.parent() != list || n.prev() != prev) {
-                    error("cf-structure", "function " + f.name(), nodeLoc(n), "control-flow links are inconsistent in " + pl.where());
+                    error(
+                            "cf-structure",
+                            "function " + f.name(),
+                            nodeLoc(n),
+                            "control-flow links are inconsistent in " + pl.where());
                 }
                 if (n instanceof Block b && prev instanceof Block) {
                     error("cf-structure", "function " + f.name(), null, "two blocks in a row in " + pl.where());
@@ -202,7 +230,8 @@ public final class Validator {
     private static SourceLoc nodeLoc(CfNode n) {
         if (n instanceof IfNode in) return in.loc();
         if (n instanceof LoopNode l) return l.loc();
-        if (n instanceof Block b && b.firstInstr() != null) return b.firstInstr().loc();
+        if (n instanceof Block b && b.firstInstr() != null)
+            return b.firstInstr().loc();
         return null;
     }
 
@@ -220,14 +249,19 @@ public final class Validator {
                 prev = i;
             }
             if (b.lastInstr() != prev) {
-                error("instr-links", "function " + fn.name() + ", b" + b.index(), null, "the block's last instruction is wrong");
+                error(
+                        "instr-links",
+                        "function " + fn.name() + ", b" + b.index(),
+                        null,
+                        "the block's last instruction is wrong");
             }
         }
         return position;
     }
 
     private void checkJump(JumpInstr j, Block b, LoopNesting loops) {
-        if (j.next() != null) error("jump-placement", j, j.kind().spelling() + " must be the last instruction of its block");
+        if (j.next() != null)
+            error("jump-placement", j, j.kind().spelling() + " must be the last instruction of its block");
         if (j.kind() != JumpInstr.Kind.RETURN && loops.innermostLoop(b) == null) {
             error("jump-placement", j, j.kind().spelling() + " outside of a loop");
         }
@@ -253,7 +287,9 @@ public final class Validator {
         for (ShapeProblem p : in.shapeProblems(fn.shader().stage())) error(p.check(), in, p.message());
         Variable v = in.var();
         if (v != null && v.kind() == in.intrinsic().varKind()) {
-            boolean declared = v.kind() == Variable.Kind.LOCAL ? fn.local(v.name()) == v : fn.shader().variable(v.name()) == v;
+            boolean declared = v.kind() == Variable.Kind.LOCAL
+                    ? fn.local(v.name()) == v
+                    : fn.shader().variable(v.name()) == v;
             if (!declared) error("intrinsic-variable", in, "@" + v.name() + " is not declared in this shader/function");
         }
     }
@@ -263,13 +299,20 @@ public final class Validator {
         Set<Block> seen = new HashSet<>();
         for (PhiInstr.PhiSrc ps : phi.phiSrcs()) {
             if (!preds.contains(ps.pred())) {
-                error("phi-sources", phi, "source for b" + indexOf(ps.pred()) + ", which is not a predecessor of b" + b.index());
+                error(
+                        "phi-sources",
+                        phi,
+                        "source for b" + indexOf(ps.pred()) + ", which is not a predecessor of b" + b.index());
             }
             if (!seen.add(ps.pred())) error("phi-sources", phi, "two sources for predecessor b" + indexOf(ps.pred()));
             Value v = ps.src().value();
-            if (v.numComponents() != phi.def().numComponents() || v.bitSize() != phi.def().bitSize()) {
-                error("phi-sources", phi, "source " + v + " is vec" + v.numComponents() + " " + v.bitSize() + " but the phi is vec"
-                        + phi.def().numComponents() + " " + phi.def().bitSize());
+            if (v.numComponents() != phi.def().numComponents()
+                    || v.bitSize() != phi.def().bitSize()) {
+                error(
+                        "phi-sources",
+                        phi,
+                        "source " + v + " is vec" + v.numComponents() + " " + v.bitSize() + " but the phi is vec"
+                                + phi.def().numComponents() + " " + phi.def().bitSize());
             }
         }
         for (Block p : preds) {
@@ -296,8 +339,12 @@ public final class Validator {
                 if (!isLive(v)) {
                     error("value-defined", i, "reads " + v + ", whose definition is not in the function");
                 } else if (ps.pred().function() == fn && !availableAtEnd(v, ps.pred(), dom)) {
-                    error("ssa-dominance", i, "the definition of " + IrPrinter.instrToString(v.parent())
-                            + " does not dominate the end of predecessor b" + ps.pred().index());
+                    error(
+                            "ssa-dominance",
+                            i,
+                            "the definition of " + IrPrinter.instrToString(v.parent())
+                                    + " does not dominate the end of predecessor b"
+                                    + ps.pred().index());
                 }
             }
             return;
@@ -307,8 +354,11 @@ public final class Validator {
             if (!isLive(v)) {
                 error("value-defined", i, "reads " + v + ", whose definition is not in the function");
             } else if (!availableAt(v, b, position.get(i), dom, position)) {
-                error("ssa-dominance", i, "uses a value whose definition '" + IrPrinter.instrToString(v.parent())
-                        + "' does not dominate it");
+                error(
+                        "ssa-dominance",
+                        i,
+                        "uses a value whose definition '" + IrPrinter.instrToString(v.parent())
+                                + "' does not dominate it");
             }
         }
     }
@@ -337,11 +387,19 @@ public final class Validator {
                     Value v = c.value();
                     String where = "function " + f.name() + ", if " + v;
                     if (v.numComponents() != 1 || v.bitSize() != 1) {
-                        error("if-condition", where, in.loc(), "an if condition must be vec1 1, not vec" + v.numComponents() + " " + v.bitSize());
+                        error(
+                                "if-condition",
+                                where,
+                                in.loc(),
+                                "an if condition must be vec1 1, not vec" + v.numComponents() + " " + v.bitSize());
                     }
                     Block before = (Block) in.prev();
                     if (!isLive(v)) {
-                        error("value-defined", where, in.loc(), "the condition " + v + " is not defined in the function");
+                        error(
+                                "value-defined",
+                                where,
+                                in.loc(),
+                                "the condition " + v + " is not defined in the function");
                     } else if (before != null && !availableAtEnd(v, before, dom)) {
                         error("ssa-dominance", where, in.loc(), "the condition's definition does not dominate the if");
                     }
@@ -374,12 +432,18 @@ public final class Validator {
                 if (u.value() != v) {
                     report("use-lists", u, "the use list of " + v + " holds a source that reads " + u.value());
                 } else if (!irSrcs.contains(u)) {
-                    report("use-lists", u, "the use list of " + v + " holds a source of an instruction that is not in the IR");
+                    report(
+                            "use-lists",
+                            u,
+                            "the use list of " + v + " holds a source of an instruction that is not in the IR");
                 }
             }
             if (n != v.useCount()) {
-                errors.add(new ValidationError("use-lists", "use count of " + v + " is " + v.useCount() + " but its list has " + n,
-                        "function " + fn.name(), v.parent().loc()));
+                errors.add(new ValidationError(
+                        "use-lists",
+                        "use count of " + v + " is " + v.useCount() + " but its list has " + n,
+                        "function " + fn.name(),
+                        v.parent().loc()));
             }
         }
     }

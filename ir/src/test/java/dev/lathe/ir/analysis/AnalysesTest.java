@@ -1,7 +1,6 @@
 package dev.lathe.ir.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -72,8 +71,16 @@ class AnalysesTest {
 
     @Test
     void everyMutatorCountsItsEdit() {
-        countsAnEdit("Src.set", false, fn -> ((AluInstr) defining(fn, "imax", 0)).src(1).set(defining(fn, "load_uniform", 0).def()));
-        countsAnEdit("Src.setSwizzle", false, fn -> ((AluInstr) defining(fn, "imax", 0)).src(1).setSwizzle(new byte[] {0}));
+        countsAnEdit(
+                "Src.set",
+                false,
+                fn -> ((AluInstr) defining(fn, "imax", 0))
+                        .src(1)
+                        .set(defining(fn, "load_uniform", 0).def()));
+        countsAnEdit(
+                "Src.setSwizzle",
+                false,
+                fn -> ((AluInstr) defining(fn, "imax", 0)).src(1).setSwizzle(new byte[] {0}));
         countsAnEdit("an if's condition", false, fn -> {
             IfNode in = null;
             for (dev.lathe.ir.CfNode n : fn.body()) if (n instanceof IfNode f) in = f;
@@ -83,7 +90,10 @@ class AnalysesTest {
             in.condition().set(t);
             assertTrue(fn.edits() > before);
         });
-        countsAnEdit("insertBefore", false, fn -> new LoadConstInstr(fn, 32, new long[] {5}).insertBefore(defining(fn, "imax", 0)));
+        countsAnEdit(
+                "insertBefore",
+                false,
+                fn -> new LoadConstInstr(fn, 32, new long[] {5}).insertBefore(defining(fn, "imax", 0)));
         countsAnEdit("remove", false, fn -> {
             Instr mov = defining(fn, "mov", 0);
             mov.def().replaceAllUsesWith(defining(fn, "ineg", 0).def());
@@ -91,11 +101,22 @@ class AnalysesTest {
             mov.remove();
             assertTrue(fn.edits() > before);
         });
-        countsAnEdit("moveBefore", false, fn -> defining(fn, "load_const", 0).moveBefore(defining(fn, "load_uniform", 0)));
+        countsAnEdit(
+                "moveBefore", false, fn -> defining(fn, "load_const", 0).moveBefore(defining(fn, "load_uniform", 0)));
         countsAnEdit("setExact", false, fn -> ((AluInstr) defining(fn, "imax", 0)).setExact(true));
-        countsAnEdit("PhiInstr.removeSrc", false, fn -> ((PhiInstr) defining(fn, "phi", 0)).removeSrc(fn.blocks().get(2)));
-        countsAnEdit("PhiInstr.retargetSrc", false, fn -> ((PhiInstr) defining(fn, "phi", 0)).retargetSrc(fn.blocks().get(2), fn.blocks().get(1)));
-        countsAnEdit("a jump", true, fn -> new dev.lathe.ir.IrBuilder(fn).atEnd(fn.blocks().get(1)).ret());
+        countsAnEdit(
+                "PhiInstr.removeSrc",
+                false,
+                fn -> ((PhiInstr) defining(fn, "phi", 0)).removeSrc(fn.blocks().get(2)));
+        countsAnEdit(
+                "PhiInstr.retargetSrc",
+                false,
+                fn -> ((PhiInstr) defining(fn, "phi", 0))
+                        .retargetSrc(fn.blocks().get(2), fn.blocks().get(1)));
+        countsAnEdit(
+                "a jump",
+                true,
+                fn -> new dev.lathe.ir.IrBuilder(fn).atEnd(fn.blocks().get(1)).ret());
     }
 
     @Test
@@ -133,7 +154,9 @@ class AnalysesTest {
         assertSame(facts, a.current());
 
         // an edit nobody reports: the facts are never handed out again
-        ((AluInstr) defining(fn, "imax", 0)).src(1).set(defining(fn, "load_uniform", 0).def());
+        ((AluInstr) defining(fn, "imax", 0))
+                .src(1)
+                .set(defining(fn, "load_uniform", 0).def());
         assertNull(a.current());
         RangeFacts fresh = a.ranges();
         assertNotSame(facts, fresh);

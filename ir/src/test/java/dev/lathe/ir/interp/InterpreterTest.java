@@ -76,7 +76,8 @@ class InterpreterTest {
                   }
                 }
                 """);
-        InterpreterException e = assertThrows(InterpreterException.class, () -> new Interpreter(s, 100).run(new ShaderInputs()));
+        InterpreterException e =
+                assertThrows(InterpreterException.class, () -> new Interpreter(s, 100).run(new ShaderInputs()));
         assertEquals("loop iteration limit of 100 reached (loop at t.ir:3:3)", e.getMessage());
     }
 
@@ -124,7 +125,8 @@ class InterpreterTest {
                 }
                 """);
         // bytes 0..7: 11 22 33 44 55 66 77 88
-        ShaderInputs in = new ShaderInputs().setBuffer("b", new byte[] {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, (byte) 0x88});
+        ShaderInputs in =
+                new ShaderInputs().setBuffer("b", new byte[] {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, (byte) 0x88});
         ShaderOutputs out = new Interpreter(s).run(in);
         long w = 0x66554433L; // unaligned 32-bit load at byte 2, little-endian
         long h = 0x8877L;
@@ -299,8 +301,10 @@ class InterpreterTest {
                   }
                 }
                 """);
-        InterpreterException e = assertThrows(InterpreterException.class, () -> new Interpreter(s).dispatch(new ShaderInputs(), 1, 1, 1));
-        assertTrue(e.getMessage().contains("1 of 2 invocations wait at a barrier the others never reach"), e.getMessage());
+        InterpreterException e = assertThrows(
+                InterpreterException.class, () -> new Interpreter(s).dispatch(new ShaderInputs(), 1, 1, 1));
+        assertTrue(
+                e.getMessage().contains("1 of 2 invocations wait at a barrier the others never reach"), e.getMessage());
     }
 
     @Test
@@ -336,8 +340,8 @@ class InterpreterTest {
                 function main {
                 }
                 """);
-        InterpreterException e = assertThrows(InterpreterException.class,
-                () -> new Interpreter(s).run(new ShaderInputs().set("c", 1, 2)));
+        InterpreterException e = assertThrows(
+                InterpreterException.class, () -> new Interpreter(s).run(new ShaderInputs().set("c", 1, 2)));
         assertEquals("@c takes 4 value(s) (vec4 f32), got 2", e.getMessage());
     }
 
@@ -369,11 +373,19 @@ class InterpreterTest {
     void atomicsReturnTheWordFoundAndStoreTheCombination() {
         // op, word found, data, compare, word stored
         Object[][] cases = {
-                {"add", 10L, 5L, 0L, 15L}, {"add", 0xffffffffL, 2L, 0L, 1L},
-                {"imin", 0xfffffffeL, 3L, 0L, 0xfffffffeL}, {"umin", 0xfffffffeL, 3L, 0L, 3L},
-                {"imax", 0xfffffffeL, 3L, 0L, 3L}, {"umax", 0xfffffffeL, 3L, 0L, 0xfffffffeL},
-                {"and", 12L, 10L, 0L, 8L}, {"or", 12L, 10L, 0L, 14L}, {"xor", 12L, 10L, 0L, 6L},
-                {"exchange", 7L, 9L, 0L, 9L}, {"comp_swap", 7L, 9L, 7L, 9L}, {"comp_swap", 7L, 9L, 8L, 7L}};
+            {"add", 10L, 5L, 0L, 15L},
+            {"add", 0xffffffffL, 2L, 0L, 1L},
+            {"imin", 0xfffffffeL, 3L, 0L, 0xfffffffeL},
+            {"umin", 0xfffffffeL, 3L, 0L, 3L},
+            {"imax", 0xfffffffeL, 3L, 0L, 3L},
+            {"umax", 0xfffffffeL, 3L, 0L, 0xfffffffeL},
+            {"and", 12L, 10L, 0L, 8L},
+            {"or", 12L, 10L, 0L, 14L},
+            {"xor", 12L, 10L, 0L, 6L},
+            {"exchange", 7L, 9L, 0L, 9L},
+            {"comp_swap", 7L, 9L, 7L, 9L},
+            {"comp_swap", 7L, 9L, 8L, 7L}
+        };
         for (Object[] c : cases) {
             String op = (String) c[0];
             String cmp = op.equals("comp_swap") ? "%cmp, " : "";
@@ -409,10 +421,16 @@ class InterpreterTest {
                       store_buffer @b, %o7, %boob
                     }
                     """.replace("OP", op).replace("CMP", cmp));
-            ShaderOutputs out = new Interpreter(s).dispatch(
-                    new ShaderInputs().setBufferWords("b", (long) c[1], (long) c[2], (long) c[3], 99, 99, 99, 99, 99), 1, 1, 1);
+            ShaderOutputs out = new Interpreter(s)
+                    .dispatch(
+                            new ShaderInputs()
+                                    .setBufferWords("b", (long) c[1], (long) c[2], (long) c[3], 99, 99, 99, 99, 99),
+                            1,
+                            1,
+                            1);
             long[] want = {(long) c[4], (long) c[2], (long) c[3], (long) c[1], (long) c[1], (long) c[4], 0, 0};
-            for (int w = 0; w < want.length; w++) assertEquals(want[w], out.bufferWord("b", w), op + " " + Arrays.toString(c) + " word " + w);
+            for (int w = 0; w < want.length; w++)
+                assertEquals(want[w], out.bufferWord("b", w), op + " " + Arrays.toString(c) + " word " + w);
         }
     }
 
@@ -426,7 +444,8 @@ class InterpreterTest {
                   vec1 32 %old = shared_atomic_add @s, %z, %z
                 }
                 """);
-        String errors = String.join("\n", Validator.validate(s).stream().map(Object::toString).toList());
+        String errors = String.join(
+                "\n", Validator.validate(s).stream().map(Object::toString).toList());
         assertTrue(errors.contains("shared_atomic_add needs 32-bit integer scalars, but @s holds f32"), errors);
     }
 }

@@ -46,7 +46,9 @@ class PrecisionTrackerTest {
     }
 
     static ShaderOutputs.Comparison.Kind compare(ShaderOutputs reference, String output, long... candidate) {
-        return reference.compareUnderNanContract(new ShaderOutputs(Map.of(output, candidate), reference.buffers(), false, 0)).kind();
+        return reference
+                .compareUnderNanContract(new ShaderOutputs(Map.of(output, candidate), reference.buffers(), false, 0))
+                .kind();
     }
 
     /**
@@ -116,10 +118,18 @@ class PrecisionTrackerTest {
                 """;
         ShaderInputs in = new ShaderInputs().setBufferWords("data", 1, 2);
         Shader shared = IrParser.parse("t.ir", shader.replace("SCALE", "0"));
-        String why = new Interpreter(shared).trackNans().trackPrecision().dispatch(in, 2, 1, 1).undecidedUnderNanContract();
+        String why = new Interpreter(shared)
+                .trackNans()
+                .trackPrecision()
+                .dispatch(in, 2, 1, 1)
+                .undecidedUnderNanContract();
         assertTrue(why != null && why.contains("workgroups race for byte 0 of data"), why);
         Shader apart = IrParser.parse("t.ir", shader.replace("SCALE", "4"));
-        assertNull(new Interpreter(apart).trackNans().trackPrecision().dispatch(in, 2, 1, 1).undecidedUnderNanContract());
+        assertNull(new Interpreter(apart)
+                .trackNans()
+                .trackPrecision()
+                .dispatch(in, 2, 1, 1)
+                .undecidedUnderNanContract());
     }
 
     /**
@@ -131,7 +141,9 @@ class PrecisionTrackerTest {
         for (int k = 0; k <= 255; k++) {
             double q = k / 255.0;
             float device = (float) q;
-            assertTrue(PrecisionTracker.floatAtOrBelow(q) <= device && device <= PrecisionTracker.floatAtOrAbove(q), "code " + k);
+            assertTrue(
+                    PrecisionTracker.floatAtOrBelow(q) <= device && device <= PrecisionTracker.floatAtOrAbove(q),
+                    "code " + k);
             assertEquals(PrecisionTracker.floatAtOrBelow(q), (float) PrecisionTracker.floatAtOrBelow(q));
             assertEquals(PrecisionTracker.floatAtOrAbove(q), (float) PrecisionTracker.floatAtOrAbove(q));
         }
@@ -142,7 +154,8 @@ class PrecisionTrackerTest {
     void anUnmarkedProductMayBeFusedIntoTheAdd() {
         Shader s = IrParser.parse("t.ir", MUL_ADD);
         float third = 1f / 3f;
-        ShaderOutputs r = run(s, new ShaderInputs().set("a", f(third)).set("b", f(3f)).set("c", f(-1f)));
+        ShaderOutputs r =
+                run(s, new ShaderInputs().set("a", f(third)).set("b", f(3f)).set("c", f(-1f)));
         assertEquals(f(0f), r.output("o")[0]); // rounded product 1.0, then 1.0 - 1
         float fused = (float) ((double) third * 3.0 - 1.0); // 2^-25-ish: the product kept whole
         assertTrue(fused != 0f);
@@ -153,7 +166,8 @@ class PrecisionTrackerTest {
     @Test
     void anExactProductAndSumHaveOneAnswer() {
         Shader s = IrParser.parse("t.ir", MUL_ADD);
-        ShaderOutputs r = run(s, new ShaderInputs().set("a", f(0.5f)).set("b", f(4f)).set("c", f(1f)));
+        ShaderOutputs r =
+                run(s, new ShaderInputs().set("a", f(0.5f)).set("b", f(4f)).set("c", f(1f)));
         assertEquals(f(3f), r.output("o")[0]);
         assertNull(r.precision().interval("o", 0));
         assertEquals(ShaderOutputs.Comparison.Kind.BROKEN, compare(r, "o", f(Math.nextUp(3f))));
@@ -162,21 +176,26 @@ class PrecisionTrackerTest {
     @Test
     void aNoContractionProductIsRoundedAlone() {
         Shader s = IrParser.parse("t.ir", MUL_ADD);
-        for (Instr i : s.entryPoint().instructions()) if (i instanceof AluInstr a && a.op() == Op.FMUL) a.setExact(true);
-        ShaderOutputs r = run(s, new ShaderInputs().set("a", f(1f / 3f)).set("b", f(3f)).set("c", f(-1f)));
+        for (Instr i : s.entryPoint().instructions())
+            if (i instanceof AluInstr a && a.op() == Op.FMUL) a.setExact(true);
+        ShaderOutputs r =
+                run(s, new ShaderInputs().set("a", f(1f / 3f)).set("b", f(3f)).set("c", f(-1f)));
         double[] zero = r.precision().interval("o", 0); // a zero: only its sign is free
         assertEquals(0.0, zero[0]);
         assertEquals(0.0, zero[1]);
-        assertEquals(ShaderOutputs.Comparison.Kind.BROKEN, compare(r, "o", f((float) ((double) (1f / 3f) * 3.0 - 1.0))));
+        assertEquals(ShaderOutputs.Comparison.Kind.BROKEN, compare(r, "o", f((float)
+                ((double) (1f / 3f) * 3.0 - 1.0))));
     }
 
     @Test
     void aDenormalMayBeFlushedAndAZerosSignIsFree() {
         Shader s = IrParser.parse("t.ir", MUL_ADD);
         float tiny = Float.MIN_NORMAL / 4; // a denormal
-        ShaderOutputs r = run(s, new ShaderInputs().set("a", f(tiny)).set("b", f(1f)).set("c", f(0f)));
+        ShaderOutputs r =
+                run(s, new ShaderInputs().set("a", f(tiny)).set("b", f(1f)).set("c", f(0f)));
         assertEquals(ShaderOutputs.Comparison.Kind.KEPT, compare(r, "o", f(0f)));
-        ShaderOutputs z = run(s, new ShaderInputs().set("a", f(-1f)).set("b", f(0f)).set("c", f(0f)));
+        ShaderOutputs z =
+                run(s, new ShaderInputs().set("a", f(-1f)).set("b", f(0f)).set("c", f(0f)));
         assertEquals(ShaderOutputs.Comparison.Kind.KEPT, compare(z, "o", f(-0f)));
         assertEquals(ShaderOutputs.Comparison.Kind.KEPT, compare(z, "o", f(0f)));
     }
@@ -225,7 +244,8 @@ class PrecisionTrackerTest {
                 }
                 """);
         assertNull(run(s, new ShaderInputs().set("a", 7).set("b", 3)).undecidedUnderNanContract());
-        String why = run(s, new ShaderInputs().set("a", -7L & 0xffffffffL).set("b", 3)).undecidedUnderNanContract();
+        String why = run(s, new ShaderInputs().set("a", -7L & 0xffffffffL).set("b", 3))
+                .undecidedUnderNanContract();
         assertTrue(why != null && why.contains("OpSRem/OpSMod"), why);
         String byZero = run(s, new ShaderInputs().set("a", 7).set("b", 0)).undecidedUnderNanContract();
         assertTrue(byZero != null && byZero.contains("by zero"), byZero);
@@ -237,7 +257,8 @@ class PrecisionTrackerTest {
         for (Instr i : s.entryPoint().instructions()) {
             if (i instanceof AluInstr a && a.op() == Op.FADD) s.entryPoint().noteApproximation(a.def(), 1e-3, 4096);
         }
-        ShaderOutputs r = run(s, new ShaderInputs().set("a", f(0.5f)).set("b", f(4f)).set("c", f(1f)));
+        ShaderOutputs r =
+                run(s, new ShaderInputs().set("a", f(0.5f)).set("b", f(4f)).set("c", f(1f)));
         assertEquals(ShaderOutputs.Comparison.Kind.KEPT, compare(r, "o", f(3f + 9e-4f)));
         assertEquals(ShaderOutputs.Comparison.Kind.KEPT, compare(r, "o", f(3f + 1e-3f + 4000 * Math.ulp(3f))));
         assertEquals(ShaderOutputs.Comparison.Kind.BROKEN, compare(r, "o", f(3.01f)));
@@ -255,7 +276,8 @@ class PrecisionTrackerTest {
                 }
                 """);
         for (Instr i : s.entryPoint().instructions()) {
-            if (i.def() != null && i.def().numComponents() == 1 && i.opName().equals("load_input")) s.entryPoint().noteDescriptorIndex(i.def(), 4);
+            if (i.def() != null && i.def().numComponents() == 1 && i.opName().equals("load_input"))
+                s.entryPoint().noteDescriptorIndex(i.def(), 4);
         }
         assertNull(run(s, new ShaderInputs().set("i", 3)).undecidedUnderNanContract());
         String why = run(s, new ShaderInputs().set("i", 4)).undecidedUnderNanContract();

@@ -28,7 +28,9 @@ class VulkanPrecisionTest {
                 for (int c = 0; c < Math.max(1, op.isHorizontal() ? t.components() : 1); c++) srcs.add(v);
             }
             if (VulkanPrecision.bound(op, bits, srcs.toArray(double[][]::new)) == null) {
-                missing.add(op.opName() + " reads a float and has no bound in VulkanPrecision.bound (nor is it in PrecisionTracker.PACKS)");
+                missing.add(
+                        op.opName()
+                                + " reads a float and has no bound in VulkanPrecision.bound (nor is it in PrecisionTracker.PACKS)");
             }
         }
         assertTrue(missing.isEmpty(), String.join("\n", missing));
@@ -38,10 +40,13 @@ class VulkanPrecisionTest {
     void vectorEqualityIsDecidedByAnyComponentApart() {
         double[] one = {1, 1}, near = {0.9, 1.1}, far = {5, 6};
         // a component surely apart decides it, whatever the others
-        assertArrayEquals(new double[] {0, 0}, VulkanPrecision.bound(Op.FALL_EQUAL2, 32, new double[][] {near, one, one, far}));
-        assertArrayEquals(new double[] {1, 1}, VulkanPrecision.bound(Op.FANY_NEQUAL2, 32, new double[][] {near, one, one, far}));
+        assertArrayEquals(
+                new double[] {0, 0}, VulkanPrecision.bound(Op.FALL_EQUAL2, 32, new double[][] {near, one, one, far}));
+        assertArrayEquals(
+                new double[] {1, 1}, VulkanPrecision.bound(Op.FANY_NEQUAL2, 32, new double[][] {near, one, one, far}));
         // all equal points: equal
-        assertArrayEquals(new double[] {1, 1}, VulkanPrecision.bound(Op.FALL_EQUAL2, 32, new double[][] {one, one, one, one}));
+        assertArrayEquals(
+                new double[] {1, 1}, VulkanPrecision.bound(Op.FALL_EQUAL2, 32, new double[][] {one, one, one, one}));
         // a component that may or may not be equal, and none apart: no one answer
         assertNull(VulkanPrecision.bound(Op.FALL_EQUAL2, 32, new double[][] {near, one, one, one}));
     }

@@ -26,7 +26,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(CountChecks.class)
 class ConversionAndPackTest {
 
-
     static final int[] FLOATS = {16, 32, 64};
     static final int[] INTS = {8, 16, 32, 64};
 
@@ -52,7 +51,9 @@ class ConversionAndPackTest {
     /** Truncate toward zero, saturate to the destination range, NaN to 0 (exact, through BigDecimal). */
     static long f2intRef(long a, int fromBits, int toBits, boolean isSigned) {
         BigInteger lo = isSigned ? pow2(toBits - 1).negate() : BigInteger.ZERO;
-        BigInteger hi = isSigned ? pow2(toBits - 1).subtract(BigInteger.ONE) : pow2(toBits).subtract(BigInteger.ONE);
+        BigInteger hi = isSigned
+                ? pow2(toBits - 1).subtract(BigInteger.ONE)
+                : pow2(toBits).subtract(BigInteger.ONE);
         if (ExactFloat.isNaN(a, fromBits)) return 0;
         BigInteger v;
         if (ExactFloat.isInf(a, fromBits)) {
@@ -68,8 +69,10 @@ class ConversionAndPackTest {
         Set<Long> out = new LinkedHashSet<>();
         for (long v : OpHarness.floatEdges(bits)) out.add(v);
         for (int i = 0; i < 1500; i++) out.add(OpHarness.randomFloat(rnd, bits));
-        double[] specials = {0.5, -0.5, 0.9, -0.9, 0.99999, -0.99999, 1.5, -1.5, 255.9, 256, -128.5, -129, 127.5,
-            65535.5, 65536, -32768.5, -32769, 32767.9};
+        double[] specials = {
+            0.5, -0.5, 0.9, -0.9, 0.99999, -0.99999, 1.5, -1.5, 255.9, 256, -128.5, -129, 127.5, 65535.5, 65536,
+            -32768.5, -32769, 32767.9
+        };
         for (double d : specials) out.add(ExactFloat.roundNearest(new BigDecimal(d), bits));
         for (int k : new int[] {7, 8, 15, 16, 31, 32, 63, 64}) {
             for (int sgn : new int[] {1, -1}) {
@@ -91,8 +94,10 @@ class ConversionAndPackTest {
         for (int from : FLOATS) {
             for (long a : floatInputs(from, rnd)) {
                 for (int to : INTS) {
-                    OpHarness.expectNote("exact truncate + saturate", op("f2i" + to), from, f2intRef(a, from, to, true), a);
-                    OpHarness.expectNote("exact truncate + saturate", op("f2u" + to), from, f2intRef(a, from, to, false), a);
+                    OpHarness.expectNote(
+                            "exact truncate + saturate", op("f2i" + to), from, f2intRef(a, from, to, true), a);
+                    OpHarness.expectNote(
+                            "exact truncate + saturate", op("f2u" + to), from, f2intRef(a, from, to, false), a);
                 }
             }
         }
@@ -135,11 +140,17 @@ class ConversionAndPackTest {
         for (int i = 0; i < 300; i++) {
             int width = rnd.nextInt(precision + 1, maxBits + 1); // total significant bits of the integer
             int shift = width - precision; // bits below the kept significand
-            BigInteger m = BigInteger.valueOf(rnd.nextLong() & ((1L << (precision - 1)) - 1)).setBit(precision - 1);
+            BigInteger m = BigInteger.valueOf(rnd.nextLong() & ((1L << (precision - 1)) - 1))
+                    .setBit(precision - 1);
             BigInteger base = m.shiftLeft(shift);
             BigInteger half = pow2(shift - 1);
-            for (BigInteger low : new BigInteger[] {half, half.subtract(BigInteger.ONE), half.add(BigInteger.ONE),
-                BigInteger.ZERO, pow2(shift).subtract(BigInteger.ONE)}) {
+            for (BigInteger low : new BigInteger[] {
+                half,
+                half.subtract(BigInteger.ONE),
+                half.add(BigInteger.ONE),
+                BigInteger.ZERO,
+                pow2(shift).subtract(BigInteger.ONE)
+            }) {
                 if (low.signum() < 0 || low.bitLength() > shift) continue;
                 out.add(base.add(low));
             }
@@ -169,8 +180,10 @@ class ConversionAndPackTest {
             }
             for (long a : in) {
                 for (int to : FLOATS) {
-                    OpHarness.expectNote("exact rounding", op("i2f" + to), from, ExactFloat.fromInteger(signed(a, from), to), a);
-                    OpHarness.expectNote("exact rounding", op("u2f" + to), from, ExactFloat.fromInteger(unsigned(a, from), to), a);
+                    OpHarness.expectNote(
+                            "exact rounding", op("i2f" + to), from, ExactFloat.fromInteger(signed(a, from), to), a);
+                    OpHarness.expectNote(
+                            "exact rounding", op("u2f" + to), from, ExactFloat.fromInteger(unsigned(a, from), to), a);
                 }
             }
         }
@@ -290,7 +303,8 @@ class ConversionAndPackTest {
             // round trips through the op table only
             long[] parts = OpHarness.evalVec(op("unpack_64_2x32"), 0, new long[][] {{x}});
             expectVec(op("pack_64_2x32"), 0, new long[][] {parts}, new long[] {x});
-            long px = OpHarness.eval(op("unpack_64_2x32_split_x"), 0, x), py = OpHarness.eval(op("unpack_64_2x32_split_y"), 0, x);
+            long px = OpHarness.eval(op("unpack_64_2x32_split_x"), 0, x),
+                    py = OpHarness.eval(op("unpack_64_2x32_split_y"), 0, x);
             expect("pack_64_2x32_split", 0, x, px, py);
             expect("pack_64_2x32_split_y", 0, x, OpHarness.eval(op("pack_64_2x32_split_x"), 0, 0, px), py);
         }
@@ -301,7 +315,9 @@ class ConversionAndPackTest {
         expect("unpack_64_2x32_split_y", 0, 0x01234567L, 0x0123456789abcdefL);
         expectVec(op("pack_32_4x8"), 0, new long[][] {{0x44, 0x33, 0x22, 0x11}}, new long[] {0x11223344L});
         expectVec(op("unpack_32_4x8"), 0, new long[][] {{0x11223344L}}, new long[] {0x44, 0x33, 0x22, 0x11});
-        expectVec(op("pack_64_4x16"), 0, new long[][] {{0xcdef, 0x89ab, 0x4567, 0x0123}}, new long[] {0x0123456789abcdefL});
+        expectVec(
+                op("pack_64_4x16"), 0, new long[][] {{0xcdef, 0x89ab, 0x4567, 0x0123}}, new long[] {0x0123456789abcdefL
+                });
     }
 
     // ---- GLSL unorm / snorm ------------------------------------------------------------------------------
@@ -339,20 +355,34 @@ class ConversionAndPackTest {
             expectVec(op("pack_unorm_4x8"), 0, new long[][] {c}, new long[] {u8});
             expectVec(op("pack_snorm_4x8"), 0, new long[][] {c}, new long[] {s8});
             long[] c2 = {c[0], c[1]};
-            expectVec(op("pack_unorm_2x16"), 0, new long[][] {c2}, new long[] {normRef(c[0], false, 16) | normRef(c[1], false, 16) << 16});
-            expectVec(op("pack_snorm_2x16"), 0, new long[][] {c2}, new long[] {normRef(c[0], true, 16) | normRef(c[1], true, 16) << 16});
+            expectVec(op("pack_unorm_2x16"), 0, new long[][] {c2}, new long[] {
+                normRef(c[0], false, 16) | normRef(c[1], false, 16) << 16
+            });
+            expectVec(op("pack_snorm_2x16"), 0, new long[][] {c2}, new long[] {
+                normRef(c[0], true, 16) | normRef(c[1], true, 16) << 16
+            });
         }
         long nan = 0x7fc00000L, half = f32(0.5f), one = f32(1f), mone = f32(-1f);
         // hand-computed: 0.5 * 255 = 127.5 -> 128 (even); NaN -> 0; clamping
         expectVec(op("pack_unorm_4x8"), 0, new long[][] {{half, one, 0, nan}}, new long[] {0x0000ff80L});
-        expectVec(op("pack_unorm_4x8"), 0, new long[][] {{f32(2f), f32(-0.3f), 0x7f800000L, 0xff800000L}}, new long[] {0x00ff00ffL});
+        expectVec(op("pack_unorm_4x8"), 0, new long[][] {{f32(2f), f32(-0.3f), 0x7f800000L, 0xff800000L}}, new long[] {
+            0x00ff00ffL
+        });
         // 1/255 -> 1, 0.75 * 255 = 191.25 -> 191, 0.25 * 255 = 63.75 -> 64, -NaN -> 0
-        expectVec(op("pack_unorm_4x8"), 0, new long[][] {{f32(1f / 255f), f32(0.75f), f32(0.25f), 0xffc00000L}},
+        expectVec(
+                op("pack_unorm_4x8"),
+                0,
+                new long[][] {{f32(1f / 255f), f32(0.75f), f32(0.25f), 0xffc00000L}},
                 new long[] {0x0040bf01L});
         // snorm: -1 -> 0x81, 1 -> 0x7f, 0.5 * 127 = 63.5 -> 64, -0.5 -> -64 = 0xc0
         expectVec(op("pack_snorm_4x8"), 0, new long[][] {{mone, one, 0, nan}}, new long[] {0x00007f81L});
-        expectVec(op("pack_snorm_4x8"), 0, new long[][] {{half, f32(-0.5f), f32(-2f), 0x7f800000L}}, new long[] {0x7f81c040L});
-        expectVec(op("pack_snorm_4x8"), 0, new long[][] {{0x80000000L, 0xff800000L, f32(2f / 127f), f32(-2f / 127f)}},
+        expectVec(op("pack_snorm_4x8"), 0, new long[][] {{half, f32(-0.5f), f32(-2f), 0x7f800000L}}, new long[] {
+            0x7f81c040L
+        });
+        expectVec(
+                op("pack_snorm_4x8"),
+                0,
+                new long[][] {{0x80000000L, 0xff800000L, f32(2f / 127f), f32(-2f / 127f)}},
                 new long[] {0xfe028100L});
         expectVec(op("pack_unorm_2x16"), 0, new long[][] {{half, one}}, new long[] {0xffff8000L});
         expectVec(op("pack_unorm_2x16"), 0, new long[][] {{nan, f32(-1f)}}, new long[] {0});
@@ -362,8 +392,14 @@ class ConversionAndPackTest {
 
     @Test
     void unormSnormUnpacksAndRoundTrips() {
-        Op pu8 = op("pack_unorm_4x8"), uu8 = op("unpack_unorm_4x8"), ps8 = op("pack_snorm_4x8"), us8 = op("unpack_snorm_4x8");
-        Op pu16 = op("pack_unorm_2x16"), uu16 = op("unpack_unorm_2x16"), ps16 = op("pack_snorm_2x16"), us16 = op("unpack_snorm_2x16");
+        Op pu8 = op("pack_unorm_4x8"),
+                uu8 = op("unpack_unorm_4x8"),
+                ps8 = op("pack_snorm_4x8"),
+                us8 = op("unpack_snorm_4x8");
+        Op pu16 = op("pack_unorm_2x16"),
+                uu16 = op("unpack_unorm_2x16"),
+                ps16 = op("pack_snorm_2x16"),
+                us16 = op("unpack_snorm_2x16");
         // every byte value in every lane
         for (int v = 0; v < 256; v++) {
             long word = v | (long) (v ^ 0x5a) << 8 | (long) (255 - v) << 16 | (long) ((v * 7) & 0xff) << 24;

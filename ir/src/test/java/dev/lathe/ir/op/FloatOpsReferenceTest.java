@@ -35,7 +35,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(CountChecks.class)
 class FloatOpsReferenceTest {
 
-
     static final int RANDOM = 3000;
 
     interface F2 {
@@ -192,8 +191,12 @@ class FloatOpsReferenceTest {
         ts.add(t("ffloor 64", () -> unary("ffloor", 64, r64(Math::floor))));
         ts.add(t("fceil 32", () -> unary("fceil", 32, r32(a -> (float) Math.ceil(a)))));
         ts.add(t("fceil 64", () -> unary("fceil", 64, r64(Math::ceil))));
-        ts.add(t("ftrunc 32", () -> unary("ftrunc", 32, r32(a -> Math.abs(a) < 0x1p23f ? Math.copySign((float) (long) a, a) : a))));
-        ts.add(t("ftrunc 64", () -> unary("ftrunc", 64, r64(a -> Math.abs(a) < 0x1p52 ? Math.copySign((double) (long) a, a) : a))));
+        ts.add(t(
+                "ftrunc 32",
+                () -> unary("ftrunc", 32, r32(a -> Math.abs(a) < 0x1p23f ? Math.copySign((float) (long) a, a) : a))));
+        ts.add(t(
+                "ftrunc 64",
+                () -> unary("ftrunc", 64, r64(a -> Math.abs(a) < 0x1p52 ? Math.copySign((double) (long) a, a) : a))));
         ts.add(t("fround_even 32", () -> unary("fround_even", 32, r32(a -> (float) Math.rint(a)))));
         ts.add(t("fround_even 64", () -> unary("fround_even", 64, r64(Math::rint))));
         ts.add(t("ffract 32", () -> unary("ffract", 32, r32(a -> a - (float) Math.floor(a)))));
@@ -211,9 +214,14 @@ class FloatOpsReferenceTest {
         ts.add(t("frsq 64", () -> unary("frsq", 64, r64(a -> 1.0 / Math.sqrt(a)))));
         // sign-bit operations keep NaN payloads: reference written on the bits for NaN
         ts.add(t("fneg 32", () -> unary("fneg", 32, a -> Float.isNaN(asF32(a)) ? a ^ 0x80000000L : f32(-asF32(a)))));
-        ts.add(t("fneg 64", () -> unary("fneg", 64, a -> Double.isNaN(asF64(a)) ? a ^ Long.MIN_VALUE : f64(-asF64(a)))));
-        ts.add(t("fabs 32", () -> unary("fabs", 32, a -> Float.isNaN(asF32(a)) ? a & 0x7fffffffL : f32(Math.abs(asF32(a))))));
-        ts.add(t("fabs 64", () -> unary("fabs", 64, a -> Double.isNaN(asF64(a)) ? a & Long.MAX_VALUE : f64(Math.abs(asF64(a))))));
+        ts.add(t(
+                "fneg 64", () -> unary("fneg", 64, a -> Double.isNaN(asF64(a)) ? a ^ Long.MIN_VALUE : f64(-asF64(a)))));
+        ts.add(t(
+                "fabs 32",
+                () -> unary("fabs", 32, a -> Float.isNaN(asF32(a)) ? a & 0x7fffffffL : f32(Math.abs(asF32(a))))));
+        ts.add(t(
+                "fabs 64",
+                () -> unary("fabs", 64, a -> Double.isNaN(asF64(a)) ? a & Long.MAX_VALUE : f64(Math.abs(asF64(a))))));
         ts.add(t("fsign 32", () -> unary("fsign", 32, r32(a -> Math.signum(a)))));
         ts.add(t("fsign 64", () -> unary("fsign", 64, r64(a -> Math.signum(a)))));
         for (int bits : new int[] {32, 64}) {
@@ -227,7 +235,8 @@ class FloatOpsReferenceTest {
             ts.add(t("fmed3 " + bits, () -> ternary("fmed3", bits, (a, b, c) -> med3Ref(a, b, c, bits))));
             ts.add(t("fcsel " + bits, () -> ternary("fcsel", bits, (a, b, c) -> value(a, bits) != 0.0 ? b : c)));
             ts.add(t("fisnan " + bits, () -> unary("fisnan", bits, a -> Double.isNaN(value(a, bits)) ? 1 : 0)));
-            ts.add(t("fisfinite " + bits, () -> unary("fisfinite", bits, a -> Double.isFinite(value(a, bits)) ? 1 : 0)));
+            ts.add(t(
+                    "fisfinite " + bits, () -> unary("fisfinite", bits, a -> Double.isFinite(value(a, bits)) ? 1 : 0)));
             ts.add(t("ldexp " + bits, () -> ldexpAgainstExact(bits)));
             ts.add(t("flog2 " + bits, () -> flog2WithinOneUlp(bits)));
         }
@@ -289,8 +298,37 @@ class FloatOpsReferenceTest {
     static void ldexpAgainstExact(int bits) {
         Op op = op("ldexp");
         SplittableRandom rnd = new SplittableRandom(4242 + bits);
-        int[] exps = {0, 1, -1, 2, -2, 10, -10, 126, 127, 128, -126, -127, -149, -150, -151, 1023, 1024, -1022, -1074,
-            -1075, -1076, 2000, -2000, 5000, -5000, Integer.MAX_VALUE, Integer.MIN_VALUE, 300, -300};
+        int[] exps = {
+            0,
+            1,
+            -1,
+            2,
+            -2,
+            10,
+            -10,
+            126,
+            127,
+            128,
+            -126,
+            -127,
+            -149,
+            -150,
+            -151,
+            1023,
+            1024,
+            -1022,
+            -1074,
+            -1075,
+            -1076,
+            2000,
+            -2000,
+            5000,
+            -5000,
+            Integer.MAX_VALUE,
+            Integer.MIN_VALUE,
+            300,
+            -300
+        };
         List<long[]> cases = new ArrayList<>();
         for (long a : OpHarness.floatEdges(bits)) {
             for (int e : exps) cases.add(new long[] {a, e & 0xffffffffL});
@@ -347,8 +385,10 @@ class FloatOpsReferenceTest {
                 double ulp = bits == 32 ? Math.ulp((float) ref) : Math.ulp(ref);
                 int slack = bits == 32 ? 1 : 4; // the double reference itself is off by a few ulps at 64 bits
                 double tolerance = bits == 64 && x >= 0.5 && x <= 2 ? 0x1p-51 : slack * ulp;
-                check(Math.abs(g - ref) <= tolerance, () -> "flog2 @" + bits + " (" + hex(a, bits) + "): got " + g
-                        + " (" + hex(got, bits) + "), reference " + ref + ", tolerance " + tolerance);
+                check(
+                        Math.abs(g - ref) <= tolerance,
+                        () -> "flog2 @" + bits + " (" + hex(a, bits) + "): got " + g + " (" + hex(got, bits)
+                                + "), reference " + ref + ", tolerance " + tolerance);
             }
         }
     }
@@ -447,7 +487,9 @@ class FloatOpsReferenceTest {
                     boolean eq = true;
                     for (int i = 0; i < n; i++) {
                         a[i] = s % 2 == 0 ? e[rnd.nextInt(e.length)] : OpHarness.randomFloat(rnd, bits);
-                        b[i] = rnd.nextInt(3) != 0 ? a[i] : (s % 2 == 0 ? e[rnd.nextInt(e.length)] : OpHarness.randomFloat(rnd, bits));
+                        b[i] = rnd.nextInt(3) != 0
+                                ? a[i]
+                                : (s % 2 == 0 ? e[rnd.nextInt(e.length)] : OpHarness.randomFloat(rnd, bits));
                         eq &= value(a[i], bits) == value(b[i], bits);
                     }
                     long[][] in = {a, b};
@@ -469,9 +511,13 @@ class FloatOpsReferenceTest {
             double[] da = new double[4], db = new double[4];
             long[] a32 = new long[4], b32 = new long[4], a64 = new long[4], b64 = new long[4];
             for (int i = 0; i < 4; i++) {
-                a32[i] = edgy ? OpHarness.F32_EDGES[rnd.nextInt(OpHarness.F32_EDGES.length)] : OpHarness.randomFloat(rnd, 32);
+                a32[i] = edgy
+                        ? OpHarness.F32_EDGES[rnd.nextInt(OpHarness.F32_EDGES.length)]
+                        : OpHarness.randomFloat(rnd, 32);
                 b32[i] = OpHarness.randomFloat(rnd, 32);
-                a64[i] = edgy ? OpHarness.F64_EDGES[rnd.nextInt(OpHarness.F64_EDGES.length)] : OpHarness.randomFloat(rnd, 64);
+                a64[i] = edgy
+                        ? OpHarness.F64_EDGES[rnd.nextInt(OpHarness.F64_EDGES.length)]
+                        : OpHarness.randomFloat(rnd, 64);
                 b64[i] = OpHarness.randomFloat(rnd, 64);
                 a[i] = asF32(a32[i]);
                 b[i] = asF32(b32[i]);
@@ -486,10 +532,11 @@ class FloatOpsReferenceTest {
                     dacc = dacc + da[i] * db[i];
                 }
                 Op op = op("fdot" + n);
-                OpHarness.expectVec(op, 32, new long[][] {Arrays.copyOf(a32, n), Arrays.copyOf(b32, n)},
-                        new long[] {canon32(acc)});
-                OpHarness.expectVec(op, 64, new long[][] {Arrays.copyOf(a64, n), Arrays.copyOf(b64, n)},
-                        new long[] {canon64(dacc)});
+                OpHarness.expectVec(
+                        op, 32, new long[][] {Arrays.copyOf(a32, n), Arrays.copyOf(b32, n)}, new long[] {canon32(acc)});
+                OpHarness.expectVec(
+                        op, 64, new long[][] {Arrays.copyOf(a64, n), Arrays.copyOf(b64, n)}, new long[] {canon64(dacc)
+                        });
             }
             float ph = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + b[3];
             double dph = da[0] * db[0] + da[1] * db[1] + da[2] * db[2] + db[3];

@@ -23,7 +23,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(CountChecks.class)
 class Fp16Test {
 
-
     static final int PAIRS = 20000;
 
     // ---- an independent decoder ------------------------------------------------------------------
@@ -72,22 +71,53 @@ class Fp16Test {
     void handComputedEncodings() {
         // value -> nearest half (ties to even), through Fp16 and through f2f16 from f64 and f32
         Object[][] cases = {
-            {1.0, 0x3c00}, {-2.0, 0xc000}, {0.5, 0x3800}, {65504.0, 0x7bff}, {-65504.0, 0xfbff},
-            {65519.99, 0x7bff}, {65520.0, 0x7c00}, {-65520.0, 0xfc00}, {1e6, 0x7c00},
-            {0x1p-24, 0x0001}, {-0x1p-24, 0x8001}, {0x1p-25, 0x0000}, {-0x1p-25, 0x8000}, // 2^-25 ties to 0
-            {0x1.000002p-25, 0x0001}, {1.5 * 0x1p-24, 0x0002}, {2.5 * 0x1p-24, 0x0002}, {3.5 * 0x1p-24, 0x0004},
-            {0x1p-14, 0x0400}, {1023 * 0x1p-24, 0x03ff}, {0x1p-14 - 0x1p-26, 0x0400},
-            {2048.0, 0x6800}, {2049.0, 0x6800}, {2050.0, 0x6801}, {2051.0, 0x6802}, {2053.0, 0x6802},
-            {2055.0, 0x6804}, {1.0 + 0x1p-11, 0x3c00}, {1.0 + 3 * 0x1p-11, 0x3c02}, {1.0 + 0x1p-10, 0x3c01},
-            {0.1, 0x2e66}, {1.0 / 3, 0x3555}, {Math.PI, 0x4248}, {100.0, 0x5640}, {-0.0, 0x8000}, {0.0, 0x0000},
-            {Double.POSITIVE_INFINITY, 0x7c00}, {Double.NEGATIVE_INFINITY, 0xfc00}, {Double.NaN, 0x7e00},
-            {Double.MIN_VALUE, 0x0000}, {-Double.MAX_VALUE, 0xfc00},
+            {1.0, 0x3c00},
+            {-2.0, 0xc000},
+            {0.5, 0x3800},
+            {65504.0, 0x7bff},
+            {-65504.0, 0xfbff},
+            {65519.99, 0x7bff},
+            {65520.0, 0x7c00},
+            {-65520.0, 0xfc00},
+            {1e6, 0x7c00},
+            {0x1p-24, 0x0001},
+            {-0x1p-24, 0x8001},
+            {0x1p-25, 0x0000},
+            {-0x1p-25, 0x8000}, // 2^-25 ties to 0
+            {0x1.000002p-25, 0x0001},
+            {1.5 * 0x1p-24, 0x0002},
+            {2.5 * 0x1p-24, 0x0002},
+            {3.5 * 0x1p-24, 0x0004},
+            {0x1p-14, 0x0400},
+            {1023 * 0x1p-24, 0x03ff},
+            {0x1p-14 - 0x1p-26, 0x0400},
+            {2048.0, 0x6800},
+            {2049.0, 0x6800},
+            {2050.0, 0x6801},
+            {2051.0, 0x6802},
+            {2053.0, 0x6802},
+            {2055.0, 0x6804},
+            {1.0 + 0x1p-11, 0x3c00},
+            {1.0 + 3 * 0x1p-11, 0x3c02},
+            {1.0 + 0x1p-10, 0x3c01},
+            {0.1, 0x2e66},
+            {1.0 / 3, 0x3555},
+            {Math.PI, 0x4248},
+            {100.0, 0x5640},
+            {-0.0, 0x8000},
+            {0.0, 0x0000},
+            {Double.POSITIVE_INFINITY, 0x7c00},
+            {Double.NEGATIVE_INFINITY, 0xfc00},
+            {Double.NaN, 0x7e00},
+            {Double.MIN_VALUE, 0x0000},
+            {-Double.MAX_VALUE, 0xfc00},
         };
         for (Object[] c : cases) {
             double d = (Double) c[0];
             int h = (Integer) c[1];
-            check(Fp16.fromDouble(d) == h, () -> "Fp16.fromDouble(" + d + ") = " + hex(Fp16.fromDouble(d), 16)
-                    + ", expected " + hex(h, 16));
+            check(
+                    Fp16.fromDouble(d) == h,
+                    () -> "Fp16.fromDouble(" + d + ") = " + hex(Fp16.fromDouble(d), 16) + ", expected " + hex(h, 16));
             expect("f2f16", 64, h, f64(d));
             expect("f2f16_rtne", 64, h, f64(d));
             float f = (float) d;
@@ -95,7 +125,8 @@ class Fp16Test {
                 expect("f2f16", 32, h, f32(f));
             }
             // and through the exact reference, so the reference is checked against hand values too
-            check(ExactFloat.convert(f64(d), 64, 16, ExactFloat.Mode.NEAREST_EVEN) == h,
+            check(
+                    ExactFloat.convert(f64(d), 64, 16, ExactFloat.Mode.NEAREST_EVEN) == h,
                     () -> "reference rounding of " + d + " is not " + hex(h, 16));
         }
         // half -> value
@@ -120,11 +151,25 @@ class Fp16Test {
     void towardZeroConversion() {
         // f2f16_rtz: truncate the significand; finite values stay finite (65504 at most)
         long[][] cases = {
-            {f32(65519f), 0x7bff}, {f32(65520f), 0x7bff}, {f32(1e6f), 0x7bff}, {f32(-1e6f), 0xfbff},
-            {f32(Float.MAX_VALUE), 0x7bff}, {0x7f800000L, 0x7c00}, {0xff800000L, 0xfc00}, {0x7fc00001L, 0x7e00},
-            {f32(2051f), 0x6801}, {f32(-2051f), 0xe801}, {f32(2049f), 0x6800}, {f32(1.9990234f), 0x3fff},
-            {f32(0x1p-24f), 0x0001}, {f32(0x1.fffffep-24f), 0x0001}, {f32(0x1.fffffep-25f), 0x0000},
-            {f32(-0x1p-26f), 0x8000}, {f32(0x1p-14f), 0x0400}, {f32(0x1.fffffep-15f), 0x03ff}, {0x80000000L, 0x8000},
+            {f32(65519f), 0x7bff},
+            {f32(65520f), 0x7bff},
+            {f32(1e6f), 0x7bff},
+            {f32(-1e6f), 0xfbff},
+            {f32(Float.MAX_VALUE), 0x7bff},
+            {0x7f800000L, 0x7c00},
+            {0xff800000L, 0xfc00},
+            {0x7fc00001L, 0x7e00},
+            {f32(2051f), 0x6801},
+            {f32(-2051f), 0xe801},
+            {f32(2049f), 0x6800},
+            {f32(1.9990234f), 0x3fff},
+            {f32(0x1p-24f), 0x0001},
+            {f32(0x1.fffffep-24f), 0x0001},
+            {f32(0x1.fffffep-25f), 0x0000},
+            {f32(-0x1p-26f), 0x8000},
+            {f32(0x1p-14f), 0x0400},
+            {f32(0x1.fffffep-15f), 0x03ff},
+            {0x80000000L, 0x8000},
         };
         for (long[] c : cases) expect("f2f16_rtz", 32, c[1], c[0]);
         expect("f2f16_rtz", 64, 0x7bff, f64(65535.99));
@@ -139,7 +184,10 @@ class Fp16Test {
 
     @Test
     void widenEveryHalfExhaustively() {
-        Op f2f32 = op("f2f32"), f2f64 = op("f2f64"), back = op("f2f16"), unpackX = op("unpack_half_2x16_split_x"),
+        Op f2f32 = op("f2f32"),
+                f2f64 = op("f2f64"),
+                back = op("f2f16"),
+                unpackX = op("unpack_half_2x16_split_x"),
                 unpackY = op("unpack_half_2x16_split_y");
         for (int h = 0; h < 0x10000; h++) {
             long w = halfToF32Bits(h);
@@ -156,8 +204,15 @@ class Fp16Test {
 
     @Test
     void roundingOpsOnEveryHalf() {
-        Op floor = op("ffloor"), ceil = op("fceil"), trunc = op("ftrunc"), rint = op("fround_even"),
-                sqrt = op("fsqrt"), neg = op("fneg"), abs = op("fabs"), isnan = op("fisnan"), fin = op("fisfinite"),
+        Op floor = op("ffloor"),
+                ceil = op("fceil"),
+                trunc = op("ftrunc"),
+                rint = op("fround_even"),
+                sqrt = op("fsqrt"),
+                neg = op("fneg"),
+                abs = op("fabs"),
+                isnan = op("fisnan"),
+                fin = op("fisfinite"),
                 fsign = op("fsign");
         for (int h = 0; h < 0x10000; h++) {
             OpHarness.expectNote("exact sqrt", sqrt, 16, ExactFloat.sqrt(h, 16), h);
@@ -172,10 +227,26 @@ class Fp16Test {
             }
             BigDecimal x = ExactFloat.exact(h, 16);
             boolean neg0 = ExactFloat.isNegative(h, 16); // an integral result of 0 keeps the sign
-            OpHarness.expect(floor, 16, ExactFloat.round(x.setScale(0, RoundingMode.FLOOR), 16, ExactFloat.Mode.NEAREST_EVEN, neg0), h);
-            OpHarness.expect(ceil, 16, ExactFloat.round(x.setScale(0, RoundingMode.CEILING), 16, ExactFloat.Mode.NEAREST_EVEN, neg0), h);
-            OpHarness.expect(trunc, 16, ExactFloat.round(x.setScale(0, RoundingMode.DOWN), 16, ExactFloat.Mode.NEAREST_EVEN, neg0), h);
-            OpHarness.expect(rint, 16, ExactFloat.round(x.setScale(0, RoundingMode.HALF_EVEN), 16, ExactFloat.Mode.NEAREST_EVEN, neg0), h);
+            OpHarness.expect(
+                    floor,
+                    16,
+                    ExactFloat.round(x.setScale(0, RoundingMode.FLOOR), 16, ExactFloat.Mode.NEAREST_EVEN, neg0),
+                    h);
+            OpHarness.expect(
+                    ceil,
+                    16,
+                    ExactFloat.round(x.setScale(0, RoundingMode.CEILING), 16, ExactFloat.Mode.NEAREST_EVEN, neg0),
+                    h);
+            OpHarness.expect(
+                    trunc,
+                    16,
+                    ExactFloat.round(x.setScale(0, RoundingMode.DOWN), 16, ExactFloat.Mode.NEAREST_EVEN, neg0),
+                    h);
+            OpHarness.expect(
+                    rint,
+                    16,
+                    ExactFloat.round(x.setScale(0, RoundingMode.HALF_EVEN), 16, ExactFloat.Mode.NEAREST_EVEN, neg0),
+                    h);
             OpHarness.expect(fsign, 16, neg0 ? 0xbc00 : 0x3c00, h);
         }
         // sqrt: hand-computed
@@ -203,7 +274,8 @@ class Fp16Test {
         SplittableRandom rnd = new SplittableRandom(name.hashCode());
         for (int i = 0; i < PAIRS; i++) {
             long a = OpHarness.randomFloat(rnd, 16);
-            long b = i % 3 == 0 ? (a + rnd.nextInt(-3, 4)) & 0xffff ^ (rnd.nextBoolean() ? 0x8000 : 0)
+            long b = i % 3 == 0
+                    ? (a + rnd.nextInt(-3, 4)) & 0xffff ^ (rnd.nextBoolean() ? 0x8000 : 0)
                     : OpHarness.randomFloat(rnd, 16);
             OpHarness.expectNote("exact reference", op, 16, ref.apply(a, b), a, b);
         }
@@ -316,7 +388,8 @@ class Fp16Test {
     }
 
     static long fremRef(long a, long b) {
-        if (ExactFloat.isNaN(a, 16) || ExactFloat.isNaN(b, 16) || ExactFloat.isInf(a, 16) || ExactFloat.isZero(b, 16)) return 0x7e00;
+        if (ExactFloat.isNaN(a, 16) || ExactFloat.isNaN(b, 16) || ExactFloat.isInf(a, 16) || ExactFloat.isZero(b, 16))
+            return 0x7e00;
         if (ExactFloat.isInf(b, 16) || ExactFloat.isZero(a, 16)) return a;
         BigDecimal r = ExactFloat.exact(a, 16).remainder(ExactFloat.exact(b, 16)); // exact, sign of a
         return ExactFloat.round(r, 16, ExactFloat.Mode.NEAREST_EVEN, ExactFloat.isNegative(a, 16));
@@ -346,8 +419,9 @@ class Fp16Test {
             for (int k = 1; k < 4; k++) {
                 acc = ExactFloat.add(acc, ExactFloat.mul(va[k], vb[k], 16), 16);
                 int n = k + 1;
-                OpHarness.expectVec(op("fdot" + n), 16, new long[][] {Arrays.copyOf(va, n), Arrays.copyOf(vb, n)},
-                        new long[] {acc});
+                OpHarness.expectVec(
+                        op("fdot" + n), 16, new long[][] {Arrays.copyOf(va, n), Arrays.copyOf(vb, n)}, new long[] {acc
+                        });
                 if (k == 2) {
                     long ph = ExactFloat.add(acc, vb[3], 16);
                     OpHarness.expectVec(op("fdph"), 16, new long[][] {Arrays.copyOf(va, 3), vb}, new long[] {ph});
@@ -373,20 +447,32 @@ class Fp16Test {
             long ld;
             if (ExactFloat.isNaN(a, 16)) ld = 0x7e00;
             else if (!ExactFloat.isFinite(a, 16) || ExactFloat.isZero(a, 16)) ld = a;
-            else ld = ExactFloat.round(ExactFloat.scaleByPowerOfTwo(ExactFloat.exact(a, 16), Math.max(-100, Math.min(100, k))),
-                    16, ExactFloat.Mode.NEAREST_EVEN, ExactFloat.isNegative(a, 16));
+            else
+                ld = ExactFloat.round(
+                        ExactFloat.scaleByPowerOfTwo(ExactFloat.exact(a, 16), Math.max(-100, Math.min(100, k))),
+                        16,
+                        ExactFloat.Mode.NEAREST_EVEN,
+                        ExactFloat.isNegative(a, 16));
             OpHarness.expectNote("exact a * 2^" + k, op("ldexp"), 16, ld, a, k & 0xffffffffL);
             // flog2: specials exact; otherwise within half an ulp of log2 (the rounding of a double
             // that itself differs from log(x)/log(2) in the last double bits)
             long lg = OpHarness.eval(op("flog2"), 16, a);
-            if (Double.isNaN(x) || x < 0 || x == 0 || Double.isInfinite(x) || x == Math.scalb(1.0, Math.getExponent(x))) {
-                long want = Double.isNaN(x) || x < 0 ? 0x7e00 : x == 0 ? 0xfc00 : Double.isInfinite(x) ? 0x7c00 : half(Math.getExponent(x));
+            if (Double.isNaN(x)
+                    || x < 0
+                    || x == 0
+                    || Double.isInfinite(x)
+                    || x == Math.scalb(1.0, Math.getExponent(x))) {
+                long want = Double.isNaN(x) || x < 0
+                        ? 0x7e00
+                        : x == 0 ? 0xfc00 : Double.isInfinite(x) ? 0x7c00 : half(Math.getExponent(x));
                 OpHarness.expectResult(op("flog2"), 16, new long[] {a}, want, lg, "log2 special / power of two");
             } else {
                 double ref = StrictMath.log(x) / StrictMath.log(2.0);
                 long r = half(ref);
-                check(lg == r || Math.abs(dv(lg) - ref) <= Math.abs(dv(r) - ref) + 1e-12, () -> "flog2 @16 (" + hex(a, 16)
-                        + "): got " + hex(lg, 16) + ", log2 = " + ref + " rounds to " + hex(r, 16));
+                check(
+                        lg == r || Math.abs(dv(lg) - ref) <= Math.abs(dv(r) - ref) + 1e-12,
+                        () -> "flog2 @16 (" + hex(a, 16) + "): got " + hex(lg, 16) + ", log2 = " + ref + " rounds to "
+                                + hex(r, 16));
             }
         }
         // the 0 * inf case that a separately computed 2^k would turn into NaN
@@ -405,8 +491,17 @@ class Fp16Test {
     @Test
     void comparisonsAndMinMax() {
         SplittableRandom rnd = new SplittableRandom(1616);
-        Op flt = op("flt"), fge = op("fge"), feq = op("feq"), fneu = op("fneu"), fltu = op("fltu"), fgeu = op("fgeu"),
-                fequ = op("fequ"), fneo = op("fneo"), funord = op("funord"), ford = op("ford"), fmin = op("fmin"),
+        Op flt = op("flt"),
+                fge = op("fge"),
+                feq = op("feq"),
+                fneu = op("fneu"),
+                fltu = op("fltu"),
+                fgeu = op("fgeu"),
+                fequ = op("fequ"),
+                fneo = op("fneo"),
+                funord = op("funord"),
+                ford = op("ford"),
+                fmin = op("fmin"),
                 fmax = op("fmax");
         for (int i = 0; i < PAIRS; i++) {
             long a = OpHarness.randomFloat(rnd, 16);
@@ -470,7 +565,10 @@ class Fp16Test {
             switch (i % 4) {
                 case 0 -> a = OpHarness.randomFloat(rnd, 32);
                 case 1 -> a = f32((float) ((rnd.nextDouble() - 0.5) * Math.scalb(1.0, rnd.nextInt(-28, 18))));
-                case 2 -> a = (rnd.nextLong() & 0x807fe000L) | 0x00001000L | ((long) rnd.nextInt(96, 145) << 23); // exact ties
+                case 2 ->
+                    a = (rnd.nextLong() & 0x807fe000L)
+                            | 0x00001000L
+                            | ((long) rnd.nextInt(96, 145) << 23); // exact ties
                 default -> a = OpHarness.F32_EDGES[rnd.nextInt(OpHarness.F32_EDGES.length)];
             }
             long h = ExactFloat.convert(a, 32, 16, ExactFloat.Mode.NEAREST_EVEN);
@@ -491,11 +589,14 @@ class Fp16Test {
             switch (i % 3) {
                 case 0 -> a32 = OpHarness.randomFloat(rnd, 32);
                 // near-ties: f32 values whose 13 dropped bits are 0x1000 +- 1, over the half exponent range
-                case 1 -> a32 = (rnd.nextLong() & 0x807fe000L) | (0x1000 + rnd.nextInt(-1, 2))
-                        | ((long) rnd.nextInt(95, 145) << 23);
+                case 1 ->
+                    a32 = (rnd.nextLong() & 0x807fe000L)
+                            | (0x1000 + rnd.nextInt(-1, 2))
+                            | ((long) rnd.nextInt(95, 145) << 23);
                 default -> a32 = f32((float) ((rnd.nextDouble() - 0.5) * Math.scalb(1.0, rnd.nextInt(-28, 18))));
             }
-            long a64 = i % 2 == 0 ? OpHarness.randomFloat(rnd, 64)
+            long a64 = i % 2 == 0
+                    ? OpHarness.randomFloat(rnd, 64)
                     : f64((rnd.nextDouble() - 0.5) * Math.scalb(1.0, rnd.nextInt(-28, 18)));
             long r32 = ExactFloat.convert(a32, 32, 16, ExactFloat.Mode.NEAREST_EVEN);
             long r64 = ExactFloat.convert(a64, 64, 16, ExactFloat.Mode.NEAREST_EVEN);
@@ -503,8 +604,10 @@ class Fp16Test {
             OpHarness.expectNote("exact rounding", rtne, 32, r32, a32);
             OpHarness.expectNote("exact rounding", f2f16, 64, r64, a64);
             OpHarness.expectNote("exact rounding", rtne, 64, r64, a64);
-            OpHarness.expectNote("exact truncation", rtz, 32, ExactFloat.convert(a32, 32, 16, ExactFloat.Mode.TOWARD_ZERO), a32);
-            OpHarness.expectNote("exact truncation", rtz, 64, ExactFloat.convert(a64, 64, 16, ExactFloat.Mode.TOWARD_ZERO), a64);
+            OpHarness.expectNote(
+                    "exact truncation", rtz, 32, ExactFloat.convert(a32, 32, 16, ExactFloat.Mode.TOWARD_ZERO), a32);
+            OpHarness.expectNote(
+                    "exact truncation", rtz, 64, ExactFloat.convert(a64, 64, 16, ExactFloat.Mode.TOWARD_ZERO), a64);
             // pack_half_2x16 rounds each f32 the same way (x in the low half)
             long b32 = OpHarness.randomFloat(rnd, 32);
             long rb = ExactFloat.convert(b32, 32, 16, ExactFloat.Mode.NEAREST_EVEN);
@@ -534,7 +637,9 @@ class Fp16Test {
                 long h = rnd.nextInt(0x7bff);
                 BigDecimal lo = ExactFloat.exact(h, 16), hi = ExactFloat.exact(h + 1, 16);
                 BigDecimal tie = lo.add(hi).divide(BigDecimal.valueOf(2));
-                BigDecimal nudge = BigDecimal.ONE.movePointLeft(rnd.nextInt(18, 30)).multiply(BigDecimal.valueOf(rnd.nextInt(-1, 2)));
+                BigDecimal nudge = BigDecimal.ONE
+                        .movePointLeft(rnd.nextInt(18, 30))
+                        .multiply(BigDecimal.valueOf(rnd.nextInt(-1, 2)));
                 v = tie.add(nudge);
             } else {
                 v = new BigDecimal(rnd.nextLong() % 100000000L).movePointLeft(rnd.nextInt(0, 12));
@@ -554,7 +659,10 @@ class Fp16Test {
             String text = FloatBits.format(h, 16);
             int hh = h;
             int back = text.equals("inf") ? 0x7c00 : text.equals("-inf") ? 0xfc00 : Fp16.parse(text);
-            check(back == hh, () -> "FloatBits.format(" + hex(hh, 16) + ", 16) = \"" + text + "\" reads back as " + hex(back, 16));
+            check(
+                    back == hh,
+                    () -> "FloatBits.format(" + hex(hh, 16) + ", 16) = \"" + text + "\" reads back as "
+                            + hex(back, 16));
         }
     }
 
@@ -580,9 +688,12 @@ class Fp16Test {
         for (int h = 0; h < 0x10000; h++) {
             long word = h | ((long) (h ^ 0x8000) << 16);
             long[] f = OpHarness.evalVec(unpack, 0, new long[][] {{word}});
-            check(f[0] == halfToF32Bits(h) && f[1] == halfToF32Bits(h ^ 0x8000), () -> "unpack_half_2x16 ("
-                    + hex(word, 32) + ") = [" + hex(f[0], 32) + " " + hex(f[1], 32) + "], expected ["
-                    + hex(halfToF32Bits((int) (word & 0xffff)), 32) + " " + hex(halfToF32Bits((int) (word >>> 16)), 32) + "]");
+            check(
+                    f[0] == halfToF32Bits(h) && f[1] == halfToF32Bits(h ^ 0x8000),
+                    () -> "unpack_half_2x16 ("
+                            + hex(word, 32) + ") = [" + hex(f[0], 32) + " " + hex(f[1], 32) + "], expected ["
+                            + hex(halfToF32Bits((int) (word & 0xffff)), 32) + " "
+                            + hex(halfToF32Bits((int) (word >>> 16)), 32) + "]");
             long expected = Fp16.isNaN(h) ? 0x7e007e00L : word;
             OpHarness.expectVec(pack, 0, new long[][] {f}, new long[] {expected});
         }

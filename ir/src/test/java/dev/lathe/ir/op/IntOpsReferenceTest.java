@@ -22,7 +22,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(CountChecks.class)
 class IntOpsReferenceTest {
 
-
     static final int[] SIZES = {8, 16, 32, 64};
     static final int RANDOM = 3000;
 
@@ -131,8 +130,9 @@ class IntOpsReferenceTest {
     static long[] counts(int n, SplittableRandom rnd) {
         List<Long> out = new ArrayList<>();
         for (long k = 0; k <= 2L * n + 2; k++) out.add(k);
-        for (long k : new long[] {0x7fffffffL, 0x80000000L, 0xffffffffL, 0xfffffffeL, 0xffffffe0L, 0x100000000L - n,
-            96, 128, 255, 256, 257}) {
+        for (long k : new long[] {
+            0x7fffffffL, 0x80000000L, 0xffffffffL, 0xfffffffeL, 0xffffffe0L, 0x100000000L - n, 96, 128, 255, 256, 257
+        }) {
             out.add(k);
         }
         for (int i = 0; i < 20; i++) out.add(rnd.nextLong() & 0xffffffffL);
@@ -196,34 +196,83 @@ class IntOpsReferenceTest {
         ts.add(t("idiv", () -> binary("idiv", IntOpsReferenceTest::idivRef)));
         ts.add(t("irem", () -> binary("irem", IntOpsReferenceTest::iremRef)));
         ts.add(t("imod", () -> binary("imod", IntOpsReferenceTest::imodRef)));
-        ts.add(t("udiv", () -> binary("udiv", (a, b, n) -> u(b, n).signum() == 0 ? 0 : wrap(u(a, n).divide(u(b, n)), n))));
+        ts.add(t(
+                "udiv",
+                () -> binary("udiv", (a, b, n) -> u(b, n).signum() == 0 ? 0 : wrap(u(a, n).divide(u(b, n)), n))));
         ts.add(t("umod", () -> binary("umod", (a, b, n) -> u(b, n).signum() == 0 ? 0 : wrap(u(a, n).mod(u(b, n)), n))));
         ts.add(t("imin", () -> binary("imin", (a, b, n) -> wrap(s(a, n).min(s(b, n)), n))));
         ts.add(t("imax", () -> binary("imax", (a, b, n) -> wrap(s(a, n).max(s(b, n)), n))));
         ts.add(t("umin", () -> binary("umin", (a, b, n) -> wrap(u(a, n).min(u(b, n)), n))));
         ts.add(t("umax", () -> binary("umax", (a, b, n) -> wrap(u(a, n).max(u(b, n)), n))));
-        ts.add(t("imin3", () -> ternary("imin3", (a, b, c, n) -> wrap(s(a, n).min(s(b, n)).min(s(c, n)), n))));
-        ts.add(t("imax3", () -> ternary("imax3", (a, b, c, n) -> wrap(s(a, n).max(s(b, n)).max(s(c, n)), n))));
-        ts.add(t("umin3", () -> ternary("umin3", (a, b, c, n) -> wrap(u(a, n).min(u(b, n)).min(u(c, n)), n))));
-        ts.add(t("umax3", () -> ternary("umax3", (a, b, c, n) -> wrap(u(a, n).max(u(b, n)).max(u(c, n)), n))));
+        ts.add(t(
+                "imin3",
+                () -> ternary("imin3", (a, b, c, n) -> wrap(s(a, n).min(s(b, n)).min(s(c, n)), n))));
+        ts.add(t(
+                "imax3",
+                () -> ternary("imax3", (a, b, c, n) -> wrap(s(a, n).max(s(b, n)).max(s(c, n)), n))));
+        ts.add(t(
+                "umin3",
+                () -> ternary("umin3", (a, b, c, n) -> wrap(u(a, n).min(u(b, n)).min(u(c, n)), n))));
+        ts.add(t(
+                "umax3",
+                () -> ternary("umax3", (a, b, c, n) -> wrap(u(a, n).max(u(b, n)).max(u(c, n)), n))));
         ts.add(t("imed3", () -> ternary("imed3", (a, b, c, n) -> wrap(median(s(a, n), s(b, n), s(c, n)), n))));
         ts.add(t("umed3", () -> ternary("umed3", (a, b, c, n) -> wrap(median(u(a, n), u(b, n), u(c, n)), n))));
-        ts.add(t("iadd3", () -> ternary("iadd3", (a, b, c, n) -> wrap(s(a, n).add(s(b, n)).add(s(c, n)), n))));
-        ts.add(t("imul_high", () -> binary("imul_high", (a, b, n) -> wrap(s(a, n).multiply(s(b, n)).shiftRight(n), n))));
-        ts.add(t("umul_high", () -> binary("umul_high", (a, b, n) -> wrap(u(a, n).multiply(u(b, n)).shiftRight(n), n))));
-        ts.add(t("imul_2x32_64", () -> binary("imul_2x32_64", new int[] {0}, (a, b, n) -> wrap(s(a, 32).multiply(s(b, 32)), 64))));
-        ts.add(t("umul_2x32_64", () -> binary("umul_2x32_64", new int[] {0}, (a, b, n) -> wrap(u(a, 32).multiply(u(b, 32)), 64))));
+        ts.add(t(
+                "iadd3",
+                () -> ternary("iadd3", (a, b, c, n) -> wrap(s(a, n).add(s(b, n)).add(s(c, n)), n))));
+        ts.add(t(
+                "imul_high",
+                () -> binary(
+                        "imul_high", (a, b, n) -> wrap(s(a, n).multiply(s(b, n)).shiftRight(n), n))));
+        ts.add(t(
+                "umul_high",
+                () -> binary(
+                        "umul_high", (a, b, n) -> wrap(u(a, n).multiply(u(b, n)).shiftRight(n), n))));
+        ts.add(t(
+                "imul_2x32_64",
+                () -> binary("imul_2x32_64", new int[] {0}, (a, b, n) -> wrap(s(a, 32).multiply(s(b, 32)), 64))));
+        ts.add(t(
+                "umul_2x32_64",
+                () -> binary("umul_2x32_64", new int[] {0}, (a, b, n) -> wrap(u(a, 32).multiply(u(b, 32)), 64))));
         ts.add(t("iadd_sat", () -> binary("iadd_sat", (a, b, n) -> wrap(clampSigned(s(a, n).add(s(b, n)), n), n))));
-        ts.add(t("isub_sat", () -> binary("isub_sat", (a, b, n) -> wrap(clampSigned(s(a, n).subtract(s(b, n)), n), n))));
-        ts.add(t("uadd_sat", () -> binary("uadd_sat", (a, b, n) -> wrap(u(a, n).add(u(b, n)).min(pow2(n).subtract(BigInteger.ONE)), n))));
-        ts.add(t("usub_sat", () -> binary("usub_sat", (a, b, n) -> wrap(u(a, n).subtract(u(b, n)).max(BigInteger.ZERO), n))));
+        ts.add(t(
+                "isub_sat", () -> binary("isub_sat", (a, b, n) -> wrap(clampSigned(s(a, n).subtract(s(b, n)), n), n))));
+        ts.add(t(
+                "uadd_sat",
+                () -> binary(
+                        "uadd_sat", (a, b, n) -> wrap(u(a, n).add(u(b, n)).min(pow2(n).subtract(BigInteger.ONE)), n))));
+        ts.add(t(
+                "usub_sat",
+                () -> binary(
+                        "usub_sat", (a, b, n) -> wrap(u(a, n).subtract(u(b, n)).max(BigInteger.ZERO), n))));
         // shiftRight on BigInteger is floor division by 2
-        ts.add(t("ihadd", () -> binary("ihadd", (a, b, n) -> wrap(s(a, n).add(s(b, n)).shiftRight(1), n))));
-        ts.add(t("uhadd", () -> binary("uhadd", (a, b, n) -> wrap(u(a, n).add(u(b, n)).shiftRight(1), n))));
-        ts.add(t("irhadd", () -> binary("irhadd", (a, b, n) -> wrap(s(a, n).add(s(b, n)).add(BigInteger.ONE).shiftRight(1), n))));
-        ts.add(t("urhadd", () -> binary("urhadd", (a, b, n) -> wrap(u(a, n).add(u(b, n)).add(BigInteger.ONE).shiftRight(1), n))));
-        ts.add(t("uabs_isub", () -> binary("uabs_isub", (a, b, n) -> wrap(s(a, n).subtract(s(b, n)).abs(), n))));
-        ts.add(t("uabs_usub", () -> binary("uabs_usub", (a, b, n) -> wrap(u(a, n).subtract(u(b, n)).abs(), n))));
+        ts.add(t(
+                "ihadd",
+                () -> binary("ihadd", (a, b, n) -> wrap(s(a, n).add(s(b, n)).shiftRight(1), n))));
+        ts.add(t(
+                "uhadd",
+                () -> binary("uhadd", (a, b, n) -> wrap(u(a, n).add(u(b, n)).shiftRight(1), n))));
+        ts.add(t(
+                "irhadd",
+                () -> binary(
+                        "irhadd",
+                        (a, b, n) ->
+                                wrap(s(a, n).add(s(b, n)).add(BigInteger.ONE).shiftRight(1), n))));
+        ts.add(t(
+                "urhadd",
+                () -> binary(
+                        "urhadd",
+                        (a, b, n) ->
+                                wrap(u(a, n).add(u(b, n)).add(BigInteger.ONE).shiftRight(1), n))));
+        ts.add(t(
+                "uabs_isub",
+                () -> binary(
+                        "uabs_isub", (a, b, n) -> wrap(s(a, n).subtract(s(b, n)).abs(), n))));
+        ts.add(t(
+                "uabs_usub",
+                () -> binary(
+                        "uabs_usub", (a, b, n) -> wrap(u(a, n).subtract(u(b, n)).abs(), n))));
         return ts.stream();
     }
 
@@ -237,7 +286,8 @@ class IntOpsReferenceTest {
         ts.add(t("ult", () -> binary("ult", (a, b, n) -> bool(u(a, n).compareTo(u(b, n)) < 0))));
         ts.add(t("uge", () -> binary("uge", (a, b, n) -> bool(u(a, n).compareTo(u(b, n)) >= 0))));
         ts.add(t("ieq", () -> binary("ieq", new int[] {1, 8, 16, 32, 64}, (a, b, n) -> bool(u(a, n).equals(u(b, n))))));
-        ts.add(t("ine", () -> binary("ine", new int[] {1, 8, 16, 32, 64}, (a, b, n) -> bool(!u(a, n).equals(u(b, n))))));
+        ts.add(t(
+                "ine", () -> binary("ine", new int[] {1, 8, 16, 32, 64}, (a, b, n) -> bool(!u(a, n).equals(u(b, n))))));
         ts.add(t("ball_iequal / bany_inequal", IntOpsReferenceTest::vectorEquality));
         return ts.stream();
     }
@@ -310,23 +360,35 @@ class IntOpsReferenceTest {
         ts.add(t("urol", () -> withCount("urol", IntOpsReferenceTest::rotl)));
         ts.add(t("uror", () -> withCount("uror", (a, k, n) -> rotl(a, n - k % n, n))));
         ts.add(t("bit_count", () -> unary("bit_count", (a, n) -> u(a, n).bitCount())));
-        ts.add(t("find_lsb", () -> unary("find_lsb", (a, n) -> u(a, n).signum() == 0 ? 0xffffffffL : u(a, n).getLowestSetBit())));
-        ts.add(t("ufind_msb", () -> unary("ufind_msb", (a, n) -> u(a, n).signum() == 0 ? 0xffffffffL : u(a, n).bitLength() - 1)));
-        ts.add(t("ifind_msb", () -> unary("ifind_msb", (a, n) -> {
-            BigInteger v = s(a, n);
-            BigInteger m = v.signum() < 0 ? v.not() : v; // the highest bit unlike the sign
-            return m.signum() == 0 ? 0xffffffffL : m.bitLength() - 1;
-        })));
+        ts.add(t(
+                "find_lsb",
+                () -> unary("find_lsb", (a, n) -> u(a, n).signum() == 0 ? 0xffffffffL : u(a, n).getLowestSetBit())));
+        ts.add(t(
+                "ufind_msb",
+                () -> unary("ufind_msb", (a, n) -> u(a, n).signum() == 0 ? 0xffffffffL : u(a, n).bitLength() - 1)));
+        ts.add(t(
+                "ifind_msb",
+                () -> unary("ifind_msb", (a, n) -> {
+                    BigInteger v = s(a, n);
+                    BigInteger m = v.signum() < 0 ? v.not() : v; // the highest bit unlike the sign
+                    return m.signum() == 0 ? 0xffffffffL : m.bitLength() - 1;
+                })));
         ts.add(t("uclz", () -> unary("uclz", (a, n) -> n - u(a, n).bitLength())));
-        ts.add(t("bitfield_reverse", () -> unary("bitfield_reverse", (a, n) -> {
-            long out = 0;
-            for (int i = 0; i < n; i++) {
-                if (bit(a, i)) out |= 1L << (n - 1 - i);
-            }
-            return out;
-        })));
-        ts.add(t("bitfield_select", () -> ternary("bitfield_select",
-                (m, a, b, n) -> wrap(u(m, n).and(u(a, n)).or(u(m, n).not().and(u(b, n))), n))));
+        ts.add(t(
+                "bitfield_reverse",
+                () -> unary("bitfield_reverse", (a, n) -> {
+                    long out = 0;
+                    for (int i = 0; i < n; i++) {
+                        if (bit(a, i)) out |= 1L << (n - 1 - i);
+                    }
+                    return out;
+                })));
+        ts.add(t(
+                "bitfield_select",
+                () -> ternary(
+                        "bitfield_select",
+                        (m, a, b, n) ->
+                                wrap(u(m, n).and(u(a, n)).or(u(m, n).not().and(u(b, n))), n))));
         return ts.stream();
     }
 
@@ -411,7 +473,9 @@ class IntOpsReferenceTest {
 
     @Test
     void bitfieldExtractAndInsertAgainstBitLoops() {
-        Op ue = OpHarness.op("ubitfield_extract"), ie = OpHarness.op("ibitfield_extract"), bi = OpHarness.op("bitfield_insert");
+        Op ue = OpHarness.op("ubitfield_extract"),
+                ie = OpHarness.op("ibitfield_extract"),
+                bi = OpHarness.op("bitfield_insert");
         for (int n : SIZES) {
             SplittableRandom rnd = new SplittableRandom(n * 101L);
             for (int i = 0; i < 2 * RANDOM; i++) {

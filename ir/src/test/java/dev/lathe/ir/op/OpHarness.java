@@ -179,8 +179,28 @@ final class OpHarness {
         if (cached != null) return cached;
         List<Long> out = new ArrayList<>();
         long m = Bits.mask(bits);
-        long[] base = {0, 1, 2, 3, -1, -2, Bits.minSigned(bits), Bits.maxSigned(bits), Bits.minSigned(bits) + 1,
-            Bits.maxSigned(bits) - 1, 0x55555555_55555555L, 0xaaaaaaaa_aaaaaaaaL, 7, 8, 31, 32, 33, 63, 64, 65};
+        long[] base = {
+            0,
+            1,
+            2,
+            3,
+            -1,
+            -2,
+            Bits.minSigned(bits),
+            Bits.maxSigned(bits),
+            Bits.minSigned(bits) + 1,
+            Bits.maxSigned(bits) - 1,
+            0x55555555_55555555L,
+            0xaaaaaaaa_aaaaaaaaL,
+            7,
+            8,
+            31,
+            32,
+            33,
+            63,
+            64,
+            65
+        };
         for (long v : base) out.add(v & m);
         for (int i = 0; i < bits; i += Math.max(1, bits / 8)) {
             out.add((1L << i) & m);
@@ -253,7 +273,8 @@ final class OpHarness {
 
     /** A double that is exactly representable in the size, as a pattern of that size. */
     static long fromDoubleExactly(double v, int bits) {
-        if (v == 0) return Double.doubleToRawLongBits(v) < 0 ? ExactFloat.format(bits).signBit() : 0;
+        if (v == 0)
+            return Double.doubleToRawLongBits(v) < 0 ? ExactFloat.format(bits).signBit() : 0;
         return ExactFloat.roundNearest(new BigDecimal(v), bits);
     }
 

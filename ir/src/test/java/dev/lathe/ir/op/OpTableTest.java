@@ -32,36 +32,211 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(CountChecks.class)
 class OpTableTest {
 
-
     /** Every op named in the op-table test brief (the "issue list"): all must exist. */
     static final String[] NAMED_OPS = {
-        "mov", "vec2", "vec3", "vec4", "vec8", "vec16", "bcsel",
-        "fadd", "fsub", "fmul", "fmulz", "fdiv", "ffma", "flrp", "fneg", "fabs", "fsat", "fsat_signed",
-        "fclamp_pos", "fsign", "fmin", "fmax", "fmin3", "fmax3", "fmed3", "ffloor", "fceil", "ftrunc",
-        "fround_even", "ffract", "fmod", "frem", "frcp", "frsq", "fsqrt", "fexp2", "flog2", "fpow", "fsin", "fcos",
-        "ldexp", "fquantize2f16", "fisnan", "fisfinite", "fcsel", "fdot2", "fdot3", "fdot4", "fdph",
-        "flt", "fge", "feq", "fneu", "fltu", "fgeu", "fequ", "fneo", "funord", "ford",
-        "fall_equal2", "fall_equal3", "fall_equal4", "fany_nequal2", "fany_nequal3", "fany_nequal4",
-        "iadd", "isub", "imul", "ineg", "iabs", "isign", "idiv", "udiv", "irem", "imod", "umod",
-        "imin", "imax", "umin", "umax", "imin3", "imax3", "umin3", "umax3", "imed3", "umed3",
-        "imul_high", "umul_high", "imul_2x32_64", "umul_2x32_64", "iadd_sat", "uadd_sat", "isub_sat", "usub_sat",
-        "ihadd", "uhadd", "irhadd", "urhadd", "uabs_isub", "uabs_usub", "iadd3",
-        "ilt", "ige", "ieq", "ine", "ult", "uge", "ball_iequal2", "ball_iequal3", "ball_iequal4",
-        "bany_inequal2", "bany_inequal3", "bany_inequal4",
-        "iand", "ior", "ixor", "inot", "ishl", "ishr", "ushr", "urol", "uror", "bit_count", "find_lsb",
-        "ufind_msb", "ifind_msb", "uclz", "bitfield_reverse", "ubitfield_extract", "ibitfield_extract",
-        "bitfield_insert", "bfm", "bitfield_select", "extract_u8", "extract_i8", "extract_u16", "extract_i16",
-        "insert_u8", "insert_u16",
-        "f2f16", "f2f16_rtne", "f2f16_rtz", "f2f32", "f2f64", "f2i8", "f2i16", "f2i32", "f2i64",
-        "f2u8", "f2u16", "f2u32", "f2u64", "i2f16", "i2f32", "i2f64", "u2f16", "u2f32", "u2f64",
-        "i2i8", "i2i16", "i2i32", "i2i64", "u2u8", "u2u16", "u2u32", "u2u64",
-        "b2f16", "b2f32", "b2f64", "b2i8", "b2i16", "b2i32", "b2i64", "f2b1", "i2b1",
-        "pack_64_2x32_split", "pack_64_2x32_split_x", "pack_64_2x32_split_y", "unpack_64_2x32_split_x",
-        "unpack_64_2x32_split_y", "pack_64_2x32", "unpack_64_2x32", "pack_64_4x16", "unpack_64_4x16",
-        "pack_32_2x16", "unpack_32_2x16", "pack_32_2x16_split", "unpack_32_2x16_split_x", "unpack_32_2x16_split_y",
-        "pack_32_4x8", "unpack_32_4x8", "pack_half_2x16", "unpack_half_2x16", "pack_half_2x16_split",
-        "unpack_half_2x16_split_x", "unpack_half_2x16_split_y", "pack_unorm_4x8", "unpack_unorm_4x8",
-        "pack_snorm_4x8", "unpack_snorm_4x8", "pack_unorm_2x16", "unpack_unorm_2x16", "pack_snorm_2x16",
+        "mov",
+        "vec2",
+        "vec3",
+        "vec4",
+        "vec8",
+        "vec16",
+        "bcsel",
+        "fadd",
+        "fsub",
+        "fmul",
+        "fmulz",
+        "fdiv",
+        "ffma",
+        "flrp",
+        "fneg",
+        "fabs",
+        "fsat",
+        "fsat_signed",
+        "fclamp_pos",
+        "fsign",
+        "fmin",
+        "fmax",
+        "fmin3",
+        "fmax3",
+        "fmed3",
+        "ffloor",
+        "fceil",
+        "ftrunc",
+        "fround_even",
+        "ffract",
+        "fmod",
+        "frem",
+        "frcp",
+        "frsq",
+        "fsqrt",
+        "fexp2",
+        "flog2",
+        "fpow",
+        "fsin",
+        "fcos",
+        "ldexp",
+        "fquantize2f16",
+        "fisnan",
+        "fisfinite",
+        "fcsel",
+        "fdot2",
+        "fdot3",
+        "fdot4",
+        "fdph",
+        "flt",
+        "fge",
+        "feq",
+        "fneu",
+        "fltu",
+        "fgeu",
+        "fequ",
+        "fneo",
+        "funord",
+        "ford",
+        "fall_equal2",
+        "fall_equal3",
+        "fall_equal4",
+        "fany_nequal2",
+        "fany_nequal3",
+        "fany_nequal4",
+        "iadd",
+        "isub",
+        "imul",
+        "ineg",
+        "iabs",
+        "isign",
+        "idiv",
+        "udiv",
+        "irem",
+        "imod",
+        "umod",
+        "imin",
+        "imax",
+        "umin",
+        "umax",
+        "imin3",
+        "imax3",
+        "umin3",
+        "umax3",
+        "imed3",
+        "umed3",
+        "imul_high",
+        "umul_high",
+        "imul_2x32_64",
+        "umul_2x32_64",
+        "iadd_sat",
+        "uadd_sat",
+        "isub_sat",
+        "usub_sat",
+        "ihadd",
+        "uhadd",
+        "irhadd",
+        "urhadd",
+        "uabs_isub",
+        "uabs_usub",
+        "iadd3",
+        "ilt",
+        "ige",
+        "ieq",
+        "ine",
+        "ult",
+        "uge",
+        "ball_iequal2",
+        "ball_iequal3",
+        "ball_iequal4",
+        "bany_inequal2",
+        "bany_inequal3",
+        "bany_inequal4",
+        "iand",
+        "ior",
+        "ixor",
+        "inot",
+        "ishl",
+        "ishr",
+        "ushr",
+        "urol",
+        "uror",
+        "bit_count",
+        "find_lsb",
+        "ufind_msb",
+        "ifind_msb",
+        "uclz",
+        "bitfield_reverse",
+        "ubitfield_extract",
+        "ibitfield_extract",
+        "bitfield_insert",
+        "bfm",
+        "bitfield_select",
+        "extract_u8",
+        "extract_i8",
+        "extract_u16",
+        "extract_i16",
+        "insert_u8",
+        "insert_u16",
+        "f2f16",
+        "f2f16_rtne",
+        "f2f16_rtz",
+        "f2f32",
+        "f2f64",
+        "f2i8",
+        "f2i16",
+        "f2i32",
+        "f2i64",
+        "f2u8",
+        "f2u16",
+        "f2u32",
+        "f2u64",
+        "i2f16",
+        "i2f32",
+        "i2f64",
+        "u2f16",
+        "u2f32",
+        "u2f64",
+        "i2i8",
+        "i2i16",
+        "i2i32",
+        "i2i64",
+        "u2u8",
+        "u2u16",
+        "u2u32",
+        "u2u64",
+        "b2f16",
+        "b2f32",
+        "b2f64",
+        "b2i8",
+        "b2i16",
+        "b2i32",
+        "b2i64",
+        "f2b1",
+        "i2b1",
+        "pack_64_2x32_split",
+        "pack_64_2x32_split_x",
+        "pack_64_2x32_split_y",
+        "unpack_64_2x32_split_x",
+        "unpack_64_2x32_split_y",
+        "pack_64_2x32",
+        "unpack_64_2x32",
+        "pack_64_4x16",
+        "unpack_64_4x16",
+        "pack_32_2x16",
+        "unpack_32_2x16",
+        "pack_32_2x16_split",
+        "unpack_32_2x16_split_x",
+        "unpack_32_2x16_split_y",
+        "pack_32_4x8",
+        "unpack_32_4x8",
+        "pack_half_2x16",
+        "unpack_half_2x16",
+        "pack_half_2x16_split",
+        "unpack_half_2x16_split_x",
+        "unpack_half_2x16_split_y",
+        "pack_unorm_4x8",
+        "unpack_unorm_4x8",
+        "pack_snorm_4x8",
+        "unpack_snorm_4x8",
+        "pack_unorm_2x16",
+        "unpack_unorm_2x16",
+        "pack_snorm_2x16",
         "unpack_snorm_2x16",
     };
 
@@ -72,7 +247,6 @@ class OpTableTest {
      * {@link #unflaggedOpsDoNotCommute} until it is flagged or added here.
      */
     static final Set<String> COMMUTE_BUT_UNFLAGGED = Set.of();
-
 
     // ---- the table itself ----------------------------------------------------------------------
 
@@ -104,11 +278,15 @@ class OpTableTest {
         for (Op op : Op.values()) {
             String name = op.opName();
             List<Integer> sizes = op.legalBitSizeList();
-            check(op.hasUnsizedOperands() == !sizes.isEmpty(), () -> name + ": hasUnsizedOperands disagrees with its size list");
+            check(
+                    op.hasUnsizedOperands() == !sizes.isEmpty(),
+                    () -> name + ": hasUnsizedOperands disagrees with its size list");
             boolean anyUnsized = !op.output().isSized();
             for (int i = 0; i < op.numInputs(); i++) anyUnsized |= !op.input(i).isSized();
             boolean unsized = anyUnsized;
-            check(op.hasUnsizedOperands() == unsized, () -> name + ": unsized operands but no legal sizes, or the reverse");
+            check(
+                    op.hasUnsizedOperands() == unsized,
+                    () -> name + ": unsized operands but no legal sizes, or the reverse");
             for (int b : sizes) {
                 check(Bits.isValidBitSize(b), () -> name + ": illegal size " + b);
                 for (int i = -1; i < op.numInputs(); i++) {
@@ -124,8 +302,11 @@ class OpTableTest {
             for (int i = 0; i < op.numInputs(); i++) {
                 OperandType t = op.input(i);
                 int ii = i;
-                check(t.isPerComponent() != op.isHorizontal(), () -> name + ": source " + ii + " mixes per-component and fixed");
-                if (t.isSized()) check(Bits.isValidBitSize(t.bitSize()), () -> name + ": source " + ii + " has a bad size");
+                check(
+                        t.isPerComponent() != op.isHorizontal(),
+                        () -> name + ": source " + ii + " mixes per-component and fixed");
+                if (t.isSized())
+                    check(Bits.isValidBitSize(t.bitSize()), () -> name + ": source " + ii + " has a bad size");
             }
             // every comparison / predicate produces a 1-bit boolean
             if (op.output().typeClass() == TypeClass.BOOL) {
@@ -137,8 +318,20 @@ class OpTableTest {
     }
 
     private static boolean isBitwiseOrEquality(String name) {
-        return Set.of("iand", "ior", "ixor", "inot", "ieq", "ine", "ball_iequal2", "ball_iequal3", "ball_iequal4",
-                "bany_inequal2", "bany_inequal3", "bany_inequal4").contains(name);
+        return Set.of(
+                        "iand",
+                        "ior",
+                        "ixor",
+                        "inot",
+                        "ieq",
+                        "ine",
+                        "ball_iequal2",
+                        "ball_iequal3",
+                        "ball_iequal4",
+                        "bany_inequal2",
+                        "bany_inequal3",
+                        "bany_inequal4")
+                .contains(name);
     }
 
     private static String signatureOf(Op op) {
@@ -160,24 +353,49 @@ class OpTableTest {
     void algebraicFlagsAreOnlyOnSymmetricSignatures() {
         for (Op op : Op.values()) {
             if (op.isCommutative()) {
-                check(op.numInputs() >= 2 && op.input(0).equals(op.input(1)),
+                check(
+                        op.numInputs() >= 2 && op.input(0).equals(op.input(1)),
                         () -> op.opName() + ": commutative, but its first two sources differ in type");
             }
             if (op.isAssociative()) {
-                check(op.isCommutative() && op.numInputs() == 2 && !op.isHorizontal()
-                        && op.output().equals(op.input(0)),
+                check(
+                        op.isCommutative()
+                                && op.numInputs() == 2
+                                && !op.isHorizontal()
+                                && op.output().equals(op.input(0)),
                         () -> op.opName() + ": associative, but not a closed binary operation");
             }
         }
         // the obvious ones are flagged
-        for (String n : new String[] {"fadd", "fmul", "ffma", "iadd", "imul", "iand", "ior", "ixor", "ieq", "ine",
-            "feq", "fneu", "fmin", "fmax", "imin", "imax", "umin", "umax", "fdot3", "umul_high"}) {
+        for (String n : new String[] {
+            "fadd",
+            "fmul",
+            "ffma",
+            "iadd",
+            "imul",
+            "iand",
+            "ior",
+            "ixor",
+            "ieq",
+            "ine",
+            "feq",
+            "fneu",
+            "fmin",
+            "fmax",
+            "imin",
+            "imax",
+            "umin",
+            "umax",
+            "fdot3",
+            "umul_high"
+        }) {
             check(OpHarness.op(n).isCommutative(), () -> n + " is not flagged commutative");
         }
         for (String n : new String[] {"fsub", "fdiv", "isub", "idiv", "ishl", "flt", "ilt", "ult", "fdph"}) {
             check(!OpHarness.op(n).isCommutative(), () -> n + " is flagged commutative");
         }
-        for (String n : new String[] {"iadd", "imul", "iand", "ior", "ixor", "imin", "imax", "umin", "umax", "fmin", "fmax"}) {
+        for (String n :
+                new String[] {"iadd", "imul", "iand", "ior", "ixor", "imin", "imax", "umin", "umax", "fmin", "fmax"}) {
             check(OpHarness.op(n).isAssociative(), () -> n + " is not flagged associative");
         }
         for (String n : new String[] {"fadd", "fmul", "isub", "iadd_sat", "ihadd"}) {
@@ -221,17 +439,20 @@ class OpTableTest {
 
     @TestFactory
     Stream<DynamicTest> everyOpEvaluatesAtEveryLegalSizeWithMaskedResults() {
-        return Arrays.stream(Op.values()).map(op -> DynamicTest.dynamicTest(op.opName(), () -> {
-            SplittableRandom rnd = new SplittableRandom(op.ordinal() * 7919L + 1);
-            for (int unsized : sizesOf(op)) {
-                int[] comps = op.isHorizontal() ? new int[] {op.output().components()} : new int[] {1, 2, 3, 4, 8, 16};
-                for (int dest : comps) {
-                    int rounds = dest == 1 ? 400 : 60;
-                    for (int r = 0; r < rounds; r++) evaluateOnce(op, unsized, dest, rnd, r % 2 == 0);
-                }
-                if (!op.isHorizontal() && op.numInputs() <= 2) evaluateAllEdgeCombinations(op, unsized);
-            }
-        }));
+        return Arrays.stream(Op.values())
+                .map(op -> DynamicTest.dynamicTest(op.opName(), () -> {
+                    SplittableRandom rnd = new SplittableRandom(op.ordinal() * 7919L + 1);
+                    for (int unsized : sizesOf(op)) {
+                        int[] comps = op.isHorizontal()
+                                ? new int[] {op.output().components()}
+                                : new int[] {1, 2, 3, 4, 8, 16};
+                        for (int dest : comps) {
+                            int rounds = dest == 1 ? 400 : 60;
+                            for (int r = 0; r < rounds; r++) evaluateOnce(op, unsized, dest, rnd, r % 2 == 0);
+                        }
+                        if (!op.isHorizontal() && op.numInputs() <= 2) evaluateAllEdgeCombinations(op, unsized);
+                    }
+                }));
     }
 
     /** Evaluates once on random (or edge) inputs; checks the shape and masking of the result. */
@@ -252,9 +473,11 @@ class OpTableTest {
                 long scalar = evaluateChecked(op, unsized, 1, one)[0];
                 int cc = c;
                 int ob = OpHarness.bitsOfOutput(op, unsized);
-                check(scalar == out[c], () -> op.opName() + " @" + unsized + " vec" + dest + " "
-                        + hexVectors(op, unsized, srcs) + ": component " + cc + " is " + hex(out[cc], ob)
-                        + " but the scalar evaluation gives " + hex(scalar, ob));
+                check(
+                        scalar == out[c],
+                        () -> op.opName() + " @" + unsized + " vec" + dest + " "
+                                + hexVectors(op, unsized, srcs) + ": component " + cc + " is " + hex(out[cc], ob)
+                                + " but the scalar evaluation gives " + hex(scalar, ob));
             }
         }
     }
@@ -276,12 +499,14 @@ class OpTableTest {
         try {
             out = op.evaluate(unsized, dest, srcs);
         } catch (RuntimeException e) {
-            throw new AssertionError(op.opName() + " @" + unsized + " " + hexVectors(op, unsized, srcs) + " threw " + e, e);
+            throw new AssertionError(
+                    op.opName() + " @" + unsized + " " + hexVectors(op, unsized, srcs) + " threw " + e, e);
         }
         long mask = Bits.mask(OpHarness.bitsOfOutput(op, unsized));
         OpHarness.CHECKS.incrementAndGet();
         if (out.length != dest) {
-            throw new AssertionError(op.opName() + " @" + unsized + ": " + out.length + " components, expected " + dest);
+            throw new AssertionError(
+                    op.opName() + " @" + unsized + ": " + out.length + " components, expected " + dest);
         }
         for (long v : out) {
             if ((v & ~mask) != 0) {
@@ -330,24 +555,28 @@ class OpTableTest {
 
     @TestFactory
     Stream<DynamicTest> commutativeOpsCommuteBitExactly() {
-        return Arrays.stream(Op.values()).filter(Op::isCommutative).map(op -> DynamicTest.dynamicTest(op.opName(), () -> {
-            SplittableRandom rnd = new SplittableRandom(op.ordinal() * 31L + 5);
-            for (int unsized : sizesOf(op)) {
-                String failure = commutationFailure(op, unsized, rnd, 2000);
-                assertTrue(failure == null, failure);
-                if (!op.isHorizontal() && op.numInputs() == 2) {
-                    long[] e0 = edgesFor(op, 0, unsized);
-                    int ob = OpHarness.bitsOfOutput(op, unsized);
-                    for (long a : e0) {
-                        for (long b : e0) {
-                            long x = OpHarness.eval(op, unsized, a, b), y = OpHarness.eval(op, unsized, b, a);
-                            check(x == y, () -> op.opName() + " @" + unsized + " (" + hex(a, ob) + ", " + hex(b, ob)
-                                    + ") = " + hex(x, ob) + " but swapped = " + hex(y, ob));
+        return Arrays.stream(Op.values())
+                .filter(Op::isCommutative)
+                .map(op -> DynamicTest.dynamicTest(op.opName(), () -> {
+                    SplittableRandom rnd = new SplittableRandom(op.ordinal() * 31L + 5);
+                    for (int unsized : sizesOf(op)) {
+                        String failure = commutationFailure(op, unsized, rnd, 2000);
+                        assertTrue(failure == null, failure);
+                        if (!op.isHorizontal() && op.numInputs() == 2) {
+                            long[] e0 = edgesFor(op, 0, unsized);
+                            int ob = OpHarness.bitsOfOutput(op, unsized);
+                            for (long a : e0) {
+                                for (long b : e0) {
+                                    long x = OpHarness.eval(op, unsized, a, b), y = OpHarness.eval(op, unsized, b, a);
+                                    check(
+                                            x == y,
+                                            () -> op.opName() + " @" + unsized + " (" + hex(a, ob) + ", " + hex(b, ob)
+                                                    + ") = " + hex(x, ob) + " but swapped = " + hex(y, ob));
+                                }
+                            }
                         }
                     }
-                }
-            }
-        }));
+                }));
     }
 
     /** Two-source ops without the flag: swapping the sources must change the result somewhere. */
@@ -363,36 +592,43 @@ class OpTableTest {
             }
             if (allCommute) commuting.add(op.opName());
         }
-        assertEquals(new TreeSet<>(COMMUTE_BUT_UNFLAGGED), commuting,
+        assertEquals(
+                new TreeSet<>(COMMUTE_BUT_UNFLAGGED),
+                commuting,
                 "two-source ops that commute on every sample but are not flagged commutative");
     }
 
     @TestFactory
     Stream<DynamicTest> associativeOpsAreAssociativeExactly() {
-        return Arrays.stream(Op.values()).filter(Op::isAssociative).map(op -> DynamicTest.dynamicTest(op.opName(), () -> {
-            SplittableRandom rnd = new SplittableRandom(op.ordinal() * 131L + 7);
-            for (int unsized : sizesOf(op)) {
-                int ob = OpHarness.bitsOfOutput(op, unsized);
-                long[] e = edgesFor(op, 0, unsized);
-                for (int s = 0; s < 4000; s++) {
-                    long a, b, c;
-                    if (s % 2 == 0) {
-                        a = e[rnd.nextInt(e.length)];
-                        b = e[rnd.nextInt(e.length)];
-                        c = e[rnd.nextInt(e.length)];
-                    } else {
-                        a = randomFor(op, 0, unsized, rnd);
-                        b = randomFor(op, 0, unsized, rnd);
-                        c = randomFor(op, 0, unsized, rnd);
+        return Arrays.stream(Op.values())
+                .filter(Op::isAssociative)
+                .map(op -> DynamicTest.dynamicTest(op.opName(), () -> {
+                    SplittableRandom rnd = new SplittableRandom(op.ordinal() * 131L + 7);
+                    for (int unsized : sizesOf(op)) {
+                        int ob = OpHarness.bitsOfOutput(op, unsized);
+                        long[] e = edgesFor(op, 0, unsized);
+                        for (int s = 0; s < 4000; s++) {
+                            long a, b, c;
+                            if (s % 2 == 0) {
+                                a = e[rnd.nextInt(e.length)];
+                                b = e[rnd.nextInt(e.length)];
+                                c = e[rnd.nextInt(e.length)];
+                            } else {
+                                a = randomFor(op, 0, unsized, rnd);
+                                b = randomFor(op, 0, unsized, rnd);
+                                c = randomFor(op, 0, unsized, rnd);
+                            }
+                            long left = OpHarness.eval(op, unsized, OpHarness.eval(op, unsized, a, b), c);
+                            long right = OpHarness.eval(op, unsized, a, OpHarness.eval(op, unsized, b, c));
+                            check(
+                                    left == right,
+                                    () -> op.opName() + " @" + unsized + " a=" + hex(a, ob) + " b=" + hex(b, ob)
+                                            + " c=" + hex(c, ob) + ": (a op b) op c = " + hex(left, ob)
+                                            + " but a op (b op c) = "
+                                            + hex(right, ob));
+                        }
                     }
-                    long left = OpHarness.eval(op, unsized, OpHarness.eval(op, unsized, a, b), c);
-                    long right = OpHarness.eval(op, unsized, a, OpHarness.eval(op, unsized, b, c));
-                    check(left == right, () -> op.opName() + " @" + unsized + " a=" + hex(a, ob) + " b=" + hex(b, ob)
-                            + " c=" + hex(c, ob) + ": (a op b) op c = " + hex(left, ob) + " but a op (b op c) = "
-                            + hex(right, ob));
-                }
-            }
-        }));
+                }));
     }
 
     @Test

@@ -62,7 +62,9 @@ class Lower64Test {
                 for (Block b : s.functions().get(0).blocks()) {
                     for (Instr i : b.instrs()) {
                         if (i instanceof AluInstr a && a.unsizedBitSize() == 64) {
-                            assertTrue(!FLOAT_OPS.contains(a.op()) && !INT_OPS.contains(a.op()), op.opName() + " left " + a.opName() + " on 64 bits");
+                            assertTrue(
+                                    !FLOAT_OPS.contains(a.op()) && !INT_OPS.contains(a.op()),
+                                    op.opName() + " left " + a.opName() + " on 64 bits");
                         }
                     }
                 }
@@ -86,11 +88,14 @@ class Lower64Test {
                 if (!same(op, want, got[k])) wrong.add(describe(op, in, want, got[k]));
             }
         }
-        assertTrue(wrong.isEmpty(), op.opName() + "@64: " + wrong.size() + "+ wrong of " + n + ":\n" + String.join("\n", wrong));
+        assertTrue(
+                wrong.isEmpty(),
+                op.opName() + "@64: " + wrong.size() + "+ wrong of " + n + ":\n" + String.join("\n", wrong));
     }
 
     static boolean same(Op op, long want, long got) {
-        if (FLOAT_OPS.contains(op) && Double.isNaN(Double.longBitsToDouble(want))) return Double.isNaN(Double.longBitsToDouble(got));
+        if (FLOAT_OPS.contains(op) && Double.isNaN(Double.longBitsToDouble(want)))
+            return Double.isNaN(Double.longBitsToDouble(got));
         return want == got;
     }
 
@@ -101,7 +106,11 @@ class Lower64Test {
             sb.append(show(op.inputBits(i, 64), in[i], FLOAT_OPS.contains(op) && op.inputBits(i, 64) == 64));
         }
         boolean f = FLOAT_OPS.contains(op);
-        return sb.append(") = ").append(show(op.outputBits(64), want, f)).append(", lowered: ").append(show(op.outputBits(64), got, f)).toString();
+        return sb.append(") = ")
+                .append(show(op.outputBits(64), want, f))
+                .append(", lowered: ")
+                .append(show(op.outputBits(64), got, f))
+                .toString();
     }
 
     static String show(int bits, long v, boolean asFloat) {
@@ -117,7 +126,8 @@ class Lower64Test {
 
     static Shader lowered(Op op) {
         Shader s = IrParser.parse(op.opName() + ".ir", OpProgram.text(op, 64, GROUP));
-        boolean progress = new LowerDoubles().run(s.functions().get(0)) | new LowerInt64().run(s.functions().get(0));
+        boolean progress = new LowerDoubles().run(s.functions().get(0))
+                | new LowerInt64().run(s.functions().get(0));
         assertTrue(progress, op.opName() + ": nothing lowered");
         assertEquals(List.of(), Validator.validate(s));
         return s;
@@ -127,7 +137,8 @@ class Lower64Test {
         int n = sets.size(), srcs = op.numInputs();
         int invocations = (n + GROUP - 1) / GROUP * GROUP;
         long[] words = OpProgram.inputWords(sets, srcs, invocations);
-        ShaderInputs in = new ShaderInputs().setBufferWords("in", words).setBufferWords("out", new long[invocations * 2]);
+        ShaderInputs in =
+                new ShaderInputs().setBufferWords("in", words).setBufferWords("out", new long[invocations * 2]);
         ShaderOutputs out = new Interpreter(s).dispatch(in, invocations / GROUP, 1, 1);
         long[] got = new long[n];
         int outBits = op.outputBits(64);
@@ -180,23 +191,127 @@ class Lower64Test {
     static long[] specials(Op op, int i, boolean f) {
         int bits = op.inputBits(i, 64);
         if (bits == 32) {
-            return new long[] {0, 1, 2, 7, 8, 15, 16, 31, 32, 33, 52, 53, 63, 64, 65, 100, 1022, 1023, 1024, 1074, 1075, 2046, 2100, -1, -2, -52, -53,
-                    -1022, -1023, -1074, -1075, -2100, 0x7fffffff, 0x80000000L};
+            return new long[] {
+                0,
+                1,
+                2,
+                7,
+                8,
+                15,
+                16,
+                31,
+                32,
+                33,
+                52,
+                53,
+                63,
+                64,
+                65,
+                100,
+                1022,
+                1023,
+                1024,
+                1074,
+                1075,
+                2046,
+                2100,
+                -1,
+                -2,
+                -52,
+                -53,
+                -1022,
+                -1023,
+                -1074,
+                -1075,
+                -2100,
+                0x7fffffff,
+                0x80000000L
+            };
         }
         List<Long> v = new ArrayList<>();
         if (f) {
-            double[] d = {0.0, -0.0, Double.MIN_VALUE, -Double.MIN_VALUE, 2 * Double.MIN_VALUE, Double.MIN_NORMAL, -Double.MIN_NORMAL,
-                    Math.nextDown(Double.MIN_NORMAL), Double.MAX_VALUE, -Double.MAX_VALUE, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
-                    Double.NaN, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.0, 0.1, -0.1, Math.nextUp(1.0), Math.nextDown(1.0), Math.nextDown(2.0),
-                    0x1p52, Math.nextDown(0x1p52), Math.nextUp(0x1p52), 0x1p53 + 2, -0x1p52 - 0.5, 0x1p52 - 0.5, 4503599627370495.5, 1e300, 1e-300,
-                    0x1p1023, 0x1p-1022 * 1.5, 0x1.fffffffffffffp-1, 0x1.fffffffffffffp0, 0x1.fffffffffffffp1022, 0x1.fffffffffffffp-1020, 3.0e-320,
-                    Math.PI, -Math.E, 1e16, 123456789.75};
+            double[] d = {
+                0.0,
+                -0.0,
+                Double.MIN_VALUE,
+                -Double.MIN_VALUE,
+                2 * Double.MIN_VALUE,
+                Double.MIN_NORMAL,
+                -Double.MIN_NORMAL,
+                Math.nextDown(Double.MIN_NORMAL),
+                Double.MAX_VALUE,
+                -Double.MAX_VALUE,
+                Double.POSITIVE_INFINITY,
+                Double.NEGATIVE_INFINITY,
+                Double.NaN,
+                1.0,
+                -1.0,
+                0.5,
+                -0.5,
+                1.5,
+                -1.5,
+                2.5,
+                -2.5,
+                3.0,
+                0.1,
+                -0.1,
+                Math.nextUp(1.0),
+                Math.nextDown(1.0),
+                Math.nextDown(2.0),
+                0x1p52,
+                Math.nextDown(0x1p52),
+                Math.nextUp(0x1p52),
+                0x1p53 + 2,
+                -0x1p52 - 0.5,
+                0x1p52 - 0.5,
+                4503599627370495.5,
+                1e300,
+                1e-300,
+                0x1p1023,
+                0x1p-1022 * 1.5,
+                0x1.fffffffffffffp-1,
+                0x1.fffffffffffffp0,
+                0x1.fffffffffffffp1022,
+                0x1.fffffffffffffp-1020,
+                3.0e-320,
+                Math.PI,
+                -Math.E,
+                1e16,
+                123456789.75
+            };
             for (double x : d) v.add(Double.doubleToRawLongBits(x));
             v.add(0x7ff0000000000001L); // a signalling NaN's bits
         } else {
-            long[] l = {0, 1, -1, 2, 3, 7, Long.MIN_VALUE, Long.MAX_VALUE, Long.MIN_VALUE + 1, 1L << 32, (1L << 32) - 1, (1L << 32) + 1, 1L << 31,
-                    (1L << 31) - 1, 1L << 53, (1L << 53) + 1, 1L << 62, (1L << 63) + 1, -(1L << 32), 0xffffffffL << 16, 0x0123456789abcdefL, 10, -10,
-                    1000000007L, -3, 64, 65, 56};
+            long[] l = {
+                0,
+                1,
+                -1,
+                2,
+                3,
+                7,
+                Long.MIN_VALUE,
+                Long.MAX_VALUE,
+                Long.MIN_VALUE + 1,
+                1L << 32,
+                (1L << 32) - 1,
+                (1L << 32) + 1,
+                1L << 31,
+                (1L << 31) - 1,
+                1L << 53,
+                (1L << 53) + 1,
+                1L << 62,
+                (1L << 63) + 1,
+                -(1L << 32),
+                0xffffffffL << 16,
+                0x0123456789abcdefL,
+                10,
+                -10,
+                1000000007L,
+                -3,
+                64,
+                65,
+                56
+            };
             for (long x : l) v.add(x);
         }
         long[] out = new long[v.size()];
@@ -219,7 +334,9 @@ class Lower64Test {
                 case 1 -> Double.doubleToRawLongBits((rnd.nextDouble() - 0.5) * Math.scalb(1.0, rnd.nextInt(-60, 60)));
                 case 2 -> rnd.nextLong(0x0010000000000000L) | (rnd.nextBoolean() ? Long.MIN_VALUE : 0); // subnormal
                 case 3 -> Double.doubleToRawLongBits(rnd.nextInt(-1000, 1000) / 4.0); // quarters: ties for rounding
-                case 4 -> Double.doubleToRawLongBits(Math.scalb(1.0, rnd.nextInt(-1074, 1024))) + rnd.nextInt(-3, 4); // near powers of two
+                case 4 ->
+                    Double.doubleToRawLongBits(Math.scalb(1.0, rnd.nextInt(-1074, 1024)))
+                            + rnd.nextInt(-3, 4); // near powers of two
                 default -> Double.doubleToRawLongBits(Math.scalb(1.0 + rnd.nextDouble(), rnd.nextInt(-1080, 1030)));
             };
         }
@@ -238,7 +355,8 @@ class Lower64Test {
      */
     private static void multiple(long[] set, SplittableRandom rnd) {
         if (rnd.nextBoolean()) return;
-        if (rnd.nextBoolean()) set[1] |= 0x000ffffffffffff0L | rnd.nextInt(16); // near-all-ones significands: v ≥ t rounds
+        if (rnd.nextBoolean())
+            set[1] |= 0x000ffffffffffff0L | rnd.nextInt(16); // near-all-ones significands: v ≥ t rounds
         double b = Double.longBitsToDouble(set[1]);
         if (Double.isNaN(b) || Double.isInfinite(b) || b == 0) return;
         double a = b * rnd.nextLong(1, 1L << rnd.nextInt(1, 63));

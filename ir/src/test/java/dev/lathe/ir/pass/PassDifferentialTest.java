@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
-import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
@@ -28,7 +28,8 @@ class PassDifferentialTest {
      * The default pipeline's shape without the rule passes, which live in the generated module
      * this one cannot see (the driver's {@code Pipelines} holds the real one).
      */
-    static final String CORE_PIPELINE = "vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), sink_constants";
+    static final String CORE_PIPELINE =
+            "vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), sink_constants";
 
     static Options optionsFor(long seed) {
         return Options.mixed(seed);
@@ -61,10 +62,13 @@ class PassDifferentialTest {
         try {
             pm.run(s, Pipeline.parse(pipeline, PassRegistry.standard()));
         } catch (RuntimeException e) {
-            throw new AssertionError("seed " + seed + ", " + pipeline + ": " + e.getMessage() + "\nbefore:\n" + before, e);
+            throw new AssertionError(
+                    "seed " + seed + ", " + pipeline + ": " + e.getMessage() + "\nbefore:\n" + before, e);
         }
         ShaderOutputs actual = run(s, seed);
-        assertTrue(expected.sameAs(actual), () -> "seed " + seed + ": " + pipeline + " changed the outputs\nbefore:\n"
-                + before + "\nafter:\n" + IrPrinter.print(s));
+        assertTrue(
+                expected.sameAs(actual),
+                () -> "seed " + seed + ": " + pipeline + " changed the outputs\nbefore:\n" + before + "\nafter:\n"
+                        + IrPrinter.print(s));
     }
 }

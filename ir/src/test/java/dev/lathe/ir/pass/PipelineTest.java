@@ -10,7 +10,8 @@ import org.junit.jupiter.api.Test;
 class PipelineTest {
 
     private static String problem(String text) {
-        return assertThrows(IllegalArgumentException.class, () -> Pipeline.parse(text, PassRegistry.standard())).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> Pipeline.parse(text, PassRegistry.standard()))
+                .getMessage();
     }
 
     @Test
@@ -29,7 +30,9 @@ class PipelineTest {
         assertEquals("pipeline at character 9: 'loop(' is not closed in \"loop(dce\"", problem("loop(dce"));
         assertEquals("pipeline at character 4: ')' without 'loop(' in \"dce)\"", problem("dce)"));
         assertEquals("pipeline at character 5: ',' is missing before this pass in \"dce cse\"", problem("dce cse"));
-        assertTrue(problem("dce, nope").startsWith("pipeline at character 6: unknown pass 'nope' (known: "), problem("dce, nope"));
+        assertTrue(
+                problem("dce, nope").startsWith("pipeline at character 6: unknown pass 'nope' (known: "),
+                problem("dce, nope"));
         assertEquals("pipeline at character 4: unexpected ';' in \"dce;\"", problem("dce;"));
     }
 }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
-import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
@@ -49,13 +49,16 @@ class RoundTripTest {
     private static void checkSeed(long seed) {
         Shader s = RandomProgramGenerator.generate(seed, optionsFor(seed));
         List<ValidationError> errs = Validator.validate(s);
-        assertTrue(errs.isEmpty(), () -> "seed " + seed + ": generated IR is invalid: " + errs + "\n" + IrPrinter.print(s));
+        assertTrue(
+                errs.isEmpty(),
+                () -> "seed " + seed + ": generated IR is invalid: " + errs + "\n" + IrPrinter.print(s));
         String text = IrPrinter.print(s);
         Shader parsed;
         try {
             parsed = IrParser.parse("seed" + seed + ".ir", text);
         } catch (IrSyntaxException e) {
-            throw new AssertionError("seed " + seed + ": printed IR does not parse: " + e.diagnostic().render() + "\n" + text);
+            throw new AssertionError("seed " + seed + ": printed IR does not parse: "
+                    + e.diagnostic().render() + "\n" + text);
         }
         List<ValidationError> errs2 = Validator.validate(parsed);
         assertTrue(errs2.isEmpty(), () -> "seed " + seed + ": parsed IR is invalid: " + errs2);

@@ -43,7 +43,15 @@ public final class Ast {
     /** A literal, with the text it was written as. */
     public record Lit(LitKind kind, String text, Pos pos) implements Expr {}
 
-    public enum LitKind { INT, HEX, FLOAT, INF, NAN, TRUE, FALSE }
+    public enum LitKind {
+        INT,
+        HEX,
+        FLOAT,
+        INF,
+        NAN,
+        TRUE,
+        FALSE
+    }
 
     /** {@code expr@32}, {@code expr@f32}, {@code expr@once}. */
     public record Annotated(Expr inner, Annotation annotation, Pos pos) implements Expr {}
@@ -59,8 +67,15 @@ public final class Ast {
      * @param text the rule exactly as written (for generated-code comments and reports)
      * @param comment the comment after the rule on its last line ({@code # why}), or ""
      */
-    public record Rule(String name, Pos pos, Expr pattern, boolean exact, Expr replacement, List<Condition> conditions,
-                       String text, String comment) {}
+    public record Rule(
+            String name,
+            Pos pos,
+            Expr pattern,
+            boolean exact,
+            Expr replacement,
+            List<Condition> conditions,
+            String text,
+            String comment) {}
 
     /** A whole file: its pass name (the file name without .rules when there is no header) and its rules. */
     public record RuleFile(String file, String passName, List<Rule> rules) {}

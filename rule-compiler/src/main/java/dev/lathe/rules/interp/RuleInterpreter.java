@@ -144,8 +144,8 @@ public final class RuleInterpreter implements RuleSet {
             if (j == op.srcs().size()) return k.getAsBoolean();
             int srcIndex = swap == 1 && j < 2 ? 1 - j : j;
             var src = i.src(srcIndex);
-            return match(op.srcs().get(j), src.value(), Match.view(src, view),
-                    () -> children(op, i, view, j + 1, swap, k));
+            return match(
+                    op.srcs().get(j), src.value(), Match.view(src, view), () -> children(op, i, view, j + 1, swap, k));
         }
 
         private boolean setSize(int cls, int bits) {
@@ -215,7 +215,8 @@ public final class RuleInterpreter implements RuleSet {
 
         /** A constant expression's components, folded with the op table. */
         private long[] fold(Node n) {
-            if (n instanceof Node.ConstNode c) return rw.literalComponents(literal(c.text()), size(c.sizeClass()), c.asFloat());
+            if (n instanceof Node.ConstNode c)
+                return rw.literalComponents(literal(c.text()), size(c.sizeClass()), c.asFloat());
             if (n instanceof Node.VarNode v) {
                 Bound b = vars.get(v.name());
                 return Match.constants(b.value(), b.view());

@@ -20,9 +20,20 @@ import java.util.Map;
  *                   and soundness inputs; ANY when only data movement touches it
  * @param classes    size classes by number
  */
-public record CheckedRule(String file, String name, int line, int column, String text, String comment, boolean exact,
-                          Node.OpNode pattern, Node replacement, List<Condition> conditions, List<String> variables,
-                          Map<String, TypeClass> varTypes, List<SizeClass> classes) {
+public record CheckedRule(
+        String file,
+        String name,
+        int line,
+        int column,
+        String text,
+        String comment,
+        boolean exact,
+        Node.OpNode pattern,
+        Node replacement,
+        List<Condition> conditions,
+        List<String> variables,
+        Map<String, TypeClass> varTypes,
+        List<SizeClass> classes) {
 
     /** {@code rules/algebraic.rules:12}. */
     public String location() {

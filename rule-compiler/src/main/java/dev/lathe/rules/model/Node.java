@@ -27,8 +27,9 @@ public sealed interface Node permits Node.OpNode, Node.VarNode, Node.ConstNode {
      * @param constant  (replacement only) every leaf is a literal or a {@code #} variable, so
      *                  the value is folded with the op table when the rule fires
      */
-    record OpNode(int id, Op op, List<Node> srcs, int opClass, int sizeClass, boolean once, boolean constant,
-                  Ast.Pos pos) implements Node {}
+    record OpNode(
+            int id, Op op, List<Node> srcs, int opClass, int sizeClass, boolean once, boolean constant, Ast.Pos pos)
+            implements Node {}
 
     /**
      * A variable occurrence. All occurrences of a name share a size class; the first one in

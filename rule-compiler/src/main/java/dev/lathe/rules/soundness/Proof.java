@@ -13,8 +13,8 @@ import java.util.List;
  * @param unknown  the sizes the solver gave up on (its time budget, usually)
  * @param counterexample for a refuted rule, the checker's verdict on the model (shrunk); else null
  */
-public record Proof(Kind kind, String rule, String message, List<Integer> proved, List<Integer> unknown,
-                    Verdict counterexample) {
+public record Proof(
+        Kind kind, String rule, String message, List<Integer> proved, List<Integer> unknown, Verdict counterexample) {
     public enum Kind {
         /** Every size the rule applies at was proved. */
         PROVED,

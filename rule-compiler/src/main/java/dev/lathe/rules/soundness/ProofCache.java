@@ -114,16 +114,34 @@ public final class ProofCache {
     /** The file name of a rule's proof under these settings. */
     static String key(CheckedRule rule, RuleProver.Settings settings) {
         StringBuilder b = new StringBuilder();
-        b.append("encoding ").append(SmtOps.VERSION).append(" search ").append(RuleProver.SEARCH_VERSION)
-                .append(" timeout ").append(settings.timeoutMs()).append(" sizes ").append(settings.sizes()).append('\n');
-        b.append(rule.name()).append('\n').append(rule.text()).append('\n').append(rule.exact() ? "=>" : "~=>").append('\n');
+        b.append("encoding ")
+                .append(SmtOps.VERSION)
+                .append(" search ")
+                .append(RuleProver.SEARCH_VERSION)
+                .append(" timeout ")
+                .append(settings.timeoutMs())
+                .append(" sizes ")
+                .append(settings.sizes())
+                .append('\n');
+        b.append(rule.name())
+                .append('\n')
+                .append(rule.text())
+                .append('\n')
+                .append(rule.exact() ? "=>" : "~=>")
+                .append('\n');
         render(rule.pattern(), b);
         b.append('\n');
         render(rule.replacement(), b);
         b.append('\n');
         for (Condition c : rule.conditions()) {
-            b.append(c.predicate()).append(' ').append(c.var().name()).append(' ').append(c.type()).append(' ')
-                    .append(c.bound()).append('\n');
+            b.append(c.predicate())
+                    .append(' ')
+                    .append(c.var().name())
+                    .append(' ')
+                    .append(c.type())
+                    .append(' ')
+                    .append(c.bound())
+                    .append('\n');
         }
         b.append(rule.classes()).append('\n').append(rule.varTypes()).append('\n');
         try {
@@ -139,12 +157,22 @@ public final class ProofCache {
         if (n instanceof Node.VarNode v) {
             b.append(v.constOnly() ? "#" : "").append(v.name()).append('/').append(v.sizeClass());
         } else if (n instanceof Node.ConstNode c) {
-            b.append('\'').append(c.text()).append('\'').append(c.asFloat() ? "f" : "i").append(c.context()).append('/')
+            b.append('\'')
+                    .append(c.text())
+                    .append('\'')
+                    .append(c.asFloat() ? "f" : "i")
+                    .append(c.context())
+                    .append('/')
                     .append(c.sizeClass());
         } else {
             Node.OpNode o = (Node.OpNode) n;
-            b.append(o.op().opName()).append('[').append(o.opClass()).append("]/").append(o.sizeClass())
-                    .append(o.once() ? "@once" : "").append('(');
+            b.append(o.op().opName())
+                    .append('[')
+                    .append(o.opClass())
+                    .append("]/")
+                    .append(o.sizeClass())
+                    .append(o.once() ? "@once" : "")
+                    .append('(');
             for (int i = 0; i < o.srcs().size(); i++) {
                 if (i > 0) b.append(',');
                 render(o.srcs().get(i), b);

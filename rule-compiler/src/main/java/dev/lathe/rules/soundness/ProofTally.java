@@ -24,8 +24,12 @@ public final class ProofTally {
     @Override
     public String toString() {
         int mismatch = count(Proof.Kind.ENCODING_MISMATCH);
-        return count(Proof.Kind.PROVED) + " proved, " + count(Proof.Kind.REFUTED) + " REFUTED, " + count(Proof.Kind.UNKNOWN)
-                + " unknown, " + count(Proof.Kind.TESTED) + " tested only" + (mismatch == 0 ? "" : ", " + mismatch
-                + " where the SMT encoding disagrees with the op table (a bug in Lathe: please report it)");
+        return count(Proof.Kind.PROVED) + " proved, " + count(Proof.Kind.REFUTED) + " REFUTED, "
+                + count(Proof.Kind.UNKNOWN)
+                + " unknown, " + count(Proof.Kind.TESTED) + " tested only"
+                + (mismatch == 0
+                        ? ""
+                        : ", " + mismatch
+                                + " where the SMT encoding disagrees with the op table (a bug in Lathe: please report it)");
     }
 }

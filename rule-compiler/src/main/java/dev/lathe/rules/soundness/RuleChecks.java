@@ -31,7 +31,12 @@ public final class RuleChecks {
     private final ProofCache cache;
     private final Map<String, CheckedFile> files = new ConcurrentHashMap<>();
 
-    private RuleChecks(Path root, SoundnessChecker.Settings sampling, boolean prove, RuleProver.Settings proofSettings, ProofCache cache) {
+    private RuleChecks(
+            Path root,
+            SoundnessChecker.Settings sampling,
+            boolean prove,
+            RuleProver.Settings proofSettings,
+            ProofCache cache) {
         this.root = root;
         this.sampling = sampling;
         this.prove = prove;
@@ -44,13 +49,18 @@ public final class RuleChecks {
      * and {@code samples}, and the prover's budget and cache directory (null: none) when
      * {@code prove}; each overridden by its system property when set.
      */
-    public static RuleChecks of(String root, long seed, int samples, boolean prove, int proofTimeoutMs, String proofCache) {
+    public static RuleChecks of(
+            String root, long seed, int samples, boolean prove, int proofTimeoutMs, String proofCache) {
         String cacheDir = System.getProperty("lathe.proof.cache", proofCache);
         SoundnessChecker.Settings d = SoundnessChecker.Settings.defaults();
-        return new RuleChecks(Path.of(System.getProperty("lathe.root", root)),
-                new SoundnessChecker.Settings(Integer.getInteger("lathe.samples", samples), Long.getLong("lathe.seed", seed), d.sizes()),
+        return new RuleChecks(
+                Path.of(System.getProperty("lathe.root", root)),
+                new SoundnessChecker.Settings(
+                        Integer.getInteger("lathe.samples", samples), Long.getLong("lathe.seed", seed), d.sizes()),
                 Boolean.parseBoolean(System.getProperty("lathe.prove", Boolean.toString(prove))),
-                new RuleProver.Settings(Integer.getInteger("lathe.proof.timeout-ms", proofTimeoutMs), RuleProver.Settings.defaults().sizes()),
+                new RuleProver.Settings(
+                        Integer.getInteger("lathe.proof.timeout-ms", proofTimeoutMs),
+                        RuleProver.Settings.defaults().sizes()),
                 new ProofCache(cacheDir == null ? null : Path.of(cacheDir)));
     }
 
@@ -88,7 +98,10 @@ public final class RuleChecks {
             if (!r.ok()) throw new IllegalStateException(r.render());
             return r.file();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the rule file " + root.resolve(file) + " (set -Dlathe.root to the directory it is cited from)", e);
+            throw new UncheckedIOException(
+                    "cannot read the rule file " + root.resolve(file)
+                            + " (set -Dlathe.root to the directory it is cited from)",
+                    e);
         }
     }
 }

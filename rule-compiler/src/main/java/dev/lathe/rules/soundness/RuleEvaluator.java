@@ -3,7 +3,6 @@ package dev.lathe.rules.soundness;
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
-import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.RuleLiteral;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Node;
@@ -108,7 +107,8 @@ final class RuleEvaluator {
 
     private Result eval(Node n, Map<String, Long> vars, Sizes sizes, Outcome o) {
         if (n instanceof Node.VarNode v) return new Result(vars.get(v.name()), EXACT);
-        if (n instanceof Node.ConstNode c) return new Result(literal(c.text()).bits(sizes.of(c.sizeClass()), c.asFloat()), EXACT);
+        if (n instanceof Node.ConstNode c)
+            return new Result(literal(c.text()).bits(sizes.of(c.sizeClass()), c.asFloat()), EXACT);
         Node.OpNode op = (Node.OpNode) n;
         long[][] srcs = new long[op.srcs().size()][];
         int[] kinds = new int[srcs.length];
@@ -122,7 +122,8 @@ final class RuleEvaluator {
         int outBits = op.op().outputBits(unsized);
         if (Values.isFloat(op.op().output().typeClass(), outBits)) {
             note(o, r, outBits);
-            if (Double.isInfinite(FloatBits.toDouble(r, outBits)) && finiteOperands(op.op(), unsized, srcs)) o.patternOverflowed = true;
+            if (Double.isInfinite(FloatBits.toDouble(r, outBits)) && finiteOperands(op.op(), unsized, srcs))
+                o.patternOverflowed = true;
         }
         return new Result(r, provenance(op.op(), srcs, kinds, r, outBits));
     }
@@ -165,7 +166,9 @@ final class RuleEvaluator {
      * 32-bit values even though its result is 1 bit), or its result when there are none.
      */
     static int rootClass(CheckedRule rule) {
-        return rule.pattern().opClass() >= 0 ? rule.pattern().opClass() : rule.pattern().sizeClass();
+        return rule.pattern().opClass() >= 0
+                ? rule.pattern().opClass()
+                : rule.pattern().sizeClass();
     }
 
     /**

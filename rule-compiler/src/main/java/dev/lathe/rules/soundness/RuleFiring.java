@@ -82,7 +82,9 @@ public final class RuleFiring {
             if (info.name().equals(rule.name())) index = i;
             else others.add(info.name());
         }
-        if (index < 0) return new Result(false, rule.location() + ": the rule set " + rules.passName() + " has no rule " + rule.name());
+        if (index < 0)
+            return new Result(
+                    false, rule.location() + ": the rule set " + rules.passName() + " has no rule " + rule.name());
         RuleEvaluator ev = new RuleEvaluator(rule);
         List<RuleEvaluator.Sizes> all = ev.applicable(Bits.ALL_SIZES);
         if (all.isEmpty()) return new Result(false, rule.location() + ": rule " + rule.name() + " applies at no size");
@@ -96,9 +98,12 @@ public final class RuleFiring {
             sizes.add(label(rule, s));
             shaped.addAll(run.shapedText);
         }
-        return new Result(true, rule.location() + ": rule " + rule.name() + " fired on its own pattern at " + String.join(", ", sizes)
-                + (sizes.equals(List.of("1")) ? " bit" : " bits") + (shaped.isEmpty() ? "" : " (" + String.join(", ", shaped) + ")")
-                + " and kept its meaning on " + INPUT_SETS + " input sets each");
+        return new Result(
+                true,
+                rule.location() + ": rule " + rule.name() + " fired on its own pattern at " + String.join(", ", sizes)
+                        + (sizes.equals(List.of("1")) ? " bit" : " bits")
+                        + (shaped.isEmpty() ? "" : " (" + String.join(", ", shaped) + ")")
+                        + " and kept its meaning on " + INPUT_SETS + " input sets each");
     }
 
     private static String label(CheckedRule rule, RuleEvaluator.Sizes s) {
@@ -118,7 +123,8 @@ public final class RuleFiring {
         Node.OpNode op = (Node.OpNode) n;
         Value[] srcs = new Value[op.srcs().size()];
         for (int i = 0; i < srcs.length; i++) srcs[i] = build(b, op.srcs().get(i), vars, classSize);
-        return b.aluInstr(op.op(), 1, classSize.applyAsInt(op.sizeClass()), srcs).def();
+        return b.aluInstr(op.op(), 1, classSize.applyAsInt(op.sizeClass()), srcs)
+                .def();
     }
 
     /** The scalar type a value of {@code bits} is stored and read as. */
@@ -160,12 +166,24 @@ public final class RuleFiring {
             out.add(fop("fmin(x, -1.0)", Op.FMIN, -1.0));
             out.add(new Shape("fsat(x)", (b, x, n) -> alu(b, Op.FSAT, n, x)));
             out.add(new Shape("fmin(fmax(x, -1000.0), 1000.0)", (b, x, n) -> finite(b, x, n)));
-            out.add(new Shape("fadd(fsat(x), 1.0)", (b, x, n) -> alu(b, Op.FADD, n, alu(b, Op.FSAT, n, x), f(b, 1.0, n))));
-            out.add(new Shape("ffloor(fmin(fmax(x, -1000.0), 1000.0))", (b, x, n) -> alu(b, Op.FFLOOR, n, finite(b, x, n))));
-            out.add(new Shape("ffloor(fmax(fmin(x, 1000.0), 0.0))", (b, x, n) ->
-                    alu(b, Op.FFLOOR, n, alu(b, Op.FMAX, n, alu(b, Op.FMIN, n, x, f(b, 1000.0, n)), f(b, 0.0, n)))));
-            out.add(new Shape("ffloor(fmin(fmax(x, -1000.0), -0.0))", (b, x, n) ->
-                    alu(b, Op.FFLOOR, n, alu(b, Op.FMIN, n, alu(b, Op.FMAX, n, x, f(b, -1000.0, n)), f(b, -0.0, n)))));
+            out.add(new Shape(
+                    "fadd(fsat(x), 1.0)", (b, x, n) -> alu(b, Op.FADD, n, alu(b, Op.FSAT, n, x), f(b, 1.0, n))));
+            out.add(new Shape(
+                    "ffloor(fmin(fmax(x, -1000.0), 1000.0))", (b, x, n) -> alu(b, Op.FFLOOR, n, finite(b, x, n))));
+            out.add(new Shape(
+                    "ffloor(fmax(fmin(x, 1000.0), 0.0))",
+                    (b, x, n) -> alu(
+                            b,
+                            Op.FFLOOR,
+                            n,
+                            alu(b, Op.FMAX, n, alu(b, Op.FMIN, n, x, f(b, 1000.0, n)), f(b, 0.0, n)))));
+            out.add(new Shape(
+                    "ffloor(fmin(fmax(x, -1000.0), -0.0))",
+                    (b, x, n) -> alu(
+                            b,
+                            Op.FFLOOR,
+                            n,
+                            alu(b, Op.FMIN, n, alu(b, Op.FMAX, n, x, f(b, -1000.0, n)), f(b, -0.0, n)))));
             return out;
         }
         out.add(iop("imax(x, 0)", Op.IMAX, 0));
@@ -177,13 +195,15 @@ public final class RuleFiring {
             long k = c.bound();
             if (c.predicate() == Predicate.ULT_CONST && k > 0) {
                 out.add(iop("umin(x, " + (k - 1) + ")", Op.UMIN, k - 1));
-                out.add(new Shape("umax(umin(x, " + (k - 1) + "), 1)", (b, x, n) ->
-                        alu(b, Op.UMAX, n, alu(b, Op.UMIN, n, x, i(b, k - 1, n)), i(b, 1, n))));
+                out.add(new Shape(
+                        "umax(umin(x, " + (k - 1) + "), 1)",
+                        (b, x, n) -> alu(b, Op.UMAX, n, alu(b, Op.UMIN, n, x, i(b, k - 1, n)), i(b, 1, n))));
             }
             if (c.predicate() == Predicate.ILT_CONST) {
                 out.add(iop("imin(x, " + (k - 1) + ")", Op.IMIN, k - 1));
-                out.add(new Shape("imax(imin(x, " + (k - 1) + "), 0)", (b, x, n) ->
-                        alu(b, Op.IMAX, n, alu(b, Op.IMIN, n, x, i(b, k - 1, n)), i(b, 0, n))));
+                out.add(new Shape(
+                        "imax(imin(x, " + (k - 1) + "), 0)",
+                        (b, x, n) -> alu(b, Op.IMAX, n, alu(b, Op.IMIN, n, x, i(b, k - 1, n)), i(b, 0, n))));
             }
         }
         return out;
@@ -233,7 +253,13 @@ public final class RuleFiring {
         /** The variables read from uniforms, in binding order. */
         final List<String> inputs = new ArrayList<>();
 
-        SizeRun(RuleSet rules, int index, Set<String> others, CheckedRule rule, RuleEvaluator ev, RuleEvaluator.Sizes sizes,
+        SizeRun(
+                RuleSet rules,
+                int index,
+                Set<String> others,
+                CheckedRule rule,
+                RuleEvaluator ev,
+                RuleEvaluator.Sizes sizes,
                 SplittableRandom rnd) {
             this.rules = rules;
             this.index = index;
@@ -243,12 +269,13 @@ public final class RuleFiring {
             this.sizes = sizes;
             this.rnd = rnd;
             for (String v : rule.variables()) bits.put(v, sizes.of(ev.varClass(v)));
-            for (Condition c : rule.conditions()) conds.computeIfAbsent(c.var().name(), k -> new ArrayList<>()).add(c);
+            for (Condition c : rule.conditions())
+                conds.computeIfAbsent(c.var().name(), k -> new ArrayList<>()).add(c);
         }
 
         String at() {
-            return rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " at " + label(rule, sizes)
-                    + (label(rule, sizes).equals("1") ? " bit" : " bits");
+            return rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " at "
+                    + label(rule, sizes) + (label(rule, sizes).equals("1") ? " bit" : " bits");
         }
 
         /** Null when the rule fired and kept its meaning, else what went wrong. */
@@ -277,10 +304,12 @@ public final class RuleFiring {
             for (int attempt = 0; attempt < MAX_COMBINATIONS; attempt++) {
                 Map<String, Shape> chosen = new HashMap<>();
                 for (String v : inputs) chosen.put(v, PLAIN);
-                for (int k = 0; k < shaped.size(); k++) chosen.put(shaped.get(k), options.get(k).get(pick[k]));
+                for (int k = 0; k < shaped.size(); k++)
+                    chosen.put(shaped.get(k), options.get(k).get(pick[k]));
                 Program after = build(chosen);
                 RuleStats stats = new RuleStats(rules);
-                new RewritePass(rules, stats, RewritePass.CACHED, others).run(after.shader().entryPoint());
+                new RewritePass(rules, stats, RewritePass.CACHED, others)
+                        .run(after.shader().entryPoint());
                 if (stats.fired(index) > 0 && !after.root().isInserted()) {
                     for (String v : shaped) shapedText.add(chosen.get(v).reading(v));
                     return compare(build(chosen), after, chosen, stats.fired(index) == 1);
@@ -292,12 +321,16 @@ public final class RuleFiring {
             Map<String, Shape> plain = new HashMap<>();
             for (String v : inputs) plain.put(v, PLAIN);
             return at() + " does not fire on a program made from its pattern"
-                    + (shaped.isEmpty() ? "" : " (nor with " + shaped + " read through any shape whose range satisfies "
-                    + conditionText() + ")") + ":\n" + IrPrinter.print(build(plain).shader());
+                    + (shaped.isEmpty()
+                            ? ""
+                            : " (nor with " + shaped + " read through any shape whose range satisfies "
+                                    + conditionText() + ")")
+                    + ":\n" + IrPrinter.print(build(plain).shader());
         }
 
         String conditionText() {
-            return String.join(", ", rule.conditions().stream().map(Condition::text).toList());
+            return String.join(
+                    ", ", rule.conditions().stream().map(Condition::text).toList());
         }
 
         private static void collectConstOnly(Node n, Set<String> out) {
@@ -371,7 +404,8 @@ public final class RuleFiring {
                     int n = bits.get(v);
                     TypeClass t = rule.varTypes().get(v);
                     List<Long> edges = Values.edges(t, n);
-                    long x = (set % 2 == 0 ? edges.get(rnd.nextInt(edges.size())) : Values.random(rnd, t, n)) & Bits.mask(n);
+                    long x = (set % 2 == 0 ? edges.get(rnd.nextInt(edges.size())) : Values.random(rnd, t, n))
+                            & Bits.mask(n);
                     given.put(v, x);
                     in.set("u_" + v, x);
                 }
@@ -379,29 +413,36 @@ public final class RuleFiring {
                 ShaderOutputs is = new Interpreter(after.shader()).run(in);
                 Map<String, Long> read = new LinkedHashMap<>(constants);
                 for (String v : inputs) read.put(v, was.output("v_" + v)[0]);
-                String where = " on uniforms " + given + " (the pattern read " + read + ", variables shaped as " + shapeText(shapes) + ")";
+                String where = " on uniforms " + given + " (the pattern read " + read + ", variables shaped as "
+                        + shapeText(shapes) + ")";
                 for (Condition c : rule.conditions()) {
                     String v = c.var().name();
                     if (!c.predicate().holds(read.get(v), bits.get(v), c.type(), c.bound())) {
                         return at() + " fired, but " + c.predicate().spelling() + "(" + v + ") is false" + where
-                                + ": the range analysis granted a condition that does not hold\n" + IrPrinter.print(before.shader());
+                                + ": the range analysis granted a condition that does not hold\n"
+                                + IrPrinter.print(before.shader());
                     }
                 }
                 RuleEvaluator.Outcome o = ev.evaluate(read, sizes);
-                if (o.patternKind == RuleEvaluator.UNDECIDED) continue; // computed from open NaN bits: one outcome of many
+                if (o.patternKind == RuleEvaluator.UNDECIDED)
+                    continue; // computed from open NaN bits: one outcome of many
                 decided++;
                 long p = was.output("o")[0], r = is.output("o")[0];
                 if (p != o.pattern) {
-                    return at() + ": the program computes " + Values.format(p, TypeClass.ANY, rootBits) + " before the rewrite, but the op table gives "
-                            + Values.format(o.pattern, TypeClass.ANY, rootBits) + " for the pattern" + where + "\n" + IrPrinter.print(before.shader());
+                    return at() + ": the program computes " + Values.format(p, TypeClass.ANY, rootBits)
+                            + " before the rewrite, but the op table gives "
+                            + Values.format(o.pattern, TypeClass.ANY, rootBits) + " for the pattern" + where + "\n"
+                            + IrPrinter.print(before.shader());
                 }
                 // A rule that fired again on its own replacement computes something else; the checks below still hold.
                 boolean replacementDecided = o.replacementKind == RuleEvaluator.EXACT
                         || o.replacementKind == RuleEvaluator.OPEN && !(rootBits >= 16 && FloatBits.isNaN(r, rootBits));
                 if (firedOnce && replacementDecided && r != o.replacement) {
-                    return at() + ": the rewritten program computes " + Values.format(r, TypeClass.ANY, rootBits) + ", but the op table gives "
+                    return at() + ": the rewritten program computes " + Values.format(r, TypeClass.ANY, rootBits)
+                            + ", but the op table gives "
                             + Values.format(o.replacement, TypeClass.ANY, rootBits) + " for the replacement" + where
-                            + ": the matcher did not build what the rule says\nbefore:\n" + IrPrinter.print(before.shader())
+                            + ": the matcher did not build what the rule says\nbefore:\n"
+                            + IrPrinter.print(before.shader())
                             + "after:\n" + IrPrinter.print(after.shader());
                 }
                 if (rule.exact()) {
@@ -411,12 +452,16 @@ public final class RuleFiring {
                                 + IrPrinter.print(before.shader()) + "after:\n" + IrPrinter.print(after.shader());
                     }
                 } else if (checker.refute(rule, sizes, read) != null) {
-                    return at() + ": the rewritten program computes " + Values.format(r, TypeClass.ANY, rootBits) + " where the pattern gave "
-                            + Values.format(p, TypeClass.ANY, rootBits) + ", beyond an inexact rule's tolerance" + where + "\nbefore:\n"
+                    return at() + ": the rewritten program computes " + Values.format(r, TypeClass.ANY, rootBits)
+                            + " where the pattern gave "
+                            + Values.format(p, TypeClass.ANY, rootBits) + ", beyond an inexact rule's tolerance" + where
+                            + "\nbefore:\n"
                             + IrPrinter.print(before.shader()) + "after:\n" + IrPrinter.print(after.shader());
                 }
             }
-            if (decided == 0) return at() + ": no input set gave the pattern a value the NaN contract decides\n" + IrPrinter.print(before.shader());
+            if (decided == 0)
+                return at() + ": no input set gave the pattern a value the NaN contract decides\n"
+                        + IrPrinter.print(before.shader());
             return null;
         }
 

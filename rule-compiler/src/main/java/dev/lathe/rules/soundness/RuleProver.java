@@ -95,13 +95,23 @@ public final class RuleProver {
     public Proof prove(CheckedRule rule) {
         String where = where(rule);
         if (!rule.exact()) {
-            return new Proof(Proof.Kind.TESTED, rule.name(), where + " is tested, not proved: an inexact rule (~=>) is checked by sampling",
-                    List.of(), List.of(), null);
+            return new Proof(
+                    Proof.Kind.TESTED,
+                    rule.name(),
+                    where + " is tested, not proved: an inexact rule (~=>) is checked by sampling",
+                    List.of(),
+                    List.of(),
+                    null);
         }
         Op missing = unencodedOp(rule);
         if (missing != null) {
-            return new Proof(Proof.Kind.TESTED, rule.name(), where + " is tested, not proved: " + missing.opName()
-                    + " has no SMT encoding", List.of(), List.of(), null);
+            return new Proof(
+                    Proof.Kind.TESTED,
+                    rule.name(),
+                    where + " is tested, not proved: " + missing.opName() + " has no SMT encoding",
+                    List.of(),
+                    List.of(),
+                    null);
         }
         try (Context c = context()) {
             return new Session(c).proveExact(rule, where);
@@ -116,9 +126,11 @@ public final class RuleProver {
         try {
             return new Context();
         } catch (UnsatisfiedLinkError | NoClassDefFoundError | ExceptionInInitializerError e) {
-            throw new IllegalStateException("Z3's native library could not be loaded on " + System.getProperty("os.name") + " "
-                    + System.getProperty("os.arch") + " (" + e.getMessage() + "); the lathe jar carries it for Linux x86-64 and aarch64 "
-                    + "only: elsewhere, build Lathe with Maven (mvn -B install), whose z3-turnkey has every platform's, or use --no-prove");
+            throw new IllegalStateException(
+                    "Z3's native library could not be loaded on " + System.getProperty("os.name") + " "
+                            + System.getProperty("os.arch") + " (" + e.getMessage()
+                            + "); the lathe jar carries it for Linux x86-64 and aarch64 "
+                            + "only: elsewhere, build Lathe with Maven (mvn -B install), whose z3-turnkey has every platform's, or use --no-prove");
         }
     }
 
@@ -144,8 +156,8 @@ public final class RuleProver {
     private static final int FIRST_ATTEMPT_MS = 200;
 
     /** Z3's default solver, its floating-point tactic, and plain bit-blasting after fpa2bv. */
-    private static final List<String> STRATEGIES = List.of("default", "qffpbv",
-            "simplify,fpa2bv,simplify,solve-eqs,bit-blast,sat");
+    private static final List<String> STRATEGIES =
+            List.of("default", "qffpbv", "simplify,fpa2bv,simplify,solve-eqs,bit-blast,sat");
 
     /**
      * The variables used directly as the count of a shift or rotation, each with the number of
@@ -160,7 +172,7 @@ public final class RuleProver {
                     out.merge(v.name(), Integer.numberOfTrailingZeros(n), Math::max);
                 }
             }
-            default -> { }
+            default -> {}
         }
         for (Node s : op.srcs()) shiftCounts(s, sizes, out);
     }
@@ -190,7 +202,8 @@ public final class RuleProver {
             for (RuleEvaluator.Sizes sizes : assignments) {
                 int rootBits = sizes.of(rootClass);
                 if (!unknown.isEmpty() && rootBits > unknown.first()) {
-                    if (unknown.add(rootBits)) reasons.add(rootBits + " bits: not tried after " + unknown.first() + " bits");
+                    if (unknown.add(rootBits))
+                        reasons.add(rootBits + " bits: not tried after " + unknown.first() + " bits");
                     continue;
                 }
                 Outcome o = proveAt(rule, ev, sizes);
@@ -201,30 +214,57 @@ public final class RuleProver {
                         reasons.add(rootBits + " bits: " + o.reason);
                     }
                     case SATISFIABLE -> {
-                        Verdict v = new SoundnessChecker(SoundnessChecker.Settings.defaults()).refute(rule, sizes, o.inputs);
+                        Verdict v = new SoundnessChecker(SoundnessChecker.Settings.defaults())
+                                .refute(rule, sizes, o.inputs);
                         if (v == null) {
-                            return new Proof(Proof.Kind.ENCODING_MISMATCH, rule.name(), where + ": the solver's model " + o.inputs
-                                    + " at sizes " + java.util.Arrays.toString(sizes.bySizeClass())
-                                    + " shows a difference the op table does not: an SMT encoding disagrees with the op table",
-                                    List.copyOf(proved), List.copyOf(unknown), null);
+                            return new Proof(
+                                    Proof.Kind.ENCODING_MISMATCH,
+                                    rule.name(),
+                                    where + ": the solver's model " + o.inputs
+                                            + " at sizes " + java.util.Arrays.toString(sizes.bySizeClass())
+                                            + " shows a difference the op table does not: an SMT encoding disagrees with the op table",
+                                    List.copyOf(proved),
+                                    List.copyOf(unknown),
+                                    null);
                         }
-                        return new Proof(Proof.Kind.REFUTED, rule.name(), v.message() + " (refuted by the SMT solver)",
-                                List.copyOf(proved), List.copyOf(unknown), v);
+                        return new Proof(
+                                Proof.Kind.REFUTED,
+                                rule.name(),
+                                v.message() + " (refuted by the SMT solver)",
+                                List.copyOf(proved),
+                                List.copyOf(unknown),
+                                v);
                     }
                 }
             }
             proved.removeAll(unknown);
             if (!unknown.isEmpty()) {
-                return new Proof(Proof.Kind.UNKNOWN, rule.name(), where + " is not decided at " + bitsText(unknown)
-                        + (proved.isEmpty() ? "" : " (proved at " + bitsText(proved) + ")") + ": " + String.join("; ", reasons),
-                        List.copyOf(proved), List.copyOf(unknown), null);
+                return new Proof(
+                        Proof.Kind.UNKNOWN,
+                        rule.name(),
+                        where + " is not decided at " + bitsText(unknown)
+                                + (proved.isEmpty() ? "" : " (proved at " + bitsText(proved) + ")") + ": "
+                                + String.join("; ", reasons),
+                        List.copyOf(proved),
+                        List.copyOf(unknown),
+                        null);
             }
             if (proved.isEmpty()) {
-                return new Proof(Proof.Kind.TESTED, rule.name(), where + " is tested, not proved: it applies at no bit size that was asked for",
-                        List.of(), List.of(), null);
+                return new Proof(
+                        Proof.Kind.TESTED,
+                        rule.name(),
+                        where + " is tested, not proved: it applies at no bit size that was asked for",
+                        List.of(),
+                        List.of(),
+                        null);
             }
-            return new Proof(Proof.Kind.PROVED, rule.name(), where + " is proved at " + bitsText(proved), List.copyOf(proved),
-                    List.of(), null);
+            return new Proof(
+                    Proof.Kind.PROVED,
+                    rule.name(),
+                    where + " is proved at " + bitsText(proved),
+                    List.copyOf(proved),
+                    List.of(),
+                    null);
         }
 
         private Outcome proveAt(CheckedRule rule, RuleEvaluator ev, RuleEvaluator.Sizes sizes) {
@@ -243,7 +283,10 @@ public final class RuleProver {
                 String v = c.var().name();
                 int b = varBits.get(v);
                 if ((c.predicate() == Predicate.IS_NOT_NEGATIVE || c.predicate() == Predicate.IS_GE_ZERO)
-                        && c.type() != TypeClass.FLOAT && c.type() != TypeClass.UINT && b > 1 && !vars.get(v).isConcat()) {
+                        && c.type() != TypeClass.FLOAT
+                        && c.type() != TypeClass.UINT
+                        && b > 1
+                        && !vars.get(v).isConcat()) {
                     vars.put(v, ctx.mkConcat(ops.bv(0, 1), ctx.mkBVConst(v, b - 1)));
                 }
             }
@@ -259,7 +302,13 @@ public final class RuleProver {
                 bad = ctx.mkOr(r.undecided(), differ);
             }
             List<BoolExpr> facts = new ArrayList<>();
-            for (Condition c : rule.conditions()) facts.add(ops.holds(c.predicate(), c.type(), c.bound(), vars.get(c.var().name()), varBits.get(c.var().name())));
+            for (Condition c : rule.conditions())
+                facts.add(ops.holds(
+                        c.predicate(),
+                        c.type(),
+                        c.bound(),
+                        vars.get(c.var().name()),
+                        varBits.get(c.var().name())));
             facts.add(ctx.mkNot(p.undecided()));
             facts.add(bad);
             // A variable that must be a power of two (or the negation of one) has n values: one
@@ -268,7 +317,8 @@ public final class RuleProver {
             List<BoolExpr> cases = new ArrayList<>();
             cases.add(ctx.mkTrue());
             for (Condition c : rule.conditions()) {
-                if (c.predicate() != Predicate.IS_POWER_OF_TWO && c.predicate() != Predicate.IS_NEG_POWER_OF_TWO) continue;
+                if (c.predicate() != Predicate.IS_POWER_OF_TWO && c.predicate() != Predicate.IS_NEG_POWER_OF_TWO)
+                    continue;
                 BitVecExpr v = vars.get(c.var().name());
                 int b = varBits.get(c.var().name());
                 List<BoolExpr> next = new ArrayList<>();
@@ -295,7 +345,8 @@ public final class RuleProver {
                 long values = 1L << k;
                 boolean whole = false;
                 for (Condition c : rule.conditions()) {
-                    if (c.predicate() == Predicate.ULT_CONST && c.var().name().equals(e.getKey())
+                    if (c.predicate() == Predicate.ULT_CONST
+                            && c.var().name().equals(e.getKey())
                             && Long.compareUnsigned(c.bound(), values) <= 0) {
                         values = c.bound();
                         whole = true;
@@ -306,7 +357,8 @@ public final class RuleProver {
                 BitVecExpr low = whole ? v : ctx.mkExtract(k - 1, 0, v);
                 List<BoolExpr> next = new ArrayList<>();
                 for (BoolExpr sofar : cases) {
-                    for (int i = 0; i < values; i++) next.add(ctx.mkAnd(sofar, ctx.mkEq(low, whole ? ops.bv(i, b) : ctx.mkBV(i, k))));
+                    for (int i = 0; i < values; i++)
+                        next.add(ctx.mkAnd(sofar, ctx.mkEq(low, whole ? ops.bv(i, b) : ctx.mkBV(i, k))));
                 }
                 cases = next;
             }

@@ -33,27 +33,158 @@ final class SmtOps {
     static final int VERSION = 1;
 
     static final Set<Op> ENCODED = EnumSet.of(
-            Op.MOV, Op.VEC2, Op.VEC3, Op.VEC4, Op.VEC8, Op.VEC16, Op.BCSEL,
-            Op.FADD, Op.FSUB, Op.FMUL, Op.FMULZ, Op.FDIV, Op.FFMA, Op.FNEG, Op.FABS, Op.FSAT, Op.FSAT_SIGNED,
-            Op.FCLAMP_POS, Op.FSIGN, Op.FMIN, Op.FMAX, Op.FMIN3, Op.FMAX3, Op.FMED3, Op.FFLOOR, Op.FCEIL, Op.FTRUNC,
-            Op.FROUND_EVEN, Op.FFRACT, Op.FRCP, Op.FSQRT, Op.FISNAN, Op.FISFINITE, Op.FCSEL,
-            Op.FLT, Op.FGE, Op.FEQ, Op.FNEU, Op.FLTU, Op.FGEU, Op.FEQU, Op.FNEO, Op.FUNORD, Op.FORD,
-            Op.IADD, Op.ISUB, Op.IMUL, Op.INEG, Op.IABS, Op.ISIGN, Op.IDIV, Op.UDIV, Op.IREM, Op.IMOD, Op.UMOD,
-            Op.IMIN, Op.IMAX, Op.UMIN, Op.UMAX, Op.IMIN3, Op.IMAX3, Op.UMIN3, Op.UMAX3, Op.IMED3, Op.UMED3,
-            Op.IMUL_HIGH, Op.UMUL_HIGH, Op.IMUL_2X32_64, Op.UMUL_2X32_64, Op.IADD_SAT, Op.UADD_SAT, Op.ISUB_SAT,
-            Op.USUB_SAT, Op.IHADD, Op.UHADD, Op.IRHADD, Op.URHADD, Op.UABS_ISUB, Op.UABS_USUB, Op.IADD3,
-            Op.ILT, Op.IGE, Op.IEQ, Op.INE, Op.ULT, Op.UGE,
-            Op.IAND, Op.IOR, Op.IXOR, Op.INOT, Op.ISHL, Op.ISHR, Op.USHR, Op.UROL, Op.UROR,
-            Op.BIT_COUNT, Op.FIND_LSB, Op.UFIND_MSB, Op.IFIND_MSB, Op.UCLZ, Op.BITFIELD_REVERSE, Op.BITFIELD_SELECT,
-            Op.EXTRACT_U8, Op.EXTRACT_I8, Op.EXTRACT_U16, Op.EXTRACT_I16, Op.INSERT_U8, Op.INSERT_U16,
-            Op.F2F16, Op.F2F16_RTNE, Op.F2F16_RTZ, Op.F2F32, Op.F2F64,
-            Op.F2I8, Op.F2I16, Op.F2I32, Op.F2I64, Op.F2U8, Op.F2U16, Op.F2U32, Op.F2U64,
-            Op.I2F16, Op.I2F32, Op.I2F64, Op.U2F16, Op.U2F32, Op.U2F64,
-            Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64, Op.U2U8, Op.U2U16, Op.U2U32, Op.U2U64,
-            Op.B2F16, Op.B2F32, Op.B2F64, Op.B2I8, Op.B2I16, Op.B2I32, Op.B2I64, Op.F2B1, Op.I2B1,
-            Op.PACK_64_2X32_SPLIT, Op.PACK_64_2X32_SPLIT_X, Op.PACK_64_2X32_SPLIT_Y,
-            Op.UNPACK_64_2X32_SPLIT_X, Op.UNPACK_64_2X32_SPLIT_Y,
-            Op.PACK_32_2X16_SPLIT, Op.UNPACK_32_2X16_SPLIT_X, Op.UNPACK_32_2X16_SPLIT_Y);
+            Op.MOV,
+            Op.VEC2,
+            Op.VEC3,
+            Op.VEC4,
+            Op.VEC8,
+            Op.VEC16,
+            Op.BCSEL,
+            Op.FADD,
+            Op.FSUB,
+            Op.FMUL,
+            Op.FMULZ,
+            Op.FDIV,
+            Op.FFMA,
+            Op.FNEG,
+            Op.FABS,
+            Op.FSAT,
+            Op.FSAT_SIGNED,
+            Op.FCLAMP_POS,
+            Op.FSIGN,
+            Op.FMIN,
+            Op.FMAX,
+            Op.FMIN3,
+            Op.FMAX3,
+            Op.FMED3,
+            Op.FFLOOR,
+            Op.FCEIL,
+            Op.FTRUNC,
+            Op.FROUND_EVEN,
+            Op.FFRACT,
+            Op.FRCP,
+            Op.FSQRT,
+            Op.FISNAN,
+            Op.FISFINITE,
+            Op.FCSEL,
+            Op.FLT,
+            Op.FGE,
+            Op.FEQ,
+            Op.FNEU,
+            Op.FLTU,
+            Op.FGEU,
+            Op.FEQU,
+            Op.FNEO,
+            Op.FUNORD,
+            Op.FORD,
+            Op.IADD,
+            Op.ISUB,
+            Op.IMUL,
+            Op.INEG,
+            Op.IABS,
+            Op.ISIGN,
+            Op.IDIV,
+            Op.UDIV,
+            Op.IREM,
+            Op.IMOD,
+            Op.UMOD,
+            Op.IMIN,
+            Op.IMAX,
+            Op.UMIN,
+            Op.UMAX,
+            Op.IMIN3,
+            Op.IMAX3,
+            Op.UMIN3,
+            Op.UMAX3,
+            Op.IMED3,
+            Op.UMED3,
+            Op.IMUL_HIGH,
+            Op.UMUL_HIGH,
+            Op.IMUL_2X32_64,
+            Op.UMUL_2X32_64,
+            Op.IADD_SAT,
+            Op.UADD_SAT,
+            Op.ISUB_SAT,
+            Op.USUB_SAT,
+            Op.IHADD,
+            Op.UHADD,
+            Op.IRHADD,
+            Op.URHADD,
+            Op.UABS_ISUB,
+            Op.UABS_USUB,
+            Op.IADD3,
+            Op.ILT,
+            Op.IGE,
+            Op.IEQ,
+            Op.INE,
+            Op.ULT,
+            Op.UGE,
+            Op.IAND,
+            Op.IOR,
+            Op.IXOR,
+            Op.INOT,
+            Op.ISHL,
+            Op.ISHR,
+            Op.USHR,
+            Op.UROL,
+            Op.UROR,
+            Op.BIT_COUNT,
+            Op.FIND_LSB,
+            Op.UFIND_MSB,
+            Op.IFIND_MSB,
+            Op.UCLZ,
+            Op.BITFIELD_REVERSE,
+            Op.BITFIELD_SELECT,
+            Op.EXTRACT_U8,
+            Op.EXTRACT_I8,
+            Op.EXTRACT_U16,
+            Op.EXTRACT_I16,
+            Op.INSERT_U8,
+            Op.INSERT_U16,
+            Op.F2F16,
+            Op.F2F16_RTNE,
+            Op.F2F16_RTZ,
+            Op.F2F32,
+            Op.F2F64,
+            Op.F2I8,
+            Op.F2I16,
+            Op.F2I32,
+            Op.F2I64,
+            Op.F2U8,
+            Op.F2U16,
+            Op.F2U32,
+            Op.F2U64,
+            Op.I2F16,
+            Op.I2F32,
+            Op.I2F64,
+            Op.U2F16,
+            Op.U2F32,
+            Op.U2F64,
+            Op.I2I8,
+            Op.I2I16,
+            Op.I2I32,
+            Op.I2I64,
+            Op.U2U8,
+            Op.U2U16,
+            Op.U2U32,
+            Op.U2U64,
+            Op.B2F16,
+            Op.B2F32,
+            Op.B2F64,
+            Op.B2I8,
+            Op.B2I16,
+            Op.B2I32,
+            Op.B2I64,
+            Op.F2B1,
+            Op.I2B1,
+            Op.PACK_64_2X32_SPLIT,
+            Op.PACK_64_2X32_SPLIT_X,
+            Op.PACK_64_2X32_SPLIT_Y,
+            Op.UNPACK_64_2X32_SPLIT_X,
+            Op.UNPACK_64_2X32_SPLIT_Y,
+            Op.PACK_32_2X16_SPLIT,
+            Op.UNPACK_32_2X16_SPLIT_X,
+            Op.UNPACK_32_2X16_SPLIT_Y);
 
     /**
      * The ops with no encoding, each on purpose: a rule that uses one is tested on samples only.
@@ -62,19 +193,62 @@ final class SmtOps {
      */
     static final Set<Op> TESTED_ONLY = EnumSet.of(
             // transcendentals and ops whose error Vulkan bounds but IEEE does not define
-            Op.FRSQ, Op.FEXP2, Op.FLOG2, Op.FPOW, Op.FSIN, Op.FCOS, Op.LDEXP, Op.FQUANTIZE2F16,
+            Op.FRSQ,
+            Op.FEXP2,
+            Op.FLOG2,
+            Op.FPOW,
+            Op.FSIN,
+            Op.FCOS,
+            Op.LDEXP,
+            Op.FQUANTIZE2F16,
             // compound float ops: each step rounded, spelt out by the rules that lower them
-            Op.FLRP, Op.FMOD, Op.FREM,
+            Op.FLRP,
+            Op.FMOD,
+            Op.FREM,
             // horizontal ops: several components in, one out
-            Op.FDOT2, Op.FDOT3, Op.FDOT4, Op.FDPH, Op.FALL_EQUAL2, Op.FALL_EQUAL3, Op.FALL_EQUAL4, Op.FANY_NEQUAL2, Op.FANY_NEQUAL3,
-            Op.FANY_NEQUAL4, Op.BALL_IEQUAL2, Op.BALL_IEQUAL3, Op.BALL_IEQUAL4, Op.BANY_INEQUAL2, Op.BANY_INEQUAL3, Op.BANY_INEQUAL4,
+            Op.FDOT2,
+            Op.FDOT3,
+            Op.FDOT4,
+            Op.FDPH,
+            Op.FALL_EQUAL2,
+            Op.FALL_EQUAL3,
+            Op.FALL_EQUAL4,
+            Op.FANY_NEQUAL2,
+            Op.FANY_NEQUAL3,
+            Op.FANY_NEQUAL4,
+            Op.BALL_IEQUAL2,
+            Op.BALL_IEQUAL3,
+            Op.BALL_IEQUAL4,
+            Op.BANY_INEQUAL2,
+            Op.BANY_INEQUAL3,
+            Op.BANY_INEQUAL4,
             // bit fields with a run-time offset and width
-            Op.UBITFIELD_EXTRACT, Op.IBITFIELD_EXTRACT, Op.BITFIELD_INSERT, Op.BFM,
+            Op.UBITFIELD_EXTRACT,
+            Op.IBITFIELD_EXTRACT,
+            Op.BITFIELD_INSERT,
+            Op.BFM,
             // packing across components, and the half and normalized conversions
-            Op.PACK_64_2X32, Op.UNPACK_64_2X32, Op.PACK_64_4X16, Op.UNPACK_64_4X16, Op.PACK_32_2X16, Op.UNPACK_32_2X16, Op.PACK_32_4X8,
-            Op.UNPACK_32_4X8, Op.PACK_HALF_2X16, Op.UNPACK_HALF_2X16, Op.PACK_HALF_2X16_SPLIT, Op.UNPACK_HALF_2X16_SPLIT_X,
-            Op.UNPACK_HALF_2X16_SPLIT_Y, Op.PACK_UNORM_4X8, Op.UNPACK_UNORM_4X8, Op.PACK_SNORM_4X8, Op.UNPACK_SNORM_4X8, Op.PACK_UNORM_2X16,
-            Op.UNPACK_UNORM_2X16, Op.PACK_SNORM_2X16, Op.UNPACK_SNORM_2X16);
+            Op.PACK_64_2X32,
+            Op.UNPACK_64_2X32,
+            Op.PACK_64_4X16,
+            Op.UNPACK_64_4X16,
+            Op.PACK_32_2X16,
+            Op.UNPACK_32_2X16,
+            Op.PACK_32_4X8,
+            Op.UNPACK_32_4X8,
+            Op.PACK_HALF_2X16,
+            Op.UNPACK_HALF_2X16,
+            Op.PACK_HALF_2X16_SPLIT,
+            Op.UNPACK_HALF_2X16_SPLIT_X,
+            Op.UNPACK_HALF_2X16_SPLIT_Y,
+            Op.PACK_UNORM_4X8,
+            Op.UNPACK_UNORM_4X8,
+            Op.PACK_SNORM_4X8,
+            Op.UNPACK_SNORM_4X8,
+            Op.PACK_UNORM_2X16,
+            Op.UNPACK_UNORM_2X16,
+            Op.PACK_SNORM_2X16,
+            Op.UNPACK_SNORM_2X16);
 
     private final Context c;
 
@@ -177,16 +351,27 @@ final class SmtOps {
             case FADD -> bits(c.mkFPAdd(rne(), fp(a, n), fp(b, n)), n);
             case FSUB -> bits(c.mkFPSub(rne(), fp(a, n), fp(b, n)), n);
             case FMUL -> bits(c.mkFPMul(rne(), fp(a, n), fp(b, n)), n);
-            case FMULZ -> ite(c.mkOr(c.mkFPIsZero(fp(a, n)), c.mkFPIsZero(fp(b, n))), bv(0, n),
-                    bits(c.mkFPMul(rne(), fp(a, n), fp(b, n)), n));
+            case FMULZ ->
+                ite(
+                        c.mkOr(c.mkFPIsZero(fp(a, n)), c.mkFPIsZero(fp(b, n))),
+                        bv(0, n),
+                        bits(c.mkFPMul(rne(), fp(a, n), fp(b, n)), n));
             case FDIV -> bits(c.mkFPDiv(rne(), fp(a, n), fp(b, n)), n);
             case FFMA -> bits(c.mkFPFMA(rne(), fp(a, n), fp(b, n), fp(x, n)), n);
             case FRCP -> bits(c.mkFPDiv(rne(), c.mkFP(1.0, sort(n)), fp(a, n)), n);
             case FSQRT -> bits(c.mkFPSqrt(rne(), fp(a, n)), n);
             // Bit operations, NaN included; a number's result is also spelt as the FP theory's
             // negation or absolute value, which lets the solver see -(a * b) as (-a) * b.
-            case FNEG -> ite(c.mkFPIsNaN(fp(a, n)), c.mkBVXOR(a, bv(FloatBits.signBit(n), n)), c.mkFPToIEEEBV(c.mkFPNeg(fp(a, n))));
-            case FABS -> ite(c.mkFPIsNaN(fp(a, n)), c.mkBVAND(a, bv(~FloatBits.signBit(n), n)), c.mkFPToIEEEBV(c.mkFPAbs(fp(a, n))));
+            case FNEG ->
+                ite(
+                        c.mkFPIsNaN(fp(a, n)),
+                        c.mkBVXOR(a, bv(FloatBits.signBit(n), n)),
+                        c.mkFPToIEEEBV(c.mkFPNeg(fp(a, n))));
+            case FABS ->
+                ite(
+                        c.mkFPIsNaN(fp(a, n)),
+                        c.mkBVAND(a, bv(~FloatBits.signBit(n), n)),
+                        c.mkFPToIEEEBV(c.mkFPAbs(fp(a, n))));
             case FMIN -> fmin(a, b, n);
             case FMAX -> fmax(a, b, n);
             case FMIN3 -> fmin(fmin(a, b, n), x, n);
@@ -197,14 +382,17 @@ final class SmtOps {
             case FCLAMP_POS -> fmax(a, bv(0, n), n);
             case FSIGN -> {
                 FPExpr v = fp(a, n);
-                yield ite(c.mkFPIsNaN(v), bv(FloatBits.canonicalNaN(n), n), ite(c.mkFPIsZero(v), a,
-                        ite(c.mkFPIsNegative(v), fconst(-1.0, n), fconst(1.0, n))));
+                yield ite(
+                        c.mkFPIsNaN(v),
+                        bv(FloatBits.canonicalNaN(n), n),
+                        ite(c.mkFPIsZero(v), a, ite(c.mkFPIsNegative(v), fconst(-1.0, n), fconst(1.0, n))));
             }
             case FFLOOR -> bits(c.mkFPRoundToIntegral(c.mkFPRoundTowardNegative(), fp(a, n)), n);
             case FCEIL -> bits(c.mkFPRoundToIntegral(c.mkFPRoundTowardPositive(), fp(a, n)), n);
             case FTRUNC -> bits(c.mkFPRoundToIntegral(c.mkFPRoundTowardZero(), fp(a, n)), n);
             case FROUND_EVEN -> bits(c.mkFPRoundToIntegral(rne(), fp(a, n)), n);
-            case FFRACT -> bits(c.mkFPSub(rne(), fp(a, n), c.mkFPRoundToIntegral(c.mkFPRoundTowardNegative(), fp(a, n))), n);
+            case FFRACT ->
+                bits(c.mkFPSub(rne(), fp(a, n), c.mkFPRoundToIntegral(c.mkFPRoundTowardNegative(), fp(a, n))), n);
             case FISNAN -> bool(c.mkFPIsNaN(fp(a, n)));
             case FISFINITE -> bool(c.mkNot(c.mkOr(c.mkFPIsNaN(fp(a, n)), c.mkFPIsInfinite(fp(a, n)))));
             case FCSEL -> ite(c.mkFPIsZero(fp(a, n)), x, b);
@@ -321,13 +509,23 @@ final class SmtOps {
                 FPExpr v = fp(a, n);
                 FPExpr limit = c.mkFP(Math.scalb(1.0, out - 1), sort(n));
                 FPExpr low = c.mkFP(-Math.scalb(1.0, out - 1), sort(n));
-                yield ite(c.mkFPIsNaN(v), bv(0, out), ite(c.mkFPGEq(v, limit), bv(Bits.maxSigned(out), out),
-                        ite(c.mkFPLEq(v, low), bv(Bits.minSigned(out), out), c.mkFPToBV(c.mkFPRoundTowardZero(), v, out, true))));
+                yield ite(
+                        c.mkFPIsNaN(v),
+                        bv(0, out),
+                        ite(
+                                c.mkFPGEq(v, limit),
+                                bv(Bits.maxSigned(out), out),
+                                ite(
+                                        c.mkFPLEq(v, low),
+                                        bv(Bits.minSigned(out), out),
+                                        c.mkFPToBV(c.mkFPRoundTowardZero(), v, out, true))));
             }
             case F2U8, F2U16, F2U32, F2U64 -> {
                 FPExpr v = fp(a, n);
                 FPExpr limit = c.mkFP(Math.scalb(1.0, out), sort(n));
-                yield ite(c.mkOr(c.mkFPIsNaN(v), c.mkFPLEq(v, c.mkFP(0.0, sort(n)))), bv(0, out),
+                yield ite(
+                        c.mkOr(c.mkFPIsNaN(v), c.mkFPLEq(v, c.mkFP(0.0, sort(n)))),
+                        bv(0, out),
                         ite(c.mkFPGEq(v, limit), bv(-1, out), c.mkFPToBV(c.mkFPRoundTowardZero(), v, out, false)));
             }
             case I2F16, I2F32, I2F64 -> bits(c.mkFPToFP(rne(), a, sort(out), true), out);
@@ -412,11 +610,17 @@ final class SmtOps {
                 case IS_LE_ZERO -> c.mkFPLEq(v, zero);
                 case IS_FINITE -> c.mkNot(c.mkOr(nan, c.mkFPIsInfinite(v)));
                 case IS_A_NUMBER -> c.mkNot(nan);
-                case IS_INTEGRAL -> c.mkAnd(c.mkNot(nan), c.mkOr(c.mkFPIsInfinite(v),
-                        c.mkFPEq(c.mkFPRoundToIntegral(c.mkFPRoundTowardZero(), v), v)));
+                case IS_INTEGRAL ->
+                    c.mkAnd(
+                            c.mkNot(nan),
+                            c.mkOr(
+                                    c.mkFPIsInfinite(v),
+                                    c.mkFPEq(c.mkFPRoundToIntegral(c.mkFPRoundTowardZero(), v), v)));
                 case IS_IN_UNIT_INTERVAL -> c.mkAnd(c.mkNot(nan), c.mkNot(neg), c.mkFPLEq(v, c.mkFP(1.0, sort(n))));
-                case HAS_NORMAL_RECIPROCAL -> c.mkAnd(c.mkNot(c.mkOr(nan, c.mkFPIsInfinite(v), c.mkFPIsZero(v))),
-                        c.mkFPIsNormal(c.mkFPDiv(c.mkFPRoundNearestTiesToEven(), c.mkFP(1.0, sort(n)), v)));
+                case HAS_NORMAL_RECIPROCAL ->
+                    c.mkAnd(
+                            c.mkNot(c.mkOr(nan, c.mkFPIsInfinite(v), c.mkFPIsZero(v))),
+                            c.mkFPIsNormal(c.mkFPDiv(c.mkFPRoundNearestTiesToEven(), c.mkFP(1.0, sort(n)), v)));
                 default -> throw new IllegalStateException(predicate.spelling() + " does not apply to floats");
             };
         }
@@ -433,8 +637,10 @@ final class SmtOps {
             case IS_GT_ZERO -> unsigned ? c.mkNot(isZero) : c.mkBVSGT(x, zero);
             case IS_LT_ZERO -> unsigned ? c.mkFalse() : c.mkBVSLT(x, zero);
             case ULT_CONST -> Long.compareUnsigned(bound, Bits.mask(n)) > 0 ? c.mkTrue() : c.mkBVULT(x, bv(bound, n));
-            case ILT_CONST -> bound > Bits.maxSigned(n) ? c.mkTrue()
-                    : bound <= Bits.minSigned(n) ? c.mkFalse() : c.mkBVSLT(x, bv(bound, n));
+            case ILT_CONST ->
+                bound > Bits.maxSigned(n)
+                        ? c.mkTrue()
+                        : bound <= Bits.minSigned(n) ? c.mkFalse() : c.mkBVSLT(x, bv(bound, n));
             default -> throw new IllegalStateException(predicate.spelling() + " does not apply to integers");
         };
     }

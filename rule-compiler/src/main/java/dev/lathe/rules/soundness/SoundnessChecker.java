@@ -91,17 +91,35 @@ public final class SoundnessChecker {
             String label = rootBits + "";
             if (!checkedSizes.contains(label)) checkedSizes.add(label);
             if (run.compared < minimumChecked() && !(run.exhaustive && run.compared > 0)) {
-                return new Verdict(Verdict.Kind.UNCHECKED, rule.name(), rule.location() + ": rule " + rule.name()
-                        + " is unchecked at " + rootBits + (rootBits == 1 ? " bit: only " : " bits: only ") + run.compared + " of " + run.attempts
-                        + " inputs satisfy its conditions (" + conditionText(rule) + ")", checked, label, null);
+                return new Verdict(
+                        Verdict.Kind.UNCHECKED,
+                        rule.name(),
+                        rule.location() + ": rule " + rule.name()
+                                + " is unchecked at " + rootBits + (rootBits == 1 ? " bit: only " : " bits: only ")
+                                + run.compared + " of " + run.attempts
+                                + " inputs satisfy its conditions (" + conditionText(rule) + ")",
+                        checked,
+                        label,
+                        null);
             }
         }
         if (checkedSizes.isEmpty()) {
-            return new Verdict(Verdict.Kind.UNCHECKED, rule.name(), rule.location() + ": rule " + rule.name()
-                    + " is unchecked: it applies at no bit size that was asked for", 0, "", null);
+            return new Verdict(
+                    Verdict.Kind.UNCHECKED,
+                    rule.name(),
+                    rule.location() + ": rule " + rule.name()
+                            + " is unchecked: it applies at no bit size that was asked for",
+                    0,
+                    "",
+                    null);
         }
-        return new Verdict(Verdict.Kind.SOUND, rule.name(), rule.location() + ": rule " + rule.name() + " is sound ("
-                + checked + " inputs at " + String.join(", ", checkedSizes) + (checkedSizes.equals(List.of("1")) ? " bit)" : " bits)"), checked, String.join(",", checkedSizes),
+        return new Verdict(
+                Verdict.Kind.SOUND,
+                rule.name(),
+                rule.location() + ": rule " + rule.name() + " is sound (" + checked + " inputs at "
+                        + String.join(", ", checkedSizes) + (checkedSizes.equals(List.of("1")) ? " bit)" : " bits)"),
+                checked,
+                String.join(",", checkedSizes),
                 null);
     }
 
@@ -150,7 +168,8 @@ public final class SoundnessChecker {
             this.vars = rule.variables();
             this.types = rule.varTypes();
             for (String v : vars) bits.put(v, sizes.of(ev.varClass(v)));
-            for (Condition c : rule.conditions()) conds.computeIfAbsent(c.var().name(), k -> new ArrayList<>()).add(c);
+            for (Condition c : rule.conditions())
+                conds.computeIfAbsent(c.var().name(), k -> new ArrayList<>()).add(c);
         }
 
         /** The size of the matched value (how floats and integers are read when comparing). */
@@ -203,7 +222,8 @@ public final class SoundnessChecker {
                 int[] idx = new int[vars.size()];
                 while (true) {
                     Map<String, Long> in = new LinkedHashMap<>();
-                    for (int i = 0; i < vars.size(); i++) in.put(vars.get(i), edges.get(i).get(idx[i]));
+                    for (int i = 0; i < vars.size(); i++)
+                        in.put(vars.get(i), edges.get(i).get(idx[i]));
                     Verdict v = tryInput(in);
                     if (v != null) return v;
                     int k = 0;
@@ -213,7 +233,10 @@ public final class SoundnessChecker {
             } else {
                 for (int n = 0; n < 20_000; n++) {
                     Map<String, Long> in = new LinkedHashMap<>();
-                    for (int i = 0; i < vars.size(); i++) in.put(vars.get(i), edges.get(i).get(rnd.nextInt(edges.get(i).size())));
+                    for (int i = 0; i < vars.size(); i++)
+                        in.put(
+                                vars.get(i),
+                                edges.get(i).get(rnd.nextInt(edges.get(i).size())));
                     Verdict v = tryInput(in);
                     if (v != null) return v;
                 }
@@ -311,7 +334,8 @@ public final class SoundnessChecker {
             if (o.replacementKind == RuleEvaluator.UNDECIDED) return false;
             boolean bothNaN = n >= 16 && FloatBits.isNaN(p, n) && FloatBits.isNaN(r, n);
             if (rule.exact()) {
-                if (o.patternKind == RuleEvaluator.OPEN) return n >= 16 && FloatBits.isNaN(r, n); // any NaN may stand there
+                if (o.patternKind == RuleEvaluator.OPEN)
+                    return n >= 16 && FloatBits.isNaN(r, n); // any NaN may stand there
                 return p == r && o.replacementKind == RuleEvaluator.EXACT;
             }
             if (p == r) return true;
@@ -324,7 +348,8 @@ public final class SoundnessChecker {
             if (x != x || y != y) return anyInputNotFinite(in);
             if (Double.isInfinite(x) || Double.isInfinite(y)) {
                 double largest = n == 16 ? 65504.0 : n == 32 ? Float.MAX_VALUE : Double.MAX_VALUE;
-                return !(Double.isInfinite(x) && Double.isInfinite(y)) && (o.maxMagnitude >= largest / 2 || o.patternOverflowed);
+                return !(Double.isInfinite(x) && Double.isInfinite(y))
+                        && (o.maxMagnitude >= largest / 2 || o.patternOverflowed);
             }
             double bound = ULP_BOUND * ulp(Math.max(o.maxMagnitude, Math.abs(x)), n); // the pattern's values only
             return Math.abs(x - y) <= bound;
@@ -334,7 +359,9 @@ public final class SoundnessChecker {
             for (Map.Entry<String, Long> e : in.entrySet()) {
                 int b = bits.get(e.getKey());
                 TypeClass t = types.get(e.getKey());
-                if (b >= 16 && (t == TypeClass.FLOAT || t == TypeClass.ANY) && !Double.isFinite(FloatBits.toDouble(e.getValue(), b))) {
+                if (b >= 16
+                        && (t == TypeClass.FLOAT || t == TypeClass.ANY)
+                        && !Double.isFinite(FloatBits.toDouble(e.getValue(), b))) {
                     return true;
                 }
             }
@@ -380,7 +407,9 @@ public final class SoundnessChecker {
             RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
             int n = rootBits();
             TypeClass rootType = rule.pattern().op().output().typeClass();
-            if (rootType == TypeClass.ANY) rootType = types.values().stream().anyMatch(t -> t == TypeClass.FLOAT) ? TypeClass.FLOAT : TypeClass.INT;
+            if (rootType == TypeClass.ANY)
+                rootType =
+                        types.values().stream().anyMatch(t -> t == TypeClass.FLOAT) ? TypeClass.FLOAT : TypeClass.INT;
             List<String> parts = new ArrayList<>();
             // A variable whose size is not the rule's (conversions) says its size: a@64 = ….
             for (String v : vars) {
@@ -391,15 +420,29 @@ public final class SoundnessChecker {
             String replacement = Values.format(o.replacement, rootType, n);
             if (opens) {
                 replacement = o.replacementKind == RuleEvaluator.OPEN
-                        ? "a NaN a float operation makes, whose bits are open (here " + replacement + "), where the pattern's bits are kept"
+                        ? "a NaN a float operation makes, whose bits are open (here " + replacement
+                                + "), where the pattern's bits are kept"
                         : replacement + ", computed from the bits of a NaN a float operation makes (open bits)";
             }
-            String msg = rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " is unsound at "
-                    + ruleBits() + (ruleBits() == 1 ? " bit: " : " bits: ") + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
-                    + Values.format(o.pattern, rootType, n) + ", replacement gives " + replacement;
-            return new Verdict(Verdict.Kind.UNSOUND, rule.name(), msg, compared, Integer.toString(ruleBits()),
-                    new Verdict.Counterexample(n, Map.copyOf(in), Map.copyOf(bits), o.pattern, o.replacement,
-                            Arrays.stream(sizes.bySizeClass()).boxed().toList(), opens));
+            String msg =
+                    rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " is unsound at "
+                            + ruleBits() + (ruleBits() == 1 ? " bit: " : " bits: ")
+                            + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
+                            + Values.format(o.pattern, rootType, n) + ", replacement gives " + replacement;
+            return new Verdict(
+                    Verdict.Kind.UNSOUND,
+                    rule.name(),
+                    msg,
+                    compared,
+                    Integer.toString(ruleBits()),
+                    new Verdict.Counterexample(
+                            n,
+                            Map.copyOf(in),
+                            Map.copyOf(bits),
+                            o.pattern,
+                            o.replacement,
+                            Arrays.stream(sizes.bySizeClass()).boxed().toList(),
+                            opens));
         }
     }
 }

@@ -20,9 +20,33 @@ final class Values {
     private Values() {}
 
     private static final double[] FLOAT_EDGES = {
-        0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN,
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        2.0,
+        -2.0,
+        0.5,
+        -0.5,
+        Double.POSITIVE_INFINITY,
+        Double.NEGATIVE_INFINITY,
+        Double.NaN,
         // one from each class: below -1, (-1, 0), (0, 1), above 1, non-integral
-        -3.75, -0.375, 0.375, 3.75, 2.5, -2.5, 1.5, 3.0, 4.0, 0.25, 10.0, 100.0, -100.0, 0.1, -0.1,
+        -3.75,
+        -0.375,
+        0.375,
+        3.75,
+        2.5,
+        -2.5,
+        1.5,
+        3.0,
+        4.0,
+        0.25,
+        10.0,
+        100.0,
+        -100.0,
+        0.1,
+        -0.1,
     };
 
     /** Edge values of a type at a size (floats get their size's extremes and neighbours of 1). */
@@ -35,12 +59,16 @@ final class Values {
             long expMask = Bits.mask(bits - 1) & ~Bits.mask(mant);
             long one = FloatBits.fromDouble(1.0, bits);
             for (long v : new long[] {
-                1, Bits.mask(mant),                          // smallest and largest subnormal
-                1L << mant, expMask - 1,                     // smallest normal, largest finite
-                one + 1, one - 1,                            // the neighbours of 1
-                FloatBits.fromDouble(2.0, bits) + 1, FloatBits.fromDouble(2.0, bits) - 1,
-                expMask | 1,                                 // a signalling NaN
-                FloatBits.canonicalNaN(bits) | signBit,      // a negative NaN
+                1,
+                Bits.mask(mant), // smallest and largest subnormal
+                1L << mant,
+                expMask - 1, // smallest normal, largest finite
+                one + 1,
+                one - 1, // the neighbours of 1
+                FloatBits.fromDouble(2.0, bits) + 1,
+                FloatBits.fromDouble(2.0, bits) - 1,
+                expMask | 1, // a signalling NaN
+                FloatBits.canonicalNaN(bits) | signBit, // a negative NaN
             }) {
                 out.add(v & Bits.mask(bits));
                 out.add((v | signBit) & Bits.mask(bits));
@@ -51,7 +79,8 @@ final class Values {
         }
         if (!isFloat(type, bits) || type == TypeClass.ANY) {
             long m = Bits.mask(bits);
-            for (long v : new long[] {0, 1, -1, 2, -2, 3, 4, 5, 7, 8, 15, 16, bits - 1L, bits, bits + 1L}) out.add(v & m);
+            for (long v : new long[] {0, 1, -1, 2, -2, 3, 4, 5, 7, 8, 15, 16, bits - 1L, bits, bits + 1L})
+                out.add(v & m);
             if (bits > 1) {
                 out.add(Bits.minSigned(bits) & m);
                 out.add(Bits.maxSigned(bits) & m);
@@ -115,7 +144,8 @@ final class Values {
                 case IS_INTEGRAL -> rnd.nextInt(20) == 0 ? Double.POSITIVE_INFINITY : integral;
                 case IS_IN_UNIT_INTERVAL -> rnd.nextInt(10) == 0 ? rnd.nextInt(2) : rnd.nextDouble();
                 // magnitudes from 2^-12 to 2^12, whose reciprocals are normal at every size
-                case HAS_NORMAL_RECIPROCAL -> Math.scalb(1 + rnd.nextDouble(), rnd.nextInt(25) - 12) * (rnd.nextBoolean() ? 1 : -1);
+                case HAS_NORMAL_RECIPROCAL ->
+                    Math.scalb(1 + rnd.nextDouble(), rnd.nextInt(25) - 12) * (rnd.nextBoolean() ? 1 : -1);
                 default -> mag;
             };
             return FloatBits.fromDouble(d, bits);
@@ -147,8 +177,23 @@ final class Values {
         List<Long> out = new ArrayList<>();
         long m = Bits.mask(bits);
         if (isFloat(type, bits) && type == TypeClass.FLOAT) {
-            for (double d : new double[] {0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, -3.0, 4.0, 10.0,
-                Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN}) {
+            for (double d : new double[] {
+                0.0,
+                -0.0,
+                1.0,
+                -1.0,
+                2.0,
+                -2.0,
+                0.5,
+                -0.5,
+                3.0,
+                -3.0,
+                4.0,
+                10.0,
+                Double.POSITIVE_INFINITY,
+                Double.NEGATIVE_INFINITY,
+                Double.NaN
+            }) {
                 out.add(FloatBits.fromDouble(d, bits));
             }
             double x = FloatBits.toDouble(v, bits);
@@ -157,14 +202,15 @@ final class Values {
                 out.add(FloatBits.fromDouble(Math.floor(x), bits));
                 out.add(FloatBits.fromDouble(x / 2, bits));
                 for (int digits = 1; digits <= 6; digits++) {
-                    out.add(FloatBits.fromDouble(new BigDecimal(x).round(new MathContext(digits)).doubleValue(), bits));
+                    out.add(FloatBits.fromDouble(
+                            new BigDecimal(x).round(new MathContext(digits)).doubleValue(), bits));
                 }
             }
         } else {
             for (long c : new long[] {0, 1, -1, 2, -2, 3, 4, -4, 8, 16}) out.add(c & m);
             long s = Bits.sext(v, bits);
             out.add((s / 2) & m);
-            out.add((v & (v - 1)) & m);                 // one set bit fewer
+            out.add((v & (v - 1)) & m); // one set bit fewer
             out.add(Long.highestOneBit(Bits.zext(v, bits)) & m);
             out.add(Bits.minSigned(bits) & m);
             out.add(Bits.maxSigned(bits) & m);
@@ -186,7 +232,9 @@ final class Values {
         }
         long s = Bits.sext(v, bits);
         long a = s == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(s);
-        return Math.min(64 - Long.numberOfLeadingZeros(a), 64) * 2 + Long.bitCount(Bits.zext(v, bits)) * 0.5 + (s < 0 ? 0.25 : 0);
+        return Math.min(64 - Long.numberOfLeadingZeros(a), 64) * 2
+                + Long.bitCount(Bits.zext(v, bits)) * 0.5
+                + (s < 0 ? 0.25 : 0);
     }
 
     /** A float's value with the sign of zero spelled out: +0.0, -0.0, 1.5, -inf, nan. */
@@ -200,7 +248,8 @@ final class Values {
         String hex = String.format("0x%0" + Math.max(1, bits / 4) + "x", v & Bits.mask(bits));
         if (bits == 1) return (v & 1) != 0 ? "true" : "false";
         if (type == TypeClass.FLOAT) return floatText(v, bits) + " (" + hex + ")";
-        if (type == TypeClass.ANY && bits >= 16) return Bits.sext(v, bits) + " or " + floatText(v, bits) + " (" + hex + ")";
+        if (type == TypeClass.ANY && bits >= 16)
+            return Bits.sext(v, bits) + " or " + floatText(v, bits) + " (" + hex + ")";
         long s = Bits.sext(v, bits);
         long u = Bits.zext(v, bits);
         return s == u ? s + " (" + hex + ")" : s + " (" + Long.toUnsignedString(u) + ", " + hex + ")";

@@ -12,8 +12,13 @@ import java.util.Map;
  * @param checked  how many inputs were compared, over every bit size
  * @param sizes    the bit sizes (of the matched value) that were checked
  */
-public record Verdict(Kind kind, String rule, String message, long checked, String sizes, Counterexample counterexample) {
-    public enum Kind { SOUND, UNSOUND, UNCHECKED }
+public record Verdict(
+        Kind kind, String rule, String message, long checked, String sizes, Counterexample counterexample) {
+    public enum Kind {
+        SOUND,
+        UNSOUND,
+        UNCHECKED
+    }
 
     /**
      * The (shrunk) input of an unsound rule and what each side computes on it.
@@ -28,8 +33,14 @@ public record Verdict(Kind kind, String rule, String message, long checked, Stri
      *                    NaN contract), or bits computed from one, where the pattern's bits are
      *                    exact: wrong even when the bits happen to agree
      */
-    public record Counterexample(int bits, Map<String, Long> inputs, Map<String, Integer> inputBits,
-                                 long pattern, long replacement, List<Integer> classSizes, boolean opensNaN) {}
+    public record Counterexample(
+            int bits,
+            Map<String, Long> inputs,
+            Map<String, Integer> inputBits,
+            long pattern,
+            long replacement,
+            List<Integer> classSizes,
+            boolean opensNaN) {}
 
     public boolean isSound() {
         return kind == Kind.SOUND;

@@ -39,7 +39,8 @@ public final class GrowRules {
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
-        if (from == null || out == null) throw new IllegalArgumentException("usage: GrowRules --from FILE --factor N --out FILE");
+        if (from == null || out == null)
+            throw new IllegalArgumentException("usage: GrowRules --from FILE --factor N --out FILE");
         String text = Files.readString(from);
         RuleCompiler.Result r = RuleCompiler.compile(from.toString(), text);
         if (!r.ok()) throw new IllegalStateException(r.render());
@@ -55,8 +56,13 @@ public final class GrowRules {
         }
         int extra = (factor - 1) * r.file().rules().size();
         int perOp = (extra + roots.size() - 1) / roots.size();
-        StringBuilder sb = new StringBuilder("pass grown;\n# ").append(r.file().rules().size()).append(" rules of ")
-                .append(from.getFileName()).append(" and ").append(extra).append(" on other opcodes\n");
+        StringBuilder sb = new StringBuilder("pass grown;\n# ")
+                .append(r.file().rules().size())
+                .append(" rules of ")
+                .append(from.getFileName())
+                .append(" and ")
+                .append(extra)
+                .append(" on other opcodes\n");
         for (String line : text.split("\n")) {
             if (!line.trim().startsWith("pass ")) sb.append(line).append('\n');
         }
@@ -69,8 +75,17 @@ public final class GrowRules {
                 for (int j = 1; j < op.numInputs(); j++) rest.add("b" + j);
                 String operands = String.join(", ", concat(arg0, rest));
                 String plain = String.join(", ", concat("a", rest));
-                sb.append("g").append(written).append(": ").append(op.opName()).append('(').append(operands).append(") => ")
-                        .append(op.opName()).append('(').append(plain).append(");\n");
+                sb.append("g")
+                        .append(written)
+                        .append(": ")
+                        .append(op.opName())
+                        .append('(')
+                        .append(operands)
+                        .append(") => ")
+                        .append(op.opName())
+                        .append('(')
+                        .append(plain)
+                        .append(");\n");
                 written++;
             }
         }

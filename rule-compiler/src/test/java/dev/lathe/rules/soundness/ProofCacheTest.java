@@ -37,7 +37,8 @@ class ProofCacheTest {
         assertEquals(Proof.Kind.PROVED, first.kind(), first.message());
         assertEquals(1, cache.provedNow());
 
-        CheckedRule moved = rule("pass t;\n\n# a comment\nother: iadd(a, 0) => a;\nineg_ineg: ineg(ineg(a)) => a;\n", 1);
+        CheckedRule moved =
+                rule("pass t;\n\n# a comment\nother: iadd(a, 0) => a;\nineg_ineg: ineg(ineg(a)) => a;\n", 1);
         Proof again = cache.prove(SETTINGS, moved);
         assertEquals(1, cache.provedNow(), "an unchanged rule is not proved again");
         assertEquals(first.kind(), again.kind());
@@ -74,9 +75,9 @@ class ProofCacheTest {
         ProofCache cache = new ProofCache(dir);
         CheckedRule r = rule("pass t;\nr: inot(inot(a)) => a;\n", 0);
         Path f = dir.resolve(ProofCache.key(r, SETTINGS));
-        Files.writeString(f, "PROVED\t8,16\t");                      // cut short by a crash
+        Files.writeString(f, "PROVED\t8,16\t"); // cut short by a crash
         assertNull(cache.get(r, SETTINGS));
-        Files.writeString(f, "REFUTED\t\t\t is refuted\n");          // never written by the cache
+        Files.writeString(f, "REFUTED\t\t\t is refuted\n"); // never written by the cache
         assertNull(cache.get(r, SETTINGS));
         Files.writeString(f, "PROVED\teight\t\t is proved\n");
         assertNull(cache.get(r, SETTINGS));

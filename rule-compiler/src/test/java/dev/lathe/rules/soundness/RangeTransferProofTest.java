@@ -46,9 +46,13 @@ class RangeTransferProofTest {
     static List<Op> provable() {
         List<Op> out = new ArrayList<>();
         for (Op op : SmtOps.ENCODED) {
-            if (op.isHorizontal() || op == Op.MOV || op == Op.BCSEL || isFloat(op.output().typeClass())) continue;
+            if (op.isHorizontal()
+                    || op == Op.MOV
+                    || op == Op.BCSEL
+                    || isFloat(op.output().typeClass())) continue;
             boolean floatInput = false;
-            for (int i = 0; i < op.numInputs(); i++) floatInput |= isFloat(op.input(i).typeClass());
+            for (int i = 0; i < op.numInputs(); i++)
+                floatInput |= isFloat(op.input(i).typeClass());
             if (!floatInput) out.add(op);
         }
         return out;
@@ -72,7 +76,9 @@ class RangeTransferProofTest {
     void theIntegerOpsAreCovered() {
         List<Op> ops = provable();
         assertTrue(ops.size() >= 70, ops.size() + " ops: " + ops);
-        assertTrue(ops.contains(Op.IADD) && ops.contains(Op.UDIV) && ops.contains(Op.ISHR) && ops.contains(Op.UFIND_MSB), ops.toString());
+        assertTrue(
+                ops.contains(Op.IADD) && ops.contains(Op.UDIV) && ops.contains(Op.ISHR) && ops.contains(Op.UFIND_MSB),
+                ops.toString());
     }
 
     /** What the solver said about one op's elements: proofs, elements with no claim, undecided ones, failures. */
@@ -84,8 +90,12 @@ class RangeTransferProofTest {
             Range ten = Range.signed(32, 0, 10);
             // 10 + 10 = 20 lies outside [0, 19]
             String answer = prove(c, new SmtOps(c), Op.IADD, 32, new Range[] {ten, ten}, Range.signed(32, 0, 19));
-            assertTrue(answer != null && answer.startsWith("iadd at 32 bits: operands [10 in ") && answer.contains(" give 20, outside ")
-                    && answer.endsWith("the transfer function is unsound"), answer);
+            assertTrue(
+                    answer != null
+                            && answer.startsWith("iadd at 32 bits: operands [10 in ")
+                            && answer.contains(" give 20, outside ")
+                            && answer.endsWith("the transfer function is unsound"),
+                    answer);
             assertTrue(prove(c, new SmtOps(c), Op.IADD, 32, new Range[] {ten, ten}, Range.signed(32, 0, 20)) == null);
         }
     }
@@ -93,15 +103,19 @@ class RangeTransferProofTest {
     @TestFactory
     Stream<DynamicTest> transferFunctionsAreSound() {
         // the ops in parallel (each with a Z3 context of its own), then one test per op
-        List<OpResult> results = provable().parallelStream().map(RangeTransferProofTest::proveOp).toList();
-        return results.stream().map(r -> DynamicTest.dynamicTest(r.op().opName(), () -> {
-            System.out.println(r.op().opName() + ": " + r.proved() + " proved, " + r.anything() + " anything, "
-                    + r.unknown().size() + " unknown");
-            assertTrue(r.failures().isEmpty(), String.join("\n", r.failures()));
-            // a few questions about 32-bit multiplication or division may outlast the budget
-            assertTrue(r.unknown().size() * 10 <= r.proved() + r.unknown().size(), r.op().opName() + ": "
-                    + r.unknown().size() + " undecided against " + r.proved() + " proved: " + r.unknown());
-        }));
+        List<OpResult> results =
+                provable().parallelStream().map(RangeTransferProofTest::proveOp).toList();
+        return results.stream()
+                .map(r -> DynamicTest.dynamicTest(r.op().opName(), () -> {
+                    System.out.println(r.op().opName() + ": " + r.proved() + " proved, " + r.anything() + " anything, "
+                            + r.unknown().size() + " unknown");
+                    assertTrue(r.failures().isEmpty(), String.join("\n", r.failures()));
+                    // a few questions about 32-bit multiplication or division may outlast the budget
+                    assertTrue(
+                            r.unknown().size() * 10 <= r.proved() + r.unknown().size(),
+                            r.op().opName() + ": " + r.unknown().size() + " undecided against " + r.proved()
+                                    + " proved: " + r.unknown());
+                }));
     }
 
     static OpResult proveOp(Op op) {
@@ -114,7 +128,8 @@ class RangeTransferProofTest {
                 SplittableRandom rnd = new SplittableRandom(SEED * 31 + op.ordinal() * 131L + n);
                 for (int k = 0; k < ELEMENTS; k++) {
                     Range[] in = new Range[op.numInputs()];
-                    for (int i = 0; i < in.length; i++) in[i] = element(rnd, op.input(i).isSized() ? op.input(i).bitSize() : n);
+                    for (int i = 0; i < in.length; i++)
+                        in[i] = element(rnd, op.input(i).isSized() ? op.input(i).bitSize() : n);
                     if (Arrays.stream(in).anyMatch(Range::empty)) continue;
                     Range out = t.alu(op, n, in);
                     if (out.isTop()) {
@@ -123,8 +138,9 @@ class RangeTransferProofTest {
                     }
                     // (a single pattern's float reading is its own: the integer proof covers it)
                     if (out.isFloatSize() && !out.isConstant() && (out.classes() != FloatClass.ALL || out.whole())) {
-                        failures.add(op.opName() + " at " + n + " bits: an integer op's element says something of the float "
-                                + "reading, which this proof does not cover: " + out);
+                        failures.add(
+                                op.opName() + " at " + n + " bits: an integer op's element says something of the float "
+                                        + "reading, which this proof does not cover: " + out);
                         continue;
                     }
                     String answer = prove(c, smt, op, n, in, out);
@@ -164,20 +180,27 @@ class RangeTransferProofTest {
         }
         long result = op.evaluate(n, 1, srcs)[0];
         String where = op.opName() + " at " + n + " bits: operands " + shown + " give " + Bits.sext(result, out.bits());
-        if (out.contains(result)) return where + ", inside " + out + ", but the solver says outside: a bug in SmtOps' encoding";
-        return where + ", outside " + out + ", the element the transfer function computes: the transfer function is unsound";
+        if (out.contains(result))
+            return where + ", inside " + out + ", but the solver says outside: a bug in SmtOps' encoding";
+        return where + ", outside " + out
+                + ", the element the transfer function computes: the transfer function is unsound";
     }
 
     /** The element's integer readings as a constraint on {@code x}. */
     private static BoolExpr inside(Context c, SmtOps smt, BitVecExpr x, Range r) {
         int n = r.bits();
-        return c.mkAnd(c.mkBVSLE(smt.bv(r.sLo(), n), x), c.mkBVSLE(x, smt.bv(r.sHi(), n)),
-                c.mkBVULE(smt.bv(r.uLo(), n), x), c.mkBVULE(x, smt.bv(r.uHi(), n)));
+        return c.mkAnd(
+                c.mkBVSLE(smt.bv(r.sLo(), n), x),
+                c.mkBVSLE(x, smt.bv(r.sHi(), n)),
+                c.mkBVULE(smt.bv(r.uLo(), n), x),
+                c.mkBVULE(x, smt.bv(r.uHi(), n)));
     }
 
     /** A random operand element: a constant, an interval near an edge, signed or unsigned, a meet of both, or anything. */
     static Range element(SplittableRandom rnd, int n) {
-        long[] edges = {0, 1, 2, -1, -2, Bits.minSigned(n), Bits.maxSigned(n), n - 1L, n, 255, 256, 65535, 1L << (n - 1) >>> 1};
+        long[] edges = {
+            0, 1, 2, -1, -2, Bits.minSigned(n), Bits.maxSigned(n), n - 1L, n, 255, 256, 65535, 1L << (n - 1) >>> 1
+        };
         long center = rnd.nextInt(3) == 0 ? rnd.nextLong() : edges[rnd.nextInt(edges.length)];
         long span = switch (rnd.nextInt(6)) {
             case 0 -> 0;
@@ -199,8 +222,11 @@ class RangeTransferProofTest {
                 long uh = Long.compareUnsigned(Bits.mask(n) - u, span) < 0 ? Bits.mask(n) : u + span;
                 yield Range.unsigned(n, u, uh);
             }
-            default -> rnd.nextInt(3) == 0 ? Range.top(n)
-                    : Range.signed(n, Math.min(lo, 0), Math.max(lo, 0)).meetIntegers(Range.unsigned(n, 0, Bits.zext(span, n) | 1));
+            default ->
+                rnd.nextInt(3) == 0
+                        ? Range.top(n)
+                        : Range.signed(n, Math.min(lo, 0), Math.max(lo, 0))
+                                .meetIntegers(Range.unsigned(n, 0, Bits.zext(span, n) | 1));
         };
     }
 }

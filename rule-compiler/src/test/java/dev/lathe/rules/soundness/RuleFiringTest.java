@@ -34,11 +34,12 @@ class RuleFiringTest {
     Stream<DynamicTest> soundFixturesFire() throws Exception {
         CheckedFile file = SoundnessFixturesTest.load("sound.rules");
         RuleInterpreter rules = new RuleInterpreter(file);
-        return file.rules().stream().map(rule -> DynamicTest.dynamicTest(rule.name(), () -> {
-            RuleFiring.Result r = RuleFiring.exercise(rules, rule);
-            assertTrue(r.ok(), r.message());
-            assertTrue(r.message().contains("fired on its own pattern at "), r.message());
-        }));
+        return file.rules().stream()
+                .map(rule -> DynamicTest.dynamicTest(rule.name(), () -> {
+                    RuleFiring.Result r = RuleFiring.exercise(rules, rule);
+                    assertTrue(r.ok(), r.message());
+                    assertTrue(r.message().contains("fired on its own pattern at "), r.message());
+                }));
     }
 
     @Test
@@ -57,7 +58,8 @@ class RuleFiringTest {
     void aMatcherBuildingAnotherReplacementFails() {
         RuleFiring.Result r = RuleFiring.exercise(matcher("r: iadd(a, 0) => ineg(a);"), rule("r: iadd(a, 0) => a;"));
         assertFalse(r.ok());
-        assertTrue(r.message().startsWith("t.rules:2:1: rule r at 8 bits: the rewritten program computes "), r.message());
+        assertTrue(
+                r.message().startsWith("t.rules:2:1: rule r at 8 bits: the rewritten program computes "), r.message());
         assertTrue(r.message().contains("the matcher did not build what the rule says"), r.message());
         assertTrue(r.message().contains("ineg"), r.message()); // the program after the rewrite
     }
@@ -67,15 +69,19 @@ class RuleFiringTest {
         String text = "r: iadd(a, b) => b if is_zero(a);";
         RuleFiring.Result r = RuleFiring.exercise(matcher(text), rule(text));
         assertFalse(r.ok());
-        assertTrue(r.message().startsWith("t.rules:2:1: rule r at 8 bits does not fire on a program made from its pattern "
-                + "(nor with [a] read through any shape whose range satisfies is_zero(a)):"), r.message());
+        assertTrue(
+                r.message()
+                        .startsWith("t.rules:2:1: rule r at 8 bits does not fire on a program made from its pattern "
+                                + "(nor with [a] read through any shape whose range satisfies is_zero(a)):"),
+                r.message());
         assertTrue(r.message().contains("iadd"), r.message());
     }
 
     @Test
     void aConditionGrantedWithoutHoldingIsReported() {
         // The matcher ignores the condition, as an analysis that answered wrongly would let it.
-        RuleFiring.Result r = RuleFiring.exercise(matcher("r: imax(a, 0) => a;"), rule("r: imax(a, 0) => a if is_ge_zero(a);"));
+        RuleFiring.Result r =
+                RuleFiring.exercise(matcher("r: imax(a, 0) => a;"), rule("r: imax(a, 0) => a if is_ge_zero(a);"));
         assertFalse(r.ok());
         assertTrue(r.message().contains("fired, but is_ge_zero(a) is false on uniforms {a="), r.message());
         assertTrue(r.message().contains("the range analysis granted a condition that does not hold"), r.message());

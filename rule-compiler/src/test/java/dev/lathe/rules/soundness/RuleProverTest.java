@@ -38,7 +38,10 @@ class RuleProverTest {
             assertEquals(Proof.Kind.REFUTED, proof.kind(), proof.message());
             assertNotNull(proof.counterexample());
             assertEquals(Verdict.Kind.UNSOUND, proof.counterexample().kind());
-            assertTrue(proof.message().startsWith(rule.file() + ":" + rule.line() + ":1: rule " + rule.name() + " is unsound at "),
+            assertTrue(
+                    proof.message()
+                            .startsWith(
+                                    rule.file() + ":" + rule.line() + ":1: rule " + rule.name() + " is unsound at "),
                     proof.message());
         });
     }
@@ -58,7 +61,9 @@ class RuleProverTest {
     Stream<DynamicTest> rareFaultsAreRefutedThoughSamplingMissesThem() throws IOException {
         SoundnessChecker sampling = new SoundnessChecker(SoundnessChecker.Settings.defaults());
         return each("rare.rules", (rule, proof) -> {
-            assertEquals(Verdict.Kind.SOUND, sampling.check(rule).kind(),
+            assertEquals(
+                    Verdict.Kind.SOUND,
+                    sampling.check(rule).kind(),
                     "the fixture is meant to be out of the sampling checker's reach");
             assertEquals(Proof.Kind.REFUTED, proof.kind(), proof.message());
         });
@@ -86,7 +91,8 @@ class RuleProverTest {
     void aTimeOutIsUnknownNotProved() {
         // The fused multiply-add at 64 bits is far beyond a millisecond.
         CheckedFile f = compile("pass t;\nr: ffma(a, 1.0, b) => fadd(a, b);\n");
-        Proof proof = new RuleProver(new RuleProver.Settings(1, 1 << 4)).prove(f.rules().get(0));
+        Proof proof = new RuleProver(new RuleProver.Settings(1, 1 << 4))
+                .prove(f.rules().get(0));
         assertEquals(Proof.Kind.UNKNOWN, proof.kind(), proof.message());
         assertEquals(List.of(64), proof.unknown());
     }
@@ -104,7 +110,8 @@ class RuleProverTest {
     }
 
     private static CheckedRule rule(String file, String name) throws IOException {
-        for (CheckedRule r : SoundnessFixturesTest.load(file).rules()) if (r.name().equals(name)) return r;
+        for (CheckedRule r : SoundnessFixturesTest.load(file).rules())
+            if (r.name().equals(name)) return r;
         throw new IllegalArgumentException(name);
     }
 

@@ -39,7 +39,9 @@ class SmtOpsTest {
         List<String> wrong = new ArrayList<>();
         for (Op op : Op.values()) {
             boolean encoded = SmtOps.ENCODED.contains(op), testedOnly = SmtOps.TESTED_ONLY.contains(op);
-            if (!encoded && !testedOnly) wrong.add(op.opName() + " has no SMT encoding (SmtOps.ENCODED) and no tested-only mark (SmtOps.TESTED_ONLY)");
+            if (!encoded && !testedOnly)
+                wrong.add(op.opName()
+                        + " has no SMT encoding (SmtOps.ENCODED) and no tested-only mark (SmtOps.TESTED_ONLY)");
             if (encoded && testedOnly) wrong.add(op.opName() + " is both encoded and marked tested only");
         }
         assertTrue(wrong.isEmpty(), String.join("\n", wrong));
@@ -84,7 +86,8 @@ class SmtOpsTest {
                 assertTrue(got instanceof BitVecNum, op.opName() + ": the term did not reduce to a number: " + got);
                 long have = ((BitVecNum) got).getBigInteger().longValue();
                 StringBuilder in = new StringBuilder();
-                for (int i = 0; i < k; i++) in.append(i == 0 ? "" : ", ").append("0x").append(Long.toHexString(srcs[i][0]));
+                for (int i = 0; i < k; i++)
+                    in.append(i == 0 ? "" : ", ").append("0x").append(Long.toHexString(srcs[i][0]));
                 assertEquals(Long.toHexString(want), Long.toHexString(have), op.opName() + "@" + n + "(" + in + ")");
             }
         }
@@ -113,13 +116,20 @@ class SmtOpsTest {
                 long bound = p.takesLiteral() ? edges.get(rnd.nextInt(edges.size())) : 0;
                 if (p == Predicate.ILT_CONST) bound = Bits.sext(bound, n);
                 if (p == Predicate.ULT_CONST) bound = Bits.zext(bound, n);
-                long x = (sample < SAMPLES / 2 ? edges.get(rnd.nextInt(edges.size()))
-                        : Values.satisfying(rnd, p, t, n, bound)) & Bits.mask(n);
+                long x = (sample < SAMPLES / 2
+                                ? edges.get(rnd.nextInt(edges.size()))
+                                : Values.satisfying(rnd, p, t, n, bound))
+                        & Bits.mask(n);
                 boolean want = p.holds(x, n, t, bound);
                 Expr<?> got = ops.holds(p, t, bound, ops.bv(x, n), n).simplify();
-                assertTrue(got.isTrue() || got.isFalse(), p.spelling() + ": the term did not reduce to a truth value: " + got);
-                assertEquals(want, got.isTrue(), p.spelling() + " " + t + "@" + n + " of 0x" + Long.toHexString(x)
-                        + (p.takesLiteral() ? ", bound " + bound : ""));
+                assertTrue(
+                        got.isTrue() || got.isFalse(),
+                        p.spelling() + ": the term did not reduce to a truth value: " + got);
+                assertEquals(
+                        want,
+                        got.isTrue(),
+                        p.spelling() + " " + t + "@" + n + " of 0x" + Long.toHexString(x)
+                                + (p.takesLiteral() ? ", bound " + bound : ""));
             }
         }
     }

@@ -65,7 +65,10 @@ class SoundnessFixturesTest {
             tests.add(DynamicTest.dynamicTest(rule.name(), () -> {
                 Verdict v = CHECKER.check(rule);
                 assertEquals(Verdict.Kind.UNSOUND, v.kind(), v.message());
-                assertTrue(v.message().startsWith(rule.file() + ":" + rule.line() + ":1: rule " + rule.name() + " is unsound at "),
+                assertTrue(
+                        v.message()
+                                .startsWith(rule.file() + ":" + rule.line() + ":1: rule " + rule.name()
+                                        + " is unsound at "),
                         v.message());
                 replay(file, rule, v.counterexample());
             }));
@@ -96,7 +99,8 @@ class SoundnessFixturesTest {
         Function fn = s.addFunction("main");
         IrBuilder b = new IrBuilder(fn);
         Map<String, Value> vars = new HashMap<>();
-        for (String v : rule.variables()) vars.put(v, b.constant(cx.inputBits().get(v), cx.inputs().get(v)));
+        for (String v : rule.variables())
+            vars.put(v, b.constant(cx.inputBits().get(v), cx.inputs().get(v)));
         Value root = RuleFiring.build(b, rule.pattern(), vars, cx.classSizes()::get);
         b.storeOutput(o, root);
         String before = IrPrinter.print(s);
@@ -109,11 +113,14 @@ class SoundnessFixturesTest {
         new RewritePass(rules, stats).run(fn);
         assertTrue(stats.fired(0) >= 1, "the rule does not fire on its own counterexample\n" + before);
         long replacementValue = new Interpreter(s).run(new ShaderInputs()).output("o")[0];
-        assertEquals(cx.replacement(), replacementValue, "the replacement does not compute what the report says\n"
-                + IrPrinter.print(s));
+        assertEquals(
+                cx.replacement(),
+                replacementValue,
+                "the replacement does not compute what the report says\n" + IrPrinter.print(s));
         if (cx.opensNaN()) {
             // the NaN contract: the replacement makes a NaN of open bits where the pattern kept exact ones
-            assertTrue(FloatBits.isNaN(patternValue, bits) && FloatBits.isNaN(replacementValue, bits),
+            assertTrue(
+                    FloatBits.isNaN(patternValue, bits) && FloatBits.isNaN(replacementValue, bits),
                     "a counterexample of the NaN contract compares two NaNs");
         } else {
             assertNotEquals(patternValue, replacementValue, "the counterexample does not fail");

@@ -66,6 +66,7 @@ final class BranchFacts {
      * different assumptions are nested or disjoint.
      */
     private final int[] first;
+
     private final int[] last;
     /** The assumptions each {@code if} makes (two to four). */
     private final Map<IfNode, List<Assume>> byIf = new IdentityHashMap<>();
@@ -138,12 +139,13 @@ final class BranchFacts {
     private static final int MAX_INOTS = 4;
 
     /** The ops {@link #narrow} narrows by. */
-    private static final Set<Op> NARROWING = EnumSet.of(Op.ILT, Op.IGE, Op.ULT, Op.UGE, Op.IEQ, Op.INE,
-            Op.FLT, Op.FGE, Op.FLTU, Op.FGEU, Op.FEQ, Op.FNEU);
+    private static final Set<Op> NARROWING = EnumSet.of(
+            Op.ILT, Op.IGE, Op.ULT, Op.UGE, Op.IEQ, Op.INE, Op.FLT, Op.FGE, Op.FLTU, Op.FGEU, Op.FEQ, Op.FNEU);
 
     /** Whether {@code i} is an op a condition is looked through at (see {@link #MAX_INOTS}). */
     private static boolean combines(AluInstr i) {
-        return i.op() == Op.INOT || (i.op() == Op.IAND || i.op() == Op.IOR) && i.def().bitSize() == 1;
+        return i.op() == Op.INOT
+                || (i.op() == Op.IAND || i.op() == Op.IOR) && i.def().bitSize() == 1;
     }
 
     /** What {@link #forEachComparison} hands on: a comparison, the component it is read at and the truth assumed of it. */
@@ -161,15 +163,21 @@ final class BranchFacts {
         switch (c == null ? Step.STOP : step(c, truth)) {
             case FLIP -> forEachComparison(c.src(0).value(), c.src(0).component(comp), !truth, depth + 1, out);
             case BOTH -> {
-                for (int j = 0; j < 2; j++) forEachComparison(c.src(j).value(), c.src(j).component(comp), truth, depth + 1, out);
+                for (int j = 0; j < 2; j++)
+                    forEachComparison(c.src(j).value(), c.src(j).component(comp), truth, depth + 1, out);
             }
             case COMPARE -> out.visit(c, comp, truth);
-            case STOP -> { }
+            case STOP -> {}
         }
     }
 
     /** How a condition is looked through at one instruction (the one place that says it). */
-    private enum Step { FLIP, BOTH, COMPARE, STOP }
+    private enum Step {
+        FLIP,
+        BOTH,
+        COMPARE,
+        STOP
+    }
 
     /** The instruction defining {@code cond} if it may be looked at, {@code depth} levels down; else null. */
     private static AluInstr step(Value cond, int depth) {
@@ -178,7 +186,8 @@ final class BranchFacts {
 
     private static Step step(AluInstr c, boolean truth) {
         if (c.op() == Op.INOT) return Step.FLIP;
-        if (combines(c)) return (c.op() == Op.IAND) == truth ? Step.BOTH : Step.STOP; // else one of two, not known which
+        if (combines(c))
+            return (c.op() == Op.IAND) == truth ? Step.BOTH : Step.STOP; // else one of two, not known which
         return NARROWING.contains(c.op()) ? Step.COMPARE : Step.STOP;
     }
 
@@ -223,7 +232,8 @@ final class BranchFacts {
         List<Assume> found = new ArrayList<>();
         conditionsOver(v, found);
         for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
-            if (u.instr() instanceof AluInstr c && c.isInserted() && NARROWING.contains(c.op())) conditionsOver(c.def(), found);
+            if (u.instr() instanceof AluInstr c && c.isInserted() && NARROWING.contains(c.op()))
+                conditionsOver(c.def(), found);
         }
         return blocksOf(found);
     }
@@ -293,15 +303,16 @@ final class BranchFacts {
      * walk, written out because the analysis calls it for every read in a block with assumptions
      * (no visitor to allocate).
      */
-    private static Range apply(Value v, int comp, Range r, Value cond, int condComp, boolean truth, RangeAnalysis.Lookup in,
-                               int depth) {
+    private static Range apply(
+            Value v, int comp, Range r, Value cond, int condComp, boolean truth, RangeAnalysis.Lookup in, int depth) {
         AluInstr c = step(cond, depth);
         switch (c == null ? Step.STOP : step(c, truth)) {
             case FLIP -> {
                 return apply(v, comp, r, c.src(0).value(), c.src(0).component(condComp), !truth, in, depth + 1);
             }
             case BOTH -> {
-                for (int j = 0; j < 2; j++) r = apply(v, comp, r, c.src(j).value(), c.src(j).component(condComp), truth, in, depth + 1);
+                for (int j = 0; j < 2; j++)
+                    r = apply(v, comp, r, c.src(j).value(), c.src(j).component(condComp), truth, in, depth + 1);
                 return r;
             }
             case COMPARE -> {
@@ -352,7 +363,8 @@ final class BranchFacts {
             }
             case IEQ, INE -> {
                 if ((op == Op.IEQ) == truth) {
-                    return r.meetIntegers(Range.signed(n, other.sLo(), other.sHi())).meetIntegers(Range.unsigned(n, other.uLo(), other.uHi()));
+                    return r.meetIntegers(Range.signed(n, other.sLo(), other.sHi()))
+                            .meetIntegers(Range.unsigned(n, other.uLo(), other.uHi()));
                 }
                 // r != a constant: an interval that ends at it loses that end (n != 0 is n >= 1 unsigned)
                 if (!other.isConstant()) return null;
@@ -361,8 +373,10 @@ final class BranchFacts {
                 if (u == r.uLo() && u != Bits.mask(n)) out = out.meetIntegers(Range.unsigned(n, u + 1, Bits.mask(n)));
                 else if (u == r.uHi() && u != 0) out = out.meetIntegers(Range.unsigned(n, 0, u - 1));
                 if (out.empty()) return null;
-                if (sv == out.sLo() && sv != Bits.maxSigned(n)) out = out.meetIntegers(Range.signed(n, sv + 1, Bits.maxSigned(n)));
-                else if (sv == out.sHi() && sv != Bits.minSigned(n)) out = out.meetIntegers(Range.signed(n, Bits.minSigned(n), sv - 1));
+                if (sv == out.sLo() && sv != Bits.maxSigned(n))
+                    out = out.meetIntegers(Range.signed(n, sv + 1, Bits.maxSigned(n)));
+                else if (sv == out.sHi() && sv != Bits.minSigned(n))
+                    out = out.meetIntegers(Range.signed(n, Bits.minSigned(n), sv - 1));
                 return out;
             }
             case FLT, FGE, FLTU, FGEU -> {

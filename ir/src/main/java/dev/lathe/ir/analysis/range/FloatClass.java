@@ -18,18 +18,30 @@ import dev.lathe.ir.op.FloatBits;
 public final class FloatClass {
     private FloatClass() {}
 
-    public static final int NEG_INF = 0, LT_NEG1 = 1, NEG1 = 2, NEG1_0 = 3, NEG_ZERO = 4, POS_ZERO = 5,
-            ZERO_1 = 6, ONE = 7, GT1 = 8, POS_INF = 9, NAN = 10;
+    public static final int NEG_INF = 0,
+            LT_NEG1 = 1,
+            NEG1 = 2,
+            NEG1_0 = 3,
+            NEG_ZERO = 4,
+            POS_ZERO = 5,
+            ZERO_1 = 6,
+            ONE = 7,
+            GT1 = 8,
+            POS_INF = 9,
+            NAN = 10;
     public static final int COUNT = 11;
     public static final int ALL = (1 << COUNT) - 1;
 
     /** Classes in which every value is a whole number or infinite (or NaN, which has no value). */
-    static final int WHOLE_POINTS = bit(NEG_INF) | bit(NEG1) | bit(NEG_ZERO) | bit(POS_ZERO) | bit(ONE) | bit(POS_INF) | bit(NAN);
+    static final int WHOLE_POINTS =
+            bit(NEG_INF) | bit(NEG1) | bit(NEG_ZERO) | bit(POS_ZERO) | bit(ONE) | bit(POS_INF) | bit(NAN);
     /** Classes holding no whole number at all. */
     static final int FRACTIONS = bit(NEG1_0) | bit(ZERO_1);
+
     static final int ZEROS = bit(NEG_ZERO) | bit(POS_ZERO);
 
-    private static final String[] NAMES = {"-inf", "<-1", "-1", "(-1,0)", "-0", "+0", "(0,1)", "1", ">1", "+inf", "nan"};
+    private static final String[] NAMES = {"-inf", "<-1", "-1", "(-1,0)", "-0", "+0", "(0,1)", "1", ">1", "+inf", "nan"
+    };
 
     public static int bit(int cls) {
         return 1 << cls;
@@ -116,7 +128,7 @@ public final class FloatClass {
             case POS_INF -> new long[] {FloatBits.fromDouble(Double.POSITIVE_INFINITY, bits)};
             case NAN -> new long[] {FloatBits.canonicalNaN(bits)};
             default -> throw new IllegalArgumentException("no class " + cls);
-        } ;
+        };
     }
 
     /** Orders two non-NaN patterns by value, -0 below +0. */

@@ -40,7 +40,8 @@ final class IntRanges {
         Range s = full(n), u = full(n);
         long lo = a.sLo() + b.sLo(), hi = a.sHi() + b.sHi();
         // a 64-bit sum that wraps says nothing
-        if (!addWraps(a.sLo(), b.sLo(), lo) && !addWraps(a.sHi(), b.sHi(), hi) && fitsSigned(lo, hi, n)) s = Range.signed(n, lo, hi);
+        if (!addWraps(a.sLo(), b.sLo(), lo) && !addWraps(a.sHi(), b.sHi(), hi) && fitsSigned(lo, hi, n))
+            s = Range.signed(n, lo, hi);
         long ulo = a.uLo() + b.uLo(), uhi = a.uHi() + b.uHi();
         boolean wraps = n == 64 ? Long.compareUnsigned(uhi, a.uHi()) < 0 : Long.compareUnsigned(uhi, Bits.mask(n)) > 0;
         if (!wraps) u = Range.unsigned(n, ulo, uhi);
@@ -51,7 +52,8 @@ final class IntRanges {
         int n = a.bits();
         Range s = full(n), u = full(n);
         long lo = a.sLo() - b.sHi(), hi = a.sHi() - b.sLo();
-        if (!subWraps(a.sLo(), b.sHi(), lo) && !subWraps(a.sHi(), b.sLo(), hi) && fitsSigned(lo, hi, n)) s = Range.signed(n, lo, hi);
+        if (!subWraps(a.sLo(), b.sHi(), lo) && !subWraps(a.sHi(), b.sLo(), hi) && fitsSigned(lo, hi, n))
+            s = Range.signed(n, lo, hi);
         if (Long.compareUnsigned(a.uLo(), b.uHi()) >= 0) u = Range.unsigned(n, a.uLo() - b.uHi(), a.uHi() - b.uLo());
         return both(s, u);
     }
@@ -59,7 +61,10 @@ final class IntRanges {
     static Range mul(Range a, Range b) {
         int n = a.bits();
         Range s = full(n), u = full(n);
-        if (!mulWraps(a.sLo(), b.sLo()) && !mulWraps(a.sLo(), b.sHi()) && !mulWraps(a.sHi(), b.sLo()) && !mulWraps(a.sHi(), b.sHi())) {
+        if (!mulWraps(a.sLo(), b.sLo())
+                && !mulWraps(a.sLo(), b.sHi())
+                && !mulWraps(a.sHi(), b.sLo())
+                && !mulWraps(a.sHi(), b.sHi())) {
             long p1 = a.sLo() * b.sLo(), p2 = a.sLo() * b.sHi(), p3 = a.sHi() * b.sLo(), p4 = a.sHi() * b.sHi();
             long lo = Math.min(Math.min(p1, p2), Math.min(p3, p4)), hi = Math.max(Math.max(p1, p2), Math.max(p3, p4));
             if (fitsSigned(lo, hi, n)) s = Range.signed(n, lo, hi);
@@ -119,11 +124,13 @@ final class IntRanges {
 
     /** The median is monotone in each operand: it lies between the medians of the bounds. */
     static Range imed3(Range a, Range b, Range c) {
-        return Range.signed(a.bits(), median(a.sLo(), b.sLo(), c.sLo(), false), median(a.sHi(), b.sHi(), c.sHi(), false));
+        return Range.signed(
+                a.bits(), median(a.sLo(), b.sLo(), c.sLo(), false), median(a.sHi(), b.sHi(), c.sHi(), false));
     }
 
     static Range umed3(Range a, Range b, Range c) {
-        return Range.unsigned(a.bits(), median(a.uLo(), b.uLo(), c.uLo(), true), median(a.uHi(), b.uHi(), c.uHi(), true));
+        return Range.unsigned(
+                a.bits(), median(a.uLo(), b.uLo(), c.uLo(), true), median(a.uHi(), b.uHi(), c.uHi(), true));
     }
 
     private static long median(long x, long y, long z, boolean unsigned) {
@@ -200,7 +207,8 @@ final class IntRanges {
     /** Unsigned division; a zero divisor gives 0. */
     static Range udiv(Range a, Range b) {
         int n = a.bits();
-        if (b.uLo() != 0) return Range.unsigned(n, Long.divideUnsigned(a.uLo(), b.uHi()), Long.divideUnsigned(a.uHi(), b.uLo()));
+        if (b.uLo() != 0)
+            return Range.unsigned(n, Long.divideUnsigned(a.uLo(), b.uHi()), Long.divideUnsigned(a.uHi(), b.uLo()));
         if (b.uHi() == 0) return Range.constant(n, 0);
         return Range.unsigned(n, 0, a.uHi());
     }
@@ -226,8 +234,10 @@ final class IntRanges {
     }
 
     static Range eq(Range a, Range b) {
-        boolean disjoint = a.sHi() < b.sLo() || b.sHi() < a.sLo()
-                || Long.compareUnsigned(a.uHi(), b.uLo()) < 0 || Long.compareUnsigned(b.uHi(), a.uLo()) < 0;
+        boolean disjoint = a.sHi() < b.sLo()
+                || b.sHi() < a.sLo()
+                || Long.compareUnsigned(a.uHi(), b.uLo()) < 0
+                || Long.compareUnsigned(b.uHi(), a.uLo()) < 0;
         if (disjoint) return Range.bool(true, false);
         if (a.isConstant() && b.isConstant() && a.uLo() == b.uLo()) return Range.bool(false, true);
         return Range.bool(true, true);
@@ -242,7 +252,8 @@ final class IntRanges {
 
     /** Zero-extension or truncation to {@code out} bits. */
     static Range zext(Range a, int out) {
-        if (out >= a.bits() || Long.compareUnsigned(a.uHi(), Bits.mask(out)) <= 0) return Range.unsigned(out, a.uLo(), a.uHi());
+        if (out >= a.bits() || Long.compareUnsigned(a.uHi(), Bits.mask(out)) <= 0)
+            return Range.unsigned(out, a.uLo(), a.uHi());
         if (fitsSigned(a.sLo(), a.sHi(), out)) return Range.signed(out, a.sLo(), a.sHi());
         return full(out);
     }
@@ -292,7 +303,8 @@ final class IntRanges {
     /** Signed remainder: the sign of a (or 0), at most |a| and below |b|. */
     static Range irem(Range a, Range b) {
         // |b| - 1 for the larger end, written so that MIN does not overflow
-        long bound = Math.max(0, Math.max(b.sLo() < 0 ? -(b.sLo() + 1) : b.sLo() - 1, b.sHi() < 0 ? -(b.sHi() + 1) : b.sHi() - 1));
+        long bound = Math.max(
+                0, Math.max(b.sLo() < 0 ? -(b.sLo() + 1) : b.sLo() - 1, b.sHi() < 0 ? -(b.sHi() + 1) : b.sHi() - 1));
         long lo = a.sLo() < 0 ? Math.max(a.sLo(), -bound) : 0;
         long hi = a.sHi() > 0 ? Math.min(a.sHi(), bound) : 0;
         return Range.signed(a.bits(), lo, hi);
@@ -327,7 +339,8 @@ final class IntRanges {
     /** Leading zeros: decreasing in the unsigned value; 0 gives the bit size. */
     static Range clz(Range a, int out) {
         int n = a.bits();
-        return Range.unsigned(out, Long.numberOfLeadingZeros(a.uHi()) - (64 - n), Long.numberOfLeadingZeros(a.uLo()) - (64 - n));
+        return Range.unsigned(
+                out, Long.numberOfLeadingZeros(a.uHi()) - (64 - n), Long.numberOfLeadingZeros(a.uLo()) - (64 - n));
     }
 
     /** A byte or half-word, sign-extended. */

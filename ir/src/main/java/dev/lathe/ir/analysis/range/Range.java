@@ -34,7 +34,8 @@ public record Range(int bits, boolean empty, int classes, boolean whole, long sL
 
     /** Every pattern of the size. */
     public static Range top(int bits) {
-        return new Range(bits, false, FloatClass.ALL, false, Bits.minSigned(bits), Bits.maxSigned(bits), 0, Bits.mask(bits));
+        return new Range(
+                bits, false, FloatClass.ALL, false, Bits.minSigned(bits), Bits.maxSigned(bits), 0, Bits.mask(bits));
     }
 
     /** No pattern: nothing known yet. */
@@ -46,7 +47,8 @@ public record Range(int bits, boolean empty, int classes, boolean whole, long sL
     public static Range constant(int bits, long v) {
         long s = Bits.sext(v, bits), u = Bits.zext(v, bits);
         int cls = FloatClass.isFloatSize(bits) ? FloatClass.bit(FloatClass.of(v, bits)) : FloatClass.ALL;
-        boolean whole = FloatClass.isFloatSize(bits) && FloatClass.of(v, bits) != FloatClass.NAN && FloatClass.isWhole(v, bits);
+        boolean whole =
+                FloatClass.isFloatSize(bits) && FloatClass.of(v, bits) != FloatClass.NAN && FloatClass.isWhole(v, bits);
         return new Range(bits, false, cls, whole, s, s, u, u);
     }
 
@@ -94,7 +96,8 @@ public record Range(int bits, boolean empty, int classes, boolean whole, long sL
         if (isFloatSize()) {
             int c = FloatClass.of(v, bits);
             if ((classes & FloatClass.bit(c)) == 0) return false;
-            if (whole && (FloatClass.bit(c) & FloatClass.WHOLE_POINTS) == 0 && !FloatClass.isWhole(v, bits)) return false;
+            if (whole && (FloatClass.bit(c) & FloatClass.WHOLE_POINTS) == 0 && !FloatClass.isWhole(v, bits))
+                return false;
         }
         long s = Bits.sext(v, bits), u = Bits.zext(v, bits);
         return sLo <= s && s <= sHi && Long.compareUnsigned(uLo, u) <= 0 && Long.compareUnsigned(u, uHi) <= 0;
@@ -104,8 +107,15 @@ public record Range(int bits, boolean empty, int classes, boolean whole, long sL
     public Range join(Range o) {
         if (empty) return o;
         if (o.empty) return this;
-        return new Range(bits, false, classes | o.classes, whole && o.whole, Math.min(sLo, o.sLo), Math.max(sHi, o.sHi),
-                umin(uLo, o.uLo), umax(uHi, o.uHi));
+        return new Range(
+                bits,
+                false,
+                classes | o.classes,
+                whole && o.whole,
+                Math.min(sLo, o.sLo),
+                Math.max(sHi, o.sHi),
+                umin(uLo, o.uLo),
+                umax(uHi, o.uHi));
     }
 
     /**
@@ -203,10 +213,12 @@ public record Range(int bits, boolean empty, int classes, boolean whole, long sL
             for (int c = 0; c < FloatClass.COUNT; c++) {
                 if ((classes & FloatClass.bit(c)) != 0) names.add(FloatClass.name(c));
             }
-            parts.add("f{" + String.join(" ", names) + "}" + (whole && (classes & ~FloatClass.WHOLE_POINTS) != 0 ? " whole" : ""));
+            parts.add("f{" + String.join(" ", names) + "}"
+                    + (whole && (classes & ~FloatClass.WHOLE_POINTS) != 0 ? " whole" : ""));
         }
         if (asInteger && !fullSigned()) parts.add("s[" + sLo + ", " + sHi + "]");
-        if (asInteger && !fullUnsigned()) parts.add("u[" + Long.toUnsignedString(uLo) + ", " + Long.toUnsignedString(uHi) + "]");
+        if (asInteger && !fullUnsigned())
+            parts.add("u[" + Long.toUnsignedString(uLo) + ", " + Long.toUnsignedString(uHi) + "]");
         return parts.isEmpty() ? "any" : String.join(" ", parts);
     }
 }

@@ -95,9 +95,11 @@ public final class RangeAnalysis {
      * A value merely waiting on the stack is pushed again when needed sooner.
      */
     private boolean[] started;
+
     private final ArrayList<Object> stack = new ArrayList<>();
     /** Set when an evaluation read a value not computed yet (and put it on the stack). */
     private boolean missed;
+
     private long evaluations;
 
     /** An outermost loop: its blocks in program order, and whether its fixpoint was computed. */
@@ -108,6 +110,7 @@ public final class RangeAnalysis {
         boolean inputsPushed;
         /** Values defined in the loop (when it was found), and how many slices have solved so far. */
         int size;
+
         int sliced;
         /** Set when a value defined in the loop was marked loose since the last refresh. */
         boolean touched;
@@ -326,7 +329,8 @@ public final class RangeAnalysis {
             if (drop) forgetOne(v);
             for (Src u = v.firstUse(); u != null; u = u.nextUse()) {
                 Instr user = u.instr();
-                if (user != null && user.def() != null && !seen.get(user.def().index()) && enters(user.def(), drop)) work.add(user.def());
+                if (user != null && user.def() != null && !seen.get(user.def().index()) && enters(user.def(), drop))
+                    work.add(user.def());
             }
             loosenBlocks(branches.blocksComparing(v), work, drop, seenBlocks);
         }
@@ -475,16 +479,21 @@ public final class RangeAnalysis {
     private boolean pushOperands(Instr i, Loop loop) {
         boolean pushed = false;
         if (i instanceof AluInstr a) {
-            for (int s = 0; s < a.numSrcs(); s++) pushed |= pushIfUnknown(a.src(s).value(), loop);
+            for (int s = 0; s < a.numSrcs(); s++)
+                pushed |= pushIfUnknown(a.src(s).value(), loop);
         } else if (i instanceof PhiInstr p) {
-            for (PhiInstr.PhiSrc s : p.phiSrcs()) pushed |= pushIfUnknown(s.src().value(), loop);
+            for (PhiInstr.PhiSrc s : p.phiSrcs())
+                pushed |= pushIfUnknown(s.src().value(), loop);
         }
         return pushed;
     }
 
     private boolean pushIfUnknown(Value w, Loop loop) {
         if (get(w) != null || isStarted(w)) return false;
-        if (loop != null && w.parent() != null && w.parent().isInserted() && loopOfBlock[w.parent().block().index()] == loop) {
+        if (loop != null
+                && w.parent() != null
+                && w.parent().isInserted()
+                && loopOfBlock[w.parent().block().index()] == loop) {
             return false;
         }
         push(w);
@@ -625,7 +634,10 @@ public final class RangeAnalysis {
         work.add(root);
         Consumer<Value> need = w -> {
             Instr d = w.parent();
-            if (d != null && d.isInserted() && d.def() != null && loopOfBlock[d.block().index()] == l) {
+            if (d != null
+                    && d.isInserted()
+                    && d.def() != null
+                    && loopOfBlock[d.block().index()] == l) {
                 if (members.add(d)) work.add(d);
             } else {
                 inputs.add(w);
@@ -758,7 +770,8 @@ public final class RangeAnalysis {
             case LOAD_LOCAL_INVOCATION_ID -> {
                 for (int c = 0; c < out.length; c++) out[c] = Range.unsigned(bits, 0, size[c] - 1);
             }
-            case LOAD_LOCAL_INVOCATION_INDEX -> Arrays.fill(out, Range.unsigned(bits, 0, (long) size[0] * size[1] * size[2] - 1));
+            case LOAD_LOCAL_INVOCATION_INDEX ->
+                Arrays.fill(out, Range.unsigned(bits, 0, (long) size[0] * size[1] * size[2] - 1));
             case LOAD_WORKGROUP_SIZE -> {
                 for (int c = 0; c < out.length; c++) out[c] = Range.constant(bits, size[c]);
             }
@@ -768,7 +781,12 @@ public final class RangeAnalysis {
             case TEX, TXL, TXF -> {
                 Variable v = x.var();
                 Range texel = v != null && v.isUnorm()
-                        ? Range.floats(bits, FloatClass.bit(FloatClass.POS_ZERO) | FloatClass.bit(FloatClass.ZERO_1) | FloatClass.bit(FloatClass.ONE), false)
+                        ? Range.floats(
+                                bits,
+                                FloatClass.bit(FloatClass.POS_ZERO)
+                                        | FloatClass.bit(FloatClass.ZERO_1)
+                                        | FloatClass.bit(FloatClass.ONE),
+                                false)
                         : Range.top(bits);
                 Arrays.fill(out, texel);
             }

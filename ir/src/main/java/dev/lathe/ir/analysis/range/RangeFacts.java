@@ -43,7 +43,8 @@ public final class RangeFacts implements ValueFacts {
      * is the one every analysis of the shader shares ({@link dev.lathe.ir.Shader#memo}).
      */
     public static RangeFacts analyze(Function fn) {
-        RangeTransfer transfer = fn.shader() == null ? new RangeTransfer() : fn.shader().memo(RangeTransfer.class, RangeTransfer::new);
+        RangeTransfer transfer =
+                fn.shader() == null ? new RangeTransfer() : fn.shader().memo(RangeTransfer.class, RangeTransfer::new);
         return new RangeFacts(RangeAnalysis.onDemand(fn, transfer));
     }
 
@@ -147,7 +148,8 @@ public final class RangeFacts implements ValueFacts {
                 case IS_LE_ZERO -> r.onlyIn(FloatClass.between(FloatClass.NEG_INF, FloatClass.POS_ZERO));
                 case IS_FINITE -> r.onlyIn(FloatClass.between(FloatClass.LT_NEG1, FloatClass.GT1));
                 case IS_A_NUMBER -> !r.mayBe(FloatClass.bit(FloatClass.NAN));
-                case IS_INTEGRAL -> !r.mayBe(FloatClass.bit(FloatClass.NAN)) && (r.whole() || r.onlyIn(FloatClass.WHOLE_POINTS));
+                case IS_INTEGRAL ->
+                    !r.mayBe(FloatClass.bit(FloatClass.NAN)) && (r.whole() || r.onlyIn(FloatClass.WHOLE_POINTS));
                 case IS_IN_UNIT_INTERVAL -> r.onlyIn(FloatClass.between(FloatClass.POS_ZERO, FloatClass.ONE));
                 default -> false;
             };

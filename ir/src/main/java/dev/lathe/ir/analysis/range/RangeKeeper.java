@@ -1,7 +1,6 @@
 package dev.lathe.ir.analysis.range;
 
 import dev.lathe.ir.Function;
-import dev.lathe.ir.Instr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.analysis.Analyses;

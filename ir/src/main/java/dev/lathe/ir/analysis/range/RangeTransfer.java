@@ -49,7 +49,11 @@ public final class RangeTransfer {
     private final BoxTable[] boxTables = new BoxTable[Op.values().length * 3];
 
     /** How a corner is read for an operand or result. */
-    private enum Kind { FLOAT, SIGNED, UNSIGNED }
+    private enum Kind {
+        FLOAT,
+        SIGNED,
+        UNSIGNED
+    }
 
     /** The element of one component of a per-component op's result. */
     public Range alu(Op op, int unsized, Range[] in) {
@@ -67,9 +71,37 @@ public final class RangeTransfer {
             }
 
             // Monotone on pieces: the corner method.
-            case FADD, FSUB, FMUL, FDIV, FFMA, FMULZ, FMIN, FMAX, FMIN3, FMAX3, FMED3, FNEG, FABS, FSQRT, FRSQ, FRCP,
-                    FEXP2, FLOG2, FFLOOR, FCEIL, FTRUNC, FROUND_EVEN, FSIGN, FSAT, FSAT_SIGNED, FCLAMP_POS,
-                    F2F16, F2F16_RTNE, F2F16_RTZ, F2F32, F2F64 -> floatCorners(op, unsized, in);
+            case FADD,
+                    FSUB,
+                    FMUL,
+                    FDIV,
+                    FFMA,
+                    FMULZ,
+                    FMIN,
+                    FMAX,
+                    FMIN3,
+                    FMAX3,
+                    FMED3,
+                    FNEG,
+                    FABS,
+                    FSQRT,
+                    FRSQ,
+                    FRCP,
+                    FEXP2,
+                    FLOG2,
+                    FFLOOR,
+                    FCEIL,
+                    FTRUNC,
+                    FROUND_EVEN,
+                    FSIGN,
+                    FSAT,
+                    FSAT_SIGNED,
+                    FCLAMP_POS,
+                    F2F16,
+                    F2F16_RTNE,
+                    F2F16_RTZ,
+                    F2F32,
+                    F2F64 -> floatCorners(op, unsized, in);
             case FPOW -> {
                 // pow is monotone in each argument only for a base >= +0: a negative base gives
                 // NaN or a sign that follows the exponent's parity.
@@ -87,12 +119,20 @@ public final class RangeTransfer {
             // class tests: decided by the classes an operand may be in
             case FISNAN -> Range.bool(in[0].mayBe(~NAN_ONLY), in[0].mayBe(NAN_ONLY));
             case FISFINITE -> Range.bool(in[0].mayBe(NOT_FINITE), in[0].mayBe(~NOT_FINITE));
-            case FUNORD -> Range.bool(in[0].mayBe(~NAN_ONLY) && in[1].mayBe(~NAN_ONLY), in[0].mayBe(NAN_ONLY) || in[1].mayBe(NAN_ONLY));
-            case FORD -> Range.bool(in[0].mayBe(NAN_ONLY) || in[1].mayBe(NAN_ONLY), in[0].mayBe(~NAN_ONLY) && in[1].mayBe(~NAN_ONLY));
+            case FUNORD ->
+                Range.bool(
+                        in[0].mayBe(~NAN_ONLY) && in[1].mayBe(~NAN_ONLY),
+                        in[0].mayBe(NAN_ONLY) || in[1].mayBe(NAN_ONLY));
+            case FORD ->
+                Range.bool(
+                        in[0].mayBe(NAN_ONLY) || in[1].mayBe(NAN_ONLY),
+                        in[0].mayBe(~NAN_ONLY) && in[1].mayBe(~NAN_ONLY));
             case FSIN, FCOS -> sinCos(op, unsized, in[0]);
             case FLRP -> {
                 // a*(1-c) + b*c, each step rounded (FloatFns.flrp)
-                Range oneMinus = alu(Op.FSUB, unsized, new Range[] {Range.constant(unsized, FloatBits.fromDouble(1.0, unsized)), in[2]});
+                Range oneMinus = alu(Op.FSUB, unsized, new Range[] {
+                    Range.constant(unsized, FloatBits.fromDouble(1.0, unsized)), in[2]
+                });
                 Range p = alu(Op.FMUL, unsized, new Range[] {in[0], oneMinus});
                 Range q = alu(Op.FMUL, unsized, new Range[] {in[1], in[2]});
                 yield alu(Op.FADD, unsized, new Range[] {p, q});
@@ -136,8 +176,10 @@ public final class RangeTransfer {
             case I2B1 -> IntRanges.not1(IntRanges.eq(in[0], Range.constant(in[0].bits(), 0)));
             case BIT_COUNT -> IntRanges.bitCount(in[0], out);
             case UFIND_MSB -> IntRanges.ufindMsb(in[0], out);
-            case FIND_LSB -> in[0].uHi() == 0 ? Range.constant(out, -1)
-                    : Range.signed(out, in[0].uLo() == 0 ? -1 : 0, in[0].bits() - 1);
+            case FIND_LSB ->
+                in[0].uHi() == 0
+                        ? Range.constant(out, -1)
+                        : Range.signed(out, in[0].uLo() == 0 ? -1 : 0, in[0].bits() - 1);
             case EXTRACT_U8 -> Range.unsigned(out, 0, Range.umin(in[0].uHi(), 0xff));
             case EXTRACT_U16 -> Range.unsigned(out, 0, Range.umin(in[0].uHi(), 0xffff));
             case UBITFIELD_EXTRACT -> Range.unsigned(out, 0, in[0].uHi()); // (a >> b) masked is at most a
@@ -146,14 +188,18 @@ public final class RangeTransfer {
             case UNPACK_32_2X16_SPLIT_X -> IntRanges.zext(in[0], 16);
             case UNPACK_32_2X16_SPLIT_Y -> Range.unsigned(16, in[0].uLo() >>> 16, in[0].uHi() >>> 16);
             // a | b << n with a below 2^n: the unsigned value is monotone in both
-            case PACK_64_2X32_SPLIT -> Range.unsigned(64, in[0].uLo() | in[1].uLo() << 32, in[0].uHi() | in[1].uHi() << 32);
-            case PACK_32_2X16_SPLIT -> Range.unsigned(32, in[0].uLo() | in[1].uLo() << 16, in[0].uHi() | in[1].uHi() << 16);
+            case PACK_64_2X32_SPLIT ->
+                Range.unsigned(64, in[0].uLo() | in[1].uLo() << 32, in[0].uHi() | in[1].uHi() << 32);
+            case PACK_32_2X16_SPLIT ->
+                Range.unsigned(32, in[0].uLo() | in[1].uLo() << 16, in[0].uHi() | in[1].uHi() << 16);
             case PACK_64_2X32_SPLIT_X -> IntRanges.replaceLow(in[0], in[1]);
             case PACK_64_2X32_SPLIT_Y -> IntRanges.replaceHigh(in[0], in[1]);
             // monotone in each operand (saturating, halving), or multilinear before a monotone
             // step (the high half or the whole of a product): the corners of the intervals bound them
-            case IADD_SAT, ISUB_SAT, IHADD, IRHADD, IMUL_HIGH, IMUL_2X32_64 -> intCorners(op, unsized, in, Kind.SIGNED, Kind.SIGNED);
-            case UADD_SAT, USUB_SAT, UHADD, URHADD, UMUL_HIGH, UMUL_2X32_64 -> intCorners(op, unsized, in, Kind.UNSIGNED, Kind.UNSIGNED);
+            case IADD_SAT, ISUB_SAT, IHADD, IRHADD, IMUL_HIGH, IMUL_2X32_64 ->
+                intCorners(op, unsized, in, Kind.SIGNED, Kind.SIGNED);
+            case UADD_SAT, USUB_SAT, UHADD, URHADD, UMUL_HIGH, UMUL_2X32_64 ->
+                intCorners(op, unsized, in, Kind.UNSIGNED, Kind.UNSIGNED);
             case IDIV -> IntRanges.idiv(in[0], in[1]);
             case IREM -> IntRanges.irem(in[0], in[1]);
             case IMOD -> IntRanges.imod(in[0], in[1]);
@@ -168,7 +214,9 @@ public final class RangeTransfer {
             case BITFIELD_SELECT -> IntRanges.bitSelect(in[1], in[2]);
             // rotations, bit reversal and the rest: exact on constants, else anything
             default -> {
-                if (!ON_CONSTANTS_ONLY.contains(op)) throw new IllegalStateException(op.opName() + " has no range transfer: give it one, or list it in ON_CONSTANTS_ONLY");
+                if (!ON_CONSTANTS_ONLY.contains(op))
+                    throw new IllegalStateException(
+                            op.opName() + " has no range transfer: give it one, or list it in ON_CONSTANTS_ONLY");
                 yield integerOnConstants(op, unsized, in, out);
             }
         };
@@ -180,16 +228,50 @@ public final class RangeTransfer {
      * purpose ({@code RangeTransferSoundnessTest} tries every op).
      */
     static final java.util.Set<Op> ON_CONSTANTS_ONLY = java.util.EnumSet.of(
-            Op.FMOD, Op.FREM, Op.LDEXP, Op.FQUANTIZE2F16, Op.FNEO, Op.UROL, Op.UROR, Op.BITFIELD_REVERSE, Op.IBITFIELD_EXTRACT,
-            Op.BITFIELD_INSERT, Op.BFM, Op.PACK_HALF_2X16_SPLIT, Op.UNPACK_HALF_2X16_SPLIT_X, Op.UNPACK_HALF_2X16_SPLIT_Y);
+            Op.FMOD,
+            Op.FREM,
+            Op.LDEXP,
+            Op.FQUANTIZE2F16,
+            Op.FNEO,
+            Op.UROL,
+            Op.UROR,
+            Op.BITFIELD_REVERSE,
+            Op.IBITFIELD_EXTRACT,
+            Op.BITFIELD_INSERT,
+            Op.BFM,
+            Op.PACK_HALF_2X16_SPLIT,
+            Op.UNPACK_HALF_2X16_SPLIT_X,
+            Op.UNPACK_HALF_2X16_SPLIT_Y);
 
     /** The horizontal ops whose every result component {@link #horizontal} takes as anything, listed as {@link #ON_CONSTANTS_ONLY} is. */
     static final java.util.Set<Op> HORIZONTAL_ANYTHING = java.util.EnumSet.of(
-            Op.FDPH, Op.FALL_EQUAL2, Op.FALL_EQUAL3, Op.FALL_EQUAL4, Op.FANY_NEQUAL2, Op.FANY_NEQUAL3, Op.FANY_NEQUAL4,
-            Op.BALL_IEQUAL2, Op.BALL_IEQUAL3, Op.BALL_IEQUAL4, Op.BANY_INEQUAL2, Op.BANY_INEQUAL3, Op.BANY_INEQUAL4,
-            Op.PACK_64_2X32, Op.UNPACK_64_2X32, Op.PACK_64_4X16, Op.UNPACK_64_4X16, Op.PACK_32_2X16, Op.UNPACK_32_2X16,
-            Op.PACK_32_4X8, Op.UNPACK_32_4X8, Op.PACK_HALF_2X16, Op.UNPACK_HALF_2X16, Op.PACK_UNORM_4X8, Op.PACK_SNORM_4X8,
-            Op.PACK_UNORM_2X16, Op.PACK_SNORM_2X16);
+            Op.FDPH,
+            Op.FALL_EQUAL2,
+            Op.FALL_EQUAL3,
+            Op.FALL_EQUAL4,
+            Op.FANY_NEQUAL2,
+            Op.FANY_NEQUAL3,
+            Op.FANY_NEQUAL4,
+            Op.BALL_IEQUAL2,
+            Op.BALL_IEQUAL3,
+            Op.BALL_IEQUAL4,
+            Op.BANY_INEQUAL2,
+            Op.BANY_INEQUAL3,
+            Op.BANY_INEQUAL4,
+            Op.PACK_64_2X32,
+            Op.UNPACK_64_2X32,
+            Op.PACK_64_4X16,
+            Op.UNPACK_64_4X16,
+            Op.PACK_32_2X16,
+            Op.UNPACK_32_2X16,
+            Op.PACK_32_4X8,
+            Op.UNPACK_32_4X8,
+            Op.PACK_HALF_2X16,
+            Op.UNPACK_HALF_2X16,
+            Op.PACK_UNORM_4X8,
+            Op.PACK_SNORM_4X8,
+            Op.PACK_UNORM_2X16,
+            Op.PACK_SNORM_2X16);
 
     /**
      * An integer op (no float operand or result) on constant operands: its one result. A float
@@ -226,16 +308,25 @@ public final class RangeTransfer {
                 // left to right, every product and sum rounded (FloatFns.fdot)
                 Range acc = alu(Op.FMUL, unsized, new Range[] {in[0][0], in[1][0]});
                 for (int i = 1; i < in[0].length; i++) {
-                    acc = alu(Op.FADD, unsized, new Range[] {acc, alu(Op.FMUL, unsized, new Range[] {in[0][i], in[1][i]})});
+                    acc = alu(Op.FADD, unsized, new Range[] {
+                        acc, alu(Op.FMUL, unsized, new Range[] {in[0][i], in[1][i]})
+                    });
                 }
                 result[0] = acc;
             }
-            case UNPACK_UNORM_4X8, UNPACK_UNORM_2X16 -> Arrays.fill(result,
-                    Range.floats(out, bit(FloatClass.POS_ZERO) | bit(FloatClass.ZERO_1) | bit(FloatClass.ONE), false));
-            case UNPACK_SNORM_4X8, UNPACK_SNORM_2X16 -> Arrays.fill(result,
-                    Range.floats(out, FloatClass.between(FloatClass.NEG1, FloatClass.ONE) & ~bit(NEG_ZERO), false));
+            case UNPACK_UNORM_4X8, UNPACK_UNORM_2X16 ->
+                Arrays.fill(
+                        result,
+                        Range.floats(
+                                out, bit(FloatClass.POS_ZERO) | bit(FloatClass.ZERO_1) | bit(FloatClass.ONE), false));
+            case UNPACK_SNORM_4X8, UNPACK_SNORM_2X16 ->
+                Arrays.fill(
+                        result,
+                        Range.floats(out, FloatClass.between(FloatClass.NEG1, FloatClass.ONE) & ~bit(NEG_ZERO), false));
             default -> {
-                if (!HORIZONTAL_ANYTHING.contains(op)) throw new IllegalStateException(op.opName() + " has no range transfer: give it one, or list it in HORIZONTAL_ANYTHING");
+                if (!HORIZONTAL_ANYTHING.contains(op))
+                    throw new IllegalStateException(
+                            op.opName() + " has no range transfer: give it one, or list it in HORIZONTAL_ANYTHING");
                 Arrays.fill(result, Range.top(out));
             }
         }
@@ -284,7 +375,8 @@ public final class RangeTransfer {
             int[] cs = new int[FloatClass.COUNT];
             int k = 0;
             for (int c = 0; c < FloatClass.COUNT; c++) {
-                if ((in[i].classes() & bit(c)) != 0 && FloatClass.corners(c, bits[i], in[i].whole()).length > 0) cs[k++] = c;
+                if ((in[i].classes() & bit(c)) != 0 && FloatClass.corners(c, bits[i], in[i].whole()).length > 0)
+                    cs[k++] = c;
             }
             if (k == 0) return Range.bottom(out);
             classes[i] = Arrays.copyOf(cs, k);
@@ -438,7 +530,8 @@ public final class RangeTransfer {
         long[][] corners = new long[in.length][];
         for (int i = 0; i < in.length; i++) {
             int bits = op.input(i).isSized() ? op.input(i).bitSize() : unsized;
-            corners[i] = inKind == Kind.SIGNED ? new long[] {Bits.trunc(in[i].sLo(), bits), Bits.trunc(in[i].sHi(), bits)}
+            corners[i] = inKind == Kind.SIGNED
+                    ? new long[] {Bits.trunc(in[i].sLo(), bits), Bits.trunc(in[i].sHi(), bits)}
                     : new long[] {in[i].uLo(), in[i].uHi()};
         }
         box(op, unsized, corners, outKind);
@@ -457,11 +550,42 @@ public final class RangeTransfer {
     /** Whether every finite result is whole, by the op's nature and its operands. */
     private static boolean wholeResult(Op op, Range[] in) {
         return switch (op) {
-            case FFLOOR, FCEIL, FTRUNC, FROUND_EVEN, FSIGN, I2F16, I2F32, I2F64, U2F16, U2F32, U2F64, B2F16, B2F32, B2F64 -> true;
+            case FFLOOR,
+                    FCEIL,
+                    FTRUNC,
+                    FROUND_EVEN,
+                    FSIGN,
+                    I2F16,
+                    I2F32,
+                    I2F64,
+                    U2F16,
+                    U2F32,
+                    U2F64,
+                    B2F16,
+                    B2F32,
+                    B2F64 -> true;
             // sums and products of whole numbers are whole before rounding, and rounding a whole
             // number gives a whole number (or infinity)
-            case FADD, FSUB, FMUL, FFMA, FMULZ, FMIN, FMAX, FMIN3, FMAX3, FMED3, FNEG, FABS, FSAT, FSAT_SIGNED, FCLAMP_POS,
-                    F2F16, F2F16_RTNE, F2F16_RTZ, F2F32, F2F64 -> {
+            case FADD,
+                    FSUB,
+                    FMUL,
+                    FFMA,
+                    FMULZ,
+                    FMIN,
+                    FMAX,
+                    FMIN3,
+                    FMAX3,
+                    FMED3,
+                    FNEG,
+                    FABS,
+                    FSAT,
+                    FSAT_SIGNED,
+                    FCLAMP_POS,
+                    F2F16,
+                    F2F16_RTNE,
+                    F2F16_RTZ,
+                    F2F32,
+                    F2F64 -> {
                 boolean all = true;
                 for (Range r : in) all &= r.whole();
                 yield all;
@@ -499,9 +623,11 @@ public final class RangeTransfer {
     private Range sinCos(Op op, int unsized, Range a) {
         int near = FloatClass.between(FloatClass.NEG1, FloatClass.ONE) | bit(FloatClass.NAN);
         int m = 0;
-        if (a.mayBe(near)) m |= floatBoxes(op, unsized, new Range[] {Range.floats(unsized, a.classes() & near, a.whole())},
-                Kind.FLOAT).classes();
-        if (a.mayBe(bit(FloatClass.LT_NEG1) | bit(FloatClass.GT1))) m |= FloatClass.between(FloatClass.NEG1, FloatClass.ONE);
+        if (a.mayBe(near))
+            m |= floatBoxes(op, unsized, new Range[] {Range.floats(unsized, a.classes() & near, a.whole())}, Kind.FLOAT)
+                    .classes();
+        if (a.mayBe(bit(FloatClass.LT_NEG1) | bit(FloatClass.GT1)))
+            m |= FloatClass.between(FloatClass.NEG1, FloatClass.ONE);
         if (a.mayBe(bit(FloatClass.NEG_INF) | bit(FloatClass.POS_INF))) m |= bit(FloatClass.NAN);
         return Range.floats(unsized, m, false);
     }

@@ -9,8 +9,8 @@ import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Value;
-import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.op.Op;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,8 +60,11 @@ class BlocksComparingTest {
     private static boolean reads(Value cond, Value v, int depth) {
         if (cond == v) return true;
         if (!(cond.parent() instanceof AluInstr c) || !c.isInserted()) return false;
-        boolean combines = c.op() == Op.INOT || (c.op() == Op.IAND || c.op() == Op.IOR) && c.def().bitSize() == 1;
-        if (!combines) return BranchFacts.narrowsBy(cond) && (c.src(0).value() == v || c.src(1).value() == v);
+        boolean combines = c.op() == Op.INOT
+                || (c.op() == Op.IAND || c.op() == Op.IOR) && c.def().bitSize() == 1;
+        if (!combines)
+            return BranchFacts.narrowsBy(cond)
+                    && (c.src(0).value() == v || c.src(1).value() == v);
         if (depth == 4) return false;
         for (int j = 0; j < c.srcs().size(); j++) {
             if (reads(c.src(j).value(), v, depth + 1)) return true;

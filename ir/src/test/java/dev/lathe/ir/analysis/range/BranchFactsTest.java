@@ -53,7 +53,8 @@ class BranchFactsTest {
         List<DynamicTest> tests = new ArrayList<>();
         for (Op join : new Op[] {Op.IAND, Op.IOR}) {
             for (boolean negated : new boolean[] {false, true}) {
-                for (int bits : new int[] {8, 32}) tests.add(combined(join, negated, bits, "u" + bits, INT_COMPARISONS));
+                for (int bits : new int[] {8, 32})
+                    tests.add(combined(join, negated, bits, "u" + bits, INT_COMPARISONS));
                 tests.add(combined(join, negated, 32, "f32", FLOAT_COMPARISONS));
             }
         }
@@ -63,18 +64,25 @@ class BranchFactsTest {
     private static DynamicTest combined(Op join, boolean negated, int bits, String type, Op[] comparisons) {
         String name = (negated ? "inot " : "") + join.opName() + " " + type;
         return DynamicTest.dynamicTest(name, () -> {
-            Random rnd = new Random(RangeTransferSoundnessTest.SEED + join.ordinal() * 7919L + bits + (negated ? 1 : 0));
+            Random rnd =
+                    new Random(RangeTransferSoundnessTest.SEED + join.ordinal() * 7919L + bits + (negated ? 1 : 0));
             long checks = 0;
             for (int trial = 0; trial < 60; trial++) {
                 Op a = comparisons[rnd.nextInt(comparisons.length)], b = comparisons[rnd.nextInt(comparisons.length)];
                 long k1 = RangeTransferSoundnessTest.value(bits, rnd), k2 = RangeTransferSoundnessTest.value(bits, rnd);
                 String text = program(a, bits, type, k1, rnd.nextBoolean())
-                        .replace("    vec1 1 %c = ", "    vec1 " + bits + " %k2 = load_const (" + IrPrinter.constant(k2, bits) + ")\n"
-                                + "    vec1 1 %c2 = " + b.opName() + " " + (rnd.nextBoolean() ? "%x, %k2" : "%k2, %x") + "\n"
-                                + "    vec1 1 %c1 = ")
-                        .replace("  if %c {", negated
-                                ? "    vec1 1 %j = " + join.opName() + " %c1, %c2\n    vec1 1 %c = inot %j\n  if %c {"
-                                : "    vec1 1 %c = " + join.opName() + " %c1, %c2\n  if %c {");
+                        .replace(
+                                "    vec1 1 %c = ",
+                                "    vec1 " + bits + " %k2 = load_const (" + IrPrinter.constant(k2, bits) + ")\n"
+                                        + "    vec1 1 %c2 = " + b.opName() + " "
+                                        + (rnd.nextBoolean() ? "%x, %k2" : "%k2, %x") + "\n"
+                                        + "    vec1 1 %c1 = ")
+                        .replace(
+                                "  if %c {",
+                                negated
+                                        ? "    vec1 1 %j = " + join.opName()
+                                                + " %c1, %c2\n    vec1 1 %c = inot %j\n  if %c {"
+                                        : "    vec1 1 %c = " + join.opName() + " %c1, %c2\n  if %c {");
                 Shader s = IrParser.parse("t.ir", text);
                 RangeFacts facts = RangeFacts.analyze(s.entryPoint());
                 for (int run = 0; run < 16; run++) {
@@ -156,19 +164,21 @@ class BranchFactsTest {
     private static int run(Shader s, RangeFacts facts, long x) {
         int[] checks = {0};
         Map<Value, long[]> latest = new HashMap<>();
-        new Interpreter(s).observe((d, v) -> {
-            if (d.parent() instanceof AluInstr alu && alu.op() == Op.MOV) {
-                Value read = alu.src(0).value();
-                Range r = facts.rangeAt(read, 0, alu);
-                long seen = latest.get(read)[0];
-                checks[0]++;
-                if (!r.contains(seen)) {
-                    fail("x = " + RangeTransferSoundnessTest.show(seen, read.bitSize()) + " read by " + where(alu)
-                            + " is not in " + r + "\n" + IrPrinter.print(s));
-                }
-            }
-            latest.put(d, v);
-        }).run(new ShaderInputs().set("x", x));
+        new Interpreter(s)
+                .observe((d, v) -> {
+                    if (d.parent() instanceof AluInstr alu && alu.op() == Op.MOV) {
+                        Value read = alu.src(0).value();
+                        Range r = facts.rangeAt(read, 0, alu);
+                        long seen = latest.get(read)[0];
+                        checks[0]++;
+                        if (!r.contains(seen)) {
+                            fail("x = " + RangeTransferSoundnessTest.show(seen, read.bitSize()) + " read by "
+                                    + where(alu) + " is not in " + r + "\n" + IrPrinter.print(s));
+                        }
+                    }
+                    latest.put(d, v);
+                })
+                .run(new ShaderInputs().set("x", x));
         return checks[0];
     }
 

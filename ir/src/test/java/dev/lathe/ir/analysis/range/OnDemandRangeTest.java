@@ -7,8 +7,8 @@ import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Value;
-import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
@@ -34,7 +34,8 @@ class OnDemandRangeTest {
     void anyOrderOfQuestionsGivesTheSameElements() {
         long compared = 0;
         for (long seed = 0; seed < 300; seed++) {
-            Options o = seed % 2 == 0 ? Options.mixed(seed) : Options.mixed(seed).withRandomOps(EnumSet.allOf(Op.class));
+            Options o =
+                    seed % 2 == 0 ? Options.mixed(seed) : Options.mixed(seed).withRandomOps(EnumSet.allOf(Op.class));
             Shader s = RandomProgramGenerator.generate(seed, o);
             Function fn = s.entryPoint();
             RangeAnalysis whole = RangeAnalysis.run(fn);
@@ -50,8 +51,11 @@ class OnDemandRangeTest {
                     Range want = whole.range(v, c);
                     Range got = lazy.range(v, c);
                     long fseed = seed;
-                    assertEquals(want, got, () -> "seed " + fseed + ": " + IrPrinter.instrToString(v.parent()) + " component " + c
-                            + "\n" + IrPrinter.print(s));
+                    assertEquals(
+                            want,
+                            got,
+                            () -> "seed " + fseed + ": " + IrPrinter.instrToString(v.parent()) + " component " + c
+                                    + "\n" + IrPrinter.print(s));
                     compared++;
                 }
             }
@@ -71,7 +75,12 @@ class OnDemandRangeTest {
                     vec1 32 %one = load_const (1)
                     vec1 32 %v0 = load_const (0)
                 """);
-        for (int k = 1; k <= n; k++) sb.append("    vec1 32 %v").append(k).append(" = iadd %v").append(k - 1).append(", %one\n");
+        for (int k = 1; k <= n; k++)
+            sb.append("    vec1 32 %v")
+                    .append(k)
+                    .append(" = iadd %v")
+                    .append(k - 1)
+                    .append(", %one\n");
         sb.append("    store_output @o, %v").append(n).append("\n}\n");
         Shader s = IrParser.parse("chain.ir", sb.toString());
         Function fn = s.entryPoint();
@@ -80,7 +89,9 @@ class OnDemandRangeTest {
             if (i.def() != null) last = i.def();
         }
         RangeAnalysis a = RangeAnalysis.onDemand(fn);
-        assertEquals("s[" + n + ", " + n + "] u[" + n + ", " + n + "]", a.range(last, 0).describe(false, true));
+        assertEquals(
+                "s[" + n + ", " + n + "] u[" + n + ", " + n + "]",
+                a.range(last, 0).describe(false, true));
         assertEquals(n + 2, a.evaluations(), "each value evaluated once");
     }
 
@@ -107,7 +118,9 @@ class OnDemandRangeTest {
                 """);
         Function fn = s.entryPoint();
         RangeAnalysis a = RangeAnalysis.onDemand(fn);
-        assertEquals("s[12, 12] u[12, 12]", a.range(RangeAnalysisTest.value(fn, "iadd"), 0).describe(false, true));
+        assertEquals(
+                "s[12, 12] u[12, 12]",
+                a.range(RangeAnalysisTest.value(fn, "iadd"), 0).describe(false, true));
         assertEquals(3, a.evaluations());
     }
 }

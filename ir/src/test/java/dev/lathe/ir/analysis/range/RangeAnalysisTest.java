@@ -11,8 +11,8 @@ import dev.lathe.ir.Shader;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Stage;
 import dev.lathe.ir.Value;
-import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.InterpreterException;
 import dev.lathe.ir.interp.ShaderInputs;
@@ -149,11 +149,15 @@ class RangeAnalysisTest {
         };
         assertEquals("s[0, 199] u[0, 199]", readBy.apply("mov 1"), "i in then");
         assertEquals("u[1, 4294967295]", readBy.apply("mov 2"), "n in then (n != 0)");
-        assertTrue(value(fn, "mov 3").parent() instanceof AluInstr m
-                && facts.rangeAt(m.src(0).value(), 0, m).fullUnsigned(), "a false && says nothing of i");
+        assertTrue(
+                value(fn, "mov 3").parent() instanceof AluInstr m
+                        && facts.rangeAt(m.src(0).value(), 0, m).fullUnsigned(),
+                "a false && says nothing of i");
         assertEquals("s[0, 9] u[0, 9]", readBy.apply("mov 4"), "x where neither x < 0 nor x >= 10");
-        assertTrue(value(fn, "mov 5").parent() instanceof AluInstr m2
-                && facts.rangeAt(m2.src(0).value(), 0, m2).fullUnsigned(), "a true || says nothing of x");
+        assertTrue(
+                value(fn, "mov 5").parent() instanceof AluInstr m2
+                        && facts.rangeAt(m2.src(0).value(), 0, m2).fullUnsigned(),
+                "a true || says nothing of x");
     }
 
     @Test
@@ -263,11 +267,14 @@ class RangeAnalysisTest {
                 """);
         Function fn = s.entryPoint();
         RangeAnalysis a = RangeAnalysis.run(fn);
-        assertEquals("u[0, 7]", a.range(value(fn, "load_local_invocation_id"), 0).describe(false, true).replace("s[0, 7] ", ""));
+        assertEquals(
+                "u[0, 7]",
+                a.range(value(fn, "load_local_invocation_id"), 0)
+                        .describe(false, true)
+                        .replace("s[0, 7] ", ""));
         assertEquals(3, a.range(value(fn, "load_local_invocation_id"), 1).uHi());
         assertEquals(31, a.range(value(fn, "load_local_invocation_index"), 0).uHi());
-        assertTrue(RangeFacts.holds(Predicate.IS_GE_ZERO, a.range(value(fn, "tex"), 2),
-                TypeClass.FLOAT, 0));
+        assertTrue(RangeFacts.holds(Predicate.IS_GE_ZERO, a.range(value(fn, "tex"), 2), TypeClass.FLOAT, 0));
         assertTrue(a.range(value(fn, "tex"), 3).onlyIn(FloatClass.between(FloatClass.NEG_ZERO, FloatClass.ONE)));
     }
 
@@ -280,12 +287,15 @@ class RangeAnalysisTest {
     void everyValueARunComputesIsInItsElement() {
         long checked = 0;
         for (long seed = 0; seed < 400; seed++) {
-            Options o = seed % 2 == 0 ? Options.mixed(seed) : Options.mixed(seed).withRandomOps(EnumSet.allOf(Op.class));
+            Options o =
+                    seed % 2 == 0 ? Options.mixed(seed) : Options.mixed(seed).withRandomOps(EnumSet.allOf(Op.class));
             Shader s = RandomProgramGenerator.generate(seed, o);
             Function fn = s.entryPoint();
             RangeAnalysis a = RangeAnalysis.run(fn);
-            assertTrue(a.evaluations() <= 60L * fn.instructionCount() + 100,
-                    "seed " + seed + ": " + a.evaluations() + " evaluations for " + fn.instructionCount() + " instructions");
+            assertTrue(
+                    a.evaluations() <= 60L * fn.instructionCount() + 100,
+                    "seed " + seed + ": " + a.evaluations() + " evaluations for " + fn.instructionCount()
+                            + " instructions");
             RangeFacts facts = new RangeFacts(a);
             for (int run = 0; run < 3; run++) {
                 Map<Value, long[]> latest = new HashMap<>();
@@ -300,8 +310,9 @@ class RangeAnalysisTest {
                             for (int c = 0; c < src.numComponentsRead(); c++) {
                                 Range r = facts.rangeAt(src.value(), src.component(c), alu);
                                 if (!r.contains(sv[src.component(c)])) {
-                                    fail("seed " + fseed + ": operand " + k + " of " + IrPrinter.instrToString(alu) + " is "
-                                            + Long.toHexString(sv[src.component(c)]) + ", not in " + r + "\n" + IrPrinter.print(s));
+                                    fail("seed " + fseed + ": operand " + k + " of " + IrPrinter.instrToString(alu)
+                                            + " is " + Long.toHexString(sv[src.component(c)]) + ", not in " + r + "\n"
+                                            + IrPrinter.print(s));
                                 }
                             }
                         }
@@ -310,7 +321,8 @@ class RangeAnalysisTest {
                         Range r = a.range(d, c);
                         if (!r.contains(v[c])) {
                             fail("seed " + fseed + ": " + IrPrinter.instrToString(d.parent()) + " computed "
-                                    + Long.toHexString(v[c]) + " in component " + c + ", not in " + r + "\n" + IrPrinter.print(s));
+                                    + Long.toHexString(v[c]) + " in component " + c + ", not in " + r + "\n"
+                                    + IrPrinter.print(s));
                         }
                         count[0]++;
                     }

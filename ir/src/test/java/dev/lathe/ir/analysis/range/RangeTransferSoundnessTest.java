@@ -66,8 +66,10 @@ class RangeTransferSoundnessTest {
             } catch (IllegalStateException e) {
                 missing.add(e.getMessage());
             }
-            if (RangeTransfer.ON_CONSTANTS_ONLY.contains(op)) assertTrue(!op.isHorizontal(), op.opName() + " is horizontal: list it in HORIZONTAL_ANYTHING");
-            if (RangeTransfer.HORIZONTAL_ANYTHING.contains(op)) assertTrue(op.isHorizontal(), op.opName() + " is per component: list it in ON_CONSTANTS_ONLY");
+            if (RangeTransfer.ON_CONSTANTS_ONLY.contains(op))
+                assertTrue(!op.isHorizontal(), op.opName() + " is horizontal: list it in HORIZONTAL_ANYTHING");
+            if (RangeTransfer.HORIZONTAL_ANYTHING.contains(op))
+                assertTrue(op.isHorizontal(), op.opName() + " is per component: list it in ON_CONSTANTS_ONLY");
         }
         assertTrue(missing.isEmpty(), String.join("\n", missing));
     }
@@ -117,11 +119,16 @@ class RangeTransferSoundnessTest {
                     long r = op.evaluate(size, 1, srcs)[0];
                     checks++;
                     if (!out.contains(r)) {
-                        StringBuilder sb = new StringBuilder(op.opName() + " at " + size + " bits: result " + show(r, op.outputBits(size))
-                                + " is not in " + out + "\n");
+                        StringBuilder sb = new StringBuilder(op.opName() + " at " + size + " bits: result "
+                                + show(r, op.outputBits(size)) + " is not in " + out + "\n");
                         for (int i = 0; i < in.length; i++) {
-                            sb.append("  operand ").append(i).append(" = ").append(show(srcs[i][0], in[i].bits()))
-                                    .append(" in ").append(in[i]).append('\n');
+                            sb.append("  operand ")
+                                    .append(i)
+                                    .append(" = ")
+                                    .append(show(srcs[i][0], in[i].bits()))
+                                    .append(" in ")
+                                    .append(in[i])
+                                    .append('\n');
                         }
                         fail(sb.toString());
                     }
@@ -222,7 +229,8 @@ class RangeTransferSoundnessTest {
                     long[] k = FloatClass.corners(c, bits, false);
                     if (k.length > 0) {
                         if (k.length == 2 && rnd.nextBoolean()) {
-                            long lo = Math.min(k[0], k[1]), hi = Math.max(k[0], k[1]); // same sign: patterns are ordered
+                            long lo = Math.min(k[0], k[1]),
+                                    hi = Math.max(k[0], k[1]); // same sign: patterns are ordered
                             return lo + (long) (rnd.nextDouble() * (hi - lo));
                         }
                         return k[rnd.nextInt(k.length)];
@@ -236,7 +244,8 @@ class RangeTransferSoundnessTest {
             }
             case 2 -> {
                 long span = r.sHi() - r.sLo();
-                if (span >= 0 && span < Long.MAX_VALUE) return Bits.trunc(r.sLo() + (long) (rnd.nextDouble() * (span + 1.0)), bits);
+                if (span >= 0 && span < Long.MAX_VALUE)
+                    return Bits.trunc(r.sLo() + (long) (rnd.nextDouble() * (span + 1.0)), bits);
                 return value(bits, rnd);
             }
             default -> {
@@ -251,16 +260,59 @@ class RangeTransferSoundnessTest {
         boolean floats = FloatClass.isFloatSize(bits);
         switch (rnd.nextInt(floats ? 6 : 4)) {
             case 0 -> {
-                long[] edges = {0, 1, -1, 2, -2, 3, 7, 8, 10, 31, 32, 33, 255, 256, Bits.minSigned(bits), Bits.maxSigned(bits),
-                        Bits.minSigned(bits) + 1, Bits.maxSigned(bits) - 1, Bits.mask(bits)};
+                long[] edges = {
+                    0,
+                    1,
+                    -1,
+                    2,
+                    -2,
+                    3,
+                    7,
+                    8,
+                    10,
+                    31,
+                    32,
+                    33,
+                    255,
+                    256,
+                    Bits.minSigned(bits),
+                    Bits.maxSigned(bits),
+                    Bits.minSigned(bits) + 1,
+                    Bits.maxSigned(bits) - 1,
+                    Bits.mask(bits)
+                };
                 v = edges[rnd.nextInt(edges.length)];
             }
             case 1 -> v = rnd.nextInt(41) - 20;
             case 2 -> v = 1L << rnd.nextInt(Math.max(1, bits));
             case 3 -> v = rnd.nextLong();
             case 4 -> {
-                double[] specials = {0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, 0.25, 1e-3, -7.5, 100.0, -1000.0, 65504.0,
-                        Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN, 1e30, -1e30, 1e-30, 1.5, -1.5, 42.0};
+                double[] specials = {
+                    0.0,
+                    -0.0,
+                    1.0,
+                    -1.0,
+                    2.0,
+                    -2.0,
+                    0.5,
+                    -0.5,
+                    3.0,
+                    0.25,
+                    1e-3,
+                    -7.5,
+                    100.0,
+                    -1000.0,
+                    65504.0,
+                    Double.POSITIVE_INFINITY,
+                    Double.NEGATIVE_INFINITY,
+                    Double.NaN,
+                    1e30,
+                    -1e30,
+                    1e-30,
+                    1.5,
+                    -1.5,
+                    42.0
+                };
                 v = FloatBits.fromDouble(specials[rnd.nextInt(specials.length)], bits);
             }
             default -> {

@@ -10,8 +10,8 @@ import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
-import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
@@ -48,8 +48,11 @@ class RewrittenFactsTest {
                     for (Instr i = b.firstInstr(); i != null; i = i.next()) {
                         if (i.def() == null) continue;
                         for (Instr w : defs) {
-                            if (i instanceof AluInstr x && w instanceof AluInstr wa && x.def().hasUses()
-                                    && w.def().bitSize() == x.def().bitSize() && w.def().numComponents() == x.def().numComponents()) {
+                            if (i instanceof AluInstr x
+                                    && w instanceof AluInstr wa
+                                    && x.def().hasUses()
+                                    && w.def().bitSize() == x.def().bitSize()
+                                    && w.def().numComponents() == x.def().numComponents()) {
                                 pairs.add(new AluInstr[] {wa, x});
                             }
                         }
@@ -58,7 +61,8 @@ class RewrittenFactsTest {
                 }
                 if (pairs.isEmpty()) break;
                 // branch conditions are few: replace one every other time there is one
-                List<AluInstr[]> conds = pairs.stream().filter(pr -> pr[1].def().isUsedByIf()).toList();
+                List<AluInstr[]> conds =
+                        pairs.stream().filter(pr -> pr[1].def().isUsedByIf()).toList();
                 List<AluInstr[]> from = !conds.isEmpty() && rnd.nextBoolean() ? conds : pairs;
                 AluInstr[] pick = from.get(rnd.nextInt(from.size()));
                 Value old = pick[1].def(), now = pick[0].def();
@@ -77,8 +81,11 @@ class RewrittenFactsTest {
                     for (int c = 0; c < v.numComponents(); c++) {
                         int comp = c;
                         long fseed = seed;
-                        assertEquals(fresh.range(v, c), facts.range(v, c), () -> "seed " + fseed + ": "
-                                + IrPrinter.instrToString(v.parent()) + " component " + comp + "\n" + IrPrinter.print(s));
+                        assertEquals(
+                                fresh.range(v, c),
+                                facts.range(v, c),
+                                () -> "seed " + fseed + ": " + IrPrinter.instrToString(v.parent()) + " component "
+                                        + comp + "\n" + IrPrinter.print(s));
                         compared++;
                     }
                 }
