@@ -34,7 +34,7 @@ public final class Function {
     /**
      * Values a frontend computed by an approximation of a function (a polynomial for atan), with
      * the approximation's bound on its absolute error: what the Vulkan precision model
-     * ({@code Interpreter.trackPrecision}) needs to know of them beyond their ops' rounding. A
+     * (the Vulkan oracle's precision model, a {@code Shadow} of the interpreter) needs to know of them beyond their ops' rounding. A
      * note for the oracle on the frontend's IR, not part of the program: passes do not keep it,
      * the text format does not print it.
      */

@@ -12,7 +12,7 @@ import java.util.Map;
 /**
  * A shader's SPIR-V on a {@link VulkanDevice} against Lathe's interpreter on the IR the frontend
  * made of it, on the same random input sets ({@link OracleInputs}), compared under the NaN
- * contract and within the precision Vulkan requires ({@link Interpreter#trackPrecision}). An input
+ * contract and within the precision Vulkan requires ({@link PrecisionTracker}). An input
  * set counts when its outcome is decided — every invocation compared (two workgroups of a compute
  * shader, the four fragments of a 2x2 quad, the three vertices of a triangle) and none undecided —
  * and seeds are drawn until enough are, or the seed budget is spent.
@@ -185,7 +185,7 @@ public final class VulkanOracle {
             java.util.function.BiFunction<ShaderInputs, Integer, ShaderOutputs> binary) {
         ShaderOutputs reference = new Interpreter(shader)
                 .trackNans()
-                .trackPrecision(vk.subTexelPrecisionBits())
+                .track(PrecisionTracker.model(vk.subTexelPrecisionBits()))
                 .dispatch(in, workgroups, 1, 1);
         ShaderOutputs real = ComputeRun.dispatch(vk, spirv, iface, in, workgroups);
         if (binary == null)
@@ -268,7 +268,7 @@ public final class VulkanOracle {
             invocationInputs(in, fragment, firstVertex, instance, k);
             references.add(new Interpreter(shader)
                     .trackNans()
-                    .trackPrecision(vk.subTexelPrecisionBits())
+                    .track(PrecisionTracker.model(vk.subTexelPrecisionBits()))
                     .run(in));
         }
         in.setVertexId(firstVertex).setInstanceId(instance);

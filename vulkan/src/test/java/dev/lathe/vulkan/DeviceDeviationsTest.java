@@ -40,6 +40,16 @@ class DeviceDeviationsTest extends LavapipeTest {
         return Files.readAllBytes(out);
     }
 
+    /** {@link #glsl} read into IR by the SPIR-V frontend. */
+    static dev.lathe.ir.Shader shader(String name, String source) throws IOException {
+        try {
+            return dev.lathe.spirv.SpirvFrontend.read(name, glsl(name, source));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while glslangValidator ran on " + name, e);
+        }
+    }
+
     static long f(float x) {
         return Float.floatToRawIntBits(x) & 0xffffffffL;
     }

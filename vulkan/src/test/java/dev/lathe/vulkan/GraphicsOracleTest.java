@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The bundled vertex and fragment shaders on lavapipe against Lathe's interpreter, compared under
- * the NaN contract and within the precision Vulkan requires ({@link Interpreter#trackPrecision}):
+ * the NaN contract and within the precision Vulkan requires ({@link PrecisionTracker}):
  * each shader must agree on {@value #DECIDED} input sets whose outcome is decided (every fragment
  * of the 2x2 quad, or all three vertices), drawn from up to {@value #MAX_SEEDS} seeds. Shaders
  * the oracle cannot draw yet are reported as not run; disagreements found and not fixed yet are

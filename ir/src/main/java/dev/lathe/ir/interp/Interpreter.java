@@ -20,7 +20,6 @@ import dev.lathe.ir.Value;
 import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.Bits;
-import dev.lathe.ir.op.FloatBits;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -61,10 +60,8 @@ public final class Interpreter {
     private final PhiInstr[][] phis;
     private final Instr[][] body;
     private BiConsumer<Value, long[]> observer;
-    private boolean trackNans;
-    private boolean trackPrecision;
-    /** The fraction of a texel Vulkan's texel selection may be off by, when precision is tracked. */
-    private double subTexel = 0x1p-4;
+    /** What runs compute beside the bits (NaN provenance, a precision model), in the order given. */
+    private final List<Shadow.Model> shadows = new ArrayList<>();
 
     /** An interpreter of {@code shader}'s entry point with the default iteration limit. */
     public Interpreter(Shader shader) {
@@ -110,40 +107,23 @@ public final class Interpreter {
      * the contract read.
      */
     public Interpreter trackNans() {
-        this.trackNans = true;
-        return this;
+        return track(NanProvenance.MODEL);
     }
 
     /**
-     * Also records what each output may be on a conforming Vulkan implementation (see
-     * {@link VulkanPrecision}): the outputs then carry {@link PrecisionBounds}, which comparisons
-     * read — a component with an interval matches any float inside it, and a run where an inexact
-     * value decided something is undecided.
+     * Also runs {@code shadow} beside the bits (see {@link Shadow}): what it finds goes into the
+     * outputs. Tracking the same model twice tracks it once.
      */
-    public Interpreter trackPrecision() {
-        return trackPrecision(4);
-    }
-
-    /**
-     * {@link #trackPrecision()} for a device whose texel selection keeps {@code subTexelPrecisionBits}
-     * of fraction (its limit of that name; Vulkan requires at least 4): a coordinate within
-     * 2^-bits of a texel's edge may take either texel.
-     */
-    public Interpreter trackPrecision(int subTexelPrecisionBits) {
-        if (subTexelPrecisionBits < 4)
-            throw new IllegalArgumentException(
-                    "subTexelPrecisionBits is at least 4 in Vulkan, not " + subTexelPrecisionBits);
-        this.trackPrecision = true;
-        this.subTexel = Math.scalb(1.0, -subTexelPrecisionBits);
+    public Interpreter track(Shadow.Model shadow) {
+        if (!shadows.contains(shadow)) shadows.add(shadow);
         return this;
     }
 
-    private PrecisionTracker.Shared newPrecisionShared() {
-        return trackPrecision ? new PrecisionTracker.Shared() : null;
-    }
-
-    private NanProvenance.Shared newNanShared() {
-        return trackNans ? new NanProvenance.Shared() : null;
+    /** Each shadow's state for one run or dispatch. */
+    private Shadow.Dispatch[] newDispatches() {
+        Shadow.Dispatch[] d = new Shadow.Dispatch[shadows.size()];
+        for (int k = 0; k < d.length; k++) d[k] = shadows.get(k).dispatch();
+        return d;
     }
 
     /** One invocation. */
@@ -153,8 +133,7 @@ public final class Interpreter {
                 initialBuffers(in),
                 shader.stage() == Stage.COMPUTE ? newShared() : Map.of(),
                 new long[1],
-                newNanShared(),
-                newPrecisionShared());
+                newDispatches());
         // a lone compute invocation is a workgroup of one: its barriers wait for nobody
         while (r.resume()) {}
         return r.result();
@@ -170,8 +149,7 @@ public final class Interpreter {
         List<Run> all = new ArrayList<>();
         Map<Variable, long[]>[] shared = newSharedHolder();
         long[] spent = new long[1]; // the iteration limit holds for the whole dispatch
-        NanProvenance.Shared nans = newNanShared();
-        PrecisionTracker.Shared precision = newPrecisionShared();
+        Shadow.Dispatch[] dispatches = newDispatches();
         dispatchLockstep(
                 in,
                 shader.workgroupSize(),
@@ -180,7 +158,7 @@ public final class Interpreter {
                 gz,
                 () -> shared[0] = newShared(),
                 () -> {
-                    Run r = new Run(in, bufs, shared[0], spent, nans, precision);
+                    Run r = new Run(in, bufs, shared[0], spent, dispatches);
                     all.add(r);
                     return r;
                 },
@@ -325,7 +303,7 @@ public final class Interpreter {
     }
 
     /** The state of one invocation. */
-    private final class Run implements Resumable {
+    private final class Run implements Resumable, RunState {
         final ShaderInputs in;
         final int[] localId, workgroupId, numWorkgroups;
         final Map<Variable, byte[]> buffers;
@@ -342,21 +320,16 @@ public final class Interpreter {
         long iterations;
 
         final long[] spent;
-        /** NaN provenance, when tracked. */
-        final NanProvenance nan;
-        /** Vulkan's precision, when tracked. */
-        final PrecisionTracker prec;
+        /** What this invocation computes beside the bits, one per model tracked. */
+        final Shadow[] shadows;
 
         Run(
                 ShaderInputs in,
                 Map<Variable, byte[]> buffers,
                 Map<Variable, long[]> shared,
                 long[] spent,
-                NanProvenance.Shared nans,
-                PrecisionTracker.Shared precision) {
+                Shadow.Dispatch[] dispatches) {
             this.spent = spent;
-            this.prec = precision == null ? null : new PrecisionTracker(precision, fn.valueCount());
-            this.nan = nans == null ? null : new NanProvenance(nans, fn.valueCount());
             this.in = in;
             this.localId = in.localInvocationId();
             this.workgroupId = in.workgroupId();
@@ -364,14 +337,14 @@ public final class Interpreter {
             this.buffers = buffers;
             this.shared = shared;
             this.cur = fn.entryBlock();
+            this.shadows = new Shadow[dispatches.length];
+            for (int k = 0; k < dispatches.length; k++) shadows[k] = dispatches[k].invocation(this);
             for (Variable v : shader.variables(Variable.Kind.OUTPUT))
                 outputs.put(v, new long[v.type().components()]);
             for (Variable v : fn.locals()) {
                 long[] storage = new long[v.type().components() * Math.max(1, v.arrayLength())];
                 locals.put(v, storage);
-                // the interpreter starts a local at zero; Vulkan gives a function variable (and an output) no value
-                // until it is written
-                if (prec != null) prec.undefinedStorage(storage);
+                for (Shadow sh : shadows) sh.localStorage(storage);
             }
             for (Variable v : shader.variables()) {
                 if (v.kind() != Variable.Kind.INPUT && v.kind() != Variable.Kind.UNIFORM) continue;
@@ -389,13 +362,9 @@ public final class Interpreter {
             outputs.forEach((k, v) -> outs.put(k.name(), v.clone()));
             Map<String, byte[]> bufs = new LinkedHashMap<>();
             buffers.forEach((k, v) -> bufs.put(k.name(), v.clone()));
-            return new ShaderOutputs(
-                    outs,
-                    bufs,
-                    discarded,
-                    iterations,
-                    nan == null ? null : nan.result(buffers),
-                    prec == null ? null : prec.result());
+            ShaderOutputs out = new ShaderOutputs(outs, bufs, discarded, iterations);
+            for (Shadow sh : shadows) out = sh.finish(out, buffers);
+            return out;
         }
 
         @Override
@@ -407,8 +376,7 @@ public final class Interpreter {
                 PhiInstr[] ps = phis[bi];
                 if (ps.length > 0 && next == 0) {
                     long[][] incoming = new long[ps.length][];
-                    long[] masks = nan == null ? null : new long[ps.length];
-                    double[][][] bounds = prec == null ? null : new double[ps.length][][];
+                    Object[][] carried = new Object[shadows.length][ps.length];
                     for (int k = 0; k < ps.length; k++) {
                         Src s = ps[k].srcFor(prev);
                         if (s == null) {
@@ -416,13 +384,11 @@ public final class Interpreter {
                                     "phi " + ps[k].def() + " has no source for the block control came from");
                         }
                         incoming[k] = read(s.value());
-                        if (nan != null) masks[k] = nan.mask(s.value());
-                        if (prec != null) bounds[k] = prec.copyOf(s.value());
+                        for (int h = 0; h < shadows.length; h++) carried[h][k] = shadows[h].carried(s.value());
                     }
                     for (int k = 0; k < ps.length; k++) {
                         set(ps[k].def(), incoming[k]);
-                        if (nan != null) nan.set(ps[k].def(), masks[k]);
-                        if (prec != null) prec.set(ps[k].def(), bounds[k]);
+                        for (int h = 0; h < shadows.length; h++) shadows[h].carry(ps[k].def(), carried[h][k]);
                     }
                 }
                 Instr[] is = body[bi];
@@ -464,12 +430,6 @@ public final class Interpreter {
             return succs.get(0);
         }
 
-        private long[] read(Value v) {
-            long[] r = vals[v.index()];
-            if (r == null) throw new InterpreterException("reads " + v + " before it is defined (run the validator)");
-            return r;
-        }
-
         /** Executes one instruction; false when the invocation ends (discard). */
         private boolean exec(Instr i) {
             if (i instanceof AluInstr alu) {
@@ -486,19 +446,15 @@ public final class Interpreter {
                 long[] dst = new long[alu.def().numComponents()];
                 alu.op().evaluateInto(alu.unsizedBitSize(), s, dst);
                 set(alu.def(), dst);
-                if (nan != null) nan.alu(alu, s, dst);
-                if (prec != null) prec.alu(alu, s, dst);
+                for (Shadow sh : shadows) sh.alu(alu, s, dst);
             } else if (i instanceof LoadConstInstr lc) {
                 set(lc.def(), lc.values());
-                if (nan != null) nan.exact(lc.def());
-                if (prec != null) prec.exact(lc.def());
+                for (Shadow sh : shadows) sh.constant(lc.def());
             } else if (i instanceof UndefInstr u) {
                 set(u.def(), new long[u.def().numComponents()]);
-                if (nan != null) nan.exact(u.def());
-                if (prec != null) prec.undefined(u.def());
+                for (Shadow sh : shadows) sh.undef(u.def());
             } else if (i instanceof IntrinsicInstr in) {
-                if (nan != null) trackIntrinsic(in);
-                if (prec != null) trackPrecision(in);
+                for (Shadow sh : shadows) sh.intrinsic(in);
                 return intrinsic(in);
             } else if (!(i instanceof JumpInstr)) {
                 throw new InterpreterException("cannot run " + i.opName() + " here");
@@ -557,10 +513,13 @@ public final class Interpreter {
                     set(
                             d,
                             loadDevice(
-                                    deviceMemory(buffers), read(i.src(0).value())[0], d.numComponents(), d.bitSize()));
+                                    Interpreter.deviceMemory(buffers),
+                                    read(i.src(0).value())[0],
+                                    d.numComponents(),
+                                    d.bitSize()));
                 case STORE_GLOBAL -> {
                     Value x = i.src(1).value();
-                    storeDevice(deviceMemory(buffers), read(i.src(0).value())[0], read(x), x.bitSize());
+                    storeDevice(Interpreter.deviceMemory(buffers), read(i.src(0).value())[0], read(x), x.bitSize());
                 }
                 case IMAGE_LOAD ->
                     set(d, imageLoad(v, buffers.get(v), read(i.src(0).value()), in));
@@ -641,197 +600,10 @@ public final class Interpreter {
             return true;
         }
 
-        /**
-         * NaN provenance of an intrinsic, before it runs (its sources are read, memory still
-         * holds what it read): bits read where an offset, index, coordinate or atomic operand is
-         * taken; openness carried through stores, loads and outputs; the rest exact.
-         */
-        private void trackIntrinsic(IntrinsicInstr i) {
-            Variable v = i.var();
-            Value d = i.def();
-            String what = i.intrinsic().spelling();
-            List<Intrinsic.Role> roles = i.intrinsic().roles(v);
-            for (int k = 0; k < roles.size(); k++) {
-                switch (roles.get(k)) {
-                    case VAR_VALUE, ANY_VALUE, FLOAT_COORD, LOD -> {}
-                    default -> nan.readsBits(i.src(k), what);
-                }
-            }
-            nan.exact(d);
-            AtomicOp atomic = i.intrinsic().atomicOp();
-            if (atomic != null) {
-                if (v.kind() == Variable.Kind.BUFFER)
-                    nan.atomicWord(v, buffers.get(v), read(i.src(0).value())[0], what);
-                else if (v.kind() == Variable.Kind.SHARED) {
-                    long idx = v.isArray() ? read(i.src(0).value())[0] : 0;
-                    nan.storeElement(shared.get(v), v, idx, null);
-                }
-                return;
-            }
-            switch (i.intrinsic()) {
-                case STORE_OUTPUT -> nan.storeOutput(v, i.src(0));
-                case LOAD_BUFFER ->
-                    nan.loadMemory(d, v, buffers.get(v), read(i.src(0).value())[0], what);
-                case STORE_BUFFER ->
-                    nan.storeMemory(
-                            v,
-                            buffers.get(v),
-                            read(i.src(0).value())[0],
-                            i.src(1),
-                            i.src(1).value().bitSize());
-                case LOAD_GLOBAL ->
-                    nan.loadMemory(
-                            d,
-                            DEVICE_MEMORY,
-                            deviceMemory(buffers),
-                            read(i.src(0).value())[0] - ShaderInputs.DEVICE_MEMORY_BASE,
-                            what);
-                case STORE_GLOBAL ->
-                    nan.storeMemory(
-                            DEVICE_MEMORY,
-                            deviceMemory(buffers),
-                            read(i.src(0).value())[0] - ShaderInputs.DEVICE_MEMORY_BASE,
-                            i.src(1),
-                            i.src(1).value().bitSize());
-                case LOAD_VAR ->
-                    nan.loadElement(
-                            d, locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0);
-                case STORE_VAR ->
-                    nan.storeElement(
-                            locals.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, i.src(v.isArray() ? 1 : 0));
-                case LOAD_SHARED ->
-                    nan.loadElement(
-                            d, shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0);
-                case STORE_SHARED ->
-                    nan.storeElement(
-                            shared.get(v), v, v.isArray() ? read(i.src(0).value())[0] : 0, i.src(v.isArray() ? 1 : 0));
-                default -> {}
-            }
-        }
-
-        /**
-         * Vulkan's precision through an intrinsic, before it runs: intervals carried through
-         * outputs and element storage (locals, shared); any other operand must have one answer;
-         * what the intrinsic returns is exact.
-         */
-        private void trackPrecision(IntrinsicInstr i) {
-            Variable v = i.var();
-            Value d = i.def();
-            String what = i.intrinsic().spelling();
-            switch (i.intrinsic()) {
-                case STORE_OUTPUT -> prec.storeOutput(v, i.src(0));
-                case LOAD_VAR, LOAD_SHARED -> {
-                    if (v.isArray()) prec.readsExactly(i.src(0), what);
-                    prec.loadElement(
-                            d,
-                            (i.intrinsic() == Intrinsic.LOAD_VAR ? locals : shared).get(v),
-                            v,
-                            v.isArray() ? read(i.src(0).value())[0] : 0);
-                }
-                case STORE_VAR, STORE_SHARED -> {
-                    if (v.isArray()) prec.readsExactly(i.src(0), what);
-                    prec.storeElement(
-                            (i.intrinsic() == Intrinsic.STORE_VAR ? locals : shared).get(v),
-                            v,
-                            v.isArray() ? read(i.src(0).value())[0] : 0,
-                            i.src(v.isArray() ? 1 : 0));
-                }
-                case TXF, TXS -> {
-                    for (int k = 0; k < i.numSrcs(); k++) prec.readsExactly(i.src(k), what);
-                    if (v.isArray()) arrayIndex(i, what);
-                    prec.exact(d);
-                }
-                case TEX, TXL -> {
-                    // nearest sampling of one level: a coordinate decides only which texel, so one
-                    // whose interval stays inside a texel decides it (the level of detail decides
-                    // nothing). Vulkan computes the texel coordinate with subTexelPrecisionBits of
-                    // fraction: within 2^-bits of a texel's edge, either texel may be taken.
-                    int coord = v.isArray() ? 1 : 0;
-                    if (v.isArray()) arrayIndex(i, what);
-                    Texture t =
-                            textureOf(v, v.isArray() ? element(v, read(i.src(0).value())[0]) : 0, in);
-                    int[] sizes = {t.width(), t.height(), t.depth()};
-                    long[] at = read(i.src(coord).value());
-                    for (int c = 0; c < i.src(coord).numComponentsRead(); c++) {
-                        double[] iv = prec.of(i.src(coord), c);
-                        if (iv == PrecisionTracker.UNDEFINED) prec.undecided(what + " at an undefined coordinate");
-                        double u = Float.intBitsToFloat((int) at[i.src(coord).component(c)]);
-                        double lo = iv == null ? u : iv[0], hi = iv == null ? u : iv[1];
-                        if (Double.isNaN(lo) || Double.isNaN(hi)) continue;
-                        double slack = subTexel / sizes[c];
-                        if (nearest(FloatBits.fromDouble(lo - slack, 32), sizes[c])
-                                != nearest(FloatBits.fromDouble(hi + slack, 32), sizes[c])) {
-                            prec.undecided(what + " at a coordinate near a texel's edge may sample either texel");
-                        }
-                    }
-                    prec.exact(d);
-                }
-                case IMAGE_STORE -> {
-                    prec.readsExactly(i.src(0), what);
-                    long at = imageTexel(v, read(i.src(0).value()), in);
-                    if (at >= 0)
-                        prec.storeImage(v, at * 16, i.src(1), read(i.src(1).value()), v.format(), what);
-                }
-                case IMAGE_LOAD -> {
-                    prec.readsExactly(i.src(0), what);
-                    long at = imageTexel(v, read(i.src(0).value()), in);
-                    if (at >= 0) prec.loadMemory(d, v, at * 16, what);
-                    else prec.exact(d);
-                }
-                case STORE_BUFFER, STORE_GLOBAL -> {
-                    prec.readsExactly(i.src(0), what);
-                    long at = read(i.src(0).value())[0]
-                            - (i.intrinsic() == Intrinsic.STORE_GLOBAL ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
-                    Variable region = i.intrinsic() == Intrinsic.STORE_GLOBAL ? DEVICE_MEMORY : v;
-                    byte[] mem = i.intrinsic() == Intrinsic.STORE_GLOBAL ? deviceMemory(buffers) : buffers.get(v);
-                    long[] x = read(i.src(1).value());
-                    byte[] stored = new byte
-                            [x.length
-                                    * i.src(1).value().bitSize()
-                                    / 8]; // the bytes the store writes, as it writes them
-                    storeBuffer(stored, 0, x, i.src(1).value().bitSize());
-                    boolean[] changes = new boolean[stored.length];
-                    for (int b = 0; b < changes.length; b++) {
-                        long o = at + b;
-                        changes[b] = mem == null || o < 0 || o >= mem.length || mem[(int) o] != stored[b];
-                    }
-                    prec.touch(region, at, changes.length, workgroupIndex(), changes, what);
-                    prec.storeMemory(region, at, i.src(1), i.src(1).value().bitSize());
-                }
-                case LOAD_BUFFER, LOAD_GLOBAL -> {
-                    prec.readsExactly(i.src(0), what);
-                    long at = read(i.src(0).value())[0]
-                            - (i.intrinsic() == Intrinsic.LOAD_GLOBAL ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
-                    Variable region = i.intrinsic() == Intrinsic.LOAD_GLOBAL ? DEVICE_MEMORY : v;
-                    prec.touch(region, at, d.numComponents() * d.bitSize() / 8, workgroupIndex(), null, what);
-                    prec.loadMemory(d, region, at, what);
-                }
-                default -> {
-                    for (int k = 0; k < i.numSrcs(); k++) prec.readsExactly(i.src(k), what);
-                    if (i.intrinsic().atomicOp() != null && v != null && v.kind() == Variable.Kind.BUFFER) {
-                        prec.atomicWord(v, read(i.src(0).value())[0], what);
-                    }
-                    if (i.intrinsic().atomicOp() != null && v != null && v.kind() == Variable.Kind.IMAGE) {
-                        long at = imageTexel(v, read(i.src(0).value()), in);
-                        if (at >= 0) prec.atomicWord(v, at * 16, what);
-                    }
-                    prec.exact(d);
-                }
-            }
-        }
-
         /** This invocation's workgroup, as one number. */
-        private int workgroupIndex() {
+        @Override
+        public int workgroupIndex() {
             return workgroupId[0] + numWorkgroups[0] * (workgroupId[1] + numWorkgroups[1] * workgroupId[2]);
-        }
-
-        /** An array of textures indexed at run time: past its end Vulkan's descriptor is undefined (the interpreter takes the last). */
-        private void arrayIndex(IntrinsicInstr i, String what) {
-            prec.readsExactly(i.src(0), what);
-            Variable v = i.var();
-            if (Long.compareUnsigned(read(i.src(0).value())[0] & 0xffffffffL, v.arrayLength()) >= 0) {
-                prec.undecided(what + " past an array of " + v.arrayLength() + " textures is undefined in Vulkan");
-            }
         }
 
         /** Element {@code idx} of an array variable's storage (an unsigned index; out of range reads zero). */
@@ -861,13 +633,56 @@ public final class Interpreter {
         private void set(Value d, long[] v) {
             vals[d.index()] = v;
             if (observer != null) observer.accept(d, v);
-            if (prec != null && fn.hasDescriptorIndices()) {
-                int length = fn.descriptorIndexLength(d);
-                if (length >= 0 && Long.compareUnsigned(v[0] & 0xffffffffL, length) >= 0) {
-                    prec.undecided("an index past an array of " + length
-                            + " (descriptors, or in a uniform block) is undefined in Vulkan");
-                }
-            }
+            for (Shadow sh : shadows) sh.defined(d, v);
+        }
+
+        // ---- the run as a shadow reads it (RunState) ----
+
+        @Override
+        public Function function() {
+            return fn;
+        }
+
+        @Override
+        public long[] read(Value v) {
+            long[] r = vals[v.index()];
+            if (r == null) throw new InterpreterException("reads " + v + " before it is defined (run the validator)");
+            return r;
+        }
+
+        @Override
+        public ShaderInputs inputs() {
+            return in;
+        }
+
+        @Override
+        public byte[] buffer(Variable v) {
+            return buffers.get(v);
+        }
+
+        @Override
+        public byte[] deviceMemory() {
+            return Interpreter.deviceMemory(buffers);
+        }
+
+        @Override
+        public long[] local(Variable v) {
+            return locals.get(v);
+        }
+
+        @Override
+        public long[] shared(Variable v) {
+            return shared.get(v);
+        }
+
+        @Override
+        public long imageTexel(Variable v, long[] coord) {
+            return Interpreter.imageTexel(v, coord, in);
+        }
+
+        @Override
+        public Texture texture(Variable v, long index) {
+            return textureOf(v, element(v, index), in);
         }
 
         private long[] interfaceValue(Variable v, int element) {
@@ -957,7 +772,8 @@ public final class Interpreter {
         }
     }
 
-    private static int nearest(long coordBits, int size) {
+    /** The texel that nearest sampling of a size-{@code size} texture takes at normalized coordinate {@code coordBits} (an f32), clamped to the edge. */
+    public static int nearest(long coordBits, int size) {
         float u = Float.intBitsToFloat((int) coordBits);
         if (u != u) return 0;
         double t = Math.floor((double) u * size);

@@ -1,6 +1,9 @@
 package dev.lathe.ir.interp;
 
 import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.AtomicOp;
+import dev.lathe.ir.Intrinsic;
+import dev.lathe.ir.IntrinsicInstr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
@@ -8,6 +11,7 @@ import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,7 +25,13 @@ import java.util.Map;
  * hold open NaNs, and the first read of open bits, if any. A comparison of two runs under the
  * contract reads it (see {@link ShaderOutputs#differenceUnderNanContract}).
  */
-final class NanProvenance {
+final class NanProvenance implements Shadow {
+    /** NaN provenance as a shadow of a run ({@link Interpreter#trackNans}). */
+    static final Shadow.Model MODEL = () -> {
+        Shared shared = new Shared();
+        return run -> new NanProvenance(shared, run);
+    };
+
     /** What the invocations of one dispatch share: memory, and the first read of open bits. */
     static final class Shared {
         /** Per memory region, per byte: 0 exact; n &gt; 0 the first byte of an open n-byte NaN; -1 the rest of one. */
@@ -38,9 +48,96 @@ final class NanProvenance {
     /** Per output, per component: 0 exact, else the size in bytes of the open NaN written there. */
     private final Map<Variable, byte[]> outputs = new LinkedHashMap<>();
 
-    NanProvenance(Shared shared, int valueCount) {
+    private final RunState run;
+
+    NanProvenance(Shared shared, RunState run) {
         this.shared = shared;
-        this.masks = new long[valueCount];
+        this.run = run;
+        this.masks = new long[run.function().valueCount()];
+    }
+
+    @Override
+    public Object carried(Value v) {
+        return mask(v);
+    }
+
+    @Override
+    public void carry(Value d, Object carried) {
+        set(d, (Long) carried);
+    }
+
+    @Override
+    public void constant(Value d) {
+        exact(d);
+    }
+
+    @Override
+    public void undef(Value d) {
+        exact(d);
+    }
+
+    /**
+     * An intrinsic, before it runs: bits read where an offset, index, coordinate or atomic
+     * operand is taken; openness carried through stores, loads and outputs; the rest exact.
+     */
+    @Override
+    public void intrinsic(IntrinsicInstr i) {
+        Variable v = i.var();
+        Value d = i.def();
+        String what = i.intrinsic().spelling();
+        List<Intrinsic.Role> roles = i.intrinsic().roles(v);
+        for (int k = 0; k < roles.size(); k++) {
+            switch (roles.get(k)) {
+                case VAR_VALUE, ANY_VALUE, FLOAT_COORD, LOD -> {}
+                default -> readsBits(i.src(k), what);
+            }
+        }
+        exact(d);
+        AtomicOp atomic = i.intrinsic().atomicOp();
+        if (atomic != null) {
+            if (v.kind() == Variable.Kind.BUFFER) atomicWord(v, run.buffer(v), word(i, 0), what);
+            else if (v.kind() == Variable.Kind.SHARED)
+                storeElement(run.shared(v), v, v.isArray() ? word(i, 0) : 0, null);
+            return;
+        }
+        switch (i.intrinsic()) {
+            case STORE_OUTPUT -> storeOutput(v, i.src(0));
+            case LOAD_BUFFER -> loadMemory(d, v, run.buffer(v), word(i, 0), what);
+            case STORE_BUFFER ->
+                storeMemory(
+                        v, run.buffer(v), word(i, 0), i.src(1), i.src(1).value().bitSize());
+            case LOAD_GLOBAL ->
+                loadMemory(
+                        d,
+                        Interpreter.DEVICE_MEMORY,
+                        run.deviceMemory(),
+                        word(i, 0) - ShaderInputs.DEVICE_MEMORY_BASE,
+                        what);
+            case STORE_GLOBAL ->
+                storeMemory(
+                        Interpreter.DEVICE_MEMORY,
+                        run.deviceMemory(),
+                        word(i, 0) - ShaderInputs.DEVICE_MEMORY_BASE,
+                        i.src(1),
+                        i.src(1).value().bitSize());
+            case LOAD_VAR -> loadElement(d, run.local(v), v, v.isArray() ? word(i, 0) : 0);
+            case STORE_VAR -> storeElement(run.local(v), v, v.isArray() ? word(i, 0) : 0, i.src(v.isArray() ? 1 : 0));
+            case LOAD_SHARED -> loadElement(d, run.shared(v), v, v.isArray() ? word(i, 0) : 0);
+            case STORE_SHARED ->
+                storeElement(run.shared(v), v, v.isArray() ? word(i, 0) : 0, i.src(v.isArray() ? 1 : 0));
+            default -> {}
+        }
+    }
+
+    /** Component 0 of source {@code k}'s bits. */
+    private long word(IntrinsicInstr i, int k) {
+        return run.read(i.src(k).value())[0];
+    }
+
+    @Override
+    public ShaderOutputs finish(ShaderOutputs o, Map<Variable, byte[]> buffers) {
+        return new ShaderOutputs(
+                o.outputs(), o.buffers(), o.discarded(), o.loopIterations(), result(buffers), o.precision());
     }
 
     long mask(Value v) {
@@ -73,7 +170,8 @@ final class NanProvenance {
     }
 
     /** An ALU instruction executed: {@code in} are the swizzled sources, {@code dst} its result. */
-    void alu(AluInstr a, long[][] in, long[] dst) {
+    @Override
+    public void alu(AluInstr a, long[][] in, long[] dst) {
         Op op = a.op();
         long m = 0;
         if (op == Op.BCSEL) {

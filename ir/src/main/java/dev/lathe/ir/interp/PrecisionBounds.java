@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What a run's outputs may be on a conforming Vulkan implementation, as a run tracked by
- * {@link Interpreter#trackPrecision} records it ({@link VulkanPrecision}; {@code ir/README.md},
- * "Precision").
+ * What a run's outputs may be on a conforming implementation, as a precision {@link Shadow}
+ * records it (the Vulkan oracle's model, {@code vulkan/README.md}): the comparisons under the NaN
+ * contract read it, so it is the interpreter's, while the model that fills it is the oracle's.
  *
  * @param outputs   per output name, per component: {lo, hi, bits}, the reals the component (a
  *                  float of {@code bits}) may hold; a null component (or an output not listed) is

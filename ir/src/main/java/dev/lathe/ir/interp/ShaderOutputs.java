@@ -16,7 +16,7 @@ import java.util.Map;
  * @param nans      where NaNs whose bits the NaN contract leaves open went, when the run tracked
  *                  them ({@link Interpreter#trackNans}); null otherwise
  * @param precision what each output may be on a conforming Vulkan implementation, when the run
- *                  tracked it ({@link Interpreter#trackPrecision}); null otherwise (bit for bit)
+ *                  tracked it (a precision {@link Shadow}: the Vulkan oracle's); null otherwise (bit for bit)
  */
 public record ShaderOutputs(
         Map<String, long[]> outputs,

@@ -1,10 +1,11 @@
-package dev.lathe.driver;
+package dev.lathe.vulkan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lathe.driver.Compiler;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class RunTimeUniformBlocksTest {
     @Test
     void aRunTimeSizedArrayOfUniformBlocksCompilesAndRuns() throws IOException {
-        Shader s = SamplingTest.glsl("blocks.frag", """
+        Shader s = DeviceDeviationsTest.shader("blocks.frag", """
                 #version 450
                 #extension GL_EXT_nonuniform_qualifier : require
                 layout(binding = 0) uniform Material { vec4 tint; float gain; } materials[];
@@ -37,10 +38,18 @@ class RunTimeUniformBlocksTest {
                 new ShaderInputs().set("k", 5).set("materials_tint", tints).set("materials_gain", gains);
         ShaderOutputs out = new Interpreter(s).run(in);
         assertEquals(Float.floatToRawIntBits(11f) & 0xffffffffL, out.output("color")[2]);
-        assertNull(new Interpreter(s).trackNans().trackPrecision().run(in).undecidedUnderNanContract());
+        assertNull(new Interpreter(s)
+                .trackNans()
+                .track(PrecisionTracker.model(4))
+                .run(in)
+                .undecidedUnderNanContract());
         ShaderInputs past =
                 new ShaderInputs().set("k", 8).set("materials_tint", tints).set("materials_gain", gains);
-        assertNotNull(new Interpreter(s).trackNans().trackPrecision().run(past).undecidedUnderNanContract());
+        assertNotNull(new Interpreter(s)
+                .trackNans()
+                .track(PrecisionTracker.model(4))
+                .run(past)
+                .undecidedUnderNanContract());
         Compiler.Result r = Compiler.compile(s, Compiler.Options.verifying());
         for (long k = 0; k < 10; k++) {
             ShaderInputs any =

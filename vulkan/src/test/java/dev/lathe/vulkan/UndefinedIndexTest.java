@@ -1,4 +1,4 @@
-package dev.lathe.driver;
+package dev.lathe.vulkan;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class UndefinedIndexTest {
     @Test
     void anIndexPastAnArrayOfUniformBlocksIsUndecided() throws IOException {
-        Shader s = SamplingTest.glsl("blocks.frag", """
+        Shader s = DeviceDeviationsTest.shader("blocks.frag", """
                 #version 450
                 layout(push_constant) uniform P { int frame; int light; } pc;
                 layout(binding = 0) uniform UBO { vec4 tint; vec4 lights[3]; } ubo[2];
@@ -34,6 +34,10 @@ class UndefinedIndexTest {
     private static String run(Shader s, int frame, int light) {
         ShaderInputs in =
                 new ShaderInputs().set("pc_frame", frame & 0xffffffffL).set("pc_light", light & 0xffffffffL);
-        return new Interpreter(s).trackNans().trackPrecision().run(in).undecidedUnderNanContract();
+        return new Interpreter(s)
+                .trackNans()
+                .track(PrecisionTracker.model(4))
+                .run(in)
+                .undecidedUnderNanContract();
     }
 }

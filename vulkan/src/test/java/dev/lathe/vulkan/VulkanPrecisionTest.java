@@ -1,4 +1,4 @@
-package dev.lathe.ir.interp;
+package dev.lathe.vulkan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package dev.lathe.ir.interp;
+package dev.lathe.vulkan;
 
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;

@@ -1,9 +1,18 @@
-package dev.lathe.ir.interp;
+package dev.lathe.vulkan;
 
 import dev.lathe.ir.AluInstr;
+import dev.lathe.ir.Intrinsic;
+import dev.lathe.ir.IntrinsicInstr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
+import dev.lathe.ir.interp.Interpreter;
+import dev.lathe.ir.interp.PrecisionBounds;
+import dev.lathe.ir.interp.RunState;
+import dev.lathe.ir.interp.ShaderInputs;
+import dev.lathe.ir.interp.ShaderOutputs;
+import dev.lathe.ir.interp.Shadow;
+import dev.lathe.ir.interp.Texture;
 import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
@@ -21,7 +30,23 @@ import java.util.Map;
  * is <em>undecided</em> (the first such place is kept): another implementation may take another
  * path, and nothing after can be compared.
  */
-final class PrecisionTracker {
+final class PrecisionTracker implements Shadow {
+    /**
+     * Vulkan's precision as a shadow of a run, for a device whose texel selection keeps
+     * {@code subTexelPrecisionBits} of fraction (its limit of that name; Vulkan requires at
+     * least 4): a texture coordinate within 2^-bits of a texel's edge may take either texel.
+     */
+    static Shadow.Model model(int subTexelPrecisionBits) {
+        if (subTexelPrecisionBits < 4)
+            throw new IllegalArgumentException(
+                    "subTexelPrecisionBits is at least 4 in Vulkan, not " + subTexelPrecisionBits);
+        double subTexel = Math.scalb(1.0, -subTexelPrecisionBits);
+        return () -> {
+            Shared shared = new Shared();
+            return run -> new PrecisionTracker(shared, run, subTexel);
+        };
+    }
+
     /** What the invocations of one dispatch share: element storage, and the first undecided place. */
     static final class Shared {
         final Map<long[], double[][]> elements = new IdentityHashMap<>();
@@ -39,9 +64,178 @@ final class PrecisionTracker {
 
     private final Map<Variable, double[][]> outputs = new LinkedHashMap<>();
 
-    PrecisionTracker(Shared shared, int valueCount) {
+    private final RunState run;
+    /** The texel coordinate's slack: 2^-subTexelPrecisionBits. */
+    private final double subTexel;
+
+    PrecisionTracker(Shared shared, RunState run, double subTexel) {
         this.shared = shared;
-        this.intervals = new double[valueCount][][];
+        this.run = run;
+        this.subTexel = subTexel;
+        this.intervals = new double[run.function().valueCount()][][];
+    }
+
+    @Override
+    public void localStorage(long[] storage) {
+        undefinedStorage(storage);
+    }
+
+    @Override
+    public Object carried(Value v) {
+        return copyOf(v);
+    }
+
+    @Override
+    public void carry(Value d, Object carried) {
+        set(d, (double[][]) carried);
+    }
+
+    @Override
+    public void constant(Value d) {
+        exact(d);
+    }
+
+    @Override
+    public void undef(Value d) {
+        undefined(d);
+    }
+
+    /** An index past an array of descriptors (or in a uniform block) the frontend noted makes the run undecided. */
+    @Override
+    public void defined(Value d, long[] bits) {
+        dev.lathe.ir.Function fn = run.function();
+        if (!fn.hasDescriptorIndices()) return;
+        int length = fn.descriptorIndexLength(d);
+        if (length >= 0 && Long.compareUnsigned(bits[0] & 0xffffffffL, length) >= 0) {
+            undecided("an index past an array of " + length
+                    + " (descriptors, or in a uniform block) is undefined in Vulkan");
+        }
+    }
+
+    @Override
+    public ShaderOutputs finish(ShaderOutputs o, Map<Variable, byte[]> buffers) {
+        return new ShaderOutputs(o.outputs(), o.buffers(), o.discarded(), o.loopIterations(), o.nans(), result());
+    }
+
+    /**
+     * An intrinsic, before it runs: intervals carried through outputs and element storage
+     * (locals, shared); any other operand must have one answer; what the intrinsic returns is
+     * exact.
+     */
+    @Override
+    public void intrinsic(IntrinsicInstr i) {
+        Variable v = i.var();
+        Value d = i.def();
+        String what = i.intrinsic().spelling();
+        switch (i.intrinsic()) {
+            case STORE_OUTPUT -> storeOutput(v, i.src(0));
+            case LOAD_VAR, LOAD_SHARED -> {
+                if (v.isArray()) readsExactly(i.src(0), what);
+                loadElement(
+                        d,
+                        i.intrinsic() == Intrinsic.LOAD_VAR ? run.local(v) : run.shared(v),
+                        v,
+                        v.isArray() ? word(i, 0) : 0);
+            }
+            case STORE_VAR, STORE_SHARED -> {
+                if (v.isArray()) readsExactly(i.src(0), what);
+                storeElement(
+                        i.intrinsic() == Intrinsic.STORE_VAR ? run.local(v) : run.shared(v),
+                        v,
+                        v.isArray() ? word(i, 0) : 0,
+                        i.src(v.isArray() ? 1 : 0));
+            }
+            case TXF, TXS -> {
+                for (int k = 0; k < i.numSrcs(); k++) readsExactly(i.src(k), what);
+                if (v.isArray()) arrayIndex(i, what);
+                exact(d);
+            }
+            case TEX, TXL -> {
+                // nearest sampling of one level: a coordinate decides only which texel, so one
+                // whose interval stays inside a texel decides it (the level of detail decides
+                // nothing). Vulkan computes the texel coordinate with subTexelPrecisionBits of
+                // fraction: within 2^-bits of a texel's edge, either texel may be taken.
+                int coord = v.isArray() ? 1 : 0;
+                if (v.isArray()) arrayIndex(i, what);
+                Texture t = run.texture(v, v.isArray() ? word(i, 0) : 0);
+                int[] sizes = {t.width(), t.height(), t.depth()};
+                long[] at = run.read(i.src(coord).value());
+                for (int c = 0; c < i.src(coord).numComponentsRead(); c++) {
+                    double[] iv = of(i.src(coord), c);
+                    if (iv == UNDEFINED) undecided(what + " at an undefined coordinate");
+                    double u = Float.intBitsToFloat((int) at[i.src(coord).component(c)]);
+                    double lo = iv == null ? u : iv[0], hi = iv == null ? u : iv[1];
+                    if (Double.isNaN(lo) || Double.isNaN(hi)) continue;
+                    double slack = subTexel / sizes[c];
+                    if (Interpreter.nearest(FloatBits.fromDouble(lo - slack, 32), sizes[c])
+                            != Interpreter.nearest(FloatBits.fromDouble(hi + slack, 32), sizes[c])) {
+                        undecided(what + " at a coordinate near a texel's edge may sample either texel");
+                    }
+                }
+                exact(d);
+            }
+            case IMAGE_STORE -> {
+                readsExactly(i.src(0), what);
+                long at = run.imageTexel(v, run.read(i.src(0).value()));
+                if (at >= 0) storeImage(v, at * 16, i.src(1), run.read(i.src(1).value()), v.format(), what);
+            }
+            case IMAGE_LOAD -> {
+                readsExactly(i.src(0), what);
+                long at = run.imageTexel(v, run.read(i.src(0).value()));
+                if (at >= 0) loadMemory(d, v, at * 16, what);
+                else exact(d);
+            }
+            case STORE_BUFFER, STORE_GLOBAL -> {
+                readsExactly(i.src(0), what);
+                boolean global = i.intrinsic() == Intrinsic.STORE_GLOBAL;
+                long at = word(i, 0) - (global ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
+                Variable region = global ? Interpreter.DEVICE_MEMORY : v;
+                byte[] mem = global ? run.deviceMemory() : run.buffer(v);
+                long[] x = run.read(i.src(1).value());
+                byte[] stored = new byte
+                        [x.length * i.src(1).value().bitSize() / 8]; // the bytes the store writes, as it writes them
+                Interpreter.storeBuffer(stored, 0, x, i.src(1).value().bitSize());
+                boolean[] changes = new boolean[stored.length];
+                for (int b = 0; b < changes.length; b++) {
+                    long o = at + b;
+                    changes[b] = mem == null || o < 0 || o >= mem.length || mem[(int) o] != stored[b];
+                }
+                touch(region, at, changes.length, run.workgroupIndex(), changes, what);
+                storeMemory(region, at, i.src(1), i.src(1).value().bitSize());
+            }
+            case LOAD_BUFFER, LOAD_GLOBAL -> {
+                readsExactly(i.src(0), what);
+                boolean global = i.intrinsic() == Intrinsic.LOAD_GLOBAL;
+                long at = word(i, 0) - (global ? ShaderInputs.DEVICE_MEMORY_BASE : 0);
+                Variable region = global ? Interpreter.DEVICE_MEMORY : v;
+                touch(region, at, d.numComponents() * d.bitSize() / 8, run.workgroupIndex(), null, what);
+                loadMemory(d, region, at, what);
+            }
+            default -> {
+                for (int k = 0; k < i.numSrcs(); k++) readsExactly(i.src(k), what);
+                if (i.intrinsic().atomicOp() != null && v != null && v.kind() == Variable.Kind.BUFFER)
+                    atomicWord(v, word(i, 0), what);
+                if (i.intrinsic().atomicOp() != null && v != null && v.kind() == Variable.Kind.IMAGE) {
+                    long at = run.imageTexel(v, run.read(i.src(0).value()));
+                    if (at >= 0) atomicWord(v, at * 16, what);
+                }
+                exact(d);
+            }
+        }
+    }
+
+    /** Component 0 of source {@code k}'s bits. */
+    private long word(IntrinsicInstr i, int k) {
+        return run.read(i.src(k).value())[0];
+    }
+
+    /** An array of textures indexed at run time: past its end Vulkan's descriptor is undefined (the interpreter takes the last). */
+    private void arrayIndex(IntrinsicInstr i, String what) {
+        readsExactly(i.src(0), what);
+        Variable v = i.var();
+        if (Long.compareUnsigned(word(i, 0) & 0xffffffffL, v.arrayLength()) >= 0) {
+            undecided(what + " past an array of " + v.arrayLength() + " textures is undefined in Vulkan");
+        }
     }
 
     void undecided(String why) {
@@ -95,7 +289,8 @@ final class PrecisionTracker {
     }
 
     /** An ALU instruction executed: {@code in} are the swizzled sources, {@code dst} its result. */
-    void alu(AluInstr a, long[][] in, long[] dst) {
+    @Override
+    public void alu(AluInstr a, long[][] in, long[] dst) {
         Op op = a.op();
         int n = dst.length;
         double[][] out = new double[n][];

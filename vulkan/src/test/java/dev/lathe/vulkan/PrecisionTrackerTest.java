@@ -1,4 +1,4 @@
-package dev.lathe.ir.interp;
+package dev.lathe.vulkan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -8,13 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.interp.Interpreter;
+import dev.lathe.ir.interp.ShaderInputs;
+import dev.lathe.ir.interp.ShaderOutputs;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.text.IrParser;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Vulkan's precision as {@link Interpreter#trackPrecision} models it, worked by hand: what a
+ * Vulkan's precision as {@link PrecisionTracker} models it, worked by hand: what a
  * conforming implementation may answer is accepted, what it may not is refused, and where a value
  * with several answers decides something the run is undecided. (The Vulkan oracle's tests run it
  * against a real driver; these keep the model's rules in place where there is none.)
@@ -42,7 +45,7 @@ class PrecisionTrackerTest {
     }
 
     static ShaderOutputs run(Shader s, ShaderInputs in) {
-        return new Interpreter(s).trackNans().trackPrecision().run(in);
+        return new Interpreter(s).trackNans().track(PrecisionTracker.model(4)).run(in);
     }
 
     static ShaderOutputs.Comparison.Kind compare(ShaderOutputs reference, String output, long... candidate) {
@@ -120,14 +123,14 @@ class PrecisionTrackerTest {
         Shader shared = IrParser.parse("t.ir", shader.replace("SCALE", "0"));
         String why = new Interpreter(shared)
                 .trackNans()
-                .trackPrecision()
+                .track(PrecisionTracker.model(4))
                 .dispatch(in, 2, 1, 1)
                 .undecidedUnderNanContract();
         assertTrue(why != null && why.contains("workgroups race for byte 0 of data"), why);
         Shader apart = IrParser.parse("t.ir", shader.replace("SCALE", "4"));
         assertNull(new Interpreter(apart)
                 .trackNans()
-                .trackPrecision()
+                .track(PrecisionTracker.model(4))
                 .dispatch(in, 2, 1, 1)
                 .undecidedUnderNanContract());
     }
