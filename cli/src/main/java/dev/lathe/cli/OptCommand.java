@@ -81,6 +81,8 @@ final class OptCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CliException("lathe opt: " + e.getMessage());
         }
+        String problem = Pipelines.orderProblem(pipeline.order());
+        if (problem != null) throw new CliException("lathe opt: the passes break the order they must keep: " + problem);
         PassOptions o = passOptions;
         if (o.printAfter != null && !registry.names().contains(o.printAfter)) {
             throw new CliException("lathe opt: --print-after: unknown pass '" + o.printAfter + "'");

@@ -571,6 +571,9 @@ class CliTest {
         assertTrue(r.err().matches("(?s).*\\n +1  mul_one +proved +rules/algebraic\\.rules:\\d+\\n.*"), r.err());
         assertTrue(r.err().contains("never fired ("), r.err());
         assertFalse(r.err().contains("rules of pass late"), "late did not run: " + r.err());
+        Result outOfOrder = lathe("opt", "--passes", "late,algebraic", p.toString());
+        assertEquals(1, outOfOrder.code(), outOfOrder.err());
+        assertTrue(outOfOrder.err().contains("algebraic must run before late: "), outOfOrder.err());
         Result none = lathe("opt", "--passes", "dce", "--rule-stats", p.toString());
         assertEquals("", none.err());
         // lathe compile too: the default pipeline's rule passes and the lowering's

@@ -212,15 +212,31 @@ public final class Compiler {
     }
 
     private static void check(Options options, Passes passes) {
-        Pipeline.parse(options.pipeline(), passes.registry());
-        MachinePasses.pipeline(options.machine());
+        checkPipeline(options, passes);
         checkPrintAfter(options.printAfter(), passes.registry());
         passes.checkRuleNames(options.disabledRules());
     }
 
-    /** @throws IllegalArgumentException when {@code options.pipeline()} is not a pipeline over its {@link Passes}, saying where */
+    /**
+     * @throws IllegalArgumentException when {@code options.pipeline()} is not a pipeline over its {@link Passes}, saying
+     *     where, or when the passes as they will run break {@link Pipelines#ORDER}, saying which rule and why
+     */
     public static void checkPipeline(Options options) {
-        Pipeline.parse(options.pipeline(), new Passes(options.extraRules()).registry());
+        checkPipeline(options, new Passes(options.extraRules()));
+    }
+
+    /** Both pipelines parse, and the whole order as it will run keeps {@link Pipelines#ORDER}. */
+    private static void checkPipeline(Options options, Passes passes) {
+        Pipeline optimize = Pipeline.parse(options.pipeline(), passes.registry());
+        MachinePasses.pipeline(options.machine());
+        // the pipeline given, then the lowering, then the machine passes
+        List<String> order = new ArrayList<>(optimize.order());
+        order.addAll(Pipeline.parse(Pipelines.lowering(options.machine()), passes.registry())
+                .order());
+        order.addAll(options.machine());
+        String problem = Pipelines.orderProblem(order);
+        if (problem != null)
+            throw new IllegalArgumentException("the passes break the order they must keep: " + problem);
     }
 
     /**

@@ -45,6 +45,18 @@ class PipelinesTest {
                 Pipelines.orderProblem(broken));
     }
 
+    /** A pipeline a user gives is held to the order too, with the lowering and the machine passes after it. */
+    @Test
+    void aUserPipelineOutOfOrderIsRefused() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class,
+                () -> Compiler.checkPipeline(Compiler.Options.defaults().withPipeline("late, algebraic")));
+        assertTrue(e.getMessage().contains("algebraic must run before late"), e.getMessage());
+        // in order, or with either left out, it runs
+        Compiler.checkPipeline(Compiler.Options.defaults().withPipeline("algebraic, late"));
+        Compiler.checkPipeline(Compiler.Options.defaults().withPipeline("late"));
+    }
+
     @Test
     void theTextIsWhatTheCommandLineSpells() {
         assertEquals(

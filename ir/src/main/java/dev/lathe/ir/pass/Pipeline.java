@@ -44,6 +44,25 @@ public final class Pipeline {
         return names;
     }
 
+    /** The passes in the order they run, a loop's body once (what an order of passes is checked on). */
+    public List<String> order() {
+        List<String> out = new ArrayList<>();
+        // a stack of step lists and positions: pipelines nest loops, and a worklist keeps the order plain
+        java.util.ArrayDeque<java.util.Iterator<Step>> work = new java.util.ArrayDeque<>();
+        work.push(steps.iterator());
+        while (!work.isEmpty()) {
+            java.util.Iterator<Step> it = work.peek();
+            if (!it.hasNext()) {
+                work.pop();
+                continue;
+            }
+            Step step = it.next();
+            if (step instanceof PassStep ps) out.add(ps.pass().name());
+            if (step instanceof LoopStep ls) work.push(ls.steps().iterator());
+        }
+        return out;
+    }
+
     @Override
     public String toString() {
         return text;
