@@ -57,6 +57,19 @@ class PipelinesTest {
         Compiler.checkPipeline(Compiler.Options.defaults().withPipeline("late"));
     }
 
+    /** The diagram in docs/ARCHITECTURE.md spells the pipelines as they are, so it cannot drift from them. */
+    @Test
+    void theArchitectureDiagramIsThePipelines() throws java.io.IOException {
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "ARCHITECTURE.md"));
+        for (String line : List.of(
+                "▼  Pipelines.OPTIMIZE: " + Pipelines.DEFAULT,
+                "▼  Pipelines.LOWER: " + Pipelines.LOWERING,
+                "▼  Pipelines.MACHINE: " + String.join(" → ", Pipelines.MACHINE))) {
+            assertTrue(
+                    doc.contains(line + "\n"), "docs/ARCHITECTURE.md's diagram should have the line\n        " + line);
+        }
+    }
+
     @Test
     void theTextIsWhatTheCommandLineSpells() {
         assertEquals(
