@@ -117,8 +117,7 @@ public final class MachineVerifier {
         for (int r : Access.writes(i))
             if (r < Access.P0 && r >= limit)
                 out.add(where + ": " + Asm.print(i) + ": writes past the register budget of " + limit);
-        if ((i.op() == MOp.LDP || i.op() == MOp.STP)
-                && (i.offset() < 0 || i.offset() + 4 * i.count() > mf.privateBytes)) {
+        if (i.op().space() == MOp.Space.PRIVATE && (i.offset() < 0 || i.offset() + 4 * i.count() > mf.privateBytes)) {
             out.add(where + ": " + Asm.print(i) + ": outside the " + mf.privateBytes + " bytes of private memory");
         }
     }

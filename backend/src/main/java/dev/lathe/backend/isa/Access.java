@@ -55,7 +55,7 @@ public final class Access {
                     for (int c = 1; c < i.dim(); c++) out.add(i.src(0).index() + c);
                 if (i.src(0).kind() == Kind.REG) {
                     out.add(i.src(0).index());
-                    if (op == MOp.LDGA || op == MOp.STGA) out.add(i.src(0).index() + 1); // a 64-bit address
+                    if (op.space() == MOp.Space.DEVICE) out.add(i.src(0).index() + 1); // a 64-bit address
                 }
                 if (op.isAtomic()) {
                     for (int s = 1; s < 3; s++)

@@ -277,7 +277,7 @@ public final class Encoding {
         if (op == MOp.STC && (i.type().bits() != 32 || i.offset() < 0 || i.offset() + i.count() > 2048)) {
             return "stc stores 32-bit values into c0.x to c511.w";
         }
-        boolean device = op == MOp.LDGA || op == MOp.STGA;
+        boolean device = op.space() == MOp.Space.DEVICE;
         if (device && addr.kind() != Kind.REG) return op.base() + " takes its 64-bit address from a register pair";
         int regs = i.count() * i.type().regs();
         if (op.isStore()) {

@@ -90,52 +90,52 @@ public enum MOp {
     ISAM(5, 2, "isam", 0, Types.TEXEL, null),
     GETSIZE(5, 3, "getsize", 0, Types.TEXEL, null),
     // cat6: memory
-    LDG(6, 0, "ldg", 0, Types.MEMORY, null),
-    STG(6, 1, "stg", 0, Types.MEMORY, null),
-    LDL(6, 2, "ldl", 0, Types.MEMORY, null),
-    STL(6, 3, "stl", 0, Types.MEMORY, null),
-    LDP(6, 4, "ldp", 0, Types.MEMORY, null),
-    STP(6, 5, "stp", 0, Types.MEMORY, null),
-    LDC(6, 6, "ldc", 0, Types.MEMORY, null),
-    LDLV(6, 7, "ldlv", 0, Types.MEMORY, null),
-    STO(6, 8, "sto", 0, Types.MEMORY, null),
-    LDLW(6, 9, "ldlw", 0, Types.MEMORY, null),
-    STLW(6, 10, "stlw", 0, Types.MEMORY, null),
+    LDG(6, 0, "ldg", Types.MEMORY, MemoryAccess.LOAD, Space.BUFFER),
+    STG(6, 1, "stg", Types.MEMORY, MemoryAccess.STORE, Space.BUFFER),
+    LDL(6, 2, "ldl", Types.MEMORY, MemoryAccess.LOAD, Space.LOCAL),
+    STL(6, 3, "stl", Types.MEMORY, MemoryAccess.STORE, Space.LOCAL),
+    LDP(6, 4, "ldp", Types.MEMORY, MemoryAccess.LOAD, Space.PRIVATE),
+    STP(6, 5, "stp", Types.MEMORY, MemoryAccess.STORE, Space.PRIVATE),
+    LDC(6, 6, "ldc", Types.MEMORY, MemoryAccess.LOAD, Space.CONSTANT),
+    LDLV(6, 7, "ldlv", Types.MEMORY, MemoryAccess.LOAD, Space.INPUT),
+    STO(6, 8, "sto", Types.MEMORY, MemoryAccess.STORE, Space.OUTPUT),
+    LDLW(6, 9, "ldlw", Types.MEMORY, MemoryAccess.LOAD, Space.WORKGROUP),
+    STLW(6, 10, "stlw", Types.MEMORY, MemoryAccess.STORE, Space.WORKGROUP),
     // cat6 atomics on a buffer (b) and on workgroup memory (w): the destination gets the 32-bit
     // word found, the word becomes AtomicOp.apply(word, data, compare); min/max by the type's sign
-    ATOMIC_ADD_B(6, 11, "atomic.add", 0, Types.WORD, null),
-    ATOMIC_MIN_B(6, 12, "atomic.min", 0, Types.WORD, null),
-    ATOMIC_MAX_B(6, 13, "atomic.max", 0, Types.WORD, null),
-    ATOMIC_AND_B(6, 14, "atomic.and", 0, Types.WORD, null),
-    ATOMIC_OR_B(6, 15, "atomic.or", 0, Types.WORD, null),
-    ATOMIC_XOR_B(6, 16, "atomic.xor", 0, Types.WORD, null),
-    ATOMIC_XCHG_B(6, 17, "atomic.xchg", 0, Types.WORD, null),
-    ATOMIC_CMPXCHG_B(6, 18, "atomic.cmpxchg", 0, Types.WORD, null),
-    ATOMIC_ADD_W(6, 19, "atomic.add", 0, Types.WORD, null),
-    ATOMIC_MIN_W(6, 20, "atomic.min", 0, Types.WORD, null),
-    ATOMIC_MAX_W(6, 21, "atomic.max", 0, Types.WORD, null),
-    ATOMIC_AND_W(6, 22, "atomic.and", 0, Types.WORD, null),
-    ATOMIC_OR_W(6, 23, "atomic.or", 0, Types.WORD, null),
-    ATOMIC_XOR_W(6, 24, "atomic.xor", 0, Types.WORD, null),
-    ATOMIC_XCHG_W(6, 25, "atomic.xchg", 0, Types.WORD, null),
-    ATOMIC_CMPXCHG_W(6, 26, "atomic.cmpxchg", 0, Types.WORD, null),
+    ATOMIC_ADD_B(6, 11, "atomic.add", AtomicOp.ADD, Space.BUFFER),
+    ATOMIC_MIN_B(6, 12, "atomic.min", AtomicOp.UMIN, Space.BUFFER),
+    ATOMIC_MAX_B(6, 13, "atomic.max", AtomicOp.UMAX, Space.BUFFER),
+    ATOMIC_AND_B(6, 14, "atomic.and", AtomicOp.AND, Space.BUFFER),
+    ATOMIC_OR_B(6, 15, "atomic.or", AtomicOp.OR, Space.BUFFER),
+    ATOMIC_XOR_B(6, 16, "atomic.xor", AtomicOp.XOR, Space.BUFFER),
+    ATOMIC_XCHG_B(6, 17, "atomic.xchg", AtomicOp.EXCHANGE, Space.BUFFER),
+    ATOMIC_CMPXCHG_B(6, 18, "atomic.cmpxchg", AtomicOp.COMP_SWAP, Space.BUFFER),
+    ATOMIC_ADD_W(6, 19, "atomic.add", AtomicOp.ADD, Space.WORKGROUP),
+    ATOMIC_MIN_W(6, 20, "atomic.min", AtomicOp.UMIN, Space.WORKGROUP),
+    ATOMIC_MAX_W(6, 21, "atomic.max", AtomicOp.UMAX, Space.WORKGROUP),
+    ATOMIC_AND_W(6, 22, "atomic.and", AtomicOp.AND, Space.WORKGROUP),
+    ATOMIC_OR_W(6, 23, "atomic.or", AtomicOp.OR, Space.WORKGROUP),
+    ATOMIC_XOR_W(6, 24, "atomic.xor", AtomicOp.XOR, Space.WORKGROUP),
+    ATOMIC_XCHG_W(6, 25, "atomic.xchg", AtomicOp.EXCHANGE, Space.WORKGROUP),
+    ATOMIC_CMPXCHG_W(6, 26, "atomic.cmpxchg", AtomicOp.COMP_SWAP, Space.WORKGROUP),
     // cat6 storage images: a whole texel (four components) at integer coordinates
-    LDIB(6, 27, "ldib", 0, Types.TEXEL, null),
-    STIB(6, 28, "stib", 0, Types.TEXEL, null),
+    LDIB(6, 27, "ldib", Types.TEXEL, MemoryAccess.LOAD, Space.IMAGE),
+    STIB(6, 28, "stib", Types.TEXEL, MemoryAccess.STORE, Space.IMAGE),
     // cat6 atomics on the first component of a storage image's texel (i: r32ui/r32i images)
-    ATOMIC_ADD_I(6, 29, "atomic.add", 0, Types.WORD, null),
-    ATOMIC_MIN_I(6, 30, "atomic.min", 0, Types.WORD, null),
-    ATOMIC_MAX_I(6, 31, "atomic.max", 0, Types.WORD, null),
-    ATOMIC_AND_I(6, 32, "atomic.and", 0, Types.WORD, null),
-    ATOMIC_OR_I(6, 33, "atomic.or", 0, Types.WORD, null),
-    ATOMIC_XOR_I(6, 34, "atomic.xor", 0, Types.WORD, null),
-    ATOMIC_XCHG_I(6, 35, "atomic.xchg", 0, Types.WORD, null),
-    ATOMIC_CMPXCHG_I(6, 36, "atomic.cmpxchg", 0, Types.WORD, null),
+    ATOMIC_ADD_I(6, 29, "atomic.add", AtomicOp.ADD, Space.IMAGE),
+    ATOMIC_MIN_I(6, 30, "atomic.min", AtomicOp.UMIN, Space.IMAGE),
+    ATOMIC_MAX_I(6, 31, "atomic.max", AtomicOp.UMAX, Space.IMAGE),
+    ATOMIC_AND_I(6, 32, "atomic.and", AtomicOp.AND, Space.IMAGE),
+    ATOMIC_OR_I(6, 33, "atomic.or", AtomicOp.OR, Space.IMAGE),
+    ATOMIC_XOR_I(6, 34, "atomic.xor", AtomicOp.XOR, Space.IMAGE),
+    ATOMIC_XCHG_I(6, 35, "atomic.xchg", AtomicOp.EXCHANGE, Space.IMAGE),
+    ATOMIC_CMPXCHG_I(6, 36, "atomic.cmpxchg", AtomicOp.COMP_SWAP, Space.IMAGE),
     // cat6 device memory at a 64-bit address in an aligned register pair (ir3's ldg/stg)
-    LDGA(6, 37, "ldga", 0, Types.MEMORY, null),
-    STGA(6, 38, "stga", 0, Types.MEMORY, null),
+    LDGA(6, 37, "ldga", Types.MEMORY, MemoryAccess.LOAD, Space.DEVICE),
+    STGA(6, 38, "stga", Types.MEMORY, MemoryAccess.STORE, Space.DEVICE),
     /** Stores registers into the constant file ({@code c[N]}): a preamble's only way to hand values to the main program. */
-    STC(6, 39, "stc", 0, Types.MEMORY, null),
+    STC(6, 39, "stc", Types.MEMORY, MemoryAccess.STORE, Space.CONSTANT),
     // cat7: synchronization
     BAR(7, 0, "bar", 0, Types.NONE, null);
 
@@ -181,20 +181,92 @@ public enum MOp {
         }
     }
 
+    /** What an instruction does with memory. */
+    public enum MemoryAccess {
+        NONE,
+        LOAD,
+        STORE,
+        /** reads a word and writes what the atomic operation makes of it, in one step */
+        ATOMIC
+    }
+
+    /** The memory an instruction addresses ({@code backend/ISA.md}, category 6). */
+    public enum Space {
+        NONE,
+        /** a storage buffer, {@code bN[…]} */
+        BUFFER,
+        /** device memory at a 64-bit address, {@code a[…]} */
+        DEVICE,
+        /** the invocation's local memory, {@code l[…]} */
+        LOCAL,
+        /** the workgroup's memory, {@code w[…]} */
+        WORKGROUP,
+        /** a storage image's texel, {@code iN[…]} */
+        IMAGE,
+        /** private scratch for spills, {@code p[…]} */
+        PRIVATE,
+        /** the constant file, {@code c[…]} */
+        CONSTANT,
+        /** vertex attributes and flat fragment inputs, {@code inN[…]} */
+        INPUT,
+        /** shader outputs, {@code outN[…]} */
+        OUTPUT
+    }
+
     private final int category;
     private final int code;
     private final String base;
     private final int numSrcs;
     private final Types types;
     private final Op semantics;
+    private final MemoryAccess access;
+    private final Space space;
+    /** An atomic's operation (min and max as their unsigned forms: the type gives the sign), else null. */
+    private final AtomicOp atomic;
 
     MOp(int category, int code, String base, int numSrcs, Types types, Op semantics) {
+        this(category, code, base, numSrcs, types, semantics, MemoryAccess.NONE, Space.NONE, null);
+    }
+
+    /** A load or a store. */
+    MOp(int category, int code, String base, Types types, MemoryAccess access, Space space) {
+        this(category, code, base, 0, types, null, access, space, null);
+    }
+
+    /** An atomic on a 32-bit word. */
+    MOp(int category, int code, String base, AtomicOp atomic, Space space) {
+        this(category, code, base, 0, Types.WORD, null, MemoryAccess.ATOMIC, space, atomic);
+    }
+
+    MOp(
+            int category,
+            int code,
+            String base,
+            int numSrcs,
+            Types types,
+            Op semantics,
+            MemoryAccess access,
+            Space space,
+            AtomicOp atomic) {
         this.category = category;
         this.code = code;
         this.base = base;
         this.numSrcs = numSrcs;
         this.types = types;
         this.semantics = semantics;
+        this.access = access;
+        this.space = space;
+        this.atomic = atomic;
+    }
+
+    /** What it does with memory. */
+    public MemoryAccess access() {
+        return access;
+    }
+
+    /** The memory it addresses, or {@link Space#NONE}. */
+    public Space space() {
+        return space;
     }
 
     public int category() {
@@ -239,14 +311,7 @@ public enum MOp {
 
     /** Reads memory and does nothing else (so an unread result makes the load dead). */
     public boolean isLoad() {
-        return this == LDG
-                || this == LDGA
-                || this == LDL
-                || this == LDP
-                || this == LDC
-                || this == LDLV
-                || this == LDLW
-                || this == LDIB;
+        return access == MemoryAccess.LOAD;
     }
 
     /** The op whose {@link #semantics} is {@code op}, or null: what selects an IR op in one instruction. */
@@ -273,39 +338,31 @@ public enum MOp {
     }
 
     public boolean isAtomic() {
-        return category == 6
-                && (code >= ATOMIC_ADD_B.code && code <= ATOMIC_CMPXCHG_W.code
-                        || code >= ATOMIC_ADD_I.code && code <= ATOMIC_CMPXCHG_I.code);
+        return access == MemoryAccess.ATOMIC;
     }
 
     /** Atomics on a storage image's texel (addressed {@code iN[coordinates]}). */
     public boolean isImageAtomic() {
-        return category == 6 && code >= ATOMIC_ADD_I.code && code <= ATOMIC_CMPXCHG_I.code;
+        return access == MemoryAccess.ATOMIC && space == Space.IMAGE;
     }
 
     /** Storage image loads and stores (addressed {@code iN[coordinates]}). */
     public boolean isImage() {
-        return this == LDIB || this == STIB;
+        return space == Space.IMAGE && access != MemoryAccess.ATOMIC;
     }
 
     /** Atomics on workgroup memory (addressed {@code w[...]}) rather than a buffer. */
     public boolean isSharedAtomic() {
-        return category == 6 && code >= ATOMIC_ADD_W.code && code <= ATOMIC_CMPXCHG_W.code;
+        return access == MemoryAccess.ATOMIC && space == Space.WORKGROUP;
     }
 
     /** The operation of an atomic at type {@code t} (s32 makes min/max signed). */
     public AtomicOp atomicOp(MType t) {
         boolean signed = t == MType.S32;
-        int base = isImageAtomic() ? ATOMIC_ADD_I.code : isSharedAtomic() ? ATOMIC_ADD_W.code : ATOMIC_ADD_B.code;
-        return switch (code - base) {
-            case 0 -> AtomicOp.ADD;
-            case 1 -> signed ? AtomicOp.IMIN : AtomicOp.UMIN;
-            case 2 -> signed ? AtomicOp.IMAX : AtomicOp.UMAX;
-            case 3 -> AtomicOp.AND;
-            case 4 -> AtomicOp.OR;
-            case 5 -> AtomicOp.XOR;
-            case 6 -> AtomicOp.EXCHANGE;
-            default -> AtomicOp.COMP_SWAP;
+        return switch (atomic) {
+            case UMIN, IMIN -> signed ? AtomicOp.IMIN : AtomicOp.UMIN;
+            case UMAX, IMAX -> signed ? AtomicOp.IMAX : AtomicOp.UMAX;
+            default -> atomic;
         };
     }
 
@@ -314,22 +371,14 @@ public enum MOp {
      * texel ({@code IMAGE}); its type then gives min/max their sign.
      */
     public static MOp atomic(AtomicOp op, Variable.Kind memory) {
-        int k = switch (op) {
-            case ADD -> 0;
-            case IMIN, UMIN -> 1;
-            case IMAX, UMAX -> 2;
-            case AND -> 3;
-            case OR -> 4;
-            case XOR -> 5;
-            case EXCHANGE -> 6;
-            case COMP_SWAP -> 7;
+        AtomicOp unsigned = op == AtomicOp.IMIN ? AtomicOp.UMIN : op == AtomicOp.IMAX ? AtomicOp.UMAX : op;
+        Space space = switch (memory) {
+            case IMAGE -> Space.IMAGE;
+            case SHARED -> Space.WORKGROUP;
+            default -> Space.BUFFER;
         };
-        int base = switch (memory) {
-            case IMAGE -> ATOMIC_ADD_I.code;
-            case SHARED -> ATOMIC_ADD_W.code;
-            default -> ATOMIC_ADD_B.code;
-        };
-        return of(6, base + k);
+        for (MOp m : values()) if (m.atomic == unsigned && m.space == space) return m;
+        throw new IllegalStateException("no atomic " + op + " on " + space);
     }
 
     /** The type an atomic doing {@code op} runs at. */
@@ -338,14 +387,7 @@ public enum MOp {
     }
 
     public boolean isStore() {
-        return this == STG
-                || this == STGA
-                || this == STL
-                || this == STP
-                || this == STO
-                || this == STLW
-                || this == STIB
-                || this == STC;
+        return access == MemoryAccess.STORE;
     }
 
     /** The instruction of a category with a code, or null. */

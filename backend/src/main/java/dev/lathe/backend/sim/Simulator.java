@@ -674,7 +674,7 @@ public final class Simulator {
             int bits = i.type().bits(), regs = i.type().regs();
             long address = i.offset();
             if (i.src(0).kind() == Operand.Kind.REG) {
-                address += op == MOp.LDGA || op == MOp.STGA
+                address += op.space() == MOp.Space.DEVICE
                         ? readValue(i.src(0).index(), 64)
                         : readReg(i.src(0).index());
             }
