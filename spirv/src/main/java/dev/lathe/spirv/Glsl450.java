@@ -1,5 +1,7 @@
 package dev.lathe.spirv;
 
+import static dev.lathe.spirv.Glsl450Ops.*;
+
 import dev.lathe.ir.IrBuilder;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.FloatBits;
@@ -26,25 +28,26 @@ final class Glsl450 {
         IrBuilder b = t.b;
         int inst = m.arg(i, 3);
         switch (inst) {
-            case 34 -> {
+            case MatrixInverse -> {
                 return inverse(t, i, Matrices.columns(t, i, 4));
             }
-            case 35, 36 -> { // modf(x, out whole) returns the fraction; ModfStruct returns {fraction, whole}
+            case Modf, ModfStruct -> { // modf(x, out whole) returns the fraction; ModfStruct returns {fraction, whole}
                 Value x = t.simple(i, t.val(i, m.id(i, 4)));
                 Value whole = b.alu(Op.FTRUNC, x);
                 // x - trunc(x), but ±0 (not NaN) for infinities, as C's modf
                 Value inf = f(b, x, Double.POSITIVE_INFINITY);
                 Value fract =
                         b.alu(Op.BCSEL, b.alu(Op.FEQ, b.alu(Op.FABS, x), inf), f(b, x, 0), b.alu(Op.FSUB, x, whole));
-                if (inst == 36) return new Val.Composite(List.of(new Val.Simple(fract), new Val.Simple(whole)));
+                if (inst == ModfStruct) return new Val.Composite(List.of(new Val.Simple(fract), new Val.Simple(whole)));
                 need(t, i, 6);
                 t.store(i, t.pointer(i, m.id(i, 5)), new Val.Simple(whole));
                 return new Val.Simple(fract);
             }
-            case 51, 52 -> { // frexp(x, out exp) returns the significand; FrexpStruct returns {significand, exp}
+            case Frexp, FrexpStruct -> { // frexp(x, out exp) gives the significand; FrexpStruct {significand, exp}
                 Value x = t.simple(i, t.val(i, m.id(i, 4)));
                 Value[] se = frexp(t, i, x);
-                if (inst == 52) return new Val.Composite(List.of(new Val.Simple(se[0]), new Val.Simple(se[1])));
+                if (inst == FrexpStruct)
+                    return new Val.Composite(List.of(new Val.Simple(se[0]), new Val.Simple(se[1])));
                 need(t, i, 6);
                 t.store(i, t.pointer(i, m.id(i, 5)), new Val.Simple(se[1]));
                 return new Val.Simple(se[0]);
@@ -56,107 +59,107 @@ final class Glsl450 {
         int need = arity(inst);
         if (args.size() < need)
             throw m.module.error(i, "GLSL.std.450 " + inst + " takes " + need + " operands, got " + args.size());
-        if (inst == 33) return new Val.Simple(determinant(t, i, Matrices.columns(t, i, 4)));
+        if (inst == Determinant) return new Val.Simple(determinant(t, i, Matrices.columns(t, i, 4)));
         Value x = args.isEmpty() ? null : t.simple(i, args.get(0));
         Value y = args.size() > 1 ? t.simple(i, args.get(1)) : null;
         Value z = args.size() > 2 ? t.simple(i, args.get(2)) : null;
         Value r = switch (inst) {
-            case 1, 2 -> b.alu(Op.FROUND_EVEN, x);
-            case 3 -> b.alu(Op.FTRUNC, x);
-            case 4 -> b.alu(Op.FABS, x);
-            case 5 -> b.alu(Op.IABS, x);
-            case 6 -> b.alu(Op.FSIGN, x);
-            case 7 -> b.alu(Op.ISIGN, x);
-            case 8 -> b.alu(Op.FFLOOR, x);
-            case 9 -> b.alu(Op.FCEIL, x);
-            case 10 -> b.alu(Op.FFRACT, x);
-            case 11 -> b.alu(Op.FMUL, x, f(b, x, Math.PI / 180));
-            case 12 -> b.alu(Op.FMUL, x, f(b, x, 180 / Math.PI));
-            case 13 -> b.alu(Op.FSIN, x);
-            case 14 -> b.alu(Op.FCOS, x);
-            case 15 -> b.alu(Op.FDIV, b.alu(Op.FSIN, x), b.alu(Op.FCOS, x));
-            case 16 -> asin(b, x);
-            case 17 -> b.alu(Op.FSUB, f(b, x, Math.PI / 2), asin(b, x)); // acos = pi/2 - asin
-            case 18 -> atan(b, x);
-            case 25 -> atan2(b, x, y);
-            case 19, 20, 21 -> { // sinh, cosh, tanh from e^x and e^-x
+            case Round, RoundEven -> b.alu(Op.FROUND_EVEN, x);
+            case Trunc -> b.alu(Op.FTRUNC, x);
+            case FAbs -> b.alu(Op.FABS, x);
+            case SAbs -> b.alu(Op.IABS, x);
+            case FSign -> b.alu(Op.FSIGN, x);
+            case SSign -> b.alu(Op.ISIGN, x);
+            case Floor -> b.alu(Op.FFLOOR, x);
+            case Ceil -> b.alu(Op.FCEIL, x);
+            case Fract -> b.alu(Op.FFRACT, x);
+            case Radians -> b.alu(Op.FMUL, x, f(b, x, Math.PI / 180));
+            case Degrees -> b.alu(Op.FMUL, x, f(b, x, 180 / Math.PI));
+            case Sin -> b.alu(Op.FSIN, x);
+            case Cos -> b.alu(Op.FCOS, x);
+            case Tan -> b.alu(Op.FDIV, b.alu(Op.FSIN, x), b.alu(Op.FCOS, x));
+            case Asin -> asin(b, x);
+            case Acos -> b.alu(Op.FSUB, f(b, x, Math.PI / 2), asin(b, x)); // acos = pi/2 - asin
+            case Atan -> atan(b, x);
+            case Atan2 -> atan2(b, x, y);
+            case Sinh, Cosh, Tanh -> { // sinh, cosh, tanh from e^x and e^-x
                 Value ex = exp(b, x), enx = exp(b, b.alu(Op.FNEG, x));
                 Value s = b.alu(Op.FSUB, ex, enx), c = b.alu(Op.FADD, ex, enx);
-                yield inst == 19
+                yield inst == Sinh
                         ? b.alu(Op.FMUL, s, f(b, x, 0.5))
-                        : inst == 20 ? b.alu(Op.FMUL, c, f(b, x, 0.5)) : b.alu(Op.FDIV, s, c);
+                        : inst == Cosh ? b.alu(Op.FMUL, c, f(b, x, 0.5)) : b.alu(Op.FDIV, s, c);
             }
-            case 22 ->
+            case Asinh ->
                 log(b, b.alu(Op.FADD, x, b.alu(Op.FSQRT, b.alu(Op.FADD, b.alu(Op.FMUL, x, x), f(b, x, 1))))); // asinh
-            case 23 ->
+            case Acosh ->
                 log(b, b.alu(Op.FADD, x, b.alu(Op.FSQRT, b.alu(Op.FSUB, b.alu(Op.FMUL, x, x), f(b, x, 1))))); // acosh
-            case 24 ->
+            case Atanh ->
                 b.alu(
                         Op.FMUL,
                         f(b, x, 0.5),
                         log(b, b.alu(Op.FDIV, b.alu(Op.FADD, f(b, x, 1), x), b.alu(Op.FSUB, f(b, x, 1), x)))); // atanh
-            case 26 -> b.alu(Op.FPOW, x, y);
-            case 27 -> exp(b, x);
-            case 28 -> log(b, x);
-            case 29 -> b.alu(Op.FEXP2, x);
-            case 30 -> b.alu(Op.FLOG2, x);
-            case 31 -> b.alu(Op.FSQRT, x);
-            case 32 -> b.alu(Op.FRSQ, x);
-            case 37, 79 -> b.alu(Op.FMIN, x, y);
-            case 38 -> b.alu(Op.UMIN, x, y);
-            case 39 -> b.alu(Op.IMIN, x, y);
-            case 40, 80 -> b.alu(Op.FMAX, x, y);
-            case 41 -> b.alu(Op.UMAX, x, y);
-            case 42 -> b.alu(Op.IMAX, x, y);
-            case 43, 81 -> b.alu(Op.FMIN, b.alu(Op.FMAX, x, y), z);
-            case 44 -> b.alu(Op.UMIN, b.alu(Op.UMAX, x, y), z);
-            case 45 -> b.alu(Op.IMIN, b.alu(Op.IMAX, x, y), z);
-            case 46 -> b.alu(Op.FLRP, x, y, Instructions.splat(b, z, x.numComponents()));
-            case 48 ->
+            case Pow -> b.alu(Op.FPOW, x, y);
+            case Exp -> exp(b, x);
+            case Log -> log(b, x);
+            case Exp2 -> b.alu(Op.FEXP2, x);
+            case Log2 -> b.alu(Op.FLOG2, x);
+            case Sqrt -> b.alu(Op.FSQRT, x);
+            case InverseSqrt -> b.alu(Op.FRSQ, x);
+            case FMin, NMin -> b.alu(Op.FMIN, x, y);
+            case UMin -> b.alu(Op.UMIN, x, y);
+            case SMin -> b.alu(Op.IMIN, x, y);
+            case FMax, NMax -> b.alu(Op.FMAX, x, y);
+            case UMax -> b.alu(Op.UMAX, x, y);
+            case SMax -> b.alu(Op.IMAX, x, y);
+            case FClamp, NClamp -> b.alu(Op.FMIN, b.alu(Op.FMAX, x, y), z);
+            case UClamp -> b.alu(Op.UMIN, b.alu(Op.UMAX, x, y), z);
+            case SClamp -> b.alu(Op.IMIN, b.alu(Op.IMAX, x, y), z);
+            case FMix -> b.alu(Op.FLRP, x, y, Instructions.splat(b, z, x.numComponents()));
+            case Step ->
                 b.alu(bool2float(y), b.alu(Op.FGE, y, Instructions.splat(b, x, y.numComponents()))); // step(edge, x)
-            case 49 -> { // smoothstep(e0, e1, x): t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t)
+            case SmoothStep -> { // smoothstep(e0, e1, x): t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 t)
                 Value e0 = Instructions.splat(b, x, z.numComponents()),
                         e1 = Instructions.splat(b, y, z.numComponents());
                 Value tt = b.alu(Op.FSAT, b.alu(Op.FDIV, b.alu(Op.FSUB, z, e0), b.alu(Op.FSUB, e1, e0)));
                 Value poly = b.alu(Op.FSUB, f(b, tt, 3), b.alu(Op.FMUL, f(b, tt, 2), tt));
                 yield b.alu(Op.FMUL, b.alu(Op.FMUL, tt, tt), poly);
             }
-            case 50 -> b.alu(Op.FFMA, x, y, z);
-            case 54 -> b.alu(Op.PACK_SNORM_4X8, x);
-            case 55 -> b.alu(Op.PACK_UNORM_4X8, x);
-            case 56 -> b.alu(Op.PACK_SNORM_2X16, x);
-            case 57 -> b.alu(Op.PACK_UNORM_2X16, x);
-            case 58 -> b.alu(Op.PACK_HALF_2X16, x);
-            case 59 -> b.alu(Op.PACK_64_2X32, x);
-            case 60 -> b.alu(Op.UNPACK_SNORM_2X16, x);
-            case 61 -> b.alu(Op.UNPACK_UNORM_2X16, x);
-            case 62 -> b.alu(Op.UNPACK_HALF_2X16, x);
-            case 63 -> b.alu(Op.UNPACK_SNORM_4X8, x);
-            case 64 -> b.alu(Op.UNPACK_UNORM_4X8, x);
-            case 65 -> b.alu(Op.UNPACK_64_2X32, x);
-            case 66 -> length(b, x);
-            case 67 -> length(b, b.alu(Op.FSUB, x, y));
-            case 68 -> { // cross(a, b) = a.yzx * b.zxy - a.zxy * b.yzx
+            case Fma -> b.alu(Op.FFMA, x, y, z);
+            case PackSnorm4x8 -> b.alu(Op.PACK_SNORM_4X8, x);
+            case PackUnorm4x8 -> b.alu(Op.PACK_UNORM_4X8, x);
+            case PackSnorm2x16 -> b.alu(Op.PACK_SNORM_2X16, x);
+            case PackUnorm2x16 -> b.alu(Op.PACK_UNORM_2X16, x);
+            case PackHalf2x16 -> b.alu(Op.PACK_HALF_2X16, x);
+            case PackDouble2x32 -> b.alu(Op.PACK_64_2X32, x);
+            case UnpackSnorm2x16 -> b.alu(Op.UNPACK_SNORM_2X16, x);
+            case UnpackUnorm2x16 -> b.alu(Op.UNPACK_UNORM_2X16, x);
+            case UnpackHalf2x16 -> b.alu(Op.UNPACK_HALF_2X16, x);
+            case UnpackSnorm4x8 -> b.alu(Op.UNPACK_SNORM_4X8, x);
+            case UnpackUnorm4x8 -> b.alu(Op.UNPACK_UNORM_4X8, x);
+            case UnpackDouble2x32 -> b.alu(Op.UNPACK_64_2X32, x);
+            case Length -> length(b, x);
+            case Distance -> length(b, b.alu(Op.FSUB, x, y));
+            case Cross -> { // cross(a, b) = a.yzx * b.zxy - a.zxy * b.yzx
                 Value p = b.alu(Op.FMUL, b.swz(x, "yzx"), b.swz(y, "zxy"));
                 Value q = b.alu(Op.FMUL, b.swz(x, "zxy"), b.swz(y, "yzx"));
                 yield b.alu(Op.FSUB, p, q);
             }
-            case 69 ->
+            case Normalize ->
                 x.numComponents() == 1
                         ? b.alu(Op.FSIGN, x)
                         : b.alu(
                                 Op.FMUL,
                                 x,
                                 Instructions.splat(b, b.alu(Op.FRSQ, Matrices.dot(b, x, x)), x.numComponents()));
-            case 70 -> { // faceforward(N, I, Nref) = dot(Nref, I) < 0 ? N : -N
+            case FaceForward -> { // faceforward(N, I, Nref) = dot(Nref, I) < 0 ? N : -N
                 Value c = b.alu(Op.FLT, Matrices.dot(b, z, y), b.constant(x.bitSize(), 0));
                 yield b.alu(Op.BCSEL, Instructions.splat(b, c, x.numComponents()), x, b.alu(Op.FNEG, x));
             }
-            case 71 -> { // reflect(I, N) = I - 2 dot(N, I) N
+            case Reflect -> { // reflect(I, N) = I - 2 dot(N, I) N
                 Value d = b.alu(Op.FMUL, f(b, b.channel(x, 0), 2), Matrices.dot(b, y, x));
                 yield b.alu(Op.FSUB, x, b.alu(Op.FMUL, Instructions.splat(b, d, x.numComponents()), y));
             }
-            case 72 -> { // refract(I, N, eta)
+            case Refract -> { // refract(I, N, eta)
                 Value d = Matrices.dot(b, y, x);
                 Value one = f(b, d, 1);
                 Value k = b.alu(
@@ -170,10 +173,10 @@ final class Glsl450 {
                 long[] zeros = new long[x.numComponents()];
                 yield b.alu(Op.BCSEL, Instructions.splat(b, neg, x.numComponents()), b.constant(x.bitSize(), zeros), v);
             }
-            case 73 -> b.alu(Op.FIND_LSB, x);
-            case 74 -> b.alu(Op.IFIND_MSB, x);
-            case 75 -> b.alu(Op.UFIND_MSB, x);
-            case 53 -> ldexp(t, i, x, y);
+            case FindILsb -> b.alu(Op.FIND_LSB, x);
+            case FindSMsb -> b.alu(Op.IFIND_MSB, x);
+            case FindUMsb -> b.alu(Op.UFIND_MSB, x);
+            case Ldexp -> ldexp(t, i, x, y);
             default ->
                 throw m.module.error(
                         i, "unsupported OpExtInst GLSL.std.450 " + SpirvNames.name(SpirvNames.GLSL_STD_450, inst));
@@ -184,8 +187,8 @@ final class Glsl450 {
     /** Operands each instruction reads. */
     static int arity(int inst) {
         return switch (inst) {
-            case 25, 26, 37, 38, 39, 40, 41, 42, 48, 53, 67, 68, 71, 79, 80 -> 2;
-            case 43, 44, 45, 46, 47, 49, 50, 70, 72, 81 -> 3;
+            case Atan2, Pow, FMin, UMin, SMin, FMax, UMax, SMax, Step, Ldexp, Distance, Cross, Reflect, NMin, NMax -> 2;
+            case FClamp, UClamp, SClamp, FMix, IMix, SmoothStep, Fma, FaceForward, Refract, NClamp -> 3;
             default -> 1;
         };
     }
