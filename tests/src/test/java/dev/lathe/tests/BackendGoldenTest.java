@@ -23,8 +23,10 @@ import org.junit.jupiter.api.TestFactory;
  * Golden tests of the emitted assembly: every {@code backend/*.ir} resource is compiled with the
  * default pipeline (or with the options of a {@code // SWITCHES:} line, spelled as for
  * {@code lathe compile}: {@code --no-NAME}, {@code --max-regs N}, {@code --no-reload-elision}), its
- * {@code CHECK} lines must match the {@code .s} text, and the binary must give the interpreter's
- * outputs for the IR it was selected from on 16 random input sets.
+ * {@code CHECK} lines must match the {@code .s} text, the whole text must be the one kept after the
+ * file's {@code // PRECISE-OUTPUT:} line ({@link PreciseOutput}; {@code -Dlathe.bless} rewrites
+ * it), and the binary must give the interpreter's outputs for the IR it was selected from on 16
+ * random input sets.
  */
 class BackendGoldenTest {
     @TestFactory
@@ -45,6 +47,8 @@ class BackendGoldenTest {
                     String asm = ProgramText.print(r.program());
                     String failure = FileCheck.verify(checks, asm);
                     if (failure != null) fail(f + ":" + failure + "\n--- assembly ---\n" + asm);
+                    String precise = PreciseOutput.check(f, text, asm);
+                    if (precise != null) fail(f + ":" + precise + "\n--- assembly ---\n" + asm);
                     for (long seed = 0; seed < 16; seed++) {
                         long k = seed;
                         assertTrue(

@@ -119,5 +119,7 @@ class GoldenPassTest {
         }
         String failure = FileCheck.verify(checks, out);
         if (failure != null) fail(f + ":" + failure + "\n--- actual IR after '" + run + "' ---\n" + out);
+        String precise = PreciseOutput.check(f, text, out);
+        if (precise != null) fail(f + ":" + precise + "\n--- actual IR after '" + run + "' ---\n" + out);
     }
 }
