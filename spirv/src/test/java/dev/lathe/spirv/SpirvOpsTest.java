@@ -5,35 +5,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.Test;
 
-/** Every opcode name the frontend switches on is the grammar's name for its value. */
+/** Every opcode and GLSL.std.450 instruction name the frontend switches on is the grammar's name for its number. */
 class SpirvOpsTest {
     @Test
-    void everyNameIsTheGrammarsNameForItsValue() throws IllegalAccessException {
-        int checked = 0;
-        for (Field f : SpirvOps.class.getDeclaredFields()) {
-            if (!Modifier.isStatic(f.getModifiers()) || f.getType() != int.class) continue;
-            int value = f.getInt(null);
-            assertEquals(f.getName(), SpirvNames.opcode(value), "SpirvOps." + f.getName() + " = " + value);
-            checked++;
-        }
-        assertTrue(checked > 200, "only " + checked + " opcodes named");
+    void everyOpcodeNameIsTheGrammarsName() throws IllegalAccessException {
+        assertTrue(checkNames(SpirvOps.class, SpirvNames::opcode) > 200);
     }
 
-    /** Every GLSL.std.450 instruction name the frontend switches on is the grammar's name for its number. */
     @Test
     void everyGlsl450NameIsTheGrammarsName() throws IllegalAccessException {
+        assertTrue(checkNames(Glsl450Ops.class, k -> SpirvNames.name(SpirvNames.GLSL_STD_450, k)) > 60);
+    }
+
+    /** Checks each int constant of {@code table} against {@code grammar}'s name for its value; how many there are. */
+    private static int checkNames(Class<?> table, IntFunction<String> grammar) throws IllegalAccessException {
         int checked = 0;
-        for (Field f : Glsl450Ops.class.getDeclaredFields()) {
+        for (Field f : table.getDeclaredFields()) {
             if (!Modifier.isStatic(f.getModifiers()) || f.getType() != int.class) continue;
             int value = f.getInt(null);
-            assertEquals(
-                    f.getName(),
-                    SpirvNames.name(SpirvNames.GLSL_STD_450, value),
-                    "Glsl450Ops." + f.getName() + " = " + value);
+            assertEquals(f.getName(), grammar.apply(value), table.getSimpleName() + "." + f.getName() + " = " + value);
             checked++;
         }
-        assertTrue(checked > 60, "only " + checked + " instructions named");
+        return checked;
     }
 }
