@@ -554,7 +554,8 @@ public final class SpirvInterface {
                         continue;
                     }
                     if (op == OP_TYPE_ARRAY && (types.get(t[2])[0] & 0xffff) == OP_TYPE_SAMPLER) {
-                        samplers.add(new Sampler(set, binding, (int) (long) constants.getOrDefault(t[3], 0L)));
+                        samplers.add(new Sampler(set, binding, Math.max(1, (int)
+                                (long) constants.getOrDefault(t[3], 0L))));
                         continue;
                     }
                     int elements = 0; // an array of textures: its length
