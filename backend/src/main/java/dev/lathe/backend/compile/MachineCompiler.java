@@ -8,6 +8,7 @@ import dev.lathe.ir.IfNode;
 import dev.lathe.ir.LoopNode;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.op.Op;
+import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassManager;
 import java.io.PrintWriter;
 import java.util.ArrayDeque;
@@ -141,24 +142,21 @@ public final class MachineCompiler {
         mf.allocation = options.allocation();
         mf.repeatGroups = MachinePasses.formsRepeats(options.passes());
         List<PassManager.Timing> timings = new ArrayList<>();
+        PassInstrumentation instrumentation = new PassInstrumentation(
+                options.verify(), options.printAfterAll(), options.printAfter(), options.trace());
         for (MachinePass pass : pipeline) {
             long start = System.nanoTime();
             pass.run(mf);
             long elapsed = System.nanoTime() - start;
             if (options.timePasses()) timings.add(new PassManager.Timing(pass.name(), 1, 1, elapsed));
-            if (options.verify()) {
-                List<String> problems = MachineVerifier.verify(mf);
-                if (!problems.isEmpty()) {
-                    throw new IllegalStateException("the machine program is wrong after " + pass.name() + ":\n  "
-                            + String.join("\n  ", problems) + "\n" + mf.print());
-                }
-            }
-            if (options.trace() != null
-                    && (options.printAfterAll() || pass.name().equals(options.printAfter()))) {
-                options.trace().println("// after " + pass.name());
-                options.trace().print(mf.print());
-                options.trace().flush();
-            }
+            instrumentation.after(
+                    pass.name(),
+                    () -> MachineVerifier.verify(mf),
+                    "the machine program is wrong after " + pass.name(),
+                    mf::print,
+                    IllegalStateException::new,
+                    "// after " + pass.name(),
+                    mf::print);
         }
         List<MInstr> code = mf.linear.resolve();
         int loops = countLoops(mf.fn);

@@ -53,7 +53,7 @@ public final class PassManager {
     }
 
     private final Options options;
-    private final PrintWriter trace;
+    private final PassInstrumentation instrumentation;
     private final Map<String, long[]> timings = new LinkedHashMap<>();
     /** Per analysis: computations, 0, nanoseconds (with timing on). */
     private final Map<Analyses.Kind, long[]> analysisTimings = new java.util.EnumMap<>(Analyses.Kind.class);
@@ -61,7 +61,8 @@ public final class PassManager {
     /** {@code trace} receives printed IR (may be null when nothing is printed). */
     public PassManager(Options options, PrintWriter trace) {
         this.options = options;
-        this.trace = trace;
+        this.instrumentation =
+                new PassInstrumentation(options.validate(), options.printAfterAll(), options.printAfter(), trace);
     }
 
     /** Runs the pipeline on every function; returns whether anything changed. */
@@ -142,20 +143,16 @@ public final class PassManager {
             }
             t[2] += elapsed;
         }
-        if (options.validate()) {
-            List<ValidationError> errors = Validator.validate(fn);
-            if (!errors.isEmpty()) {
-                StringBuilder sb = new StringBuilder("the IR is invalid after pass " + pass.name() + ":");
-                for (ValidationError e : errors) sb.append("\n  ").append(e.format());
-                sb.append("\n").append(IrPrinter.print(fn));
-                throw new PassException(sb.toString());
-            }
-        }
-        if (trace != null && (options.printAfterAll() || pass.name().equals(options.printAfter()))) {
-            trace.println("// after " + pass.name() + (progress ? " (progress)" : " (no change)"));
-            trace.print(IrPrinter.print(shader));
-            trace.flush();
-        }
+        instrumentation.after(
+                pass.name(),
+                () -> Validator.validate(fn).stream()
+                        .map(ValidationError::format)
+                        .toList(),
+                "the IR is invalid after pass " + pass.name(),
+                () -> IrPrinter.print(fn),
+                PassException::new,
+                "// after " + pass.name() + (progress ? " (progress)" : " (no change)"),
+                () -> IrPrinter.print(shader));
         return progress;
     }
 
