@@ -4,12 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.lathe.backend.compile.CompileException;
 import dev.lathe.backend.compile.MachineCompiler;
-import dev.lathe.backend.sim.Simulator;
 import dev.lathe.driver.Compiler;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.gen.OpProgram;
-import dev.lathe.ir.interp.Interpreter;
-import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.text.IrParser;
@@ -29,7 +26,7 @@ import org.junit.jupiter.api.TestFactory;
  * the compiler's "not supported by the target" message, until the target selects or lowers it.
  */
 class EveryOpOnTheTargetTest {
-    static final int GROUP = 64, GROUPS = 2;
+    static final int GROUP = Lower64EndToEndTest.GROUP, GROUPS = Lower64EndToEndTest.GROUPS;
 
     /**
      * The ops the target has no way to compute yet, with why: compiling one stops with "not
@@ -61,8 +58,7 @@ class EveryOpOnTheTargetTest {
     static List<Integer> sizes(Op op) {
         if (op.hasUnsizedOperands())
             return op.legalBitSizeList().stream().filter(b -> b <= 32).toList();
-        if (op.outputBits(0) == 64) return List.of();
-        for (int i = 0; i < op.numInputs(); i++) if (op.inputBits(i, 0) == 64) return List.of();
+        if (Lower64EndToEndTest.touches64(op)) return List.of();
         return List.of(0);
     }
 
@@ -116,13 +112,7 @@ class EveryOpOnTheTargetTest {
                                 & 0xffffffffL;
             sets.add(set);
         }
-        ShaderInputs in = new ShaderInputs()
-                .setBufferWords("in", OpProgram.inputWords(sets, slots, GROUP * GROUPS))
-                .setBufferWords("out", new long[GROUP * GROUPS * 2 * OpProgram.results(op)]);
-        ShaderOutputs want = new Interpreter(reference).trackNans().dispatch(in, GROUPS, 1, 1);
-        ShaderOutputs got =
-                new Simulator(r.program()).dispatch(in, GROUPS, 1, 1).outputs();
-        ShaderOutputs.Comparison c = want.compareUnderNanContract(got);
+        ShaderOutputs.Comparison c = Lower64EndToEndTest.simulatedAgainstInterpreted(op, reference, r, sets);
         assertNotEquals(ShaderOutputs.Comparison.Kind.BROKEN, c.kind(), () -> name + ": " + c.detail());
     }
 }

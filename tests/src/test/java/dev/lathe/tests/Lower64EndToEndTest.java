@@ -40,7 +40,7 @@ class Lower64EndToEndTest {
     }
 
     /** An op of fixed sizes with a 64-bit operand ({@code umul_2x32_64}). */
-    private static boolean touches64(Op op) {
+    static boolean touches64(Op op) {
         if (op.outputBits(0) == 64) return true;
         for (int i = 0; i < op.numInputs(); i++) if (op.inputBits(i, 0) == 64) return true;
         return false;
@@ -81,13 +81,24 @@ class Lower64EndToEndTest {
             }
             sets.add(set);
         }
+        ShaderOutputs.Comparison c = simulatedAgainstInterpreted(op, reference, r, sets);
+        assertNotEquals(ShaderOutputs.Comparison.Kind.BROKEN, c.kind(), () -> op.opName() + "@64: " + c.detail());
+    }
+
+    /**
+     * An {@link OpProgram} of {@code op} run on {@code sets} (one long per source slot) by the
+     * interpreter on {@code reference} and by the simulator on {@code r}'s binary, compared under
+     * the NaN contract.
+     */
+    static ShaderOutputs.Comparison simulatedAgainstInterpreted(
+            Op op, Shader reference, MachineCompiler.Result r, List<long[]> sets) {
+        int slots = OpProgram.slots(op);
         ShaderInputs in = new ShaderInputs()
-                .setBufferWords("in", OpProgram.inputWords(sets, op.numInputs(), GROUP * GROUPS))
-                .setBufferWords("out", new long[GROUP * GROUPS * 2]);
+                .setBufferWords("in", OpProgram.inputWords(sets, slots, GROUP * GROUPS))
+                .setBufferWords("out", new long[GROUP * GROUPS * 2 * OpProgram.results(op)]);
         ShaderOutputs want = new Interpreter(reference).trackNans().dispatch(in, GROUPS, 1, 1);
         ShaderOutputs got =
                 new Simulator(r.program()).dispatch(in, GROUPS, 1, 1).outputs();
-        ShaderOutputs.Comparison c = want.compareUnderNanContract(got);
-        assertNotEquals(ShaderOutputs.Comparison.Kind.BROKEN, c.kind(), () -> op.opName() + "@64: " + c.detail());
+        return want.compareUnderNanContract(got);
     }
 }

@@ -508,15 +508,15 @@ public final class SpirvInterface {
                     int count = 0; // an array of blocks: its length
                     int arrayOp = t[0] & 0xffff;
                     String arrayName = irName(instance.isEmpty() ? blockName : instance);
+                    boolean ofBlocks = (arrayOp == OP_TYPE_ARRAY || arrayOp == OP_TYPE_RUNTIME_ARRAY)
+                            && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT;
                     // a run-time sized array of uniform blocks has as many as the frontend gives it
-                    boolean runTimeUniforms = arrayOp == OP_TYPE_RUNTIME_ARRAY
+                    boolean runTimeUniforms = ofBlocks
+                            && arrayOp == OP_TYPE_RUNTIME_ARRAY
                             && storage == SC_UNIFORM
-                            && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT
                             && !decorations.containsKey(key(t[2], DEC_BUFFER_BLOCK));
-                    if ((arrayOp == OP_TYPE_ARRAY
-                                    || runTimeUniforms
-                                    || arrayOp == OP_TYPE_RUNTIME_ARRAY && runtimeLengths.containsKey(arrayName))
-                            && (types.get(t[2])[0] & 0xffff) == OP_TYPE_STRUCT) {
+                    if (ofBlocks
+                            && (arrayOp == OP_TYPE_ARRAY || runTimeUniforms || runtimeLengths.containsKey(arrayName))) {
                         count = arrayOp == OP_TYPE_ARRAY
                                 ? (int) (long) constants.getOrDefault(t[3], 0L)
                                 : runTimeUniforms

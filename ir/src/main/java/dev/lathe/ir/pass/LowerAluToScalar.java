@@ -4,6 +4,7 @@ import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
+import dev.lathe.ir.IrBuilder;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.Op;
@@ -168,10 +169,11 @@ final class LowerAluToScalar implements Pass {
      */
     private static Value packFields(Function fn, AluInstr alu, int n, int width) {
         Src a = alu.src(0);
+        IrBuilder k = new IrBuilder(fn).before(alu); // the shift counts
         Value acc = null;
         for (int c = 0; c < n; c++) {
             Value w = emit(fn, alu, Op.U2U32, 32, new Value[] {a.value()}, new byte[][] {{(byte) a.component(c)}});
-            if (c > 0) w = scalar(fn, alu, Op.ISHL, 32, w, 0, constant(alu, 32, (long) width * c), 0);
+            if (c > 0) w = scalar(fn, alu, Op.ISHL, 32, w, 0, k.constant(32, (long) width * c), 0);
             acc = acc == null ? w : scalar(fn, alu, Op.IOR, 32, acc, 0, w, 0);
         }
         return acc;
@@ -180,25 +182,19 @@ final class LowerAluToScalar implements Pass {
     /** The inverse: vecN(u2uW(a), u2uW(a >> width), …). */
     private static Value unpackFields(Function fn, AluInstr alu, int n, int width) {
         Src a = alu.src(0);
+        IrBuilder k = new IrBuilder(fn).before(alu); // the shift counts
         Op narrow = width == 8 ? Op.U2U8 : Op.U2U16;
         Value[] fields = new Value[n];
         for (int c = 0; c < n; c++) {
             Value w = a.value();
             int comp = a.component(0);
             if (c > 0) {
-                w = scalar(fn, alu, Op.USHR, 32, w, comp, constant(alu, 32, (long) width * c), 0);
+                w = scalar(fn, alu, Op.USHR, 32, w, comp, k.constant(32, (long) width * c), 0);
                 comp = 0;
             }
             fields[c] = emit(fn, alu, narrow, width, new Value[] {w}, new byte[][] {{(byte) comp}});
         }
         return gather(fn, alu, fields, alu.def());
-    }
-
-    private static Value constant(AluInstr at, int bits, long value) {
-        dev.lathe.ir.LoadConstInstr k =
-                new dev.lathe.ir.LoadConstInstr(at.block().function(), bits, value);
-        k.insertBefore(at);
-        return k.def();
     }
 
     /** unpack(a) as vec2(unpack_split_x(a), unpack_split_y(a)). */
