@@ -4,6 +4,7 @@ import dev.lathe.driver.Passes;
 import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.Pipeline;
 import dev.lathe.ir.text.IrParser;
@@ -44,7 +45,7 @@ import org.openjdk.jmh.annotations.Warmup;
         jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class PipelineBench {
     /** The default pipeline without its rule passes: what this benchmark has measured since before the rules existed. */
-    static final String CORE = Pipelines.text(Pipelines.without(Pipelines.OPTIMIZE, Set.of("algebraic", "late")));
+    static final Pipeline CORE = Pipelines.OPTIMIZE.without(Set.of("algebraic", "late"));
 
     @Param({"10000", "100000"})
     public int size;
@@ -67,8 +68,7 @@ public class PipelineBench {
 
     @Benchmark
     public Shader defaultPipeline() {
-        new PassManager(PassManager.Options.defaults(), null)
-                .run(shader, Pipeline.parse(CORE, new Passes().registry()));
+        new PassManager(new Passes().registry(), PassInstrumentation.Settings.none()).run(shader, CORE);
         return shader;
     }
 }

@@ -5,6 +5,7 @@ import dev.lathe.ir.Block;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.analysis.range.RangeAnalysis;
 import dev.lathe.ir.gen.RandomProgramGenerator;
+import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.Pipeline;
 import java.util.concurrent.TimeUnit;
@@ -46,8 +47,8 @@ public class RangeAnalysisBench {
     @Setup(Level.Trial)
     public void generate() {
         shader = RandomProgramGenerator.generate(42, RandomProgramGenerator.Options.large(size));
-        new PassManager(PassManager.Options.defaults(), null)
-                .run(shader, Pipeline.parse("vars_to_ssa", new Passes().registry()));
+        new PassManager(new Passes().registry(), PassInstrumentation.Settings.none())
+                .run(shader, Pipeline.parse("vars_to_ssa"));
         int phis = 0;
         for (Block b : shader.entryPoint().blocks()) phis += b.phis().size();
         RangeAnalysis a = RangeAnalysis.run(shader.entryPoint());

@@ -3,6 +3,7 @@ package dev.lathe.bench;
 import dev.lathe.driver.Passes;
 import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
@@ -37,7 +38,7 @@ public final class RangeSavings {
         RuleCompiler.Result plain = RuleCompiler.compile("rules/algebraic.rules", rules.substring(0, cut));
         if (!plain.ok()) throw new IllegalStateException(plain.render());
         RuleSet withoutRange = new RuleInterpreter(plain.file());
-        String noMinMax = Pipelines.text(Pipelines.without(Pipelines.OPTIMIZE, Set.of("opt_minmax")));
+        Pipeline noMinMax = Pipelines.OPTIMIZE.without(Set.of("opt_minmax"));
 
         System.out.println(
                 "| program | before | default without range rules and opt_minmax | + range rules | + opt_minmax | removed |");
@@ -49,7 +50,7 @@ public final class RangeSavings {
             int before = IrParser.parse(a, text).entryPoint().instructionCount();
             int base = count(a, text, new Passes().replacing(withoutRange).registry(), noMinMax);
             int ruled = count(a, text, new Passes().registry(), noMinMax);
-            int both = count(a, text, new Passes().registry(), Pipelines.DEFAULT);
+            int both = count(a, text, new Passes().registry(), Pipelines.OPTIMIZE);
             int[] row = {before, base, ruled, both};
             for (int k = 0; k < 4; k++) totals[k] += row[k];
             System.out.printf(
@@ -60,9 +61,9 @@ public final class RangeSavings {
                 totals[0], totals[1], totals[2], totals[3], totals[1] - totals[3]);
     }
 
-    private static int count(String name, String text, PassRegistry registry, String pipeline) {
+    private static int count(String name, String text, PassRegistry registry, Pipeline pipeline) {
         Shader s = IrParser.parse(name, text);
-        new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(pipeline, registry));
+        new PassManager(registry, PassInstrumentation.Settings.verifying()).run(s, pipeline);
         return s.entryPoint().instructionCount();
     }
 }

@@ -10,7 +10,9 @@ import dev.lathe.ir.Value;
 import dev.lathe.ir.analysis.range.RangeAnalysis;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.pass.PassException;
+import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassManager;
+import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
 import dev.lathe.ir.text.IrPrinter;
 import java.io.PrintWriter;
@@ -55,12 +57,10 @@ final class AnalyzeCommand implements Callable<Integer> {
     public Integer call() {
         Shader s = ShaderFiles.load(file, source);
         if (passes != null) {
-            Passes registry = new Passes();
+            PassRegistry registry = new Passes().registry();
+            Pipeline pipeline = PassesOption.parse("lathe analyze", passes, registry);
             try {
-                new PassManager(PassManager.Options.validating(), null)
-                        .run(s, Pipeline.parse(passes, registry.registry()));
-            } catch (IllegalArgumentException e) {
-                throw new CliException("lathe analyze: " + e.getMessage());
+                new PassManager(registry, PassInstrumentation.Settings.verifying()).run(s, pipeline);
             } catch (PassException e) {
                 throw new CliException(file + ": " + e.getMessage());
             }

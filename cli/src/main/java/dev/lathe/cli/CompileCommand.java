@@ -4,6 +4,7 @@ import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.program.ProgramBinary;
 import dev.lathe.backend.program.ProgramText;
 import dev.lathe.driver.Compiler;
+import dev.lathe.driver.Passes;
 import dev.lathe.ir.text.IrPrinter;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -104,12 +105,12 @@ final class CompileCommand implements Callable<Integer> {
         PassOptions o = passOptions;
         Compiler.Options options = rules.apply(
                 Compiler.Options.defaults()
-                        .withPipeline(passes)
                         .withMachine(machine.passes())
                         .withAllocation(machine.allocation("lathe compile"))
-                        .withVerify(o.verifyEach)
-                        .withTrace(o.printAfterAll, o.printAfter, o.timePasses, out),
+                        .withInstrumentation(o.settings(out)),
                 "lathe compile");
+        options = options.withPipeline(
+                PassesOption.parse("lathe compile", passes, new Passes(options.extraRules()).registry()));
         ProgramFiles.checkOptions(options); // once: a wrong option is one error, not one per file
         if (files.size() == 1) {
             Path f = files.get(0);

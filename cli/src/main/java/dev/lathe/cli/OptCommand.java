@@ -69,28 +69,19 @@ final class OptCommand implements Callable<Integer> {
     public Integer call() {
         Passes passes = rules.passes("lathe opt");
         PassRegistry registry = passes.registry();
-        String text = which == null || which.pipeline != null && which.pipeline.equals("default")
-                ? Pipelines.DEFAULT
-                : which.passes;
         if (which != null && which.pipeline != null && !which.pipeline.equals("default")) {
             throw new CliException("lathe opt: unknown pipeline '" + which.pipeline + "' (known: default)");
         }
-        Pipeline pipeline;
-        try {
-            pipeline = Pipeline.parse(text, registry);
-        } catch (IllegalArgumentException e) {
-            throw new CliException("lathe opt: " + e.getMessage());
-        }
+        Pipeline pipeline = PassesOption.parse("lathe opt", which == null ? null : which.passes, registry);
         String problem = Pipelines.orderProblem(pipeline.order());
         if (problem != null) throw new CliException("lathe opt: the passes break the order they must keep: " + problem);
         PassOptions o = passOptions;
-        if (o.printAfter != null && !registry.names().contains(o.printAfter)) {
+        if (o.printAfter != null && !registry.irNames().contains(o.printAfter)) {
             throw new CliException("lathe opt: --print-after: unknown pass '" + o.printAfter + "'");
         }
         Shader s = ShaderFiles.load(file, source);
         PrintWriter out = spec.commandLine().getOut();
-        PassManager pm = new PassManager(
-                new PassManager.Options(o.verifyEach, o.printAfterAll, o.printAfter, o.timePasses, 100), out);
+        PassManager pm = new PassManager(registry, o.settings(out));
         try {
             pm.run(s, pipeline);
         } catch (PassException e) {

@@ -1,5 +1,7 @@
 package dev.lathe.cli;
 
+import dev.lathe.ir.pass.PassInstrumentation;
+import java.io.PrintWriter;
 import picocli.CommandLine.Option;
 
 /**
@@ -22,6 +24,11 @@ final class PassOptions {
             description = "validate the IR after every IR pass (and verify the machine "
                     + "program after every machine pass)")
     boolean verifyEach;
+
+    /** These options as the pass managers take them, printing to {@code out}. */
+    PassInstrumentation.Settings settings(PrintWriter out) {
+        return new PassInstrumentation.Settings(verifyEach, printAfterAll, printAfter, timePasses, out);
+    }
 
     /** Whether anything is printed between passes (then the result follows a "// final" line). */
     boolean printing() {

@@ -1,6 +1,6 @@
 package dev.lathe.cli;
 
-import dev.lathe.ir.pass.PassManager;
+import dev.lathe.ir.pass.PassInstrumentation;
 import java.io.PrintWriter;
 import java.util.List;
 
@@ -11,11 +11,11 @@ import java.util.List;
 final class PassTimes {
     private PassTimes() {}
 
-    static void print(List<PassManager.Timing> timings, PrintWriter err) {
+    static void print(List<PassInstrumentation.Timing> timings, PrintWriter err) {
         long total = 0;
-        for (PassManager.Timing t : timings) total += t.nanos();
+        for (PassInstrumentation.Timing t : timings) total += t.nanos();
         err.printf("%-22s %6s %9s %10s %6s%n", "pass", "runs", "progress", "time (ms)", "share");
-        for (PassManager.Timing t : timings) {
+        for (PassInstrumentation.Timing t : timings) {
             // an analysis's row: its time inside the passes (taken out of theirs), computations from scratch as runs
             err.printf(
                     "%-22s %6d %9s %10.3f %5.1f%%%n",

@@ -5,7 +5,6 @@ import dev.lathe.driver.Passes;
 import dev.lathe.driver.ShaderSources;
 import dev.lathe.driver.shaderdb.CorpusRunner;
 import dev.lathe.driver.shaderdb.ResultsCsv;
-import dev.lathe.ir.pass.Pipeline;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -120,17 +119,11 @@ final class ShaderDbCommand implements Callable<Integer> {
             throw new CliException("lathe shaderdb: no shaders (.ir, .spv, .vert, .frag, .comp) under " + dirs);
         Compiler.Options options = rules.apply(
                 Compiler.Options.defaults()
-                        .withPipeline(passes)
                         .withMachine(machine.passes())
                         .withAllocation(machine.allocation("lathe shaderdb")),
                 "lathe shaderdb");
-        if (passes != null) {
-            try {
-                Pipeline.parse(passes, new Passes(options.extraRules()).registry());
-            } catch (IllegalArgumentException e) {
-                throw new CliException("lathe shaderdb: --passes: " + e.getMessage());
-            }
-        }
+        options = options.withPipeline(
+                PassesOption.parse("lathe shaderdb", passes, new Passes(options.extraRules()).registry()));
         PrintWriter out = spec.commandLine().getOut();
         boolean terminal = System.console() != null;
         int total = files.size();

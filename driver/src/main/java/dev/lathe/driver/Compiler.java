@@ -4,6 +4,7 @@ import dev.lathe.backend.compile.Allocation;
 import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.compile.MachinePasses;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
@@ -22,18 +23,15 @@ public final class Compiler {
     private Compiler() {}
 
     /**
-     * How to run: the IR pipeline's text, and the conveniences of both pass managers — print
-     * after one pass (IR or machine, by its name) or after every pass, time the passes, verify
-     * after every pass (the IR validator, the machine verifier).
+     * How to compile, the one record of it: the IR pipeline (parsed once), the machine pipeline,
+     * the instrumentation both pipelines share (print after one pass, IR or machine, by its name,
+     * or after every pass; time the passes; verify after every pass: the IR validator, the machine
+     * verifier), register allocation's budget, the rules left out and the rule passes added.
      */
     public record Options(
-            String pipeline,
+            Pipeline pipeline,
             List<String> machine,
-            boolean verify,
-            boolean printAfterAll,
-            String printAfter,
-            boolean timePasses,
-            PrintWriter trace,
+            PassInstrumentation.Settings instrumentation,
             Allocation allocation,
             Set<String> disabledRules,
             List<RuleSet> extraRules) {
@@ -44,54 +42,12 @@ public final class Compiler {
             extraRules = List.copyOf(extraRules);
         }
 
-        /** Options with no rules disabled and no rule passes beside Lathe's own. */
-        public Options(
-                String pipeline,
-                List<String> machine,
-                boolean verify,
-                boolean printAfterAll,
-                String printAfter,
-                boolean timePasses,
-                PrintWriter trace,
-                Allocation allocation) {
-            this(
-                    pipeline,
-                    machine,
-                    verify,
-                    printAfterAll,
-                    printAfter,
-                    timePasses,
-                    trace,
-                    allocation,
-                    Set.of(),
-                    List.of());
-        }
-
-        /** With the rules named in {@code names} never applied ({@code --disable-rules}). */
-        public Options withDisabledRules(Set<String> names) {
-            return new Options(
-                    pipeline,
-                    machine,
-                    verify,
-                    printAfterAll,
-                    printAfter,
-                    timePasses,
-                    trace,
-                    allocation,
-                    names,
-                    extraRules);
-        }
-
         /** The default IR and machine pipelines and register allocation; nothing verified, printed or timed; Lathe's rules only. */
         public static Options defaults() {
             return new Options(
-                    Pipelines.DEFAULT,
+                    Pipelines.OPTIMIZE,
                     Pipelines.MACHINE,
-                    false,
-                    false,
-                    null,
-                    false,
-                    null,
+                    PassInstrumentation.Settings.none(),
                     Allocation.DEFAULT,
                     Set.of(),
                     List.of());
@@ -102,54 +58,44 @@ public final class Compiler {
             return defaults().withVerify(true);
         }
 
-        /** With the IR pipeline {@code text} (null: the default one). */
+        /** With the rules named in {@code names} never applied ({@code --disable-rules}). */
+        public Options withDisabledRules(Set<String> names) {
+            return new Options(pipeline, machine, instrumentation, allocation, names, extraRules);
+        }
+
+        /** With the IR pipeline {@code p}. */
+        public Options withPipeline(Pipeline p) {
+            return new Options(p, machine, instrumentation, allocation, disabledRules, extraRules);
+        }
+
+        /**
+         * With the IR pipeline {@code text} (null: the default one); its pass names are checked when it is compiled
+         * with ({@link Compiler#check}).
+         *
+         * @throws IllegalArgumentException when the text is not a pipeline, saying where
+         */
         public Options withPipeline(String text) {
-            return new Options(
-                    text == null ? Pipelines.DEFAULT : text,
-                    machine,
-                    verify,
-                    printAfterAll,
-                    printAfter,
-                    timePasses,
-                    trace,
-                    allocation,
-                    disabledRules,
-                    extraRules);
+            return withPipeline(text == null ? Pipelines.OPTIMIZE : Pipeline.parse(text));
         }
 
         /** With the machine pipeline {@code passes}. */
         public Options withMachine(List<String> passes) {
-            return new Options(
-                    pipeline,
-                    passes,
-                    verify,
-                    printAfterAll,
-                    printAfter,
-                    timePasses,
-                    trace,
-                    allocation,
-                    disabledRules,
-                    extraRules);
+            return new Options(pipeline, passes, instrumentation, allocation, disabledRules, extraRules);
         }
 
         /** With verification after every pass on ({@code v} true) or off. */
         public Options withVerify(boolean v) {
-            return new Options(
-                    pipeline,
-                    machine,
-                    v,
-                    printAfterAll,
-                    printAfter,
-                    timePasses,
-                    trace,
-                    allocation,
-                    disabledRules,
-                    extraRules);
+            return withInstrumentation(instrumentation.withVerify(v));
+        }
+
+        /** With the instrumentation {@code settings}. */
+        public Options withInstrumentation(PassInstrumentation.Settings settings) {
+            return new Options(pipeline, machine, settings, allocation, disabledRules, extraRules);
         }
 
         /** With printing and timing: after every pass or after {@code pass}, to {@code to}. */
         public Options withTrace(boolean all, String pass, boolean time, PrintWriter to) {
-            return new Options(pipeline, machine, verify, all, pass, time, to, allocation, disabledRules, extraRules);
+            return withInstrumentation(new PassInstrumentation.Settings(instrumentation.verify(), all, pass, time, to));
         }
 
         /**
@@ -157,47 +103,27 @@ public final class Compiler {
          * the pipeline may name their passes.
          */
         public Options withRules(List<RuleSet> rules) {
-            return new Options(
-                    pipeline,
-                    machine,
-                    verify,
-                    printAfterAll,
-                    printAfter,
-                    timePasses,
-                    trace,
-                    allocation,
-                    disabledRules,
-                    rules);
+            return new Options(pipeline, machine, instrumentation, allocation, disabledRules, rules);
         }
 
         /** With register allocation's budget and spilling choices {@code a} ({@code --max-regs} and friends). */
         public Options withAllocation(Allocation a) {
-            return new Options(
-                    pipeline,
-                    machine,
-                    verify,
-                    printAfterAll,
-                    printAfter,
-                    timePasses,
-                    trace,
-                    a,
-                    disabledRules,
-                    extraRules);
+            return new Options(pipeline, machine, instrumentation, a, disabledRules, extraRules);
         }
     }
 
     /**
-     * What compiling gives: the machine result, the time per pass of both pipelines (when timed),
-     * and how often each rule of the rule passes that ran fired ({@code lathe compile --rule-stats}).
+     * What compiling gives: the machine result, the runs and time per pass of both pipelines (time when timed) then
+     * per analysis, and how often each rule of the rule passes that ran fired ({@code lathe compile --rule-stats}).
      */
     public record Result(
             MachineCompiler.Result machine,
-            List<PassManager.Timing> timings,
+            List<PassInstrumentation.Timing> timings,
             List<dev.lathe.ir.rewrite.RuleStats> ruleStats) {}
 
     /** Compiles {@code shader} with the default pipelines. */
     public static MachineCompiler.Result compile(Shader shader) {
-        return compile(shader, Pipelines.DEFAULT);
+        return compile(shader, Options.defaults()).machine();
     }
 
     /** {@code pipeline}: a pipeline text over {@link Passes}; a wrong one is an IllegalArgumentException. */
@@ -207,32 +133,32 @@ public final class Compiler {
 
     /** Checks {@code options} before anything runs ({@link #checkPipeline}, {@link #checkPrintAfter}). */
     public static void check(Options options) {
-        Passes passes = new Passes(options.extraRules());
-        check(options, passes);
+        check(options, new Passes(options.extraRules()));
     }
 
     private static void check(Options options, Passes passes) {
         checkPipeline(options, passes);
-        checkPrintAfter(options.printAfter(), passes.registry());
+        checkPrintAfter(options.instrumentation().printAfter(), passes.registry());
         passes.checkRuleNames(options.disabledRules());
     }
 
     /**
-     * @throws IllegalArgumentException when {@code options.pipeline()} is not a pipeline over its {@link Passes}, saying
-     *     where, or when the passes as they will run break {@link Pipelines#ORDER}, saying which rule and why
+     * @throws IllegalArgumentException when {@code options.pipeline()} runs a pass its {@link Passes} lack or the machine
+     *     pipeline is not one, saying which, or when the passes as they will run break {@link Pipelines#ORDER}, saying
+     *     which rule and why
      */
     public static void checkPipeline(Options options) {
         checkPipeline(options, new Passes(options.extraRules()));
     }
 
-    /** Both pipelines parse, and the whole order as it will run keeps {@link Pipelines#ORDER}. */
+    /** Both pipelines are made of known passes, and the whole order as it will run keeps {@link Pipelines#ORDER}. */
     private static void checkPipeline(Options options, Passes passes) {
-        Pipeline optimize = Pipeline.parse(options.pipeline(), passes.registry());
+        String unknown = options.pipeline().unknownPass(passes.registry());
+        if (unknown != null) throw new IllegalArgumentException("pipeline \"" + options.pipeline() + "\": " + unknown);
         MachinePasses.pipeline(options.machine());
         // the pipeline given, then the lowering, then the machine passes
-        List<String> order = new ArrayList<>(optimize.order());
-        order.addAll(Pipeline.parse(Pipelines.lowering(options.machine()), passes.registry())
-                .order());
+        List<String> order = new ArrayList<>(options.pipeline().order());
+        order.addAll(Pipelines.lowering(options.machine()).order());
         order.addAll(options.machine());
         String problem = Pipelines.orderProblem(order);
         if (problem != null)
@@ -240,18 +166,18 @@ public final class Compiler {
     }
 
     /**
-     * @throws IllegalArgumentException when {@code options.printAfter()} is neither null nor one of the IR's
-     *     (with {@code options}' rule passes) or the backend's passes
+     * @throws IllegalArgumentException when {@code options}' print-after pass is neither null nor the name of one of its
+     *     passes (IR, rule or machine pass)
      */
     public static void checkPrintAfter(Options options) {
-        checkPrintAfter(options.printAfter(), new Passes(options.extraRules()).registry());
+        checkPrintAfter(options.instrumentation().printAfter(), new Passes(options.extraRules()).registry());
     }
 
     private static void checkPrintAfter(String pass, PassRegistry registry) {
-        Set<String> ir = registry.names();
-        if (pass != null && !ir.contains(pass) && !MachinePasses.names().contains(pass)) {
-            throw new IllegalArgumentException("unknown pass '" + pass + "' (IR passes: " + String.join(", ", ir)
-                    + "; machine passes: " + String.join(", ", MachinePasses.names()) + ")");
+        if (pass != null && registry.entry(pass) == null) {
+            throw new IllegalArgumentException("unknown pass '" + pass + "' (IR passes: "
+                    + String.join(", ", registry.irNames()) + "; machine passes: "
+                    + String.join(", ", MachinePasses.names()) + ")");
         }
     }
 
@@ -260,36 +186,21 @@ public final class Compiler {
         Passes passes = new Passes(options.extraRules()); // one registry checks the options and runs them
         check(options, passes);
         passes.disabling(options.disabledRules());
-        Pipeline optimize = Pipeline.parse(options.pipeline(), passes.registry());
-        Pipeline lower = Pipeline.parse(Pipelines.lowering(options.machine()), passes.registry());
-        PassManager pm = new PassManager(
-                new PassManager.Options(
-                        options.verify(), options.printAfterAll(), options.printAfter(), options.timePasses(), 100),
-                options.trace());
+        Pipeline lower = Pipelines.lowering(options.machine());
+        // one instrumentation for both pipelines: one table of passes in the order they ran, one meaning of the options
+        PassInstrumentation instrumentation = new PassInstrumentation(options.instrumentation());
+        PassManager pm = new PassManager(passes.registry(), instrumentation);
         // a PassException is a bug of a pass (or of the rules), never the target refusing the shader: it is not a
         // CompileException
-        pm.run(shader, optimize);
+        pm.run(shader, options.pipeline());
         pm.run(shader, lower);
-        MachineCompiler.Result machine = MachineCompiler.compile(
-                shader,
-                new MachineCompiler.Options(
-                        options.machine(),
-                        options.verify(),
-                        options.printAfterAll(),
-                        options.printAfter(),
-                        options.timePasses(),
-                        options.trace(),
-                        options.allocation()));
-        // the passes of both pipelines in the order they ran, then the analyses the IR passes computed
-        List<PassManager.Timing> timings = new ArrayList<>();
-        for (PassManager.Timing t : pm.timings()) if (!t.isAnalysis()) timings.add(t);
-        timings.addAll(machine.timings());
-        for (PassManager.Timing t : pm.timings()) if (t.isAnalysis()) timings.add(t);
-        Set<String> ran = new java.util.HashSet<>(optimize.passNames());
+        MachineCompiler.Result machine =
+                MachineCompiler.compile(shader, options.machine(), options.allocation(), instrumentation);
+        Set<String> ran = new java.util.HashSet<>(options.pipeline().passNames());
         ran.addAll(lower.passNames());
         List<dev.lathe.ir.rewrite.RuleStats> stats = new ArrayList<>();
         for (dev.lathe.ir.rewrite.RuleStats st : passes.ruleStats())
             if (ran.contains(st.ruleSet().passName())) stats.add(st);
-        return new Result(machine, timings, stats);
+        return new Result(machine, instrumentation.timings(), stats);
     }
 }

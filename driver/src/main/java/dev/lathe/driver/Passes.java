@@ -1,6 +1,7 @@
 package dev.lathe.driver;
 
 import dev.lathe.backend.compile.MachineCompiler;
+import dev.lathe.backend.compile.MachinePasses;
 import dev.lathe.generated.GeneratedRules;
 import dev.lathe.ir.pass.LowerDoubles;
 import dev.lathe.ir.pass.LowerInt64;
@@ -15,9 +16,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The one pass registry: every pass of the {@code ir} module and one rewrite pass per rule file
+ * The one pass registry: every pass of the {@code ir} module, one rewrite pass per rule file
  * (named by its {@code pass NAME;}) — Lathe's own, generated from {@code rules/}, and any a user
- * adds ({@link #Passes(List)}: rule sets their build generated with {@code lathe-maven-plugin},
+ * adds — and the backend's machine passes ({@link #Passes(List)}: rule sets their build generated with {@code lathe-maven-plugin},
  * see {@link RuleJars}). Each rule pass shares one {@link RuleStats} across every time a pipeline
  * runs it, so a command can report which rules fired.
  *
@@ -50,6 +51,7 @@ public final class Passes {
             stats.add(s);
             registry.register(rules.passName(), () -> new RewritePass(rules, s));
         }
+        MachinePasses.registerInto(registry);
     }
 
     /**

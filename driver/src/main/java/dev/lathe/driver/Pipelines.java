@@ -1,6 +1,10 @@
 package dev.lathe.driver;
 
+import static dev.lathe.ir.pass.Pipeline.loop;
+import static dev.lathe.ir.pass.Pipeline.run;
+
 import dev.lathe.backend.compile.MachinePasses;
+import dev.lathe.ir.pass.Pipeline;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -45,32 +49,8 @@ import java.util.Set;
 public final class Pipelines {
     private Pipelines() {}
 
-    /** A step of a pipeline: a pass, or a loop of steps run until none of them makes progress. */
-    public sealed interface Step permits Run, Loop {}
-
-    /** A step running the pass named {@code pass} once. */
-    public record Run(String pass) implements Step {}
-
-    /** A {@code loop(…)} group: {@code body} runs again and again until none of its steps makes progress. */
-    public record Loop(List<Step> body) implements Step {
-        /** Copies {@code body}, so a loop never changes once made. */
-        public Loop {
-            body = List.copyOf(body);
-        }
-    }
-
-    static Step run(String pass) {
-        return new Run(pass);
-    }
-
-    static Step loop(String... passes) {
-        List<Step> body = new ArrayList<>();
-        for (String p : passes) body.add(run(p));
-        return new Loop(body);
-    }
-
     /** The IR optimization pipeline. */
-    public static final List<Step> OPTIMIZE = List.of(
+    public static final Pipeline OPTIMIZE = Pipeline.of(
             run("lower_outputs"),
             run("vars_to_ssa"),
             loop(
@@ -90,16 +70,16 @@ public final class Pipelines {
             run("sink_constants"));
 
     /** What the target needs of the IR before instruction selection. */
-    public static final List<Step> LOWER =
-            List.of(run("lower"), run("lower_alu_to_scalar"), run("copy_prop"), run("dce"), run("opt_vectorize"));
+    public static final Pipeline LOWER =
+            Pipeline.of(run("lower"), run("lower_alu_to_scalar"), run("copy_prop"), run("dce"), run("opt_vectorize"));
 
     /**
      * The lowering for a machine pipeline: {@code opt_vectorize} joins scalars only so that the
      * backend makes {@code (rptN)} instructions of them (the ir3 rptN merge request of 2024, docs/BACKGROUND.md), so without a pass forming
      * them it is left out too, and {@code --no-rpt} measures the compiler without either.
      */
-    public static String lowering(List<String> machine) {
-        return MachinePasses.formsRepeats(machine) ? LOWERING : text(without(LOWER, Set.of("opt_vectorize")));
+    public static Pipeline lowering(List<String> machine) {
+        return MachinePasses.formsRepeats(machine) ? LOWER : LOWER.without(Set.of("opt_vectorize"));
     }
 
     /** The machine pipeline (the backend's: {@link MachinePasses#DEFAULT}). */
@@ -192,17 +172,17 @@ public final class Pipelines {
 
     /** Every pass the compiler runs, in order (a loop's body once): what {@link #ORDER} is checked on. */
     public static List<String> whole() {
-        List<String> all = new ArrayList<>(flatten(OPTIMIZE));
-        all.addAll(flatten(LOWER));
+        List<String> all = new ArrayList<>(OPTIMIZE.order());
+        all.addAll(LOWER.order());
         all.addAll(MACHINE);
         return all;
     }
 
-    /** The default IR pipeline, as {@code lathe opt --pipeline default} and {@code --passes} spell it. */
-    public static final String DEFAULT = text(OPTIMIZE);
-
-    /** The lowering, as text. */
-    public static final String LOWERING = text(LOWER);
+    /**
+     * The default IR pipeline as text, as {@code lathe opt --pipeline default} and {@code --passes} spell it (for a
+     * pipeline of one's own around it: {@code "mine, " + DEFAULT}).
+     */
+    public static final String DEFAULT = OPTIMIZE.toString();
 
     /** A rule of the order: wherever both passes run, every run of {@code first} comes before every run of {@code then}. */
     public record Order(String first, String then, String why) {}
@@ -244,33 +224,6 @@ public final class Pipelines {
                     "lower_alu_to_scalar",
                     "isel",
                     "the target is scalar: instruction selection takes one component per instruction"));
-
-    /** The passes a pipeline runs, in order, a loop's body once. */
-    public static List<String> flatten(List<Step> steps) {
-        List<String> out = new ArrayList<>();
-        for (Step s : steps) {
-            if (s instanceof Run r) out.add(r.pass());
-            else out.addAll(flatten(((Loop) s).body()));
-        }
-        return out;
-    }
-
-    /** The pipeline text {@link dev.lathe.ir.pass.Pipeline#parse} reads: {@code a, loop(b, c), d}. */
-    public static String text(List<Step> steps) {
-        List<String> parts = new ArrayList<>();
-        for (Step s : steps) parts.add(s instanceof Run r ? r.pass() : "loop(" + text(((Loop) s).body()) + ")");
-        return String.join(", ", parts);
-    }
-
-    /** The pipeline without the given passes (for measurements: the pipeline without its rules). */
-    public static List<Step> without(List<Step> steps, Set<String> passes) {
-        List<Step> out = new ArrayList<>();
-        for (Step s : steps) {
-            if (s instanceof Run r && !passes.contains(r.pass())) out.add(s);
-            if (s instanceof Loop l) out.add(new Loop(without(l.body(), passes)));
-        }
-        return out;
-    }
 
     /** The first rule of {@link #ORDER} that {@code order} (the passes as they run) breaks, as a message; null when none is. */
     public static String orderProblem(List<String> order) {

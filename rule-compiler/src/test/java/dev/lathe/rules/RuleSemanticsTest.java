@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.pass.PassException;
+import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
@@ -28,8 +29,8 @@ class RuleSemanticsTest {
         assertTrue(r.ok(), r.render());
         Shader s = IrParser.parse("t.ir", "shader fragment\n" + program);
         new RewritePass(new RuleInterpreter(r.file())).run(s.entryPoint());
-        new PassManager(PassManager.Options.validating(), null)
-                .run(s, Pipeline.parse("copy_prop, dce", PassRegistry.standard()));
+        new PassManager(PassRegistry.standard(), PassInstrumentation.Settings.verifying())
+                .run(s, Pipeline.parse("copy_prop, dce"));
         assertEquals(List.of(), Validator.validate(s));
         return IrPrinter.print(s);
     }

@@ -14,9 +14,9 @@ import dev.lathe.ir.analysis.range.RangeFacts;
 import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.pass.Pass;
+import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
-import dev.lathe.ir.pass.Pipeline;
 import dev.lathe.ir.text.IrPrinter;
 import java.util.HashMap;
 import java.util.Map;
@@ -59,7 +59,7 @@ class CachedAnalysesTest {
                     }
                 }
             });
-            new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(Pipelines.DEFAULT, checking));
+            new PassManager(checking, PassInstrumentation.Settings.verifying()).run(s, Pipelines.OPTIMIZE);
         }
         // the passes that keep the facts did keep them (they are current after them)
         for (String pass :
@@ -73,10 +73,11 @@ class CachedAnalysesTest {
     @Test
     void theOptimizationLoopComputesTheRangeAnalysisOnceARound() {
         Shader s = RandomProgramGenerator.generate(7, Options.large(3000));
-        PassManager pm = new PassManager(new PassManager.Options(false, false, null, true, 100), null);
-        pm.run(s, Pipeline.parse(Pipelines.DEFAULT, GoldenPassTest.registry()));
+        PassManager pm = new PassManager(
+                GoldenPassTest.registry(), new PassInstrumentation.Settings(false, false, null, true, null));
+        pm.run(s, Pipelines.OPTIMIZE);
         int analyses = 0, rounds = 0;
-        for (PassManager.Timing t : pm.timings()) {
+        for (PassInstrumentation.Timing t : pm.timings()) {
             if (t.pass().equals(Analyses.Kind.RANGES.label())) analyses = t.runs();
             if (t.pass().equals("opt_minmax")) rounds = t.runs();
         }
@@ -92,21 +93,13 @@ class CachedAnalysesTest {
     /** {@code registry}'s passes, each followed by {@code check} on the function it ran on. */
     static PassRegistry checkingEveryPass(PassRegistry registry, Check check) {
         PassRegistry out = new PassRegistry();
-        for (String name : registry.names()) {
+        for (String name : registry.irNames()) {
             out.register(name, () -> {
                 Pass p = registry.create(name);
-                return new Pass() {
-                    @Override
-                    public String name() {
-                        return name;
-                    }
-
-                    @Override
-                    public boolean run(Function fn) {
-                        boolean progress = p.run(fn);
-                        check.after(name, fn);
-                        return progress;
-                    }
+                return fn -> {
+                    boolean progress = p.run(fn);
+                    check.after(name, fn);
+                    return progress;
                 };
             });
         }

@@ -10,6 +10,7 @@ import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
+import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassManager;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.pass.Pipeline;
@@ -50,7 +51,7 @@ class GoldenPassTest {
 
     @Test
     void atLeastSixGoldenTestsPerPass() throws IOException {
-        for (String pass : registry().names()) {
+        for (String pass : registry().irNames()) {
             Path dir = passesDir().resolve(pass);
             long n = Files.isDirectory(dir)
                     ? Files.list(dir).filter(p -> p.toString().endsWith(".ir")).count()
@@ -107,7 +108,7 @@ class GoldenPassTest {
         assertTrue(Validator.validate(s).isEmpty(), () -> f + ": the input is invalid: " + Validator.validate(s));
         List<ShaderOutputs> expected = new ArrayList<>();
         for (int seed = 0; seed < inputSets; seed++) expected.add(runOn(s, seed));
-        new PassManager(PassManager.Options.validating(), null).run(s, Pipeline.parse(run, registry()));
+        new PassManager(registry(), PassInstrumentation.Settings.verifying()).run(s, Pipeline.parse(run, registry()));
         String out = IrPrinter.print(s);
         String pipeline = run;
         for (int seed = 0; seed < inputSets; seed++) {

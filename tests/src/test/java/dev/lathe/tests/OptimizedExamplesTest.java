@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.lathe.cli.Main;
 import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassManager;
-import dev.lathe.ir.pass.Pipeline;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
 import java.io.PrintWriter;
@@ -35,8 +35,8 @@ class OptimizedExamplesTest {
             tests.add(DynamicTest.dynamicTest(p.getFileName().toString(), () -> {
                 String text = Files.readString(p);
                 Shader s = IrParser.parse(p.toString(), text);
-                new PassManager(PassManager.Options.validating(), null)
-                        .run(s, Pipeline.parse(Pipelines.DEFAULT, GoldenPassTest.registry()));
+                new PassManager(GoldenPassTest.registry(), PassInstrumentation.Settings.verifying())
+                        .run(s, Pipelines.OPTIMIZE);
                 Path opt = tmp.resolve(p.getFileName());
                 Files.writeString(opt, IrPrinter.print(s));
                 for (ExamplesTest.RunCase c : ExamplesTest.runCases(Files.readAllLines(p))) {

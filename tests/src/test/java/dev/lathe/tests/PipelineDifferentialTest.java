@@ -10,8 +10,8 @@ import dev.lathe.ir.Shader;
 import dev.lathe.ir.gen.RandomProgramGenerator;
 import dev.lathe.ir.gen.RandomProgramGenerator.Options;
 import dev.lathe.ir.interp.ShaderOutputs;
+import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassManager;
-import dev.lathe.ir.pass.Pipeline;
 import dev.lathe.ir.text.IrParser;
 import dev.lathe.ir.text.IrPrinter;
 import dev.lathe.ir.validate.Validator;
@@ -39,8 +39,8 @@ class PipelineDifferentialTest {
             }
             String before = IrPrinter.print(s);
             ShaderOutputs expected = RuleDifferentialTest.run(IrParser.parse("before.ir", before), seed);
-            new PassManager(PassManager.Options.validating(), null)
-                    .run(s, Pipeline.parse(Pipelines.DEFAULT, GoldenPassTest.registry()));
+            new PassManager(GoldenPassTest.registry(), PassInstrumentation.Settings.verifying())
+                    .run(s, Pipelines.OPTIMIZE);
             long k = seed;
             assertEquals(List.of(), Validator.validate(s), () -> "seed " + k);
             ShaderOutputs.Comparison c = expected.compareUnderNanContract(RuleDifferentialTest.run(s, seed));

@@ -179,7 +179,7 @@ final class Isel {
         isel.shrinkTexels();
         mf.mir = isel.code;
         mf.virtualRegisters = isel.registerCount();
-        mf.form = MachineFunction.Form.VIRTUAL;
+        mf.form = dev.lathe.ir.pass.ProgramForm.VIRTUAL;
     }
 
     void run() {

@@ -34,7 +34,7 @@ final class Linearize {
     static void linearize(MachineFunction mf) {
         mf.linear = new Linearize(mf.allocated).run(mf.fn);
         mf.allocated = null;
-        mf.form = MachineFunction.Form.LINEAR;
+        mf.form = dev.lathe.ir.pass.ProgramForm.LINEAR;
     }
 
     /** The label of the end block, when it has code (the end reading the output registers), else -1. */

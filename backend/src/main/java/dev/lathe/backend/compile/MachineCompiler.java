@@ -9,10 +9,9 @@ import dev.lathe.ir.LoopNode;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.pass.PassInstrumentation;
-import dev.lathe.ir.pass.PassManager;
-import java.io.PrintWriter;
+import dev.lathe.ir.pass.PassInstrumentation.Settings;
+import dev.lathe.ir.pass.PassRegistry;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -21,9 +20,9 @@ import java.util.Set;
 /**
  * The compiler from IR, optimized and lowered to scalar by the driver's pipeline, to machine
  * code: the machine pipeline ({@link MachinePasses}: isel, regalloc, linearize, legalize over a
- * {@link MachineFunction}), then branch offsets and statistics. Like the IR pass manager it can
- * print the program after a pass or after every pass, time the passes, and verify the program
- * after each ({@link MachineVerifier}: tests do). The shader is changed in place;
+ * {@link MachineFunction}), then branch offsets and statistics. The IR pass manager's
+ * {@link PassInstrumentation} counts, times, verifies ({@link MachineVerifier}) and prints after
+ * each machine pass too. The shader is changed in place;
  * {@link Result#optimized} is the IR instruction selection read.
  */
 public final class MachineCompiler {
@@ -88,74 +87,43 @@ public final class MachineCompiler {
         return Collections.unmodifiableSet(s);
     }
 
-    /** The compiled program, its statistics, the IR it was selected from, and the time per machine pass (when timed). */
-    public record Result(Program program, Stats stats, Shader optimized, List<PassManager.Timing> timings) {}
-
-    /**
-     * @param passes        the machine pipeline
-     * @param verify        run {@link MachineVerifier} after every pass
-     * @param printAfterAll print the program after every pass
-     * @param printAfter    print it after this pass (or null)
-     * @param timePasses    time each pass
-     * @param trace         where printing goes (may be null when nothing is printed)
-     */
-    public record Options(
-            List<String> passes,
-            boolean verify,
-            boolean printAfterAll,
-            String printAfter,
-            boolean timePasses,
-            PrintWriter trace,
-            Allocation allocation) {
-        public Options(
-                List<String> passes,
-                boolean verify,
-                boolean printAfterAll,
-                String printAfter,
-                boolean timePasses,
-                PrintWriter trace) {
-            this(passes, verify, printAfterAll, printAfter, timePasses, trace, Allocation.DEFAULT);
-        }
-
-        public static Options defaults() {
-            return new Options(MachinePasses.DEFAULT, false, false, null, false, null);
-        }
-
-        public Options verifying() {
-            return new Options(passes, true, printAfterAll, printAfter, timePasses, trace, allocation);
-        }
-
-        /** With register allocation working within {@code a}'s budget and choices. */
-        public Options withAllocation(Allocation a) {
-            return new Options(passes, verify, printAfterAll, printAfter, timePasses, trace, a);
-        }
-    }
+    /** The compiled program, its statistics, and the IR it was selected from. */
+    public record Result(Program program, Stats stats, Shader optimized) {}
 
     /** Compiles {@code shader} (scalar IR: the driver's pipeline lowered it) with the default machine pipeline. */
     public static Result compile(Shader shader) {
-        return compile(shader, Options.defaults());
+        return compile(shader, MachinePasses.DEFAULT, Allocation.DEFAULT, new PassInstrumentation(Settings.none()));
     }
 
-    public static Result compile(Shader shader, Options options) {
-        List<MachinePass> pipeline = MachinePasses.pipeline(options.passes());
+    /** Compiles {@code shader} with the default machine pipeline, verifying the program after every pass (as tests do). */
+    public static Result compileVerifying(Shader shader) {
+        return compile(
+                shader, MachinePasses.DEFAULT, Allocation.DEFAULT, new PassInstrumentation(Settings.verifying()));
+    }
+
+    /**
+     * Compiles {@code shader} with the machine pipeline {@code passes} (checked by {@link MachinePasses#pipeline}),
+     * register allocation within {@code allocation}, each pass counted, verified and printed by
+     * {@code instrumentation} (the IR pipeline's, when the driver compiles).
+     */
+    public static Result compile(
+            Shader shader, List<String> passes, Allocation allocation, PassInstrumentation instrumentation) {
+        List<PassRegistry.Entry> pipeline = MachinePasses.pipeline(passes);
         MachineFunction mf = new MachineFunction(shader);
-        mf.allocation = options.allocation();
-        mf.repeatGroups = MachinePasses.formsRepeats(options.passes());
-        List<PassManager.Timing> timings = new ArrayList<>();
-        PassInstrumentation instrumentation = new PassInstrumentation(
-                options.verify(), options.printAfterAll(), options.printAfter(), options.trace());
-        for (MachinePass pass : pipeline) {
+        mf.allocation = allocation;
+        mf.repeatGroups = MachinePasses.formsRepeats(passes);
+        for (PassRegistry.Entry entry : pipeline) {
+            MachinePass pass = (MachinePass) entry.factory().get();
             long start = System.nanoTime();
             pass.run(mf);
-            long elapsed = System.nanoTime() - start;
-            if (options.timePasses()) timings.add(new PassManager.Timing(pass.name(), 1, 1, elapsed));
+            instrumentation.ran(entry.name(), true, System.nanoTime() - start);
             instrumentation.after(
-                    pass.name(),
+                    entry.name(),
                     () -> MachineVerifier.verify(mf),
-                    "the machine program is wrong after " + pass.name(),
+                    "the machine program is wrong after " + entry.name(),
                     mf::print,
                     IllegalStateException::new,
-                    "// after " + pass.name(),
+                    "// after " + entry.name(),
                     mf::print);
         }
         List<MInstr> code = mf.linear.resolve();
@@ -179,8 +147,7 @@ public final class MachineCompiler {
                         loops,
                         mf.maxLive,
                         new Stats.Spilling(mf.spills, mf.fills, mf.spillCost)),
-                shader,
-                timings);
+                shader);
     }
 
     static int countLoops(Function fn) {

@@ -5,6 +5,7 @@ import dev.lathe.backend.isa.MInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.Shader;
+import dev.lathe.ir.pass.ProgramForm;
 import dev.lathe.ir.text.IrPrinter;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,26 +14,19 @@ import java.util.Map;
 /**
  * The program the machine passes hand from one to the next, in the form it has reached:
  * <ol>
- *   <li>{@link Form#IR}: the scalar IR, before instruction selection;
- *   <li>{@link Form#VIRTUAL}: machine instructions over virtual registers (SSA), per IR block,
+ *   <li>{@link ProgramForm#IR}: the scalar IR, before instruction selection;
+ *   <li>{@link ProgramForm#VIRTUAL}: machine instructions over virtual registers (SSA), per IR block,
  *       the structured control flow kept ({@link #mir});
- *   <li>{@link Form#ALLOCATED}: machine instructions over registers, per IR block
+ *   <li>{@link ProgramForm#ALLOCATED}: machine instructions over registers, per IR block
  *       ({@link #allocated});
- *   <li>{@link Form#LINEAR}: straight-line code with labels ({@link #linear}).
+ *   <li>{@link ProgramForm#LINEAR}: straight-line code with labels ({@link #linear}).
  * </ol>
- * Each pass takes one form and gives one ({@link MachinePass}); {@link #print} shows any of them.
+ * Each pass takes one form and gives one (its {@link dev.lathe.ir.pass.PassRegistry.Entry}); {@link #print} shows any of them.
  */
 public final class MachineFunction {
-    public enum Form {
-        IR,
-        VIRTUAL,
-        ALLOCATED,
-        LINEAR
-    }
-
     final Shader shader;
     final Function fn;
-    Form form = Form.IR;
+    ProgramForm form = ProgramForm.IR;
     Layout layout;
     Map<Block, List<MirInstr>> mir;
     int virtualRegisters;
@@ -67,7 +61,7 @@ public final class MachineFunction {
         this.fn = shader.entryPoint();
     }
 
-    public Form form() {
+    public ProgramForm form() {
         return form;
     }
 

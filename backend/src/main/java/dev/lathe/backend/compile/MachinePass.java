@@ -1,18 +1,11 @@
 package dev.lathe.backend.compile;
 
 /**
- * A pass of the backend: it takes the program in one form and leaves it in another (or the
- * same), see {@link MachineFunction}. The machine pipeline is a list of their names
- * ({@link MachinePasses#DEFAULT}); a pass in the wrong place fails before anything runs.
+ * A pass of the backend over a {@link MachineFunction}. Its name and the forms it takes and
+ * gives are its {@link dev.lathe.ir.pass.PassRegistry.Entry}'s ({@link MachinePasses#ENTRIES}),
+ * said there only; a pass in the wrong place fails before anything runs.
  */
+@FunctionalInterface
 public interface MachinePass {
-    String name();
-
-    /** The form the pass needs. */
-    MachineFunction.Form takes();
-
-    /** The form the pass leaves. */
-    MachineFunction.Form gives();
-
     void run(MachineFunction mf);
 }

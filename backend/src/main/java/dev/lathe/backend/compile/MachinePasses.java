@@ -1,10 +1,9 @@
 package dev.lathe.backend.compile;
 
-import dev.lathe.backend.compile.MachineFunction.Form;
+import dev.lathe.ir.pass.PassRegistry;
+import dev.lathe.ir.pass.ProgramForm;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.function.Consumer;
 
 /**
  * The backend's passes by name, and the machine pipeline. Each is one file's algorithm:
@@ -56,30 +55,34 @@ public final class MachinePasses {
             "branches",
             "legalize");
 
-    /** A pass: its name, the form it takes and the form it gives, and what it does. */
-    private record Entry(String name, Form takes, Form gives, Consumer<MachineFunction> run) implements MachinePass {
-        @Override
-        public void run(MachineFunction mf) {
-            run.accept(mf);
-        }
+    /** The backend's passes, one registry entry each: the driver registers them beside the IR's passes. */
+    public static final List<PassRegistry.Entry> ENTRIES = List.of(
+            entry("isel", ProgramForm.IR, ProgramForm.VIRTUAL, Isel::select),
+            entry("preamble", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, Preamble::extract),
+            entry("const_operands", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, ConstOperands::fold),
+            entry("sched", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, Schedule::schedule),
+            entry("rpt_groups", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, RepeatGroups::split),
+            entry("coalesce", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, Coalesce::coalesce),
+            entry("regalloc", ProgramForm.VIRTUAL, ProgramForm.ALLOCATED, RegAlloc::allocate),
+            entry("copyprop", ProgramForm.ALLOCATED, ProgramForm.ALLOCATED, CopyProp::propagate),
+            entry("preload", ProgramForm.ALLOCATED, ProgramForm.ALLOCATED, Preload::extract),
+            entry("postsched", ProgramForm.ALLOCATED, ProgramForm.ALLOCATED, PostSchedule::schedule),
+            entry("rpt", ProgramForm.ALLOCATED, ProgramForm.ALLOCATED, RepeatForm::form),
+            entry("rpt_all", ProgramForm.ALLOCATED, ProgramForm.ALLOCATED, RepeatForm::formAll),
+            entry("linearize", ProgramForm.ALLOCATED, ProgramForm.LINEAR, Linearize::linearize),
+            entry("branches", ProgramForm.LINEAR, ProgramForm.LINEAR, Branches::clean),
+            entry("legalize", ProgramForm.LINEAR, ProgramForm.LINEAR, Legalize::legalize));
+
+    /** A machine pass's entry; the passes keep no state between programs, so one instance serves every pipeline. */
+    private static PassRegistry.Entry entry(String name, ProgramForm takes, ProgramForm gives, MachinePass pass) {
+        return new PassRegistry.Entry(name, takes, gives, () -> pass);
     }
 
-    private static final List<Entry> PASSES = List.of(
-            new Entry("isel", Form.IR, Form.VIRTUAL, Isel::select),
-            new Entry("preamble", Form.VIRTUAL, Form.VIRTUAL, Preamble::extract),
-            new Entry("const_operands", Form.VIRTUAL, Form.VIRTUAL, ConstOperands::fold),
-            new Entry("sched", Form.VIRTUAL, Form.VIRTUAL, Schedule::schedule),
-            new Entry("rpt_groups", Form.VIRTUAL, Form.VIRTUAL, RepeatGroups::split),
-            new Entry("coalesce", Form.VIRTUAL, Form.VIRTUAL, Coalesce::coalesce),
-            new Entry("regalloc", Form.VIRTUAL, Form.ALLOCATED, RegAlloc::allocate),
-            new Entry("copyprop", Form.ALLOCATED, Form.ALLOCATED, CopyProp::propagate),
-            new Entry("preload", Form.ALLOCATED, Form.ALLOCATED, Preload::extract),
-            new Entry("postsched", Form.ALLOCATED, Form.ALLOCATED, PostSchedule::schedule),
-            new Entry("rpt", Form.ALLOCATED, Form.ALLOCATED, RepeatForm::form),
-            new Entry("rpt_all", Form.ALLOCATED, Form.ALLOCATED, RepeatForm::formAll),
-            new Entry("linearize", Form.ALLOCATED, Form.LINEAR, Linearize::linearize),
-            new Entry("branches", Form.LINEAR, Form.LINEAR, Branches::clean),
-            new Entry("legalize", Form.LINEAR, Form.LINEAR, Legalize::legalize));
+    /** Adds the machine passes to {@code registry} (the driver's one registry of every pass). */
+    public static PassRegistry registerInto(PassRegistry registry) {
+        for (PassRegistry.Entry e : ENTRIES) registry.register(e);
+        return registry;
+    }
 
     /** Whether a machine pipeline makes {@code (rptN)} instructions: what repeat groups and the IR's vectorization are for. */
     public static boolean formsRepeats(List<String> passes) {
@@ -87,15 +90,21 @@ public final class MachinePasses {
     }
 
     public static List<String> names() {
-        return PASSES.stream().map(Entry::name).toList();
+        return ENTRIES.stream().map(PassRegistry.Entry::name).toList();
     }
 
-    /** The pass called {@code name}, or null. */
-    public static MachinePass create(String name) {
-        for (Entry e : PASSES) {
+    /** The entry of the machine pass called {@code name}, or null. */
+    public static PassRegistry.Entry entry(String name) {
+        for (PassRegistry.Entry e : ENTRIES) {
             if (e.name().equals(name)) return e;
         }
         return null;
+    }
+
+    /** The machine pass called {@code name}, or null. */
+    public static MachinePass create(String name) {
+        PassRegistry.Entry e = entry(name);
+        return e == null ? null : (MachinePass) e.factory().get();
     }
 
     /**
@@ -103,18 +112,17 @@ public final class MachinePasses {
      * takes, the last leaving straight-line code; otherwise an IllegalArgumentException saying
      * what is wrong.
      */
-    public static List<MachinePass> pipeline(List<String> names) {
-        List<MachinePass> out = new ArrayList<>();
-        Form form = Form.IR;
+    public static List<PassRegistry.Entry> pipeline(List<String> names) {
+        List<PassRegistry.Entry> out = new ArrayList<>();
+        ProgramForm form = ProgramForm.IR;
         for (String n : names) {
-            MachinePass p = create(n);
+            PassRegistry.Entry p = entry(n);
             if (p == null)
                 throw new IllegalArgumentException(
                         "unknown machine pass '" + n + "' (known: " + String.join(", ", names()) + ")");
             if (p.takes() != form) {
-                throw new IllegalArgumentException(
-                        "machine pass " + n + " takes the " + p.takes().name().toLowerCase(Locale.ROOT)
-                                + " form, but comes after " + form.name().toLowerCase(Locale.ROOT) + " code");
+                throw new IllegalArgumentException("machine pass " + n + " takes the "
+                        + p.takes().label() + " form, but comes after " + form.label() + " code");
             }
             form = p.gives();
             out.add(p);

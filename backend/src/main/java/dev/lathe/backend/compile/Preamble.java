@@ -126,7 +126,7 @@ final class Preamble {
         p.mir = new LinkedHashMap<>();
         for (Block b : mf.fn.blocks()) p.mir.put(b, new ArrayList<>());
         p.mir.put(mf.fn.entryBlock(), pre);
-        p.form = MachineFunction.Form.VIRTUAL;
+        p.form = dev.lathe.ir.pass.ProgramForm.VIRTUAL;
         ConstOperands.fold(p);
         Schedule.schedule(p);
         RegAlloc.allocateWithoutSpilling(p);
@@ -134,7 +134,7 @@ final class Preamble {
         for (MInstr i : p.allocated.get(mf.fn.entryBlock())) linear.items.add(Linear.Item.of(i));
         linear.items.add(Linear.Item.of(MInstr.flow(MOp.END, false, 0)));
         p.linear = linear;
-        p.form = MachineFunction.Form.LINEAR;
+        p.form = dev.lathe.ir.pass.ProgramForm.LINEAR;
         Legalize.legalize(p);
         return p.linear.resolve();
     }

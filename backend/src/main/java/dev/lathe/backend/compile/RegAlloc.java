@@ -168,7 +168,7 @@ final class RegAlloc {
         mf.fills = fills;
         mf.spillCost = spillCost;
         mf.mir = null;
-        mf.form = MachineFunction.Form.ALLOCATED;
+        mf.form = dev.lathe.ir.pass.ProgramForm.ALLOCATED;
     }
 
     // ---- allocation ----------------------------------------------------------------------------

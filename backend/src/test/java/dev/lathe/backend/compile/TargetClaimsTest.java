@@ -63,9 +63,7 @@ class TargetClaimsTest {
         String text = shader(op, bits);
         MachineCompiler.Result r;
         try {
-            r = MachineCompiler.compile(
-                    IrParser.parse(name + ".ir", text),
-                    MachineCompiler.Options.defaults().verifying());
+            r = MachineCompiler.compileVerifying(IrParser.parse(name + ".ir", text));
         } catch (CompileException e) {
             assertTrue(
                     e.getMessage().contains("not supported by the target: " + op.opName() + " on "),

@@ -18,10 +18,6 @@ import dev.lathe.ir.analysis.range.RangeKeeper;
  * construction and the exact flag does not matter.
  */
 final class ConstantFold implements Pass {
-    @Override
-    public String name() {
-        return "constant_fold";
-    }
 
     @Override
     public boolean run(Function fn) {

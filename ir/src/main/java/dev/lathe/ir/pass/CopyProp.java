@@ -20,10 +20,6 @@ import dev.lathe.ir.op.Op;
  * visited after their definitions are rewired.
  */
 final class CopyProp implements Pass {
-    @Override
-    public String name() {
-        return "copy_prop";
-    }
 
     @Override
     public boolean run(Function fn) {

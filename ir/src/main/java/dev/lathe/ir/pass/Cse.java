@@ -31,10 +31,6 @@ import java.util.Map;
  * never merged.
  */
 final class Cse implements Pass {
-    @Override
-    public String name() {
-        return "cse";
-    }
 
     /** What an instruction computes; equal keys mean equal values at any point both dominate. */
     private static final class Key {

@@ -23,10 +23,6 @@ import java.util.List;
  * the function.
  */
 final class Dce implements Pass {
-    @Override
-    public String name() {
-        return "dce";
-    }
 
     @Override
     public boolean run(Function fn) {

@@ -37,10 +37,6 @@ import java.util.List;
  * visits and deletions so that a test can check the growth in operations.
  */
 final class DeadCf implements Pass {
-    @Override
-    public String name() {
-        return "dead_cf";
-    }
 
     private long work;
 

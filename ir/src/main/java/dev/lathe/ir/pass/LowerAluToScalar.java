@@ -26,10 +26,6 @@ import dev.lathe.ir.op.Op;
  * kept on every piece. Other horizontal ops (vecN, the unorm/snorm packs) stay.
  */
 final class LowerAluToScalar implements Pass {
-    @Override
-    public String name() {
-        return "lower_alu_to_scalar";
-    }
 
     @Override
     public boolean run(Function fn) {

@@ -78,11 +78,6 @@ public final class LowerDoubles implements Pass {
     }
 
     @Override
-    public String name() {
-        return "lower_doubles";
-    }
-
-    @Override
     public boolean run(Function fn) {
         return LoweringBuilder.replace64(fn, ops, (b, a) -> lower(b, a));
     }

@@ -67,11 +67,6 @@ public final class LowerInt64 implements Pass {
     }
 
     @Override
-    public String name() {
-        return "lower_int64";
-    }
-
-    @Override
     public boolean run(Function fn) {
         return LoweringBuilder.replace64(fn, ops, (b, a) -> lower(b, a));
     }

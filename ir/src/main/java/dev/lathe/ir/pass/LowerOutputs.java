@@ -30,10 +30,6 @@ import java.util.Set;
  * each exit block and nowhere else.
  */
 final class LowerOutputs implements Pass {
-    @Override
-    public String name() {
-        return "lower_outputs";
-    }
 
     @Override
     public boolean run(Function fn) {

@@ -28,11 +28,6 @@ final class OptIf implements Pass {
     static final int MAX_ARM = 4;
 
     @Override
-    public String name() {
-        return "opt_if";
-    }
-
-    @Override
     public boolean run(Function fn) {
         boolean progress = false;
         for (CfNode n : DeadCf.nodesInOrder(fn)) {

@@ -43,11 +43,6 @@ final class OptMinMax implements Pass {
     private static final int NOT_NAN = FloatClass.ALL & ~FloatClass.bit(FloatClass.NAN);
 
     @Override
-    public String name() {
-        return "opt_minmax";
-    }
-
-    @Override
     public boolean run(Function fn) {
         // asked for before the first replacement, and kept current through them all
         RangeFacts facts = null;

@@ -35,11 +35,6 @@ final class OptVectorize implements Pass {
     static final int MAX_WIDTH = 4;
 
     @Override
-    public String name() {
-        return "opt_vectorize";
-    }
-
-    @Override
     public boolean run(Function fn) {
         boolean progress = false;
         for (Block b : fn.blocks()) progress |= run(fn, b);

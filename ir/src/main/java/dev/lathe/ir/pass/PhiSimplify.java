@@ -20,10 +20,6 @@ import java.util.List;
  * dce removes it if unused).
  */
 final class PhiSimplify implements Pass {
-    @Override
-    public String name() {
-        return "phi_simplify";
-    }
 
     @Override
     public boolean run(Function fn) {

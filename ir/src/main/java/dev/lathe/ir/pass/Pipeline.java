@@ -1,30 +1,62 @@
 package dev.lathe.ir.pass;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * A pipeline written as text: pass names separated by commas, and {@code loop(…)} groups that
- * repeat until none of their passes makes progress (NIR's optimization loop):
+ * An IR pipeline, the one model of it: pass names in order, and {@code loop(…)} groups that
+ * repeat until none of their passes makes progress (NIR's optimization loop). The driver's
+ * pipelines are written with {@link #run} and {@link #loop}; {@code --passes} text is parsed into
+ * the same thing once ({@link #parse}); a {@link PassManager} runs it over a {@link PassRegistry},
+ * which makes the passes. As text:
  *
  * <pre>vars_to_ssa, loop(constant_fold, copy_prop, dce), sink_constants</pre>
  */
 public final class Pipeline {
     /** One step: a pass, or a loop of steps. */
-    public sealed interface Step permits PassStep, LoopStep {}
+    public sealed interface Step permits Run, Loop {}
 
-    /** A step running one pass once. */
-    public record PassStep(Pass pass) implements Step {}
+    /** A step running the pass named {@code pass} once. */
+    public record Run(String pass) implements Step {}
 
-    /** A {@code loop(…)} group: its steps, run again and again until none makes progress. */
-    public record LoopStep(List<Step> steps) implements Step {}
+    /** A {@code loop(…)} group: {@code body} runs again and again until none of its steps makes progress. */
+    public record Loop(List<Step> body) implements Step {
+        /** Copies {@code body}, so a loop never changes once made. */
+        public Loop {
+            body = List.copyOf(body);
+        }
+    }
 
     private final List<Step> steps;
-    private final String text;
 
-    private Pipeline(List<Step> steps, String text) {
+    private Pipeline(List<Step> steps) {
         this.steps = List.copyOf(steps);
-        this.text = text;
+    }
+
+    /** The pipeline of {@code steps}, in order. */
+    public static Pipeline of(Step... steps) {
+        return new Pipeline(List.of(steps));
+    }
+
+    /** The pipeline of {@code steps}, in order. */
+    public static Pipeline of(List<Step> steps) {
+        return new Pipeline(steps);
+    }
+
+    /** A step running {@code pass} once. */
+    public static Step run(String pass) {
+        return new Run(pass);
+    }
+
+    /** A loop of {@code passes}, each run once per round. */
+    public static Step loop(String... passes) {
+        List<Step> body = new ArrayList<>();
+        for (String p : passes) body.add(new Run(p));
+        return new Loop(body);
     }
 
     /** The top-level steps, in order. */
@@ -33,43 +65,95 @@ public final class Pipeline {
     }
 
     /** The names of every pass the pipeline runs, loops included. */
-    public java.util.Set<String> passNames() {
-        java.util.Set<String> names = new java.util.TreeSet<>();
-        java.util.ArrayDeque<Step> work = new java.util.ArrayDeque<>(steps);
-        while (!work.isEmpty()) {
-            Step step = work.pop();
-            if (step instanceof PassStep ps) names.add(ps.pass().name());
-            if (step instanceof LoopStep ls) work.addAll(ls.steps());
-        }
-        return names;
+    public Set<String> passNames() {
+        return new TreeSet<>(order());
     }
 
     /** The passes in the order they run, a loop's body once (what an order of passes is checked on). */
     public List<String> order() {
         List<String> out = new ArrayList<>();
         // a stack of step lists and positions: pipelines nest loops, and a worklist keeps the order plain
-        java.util.ArrayDeque<java.util.Iterator<Step>> work = new java.util.ArrayDeque<>();
+        ArrayDeque<Iterator<Step>> work = new ArrayDeque<>();
         work.push(steps.iterator());
         while (!work.isEmpty()) {
-            java.util.Iterator<Step> it = work.peek();
+            Iterator<Step> it = work.peek();
             if (!it.hasNext()) {
                 work.pop();
                 continue;
             }
             Step step = it.next();
-            if (step instanceof PassStep ps) out.add(ps.pass().name());
-            if (step instanceof LoopStep ls) work.push(ls.steps().iterator());
+            if (step instanceof Run r) out.add(r.pass());
+            if (step instanceof Loop l) work.push(l.body().iterator());
         }
         return out;
     }
 
+    /** This pipeline without the given passes (an empty loop left in place runs nothing). */
+    public Pipeline without(Set<String> passes) {
+        return new Pipeline(without(steps, passes));
+    }
+
+    private static List<Step> without(List<Step> steps, Set<String> passes) {
+        List<Step> out = new ArrayList<>();
+        for (Step s : steps) {
+            if (s instanceof Run r && !passes.contains(r.pass())) out.add(s);
+            if (s instanceof Loop l) out.add(new Loop(without(l.body(), passes)));
+        }
+        return out;
+    }
+
+    /** What is wrong with the first pass this pipeline runs that {@code registry} has no IR pass for; null when none is. */
+    public String unknownPass(PassRegistry registry) {
+        for (String p : order()) {
+            String problem = passProblem(p, registry);
+            if (problem != null) return problem;
+        }
+        return null;
+    }
+
+    private static String passProblem(String name, PassRegistry registry) {
+        PassRegistry.Entry e = registry.entry(name);
+        if (e == null) return "unknown pass '" + name + "' (known: " + String.join(", ", registry.irNames()) + ")";
+        if (!e.isIrPass())
+            return "'" + name + "' is a machine pass (it takes " + e.takes().label() + " code and gives "
+                    + e.gives().label() + " code); an IR pipeline runs IR passes only";
+        return null;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Pipeline p && p.steps.equals(steps);
+    }
+
+    @Override
+    public int hashCode() {
+        return steps.hashCode();
+    }
+
+    /** The pipeline as text, as {@link #parse} reads it: {@code a, loop(b, c), d}. */
     @Override
     public String toString() {
-        return text;
+        return text(steps);
+    }
+
+    private static String text(List<Step> steps) {
+        List<String> parts = new ArrayList<>();
+        for (Step s : steps) parts.add(s instanceof Run r ? r.pass() : "loop(" + text(((Loop) s).body()) + ")");
+        return String.join(", ", parts);
     }
 
     /**
-     * Parses pipeline text against a registry.
+     * Parses pipeline text; the pass names are checked when it runs, or against a registry by
+     * {@link #unknownPass} ({@link #parse(String, PassRegistry)} checks each where it is written).
+     *
+     * @throws IllegalArgumentException naming the position and the problem
+     */
+    public static Pipeline parse(String text) {
+        return parse(text, null);
+    }
+
+    /**
+     * Parses pipeline text, each pass name checked against {@code registry}'s IR passes (none when null).
      *
      * @throws IllegalArgumentException naming the position and the problem (an unknown pass
      *     lists the known ones)
@@ -92,7 +176,7 @@ public final class Pipeline {
                 if (stack.size() == 1) throw error(text, i, "')' without 'loop('");
                 if (expectStep) throw error(text, i, "a pass name is missing before ')'");
                 List<Step> body = stack.remove(stack.size() - 1);
-                stack.get(stack.size() - 1).add(new LoopStep(body));
+                stack.get(stack.size() - 1).add(new Loop(body));
                 expectStep = false;
                 i++;
             } else if (Character.isLetter(c) || c == '_') {
@@ -108,14 +192,9 @@ public final class Pipeline {
                     expectStep = true;
                     continue;
                 }
-                Pass p = registry.create(name);
-                if (p == null) {
-                    throw error(
-                            text,
-                            start,
-                            "unknown pass '" + name + "' (known: " + String.join(", ", registry.names()) + ")");
-                }
-                stack.get(stack.size() - 1).add(new PassStep(p));
+                String problem = registry == null ? null : passProblem(name, registry);
+                if (problem != null) throw error(text, start, problem);
+                stack.get(stack.size() - 1).add(new Run(name));
                 expectStep = false;
             } else {
                 throw error(text, i, "unexpected '" + c + "'");
@@ -125,7 +204,7 @@ public final class Pipeline {
         if (expectStep)
             throw error(
                     text, n, stack.get(0).isEmpty() ? "the pipeline is empty" : "a pass name is missing at the end");
-        return new Pipeline(stack.get(0), text.strip());
+        return new Pipeline(stack.get(0));
     }
 
     private static IllegalArgumentException error(String text, int at, String msg) {

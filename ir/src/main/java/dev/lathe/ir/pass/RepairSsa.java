@@ -41,10 +41,6 @@ import java.util.Map;
  * invalid IR into a pipeline; frontends call it on what they build.
  */
 public final class RepairSsa implements Pass {
-    @Override
-    public String name() {
-        return "repair_ssa";
-    }
 
     /** Where a source is read: an instruction's own position, the end of a phi's predecessor, or before an if. */
     private record UsePoint(Block block, int position) {}

@@ -30,10 +30,6 @@ import java.util.Map;
  * passes it on. Only moves between blocks count as progress, so the pass settles.
  */
 final class SinkConstants implements Pass {
-    @Override
-    public String name() {
-        return "sink_constants";
-    }
 
     @Override
     public boolean run(Function fn) {

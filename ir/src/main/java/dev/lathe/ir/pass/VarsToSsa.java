@@ -33,10 +33,6 @@ import java.util.Map;
  * defines. Phis that turn out unneeded are left to phi_simplify and dce.
  */
 final class VarsToSsa implements Pass {
-    @Override
-    public String name() {
-        return "vars_to_ssa";
-    }
 
     /** One promoted storage location: a variable, or one element of an array. */
     private record Slot(int id, Variable var, int element, VarType type) {}

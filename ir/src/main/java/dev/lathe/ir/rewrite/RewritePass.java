@@ -100,11 +100,6 @@ public final class RewritePass implements Pass {
     }
 
     @Override
-    public String name() {
-        return rules.passName();
-    }
-
-    @Override
     public boolean run(Function fn) {
         long fuel = 4L * fn.valueCount() + 1000;
         long fired = 0;

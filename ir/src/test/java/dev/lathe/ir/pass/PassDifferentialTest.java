@@ -58,7 +58,7 @@ class PassDifferentialTest {
         Shader s = RandomProgramGenerator.generate(seed, optionsFor(seed));
         String before = IrPrinter.print(s);
         ShaderOutputs expected = run(s, seed);
-        PassManager pm = new PassManager(PassManager.Options.validating(), null);
+        PassManager pm = new PassManager(PassRegistry.standard(), PassInstrumentation.Settings.verifying());
         try {
             pm.run(s, Pipeline.parse(pipeline, PassRegistry.standard()));
         } catch (RuntimeException e) {

@@ -18,7 +18,8 @@ class PipelineTest {
     void passesAndLoopsParse() {
         Pipeline p = Pipeline.parse(" dce, loop(copy_prop, cse ), dce ", PassRegistry.standard());
         assertEquals(3, p.steps().size());
-        assertTrue(p.steps().get(1) instanceof Pipeline.LoopStep l && l.steps().size() == 2, p.toString());
+        assertTrue(p.steps().get(1) instanceof Pipeline.Loop l && l.body().size() == 2, p.toString());
+        assertEquals("dce, loop(copy_prop, cse), dce", p.toString());
     }
 
     @Test
@@ -34,5 +35,20 @@ class PipelineTest {
                 problem("dce, nope").startsWith("pipeline at character 6: unknown pass 'nope' (known: "),
                 problem("dce, nope"));
         assertEquals("pipeline at character 4: unexpected ';' in \"dce;\"", problem("dce;"));
+        PassRegistry withMachine = PassRegistry.standard()
+                .register(new PassRegistry.Entry("isel", ProgramForm.IR, ProgramForm.VIRTUAL, () -> null));
+        assertEquals(
+                "pipeline at character 6: 'isel' is a machine pass (it takes ir code and gives virtual code); an IR"
+                        + " pipeline runs IR passes only in \"dce, isel\"",
+                assertThrows(IllegalArgumentException.class, () -> Pipeline.parse("dce, isel", withMachine))
+                        .getMessage());
+    }
+
+    @Test
+    void aPipelineParsedWithoutARegistryIsCheckedWhenItRuns() {
+        Pipeline p = Pipeline.parse("dce, loop(nope)");
+        assertEquals(java.util.List.of("dce", "nope"), p.order());
+        assertTrue(p.unknownPass(PassRegistry.standard()).startsWith("unknown pass 'nope' (known: constant_fold, "));
+        assertEquals(null, Pipeline.parse("dce, loop(cse)").unknownPass(PassRegistry.standard()));
     }
 }
