@@ -1,6 +1,7 @@
 package dev.lathe.bench;
 
 import dev.lathe.backend.compile.MachineCompiler;
+import dev.lathe.backend.compile.Target;
 import dev.lathe.driver.Compiler;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.gen.RandomProgramGenerator;
@@ -54,7 +55,7 @@ public class CompileBench {
                 42,
                 RandomProgramGenerator.Options.large(size)
                         .withWideSizes(false)
-                        .withRandomOps(MachineCompiler.SUPPORTED_OPS)
+                        .withRandomOps(Target.IR3_LIKE.selectedOps())
                         .withWindow(window));
         text = IrPrinter.print(s);
         MachineCompiler.Result r = Compiler.compile(IrParser.parse("bench.ir", text));

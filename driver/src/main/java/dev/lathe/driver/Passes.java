@@ -1,7 +1,6 @@
 package dev.lathe.driver;
 
-import dev.lathe.backend.compile.MachineCompiler;
-import dev.lathe.backend.compile.MachinePasses;
+import dev.lathe.backend.compile.Target;
 import dev.lathe.generated.GeneratedRules;
 import dev.lathe.ir.pass.LowerDoubles;
 import dev.lathe.ir.pass.LowerInt64;
@@ -41,17 +40,19 @@ public final class Passes {
      * @throws IllegalArgumentException when a rule set's pass name is already a pass's name
      */
     public Passes(List<RuleSet> extraRules) {
-        // the 64-bit lowerings lower what this target lacks (fround_even, say, it has)
-        registry.replace("lower_doubles", () -> new LowerDoubles(MachineCompiler.LACKS_64));
-        registry.replace("lower_int64", () -> new LowerInt64(MachineCompiler.LACKS_64));
+        // the target says what it lacks: the 64-bit lowerings lower that (fround_even, say, it has), its lowering rules
+        // the rest, and its machine passes come last
+        registry.replace("lower_doubles", () -> new LowerDoubles(Target.IR3_LIKE.lacks64()));
+        registry.replace("lower_int64", () -> new LowerInt64(Target.IR3_LIKE.lacks64()));
         List<RuleSet> all = new ArrayList<>(GeneratedRules.all());
+        all.addAll(Target.IR3_LIKE.loweringRules());
         all.addAll(extraRules);
         for (RuleSet rules : all) {
             RuleStats s = new RuleStats(rules);
             stats.add(s);
             registry.register(rules.passName(), () -> new RewritePass(rules, s));
         }
-        MachinePasses.registerInto(registry);
+        for (PassRegistry.Entry e : Target.IR3_LIKE.machinePasses()) registry.register(e);
     }
 
     /**

@@ -4,6 +4,7 @@ import static dev.lathe.ir.pass.Pipeline.loop;
 import static dev.lathe.ir.pass.Pipeline.run;
 
 import dev.lathe.backend.compile.MachinePasses;
+import dev.lathe.backend.compile.Target;
 import dev.lathe.ir.pass.Pipeline;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -39,8 +40,8 @@ import java.util.Set;
  *       (fused multiply-add, subtraction) in ways the algebraic rules would undo;
  *   <li>{@code sink_constants} moves constants next to their uses to shorten live ranges, and
  *       nothing of the optimization should move them back;
- *   <li>{@link #LOWER}: the {@code lower} rules (rules/lower.rules) write the ops the target has
- *       no instruction for with ones it has; the target is scalar; then independent scalars doing
+ *   <li>{@link #LOWER}: the target's {@code lower} rules (backend/rules/lower.rules,
+ *       {@link Target#loweringRules}) write the ops it has no instruction for with ones it has; the target is scalar; then independent scalars doing
  *       the same op on parts of the same values are joined again, for the target's repeated
  *       instructions;
  *   <li>{@link #MACHINE}: the backend's passes, from instruction selection to the final code.
@@ -82,8 +83,8 @@ public final class Pipelines {
         return MachinePasses.formsRepeats(machine) ? LOWER : LOWER.without(Set.of("opt_vectorize"));
     }
 
-    /** The machine pipeline (the backend's: {@link MachinePasses#DEFAULT}). */
-    public static final List<String> MACHINE = MachinePasses.DEFAULT;
+    /** The machine pipeline: the target's ({@link Target#machinePipeline}). */
+    public static final List<String> MACHINE = Target.IR3_LIKE.machinePipeline();
 
     /**
      * A switch of the machine pipeline: the passes it leaves out, what the code is like without

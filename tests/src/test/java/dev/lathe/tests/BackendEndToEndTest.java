@@ -9,6 +9,7 @@ import dev.lathe.backend.compile.CompileException;
 import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.compile.Schedule;
 import dev.lathe.backend.compile.Stats;
+import dev.lathe.backend.compile.Target;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import dev.lathe.backend.program.Program;
@@ -108,7 +109,7 @@ class BackendEndToEndTest {
     void randomProgramsAgreeWithTheInterpreter() {
         int decided = 0;
         for (long seed = 0; seed < PROGRAMS; seed++) {
-            Options o = Options.mixed(seed).withWideSizes(false).withRandomOps(MachineCompiler.SUPPORTED_OPS);
+            Options o = Options.mixed(seed).withWideSizes(false).withRandomOps(Target.IR3_LIKE.selectedOps());
             if (check(seed, o, true)) decided++;
         }
         assertTrue(decided * 100 >= PROGRAMS * 98, decided + " of " + PROGRAMS + " programs decided");
@@ -128,7 +129,7 @@ class BackendEndToEndTest {
         int decided = 0, repeated = 0;
         long dwordsAll = 0, dwordsTimed = 0;
         for (long seed = 0; seed < PROGRAMS; seed++) {
-            Options o = Options.mixed(seed).withWideSizes(false).withRandomOps(MachineCompiler.SUPPORTED_OPS);
+            Options o = Options.mixed(seed).withWideSizes(false).withRandomOps(Target.IR3_LIKE.selectedOps());
             Checked c = check(seed, o, true, all);
             if (c.decided()) decided++;
             dwordsAll += c.stats().dwords();
@@ -154,7 +155,7 @@ class BackendEndToEndTest {
     void randomProgramsWithWideValuesAgreeOrSayWhatIsMissing() {
         int unsupported = 0;
         for (long seed = 0; seed < PROGRAMS / 2; seed++) {
-            Options o = Options.mixed(seed).withRandomOps(MachineCompiler.SUPPORTED_OPS);
+            Options o = Options.mixed(seed).withRandomOps(Target.IR3_LIKE.selectedOps());
             try {
                 check(seed, o, false);
             } catch (CompileException e) {

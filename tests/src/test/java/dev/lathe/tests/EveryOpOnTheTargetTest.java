@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.lathe.backend.compile.CompileException;
 import dev.lathe.backend.compile.MachineCompiler;
+import dev.lathe.backend.compile.Target;
 import dev.lathe.driver.Compiler;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.gen.OpProgram;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * Every op of the op table has a way onto the target at every size up to 32 bits (64-bit
- * operands: {@link Lower64EndToEndTest}): selection takes it ({@code MachineCompiler.SUPPORTED_OPS},
+ * operands: {@link Lower64EndToEndTest}): selection takes it ({@code Target.IR3_LIKE.selectedOps()},
  * checked op by op in {@code TargetClaimsTest}) or the default pipeline lowers it (the
  * {@code lower} rules), and the compiled code, simulated on special and random operands, gives
  * the interpreter's results under the NaN contract. An op added to the table fails here, with
@@ -47,7 +48,7 @@ class EveryOpOnTheTargetTest {
             for (int bits : sizes(op)) {
                 String name = op.opName() + (op.hasUnsizedOperands() ? "@" + bits : "");
                 tests.add(DynamicTest.dynamicTest(
-                        name + (MachineCompiler.SUPPORTED_OPS.contains(op) ? " (selected)" : " (lowered)"),
+                        name + (Target.IR3_LIKE.selectedOps().contains(op) ? " (selected)" : " (lowered)"),
                         () -> check(op, bits, name)));
             }
         }
@@ -73,7 +74,7 @@ class EveryOpOnTheTargetTest {
                 return;
             throw new AssertionError(
                     name + " has no way onto the target: " + e.getMessage()
-                            + " (give a machine op its semantics, or write a rule in rules/lower.rules)",
+                            + " (give a machine op its semantics, or write a rule in backend/rules/lower.rules)",
                     e);
         }
         if (NO_WAY.containsKey(name))

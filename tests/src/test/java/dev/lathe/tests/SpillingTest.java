@@ -8,6 +8,7 @@ import dev.lathe.backend.compile.Allocation;
 import dev.lathe.backend.compile.CompileException;
 import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.compile.Stats;
+import dev.lathe.backend.compile.Target;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import dev.lathe.driver.Compiler;
@@ -111,7 +112,7 @@ class SpillingTest {
             tests.add(DynamicTest.dynamicTest("--max-regs " + regs, () -> {
                 int decided = 0, spilled = 0;
                 for (long seed = 0; seed < BackendEndToEndTest.PROGRAMS; seed++) {
-                    Options o = Options.mixed(seed).withWideSizes(false).withRandomOps(MachineCompiler.SUPPORTED_OPS);
+                    Options o = Options.mixed(seed).withWideSizes(false).withRandomOps(Target.IR3_LIKE.selectedOps());
                     BackendEndToEndTest.Checked c =
                             BackendEndToEndTest.check(seed, o, true, Allocation.DEFAULT.withMaxRegs(regs));
                     if (c.decided()) decided++;
@@ -139,7 +140,7 @@ class SpillingTest {
             tests.add(DynamicTest.dynamicTest("--max-regs " + regs, () -> {
                 int spilled = 0, unsupported = 0, total = BackendEndToEndTest.PROGRAMS / 2;
                 for (long seed = 0; seed < total; seed++) {
-                    Options o = Options.mixed(seed).withRandomOps(MachineCompiler.SUPPORTED_OPS);
+                    Options o = Options.mixed(seed).withRandomOps(Target.IR3_LIKE.selectedOps());
                     try {
                         BackendEndToEndTest.Checked c =
                                 BackendEndToEndTest.check(seed, o, false, Allocation.DEFAULT.withMaxRegs(regs));
@@ -168,7 +169,7 @@ class SpillingTest {
     @Test
     void largeProgramsPastTheRegisterFileSpillAndAgree() {
         for (long seed = 0; seed < 2; seed++) {
-            Options o = Options.large(10_000).withWideSizes(false).withRandomOps(MachineCompiler.SUPPORTED_OPS);
+            Options o = Options.large(10_000).withWideSizes(false).withRandomOps(Target.IR3_LIKE.selectedOps());
             BackendEndToEndTest.Checked c = BackendEndToEndTest.check(seed, o, true, Allocation.DEFAULT);
             assertTrue(
                     c.stats().maxLive() > 192 && c.stats().spills() > 0,

@@ -114,43 +114,19 @@ final class Isel {
             Op.FSUB,
             Op.FNEG,
             Op.FABS,
-            Op.FMOD,
-            Op.FFRACT,
-            Op.UFIND_MSB,
-            Op.FIND_LSB,
-            Op.IFIND_MSB,
             Op.UBITFIELD_EXTRACT,
             Op.IBITFIELD_EXTRACT,
             Op.BITFIELD_INSERT,
-            Op.EXTRACT_U8,
-            Op.EXTRACT_I8,
-            Op.EXTRACT_U16,
-            Op.EXTRACT_I16,
             Op.INEG,
             Op.IABS,
             Op.BCSEL,
-            Op.FCSEL,
-            Op.FMIN3,
-            Op.FMAX3,
-            Op.IMIN3,
-            Op.IMAX3,
-            Op.UMIN3,
-            Op.UMAX3,
-            Op.FMED3,
-            Op.IMED3,
-            Op.UMED3,
-            Op.FCLAMP_POS,
-            Op.FSAT_SIGNED,
-            Op.ISIGN,
-            Op.FISNAN,
             Op.PACK_HALF_2X16_SPLIT,
             Op.UNPACK_HALF_2X16_SPLIT_X,
             Op.UNPACK_HALF_2X16_SPLIT_Y,
             Op.PACK_UNORM_2X16,
             Op.PACK_SNORM_4X8,
             Op.PACK_SNORM_2X16,
-            Op.PACK_UNORM_4X8,
-            Op.FLRP));
+            Op.PACK_UNORM_4X8));
 
     /**
      * The ALU ops instruction selection takes (at some size; {@code not supported by the target}
@@ -795,91 +771,9 @@ final class Isel {
                 if (op == Op.FABS) x = x.withNeg(false).withAbs(true);
                 emitAlu(MOp.ABSNEG_F, f, null, op == Op.FSAT, dst, new Operand[] {x}, regs);
             }
-            case FMOD -> {
-                // a - b * floor(a / b), each step rounded: what fmod (GLSL mod) computes
-                VReg x = comp(a.src(0), c), y = comp(a.src(1), c);
-                VReg fl = newReg(bits);
-                emitAlu(
-                        MOp.FLOOR_F,
-                        f,
-                        null,
-                        false,
-                        fl,
-                        new Operand[] {Operand.reg(0)},
-                        List.of(bin(MOp.DIV_F, f, x, y)));
-                VReg prod = bin(MOp.MUL_F, f, y, fl);
-                emitAlu(
-                        MOp.ADD_F,
-                        f,
-                        null,
-                        false,
-                        dst,
-                        new Operand[] {Operand.reg(0), Operand.reg(0).withNeg(true)},
-                        List.of(x, prod));
-            }
-            case FFRACT -> {
-                // a - floor(a), one rounding each: what ffract computes
-                VReg fl = newReg(bits);
-                unary(MOp.FLOOR_F, f, a, c, fl);
-                regs.add(comp(a.src(0), c));
-                regs.add(fl);
-                emitAlu(
-                        MOp.ADD_F,
-                        f,
-                        null,
-                        false,
-                        dst,
-                        new Operand[] {Operand.reg(0), Operand.reg(0).withNeg(true)},
-                        regs);
-            }
-            case UFIND_MSB, FIND_LSB, IFIND_MSB -> {
-                if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
-                VReg x = comp(a.src(0), c);
-                if (op == Op.FIND_LSB) {
-                    // the lowest set bit alone is x & -x; its index is the highest bit's
-                    VReg neg = newReg(bits);
-                    emitAlu(
-                            MOp.ABSNEG_S,
-                            s,
-                            null,
-                            false,
-                            neg,
-                            new Operand[] {Operand.reg(0).withNeg(true)},
-                            List.of(x));
-                    x = bin(MOp.AND_B, u, x, neg);
-                } else if (op == Op.IFIND_MSB) {
-                    // a negative x counts from its complement: x ^ (x >> (bits - 1), arithmetic)
-                    x = bin(MOp.XOR_B, u, x, binImm(MOp.ASHR_B, s, x, bits - 1, newReg(bits)));
-                }
-                // (bits - 1) - clz(x): -1 for 0, as the op table says
-                VReg lz = newReg(32);
-                emitAlu(MOp.CLZ_B, u, null, false, lz, new Operand[] {Operand.reg(0)}, List.of(x));
-                emitAlu(
-                        MOp.SUB_U,
-                        MType.U32,
-                        null,
-                        false,
-                        dst,
-                        new Operand[] {Operand.imm(bits - 1), Operand.reg(0)},
-                        List.of(lz));
-            }
             case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT, BITFIELD_INSERT -> {
                 if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
                 new Bitfield(this, a, c, dst, bits).run();
-            }
-            case EXTRACT_U8, EXTRACT_I8, EXTRACT_U16, EXTRACT_I16 -> {
-                if (bits == 64) throw unsupported(a, op.opName() + " on 64-bit integers");
-                int field = op == Op.EXTRACT_U8 || op == Op.EXTRACT_I8 ? 8 : 16;
-                boolean signed = op == Op.EXTRACT_I8 || op == Op.EXTRACT_I16;
-                // field (b mod count) of a: shift it down, then zero- or sign-extend it
-                VReg idx = binImm(MOp.AND_B, u, comp(a.src(1), c), bits / field - 1, newReg(bits));
-                VReg amount = binImm(MOp.MUL_U, MType.U32, idx, field, newReg(32));
-                VReg down = bin(MOp.SHR_B, MType.U32, comp(a.src(0), c), amount);
-                VReg up = binImm(MOp.SHL_B, MType.U32, down, 32 - field, newReg(32));
-                VReg ext = binImm(
-                        signed ? MOp.ASHR_B : MOp.SHR_B, signed ? MType.S32 : MType.U32, up, 32 - field, newReg(32));
-                MType t = MType.of(MType.Kind.UINT, bits);
-                cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.reg(0)), dst, ext)); // keeps the low bits
             }
             case INEG, IABS -> {
                 if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
@@ -901,61 +795,6 @@ final class Isel {
                         dst,
                         new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
                         regs);
-            }
-            case FCSEL -> {
-                VReg cond = newReg(32);
-                regs.add(comp(a.src(0), c));
-                emitAlu(MOp.CMPS_F, f, Cond.NE, false, cond, new Operand[] {Operand.reg(0), Operand.imm(0)}, regs);
-                List<VReg> r2 = List.of(comp(a.src(1), c), cond, comp(a.src(2), c));
-                emitAlu(
-                        MOp.SEL_B,
-                        MType.of(MType.Kind.UINT, bits),
-                        null,
-                        false,
-                        dst,
-                        new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                        r2);
-            }
-            case FMIN3, FMAX3, IMIN3, IMAX3, UMIN3, UMAX3 -> {
-                // op(op(a, b), c): the op table's definition
-                MOp m = switch (op) {
-                    case FMIN3 -> MOp.MIN_F;
-                    case FMAX3 -> MOp.MAX_F;
-                    case IMIN3 -> MOp.MIN_S;
-                    case IMAX3 -> MOp.MAX_S;
-                    case UMIN3 -> MOp.MIN_U;
-                    default -> MOp.MAX_U;
-                };
-                MType t = m.types() == MOp.Types.FLOAT ? f : m.types() == MOp.Types.SINT ? s : u;
-                VReg ab = minMax(a, c, m, t, comp(a.src(0), c), comp(a.src(1), c), newReg(bits));
-                minMax(a, c, m, t, ab, comp(a.src(2), c), dst);
-            }
-            case FMED3, IMED3, UMED3 -> {
-                // max(min(a, b), min(max(a, b), c))
-                MOp min = op == Op.FMED3 ? MOp.MIN_F : op == Op.IMED3 ? MOp.MIN_S : MOp.MIN_U;
-                MOp max = op == Op.FMED3 ? MOp.MAX_F : op == Op.IMED3 ? MOp.MAX_S : MOp.MAX_U;
-                MType t = op == Op.FMED3 ? f : op == Op.IMED3 ? s : u;
-                VReg x = comp(a.src(0), c), y = comp(a.src(1), c);
-                VReg lo = minMax(a, c, min, t, x, y, newReg(bits)), hi = minMax(a, c, max, t, x, y, newReg(bits));
-                VReg m = minMax(a, c, min, t, hi, comp(a.src(2), c), newReg(bits));
-                minMax(a, c, max, t, lo, m, dst);
-            }
-            case FCLAMP_POS -> binImm(MOp.MAX_F, f, comp(a.src(0), c), 0, dst);
-            case FSAT_SIGNED -> binImm(MOp.MIN_F, f, binImm(MOp.MAX_F, f, comp(a.src(0), c), -1, newReg(bits)), 1, dst);
-            case ISIGN -> {
-                if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
-                binImm(MOp.MAX_S, s, binImm(MOp.MIN_S, s, comp(a.src(0), c), 1, newReg(bits)), -1, dst);
-            }
-            case FISNAN -> {
-                VReg x = comp(a.src(0), c);
-                emitAlu(
-                        MOp.CMPS_F,
-                        f,
-                        Cond.NE,
-                        false,
-                        dst,
-                        new Operand[] {Operand.reg(0), Operand.reg(0)},
-                        List.of(x, x));
             }
             case PACK_HALF_2X16_SPLIT -> {
                 List<VReg> rs = List.of(comp(a.src(0), c), comp(a.src(1), c));
@@ -1074,22 +913,6 @@ final class Isel {
                                     : bin(MOp.OR_B, MType.U32, acc, placed);
                 }
             }
-            case FLRP -> {
-                // a * (1 - c) + b * c, each step rounded: what flrp computes
-                VReg t = comp(a.src(2), c);
-                VReg om = newReg(bits);
-                emitAlu(
-                        MOp.ADD_F,
-                        f,
-                        null,
-                        false,
-                        om,
-                        new Operand[] {Operand.reg(0).withNeg(true), Operand.imm(1)},
-                        List.of(t));
-                VReg p = bin(MOp.MUL_F, f, comp(a.src(0), c), om);
-                VReg q = bin(MOp.MUL_F, f, comp(a.src(1), c), t);
-                bin(MOp.ADD_F, f, p, q, dst);
-            }
             case F2F16, F2F32, F2F64, I2I8, I2I16, I2I32, I2I64, U2U8, U2U16, U2U32, U2U64 -> {
                 if (op.outputBits(bits) != bits) {
                     convert(a, c, dst, bits);
@@ -1202,15 +1025,6 @@ final class Isel {
             for (int c = 0; c < u.numComponentsRead(); c++) if (u.component(c) == comp) n++;
         }
         return n;
-    }
-
-    /** {@code m} (a min or max) of x and y; on 64-bit integers, which the target's min and max do not take, by {@link WideInts}. */
-    private VReg minMax(AluInstr a, int c, MOp m, MType t, VReg x, VReg y, VReg into) {
-        if (t.bits() == 64 && m.types() != MOp.Types.FLOAT) {
-            return new WideInts(this, a, c, into)
-                    .minMax(m == MOp.MIN_S || m == MOp.MAX_S, m == MOp.MIN_S || m == MOp.MIN_U, x, y, into);
-        }
-        return bin(m, t, x, y, into);
     }
 
     VReg bin(MOp m, MType t, VReg x, VReg y) {

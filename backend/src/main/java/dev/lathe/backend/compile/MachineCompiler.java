@@ -7,15 +7,11 @@ import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
 import dev.lathe.ir.LoopNode;
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.op.Op;
 import dev.lathe.ir.pass.PassInstrumentation;
 import dev.lathe.ir.pass.PassInstrumentation.Settings;
 import dev.lathe.ir.pass.PassRegistry;
 import java.util.ArrayDeque;
-import java.util.Collections;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The compiler from IR, optimized and lowered to scalar by the driver's pipeline, to machine
@@ -27,65 +23,6 @@ import java.util.Set;
  */
 public final class MachineCompiler {
     private MachineCompiler() {}
-
-    /**
-     * The ALU ops instruction selection takes, at some size (for tests that generate programs):
-     * derived from the target's tables and the expansions instruction selection writes itself.
-     */
-    public static final Set<Op> SUPPORTED_OPS = Isel.selectable();
-
-    /**
-     * The ops of {@link #SUPPORTED_OPS} that instruction selection refuses on 64-bit operands:
-     * the hardware has 64-bit float add, multiply, fused multiply-add, min/max, compare, round
-     * and the transcendental unit, and 64-bit integer work only as 32-bit pieces that selection
-     * writes itself (add, multiply, shifts, logic, compares, conversions). {@code TargetClaimsTest}
-     * checks that this is exactly what selection refuses.
-     */
-    public static final Set<Op> REFUSED_64 = Collections.unmodifiableSet(EnumSet.of(
-            Op.BIT_COUNT,
-            Op.BITFIELD_INSERT,
-            Op.BITFIELD_REVERSE,
-            Op.FCEIL,
-            Op.FDIV,
-            Op.FFLOOR,
-            Op.FFRACT,
-            Op.FIND_LSB,
-            Op.FMOD,
-            Op.FRCP,
-            Op.FRSQ,
-            Op.FSQRT,
-            Op.FTRUNC,
-            Op.IABS,
-            Op.IBITFIELD_EXTRACT,
-            Op.IDIV,
-            Op.IFIND_MSB,
-            Op.IMOD,
-            Op.IMUL_HIGH,
-            Op.IREM,
-            Op.ISIGN,
-            Op.UCLZ,
-            Op.UBITFIELD_EXTRACT,
-            Op.UDIV,
-            Op.UFIND_MSB,
-            Op.UMOD,
-            Op.UMUL_HIGH,
-            Op.EXTRACT_I16,
-            Op.EXTRACT_I8,
-            Op.EXTRACT_U16,
-            Op.EXTRACT_U8));
-
-    /**
-     * What the IR must lower before selection on 64-bit operands: {@link #REFUSED_64} and the ops
-     * selection takes at no size. The driver gives this set to {@code lower_doubles} and
-     * {@code lower_int64}.
-     */
-    public static final Set<Op> LACKS_64 = lacks64();
-
-    private static Set<Op> lacks64() {
-        Set<Op> s = EnumSet.copyOf(REFUSED_64);
-        for (Op op : Op.values()) if (!SUPPORTED_OPS.contains(op)) s.add(op);
-        return Collections.unmodifiableSet(s);
-    }
 
     /** The compiled program, its statistics, and the IR it was selected from. */
     public record Result(Program program, Stats stats, Shader optimized) {}

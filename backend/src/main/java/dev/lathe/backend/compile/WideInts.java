@@ -23,8 +23,8 @@ import java.util.Set;
  *       a shift by 32 − k (zero when k = 0, where the machine would shift by 0, not 32); from 32
  *       on one half moves into the other;
  *   <li>comparisons: the high halves decide (signed for ilt/ige), the low halves (unsigned) on
- *       a tie; min and max compare, then select the pair (and so do the three-source min, max
- *       and median, through {@link #minMax}).
+ *       a tie; min and max compare, then select the pair ({@link #minMax}; the three-source
+ *       min, max and median reach selection as two-source ones, by the target's lowering rules).
  * </ul>
  */
 final class WideInts {

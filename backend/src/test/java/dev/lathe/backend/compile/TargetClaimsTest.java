@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * What the target claims, checked op by op: every IR op in {@link MachineCompiler#SUPPORTED_OPS}
+ * What the target claims, checked op by op: every IR op in {@link Target#selectedOps}
  * is selected at each bit size the IR allows it (or refused with a "not supported by the target"
  * message, at exactly the sizes listed in {@link #REFUSED}), and the selected code, simulated on
  * random and special operands, gives the interpreter's result under the NaN contract.
@@ -40,13 +40,13 @@ class TargetClaimsTest {
 
     /** The op/size pairs the target refuses: what the hardware lacks (64-bit integer division, fp64 floor or rcp, …). */
     static final List<String> REFUSED =
-            MachineCompiler.REFUSED_64.stream().map(op -> op.opName() + "@64").toList();
+            Target.IR3_LIKE.refused64().stream().map(op -> op.opName() + "@64").toList();
 
     @TestFactory
     Stream<DynamicTest> everyClaimedOpIsSelectedAndComputesWhatTheInterpreterDoes() {
         List<DynamicTest> tests = new ArrayList<>();
         TreeSet<String> refused = new TreeSet<>();
-        for (Op op : MachineCompiler.SUPPORTED_OPS) {
+        for (Op op : Target.IR3_LIKE.selectedOps()) {
             List<Integer> sizes = op.hasUnsizedOperands() ? op.legalBitSizeList() : List.of(32);
             for (int bits : sizes) {
                 String name = op.opName() + "@" + bits;

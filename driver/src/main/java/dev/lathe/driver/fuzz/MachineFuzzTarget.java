@@ -1,7 +1,7 @@
 package dev.lathe.driver.fuzz;
 
 import dev.lathe.backend.compile.CompileException;
-import dev.lathe.backend.compile.MachineCompiler;
+import dev.lathe.backend.compile.Target;
 import dev.lathe.backend.program.Program;
 import dev.lathe.backend.program.ProgramBinary;
 import dev.lathe.backend.program.ProgramException;
@@ -43,7 +43,7 @@ public final class MachineFuzzTarget extends SeededTarget {
         for (long k = 0; seeds.size() < 30 && k < 200; k++) {
             RandomProgramGenerator.Options o = RandomProgramGenerator.Options.mixed(k)
                     .withWideSizes(false)
-                    .withRandomOps(MachineCompiler.SUPPORTED_OPS);
+                    .withRandomOps(Target.IR3_LIKE.selectedOps());
             try {
                 seeds.add(ProgramBinary.write(
                         Compiler.compile(RandomProgramGenerator.generate(k, o)).program()));

@@ -1,0 +1,109 @@
+package dev.lathe.backend.compile;
+
+import dev.lathe.backend.rules.GeneratedRules;
+import dev.lathe.ir.op.Op;
+import dev.lathe.ir.pass.PassRegistry;
+import dev.lathe.ir.rewrite.RuleSet;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Everything the compiler knows about the machine, in one place: the IR ops instruction
+ * selection takes, what it lacks on 64-bit operands, its lowering rules (the rule files of
+ * {@code backend/rules/}, compiled with the backend as Go keeps {@code _gen/ARM64.rules} with
+ * its backend), and its machine passes and pipeline. The driver asks the target for all of them
+ * instead of hard-wiring any; a second target would be a second instance.
+ */
+public final class Target {
+    /** The Adreno-ir3-like target of {@code backend/ISA.md}. */
+    public static final Target IR3_LIKE = new Target();
+
+    private final Set<Op> selected = Isel.selectable();
+    private final Set<Op> refused64 = Collections.unmodifiableSet(EnumSet.of(
+            Op.BIT_COUNT,
+            Op.BITFIELD_INSERT,
+            Op.BITFIELD_REVERSE,
+            Op.FCEIL,
+            Op.FDIV,
+            Op.FFLOOR,
+            Op.FRCP,
+            Op.FRSQ,
+            Op.FSQRT,
+            Op.FTRUNC,
+            Op.IABS,
+            Op.IBITFIELD_EXTRACT,
+            Op.IDIV,
+            Op.IMOD,
+            Op.IMUL_HIGH,
+            Op.IREM,
+            Op.UCLZ,
+            Op.UBITFIELD_EXTRACT,
+            Op.UDIV,
+            Op.UMOD,
+            Op.UMUL_HIGH));
+    private final Set<Op> lacks64 = lacks64(selected, refused64);
+
+    private Target() {}
+
+    /** The target's name, as messages and documents call it. */
+    public String name() {
+        return "ir3-like";
+    }
+
+    /**
+     * The ALU ops instruction selection takes, at some size: derived from the target's tables
+     * ({@code MOp}, {@code Semantics}) and the few ops selection writes itself (source
+     * modifiers, moves, vectors, packs, {@code mad}); every other op reaches selection only
+     * through a lowering rule or pass.
+     */
+    public Set<Op> selectedOps() {
+        return selected;
+    }
+
+    /**
+     * The ops of {@link #selectedOps} that instruction selection refuses on 64-bit operands: the
+     * hardware has 64-bit float add, multiply, fused multiply-add, min/max, compare, round and the
+     * transcendental unit, and 64-bit integer work only as 32-bit pieces that selection writes
+     * itself (add, multiply, shifts, logic, compares, conversions). {@code TargetClaimsTest} checks
+     * that this is exactly what selection refuses.
+     */
+    public Set<Op> refused64() {
+        return refused64;
+    }
+
+    /**
+     * What the IR must lower before selection on 64-bit operands: {@link #refused64} and the ops
+     * selection takes at no size. The driver gives this set to {@code lower_doubles} and
+     * {@code lower_int64}.
+     */
+    public Set<Op> lacks64() {
+        return lacks64;
+    }
+
+    /**
+     * The target's lowering rule sets, generated from {@code backend/rules/*.rules} (the pass
+     * {@code lower}: the ops it has no instruction for at any size, written with ops it has,
+     * every rule exact and proved in the build).
+     */
+    public List<RuleSet> loweringRules() {
+        return GeneratedRules.all();
+    }
+
+    /** The machine passes, one registry entry each. */
+    public List<PassRegistry.Entry> machinePasses() {
+        return MachinePasses.ENTRIES;
+    }
+
+    /** The machine pipeline, in order. */
+    public List<String> machinePipeline() {
+        return MachinePasses.DEFAULT;
+    }
+
+    private static Set<Op> lacks64(Set<Op> selected, Set<Op> refused) {
+        Set<Op> s = EnumSet.copyOf(refused);
+        for (Op op : Op.values()) if (!selected.contains(op)) s.add(op);
+        return Collections.unmodifiableSet(s);
+    }
+}
