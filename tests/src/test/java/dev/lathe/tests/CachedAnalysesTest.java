@@ -39,7 +39,7 @@ class CachedAnalysesTest {
             Shader s = RandomProgramGenerator.generate(seed, Options.mixed(seed));
             String before = IrPrinter.print(s);
             long k = seed;
-            PassRegistry checking = checkingEveryPass(GoldenPassTest.registry(), (pass, fn) -> {
+            PassRegistry checking = checkingEveryPass(OptimizeFiles.registry(), (pass, fn) -> {
                 if (fn.analyses().current() == null) return;
                 checkedAfter.merge(pass, 1, Integer::sum);
                 RangeFacts kept = fn.analyses().ranges();
@@ -74,7 +74,7 @@ class CachedAnalysesTest {
     void theOptimizationLoopComputesTheRangeAnalysisOnceARound() {
         Shader s = RandomProgramGenerator.generate(7, Options.large(3000));
         PassManager pm = new PassManager(
-                GoldenPassTest.registry(), new PassInstrumentation.Settings(false, false, null, true, null));
+                OptimizeFiles.registry(), new PassInstrumentation.Settings(false, false, null, true, null));
         pm.run(s, Pipelines.OPTIMIZE);
         int analyses = 0, rounds = 0;
         for (PassInstrumentation.Timing t : pm.timings()) {

@@ -35,7 +35,7 @@ class OptimizedExamplesTest {
             tests.add(DynamicTest.dynamicTest(p.getFileName().toString(), () -> {
                 String text = Files.readString(p);
                 Shader s = IrParser.parse(p.toString(), text);
-                new PassManager(GoldenPassTest.registry(), PassInstrumentation.Settings.verifying())
+                new PassManager(OptimizeFiles.registry(), PassInstrumentation.Settings.verifying())
                         .run(s, Pipelines.OPTIMIZE);
                 Path opt = tmp.resolve(p.getFileName());
                 Files.writeString(opt, IrPrinter.print(s));

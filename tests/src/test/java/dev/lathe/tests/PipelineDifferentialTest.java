@@ -39,7 +39,7 @@ class PipelineDifferentialTest {
             }
             String before = IrPrinter.print(s);
             ShaderOutputs expected = RuleDifferentialTest.run(IrParser.parse("before.ir", before), seed);
-            new PassManager(GoldenPassTest.registry(), PassInstrumentation.Settings.verifying())
+            new PassManager(OptimizeFiles.registry(), PassInstrumentation.Settings.verifying())
                     .run(s, Pipelines.OPTIMIZE);
             long k = seed;
             assertEquals(List.of(), Validator.validate(s), () -> "seed " + k);

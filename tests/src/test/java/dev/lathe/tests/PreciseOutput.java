@@ -21,7 +21,7 @@ final class PreciseOutput {
 
     /** The command that rewrites the blocks, for messages. */
     static final String BLESS =
-            "mvn -B -pl tests -am test -Dtest='BackendGoldenTest,GoldenPassTest' -Dsurefire.failIfNoSpecifiedTests=false -Dlathe.bless";
+            "mvn -B -pl tests -am test -Dtest='CompileFiles,OptimizeFiles' -Dsurefire.failIfNoSpecifiedTests=false -Dlathe.bless";
 
     /** Whether this run rewrites the expected outputs ({@code -Dlathe.bless}, or {@code -Dlathe.bless=true}). */
     static boolean blessing() {

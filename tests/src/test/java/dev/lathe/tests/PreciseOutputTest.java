@@ -14,12 +14,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The precise-output blocks of golden files: read, compared, and rewritten as blessing does. */
 class PreciseOutputTest {
-    static final String FILE = "// RUN: dce\nshader fragment\n// PRECISE-OUTPUT:\n// | a\n// |\n// | b\n";
+    static final String FILE = "// test optimize dce\nshader fragment\n// PRECISE-OUTPUT:\n// | a\n// |\n// | b\n";
 
     @Test
     void theBlockIsTheLinesAfterTheMarker() {
         assertTrue(PreciseOutput.wanted(FILE));
-        assertFalse(PreciseOutput.wanted("// RUN: dce\nshader fragment\n"));
+        assertFalse(PreciseOutput.wanted("// test optimize dce\nshader fragment\n"));
         assertEquals(List.of("a", "", "b"), PreciseOutput.expected(FILE));
     }
 
@@ -32,7 +32,7 @@ class PreciseOutputTest {
         assertTrue(d.contains("line 3: expected 'b', got 'c'") && d.contains("-Dlathe.bless"), d);
         assertTrue(PreciseOutput.check(f, FILE, "a\n", false).contains("line 2"));
         // a file that keeps no block is not compared
-        assertNull(PreciseOutput.check(f, "// RUN: dce\n", "anything\n", true));
+        assertNull(PreciseOutput.check(f, "// test optimize dce\n", "anything\n", true));
         // blessing writes the output into the file's block
         assertNull(PreciseOutput.check(f, FILE, "a\n\nc\n", true));
         assertEquals(List.of("a", "", "c"), PreciseOutput.expected(Files.readString(f)));
@@ -41,7 +41,7 @@ class PreciseOutputTest {
     @Test
     void blessingRewritesOnlyTheBlock() {
         String b = PreciseOutput.blessed(FILE, "x\n\ny\n");
-        assertEquals("// RUN: dce\nshader fragment\n// PRECISE-OUTPUT:\n// | x\n// |\n// | y\n", b);
+        assertEquals("// test optimize dce\nshader fragment\n// PRECISE-OUTPUT:\n// | x\n// |\n// | y\n", b);
         assertEquals(List.of("x", "", "y"), PreciseOutput.expected(b));
     }
 }

@@ -16,8 +16,8 @@ public final class FuzzTargets {
     /** Where each target finds its seed files by default, relative to the project's root. */
     public static List<Path> defaultCorpus(String target, Path root) {
         return switch (target) {
-            case "ir" -> List.of(root.resolve("examples/ir"), root.resolve("tests/src/test/resources/passes"));
-            case "rules" -> List.of(root.resolve("rules"));
+            case "ir" -> List.of(root.resolve("examples/ir"), root.resolve("tests/src/test/resources/filetests"));
+            case "rules" -> List.of(root.resolve("rules"), root.resolve("backend/rules"));
             case "spirv" -> List.of(root.resolve("examples/shaders"));
             default -> List.of();
         };
