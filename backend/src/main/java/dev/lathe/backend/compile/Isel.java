@@ -105,10 +105,6 @@ final class Isel {
             Op.PACK_64_2X32,
             Op.UNPACK_64_2X32_SPLIT_X,
             Op.UNPACK_64_2X32_SPLIT_Y,
-            Op.UNPACK_UNORM_2X16,
-            Op.UNPACK_SNORM_4X8,
-            Op.UNPACK_SNORM_2X16,
-            Op.UNPACK_UNORM_4X8,
             Op.UNPACK_64_2X32,
             Op.FADD,
             Op.FSUB,
@@ -122,11 +118,7 @@ final class Isel {
             Op.BCSEL,
             Op.PACK_HALF_2X16_SPLIT,
             Op.UNPACK_HALF_2X16_SPLIT_X,
-            Op.UNPACK_HALF_2X16_SPLIT_Y,
-            Op.PACK_UNORM_2X16,
-            Op.PACK_SNORM_4X8,
-            Op.PACK_SNORM_2X16,
-            Op.PACK_UNORM_4X8));
+            Op.UNPACK_HALF_2X16_SPLIT_Y));
 
     /**
      * The ALU ops instruction selection takes (at some size; {@code not supported by the target}
@@ -639,57 +631,6 @@ final class Isel {
                 define(d, r);
                 return;
             }
-            case UNPACK_UNORM_2X16 -> {
-                // each half / 65535.0, divided as the op table does
-                VReg x = comp(a.src(0), 0);
-                VReg scale = materialize(0x477fff00L, 32);
-                VReg lo = binImm(MOp.SHR_B, MType.U32, binImm(MOp.SHL_B, MType.U32, x, 16, newReg(32)), 16, newReg(32));
-                VReg hi = binImm(MOp.SHR_B, MType.U32, x, 16, newReg(32));
-                VReg[] r = new VReg[2];
-                VReg[] parts = {lo, hi};
-                for (int k = 0; k < 2; k++) {
-                    VReg fl = newReg(32);
-                    cur.add(MirInstr.op(
-                            MInstr.mov(MType.U32, MType.F32, Operand.reg(0), Operand.reg(0)), fl, parts[k]));
-                    r[k] = bin(MOp.DIV_F, MType.F32, fl, scale);
-                }
-                define(d, r);
-                return;
-            }
-            case UNPACK_SNORM_4X8, UNPACK_SNORM_2X16 -> {
-                // max(-1, field / max), the field sign-extended
-                int field = op == Op.UNPACK_SNORM_4X8 ? 8 : 16, fields = 32 / field;
-                VReg x = comp(a.src(0), 0);
-                VReg scale = materialize(field == 8 ? 0x42fe0000L : 0x46fffe00L, 32);
-                VReg[] r = new VReg[fields];
-                for (int k = 0; k < fields; k++) {
-                    VReg up = binImm(MOp.SHL_B, MType.U32, x, 32 - field - field * k, newReg(32));
-                    VReg v = binImm(MOp.ASHR_B, MType.S32, up, 32 - field, newReg(32));
-                    VReg fl = newReg(32);
-                    cur.add(MirInstr.op(MInstr.mov(MType.S32, MType.F32, Operand.reg(0), Operand.reg(0)), fl, v));
-                    r[k] = binImm(MOp.MAX_F, MType.F32, bin(MOp.DIV_F, MType.F32, fl, scale), -1, newReg(32));
-                }
-                define(d, r);
-                return;
-            }
-            case UNPACK_UNORM_4X8 -> {
-                // each byte / 255.0, divided as the op table does
-                VReg x = comp(a.src(0), 0);
-                VReg[] r = new VReg[4];
-                for (int k = 0; k < 4; k++) {
-                    VReg sh = k == 0 ? x : binImm(MOp.SHR_B, MType.U32, x, 8 * k, newReg(32));
-                    VReg bt = binImm(MOp.AND_B, MType.U32, sh, 255, newReg(32));
-                    VReg fl = newReg(32);
-                    cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.F32, Operand.reg(0), Operand.reg(0)), fl, bt));
-                    r[k] = bin(
-                            MOp.DIV_F,
-                            MType.F32,
-                            fl,
-                            materialize(0x437f0000L, 32)); // 255.0: the SFU reads registers only
-                }
-                define(d, r);
-                return;
-            }
             case UNPACK_64_2X32 -> {
                 VReg lo = newReg(32), hi = newReg(32);
                 VReg src = comp(a.src(0), 0);
@@ -802,117 +743,6 @@ final class Isel {
             }
             case UNPACK_HALF_2X16_SPLIT_X, UNPACK_HALF_2X16_SPLIT_Y ->
                 unary(op == Op.UNPACK_HALF_2X16_SPLIT_X ? MOp.UNPACKH_LO : MOp.UNPACKH_HI, MType.U32, a, c, dst);
-            case PACK_UNORM_2X16 -> {
-                // round(fsat(c) * 65535) per component, low half first
-                VReg scale = materialize(0x477fff00L, 32); // 65535.0
-                VReg[] q = new VReg[2];
-                for (int k = 0; k < 2; k++) {
-                    VReg sat = newReg(32);
-                    emitAlu(
-                            MOp.ABSNEG_F,
-                            MType.F32,
-                            null,
-                            true,
-                            sat,
-                            new Operand[] {Operand.reg(0)},
-                            List.of(comp(a.src(0), k)));
-                    VReg rounded = newReg(32);
-                    emitAlu(
-                            MOp.RNDNE_F,
-                            MType.F32,
-                            null,
-                            false,
-                            rounded,
-                            new Operand[] {Operand.reg(0)},
-                            List.of(bin(MOp.MUL_F, MType.F32, sat, scale)));
-                    q[k] = newReg(32);
-                    cur.add(MirInstr.op(
-                            MInstr.mov(MType.F32, MType.U32, Operand.reg(0), Operand.reg(0)), q[k], rounded));
-                }
-                bin(MOp.OR_B, MType.U32, q[0], binImm(MOp.SHL_B, MType.U32, q[1], 16, newReg(32)), dst);
-            }
-            case PACK_SNORM_4X8, PACK_SNORM_2X16 -> {
-                // round(clamp(c, -1, 1) * max) per component (NaN packs as 0), two's complement fields
-                int field = op == Op.PACK_SNORM_4X8 ? 8 : 16, n = 32 / field;
-                VReg scale = materialize(field == 8 ? 0x42fe0000L : 0x46fffe00L, 32); // 127.0, 32767.0
-                VReg acc = null;
-                for (int k = 0; k < n; k++) {
-                    VReg x = comp(a.src(0), k);
-                    VReg nan = newReg(32);
-                    emitAlu(
-                            MOp.CMPS_F,
-                            MType.F32,
-                            Cond.NE,
-                            false,
-                            nan,
-                            new Operand[] {Operand.reg(0), Operand.reg(0)},
-                            List.of(x, x));
-                    VReg clamped = binImm(
-                            MOp.MAX_F, MType.F32, binImm(MOp.MIN_F, MType.F32, x, 1, newReg(32)), -1, newReg(32));
-                    VReg zero = materialize(0, 32);
-                    VReg c0 = newReg(32);
-                    emitAlu(
-                            MOp.SEL_B,
-                            MType.U32,
-                            null,
-                            false,
-                            c0,
-                            new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                            List.of(zero, nan, clamped));
-                    VReg rounded = newReg(32);
-                    emitAlu(
-                            MOp.RNDNE_F,
-                            MType.F32,
-                            null,
-                            false,
-                            rounded,
-                            new Operand[] {Operand.reg(0)},
-                            List.of(bin(MOp.MUL_F, MType.F32, c0, scale)));
-                    VReg q = newReg(32);
-                    cur.add(MirInstr.op(MInstr.mov(MType.F32, MType.S32, Operand.reg(0), Operand.reg(0)), q, rounded));
-                    // keep the low field bits, moved into place: up to the top, then down to field k
-                    VReg top = binImm(MOp.SHL_B, MType.U32, q, 32 - field, newReg(32));
-                    VReg placed = binImm(MOp.SHR_B, MType.U32, top, 32 - field - field * k, newReg(32));
-                    acc = acc == null
-                            ? placed
-                            : k == n - 1
-                                    ? bin(MOp.OR_B, MType.U32, acc, placed, dst)
-                                    : bin(MOp.OR_B, MType.U32, acc, placed);
-                }
-            }
-            case PACK_UNORM_4X8 -> {
-                // round(fsat(c) * 255) per component, or'ed into bytes
-                VReg acc = null;
-                for (int k = 0; k < 4; k++) {
-                    VReg sat = newReg(32);
-                    emitAlu(
-                            MOp.ABSNEG_F,
-                            MType.F32,
-                            null,
-                            true,
-                            sat,
-                            new Operand[] {Operand.reg(0)},
-                            List.of(comp(a.src(0), k)));
-                    VReg scaled = binImm(MOp.MUL_F, MType.F32, sat, 255, newReg(32));
-                    VReg rounded = newReg(32);
-                    emitAlu(
-                            MOp.RNDNE_F,
-                            MType.F32,
-                            null,
-                            false,
-                            rounded,
-                            new Operand[] {Operand.reg(0)},
-                            List.of(scaled));
-                    VReg q = newReg(32);
-                    cur.add(MirInstr.op(MInstr.mov(MType.F32, MType.U32, Operand.reg(0), Operand.reg(0)), q, rounded));
-                    VReg placed = k == 0 ? q : binImm(MOp.SHL_B, MType.U32, q, 8 * k, newReg(32));
-                    acc = acc == null
-                            ? placed
-                            : k == 3
-                                    ? bin(MOp.OR_B, MType.U32, acc, placed, dst)
-                                    : bin(MOp.OR_B, MType.U32, acc, placed);
-                }
-            }
             case F2F16, F2F32, F2F64, I2I8, I2I16, I2I32, I2I64, U2U8, U2U16, U2U32, U2U64 -> {
                 if (op.outputBits(bits) != bits) {
                     convert(a, c, dst, bits);

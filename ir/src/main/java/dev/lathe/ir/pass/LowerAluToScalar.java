@@ -22,8 +22,10 @@ import dev.lathe.ir.op.Op;
  * {@code fdph}, the all/any comparisons into per-component compares joined with
  * {@code iand}/{@code ior}, the 64-bit and half packs into their {@code _split} forms, and the
  * packs of 8- and 16-bit fields ({@code pack_32_4x8}, {@code pack_32_2x16} and their unpacks)
- * into conversions, shifts and ors. The exact flag is
- * kept on every piece. Other horizontal ops (vecN, the unorm/snorm packs) stay.
+ * into conversions, shifts and ors, and GLSL's unorm/snorm packs and unpacks into the float
+ * steps the op table defines them by (clamp, scale, round to nearest even, convert, place the
+ * field; or take the field, convert, divide, clamp at -1). The exact flag is kept on every
+ * piece. The other horizontal op, vecN, stays.
  */
 final class LowerAluToScalar implements Pass {
 
@@ -75,6 +77,14 @@ final class LowerAluToScalar implements Pass {
                 case UNPACK_HALF_2X16 -> unpackSplit(fn, alu, Op.UNPACK_HALF_2X16_SPLIT_X, Op.UNPACK_HALF_2X16_SPLIT_Y);
                 case PACK_32_4X8 -> packFields(fn, alu, 4, 8);
                 case UNPACK_32_4X8 -> unpackFields(fn, alu, 4, 8);
+                case PACK_UNORM_4X8 -> packNorm(fn, alu, 4, 8, false);
+                case PACK_SNORM_4X8 -> packNorm(fn, alu, 4, 8, true);
+                case PACK_UNORM_2X16 -> packNorm(fn, alu, 2, 16, false);
+                case PACK_SNORM_2X16 -> packNorm(fn, alu, 2, 16, true);
+                case UNPACK_UNORM_4X8 -> unpackNorm(fn, alu, 4, 8, false);
+                case UNPACK_SNORM_4X8 -> unpackNorm(fn, alu, 4, 8, true);
+                case UNPACK_UNORM_2X16 -> unpackNorm(fn, alu, 2, 16, false);
+                case UNPACK_SNORM_2X16 -> unpackNorm(fn, alu, 2, 16, true);
                 default -> null;
             };
             if (replacement == null) return false;
@@ -191,6 +201,84 @@ final class LowerAluToScalar implements Pass {
             fields[c] = emit(fn, alu, narrow, width, new Value[] {w}, new byte[][] {{(byte) comp}});
         }
         return gather(fn, alu, fields, alu.def());
+    }
+
+    /** A one-source scalar instruction before {@code at}. */
+    private static Value unary(Function fn, AluInstr at, Op op, int bits, Value a, int ca) {
+        return emit(fn, at, op, bits, new Value[] {a}, new byte[][] {{(byte) ca}});
+    }
+
+    /** The largest value of a {@code width}-bit field: 2^width - 1 unsigned, 2^(width-1) - 1 signed. */
+    private static float fieldMax(int width, boolean signed) {
+        return signed ? (1 << (width - 1)) - 1 : (float) ((1L << width) - 1);
+    }
+
+    /**
+     * GLSL packUnorm/packSnorm of {@code n} fields of {@code width} bits: each component clamped
+     * (unorm: fsat; snorm: to [-1, 1], a NaN to 0), times the field's maximum, rounded to nearest
+     * even, converted, and its low {@code width} bits or'ed into place.
+     */
+    private static Value packNorm(Function fn, AluInstr alu, int n, int width, boolean signed) {
+        Src a = alu.src(0);
+        IrBuilder k = new IrBuilder(fn).before(alu); // the constants
+        Value max = k.f32(fieldMax(width, signed));
+        Value acc = null;
+        for (int c = 0; c < n; c++) {
+            Value x = a.value();
+            int comp = a.component(c);
+            Value clamped;
+            if (signed) {
+                Value lo = scalar(fn, alu, Op.FMIN, 32, x, comp, k.f32(1f), 0);
+                Value both = scalar(fn, alu, Op.FMAX, 32, lo, 0, k.f32(-1f), 0);
+                Value nan = scalar(fn, alu, Op.FNEU, 1, x, comp, x, comp);
+                clamped = emit(fn, alu, Op.BCSEL, 32, new Value[] {nan, k.f32(0f), both}, new byte[][] {{0}, {0}, {0}});
+            } else {
+                clamped = unary(fn, alu, Op.FSAT, 32, x, comp);
+            }
+            Value rounded = unary(fn, alu, Op.FROUND_EVEN, 32, scalar(fn, alu, Op.FMUL, 32, clamped, 0, max, 0), 0);
+            Value q = unary(fn, alu, signed ? Op.F2I32 : Op.F2U32, 32, rounded, 0);
+            Value placed;
+            if (signed) {
+                // the low width bits of a two's complement field: up to the top, then down into place
+                Value top = scalar(fn, alu, Op.ISHL, 32, q, 0, k.i32(32 - width), 0);
+                placed = scalar(fn, alu, Op.USHR, 32, top, 0, k.i32(32 - width - width * c), 0);
+            } else {
+                placed = c == 0 ? q : scalar(fn, alu, Op.ISHL, 32, q, 0, k.i32(width * c), 0);
+            }
+            acc = acc == null ? placed : scalar(fn, alu, Op.IOR, 32, acc, 0, placed, 0);
+        }
+        return acc;
+    }
+
+    /**
+     * GLSL unpackUnorm/unpackSnorm: field {@code c} shifted down and masked (unorm) or sign-extended
+     * (snorm: up to the top, then arithmetically down), converted, divided by the field's maximum,
+     * and (snorm) clamped at -1.
+     */
+    private static Value unpackNorm(Function fn, AluInstr alu, int n, int width, boolean signed) {
+        Src a = alu.src(0);
+        IrBuilder k = new IrBuilder(fn).before(alu); // the constants
+        Value max = k.f32(fieldMax(width, signed));
+        Value[] out = new Value[n];
+        for (int c = 0; c < n; c++) {
+            Value field;
+            if (signed) {
+                Value up = scalar(fn, alu, Op.ISHL, 32, a.value(), a.component(0), k.i32(32 - width - width * c), 0);
+                field = scalar(fn, alu, Op.ISHR, 32, up, 0, k.i32(32 - width), 0);
+            } else {
+                Value down = a.value();
+                int comp = a.component(0);
+                if (c > 0) {
+                    down = scalar(fn, alu, Op.USHR, 32, down, comp, k.i32(width * c), 0);
+                    comp = 0;
+                }
+                field = scalar(fn, alu, Op.IAND, 32, down, comp, k.i32((int) ((1L << width) - 1)), 0);
+            }
+            Value f = unary(fn, alu, signed ? Op.I2F32 : Op.U2F32, 32, field, 0);
+            Value q = scalar(fn, alu, Op.FDIV, 32, f, 0, max, 0);
+            out[c] = signed ? scalar(fn, alu, Op.FMAX, 32, q, 0, k.f32(-1f), 0) : q;
+        }
+        return gather(fn, alu, out, alu.def());
     }
 
     /** unpack(a) as vec2(unpack_split_x(a), unpack_split_y(a)). */
