@@ -1,17 +1,13 @@
 package dev.lathe.backend.compile;
 
 import dev.lathe.backend.isa.Cond;
-import dev.lathe.backend.isa.Encoding;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
 import dev.lathe.backend.isa.MType;
 import dev.lathe.backend.isa.Operand;
 import dev.lathe.backend.isa.Semantics;
-import dev.lathe.backend.isa.SysVal;
 import dev.lathe.backend.program.Program;
 import dev.lathe.ir.AluInstr;
-import dev.lathe.ir.AtomicOp;
-import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.CfList;
 import dev.lathe.ir.CfNode;
@@ -25,7 +21,6 @@ import dev.lathe.ir.LoadConstInstr;
 import dev.lathe.ir.PhiInstr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Src;
-import dev.lathe.ir.Stage;
 import dev.lathe.ir.UndefInstr;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
@@ -45,7 +40,9 @@ import java.util.Set;
 
 /**
  * Instruction selection: the scalarized, target-lowered IR function becomes machine
- * instructions over virtual registers, block by block, still in SSA form.
+ * instructions over virtual registers, block by block, still in SSA form. This class selects the
+ * ALU instructions and owns the registers and the blocks; {@link IntrinsicSelection} selects the
+ * intrinsics (I/O, memory, textures, images, system values).
  *
  * <p>Every component of an IR value gets a virtual register (a pair for 64 bits); {@code vecN}
  * and swizzles only rename. {@code fneg}/{@code fabs}/{@code fsat} become {@code absneg} with
@@ -62,13 +59,15 @@ final class Isel {
     final Layout layout;
     final Map<Block, List<MirInstr>> code = new LinkedHashMap<>();
     private final Map<Value, VReg[]> vals = new HashMap<>();
-    private List<MirInstr> cur;
+    List<MirInstr> cur;
     private int nextReg;
 
     /** Workgroup memory as ir3 has it on a6xx. */
     static final int SHARED_BYTES = 32 * 1024;
 
-    private final Map<Variable, Integer> sharedOffsets;
+    final Map<Variable, Integer> sharedOffsets;
+    /** The intrinsics' half of selection. */
+    private final IntrinsicSelection intrinsics = new IntrinsicSelection(this);
 
     Isel(Shader shader, Function fn, Layout layout) {
         this.shader = shader;
@@ -155,7 +154,7 @@ final class Isel {
         for (Block b : fn.blocks()) code.put(b, new ArrayList<>());
         for (Block b : fn.blocks()) {
             cur = code.get(b);
-            coordinates.clear();
+            intrinsics.startBlock();
             for (Instr i : b.instrs()) select(i);
             if (b.next() instanceof IfNode n) predicate(n.condition());
         }
@@ -184,10 +183,10 @@ final class Isel {
         return true;
     }
 
-    private boolean outputsInRegisters;
+    boolean outputsInRegisters;
 
     /** Per exit block, the registers of each output's components stored there. */
-    private final Map<Block, Map<Variable, VReg[]>> exitOutputs = new HashMap<>();
+    final Map<Block, Map<Variable, VReg[]>> exitOutputs = new HashMap<>();
 
     /**
      * The function's end block: one {@code end} reading every output's registers, in
@@ -361,7 +360,7 @@ final class Isel {
     }
 
     /** Gives {@code v} these registers: an alias, or copies when a phi already named its registers. */
-    private void define(Value v, VReg[] comps) {
+    void define(Value v, VReg[] comps) {
         VReg[] had = vals.get(v);
         if (had == null) {
             vals.put(v, comps);
@@ -370,7 +369,7 @@ final class Isel {
         for (int c = 0; c < comps.length; c++) cur.add(MirInstr.copy(had[c], comps[c]));
     }
 
-    private static MType memType(int bits) {
+    static MType memType(int bits) {
         return bits == 8 ? MType.U8 : bits == 16 ? MType.U16 : bits == 64 ? MType.U64 : MType.U32;
     }
 
@@ -394,7 +393,7 @@ final class Isel {
         } else if (i instanceof AluInstr a) {
             alu(a);
         } else if (i instanceof IntrinsicInstr x) {
-            intrinsic(x);
+            intrinsics.intrinsic(x);
         } else if (!(i instanceof JumpInstr)) { // the linearizer emits jumps from the structure
             throw unsupported(i, i.opName());
         }
@@ -664,7 +663,7 @@ final class Isel {
      * form group k, lane c. (An expansion makes a group per step: the shifts of every component,
      * then their masks, ….)
      */
-    private void linkGroups(int[] starts) {
+    void linkGroups(int[] starts) {
         if (!groups) return;
         int n = starts.length - 1, len = starts[1] - starts[0];
         for (int c = 1; c < n; c++) if (starts[c + 1] - starts[c] != len) return;
@@ -951,562 +950,6 @@ final class Isel {
     }
 
     // ---- intrinsics -----------------------------------------------------------------------------
-
-    private int slot(Variable v) {
-        return layout.slots.get(v.name());
-    }
-
-    private static MType varType(Variable v) {
-        int bits = v.type().bitSize();
-        return switch (v.type().base()) {
-            case FLOAT -> MType.of(MType.Kind.FLOAT, bits);
-            case INT -> MType.of(MType.Kind.SINT, bits);
-            case BOOL -> MType.B1;
-            default -> MType.of(MType.Kind.UINT, bits);
-        };
-    }
-
-    private VReg sysval(SysVal v) {
-        VReg r = newReg(32);
-        cur.add(MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.special(v)), r));
-        return r;
-    }
-
-    private void intrinsic(IntrinsicInstr x) {
-        Variable v = x.var();
-        Value d = x.def();
-        if (x.intrinsic().atomicOp() != null) {
-            atomic(x, v);
-            return;
-        }
-        switch (x.intrinsic()) {
-            case LOAD_INPUT -> {
-                VReg[] r = new VReg[d.numComponents()];
-                MType t = varType(v);
-                boolean bary = shader.stage() == Stage.FRAGMENT && !v.isFlat() && t == MType.F32;
-                int[] starts = new int[r.length + 1];
-                for (int c = 0; c < r.length; c++) {
-                    starts[c] = cur.size();
-                    r[c] = newReg(d.bitSize());
-                    MInstr proto = bary
-                            ? MInstr.alu(MOp.BARY_F, MType.F32, Operand.reg(0), Operand.imm(slot(v)), Operand.imm(c))
-                            : MInstr.memory(
-                                    MOp.LDLV,
-                                    memType(d.bitSize()),
-                                    1,
-                                    Operand.reg(0),
-                                    Operand.NONE,
-                                    Operand.NONE,
-                                    slot(v),
-                                    c);
-                    cur.add(MirInstr.op(proto, r[c]));
-                }
-                starts[r.length] = cur.size();
-                if (bary) linkGroups(starts);
-                define(d, r);
-            }
-            case STORE_OUTPUT -> {
-                Src val = x.src(0);
-                if (outputsInRegisters) {
-                    VReg[] r = new VReg[val.numComponentsRead()];
-                    for (int c = 0; c < r.length; c++) r[c] = comp(val, c);
-                    exitOutputs.computeIfAbsent(x.block(), k -> new HashMap<>()).put(v, r);
-                    return;
-                }
-                for (int c = 0; c < val.numComponentsRead(); c++) {
-                    MInstr proto = MInstr.memory(
-                            MOp.STO,
-                            memType(val.value().bitSize()),
-                            1,
-                            Operand.NONE,
-                            Operand.NONE,
-                            Operand.reg(0),
-                            slot(v),
-                            c);
-                    cur.add(MirInstr.op(proto, null, null, comp(val, c)));
-                }
-            }
-            case LOAD_UNIFORM -> uniform(x, v, d);
-            case LOAD_BUFFER -> loadMemory(MOp.LDG, x, d, slot(v));
-            case STORE_BUFFER -> storeMemory(MOp.STG, x, slot(v));
-            case LOAD_GLOBAL -> loadMemory(MOp.LDGA, x, d, 0);
-            case STORE_GLOBAL -> storeMemory(MOp.STGA, x, 0);
-            case IMAGE_LOAD, IMAGE_STORE -> image(x, v);
-            case IMAGE_SIZE, BUFFER_SIZE -> {
-                // the driver writes the sizes in constant scalars (Layout.sizeSlot)
-                int at = layout.sizeSlot(v);
-                VReg[] r = new VReg[d.numComponents()];
-                for (int c = 0; c < r.length; c++) {
-                    r[c] = newReg(32);
-                    cur.add(MirInstr.op(
-                            MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(at + c)), r[c]));
-                }
-                define(d, r);
-            }
-            case TEX, TXL, TXF, TXS -> texture(x, v, d);
-            case LOAD_VAR, STORE_VAR, LOAD_SHARED, STORE_SHARED -> local(x, v);
-            case LOAD_LOCAL_INVOCATION_ID ->
-                define(d, new VReg[] {sysval(SysVal.LOCAL_ID_X), sysval(SysVal.LOCAL_ID_Y), sysval(SysVal.LOCAL_ID_Z)});
-            case LOAD_WORKGROUP_ID ->
-                define(d, new VReg[] {
-                    sysval(SysVal.WORKGROUP_ID_X), sysval(SysVal.WORKGROUP_ID_Y), sysval(SysVal.WORKGROUP_ID_Z)
-                });
-            case LOAD_NUM_WORKGROUPS ->
-                define(d, new VReg[] {
-                    sysval(SysVal.NUM_WORKGROUPS_X), sysval(SysVal.NUM_WORKGROUPS_Y), sysval(SysVal.NUM_WORKGROUPS_Z)
-                });
-            case LOAD_WORKGROUP_SIZE ->
-                define(d, new VReg[] {
-                    sysval(SysVal.WORKGROUP_SIZE_X), sysval(SysVal.WORKGROUP_SIZE_Y), sysval(SysVal.WORKGROUP_SIZE_Z)
-                });
-            case LOAD_LOCAL_INVOCATION_INDEX -> define(d, new VReg[] {sysval(SysVal.LOCAL_INDEX)});
-            case LOAD_GLOBAL_INVOCATION_ID -> {
-                SysVal[][] parts = {
-                    {SysVal.WORKGROUP_ID_X, SysVal.WORKGROUP_SIZE_X, SysVal.LOCAL_ID_X},
-                    {SysVal.WORKGROUP_ID_Y, SysVal.WORKGROUP_SIZE_Y, SysVal.LOCAL_ID_Y},
-                    {SysVal.WORKGROUP_ID_Z, SysVal.WORKGROUP_SIZE_Z, SysVal.LOCAL_ID_Z}
-                };
-                VReg[] r = new VReg[3];
-                for (int c = 0; c < 3; c++) {
-                    VReg w = sysval(parts[c][0]), s = sysval(parts[c][1]), l = sysval(parts[c][2]);
-                    VReg p = newReg(32);
-                    emitAlu(
-                            MOp.MUL_U,
-                            MType.U32,
-                            null,
-                            false,
-                            p,
-                            new Operand[] {Operand.reg(0), Operand.reg(0)},
-                            List.of(w, s));
-                    r[c] = newReg(32);
-                    emitAlu(
-                            MOp.ADD_U,
-                            MType.U32,
-                            null,
-                            false,
-                            r[c],
-                            new Operand[] {Operand.reg(0), Operand.reg(0)},
-                            List.of(p, l));
-                }
-                define(d, r);
-            }
-            case LOAD_FRAG_COORD ->
-                define(d, new VReg[] {
-                    sysval(SysVal.FRAG_COORD_X),
-                    sysval(SysVal.FRAG_COORD_Y),
-                    sysval(SysVal.FRAG_COORD_Z),
-                    sysval(SysVal.FRAG_COORD_W)
-                });
-            case LOAD_FRONT_FACE -> define(d, new VReg[] {sysval(SysVal.FRONT_FACE)});
-            case LOAD_VERTEX_ID -> define(d, new VReg[] {sysval(SysVal.VERTEX_ID)});
-            case LOAD_INSTANCE_ID -> define(d, new VReg[] {sysval(SysVal.INSTANCE_ID)});
-            case DISCARD -> {
-                cur.add(MirInstr.op(MInstr.mov(MType.B1, MType.B1, Operand.P0, Operand.imm(1)), null));
-                cur.add(MirInstr.op(MInstr.flow(MOp.KILL, false, 0), null));
-            }
-            case DISCARD_IF -> {
-                predicate(x.src(0));
-                cur.add(MirInstr.op(MInstr.flow(MOp.KILL, false, 0), null));
-            }
-            case BARRIER -> cur.add(MirInstr.op(MInstr.bar(), null));
-            default -> throw unsupported(x, x.opName());
-        }
-    }
-
-    private void uniform(IntrinsicInstr x, Variable v, Value d) {
-        int base = slot(v);
-        int units = d.bitSize() == 64 ? 2 : 1;
-        int comps = v.type().components();
-        MType t = d.bitSize() == 64 ? MType.U64 : MType.U32;
-        VReg[] r = new VReg[d.numComponents()];
-        if (x.numSrcs() == 0 || x.src(0).value().parent() instanceof LoadConstInstr) {
-            long index = x.numSrcs() == 0
-                    ? 0
-                    : ((LoadConstInstr) x.src(0).value().parent())
-                                    .value(x.src(0).component(0))
-                            & 0xffffffffL;
-            boolean inRange = index < Math.max(1, v.arrayLength());
-            for (int c = 0; c < r.length; c++) {
-                if (!inRange) {
-                    r[c] = materialize(0, d.bitSize());
-                    continue;
-                }
-                r[c] = newReg(d.bitSize());
-                int at = base + (int) (index * comps + c) * units;
-                // past the constant file (uniform memory): an ldc at a fixed address
-                cur.add(MirInstr.op(
-                        at >= Encoding.MAX_CONST
-                                ? MInstr.memory(MOp.LDC, t, 1, Operand.reg(0), Operand.NONE, Operand.NONE, 0, at)
-                                : MInstr.mov(t, t, Operand.reg(0), Operand.constant(at)),
-                        r[c]));
-            }
-            define(d, r);
-            return;
-        }
-        // a run-time index: an element at a clamped address, zero when out of range (as the
-        // interpreter reads). From the constant file through the address register, as ir3 reads
-        // uniform arrays: mova a0.x, then c<a0.x + n> (an index out of range points a0.x at a
-        // block of zeros); past the constant file (uniform memory) with ldc and a select.
-        VReg index = comp(x.src(0), 0);
-        VReg ok = newReg(32), addr = newReg(32), scaled = newReg(32);
-        aluWithConstant(MOp.CMPS_U, Cond.LT, ok, index, v.arrayLength());
-        aluWithConstant(MOp.MUL_U, null, scaled, index, comps * units);
-        int zeros =
-                units == 1 && base + (long) v.arrayLength() * comps <= Encoding.MAX_CONST ? layout.zeros(comps) : -1;
-        if (zeros >= 0) {
-            VReg spare = materialize(zeros - base, 32);
-            emitAlu(
-                    MOp.SEL_B,
-                    MType.U32,
-                    null,
-                    false,
-                    addr,
-                    new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                    List.of(scaled, ok, spare));
-            cur.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, addr));
-            for (int c = 0; c < r.length; c++) {
-                r[c] = newReg(32);
-                cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.relConst(base + c)), r[c]));
-            }
-            define(d, r);
-            return;
-        }
-        VReg zero = materialize(0, 32);
-        emitAlu(
-                MOp.SEL_B,
-                MType.U32,
-                null,
-                false,
-                addr,
-                new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                List.of(scaled, ok, zero));
-        VReg zeroValue = materialize(0, d.bitSize());
-        for (int c = 0; c < r.length; c++) {
-            VReg raw = newReg(d.bitSize());
-            cur.add(MirInstr.op(
-                    MInstr.memory(MOp.LDC, t, 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, base + c * units),
-                    raw,
-                    addr,
-                    null));
-            r[c] = newReg(d.bitSize());
-            emitAlu(
-                    MOp.SEL_B,
-                    t,
-                    null,
-                    false,
-                    r[c],
-                    new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                    List.of(raw, ok, zeroValue));
-        }
-        define(d, r);
-    }
-
-    /**
-     * The byte address (from the variable's base) of element {@code index} of an array of
-     * {@code elem}-byte elements, clamped to the spare element after it when out of range, and
-     * the in-range flag: {addr, ok}.
-     */
-    private VReg[] elementAddress(VReg index, Variable v, int elem) {
-        VReg ok = newReg(32);
-        aluWithConstant(MOp.CMPS_U, Cond.LT, ok, index, v.arrayLength());
-        VReg scaled = newReg(32);
-        aluWithConstant(MOp.MUL_U, null, scaled, index, elem);
-        VReg spare = materialize((long) v.arrayLength() * elem, 32);
-        VReg addr = newReg(32);
-        emitAlu(
-                MOp.SEL_B,
-                MType.U32,
-                null,
-                false,
-                addr,
-                new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                List.of(scaled, ok, spare));
-        return new VReg[] {addr, ok};
-    }
-
-    /**
-     * Buffer atomics address the buffer at the byte offset; shared ones the element, clamped to
-     * the spare element like loads and stores, with the result replaced by zero out of range
-     * (the interpreter neither reads nor writes there).
-     */
-    private void atomic(IntrinsicInstr x, Variable v) {
-        AtomicOp a = x.intrinsic().atomicOp();
-        boolean shared = v.kind() == Variable.Kind.SHARED;
-        boolean image = v.kind() == Variable.Kind.IMAGE;
-        MOp op = MOp.atomic(a, v.kind());
-        MType t = MOp.atomicType(a);
-        VReg addr, ok = null;
-        int next;
-        int dims = image ? v.dim().coordinates() : 0;
-        if (image) {
-            VReg[] parts = new VReg[dims];
-            for (int c = 0; c < dims; c++) parts[c] = comp(x.src(0), c);
-            addr = coordinates(parts);
-            next = 1;
-        } else if (!shared) {
-            addr = comp(x.src(0), 0);
-            next = 1;
-        } else {
-            int base = sharedOffsets.get(v);
-            VReg rel;
-            if (v.isArray()) {
-                VReg[] at = elementAddress(comp(x.src(0), 0), v, Layout.elementBytes(v));
-                rel = at[0];
-                ok = at[1];
-                next = 1;
-            } else {
-                rel = materialize(0, 32);
-                next = 0;
-            }
-            addr = newReg(32);
-            aluWithConstant(MOp.ADD_U, null, addr, rel, base);
-        }
-        VReg compare = a.hasCompare() ? comp(x.src(next++), 0) : null;
-        VReg data = comp(x.src(next), 0);
-        VReg raw = newReg(32);
-        MInstr proto = MInstr.atomic(
-                op,
-                t,
-                Operand.reg(0),
-                Operand.reg(0),
-                Operand.reg(0),
-                compare == null ? Operand.NONE : Operand.reg(0),
-                shared ? 0 : slot(v),
-                dims);
-        cur.add(compare == null ? MirInstr.op(proto, raw, addr, data) : MirInstr.op(proto, raw, addr, data, compare));
-        VReg r = raw;
-        if (ok != null) {
-            r = newReg(32);
-            emitAlu(
-                    MOp.SEL_B,
-                    MType.U32,
-                    null,
-                    false,
-                    r,
-                    new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                    List.of(raw, ok, materialize(0, 32)));
-        }
-        define(x.def(), new VReg[] {r});
-    }
-
-    /** {@code dst = a OP k} on u32: k as an immediate when it fits the 11-bit field, else in a register. */
-    private void aluWithConstant(MOp op, Cond cond, VReg dst, VReg a, long k) {
-        if (k >= -1024 && k <= 1023) {
-            emitAlu(op, MType.U32, cond, false, dst, new Operand[] {Operand.reg(0), Operand.imm(k)}, List.of(a));
-        } else {
-            emitAlu(
-                    op,
-                    MType.U32,
-                    cond,
-                    false,
-                    dst,
-                    new Operand[] {Operand.reg(0), Operand.reg(0)},
-                    List.of(a, materialize(k, 32)));
-        }
-    }
-
-    /** ldib/stib: the coordinates (and a stored texel) as register vectors; bounds and format are the hardware's. */
-    private void image(IntrinsicInstr x, Variable v) {
-        int dims = v.dim().coordinates();
-        MType t =
-                v.type().base() == BaseType.FLOAT ? MType.F32 : v.type().base() == BaseType.INT ? MType.S32 : MType.U32;
-        VReg[] parts = new VReg[dims];
-        for (int c = 0; c < dims; c++) parts[c] = comp(x.src(0), c);
-        VReg coord = coordinates(parts);
-        if (x.intrinsic() == Intrinsic.IMAGE_STORE) {
-            VReg[] texel = new VReg[4];
-            for (int c = 0; c < 4; c++) texel[c] = comp(x.src(1), c);
-            VReg data = newVector(4);
-            cur.add(MirInstr.collect(data, texel));
-            cur.add(MirInstr.op(
-                    MInstr.image(MOp.STIB, t, dims, Operand.NONE, Operand.reg(0), Operand.reg(0), slot(v)),
-                    null,
-                    coord,
-                    data));
-            return;
-        }
-        VReg result = newVector(4);
-        cur.add(MirInstr.op(
-                MInstr.image(MOp.LDIB, t, dims, Operand.reg(0), Operand.reg(0), Operand.NONE, slot(v)),
-                result,
-                coord,
-                null));
-        VReg[] r = new VReg[4];
-        for (int c = 0; c < 4; c++) {
-            r[c] = newReg(32);
-            cur.add(MirInstr.split(r[c], result, c));
-        }
-        define(x.def(), r);
-    }
-
-    /** This block's coordinate vectors by their pieces: textures sampled at the same coordinates share one. */
-    private final Map<List<VReg>, VReg> coordinates = new HashMap<>();
-
-    /** The pieces collected into consecutive registers, once per block for the same pieces. */
-    private VReg coordinates(VReg[] parts) {
-        return coordinates.computeIfAbsent(List.of(parts), k -> {
-            VReg v = newVector(parts.length);
-            cur.add(MirInstr.collect(v, parts));
-            return v;
-        });
-    }
-
-    private void texture(IntrinsicInstr x, Variable v, Value d) {
-        int dims = v.dim().coordinates();
-        MType texel =
-                v.type().base() == BaseType.FLOAT ? MType.F32 : v.type().base() == BaseType.INT ? MType.S32 : MType.U32;
-        MOp op = switch (x.intrinsic()) {
-            case TEX -> MOp.SAM;
-            case TXL -> MOp.SAMLOD;
-            case TXF -> MOp.ISAM;
-            default -> MOp.GETSIZE;
-        };
-        // an array of textures: its elements are in consecutive slots, the element in source 0
-        int first = v.isArray() ? 1 : 0;
-        Integer heap = layout.slots.get(v.name() + Layout.HEAP);
-        int texture = heap != null ? 0 : slot(v);
-        VReg element = null;
-        if (heap != null) {
-            // bindless: the heap's descriptor is the array's first plus the element, past the end the last
-            long last = v.arrayLength() - 1;
-            if (!v.isArray()) {
-                element = materialize(heap, 32);
-            } else if (x.src(0).value().parent() instanceof LoadConstInstr k) {
-                element = materialize(heap + Math.min(k.value(x.src(0).component(0)) & 0xffffffffL, last), 32);
-            } else {
-                VReg at = binImm(MOp.MIN_U, MType.U32, comp(x.src(0), 0), last, newReg(32));
-                element = heap == 0 ? at : binImm(MOp.ADD_U, MType.U32, at, heap, newReg(32));
-            }
-        } else if (v.isArray()) {
-            long last = v.arrayLength() - 1;
-            if (x.src(0).value().parent() instanceof LoadConstInstr k) {
-                texture += (int) Math.min(k.value(x.src(0).component(0)) & 0xffffffffL, last);
-            } else {
-                // past the end is the last element (the IR's definition; the hardware would read another texture)
-                element = binImm(MOp.MIN_U, MType.U32, comp(x.src(0), 0), last, newReg(32));
-            }
-        }
-        VReg coord = null, lod = null;
-        if (op != MOp.GETSIZE) {
-            VReg[] parts = new VReg[dims];
-            for (int c = 0; c < dims; c++) parts[c] = comp(x.src(first), c);
-            coord = coordinates(parts);
-        }
-        if (op == MOp.SAMLOD) lod = comp(x.src(first + 1), 0);
-        int comps = op == MOp.GETSIZE ? dims : 4;
-        VReg result = newVector(comps);
-        MType type = op == MOp.GETSIZE ? MType.U32 : texel;
-        Operand coordOp = op == MOp.GETSIZE ? Operand.NONE : Operand.reg(0),
-                lodOp = lod == null ? Operand.NONE : Operand.reg(0);
-        MInstr proto = heap != null
-                ? MInstr.bindlessTexture(
-                        op, type, dims, (1 << comps) - 1, Operand.reg(0), coordOp, lodOp, Operand.reg(0))
-                : MInstr.texture(
-                        op,
-                        type,
-                        dims,
-                        (1 << comps) - 1,
-                        Operand.reg(0),
-                        coordOp,
-                        lodOp,
-                        texture,
-                        element == null ? Operand.NONE : Operand.reg(0));
-        cur.add(MirInstr.op(proto, result, coord, lod, element));
-        VReg[] r = new VReg[comps];
-        for (int c = 0; c < comps; c++) {
-            r[c] = newReg(32);
-            cur.add(MirInstr.split(r[c], result, c));
-        }
-        define(d, r);
-    }
-
-    /**
-     * Locals left after vars_to_ssa (arrays indexed at run time) live in local memory, shared
-     * variables in workgroup memory ({@code ldlw}/{@code stlw}). An index out of range reads
-     * zero and drops the store, as the interpreter does: the address is clamped to a spare
-     * element after the array, and a load's value is replaced by zero.
-     */
-    /** A load of each component from memory at the address in source 0 (a byte offset into buffer {@code slot}, or a device address). */
-    private void loadMemory(MOp op, IntrinsicInstr x, Value d, int slot) {
-        VReg addr = comp(x.src(0), 0);
-        int bytes = d.bitSize() / 8;
-        VReg[] r = new VReg[d.numComponents()];
-        for (int c = 0; c < r.length; c++) {
-            r[c] = newReg(d.bitSize());
-            MInstr proto = MInstr.memory(
-                    op, memType(d.bitSize()), 1, Operand.reg(0), Operand.reg(0), Operand.NONE, slot, c * bytes);
-            cur.add(MirInstr.op(proto, r[c], addr, null));
-        }
-        define(d, r);
-    }
-
-    /** A store of each component of source 1 to memory at the address in source 0. */
-    private void storeMemory(MOp op, IntrinsicInstr x, int slot) {
-        VReg addr = comp(x.src(0), 0);
-        Src val = x.src(1);
-        int bits = val.value().bitSize();
-        for (int c = 0; c < val.numComponentsRead(); c++) {
-            MInstr proto = MInstr.memory(
-                    op, memType(bits), 1, Operand.NONE, Operand.reg(0), Operand.reg(0), slot, c * bits / 8);
-            cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
-        }
-    }
-
-    private void local(IntrinsicInstr x, Variable v) {
-        boolean shared = v.kind() == Variable.Kind.SHARED;
-        boolean store = x.intrinsic() == Intrinsic.STORE_VAR || x.intrinsic() == Intrinsic.STORE_SHARED;
-        MOp ld = shared ? MOp.LDLW : MOp.LDL, stOp = shared ? MOp.STLW : MOp.STL;
-        int base = shared ? sharedOffsets.get(v) : layout.local(v);
-        int elem = Layout.elementBytes(v);
-        int bits = v.type().bitSize();
-        int bytes = Math.max(bits, 8) / 8;
-        MType t = memType(Math.max(bits, 8));
-        boolean indexed = v.isArray();
-        VReg addr;
-        VReg ok = null;
-        if (indexed) {
-            VReg[] at = elementAddress(comp(x.src(0), 0), v, elem);
-            addr = at[0];
-            ok = at[1];
-        } else {
-            addr = materialize(0, 32);
-        }
-        if (store) {
-            Src val = x.src(indexed ? 1 : 0);
-            for (int c = 0; c < val.numComponentsRead(); c++) {
-                MInstr proto =
-                        MInstr.memory(stOp, t, 1, Operand.NONE, Operand.reg(0), Operand.reg(0), 0, base + c * bytes);
-                cur.add(MirInstr.op(proto, null, addr, comp(val, c)));
-            }
-            return;
-        }
-        Value d = x.def();
-        VReg[] r = new VReg[d.numComponents()];
-        VReg zero = indexed ? materialize(0, d.bitSize()) : null;
-        for (int c = 0; c < r.length; c++) {
-            VReg raw = newReg(d.bitSize());
-            cur.add(MirInstr.op(
-                    MInstr.memory(ld, t, 1, Operand.reg(0), Operand.reg(0), Operand.NONE, 0, base + c * bytes),
-                    raw,
-                    addr,
-                    null));
-            if (indexed) {
-                r[c] = newReg(d.bitSize());
-                MType st = d.bitSize() == 1 ? MType.B1 : MType.of(MType.Kind.UINT, d.bitSize());
-                emitAlu(
-                        MOp.SEL_B,
-                        st,
-                        null,
-                        false,
-                        r[c],
-                        new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                        List.of(raw, ok, zero));
-            } else {
-                r[c] = raw;
-            }
-        }
-        define(d, r);
-    }
 
     /** Whether a node list can fall off its end (its last block does not jump). */
     static boolean fallsThrough(CfList list) {
