@@ -31,7 +31,10 @@ import org.junit.jupiter.api.TestFactory;
  *       {@code CHECK} lines and the file's precise output, the binary against the interpreter
  *       ({@link CompileFiles#check});
  *   <li>{@code // test verify}: the validator's errors against the file's {@code // ERROR:}
- *       lines ({@link VerifyFiles#check}).
+ *       lines ({@link VerifyFiles#check});
+ *   <li>{@code // test run [interpreter] [PATH]}: the program run in the interpreter and the
+ *       simulator, once per {@code // run:} line, against its {@code // expect:} lines
+ *       ({@link RunFiles#check}).
  * </ul>
  *
  * A newcomer adds a case by dropping a file into the tree ({@code tests/README.md});
@@ -58,7 +61,7 @@ class FileTests {
             Matcher m = HEADER.matcher(first.strip());
             if (!m.matches())
                 fail(f + ":1: a file test starts with its header, '// test optimize PIPELINE', "
-                        + "'// test compile [SWITCHES]' or '// test verify'; found '" + first + "'");
+                        + "'// test compile [SWITCHES]', '// test verify' or '// test run'; found '" + first + "'");
             return new Header(m.group(1), m.group(2).strip());
         }
     }
@@ -78,10 +81,13 @@ class FileTests {
         return out.stream();
     }
 
-    static void run(Path f) throws IOException {
-        if (!f.toString().endsWith(".ir")) fail(f + ": a file test is an .ir file");
+    static void run(Path f) throws Exception {
         String text = Files.readString(f);
         Header h = Header.of(f, text);
+        // a .run file names the shader it runs (IR or SPIR-V) and holds only its cases
+        boolean runOfAShader = f.toString().endsWith(".run") && h.kind().equals("run");
+        if (!f.toString().endsWith(".ir") && !runOfAShader)
+            fail(f + ": a file test is an .ir file, or a .run file whose '// test run PATH' names its shader");
         switch (h.kind()) {
             case "optimize" -> {
                 if (h.args().isEmpty()) fail(f + ":1: '// test optimize' needs the pipeline to run");
@@ -89,7 +95,8 @@ class FileTests {
             }
             case "compile" -> CompileFiles.check(f, text, h.args());
             case "verify" -> VerifyFiles.check(f, text);
-            default -> fail(f + ":1: unknown kind of test '" + h.kind() + "' (optimize, compile, verify)");
+            case "run" -> RunFiles.check(f, text, h.args());
+            default -> fail(f + ":1: unknown kind of test '" + h.kind() + "' (optimize, compile, verify, run)");
         }
     }
 
@@ -112,11 +119,15 @@ class FileTests {
         assertTrue(count.getOrDefault("optimize", 0) >= 100, count.toString());
         assertTrue(count.getOrDefault("compile", 0) >= 10, count.toString());
         assertTrue(count.getOrDefault("verify", 0) >= 15, count.toString());
+        assertTrue(count.getOrDefault("run", 0) >= 10, count.toString());
     }
 
-    /** A file without a header, with an unknown kind, or whose errors are not the validator's, fails, saying why. */
+    /**
+     * A file without a header, with an unknown kind, whose errors are not the validator's, or whose
+     * run prints something else, fails, saying why.
+     */
     @Test
-    void aWrongFileFailsSayingWhy(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
+    void aWrongFileFailsSayingWhy(@org.junit.jupiter.api.io.TempDir Path tmp) throws Exception {
         String program =
                 "shader fragment\noutput f32 @o location=0\nfunction main {\n  vec1 32 %a = load_const (1.0)\n  store_output @o, %a\n}\n";
         Path none = Files.writeString(tmp.resolve("none.ir"), program);
@@ -128,6 +139,12 @@ class FileTests {
         assertTrue(failure(unknown).contains("unknown kind of test 'frobnicate'"), failure(unknown));
         assertTrue(failure(wrong).contains("expected, not found: Expected[check=ssa-dominance"), failure(wrong));
         run(right);
+        Path ran = Files.writeString(
+                tmp.resolve("ran.ir"), "// test run\n" + program + "// run:\n// expect: @o = f32 (1.0)\n");
+        run(ran);
+        Path wrongRun = Files.writeString(
+                tmp.resolve("wrong_run.ir"), "// test run\n" + program + "// run:\n// expect: @o = f32 (2.0)\n");
+        assertTrue(failure(wrongRun).contains("(interpreter): expected the line"), failure(wrongRun));
     }
 
     private static String failure(Path f) {
