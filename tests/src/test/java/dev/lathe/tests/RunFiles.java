@@ -17,13 +17,14 @@ import java.util.List;
  * and, unless the header says {@code interpreter}, compiled and in the simulator
  * ({@code lathe sim}). The {@code // expect: LINE} lines after a run line must be printed, in
  * that order (other lines may come between), and the simulator must print exactly what the
- * interpreter printed. {@code // expect-error: TEXT} instead: the run must fail, saying TEXT.
+ * interpreter printed. {@code // expect-error: TEXT} lines instead: the run must fail, saying each
+ * TEXT.
  */
 final class RunFiles {
     private RunFiles() {}
 
     /** One {@code // run:} line and what it must give. */
-    record Case(int line, List<String> args, List<String> expected, String error) {}
+    record Case(int line, List<String> args, List<String> expected, List<String> errors) {}
 
     static void check(Path f, String text, String headerArgs) throws Exception {
         boolean simulate = true;
@@ -39,7 +40,7 @@ final class RunFiles {
             String where = f + ":" + c.line();
             String[] interpreted = execute("run", program, c.args());
             check(where + " (interpreter)", c, interpreted);
-            if (!simulate || c.error() != null) continue;
+            if (!simulate || !c.errors().isEmpty()) continue;
             String[] simulated = execute("sim", program, c.args());
             check(where + " (simulator)", c, simulated);
             if (!simulated[1].equals(interpreted[1]))
@@ -56,19 +57,20 @@ final class RunFiles {
             String rest = l.substring("// run:".length()).trim();
             List<String> args = rest.isEmpty() ? List.of() : List.of(rest.split("\\s+"));
             List<String> expected = new ArrayList<>();
-            String error = null;
+            List<String> errors = new ArrayList<>();
             int j = i + 1;
             for (; j < lines.size(); j++) {
                 String e = lines.get(j).trim();
                 if (e.startsWith("// expect:"))
                     expected.add(e.substring("// expect:".length()).trim());
                 else if (e.startsWith("// expect-error:"))
-                    error = e.substring("// expect-error:".length()).trim();
+                    errors.add(e.substring("// expect-error:".length()).trim());
                 else break;
             }
-            if (expected.isEmpty() && error == null)
-                fail(f + ":" + (i + 1) + ": a run line is followed by '// expect:' or '// expect-error:' lines");
-            out.add(new Case(i + 1, args, expected, error));
+            if (expected.isEmpty() == errors.isEmpty())
+                fail(f + ":" + (i + 1)
+                        + ": a run line is followed by '// expect:' lines or by '// expect-error:' lines");
+            out.add(new Case(i + 1, args, expected, errors));
         }
         return out;
     }
@@ -83,10 +85,12 @@ final class RunFiles {
     }
 
     private static void check(String where, Case c, String[] result) {
-        if (c.error() != null) {
-            if (result[0].equals("0") || !result[2].contains(c.error()))
-                fail(where + ": expected a failure saying '" + c.error() + "'; exit " + result[0] + ", stderr:\n"
-                        + result[2] + "\nstdout:\n" + result[1]);
+        if (!c.errors().isEmpty()) {
+            for (String e : c.errors()) {
+                if (result[0].equals("0") || !result[2].contains(e))
+                    fail(where + ": expected a failure saying '" + e + "'; exit " + result[0] + ", stderr:\n"
+                            + result[2] + "\nstdout:\n" + result[1]);
+            }
             return;
         }
         if (!result[0].equals("0")) fail(where + ": exit " + result[0] + ": " + result[2]);
