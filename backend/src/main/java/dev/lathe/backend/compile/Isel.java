@@ -109,9 +109,6 @@ final class Isel {
             Op.FSUB,
             Op.FNEG,
             Op.FABS,
-            Op.UBITFIELD_EXTRACT,
-            Op.IBITFIELD_EXTRACT,
-            Op.BITFIELD_INSERT,
             Op.INEG,
             Op.IABS,
             Op.BCSEL,
@@ -710,10 +707,6 @@ final class Isel {
                 if (op == Op.FNEG) x = x.withNeg(!x.neg());
                 if (op == Op.FABS) x = x.withNeg(false).withAbs(true);
                 emitAlu(MOp.ABSNEG_F, f, null, op == Op.FSAT, dst, new Operand[] {x}, regs);
-            }
-            case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT, BITFIELD_INSERT -> {
-                if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");
-                new Bitfield(this, a, c, dst, bits).run();
             }
             case INEG, IABS -> {
                 if (bits == 64 || bits == 1) throw unsupported(a, op.opName() + " on " + bits + "-bit integers");

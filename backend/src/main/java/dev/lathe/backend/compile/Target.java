@@ -23,7 +23,6 @@ public final class Target {
     private final Set<Op> selected = Isel.selectable();
     private final Set<Op> refused64 = Collections.unmodifiableSet(EnumSet.of(
             Op.BIT_COUNT,
-            Op.BITFIELD_INSERT,
             Op.BITFIELD_REVERSE,
             Op.FCEIL,
             Op.FDIV,
@@ -33,13 +32,11 @@ public final class Target {
             Op.FSQRT,
             Op.FTRUNC,
             Op.IABS,
-            Op.IBITFIELD_EXTRACT,
             Op.IDIV,
             Op.IMOD,
             Op.IMUL_HIGH,
             Op.IREM,
             Op.UCLZ,
-            Op.UBITFIELD_EXTRACT,
             Op.UDIV,
             Op.UMOD,
             Op.UMUL_HIGH));

@@ -24,6 +24,7 @@ import dev.lathe.rules.model.CheckedFile;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Condition;
 import dev.lathe.rules.model.Node;
+import dev.lathe.rules.model.ReplacementShape;
 import dev.lathe.rules.model.SizeClass;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -700,6 +701,9 @@ public final class MatcherGenerator {
             return Bits.sizesIn(possible).stream().allMatch(bits -> lit.fits(bits, c.asFloat()));
         }
 
+        /** The locals holding the replacement's subtrees built so far, by {@link ReplacementShape}. */
+        final Map<String, String> builtShapes = new HashMap<>();
+
         /** A replacement node's value (instructions are built before the root). */
         CodeBlock value(Node n) {
             if (n instanceof Node.ConstNode c) {
@@ -715,8 +719,13 @@ public final class MatcherGenerator {
                     args.add(CodeBlock.of(
                             "rw.operand($L, $L)", b.value().ref(code), b.view().ref(code)));
                 } else {
-                    String t = "t" + s.id();
-                    code.addStatement("$T $L = $L", VALUE, t, value(s));
+                    // a subtree of a shape built before is read again, not built twice
+                    String t = builtShapes.get(ReplacementShape.of(s));
+                    if (t == null) {
+                        t = "t" + s.id();
+                        code.addStatement("$T $L = $L", VALUE, t, value(s));
+                        builtShapes.put(ReplacementShape.of(s), t);
+                    }
                     args.add(CodeBlock.of("$L", t));
                 }
             }

@@ -1,5 +1,4 @@
 package dev.lathe.rules.interp;
-
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.AluOperand;
 import dev.lathe.ir.Value;
@@ -14,6 +13,7 @@ import dev.lathe.rules.model.CheckedFile;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Condition;
 import dev.lathe.rules.model.Node;
+import dev.lathe.rules.model.ReplacementShape;
 import dev.lathe.rules.model.SizeClass;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -175,10 +175,14 @@ public final class RuleInterpreter implements RuleSet {
                 Bound b = vars.get(v.name());
                 rw.replace(b.value(), b.view());
             } else {
+                built.clear();
                 rw.replace(value(r), rw.rootView());
             }
             return true;
         }
+
+        /** The replacement's subtrees built so far, by {@link ReplacementShape}: each shape is built once. */
+        private final java.util.Map<String, Value> built = new java.util.HashMap<>();
 
         private int size(int cls) {
             SizeClass c = rule.sizeClass(cls);
@@ -207,7 +211,12 @@ public final class RuleInterpreter implements RuleSet {
                     Bound b = vars.get(v.name());
                     srcs[j] = rw.operand(b.value(), b.view());
                 } else {
-                    srcs[j] = value(s);
+                    Value v = built.get(ReplacementShape.of(s));
+                    if (v == null) {
+                        v = value(s);
+                        built.put(ReplacementShape.of(s), v);
+                    }
+                    srcs[j] = v;
                 }
             }
             return rw.op(op.op(), size(op.sizeClass()), srcs);
