@@ -53,9 +53,9 @@ final class SpirvToIr {
     final Shader shader;
     Function fn;
     IrBuilder b;
-    private final Map<Integer, Val> values = new HashMap<>();
+    final Map<Integer, Val> values = new HashMap<>();
     private final Map<Integer, Ptr> pointers = new HashMap<>();
-    private final Map<Integer, Variable> phiVars = new HashMap<>();
+    final Map<Integer, Variable> phiVars = new HashMap<>();
     /** Texture variables by the id of a loaded sampled image, an OpSampledImage or an OpImage. */
     final Map<Integer, TexChoice> textures = new HashMap<>();
 
@@ -87,10 +87,11 @@ final class SpirvToIr {
      * out of the one-iteration loop the body is wrapped in; every loop of the body checks the
      * flag after it ends, so a return from inside a loop leaves all of them.
      */
-    private record Frame(Ptr value, Variable returned) {}
+    record Frame(Ptr value, Variable returned) {}
 
-    private final ArrayDeque<Frame> frames = new ArrayDeque<>();
-    private int depth;
+    final ArrayDeque<Frame> frames = new ArrayDeque<>();
+    /** The control flow half of the translation. */
+    private final StructuredCfg cfg = new StructuredCfg(this);
 
     SpirvToIr(ModuleInfo m) {
         this.m = m;
@@ -132,7 +133,7 @@ final class SpirvToIr {
             pointers.put(bi.id(), new Ptr(new InputPlace(var), bi.type(), List.of()));
         }
         ModuleInfo.Function main = m.functions.get(m.entryFunction);
-        body(main, null); // every path ends in OpReturn or OpKill, which store the outputs themselves
+        cfg.body(main, null); // every path ends in OpReturn or OpKill, which store the outputs themselves
         // the structured translation adds paths SPIR-V's dominance does not cover (see RepairSsa)
         new RepairSsa().run(fn);
         return shader;
@@ -235,7 +236,7 @@ final class SpirvToIr {
     record PerVertexPlace(LocalPlace position) implements Place {}
 
     /** The OpName of an id (made an identifier), or the fallback and the id; unique in the shader. */
-    private String uniqueName(int id, String fallback) {
+    String uniqueName(int id, String fallback) {
         String n = id > 0 ? m.names.getOrDefault(id, "") : "";
         n = n.replaceAll("[^A-Za-z0-9_]", "_");
         if (n.isEmpty()) n = id > 0 ? fallback + id : fallback;
@@ -245,7 +246,7 @@ final class SpirvToIr {
         return n;
     }
 
-    private VarType varType(Instruction at, SpirvType t) {
+    VarType varType(Instruction at, SpirvType t) {
         SpirvType s = SpirvType.scalarOf(t);
         BaseType base = s instanceof SpirvType.Float
                 ? BaseType.FLOAT
@@ -687,7 +688,7 @@ final class SpirvToIr {
      * must have the variable's size and width, which SPIR-V's types promise and a malformed
      * module breaks.
      */
-    private Value fitting(Instruction at, Value x, Variable var, boolean component) {
+    Value fitting(Instruction at, Value x, Variable var, boolean component) {
         VarType t = var.type();
         int comps = component ? 1 : t.components();
         if (x.bitSize() != t.bitSize() || x.numComponents() != comps) {
@@ -909,7 +910,7 @@ final class SpirvToIr {
         return shader.addVariable(Variable.shared(name, vt, len));
     }
 
-    private void storeOutputs() {
+    void storeOutputs() {
         for (OutputCopy o : outputs)
             b.storeOutput(
                     o.output(), o.element() < 0 ? b.loadVar(o.shadow()) : b.loadVar(o.shadow(), b.i32(o.element())));
@@ -1454,269 +1455,6 @@ final class SpirvToIr {
         store(mem, a.off(), x);
     }
 
-    // ---- functions and control flow -----------------------------------------------------------
-
-    /** Where branches lead in the construct being translated. */
-    record Ctx(int merge, int breakTo, int continueTo, Variable breakFlag, boolean inInner) {}
-
-    private void body(ModuleInfo.Function f, Map<Integer, Val> args) {
-        if (++depth > 64)
-            throw mod.error(f.def, "unsupported OpFunctionCall (calls nested deeper than 64: recursion?)");
-        Integer first = f.blocks.keySet().stream().findFirst().orElse(null);
-        if (first == null) throw mod.error(f.def, "a function without blocks");
-        if (args != null) values.putAll(args);
-        blocks(f, first, new Ctx(-1, -1, -1, null, false));
-        depth--;
-    }
-
-    /** Translates blocks from {@code label} until the construct's merge (or a jump out). */
-    private void blocks(ModuleInfo.Function f, int label, Ctx ctx) {
-        if (++nesting > MAX_NESTING)
-            throw mod.error(f.def, "control flow nested deeper than " + MAX_NESTING + " constructs");
-        try {
-            walk(f, label, ctx);
-        } finally {
-            nesting--;
-        }
-    }
-
-    private static final int MAX_NESTING = 400;
-    private int nesting;
-    private long translated;
-
-    /** Translation budget: structured control flow translates each block once; malformed merges could repeat code endlessly. */
-    private void spend(Instruction at, int n) {
-        translated += n;
-        if (translated > 20L * mod.instructions().size() + 100_000) {
-            throw mod.error(
-                    at,
-                    "the control flow does not follow its merge instructions (code would be translated over and over)");
-        }
-    }
-
-    private void walk(ModuleInfo.Function f, int label, Ctx ctx) {
-        Set<Integer> seen = new HashSet<>();
-        while (true) {
-            if (label == ctx.merge()) return;
-            if (!seen.add(label))
-                throw mod.error(f.def, "block %" + label + " is reached again without a loop construct");
-            List<Instruction> insts = f.blocks.get(label);
-            if (insts == null) throw mod.error(f.def, "a branch to %" + label + ", which is no block of the function");
-            Instruction mergeInst = null;
-            if (!insts.isEmpty()) spend(insts.get(0), insts.size());
-            int k = 0;
-            for (; k < insts.size(); k++) {
-                Instruction i = insts.get(k);
-                int op = i.opcode();
-                if (op == OpLoopMerge || op == OpSelectionMerge) {
-                    mergeInst = i;
-                    continue;
-                }
-                if (op == OpBranch
-                        || op == OpBranchConditional
-                        || op == OpSwitch
-                        || op == OpKill
-                        || op == OpReturn
-                        || op == OpReturnValue
-                        || op == OpUnreachable
-                        || op == OpTerminateInvocation
-                        || op == OpDemoteToHelperInvocation) break;
-                instruction(f, i);
-            }
-            if (k == insts.size()) throw mod.error(f.def, "block %" + label + " has no terminator");
-            Instruction term = insts.get(k);
-            current = term;
-            if (mergeInst != null && mergeInst.opcode() == OpLoopMerge) {
-                loop(f, label, mergeInst, term, ctx);
-                label = m.id(mergeInst, 0);
-                continue;
-            }
-            switch (term.opcode()) {
-                case OpReturn, OpReturnValue -> {
-                    Frame fr = frames.peek();
-                    if (fr != null) {
-                        if (term.opcode() == OpReturnValue) {
-                            if (fr.value() == null) throw mod.error(term, "OpReturnValue in a function returning void");
-                            store(term, fr.value(), val(term, m.id(term, 0)));
-                        }
-                        b.storeVar(fr.returned(), b.bool(true));
-                        b.breakLoop();
-                        return;
-                    }
-                    storeOutputs();
-                    b.ret();
-                    return;
-                }
-                case OpKill, OpTerminateInvocation, OpDemoteToHelperInvocation -> {
-                    b.discard();
-                    return;
-                }
-                case OpUnreachable -> {
-                    return;
-                }
-                case OpBranch -> {
-                    int target = m.id(term, 0);
-                    phiStores(f, label, target);
-                    if (jump(target, ctx)) return;
-                    label = target;
-                }
-                case OpBranchConditional -> {
-                    // without a selection merge the branch leaves the construct on one side (a break, a
-                    // loop's back edge): the if ends where the construct does
-                    int merge = mergeInst != null ? m.id(mergeInst, 0) : ctx.merge();
-                    Value c = simple(term, val(term, m.id(term, 0)));
-                    IfNode node = b.pushIf(c);
-                    arm(f, label, m.id(term, 1), merge, ctx);
-                    b.pushElse(node);
-                    arm(f, label, m.id(term, 2), merge, ctx);
-                    b.popIf(node);
-                    label = merge;
-                }
-                case OpSwitch -> {
-                    if (mergeInst == null) throw mod.error(term, "unsupported OpSwitch without OpSelectionMerge");
-                    switchConstruct(f, label, term, m.id(mergeInst, 0), ctx);
-                    label = m.id(mergeInst, 0);
-                }
-                default -> throw mod.error(term, "unsupported " + SpirvNames.opcode(term.opcode()));
-            }
-        }
-    }
-
-    /** A branch to a construct's exit: emits it and says so; false when control just goes on at {@code target}. */
-    private boolean jump(int target, Ctx ctx) {
-        if (target == ctx.breakTo()) {
-            if (ctx.inInner()) {
-                b.storeVar(ctx.breakFlag(), b.bool(true));
-                b.breakLoop();
-            } else {
-                b.breakLoop();
-            }
-            return true;
-        }
-        if (target == ctx.continueTo()) {
-            if (ctx.inInner()) b.breakLoop();
-            else b.continueLoop();
-            return true;
-        }
-        return target == ctx.merge();
-    }
-
-    private void arm(ModuleInfo.Function f, int from, int target, int merge, Ctx ctx) {
-        phiStores(f, from, target);
-        if (target == merge) return;
-        if (jump(target, ctx)) return;
-        blocks(f, target, new Ctx(merge, ctx.breakTo(), ctx.continueTo(), ctx.breakFlag(), ctx.inInner()));
-    }
-
-    private void switchConstruct(ModuleInfo.Function f, int label, Instruction term, int merge, Ctx ctx) {
-        Value sel = simple(term, val(term, m.id(term, 0)));
-        int def = m.id(term, 1);
-        List<int[]> cases = new ArrayList<>();
-        int words = sel.bitSize() == 64 ? 2 : 1;
-        for (int k = 2; k < term.count(); k += words + 1) {
-            if (k + words >= term.count()) throw mod.error(term, "OpSwitch with a case literal but no label");
-            cases.add(new int[] {term.operand(k), m.id(term, k + words)});
-        }
-        // a break in a case branches to the switch's merge: the end of the arm
-        Ctx sw = new Ctx(merge, ctx.breakTo(), ctx.continueTo(), ctx.breakFlag(), ctx.inInner());
-        List<IfNode> open = new ArrayList<>();
-        for (int[] c : cases) {
-            Value eq = b.alu(
-                    Op.IEQ, sel, sel.bitSize() == 64 ? b.i64(c[0]) : b.constant(sel.bitSize(), c[0] & 0xffffffffL));
-            IfNode node = b.pushIf(eq);
-            open.add(node);
-            arm(f, label, c[1], merge, sw);
-            b.pushElse(node);
-        }
-        arm(f, label, def, merge, sw);
-        for (int k = open.size() - 1; k >= 0; k--) b.popIf(open.get(k));
-    }
-
-    private void loop(ModuleInfo.Function f, int header, Instruction merge, Instruction term, Ctx outer) {
-        int mergeL = m.id(merge, 0), cont = m.id(merge, 1);
-        Variable flag = fn.addLocal(Variable.local(uniqueName(-1, "loop_break"), new VarType(BaseType.BOOL, 1, 1), 0));
-        LoopNode loop = b.pushLoop();
-        // the header's own instructions run at the top of every iteration
-        List<Instruction> insts = f.blocks.get(header);
-        for (Instruction i : insts) {
-            int op = i.opcode();
-            if (op == OpLoopMerge || op == OpSelectionMerge) continue;
-            if (op == OpBranch || op == OpBranchConditional || op == OpSwitch) break;
-            instruction(f, i);
-        }
-        b.storeVar(flag, b.bool(false));
-        Ctx body = new Ctx(cont, mergeL, cont, flag, true);
-        LoopNode inner = b.pushLoop();
-        if (term.opcode() == OpBranch) {
-            int target = m.id(term, 0);
-            phiStores(f, header, target);
-            if (!jump(target, body)) blocks(f, target, body);
-        } else if (term.opcode() == OpBranchConditional) {
-            Value c = simple(term, val(term, m.id(term, 0)));
-            IfNode node = b.pushIf(c);
-            int t = m.id(term, 1), e = m.id(term, 2);
-            phiStores(f, header, t);
-            if (!jump(t, body)) blocks(f, t, body);
-            b.pushElse(node);
-            phiStores(f, header, e);
-            if (!jump(e, body)) blocks(f, e, body);
-            b.popIf(node);
-        } else {
-            throw mod.error(term, "unsupported " + SpirvNames.opcode(term.opcode()) + " ending a loop header");
-        }
-        if (!ended()) b.breakLoop(); // the inner loop runs once
-        b.popLoop(inner);
-        leaveIfReturned();
-        IfNode out = b.pushIf(b.loadVar(flag));
-        b.breakLoop();
-        b.popIf(out);
-        // the continue construct, then back to the header (the end of the loop body)
-        if (cont != header) {
-            Ctx c = new Ctx(header, mergeL, header, null, false);
-            blocks(f, cont, c);
-        }
-        b.popLoop(loop);
-        leaveIfReturned();
-    }
-
-    /** Whether the current block already ends in a jump (nothing may follow it). */
-    private boolean ended() {
-        return b.block().jump() != null;
-    }
-
-    /** Inside an inlined function: after a loop, a return that happened in it leaves the enclosing loop too. */
-    private void leaveIfReturned() {
-        Frame fr = frames.peek();
-        if (fr == null) return;
-        IfNode n = b.pushIf(b.loadVar(fr.returned()));
-        b.breakLoop();
-        b.popIf(n);
-    }
-
-    /** Stores the values an edge gives the target's phis into their locals. */
-    private void phiStores(ModuleInfo.Function f, int from, int target) {
-        List<Instruction> insts = f.blocks.get(target);
-        if (insts == null) return;
-        for (Instruction i : insts) {
-            if (i.opcode() != OpPhi) break;
-            int id = m.id(i, 1);
-            for (int k = 2; k + 1 < i.count(); k += 2) {
-                if (m.id(i, k + 1) == from)
-                    b.storeVar(phiVar(i), fitting(i, simple(i, val(i, m.id(i, k))), phiVar(i), false));
-            }
-            if (!phiVars.containsKey(id)) phiVar(i);
-        }
-    }
-
-    private Variable phiVar(Instruction phi) {
-        int id = m.id(phi, 1);
-        return phiVars.computeIfAbsent(id, k -> {
-            SpirvType t = m.typeOf(phi, m.id(phi, 0));
-            if (!SpirvType.isSimple(t)) throw mod.error(phi, "unsupported OpPhi of type " + t);
-            return fn.addLocal(Variable.local(uniqueName(-1, "phi" + id), varType(phi, t), 0));
-        });
-    }
-
     // ---- instructions -------------------------------------------------------------------------
 
     Val val(Instruction at, int id) {
@@ -1823,7 +1561,7 @@ final class SpirvToIr {
     /** The instruction being translated, for a message about an unexpected failure. */
     Instruction current;
 
-    private void instruction(ModuleInfo.Function f, Instruction i) {
+    void instruction(ModuleInfo.Function f, Instruction i) {
         current = i;
         Instructions.translate(this, f, i);
         // a value of a device pointer type (loaded, converted, selected, extracted …) can be dereferenced
@@ -1872,7 +1610,7 @@ final class SpirvToIr {
     }
 
     Variable phiVariableFor(Instruction phi) {
-        return phiVar(phi);
+        return cfg.phiVar(phi);
     }
 
     Place newLocal(Instruction at, int id, SpirvType t) {
@@ -1904,8 +1642,8 @@ final class SpirvToIr {
         b.storeVar(returned, b.bool(false));
         frames.push(new Frame(value, returned));
         LoopNode once = b.pushLoop();
-        body(callee, vals);
-        if (!ended()) b.breakLoop();
+        cfg.body(callee, vals);
+        if (!cfg.ended()) b.breakLoop();
         b.popLoop(once);
         frames.pop();
         if (value != null) define(m.id(call, 1), load(call, value));
