@@ -41,23 +41,11 @@ class ExamplesTest {
 
     record RunCase(int line, List<String> args, List<String> expected) {}
 
+    /** The file's {@code // run:} lines and their {@code // expect:} lines, read as the run file tests read them. */
     static List<RunCase> runCases(List<String> lines) {
-        List<RunCase> cases = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) {
-            String l = lines.get(i).trim();
-            if (!l.startsWith("// run:")) continue;
-            String rest = l.substring("// run:".length()).trim();
-            List<String> args = rest.isEmpty() ? List.of() : List.of(rest.split("\\s+"));
-            List<String> expected = new ArrayList<>();
-            int j = i + 1;
-            while (j < lines.size() && lines.get(j).trim().startsWith("// expect:")) {
-                expected.add(
-                        lines.get(j).trim().substring("// expect:".length()).trim());
-                j++;
-            }
-            cases.add(new RunCase(i + 1, args, expected));
-        }
-        return cases;
+        return RunFiles.cases(Path.of("example"), String.join("\n", lines)).stream()
+                .map(c -> new RunCase(c.line(), c.args(), c.expected()))
+                .toList();
     }
 
     @Test

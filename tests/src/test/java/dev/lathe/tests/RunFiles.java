@@ -48,7 +48,7 @@ final class RunFiles {
         }
     }
 
-    private static List<Case> cases(Path f, String text) {
+    static List<Case> cases(Path f, String text) {
         List<String> lines = text.lines().toList();
         List<Case> out = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {

@@ -243,14 +243,7 @@ final class IntrinsicSelection {
                 : -1;
         if (zeros >= 0) {
             VReg spare = isel.materialize(zeros - base, 32);
-            isel.emitAlu(
-                    MOp.SEL_B,
-                    MType.U32,
-                    null,
-                    false,
-                    addr,
-                    new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                    List.of(scaled, ok, spare));
+            isel.sel(MType.U32, ok, scaled, spare, addr);
             isel.cur.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, addr));
             for (int c = 0; c < r.length; c++) {
                 r[c] = isel.newReg(32);
@@ -260,14 +253,7 @@ final class IntrinsicSelection {
             return;
         }
         VReg zero = isel.materialize(0, 32);
-        isel.emitAlu(
-                MOp.SEL_B,
-                MType.U32,
-                null,
-                false,
-                addr,
-                new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                List.of(scaled, ok, zero));
+        isel.sel(MType.U32, ok, scaled, zero, addr);
         VReg zeroValue = isel.materialize(0, d.bitSize());
         for (int c = 0; c < r.length; c++) {
             VReg raw = isel.newReg(d.bitSize());
@@ -277,14 +263,7 @@ final class IntrinsicSelection {
                     addr,
                     null));
             r[c] = isel.newReg(d.bitSize());
-            isel.emitAlu(
-                    MOp.SEL_B,
-                    t,
-                    null,
-                    false,
-                    r[c],
-                    new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                    List.of(raw, ok, zeroValue));
+            isel.sel(t, ok, raw, zeroValue, r[c]);
         }
         isel.define(d, r);
     }
@@ -301,14 +280,7 @@ final class IntrinsicSelection {
         aluWithConstant(MOp.MUL_U, null, scaled, index, elem);
         VReg spare = isel.materialize((long) v.arrayLength() * elem, 32);
         VReg addr = isel.newReg(32);
-        isel.emitAlu(
-                MOp.SEL_B,
-                MType.U32,
-                null,
-                false,
-                addr,
-                new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                List.of(scaled, ok, spare));
+        isel.sel(MType.U32, ok, scaled, spare, addr);
         return new VReg[] {addr, ok};
     }
 
@@ -366,14 +338,7 @@ final class IntrinsicSelection {
         VReg r = raw;
         if (ok != null) {
             r = isel.newReg(32);
-            isel.emitAlu(
-                    MOp.SEL_B,
-                    MType.U32,
-                    null,
-                    false,
-                    r,
-                    new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                    List.of(raw, ok, isel.materialize(0, 32)));
+            isel.sel(MType.U32, ok, raw, isel.materialize(0, 32), r);
         }
         isel.define(x.def(), new VReg[] {r});
     }
@@ -587,14 +552,7 @@ final class IntrinsicSelection {
             if (indexed) {
                 r[c] = isel.newReg(d.bitSize());
                 MType st = d.bitSize() == 1 ? MType.B1 : MType.of(MType.Kind.UINT, d.bitSize());
-                isel.emitAlu(
-                        MOp.SEL_B,
-                        st,
-                        null,
-                        false,
-                        r[c],
-                        new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                        List.of(raw, ok, zero));
+                isel.sel(st, ok, raw, zero, r[c]);
             } else {
                 r[c] = raw;
             }

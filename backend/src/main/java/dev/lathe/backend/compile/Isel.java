@@ -849,6 +849,19 @@ final class Isel {
         return n;
     }
 
+    /** {@code into = cond ? ifTrue : ifFalse}, a {@code sel} of type {@code t} (a pair's for 64 bits). */
+    VReg sel(MType t, VReg cond, VReg ifTrue, VReg ifFalse, VReg into) {
+        emitAlu(
+                MOp.SEL_B,
+                t,
+                null,
+                false,
+                into,
+                new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
+                List.of(ifTrue, cond, ifFalse));
+        return into;
+    }
+
     VReg bin(MOp m, MType t, VReg x, VReg y) {
         return bin(m, t, x, y, newReg(t.bits()));
     }

@@ -99,18 +99,6 @@ final class WideInts {
         return r;
     }
 
-    private VReg sel(MType t, VReg cond, VReg x, VReg y, VReg into) {
-        isel.emitAlu(
-                MOp.SEL_B,
-                t,
-                null,
-                false,
-                into,
-                new Operand[] {Operand.reg(0), Operand.reg(0), Operand.reg(0)},
-                List.of(x, cond, y));
-        return into;
-    }
-
     private VReg zero() {
         return isel.materialize(0, 32);
     }
@@ -183,7 +171,7 @@ final class WideInts {
     /** The smaller (or larger) of the pairs {@code x} and {@code y} into {@code into}: compare, then select the pair. */
     VReg minMax(boolean signed, boolean min, VReg x, VReg y, VReg into) {
         VReg lt = less(signed, halves(x), halves(y));
-        return min ? sel(MType.U64, lt, x, y, into) : sel(MType.U64, lt, y, x, into);
+        return min ? isel.sel(MType.U64, lt, x, y, into) : isel.sel(MType.U64, lt, y, x, into);
     }
 
     /** 1 when source {@code i} < source {@code j} (64-bit, signed or not), else 0. */
@@ -207,20 +195,20 @@ final class WideInts {
         VReg lo, hi;
         if (op == Op.ISHL) {
             VReg lowSmall = op(MOp.SHL_B, x[0], k);
-            VReg cross = sel(U, nonzero, op(MOp.SHR_B, x[0], back), zero(), isel.newReg(32));
+            VReg cross = isel.sel(U, nonzero, op(MOp.SHR_B, x[0], back), zero(), isel.newReg(32));
             VReg hiSmall = op(MOp.OR_B, op(MOp.SHL_B, x[1], k), cross);
             VReg hiBig = op(MOp.SHL_B, x[0], k); // the machine shifts by k mod 32 = k - 32
-            lo = sel(U, small, lowSmall, zero(), isel.newReg(32));
-            hi = sel(U, small, hiSmall, hiBig, isel.newReg(32));
+            lo = isel.sel(U, small, lowSmall, zero(), isel.newReg(32));
+            hi = isel.sel(U, small, hiSmall, hiBig, isel.newReg(32));
         } else {
             boolean arith = op == Op.ISHR;
-            VReg cross = sel(U, nonzero, op(MOp.SHL_B, x[1], back), zero(), isel.newReg(32));
+            VReg cross = isel.sel(U, nonzero, op(MOp.SHL_B, x[1], back), zero(), isel.newReg(32));
             VReg loSmall = op(MOp.OR_B, op(MOp.SHR_B, x[0], k), cross);
             VReg hiSmall = op(arith ? MOp.ASHR_B : MOp.SHR_B, x[1], k);
             VReg loBig = op(arith ? MOp.ASHR_B : MOp.SHR_B, x[1], k);
             VReg hiBig = arith ? opImm(MOp.ASHR_B, x[1], 31) : zero();
-            lo = sel(U, small, loSmall, loBig, isel.newReg(32));
-            hi = sel(U, small, hiSmall, hiBig, isel.newReg(32));
+            lo = isel.sel(U, small, loSmall, loBig, isel.newReg(32));
+            hi = isel.sel(U, small, hiSmall, hiBig, isel.newReg(32));
         }
         result(lo, hi);
     }

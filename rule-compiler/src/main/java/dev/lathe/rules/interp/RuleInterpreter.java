@@ -1,4 +1,5 @@
 package dev.lathe.rules.interp;
+
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.AluOperand;
 import dev.lathe.ir.Value;
