@@ -250,29 +250,7 @@ final class Isel {
                 if (readWhole.contains(m.def) || used == 0 || (used & mask) == mask) continue;
                 VReg def = newVector(Integer.bitCount(used));
                 MInstr p = m.proto;
-                l.set(
-                        n,
-                        MirInstr.op(
-                                new MInstr(
-                                        p.op(),
-                                        p.type(),
-                                        p.srcType(),
-                                        p.cond(),
-                                        p.rpt(),
-                                        p.ss(),
-                                        p.sy(),
-                                        p.nop(),
-                                        p.sat(),
-                                        p.invert(),
-                                        p.dst(),
-                                        p.srcs(),
-                                        p.index(),
-                                        p.offset(),
-                                        used,
-                                        p.dim()),
-                                def,
-                                m.srcs,
-                                m.srcUnits));
+                l.set(n, MirInstr.op(p.withMask(used), def, m.srcs, m.srcUnits));
                 for (MirInstr sp : parts) {
                     int unit = Integer.bitCount(used & ((1 << sp.srcUnits[0]) - 1));
                     replace.put(sp, MirInstr.split(sp.def, def, unit));
@@ -492,8 +470,8 @@ final class Isel {
             String what = current instanceof AluInstr a ? a.op().opName() : current.opName();
             throw unsupported(current, what + " on " + values(t) + lacks(op, t));
         }
-        MInstr proto = new MInstr(
-                op, t, null, cond, 0, false, false, 0, sat, false, Operand.reg(0), List.of(srcs), 0, 0, 0, 0);
+        MInstr proto =
+                MInstr.of(op, t, null, cond, 0, false, false, 0, sat, false, Operand.reg(0), List.of(srcs), 0, 0, 0, 0);
         VReg[] rs = new VReg[srcs.length];
         int k = 0;
         for (int s = 0; s < srcs.length; s++) {
@@ -543,23 +521,7 @@ final class Isel {
             MirInstr m = (MirInstr) found[c][0];
             List<MirInstr> list = (List<MirInstr>) found[c][1];
             MInstr p = m.proto;
-            MirInstr withSat = m.withProto(new MInstr(
-                    p.op(),
-                    p.type(),
-                    p.srcType(),
-                    p.cond(),
-                    p.rpt(),
-                    p.ss(),
-                    p.sy(),
-                    p.nop(),
-                    true,
-                    p.invert(),
-                    p.dst(),
-                    p.srcs(),
-                    p.index(),
-                    p.offset(),
-                    p.count(),
-                    p.dim()));
+            MirInstr withSat = m.withProto(p.withSat(true));
             list.set(list.lastIndexOf(m), withSat);
             producers.put(out[c], new Object[] {withSat, list});
         }

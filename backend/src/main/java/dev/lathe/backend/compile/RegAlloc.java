@@ -811,23 +811,7 @@ final class RegAlloc {
                             s,
                             new Operand(Operand.Kind.REG, st.where.get(v) + m.srcUnits[s], o.neg(), o.abs(), o.rep()));
                 }
-                code.add(new MInstr(
-                        p.op(),
-                        p.type(),
-                        p.srcType(),
-                        p.cond(),
-                        p.rpt(),
-                        p.ss(),
-                        p.sy(),
-                        p.nop(),
-                        p.sat(),
-                        p.invert(),
-                        dst,
-                        srcs,
-                        p.index(),
-                        p.offset(),
-                        p.count(),
-                        p.dim()));
+                code.add(p.withOperands(dst, srcs));
             }
             default -> throw new IllegalStateException("internal error: unexpected " + m);
         }

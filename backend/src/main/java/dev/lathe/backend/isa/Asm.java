@@ -301,23 +301,13 @@ public final class Asm {
             i = MInstr.nop(rpt + 1);
             rpt = 0;
         }
-        i = new MInstr(
-                i.op(),
-                i.type(),
-                i.srcType(),
-                i.cond(),
-                i.op() == MOp.NOP ? i.rpt() : rpt,
-                ss,
-                sy,
-                nop,
-                sat,
-                i.invert(),
-                i.dst(),
-                i.srcs(),
-                i.index(),
-                i.offset(),
-                i.count(),
-                i.dim());
+        i = i.withRpt(i.op() == MOp.NOP ? i.rpt() : rpt).withSync(ss, sy).withNop(nop);
+        if (sat) {
+            // (sat) is an ALU instruction's: on any other the line is refused where it is written
+            if (!(i.fields() instanceof MInstr.Alu))
+                throw new SyntaxError(mnemonicAt + 1, "(sat) is for float ALU instructions");
+            i = i.withSat(true);
+        }
         String problem = Encoding.validate(i);
         if (problem != null) throw new SyntaxError(mnemonicAt + 1, problem);
         return i;
@@ -348,7 +338,7 @@ public final class Asm {
         Operand s = c.operand();
         c.expectEnd();
         if (s.kind() == Kind.IMM && s.value() < 0) s = Operand.imm(s.value() & 0xffffffffL);
-        return new MInstr(
+        return MInstr.of(
                 base.equals("mov") ? MOp.MOV : MOp.COV,
                 to,
                 from,
@@ -402,7 +392,7 @@ public final class Asm {
             }
         }
         c.expectEnd();
-        return new MInstr(op, t, null, cond, 0, false, false, 0, false, false, d, srcs, 0, 0, 0, 0);
+        return MInstr.of(op, t, null, cond, 0, false, false, 0, false, false, d, srcs, 0, 0, 0, 0);
     }
 
     private static MInstr parseTexture(Cursor c, String base, String[] parts, int at) throws SyntaxError {

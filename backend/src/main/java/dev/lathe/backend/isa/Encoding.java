@@ -599,7 +599,7 @@ public final class Encoding {
 
     private static MInstr decodeFlow(long w) throws DecodeException {
         MOp op = opcode(0, (int) bits(w, 60, 55));
-        return new MInstr(
+        return MInstr.of(
                 op,
                 null,
                 null,
@@ -637,7 +637,7 @@ public final class Encoding {
             case 2 -> Operand.imm(v);
             default -> new Operand(Kind.SPECIAL, v, false, false, false);
         };
-        return new MInstr(
+        return MInstr.of(
                 op,
                 to,
                 from,
@@ -683,7 +683,7 @@ public final class Encoding {
         List<Operand> srcs = new ArrayList<>();
         srcs.add(aluSrcOf(bits(w, 31, 16)));
         if (op.numSrcs() > 1) srcs.add(aluSrcOf(bits(w, 15, 0)));
-        return new MInstr(
+        return MInstr.of(
                 op,
                 t,
                 null,
@@ -714,7 +714,7 @@ public final class Encoding {
 
     private static MInstr decodeCat3(long w) throws DecodeException {
         MOp op = opcode(3, (int) bits(w, 60, 55));
-        return new MInstr(
+        return MInstr.of(
                 op,
                 type(bits(w, 47, 44)),
                 null,
@@ -741,7 +741,7 @@ public final class Encoding {
 
     private static MInstr decodeTexture(long w) throws DecodeException {
         MOp op = opcode(5, (int) bits(w, 60, 55));
-        return new MInstr(
+        return MInstr.of(
                 op,
                 type(bits(w, 48, 45)),
                 null,
@@ -764,7 +764,7 @@ public final class Encoding {
         MOp op = opcode(6, (int) bits(w, 60, 55));
         if (op.isImage()) {
             Operand reg = regOrNoneOf(bits(w, 42, 35));
-            return new MInstr(
+            return MInstr.of(
                     op,
                     type(bits(w, 48, 45)),
                     null,
@@ -783,7 +783,7 @@ public final class Encoding {
                     (int) bits(w, 21, 20));
         }
         if (op.isAtomic()) {
-            return new MInstr(
+            return MInstr.of(
                     op,
                     type(bits(w, 48, 45)),
                     null,
@@ -807,7 +807,7 @@ public final class Encoding {
         Operand dst = op.isStore() ? Operand.NONE : Operand.reg((int) reg);
         long off = bits(w, OFFSET_BITS - 1, 0);
         if (off >= 1L << (OFFSET_BITS - 1)) off -= 1L << OFFSET_BITS;
-        return new MInstr(
+        return MInstr.of(
                 op,
                 type(bits(w, 48, 45)),
                 null,
@@ -828,7 +828,7 @@ public final class Encoding {
 
     private static MInstr decodeBarrier(long w) throws DecodeException {
         MOp op = opcode(7, (int) bits(w, 60, 55));
-        return new MInstr(
+        return MInstr.of(
                 op,
                 null,
                 null,

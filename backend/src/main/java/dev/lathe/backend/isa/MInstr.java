@@ -4,48 +4,214 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One machine instruction, as the assembler reads it and the encoder packs it into 64 bits.
- * Which fields mean something depends on the category (see {@code backend/ISA.md}); unused
- * ones are zero, null or {@link Operand#NONE}, so equal instructions are equal records.
+ * One machine instruction, as the assembler reads it and the encoder packs it into 64 bits: what
+ * every category has (the op, its type, the sync flags, repetitions and nops, the destination and
+ * the sources), and the fields only its category has, as a {@link Fields} of that category
+ * ({@code backend/ISA.md}): an ALU instruction's source type, comparison and saturation; a flow
+ * instruction's inversion and jump offset; a texture instruction's texture, write mask,
+ * dimensions and bindless flag; a memory instruction's binding or slot, offset, components and
+ * dimensions. Equal instructions are equal records.
  *
- * @param op      the instruction
- * @param type    the type it operates at (cat1: the destination type); null for untyped ones
- * @param srcType cat1 only: the source type
- * @param cond    cmps only: the comparison
- * @param rpt     {@code (rptN)}: N more repetitions, each with the destination and the
- *                {@code (r)} sources one register further (0–3)
- * @param ss      {@code (ss)}: wait for every outstanding SFU result first
- * @param sy      {@code (sy)}: wait for every outstanding texture and memory result first
- * @param nop     {@code (nopN)}: N empty issue slots after the instruction (0–3)
- * @param sat     {@code (sat)}: clamp a float result to [0, 1]
- * @param invert  br, kill: act when p0.x is false
- * @param dst     the destination register (or p0.x, or none)
- * @param srcs    the sources: cat1–cat4 ALU operands; cat5 [coordinates, lod, texture index]; cat6
- *                [address, data]; atomics [address, data, compare]
- * @param index   cat5 texture, cat6 buffer binding or input/output slot
- * @param offset  cat0 jump/br: target relative to this instruction; cat6: immediate offset
- * @param count   cat5: write mask (bit 0 = x); cat6: components (1–4)
- * @param dim     cat5, ldib/stib: texture or image dimensions (1–3)
+ * <p>The encoder and the assembler read every field through one accessor each ({@link #index},
+ * {@link #offset}, …), which gives the field of the instruction's category, or 0 (null, false)
+ * where the category has none; {@link #of} builds an instruction from all of them, refusing a
+ * value its category cannot hold.
+ *
+ * @param op     the instruction
+ * @param type   the type it operates at (cat1: the destination type); null for untyped ones
+ * @param rpt    {@code (rptN)}: N more repetitions, each with the destination and the {@code (r)}
+ *               sources one register further (0–3); {@code nop}: its slots less one
+ * @param ss     {@code (ss)}: wait for every outstanding SFU result first
+ * @param sy     {@code (sy)}: wait for every outstanding texture and memory result first
+ * @param nop    {@code (nopN)}: N empty issue slots after the instruction (0–3)
+ * @param dst    the destination register (or p0.x, or none)
+ * @param srcs   the sources: cat1–cat4 ALU operands; cat5 [coordinates, lod, texture index]; cat6
+ *               [address, data]; atomics [address, data, compare]; {@code end} the output registers
+ * @param fields what only the category has
  */
 public record MInstr(
-        MOp op,
-        MType type,
-        MType srcType,
-        Cond cond,
-        int rpt,
-        boolean ss,
-        boolean sy,
-        int nop,
-        boolean sat,
-        boolean invert,
-        Operand dst,
-        List<Operand> srcs,
-        int index,
-        int offset,
-        int count,
-        int dim) {
+        MOp op, MType type, int rpt, boolean ss, boolean sy, int nop, Operand dst, List<Operand> srcs, Fields fields) {
     public MInstr {
         srcs = List.copyOf(srcs);
+        if (fields == null || !fields.fits(op.category()))
+            throw new IllegalArgumentException(op.base() + " (category " + op.category() + ") takes no " + fields);
+    }
+
+    /** The fields only one category of instructions has. */
+    public sealed interface Fields permits Alu, Flow, Sample, Memory, Plain {
+        /** Whether an instruction of category {@code category} has these fields. */
+        boolean fits(int category);
+    }
+
+    /**
+     * Categories 1–4, the ALU.
+     *
+     * @param srcType cat1 only: the source type
+     * @param cond    cmps only: the comparison
+     * @param sat     {@code (sat)}: clamp a float result to [0, 1]
+     */
+    public record Alu(MType srcType, Cond cond, boolean sat) implements Fields {
+        static final Alu NONE = new Alu(null, null, false);
+
+        @Override
+        public boolean fits(int category) {
+            return category >= 1 && category <= 4;
+        }
+    }
+
+    /**
+     * Category 0, flow.
+     *
+     * @param invert br, kill: act when p0.x is false
+     * @param offset jump, br: the target relative to this instruction
+     */
+    public record Flow(boolean invert, int offset) implements Fields {
+        @Override
+        public boolean fits(int category) {
+            return category == 0;
+        }
+    }
+
+    /**
+     * Category 5, textures.
+     *
+     * @param texture  the texture (or the first of an array, indexed by the third source); 0 when bindless
+     * @param mask     the write mask (bit 0 = x)
+     * @param dim      the dimensions (1–3)
+     * @param bindless the texture is the heap descriptor the third source names
+     */
+    public record Sample(int texture, int mask, int dim, boolean bindless) implements Fields {
+        @Override
+        public boolean fits(int category) {
+            return category == 5;
+        }
+    }
+
+    /**
+     * Category 6, memory and I/O.
+     *
+     * @param index  the buffer binding, or the input/output slot, or the image
+     * @param offset the immediate offset
+     * @param count  the components (1–4)
+     * @param dim    ldib, stib and image atomics: the image's dimensions (1–3), else 0
+     */
+    public record Memory(int index, int offset, int count, int dim) implements Fields {
+        @Override
+        public boolean fits(int category) {
+            return category == 6;
+        }
+    }
+
+    /** Category 7 (barriers): nothing more. */
+    public record Plain() implements Fields {
+        static final Plain NONE = new Plain();
+
+        @Override
+        public boolean fits(int category) {
+            return category == 7;
+        }
+    }
+
+    /**
+     * An instruction from every field the encoding has, as the decoder and the assembler read
+     * them: the fields of {@code op}'s category become its {@link Fields}; any other field must be
+     * 0 (null, false), or an IllegalArgumentException says which the category does not take.
+     */
+    public static MInstr of(
+            MOp op,
+            MType type,
+            MType srcType,
+            Cond cond,
+            int rpt,
+            boolean ss,
+            boolean sy,
+            int nop,
+            boolean sat,
+            boolean invert,
+            Operand dst,
+            List<Operand> srcs,
+            int index,
+            int offset,
+            int count,
+            int dim) {
+        int cat = op.category();
+        Fields f;
+        if (cat == 0) {
+            f = new Flow(invert, offset);
+            refuse(op, "source type", srcType != null, "comparison", cond != null, "(sat)", sat);
+            refuse(op, "index", index != 0, "count", count != 0, "dimensions", dim != 0);
+        } else if (cat <= 4) {
+            f = srcType == null && cond == null && !sat ? Alu.NONE : new Alu(srcType, cond, sat);
+            refuse(op, "inversion", invert, "index", index != 0, "offset", offset != 0);
+            refuse(op, "count", count != 0, "dimensions", dim != 0, "", false);
+        } else if (cat == 5) {
+            if (offset != 0 && offset != 1)
+                throw new IllegalArgumentException("a texture instruction is bindless (1) or not (0), not " + offset);
+            f = new Sample(index, count, dim, offset == 1);
+            refuse(op, "source type", srcType != null, "comparison", cond != null, "(sat)", sat);
+            refuse(op, "inversion", invert, "", false, "", false);
+        } else if (cat == 6) {
+            f = new Memory(index, offset, count, dim);
+            refuse(op, "source type", srcType != null, "comparison", cond != null, "(sat)", sat);
+            refuse(op, "inversion", invert, "", false, "", false);
+        } else {
+            f = Plain.NONE;
+            refuse(op, "source type", srcType != null, "comparison", cond != null, "(sat)", sat);
+            refuse(op, "inversion", invert, "index", index != 0, "offset", offset != 0);
+            refuse(op, "count", count != 0, "dimensions", dim != 0, "", false);
+        }
+        return new MInstr(op, type, rpt, ss, sy, nop, dst, srcs, f);
+    }
+
+    private static void refuse(MOp op, String a, boolean hasA, String b, boolean hasB, String c, boolean hasC) {
+        String what = hasA ? a : hasB ? b : hasC ? c : null;
+        if (what != null)
+            throw new IllegalArgumentException(op.base() + " (category " + op.category() + ") takes no " + what);
+    }
+
+    /** cat1: the source type; null for other instructions. */
+    public MType srcType() {
+        return fields instanceof Alu a ? a.srcType() : null;
+    }
+
+    /** cmps: the comparison; null for other instructions. */
+    public Cond cond() {
+        return fields instanceof Alu a ? a.cond() : null;
+    }
+
+    /** {@code (sat)}; false for instructions that are not ALU. */
+    public boolean sat() {
+        return fields instanceof Alu a && a.sat();
+    }
+
+    /** br, kill: act when p0.x is false. */
+    public boolean invert() {
+        return fields instanceof Flow f && f.invert();
+    }
+
+    /** cat5: the texture; cat6: the binding, slot or image; 0 for others. */
+    public int index() {
+        if (fields instanceof Sample t) return t.texture();
+        return fields instanceof Memory m ? m.index() : 0;
+    }
+
+    /** jump/br: the target relative to this instruction; cat6: the immediate offset; cat5: 1 when bindless (the encoding's bit); 0 for others. */
+    public int offset() {
+        if (fields instanceof Flow f) return f.offset();
+        if (fields instanceof Sample t) return t.bindless() ? 1 : 0;
+        return fields instanceof Memory m ? m.offset() : 0;
+    }
+
+    /** cat5: the write mask; cat6: the components; 0 for others. */
+    public int count() {
+        if (fields instanceof Sample t) return t.mask();
+        return fields instanceof Memory m ? m.count() : 0;
+    }
+
+    /** cat5, ldib/stib, image atomics: the dimensions; 0 for others. */
+    public int dim() {
+        if (fields instanceof Sample t) return t.dim();
+        return fields instanceof Memory m ? m.dim() : 0;
     }
 
     public int category() {
@@ -58,32 +224,53 @@ public record MInstr(
     }
 
     public MInstr withSync(boolean newSs, boolean newSy) {
-        return new MInstr(
-                op, type, srcType, cond, rpt, newSs, newSy, nop, sat, invert, dst, srcs, index, offset, count, dim);
+        return new MInstr(op, type, rpt, newSs, newSy, nop, dst, srcs, fields);
     }
 
     public MInstr withNop(int n) {
-        return new MInstr(op, type, srcType, cond, rpt, ss, sy, n, sat, invert, dst, srcs, index, offset, count, dim);
+        return new MInstr(op, type, rpt, ss, sy, n, dst, srcs, fields);
     }
 
     public MInstr withRpt(int n) {
-        return new MInstr(op, type, srcType, cond, n, ss, sy, nop, sat, invert, dst, srcs, index, offset, count, dim);
+        return new MInstr(op, type, n, ss, sy, nop, dst, srcs, fields);
     }
 
+    /** The same flow or memory instruction with offset {@code o}. */
     public MInstr withOffset(int o) {
-        return new MInstr(op, type, srcType, cond, rpt, ss, sy, nop, sat, invert, dst, srcs, index, o, count, dim);
+        Fields f;
+        if (fields instanceof Flow fl) f = new Flow(fl.invert(), o);
+        else if (fields instanceof Memory m) f = new Memory(m.index(), o, m.count(), m.dim());
+        else throw new IllegalArgumentException(op.base() + " has no offset");
+        return new MInstr(op, type, rpt, ss, sy, nop, dst, srcs, f);
+    }
+
+    /** The same texture instruction writing the components of {@code mask} (bit 0 = x). */
+    public MInstr withMask(int mask) {
+        if (!(fields instanceof Sample t)) throw new IllegalArgumentException(op.base() + " has no write mask");
+        return new MInstr(op, type, rpt, ss, sy, nop, dst, srcs, new Sample(t.texture(), mask, t.dim(), t.bindless()));
+    }
+
+    /** The same instruction writing {@code d} and reading {@code s}. */
+    public MInstr withOperands(Operand d, List<Operand> s) {
+        return new MInstr(op, type, rpt, ss, sy, nop, d, s, fields);
+    }
+
+    /** The same ALU instruction with {@code (sat)} on or off. */
+    public MInstr withSat(boolean s) {
+        if (!(fields instanceof Alu a)) throw new IllegalArgumentException(op.base() + " has no (sat)");
+        return new MInstr(op, type, rpt, ss, sy, nop, dst, srcs, new Alu(a.srcType(), a.cond(), s));
     }
 
     /** The same instruction writing {@code d} instead. */
     public MInstr withDst(Operand d) {
-        return new MInstr(op, type, srcType, cond, rpt, ss, sy, nop, sat, invert, d, srcs, index, offset, count, dim);
+        return new MInstr(op, type, rpt, ss, sy, nop, d, srcs, fields);
     }
 
     /** The same instruction with source {@code i} replaced. */
     public MInstr withSrc(int i, Operand o) {
         List<Operand> s = new ArrayList<>(srcs);
         s.set(i, o);
-        return new MInstr(op, type, srcType, cond, rpt, ss, sy, nop, sat, invert, dst, s, index, offset, count, dim);
+        return new MInstr(op, type, rpt, ss, sy, nop, dst, s, fields);
     }
 
     /** The same instruction with sources {@code i} and {@code j} exchanged. */
@@ -91,7 +278,7 @@ public record MInstr(
         List<Operand> s = new ArrayList<>(srcs);
         s.set(i, srcs.get(j));
         s.set(j, srcs.get(i));
-        return new MInstr(op, type, srcType, cond, rpt, ss, sy, nop, sat, invert, dst, s, index, offset, count, dim);
+        return new MInstr(op, type, rpt, ss, sy, nop, dst, s, fields);
     }
 
     public Operand src(int i) {
@@ -124,37 +311,21 @@ public record MInstr(
         }
         Operand d = dst;
         if (d.kind() == Operand.Kind.REG) d = Operand.reg(d.index() + k * Access.dstUnits(this));
-        return new MInstr(
-                op,
-                type,
-                srcType,
-                cond,
-                0,
-                k == 0 && ss,
-                k == 0 && sy,
-                k == rpt ? nop : 0,
-                sat,
-                invert,
-                d,
-                s,
-                index,
-                offset,
-                count,
-                dim);
+        return new MInstr(op, type, 0, k == 0 && ss, k == 0 && sy, k == rpt ? nop : 0, d, s, fields);
     }
 
     // ---- builders for the common shapes --------------------------------------------------------
 
     public static MInstr alu(MOp op, MType type, Operand dst, Operand... srcs) {
-        return new MInstr(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(srcs), 0, 0, 0, 0);
+        return of(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(srcs), 0, 0, 0, 0);
     }
 
     public static MInstr cmps(MOp op, MType type, Cond cond, Operand dst, Operand a, Operand b) {
-        return new MInstr(op, type, null, cond, 0, false, false, 0, false, false, dst, List.of(a, b), 0, 0, 0, 0);
+        return of(op, type, null, cond, 0, false, false, 0, false, false, dst, List.of(a, b), 0, 0, 0, 0);
     }
 
     public static MInstr mov(MType from, MType to, Operand dst, Operand src) {
-        return new MInstr(
+        return of(
                 from == to ? MOp.MOV : MOp.COV,
                 to,
                 from,
@@ -175,23 +346,21 @@ public record MInstr(
 
     /** {@code mova a0.x, src}: the address register for {@code c<a0.x + n>} reads. */
     public static MInstr mova(Operand src) {
-        return new MInstr(
-                MOp.MOVA, null, null, null, 0, false, false, 0, false, false, Operand.A0, List.of(src), 0, 0, 0, 0);
+        return of(MOp.MOVA, null, null, null, 0, false, false, 0, false, false, Operand.A0, List.of(src), 0, 0, 0, 0);
     }
 
     public static MInstr flow(MOp op, boolean invert, int offset) {
-        return new MInstr(
-                op, null, null, null, 0, false, false, 0, false, invert, Operand.NONE, List.of(), 0, offset, 0, 0);
+        return of(op, null, null, null, 0, false, false, 0, false, invert, Operand.NONE, List.of(), 0, offset, 0, 0);
     }
 
     /** {@code end}, reading the registers that hold the shader's outputs (none for a shader without outputs). */
     public static MInstr end(List<Operand> outputRegisters) {
-        return new MInstr(
+        return of(
                 MOp.END, null, null, null, 0, false, false, 0, false, false, Operand.NONE, outputRegisters, 0, 0, 0, 0);
     }
 
     public static MInstr nop(int slots) {
-        return new MInstr(
+        return of(
                 MOp.NOP,
                 null,
                 null,
@@ -230,7 +399,7 @@ public record MInstr(
             Operand lod,
             int texture,
             Operand textureIndex) {
-        return new MInstr(
+        return of(
                 op,
                 type,
                 null,
@@ -252,11 +421,12 @@ public record MInstr(
     /**
      * A bindless texture instruction ({@code b[r1.x]}): the texture is the descriptor in the
      * program's heap that register {@code heapIndex} names, so any number of textures can be
-     * sampled (backend/ISA.md, "Textures"). The {@code offset} field carries the bindless flag.
+     * sampled (backend/ISA.md, "Textures"); its {@link Sample} says bindless (the encoding keeps
+     * that in the offset bit).
      */
     public static MInstr bindlessTexture(
             MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, Operand heapIndex) {
-        return new MInstr(
+        return of(
                 op,
                 type,
                 null,
@@ -277,12 +447,12 @@ public record MInstr(
 
     /** Whether this is a bindless texture instruction ({@link #bindlessTexture}). */
     public boolean bindless() {
-        return op.category() == 5 && offset == 1;
+        return fields instanceof Sample t && t.bindless();
     }
 
     public static MInstr memory(
             MOp op, MType type, int count, Operand dst, Operand address, Operand data, int index, int offset) {
-        return new MInstr(
+        return of(
                 op,
                 type,
                 null,
@@ -309,7 +479,7 @@ public record MInstr(
     /** An atomic; {@code dim}: image atomics' dimensions (the address is then the first coordinate), else 0. */
     public static MInstr atomic(
             MOp op, MType type, Operand dst, Operand address, Operand data, Operand compare, int index, int dim) {
-        return new MInstr(
+        return of(
                 op,
                 type,
                 null,
@@ -330,12 +500,10 @@ public record MInstr(
 
     /** ldib/stib: a texel at the {@code dim} coordinates starting at register {@code coord}. */
     public static MInstr image(MOp op, MType type, int dim, Operand dst, Operand coord, Operand data, int index) {
-        return new MInstr(
-                op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, data), index, 0, 4, dim);
+        return of(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, data), index, 0, 4, dim);
     }
 
     public static MInstr bar() {
-        return new MInstr(
-                MOp.BAR, null, null, null, 0, false, false, 0, false, false, Operand.NONE, List.of(), 0, 0, 0, 0);
+        return of(MOp.BAR, null, null, null, 0, false, false, 0, false, false, Operand.NONE, List.of(), 0, 0, 0, 0);
     }
 }

@@ -20,6 +20,42 @@ import org.junit.jupiter.api.TestFactory;
 class EncodingTest {
     static final int PER_OP = 2_000;
 
+    /** Each category keeps only its own fields: a value for a field the category lacks is refused, saying which. */
+    @Test
+    void anInstructionHoldsOnlyItsCategorysFields() {
+        MInstr add = MInstr.alu(MOp.ADD_F, MType.F32, Operand.reg(0), Operand.reg(1), Operand.reg(2));
+        org.junit.jupiter.api.Assertions.assertInstanceOf(MInstr.Alu.class, add.fields());
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class,
+                () -> MInstr.of(
+                        MOp.ADD_F,
+                        MType.F32,
+                        null,
+                        null,
+                        0,
+                        false,
+                        false,
+                        0,
+                        false,
+                        false,
+                        Operand.reg(0),
+                        java.util.List.of(Operand.reg(1), Operand.reg(2)),
+                        0,
+                        4,
+                        0,
+                        0));
+        org.junit.jupiter.api.Assertions.assertEquals("add (category 2) takes no offset", e.getMessage());
+        MInstr sam = MInstr.bindlessTexture(
+                MOp.SAM, MType.F32, 2, 0xf, Operand.reg(0), Operand.reg(4), Operand.NONE, Operand.reg(8));
+        org.junit.jupiter.api.Assertions.assertEquals(new MInstr.Sample(0, 0xf, 2, true), sam.fields());
+        org.junit.jupiter.api.Assertions.assertTrue(sam.bindless());
+        org.junit.jupiter.api.Assertions.assertEquals(0x3, sam.withMask(0x3).count());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> sam.withSat(true));
+        MInstr ldg = MInstr.memory(MOp.LDG, MType.U32, 2, Operand.reg(0), Operand.reg(4), Operand.NONE, 3, 16);
+        org.junit.jupiter.api.Assertions.assertEquals(new MInstr.Memory(3, 16, 2, 0), ldg.fields());
+        org.junit.jupiter.api.Assertions.assertEquals(32, ldg.withOffset(32).offset());
+    }
+
     @TestFactory
     Stream<DynamicTest> everyOpcodeRoundTrips() {
         return Stream.of(MOp.values())
@@ -143,6 +179,7 @@ class EncodingTest {
                 new Case("sam.f32.2d.xyzw r0.x, r4.x, t0[c1.x]", 1, "the texture index comes from a register"),
                 new Case("sam.f32.2d.xyzw r0.x, r4.x, t0[r1.x", 36, "expected ']'"),
                 new Case("(sat)add.u32 r0.x, r1.x, r2.x", 6, "(sat) is for float ALU instructions"),
+                new Case("(sat)sam.f32.2d.xyzw r0.x, r4.x, t0", 6, "(sat) is for float ALU instructions"),
                 new Case("mov.u32u32 r0.x, sv.bogus", 18, "unknown system value 'sv.bogus'"),
                 new Case("add.u32 r0.x, -r1.x, r2.x", 1, "integer sources have no modifiers"),
                 new Case("atomic.sub.u32 r0.x, b0[r1.x], r2.x", 1, "atomics are written atomic.OP.TYPE"),

@@ -76,7 +76,7 @@ final class RandomInstructions {
                             default -> Operand.special(SysVal.values()[r.nextInt(SysVal.values().length)]);
                         };
                 Operand dst = t == MType.B1 && r.nextInt(4) == 0 ? Operand.P0 : reg(r, t);
-                yield new MInstr(op, t, from, null, 0, false, false, 0, false, false, dst, List.of(src), 0, 0, 0, 0);
+                yield MInstr.of(op, t, from, null, 0, false, false, 0, false, false, dst, List.of(src), 0, 0, 0, 0);
             }
             case 2, 3, 4 -> {
                 Cond cond = null;
@@ -98,7 +98,7 @@ final class RandomInstructions {
                 }
                 Operand dst = cond != null && r.nextBoolean() ? Operand.P0 : reg(r, cond != null ? MType.U32 : t);
                 boolean sat = t.kind() == MType.Kind.FLOAT && r.nextBoolean();
-                yield new MInstr(op, t, null, cond, 0, false, false, 0, sat, false, dst, srcs, 0, 0, 0, 0);
+                yield MInstr.of(op, t, null, cond, 0, false, false, 0, sat, false, dst, srcs, 0, 0, 0, 0);
             }
             case 5 ->
                 r.nextInt(4) == 0
@@ -181,7 +181,7 @@ final class RandomInstructions {
             }
             default -> MInstr.bar();
         };
-        return new MInstr(
+        return MInstr.of(
                 base.op(),
                 base.type(),
                 base.srcType(),

@@ -88,7 +88,7 @@ class RepeatTest {
             if (t.kind() == MType.Kind.FLOAT && o.isReg() && s.op() != MOp.MOV) o = o.withNeg(r.nextBoolean());
             srcs.add(o);
         }
-        MInstr i = new MInstr(
+        MInstr i = MInstr.of(
                 s.op(),
                 s.type(),
                 s.srcType(),
