@@ -316,67 +316,38 @@ public record MInstr(
 
     // ---- builders for the common shapes --------------------------------------------------------
 
+    private static MInstr make(MOp op, MType type, Operand dst, List<Operand> srcs, Fields fields) {
+        return new MInstr(op, type, 0, false, false, 0, dst, srcs, fields);
+    }
+
     public static MInstr alu(MOp op, MType type, Operand dst, Operand... srcs) {
-        return of(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(srcs), 0, 0, 0, 0);
+        return make(op, type, dst, List.of(srcs), Alu.NONE);
     }
 
     public static MInstr cmps(MOp op, MType type, Cond cond, Operand dst, Operand a, Operand b) {
-        return of(op, type, null, cond, 0, false, false, 0, false, false, dst, List.of(a, b), 0, 0, 0, 0);
+        return make(op, type, dst, List.of(a, b), new Alu(null, cond, false));
     }
 
     public static MInstr mov(MType from, MType to, Operand dst, Operand src) {
-        return of(
-                from == to ? MOp.MOV : MOp.COV,
-                to,
-                from,
-                null,
-                0,
-                false,
-                false,
-                0,
-                false,
-                false,
-                dst,
-                List.of(src),
-                0,
-                0,
-                0,
-                0);
+        return make(from == to ? MOp.MOV : MOp.COV, to, dst, List.of(src), new Alu(from, null, false));
     }
 
     /** {@code mova a0.x, src}: the address register for {@code c<a0.x + n>} reads. */
     public static MInstr mova(Operand src) {
-        return of(MOp.MOVA, null, null, null, 0, false, false, 0, false, false, Operand.A0, List.of(src), 0, 0, 0, 0);
+        return make(MOp.MOVA, null, Operand.A0, List.of(src), Alu.NONE);
     }
 
     public static MInstr flow(MOp op, boolean invert, int offset) {
-        return of(op, null, null, null, 0, false, false, 0, false, invert, Operand.NONE, List.of(), 0, offset, 0, 0);
+        return make(op, null, Operand.NONE, List.of(), new Flow(invert, offset));
     }
 
     /** {@code end}, reading the registers that hold the shader's outputs (none for a shader without outputs). */
     public static MInstr end(List<Operand> outputRegisters) {
-        return of(
-                MOp.END, null, null, null, 0, false, false, 0, false, false, Operand.NONE, outputRegisters, 0, 0, 0, 0);
+        return make(MOp.END, null, Operand.NONE, outputRegisters, new Flow(false, 0));
     }
 
     public static MInstr nop(int slots) {
-        return of(
-                MOp.NOP,
-                null,
-                null,
-                null,
-                slots - 1,
-                false,
-                false,
-                0,
-                false,
-                false,
-                Operand.NONE,
-                List.of(),
-                0,
-                0,
-                0,
-                0);
+        return new MInstr(MOp.NOP, null, slots - 1, false, false, 0, Operand.NONE, List.of(), new Flow(false, 0));
     }
 
     public static MInstr texture(
@@ -399,23 +370,7 @@ public record MInstr(
             Operand lod,
             int texture,
             Operand textureIndex) {
-        return of(
-                op,
-                type,
-                null,
-                null,
-                0,
-                false,
-                false,
-                0,
-                false,
-                false,
-                dst,
-                List.of(coord, lod, textureIndex),
-                texture,
-                0,
-                mask,
-                dim);
+        return make(op, type, dst, List.of(coord, lod, textureIndex), new Sample(texture, mask, dim, false));
     }
 
     /**
@@ -426,23 +381,7 @@ public record MInstr(
      */
     public static MInstr bindlessTexture(
             MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, Operand heapIndex) {
-        return of(
-                op,
-                type,
-                null,
-                null,
-                0,
-                false,
-                false,
-                0,
-                false,
-                false,
-                dst,
-                List.of(coord, lod, heapIndex),
-                0,
-                1,
-                mask,
-                dim);
+        return make(op, type, dst, List.of(coord, lod, heapIndex), new Sample(0, mask, dim, true));
     }
 
     /** Whether this is a bindless texture instruction ({@link #bindlessTexture}). */
@@ -452,23 +391,7 @@ public record MInstr(
 
     public static MInstr memory(
             MOp op, MType type, int count, Operand dst, Operand address, Operand data, int index, int offset) {
-        return of(
-                op,
-                type,
-                null,
-                null,
-                0,
-                false,
-                false,
-                0,
-                false,
-                false,
-                dst,
-                List.of(address, data),
-                index,
-                offset,
-                count,
-                0);
+        return make(op, type, dst, List.of(address, data), new Memory(index, offset, count, 0));
     }
 
     public static MInstr atomic(
@@ -479,31 +402,15 @@ public record MInstr(
     /** An atomic; {@code dim}: image atomics' dimensions (the address is then the first coordinate), else 0. */
     public static MInstr atomic(
             MOp op, MType type, Operand dst, Operand address, Operand data, Operand compare, int index, int dim) {
-        return of(
-                op,
-                type,
-                null,
-                null,
-                0,
-                false,
-                false,
-                0,
-                false,
-                false,
-                dst,
-                List.of(address, data, compare),
-                index,
-                0,
-                1,
-                dim);
+        return make(op, type, dst, List.of(address, data, compare), new Memory(index, 0, 1, dim));
     }
 
     /** ldib/stib: a texel at the {@code dim} coordinates starting at register {@code coord}. */
     public static MInstr image(MOp op, MType type, int dim, Operand dst, Operand coord, Operand data, int index) {
-        return of(op, type, null, null, 0, false, false, 0, false, false, dst, List.of(coord, data), index, 0, 4, dim);
+        return make(op, type, dst, List.of(coord, data), new Memory(index, 0, 4, dim));
     }
 
     public static MInstr bar() {
-        return of(MOp.BAR, null, null, null, 0, false, false, 0, false, false, Operand.NONE, List.of(), 0, 0, 0, 0);
+        return make(MOp.BAR, null, Operand.NONE, List.of(), Plain.NONE);
     }
 }
