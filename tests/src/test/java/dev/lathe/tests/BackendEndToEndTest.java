@@ -69,7 +69,7 @@ class BackendEndToEndTest {
         for (Path p : ExamplesTest.examples()) {
             String name = p.getFileName().toString();
             List<DynamicNode> tests = new ArrayList<>();
-            for (ExamplesTest.RunCase c : ExamplesTest.runCases(Files.readAllLines(p))) {
+            for (ExamplesTest.RunCase c : ExamplesTest.runCases(p)) {
                 tests.add(DynamicTest.dynamicTest("sim at line " + c.line(), () -> {
                     List<String> argv = new ArrayList<>(List.of("sim", p.toString()));
                     argv.addAll(c.args());

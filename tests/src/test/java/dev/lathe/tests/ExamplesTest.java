@@ -42,8 +42,8 @@ class ExamplesTest {
     record RunCase(int line, List<String> args, List<String> expected) {}
 
     /** The file's {@code // run:} lines and their {@code // expect:} lines, read as the run file tests read them. */
-    static List<RunCase> runCases(List<String> lines) {
-        return RunFiles.cases(Path.of("example"), String.join("\n", lines)).stream()
+    static List<RunCase> runCases(Path file) throws IOException {
+        return RunFiles.cases(file, Files.readString(file)).stream()
                 .map(c -> new RunCase(c.line(), c.args(), c.expected()))
                 .toList();
     }
@@ -65,7 +65,7 @@ class ExamplesTest {
                 String printed = IrPrinter.print(s);
                 assertEquals(printed, IrPrinter.print(IrParser.parse("printed", printed)));
             }));
-            List<RunCase> cases = runCases(Files.readAllLines(p));
+            List<RunCase> cases = runCases(p);
             tests.add(DynamicTest.dynamicTest(
                     "has a run case", () -> assertTrue(!cases.isEmpty(), p + " has no // run: line")));
             for (RunCase c : cases) {

@@ -39,7 +39,7 @@ class OptimizedExamplesTest {
                         .run(s, Pipelines.OPTIMIZE);
                 Path opt = tmp.resolve(p.getFileName());
                 Files.writeString(opt, IrPrinter.print(s));
-                for (ExamplesTest.RunCase c : ExamplesTest.runCases(Files.readAllLines(p))) {
+                for (ExamplesTest.RunCase c : ExamplesTest.runCases(p)) {
                     List<String> argv = new ArrayList<>(List.of("run", opt.toString()));
                     argv.addAll(c.args());
                     StringWriter out = new StringWriter();

@@ -225,7 +225,6 @@ public final class Encoding {
         if (i.dim() < 1 || i.dim() > 3) return "textures have 1 to 3 dimensions";
         if (i.count() < 1 || i.count() > 15) return "the write mask picks 1 to 4 of xyzw";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "texture t" + i.index() + ": there are t0 to t31";
-        if (i.offset() != 0 && i.offset() != 1) return "a texture instruction is bindless (1) or not (0)";
         if (i.bindless() && (i.index() != 0 || i.src(2).kind() != Kind.REG))
             return "a bindless texture is named by a heap index register alone";
         String d = checkDst(i, i.dst(), MType.U32, false);
@@ -448,7 +447,7 @@ public final class Encoding {
                         | (long) i.index() << 12
                         | (long) i.dim() << 10
                         | (long) regOrNone(i.src(2)) << 2
-                        | (long) i.offset() << 1;
+                        | (i.bindless() ? 1L : 0L) << 1;
             case 6 ->
                 op.isImage()
                         ? w
@@ -741,23 +740,18 @@ public final class Encoding {
 
     private static MInstr decodeTexture(long w) throws DecodeException {
         MOp op = opcode(5, (int) bits(w, 60, 55));
-        return MInstr.of(
+        MInstr.Sample fields =
+                new MInstr.Sample((int) bits(w, 16, 12), (int) bits(w, 44, 41), (int) bits(w, 11, 10), bit(w, 1));
+        return new MInstr(
                 op,
                 type(bits(w, 48, 45)),
-                null,
-                null,
                 0,
                 bit(w, 52),
                 bit(w, 51),
                 (int) bits(w, 50, 49),
-                false,
-                false,
                 dstOf(bits(w, 40, 33)),
                 List.of(regOrNoneOf(bits(w, 32, 25)), regOrNoneOf(bits(w, 24, 17)), regOrNoneOf(bits(w, 9, 2))),
-                (int) bits(w, 16, 12),
-                (int) bits(w, 1, 1),
-                (int) bits(w, 44, 41),
-                (int) bits(w, 11, 10));
+                fields);
     }
 
     private static MInstr decodeMemory(long w) throws DecodeException {

@@ -14,8 +14,8 @@ import java.util.List;
  *
  * <p>The encoder and the assembler read every field through one accessor each ({@link #index},
  * {@link #offset}, …), which gives the field of the instruction's category, or 0 (null, false)
- * where the category has none; {@link #of} builds an instruction from all of them, refusing a
- * value its category cannot hold.
+ * where the category has none; {@link #of} builds a non-bindless instruction from all of them,
+ * refusing a value its category cannot hold.
  *
  * @param op     the instruction
  * @param type   the type it operates at (cat1: the destination type); null for untyped ones
@@ -135,38 +135,27 @@ public record MInstr(
             int count,
             int dim) {
         int cat = op.category();
+        boolean alu = cat >= 1 && cat <= 4, flow = cat == 0, sample = cat == 5, memory = cat == 6;
+        absent(op, "source type", srcType != null && !alu);
+        absent(op, "comparison", cond != null && !alu);
+        absent(op, "(sat)", sat && !alu);
+        absent(op, "inversion", invert && !flow);
+        absent(op, "offset", offset != 0 && !flow && !memory);
+        absent(op, "index", index != 0 && !sample && !memory);
+        absent(op, "count", count != 0 && !sample && !memory);
+        absent(op, "dimensions", dim != 0 && !sample && !memory);
         Fields f;
-        if (cat == 0) {
-            f = new Flow(invert, offset);
-            refuse(op, "source type", srcType != null, "comparison", cond != null, "(sat)", sat);
-            refuse(op, "index", index != 0, "count", count != 0, "dimensions", dim != 0);
-        } else if (cat <= 4) {
-            f = srcType == null && cond == null && !sat ? Alu.NONE : new Alu(srcType, cond, sat);
-            refuse(op, "inversion", invert, "index", index != 0, "offset", offset != 0);
-            refuse(op, "count", count != 0, "dimensions", dim != 0, "", false);
-        } else if (cat == 5) {
-            if (offset != 0 && offset != 1)
-                throw new IllegalArgumentException("a texture instruction is bindless (1) or not (0), not " + offset);
-            f = new Sample(index, count, dim, offset == 1);
-            refuse(op, "source type", srcType != null, "comparison", cond != null, "(sat)", sat);
-            refuse(op, "inversion", invert, "", false, "", false);
-        } else if (cat == 6) {
-            f = new Memory(index, offset, count, dim);
-            refuse(op, "source type", srcType != null, "comparison", cond != null, "(sat)", sat);
-            refuse(op, "inversion", invert, "", false, "", false);
-        } else {
-            f = Plain.NONE;
-            refuse(op, "source type", srcType != null, "comparison", cond != null, "(sat)", sat);
-            refuse(op, "inversion", invert, "index", index != 0, "offset", offset != 0);
-            refuse(op, "count", count != 0, "dimensions", dim != 0, "", false);
-        }
+        if (alu) f = new Alu(srcType, cond, sat);
+        else if (flow) f = new Flow(invert, offset);
+        else if (sample) f = new Sample(index, count, dim, false);
+        else if (memory) f = new Memory(index, offset, count, dim);
+        else f = Plain.NONE;
         return new MInstr(op, type, rpt, ss, sy, nop, dst, srcs, f);
     }
 
-    private static void refuse(MOp op, String a, boolean hasA, String b, boolean hasB, String c, boolean hasC) {
-        String what = hasA ? a : hasB ? b : hasC ? c : null;
-        if (what != null)
-            throw new IllegalArgumentException(op.base() + " (category " + op.category() + ") takes no " + what);
+    private static void absent(MOp op, String field, boolean given) {
+        if (given)
+            throw new IllegalArgumentException(op.base() + " (category " + op.category() + ") takes no " + field);
     }
 
     /** cat1: the source type; null for other instructions. */
@@ -195,10 +184,9 @@ public record MInstr(
         return fields instanceof Memory m ? m.index() : 0;
     }
 
-    /** jump/br: the target relative to this instruction; cat6: the immediate offset; cat5: 1 when bindless (the encoding's bit); 0 for others. */
+    /** jump/br: the target relative to this instruction; cat6: the immediate offset; 0 for others. */
     public int offset() {
         if (fields instanceof Flow f) return f.offset();
-        if (fields instanceof Sample t) return t.bindless() ? 1 : 0;
         return fields instanceof Memory m ? m.offset() : 0;
     }
 

@@ -222,16 +222,19 @@ final class LowerAluToScalar implements Pass {
         Src a = alu.src(0);
         IrBuilder k = new IrBuilder(fn).before(alu); // the constants
         Value max = k.f32(fieldMax(width, signed));
+        // the constants every component reads, made once
+        Value one = signed ? k.f32(1f) : null, minusOne = signed ? k.f32(-1f) : null, zero = signed ? k.f32(0f) : null;
+        Value up = signed ? k.i32(32 - width) : null;
         Value acc = null;
         for (int c = 0; c < n; c++) {
             Value x = a.value();
             int comp = a.component(c);
             Value clamped;
             if (signed) {
-                Value lo = scalar(fn, alu, Op.FMIN, 32, x, comp, k.f32(1f), 0);
-                Value both = scalar(fn, alu, Op.FMAX, 32, lo, 0, k.f32(-1f), 0);
+                Value lo = scalar(fn, alu, Op.FMIN, 32, x, comp, one, 0);
+                Value both = scalar(fn, alu, Op.FMAX, 32, lo, 0, minusOne, 0);
                 Value nan = scalar(fn, alu, Op.FNEU, 1, x, comp, x, comp);
-                clamped = emit(fn, alu, Op.BCSEL, 32, new Value[] {nan, k.f32(0f), both}, new byte[][] {{0}, {0}, {0}});
+                clamped = emit(fn, alu, Op.BCSEL, 32, new Value[] {nan, zero, both}, new byte[][] {{0}, {0}, {0}});
             } else {
                 clamped = unary(fn, alu, Op.FSAT, 32, x, comp);
             }
@@ -240,7 +243,7 @@ final class LowerAluToScalar implements Pass {
             Value placed;
             if (signed) {
                 // the low width bits of a two's complement field: up to the top, then down into place
-                Value top = scalar(fn, alu, Op.ISHL, 32, q, 0, k.i32(32 - width), 0);
+                Value top = scalar(fn, alu, Op.ISHL, 32, q, 0, up, 0);
                 placed = scalar(fn, alu, Op.USHR, 32, top, 0, k.i32(32 - width - width * c), 0);
             } else {
                 placed = c == 0 ? q : scalar(fn, alu, Op.ISHL, 32, q, 0, k.i32(width * c), 0);
@@ -259,24 +262,27 @@ final class LowerAluToScalar implements Pass {
         Src a = alu.src(0);
         IrBuilder k = new IrBuilder(fn).before(alu); // the constants
         Value max = k.f32(fieldMax(width, signed));
+        // the constants every field reads, made once
+        Value down = signed ? k.i32(32 - width) : null, minusOne = signed ? k.f32(-1f) : null;
+        Value mask = signed ? null : k.i32((int) ((1L << width) - 1));
         Value[] out = new Value[n];
         for (int c = 0; c < n; c++) {
             Value field;
             if (signed) {
                 Value up = scalar(fn, alu, Op.ISHL, 32, a.value(), a.component(0), k.i32(32 - width - width * c), 0);
-                field = scalar(fn, alu, Op.ISHR, 32, up, 0, k.i32(32 - width), 0);
+                field = scalar(fn, alu, Op.ISHR, 32, up, 0, down, 0);
             } else {
-                Value down = a.value();
+                Value shifted = a.value();
                 int comp = a.component(0);
                 if (c > 0) {
-                    down = scalar(fn, alu, Op.USHR, 32, down, comp, k.i32(width * c), 0);
+                    shifted = scalar(fn, alu, Op.USHR, 32, shifted, comp, k.i32(width * c), 0);
                     comp = 0;
                 }
-                field = scalar(fn, alu, Op.IAND, 32, down, comp, k.i32((int) ((1L << width) - 1)), 0);
+                field = scalar(fn, alu, Op.IAND, 32, shifted, comp, mask, 0);
             }
             Value f = unary(fn, alu, signed ? Op.I2F32 : Op.U2F32, 32, field, 0);
             Value q = scalar(fn, alu, Op.FDIV, 32, f, 0, max, 0);
-            out[c] = signed ? scalar(fn, alu, Op.FMAX, 32, q, 0, k.f32(-1f), 0) : q;
+            out[c] = signed ? scalar(fn, alu, Op.FMAX, 32, q, 0, minusOne, 0) : q;
         }
         return gather(fn, alu, out, alu.def());
     }

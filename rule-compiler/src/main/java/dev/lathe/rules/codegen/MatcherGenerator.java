@@ -442,6 +442,7 @@ public final class MatcherGenerator {
 
         RuleCode(CheckedRule rule) {
             this.rule = rule;
+            this.firsts = ReplacementShape.firsts(rule.replacement());
         }
 
         void check(CodeBlock failsWhen) {
@@ -701,8 +702,11 @@ public final class MatcherGenerator {
             return Bits.sizesIn(possible).stream().allMatch(bits -> lit.fits(bits, c.asFloat()));
         }
 
-        /** The locals holding the replacement's subtrees built so far, by {@link ReplacementShape}. */
-        final Map<String, String> builtShapes = new HashMap<>();
+        /** The replacement's op nodes by the first node of their shape ({@link ReplacementShape#firsts}). */
+        final Map<Integer, Integer> firsts;
+
+        /** The locals already holding a subtree, by the first node of its shape. */
+        final Set<Integer> built = new HashSet<>();
 
         /** A replacement node's value (instructions are built before the root). */
         CodeBlock value(Node n) {
@@ -720,12 +724,9 @@ public final class MatcherGenerator {
                             "rw.operand($L, $L)", b.value().ref(code), b.view().ref(code)));
                 } else {
                     // a subtree of a shape built before is read again, not built twice
-                    String t = builtShapes.get(ReplacementShape.of(s));
-                    if (t == null) {
-                        t = "t" + s.id();
-                        code.addStatement("$T $L = $L", VALUE, t, value(s));
-                        builtShapes.put(ReplacementShape.of(s), t);
-                    }
+                    int first = firsts.get(s.id());
+                    String t = "t" + first;
+                    if (built.add(first)) code.addStatement("$T $L = $L", VALUE, t, value(s));
                     args.add(CodeBlock.of("$L", t));
                 }
             }

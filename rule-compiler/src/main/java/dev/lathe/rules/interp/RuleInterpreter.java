@@ -36,6 +36,8 @@ public final class RuleInterpreter implements RuleSet {
     private final Map<Op, List<Integer>> byRootOp = new HashMap<>();
     private final Map<String, RuleLiteral> literals = new HashMap<>();
     private final Map<Op, Integer> heights;
+    /** Per rule, {@link ReplacementShape#firsts} of its replacement. */
+    private final List<Map<Integer, Integer>> firstOfShape = new ArrayList<>();
 
     public RuleInterpreter(CheckedFile file) {
         this.file = file;
@@ -44,6 +46,7 @@ public final class RuleInterpreter implements RuleSet {
             CheckedRule r = file.rules().get(i);
             infos.add(new RuleInfo(r.name(), r.location(), r.text(), r.exact()));
             byRootOp.computeIfAbsent(r.pattern().op(), k -> new ArrayList<>()).add(i);
+            firstOfShape.add(ReplacementShape.firsts(r.replacement()));
         }
     }
 
@@ -70,7 +73,7 @@ public final class RuleInterpreter implements RuleSet {
     @Override
     public int rewrite(AluInstr root, Rewriter rw) {
         for (int i : byRootOp.getOrDefault(root.op(), List.of())) {
-            if (rw.enabled(i) && new Attempt(file.rules().get(i), rw).run(root)) return i;
+            if (rw.enabled(i) && new Attempt(file.rules().get(i), firstOfShape.get(i), rw).run(root)) return i;
         }
         return -1;
     }
@@ -86,12 +89,16 @@ public final class RuleInterpreter implements RuleSet {
     private final class Attempt {
         final CheckedRule rule;
         final Rewriter rw;
+        /** The replacement's op nodes by the first node of their shape ({@link ReplacementShape#firsts}). */
+        final Map<Integer, Integer> firsts;
+
         final Map<String, Bound> vars = new HashMap<>();
         final int[] sizes;
         final List<AluInstr> matched = new ArrayList<>();
 
-        Attempt(CheckedRule rule, Rewriter rw) {
+        Attempt(CheckedRule rule, Map<Integer, Integer> firsts, Rewriter rw) {
             this.rule = rule;
+            this.firsts = firsts;
             this.rw = rw;
             this.sizes = new int[rule.classes().size()];
         }
@@ -182,8 +189,8 @@ public final class RuleInterpreter implements RuleSet {
             return true;
         }
 
-        /** The replacement's subtrees built so far, by {@link ReplacementShape}: each shape is built once. */
-        private final java.util.Map<String, Value> built = new java.util.HashMap<>();
+        /** The replacement's subtrees built so far, by the first node of their shape: each shape is built once. */
+        private final Map<Integer, Value> built = new HashMap<>();
 
         private int size(int cls) {
             SizeClass c = rule.sizeClass(cls);
@@ -212,10 +219,11 @@ public final class RuleInterpreter implements RuleSet {
                     Bound b = vars.get(v.name());
                     srcs[j] = rw.operand(b.value(), b.view());
                 } else {
-                    Value v = built.get(ReplacementShape.of(s));
+                    int first = firsts.get(s.id());
+                    Value v = built.get(first);
                     if (v == null) {
                         v = value(s);
-                        built.put(ReplacementShape.of(s), v);
+                        built.put(first, v);
                     }
                     srcs[j] = v;
                 }

@@ -5,7 +5,7 @@ package dev.lathe.rules.model;
  * same value (the ops are pure and a variable names one matched value), so a replacement builds
  * each shape once and its other occurrences read that one ({@code iadd(a, b)} three times in
  * {@code iadd_sat}'s lowering is one instruction). The generated matchers and the rule
- * interpreter both build replacements this way.
+ * interpreter both build replacements this way, from {@link #firsts}, computed once per rule.
  */
 public final class ReplacementShape {
     private ReplacementShape() {}
@@ -44,5 +44,28 @@ public final class ReplacementShape {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * For every op and literal node of {@code replacement} below its root, the id of the first node (in
+     * preorder) of the same shape: the one a replacement builds, left to right and operands first,
+     * before any other of its shape, so every other reads its value.
+     */
+    public static java.util.Map<Integer, Integer> firsts(Node replacement) {
+        java.util.Map<String, Integer> byShape = new java.util.HashMap<>();
+        java.util.Map<Integer, Integer> out = new java.util.HashMap<>();
+        java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>();
+        if (replacement instanceof Node.OpNode root)
+            for (int i = root.srcs().size() - 1; i >= 0; i--)
+                work.push(root.srcs().get(i));
+        while (!work.isEmpty()) {
+            Node n = work.pop();
+            if (n instanceof Node.VarNode) continue; // a variable is read, never built
+            out.put(n.id(), byShape.computeIfAbsent(of(n), k -> n.id()));
+            if (n instanceof Node.OpNode op)
+                for (int i = op.srcs().size() - 1; i >= 0; i--)
+                    work.push(op.srcs().get(i));
+        }
+        return out;
     }
 }
