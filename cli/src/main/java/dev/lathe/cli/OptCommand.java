@@ -1,5 +1,6 @@
 package dev.lathe.cli;
 
+import dev.lathe.backend.compile.Target;
 import dev.lathe.driver.Passes;
 import dev.lathe.driver.Pipelines;
 import dev.lathe.ir.Shader;
@@ -117,7 +118,18 @@ final class OptCommand implements Callable<Integer> {
                         "  %8d  %-28s %-8s %s%n",
                         e.count(), e.rule().name(), e.rule().proof(), e.rule().location());
             }
-            var never = st.neverFired();
+            var never = new java.util.ArrayList<>(st.neverFired());
+            var gated = new java.util.ArrayList<String>();
+            never.removeIf(r -> {
+                String gate = r.gatedOff(Target.IR3_LIKE.ruleOptions());
+                if (gate != null)
+                    gated.add(r.name() + " ("
+                            + (gate.startsWith("!") ? "!option(" + gate.substring(1) : "option(" + gate) + "))");
+                return gate != null;
+            });
+            if (!gated.isEmpty())
+                err.println("  off, gated on an option the target " + "does not satisfy (" + gated.size() + "): "
+                        + String.join(", ", gated));
             if (!never.isEmpty()) {
                 err.println("  never fired (" + never.size() + "):");
                 StringBuilder line = new StringBuilder("   ");

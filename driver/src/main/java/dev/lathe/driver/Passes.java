@@ -50,7 +50,9 @@ public final class Passes {
         for (RuleSet rules : all) {
             RuleStats s = new RuleStats(rules);
             stats.add(s);
-            registry.register(rules.passName(), () -> new RewritePass(rules, s));
+            registry.register(
+                    rules.passName(),
+                    () -> new RewritePass(rules, s, RewritePass.CACHED, Set.of(), Target.IR3_LIKE.ruleOptions()));
         }
         for (PassRegistry.Entry e : Target.IR3_LIKE.machinePasses()) registry.register(e);
     }
@@ -62,7 +64,9 @@ public final class Passes {
     public Passes replacing(RuleSet rules) {
         RuleStats s = new RuleStats(rules);
         stats.replaceAll(old -> old.ruleSet().passName().equals(rules.passName()) ? s : old);
-        registry.replace(rules.passName(), () -> new RewritePass(rules, s));
+        registry.replace(
+                rules.passName(),
+                () -> new RewritePass(rules, s, RewritePass.CACHED, Set.of(), Target.IR3_LIKE.ruleOptions()));
         return this;
     }
 
@@ -77,7 +81,10 @@ public final class Passes {
         checkRuleNames(names);
         for (RuleStats s : stats) {
             RuleSet rules = s.ruleSet();
-            registry.replace(rules.passName(), () -> new RewritePass(rules, s, RewritePass.CACHED, Set.copyOf(names)));
+            registry.replace(
+                    rules.passName(),
+                    () -> new RewritePass(
+                            rules, s, RewritePass.CACHED, Set.copyOf(names), Target.IR3_LIKE.ruleOptions()));
         }
         return this;
     }

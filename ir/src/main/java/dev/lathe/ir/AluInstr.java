@@ -8,14 +8,16 @@ import java.util.List;
 
 /**
  * An ALU operation from the op table. Each source reads its value through a swizzle of
- * {@link Op#inputComponents} components. The {@code exact} flag (printed as {@code !}) forbids
- * rewrites that are not bit-exact ({@code ~=>} rules).
+ * {@link Op#inputComponents} components. The {@code exact} mark (printed as {@code !}) forbids
+ * rewrites that are not bit-exact ({@code ~=>} and {@code ~~>} rules); the {@link AluFlags} are
+ * what else the instruction allows (printed in brackets after the op: {@code fadd[nsz]}).
  */
 public final class AluInstr extends Instr {
     private final Op op;
     private final Src[] srcs;
     private final Value def;
     private boolean exact;
+    private AluFlags flags = AluFlags.NONE;
 
     /**
      * Creates an ALU instruction (not yet inserted). {@code swizzles[i]} may be null for the
@@ -63,9 +65,38 @@ public final class AluInstr extends Instr {
         return exact;
     }
 
+    /** Marks the instruction exact (or not); an exact instruction drops {@code reassoc}. */
     public void setExact(boolean exact) {
         if (exact != this.exact) noteEdit();
         this.exact = exact;
+        if (exact && flags.has(AluFlag.REASSOC)) flags = flags.without(AluFlag.REASSOC);
+    }
+
+    public AluFlags flags() {
+        return flags;
+    }
+
+    public boolean has(AluFlag f) {
+        return flags.has(f);
+    }
+
+    /**
+     * Sets the flags; each must apply to the op ({@link AluFlag#appliesTo}), and an exact
+     * instruction may not carry {@code reassoc}.
+     */
+    public void setFlags(AluFlags flags) {
+        AluFlag bad = flags.firstNotApplicableTo(op);
+        if (bad != null) throw new IllegalArgumentException(op.opName() + " cannot carry " + bad.spelling());
+        if (exact && flags.has(AluFlag.REASSOC))
+            throw new IllegalArgumentException("an exact instruction cannot carry reassoc");
+        if (!flags.equals(this.flags)) noteEdit();
+        this.flags = flags;
+    }
+
+    /** This instruction's exact mark and every flag of {@code other} that applies to its op. */
+    public void copyFlagsFrom(AluInstr other) {
+        setExact(other.exact);
+        setFlags(other.flags.applicableTo(op));
     }
 
     /**

@@ -57,6 +57,20 @@ final class AstBuilder {
         String declared = c.passDecl() != null && c.passDecl().name != null
                 ? c.passDecl().name.getText()
                 : null;
+        passGates = new ArrayList<>();
+        if (c.passDecl() != null && c.passDecl().conditions() != null) {
+            List<Ast.Condition> others = new ArrayList<>();
+            conditions(c.passDecl().conditions(), passGates, others);
+            for (Ast.Condition o : others) {
+                errors.add(Diagnostic.error(
+                        file,
+                        o.pos().line(),
+                        o.pos().column(),
+                        "a pass line takes only option gates (option(NAME), !option(NAME)); " + o.name()
+                                + " goes after a rule's 'if'",
+                        Diagnostic.lineOf(text, o.pos().line())));
+            }
+        }
         List<Ast.Rule> rules = new ArrayList<>();
         RulesParser.RuleDeclContext previous = null;
         Set<Integer> unnamed = new HashSet<>();
@@ -196,17 +210,8 @@ final class AstBuilder {
     Ast.Rule rule(RulesParser.RuleDeclContext c, Set<Integer> unnamedLines) {
         if (c.pattern == null || c.replacement == null || c.arrow == null) return null;
         List<Ast.Condition> conds = new ArrayList<>();
-        if (c.conditions() != null) {
-            for (RulesParser.ConditionContext cc : c.conditions().condition()) {
-                if (cc.name == null) continue;
-                List<Ast.Expr> args = new ArrayList<>();
-                for (RulesParser.ExprContext e : cc.expr()) {
-                    Ast.Expr x = expr(e);
-                    if (x != null) args.add(x);
-                }
-                conds.add(new Ast.Condition(cc.name.getText(), args, pos(cc.name)));
-            }
-        }
+        List<Ast.Gate> gates = new ArrayList<>(passGates);
+        if (c.conditions() != null) conditions(c.conditions(), gates, conds);
         Ast.Expr pattern = expr(c.pattern);
         Ast.Expr replacement = expr(c.replacement);
         if (pattern == null || replacement == null) return null;
@@ -251,7 +256,51 @@ final class AstBuilder {
                 replacement,
                 conds,
                 ruleText,
-                comment);
+                comment,
+                List.copyOf(gates));
+    }
+
+    /** The pass line's gates, which every rule of the file gets. */
+    private List<Ast.Gate> passGates = List.of();
+
+    /**
+     * Splits an {@code if} list into option gates ({@code option(NAME)}, {@code !option(NAME)})
+     * and conditions on values; reports a malformed gate and a {@code !} before anything else.
+     */
+    private void conditions(RulesParser.ConditionsContext cs, List<Ast.Gate> gates, List<Ast.Condition> conds) {
+        for (RulesParser.ConditionContext cc : cs.condition()) {
+            if (cc.name == null) continue;
+            List<Ast.Expr> args = new ArrayList<>();
+            for (RulesParser.ExprContext e : cc.expr()) {
+                Ast.Expr x = expr(e);
+                if (x != null) args.add(x);
+            }
+            Ast.Pos at = pos(cc.neg != null ? cc.neg : cc.name);
+            if (cc.name.getText().equals("option")) {
+                if (args.size() == 1 && args.get(0) instanceof Ast.Var v && !v.constOnly()) {
+                    gates.add(new Ast.Gate(v.name(), cc.neg != null, at));
+                } else {
+                    errors.add(Diagnostic.error(
+                            file,
+                            at.line(),
+                            at.column(),
+                            "an option gate names one option: option(lower_fsat)",
+                            Diagnostic.lineOf(text, at.line())));
+                }
+                continue;
+            }
+            if (cc.neg != null) {
+                errors.add(Diagnostic.error(
+                        file,
+                        at.line(),
+                        at.column(),
+                        SyntaxMessages.CONDITION_NEGATED_WITH_BANG
+                                + "; only an option gate takes it, as in !option(lower_fsat)",
+                        Diagnostic.lineOf(text, at.line())));
+                continue;
+            }
+            conds.add(new Ast.Condition(cc.name.getText(), args, pos(cc.name)));
+        }
     }
 
     Ast.Expr expr(RulesParser.ExprContext c) {
@@ -273,7 +322,12 @@ final class AstBuilder {
                 if (x == null) return null;
                 args.add(x);
             }
-            return new Ast.Call(k.name.getText(), anns, args, pos(k.name));
+            List<Ast.Annotation> flags = new ArrayList<>();
+            if (k.flags() != null) {
+                for (org.antlr.v4.runtime.tree.TerminalNode f : k.flags().IDENT())
+                    flags.add(new Ast.Annotation(f.getText(), pos(f.getSymbol())));
+            }
+            return new Ast.Call(k.name.getText(), anns, args, pos(k.name), flags);
         }
         if (c instanceof RulesParser.UnaryContext u) {
             Ast.Expr x = expr(u.expr());

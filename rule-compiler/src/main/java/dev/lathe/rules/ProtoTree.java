@@ -1,5 +1,6 @@
 package dev.lathe.rules;
 
+import dev.lathe.ir.AluFlags;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.rules.ast.Ast;
@@ -49,6 +50,8 @@ final class ProtoTree {
 
         boolean once;
         Ast.Pos oncePos;
+        /** From {@code op[nsz](…)}. */
+        AluFlags flags = AluFlags.NONE;
         /** An infix operator whose operands' annotations disagree (reported). */
         boolean failed;
 

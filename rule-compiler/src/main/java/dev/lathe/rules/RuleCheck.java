@@ -9,6 +9,7 @@ import dev.lathe.rules.ast.Ast;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Condition;
 import dev.lathe.rules.model.Node;
+import dev.lathe.rules.model.OptionGate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -223,8 +224,28 @@ final class RuleCheck {
                 conds,
                 List.copyOf(ctx.bindingOrder),
                 types,
-                freezer.classes());
+                freezer.classes(),
+                gates());
         return true;
+    }
+
+    /** The rule's option gates; two that contradict each other are an error, a repeated one a warning. */
+    private List<OptionGate> gates() {
+        List<OptionGate> out = new ArrayList<>();
+        for (Ast.Gate g : ctx.rule.gates()) {
+            OptionGate gate = new OptionGate(g.option(), g.negated());
+            if (out.contains(gate)) {
+                ctx.warning(g.pos(), gate.text() + " is written twice");
+            } else if (out.contains(new OptionGate(g.option(), !g.negated()))) {
+                ctx.error(
+                        g.pos(),
+                        "option(" + g.option() + ") and !option(" + g.option() + ") cannot hold together: the rule"
+                                + " would never fire");
+            } else {
+                out.add(gate);
+            }
+        }
+        return List.copyOf(out);
     }
 
     /**

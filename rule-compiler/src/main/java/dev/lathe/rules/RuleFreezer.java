@@ -64,7 +64,8 @@ final class RuleFreezer {
                     cls(o.cls),
                     o.once,
                     !pattern && constant,
-                    o.pos);
+                    o.pos,
+                    o.flags);
         }
         if (p instanceof PVar v) {
             Node.VarNode n = new Node.VarNode(id, v.name, v.constOnly || vars.get(v.name).constOnly, cls(v.cls), v.pos);

@@ -142,7 +142,8 @@ public final class RuleSyntax {
                 // is part of this rule, so the error after it is not reported again.
                 boolean missingComma = endsRule && tokens.conditionContinues(t);
                 if (missingComma) msg = SyntaxMessages.MISSING_COMMA;
-                String hyphenatedPass = endsRule ? hyphenatedPassName(tokens, t) : null;
+                // (after `pass my`, ';' or 'if' may come: the message is then not "missing ';'")
+                String hyphenatedPass = endsRule || t.getText().equals("-") ? hyphenatedPassName(tokens, t) : null;
                 if (hyphenatedPass != null) {
                     msg = SyntaxMessages.hyphenatedPassName(hyphenatedPass);
                     missingComma = true; // the rest of the line belongs to the pass line: nothing more to say

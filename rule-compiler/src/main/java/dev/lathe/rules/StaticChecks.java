@@ -192,6 +192,7 @@ final class StaticChecks {
     /** Same pattern both ways, same conditions (after renaming), same exactness. */
     private boolean duplicates(CheckedRule x, CheckedRule y) {
         if (x.exact() != y.exact()) return false;
+        if (!new java.util.HashSet<>(x.gates()).equals(new java.util.HashSet<>(y.gates()))) return false;
         // Some way of matching x's pattern onto y's must also map x's conditions onto y's: the
         // conditions are compared for every operand order the commutative ops allow.
         return match(y.pattern(), x.pattern(), new HashMap<>(), y, x, true, b -> true)
@@ -219,6 +220,8 @@ final class StaticChecks {
      */
     private boolean shadows(CheckedRule earlier, CheckedRule later) {
         if (!earlier.exact() && later.exact()) return false; // the earlier one skips exact instructions
+        // a gated rule is off where its option says so: it shadows only rules gated at least as much
+        if (!later.gates().containsAll(earlier.gates())) return false;
         return match(
                 earlier.pattern(),
                 later.pattern(),
@@ -288,7 +291,8 @@ final class StaticChecks {
                 r.conditions(),
                 r.variables(),
                 r.varTypes(),
-                classes);
+                classes,
+                r.gates());
     }
 
     private void narrow(Node n, int[] mask) {
@@ -366,6 +370,8 @@ final class StaticChecks {
         Node.OpNode po = (Node.OpNode) p;
         if (!(t instanceof Node.OpNode to) || to.op() != po.op()) return false;
         if (strict && po.once() && !to.once()) return false;
+        // a pattern that asks for flags matches only instructions that carry them
+        if (strict && !to.flags().containsAll(po.flags())) return false;
         if (strict
                 && po.opClass() >= 0
                 && to.opClass() >= 0

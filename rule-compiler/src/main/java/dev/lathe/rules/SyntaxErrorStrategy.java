@@ -117,6 +117,11 @@ final class SyntaxErrorStrategy extends DefaultErrorStrategy {
     }
 
     private void report(Parser p, Token t, RecognitionException e, IntervalSet expected) {
+        if (p.getContext() instanceof RulesParser.FlagsContext flags) {
+            // fmul[a, 1.0]: brackets meant as parentheses; said once, at the '['
+            p.notifyErrorListeners(flags.getStart(), SyntaxMessages.BRACKET_NOT_FLAGS, e);
+            return;
+        }
         p.notifyErrorListeners(t, message(p, t, expected), e);
     }
 

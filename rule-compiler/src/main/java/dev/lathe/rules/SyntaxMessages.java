@@ -61,6 +61,10 @@ final class SyntaxMessages {
         return "unexpected character '" + bracket + "': an op's operands go in parentheses, as in fmul(a, 1.0)";
     }
 
+    static final String BRACKET_NOT_FLAGS =
+            "'[' after an op's name lists the flags its instruction must carry, as in fadd[nsz](a, 0.0); an op's"
+                    + " operands go in parentheses, as in fmul(a, 1.0)";
+
     static String pointWithoutDigit(String digits) {
         return "unexpected character '.': a float needs a digit before its point, as in 0." + digits;
     }

@@ -4,6 +4,7 @@ import static dev.lathe.rules.CheckText.NEGATED_HEX;
 import static dev.lathe.rules.CheckText.isFloat;
 import static dev.lathe.rules.CheckText.sizeOf;
 
+import dev.lathe.ir.AluFlag;
 import dev.lathe.ir.VarType;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
@@ -137,6 +138,7 @@ final class TreeBuilder {
         List<P> srcs = buildAll(call.args(), pattern);
         if (srcs == null) return null;
         POp p = new POp(call.pos(), op, null, srcs);
+        flags(p, call, pattern);
         for (Ast.Annotation ann : call.annotations()) {
             int n = sizeOf(ann.text());
             if (n == 0) {
@@ -153,6 +155,39 @@ final class TreeBuilder {
         }
         ops.add(p);
         return p;
+    }
+
+    /** {@code fadd[nsz](…)}: the flags the matched instruction must carry. */
+    private void flags(POp p, Ast.Call call, boolean pattern) {
+        for (Ast.Annotation f : call.flags()) {
+            AluFlag flag = AluFlag.byName(f.text());
+            if (flag == null) {
+                error(
+                        f.pos(),
+                        "unknown flag '" + f.text() + "' (flags: nsz, nnan, ninf, reassoc, nsw, nuw)"
+                                + mesaFlagHint(f.text()));
+            } else if (!pattern) {
+                error(
+                        f.pos(),
+                        "flags go on pattern ops, which must carry them; the replacement's instructions take "
+                                + "the matched root's float controls");
+            } else if (!flag.appliesTo(p.op)) {
+                error(f.pos(), flag.spelling() + " applies to " + flag.whereItApplies() + ", not to " + p.op.opName());
+            } else if (p.flags.has(flag)) {
+                error(f.pos(), "flag " + flag.spelling() + " is written twice");
+            } else {
+                p.flags = p.flags.with(flag);
+            }
+        }
+    }
+
+    /** NIR's spellings of the wrap flags. */
+    private static String mesaFlagHint(String text) {
+        return switch (text) {
+            case "no_signed_wrap" -> "; NIR's no_signed_wrap is nsw";
+            case "no_unsigned_wrap" -> "; NIR's no_unsigned_wrap is nuw";
+            default -> "";
+        };
     }
 
     /**

@@ -393,4 +393,72 @@ class RuleSemanticsTest {
                         "7: rules p2 (line 6) and p3 may rewrite into each other: each one's replacement matches the other's pattern"),
                 r.warnings().stream().map(d -> d.line() + ": " + d.message()).toList());
     }
+
+    @Test
+    void aPatternWithFlagsFiresOnlyOnInstructionsThatCarryThem() {
+        String program = IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec1 32 %zero = load_const (0.0)
+                  vec4 32 %plain = fadd %x, %zero.xxxx
+                  vec4 32 %loose = fadd[nsz,nnan] %x, %zero.xxxx
+                  vec4 32 %strict = !fadd[nsz] %x, %zero.xxxx
+                  vec4 32 %s = fmul %plain, %loose
+                  vec4 32 %t = fmul %s, %strict
+                  store_output @o, %t
+                }
+                """;
+        String out = rewrite("r: fadd[nsz](a, 0.0) => a;", program);
+        // %plain keeps its fadd; %loose and %strict (exact, but allowed to ignore zero signs) fold
+        assertTrue(out.contains("fadd %0, %1.xxxx"), out);
+        assertEquals(1, out.split("fadd", -1).length - 1, out);
+        assertTrue(out.contains("fmul %2, %0"), out);
+    }
+
+    @Test
+    void replacementsTakeTheRootsFloatControlsButNotItsWrapFlags() {
+        String out = rewrite("r: fsub(a, b) => fadd(a, fneg(b));\ni: isub(a, b) => iadd(a, ineg(b));", IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec4 32 %u = load_input @u
+                  vec4 32 %d = fsub[nsz,reassoc] %x, %x.yxwz
+                  vec4 32 %e = isub[nsw] %u, %u.yxwz
+                  store_output @o, %d
+                  store_output @p, %e
+                }
+                """);
+        assertTrue(out.contains("fneg[nsz,reassoc] %0.yxwz"), out);
+        assertTrue(out.contains("fadd[nsz,reassoc] %0, %2"), out);
+        assertTrue(out.contains("ineg %1.yxwz") && out.contains("iadd %1, %4"), out);
+    }
+
+    @Test
+    void aGatedRuleAppliesOnlyWhereTheTargetsOptionsSatisfyItsGates() {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", """
+                pass t if !option(keep_all);
+                lowered: fsat(a) => fmin(fmax(a, 0.0), 1.0) if option(lower_fsat);
+                """);
+        assertTrue(r.ok(), r.render());
+        assertEquals(
+                List.of("!keep_all", "lower_fsat"),
+                new RuleInterpreter(r.file()).rules().get(0).gates());
+        String program = "shader fragment\n" + IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec4 32 %s = fsat %x
+                  store_output @o, %s
+                }
+                """;
+        for (var options : List.of(
+                java.util.Set.<String>of(),
+                java.util.Set.of("lower_fsat"),
+                java.util.Set.of("lower_fsat", "keep_all"))) {
+            Shader s = IrParser.parse("t.ir", program);
+            RuleInterpreter rules = new RuleInterpreter(r.file());
+            new RewritePass(rules, new RuleStats(rules), RewritePass.CACHED, java.util.Set.of(), options)
+                    .run(s.entryPoint());
+            boolean lowered = !IrPrinter.print(s).contains("fsat");
+            assertEquals(options.equals(java.util.Set.of("lower_fsat")), lowered, options + ":\n" + IrPrinter.print(s));
+        }
+    }
 }

@@ -2,6 +2,8 @@ package dev.lathe.spirv;
 
 import static dev.lathe.spirv.SpirvOps.*;
 
+import dev.lathe.ir.AluFlag;
+import dev.lathe.ir.AluFlags;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.BaseType;
@@ -891,13 +893,35 @@ final class Instructions {
         return t.phiVariableFor(phi);
     }
 
-    /** Marks the instruction exact when SPIR-V says NoContraction. */
+    /**
+     * The instruction's exact mark and flags from its decorations: {@code NoContraction} makes it
+     * exact; {@code FPFastMathMode} gives nnan (NotNaN), ninf (NotInf), nsz (NSZ) and reassoc
+     * (AllowContract, AllowReassoc, AllowTransform; Fast gives all four) and nothing else; without
+     * it a float instruction may reassociate and contract, which is what SPIR-V allows unless
+     * {@code NoContraction} (its definition: such operations "are not allowed to reassociate"),
+     * and what NIR assumes of an instruction that is not exact. {@code NoSignedWrap} and
+     * {@code NoUnsignedWrap} give nsw and nuw. Signed zeros, infinities and NaNs are kept unless
+     * a decoration lets them go, which is also what {@code SignedZeroInfNanPreserve} asks.
+     */
     static Value exact(SpirvToIr t, Instruction i, Value v) {
-        if (i.count() > 1
-                && t.m.decoration(i.operand(1), ModuleInfo.NO_CONTRACTION) != null
-                && v.parent() instanceof AluInstr a) {
-            a.setExact(true);
+        if (i.count() <= 1 || !(v.parent() instanceof AluInstr a)) return v;
+        int id = i.operand(1);
+        boolean exact = t.m.decoration(id, ModuleInfo.NO_CONTRACTION) != null;
+        Integer fast = t.m.decoration(id, ModuleInfo.FP_FAST_MATH_MODE);
+        AluFlags flags = AluFlags.NONE;
+        if (fast == null) {
+            if (!exact) flags = flags.with(AluFlag.REASSOC);
+        } else {
+            boolean all = (fast & 0x10) != 0; // Fast
+            if (all || (fast & 0x1) != 0) flags = flags.with(AluFlag.NNAN);
+            if (all || (fast & 0x2) != 0) flags = flags.with(AluFlag.NINF);
+            if (all || (fast & 0x4) != 0) flags = flags.with(AluFlag.NSZ);
+            if (!exact && (all || (fast & 0x70000) != 0)) flags = flags.with(AluFlag.REASSOC);
         }
+        if (t.m.decoration(id, ModuleInfo.NO_SIGNED_WRAP) != null) flags = flags.with(AluFlag.NSW);
+        if (t.m.decoration(id, ModuleInfo.NO_UNSIGNED_WRAP) != null) flags = flags.with(AluFlag.NUW);
+        a.setExact(exact);
+        a.setFlags(flags.applicableTo(a.op()));
         return v;
     }
 

@@ -41,6 +41,7 @@ public final class Target {
             Op.UMOD,
             Op.UMUL_HIGH));
     private final Set<Op> lacks64 = lacks64(selected, refused64);
+    private final Set<String> ruleOptions = ruleOptions(selected);
 
     private Target() {}
 
@@ -86,6 +87,57 @@ public final class Target {
      */
     public List<RuleSet> loweringRules() {
         return GeneratedRules.all();
+    }
+
+    /**
+     * The options this target sets, for rules gated on them ({@code if option(lower_fsat)}),
+     * named as NIR's {@code nir_shader_compiler_options} names them where the meaning is the same:
+     * a {@code lower_X} option is set where selection has no instruction for X (so rules that
+     * lower X apply and rules that make X do not), {@code has_X} where it has one. Derived from
+     * {@link #selectedOps}, so the two cannot disagree; an option not named here is not set.
+     */
+    public Set<String> ruleOptions() {
+        return ruleOptions;
+    }
+
+    private static Set<String> ruleOptions(Set<Op> selected) {
+        java.util.TreeSet<String> on = new java.util.TreeSet<>();
+        java.util.Map<String, Op> lower = java.util.Map.ofEntries(
+                java.util.Map.entry("lower_fpow", Op.FPOW),
+                java.util.Map.entry("lower_flrp16", Op.FLRP),
+                java.util.Map.entry("lower_flrp32", Op.FLRP),
+                java.util.Map.entry("lower_flrp64", Op.FLRP),
+                java.util.Map.entry("lower_ffract", Op.FFRACT),
+                java.util.Map.entry("lower_fmod", Op.FMOD),
+                java.util.Map.entry("lower_isign", Op.ISIGN),
+                java.util.Map.entry("lower_ldexp", Op.LDEXP),
+                java.util.Map.entry("lower_fdiv", Op.FDIV),
+                java.util.Map.entry("lower_fsat", Op.FSAT),
+                java.util.Map.entry("lower_fsign", Op.FSIGN),
+                java.util.Map.entry("lower_bitfield_extract", Op.UBITFIELD_EXTRACT),
+                java.util.Map.entry("lower_bitfield_insert", Op.BITFIELD_INSERT),
+                java.util.Map.entry("lower_extract_byte", Op.EXTRACT_U8),
+                java.util.Map.entry("lower_extract_word", Op.EXTRACT_U16),
+                java.util.Map.entry("lower_bitops", Op.BIT_COUNT),
+                java.util.Map.entry("lower_ufind_msb", Op.UFIND_MSB),
+                java.util.Map.entry("lower_umax", Op.UMAX),
+                java.util.Map.entry("lower_umin", Op.UMIN),
+                java.util.Map.entry("lower_uadd_sat", Op.UADD_SAT),
+                java.util.Map.entry("lower_usub_sat", Op.USUB_SAT),
+                java.util.Map.entry("lower_iadd_sat", Op.IADD_SAT),
+                java.util.Map.entry("lower_mul_high", Op.UMUL_HIGH));
+        lower.forEach((name, op) -> {
+            if (!selected.contains(op)) on.add(name);
+        });
+        if (selected.contains(Op.FSUB)) on.add("has_fsub");
+        if (selected.contains(Op.ISUB)) on.add("has_isub");
+        // the late rules fuse fmul and fadd into ffma, which selection makes a mad, at every size
+        on.addAll(List.of("fuse_ffma16", "fuse_ffma32", "fuse_ffma64"));
+        // NIR's seq/slt/sge (float results of comparisons) are not instructions here
+        on.add("lower_scmp");
+        // selection takes 16-bit ALU work (half registers), not 8-bit
+        on.add("support_16bit_alu");
+        return Collections.unmodifiableSet(on);
     }
 
     /** The machine passes, one registry entry each. */

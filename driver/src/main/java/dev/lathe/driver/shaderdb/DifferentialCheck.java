@@ -4,6 +4,7 @@ import dev.lathe.backend.compile.MachineCompiler;
 import dev.lathe.backend.program.Program;
 import dev.lathe.backend.sim.Simulator;
 import dev.lathe.driver.Compiler;
+import dev.lathe.ir.AluFlags;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.Shader;
@@ -104,7 +105,10 @@ public final class DifferentialCheck {
                 Compiler.compile(IrParser.parse(name, text), options).machine();
         Shader exact = IrParser.parse(name, text);
         for (Instr i : exact.entryPoint().instructions()) {
-            if (i instanceof AluInstr a) a.setExact(true);
+            if (i instanceof AluInstr a) {
+                a.setExact(true);
+                a.setFlags(AluFlags.NONE);
+            }
         }
         MachineCompiler.Result strict = Compiler.compile(exact, options).machine();
         Shader original = IrParser.parse(name, text);
@@ -173,7 +177,10 @@ public final class DifferentialCheck {
         String text = IrPrinter.print(shader);
         Shader exact = IrParser.parse("shader", text);
         for (Instr i : exact.entryPoint().instructions()) {
-            if (i instanceof AluInstr a) a.setExact(true);
+            if (i instanceof AluInstr a) {
+                a.setExact(true);
+                a.setFlags(AluFlags.NONE);
+            }
         }
         Program p = Compiler.compile(exact, Compiler.Options.defaults().withVerify(true))
                 .machine()

@@ -1,5 +1,7 @@
 package dev.lathe.ir.pass;
 
+import dev.lathe.ir.AluFlag;
+import dev.lathe.ir.AluFlags;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
@@ -82,6 +84,7 @@ final class Cse implements Pass {
             if (key == null) continue;
             Value earlier = table.get(key);
             if (earlier != null) {
+                if (i instanceof AluInstr a && earlier.parent() instanceof AluInstr e) keepBoth(e, a);
                 ranges.replaceAllUses(i.def(), earlier);
                 i.remove();
                 progress = true;
@@ -93,11 +96,23 @@ final class Cse implements Pass {
         return progress;
     }
 
+    /**
+     * The instruction kept for both allows only what both allow: exact when either is, each flag
+     * only when both carry it (every flag only widens what an instruction may compute).
+     */
+    private static void keepBoth(AluInstr kept, AluInstr gone) {
+        boolean exact = kept.isExact() || gone.isExact();
+        AluFlags flags = kept.flags().intersect(gone.flags());
+        if (exact) flags = flags.without(AluFlag.REASSOC);
+        kept.setFlags(flags);
+        kept.setExact(exact);
+    }
+
     private static Key keyOf(Instr i) {
         if (i instanceof AluInstr alu) {
             int n = alu.numSrcs();
             KeyBuilder k = new KeyBuilder(4 + n * 6);
-            k.shape(alu.def(), alu.isExact() ? 1 : 0);
+            k.shape(alu.def(), 0); // the exact mark and flags are merged (keepBoth), as NIR's CSE does
             int first = 0, second = 1;
             if (alu.op().isCommutative() && compare(alu.src(0), alu.src(1)) > 0) {
                 first = 1;

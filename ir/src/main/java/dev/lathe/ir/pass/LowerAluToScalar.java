@@ -94,10 +94,10 @@ final class LowerAluToScalar implements Pass {
         return true;
     }
 
-    /** A scalar instruction before {@code at}, with {@code at}'s exact flag. */
+    /** A scalar instruction before {@code at}, with {@code at}'s exact mark and flags. */
     private static Value emit(Function fn, AluInstr at, Op op, int bits, Value[] srcs, byte[][] swz) {
         AluInstr i = new AluInstr(fn, op, 1, bits, srcs, swz);
-        i.setExact(at.isExact());
+        i.copyFlagsFrom(at);
         i.insertBefore(at);
         return i.def();
     }

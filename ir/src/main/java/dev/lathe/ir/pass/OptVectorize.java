@@ -1,5 +1,6 @@
 package dev.lathe.ir.pass;
 
+import dev.lathe.ir.AluFlags;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.Function;
@@ -42,7 +43,7 @@ final class OptVectorize implements Pass {
     }
 
     /** What instructions must share to be joined: op, size, exactness, and per source the value read (or the constant's bits). */
-    private record Key(Op op, int bits, boolean exact, List<Object> sources) {}
+    private record Key(Op op, int bits, boolean exact, AluFlags flags, List<Object> sources) {}
 
     private static boolean run(Function fn, Block b) {
         Map<Key, List<AluInstr>> open = new LinkedHashMap<>();
@@ -90,7 +91,7 @@ final class OptVectorize implements Pass {
                 sources.add(src.value());
             }
         }
-        return new Key(a.op(), a.def().bitSize(), a.isExact(), sources);
+        return new Key(a.op(), a.def().bitSize(), a.isExact(), a.flags(), sources);
     }
 
     /** One vector instruction where the first of {@code g} is, its readers reading their component of it. */
@@ -109,7 +110,7 @@ final class OptVectorize implements Pass {
                 swz[s][c] = (byte) (constant ? f.component(0) : g.get(c).src(s).component(0));
         }
         AluInstr v = new AluInstr(fn, first.op(), n, first.def().bitSize(), srcs, swz);
-        v.setExact(first.isExact());
+        v.copyFlagsFrom(first); // the key made the group's flags the same
         v.setLoc(first.loc());
         v.insertBefore(first);
         for (int c = 0; c < n; c++) {

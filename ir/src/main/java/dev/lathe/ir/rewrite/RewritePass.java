@@ -80,12 +80,28 @@ public final class RewritePass implements Pass {
             RuleStats stats,
             java.util.function.Function<Function, RangeFacts> facts,
             Set<String> disabled) {
+        this(rules, stats, facts, disabled, Set.of());
+    }
+
+    /**
+     * With {@code options} the options the target sets: a rule gated on an option
+     * ({@code if option(lower_fsat)}, {@code !option(…)}) that they do not satisfy is never
+     * applied. The other constructors set none.
+     */
+    public RewritePass(
+            RuleSet rules,
+            RuleStats stats,
+            java.util.function.Function<Function, RangeFacts> facts,
+            Set<String> disabled,
+            Set<String> options) {
         if (stats.ruleSet() != rules) throw new IllegalArgumentException("stats of another rule set");
         this.rules = rules;
         this.stats = stats;
         this.factSource = facts;
-        for (int i = 0; i < rules.rules().size(); i++)
-            if (disabled.contains(rules.rules().get(i).name())) this.disabled.set(i);
+        for (int i = 0; i < rules.rules().size(); i++) {
+            RuleInfo r = rules.rules().get(i);
+            if (disabled.contains(r.name()) || r.gatedOff(options) != null) this.disabled.set(i);
+        }
         for (Op op : Op.values()) heights[op.ordinal()] = rules.nodeHeight(op);
     }
 

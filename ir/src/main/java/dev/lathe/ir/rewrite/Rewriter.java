@@ -1,5 +1,6 @@
 package dev.lathe.ir.rewrite;
 
+import dev.lathe.ir.AluFlags;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.AluOperand;
 import dev.lathe.ir.Function;
@@ -100,7 +101,11 @@ public final class Rewriter {
             swz[i] = s != null ? s : Match.identity(comps);
         }
         AluInstr i = new AluInstr(fn, op, comps, bits, vals, swz);
+        // As NIR does: new instructions take the root's exact mark and float controls (what the
+        // author allowed for the value they compute), never its wrap flags (nsw/nuw speak of one
+        // operation's operands).
         i.setExact(root.isExact());
+        i.setFlags(root.flags().intersect(AluFlags.FLOAT_CONTROLS).applicableTo(op));
         i.insertBefore(root);
         created.add(i);
         return i.def();

@@ -1,5 +1,7 @@
 package dev.lathe.ir.text;
 
+import dev.lathe.ir.AluFlag;
+import dev.lathe.ir.AluFlags;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Block;
@@ -621,6 +623,8 @@ public final class IrParser {
         expect("=");
         Token bang = is(peek(), "!") ? lexer.token(advance()) : null;
         int opTok = expect(Token.Kind.IDENT, "an operation");
+        int flagsTok = is(peek(), "[") ? peek() : -1;
+        AluFlags flags = flagsTok >= 0 ? flags() : AluFlags.NONE;
         Instr instr;
         switch (text(opTok)) {
             case "load_const" -> instr = loadConst(opTok, comps, bits);
@@ -642,6 +646,19 @@ public final class IrParser {
             if (!(instr instanceof AluInstr alu))
                 throw error(bang, "only ALU instructions can be marked exact with '!'");
             alu.setExact(true);
+        }
+        if (flagsTok >= 0) {
+            if (!(instr instanceof AluInstr alu))
+                throw error(flagsTok, "only ALU instructions carry flags such as [nsz]");
+            AluFlag bad = flags.firstNotApplicableTo(alu.op());
+            if (bad != null)
+                throw error(
+                        flagsTok,
+                        bad.spelling() + " applies to " + bad.whereItApplies() + ", not to "
+                                + alu.op().opName());
+            if (alu.isExact() && flags.has(AluFlag.REASSOC))
+                throw error(flagsTok, "an exact ('!') instruction cannot carry reassoc");
+            alu.setFlags(flags);
         }
         instr.setLoc(loc);
         define(nameStart, nameEnd, instr.def());
@@ -710,6 +727,21 @@ public final class IrParser {
             } while (accept(","));
         }
         return phi;
+    }
+
+    /** {@code [nsz, nnan]} after an op's name; the opening bracket is next. */
+    private AluFlags flags() {
+        expect("[");
+        AluFlags flags = AluFlags.NONE;
+        do {
+            int t = expect(Token.Kind.IDENT, "a flag (nsz, nnan, ninf, reassoc, nsw, nuw)");
+            AluFlag f = AluFlag.byName(text(t));
+            if (f == null) throw error(t, "unknown flag '" + text(t) + "' (flags: nsz, nnan, ninf, reassoc, nsw, nuw)");
+            if (flags.has(f)) throw error(t, "flag " + f.spelling() + " is written twice");
+            flags = flags.with(f);
+        } while (accept(","));
+        expect("]");
+        return flags;
     }
 
     private Instr alu(int opTok, Op op, int comps, int bits) {

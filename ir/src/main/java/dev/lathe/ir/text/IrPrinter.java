@@ -249,6 +249,7 @@ public final class IrPrinter {
         if (instr instanceof AluInstr alu) {
             if (alu.isExact()) out.append('!');
             out.append(alu.op().opName());
+            if (!alu.flags().isEmpty()) out.append('[').append(alu.flags()).append(']');
             for (int i = 0; i < alu.numSrcs(); i++)
                 out.append(i == 0 ? " " : ", ").append(src(alu.src(i)));
         } else if (instr instanceof LoadConstInstr lc) {

@@ -187,6 +187,36 @@ class ParserErrorTest {
                     "only ALU instructions can be marked exact"),
             new Case("ALU without a result", H + "function main {\n  fadd %a, %b\n}\n", "4:3", "fadd defines a value"),
             new Case(
+                    "unknown flag",
+                    H + "function main {\n  vec1 32 %a = load_const (1.0)\n  vec1 32 %b = fadd[fast] %a, %a\n}\n",
+                    "5:21",
+                    "unknown flag 'fast' (flags: nsz, nnan, ninf, reassoc, nsw, nuw)"),
+            new Case(
+                    "float flag on an integer op",
+                    H + "function main {\n  vec1 32 %a = load_const (1)\n  vec1 32 %b = iadd[nsz] %a, %a\n}\n",
+                    "5:20",
+                    "nsz applies to operations that read or produce floats, not to iadd"),
+            new Case(
+                    "wrap flag on a float op",
+                    H + "function main {\n  vec1 32 %a = load_const (1.0)\n  vec1 32 %b = fadd[nsw] %a, %a\n}\n",
+                    "5:20",
+                    "nsw applies to iadd, isub, imul and ishl, not to fadd"),
+            new Case(
+                    "reassoc on an exact instruction",
+                    H + "function main {\n  vec1 32 %a = load_const (1.0)\n  vec1 32 %b = !fadd[reassoc] %a, %a\n}\n",
+                    "5:21",
+                    "an exact ('!') instruction cannot carry reassoc"),
+            new Case(
+                    "flags on a non-ALU",
+                    H + "function main {\n  vec1 32 %a = load_const[nsz] (1.0)\n}\n",
+                    "4:26",
+                    "only ALU instructions carry flags"),
+            new Case(
+                    "flag twice",
+                    H + "function main {\n  vec1 32 %a = load_const (1.0)\n  vec1 32 %b = fadd[nsz, nsz] %a, %a\n}\n",
+                    "5:26",
+                    "flag nsz is written twice"),
+            new Case(
                     "swizzle on an if condition",
                     H + "function main {\n  vec2 1 %c = load_const (true, false)\n" + "  if %c.x {\n  }\n}\n",
                     "5:8",

@@ -73,4 +73,31 @@ class RoundTripTest {
         Interpreter interp = new Interpreter(s);
         return s.stage() == Stage.COMPUTE ? interp.dispatch(in, 2, 1, 1) : interp.run(in);
     }
+
+    @org.junit.jupiter.api.Test
+    void flagsAndTheExactMarkSurviveARoundTrip() {
+        String text = """
+                shader fragment
+
+                input vec4 f32 @x location=0
+                input vec4 i32 @i location=1
+                output vec4 f32 @o location=0
+                output vec4 i32 @p location=1
+
+                function main {
+                  block b0:
+                    vec4 32 %0 = load_input @x
+                    vec4 32 %1 = load_input @i
+                    vec4 32 %2 = fadd[nsz,nnan,ninf,reassoc] %0, %0
+                    vec4 32 %3 = !fmul[nsz] %2, %0
+                    vec4 32 %4 = iadd[nsw,nuw] %1, %1
+                    vec4 32 %5 = ishl[nuw] %4, %1
+                    store_output @o, %3
+                    store_output @p, %5
+                }
+                """;
+        Shader s = IrParser.parse("flags.ir", text);
+        assertEquals(List.of(), Validator.validate(s));
+        assertEquals(text, IrPrinter.print(s));
+    }
 }

@@ -5,20 +5,23 @@
 //   add_zero: a + 0.0 ~=> a;                       # inexact: may change -0.0
 //   pow2_mul: imul(a, #c) => ishl(a, find_lsb(c)) if is_power_of_two(c);
 //   once:     fadd(fmul(a, b)@once, c) => ffma(a, b, c);
+//   nsz_add:  fadd[nsz](a, 0.0) => a;              # only where the fadd may ignore zero signs
 grammar Rules;
 
 ruleFile  : passDecl? ruleDecl* EOF ;
-passDecl  : 'pass' name=IDENT ';' ;
+// `pass lower if option(lower_fsat);`: every rule of the file is gated on the options
+passDecl  : 'pass' name=IDENT conditions? ';' ;
 // The name is optional: an unnamed rule is called line_N after the line it starts on.
 ruleDecl  : (name=IDENT ':')? pattern=expr arrow=(ARROW | INEXACT_ARROW) replacement=expr conditions? ';' ;
 conditions: 'if' condition (',' condition)* ;
-condition : name=IDENT '(' expr (',' expr)* ')' ;
+// `!` only before option(NAME): a rule that applies where the target does not set the option
+condition : neg='!'? name=IDENT '(' expr (',' expr)* ')' ;
 
 // Alternatives are in precedence order, tightest first (as in C, but & ^ | bind tighter
 // than comparisons, so `a & 1 == 0` needs no parentheses).
 expr
     : expr annotation                               # annotated
-    | name=IDENT annotation* '(' expr (',' expr)* ')' # call
+    | name=IDENT flags? annotation* '(' expr (',' expr)* ')' # call
     | op=('-' | '~' | '!') expr                     # unary
     | expr op=('*' | '/' | '%') expr                # binary
     | expr op=('+' | '-') expr                      # binary
@@ -35,6 +38,8 @@ expr
     ;
 
 annotation: '@' (INT | IDENT) ;
+// fadd[nsz, nnan](…): the flags the matched instruction must carry (AluFlag)
+flags     : '[' IDENT (',' IDENT)* ']' ;
 literal   : INT | HEX | FLOAT | 'inf' | 'nan' | 'true' | 'false' ;
 
 ARROW         : '=>' ;

@@ -28,8 +28,16 @@ public final class Ast {
         }
     }
 
-    /** {@code name@16(args…)}: an op (or, in a condition, a predicate) applied to operands. */
-    public record Call(String name, List<Annotation> annotations, List<Expr> args, Pos pos) implements Expr {}
+    /**
+     * {@code name[flags]@16(args…)}: an op (or, in a condition, a predicate) applied to operands;
+     * {@code flags} are the {@code [nsz, nnan]} written after the name, each with its position.
+     */
+    public record Call(String name, List<Annotation> annotations, List<Expr> args, Pos pos, List<Annotation> flags)
+            implements Expr {
+        public Call(String name, List<Annotation> annotations, List<Expr> args, Pos pos) {
+            this(name, annotations, args, pos, List.of());
+        }
+    }
 
     /** {@code left op right} with op one of {@code + - * / % & | ^ << >> < <= > >= == !=}. */
     public record Binary(String op, Expr left, Expr right, Pos pos) implements Expr {}
@@ -61,6 +69,9 @@ public final class Ast {
     /** {@code name(args…)} after {@code if}. */
     public record Condition(String name, List<Expr> args, Pos pos) {}
 
+    /** {@code option(NAME)} or {@code !option(NAME)} after {@code if}: the rule applies only where the target sets (or does not set) the option. */
+    public record Gate(String option, boolean negated, Pos pos) {}
+
     /**
      * One rule: {@code name: pattern => replacement if conditions;}.
      *
@@ -75,7 +86,8 @@ public final class Ast {
             Expr replacement,
             List<Condition> conditions,
             String text,
-            String comment) {}
+            String comment,
+            List<Gate> gates) {}
 
     /** A whole file: its pass name (the file name without .rules when there is no header) and its rules. */
     public record RuleFile(String file, String passName, List<Rule> rules) {}

@@ -323,6 +323,10 @@ public final class MatcherGenerator {
             Node.OpNode p = r.pattern();
             List<CodeBlock> parts = new ArrayList<>();
             if (!r.exact()) parts.add(CodeBlock.of("!root.isExact()"));
+            if (!p.flags().isEmpty()) {
+                int want = p.flags().bits();
+                parts.add(CodeBlock.of("(root.flags().bits() & $L) == $L /* $L */", want, want, p.flags()));
+            }
             int first = 0;
             if (root.isCommutative()) {
                 CodeBlock asWritten =
@@ -480,6 +484,11 @@ public final class MatcherGenerator {
         void opNode(Node.OpNode n, String instr, Lazy view) {
             if (n.once()) check(CodeBlock.of("!$T.hasOneUse($L.def())", MATCH, instr));
             if (!rule.exact() && !instr.equals("n0")) check(CodeBlock.of("$L.isExact()", instr));
+            if (!n.flags().isEmpty()) {
+                int want = n.flags().bits();
+                code.add("// $L must carry [$L]\n", n.op().opName(), n.flags());
+                check(CodeBlock.of("($L.flags().bits() & $L) != $L", instr, want, want));
+            }
             if (n.opClass() >= 0) {
                 witness(
                         n.opClass(),
@@ -801,8 +810,28 @@ public final class MatcherGenerator {
     }
 
     private static CodeBlock ruleInfo(CheckedRule r, Function<CheckedRule, String> proof) {
+        if (r.gates().isEmpty())
+            return CodeBlock.of(
+                    "new $T($S, $S, $S, $L, $S)",
+                    RULE_INFO,
+                    r.name(),
+                    r.location(),
+                    r.text(),
+                    r.exact(),
+                    proof.apply(r));
+        CodeBlock.Builder gates = CodeBlock.builder();
+        for (int i = 0; i < r.gates().size(); i++)
+            gates.add(i == 0 ? "$S" : ", $S", r.gates().get(i).key());
         return CodeBlock.of(
-                "new $T($S, $S, $S, $L, $S)", RULE_INFO, r.name(), r.location(), r.text(), r.exact(), proof.apply(r));
+                "new $T($S, $S, $S, $L, $S, $T.of($L))",
+                RULE_INFO,
+                r.name(),
+                r.location(),
+                r.text(),
+                r.exact(),
+                proof.apply(r),
+                List.class,
+                gates.build());
     }
 
     private MethodSpec ruleMethod(int index, CheckedRule r) {

@@ -44,7 +44,15 @@ public final class RuleInterpreter implements RuleSet {
         this.heights = file.nodeHeights();
         for (int i = 0; i < file.rules().size(); i++) {
             CheckedRule r = file.rules().get(i);
-            infos.add(new RuleInfo(r.name(), r.location(), r.text(), r.exact()));
+            infos.add(new RuleInfo(
+                    r.name(),
+                    r.location(),
+                    r.text(),
+                    r.exact(),
+                    RuleInfo.NOT_PROVED,
+                    r.gates().stream()
+                            .map(dev.lathe.rules.model.OptionGate::key)
+                            .toList()));
             byRootOp.computeIfAbsent(r.pattern().op(), k -> new ArrayList<>()).add(i);
             firstOfShape.add(ReplacementShape.firsts(r.replacement()));
         }
@@ -136,6 +144,7 @@ public final class RuleInterpreter implements RuleSet {
 
         private boolean matchOp(Node.OpNode op, AluInstr i, byte[] view, BooleanSupplier k) {
             if (op.once() && !Match.hasOneUse(i.def())) return false;
+            if (!i.flags().containsAll(op.flags())) return false;
             if (op.opClass() >= 0 && !setSize(op.opClass(), i.unsizedBitSize())) return false;
             matched.add(i);
             int tries = op.op().isCommutative() ? 2 : 1;

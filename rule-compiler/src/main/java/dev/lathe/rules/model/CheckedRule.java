@@ -19,6 +19,7 @@ import java.util.Map;
  * @param varTypes   how the rule reads each variable (float, int, uint, bool), for predicates
  *                   and soundness inputs; ANY when only data movement touches it
  * @param classes    size classes by number
+ * @param gates      the option gates ({@code if option(lower_fsat)}), pass line's first
  */
 public record CheckedRule(
         String file,
@@ -33,7 +34,8 @@ public record CheckedRule(
         List<Condition> conditions,
         List<String> variables,
         Map<String, TypeClass> varTypes,
-        List<SizeClass> classes) {
+        List<SizeClass> classes,
+        List<OptionGate> gates) {
 
     /** {@code rules/algebraic.rules:12}. */
     public String location() {

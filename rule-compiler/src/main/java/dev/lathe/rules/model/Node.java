@@ -1,5 +1,6 @@
 package dev.lathe.rules.model;
 
+import dev.lathe.ir.AluFlags;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.rules.ast.Ast;
@@ -26,9 +27,18 @@ public sealed interface Node permits Node.OpNode, Node.VarNode, Node.ConstNode {
      * @param once      {@code @once}: the matched instruction must have a single use
      * @param constant  (replacement only) every leaf is a literal or a {@code #} variable, so
      *                  the value is folded with the op table when the rule fires
+     * @param flags     (pattern only) the flags the matched instruction must carry ({@code fadd[nsz]})
      */
     record OpNode(
-            int id, Op op, List<Node> srcs, int opClass, int sizeClass, boolean once, boolean constant, Ast.Pos pos)
+            int id,
+            Op op,
+            List<Node> srcs,
+            int opClass,
+            int sizeClass,
+            boolean once,
+            boolean constant,
+            Ast.Pos pos,
+            AluFlags flags)
             implements Node {}
 
     /**

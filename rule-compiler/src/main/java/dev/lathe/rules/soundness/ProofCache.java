@@ -172,6 +172,7 @@ public final class ProofCache {
                     .append("]/")
                     .append(o.sizeClass())
                     .append(o.once() ? "@once" : "")
+                    .append(o.flags().isEmpty() ? "" : "[" + o.flags() + "]")
                     .append('(');
             for (int i = 0; i < o.srcs().size(); i++) {
                 if (i > 0) b.append(',');

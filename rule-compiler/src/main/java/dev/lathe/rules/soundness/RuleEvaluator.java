@@ -29,8 +29,19 @@ final class RuleEvaluator {
     private final CheckedRule rule;
     private final Map<String, RuleLiteral> literals = new HashMap<>();
 
+    private final boolean flagged;
+
     RuleEvaluator(CheckedRule rule) {
         this.rule = rule;
+        this.flagged = hasFlags(rule.pattern());
+    }
+
+    /** Whether an op of the pattern asks for flags. */
+    static boolean hasFlags(Node n) {
+        if (!(n instanceof Node.OpNode op)) return false;
+        if (!op.flags().isEmpty()) return true;
+        for (Node s : op.srcs()) if (hasFlags(s)) return true;
+        return false;
     }
 
     /** The sizes of every class for one size assignment of the free classes. */
@@ -51,7 +62,29 @@ final class RuleEvaluator {
         double maxMagnitude;
         /** A float op of the pattern made an infinity from finite operands: the pattern overflowed. */
         boolean patternOverflowed;
+        /**
+         * Where the pattern's ops carry flags: every value the pattern may have (the one the op
+         * table gives first), with their provenances; null without flags.
+         */
+        long[] alternatives;
+
+        int[] alternativeKinds;
+        /** A flag made the pattern poison (nnan on a NaN, nsw on a wrap …): any replacement will do. */
+        boolean patternPoison;
+
+        /** Whether no value the pattern may have is decided by the NaN contract. */
+        boolean undecided() {
+            if (alternatives == null) return patternKind == UNDECIDED;
+            for (int k : alternativeKinds) if (k != UNDECIDED) return false;
+            return true;
+        }
     }
+
+    /** One value a pattern with flags may have: its bits, provenance, and whether it is poison. */
+    private record Alt(long bits, int kind, boolean poison) {}
+
+    /** More values than this for one pattern is a rule no one writes; the evaluation says so. */
+    private static final int MAX_ALTERNATIVES = 4096;
 
     /** A value and its provenance. */
     private record Result(long bits, int kind) {}
@@ -77,7 +110,20 @@ final class RuleEvaluator {
             int bits = sizes.of(varClass(e.getKey()));
             if (Values.isFloat(rule.varTypes().get(e.getKey()), bits)) note(o, e.getValue(), bits);
         }
-        Result p = eval(rule.pattern(), vars, sizes, o);
+        Result p;
+        if (flagged) {
+            List<Alt> alts = evalAll(rule.pattern(), vars, sizes, o);
+            o.alternatives = new long[alts.size()];
+            o.alternativeKinds = new int[alts.size()];
+            for (int k = 0; k < alts.size(); k++) {
+                o.alternatives[k] = alts.get(k).bits();
+                o.alternativeKinds[k] = alts.get(k).kind();
+                o.patternPoison |= alts.get(k).poison();
+            }
+            p = new Result(alts.get(0).bits(), alts.get(0).kind());
+        } else {
+            p = eval(rule.pattern(), vars, sizes, o);
+        }
         // The tolerance of an inexact rule is the pattern's: the replacement's values are noted
         // nowhere, or a detour through a huge intermediate (a + 1e30 - 1e30) would excuse any error.
         Result r = eval(rule.replacement(), vars, sizes, new Outcome());
@@ -126,6 +172,72 @@ final class RuleEvaluator {
                 o.patternOverflowed = true;
         }
         return new Result(r, provenance(op.op(), srcs, kinds, r, outBits));
+    }
+
+    /**
+     * Every value a pattern with flags may have ({@link FlagSemantics}): each op evaluated on
+     * every combination of its operands' values, nsz reading each zero float operand with both
+     * signs and giving a zero result with both, the IEEE choice first.
+     */
+    private List<Alt> evalAll(Node n, Map<String, Long> vars, RuleEvaluator.Sizes sizes, Outcome o) {
+        if (!(n instanceof Node.OpNode op)) {
+            Result r = eval(n, vars, sizes, o);
+            return List.of(new Alt(r.bits(), r.kind(), false));
+        }
+        int k = op.srcs().size();
+        List<List<Alt>> in = new ArrayList<>(k);
+        for (Node s : op.srcs()) in.add(evalAll(s, vars, sizes, o));
+        int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
+        int outBits = op.op().outputBits(unsized);
+        boolean nsz = op.flags().has(dev.lathe.ir.AluFlag.NSZ);
+        java.util.LinkedHashSet<Alt> out = new java.util.LinkedHashSet<>();
+        int[] pick = new int[k];
+        while (true) {
+            long[][] srcs = new long[k][];
+            int[] kinds = new int[k];
+            boolean poisonIn = false;
+            for (int i = 0; i < k; i++) {
+                Alt a = in.get(i).get(pick[i]);
+                srcs[i] = new long[] {a.bits()};
+                kinds[i] = a.kind();
+                // bcsel: only the arm it takes passes poison on
+                boolean taken = op.op() != Op.BCSEL
+                        || i == 0
+                        || i == ((in.get(0).get(pick[0]).bits() & 1) != 0 ? 1 : 2);
+                poisonIn |= a.poison() && taken;
+            }
+            // nsz: each zero float operand read with both signs
+            int flips = 0;
+            int[] flippable = new int[k];
+            for (int i = 0; nsz && i < k; i++) {
+                int b = op.op().inputBits(i, unsized);
+                if (FlagSemantics.floatOperand(op.op(), i, b) && FlagSemantics.isZero(srcs[i][0], b))
+                    flippable[flips++] = i;
+            }
+            for (int m = 0; m < 1 << flips; m++) {
+                long[][] s = new long[k][];
+                for (int i = 0; i < k; i++) s[i] = srcs[i].clone();
+                for (int f = 0; f < flips; f++) {
+                    int i = flippable[f];
+                    if ((m >> f & 1) != 0)
+                        s[i][0] = FlagSemantics.flipSign(s[i][0], op.op().inputBits(i, unsized));
+                }
+                long r = op.op().evaluate(unsized, 1, s)[0];
+                if (Values.isFloat(op.op().output().typeClass(), outBits)) note(o, r, outBits);
+                boolean poison = poisonIn || FlagSemantics.poison(op.op(), op.flags(), unsized, s, r);
+                int kind = provenance(op.op(), s, kinds, r, outBits);
+                out.add(new Alt(r, kind, poison));
+                if (nsz && FlagSemantics.floatResult(op.op(), outBits) && FlagSemantics.isZero(r, outBits))
+                    out.add(new Alt(FlagSemantics.flipSign(r, outBits), kind, poison));
+            }
+            if (out.size() > MAX_ALTERNATIVES)
+                throw new IllegalStateException(rule.name() + ": its pattern has more than " + MAX_ALTERNATIVES
+                        + " values under its nsz flags");
+            int i = 0;
+            while (i < k && ++pick[i] == in.get(i).size()) pick[i++] = 0;
+            if (i == k) break;
+        }
+        return List.copyOf(out);
     }
 
     /** The provenance of one op's result (one component: a vecN's is its first source's). */

@@ -123,8 +123,9 @@ public final class RuleFiring {
         Node.OpNode op = (Node.OpNode) n;
         Value[] srcs = new Value[op.srcs().size()];
         for (int i = 0; i < srcs.length; i++) srcs[i] = build(b, op.srcs().get(i), vars, classSize);
-        return b.aluInstr(op.op(), 1, classSize.applyAsInt(op.sizeClass()), srcs)
-                .def();
+        AluInstr i = b.aluInstr(op.op(), 1, classSize.applyAsInt(op.sizeClass()), srcs);
+        i.setFlags(op.flags()); // the pattern's flags: the instruction carries what the rule asks for
+        return i.def();
     }
 
     /** The scalar type a value of {@code bits} is stored and read as. */
@@ -308,7 +309,7 @@ public final class RuleFiring {
                     chosen.put(shaped.get(k), options.get(k).get(pick[k]));
                 Program after = build(chosen);
                 RuleStats stats = new RuleStats(rules);
-                new RewritePass(rules, stats, RewritePass.CACHED, others)
+                new RewritePass(rules, stats, RewritePass.CACHED, others, gatesOpen())
                         .run(after.shader().entryPoint());
                 if (stats.fired(index) > 0 && !after.root().isInserted()) {
                     for (String v : shaped) shapedText.add(chosen.get(v).reading(v));
@@ -365,6 +366,13 @@ public final class RuleFiring {
                 if (!c.predicate().holds(value, b, c.type(), c.bound())) return false;
             }
             return true;
+        }
+
+        /** Options that open the rule's gates: those it asks to be set. */
+        private Set<String> gatesOpen() {
+            Set<String> on = new HashSet<>();
+            for (var g : rule.gates()) if (!g.negated()) on.add(g.option());
+            return on;
         }
 
         Program build(Map<String, Shape> shapes) {
@@ -424,8 +432,8 @@ public final class RuleFiring {
                     }
                 }
                 RuleEvaluator.Outcome o = ev.evaluate(read, sizes);
-                if (o.patternKind == RuleEvaluator.UNDECIDED)
-                    continue; // computed from open NaN bits: one outcome of many
+                if (o.undecided() || o.patternPoison)
+                    continue; // computed from open NaN bits, or poison under a flag: one outcome of many
                 decided++;
                 long p = was.output("o")[0], r = is.output("o")[0];
                 if (p != o.pattern) {
@@ -445,7 +453,7 @@ public final class RuleFiring {
                             + IrPrinter.print(before.shader())
                             + "after:\n" + IrPrinter.print(after.shader());
                 }
-                if (rule.exact()) {
+                if (rule.exact() && o.alternatives == null) {
                     ShaderOutputs.Comparison cmp = was.compareUnderNanContract(is);
                     if (cmp.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
                         return at() + " changed the program's outputs (" + cmp.detail() + ")" + where + "\nbefore:\n"

@@ -9,7 +9,10 @@ import com.microsoft.z3.Params;
 import com.microsoft.z3.Solver;
 import com.microsoft.z3.Status;
 import com.microsoft.z3.Tactic;
+import dev.lathe.ir.AluFlag;
+import dev.lathe.ir.AluFlags;
 import dev.lathe.ir.op.Bits;
+import dev.lathe.ir.op.FloatBits;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.Predicate;
@@ -143,8 +146,18 @@ public final class RuleProver {
     /** The solver's answer for one size assignment, with the model's inputs when it found one. */
     private record Outcome(Status status, String reason, Map<String, Long> inputs) {}
 
-    /** A value and its provenance under the NaN contract. */
-    private record Term(BitVecExpr bits, BoolExpr open, BoolExpr undecided) {}
+    /**
+     * A value and its provenance under the NaN contract, and whether a flag of the pattern made it
+     * poison ({@link FlagSemantics}).
+     */
+    private record Term(BitVecExpr bits, BoolExpr open, BoolExpr undecided, BoolExpr poison) {}
+
+    /**
+     * The most ways a pattern's nsz flags let it be evaluated (each zero float operand and result
+     * of an nsz op either sign) that one question enumerates: the solver is asked for inputs where
+     * the replacement differs from every one of them, which needs them all written out.
+     */
+    private static final int MAX_CHOICES = 64;
 
     /**
      * The first attempt's budget; each next attempt gets twice the last, until the deadline. A
@@ -175,6 +188,19 @@ public final class RuleProver {
             default -> {}
         }
         for (Node s : op.srcs()) shiftCounts(s, sizes, out);
+    }
+
+    /** How many bits {@link Session#term}'s choice uses on the pattern: see {@link #MAX_CHOICES}. */
+    private static int choiceBits(Node node, RuleEvaluator.Sizes sizes) {
+        if (!(node instanceof Node.OpNode op)) return 0;
+        int n = 0;
+        for (Node s : op.srcs()) n += choiceBits(s, sizes);
+        if (!op.flags().has(AluFlag.NSZ)) return n;
+        int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
+        for (int i = 0; i < op.srcs().size(); i++)
+            if (FlagSemantics.floatOperand(op.op(), i, op.op().inputBits(i, unsized))) n++;
+        if (FlagSemantics.floatResult(op.op(), op.op().outputBits(unsized))) n++;
+        return n;
     }
 
     /** The most cases a rule's power-of-two variables and shift counts are split into (two 64-bit ones: 4,096). */
@@ -290,16 +316,29 @@ public final class RuleProver {
                     vars.put(v, ctx.mkConcat(ops.bv(0, 1), ctx.mkBVConst(v, b - 1)));
                 }
             }
-            Term p = term(rule.pattern(), vars, sizes, ev);
-            Term r = term(rule.replacement(), vars, sizes, ev);
+            Term r = term(rule.replacement(), vars, sizes, ev, 0, new int[1]);
             int n = sizes.of(rule.pattern().sizeClass());
-            BoolExpr differ = ctx.mkOr(ctx.mkNot(ctx.mkEq(p.bits(), r.bits())), r.open());
-            BoolExpr bad;
-            if (n >= 16) {
-                BoolExpr rNaN = ctx.mkFPIsNaN(ops.fp(r.bits(), n));
-                bad = ctx.mkOr(r.undecided(), (BoolExpr) ctx.mkITE(p.open(), ctx.mkNot(rNaN), differ));
-            } else {
-                bad = ctx.mkOr(r.undecided(), differ);
+            // With nsz flags the pattern has several values: the rule is refuted by inputs where the
+            // replacement gives none of them (each choice poison-free and decided).
+            int choiceBits = choiceBits(rule.pattern(), sizes);
+            if (choiceBits > Integer.numberOfTrailingZeros(MAX_CHOICES))
+                return new Outcome(
+                        Status.UNKNOWN,
+                        "its nsz flags give the pattern 2^" + choiceBits + " ways to be evaluated, more than "
+                                + MAX_CHOICES + " are not enumerated",
+                        null);
+            List<BoolExpr> everyChoice = new ArrayList<>();
+            for (long choice = 0; choice < 1L << choiceBits; choice++) {
+                Term p = term(rule.pattern(), vars, sizes, ev, choice, new int[1]);
+                BoolExpr differ = ctx.mkOr(ctx.mkNot(ctx.mkEq(p.bits(), r.bits())), r.open());
+                BoolExpr bad;
+                if (n >= 16) {
+                    BoolExpr rNaN = ctx.mkFPIsNaN(ops.fp(r.bits(), n));
+                    bad = ctx.mkOr(r.undecided(), (BoolExpr) ctx.mkITE(p.open(), ctx.mkNot(rNaN), differ));
+                } else {
+                    bad = ctx.mkOr(r.undecided(), differ);
+                }
+                everyChoice.add(ctx.mkAnd(ctx.mkNot(p.undecided()), ctx.mkNot(p.poison()), bad));
             }
             List<BoolExpr> facts = new ArrayList<>();
             for (Condition c : rule.conditions())
@@ -309,8 +348,7 @@ public final class RuleProver {
                         c.bound(),
                         vars.get(c.var().name()),
                         varBits.get(c.var().name())));
-            facts.add(ctx.mkNot(p.undecided()));
-            facts.add(bad);
+            facts.add(ctx.mkAnd(everyChoice.toArray(new BoolExpr[0])));
             // A variable that must be a power of two (or the negation of one) has n values: one
             // easy question per value (the division or multiplication by it becomes a shift) beats
             // one hard question about all of them, as the 64-bit divisions show.
@@ -401,26 +439,114 @@ public final class RuleProver {
             return ctx.mkSolver(t);
         }
 
-        private Term term(Node node, Map<String, BitVecExpr> vars, RuleEvaluator.Sizes sizes, RuleEvaluator ev) {
+        /**
+         * A node's value. {@code choice} says, one bit each in evaluation order, which zero float
+         * operands and results of the pattern's nsz ops change sign ({@code cursor[0]} counts the
+         * bits used); {@link #choiceBits} counts them the same way.
+         */
+        private Term term(
+                Node node,
+                Map<String, BitVecExpr> vars,
+                RuleEvaluator.Sizes sizes,
+                RuleEvaluator ev,
+                long choice,
+                int[] cursor) {
             BoolExpr no = ctx.mkFalse();
-            if (node instanceof Node.VarNode v) return new Term(vars.get(v.name()), no, no);
+            if (node instanceof Node.VarNode v) return new Term(vars.get(v.name()), no, no, no);
             if (node instanceof Node.ConstNode c) {
                 int b = sizes.of(c.sizeClass());
-                return new Term(ops.bv(ev.literal(c.text()).bits(b, c.asFloat()), b), no, no);
+                return new Term(ops.bv(ev.literal(c.text()).bits(b, c.asFloat()), b), no, no, no);
             }
             Node.OpNode op = (Node.OpNode) node;
             int k = op.srcs().size();
             Term[] srcs = new Term[k];
             BitVecExpr[] bits = new BitVecExpr[k];
             for (int i = 0; i < k; i++) {
-                srcs[i] = term(op.srcs().get(i), vars, sizes, ev);
+                srcs[i] = term(op.srcs().get(i), vars, sizes, ev, choice, cursor);
                 bits[i] = srcs[i].bits();
             }
             int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
-            BitVecExpr result = ops.apply(op.op(), unsized, bits);
             int outBits = op.op().outputBits(unsized);
+            boolean nsz = op.flags().has(AluFlag.NSZ);
+            for (int i = 0; nsz && i < k; i++) {
+                int b = op.op().inputBits(i, unsized);
+                if (FlagSemantics.floatOperand(op.op(), i, b) && (choice >> cursor[0]++ & 1) != 0)
+                    bits[i] = otherZero(bits[i], b);
+            }
+            BitVecExpr result = ops.apply(op.op(), unsized, bits);
+            if (nsz && FlagSemantics.floatResult(op.op(), outBits) && (choice >> cursor[0]++ & 1) != 0)
+                result = otherZero(result, outBits);
             BoolExpr undecided = provenanceUndecided(op.op(), srcs);
-            return new Term(result, provenanceOpen(op.op(), srcs, undecided, result, outBits), undecided);
+            return new Term(
+                    result,
+                    provenanceOpen(op.op(), srcs, undecided, result, outBits),
+                    undecided,
+                    poison(op, srcs, bits, result, unsized));
+        }
+
+        /** The value with the other zero's sign where it is a zero, else the value. */
+        private BitVecExpr otherZero(BitVecExpr x, int bits) {
+            BitVecExpr flipped = ctx.mkBVXOR(x, ops.bv(FloatBits.signBit(bits), bits));
+            return (BitVecExpr) ctx.mkITE(ctx.mkFPIsZero(ops.fp(x, bits)), flipped, x);
+        }
+
+        /** Whether the op's value is poison: an operand's (bcsel: the taken arm's), or its flags'. */
+        private BoolExpr poison(Node.OpNode op, Term[] s, BitVecExpr[] bits, BitVecExpr result, int unsized) {
+            List<BoolExpr> any = new ArrayList<>();
+            if (op.op() == Op.BCSEL) {
+                BoolExpr cond = ctx.mkEq(s[0].bits(), ops.bv(1, 1));
+                any.add(s[0].poison());
+                any.add((BoolExpr) ctx.mkITE(cond, s[1].poison(), s[2].poison()));
+            } else {
+                for (Term t : s) any.add(t.poison());
+            }
+            AluFlags f = op.flags();
+            if (f.has(AluFlag.NNAN) || f.has(AluFlag.NINF)) {
+                for (int i = 0; i < bits.length; i++) {
+                    int b = op.op().inputBits(i, unsized);
+                    if (FlagSemantics.floatOperand(op.op(), i, b)) any.add(special(bits[i], b, f));
+                }
+                int out = op.op().outputBits(unsized);
+                if (FlagSemantics.floatResult(op.op(), out)) any.add(special(result, out, f));
+            }
+            if (f.has(AluFlag.NSW)) any.add(wraps(op.op(), bits[0], bits[1], unsized, true));
+            if (f.has(AluFlag.NUW)) any.add(wraps(op.op(), bits[0], bits[1], unsized, false));
+            return any.isEmpty() ? ctx.mkFalse() : ctx.mkOr(any.toArray(new BoolExpr[0]));
+        }
+
+        private BoolExpr special(BitVecExpr x, int bits, AluFlags f) {
+            List<BoolExpr> any = new ArrayList<>();
+            if (f.has(AluFlag.NNAN)) any.add(ctx.mkFPIsNaN(ops.fp(x, bits)));
+            if (f.has(AluFlag.NINF)) any.add(ctx.mkFPIsInfinite(ops.fp(x, bits)));
+            return ctx.mkOr(any.toArray(new BoolExpr[0]));
+        }
+
+        /** Whether iadd, isub, imul or ishl of {@code a, b} at {@code n} bits wraps, signed or not. */
+        private BoolExpr wraps(Op op, BitVecExpr a, BitVecExpr b, int n, boolean signed) {
+            return switch (op) {
+                case IADD ->
+                    signed
+                            ? ctx.mkNot(ctx.mkAnd(ctx.mkBVAddNoOverflow(a, b, true), ctx.mkBVAddNoUnderflow(a, b)))
+                            : ctx.mkNot(ctx.mkBVAddNoOverflow(a, b, false));
+                case ISUB ->
+                    signed
+                            ? ctx.mkNot(ctx.mkAnd(ctx.mkBVSubNoOverflow(a, b), ctx.mkBVSubNoUnderflow(a, b, true)))
+                            : ctx.mkNot(ctx.mkBVSubNoUnderflow(a, b, false));
+                case IMUL ->
+                    signed
+                            ? ctx.mkNot(ctx.mkAnd(ctx.mkBVMulNoOverflow(a, b, true), ctx.mkBVMulNoUnderflow(a, b)))
+                            : ctx.mkNot(ctx.mkBVMulNoOverflow(a, b, false));
+                case ISHL -> {
+                    if (n == 1) yield ctx.mkFalse(); // the count modulo 1 is 0: nothing moves
+                    int k = Integer.numberOfTrailingZeros(n);
+                    BitVecExpr low = ctx.mkExtract(k - 1, 0, b);
+                    BitVecExpr count = n > k ? ctx.mkZeroExt(n - k, low) : low;
+                    BitVecExpr shifted = ctx.mkBVSHL(a, count);
+                    BitVecExpr back = signed ? ctx.mkBVASHR(shifted, count) : ctx.mkBVLSHR(shifted, count);
+                    yield ctx.mkNot(ctx.mkEq(back, a));
+                }
+                default -> throw new IllegalArgumentException(op.opName() + " has no wrap flags");
+            };
         }
 
         /** {@link RuleEvaluator}'s provenance rules: whether the result is undecided. */

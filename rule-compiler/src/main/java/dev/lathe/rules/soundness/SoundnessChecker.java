@@ -314,7 +314,8 @@ public final class SoundnessChecker {
             attempts++;
             if (!satisfies(in)) return null;
             RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
-            if (o.patternKind == RuleEvaluator.UNDECIDED) return null; // the pattern's value is one of many
+            if (o.undecided()) return null; // the pattern's value is one of many
+            if (o.patternPoison) return null; // a flag of the pattern allows anything here
             compared++;
             if (agrees(o, in)) return null;
             Map<String, Long> small = shrink(in);
@@ -324,17 +325,29 @@ public final class SoundnessChecker {
         private boolean fails(Map<String, Long> in) {
             if (!satisfies(in)) return false;
             RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
-            return o.patternKind != RuleEvaluator.UNDECIDED && !agrees(o, in);
+            return !o.undecided() && !o.patternPoison && !agrees(o, in);
         }
 
-        /** Whether the two sides agree under the rule's exactness and the NaN contract. */
+        /**
+         * Whether the two sides agree under the rule's exactness and the NaN contract: the
+         * replacement gives one of the values the pattern may have (one, unless flags allow more).
+         */
         boolean agrees(RuleEvaluator.Outcome o, Map<String, Long> in) {
-            long p = o.pattern, r = o.replacement;
+            if (o.alternatives == null) return agrees(o.pattern, o.patternKind, o, in);
+            for (int k = 0; k < o.alternatives.length; k++) {
+                if (o.alternativeKinds[k] != RuleEvaluator.UNDECIDED
+                        && agrees(o.alternatives[k], o.alternativeKinds[k], o, in)) return true;
+            }
+            return false;
+        }
+
+        private boolean agrees(long p, int patternKind, RuleEvaluator.Outcome o, Map<String, Long> in) {
+            long r = o.replacement;
             int n = rootBits();
             if (o.replacementKind == RuleEvaluator.UNDECIDED) return false;
             boolean bothNaN = n >= 16 && FloatBits.isNaN(p, n) && FloatBits.isNaN(r, n);
             if (rule.exact()) {
-                if (o.patternKind == RuleEvaluator.OPEN)
+                if (patternKind == RuleEvaluator.OPEN)
                     return n >= 16 && FloatBits.isNaN(r, n); // any NaN may stand there
                 return p == r && o.replacementKind == RuleEvaluator.EXACT;
             }
@@ -353,6 +366,14 @@ public final class SoundnessChecker {
             }
             double bound = ULP_BOUND * ulp(Math.max(o.maxMagnitude, Math.abs(x)), n); // the pattern's values only
             return Math.abs(x - y) <= bound;
+        }
+
+        /** The pattern's other values under its flags: {@code  (or -0.0 (0x8000), as its flags allow)}. */
+        private static String others(RuleEvaluator.Outcome o, TypeClass type, int n) {
+            if (o.alternatives == null || o.alternatives.length < 2) return "";
+            List<String> more = new ArrayList<>();
+            for (int k = 1; k < o.alternatives.length; k++) more.add(Values.format(o.alternatives[k], type, n));
+            return " (or " + String.join(" or ", more) + ", as its flags allow)";
         }
 
         private boolean anyInputNotFinite(Map<String, Long> in) {
@@ -428,7 +449,8 @@ public final class SoundnessChecker {
                     rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " is unsound at "
                             + ruleBits() + (ruleBits() == 1 ? " bit: " : " bits: ")
                             + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
-                            + Values.format(o.pattern, rootType, n) + ", replacement gives " + replacement;
+                            + Values.format(o.pattern, rootType, n) + others(o, rootType, n) + ", replacement gives "
+                            + replacement;
             return new Verdict(
                     Verdict.Kind.UNSOUND,
                     rule.name(),
