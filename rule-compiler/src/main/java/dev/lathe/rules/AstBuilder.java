@@ -257,7 +257,8 @@ final class AstBuilder {
                 conds,
                 ruleText,
                 comment,
-                List.copyOf(gates));
+                List.copyOf(gates),
+                c.arrow.getType() == RulesLexer.REASSOC_ARROW);
     }
 
     /** The pass line's gates, which every rule of the file gets. */

@@ -1,10 +1,8 @@
 package dev.lathe.rules;
 
 import dev.lathe.ir.op.Op;
-import dev.lathe.ir.rewrite.Predicate;
 import dev.lathe.ir.text.Diagnostic;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -63,10 +61,14 @@ final class MesaTuples {
                 end = lineEnd;
                 message = general();
             } else {
-                String rule = translate(text.substring(start, end));
-                message = rule == null
+                Translation tr = translation(text.substring(start, end));
+                message = tr == null
                         ? general()
-                        : "this is a rule in the form of Mesa's nir_algebraic.py; Lathe writes it as " + rule;
+                        : tr.rule() != null
+                                ? "this is a rule in the form of Mesa's nir_algebraic.py; Lathe writes it as "
+                                        + tr.rule()
+                                : "this is a rule in the form of Mesa's nir_algebraic.py, which Lathe cannot write as it"
+                                        + " means: " + tr.refusal();
                 // the comma that separates it from the next tuple goes with it
                 int k = end;
                 while (k < text.length() && (text.charAt(k) == ' ' || text.charAt(k) == '\t')) k++;
@@ -186,41 +188,73 @@ final class MesaTuples {
 
     private sealed interface Item {}
 
-    private record Tuple(List<Item> items) implements Item {}
+    /** {@code ignoreExact}: written as {@code ignore_exact(op, …)}. */
+    private record Tuple(List<Item> items, boolean ignoreExact) implements Item {
+        Tuple(List<Item> items) {
+            this(items, false);
+        }
+    }
 
     private record Str(String value) implements Item {}
 
     private record Word(String text) implements Item {}
 
+    /**
+     * A tuple's translation: the Lathe rule that means what the tuple means, or why there is
+     * none ({@code refusal}); never a rule that means something else.
+     */
+    record Translation(String rule, String refusal) {}
+
+    /** Thrown where a tuple says something Lathe cannot say as written. */
+    private static final class Refusal extends RuntimeException {
+        Refusal(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+
     /** A rule's translation, or null when the tuple is not one this class can read. */
     static String translate(String tuple) {
+        Translation t = translation(tuple);
+        if (t == null) return null;
+        return t.rule() != null ? t.rule() : null;
+    }
+
+    /** The tuple read and translated; null when it is not a tuple of two or three items this class can read. */
+    static Translation translation(String tuple) {
+        Tuple t;
         try {
             Reader r = new Reader(tuple);
             Item item = r.item(0);
             r.skipSpace();
             if (r.pos != tuple.length()
-                    || !(item instanceof Tuple t)
-                    || t.items().size() < 2
-                    || t.items().size() > 3) return null;
+                    || !(item instanceof Tuple tt)
+                    || tt.items().size() < 2
+                    || tt.items().size() > 3) return null;
+            t = tt;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        try {
             Writer w = new Writer();
             String pattern = w.expr(t.items().get(0), true);
             String replacement = w.expr(t.items().get(1), false);
             if (pattern == null || replacement == null) return null;
+            if (!pattern.contains("("))
+                throw new Refusal("the search pattern is a bare variable, which no rule matches");
+            if (t.items().size() == 3) w.gates(t.items().get(2));
+            if (w.reassociating && w.ignoresExact)
+                throw new Refusal("ignore_exact in a '~' rule (an op matched even where it may not be"
+                        + " reassociated) has no Lathe form yet");
             StringBuilder sb = new StringBuilder(pattern)
-                    .append(w.inexact ? " ~=> " : " => ")
+                    .append(w.reassociating ? " ~~> " : " => ")
                     .append(replacement);
-            if (!w.conditions.isEmpty()) sb.append(" if ").append(String.join(", ", w.conditions));
+            List<String> conds = new ArrayList<>(w.conditions);
+            conds.addAll(w.gates);
+            if (!conds.isEmpty()) sb.append(" if ").append(String.join(", ", conds));
             sb.append(';');
-            for (String note : w.notes) sb.append(" (").append(note).append(')');
-            if (t.items().size() == 3) {
-                String cond = t.items().get(2) instanceof Str s
-                        ? s.value()
-                        : t.items().get(2) instanceof Word wd ? wd.text() : "…";
-                sb.append(" (Lathe has no condition like '")
-                        .append(cond)
-                        .append("': the rule sets a pipeline runs are chosen with lathe opt --passes)");
-            }
-            return sb.toString();
+            return new Translation(sb.toString(), null);
+        } catch (Refusal e) {
+            return new Translation(null, e.getMessage());
         } catch (IllegalArgumentException e) {
             return null;
         }
@@ -281,26 +315,120 @@ final class MesaTuples {
             while (pos < s.length() && (Character.isLetterOrDigit(s.charAt(pos)) || "_.-+".indexOf(s.charAt(pos)) >= 0))
                 pos++;
             if (pos == start) throw new IllegalArgumentException("unexpected " + c);
-            return new Word(s.substring(start, pos));
+            String word = s.substring(start, pos);
+            if (word.equals("ignore_exact") && pos < s.length() && s.charAt(pos) == '(') {
+                // ignore_exact('feq', a, 0.0): the op may be matched on an exact instruction too; in an
+                // exact rule every op may, so it reads as the op itself
+                Item args = item(depth + 1);
+                if (!(args instanceof Tuple t)) throw new IllegalArgumentException("ignore_exact");
+                return new Tuple(t.items(), true);
+            }
+            return new Word(word);
         }
     }
 
-    private static final Pattern OP = Pattern.compile("(~)?([a-z_0-9]+)(?:@([0-9]+))?(?:\\(([a-z_, ]+)\\))?");
-    private static final Pattern VAR =
-            Pattern.compile("(#)?([a-zA-Z_][a-zA-Z_0-9]*)(?:@(int|uint|float|bool)?([0-9]+)?)?(?:\\(([a-z_, ]+)\\))?");
+    private static final Pattern OP = Pattern.compile("(~)?([a-z_0-9]+)(?:@([0-9]+))?(?:\\(([a-z_0-9, -]*)\\))?");
+    private static final Pattern VAR = Pattern.compile(
+            "(#)?([a-zA-Z_][a-zA-Z_0-9]*)(?:@(int|uint|float|bool)?([0-9]+)?)?(?:\\(([a-z_0-9, ]*)\\))?");
+
+    /**
+     * NIR's conditions on a variable whose meaning a Lathe condition states exactly (NIR's range
+     * analysis classes a NaN apart from its range: is_not_negative holds for a NaN, while
+     * is_a_number_not_negative is IEEE's {@code >= 0}); {@code %s} is the variable.
+     */
+    private static final java.util.Map<String, String> CONDITIONS = java.util.Map.ofEntries(
+            java.util.Map.entry("is_pos_power_of_two", "is_power_of_two(%s), is_gt_zero(%s)"),
+            java.util.Map.entry("is_zero", "is_zero(%s)"),
+            java.util.Map.entry("is_not_zero", "is_not_zero(%s)"),
+            java.util.Map.entry("is_finite", "is_finite(%s)"),
+            java.util.Map.entry("is_a_number", "is_a_number(%s)"),
+            java.util.Map.entry("is_finite_not_zero", "is_finite(%s), is_not_zero(%s)"),
+            java.util.Map.entry("is_a_number_not_negative", "is_ge_zero(%s)"),
+            java.util.Map.entry("is_a_number_not_positive", "is_le_zero(%s)"),
+            java.util.Map.entry("is_a_number_gt_zero", "is_gt_zero(%s)"),
+            java.util.Map.entry("is_a_number_lt_zero", "is_lt_zero(%s)"),
+            java.util.Map.entry("is_ult_32", "ult_const(%s, 32)"),
+            java.util.Map.entry("is_not_negative", "is_ge_zero_or_nan(%s)"),
+            java.util.Map.entry("is_not_positive", "is_le_zero_or_nan(%s)"),
+            java.util.Map.entry("is_gt_zero", "is_gt_zero_or_nan(%s)"),
+            java.util.Map.entry("is_lt_zero", "is_lt_zero_or_nan(%s)"),
+            java.util.Map.entry("is_nan", "is_nan(%s)"),
+            java.util.Map.entry("is_negative_zero", "is_negative_zero(%s)"),
+            java.util.Map.entry("is_gt_0_and_lt_1", "is_gt_0_and_lt_1(%s)"),
+            java.util.Map.entry("is_zero_to_one", "is_zero_to_one(%s)"),
+            java.util.Map.entry("is_odd", "is_odd(%s)"),
+            java.util.Map.entry("is_lower_half_zero", "is_lower_half_zero(%s)"),
+            java.util.Map.entry("is_upper_half_zero", "is_upper_half_zero(%s)"),
+            java.util.Map.entry("is_lower_half_negative_one", "is_lower_half_negative_one(%s)"),
+            java.util.Map.entry("is_upper_half_negative_one", "is_upper_half_negative_one(%s)"),
+            java.util.Map.entry("is_bitcount2", "is_bitcount2(%s)"),
+            java.util.Map.entry("is_not_const", "is_not_const(%s)"),
+            java.util.Map.entry("is_not_const_zero", "is_not_const_zero(%s)"),
+            java.util.Map.entry("is_not_const_and_not_fsign", "is_not_const_and_not_fsign(%s)"),
+            java.util.Map.entry("is_fmul", "is_fmul(%s)"),
+            java.util.Map.entry("is_not_fmul", "is_not_fmul(%s)"),
+            java.util.Map.entry("is_ult_0xfffc07fc", "ult_const(%s, 0xfffc07fc)"));
+
+    /** NIR's conditions that a later Lathe may say, with what stands in the way now. */
+    private static final java.util.Map<String, String> NOT_YET = java.util.Map.ofEntries(
+            java.util.Map.entry(
+                    "is_integral",
+                    "NIR's is_integral holds for a NaN too (its range analysis keeps NaN apart); Lathe's does not"),
+            java.util.Map.entry(
+                    "is_any_comp_nan",
+                    "NIR's is_any_comp_nan asks whether some component is a NaN; Lathe's conditions hold for"
+                            + " every component"),
+            java.util.Map.entry(
+                    "is_neg_power_of_two",
+                    "NIR's is_neg_power_of_two excludes the smallest integer, whose negation Lathe's counts as a"
+                            + " power of two"));
 
     private static final class Writer {
-        boolean inexact;
+        boolean reassociating;
+        /** An op of the pattern is written ignore_exact(…): matched on exact instructions too. */
+        boolean ignoresExact;
+
         final List<String> conditions = new ArrayList<>();
-        final List<String> notes = new ArrayList<>();
+        final List<String> gates = new ArrayList<>();
 
         String expr(Item item, boolean pattern) {
             if (item instanceof Tuple t) {
                 if (t.items().isEmpty() || !(t.items().get(0) instanceof Str opText)) return null;
                 var m = OP.matcher(opText.value());
                 if (!m.matches()) return null;
-                if (m.group(1) != null && pattern) inexact = true;
-                StringBuilder sb = new StringBuilder(opName(m.group(2)));
+                if (m.group(1) != null) {
+                    if (!pattern) throw new Refusal("'~' on a replacement op has no meaning in NIR either");
+                    // NIR's '~': right where the instruction may be reassociated and contracted, as
+                    // an identity over the real numbers: Lathe's ~~> (which asks it of every float
+                    // op matched, where NIR asks it of the ops marked: it fires on no more)
+                    reassociating = true;
+                }
+                if (t.ignoreExact() && pattern) ignoresExact = true;
+                String name = opName(m.group(2));
+                StringBuilder sb = new StringBuilder(name);
+                List<String> flags = new ArrayList<>();
+                boolean once = false;
+                if (m.group(4) != null) {
+                    for (String raw : m.group(4).split(",")) {
+                        String cond = raw.trim();
+                        switch (cond) {
+                            case "" -> {}
+                            case "is_used_once" -> once = true;
+                            case "nsz", "nnan", "ninf" -> flags.add(cond);
+                            case "no_signed_wrap" -> flags.add("nsw");
+                            case "no_unsigned_wrap" -> flags.add("nuw");
+                            // a hint to NIR's generator (more commutative ops than its matcher unrolls)
+                            case "many-comm-expr" -> {}
+                            default ->
+                                throw new Refusal(
+                                        "NIR's condition " + cond + " on " + m.group(2) + " has no Lathe form yet");
+                        }
+                    }
+                }
+                if (!pattern && (once || !flags.isEmpty()))
+                    throw new Refusal("a condition on a replacement op (" + m.group(4) + ") has no Lathe form");
+                if (!flags.isEmpty())
+                    sb.append('[').append(String.join(", ", flags)).append(']');
                 if (m.group(3) != null) sb.append('@').append(m.group(3));
                 sb.append('(');
                 for (int k = 1; k < t.items().size(); k++) {
@@ -309,12 +437,7 @@ final class MesaTuples {
                     sb.append(k > 1 ? ", " : "").append(a);
                 }
                 sb.append(')');
-                if (m.group(4) != null) {
-                    for (String cond : m.group(4).split(",")) {
-                        if (cond.trim().equals("is_used_once")) sb.append("@once");
-                        // other conditions on an op have no Lathe form: the rule is read without them
-                    }
-                }
+                if (once) sb.append("@once");
                 return sb.toString();
             }
             if (item instanceof Str s) return variable(s.value(), pattern);
@@ -327,48 +450,82 @@ final class MesaTuples {
 
         private String variable(String text, boolean pattern) {
             var m = VAR.matcher(text);
-            if (!m.matches()) return null;
+            if (!m.matches()) {
+                if (text.contains(".")) throw new Refusal("a swizzle (" + text + ") has no Lathe form yet");
+                return null;
+            }
             StringBuilder sb = new StringBuilder();
             if (m.group(1) != null && pattern) sb.append('#');
             String name = m.group(2);
             sb.append(name);
             String type = m.group(3), bits = m.group(4);
-            if (type != null && bits != null) {
+            if (type != null && type.equals("bool")) {
+                sb.append("@1"); // NIR's booleans are 1-bit
+            } else if (type != null && bits != null) {
                 sb.append('@')
                         .append(
                                 switch (type) {
                                     case "int" -> "i";
                                     case "uint" -> "u";
-                                    case "float" -> "f";
-                                    default -> "";
+                                    default -> "f";
                                 })
                         .append(bits);
+            } else if (type != null) {
+                throw new Refusal("a type without a size (" + text + ") has no Lathe form: Lathe's annotations"
+                        + " name both, as in a@f32");
             } else if (bits != null) {
                 sb.append('@').append(bits);
             }
-            if (m.group(5) != null && pattern) {
+            if (m.group(5) != null) {
+                if (!pattern) throw new Refusal("a condition on a replacement variable (" + text + ") means nothing");
                 for (String cond : m.group(5).split(",")) {
                     String c = cond.trim();
                     if (c.isEmpty()) continue;
-                    String advice = Suggest.conditionElsewhere(c);
-                    if (Predicate.bySpelling(c) != null || advice == null) {
-                        conditions.add(c + "(" + name + ")");
+                    String lathe = CONDITIONS.get(c);
+                    if (lathe != null) {
+                        conditions.add(lathe.replace("%s", name));
+                    } else if (NOT_YET.containsKey(c)) {
+                        throw new Refusal(NOT_YET.get(c));
                     } else {
-                        notes.add("Mesa's " + c + ": " + advice);
+                        throw new Refusal("NIR's condition " + c + " has no Lathe form yet");
                     }
                 }
             }
             return sb.toString();
         }
 
-        /** Lathe's name for a Mesa op where there is exactly one; else the name as written. */
-        private static String opName(String mesa) {
-            if (Op.byName(mesa) != null) return mesa;
-            // Mesa's unsized conversions from booleans: their 32-bit forms are the usual ones
-            if (mesa.equals("b2i") || mesa.equals("b2f")) return mesa + "32";
-            String s = Suggest.forOp(
-                    mesa, Arrays.stream(Op.values()).map(Op::opName).toList());
-            return s != null && s.matches("[a-z_0-9]+") ? s : mesa;
+        /** NIR's third element: {@code 'options->X'}, {@code '!options->X'}, joined by {@code &&}. */
+        void gates(Item cond) {
+            String text = cond instanceof Str s ? s.value() : cond instanceof Word w ? w.text() : null;
+            if (text == null) throw new Refusal("the rule's condition is not a string");
+            String t = text.trim();
+            if (t.equals("true") || t.equals("!false") || t.equals("True")) return;
+            for (String part : t.split("&&")) {
+                var g = GATE.matcher(part.trim());
+                if (!g.matches())
+                    throw new Refusal("the rule's condition '" + text + "' is not a conjunction of options"
+                            + " (options->X, !options->X), which is what Lathe's gates say");
+                gates.add((g.group(1) != null ? "!" : "") + "option(" + g.group(2) + ")");
+            }
+        }
+
+        /** Lathe's name for a NIR op: the same name, or the one op it names (b2f is b2f32); else a refusal. */
+        private static String opName(String nir) {
+            if (Op.byName(nir) != null) return nir;
+            // the same op by another name: NIR's conversions to a boolean are 1-bit; its unsized
+            // conversions from a boolean are read at 32 bits (the size check refuses other sizes)
+            String same = switch (nir) {
+                case "fsaturate" -> "fsat";
+                case "f2b", "f2b1" -> "f2b1";
+                case "i2b", "i2b1" -> "i2b1";
+                case "b2f" -> "b2f32";
+                case "b2i" -> "b2i32";
+                default -> null;
+            };
+            if (same != null && Op.byName(same) != null) return same;
+            throw new Refusal("Lathe has no op " + nir);
         }
     }
+
+    private static final Pattern GATE = Pattern.compile("\\(?\\s*(!)?\\s*options->([a-z_0-9]+)\\s*\\)?");
 }

@@ -225,7 +225,8 @@ final class RuleCheck {
                 List.copyOf(ctx.bindingOrder),
                 types,
                 freezer.classes(),
-                gates());
+                gates(),
+                rule.reassociating());
         return true;
     }
 
@@ -263,7 +264,7 @@ final class RuleCheck {
                             + " several uses; the root is replaced either way (put @once on an inner operation whose"
                             + " instruction the rewrite should free)");
         }
-        if (!ctx.rule.exact()) {
+        if (!ctx.rule.exact() && !ctx.rule.reassociating()) {
             List<P> work = new ArrayList<>(List.of(root, replacement));
             while (!work.isEmpty()) {
                 P p = work.remove(work.size() - 1);

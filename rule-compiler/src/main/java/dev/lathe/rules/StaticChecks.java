@@ -191,7 +191,7 @@ final class StaticChecks {
 
     /** Same pattern both ways, same conditions (after renaming), same exactness. */
     private boolean duplicates(CheckedRule x, CheckedRule y) {
-        if (x.exact() != y.exact()) return false;
+        if (x.strictness() != y.strictness()) return false;
         if (!new java.util.HashSet<>(x.gates()).equals(new java.util.HashSet<>(y.gates()))) return false;
         // Some way of matching x's pattern onto y's must also map x's conditions onto y's: the
         // conditions are compared for every operand order the commutative ops allow.
@@ -219,7 +219,8 @@ final class StaticChecks {
      * its conditions (if any) is one of the later rule's, on the same value.
      */
     private boolean shadows(CheckedRule earlier, CheckedRule later) {
-        if (!earlier.exact() && later.exact()) return false; // the earlier one skips exact instructions
+        // the earlier one skips instructions the later one fires on (exact ones, ones without reassoc)
+        if (earlier.strictness() > later.strictness()) return false;
         // a gated rule is off where its option says so: it shadows only rules gated at least as much
         if (!later.gates().containsAll(earlier.gates())) return false;
         return match(
@@ -292,7 +293,8 @@ final class StaticChecks {
                 r.variables(),
                 r.varTypes(),
                 classes,
-                r.gates());
+                r.gates(),
+                r.reassociating());
     }
 
     private void narrow(Node n, int[] mask) {

@@ -167,6 +167,7 @@ final class SyntaxMessages {
             case "CONSTVAR" -> "a #constant";
             case "ARROW" -> "'=>'";
             case "INEXACT_ARROW" -> "'~=>'";
+            case "REASSOC_ARROW" -> "'~~>'";
             case "EOF" -> "the end of the file";
             default -> displayName;
         };

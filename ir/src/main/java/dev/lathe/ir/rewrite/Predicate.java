@@ -42,7 +42,32 @@ public enum Predicate {
             Kind.FLOAT,
             "every component's reciprocal, rounded to its size, is a normal float (not zero, infinite, NaN or subnormal)"),
     ULT_CONST("ultConst", Kind.INT_BOUND, "every component, read as unsigned, is below the literal"),
-    ILT_CONST("iltConst", Kind.INT_BOUND, "every component, read as signed, is below the literal");
+    ILT_CONST("iltConst", Kind.INT_BOUND, "every component, read as signed, is below the literal"),
+    // NIR's conditions (nir_search_helpers.h), with NIR's meaning; a NIR range class holds for a
+    // NaN too (the analysis keeps NaN apart, in is_a_number), hence the _or_nan spellings.
+    IS_NAN("isNan", Kind.FLOAT, "every component is a NaN"),
+    IS_NEGATIVE_ZERO("isNegativeZero", Kind.FLOAT, "every component is -0.0"),
+    IS_GT_0_AND_LT_1("isGt0AndLt1", Kind.FLOAT, "every component is in (0, 1) (NaN excluded)"),
+    IS_ZERO_TO_ONE("isZeroToOne", Kind.FLOAT, "every component is in [0, 1], -0 included (NaN excluded)"),
+    IS_GE_ZERO_OR_NAN("isGeZeroOrNan", Kind.FLOAT, "every component is >= 0 or a NaN (NIR's is_not_negative)"),
+    IS_GT_ZERO_OR_NAN("isGtZeroOrNan", Kind.FLOAT, "every component is > 0 or a NaN (NIR's is_gt_zero)"),
+    IS_LE_ZERO_OR_NAN("isLeZeroOrNan", Kind.FLOAT, "every component is <= 0 or a NaN (NIR's is_not_positive)"),
+    IS_LT_ZERO_OR_NAN("isLtZeroOrNan", Kind.FLOAT, "every component is < 0 or a NaN (NIR's is_lt_zero)"),
+    IS_ODD("isOdd", Kind.INT, "every component has its lowest bit set"),
+    IS_LOWER_HALF_ZERO("isLowerHalfZero", Kind.INT, "the low half of every component's bits is zero"),
+    IS_UPPER_HALF_ZERO("isUpperHalfZero", Kind.INT, "the high half of every component's bits is zero"),
+    IS_LOWER_HALF_NEGATIVE_ONE(
+            "isLowerHalfNegativeOne", Kind.INT, "the low half of every component's bits is all ones"),
+    IS_UPPER_HALF_NEGATIVE_ONE(
+            "isUpperHalfNegativeOne", Kind.INT, "the high half of every component's bits is all ones"),
+    IS_BITCOUNT2("isBitcount2", Kind.INT, "every component has exactly two bits set"),
+    IS_NOT_CONST("isNotConst", Kind.STRUCTURAL, "the value is not a constant (load_const)"),
+    IS_NOT_CONST_ZERO(
+            "isNotConstZero", Kind.STRUCTURAL, "the value is not a constant, or a constant with no zero component"),
+    IS_NOT_CONST_AND_NOT_FSIGN(
+            "isNotConstAndNotFsign", Kind.STRUCTURAL, "the value is not a constant, nor fsign(x) or fneg(fsign(x))"),
+    IS_FMUL("isFmul", Kind.STRUCTURAL, "the value is made by fmul or fmulz, or their fneg"),
+    IS_NOT_FMUL("isNotFmul", Kind.STRUCTURAL, "the value is not made by fmul or fmulz, nor their fneg");
 
     /** What a predicate applies to. */
     public enum Kind {
@@ -53,7 +78,13 @@ public enum Predicate {
         /** Integers only. */
         INT,
         /** Integers, with a literal bound as the second argument. */
-        INT_BOUND
+        INT_BOUND,
+        /**
+         * What makes the value (a constant, an fmul), not what it is: decided on the IR by
+         * {@link Predicates#test}; the checker and the prover assume nothing of the value, so the
+         * rule must hold for every value.
+         */
+        STRUCTURAL
     }
 
     private final Kind kind;
@@ -113,6 +144,15 @@ public enum Predicate {
                 case IS_A_NUMBER -> !nan;
                 case IS_INTEGRAL -> !nan && (Double.isInfinite(x) || Math.floor(x) == x);
                 case IS_IN_UNIT_INTERVAL -> !nan && !neg && x <= 1.0;
+                case IS_NAN -> nan;
+                case IS_NEGATIVE_ZERO -> x == 0.0 && neg;
+                case IS_GT_0_AND_LT_1 -> x > 0.0 && x < 1.0;
+                case IS_ZERO_TO_ONE -> x >= 0.0 && x <= 1.0;
+                case IS_GE_ZERO_OR_NAN -> nan || x >= 0.0;
+                case IS_GT_ZERO_OR_NAN -> nan || x > 0.0;
+                case IS_LE_ZERO_OR_NAN -> nan || x <= 0.0;
+                case IS_LT_ZERO_OR_NAN -> nan || x < 0.0;
+                case IS_NOT_CONST, IS_NOT_CONST_ZERO, IS_NOT_CONST_AND_NOT_FSIGN, IS_FMUL, IS_NOT_FMUL -> true;
                 case HAS_NORMAL_RECIPROCAL -> {
                     double r = FloatBits.toDouble(FloatBits.fromDouble(1.0 / x, bitSize), bitSize);
                     // the smallest normal number: exponent field 1, fraction 0 (10, 23 or 52 fraction bits)
@@ -143,6 +183,15 @@ public enum Predicate {
             case IS_LT_ZERO -> sign < 0;
             case ULT_CONST -> Long.compareUnsigned(Bits.zext(bits, bitSize), bound) < 0;
             case ILT_CONST -> Bits.sext(bits, bitSize) < bound;
+            case IS_ODD -> (bits & 1) != 0;
+            case IS_LOWER_HALF_ZERO -> (bits & Bits.mask(bitSize / 2)) == 0;
+            case IS_UPPER_HALF_ZERO -> (Bits.zext(bits, bitSize) >>> (bitSize / 2)) == 0;
+            case IS_LOWER_HALF_NEGATIVE_ONE -> (bits & Bits.mask(bitSize / 2)) == Bits.mask(bitSize / 2);
+            case IS_UPPER_HALF_NEGATIVE_ONE ->
+                (Bits.zext(bits, bitSize) >>> (bitSize / 2)) == Bits.mask(bitSize - bitSize / 2);
+            case IS_BITCOUNT2 -> Long.bitCount(Bits.zext(bits, bitSize)) == 2;
+            // what makes the value is the matcher's business: the value itself may be anything
+            case IS_NOT_CONST, IS_NOT_CONST_ZERO, IS_NOT_CONST_AND_NOT_FSIGN, IS_FMUL, IS_NOT_FMUL -> true;
             default -> throw new IllegalStateException(spelling() + " does not apply to integers");
         };
     }
@@ -165,11 +214,13 @@ public enum Predicate {
     public boolean appliesTo(TypeClass type) {
         // A boolean is true or false: whether it is zero is all there is to ask (it has no sign
         // that both readings of its one bit agree on, and no magnitude).
+        if (kind == Kind.STRUCTURAL) return true;
         if (type == TypeClass.BOOL) return this == IS_ZERO || this == IS_NOT_ZERO;
         return switch (kind) {
             case NUMBER -> type == TypeClass.FLOAT || type == TypeClass.INT || type == TypeClass.UINT;
             case FLOAT -> type == TypeClass.FLOAT;
             case INT, INT_BOUND -> type == TypeClass.INT || type == TypeClass.UINT;
+            case STRUCTURAL -> true;
         };
     }
 

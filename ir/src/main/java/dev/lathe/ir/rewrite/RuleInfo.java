@@ -28,6 +28,7 @@ public record RuleInfo(String name, String location, String text, boolean exact,
     /** Built without proofs, or a rule read at run time: nothing was asked of the prover. */
     public static final String NOT_PROVED = "-";
 
+    /** Keeps a copy of the gates. */
     public RuleInfo {
         gates = List.copyOf(gates);
     }

@@ -12,7 +12,8 @@ ruleFile  : passDecl? ruleDecl* EOF ;
 // `pass lower if option(lower_fsat);`: every rule of the file is gated on the options
 passDecl  : 'pass' name=IDENT conditions? ';' ;
 // The name is optional: an unnamed rule is called line_N after the line it starts on.
-ruleDecl  : (name=IDENT ':')? pattern=expr arrow=(ARROW | INEXACT_ARROW) replacement=expr conditions? ';' ;
+// => exact, ~=> inexact, ~~> reassociation (an identity over the real numbers)
+ruleDecl  : (name=IDENT ':')? pattern=expr arrow=(ARROW | INEXACT_ARROW | REASSOC_ARROW) replacement=expr conditions? ';' ;
 conditions: 'if' condition (',' condition)* ;
 // `!` only before option(NAME): a rule that applies where the target does not set the option
 condition : neg='!'? name=IDENT '(' expr (',' expr)* ')' ;
@@ -44,6 +45,7 @@ literal   : INT | HEX | FLOAT | 'inf' | 'nan' | 'true' | 'false' ;
 
 ARROW         : '=>' ;
 INEXACT_ARROW : '~=>' ;
+REASSOC_ARROW : '~~>' ;
 CONSTVAR      : '#' [a-zA-Z_] [a-zA-Z0-9_]* ;
 HEX           : '0' [xX] [0-9a-fA-F]+ ;
 FLOAT         : [0-9]+ '.' [0-9]* EXP? | [0-9]+ EXP ;

@@ -87,7 +87,8 @@ public final class Ast {
             List<Condition> conditions,
             String text,
             String comment,
-            List<Gate> gates) {}
+            List<Gate> gates,
+            boolean reassociating) {}
 
     /** A whole file: its pass name (the file name without .rules when there is no header) and its rules. */
     public record RuleFile(String file, String passName, List<Rule> rules) {}

@@ -58,6 +58,7 @@ public final class MatcherGenerator {
     private static final ClassName OP = ClassName.get(Op.class);
     private static final ClassName MATCH = ClassName.get(Match.class);
     private static final ClassName REWRITER = ClassName.get(Rewriter.class);
+    private static final ClassName ALU_FLAG = ClassName.get("dev.lathe.ir", "AluFlag");
     private static final ClassName RULE_INFO = ClassName.get(RuleInfo.class);
     private static final int INFOS_PER_METHOD = 256;
     private static final ClassName LITERAL = ClassName.get(RuleLiteral.class);
@@ -323,6 +324,8 @@ public final class MatcherGenerator {
             Node.OpNode p = r.pattern();
             List<CodeBlock> parts = new ArrayList<>();
             if (!r.exact()) parts.add(CodeBlock.of("!root.isExact()"));
+            if (r.reassociating() && dev.lathe.ir.AluFlag.REASSOC.appliesTo(root))
+                parts.add(CodeBlock.of("root.has($T.REASSOC)", ALU_FLAG));
             if (!p.flags().isEmpty()) {
                 int want = p.flags().bits();
                 parts.add(CodeBlock.of("(root.flags().bits() & $L) == $L /* $L */", want, want, p.flags()));
@@ -484,6 +487,8 @@ public final class MatcherGenerator {
         void opNode(Node.OpNode n, String instr, Lazy view) {
             if (n.once()) check(CodeBlock.of("!$T.hasOneUse($L.def())", MATCH, instr));
             if (!rule.exact() && !instr.equals("n0")) check(CodeBlock.of("$L.isExact()", instr));
+            if (rule.reassociating() && dev.lathe.ir.AluFlag.REASSOC.appliesTo(n.op()) && !instr.equals("n0"))
+                check(CodeBlock.of("!$L.has($T.REASSOC)", instr, ALU_FLAG));
             if (!n.flags().isEmpty()) {
                 int want = n.flags().bits();
                 code.add("// $L must carry [$L]\n", n.op().opName(), n.flags());
@@ -859,7 +864,12 @@ public final class MatcherGenerator {
                 r.pattern().sizeClass(),
                 () -> CodeBlock.of("n0.def().bitSize()"),
                 r.pattern().op().output().isSized());
-        if (!r.exact()) rc.code.add("// ~=>: the caller offers no root marked exact\n");
+        if (!r.exact() && !r.reassociating()) rc.code.add("// ~=>: the caller offers no root marked exact\n");
+        if (r.reassociating()) {
+            rc.code.add("// ~~>: every float instruction matched must allow reassociation\n");
+            if (dev.lathe.ir.AluFlag.REASSOC.appliesTo(r.pattern().op()))
+                rc.code.add("if (!n0.has($T.REASSOC)) return false;\n", ALU_FLAG);
+        }
         if (rootViewFirst) rc.rootView.ref(rc.code);
         rc.opNode(r.pattern(), "n0", rc.rootView);
         rc.finish();

@@ -20,6 +20,8 @@ import java.util.Map;
  *                   and soundness inputs; ANY when only data movement touches it
  * @param classes    size classes by number
  * @param gates      the option gates ({@code if option(lower_fsat)}), pass line's first
+ * @param reassociating {@code ~~>}: an identity over the real numbers, fired only where every
+ *                   float instruction matched carries {@code reassoc} ({@code exact} is false)
  */
 public record CheckedRule(
         String file,
@@ -35,7 +37,18 @@ public record CheckedRule(
         List<String> variables,
         Map<String, TypeClass> varTypes,
         List<SizeClass> classes,
-        List<OptionGate> gates) {
+        List<OptionGate> gates,
+        boolean reassociating) {
+
+    /** {@code =>}, {@code ~=>} or {@code ~~>}. */
+    public String arrow() {
+        return exact ? "=>" : reassociating ? "~~>" : "~=>";
+    }
+
+    /** How many instructions the rule may fire on: 0 every one, 1 those not exact, 2 those that may reassociate. */
+    public int strictness() {
+        return exact ? 0 : reassociating ? 2 : 1;
+    }
 
     /** {@code rules/algebraic.rules:12}. */
     public String location() {

@@ -127,7 +127,7 @@ public final class ProofCache {
                 .append('\n')
                 .append(rule.text())
                 .append('\n')
-                .append(rule.exact() ? "=>" : "~=>")
+                .append(rule.arrow())
                 .append('\n');
         render(rule.pattern(), b);
         b.append('\n');

@@ -1,5 +1,6 @@
 package dev.lathe.rules.soundness;
 
+import dev.lathe.ir.AluFlag;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Function;
@@ -115,6 +116,12 @@ public final class RuleFiring {
      * constants of their class's size and ops of one component: the IR a rule is written to match.
      */
     public static Value build(IrBuilder b, Node n, Map<String, Value> vars, IntUnaryOperator classSize) {
+        return build(b, n, vars, classSize, false);
+    }
+
+    /** As above; with {@code reassociating}, every float op also carries {@code reassoc} (what a ~~> rule needs). */
+    public static Value build(
+            IrBuilder b, Node n, Map<String, Value> vars, IntUnaryOperator classSize, boolean reassociating) {
         if (n instanceof Node.VarNode v) return vars.get(v.name());
         if (n instanceof Node.ConstNode c) {
             int size = classSize.applyAsInt(c.sizeClass());
@@ -122,9 +129,11 @@ public final class RuleFiring {
         }
         Node.OpNode op = (Node.OpNode) n;
         Value[] srcs = new Value[op.srcs().size()];
-        for (int i = 0; i < srcs.length; i++) srcs[i] = build(b, op.srcs().get(i), vars, classSize);
+        for (int i = 0; i < srcs.length; i++) srcs[i] = build(b, op.srcs().get(i), vars, classSize, reassociating);
         AluInstr i = b.aluInstr(op.op(), 1, classSize.applyAsInt(op.sizeClass()), srcs);
-        i.setFlags(op.flags()); // the pattern's flags: the instruction carries what the rule asks for
+        // the pattern's flags: the instruction carries what the rule asks for
+        i.setFlags(
+                reassociating && AluFlag.REASSOC.appliesTo(op.op()) ? op.flags().with(AluFlag.REASSOC) : op.flags());
         return i.def();
     }
 
@@ -395,7 +404,7 @@ public final class RuleFiring {
                 b.storeOutput(out, x);
                 vars.put(v, x);
             }
-            Value root = RuleFiring.build(b, rule.pattern(), vars, sizes::of);
+            Value root = RuleFiring.build(b, rule.pattern(), vars, sizes::of, rule.reassociating());
             b.storeOutput(o, root);
             return new Program(s, (AluInstr) root.parent());
         }

@@ -617,6 +617,15 @@ final class SmtOps {
                                     c.mkFPIsInfinite(v),
                                     c.mkFPEq(c.mkFPRoundToIntegral(c.mkFPRoundTowardZero(), v), v)));
                 case IS_IN_UNIT_INTERVAL -> c.mkAnd(c.mkNot(nan), c.mkNot(neg), c.mkFPLEq(v, c.mkFP(1.0, sort(n))));
+                case IS_NAN -> nan;
+                case IS_NEGATIVE_ZERO -> c.mkAnd(c.mkFPIsZero(v), neg);
+                case IS_GT_0_AND_LT_1 -> c.mkAnd(c.mkFPGt(v, zero), c.mkFPLt(v, c.mkFP(1.0, sort(n))));
+                case IS_ZERO_TO_ONE -> c.mkAnd(c.mkFPGEq(v, zero), c.mkFPLEq(v, c.mkFP(1.0, sort(n))));
+                case IS_GE_ZERO_OR_NAN -> c.mkOr(nan, c.mkFPGEq(v, zero));
+                case IS_GT_ZERO_OR_NAN -> c.mkOr(nan, c.mkFPGt(v, zero));
+                case IS_LE_ZERO_OR_NAN -> c.mkOr(nan, c.mkFPLEq(v, zero));
+                case IS_LT_ZERO_OR_NAN -> c.mkOr(nan, c.mkFPLt(v, zero));
+                case IS_NOT_CONST, IS_NOT_CONST_ZERO, IS_NOT_CONST_AND_NOT_FSIGN, IS_FMUL, IS_NOT_FMUL -> c.mkTrue();
                 case HAS_NORMAL_RECIPROCAL ->
                     c.mkAnd(
                             c.mkNot(c.mkOr(nan, c.mkFPIsInfinite(v), c.mkFPIsZero(v))),
@@ -641,6 +650,19 @@ final class SmtOps {
                 bound > Bits.maxSigned(n)
                         ? c.mkTrue()
                         : bound <= Bits.minSigned(n) ? c.mkFalse() : c.mkBVSLT(x, bv(bound, n));
+            case IS_ODD -> c.mkEq(c.mkExtract(0, 0, x), bv(1, 1));
+            case IS_LOWER_HALF_ZERO -> n < 2 ? c.mkTrue() : c.mkEq(c.mkExtract(n / 2 - 1, 0, x), bv(0, n / 2));
+            case IS_UPPER_HALF_ZERO -> c.mkEq(c.mkExtract(n - 1, n / 2, x), bv(0, n - n / 2));
+            case IS_LOWER_HALF_NEGATIVE_ONE ->
+                n < 2 ? c.mkTrue() : c.mkEq(c.mkExtract(n / 2 - 1, 0, x), bv(Bits.mask(n / 2), n / 2));
+            case IS_UPPER_HALF_NEGATIVE_ONE ->
+                c.mkEq(c.mkExtract(n - 1, n / 2, x), bv(Bits.mask(n - n / 2), n - n / 2));
+            case IS_BITCOUNT2 -> {
+                // x has two bits set: clearing its lowest set bit leaves a power of two
+                BitVecExpr rest = c.mkBVAND(x, c.mkBVSub(x, bv(1, n)));
+                yield c.mkAnd(c.mkNot(isZero), powerOfTwo(rest, n));
+            }
+            case IS_NOT_CONST, IS_NOT_CONST_ZERO, IS_NOT_CONST_AND_NOT_FSIGN, IS_FMUL, IS_NOT_FMUL -> c.mkTrue();
             default -> throw new IllegalStateException(predicate.spelling() + " does not apply to integers");
         };
     }

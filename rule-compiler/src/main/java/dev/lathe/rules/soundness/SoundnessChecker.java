@@ -85,7 +85,19 @@ public final class SoundnessChecker {
         for (RuleEvaluator.Sizes sizes : ev.applicable(settings.sizes())) {
             int rootBits = sizes.of(rootClass);
             SizeRun run = new SizeRun(rule, ev, sizes, new SplittableRandom(ruleSeed ^ rootBits));
-            Verdict v = run.execute();
+            Verdict v;
+            try {
+                v = run.execute();
+            } catch (RealEvaluator.NoRealMeaning e) {
+                return new Verdict(
+                        Verdict.Kind.UNCHECKED,
+                        rule.name(),
+                        rule.location() + ": rule " + rule.name() + " is unchecked: a reassociation rule (~~>) is"
+                                + " checked over the real numbers, where " + e.getMessage() + " has no meaning",
+                        checked,
+                        Integer.toString(rootBits),
+                        null);
+            }
             if (v != null) return v;
             checked += run.compared;
             String label = rootBits + "";
@@ -167,6 +179,7 @@ public final class SoundnessChecker {
             this.rnd = rnd;
             this.vars = rule.variables();
             this.types = rule.varTypes();
+            this.real = new RealEvaluator(rule);
             for (String v : vars) bits.put(v, sizes.of(ev.varClass(v)));
             for (Condition c : rule.conditions())
                 conds.computeIfAbsent(c.var().name(), k -> new ArrayList<>()).add(c);
@@ -310,9 +323,18 @@ public final class SoundnessChecker {
             return true;
         }
 
+        private final RealEvaluator real;
+
         private Verdict tryInput(Map<String, Long> in) {
             attempts++;
             if (!satisfies(in)) return null;
+            if (rule.reassociating()) {
+                // over the reals: finite inputs, where the pattern is defined
+                if (!RealEvaluator.finiteInputs(in, bits, types)) return null;
+                if (real.pattern(in, sizes, ev) instanceof RealEvaluator.Undefined) return null;
+                compared++;
+                return realFails(in) ? realUnsound(shrink(in)) : null;
+            }
             RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
             if (o.undecided()) return null; // the pattern's value is one of many
             if (o.patternPoison) return null; // a flag of the pattern allows anything here
@@ -322,8 +344,29 @@ public final class SoundnessChecker {
             return unsound(small);
         }
 
+        private boolean realFails(Map<String, Long> in) {
+            if (!RealEvaluator.finiteInputs(in, bits, types)) return false;
+            RealEvaluator.Val p = real.pattern(in, sizes, ev);
+            return !(p instanceof RealEvaluator.Undefined) && !RealEvaluator.same(p, real.replacement(in, sizes, ev));
+        }
+
+        private Verdict realUnsound(Map<String, Long> in) {
+            List<String> parts = new ArrayList<>();
+            for (String v : vars) {
+                String at = bits.get(v) == ruleBits() ? "" : "@" + bits.get(v);
+                parts.add(v + at + " = " + Values.format(in.get(v), types.get(v), bits.get(v)));
+            }
+            String msg = rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name()
+                    + " is wrong over the real numbers at " + ruleBits() + " bits: "
+                    + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
+                    + RealEvaluator.show(real.pattern(in, sizes, ev)) + ", replacement gives "
+                    + RealEvaluator.show(real.replacement(in, sizes, ev)) + " (computed exactly)";
+            return new Verdict(Verdict.Kind.UNSOUND, rule.name(), msg, compared, Integer.toString(ruleBits()), null);
+        }
+
         private boolean fails(Map<String, Long> in) {
             if (!satisfies(in)) return false;
+            if (rule.reassociating()) return realFails(in);
             RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
             return !o.undecided() && !o.patternPoison && !agrees(o, in);
         }

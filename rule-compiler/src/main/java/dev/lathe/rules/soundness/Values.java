@@ -143,6 +143,15 @@ final class Values {
                 case IS_FINITE, IS_A_NUMBER -> mag * (rnd.nextBoolean() ? 1 : -1);
                 case IS_INTEGRAL -> rnd.nextInt(20) == 0 ? Double.POSITIVE_INFINITY : integral;
                 case IS_IN_UNIT_INTERVAL -> rnd.nextInt(10) == 0 ? rnd.nextInt(2) : rnd.nextDouble();
+                case IS_ZERO_TO_ONE ->
+                    rnd.nextInt(10) == 0 ? (rnd.nextBoolean() ? -0.0 : rnd.nextInt(2)) : rnd.nextDouble();
+                case IS_GT_0_AND_LT_1 -> Math.max(rnd.nextDouble(), 0x1p-20);
+                case IS_NAN -> Double.NaN;
+                case IS_NEGATIVE_ZERO -> -0.0;
+                case IS_GE_ZERO_OR_NAN -> rnd.nextInt(10) == 0 ? Double.NaN : mag;
+                case IS_GT_ZERO_OR_NAN -> rnd.nextInt(10) == 0 ? Double.NaN : mag == 0 ? 1.0 : mag;
+                case IS_LE_ZERO_OR_NAN -> rnd.nextInt(10) == 0 ? Double.NaN : -mag;
+                case IS_LT_ZERO_OR_NAN -> rnd.nextInt(10) == 0 ? Double.NaN : mag == 0 ? -1.0 : -mag;
                 // magnitudes from 2^-12 to 2^12, whose reciprocals are normal at every size
                 case HAS_NORMAL_RECIPROCAL ->
                     Math.scalb(1 + rnd.nextDouble(), rnd.nextInt(25) - 12) * (rnd.nextBoolean() ? 1 : -1);
@@ -163,6 +172,15 @@ final class Values {
             }
             case IS_NOT_POSITIVE, IS_LE_ZERO -> type == TypeClass.UINT ? 0 : (v | Bits.minSigned(bits)) & m;
             case IS_LT_ZERO -> (v | Bits.minSigned(bits)) & m;
+            case IS_ODD -> v | 1;
+            case IS_LOWER_HALF_ZERO -> v & ~Bits.mask(bits / 2) & m;
+            case IS_UPPER_HALF_ZERO -> v & Bits.mask(bits / 2);
+            case IS_LOWER_HALF_NEGATIVE_ONE -> (v | Bits.mask(bits / 2)) & m;
+            case IS_UPPER_HALF_NEGATIVE_ONE -> (v | ~Bits.mask(bits / 2)) & m;
+            case IS_BITCOUNT2 -> {
+                int i = rnd.nextInt(bits), j = rnd.nextInt(bits);
+                yield bits < 2 ? v : ((1L << i) | (1L << (i == j ? (j + 1) % bits : j))) & m;
+            }
             case ULT_CONST -> bound <= 0 ? 0 : Long.remainderUnsigned(v, Math.min(bound, Long.MAX_VALUE)) & m;
             case ILT_CONST -> {
                 long s = Bits.sext(v, bits);
