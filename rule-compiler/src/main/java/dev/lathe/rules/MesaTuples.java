@@ -327,7 +327,7 @@ final class MesaTuples {
         }
     }
 
-    private static final Pattern OP = Pattern.compile("(~)?([a-z_0-9]+)(?:@([0-9]+))?(?:\\(([a-z_0-9, -]*)\\))?");
+    private static final Pattern OP = Pattern.compile("([~!])?([a-z_0-9]+)(?:@([0-9]+))?(?:\\(([a-z_0-9, -]*)\\))?");
     private static final Pattern VAR = Pattern.compile(
             "(#)?([a-zA-Z_][a-zA-Z_0-9]*)(?:@(int|uint|float|bool)?([0-9]+)?)?(?:\\(([a-z_0-9, ]*)\\))?");
 
@@ -396,6 +396,8 @@ final class MesaTuples {
                 if (t.items().isEmpty() || !(t.items().get(0) instanceof Str opText)) return null;
                 var m = OP.matcher(opText.value());
                 if (!m.matches()) return null;
+                if ("!".equals(m.group(1)))
+                    throw new Refusal("NIR's '!" + m.group(2) + "' (an instruction built exact) has no Lathe form yet");
                 if (m.group(1) != null) {
                     if (!pattern) throw new Refusal("'~' on a replacement op has no meaning in NIR either");
                     // NIR's '~': right where the instruction may be reassociated and contracted, as
