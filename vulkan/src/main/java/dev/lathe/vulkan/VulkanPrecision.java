@@ -53,7 +53,7 @@ public final class VulkanPrecision {
             case FADD -> widen(new double[] {src[0][0] + src[1][0], src[0][1] + src[1][1]}, bits, 1);
             case FSUB -> widen(new double[] {src[0][0] - src[1][1], src[0][1] - src[1][0]}, bits, 1);
             case FMUL, FMULZ -> product(src[0], src[1], bits);
-            case FFMA -> {
+            case FFMA, FFMAZ -> {
                 double[] p = product(src[0], src[1], bits);
                 yield widen(new double[] {p[0] + src[2][0], p[1] + src[2][1]}, bits, 1);
             }
@@ -133,10 +133,17 @@ public final class VulkanPrecision {
                         : src[0][0] == 0 && src[0][1] == 0 ? new double[] {0, 0} : null;
             case FISNAN -> new double[] {0, 0};
             case FISFINITE -> new double[] {1, 1};
-            case FLT, FLTU -> compare(src[0][1] < src[1][0], src[0][0] >= src[1][1]);
-            case FGE, FGEU -> compare(src[0][0] >= src[1][1], src[0][1] < src[1][0]);
-            case FEQ, FEQU -> equal(src[0], src[1], false);
-            case FNEU, FNEO -> equal(src[0], src[1], true);
+            case FLT, FLTU, SLT -> compare(src[0][1] < src[1][0], src[0][0] >= src[1][1]);
+            case FGE, FGEU, SGE -> compare(src[0][0] >= src[1][1], src[0][1] < src[1][0]);
+            case FEQ, FEQU, SEQ -> equal(src[0], src[1], false);
+            case FNEU, FNEO, SNE -> equal(src[0], src[1], true);
+            // a normal number: every value between the bounds is, or none is
+            case FISNORMAL -> {
+                double min = bits == 16 ? 0x1p-14 : bits == 32 ? 0x1p-126 : 0x1p-1022;
+                yield compare(src[0][0] >= min || src[0][1] <= -min, src[0][0] > -min && src[0][1] < min);
+            }
+            case FCSEL_GT -> src[0][0] > 0 ? src[1] : src[0][1] <= 0 ? src[2] : hull(src[1], src[2]);
+            case FCSEL_GE -> src[0][0] >= 0 ? src[1] : src[0][1] < 0 ? src[2] : hull(src[1], src[2]);
             case FALL_EQUAL2, FALL_EQUAL3, FALL_EQUAL4 -> allEqual(src, false);
             case FANY_NEQUAL2, FANY_NEQUAL3, FANY_NEQUAL4 -> allEqual(src, true);
             case FORD -> new double[] {1, 1};
@@ -158,6 +165,10 @@ public final class VulkanPrecision {
         if (op.output().typeClass() == TypeClass.FLOAT)
             return flushable(r, op == Op.F2F16 || op == Op.F2F16_RTNE || op == Op.F2F16_RTZ ? 16 : bits);
         return r;
+    }
+
+    private static double[] hull(double[] a, double[] b) {
+        return new double[] {Math.min(a[0], b[0]), Math.max(a[1], b[1])};
     }
 
     /**

@@ -30,7 +30,7 @@ import java.util.Set;
  */
 final class SmtOps {
     /** Changes whenever any encoding changes, so cached proofs made with another are not trusted. */
-    static final int VERSION = 1;
+    static final int VERSION = 2;
 
     static final Set<Op> ENCODED = EnumSet.of(
             Op.MOV,
@@ -67,6 +67,40 @@ final class SmtOps {
             Op.FISNAN,
             Op.FISFINITE,
             Op.FCSEL,
+            Op.SEQ,
+            Op.SNE,
+            Op.SLT,
+            Op.SGE,
+            Op.BITZ,
+            Op.BITNZ,
+            Op.UADD_CARRY,
+            Op.USUB_BORROW,
+            Op.FFMAZ,
+            Op.UFIND_MSB_REV,
+            Op.IFIND_MSB_REV,
+            Op.UBFE,
+            Op.IBFE,
+            Op.BFI,
+            Op.ICSEL_EQZ,
+            Op.I32CSEL_GT,
+            Op.I32CSEL_GE,
+            Op.FCSEL_GT,
+            Op.FCSEL_GE,
+            Op.FISNORMAL,
+            Op.UMUL24,
+            Op.IMUL24,
+            Op.UMAD24,
+            Op.IMAD24_IR3,
+            Op.UMUL24_RELAXED,
+            Op.IMUL24_RELAXED,
+            Op.UMAD24_RELAXED,
+            Op.AMUL,
+            Op.IMAD,
+            Op.UMUL_LOW,
+            Op.UMUL_32X16,
+            Op.IMUL_32X16,
+            Op.UDIV_ALIGNED_4,
+            Op.SHFR,
             Op.FLT,
             Op.FGE,
             Op.FEQ,
@@ -545,6 +579,59 @@ final class SmtOps {
             case PACK_32_2X16_SPLIT -> c.mkConcat(b, a);
             case UNPACK_32_2X16_SPLIT_X -> c.mkExtract(15, 0, a);
             case UNPACK_32_2X16_SPLIT_Y -> c.mkExtract(31, 16, a);
+            // NIR's generic ops (fixed 32-bit ones get n == 0)
+            case SEQ -> ite(c.mkFPEq(fp(a, n), fp(b, n)), fconst(1.0, n), fconst(0.0, n));
+            case SNE -> ite(c.mkFPEq(fp(a, n), fp(b, n)), fconst(0.0, n), fconst(1.0, n));
+            case SLT -> ite(c.mkFPLt(fp(a, n), fp(b, n)), fconst(1.0, n), fconst(0.0, n));
+            case SGE -> ite(c.mkFPGEq(fp(a, n), fp(b, n)), fconst(1.0, n), fconst(0.0, n));
+            case BITZ, BITNZ -> {
+                BitVecExpr bit = c.mkExtract(0, 0, c.mkBVLSHR(a, countModulo(b, n)));
+                yield bool(c.mkEq(bit, bv(op == Op.BITZ ? 0 : 1, 1)));
+            }
+            case UADD_CARRY -> ite(c.mkBVULT(c.mkBVAdd(a, b), a), bv(1, n), bv(0, n));
+            case USUB_BORROW -> ite(c.mkBVULT(a, b), bv(1, n), bv(0, n));
+            case FFMAZ ->
+                ite(
+                        c.mkOr(c.mkFPIsZero(fp(a, 32)), c.mkFPIsZero(fp(b, 32))),
+                        bits(c.mkFPAdd(rne(), c.mkFPZero(sort(32), false), fp(x, 32)), 32),
+                        bits(c.mkFPFMA(rne(), fp(a, 32), fp(b, 32), fp(x, 32)), 32));
+            case UFIND_MSB_REV, IFIND_MSB_REV -> {
+                BitVecExpr msb = op == Op.UFIND_MSB_REV
+                        ? highestSet(a, 32)
+                        : highestSet(ite(c.mkBVSLT(a, bv(0, 32)), c.mkBVNot(a), a), 32);
+                yield ite(c.mkEq(msb, bv(-1, 32)), bv(-1, 32), c.mkBVSub(bv(31, 32), msb));
+            }
+            case UBFE, IBFE -> {
+                BitVecExpr offset = c.mkBVAND(b, bv(31, 32)), size = c.mkBVAND(x, bv(31, 32));
+                BitVecExpr up = c.mkBVSHL(a, c.mkBVSub(c.mkBVSub(bv(32, 32), size), offset));
+                BitVecExpr down = c.mkBVSub(bv(32, 32), size);
+                boolean signed = op == Op.IBFE;
+                BitVecExpr field = signed ? c.mkBVASHR(up, down) : c.mkBVLSHR(up, down);
+                BitVecExpr top = signed ? c.mkBVASHR(a, offset) : c.mkBVLSHR(a, offset);
+                yield ite(isZero(size, 32), bv(0, 32), ite(c.mkBVULT(c.mkBVAdd(offset, size), bv(32, 32)), field, top));
+            }
+            case BFI -> {
+                BitVecExpr shift = bv(0, 32);
+                for (int i = 31; i >= 0; i--) shift = ite(c.mkEq(c.mkExtract(i, i, a), bv(1, 1)), bv(i, 32), shift);
+                yield ite(isZero(a, 32), x, c.mkBVOR(c.mkBVAND(x, c.mkBVNot(a)), c.mkBVAND(c.mkBVSHL(b, shift), a)));
+            }
+            case ICSEL_EQZ -> ite(isZero(a, n), b, x);
+            case I32CSEL_GT -> ite(c.mkBVSGT(a, bv(0, 32)), b, x);
+            case I32CSEL_GE -> ite(c.mkBVSGE(a, bv(0, 32)), b, x);
+            case FCSEL_GT -> ite(c.mkFPGt(fp(a, 32), c.mkFPZero(sort(32), false)), b, x);
+            case FCSEL_GE -> ite(c.mkFPGEq(fp(a, 32), c.mkFPZero(sort(32), false)), b, x);
+            case FISNORMAL -> bool(c.mkFPIsNormal(fp(a, n)));
+            case UMUL24 -> c.mkBVMul(c.mkBVAND(a, bv(0xffffff, 32)), c.mkBVAND(b, bv(0xffffff, 32)));
+            case IMUL24 -> c.mkBVMul(signed24(a), signed24(b));
+            case UMAD24 -> c.mkBVAdd(c.mkBVMul(c.mkBVAND(a, bv(0xffffff, 32)), c.mkBVAND(b, bv(0xffffff, 32))), x);
+            case IMAD24_IR3 -> c.mkBVAdd(c.mkBVMul(signed24(a), signed24(b)), x);
+            case UMUL24_RELAXED, IMUL24_RELAXED, AMUL -> c.mkBVMul(a, b);
+            case UMAD24_RELAXED, IMAD -> c.mkBVAdd(c.mkBVMul(a, b), x);
+            case UMUL_LOW -> c.mkBVMul(c.mkBVAND(a, bv(0xffff, 32)), c.mkBVAND(b, bv(0xffff, 32)));
+            case UMUL_32X16 -> c.mkBVMul(a, c.mkBVAND(b, bv(0xffff, 32)));
+            case IMUL_32X16 -> c.mkBVMul(a, c.mkBVASHR(c.mkBVSHL(b, bv(16, 32)), bv(16, 32)));
+            case UDIV_ALIGNED_4 -> c.mkBVLSHR(a, bv(2, n));
+            case SHFR -> c.mkExtract(31, 0, c.mkBVLSHR(c.mkConcat(a, b), c.mkZeroExt(32, c.mkBVAND(x, bv(31, 32)))));
             default -> throw new IllegalArgumentException(op.opName() + " has no SMT encoding");
         };
     }
@@ -576,6 +663,19 @@ final class SmtOps {
     }
 
     /** The index of the highest set bit as a 32-bit value, -1 for 0. */
+    /** The low 24 bits of a 32-bit value, sign-extended. */
+    private BitVecExpr signed24(BitVecExpr a) {
+        return c.mkBVASHR(c.mkBVSHL(a, bv(8, 32)), bv(8, 32));
+    }
+
+    /** A 32-bit count modulo an {@code n}-bit size, at {@code n} bits. */
+    private BitVecExpr countModulo(BitVecExpr count, int n) {
+        if (n == 1) return bv(0, 1);
+        int k = Integer.numberOfTrailingZeros(n);
+        BitVecExpr low = c.mkExtract(k - 1, 0, count);
+        return n > k ? c.mkZeroExt(n - k, low) : low;
+    }
+
     private BitVecExpr highestSet(BitVecExpr a, int n) {
         BitVecExpr r = bv(-1, 32);
         for (int i = 0; i < n; i++) r = ite(c.mkEq(c.mkExtract(i, i, a), bv(1, 1)), bv(i, 32), r);
