@@ -387,6 +387,8 @@ final class MesaTuples {
         boolean reassociating;
         /** An op of the pattern is written ignore_exact(…): matched on exact instructions too. */
         boolean ignoresExact;
+        /** How deep in its expression the op being written is (0: the root). */
+        int level;
 
         final List<String> conditions = new ArrayList<>();
         final List<String> gates = new ArrayList<>();
@@ -396,8 +398,8 @@ final class MesaTuples {
                 if (t.items().isEmpty() || !(t.items().get(0) instanceof Str opText)) return null;
                 var m = OP.matcher(opText.value());
                 if (!m.matches()) return null;
-                if ("!".equals(m.group(1)))
-                    throw new Refusal("NIR's '!" + m.group(2) + "' (an instruction built exact) has no Lathe form yet");
+                if ("!".equals(m.group(1)) && pattern)
+                    throw new Refusal("'!" + m.group(2) + "' on a search op has no meaning in NIR either");
                 if (m.group(1) != null) {
                     if (!pattern) throw new Refusal("'~' on a replacement op has no meaning in NIR either");
                     // NIR's '~': right where the instruction may be reassociated and contracted, as
@@ -410,12 +412,15 @@ final class MesaTuples {
                 StringBuilder sb = new StringBuilder(name);
                 List<String> flags = new ArrayList<>();
                 boolean once = false;
+                int lowBits = 0;
                 if (m.group(4) != null) {
                     for (String raw : m.group(4).split(",")) {
                         String cond = raw.trim();
                         switch (cond) {
                             case "" -> {}
                             case "is_used_once" -> once = true;
+                            case "only_lower_8_bits_used" -> lowBits = 8;
+                            case "only_lower_16_bits_used" -> lowBits = 16;
                             case "nsz", "nnan", "ninf" -> flags.add(cond);
                             case "no_signed_wrap" -> flags.add("nsw");
                             case "no_unsigned_wrap" -> flags.add("nuw");
@@ -429,17 +434,26 @@ final class MesaTuples {
                 }
                 if (!pattern && (once || !flags.isEmpty()))
                     throw new Refusal("a condition on a replacement op (" + m.group(4) + ") has no Lathe form");
+                if ("!".equals(m.group(1))) flags.add("exact"); // NIR's '!op': the instruction is built exact
                 if (!flags.isEmpty())
                     sb.append('[').append(String.join(", ", flags)).append(']');
                 if (m.group(3) != null) sb.append('@').append(m.group(3));
                 sb.append('(');
+                int myLevel = level++;
                 for (int k = 1; k < t.items().size(); k++) {
                     String a = expr(t.items().get(k), pattern);
                     if (a == null) return null;
                     sb.append(k > 1 ? ", " : "").append(a);
                 }
+                level--;
                 sb.append(')');
                 if (once) sb.append("@once");
+                if (lowBits != 0) {
+                    if (myLevel != 0 || !pattern)
+                        throw new Refusal("only_lower_" + lowBits + "_bits_used on an inner op (not the root) has no"
+                                + " Lathe form");
+                    sb.append("@low").append(lowBits);
+                }
                 return sb.toString();
             }
             if (item instanceof Str s) return variable(s.value(), pattern);

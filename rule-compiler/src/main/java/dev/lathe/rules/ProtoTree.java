@@ -52,6 +52,12 @@ final class ProtoTree {
         Ast.Pos oncePos;
         /** From {@code op[nsz](…)}. */
         AluFlags flags = AluFlags.NONE;
+        /** From {@code op[exact](…)} in a replacement. */
+        boolean builtExact;
+        /** From {@code op(…)@low8} / {@code @low16}: only that many low bits of the result are used (0: all). */
+        int lowBits;
+
+        Ast.Pos lowBitsPos;
         /** An infix operator whose operands' annotations disagree (reported). */
         boolean failed;
 

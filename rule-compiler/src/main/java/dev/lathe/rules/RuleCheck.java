@@ -226,8 +226,28 @@ final class RuleCheck {
                 types,
                 freezer.classes(),
                 gates(),
-                rule.reassociating());
+                rule.reassociating(),
+                usedBits());
         return true;
+    }
+
+    /** {@code @low8}/{@code @low16}: on the root's integer result only (an error elsewhere). */
+    private int usedBits() {
+        POp root = (POp) ctx.pattern;
+        for (POp o : patternOps(root)) {
+            if (o != root && o.lowBits != 0)
+                ctx.error(
+                        o.lowBitsPos,
+                        "@low" + o.lowBits + " goes on the pattern's root: it says which bits of the replaced value"
+                                + " are used");
+        }
+        if (root.lowBits == 0) return 0;
+        TypeClass out = root.op.output().typeClass();
+        if (out == TypeClass.FLOAT || out == TypeClass.BOOL) {
+            ctx.error(root.lowBitsPos, "@low" + root.lowBits + " is for integer results, not " + out.spelling() + "s");
+            return 0;
+        }
+        return root.lowBits;
     }
 
     /** The rule's option gates; two that contradict each other are an error, a repeated one a warning. */

@@ -65,7 +65,8 @@ final class RuleFreezer {
                     o.once,
                     !pattern && constant,
                     o.pos,
-                    o.flags);
+                    o.flags,
+                    o.builtExact);
         }
         if (p instanceof PVar v) {
             Node.VarNode n = new Node.VarNode(id, v.name, v.constOnly || vars.get(v.name).constOnly, cls(v.cls), v.pos);

@@ -191,7 +191,7 @@ final class StaticChecks {
 
     /** Same pattern both ways, same conditions (after renaming), same exactness. */
     private boolean duplicates(CheckedRule x, CheckedRule y) {
-        if (x.strictness() != y.strictness()) return false;
+        if (x.strictness() != y.strictness() || x.usedBits() != y.usedBits()) return false;
         if (!new java.util.HashSet<>(x.gates()).equals(new java.util.HashSet<>(y.gates()))) return false;
         // Some way of matching x's pattern onto y's must also map x's conditions onto y's: the
         // conditions are compared for every operand order the commutative ops allow.
@@ -221,6 +221,8 @@ final class StaticChecks {
     private boolean shadows(CheckedRule earlier, CheckedRule later) {
         // the earlier one skips instructions the later one fires on (exact ones, ones without reassoc)
         if (earlier.strictness() > later.strictness()) return false;
+        // an earlier rule that needs the high bits unused fires on fewer roots
+        if (earlier.usedBits() != 0 && (later.usedBits() == 0 || later.usedBits() > earlier.usedBits())) return false;
         // a gated rule is off where its option says so: it shadows only rules gated at least as much
         if (!later.gates().containsAll(earlier.gates())) return false;
         return match(
@@ -294,7 +296,8 @@ final class StaticChecks {
                 r.varTypes(),
                 classes,
                 r.gates(),
-                r.reassociating());
+                r.reassociating(),
+                r.usedBits());
     }
 
     private void narrow(Node n, int[] mask) {

@@ -61,9 +61,7 @@ final class Suggest {
             Map.entry("fisinf", "fisfinite and fisnan"),
             Map.entry("inv", "frcp"),
             // the short names of GLSL's and the ISAs' bitfield instructions
-            Map.entry("ubfe", "ubitfield_extract"),
-            Map.entry("ibfe", "ibitfield_extract"),
-            Map.entry("bfi", "bitfield_insert"),
+            // (ubfe, ibfe and bfi are NIR's ops of those names, with their own edge cases)
             Map.entry("bfrev", "bitfield_reverse"),
             Map.entry("bitfieldextract", "ubitfield_extract or ibitfield_extract"),
             Map.entry("bitfieldinsert", "bitfield_insert"),

@@ -161,6 +161,19 @@ final class TreeBuilder {
     private void flags(POp p, Ast.Call call, boolean pattern) {
         for (Ast.Annotation f : call.flags()) {
             AluFlag flag = AluFlag.byName(f.text());
+            if (f.text().equals("exact")) {
+                if (pattern) {
+                    error(
+                            f.pos(),
+                            "[exact] goes on replacement ops (the instruction is built exact); a pattern matches"
+                                    + " exact instructions whenever its rule is => ");
+                } else if (p.builtExact) {
+                    error(f.pos(), "flag exact is written twice");
+                } else {
+                    p.builtExact = true;
+                }
+                continue;
+            }
             if (flag == null) {
                 error(
                         f.pos(),
@@ -170,7 +183,7 @@ final class TreeBuilder {
                 error(
                         f.pos(),
                         "flags go on pattern ops, which must carry them; the replacement's instructions take "
-                                + "the matched root's float controls");
+                                + "the matched root's float controls (a replacement op may be built [exact])");
             } else if (!flag.appliesTo(p.op)) {
                 error(f.pos(), flag.spelling() + " applies to " + flag.whereItApplies() + ", not to " + p.op.opName());
             } else if (p.flags.has(flag)) {
@@ -306,6 +319,21 @@ final class TreeBuilder {
         }
         if (n < 0) {
             error(ann.pos(), "invalid bit size @" + t + " (1, 8, 16, 32 or 64)");
+            return;
+        }
+        if (t.equals("low8") || t.equals("low16")) {
+            if (!pattern) {
+                error(
+                        ann.pos(),
+                        "@" + t + " is a condition on what the pattern matches; it means nothing in a replacement");
+            } else if (!(inner instanceof POp op)) {
+                error(ann.pos(), "@" + t + " applies to an operation (only the low bits of its result are used)");
+            } else if (op.lowBits != 0) {
+                error(ann.pos(), "@low" + op.lowBits + " is already on this operation");
+            } else {
+                op.lowBits = t.equals("low8") ? 8 : 16;
+                op.lowBitsPos = ann.pos();
+            }
             return;
         }
         if (t.equals("once")) {

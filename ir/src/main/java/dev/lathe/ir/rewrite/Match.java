@@ -138,6 +138,43 @@ public final class Match {
         return v.useCount() == 1;
     }
 
+    /**
+     * Whether every use of {@code v} reads only its low {@code bits} bits ({@code @low8},
+     * NIR's {@code only_lower_8_bits_used}): a conversion down to at most that size, an
+     * {@code iand} with a constant mask within them, an 8- or 16-bit extract of a field within
+     * them. Conservative: any other use (an if condition, an intrinsic) reads every bit.
+     */
+    public static boolean onlyLowBitsUsed(Value v, int bits) {
+        for (Src use : v.uses()) {
+            if (!(use.owner() instanceof AluInstr u)) return false;
+            boolean low = switch (u.op()) {
+                case U2U8, I2I8 -> true;
+                case U2U16, I2I16 -> bits >= 16;
+                case IAND -> {
+                    Src other = u.src(u.src(0) == use ? 1 : 0);
+                    if (!(other.value().parent() instanceof LoadConstInstr k)) yield false;
+                    long mask = bits >= 64 ? -1L : (1L << bits) - 1;
+                    boolean within = true;
+                    for (int c = 0; c < other.numComponentsRead(); c++)
+                        within &= (k.value(other.component(c)) & ~mask) == 0;
+                    yield within;
+                }
+                case EXTRACT_U8, EXTRACT_I8, EXTRACT_U16, EXTRACT_I16 -> {
+                    int field = u.op() == Op.EXTRACT_U8 || u.op() == Op.EXTRACT_I8 ? 8 : 16;
+                    Src index = u.src(1);
+                    if (use == index || !(index.value().parent() instanceof LoadConstInstr k)) yield false;
+                    boolean within = true;
+                    for (int c = 0; c < index.numComponentsRead(); c++)
+                        within &= (k.value(index.component(c)) + 1) * field <= bits;
+                    yield within;
+                }
+                default -> false;
+            };
+            if (!low) return false;
+        }
+        return true;
+    }
+
     /** Whether {@code bits} is in a {@link dev.lathe.ir.op.Bits#sizeFlag} set. */
     public static boolean sizeIn(int bits, int mask) {
         return (Bits.sizeFlag(bits) & mask) != 0;

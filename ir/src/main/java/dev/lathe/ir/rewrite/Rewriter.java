@@ -85,6 +85,15 @@ public final class Rewriter {
         return true;
     }
 
+    /**
+     * {@code flt[exact](…)}: marks an instruction this rewrite built exact (no inexact rule may
+     * touch it later); a value it did not build (folded to a constant, or found) is left alone.
+     */
+    public Value exact(Value v) {
+        if (v.parent() instanceof AluInstr a && created.contains(a)) a.setExact(true);
+        return v;
+    }
+
     /** A bound variable as an operand of a replacement op. */
     public AluOperand operand(Value v, byte[] view) {
         return new Swizzled(v, view);

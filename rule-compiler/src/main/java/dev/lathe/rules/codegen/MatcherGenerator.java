@@ -744,8 +744,9 @@ public final class MatcherGenerator {
                     args.add(CodeBlock.of("$L", t));
                 }
             }
-            return CodeBlock.of(
+            CodeBlock built = CodeBlock.of(
                     "rw.op($T.$L, $L, $L)", OP, op.op().name(), size(op.sizeClass()), CodeBlock.join(args, ", "));
+            return op.builtExact() ? CodeBlock.of("rw.exact($L)", built) : built;
         }
 
         /** A constant expression's components, folded with the op table when the rule fires. */
@@ -865,6 +866,10 @@ public final class MatcherGenerator {
                 () -> CodeBlock.of("n0.def().bitSize()"),
                 r.pattern().op().output().isSized());
         if (!r.exact() && !r.reassociating()) rc.code.add("// ~=>: the caller offers no root marked exact\n");
+        if (r.usedBits() != 0) {
+            rc.code.add("// @low$L: only the low bits of the root are used\n", r.usedBits());
+            rc.code.add("if (!$T.onlyLowBitsUsed(n0.def(), $L)) return false;\n", MATCH, r.usedBits());
+        }
         if (r.reassociating()) {
             rc.code.add("// ~~>: every float instruction matched must allow reassociation\n");
             if (dev.lathe.ir.AluFlag.REASSOC.appliesTo(r.pattern().op()))

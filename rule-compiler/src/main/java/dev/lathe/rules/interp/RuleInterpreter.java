@@ -187,6 +187,7 @@ public final class RuleInterpreter implements RuleSet {
                 Bound b = vars.get(cond.var().name());
                 if (!rw.test(cond.predicate(), b.value(), b.view(), cond.type(), cond.bound())) return false;
             }
+            if (rule.usedBits() != 0 && !Match.onlyLowBitsUsed(rw.root().def(), rule.usedBits())) return false;
             if (!rule.exact() && !rw.inexactAllowed(matched.toArray(new AluInstr[0]))) return false;
             if (!replacementLiteralsFit(rule.replacement())) return false;
             Node r = rule.replacement();
@@ -239,7 +240,8 @@ public final class RuleInterpreter implements RuleSet {
                     srcs[j] = v;
                 }
             }
-            return rw.op(op.op(), size(op.sizeClass()), srcs);
+            Value v = rw.op(op.op(), size(op.sizeClass()), srcs);
+            return op.builtExact() ? rw.exact(v) : v;
         }
 
         /** A constant expression's components, folded with the op table. */

@@ -22,6 +22,8 @@ import java.util.Map;
  * @param gates      the option gates ({@code if option(lower_fsat)}), pass line's first
  * @param reassociating {@code ~~>}: an identity over the real numbers, fired only where every
  *                   float instruction matched carries {@code reassoc} ({@code exact} is false)
+ * @param usedBits   {@code @low8}/{@code @low16} on the pattern's root: only that many low bits
+ *                   of the matched value are used, and only they must agree; 0: every bit
  */
 public record CheckedRule(
         String file,
@@ -38,7 +40,8 @@ public record CheckedRule(
         Map<String, TypeClass> varTypes,
         List<SizeClass> classes,
         List<OptionGate> gates,
-        boolean reassociating) {
+        boolean reassociating,
+        int usedBits) {
 
     /** {@code =>}, {@code ~=>} or {@code ~~>}. */
     public String arrow() {

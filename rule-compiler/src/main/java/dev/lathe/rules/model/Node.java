@@ -28,6 +28,7 @@ public sealed interface Node permits Node.OpNode, Node.VarNode, Node.ConstNode {
      * @param constant  (replacement only) every leaf is a literal or a {@code #} variable, so
      *                  the value is folded with the op table when the rule fires
      * @param flags     (pattern only) the flags the matched instruction must carry ({@code fadd[nsz]})
+     * @param builtExact (replacement only) {@code flt[exact](…)}: the instruction is built exact
      */
     record OpNode(
             int id,
@@ -38,7 +39,8 @@ public sealed interface Node permits Node.OpNode, Node.VarNode, Node.ConstNode {
             boolean once,
             boolean constant,
             Ast.Pos pos,
-            AluFlags flags)
+            AluFlags flags,
+            boolean builtExact)
             implements Node {}
 
     /**

@@ -128,6 +128,7 @@ public final class ProofCache {
                 .append(rule.text())
                 .append('\n')
                 .append(rule.arrow())
+                .append(rule.usedBits() == 0 ? "" : " @low" + rule.usedBits())
                 .append('\n');
         render(rule.pattern(), b);
         b.append('\n');
@@ -173,6 +174,7 @@ public final class ProofCache {
                     .append(o.sizeClass())
                     .append(o.once() ? "@once" : "")
                     .append(o.flags().isEmpty() ? "" : "[" + o.flags() + "]")
+                    .append(o.builtExact() ? "[exact]" : "")
                     .append('(');
             for (int i = 0; i < o.srcs().size(); i++) {
                 if (i > 0) b.append(',');

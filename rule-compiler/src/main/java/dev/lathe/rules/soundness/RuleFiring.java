@@ -462,7 +462,7 @@ public final class RuleFiring {
                             + IrPrinter.print(before.shader())
                             + "after:\n" + IrPrinter.print(after.shader());
                 }
-                if (rule.exact() && o.alternatives == null) {
+                if (rule.exact() && o.alternatives == null && rule.usedBits() == 0) {
                     ShaderOutputs.Comparison cmp = was.compareUnderNanContract(is);
                     if (cmp.kind() == ShaderOutputs.Comparison.Kind.BROKEN) {
                         return at() + " changed the program's outputs (" + cmp.detail() + ")" + where + "\nbefore:\n"

@@ -340,7 +340,8 @@ public final class RuleProver {
             List<BoolExpr> everyChoice = new ArrayList<>();
             for (long choice = 0; choice < 1L << choiceBits; choice++) {
                 Term p = term(rule.pattern(), vars, sizes, ev, choice, new int[1]);
-                BoolExpr differ = ctx.mkOr(ctx.mkNot(ctx.mkEq(p.bits(), r.bits())), r.open());
+                BoolExpr differ =
+                        ctx.mkOr(ctx.mkNot(ctx.mkEq(low(p.bits(), rule, n), low(r.bits(), rule, n))), r.open());
                 BoolExpr bad;
                 if (n >= 16) {
                     BoolExpr rNaN = ctx.mkFPIsNaN(ops.fp(r.bits(), n));
@@ -492,6 +493,11 @@ public final class RuleProver {
                     provenanceOpen(op.op(), srcs, undecided, result, outBits),
                     undecided,
                     poison(op, srcs, bits, result, unsized));
+        }
+
+        /** The bits the rule compares: all, or the low ones of {@code @low8}/{@code @low16}. */
+        private BitVecExpr low(BitVecExpr x, CheckedRule rule, int n) {
+            return rule.usedBits() == 0 || rule.usedBits() >= n ? x : ctx.mkExtract(rule.usedBits() - 1, 0, x);
         }
 
         /** The value with the other zero's sign where it is a zero, else the value. */

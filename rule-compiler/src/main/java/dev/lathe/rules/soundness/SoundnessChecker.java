@@ -386,6 +386,7 @@ public final class SoundnessChecker {
 
         private boolean agrees(long p, int patternKind, RuleEvaluator.Outcome o, Map<String, Long> in) {
             long r = o.replacement;
+            if (rule.usedBits() != 0) return ((p ^ r) & Bits.mask(rule.usedBits())) == 0; // only those bits are read
             int n = rootBits();
             if (o.replacementKind == RuleEvaluator.UNDECIDED) return false;
             boolean bothNaN = n >= 16 && FloatBits.isNaN(p, n) && FloatBits.isNaN(r, n);
