@@ -400,7 +400,7 @@ final class MesaTuples {
                 if (!m.matches()) return null;
                 if ("!".equals(m.group(1)) && pattern)
                     throw new Refusal("'!" + m.group(2) + "' on a search op has no meaning in NIR either");
-                if (m.group(1) != null) {
+                if ("~".equals(m.group(1))) {
                     if (!pattern) throw new Refusal("'~' on a replacement op has no meaning in NIR either");
                     // NIR's '~': right where the instruction may be reassociated and contracted, as
                     // an identity over the real numbers: Lathe's ~~> (which asks it of every float
@@ -413,12 +413,18 @@ final class MesaTuples {
                 List<String> flags = new ArrayList<>();
                 boolean once = false;
                 int lowBits = 0;
+                List<String> uses = new ArrayList<>();
                 if (m.group(4) != null) {
                     for (String raw : m.group(4).split(",")) {
                         String cond = raw.trim();
                         switch (cond) {
                             case "" -> {}
                             case "is_used_once" -> once = true;
+                            case "is_only_used_as_float",
+                                    "is_only_used_by_fadd",
+                                    "is_only_used_by_iadd",
+                                    "is_used_by_non_fsat",
+                                    "is_not_used_by_if" -> uses.add(cond.substring(3));
                             case "only_lower_8_bits_used" -> lowBits = 8;
                             case "only_lower_16_bits_used" -> lowBits = 16;
                             case "nsz", "nnan", "ninf" -> flags.add(cond);
@@ -432,7 +438,7 @@ final class MesaTuples {
                         }
                     }
                 }
-                if (!pattern && (once || !flags.isEmpty()))
+                if (!pattern && (once || !flags.isEmpty() || !uses.isEmpty()))
                     throw new Refusal("a condition on a replacement op (" + m.group(4) + ") has no Lathe form");
                 if ("!".equals(m.group(1))) flags.add("exact"); // NIR's '!op': the instruction is built exact
                 if (!flags.isEmpty())
@@ -448,6 +454,7 @@ final class MesaTuples {
                 level--;
                 sb.append(')');
                 if (once) sb.append("@once");
+                for (String u : uses) sb.append('@').append(u);
                 if (lowBits != 0) {
                     if (myLevel != 0 || !pattern)
                         throw new Refusal("only_lower_" + lowBits + "_bits_used on an inner op (not the root) has no"

@@ -54,6 +54,9 @@ final class ProtoTree {
         AluFlags flags = AluFlags.NONE;
         /** From {@code op[exact](…)} in a replacement. */
         boolean builtExact;
+        /** From {@code op(…)@only_used_by_fadd} and the other use conditions. */
+        final java.util.EnumSet<dev.lathe.ir.rewrite.UseCondition> uses =
+                java.util.EnumSet.noneOf(dev.lathe.ir.rewrite.UseCondition.class);
         /** From {@code op(…)@low8} / {@code @low16}: only that many low bits of the result are used (0: all). */
         int lowBits;
 

@@ -66,7 +66,8 @@ final class RuleFreezer {
                     !pattern && constant,
                     o.pos,
                     o.flags,
-                    o.builtExact);
+                    o.builtExact,
+                    java.util.Set.copyOf(o.uses));
         }
         if (p instanceof PVar v) {
             Node.VarNode n = new Node.VarNode(id, v.name, v.constOnly || vars.get(v.name).constOnly, cls(v.cls), v.pos);

@@ -377,6 +377,7 @@ final class StaticChecks {
         if (strict && po.once() && !to.once()) return false;
         // a pattern that asks for flags matches only instructions that carry them
         if (strict && !to.flags().containsAll(po.flags())) return false;
+        if (strict && !to.uses().containsAll(po.uses())) return false;
         if (strict
                 && po.opClass() >= 0
                 && to.opClass() >= 0

@@ -9,6 +9,7 @@ import dev.lathe.ir.VarType;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.op.TypeClass;
 import dev.lathe.ir.rewrite.Predicate;
+import dev.lathe.ir.rewrite.UseCondition;
 import dev.lathe.rules.ProtoTree.P;
 import dev.lathe.rules.ProtoTree.PLit;
 import dev.lathe.rules.ProtoTree.POp;
@@ -319,6 +320,19 @@ final class TreeBuilder {
         }
         if (n < 0) {
             error(ann.pos(), "invalid bit size @" + t + " (1, 8, 16, 32 or 64)");
+            return;
+        }
+        UseCondition use = UseCondition.bySpelling(t);
+        if (use != null) {
+            if (!pattern) {
+                error(
+                        ann.pos(),
+                        "@" + t + " is a condition on what the pattern matches; it means nothing in a replacement");
+            } else if (!(inner instanceof POp op)) {
+                error(ann.pos(), "@" + t + " applies to an operation (a condition on how its value is used)");
+            } else if (!op.uses.add(use)) {
+                error(ann.pos(), "@" + t + " is already on this operation");
+            }
             return;
         }
         if (t.equals("low8") || t.equals("low16")) {

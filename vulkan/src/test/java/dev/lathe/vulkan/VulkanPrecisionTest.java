@@ -20,7 +20,10 @@ class VulkanPrecisionTest {
             boolean readsFloat = false;
             for (int k = 0; k < op.numInputs(); k++) readsFloat |= op.input(k).typeClass() == TypeClass.FLOAT;
             if (!readsFloat || PrecisionTracker.PACKS.contains(op)) continue;
-            int bits = op.isLegalBitSize(32) ? 32 : op.legalBitSizeList().get(0);
+            // ops of fixed sizes (ffmaz, fcsel_gt: 32 bits) at their float operand's size
+            int bits = !op.hasUnsizedOperands()
+                    ? op.input(0).bitSize()
+                    : op.isLegalBitSize(32) ? 32 : op.legalBitSizeList().get(0);
             List<double[]> srcs = new ArrayList<>();
             for (int k = 0; k < op.numInputs(); k++) {
                 OperandType t = op.input(k);

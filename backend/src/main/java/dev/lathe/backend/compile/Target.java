@@ -140,6 +140,19 @@ public final class Target {
         return Collections.unmodifiableSet(on);
     }
 
+    /**
+     * Whether selection takes {@code op} at {@code bits} itself, rather than the lowering rules
+     * before it: the conversions of a 1-bit integer (NIR's {@code i2f32} of a boolean's bit)
+     * become {@code bcsel}s in {@code lower.rules}, so selection never sees them.
+     */
+    public boolean selectsAt(Op op, int bits) {
+        return selected.contains(op) && !(bits == 1 && CONVERSIONS_OF_ONE_BIT.contains(op));
+    }
+
+    private static final Set<Op> CONVERSIONS_OF_ONE_BIT = Collections.unmodifiableSet(EnumSet.of(
+            Op.I2F16, Op.I2F32, Op.I2F64, Op.U2F16, Op.U2F32, Op.U2F64, Op.I2I8, Op.I2I16, Op.I2I32, Op.I2I64, Op.U2U8,
+            Op.U2U16, Op.U2U32, Op.U2U64));
+
     /** The machine passes, one registry entry each. */
     public List<PassRegistry.Entry> machinePasses() {
         return MachinePasses.ENTRIES;

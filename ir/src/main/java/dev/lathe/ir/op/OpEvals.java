@@ -201,6 +201,7 @@ final class OpEvals {
             case U2F16 -> Eval.unary(ConvertFns.u2f(16));
             case U2F32 -> Eval.unary(ConvertFns.u2f(32));
             case U2F64 -> Eval.unary(ConvertFns.u2f(64));
+            case I2I1, U2U1 -> Eval.unary((a, n) -> a & 1);
             case I2I8 -> Eval.unary(ConvertFns::i2i);
             case I2I16 -> Eval.unary(ConvertFns::i2i);
             case I2I32 -> Eval.unary(ConvertFns::i2i);

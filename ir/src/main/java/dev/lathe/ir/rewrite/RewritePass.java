@@ -359,6 +359,10 @@ public final class RewritePass implements Pass {
 
         @Override
         public void rewritten(AluInstr root, Value result, boolean exact, List<Instr> movedUsers) {
+            // Facts handed in by the caller were made before this pass: fetched only when a
+            // condition first asks, they would miss the rewrites before that (a value folded to a
+            // constant, its users' ranges left as they were). The cache's facts know every edit.
+            if (facts == null && enabled && source != CACHED) facts();
             if (facts == null) return;
             if (!exact && inherited) {
                 // Facts kept from earlier passes cover far more than this pass asks about, and an

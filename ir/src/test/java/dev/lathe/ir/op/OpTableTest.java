@@ -319,19 +319,21 @@ class OpTableTest {
 
     private static boolean isBitwiseOrEquality(String name) {
         return Set.of(
-                        "iand",
-                        "ior",
-                        "ixor",
-                        "inot",
-                        "ieq",
-                        "ine",
-                        "ball_iequal2",
-                        "ball_iequal3",
-                        "ball_iequal4",
-                        "bany_inequal2",
-                        "bany_inequal3",
-                        "bany_inequal4")
-                .contains(name);
+                                "iand",
+                                "ior",
+                                "ixor",
+                                "inot",
+                                "ieq",
+                                "ine",
+                                "ball_iequal2",
+                                "ball_iequal3",
+                                "ball_iequal4",
+                                "bany_inequal2",
+                                "bany_inequal3",
+                                "bany_inequal4")
+                        .contains(name)
+                // NIR's conversions take a 1-bit integer (a boolean's bit): sign- or zero-extended
+                || name.matches("[iu]2[iuf](8|16|32|64)");
     }
 
     private static String signatureOf(Op op) {

@@ -489,6 +489,9 @@ public final class MatcherGenerator {
             if (!rule.exact() && !instr.equals("n0")) check(CodeBlock.of("$L.isExact()", instr));
             if (rule.reassociating() && dev.lathe.ir.AluFlag.REASSOC.appliesTo(n.op()) && !instr.equals("n0"))
                 check(CodeBlock.of("!$L.has($T.REASSOC)", instr, ALU_FLAG));
+            for (dev.lathe.ir.rewrite.UseCondition u :
+                    n.uses().stream().sorted().toList())
+                check(CodeBlock.of("!$T.$L.holds($L.def())", dev.lathe.ir.rewrite.UseCondition.class, u.name(), instr));
             if (!n.flags().isEmpty()) {
                 int want = n.flags().bits();
                 code.add("// $L must carry [$L]\n", n.op().opName(), n.flags());

@@ -146,6 +146,7 @@ public final class RuleInterpreter implements RuleSet {
         private boolean matchOp(Node.OpNode op, AluInstr i, byte[] view, BooleanSupplier k) {
             if (op.once() && !Match.hasOneUse(i.def())) return false;
             if (!i.flags().containsAll(op.flags())) return false;
+            for (var u : op.uses()) if (!u.holds(i.def())) return false;
             if (rule.reassociating() && AluFlag.REASSOC.appliesTo(i.op()) && !i.has(AluFlag.REASSOC)) return false;
             if (op.opClass() >= 0 && !setSize(op.opClass(), i.unsizedBitSize())) return false;
             matched.add(i);

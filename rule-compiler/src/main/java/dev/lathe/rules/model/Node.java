@@ -29,6 +29,7 @@ public sealed interface Node permits Node.OpNode, Node.VarNode, Node.ConstNode {
      *                  the value is folded with the op table when the rule fires
      * @param flags     (pattern only) the flags the matched instruction must carry ({@code fadd[nsz]})
      * @param builtExact (replacement only) {@code flt[exact](…)}: the instruction is built exact
+     * @param uses      (pattern only) how the matched value must be used ({@code @only_used_by_fadd})
      */
     record OpNode(
             int id,
@@ -40,7 +41,8 @@ public sealed interface Node permits Node.OpNode, Node.VarNode, Node.ConstNode {
             boolean constant,
             Ast.Pos pos,
             AluFlags flags,
-            boolean builtExact)
+            boolean builtExact,
+            java.util.Set<dev.lathe.ir.rewrite.UseCondition> uses)
             implements Node {}
 
     /**

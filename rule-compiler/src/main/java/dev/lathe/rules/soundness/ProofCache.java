@@ -175,6 +175,7 @@ public final class ProofCache {
                     .append(o.once() ? "@once" : "")
                     .append(o.flags().isEmpty() ? "" : "[" + o.flags() + "]")
                     .append(o.builtExact() ? "[exact]" : "")
+                    .append(o.uses().isEmpty() ? "" : "@" + new java.util.TreeSet<>(o.uses()))
                     .append('(');
             for (int i = 0; i < o.srcs().size(); i++) {
                 if (i > 0) b.append(',');

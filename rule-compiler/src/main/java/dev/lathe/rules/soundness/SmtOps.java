@@ -101,6 +101,8 @@ final class SmtOps {
             Op.IMUL_32X16,
             Op.UDIV_ALIGNED_4,
             Op.SHFR,
+            Op.I2I1,
+            Op.U2U1,
             Op.FLT,
             Op.FGE,
             Op.FEQ,
@@ -631,6 +633,7 @@ final class SmtOps {
             case UMUL_32X16 -> c.mkBVMul(a, c.mkBVAND(b, bv(0xffff, 32)));
             case IMUL_32X16 -> c.mkBVMul(a, c.mkBVASHR(c.mkBVSHL(b, bv(16, 32)), bv(16, 32)));
             case UDIV_ALIGNED_4 -> c.mkBVLSHR(a, bv(2, n));
+            case I2I1, U2U1 -> c.mkExtract(0, 0, a);
             case SHFR -> c.mkExtract(31, 0, c.mkBVLSHR(c.mkConcat(a, b), c.mkZeroExt(32, c.mkBVAND(x, bv(31, 32)))));
             default -> throw new IllegalArgumentException(op.opName() + " has no SMT encoding");
         };

@@ -100,4 +100,38 @@ class LowBitsAndExactBuildTest {
         assertTrue(out.contains("= fneg %0"), out);
         assertTrue(compile("r: fadd[exact](a, 0.0) => a;").render().contains("[exact] goes on replacement ops"));
     }
+
+    @Test
+    void aUseConditionDecidesWhereTheRuleFires() {
+        RuleCompiler.Result r = compile("r: fmul(a, 2.0)@only_used_by_fadd => fadd(a, a);");
+        assertTrue(r.ok(), r.render());
+        Shader s = IrParser.parse("t.ir", """
+                shader fragment
+                input f32 @x
+                output f32 @o
+                output f32 @p
+                function main {
+                  vec1 32 %x = load_input @x
+                  vec1 32 %two = load_const (2.0)
+                  vec1 32 %m = fmul %x, %two
+                  vec1 32 %n = fneg %m
+                  vec1 32 %s = fadd %n, %x
+                  vec1 32 %k = fmul %x, %two
+                  vec1 32 %t = fadd %k, %x
+                  vec1 32 %u = fsat %k
+                  vec1 32 %v = fmul %t, %u
+                  store_output @o, %s
+                  store_output @p, %v
+                }
+                """);
+        RuleInterpreter rules = new RuleInterpreter(r.file());
+        new RewritePass(rules).run(s.entryPoint());
+        String out = IrPrinter.print(s);
+        // %m is used by an fneg only used by an fadd: it fires; %k is also read by fsat: it does not
+        assertEquals(1, out.split(" = fmul %0, %1", -1).length - 1, out);
+        assertTrue(out.contains("fadd %0, %0"), out);
+        assertTrue(compile("r: fmul(a, 2.0) => fadd(a, a)@only_used_by_fadd;")
+                .render()
+                .contains("means nothing in a replacement"));
+    }
 }

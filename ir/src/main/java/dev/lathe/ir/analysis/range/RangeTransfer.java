@@ -277,7 +277,9 @@ public final class RangeTransfer {
             Op.UMUL_32X16,
             Op.IMUL_32X16,
             Op.UDIV_ALIGNED_4,
-            Op.SHFR);
+            Op.SHFR,
+            Op.I2I1,
+            Op.U2U1);
 
     /** The horizontal ops whose every result component {@link #horizontal} takes as anything, listed as {@link #ON_CONSTANTS_ONLY} is. */
     static final java.util.Set<Op> HORIZONTAL_ANYTHING = java.util.EnumSet.of(
