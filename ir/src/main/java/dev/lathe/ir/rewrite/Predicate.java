@@ -61,6 +61,9 @@ public enum Predicate {
     IS_UPPER_HALF_NEGATIVE_ONE(
             "isUpperHalfNegativeOne", Kind.INT, "the high half of every component's bits is all ones"),
     IS_BITCOUNT2("isBitcount2", Kind.INT, "every component has exactly two bits set"),
+    IS_16_BITS("is16Bits", Kind.INT, "every component, read as signed, is in [-0x8000, 0xffff] (fits int16 or uint16)"),
+    IS_2X_16_BITS("is2x16Bits", Kind.INT, "twice every component, read as signed, is in [-0x8000, 0xffff]"),
+    IS_NEG2X_16_BITS("isNeg2x16Bits", Kind.INT, "minus twice every component, read as signed, is in [-0x8000, 0xffff]"),
     IS_NOT_CONST("isNotConst", Kind.STRUCTURAL, "the value is not a constant (load_const)"),
     IS_NOT_CONST_ZERO(
             "isNotConstZero", Kind.STRUCTURAL, "the value is not a constant, or a constant with no zero component"),
@@ -190,10 +193,23 @@ public enum Predicate {
             case IS_UPPER_HALF_NEGATIVE_ONE ->
                 (Bits.zext(bits, bitSize) >>> (bitSize / 2)) == Bits.mask(bitSize - bitSize / 2);
             case IS_BITCOUNT2 -> Long.bitCount(Bits.zext(bits, bitSize)) == 2;
+            // NIR reads the constant sign-extended, as nir_src_comp_as_int does
+            case IS_16_BITS -> fits16(java.math.BigInteger.valueOf(Bits.sext(bits, bitSize)));
+            case IS_2X_16_BITS ->
+                fits16(java.math.BigInteger.valueOf(Bits.sext(bits, bitSize)).shiftLeft(1));
+            case IS_NEG2X_16_BITS ->
+                fits16(java.math.BigInteger.valueOf(Bits.sext(bits, bitSize))
+                        .shiftLeft(1)
+                        .negate());
             // what makes the value is the matcher's business: the value itself may be anything
             case IS_NOT_CONST, IS_NOT_CONST_ZERO, IS_NOT_CONST_AND_NOT_FSIGN, IS_FMUL, IS_NOT_FMUL -> true;
             default -> throw new IllegalStateException(spelling() + " does not apply to integers");
         };
+    }
+
+    private static boolean fits16(java.math.BigInteger x) {
+        return x.compareTo(java.math.BigInteger.valueOf(-0x8000)) >= 0
+                && x.compareTo(java.math.BigInteger.valueOf(0xffff)) <= 0;
     }
 
     /**

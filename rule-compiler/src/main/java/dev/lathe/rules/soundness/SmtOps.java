@@ -765,6 +765,15 @@ final class SmtOps {
                 BitVecExpr rest = c.mkBVAND(x, c.mkBVSub(x, bv(1, n)));
                 yield c.mkAnd(c.mkNot(isZero), powerOfTwo(rest, n));
             }
+            case IS_16_BITS, IS_2X_16_BITS, IS_NEG2X_16_BITS -> {
+                // the signed value (times 2, or -2) in two more bits than it has, against the bounds
+                BitVecExpr w = c.mkSignExt(2, x);
+                if (predicate != Predicate.IS_16_BITS)
+                    w = c.mkBVMul(w, bv(predicate == Predicate.IS_2X_16_BITS ? 2 : -2, n + 2));
+                yield n + 2 <= 16
+                        ? c.mkTrue()
+                        : c.mkAnd(c.mkBVSGE(w, bv(-0x8000, n + 2)), c.mkBVSLE(w, bv(0xffff, n + 2)));
+            }
             case IS_NOT_CONST, IS_NOT_CONST_ZERO, IS_NOT_CONST_AND_NOT_FSIGN, IS_FMUL, IS_NOT_FMUL -> c.mkTrue();
             default -> throw new IllegalStateException(predicate.spelling() + " does not apply to integers");
         };

@@ -173,6 +173,9 @@ final class Values {
             case IS_NOT_POSITIVE, IS_LE_ZERO -> type == TypeClass.UINT ? 0 : (v | Bits.minSigned(bits)) & m;
             case IS_LT_ZERO -> (v | Bits.minSigned(bits)) & m;
             case IS_ODD -> v | 1;
+            case IS_16_BITS -> (rnd.nextInt(0x18000) - 0x8000) & m;
+            case IS_2X_16_BITS -> ((rnd.nextInt(0x18000) - 0x8000) >> 1) & m;
+            case IS_NEG2X_16_BITS -> (-((rnd.nextInt(0x18000) - 0x8000) >> 1)) & m;
             case IS_LOWER_HALF_ZERO -> v & ~Bits.mask(bits / 2) & m;
             case IS_UPPER_HALF_ZERO -> v & Bits.mask(bits / 2);
             case IS_LOWER_HALF_NEGATIVE_ONE -> (v | Bits.mask(bits / 2)) & m;
