@@ -98,14 +98,9 @@ public final class RuleProver {
     public Proof prove(CheckedRule rule) {
         String where = where(rule);
         if (rule.reassociating()) {
-            return new Proof(
-                    Proof.Kind.TESTED,
-                    rule.name(),
-                    where + " is tested, not proved: a reassociation rule (~~>) is checked by sampling over the"
-                            + " real numbers",
-                    List.of(),
-                    List.of(),
-                    null);
+            try (Context c = context()) {
+                return proveOverTheReals(rule, where, c);
+            }
         }
         if (!rule.exact()) {
             return new Proof(
@@ -129,6 +124,86 @@ public final class RuleProver {
         try (Context c = context()) {
             return new Session(c).proveExact(rule, where);
         }
+    }
+
+    /**
+     * A reassociation rule ({@code ~~>}) over the reals ({@link RealProver}), size by size: proved
+     * where the solver finds no reals that tell the sides apart; refuted only when its model,
+     * rounded to the variables' sizes, also fails the sampling checker's real evaluation.
+     */
+    private Proof proveOverTheReals(CheckedRule rule, String where, Context c) {
+        RuleEvaluator ev = new RuleEvaluator(rule);
+        int rootClass = RuleEvaluator.rootClass(rule);
+        TreeSet<Integer> proved = new TreeSet<>(), unknown = new TreeSet<>();
+        List<String> reasons = new ArrayList<>();
+        RealProver real = new RealProver(c);
+        for (RuleEvaluator.Sizes sizes : ev.applicable(settings.sizes())) {
+            int rootBits = sizes.of(rootClass);
+            RealProver.Answer a;
+            try {
+                a = real.prove(rule, sizes, settings.timeoutMs());
+            } catch (RealProver.NotEncoded e) {
+                return new Proof(
+                        Proof.Kind.TESTED,
+                        rule.name(),
+                        where + " is tested, not proved: a reassociation rule (~~>) is proved over the real numbers,"
+                                + " where " + e.getMessage() + " has no encoding",
+                        List.of(),
+                        List.of(),
+                        null);
+            }
+            switch (a.status()) {
+                case UNSATISFIABLE -> proved.add(rootBits);
+                case UNKNOWN -> {
+                    unknown.add(rootBits);
+                    reasons.add(rootBits + " bits: " + a.detail());
+                }
+                case SATISFIABLE -> {
+                    Map<String, Long> in = new LinkedHashMap<>();
+                    for (Map.Entry<String, Double> e : a.model().entrySet())
+                        in.put(e.getKey(), FloatBits.fromDouble(e.getValue(), sizes.of(ev.varClass(e.getKey()))));
+                    Verdict v = new SoundnessChecker(SoundnessChecker.Settings.defaults()).refute(rule, sizes, in);
+                    if (v == null) {
+                        unknown.add(rootBits);
+                        reasons.add(rootBits + " bits: the solver's reals (" + a.detail()
+                                + ") tell the sides apart, but not once rounded to floats");
+                    } else {
+                        return new Proof(
+                                Proof.Kind.REFUTED,
+                                rule.name(),
+                                v.message() + " (refuted over the reals by the SMT solver)",
+                                List.copyOf(proved),
+                                List.copyOf(unknown),
+                                v);
+                    }
+                }
+            }
+        }
+        proved.removeAll(unknown);
+        if (!unknown.isEmpty())
+            return new Proof(
+                    Proof.Kind.UNKNOWN,
+                    rule.name(),
+                    where + " is not decided over the reals at " + bitsText(unknown) + ": "
+                            + String.join("; ", reasons),
+                    List.copyOf(proved),
+                    List.copyOf(unknown),
+                    null);
+        if (proved.isEmpty())
+            return new Proof(
+                    Proof.Kind.TESTED,
+                    rule.name(),
+                    where + " is tested, not proved: it applies at no bit size that was asked for",
+                    List.of(),
+                    List.of(),
+                    null);
+        return new Proof(
+                Proof.Kind.PROVED,
+                rule.name(),
+                where + " is proved over the real numbers at " + bitsText(proved),
+                List.copyOf(proved),
+                List.of(),
+                null);
     }
 
     /**

@@ -666,6 +666,12 @@ final class SmtOps {
     }
 
     /** The index of the highest set bit as a 32-bit value, -1 for 0. */
+    /** {@code value} at {@code n} bits, where n may pass 64 (two's complement). */
+    private BitVecExpr wide(long value, int n) {
+        java.math.BigInteger m = java.math.BigInteger.ONE.shiftLeft(n);
+        return c.mkBV(java.math.BigInteger.valueOf(value).mod(m).toString(), n);
+    }
+
     /** The low 24 bits of a 32-bit value, sign-extended. */
     private BitVecExpr signed24(BitVecExpr a) {
         return c.mkBVASHR(c.mkBVSHL(a, bv(8, 32)), bv(8, 32));
@@ -769,10 +775,10 @@ final class SmtOps {
                 // the signed value (times 2, or -2) in two more bits than it has, against the bounds
                 BitVecExpr w = c.mkSignExt(2, x);
                 if (predicate != Predicate.IS_16_BITS)
-                    w = c.mkBVMul(w, bv(predicate == Predicate.IS_2X_16_BITS ? 2 : -2, n + 2));
+                    w = c.mkBVMul(w, wide(predicate == Predicate.IS_2X_16_BITS ? 2 : -2, n + 2));
                 yield n + 2 <= 16
                         ? c.mkTrue()
-                        : c.mkAnd(c.mkBVSGE(w, bv(-0x8000, n + 2)), c.mkBVSLE(w, bv(0xffff, n + 2)));
+                        : c.mkAnd(c.mkBVSGE(w, wide(-0x8000, n + 2)), c.mkBVSLE(w, wide(0xffff, n + 2)));
             }
             case IS_NOT_CONST, IS_NOT_CONST_ZERO, IS_NOT_CONST_AND_NOT_FSIGN, IS_FMUL, IS_NOT_FMUL -> c.mkTrue();
             default -> throw new IllegalStateException(predicate.spelling() + " does not apply to integers");

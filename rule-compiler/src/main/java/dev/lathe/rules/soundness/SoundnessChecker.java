@@ -144,7 +144,7 @@ public final class SoundnessChecker {
     Verdict refute(CheckedRule rule, RuleEvaluator.Sizes sizes, Map<String, Long> in) {
         SizeRun run = new SizeRun(rule, new RuleEvaluator(rule), sizes, new SplittableRandom(settings.seed()));
         if (!run.fails(in)) return null;
-        return run.unsound(run.shrink(in));
+        return rule.reassociating() ? run.realUnsound(run.shrink(in)) : run.unsound(run.shrink(in));
     }
 
     private int minimumChecked() {

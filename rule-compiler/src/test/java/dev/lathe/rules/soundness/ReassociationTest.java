@@ -90,4 +90,19 @@ class ReassociationTest {
         assertTrue(out.contains("fsub[reassoc] %3, %0"), out);
         assertTrue(out.contains("!fsub %5, %0"), out);
     }
+
+    @Test
+    void theProverDecidesIdentitiesOverTheReals() {
+        RuleProver prover = new RuleProver(RuleProver.Settings.defaults());
+        Proof right = prover.prove(rule("r: fdiv(fmul(a, b), b) ~~> a if is_not_zero(b);"));
+        assertEquals(Proof.Kind.PROVED, right.kind(), right.message());
+        Proof wrong = prover.prove(rule("r: fadd(fmul(a, b), c) ~~> fmul(a, fadd(b, c));"));
+        assertEquals(Proof.Kind.REFUTED, wrong.kind(), wrong.message());
+        assertTrue(wrong.message().contains("refuted over the reals"), wrong.message());
+        // without the condition, b = 0 leaves the pattern undefined: still proved (nothing to compare there)
+        Proof undefinedWhereZero = prover.prove(rule("r: fdiv(fmul(a, b), b) ~~> a;"));
+        assertEquals(Proof.Kind.PROVED, undefinedWhereZero.kind(), undefinedWhereZero.message());
+        Proof transcendental = prover.prove(rule("r: fexp2(flog2(a)) ~~> a;"));
+        assertEquals(Proof.Kind.TESTED, transcendental.kind(), transcendental.message());
+    }
 }

@@ -49,7 +49,14 @@ class RuleProverTest {
     @TestFactory
     Stream<DynamicTest> soundFixturesAreProved() throws IOException {
         return each("sound.rules", (rule, proof) -> {
-            if (!rule.exact() || RuleProver.unencodedOp(rule) != null) {
+            if (rule.reassociating()) {
+                // proved over the reals, or tested where an op has no real encoding (fexp2)
+                assertTrue(
+                        proof.kind() == Proof.Kind.PROVED
+                                || proof.kind() == Proof.Kind.TESTED
+                                        && proof.message().contains("has no encoding"),
+                        proof.message());
+            } else if (!rule.exact() || RuleProver.unencodedOp(rule) != null) {
                 assertEquals(Proof.Kind.TESTED, proof.kind(), proof.message());
             } else {
                 assertEquals(Proof.Kind.PROVED, proof.kind(), proof.message());
