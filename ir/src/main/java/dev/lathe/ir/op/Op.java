@@ -354,6 +354,20 @@ public enum Op {
         BY_NAME = Collections.unmodifiableMap(m);
     }
 
+    /**
+     * NIR's generic ALU ops that Lathe's own do not cover, from {@link #SEQ} to {@link #SHFR} in
+     * the table's order, and {@link #I2I1}, {@link #U2U1}: the analyses that treat them alike
+     * (range transfer on constants only, the SMT encodings) name them through this set.
+     */
+    public static final java.util.Set<Op> NIR_GENERIC = nirGeneric();
+
+    private static java.util.Set<Op> nirGeneric() {
+        java.util.EnumSet<Op> s = java.util.EnumSet.range(SEQ, SHFR);
+        s.add(I2I1);
+        s.add(U2U1);
+        return java.util.Collections.unmodifiableSet(s);
+    }
+
     /** The op called {@code name}, or null. */
     public static Op byName(String name) {
         return BY_NAME.get(name);

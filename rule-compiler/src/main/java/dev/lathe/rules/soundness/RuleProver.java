@@ -179,17 +179,30 @@ public final class RuleProver {
                 }
             }
         }
+        return conclusion(rule, where, " over the real numbers", proved, unknown, reasons);
+    }
+
+    /** Every size asked about answered and none refuted: proved, unknown (naming why), or tested when none applied. */
+    private static Proof conclusion(
+            CheckedRule rule,
+            String where,
+            String how,
+            TreeSet<Integer> proved,
+            TreeSet<Integer> unknown,
+            List<String> reasons) {
         proved.removeAll(unknown);
-        if (!unknown.isEmpty())
+        if (!unknown.isEmpty()) {
             return new Proof(
                     Proof.Kind.UNKNOWN,
                     rule.name(),
-                    where + " is not decided over the reals at " + bitsText(unknown) + ": "
+                    where + " is not decided" + how + " at " + bitsText(unknown)
+                            + (proved.isEmpty() ? "" : " (proved at " + bitsText(proved) + ")") + ": "
                             + String.join("; ", reasons),
                     List.copyOf(proved),
                     List.copyOf(unknown),
                     null);
-        if (proved.isEmpty())
+        }
+        if (proved.isEmpty()) {
             return new Proof(
                     Proof.Kind.TESTED,
                     rule.name(),
@@ -197,10 +210,11 @@ public final class RuleProver {
                     List.of(),
                     List.of(),
                     null);
+        }
         return new Proof(
                 Proof.Kind.PROVED,
                 rule.name(),
-                where + " is proved over the real numbers at " + bitsText(proved),
+                where + " is proved" + how + " at " + bitsText(proved),
                 List.copyOf(proved),
                 List.of(),
                 null);
@@ -348,34 +362,7 @@ public final class RuleProver {
                     }
                 }
             }
-            proved.removeAll(unknown);
-            if (!unknown.isEmpty()) {
-                return new Proof(
-                        Proof.Kind.UNKNOWN,
-                        rule.name(),
-                        where + " is not decided at " + bitsText(unknown)
-                                + (proved.isEmpty() ? "" : " (proved at " + bitsText(proved) + ")") + ": "
-                                + String.join("; ", reasons),
-                        List.copyOf(proved),
-                        List.copyOf(unknown),
-                        null);
-            }
-            if (proved.isEmpty()) {
-                return new Proof(
-                        Proof.Kind.TESTED,
-                        rule.name(),
-                        where + " is tested, not proved: it applies at no bit size that was asked for",
-                        List.of(),
-                        List.of(),
-                        null);
-            }
-            return new Proof(
-                    Proof.Kind.PROVED,
-                    rule.name(),
-                    where + " is proved at " + bitsText(proved),
-                    List.copyOf(proved),
-                    List.of(),
-                    null);
+            return conclusion(rule, where, "", proved, unknown, reasons);
         }
 
         private Outcome proveAt(CheckedRule rule, RuleEvaluator ev, RuleEvaluator.Sizes sizes) {

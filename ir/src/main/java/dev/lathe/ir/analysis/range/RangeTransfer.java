@@ -227,7 +227,7 @@ public final class RangeTransfer {
      * as anything: listed, so that an op added to the table is given a transfer or put here on
      * purpose ({@code RangeTransferSoundnessTest} tries every op).
      */
-    static final java.util.Set<Op> ON_CONSTANTS_ONLY = java.util.EnumSet.of(
+    private static final java.util.Set<Op> OWN_ON_CONSTANTS_ONLY = java.util.EnumSet.of(
             Op.FMOD,
             Op.FREM,
             Op.LDEXP,
@@ -241,45 +241,17 @@ public final class RangeTransfer {
             Op.BFM,
             Op.PACK_HALF_2X16_SPLIT,
             Op.UNPACK_HALF_2X16_SPLIT_X,
-            Op.UNPACK_HALF_2X16_SPLIT_Y,
-            // NIR's generic ops: the lowering rules turn them into ops with transfers before
-            // anything asks much of their ranges
-            Op.SEQ,
-            Op.SNE,
-            Op.SLT,
-            Op.SGE,
-            Op.BITZ,
-            Op.BITNZ,
-            Op.UADD_CARRY,
-            Op.USUB_BORROW,
-            Op.FFMAZ,
-            Op.UFIND_MSB_REV,
-            Op.IFIND_MSB_REV,
-            Op.UBFE,
-            Op.IBFE,
-            Op.BFI,
-            Op.ICSEL_EQZ,
-            Op.I32CSEL_GT,
-            Op.I32CSEL_GE,
-            Op.FCSEL_GT,
-            Op.FCSEL_GE,
-            Op.FISNORMAL,
-            Op.UMUL24,
-            Op.IMUL24,
-            Op.UMAD24,
-            Op.IMAD24_IR3,
-            Op.UMUL24_RELAXED,
-            Op.IMUL24_RELAXED,
-            Op.UMAD24_RELAXED,
-            Op.AMUL,
-            Op.IMAD,
-            Op.UMUL_LOW,
-            Op.UMUL_32X16,
-            Op.IMUL_32X16,
-            Op.UDIV_ALIGNED_4,
-            Op.SHFR,
-            Op.I2I1,
-            Op.U2U1);
+            Op.UNPACK_HALF_2X16_SPLIT_Y);
+
+    static final java.util.Set<Op> ON_CONSTANTS_ONLY = onConstantsOnly();
+
+    // NIR's generic ops too: the lowering rules turn them into ops with transfers before anything
+    // asks much of their ranges
+    private static java.util.Set<Op> onConstantsOnly() {
+        java.util.EnumSet<Op> s = java.util.EnumSet.copyOf(OWN_ON_CONSTANTS_ONLY);
+        s.addAll(Op.NIR_GENERIC);
+        return s;
+    }
 
     /** The horizontal ops whose every result component {@link #horizontal} takes as anything, listed as {@link #ON_CONSTANTS_ONLY} is. */
     static final java.util.Set<Op> HORIZONTAL_ANYTHING = java.util.EnumSet.of(
