@@ -333,7 +333,7 @@ class OpTableTest {
                                 "bany_inequal4")
                         .contains(name)
                 // NIR's conversions take a 1-bit integer (a boolean's bit): sign- or zero-extended
-                || name.matches("[iu]2[iuf](8|16|32|64)");
+                || name.matches("[iu]2[iuf](1|8|16|32|64)");
     }
 
     private static String signatureOf(Op op) {
