@@ -49,10 +49,12 @@ public enum Predicate {
     IS_NEGATIVE_ZERO("isNegativeZero", Kind.FLOAT, "every component is -0.0"),
     IS_GT_0_AND_LT_1("isGt0AndLt1", Kind.FLOAT, "every component is in (0, 1) (NaN excluded)"),
     IS_ZERO_TO_ONE("isZeroToOne", Kind.FLOAT, "every component is in [0, 1], -0 included (NaN excluded)"),
-    IS_GE_ZERO_OR_NAN("isGeZeroOrNan", Kind.FLOAT, "every component is >= 0 or a NaN (NIR's is_not_negative)"),
-    IS_GT_ZERO_OR_NAN("isGtZeroOrNan", Kind.FLOAT, "every component is > 0 or a NaN (NIR's is_gt_zero)"),
-    IS_LE_ZERO_OR_NAN("isLeZeroOrNan", Kind.FLOAT, "every component is <= 0 or a NaN (NIR's is_not_positive)"),
-    IS_LT_ZERO_OR_NAN("isLtZeroOrNan", Kind.FLOAT, "every component is < 0 or a NaN (NIR's is_lt_zero)"),
+    IS_GE_ZERO_OR_NAN(
+            "isGeZeroOrNan", Kind.NUMBER, "every component is >= 0, or a NaN (NIR's is_not_negative; ints: >= 0)"),
+    IS_GT_ZERO_OR_NAN("isGtZeroOrNan", Kind.NUMBER, "every component is > 0, or a NaN (NIR's is_gt_zero; ints: > 0)"),
+    IS_LE_ZERO_OR_NAN(
+            "isLeZeroOrNan", Kind.NUMBER, "every component is <= 0, or a NaN (NIR's is_not_positive; ints: <= 0)"),
+    IS_LT_ZERO_OR_NAN("isLtZeroOrNan", Kind.NUMBER, "every component is < 0, or a NaN (NIR's is_lt_zero; ints: < 0)"),
     IS_ODD("isOdd", Kind.INT, "every component has its lowest bit set"),
     IS_LOWER_HALF_ZERO("isLowerHalfZero", Kind.INT, "the low half of every component's bits is zero"),
     IS_UPPER_HALF_ZERO("isUpperHalfZero", Kind.INT, "the high half of every component's bits is zero"),
@@ -180,10 +182,11 @@ public enum Predicate {
             }
             case IS_ZERO -> v == 0;
             case IS_NOT_ZERO -> v != 0;
-            case IS_NOT_NEGATIVE, IS_GE_ZERO -> sign >= 0;
-            case IS_NOT_POSITIVE, IS_LE_ZERO -> sign <= 0;
-            case IS_GT_ZERO -> sign > 0;
-            case IS_LT_ZERO -> sign < 0;
+            // an integer is never a NaN: NIR's range classes are plain signs there
+            case IS_NOT_NEGATIVE, IS_GE_ZERO, IS_GE_ZERO_OR_NAN -> sign >= 0;
+            case IS_NOT_POSITIVE, IS_LE_ZERO, IS_LE_ZERO_OR_NAN -> sign <= 0;
+            case IS_GT_ZERO, IS_GT_ZERO_OR_NAN -> sign > 0;
+            case IS_LT_ZERO, IS_LT_ZERO_OR_NAN -> sign < 0;
             case ULT_CONST -> Long.compareUnsigned(Bits.zext(bits, bitSize), bound) < 0;
             case ILT_CONST -> Bits.sext(bits, bitSize) < bound;
             case IS_ODD -> (bits & 1) != 0;

@@ -723,10 +723,10 @@ final class SmtOps {
             case IS_NEG_POWER_OF_TWO -> powerOfTwo(c.mkBVNeg(x), n);
             case IS_ZERO -> isZero;
             case IS_NOT_ZERO -> c.mkNot(isZero);
-            case IS_NOT_NEGATIVE, IS_GE_ZERO -> unsigned ? c.mkTrue() : c.mkBVSGE(x, zero);
-            case IS_NOT_POSITIVE, IS_LE_ZERO -> unsigned ? isZero : c.mkBVSLE(x, zero);
-            case IS_GT_ZERO -> unsigned ? c.mkNot(isZero) : c.mkBVSGT(x, zero);
-            case IS_LT_ZERO -> unsigned ? c.mkFalse() : c.mkBVSLT(x, zero);
+            case IS_NOT_NEGATIVE, IS_GE_ZERO, IS_GE_ZERO_OR_NAN -> unsigned ? c.mkTrue() : c.mkBVSGE(x, zero);
+            case IS_NOT_POSITIVE, IS_LE_ZERO, IS_LE_ZERO_OR_NAN -> unsigned ? isZero : c.mkBVSLE(x, zero);
+            case IS_GT_ZERO, IS_GT_ZERO_OR_NAN -> unsigned ? c.mkNot(isZero) : c.mkBVSGT(x, zero);
+            case IS_LT_ZERO, IS_LT_ZERO_OR_NAN -> unsigned ? c.mkFalse() : c.mkBVSLT(x, zero);
             case ULT_CONST -> Long.compareUnsigned(bound, Bits.mask(n)) > 0 ? c.mkTrue() : c.mkBVULT(x, bv(bound, n));
             case ILT_CONST ->
                 bound > Bits.maxSigned(n)

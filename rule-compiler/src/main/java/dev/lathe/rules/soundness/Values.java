@@ -165,13 +165,14 @@ final class Values {
             case IS_NEG_POWER_OF_TWO -> (-(1L << rnd.nextInt(bits))) & m;
             case IS_ZERO -> 0;
             case IS_NOT_ZERO -> v == 0 ? 1 : v;
-            case IS_NOT_NEGATIVE, IS_GE_ZERO -> type == TypeClass.UINT ? v : Bits.zext(v, bits - 1);
-            case IS_GT_ZERO -> {
+            case IS_NOT_NEGATIVE, IS_GE_ZERO, IS_GE_ZERO_OR_NAN -> type == TypeClass.UINT ? v : Bits.zext(v, bits - 1);
+            case IS_GT_ZERO, IS_GT_ZERO_OR_NAN -> {
                 long x = type == TypeClass.UINT ? v : Bits.zext(v, bits - 1);
                 yield x == 0 ? 1 : x;
             }
-            case IS_NOT_POSITIVE, IS_LE_ZERO -> type == TypeClass.UINT ? 0 : (v | Bits.minSigned(bits)) & m;
-            case IS_LT_ZERO -> (v | Bits.minSigned(bits)) & m;
+            case IS_NOT_POSITIVE, IS_LE_ZERO, IS_LE_ZERO_OR_NAN ->
+                type == TypeClass.UINT ? 0 : (v | Bits.minSigned(bits)) & m;
+            case IS_LT_ZERO, IS_LT_ZERO_OR_NAN -> (v | Bits.minSigned(bits)) & m;
             case IS_ODD -> v | 1;
             case IS_16_BITS -> (rnd.nextInt(0x18000) - 0x8000) & m;
             case IS_2X_16_BITS -> ((rnd.nextInt(0x18000) - 0x8000) >> 1) & m;

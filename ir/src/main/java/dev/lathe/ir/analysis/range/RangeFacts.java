@@ -158,7 +158,7 @@ public final class RangeFacts implements ValueFacts {
             return switch (p) {
                 case IS_ZERO -> r.uHi() == 0;
                 case IS_NOT_ZERO, IS_GT_ZERO -> r.uLo() != 0;
-                case IS_NOT_NEGATIVE, IS_GE_ZERO -> true;
+                case IS_NOT_NEGATIVE, IS_GE_ZERO, IS_GE_ZERO_OR_NAN -> true;
                 case IS_NOT_POSITIVE, IS_LE_ZERO -> r.uHi() == 0;
                 case ULT_CONST -> Long.compareUnsigned(r.uHi(), bound) < 0;
                 case ILT_CONST -> r.sHi() < bound;
@@ -168,7 +168,7 @@ public final class RangeFacts implements ValueFacts {
         return switch (p) {
             case IS_ZERO -> r.sLo() == 0 && r.sHi() == 0;
             case IS_NOT_ZERO -> r.sLo() > 0 || r.sHi() < 0 || r.uLo() != 0;
-            case IS_NOT_NEGATIVE, IS_GE_ZERO -> r.sLo() >= 0;
+            case IS_NOT_NEGATIVE, IS_GE_ZERO, IS_GE_ZERO_OR_NAN -> r.sLo() >= 0;
             case IS_NOT_POSITIVE, IS_LE_ZERO -> r.sHi() <= 0;
             case IS_GT_ZERO -> r.sLo() > 0;
             case IS_LT_ZERO -> r.sHi() < 0;
