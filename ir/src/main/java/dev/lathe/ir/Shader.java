@@ -16,6 +16,7 @@ import java.util.function.Supplier;
 public final class Shader {
     private final Stage stage;
     private final int[] workgroupSize = {1, 1, 1};
+    private final java.util.SortedSet<String> floatControls = new java.util.TreeSet<>();
     private final Map<String, Variable> variables = new LinkedHashMap<>();
     private final List<Function> functions = new ArrayList<>();
     /** Memos that analyses of this shader share; see {@link #memo}. */
@@ -72,6 +73,22 @@ public final class Shader {
         workgroupSize[0] = x;
         workgroupSize[1] = y;
         workgroupSize[2] = z;
+    }
+
+    /**
+     * The float-control execution modes the shader asks for ({@link FloatControls}), in name
+     * order: facts that rules may be gated on.
+     */
+    public java.util.SortedSet<String> floatControls() {
+        return Collections.unmodifiableSortedSet(floatControls);
+    }
+
+    /** Records that the shader asks for float control {@code mode}; an unknown one is an IllegalArgumentException. */
+    public void addFloatControl(String mode) {
+        if (!FloatControls.isKnown(mode))
+            throw new IllegalArgumentException("unknown float control '" + mode + "' (expected one of "
+                    + String.join(", ", FloatControls.ALL) + ")");
+        floatControls.add(mode);
     }
 
     /**

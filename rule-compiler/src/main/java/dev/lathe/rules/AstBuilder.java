@@ -1,10 +1,13 @@
 package dev.lathe.rules;
 
+import dev.lathe.ir.FloatControls;
 import dev.lathe.ir.pass.PassRegistry;
 import dev.lathe.ir.text.Diagnostic;
 import dev.lathe.rules.ast.Ast;
 import dev.lathe.rules.grammar.RulesLexer;
 import dev.lathe.rules.grammar.RulesParser;
+import dev.lathe.rules.model.GateClause;
+import dev.lathe.rules.model.GateLiteral;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -265,43 +268,154 @@ final class AstBuilder {
     private List<Ast.Gate> passGates = List.of();
 
     /**
-     * Splits an {@code if} list into option gates ({@code option(NAME)}, {@code !option(NAME)})
-     * and conditions on values; reports a malformed gate and a {@code !} before anything else.
+     * Splits an {@code if} list into gates and conditions on values. A comma and a top-level
+     * {@code &&} are both "and"; a gate expression ({@code option(a) || !stage(vertex)}) becomes
+     * clauses (a conjunction of disjunctions, which any such expression has); a condition on
+     * values must stand alone (it cannot be negated or joined with {@code ||}).
      */
     private void conditions(RulesParser.ConditionsContext cs, List<Ast.Gate> gates, List<Ast.Condition> conds) {
-        for (RulesParser.ConditionContext cc : cs.condition()) {
-            if (cc.name == null) continue;
-            List<Ast.Expr> args = new ArrayList<>();
-            for (RulesParser.ExprContext e : cc.expr()) {
-                Ast.Expr x = expr(e);
-                if (x != null) args.add(x);
-            }
-            Ast.Pos at = pos(cc.neg != null ? cc.neg : cc.name);
-            if (cc.name.getText().equals("option")) {
-                if (args.size() == 1 && args.get(0) instanceof Ast.Var v && !v.constOnly()) {
-                    gates.add(new Ast.Gate(v.name(), cc.neg != null, at));
-                } else {
-                    errors.add(Diagnostic.error(
-                            file,
-                            at.line(),
-                            at.column(),
-                            "an option gate names one option: option(lower_fsat)",
-                            Diagnostic.lineOf(text, at.line())));
+        for (RulesParser.ConditionContext cc : cs.condition()) condition(cc, gates, conds);
+    }
+
+    private void condition(RulesParser.ConditionContext cc, List<Ast.Gate> gates, List<Ast.Condition> conds) {
+        if (cc instanceof RulesParser.AndConditionContext a) {
+            for (RulesParser.ConditionContext c : a.condition()) condition(c, gates, conds);
+            return;
+        }
+        if (cc instanceof RulesParser.ParenConditionContext p && p.condition() != null) {
+            condition(p.condition(), gates, conds);
+            return;
+        }
+        if (cc instanceof RulesParser.AtomConditionContext at) {
+            if (at.name == null) return;
+            if (GateLiteral.Kind.bySpelling(at.name.getText()) == null) {
+                List<Ast.Expr> args = new ArrayList<>();
+                for (RulesParser.ExprContext e : at.expr()) {
+                    Ast.Expr x = expr(e);
+                    if (x != null) args.add(x);
                 }
-                continue;
+                conds.add(new Ast.Condition(at.name.getText(), args, pos(at.name)));
+                return;
             }
-            if (cc.neg != null) {
+        }
+        List<List<GateLiteral>> cnf = gateClauses(cc, false);
+        if (cnf == null) return;
+        Ast.Pos at = pos(cc.getStart());
+        for (List<GateLiteral> clause : cnf) gates.add(new Ast.Gate(clause, at));
+    }
+
+    /** The most clauses one gate expression may expand into (distributing {@code ||} over {@code &&} multiplies them). */
+    private static final int MAX_GATE_CLAUSES = 64;
+
+    /**
+     * The clauses of a gate expression, negated when {@code negated}; null after reporting an
+     * error (a condition on values inside it, a malformed atom, too many clauses). Clauses that
+     * always hold ({@code option(a) || !option(a)}) are left out.
+     */
+    private List<List<GateLiteral>> gateClauses(RulesParser.ConditionContext cc, boolean negated) {
+        if (cc instanceof RulesParser.NotConditionContext n) {
+            if (n.condition() instanceof RulesParser.AtomConditionContext a
+                    && a.name != null
+                    && GateLiteral.Kind.bySpelling(a.name.getText()) == null) {
+                // `!is_zero(a)`: the mistake is the '!'
+                Ast.Pos where = pos(n.neg);
+                errors.add(Diagnostic.error(
+                        file,
+                        where.line(),
+                        where.column(),
+                        SyntaxMessages.CONDITION_NEGATED_WITH_BANG
+                                + "; only a gate takes it, as in !option(lower_fsat)",
+                        Diagnostic.lineOf(text, where.line())));
+                return null;
+            }
+            return n.condition() == null ? null : gateClauses(n.condition(), !negated);
+        }
+        if (cc instanceof RulesParser.ParenConditionContext p) {
+            return p.condition() == null ? null : gateClauses(p.condition(), negated);
+        }
+        boolean and = cc instanceof RulesParser.AndConditionContext;
+        if (and || cc instanceof RulesParser.OrConditionContext) {
+            List<RulesParser.ConditionContext> parts = and
+                    ? ((RulesParser.AndConditionContext) cc).condition()
+                    : ((RulesParser.OrConditionContext) cc).condition();
+            if (parts.size() != 2) return null;
+            List<List<GateLiteral>> x = gateClauses(parts.get(0), negated);
+            List<List<GateLiteral>> y = gateClauses(parts.get(1), negated);
+            if (x == null || y == null) return null;
+            // De Morgan: a negated && is an ||
+            if (and != negated) {
+                List<List<GateLiteral>> out = new ArrayList<>(x);
+                for (List<GateLiteral> c : y) if (!out.contains(c)) out.add(c);
+                return out;
+            }
+            List<List<GateLiteral>> out = new ArrayList<>();
+            for (List<GateLiteral> cx : x) {
+                for (List<GateLiteral> cy : y) {
+                    List<GateLiteral> c = new ArrayList<>(cx);
+                    for (GateLiteral l : cy) if (!c.contains(l)) c.add(l);
+                    if (new GateClause(c).alwaysHolds() || out.contains(c)) continue;
+                    out.add(c);
+                }
+            }
+            if (out.size() > MAX_GATE_CLAUSES) {
+                Ast.Pos at = pos(cc.getStart());
                 errors.add(Diagnostic.error(
                         file,
                         at.line(),
                         at.column(),
-                        SyntaxMessages.CONDITION_NEGATED_WITH_BANG
-                                + "; only an option gate takes it, as in !option(lower_fsat)",
+                        "this gate expands into more than " + MAX_GATE_CLAUSES + " clauses (an || of &&s"
+                                + " distributes): split the rule",
                         Diagnostic.lineOf(text, at.line())));
-                continue;
+                return null;
             }
-            conds.add(new Ast.Condition(cc.name.getText(), args, pos(cc.name)));
+            return out;
         }
+        // anything else is what the parser's error recovery left: its error is reported already
+        if (!(cc instanceof RulesParser.AtomConditionContext at) || at.name == null) return null;
+        Ast.Pos where = pos(at.name);
+        GateLiteral.Kind kind = GateLiteral.Kind.bySpelling(at.name.getText());
+        if (kind == null) {
+            errors.add(Diagnostic.error(
+                    file,
+                    where.line(),
+                    where.column(),
+                    negated
+                            ? SyntaxMessages.CONDITION_NEGATED_WITH_BANG
+                                    + "; only a gate takes it, as in !option(lower_fsat)"
+                            : "a condition on values (" + at.name.getText() + ") cannot be joined with ||"
+                                    + " or negated: only gates can (option, stage, float_controls);"
+                                    + " write one rule per case",
+                    Diagnostic.lineOf(text, where.line())));
+            return null;
+        }
+        String name =
+                at.expr().size() == 1 && expr(at.expr(0)) instanceof Ast.Var v && !v.constOnly() ? v.name() : null;
+        String problem = name == null
+                ? "a gate names one thing: " + kind.spelling() + "(" + example(kind) + ")"
+                : kind == GateLiteral.Kind.STAGE && !GateLiteral.STAGES.contains(name)
+                        ? "unknown stage '" + name + "' (expected " + String.join(", ", GateLiteral.STAGES) + ")"
+                        : kind == GateLiteral.Kind.FLOAT_CONTROLS && !FloatControls.isKnown(name)
+                                ? "unknown float control '" + name + "' (expected a SPIR-V float-control"
+                                        + " execution mode and width: denorm_preserve32, denorm_flush_to_zero16,"
+                                        + " signed_zero_inf_nan_preserve64, rounding_mode_rte16,"
+                                        + " rounding_mode_rtz32 …)"
+                                : null;
+        if (problem != null) {
+            errors.add(Diagnostic.error(
+                    file, where.line(), where.column(), problem, Diagnostic.lineOf(text, where.line())));
+            return null;
+        }
+        List<List<GateLiteral>> out = new ArrayList<>();
+        out.add(List.of(new GateLiteral(kind, name, negated)));
+        return out;
+    }
+
+    private static String example(GateLiteral.Kind kind) {
+        return switch (kind) {
+            case OPTION -> "lower_fsat";
+            case STAGE -> "vertex";
+            case FLOAT_CONTROLS -> "denorm_preserve32";
+        };
     }
 
     Ast.Expr expr(RulesParser.ExprContext c) {

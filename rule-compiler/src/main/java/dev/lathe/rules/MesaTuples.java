@@ -520,18 +520,15 @@ final class MesaTuples {
             return sb.toString();
         }
 
-        /** NIR's third element: {@code 'options->X'}, {@code '!options->X'}, joined by {@code &&}. */
+        /** NIR's third element, a C expression on options, the stage and float controls (see {@link NirGateExpr}). */
         void gates(Item cond) {
             String text = cond instanceof Str s ? s.value() : cond instanceof Word w ? w.text() : null;
             if (text == null) throw new Refusal("the rule's condition is not a string");
-            String t = text.trim();
-            if (t.equals("true") || t.equals("!false") || t.equals("True")) return;
-            for (String part : t.split("&&")) {
-                var g = GATE.matcher(part.trim());
-                if (!g.matches())
-                    throw new Refusal("the rule's condition '" + text + "' is not a conjunction of options"
-                            + " (options->X, !options->X), which is what Lathe's gates say");
-                gates.add((g.group(1) != null ? "!" : "") + "option(" + g.group(2) + ")");
+            try {
+                String gate = NirGateExpr.translate(text.trim());
+                if (!gate.isEmpty()) gates.add(gate);
+            } catch (NirGateExpr.Unreadable e) {
+                throw new Refusal("the rule's condition '" + text + "' has no Lathe gate: " + e.getMessage());
             }
         }
 
@@ -552,6 +549,4 @@ final class MesaTuples {
             throw new Refusal("Lathe has no op " + nir);
         }
     }
-
-    private static final Pattern GATE = Pattern.compile("\\(?\\s*(!)?\\s*options->([a-z_0-9]+)\\s*\\)?");
 }

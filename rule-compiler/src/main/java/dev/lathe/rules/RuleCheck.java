@@ -8,8 +8,9 @@ import dev.lathe.rules.ProtoTree.POp;
 import dev.lathe.rules.ast.Ast;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Condition;
+import dev.lathe.rules.model.GateClause;
+import dev.lathe.rules.model.GateLiteral;
 import dev.lathe.rules.model.Node;
-import dev.lathe.rules.model.OptionGate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -250,18 +251,22 @@ final class RuleCheck {
         return root.lowBits;
     }
 
-    /** The rule's option gates; two that contradict each other are an error, a repeated one a warning. */
-    private List<OptionGate> gates() {
-        List<OptionGate> out = new ArrayList<>();
+    /**
+     * The rule's gate clauses; a repeated one is a warning, and two one-literal clauses that
+     * contradict each other (option(a) and !option(a)) an error.
+     */
+    private List<GateClause> gates() {
+        List<GateClause> out = new ArrayList<>();
         for (Ast.Gate g : ctx.rule.gates()) {
-            OptionGate gate = new OptionGate(g.option(), g.negated());
+            GateClause gate = new GateClause(g.any());
             if (out.contains(gate)) {
                 ctx.warning(g.pos(), gate.text() + " is written twice");
-            } else if (out.contains(new OptionGate(g.option(), !g.negated()))) {
+            } else if (g.any().size() == 1
+                    && out.contains(GateClause.of(g.any().get(0).negate()))) {
+                GateLiteral l = g.any().get(0);
                 ctx.error(
                         g.pos(),
-                        "option(" + g.option() + ") and !option(" + g.option() + ") cannot hold together: the rule"
-                                + " would never fire");
+                        l.negate().text() + " and " + l.text() + " cannot hold together: the rule would never fire");
             } else {
                 out.add(gate);
             }

@@ -89,6 +89,9 @@ final class SyntaxHints {
             String op = t.getText();
             return new Hint(prev, false, SyntaxMessages.doubledOperator(op));
         }
+        if ((t.getText().equals("&&") || t.getText().equals("||")) && !tokens.inConditions(t)) {
+            return new Hint(t, false, SyntaxMessages.doubledOperator(t.getText().substring(1)));
+        }
         if (t.getText().equals("*") && prev != null && prev.getText().equals("*") && adjacent(prev, t)) {
             return new Hint(prev, false, SyntaxMessages.POWER_OPERATOR);
         }
@@ -98,13 +101,6 @@ final class SyntaxHints {
                 && t.getLine() > prev.getLine()) {
             // `r: … => a; #fixme` then a rule on the next line: the word is where the mistake is
             return new Hint(prev, false, SyntaxMessages.constantVariableStartsRuleLine(prev.getText()));
-        }
-        if (t.getText().equals("(")
-                && prev != null
-                && (prev.getText().equals("if") || prev.getText().equals(","))
-                && tokens.inConditions(prev)
-                && tokens.startsConditionCall(tokens.after(t))) {
-            return new Hint(t, false, SyntaxMessages.PARENTHESIZED_CONDITION);
         }
         if (t.getType() == RulesLexer.IDENT
                 && prev != null

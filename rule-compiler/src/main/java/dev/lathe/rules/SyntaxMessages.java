@@ -189,7 +189,7 @@ final class SyntaxMessages {
     static final String PASS_AS_VARIABLE = "'pass' is a keyword and cannot name a variable; choose another name";
     static final String SECOND_PASS_LINE = "a file has one 'pass' line, and it comes first";
 
-    /** {@code &&}, {@code ||}. */
+    /** {@code &&}, {@code ||} between values (between gates they are what they are in C). */
     static String doubledOperator(String op) {
         return "'" + op + op + "' is not an operator: write '" + op + "' (" + (op.equals("&") ? "iand" : "ior")
                 + ", which is '" + (op.equals("&") ? "and" : "or") + "' on booleans)";
@@ -201,8 +201,6 @@ final class SyntaxMessages {
         return "'" + word + "' reads as a constant variable that starts a rule; a comment starts with '# ' or '//'";
     }
 
-    static final String PARENTHESIZED_CONDITION =
-            "a condition is written without parentheses around it, as in if is_gt_zero(a)";
     static final String CONDITION_NEGATED_WITH_NOT =
             "a condition cannot be negated with 'not': write the opposite condition"
                     + " (is_not_zero for is_zero, is_lt_zero for is_ge_zero …)";

@@ -1,6 +1,7 @@
 package dev.lathe.rules;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -460,5 +461,68 @@ class RuleSemanticsTest {
             boolean lowered = !IrPrinter.print(s).contains("fsat");
             assertEquals(options.equals(java.util.Set.of("lower_fsat")), lowered, options + ":\n" + IrPrinter.print(s));
         }
+    }
+
+    @Test
+    void gatesOnTheStageAndFloatControlsAreDecidedPerShader() {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", """
+                pass t;
+                lowered: fsat(a) => fmin(fmax(a, 0.0), 1.0) if option(lower_fsat) || !stage(fragment), !float_controls(denorm_preserve32);
+                """);
+        assertTrue(r.ok(), r.render());
+        assertEquals(
+                List.of("lower_fsat|!stage:fragment", "!float_controls:denorm_preserve32"),
+                new RuleInterpreter(r.file()).rules().get(0).gates());
+        String body = IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec4 32 %s = fsat %x
+                  store_output @o, %s
+                }
+                """;
+        record Case(String header, java.util.Set<String> options, boolean lowered) {}
+        for (Case c : List.of(
+                new Case("shader fragment\n", java.util.Set.of(), false),
+                new Case("shader fragment\n", java.util.Set.of("lower_fsat"), true),
+                new Case("shader vertex\n", java.util.Set.of(), true),
+                new Case("shader vertex float_controls(denorm_preserve32)\n", java.util.Set.of(), false),
+                new Case("shader fragment float_controls(denorm_preserve16)\n", java.util.Set.of("lower_fsat"), true),
+                new Case(
+                        "shader fragment float_controls(denorm_preserve32, rounding_mode_rte16)\n",
+                        java.util.Set.of("lower_fsat"),
+                        false))) {
+            Shader s = IrParser.parse("t.ir", c.header() + body);
+            RuleInterpreter rules = new RuleInterpreter(r.file());
+            // one pass object over shaders of different stages: the gates are decided per shader
+            new RewritePass(rules, new RuleStats(rules), RewritePass.CACHED, java.util.Set.of(), c.options())
+                    .run(s.entryPoint());
+            boolean lowered = !IrPrinter.print(s).contains("fsat");
+            assertEquals(c.lowered(), lowered, c + ":\n" + IrPrinter.print(s));
+        }
+    }
+
+    @Test
+    void oneRewritePassDecidesShaderGatesForEachShaderItRuns() {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", """
+                pass t;
+                lowered: fsat(a) => fmin(fmax(a, 0.0), 1.0) if stage(vertex);
+                """);
+        assertTrue(r.ok(), r.render());
+        RuleInterpreter rules = new RuleInterpreter(r.file());
+        RewritePass pass = new RewritePass(
+                rules, new RuleStats(rules), RewritePass.CACHED, java.util.Set.of(), java.util.Set.of());
+        String body = IO + """
+                function main {
+                  vec4 32 %x = load_input @x
+                  vec4 32 %s = fsat %x
+                  store_output @o, %s
+                }
+                """;
+        Shader v = IrParser.parse("v.ir", "shader vertex\n" + body);
+        Shader f = IrParser.parse("f.ir", "shader fragment\n" + body);
+        pass.run(f.entryPoint());
+        pass.run(v.entryPoint());
+        assertTrue(IrPrinter.print(f).contains("fsat"), IrPrinter.print(f));
+        assertFalse(IrPrinter.print(v).contains("fsat"), IrPrinter.print(v));
     }
 }

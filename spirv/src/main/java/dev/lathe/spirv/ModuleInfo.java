@@ -2,6 +2,7 @@ package dev.lathe.spirv;
 
 import static dev.lathe.spirv.SpirvOps.*;
 
+import dev.lathe.ir.FloatControls;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.op.Bits;
@@ -68,6 +69,9 @@ final class ModuleInfo {
     final Set<Integer> nonSemantic = new HashSet<>();
 
     int executionModel = -1, entryFunction = -1;
+    /** The float-control execution modes asked for ({@link FloatControls} spellings). */
+    final java.util.Set<String> floatControls = new java.util.TreeSet<>();
+
     int[] localSize = {1, 1, 1};
     Instruction entryPoint;
 
@@ -134,6 +138,9 @@ final class ModuleInfo {
                         if (problem != null) throw module.error(i, "unsupported LocalSize: " + problem);
                         localSize = new int[] {(int) x, (int) y, (int) z};
                     }
+                    // SPV_KHR_float_controls' modes: DenormPreserve … RoundingModeRTZ, each with a width
+                    String fc = i.count() >= 3 ? FloatControls.ofSpirv(arg(i, 1), i.operand(2) & 0xffffffffL) : null;
+                    if (fc != null) floatControls.add(fc);
                 }
                 case OpDecorate -> {
                     need(i, 2);

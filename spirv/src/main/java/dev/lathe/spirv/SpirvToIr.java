@@ -108,6 +108,7 @@ final class SpirvToIr {
         };
         shader = new Shader(stage);
         if (stage == Stage.COMPUTE) shader.setWorkgroupSize(m.localSize[0], m.localSize[1], m.localSize[2]);
+        for (String fc : m.floatControls) shader.addFloatControl(fc);
     }
 
     Shader run() {

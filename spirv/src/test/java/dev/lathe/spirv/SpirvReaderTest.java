@@ -162,6 +162,32 @@ class SpirvReaderTest {
         assertTrue(translated > 1000 && rejected > 1000, translated + " translated, " + rejected + " rejected");
     }
 
+    @Test
+    void floatControlExecutionModesBecomeFactsOfTheShader() throws IOException {
+        byte[] b = binaries().get(0);
+        // insert OpExecutionMode %main DenormPreserve 32 and … RoundingModeRTE 16 after OpEntryPoint
+        int w = 5, entry = -1;
+        while (w < b.length / 4) {
+            int head = get(b, w);
+            if ((head & 0xffff) == 15) {
+                entry = w;
+                break;
+            }
+            w += head >>> 16;
+        }
+        assertTrue(entry > 0, "an OpEntryPoint");
+        int fn = get(b, entry + 2), after = entry + (get(b, entry) >>> 16);
+        int[] modes = {4 << 16 | 16, fn, 4459, 32, 4 << 16 | 16, fn, 4462, 16, 4 << 16 | 16, fn, 4459, 8};
+        byte[] out = new byte[b.length + modes.length * 4];
+        System.arraycopy(b, 0, out, 0, after * 4);
+        for (int k = 0; k < modes.length; k++) put(out, after + k, modes[k]);
+        System.arraycopy(b, after * 4, out, (after + modes.length) * 4, b.length - after * 4);
+        Shader s = SpirvFrontend.read("m.spv", out);
+        // a width SPIR-V does not have (8) is no float control
+        assertEquals(List.of("denorm_preserve32", "rounding_mode_rte16"), List.copyOf(s.floatControls()));
+        assertEquals(List.of(), List.copyOf(SpirvFrontend.read("m.spv", b).floatControls()));
+    }
+
     static void put(byte[] b, int word, int v) {
         for (int i = 0; i < 4; i++) b[word * 4 + i] = (byte) (v >>> (8 * i));
     }

@@ -48,6 +48,12 @@ public final class RewritePass implements Pass {
     private final int[] heights = new int[Op.values().length];
     private final java.util.function.Function<Function, RangeFacts> factSource;
     private final java.util.BitSet disabled = new java.util.BitSet();
+    /** Rules whose gates ask about the shader: decided per shader ({@link #disabledFor}). */
+    private final java.util.BitSet shaderGated = new java.util.BitSet();
+
+    private final Set<String> options;
+    /** {@link #disabledFor}'s answers, by the shader facts asked about. */
+    private final Map<Set<String>, java.util.BitSet> disabledByFacts = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Applies {@code rules}, counting firings in {@code stats}, with the function's cached range facts ({@link #CACHED}). */
     public RewritePass(RuleSet rules, RuleStats stats) {
@@ -98,9 +104,11 @@ public final class RewritePass implements Pass {
         this.rules = rules;
         this.stats = stats;
         this.factSource = facts;
+        this.options = Set.copyOf(options);
         for (int i = 0; i < rules.rules().size(); i++) {
             RuleInfo r = rules.rules().get(i);
             if (disabled.contains(r.name()) || r.gatedOff(options) != null) this.disabled.set(i);
+            else if (r.gatedOnShader()) shaderGated.set(i);
         }
         for (Op op : Op.values()) heights[op.ordinal()] = rules.nodeHeight(op);
     }
@@ -149,6 +157,18 @@ public final class RewritePass implements Pass {
         }
     }
 
+    /** The rules off for {@code fn}'s shader: those off for the target, and those whose shader gates it fails. */
+    private java.util.BitSet disabledFor(Function fn) {
+        if (shaderGated.isEmpty()) return disabled;
+        Set<String> facts = RuleInfo.shaderFacts(fn.shader());
+        return disabledByFacts.computeIfAbsent(facts, f -> {
+            java.util.BitSet off = (java.util.BitSet) disabled.clone();
+            for (int i = shaderGated.nextSetBit(0); i >= 0; i = shaderGated.nextSetBit(i + 1))
+                if (rules.rules().get(i).gatedOff(options, f) != null) off.set(i);
+            return off;
+        });
+    }
+
     /** The state of one run over one function. */
     private final class Run {
         final Queue work;
@@ -161,7 +181,7 @@ public final class RewritePass implements Pass {
         Run(Function fn, long fuel, RangeFacts earlier, boolean inherited) {
             work = new Queue(fn.valueCount());
             facts = new LazyFacts(fn, rules.usesFacts(), earlier, inherited, factSource);
-            rw = new Rewriter(fn, facts, disabled);
+            rw = new Rewriter(fn, facts, disabledFor(fn));
             this.fuel = fuel;
         }
 

@@ -14,9 +14,11 @@ import java.util.Set;
  *                 size it applies at), {@link #UNKNOWN} (not decided in the time budget at some
  *                 size; sampled), {@link #TESTED} (inexact, or an op without an SMT encoding;
  *                 sampled), or {@link #NOT_PROVED} (built without proofs, or read at run time)
- * @param gates    the rule's option gates: {@code lower_fsat} for {@code option(lower_fsat)},
- *                 {@code !lower_fsat} for {@code !option(lower_fsat)}; the rule applies only where
- *                 the target's options satisfy every one ({@link #gatedOff})
+ * @param gates    the rule's gate clauses, each its literals joined by {@code |}: {@code lower_fsat}
+ *                 for {@code option(lower_fsat)}, {@code !lower_fsat} for {@code !option(lower_fsat)},
+ *                 {@code stage:vertex} for {@code stage(vertex)}, {@code float_controls:rounding_mode_rte16}
+ *                 for {@code float_controls(rounding_mode_rte16)}; the rule applies only where the
+ *                 target's options and the shader satisfy every clause ({@link #gatedOff})
  */
 public record RuleInfo(String name, String location, String text, boolean exact, String proof, List<String> gates) {
     /** The build's SMT prover proved the rule at every size it applies at. */
@@ -43,12 +45,57 @@ public record RuleInfo(String name, String location, String text, boolean exact,
         this(name, location, text, exact, NOT_PROVED);
     }
 
-    /** The first gate that {@code options} (the options the target sets) does not satisfy, or null. */
+    /**
+     * The first gate clause that {@code options} (the options the target sets) cannot satisfy,
+     * whatever the shader, or null: a clause with a literal on the shader ({@code stage:vertex},
+     * {@code float_controls:denorm_preserve32}) may hold for some shader.
+     */
     public String gatedOff(Set<String> options) {
-        for (String g : gates) {
-            boolean negated = g.startsWith("!");
-            if (options.contains(negated ? g.substring(1) : g) == negated) return g;
+        for (String clause : gates) {
+            boolean may = false;
+            for (String lit : clause.split("\\|")) {
+                String atom = lit.startsWith("!") ? lit.substring(1) : lit;
+                if (atom.indexOf(':') >= 0 || options.contains(atom) != lit.startsWith("!")) {
+                    may = true;
+                    break;
+                }
+            }
+            if (!may) return clause;
         }
         return null;
+    }
+
+    /**
+     * The first gate clause that the target's {@code options} and the facts of the shader being
+     * compiled ({@link #shaderFacts}) do not satisfy, or null when the rule applies.
+     */
+    public String gatedOff(Set<String> options, Set<String> shaderFacts) {
+        for (String clause : gates) {
+            boolean holds = false;
+            for (String lit : clause.split("\\|")) {
+                String atom = lit.startsWith("!") ? lit.substring(1) : lit;
+                boolean set = atom.indexOf(':') >= 0 ? shaderFacts.contains(atom) : options.contains(atom);
+                if (set != lit.startsWith("!")) {
+                    holds = true;
+                    break;
+                }
+            }
+            if (!holds) return clause;
+        }
+        return null;
+    }
+
+    /** True when some gate asks about the shader (its stage, its float controls), not only the target. */
+    public boolean gatedOnShader() {
+        for (String clause : gates) if (clause.indexOf(':') >= 0) return true;
+        return false;
+    }
+
+    /** What gates may ask of {@code shader}: {@code stage:fragment}, {@code float_controls:denorm_preserve32} … */
+    public static Set<String> shaderFacts(dev.lathe.ir.Shader shader) {
+        Set<String> out = new java.util.HashSet<>();
+        out.add("stage:" + shader.stage().spelling());
+        for (String fc : shader.floatControls()) out.add("float_controls:" + fc);
+        return out;
     }
 }

@@ -5,6 +5,7 @@ import dev.lathe.ir.AluFlags;
 import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Block;
+import dev.lathe.ir.FloatControls;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IfNode;
 import dev.lathe.ir.ImageFormat;
@@ -189,6 +190,23 @@ public final class IrParser {
             String problem = Shader.workgroupSizeProblem(x, y, z);
             if (problem != null) throw error(w, problem);
             shader.setWorkgroupSize(x, y, z);
+        }
+        if (is(peek(), "float_controls")) {
+            advance();
+            expect("(");
+            while (true) {
+                int m = expect(Token.Kind.IDENT, "a float control (denorm_preserve32 …)");
+                if (!FloatControls.isKnown(text(m)))
+                    throw error(
+                            m,
+                            "unknown float control '" + text(m) + "' (expected a SPIR-V float-control"
+                                    + " execution mode and width: denorm_preserve32, denorm_flush_to_zero16,"
+                                    + " signed_zero_inf_nan_preserve64, rounding_mode_rte16, rounding_mode_rtz32 …)");
+                shader.addFloatControl(text(m));
+                if (is(peek(), ")")) break;
+                expect(",");
+            }
+            expect(")");
         }
         while (true) {
             int t = peek();

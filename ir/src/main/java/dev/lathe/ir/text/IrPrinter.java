@@ -85,6 +85,10 @@ public final class IrPrinter {
                     .append(w[2])
                     .append(')');
         }
+        if (!s.floatControls().isEmpty())
+            out.append(" float_controls(")
+                    .append(String.join(", ", s.floatControls()))
+                    .append(')');
         out.append('\n');
         if (!s.variables().isEmpty()) out.append('\n');
         for (Variable v : s.variables()) out.append(declaration(v)).append('\n');

@@ -25,6 +25,11 @@ class ParserErrorTest {
                     "shader vertex workgroup_size(1, 1, 1)\n",
                     "1:15",
                     "workgroup_size is only for compute shaders"),
+            new Case(
+                    "unknown float control",
+                    "shader fragment float_controls(denorm_preserve24)\n",
+                    "1:32",
+                    "unknown float control 'denorm_preserve24'"),
             new Case("zero workgroup size", "shader compute workgroup_size(0, 1, 1)\n", "1:31", "must be positive"),
             new Case("unknown type", "shader fragment\ninput vec4 f33 @c\n", "2:12", "unknown type 'f33'"),
             new Case(

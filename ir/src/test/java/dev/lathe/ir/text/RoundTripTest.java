@@ -34,6 +34,20 @@ class RoundTripTest {
         };
     }
 
+    @org.junit.jupiter.api.Test
+    void floatControlsRoundTripInNameOrder() {
+        String text = "shader compute workgroup_size(8, 1, 1) float_controls(rounding_mode_rte16, denorm_preserve32)\n"
+                + "\nfunction main {\n}\n";
+        Shader s = IrParser.parse("t.ir", text);
+        assertEquals(List.of("denorm_preserve32", "rounding_mode_rte16"), List.copyOf(s.floatControls()));
+        String printed = IrPrinter.print(s);
+        assertTrue(
+                printed.startsWith(
+                        "shader compute workgroup_size(8, 1, 1) float_controls(denorm_preserve32, rounding_mode_rte16)\n"),
+                printed);
+        assertEquals(printed, IrPrinter.print(IrParser.parse("t.ir", printed)));
+    }
+
     @TestFactory
     Stream<DynamicTest> randomProgramsRoundTrip() {
         List<DynamicTest> tests = new ArrayList<>();

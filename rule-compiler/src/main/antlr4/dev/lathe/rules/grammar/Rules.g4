@@ -15,8 +15,15 @@ passDecl  : 'pass' name=IDENT conditions? ';' ;
 // => exact, ~=> inexact, ~~> reassociation (an identity over the real numbers)
 ruleDecl  : (name=IDENT ':')? pattern=expr arrow=(ARROW | INEXACT_ARROW | REASSOC_ARROW) replacement=expr conditions? ';' ;
 conditions: 'if' condition (',' condition)* ;
-// `!` only before option(NAME): a rule that applies where the target does not set the option
-condition : neg='!'? name=IDENT '(' expr (',' expr)* ')' ;
+// A comma is `and`. Gates (option(NAME), stage(NAME), float_controls(NAME)) combine with
+// `!`, `&&`, `||` and parentheses; a condition on values stands alone or under `&&`.
+condition
+    : neg='!' condition                             # notCondition
+    | condition '&&' condition                      # andCondition
+    | condition '||' condition                      # orCondition
+    | '(' condition ')'                             # parenCondition
+    | name=IDENT '(' expr (',' expr)* ')'           # atomCondition
+    ;
 
 // Alternatives are in precedence order, tightest first (as in C, but & ^ | bind tighter
 // than comparisons, so `a & 1 == 0` needs no parentheses).

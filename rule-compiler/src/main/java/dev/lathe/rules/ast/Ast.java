@@ -69,8 +69,11 @@ public final class Ast {
     /** {@code name(args…)} after {@code if}. */
     public record Condition(String name, List<Expr> args, Pos pos) {}
 
-    /** {@code option(NAME)} or {@code !option(NAME)} after {@code if}: the rule applies only where the target sets (or does not set) the option. */
-    public record Gate(String option, boolean negated, Pos pos) {}
+    /**
+     * One clause of the gates after {@code if} ({@code option(NAME)}, {@code !stage(vertex)},
+     * {@code option(a) || option(b)}): the rule applies only where one of its literals holds.
+     */
+    public record Gate(List<dev.lathe.rules.model.GateLiteral> any, Pos pos) {}
 
     /**
      * One rule: {@code name: pattern => replacement if conditions;}.

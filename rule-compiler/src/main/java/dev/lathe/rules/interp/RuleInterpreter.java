@@ -52,7 +52,7 @@ public final class RuleInterpreter implements RuleSet {
                     r.exact(),
                     RuleInfo.NOT_PROVED,
                     r.gates().stream()
-                            .map(dev.lathe.rules.model.OptionGate::key)
+                            .map(dev.lathe.rules.model.GateClause::key)
                             .toList()));
             byRootOp.computeIfAbsent(r.pattern().op(), k -> new ArrayList<>()).add(i);
             firstOfShape.add(ReplacementShape.firsts(r.replacement()));

@@ -19,7 +19,7 @@ import java.util.Map;
  * @param varTypes   how the rule reads each variable (float, int, uint, bool), for predicates
  *                   and soundness inputs; ANY when only data movement touches it
  * @param classes    size classes by number
- * @param gates      the option gates ({@code if option(lower_fsat)}), pass line's first
+ * @param gates      the gate clauses ({@code if option(lower_fsat)}, {@code stage(vertex)}), pass line's first
  * @param reassociating {@code ~~>}: an identity over the real numbers, fired only where every
  *                   float instruction matched carries {@code reassoc} ({@code exact} is false)
  * @param usedBits   {@code @low8}/{@code @low16} on the pattern's root: only that many low bits
@@ -39,7 +39,7 @@ public record CheckedRule(
         List<String> variables,
         Map<String, TypeClass> varTypes,
         List<SizeClass> classes,
-        List<OptionGate> gates,
+        List<GateClause> gates,
         boolean reassociating,
         int usedBits) {
 

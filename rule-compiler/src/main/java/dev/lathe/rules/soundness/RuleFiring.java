@@ -6,7 +6,6 @@ import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Function;
 import dev.lathe.ir.IrBuilder;
 import dev.lathe.ir.Shader;
-import dev.lathe.ir.Stage;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.VarType;
 import dev.lathe.ir.Variable;
@@ -26,6 +25,7 @@ import dev.lathe.ir.rewrite.RuleStats;
 import dev.lathe.ir.text.IrPrinter;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Condition;
+import dev.lathe.rules.model.GateAssignment;
 import dev.lathe.rules.model.Node;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -262,6 +262,8 @@ public final class RuleFiring {
         final List<String> shapedText = new ArrayList<>();
         /** The variables read from uniforms, in binding order. */
         final List<String> inputs = new ArrayList<>();
+        /** The target options, stage and float controls the program is built for: ones on which the rule's gates hold. */
+        GateAssignment gates;
 
         SizeRun(
                 RuleSet rules,
@@ -290,6 +292,9 @@ public final class RuleFiring {
 
         /** Null when the rule fired and kept its meaning, else what went wrong. */
         String run() {
+            gates = GateAssignment.satisfying(rule.gates());
+            // gates that no shader Lathe compiles satisfies (stage(geometry)): the rule never fires, rightly
+            if (gates == null) return null;
             Set<String> constOnly = new HashSet<>();
             collectConstOnly(rule.pattern(), constOnly);
             for (String v : rule.variables()) {
@@ -377,15 +382,14 @@ public final class RuleFiring {
             return true;
         }
 
-        /** Options that open the rule's gates: those it asks to be set. */
+        /** Options that open the rule's gates (with {@link #gates}' stage and float controls). */
         private Set<String> gatesOpen() {
-            Set<String> on = new HashSet<>();
-            for (var g : rule.gates()) if (!g.negated()) on.add(g.option());
-            return on;
+            return gates.options();
         }
 
         Program build(Map<String, Shape> shapes) {
-            Shader s = new Shader(Stage.FRAGMENT);
+            Shader s = new Shader(gates.stage());
+            for (String fc : gates.floatControls()) s.addFloatControl(fc);
             int rootBits = sizes.of(rule.pattern().sizeClass());
             Variable o = s.addVariable(Variable.output("o", scalar(rootBits), 0));
             Function fn = s.addFunction("main");
