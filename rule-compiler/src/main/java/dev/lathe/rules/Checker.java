@@ -4,6 +4,8 @@ import dev.lathe.ir.text.Diagnostic;
 import dev.lathe.rules.ast.Ast;
 import dev.lathe.rules.model.CheckedFile;
 import dev.lathe.rules.model.CheckedRule;
+import dev.lathe.rules.model.Node;
+import dev.lathe.rules.model.SizeClass;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -64,15 +66,100 @@ public final class Checker {
         List<CheckedRule> rules = new ArrayList<>();
         List<CheckedRule> alone = new ArrayList<>();
         Map<String, Ast.Pos> names = new HashMap<>();
-        for (Ast.Rule r : ast.rules()) {
-            Ast.Pos prev = names.putIfAbsent(r.name(), r.pos());
-            if (prev != null) c.error(r.pos(), "rule name " + r.name() + " is already used at line " + prev.line());
-            // A rule with a taken name is still checked, for its own errors, but not kept.
-            CheckedRule checked = new RuleCheck(c, r).run();
-            if (checked != null && prev == null) rules.add(checked);
-            if (checked != null) alone.add(checked);
+        for (Ast.Rule written : ast.rules()) {
+            List<SizeFamilies.Use> uses = SizeFamilies.uses(written);
+            List<Ast.Rule> variants = uses.isEmpty() ? List.of(written) : c.sizedVariants(written, uses);
+            for (Ast.Rule r : variants) {
+                Ast.Pos prev = names.putIfAbsent(r.name(), r.pos());
+                if (prev != null) c.error(r.pos(), "rule name " + r.name() + " is already used at line " + prev.line());
+                // A rule with a taken name is still checked, for its own errors, but not kept.
+                CheckedRule checked = new RuleCheck(c, r).run();
+                if (checked != null && prev == null) rules.add(checked);
+                if (checked != null) alone.add(checked);
+            }
         }
         return new Result(new CheckedFile(ast.file(), ast.passName(), rules), c.errors, c.warnings, alone);
+    }
+
+    /**
+     * The variants of a rule with unsized conversions ({@link SizeFamilies}) that type-check,
+     * each to be checked as a rule of its own; none (after reporting why) when no choice of
+     * sizes fits, when there are too many choices, or when the pattern's choice does not decide
+     * the replacement's.
+     */
+    private List<Ast.Rule> sizedVariants(Ast.Rule r, List<SizeFamilies.Use> uses) {
+        List<SizeFamilies.Variant> all = SizeFamilies.variants(r, uses);
+        if (all == null) {
+            error(
+                    uses.get(0).call().pos(),
+                    "the unsized conversions of this rule stand for more than " + SizeFamilies.MAX_VARIANTS
+                            + " rules: give some a size, as in u2f32");
+            return List.of();
+        }
+        List<SizeFamilies.Variant> fit = new ArrayList<>();
+        List<List<Integer>> sizes = new ArrayList<>();
+        Checker firstMisfit = null;
+        for (SizeFamilies.Variant v : all) {
+            Checker scratch = new Checker(file, text);
+            CheckedRule checked = new RuleCheck(scratch, v.rule()).run();
+            if (checked != null && scratch.errors.isEmpty()) {
+                fit.add(v);
+                sizes.add(patternSizes(checked));
+            } else if (firstMisfit == null) {
+                firstMisfit = scratch;
+            }
+        }
+        if (fit.isEmpty()) {
+            // every choice fails: the first one's errors say why (usually the same for all)
+            errors.addAll(firstMisfit.errors);
+            return List.of();
+        }
+        // Two variants the same instructions could match (the same pattern ops, sizes that
+        // overlap at every node) must build the same replacement: else the size is a guess.
+        for (int x = 0; x < fit.size(); x++) {
+            SizeFamilies.Variant v = fit.get(x);
+            SizeFamilies.Variant other = null;
+            for (int y = 0; y < x && other == null; y++)
+                if (fit.get(y).patternChoice().equals(v.patternChoice()) && overlap(sizes.get(x), sizes.get(y)))
+                    other = fit.get(y);
+            if (other == null) continue;
+            for (int i = 0, q = 0; i < uses.size(); i++) {
+                if (uses.get(i).inPattern()) continue;
+                String a = other.replacementChoice().get(q),
+                        b = v.replacementChoice().get(q);
+                q++;
+                if (a.equals(b)) continue;
+                error(
+                        uses.get(i).call().pos(),
+                        "the pattern does not decide which size "
+                                + uses.get(i).call().name() + " converts to here: it fits as " + a + " and as " + b
+                                + "; write the size");
+                return List.of();
+            }
+        }
+        List<Ast.Rule> out = new ArrayList<>();
+        for (SizeFamilies.Variant v : fit) out.add(v.rule());
+        return out;
+    }
+
+    /** The sizes each node of the pattern may have, as masks, in a walk of the pattern. */
+    private static List<Integer> patternSizes(CheckedRule r) {
+        List<Integer> out = new ArrayList<>();
+        java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>();
+        work.push(r.pattern());
+        while (!work.isEmpty()) {
+            Node n = work.pop();
+            SizeClass c = r.sizeClass(n.sizeClass());
+            out.add(c.isFixed() ? dev.lathe.ir.op.Bits.sizeFlag(c.fixed()) : c.legal());
+            if (n instanceof Node.OpNode op) for (Node s : op.srcs()) work.push(s);
+        }
+        return out;
+    }
+
+    private static boolean overlap(List<Integer> a, List<Integer> b) {
+        if (a.size() != b.size()) return false;
+        for (int i = 0; i < a.size(); i++) if ((a.get(i) & b.get(i)) == 0) return false;
+        return true;
     }
 
     void error(Ast.Pos pos, String message) {

@@ -534,15 +534,13 @@ final class MesaTuples {
 
         /** Lathe's name for a NIR op: the same name, or the one op it names (b2f is b2f32); else a refusal. */
         private static String opName(String nir) {
-            if (Op.byName(nir) != null) return nir;
-            // the same op by another name: NIR's conversions to a boolean are 1-bit; its unsized
-            // conversions from a boolean are read at 32 bits (the size check refuses other sizes)
+            // an unsized conversion (u2f, b2f …) is Lathe's too: one rule per size that fits
+            if (Op.byName(nir) != null || !SizeFamilies.members(nir).isEmpty()) return nir;
+            // the same op by another name: NIR's conversions to a boolean are 1-bit
             String same = switch (nir) {
                 case "fsaturate" -> "fsat";
                 case "f2b", "f2b1" -> "f2b1";
                 case "i2b", "i2b1" -> "i2b1";
-                case "b2f" -> "b2f32";
-                case "b2i" -> "b2i32";
                 default -> null;
             };
             if (same != null && Op.byName(same) != null) return same;

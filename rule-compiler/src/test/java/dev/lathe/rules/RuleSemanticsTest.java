@@ -525,4 +525,27 @@ class RuleSemanticsTest {
         assertTrue(IrPrinter.print(f).contains("fsat"), IrPrinter.print(f));
         assertFalse(IrPrinter.print(v).contains("fsat"), IrPrinter.print(v));
     }
+
+    @Test
+    void anUnsizedConversionStandsForOneRulePerSizeThatFits() {
+        RuleCompiler.Result r = RuleCompiler.compile("t.rules", "pass t;\nr: fabs(u2f(a)) => u2f(a);\n");
+        assertTrue(r.ok(), r.render());
+        assertEquals(
+                List.of("r_u2f16", "r_u2f32", "r_u2f64"),
+                new RuleInterpreter(r.file())
+                        .rules().stream().map(i -> i.name()).toList());
+        String out = rewrite("r: fabs(u2f(a)) => u2f(a);", IO + """
+                function main {
+                  vec4 32 %u = load_input @u
+                  vec4 32 %f = u2f32 %u
+                  vec4 32 %a = fabs %f
+                  store_output @o, %a
+                  vec4 16 %h = u2f16 %u
+                  vec4 16 %b = fabs %h
+                  vec4 32 %c = f2f32 %b
+                  store_output @o, %c
+                }
+                """);
+        assertFalse(out.contains("fabs"), out);
+    }
 }
