@@ -228,6 +228,26 @@ public enum Op {
     UMUL_32X16("uint32(uint32,uint32)", 0, "a times the low 16 bits of b, zero-extended"),
     IMUL_32X16("int32(int32,int32)", 0, "a times the low 16 bits of b, sign-extended"),
     UDIV_ALIGNED_4("uint(uint)", 0, SizeSet.INTS, "a >> 2 (a / 4 for a multiple of 4)"),
+    SDOT_4X8_IADD("int32(uint32,uint32,int32)", COMMUTATIVE, "a's bytes dotted with b's, sign-extended, plus c"),
+    UDOT_4X8_UADD("uint32(uint32,uint32,uint32)", COMMUTATIVE, "a's bytes dotted with b's, zero-extended, plus c"),
+    SUDOT_4X8_IADD("int32(uint32,uint32,int32)", 0, "a's bytes sign-extended dotted with b's zero-extended, plus c"),
+    SDOT_4X8_IADD_SAT("int32(uint32,uint32,int32)", COMMUTATIVE, "sdot_4x8_iadd, the sum clamped to the int32 range"),
+    UDOT_4X8_UADD_SAT(
+            "int32(uint32,uint32,int32)",
+            COMMUTATIVE,
+            "udot_4x8_uadd with c sign-extended, summed modulo 2^64, then min(sum, 0xffffffff) unsigned (NIR's"
+                    + " definition: a negative sum saturates)"),
+    SUDOT_4X8_IADD_SAT("int32(uint32,uint32,int32)", 0, "sudot_4x8_iadd, the sum clamped to the int32 range"),
+    SDOT_2X16_IADD("int32(uint32,uint32,int32)", COMMUTATIVE, "a's halves dotted with b's, sign-extended, plus c"),
+    UDOT_2X16_UADD("uint32(uint32,uint32,uint32)", COMMUTATIVE, "a's halves dotted with b's, zero-extended, plus c"),
+    SDOT_2X16_IADD_SAT("int32(uint32,uint32,int32)", COMMUTATIVE, "sdot_2x16_iadd, the sum clamped to the int32 range"),
+    UDOT_2X16_UADD_SAT(
+            "int32(uint32,uint32,int32)",
+            COMMUTATIVE,
+            "udot_2x16_uadd with c sign-extended, summed modulo 2^64, then min(sum, 0xffffffff) unsigned (NIR's"
+                    + " definition: a negative sum saturates)"),
+    PACK_HALF_2X16_RTZ_SPLIT("uint32(float32,float32)", 0, "f16 toward zero (a) | f16 toward zero (b) << 16"),
+    PACK_32_4X8_SPLIT("uint32(uint8,uint8,uint8,uint8)", 0, "a | b << 8 | c << 16 | d << 24"),
     SHFR("uint32(uint32,uint32,uint32)", 0, "the 64 bits a:b shifted right by (c mod 32), low 32 bits"),
 
     // ---- conversions --------------------------------------------------------------------------

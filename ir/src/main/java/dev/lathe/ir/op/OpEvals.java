@@ -181,6 +181,18 @@ final class OpEvals {
             case UMUL_32X16 -> Eval.binary(NirFns::umul32x16);
             case IMUL_32X16 -> Eval.binary(NirFns::imul32x16);
             case UDIV_ALIGNED_4 -> Eval.unary(NirFns::udivAligned4);
+            case SDOT_4X8_IADD,
+                    UDOT_4X8_UADD,
+                    SUDOT_4X8_IADD,
+                    SDOT_4X8_IADD_SAT,
+                    UDOT_4X8_UADD_SAT,
+                    SUDOT_4X8_IADD_SAT,
+                    SDOT_2X16_IADD,
+                    UDOT_2X16_UADD,
+                    SDOT_2X16_IADD_SAT,
+                    UDOT_2X16_UADD_SAT -> Eval.ternary(NirFns.dot(op));
+            case PACK_HALF_2X16_RTZ_SPLIT -> Eval.binary(NirFns::packHalf2x16RtzSplit);
+            case PACK_32_4X8_SPLIT -> Eval.quaternary(NirFns::pack32x4x8Split);
             case SHFR -> Eval.ternary(NirFns::shfr);
             case F2F16 -> Eval.unary(ConvertFns.f2f(16));
             case F2F16_RTNE -> Eval.unary(ConvertFns.f2f(16));

@@ -608,8 +608,54 @@ final class SmtOps {
             case UDIV_ALIGNED_4 -> c.mkBVLSHR(a, bv(2, n));
             case I2I1, U2U1 -> c.mkExtract(0, 0, a);
             case SHFR -> c.mkExtract(31, 0, c.mkBVLSHR(c.mkConcat(a, b), c.mkZeroExt(32, c.mkBVAND(x, bv(31, 32)))));
+            case SDOT_4X8_IADD,
+                    UDOT_4X8_UADD,
+                    SUDOT_4X8_IADD,
+                    SDOT_4X8_IADD_SAT,
+                    UDOT_4X8_UADD_SAT,
+                    SUDOT_4X8_IADD_SAT,
+                    SDOT_2X16_IADD,
+                    UDOT_2X16_UADD,
+                    SDOT_2X16_IADD_SAT,
+                    UDOT_2X16_UADD_SAT -> dot(op, a, b, x);
+            case PACK_HALF_2X16_RTZ_SPLIT -> c.mkConcat(halfTowardZero(b), halfTowardZero(a));
+            case PACK_32_4X8_SPLIT -> c.mkConcat(c.mkConcat(s[3], x), c.mkConcat(b, a));
             default -> throw new IllegalArgumentException(op.opName() + " has no SMT encoding");
         };
+    }
+
+    /** A float32 to f16 bits toward zero, a NaN to the canonical 0x7e00 (as the op table's {@code Fp16} does). */
+    private BitVecExpr halfTowardZero(BitVecExpr a) {
+        return ite(
+                c.mkFPIsNaN(fp(a, 32)),
+                bv(0x7e00, 16),
+                bits(c.mkFPToFP(c.mkFPRoundTowardZero(), fp(a, 32), sort(16)), 16));
+    }
+
+    /** NIR's integer dot products ({@link dev.lathe.ir.op.NirFns}'s definition), over 64-bit sums. */
+    private BitVecExpr dot(Op op, BitVecExpr a, BitVecExpr b, BitVecExpr acc) {
+        String name = op.opName();
+        int lane = name.contains("4x8") ? 8 : 16;
+        boolean aSigned = name.startsWith("s"), bSigned = name.startsWith("sdot");
+        boolean sat = name.endsWith("_sat"), unsignedSat = sat && name.startsWith("udot");
+        BitVecExpr sum = sext(acc, 32, 64);
+        for (int i = 0; i < 32; i += lane) {
+            BitVecExpr x = c.mkExtract(i + lane - 1, i, a), y = c.mkExtract(i + lane - 1, i, b);
+            sum = c.mkBVAdd(
+                    sum,
+                    c.mkBVMul(
+                            aSigned ? sext(x, lane, 64) : zext(x, lane, 64),
+                            bSigned ? sext(y, lane, 64) : zext(y, lane, 64)));
+        }
+        if (!sat) return c.mkExtract(31, 0, sum);
+        if (unsignedSat) return ite(c.mkBVUGE(sum, bv(0xffffffffL, 64)), bv(0xffffffffL, 32), c.mkExtract(31, 0, sum));
+        return c.mkExtract(
+                31,
+                0,
+                ite(
+                        c.mkBVSGT(sum, bv(Integer.MAX_VALUE, 64)),
+                        bv(Integer.MAX_VALUE, 64),
+                        ite(c.mkBVSLT(sum, bv(Integer.MIN_VALUE, 64)), bv(Integer.MIN_VALUE, 64), sum)));
     }
 
     private BoolExpr unordered(BitVecExpr a, BitVecExpr b, int n) {
