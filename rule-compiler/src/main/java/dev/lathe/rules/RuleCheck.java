@@ -206,6 +206,15 @@ final class RuleCheck {
 
     private boolean freeze() {
         warnAboutNoOps((POp) ctx.pattern, ctx.replacement);
+        if (ctx.replacement instanceof POp r && dev.lathe.ir.op.MediumPrecision.narrow(r.op) != null) {
+            // its users could read it at 32 bits: a value the pattern's users could not read
+            ctx.error(
+                    r.pos,
+                    "a replacement whose root is a mediump conversion (" + r.op.opName() + "): the conversions that"
+                            + " read it may read it at 32 bits, which the checker does not follow yet; write "
+                            + dev.lathe.ir.op.MediumPrecision.narrow(r.op).opName());
+            return false;
+        }
         Map<String, TypeClass> types = new LinkedHashMap<>();
         for (String v : ctx.bindingOrder) {
             TypeClass t = ctx.vars.get(v).type();

@@ -248,6 +248,12 @@ public enum Op {
                     + " definition: a negative sum saturates)"),
     PACK_HALF_2X16_RTZ_SPLIT("uint32(float32,float32)", 0, "f16 toward zero (a) | f16 toward zero (b) << 16"),
     PACK_32_4X8_SPLIT("uint32(uint8,uint8,uint8,uint8)", 0, "a | b << 8 | c << 16 | d << 24"),
+    F2FMP("float16(float32)", 0, "f2f16; a conversion reading it may read f2f32 (NIR's mediump: MediumPrecision)"),
+    I2IMP("int16(int32)", 0, "i2i16; a conversion reading it may read i2i32 (NIR's mediump: MediumPrecision)"),
+    F2IMP("int16(float32)", 0, "f2i16; a conversion reading it may read f2i32 (NIR's mediump: MediumPrecision)"),
+    F2UMP("uint16(float32)", 0, "f2u16; a conversion reading it may read f2u32 (NIR's mediump: MediumPrecision)"),
+    I2FMP("float16(int32)", 0, "i2f16; a conversion reading it may read i2f32 (NIR's mediump: MediumPrecision)"),
+    U2FMP("float16(uint32)", 0, "u2f16; a conversion reading it may read u2f32 (NIR's mediump: MediumPrecision)"),
     SHFR("uint32(uint32,uint32,uint32)", 0, "the 64 bits a:b shifted right by (c mod 32), low 32 bits"),
 
     // ---- conversions --------------------------------------------------------------------------

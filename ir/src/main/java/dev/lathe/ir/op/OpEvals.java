@@ -193,6 +193,12 @@ final class OpEvals {
                     UDOT_2X16_UADD_SAT -> Eval.ternary(NirFns.dot(op));
             case PACK_HALF_2X16_RTZ_SPLIT -> Eval.binary(NirFns::packHalf2x16RtzSplit);
             case PACK_32_4X8_SPLIT -> Eval.quaternary(NirFns::pack32x4x8Split);
+            case F2FMP -> Eval.unary((a, n) -> ConvertFns.f2f(16).apply(a, 32));
+            case I2IMP -> Eval.unary((a, n) -> ConvertFns.i2i(a, 32));
+            case F2IMP -> Eval.unary((a, n) -> ConvertFns.f2i(16).apply(a, 32));
+            case F2UMP -> Eval.unary((a, n) -> ConvertFns.f2u(16).apply(a, 32));
+            case I2FMP -> Eval.unary((a, n) -> ConvertFns.i2f(16).apply(a, 32));
+            case U2FMP -> Eval.unary((a, n) -> ConvertFns.u2f(16).apply(a, 32));
             case SHFR -> Eval.ternary(NirFns::shfr);
             case F2F16 -> Eval.unary(ConvertFns.f2f(16));
             case F2F16_RTNE -> Eval.unary(ConvertFns.f2f(16));

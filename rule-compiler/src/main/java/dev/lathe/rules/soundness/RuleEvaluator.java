@@ -2,6 +2,7 @@ package dev.lathe.rules.soundness;
 
 import dev.lathe.ir.op.Bits;
 import dev.lathe.ir.op.FloatBits;
+import dev.lathe.ir.op.MediumPrecision;
 import dev.lathe.ir.op.Op;
 import dev.lathe.ir.rewrite.RuleLiteral;
 import dev.lathe.rules.model.CheckedRule;
@@ -36,12 +37,26 @@ final class RuleEvaluator {
         this.flagged = hasFlags(rule.pattern());
     }
 
-    /** Whether an op of the pattern asks for flags. */
+    /**
+     * Whether the pattern may have more than one value: an op of it asks for flags, or it
+     * converts a mediump conversion's result ({@link #widens}).
+     */
     static boolean hasFlags(Node n) {
         if (!(n instanceof Node.OpNode op)) return false;
-        if (!op.flags().isEmpty()) return true;
+        if (!op.flags().isEmpty() || widens(op)) return true;
         for (Node s : op.srcs()) if (hasFlags(s)) return true;
         return false;
+    }
+
+    /**
+     * Whether {@code op} converts the result of one of NIR's mediump conversions, and so may
+     * read it from the mp op's 32-bit source ({@link MediumPrecision}).
+     */
+    static boolean widens(Node.OpNode op) {
+        return op.srcs().size() == 1
+                && op.srcs().get(0) instanceof Node.OpNode mp
+                && MediumPrecision.wide(mp.op()) != null
+                && MediumPrecision.widens(op.op());
     }
 
     /** The sizes of every class for one size assignment of the free classes. */
@@ -236,6 +251,17 @@ final class RuleEvaluator {
             int i = 0;
             while (i < k && ++pick[i] == in.get(i).size()) pick[i++] = 0;
             if (i == k) break;
+        }
+        if (widens(op)) {
+            // mediump: the conversion may read the mp op's source converted at 32 bits
+            Node.OpNode mp = (Node.OpNode) op.srcs().get(0);
+            for (Alt x : evalAll(mp.srcs().get(0), vars, sizes, o)) {
+                long w = MediumPrecision.wide(mp.op()).evaluate(32, 1, new long[][] {{x.bits()}})[0];
+                long[][] s = {{w}};
+                long r = op.op().evaluate(32, 1, s)[0];
+                if (Values.isFloat(op.op().output().typeClass(), outBits)) note(o, r, outBits);
+                out.add(new Alt(r, provenance(op.op(), s, new int[] {x.kind()}, r, outBits), x.poison()));
+            }
         }
         return List.copyOf(out);
     }

@@ -294,12 +294,18 @@ public final class RuleProver {
         if (!(node instanceof Node.OpNode op)) return 0;
         int n = 0;
         for (Node s : op.srcs()) n += choiceBits(s, sizes);
+        n += widenBits(op);
         if (!op.flags().has(AluFlag.NSZ)) return n;
         int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
         for (int i = 0; i < op.srcs().size(); i++)
             if (FlagSemantics.floatOperand(op.op(), i, op.op().inputBits(i, unsized))) n++;
         if (FlagSemantics.floatResult(op.op(), op.op().outputBits(unsized))) n++;
         return n;
+    }
+
+    /** The choice bit of a conversion of a mediump result ({@link RuleEvaluator#widens}), after its nsz bits. */
+    private static int widenBits(Node.OpNode op) {
+        return RuleEvaluator.widens(op) ? 1 : 0;
     }
 
     /** The most cases a rule's power-of-two variables and shift counts are split into (two 64-bit ones: 4,096). */
@@ -549,6 +555,17 @@ public final class RuleProver {
             BitVecExpr result = ops.apply(op.op(), unsized, bits);
             if (nsz && FlagSemantics.floatResult(op.op(), outBits) && (choice >> cursor[0]++ & 1) != 0)
                 result = otherZero(result, outBits);
+            if (widenBits(op) != 0 && (choice >> cursor[0]++ & 1) != 0) {
+                // mediump: the conversion reads the mp op's source converted at 32 bits
+                Node.OpNode mp = (Node.OpNode) op.srcs().get(0);
+                if (choiceBits(mp.srcs().get(0), sizes) != 0)
+                    throw new IllegalArgumentException(
+                            "a mediump conversion of a value with flags has no SMT encoding");
+                Term x = term(mp.srcs().get(0), vars, sizes, ev, 0, new int[1]);
+                BitVecExpr w =
+                        ops.apply(dev.lathe.ir.op.MediumPrecision.wide(mp.op()), 32, new BitVecExpr[] {x.bits()});
+                result = ops.apply(op.op(), 32, new BitVecExpr[] {w});
+            }
             BoolExpr undecided = provenanceUndecided(op.op(), srcs);
             return new Term(
                     result,

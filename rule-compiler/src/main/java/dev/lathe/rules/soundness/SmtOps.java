@@ -351,6 +351,9 @@ final class SmtOps {
      * @param s     the sources (each of the size the op's signature gives it)
      */
     BitVecExpr apply(Op op, int n, BitVecExpr[] s) {
+        // NIR's mediump conversions compute their 16-bit conversion of a 32-bit source
+        Op narrow = dev.lathe.ir.op.MediumPrecision.narrow(op);
+        if (narrow != null) return apply(narrow, 32, s);
         int out = op.outputBits(n);
         BitVecExpr a = s.length > 0 ? s[0] : null, b = s.length > 1 ? s[1] : null, x = s.length > 2 ? s[2] : null;
         return switch (op) {
