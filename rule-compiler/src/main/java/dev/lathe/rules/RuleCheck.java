@@ -206,12 +206,15 @@ final class RuleCheck {
 
     private boolean freeze() {
         warnAboutNoOps((POp) ctx.pattern, ctx.replacement);
-        if (ctx.replacement instanceof POp r && dev.lathe.ir.op.MediumPrecision.narrow(r.op) != null) {
+        if (ctx.replacement instanceof POp r
+                && dev.lathe.ir.op.MediumPrecision.narrow(r.op) != null
+                && !(ctx.pattern instanceof POp p && dev.lathe.ir.op.MediumPrecision.narrow(p.op) != null)) {
             // its users could read it at 32 bits: a value the pattern's users could not read
             ctx.error(
                     r.pos,
-                    "a replacement whose root is a mediump conversion (" + r.op.opName() + "): the conversions that"
-                            + " read it may read it at 32 bits, which the checker does not follow yet; write "
+                    "a replacement rooted at a mediump conversion (" + r.op.opName() + ") needs a pattern rooted at"
+                            + " one: a conversion reading the rewritten value may read it at 32 bits, where the"
+                            + " pattern's value has no such reading; write "
                             + dev.lathe.ir.op.MediumPrecision.narrow(r.op).opName());
             return false;
         }

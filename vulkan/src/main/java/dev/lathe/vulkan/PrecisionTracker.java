@@ -446,7 +446,8 @@ final class PrecisionTracker implements Shadow {
             Op.PACK_UNORM_2X16,
             Op.PACK_SNORM_2X16,
             Op.PACK_HALF_2X16,
-            Op.PACK_HALF_2X16_SPLIT);
+            Op.PACK_HALF_2X16_SPLIT,
+            Op.PACK_HALF_2X16_RTZ_SPLIT);
 
     /**
      * A pack of inexact floats has one answer when it packs the same bits at both ends of every

@@ -29,7 +29,7 @@ public final class VulkanPrecision {
             case FDIV, FRCP, FRSQ, FSQRT, FEXP2, FLOG2, FPOW, FSIN, FCOS, FDOT2, FDOT3, FDOT4, FDPH, FLRP, FMOD, FREM ->
                 true;
             // exact, but undefined outside the integer type's range: checked by bound()
-            case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64 -> true;
+            case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64, F2IMP, F2UMP -> true;
             default -> false;
         };
     }
@@ -121,11 +121,12 @@ public final class VulkanPrecision {
             case FMOD -> remainder(src[0], src[1], bits, true);
             case FREM -> remainder(src[0], src[1], bits, false);
             case LDEXP -> new double[] {Math.scalb(src[0][0], (int) src[1][0]), Math.scalb(src[0][1], (int) src[1][0])};
-            case F2F16, F2F16_RTNE, F2F16_RTZ, FQUANTIZE2F16 -> widen(src[0].clone(), 16, 1);
+            // f2fmp is f2f16 (MediumPrecision: only the rule checker reads it wide)
+            case F2F16, F2F16_RTNE, F2F16_RTZ, FQUANTIZE2F16, F2FMP -> widen(src[0].clone(), 16, 1);
             case F2F32 -> widen(src[0].clone(), 32, 1);
             case F2F64 -> src[0].clone();
             // a float outside the integer type's range converts to an undefined value
-            case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64 ->
+            case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64, F2IMP, F2UMP ->
                 inRange(op, trunc(src[0][0]), trunc(src[0][1])) ? point(trunc(src[0][0]), trunc(src[0][1])) : null;
             case F2B1 ->
                 src[0][0] > 0 || src[0][1] < 0
@@ -163,7 +164,8 @@ public final class VulkanPrecision {
         if (op.output().typeClass() == TypeClass.FLOAT && (Math.abs(r[0]) > max || Math.abs(r[1]) > max))
             return null; // may overflow
         if (op.output().typeClass() == TypeClass.FLOAT)
-            return flushable(r, op == Op.F2F16 || op == Op.F2F16_RTNE || op == Op.F2F16_RTZ ? 16 : bits);
+            return flushable(
+                    r, op == Op.F2F16 || op == Op.F2F16_RTNE || op == Op.F2F16_RTZ || op == Op.F2FMP ? 16 : bits);
         return r;
     }
 

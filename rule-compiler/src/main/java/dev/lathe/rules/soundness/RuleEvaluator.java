@@ -86,6 +86,13 @@ final class RuleEvaluator {
         int[] alternativeKinds;
         /** A flag made the pattern poison (nnan on a NaN, nsw on a wrap …): any replacement will do. */
         boolean patternPoison;
+        /**
+         * Both roots are mediump conversions and the values a conversion reading them may take
+         * at 32 bits differ ({@link MediumPrecision}): {@link #patternWide}, {@link #replacementWide}.
+         */
+        boolean wideDiffers;
+
+        long patternWide, replacementWide;
 
         /** Whether no value the pattern may have is decided by the NaN contract. */
         boolean undecided() {
@@ -142,11 +149,36 @@ final class RuleEvaluator {
         // The tolerance of an inexact rule is the pattern's: the replacement's values are noted
         // nowhere, or a detour through a huge intermediate (a + 1e30 - 1e30) would excuse any error.
         Result r = eval(rule.replacement(), vars, sizes, new Outcome());
+        if (rule.replacement() instanceof Node.OpNode rr && MediumPrecision.wide(rr.op()) != null)
+            compareWide((Node.OpNode) rule.pattern(), rr, vars, sizes, o);
         o.pattern = p.bits();
         o.patternKind = p.kind();
         o.replacement = r.bits();
         o.replacementKind = r.kind();
         return o;
+    }
+
+    /**
+     * Both roots are mediump conversions (the compiler refuses a replacement rooted at one
+     * otherwise): a conversion reading the rewritten value may read it at 32 bits, so that value
+     * must be one the pattern's could be read as (its source may take several values).
+     */
+    private void compareWide(Node.OpNode p, Node.OpNode r, Map<String, Long> vars, Sizes sizes, Outcome o) {
+        Op wp = MediumPrecision.wide(p.op()), wr = MediumPrecision.wide(r.op());
+        o.replacementWide = wr.evaluate(32, 1, new long[][] {
+            {eval(r.srcs().get(0), vars, sizes, new Outcome()).bits()}
+        })[0];
+        boolean some = false;
+        for (Alt x : evalAll(p.srcs().get(0), vars, sizes, new Outcome())) {
+            long w = wp.evaluate(32, 1, new long[][] {{x.bits()}})[0];
+            if (!some) o.patternWide = w;
+            some = true;
+            boolean nans = wp.output().typeClass() == dev.lathe.ir.op.TypeClass.FLOAT
+                    && FloatBits.isNaN(w, 32)
+                    && FloatBits.isNaN(o.replacementWide, 32);
+            if (x.poison() || w == o.replacementWide || nans) return;
+        }
+        o.wideDiffers = true;
     }
 
     private final Map<String, Integer> varClasses = new HashMap<>();

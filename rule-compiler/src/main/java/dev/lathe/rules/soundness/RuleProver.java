@@ -417,6 +417,9 @@ public final class RuleProver {
                 } else {
                     bad = ctx.mkOr(r.undecided(), differ);
                 }
+                if (rule.replacement() instanceof Node.OpNode rr
+                        && dev.lathe.ir.op.MediumPrecision.wide(rr.op()) != null)
+                    bad = ctx.mkOr(bad, wideDiffers(rule, rr, vars, sizes, ev, choice));
                 everyChoice.add(ctx.mkAnd(ctx.mkNot(p.undecided()), ctx.mkNot(p.poison()), bad));
             }
             List<BoolExpr> facts = new ArrayList<>();
@@ -572,6 +575,31 @@ public final class RuleProver {
                     provenanceOpen(op.op(), srcs, undecided, result, outBits),
                     undecided,
                     poison(op, srcs, bits, result, unsized));
+        }
+
+        /**
+         * Both roots are mediump conversions: whether the values a conversion reading them may
+         * take at 32 bits differ ({@link RuleEvaluator}'s compareWide). The root's source takes
+         * the choice bits first, as in {@link #term}.
+         */
+        private BoolExpr wideDiffers(
+                CheckedRule rule,
+                Node.OpNode rr,
+                Map<String, BitVecExpr> vars,
+                RuleEvaluator.Sizes sizes,
+                RuleEvaluator ev,
+                long choice) {
+            Node.OpNode pr = rule.pattern();
+            Op wp = dev.lathe.ir.op.MediumPrecision.wide(pr.op()), wr = dev.lathe.ir.op.MediumPrecision.wide(rr.op());
+            BitVecExpr p = ops.apply(wp, 32, new BitVecExpr[] {
+                term(pr.srcs().get(0), vars, sizes, ev, choice, new int[1]).bits()
+            });
+            BitVecExpr r = ops.apply(wr, 32, new BitVecExpr[] {
+                term(rr.srcs().get(0), vars, sizes, ev, 0, new int[1]).bits()
+            });
+            BoolExpr differ = ctx.mkNot(ctx.mkEq(p, r));
+            if (wp.output().typeClass() != TypeClass.FLOAT) return differ;
+            return ctx.mkAnd(differ, ctx.mkNot(ctx.mkAnd(ctx.mkFPIsNaN(ops.fp(p, 32)), ctx.mkFPIsNaN(ops.fp(r, 32)))));
         }
 
         /** The bits the rule compares: all, or the low ones of {@code @low8}/{@code @low16}. */

@@ -376,6 +376,7 @@ public final class SoundnessChecker {
          * replacement gives one of the values the pattern may have (one, unless flags allow more).
          */
         boolean agrees(RuleEvaluator.Outcome o, Map<String, Long> in) {
+            if (o.wideDiffers) return false;
             if (o.alternatives == null) return agrees(o.pattern, o.patternKind, o, in);
             for (int k = 0; k < o.alternatives.length; k++) {
                 if (o.alternativeKinds[k] != RuleEvaluator.UNDECIDED
@@ -468,6 +469,13 @@ public final class SoundnessChecker {
             return cur;
         }
 
+        /** How a mediump root's value read at 32 bits is shown: as its wide conversion's result. */
+        private TypeClass wideType() {
+            return dev.lathe.ir.op.MediumPrecision.wide(rule.pattern().op())
+                    .output()
+                    .typeClass();
+        }
+
         private Verdict unsound(Map<String, Long> in) {
             RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
             int n = rootBits();
@@ -494,7 +502,12 @@ public final class SoundnessChecker {
                             + ruleBits() + (ruleBits() == 1 ? " bit: " : " bits: ")
                             + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
                             + Values.format(o.pattern, rootType, n) + others(o, rootType, n) + ", replacement gives "
-                            + replacement;
+                            + replacement
+                            + (o.wideDiffers
+                                    ? "; a conversion reading it may read it at 32 bits, where the pattern gives "
+                                            + Values.format(o.patternWide, wideType(), 32) + " and the replacement "
+                                            + Values.format(o.replacementWide, wideType(), 32)
+                                    : "");
             return new Verdict(
                     Verdict.Kind.UNSOUND,
                     rule.name(),
