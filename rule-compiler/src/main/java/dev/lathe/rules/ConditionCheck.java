@@ -198,7 +198,7 @@ final class ConditionCheck {
                 return null;
             }
             BigInteger value = new BigInteger(hex ? txt.substring(2) : txt, hex ? 16 : 10);
-            boolean unsigned = p == Predicate.ULT_CONST;
+            boolean unsigned = p == Predicate.ULT_CONST || p == Predicate.IS_UNSIGNED_MULTIPLE_OF;
             // The bound compares with the value read at its size: it must be a value of that
             // reading, or the condition would be always (or never) true.
             int bits = size == 0 ? 64 : size;
@@ -246,6 +246,13 @@ final class ConditionCheck {
         Map<String, List<Condition>> byVar = new LinkedHashMap<>();
         for (int i = 0; i < conds.size(); i++) {
             Condition ci = conds.get(i);
+            if (ci.predicate() == Predicate.IS_UNSIGNED_MULTIPLE_OF && ci.bound() == 0) {
+                error(
+                        ci.pos(),
+                        "is_unsigned_multiple_of(" + ci.var().name()
+                                + ", 0) means nothing: the multiple must be at least 1");
+                return;
+            }
             if (ci.predicate() == Predicate.ULT_CONST && ci.bound() == 0) {
                 error(ci.pos(), "ult_const(" + ci.var().name() + ", 0) never holds: no unsigned value is below 0");
                 return;

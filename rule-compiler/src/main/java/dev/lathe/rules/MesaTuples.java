@@ -370,13 +370,17 @@ final class MesaTuples {
             java.util.Map.entry("is_not_const_and_not_fsign", "is_not_const_and_not_fsign(%s)"),
             java.util.Map.entry("is_fmul", "is_fmul(%s)"),
             java.util.Map.entry("is_not_fmul", "is_not_fmul(%s)"),
-            java.util.Map.entry("is_ult_0xfffc07fc", "ult_const(%s, 0xfffc07fc)"));
+            java.util.Map.entry("is_ult_0xfffc07fc", "ult_const(%s, 0xfffc07fc)"),
+            java.util.Map.entry("is_integral", "is_integral_or_nan(%s)"),
+            java.util.Map.entry("is_unsigned_multiple_of_2", "is_unsigned_multiple_of(%s, 2)"),
+            java.util.Map.entry("is_unsigned_multiple_of_4", "is_unsigned_multiple_of(%s, 4)"),
+            java.util.Map.entry("is_unsigned_multiple_of_8", "is_unsigned_multiple_of(%s, 8)"),
+            java.util.Map.entry("is_unsigned_multiple_of_16", "is_unsigned_multiple_of(%s, 16)"),
+            java.util.Map.entry("is_unsigned_multiple_of_32", "is_unsigned_multiple_of(%s, 32)"),
+            java.util.Map.entry("is_unsigned_multiple_of_64", "is_unsigned_multiple_of(%s, 64)"));
 
     /** NIR's conditions that a later Lathe may say, with what stands in the way now. */
     private static final java.util.Map<String, String> NOT_YET = java.util.Map.ofEntries(
-            java.util.Map.entry(
-                    "is_integral",
-                    "NIR's is_integral holds for a NaN too (its range analysis keeps NaN apart); Lathe's does not"),
             java.util.Map.entry(
                     "is_any_comp_nan",
                     "NIR's is_any_comp_nan asks whether some component is a NaN; Lathe's conditions hold for"

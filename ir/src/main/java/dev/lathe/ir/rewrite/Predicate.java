@@ -55,6 +55,12 @@ public enum Predicate {
     IS_LE_ZERO_OR_NAN(
             "isLeZeroOrNan", Kind.NUMBER, "every component is <= 0, or a NaN (NIR's is_not_positive; ints: <= 0)"),
     IS_LT_ZERO_OR_NAN("isLtZeroOrNan", Kind.NUMBER, "every component is < 0, or a NaN (NIR's is_lt_zero; ints: < 0)"),
+    IS_INTEGRAL_OR_NAN(
+            "isIntegralOrNan", Kind.FLOAT, "every component is a whole number, infinite, or a NaN (NIR's is_integral)"),
+    IS_UNSIGNED_MULTIPLE_OF(
+            "isUnsignedMultipleOf",
+            Kind.INT_BOUND,
+            "every component, read as unsigned, is a multiple of the literal (NIR's is_unsigned_multiple_of_N)"),
     IS_ODD("isOdd", Kind.INT, "every component has its lowest bit set"),
     IS_LOWER_HALF_ZERO("isLowerHalfZero", Kind.INT, "the low half of every component's bits is zero"),
     IS_UPPER_HALF_ZERO("isUpperHalfZero", Kind.INT, "the high half of every component's bits is zero"),
@@ -148,6 +154,7 @@ public enum Predicate {
                 case IS_FINITE -> Double.isFinite(x);
                 case IS_A_NUMBER -> !nan;
                 case IS_INTEGRAL -> !nan && (Double.isInfinite(x) || Math.floor(x) == x);
+                case IS_INTEGRAL_OR_NAN -> nan || Double.isInfinite(x) || Math.floor(x) == x;
                 case IS_IN_UNIT_INTERVAL -> !nan && !neg && x <= 1.0;
                 case IS_NAN -> nan;
                 case IS_NEGATIVE_ZERO -> x == 0.0 && neg;
@@ -189,6 +196,7 @@ public enum Predicate {
             case IS_LT_ZERO, IS_LT_ZERO_OR_NAN -> sign < 0;
             case ULT_CONST -> Long.compareUnsigned(Bits.zext(bits, bitSize), bound) < 0;
             case ILT_CONST -> Bits.sext(bits, bitSize) < bound;
+            case IS_UNSIGNED_MULTIPLE_OF -> Long.remainderUnsigned(Bits.zext(bits, bitSize), bound) == 0;
             case IS_ODD -> (bits & 1) != 0;
             case IS_LOWER_HALF_ZERO -> (bits & Bits.mask(bitSize / 2)) == 0;
             case IS_UPPER_HALF_ZERO -> (Bits.zext(bits, bitSize) >>> (bitSize / 2)) == 0;

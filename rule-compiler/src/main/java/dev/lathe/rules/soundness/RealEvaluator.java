@@ -110,8 +110,11 @@ final class RealEvaluator {
         return switch (op) {
             case FADD -> real(r(s[0]).add(r(s[1])), approx(s));
             case FSUB -> real(r(s[0]).subtract(r(s[1])), approx(s));
-            case FMUL -> real(r(s[0]).multiply(r(s[1])), approx(s));
-            case FFMA -> real(r(s[0]).multiply(r(s[1])).add(r(s[2])), approx(s));
+            // fmulz and ffmaz differ from fmul and ffma only on infinities and NaN, which no real is
+            case FMUL, FMULZ -> real(r(s[0]).multiply(r(s[1])), approx(s));
+            case FFMA, FFMAZ -> real(r(s[0]).multiply(r(s[1])).add(r(s[2])), approx(s));
+            // a conversion between float sizes only rounds (mediump's too): over the reals, nothing
+            case F2F16, F2F16_RTNE, F2F16_RTZ, F2F32, F2F64, F2FMP -> s[0];
             case FLRP ->
                 real(r(s[0]).multiply(BigDecimal.ONE.subtract(r(s[2]))).add(r(s[1]).multiply(r(s[2]))), approx(s));
             case FNEG -> real(r(s[0]).negate(), approx(s));

@@ -135,8 +135,9 @@ final class RealProver {
         Expr<?> value = switch (op.op()) {
             case FADD -> ctx.mkAdd(a(s[0]), a(s[1]));
             case FSUB -> ctx.mkSub(a(s[0]), a(s[1]));
-            case FMUL -> ctx.mkMul(a(s[0]), a(s[1]));
-            case FFMA -> ctx.mkAdd(ctx.mkMul(a(s[0]), a(s[1])), a(s[2]));
+            case FMUL, FMULZ -> ctx.mkMul(a(s[0]), a(s[1]));
+            case FFMA, FFMAZ -> ctx.mkAdd(ctx.mkMul(a(s[0]), a(s[1])), a(s[2]));
+            case F2F16, F2F16_RTNE, F2F16_RTZ, F2F32, F2F64, F2FMP -> s[0].value();
             case FLRP -> ctx.mkAdd(ctx.mkMul(a(s[0]), ctx.mkSub(ctx.mkReal(1), a(s[2]))), ctx.mkMul(a(s[1]), a(s[2])));
             case FNEG -> ctx.mkUnaryMinus(a(s[0]));
             case FABS -> ctx.mkITE(ctx.mkLt(a(s[0]), ctx.mkReal(0)), ctx.mkUnaryMinus(a(s[0])), a(s[0]));

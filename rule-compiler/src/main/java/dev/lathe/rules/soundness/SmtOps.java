@@ -747,6 +747,8 @@ final class SmtOps {
                             c.mkOr(
                                     c.mkFPIsInfinite(v),
                                     c.mkFPEq(c.mkFPRoundToIntegral(c.mkFPRoundTowardZero(), v), v)));
+                case IS_INTEGRAL_OR_NAN ->
+                    c.mkOr(nan, c.mkFPIsInfinite(v), c.mkFPEq(c.mkFPRoundToIntegral(c.mkFPRoundTowardZero(), v), v));
                 case IS_IN_UNIT_INTERVAL -> c.mkAnd(c.mkNot(nan), c.mkNot(neg), c.mkFPLEq(v, c.mkFP(1.0, sort(n))));
                 case IS_NAN -> nan;
                 case IS_NEGATIVE_ZERO -> c.mkAnd(c.mkFPIsZero(v), neg);
@@ -777,6 +779,7 @@ final class SmtOps {
             case IS_GT_ZERO, IS_GT_ZERO_OR_NAN -> unsigned ? c.mkNot(isZero) : c.mkBVSGT(x, zero);
             case IS_LT_ZERO, IS_LT_ZERO_OR_NAN -> unsigned ? c.mkFalse() : c.mkBVSLT(x, zero);
             case ULT_CONST -> Long.compareUnsigned(bound, Bits.mask(n)) > 0 ? c.mkTrue() : c.mkBVULT(x, bv(bound, n));
+            case IS_UNSIGNED_MULTIPLE_OF -> c.mkEq(c.mkBVURem(zext(x, n, 64), bv(bound, 64)), bv(0, 64));
             case ILT_CONST ->
                 bound > Bits.maxSigned(n)
                         ? c.mkTrue()

@@ -142,6 +142,7 @@ final class Values {
                 case IS_LT_ZERO -> mag == 0 ? -1.0 : -mag;
                 case IS_FINITE, IS_A_NUMBER -> mag * (rnd.nextBoolean() ? 1 : -1);
                 case IS_INTEGRAL -> rnd.nextInt(20) == 0 ? Double.POSITIVE_INFINITY : integral;
+                case IS_INTEGRAL_OR_NAN -> rnd.nextInt(10) == 0 ? Double.NaN : integral;
                 case IS_IN_UNIT_INTERVAL -> rnd.nextInt(10) == 0 ? rnd.nextInt(2) : rnd.nextDouble();
                 case IS_ZERO_TO_ONE ->
                     rnd.nextInt(10) == 0 ? (rnd.nextBoolean() ? -0.0 : rnd.nextInt(2)) : rnd.nextDouble();
@@ -186,6 +187,7 @@ final class Values {
                 yield bits < 2 ? v : ((1L << i) | (1L << (i == j ? (j + 1) % bits : j))) & m;
             }
             case ULT_CONST -> bound <= 0 ? 0 : Long.remainderUnsigned(v, Math.min(bound, Long.MAX_VALUE)) & m;
+            case IS_UNSIGNED_MULTIPLE_OF -> bound <= 0 ? 0 : (v - Long.remainderUnsigned(v & m, bound)) & m;
             case ILT_CONST -> {
                 long s = Bits.sext(v, bits);
                 yield (s < bound ? s : bound - 1 - Math.floorMod(s, 1000)) & m;

@@ -150,6 +150,8 @@ public final class RangeFacts implements ValueFacts {
                 case IS_A_NUMBER -> !r.mayBe(FloatClass.bit(FloatClass.NAN));
                 case IS_INTEGRAL ->
                     !r.mayBe(FloatClass.bit(FloatClass.NAN)) && (r.whole() || r.onlyIn(FloatClass.WHOLE_POINTS));
+                case IS_INTEGRAL_OR_NAN ->
+                    r.whole() || r.onlyIn(FloatClass.WHOLE_POINTS | FloatClass.bit(FloatClass.NAN));
                 case IS_IN_UNIT_INTERVAL -> r.onlyIn(FloatClass.between(FloatClass.POS_ZERO, FloatClass.ONE));
                 default -> false;
             };
