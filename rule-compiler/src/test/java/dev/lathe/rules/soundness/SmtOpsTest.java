@@ -116,6 +116,7 @@ class SmtOpsTest {
                 long bound = p.takesLiteral() ? edges.get(rnd.nextInt(edges.size())) : 0;
                 if (p == Predicate.ILT_CONST) bound = Bits.sext(bound, n);
                 if (p == Predicate.ULT_CONST) bound = Bits.zext(bound, n);
+                if (p == Predicate.IS_UNSIGNED_MULTIPLE_OF) bound = 1 + rnd.nextInt(64); // 0 is refused
                 long x = (sample < SAMPLES / 2
                                 ? edges.get(rnd.nextInt(edges.size()))
                                 : Values.satisfying(rnd, p, t, n, bound))

@@ -164,6 +164,8 @@ public final class RangeFacts implements ValueFacts {
                 case IS_NOT_POSITIVE, IS_LE_ZERO -> r.uHi() == 0;
                 case ULT_CONST -> Long.compareUnsigned(r.uHi(), bound) < 0;
                 case ILT_CONST -> r.sHi() < bound;
+                // intervals say nothing of divisibility, except of a single value
+                case IS_UNSIGNED_MULTIPLE_OF -> r.uLo() == r.uHi() && Long.remainderUnsigned(r.uLo(), bound) == 0;
                 default -> false;
             };
         }
@@ -174,6 +176,7 @@ public final class RangeFacts implements ValueFacts {
             case IS_NOT_POSITIVE, IS_LE_ZERO -> r.sHi() <= 0;
             case IS_GT_ZERO -> r.sLo() > 0;
             case IS_LT_ZERO -> r.sHi() < 0;
+            case IS_UNSIGNED_MULTIPLE_OF -> r.uLo() == r.uHi() && Long.remainderUnsigned(r.uLo(), bound) == 0;
             case ULT_CONST -> Long.compareUnsigned(r.uHi(), bound) < 0;
             case ILT_CONST -> r.sHi() < bound;
             default -> false;
