@@ -189,37 +189,6 @@ final class NirFns {
         return src >>> (c & 31);
     }
 
-    /**
-     * The integer dot products (sdot_4x8_iadd …), as nir_opcodes.py defines them: the lanes of a
-     * and b (four bytes or two halves), each extended as the op says, multiplied pairwise and
-     * summed with c. The unsaturated ones wrap at 32 bits; the signed saturating ones clamp the
-     * exact sum to the int32 range; the unsigned saturating ones add c sign-extended (NIR types
-     * it int32) modulo 2^64 and clamp the unsigned result to 0xffffffff, so a sum below zero
-     * saturates.
-     */
-    static Eval.Ternary dot(Op op) {
-        String name = op.opName();
-        int lane = name.contains("4x8") ? 8 : 16;
-        boolean aSigned = name.startsWith("s"), bSigned = name.startsWith("sdot");
-        boolean sat = name.endsWith("_sat"), unsignedSat = sat && name.startsWith("udot");
-        return (a, b, c, n) -> {
-            long sum = 0;
-            for (int i = 0; i < 32; i += lane) {
-                long x = (a >>> i) & ((1L << lane) - 1), y = (b >>> i) & ((1L << lane) - 1);
-                if (aSigned) x = Bits.sext(x, lane);
-                if (bSigned) y = Bits.sext(y, lane);
-                sum += x * y;
-            }
-            if (!sat) return sum + c;
-            if (unsignedSat) {
-                long t = sum + Bits.sext(c, 32); // modulo 2^64, read unsigned
-                return Long.compareUnsigned(t, 0xffffffffL) >= 0 ? 0xffffffffL : t;
-            }
-            long t = sum + Bits.sext(c, 32);
-            return Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, t));
-        };
-    }
-
     /** pack_half_2x16_rtz_split: each float to f16 toward zero, a in the low half. */
     static long packHalf2x16RtzSplit(long a, long b, int n) {
         return ConvertFns.f2f16Rtz(a, 32) | ConvertFns.f2f16Rtz(b, 32) << 16;

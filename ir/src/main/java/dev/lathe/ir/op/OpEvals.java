@@ -190,7 +190,10 @@ final class OpEvals {
                     SDOT_2X16_IADD,
                     UDOT_2X16_UADD,
                     SDOT_2X16_IADD_SAT,
-                    UDOT_2X16_UADD_SAT -> Eval.ternary(NirFns.dot(op));
+                    UDOT_2X16_UADD_SAT -> {
+                IntegerDot dot = IntegerDot.of(op);
+                yield Eval.ternary((a, b, c, n) -> dot.evaluate(a, b, c));
+            }
             case PACK_HALF_2X16_RTZ_SPLIT -> Eval.binary(NirFns::packHalf2x16RtzSplit);
             case PACK_32_4X8_SPLIT -> Eval.quaternary(NirFns::pack32x4x8Split);
             case F2FMP -> Eval.unary((a, n) -> ConvertFns.f2f(16).apply(a, 32));

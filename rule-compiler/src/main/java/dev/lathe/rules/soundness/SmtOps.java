@@ -354,6 +354,8 @@ final class SmtOps {
         // NIR's mediump conversions compute their 16-bit conversion of a 32-bit source
         Op narrow = dev.lathe.ir.op.MediumPrecision.narrow(op);
         if (narrow != null) return apply(narrow, 32, s);
+        dev.lathe.ir.op.IntegerDot dot = dev.lathe.ir.op.IntegerDot.of(op);
+        if (dot != null) return dot(dot, s[0], s[1], s[2]);
         int out = op.outputBits(n);
         BitVecExpr a = s.length > 0 ? s[0] : null, b = s.length > 1 ? s[1] : null, x = s.length > 2 ? s[2] : null;
         return switch (op) {
@@ -611,16 +613,6 @@ final class SmtOps {
             case UDIV_ALIGNED_4 -> c.mkBVLSHR(a, bv(2, n));
             case I2I1, U2U1 -> c.mkExtract(0, 0, a);
             case SHFR -> c.mkExtract(31, 0, c.mkBVLSHR(c.mkConcat(a, b), c.mkZeroExt(32, c.mkBVAND(x, bv(31, 32)))));
-            case SDOT_4X8_IADD,
-                    UDOT_4X8_UADD,
-                    SUDOT_4X8_IADD,
-                    SDOT_4X8_IADD_SAT,
-                    UDOT_4X8_UADD_SAT,
-                    SUDOT_4X8_IADD_SAT,
-                    SDOT_2X16_IADD,
-                    UDOT_2X16_UADD,
-                    SDOT_2X16_IADD_SAT,
-                    UDOT_2X16_UADD_SAT -> dot(op, a, b, x);
             case PACK_HALF_2X16_RTZ_SPLIT -> c.mkConcat(halfTowardZero(b), halfTowardZero(a));
             case PACK_32_4X8_SPLIT -> c.mkConcat(c.mkConcat(s[3], x), c.mkConcat(b, a));
             default -> throw new IllegalArgumentException(op.opName() + " has no SMT encoding");
@@ -635,12 +627,10 @@ final class SmtOps {
                 bits(c.mkFPToFP(c.mkFPRoundTowardZero(), fp(a, 32), sort(16)), 16));
     }
 
-    /** NIR's integer dot products ({@link dev.lathe.ir.op.NirFns}'s definition), over 64-bit sums. */
-    private BitVecExpr dot(Op op, BitVecExpr a, BitVecExpr b, BitVecExpr acc) {
-        String name = op.opName();
-        int lane = name.contains("4x8") ? 8 : 16;
-        boolean aSigned = name.startsWith("s"), bSigned = name.startsWith("sdot");
-        boolean sat = name.endsWith("_sat"), unsignedSat = sat && name.startsWith("udot");
+    /** NIR's integer dot products ({@link dev.lathe.ir.op.IntegerDot}), over 64-bit sums. */
+    private BitVecExpr dot(dev.lathe.ir.op.IntegerDot d, BitVecExpr a, BitVecExpr b, BitVecExpr acc) {
+        int lane = d.lane();
+        boolean aSigned = d.aSigned(), bSigned = d.bSigned(), sat = d.saturating(), unsignedSat = d.unsignedSat();
         BitVecExpr sum = sext(acc, 32, 64);
         for (int i = 0; i < 32; i += lane) {
             BitVecExpr x = c.mkExtract(i + lane - 1, i, a), y = c.mkExtract(i + lane - 1, i, b);
