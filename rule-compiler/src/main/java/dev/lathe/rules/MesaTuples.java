@@ -372,6 +372,10 @@ final class MesaTuples {
             java.util.Map.entry("is_not_fmul", "is_not_fmul(%s)"),
             java.util.Map.entry("is_ult_0xfffc07fc", "ult_const(%s, 0xfffc07fc)"),
             java.util.Map.entry("is_integral", "is_integral_or_nan(%s)"),
+            java.util.Map.entry("is_neg_power_of_two", "is_neg_power_of_two_not_min(%s)"),
+            java.util.Map.entry("is_first_5_bits_uge_2", "is_first_5_bits_uge_2(%s)"),
+            java.util.Map.entry("is_5lsb_not_zero", "is_5lsb_not_zero(%s)"),
+            java.util.Map.entry("is_const_bitmask", "is_const_bitmask(%s)"),
             java.util.Map.entry("is_unsigned_multiple_of_2", "is_unsigned_multiple_of(%s, 2)"),
             java.util.Map.entry("is_unsigned_multiple_of_4", "is_unsigned_multiple_of(%s, 4)"),
             java.util.Map.entry("is_unsigned_multiple_of_8", "is_unsigned_multiple_of(%s, 8)"),
@@ -380,15 +384,10 @@ final class MesaTuples {
             java.util.Map.entry("is_unsigned_multiple_of_64", "is_unsigned_multiple_of(%s, 64)"));
 
     /** NIR's conditions that a later Lathe may say, with what stands in the way now. */
-    private static final java.util.Map<String, String> NOT_YET = java.util.Map.ofEntries(
-            java.util.Map.entry(
-                    "is_any_comp_nan",
-                    "NIR's is_any_comp_nan asks whether some component is a NaN; Lathe's conditions hold for"
-                            + " every component"),
-            java.util.Map.entry(
-                    "is_neg_power_of_two",
-                    "NIR's is_neg_power_of_two excludes the smallest integer, whose negation Lathe's counts as a"
-                            + " power of two"));
+    private static final java.util.Map<String, String> NOT_YET = java.util.Map.ofEntries(java.util.Map.entry(
+            "is_any_comp_nan",
+            "NIR's is_any_comp_nan asks whether some component is a NaN; Lathe's conditions hold for"
+                    + " every component"));
 
     private static final class Writer {
         boolean reassociating;

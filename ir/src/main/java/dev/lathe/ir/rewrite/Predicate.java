@@ -61,6 +61,17 @@ public enum Predicate {
             "isUnsignedMultipleOf",
             Kind.INT_BOUND,
             "every component, read as unsigned, is a multiple of the literal (NIR's is_unsigned_multiple_of_N)"),
+    IS_NEG_POWER_OF_TWO_NOT_MIN(
+            "isNegPowerOfTwoNotMin",
+            Kind.INT,
+            "every component is negative, not the smallest, and its negation a power of two (NIR's"
+                    + " is_neg_power_of_two)"),
+    IS_FIRST_5_BITS_UGE_2("isFirst5BitsUge2", Kind.INT, "every component's low 5 bits, unsigned, are at least 2"),
+    IS_5LSB_NOT_ZERO("is5lsbNotZero", Kind.INT, "every component's low 5 bits are not all zero"),
+    IS_CONST_BITMASK(
+            "isConstBitmask",
+            Kind.INT,
+            "every component is a run of low one bits (0 included), not every bit (NIR's is_const_bitmask)"),
     IS_ODD("isOdd", Kind.INT, "every component has its lowest bit set"),
     IS_LOWER_HALF_ZERO("isLowerHalfZero", Kind.INT, "the low half of every component's bits is zero"),
     IS_UPPER_HALF_ZERO("isUpperHalfZero", Kind.INT, "the high half of every component's bits is zero"),
@@ -197,6 +208,16 @@ public enum Predicate {
             case ULT_CONST -> Long.compareUnsigned(Bits.zext(bits, bitSize), bound) < 0;
             case ILT_CONST -> Bits.sext(bits, bitSize) < bound;
             case IS_UNSIGNED_MULTIPLE_OF -> Long.remainderUnsigned(Bits.zext(bits, bitSize), bound) == 0;
+            case IS_NEG_POWER_OF_TWO_NOT_MIN -> {
+                long s = Bits.sext(bits, bitSize);
+                yield s < 0 && s != Bits.minSigned(bitSize) && (-s & (-s - 1)) == 0;
+            }
+            case IS_FIRST_5_BITS_UGE_2 -> (bits & 0x1f) >= 2;
+            case IS_5LSB_NOT_ZERO -> (bits & 0x1f) != 0;
+            case IS_CONST_BITMASK -> {
+                long u = Bits.zext(bits, bitSize);
+                yield (u & (u + 1)) == 0 && u != Bits.mask(bitSize);
+            }
             case IS_ODD -> (bits & 1) != 0;
             case IS_LOWER_HALF_ZERO -> (bits & Bits.mask(bitSize / 2)) == 0;
             case IS_UPPER_HALF_ZERO -> (Bits.zext(bits, bitSize) >>> (bitSize / 2)) == 0;

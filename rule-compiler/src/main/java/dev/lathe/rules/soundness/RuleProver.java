@@ -437,8 +437,9 @@ public final class RuleProver {
             List<BoolExpr> cases = new ArrayList<>();
             cases.add(ctx.mkTrue());
             for (Condition c : rule.conditions()) {
-                if (c.predicate() != Predicate.IS_POWER_OF_TWO && c.predicate() != Predicate.IS_NEG_POWER_OF_TWO)
-                    continue;
+                if (c.predicate() != Predicate.IS_POWER_OF_TWO
+                        && c.predicate() != Predicate.IS_NEG_POWER_OF_TWO
+                        && c.predicate() != Predicate.IS_NEG_POWER_OF_TWO_NOT_MIN) continue;
                 BitVecExpr v = vars.get(c.var().name());
                 int b = varBits.get(c.var().name());
                 List<BoolExpr> next = new ArrayList<>();

@@ -762,6 +762,17 @@ final class SmtOps {
         return switch (predicate) {
             case IS_POWER_OF_TWO -> powerOfTwo(x, n);
             case IS_NEG_POWER_OF_TWO -> powerOfTwo(c.mkBVNeg(x), n);
+            case IS_NEG_POWER_OF_TWO_NOT_MIN ->
+                c.mkAnd(
+                        c.mkBVSLT(x, bv(0, n)),
+                        c.mkNot(c.mkEq(x, bv(Bits.minSigned(n), n))),
+                        powerOfTwo(c.mkBVNeg(x), n));
+            case IS_FIRST_5_BITS_UGE_2 -> c.mkBVUGE(c.mkBVAND(zext(x, n, 64), bv(0x1f, 64)), bv(2, 64));
+            case IS_5LSB_NOT_ZERO -> c.mkNot(c.mkEq(c.mkBVAND(zext(x, n, 64), bv(0x1f, 64)), bv(0, 64)));
+            case IS_CONST_BITMASK ->
+                c.mkAnd(
+                        c.mkEq(c.mkBVAND(x, c.mkBVAdd(x, bv(1, n))), bv(0, n)),
+                        c.mkNot(c.mkEq(x, bv(Bits.mask(n), n))));
             case IS_ZERO -> isZero;
             case IS_NOT_ZERO -> c.mkNot(isZero);
             case IS_NOT_NEGATIVE, IS_GE_ZERO, IS_GE_ZERO_OR_NAN -> unsigned ? c.mkTrue() : c.mkBVSGE(x, zero);

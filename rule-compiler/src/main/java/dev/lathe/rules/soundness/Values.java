@@ -175,6 +175,10 @@ final class Values {
                 type == TypeClass.UINT ? 0 : (v | Bits.minSigned(bits)) & m;
             case IS_LT_ZERO, IS_LT_ZERO_OR_NAN -> (v | Bits.minSigned(bits)) & m;
             case IS_ODD -> v | 1;
+            case IS_NEG_POWER_OF_TWO_NOT_MIN -> bits < 2 ? v : (-(1L << rnd.nextInt(bits - 1))) & m;
+            case IS_FIRST_5_BITS_UGE_2 -> ((v & ~0x1fL) | (2 + rnd.nextInt(30))) & m;
+            case IS_5LSB_NOT_ZERO -> ((v & ~0x1fL) | (1 + rnd.nextInt(31))) & m;
+            case IS_CONST_BITMASK -> Bits.mask(rnd.nextInt(bits));
             case IS_16_BITS -> (rnd.nextInt(0x18000) - 0x8000) & m;
             case IS_2X_16_BITS -> ((rnd.nextInt(0x18000) - 0x8000) >> 1) & m;
             case IS_NEG2X_16_BITS -> (-((rnd.nextInt(0x18000) - 0x8000) >> 1)) & m;
