@@ -547,7 +547,20 @@ final class MesaTuples {
                 default -> null;
             };
             if (same != null && Op.byName(same) != null) return same;
+            String vendor = privateTo(nir);
+            if (vendor != null)
+                throw new Refusal(nir + " is private to NIR's " + vendor + " backend, which Lathe does not target");
             throw new Refusal("Lathe has no op " + nir);
+        }
+
+        /** The backend a NIR op belongs to alone ({@code usadd_4x8_vc4}: vc4), or null. */
+        private static String privateTo(String nir) {
+            if (nir.endsWith("_vc4")) return "vc4";
+            if (nir.endsWith("_dxil")) return "DXIL";
+            if (nir.endsWith("_amd")) return "AMD";
+            if (nir.endsWith("_agx")) return "AGX";
+            if (nir.endsWith("_mdg")) return "Midgard";
+            return null;
         }
     }
 }

@@ -198,4 +198,23 @@ final class NirFns {
     static long pack32x4x8Split(long a, long b, long c, long d, int n) {
         return (a & 0xff) | (b & 0xff) << 8 | (c & 0xff) << 16 | (d & 0xff) << 24;
     }
+
+    /**
+     * imadsh_mix16 as ir3 executes it (its comment in nir_opcodes.py: "al * bh << 16 + c"; ir3's
+     * imul lowering relies on it). nir_opcodes.py's constant expression multiplies two multiples
+     * of 2^16 in 32 bits, which is always 0, so NIR folds the op to c: a defect docs/NIR.md reports.
+     */
+    static long imadshMix16(long a, long b, long c, int n) {
+        return (((a & 0xffff) * ((b >>> 16) & 0xffff)) << 16) + c;
+    }
+
+    /** msad_4x8: c plus |a's byte - b's byte| for every byte of a that is not 0. */
+    static long msad4x8(long a, long b, long c, int n) {
+        long sum = c;
+        for (int i = 0; i < 32; i += 8) {
+            long ref = (a >>> i) & 0xff, src = (b >>> i) & 0xff;
+            if (ref != 0) sum += Math.abs(ref - src);
+        }
+        return sum;
+    }
 }

@@ -254,6 +254,14 @@ public enum Op {
     F2UMP("uint16(float32)", 0, "f2u16; a conversion reading it may read f2u32 (NIR's mediump: MediumPrecision)"),
     I2FMP("float16(int32)", 0, "i2f16; a conversion reading it may read i2f32 (NIR's mediump: MediumPrecision)"),
     U2FMP("float16(uint32)", 0, "u2f16; a conversion reading it may read u2f32 (NIR's mediump: MediumPrecision)"),
+    IMADSH_MIX16(
+            "int32(int32,int32,int32)",
+            0,
+            "(a's low half times b's high half) << 16, plus c: ir3's mad.sh mix; NIR's constant folding gives c"),
+    MSAD_4X8(
+            "uint32(uint32,uint32,uint32)",
+            0,
+            "c plus, for each byte of a that is not 0, its absolute difference from b's byte (AMD's v_msad_u8)"),
     SHFR("uint32(uint32,uint32,uint32)", 0, "the 64 bits a:b shifted right by (c mod 32), low 32 bits"),
 
     // ---- conversions --------------------------------------------------------------------------

@@ -202,6 +202,8 @@ final class OpEvals {
             case F2UMP -> Eval.unary((a, n) -> ConvertFns.f2u(16).apply(a, 32));
             case I2FMP -> Eval.unary((a, n) -> ConvertFns.i2f(16).apply(a, 32));
             case U2FMP -> Eval.unary((a, n) -> ConvertFns.u2f(16).apply(a, 32));
+            case IMADSH_MIX16 -> Eval.ternary(NirFns::imadshMix16);
+            case MSAD_4X8 -> Eval.ternary(NirFns::msad4x8);
             case SHFR -> Eval.ternary(NirFns::shfr);
             case F2F16 -> Eval.unary(ConvertFns.f2f(16));
             case F2F16_RTNE -> Eval.unary(ConvertFns.f2f(16));

@@ -615,6 +615,17 @@ final class SmtOps {
             case SHFR -> c.mkExtract(31, 0, c.mkBVLSHR(c.mkConcat(a, b), c.mkZeroExt(32, c.mkBVAND(x, bv(31, 32)))));
             case PACK_HALF_2X16_RTZ_SPLIT -> c.mkConcat(halfTowardZero(b), halfTowardZero(a));
             case PACK_32_4X8_SPLIT -> c.mkConcat(c.mkConcat(s[3], x), c.mkConcat(b, a));
+            case IMADSH_MIX16 ->
+                c.mkBVAdd(c.mkBVSHL(c.mkBVMul(c.mkBVAND(a, bv(0xffff, 32)), c.mkBVLSHR(b, bv(16, 32))), bv(16, 32)), x);
+            case MSAD_4X8 -> {
+                BitVecExpr sum = x;
+                for (int i = 0; i < 32; i += 8) {
+                    BitVecExpr ref = zext(c.mkExtract(i + 7, i, a), 8, 32), src = zext(c.mkExtract(i + 7, i, b), 8, 32);
+                    BitVecExpr diff = ite(c.mkBVUGE(ref, src), c.mkBVSub(ref, src), c.mkBVSub(src, ref));
+                    sum = c.mkBVAdd(sum, ite(isZero(ref, 32), bv(0, 32), diff));
+                }
+                yield sum;
+            }
             default -> throw new IllegalArgumentException(op.opName() + " has no SMT encoding");
         };
     }
