@@ -40,9 +40,12 @@ class HandedFactsTest {
             fired += stats.total();
             long fseed = seed;
             assertEquals(List.of(), Validator.validate(s), "seed " + seed);
+            // under the NaN contract, as RuleDifferentialTest compares: an exact rule may give a NaN
+            // of open bits other bits (fmax(a, a) => a)
+            ShaderOutputs.Comparison c = expected.compareUnderNanContract(RuleDifferentialTest.run(s, seed));
             assertTrue(
-                    expected.sameAs(RuleDifferentialTest.run(s, seed)),
-                    () -> "seed " + fseed + ": outputs changed\nbefore:\n" + before + "\nafter:\n"
+                    c.kind() != ShaderOutputs.Comparison.Kind.BROKEN,
+                    () -> "seed " + fseed + ": outputs changed (" + c.detail() + ")\nbefore:\n" + before + "\nafter:\n"
                             + IrPrinter.print(s));
             RuleStats again = new RuleStats(AlgebraicRules.INSTANCE);
             new RewritePass(AlgebraicRules.INSTANCE, again).run(s.entryPoint());
