@@ -68,12 +68,14 @@ public final class Checker {
         Map<String, Ast.Pos> names = new HashMap<>();
         for (Ast.Rule written : ast.rules()) {
             List<SizeFamilies.Use> uses = SizeFamilies.uses(written);
-            List<Ast.Rule> variants = uses.isEmpty() ? List.of(written) : c.sizedVariants(written, uses);
-            for (Ast.Rule r : variants) {
+            List<Variant> variants =
+                    uses.isEmpty() ? List.of(new Variant(written, null)) : c.sizedVariants(written, uses);
+            for (Variant v : variants) {
+                Ast.Rule r = v.rule();
                 Ast.Pos prev = names.putIfAbsent(r.name(), r.pos());
                 if (prev != null) c.error(r.pos(), "rule name " + r.name() + " is already used at line " + prev.line());
                 // A rule with a taken name is still checked, for its own errors, but not kept.
-                CheckedRule checked = new RuleCheck(c, r).run();
+                CheckedRule checked = v.checked() != null ? v.checked() : new RuleCheck(c, r).run();
                 if (checked != null && prev == null) rules.add(checked);
                 if (checked != null) alone.add(checked);
             }
@@ -87,7 +89,10 @@ public final class Checker {
      * sizes fits, when there are too many choices, or when the pattern's choice does not decide
      * the replacement's.
      */
-    private List<Ast.Rule> sizedVariants(Ast.Rule r, List<SizeFamilies.Use> uses) {
+    /** A rule to keep, with its check when it has been checked already (a sized variant), else null. */
+    private record Variant(Ast.Rule rule, CheckedRule checked) {}
+
+    private List<Variant> sizedVariants(Ast.Rule r, List<SizeFamilies.Use> uses) {
         List<SizeFamilies.Variant> all = SizeFamilies.variants(r, uses);
         if (all == null) {
             error(
@@ -97,6 +102,8 @@ public final class Checker {
             return List.of();
         }
         List<SizeFamilies.Variant> fit = new ArrayList<>();
+        List<CheckedRule> fitChecked = new ArrayList<>();
+        List<Diagnostic> fitWarnings = new ArrayList<>();
         List<List<Integer>> sizes = new ArrayList<>();
         Checker firstMisfit = null;
         for (SizeFamilies.Variant v : all) {
@@ -104,6 +111,8 @@ public final class Checker {
             CheckedRule checked = new RuleCheck(scratch, v.rule()).run();
             if (checked != null && scratch.errors.isEmpty()) {
                 fit.add(v);
+                fitChecked.add(checked);
+                fitWarnings.addAll(scratch.warnings);
                 sizes.add(patternSizes(checked));
             } else if (firstMisfit == null) {
                 firstMisfit = scratch;
@@ -137,8 +146,9 @@ public final class Checker {
                 return List.of();
             }
         }
-        List<Ast.Rule> out = new ArrayList<>();
-        for (SizeFamilies.Variant v : fit) out.add(v.rule());
+        warnings.addAll(fitWarnings);
+        List<Variant> out = new ArrayList<>();
+        for (int k = 0; k < fit.size(); k++) out.add(new Variant(fit.get(k).rule(), fitChecked.get(k)));
         return out;
     }
 

@@ -66,8 +66,12 @@ final class SizeFamilies {
 
     /** Every choice of members for {@code uses} (at most {@link #MAX_VARIANTS}; null when there would be more). */
     static List<Variant> variants(Ast.Rule r, List<Use> uses) {
+        List<List<Op>> options = new ArrayList<>();
         long count = 1;
-        for (Use u : uses) count *= members(u.call().name()).size();
+        for (Use u : uses) {
+            options.add(members(u.call().name()));
+            count *= options.get(options.size() - 1).size();
+        }
         if (count > MAX_VARIANTS) return null;
         List<Variant> out = new ArrayList<>();
         int[] pick = new int[uses.size()];
@@ -75,7 +79,7 @@ final class SizeFamilies {
             Map<Ast.Call, String> names = new java.util.IdentityHashMap<>();
             List<String> p = new ArrayList<>(), q = new ArrayList<>();
             for (int i = 0; i < uses.size(); i++) {
-                String m = members(uses.get(i).call().name()).get(pick[i]).opName();
+                String m = options.get(i).get(pick[i]).opName();
                 names.put(uses.get(i).call(), m);
                 (uses.get(i).inPattern() ? p : q).add(m);
             }
@@ -94,8 +98,7 @@ final class SizeFamilies {
                     r.reassociating());
             out.add(new Variant(v, p, q));
             int k = 0;
-            while (k < pick.length
-                    && ++pick[k] == members(uses.get(k).call().name()).size()) pick[k++] = 0;
+            while (k < pick.length && ++pick[k] == options.get(k).size()) pick[k++] = 0;
             if (k == pick.length) return out;
         }
     }

@@ -22,14 +22,20 @@ import dev.lathe.ir.op.TypeClass;
 public final class VulkanPrecision {
     private VulkanPrecision() {}
 
+    /** The op whose precision {@code op} has: a mediump conversion computes its 16-bit conversion (MediumPrecision). */
+    private static Op plain(Op op) {
+        Op narrow = dev.lathe.ir.op.MediumPrecision.narrow(op);
+        return narrow != null ? narrow : op;
+    }
+
     /** Whether {@code op} may give a result other than the correctly rounded one on exact sources (its own error, or contraction). */
     public static boolean inexact(Op op, boolean noContraction) {
-        return switch (op) {
+        return switch (plain(op)) {
             case FMUL, FMULZ, FFMA -> !noContraction;
             case FDIV, FRCP, FRSQ, FSQRT, FEXP2, FLOG2, FPOW, FSIN, FCOS, FDOT2, FDOT3, FDOT4, FDPH, FLRP, FMOD, FREM ->
                 true;
             // exact, but undefined outside the integer type's range: checked by bound()
-            case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64, F2IMP, F2UMP -> true;
+            case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64 -> true;
             default -> false;
         };
     }
@@ -43,6 +49,7 @@ public final class VulkanPrecision {
      * @return {lo, hi}, or null when Vulkan allows results on both sides of a jump, or gives no bound
      */
     public static double[] bound(Op op, int bits, double[][] src) {
+        op = plain(op);
         boolean comparison = op.output().typeClass() == TypeClass.BOOL;
         for (double[] s : src) {
             if (Double.isNaN(s[0]) || Double.isNaN(s[1])) return null; // Vulkan may assume no NaN
@@ -121,12 +128,11 @@ public final class VulkanPrecision {
             case FMOD -> remainder(src[0], src[1], bits, true);
             case FREM -> remainder(src[0], src[1], bits, false);
             case LDEXP -> new double[] {Math.scalb(src[0][0], (int) src[1][0]), Math.scalb(src[0][1], (int) src[1][0])};
-            // f2fmp is f2f16 (MediumPrecision: only the rule checker reads it wide)
-            case F2F16, F2F16_RTNE, F2F16_RTZ, FQUANTIZE2F16, F2FMP -> widen(src[0].clone(), 16, 1);
+            case F2F16, F2F16_RTNE, F2F16_RTZ, FQUANTIZE2F16 -> widen(src[0].clone(), 16, 1);
             case F2F32 -> widen(src[0].clone(), 32, 1);
             case F2F64 -> src[0].clone();
             // a float outside the integer type's range converts to an undefined value
-            case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64, F2IMP, F2UMP ->
+            case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64 ->
                 inRange(op, trunc(src[0][0]), trunc(src[0][1])) ? point(trunc(src[0][0]), trunc(src[0][1])) : null;
             case F2B1 ->
                 src[0][0] > 0 || src[0][1] < 0
@@ -164,8 +170,7 @@ public final class VulkanPrecision {
         if (op.output().typeClass() == TypeClass.FLOAT && (Math.abs(r[0]) > max || Math.abs(r[1]) > max))
             return null; // may overflow
         if (op.output().typeClass() == TypeClass.FLOAT)
-            return flushable(
-                    r, op == Op.F2F16 || op == Op.F2F16_RTNE || op == Op.F2F16_RTZ || op == Op.F2FMP ? 16 : bits);
+            return flushable(r, op == Op.F2F16 || op == Op.F2F16_RTNE || op == Op.F2F16_RTZ ? 16 : bits);
         return r;
     }
 

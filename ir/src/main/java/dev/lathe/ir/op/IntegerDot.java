@@ -16,9 +16,23 @@ package dev.lathe.ir.op;
  * @param unsignedSat the clamp is NIR's unsigned one (to [0, 0xffffffff] after a 64-bit wrap)
  */
 public record IntegerDot(int lane, boolean aSigned, boolean bSigned, boolean saturating, boolean unsignedSat) {
-    /** The dot product {@code op} is, or null when it is none. */
+    /** The dot product {@code op} is, or null when it is none (read once per op: the prover asks per term). */
     public static IntegerDot of(Op op) {
-        String name = op.opName();
+        return BY_OP.get(op);
+    }
+
+    private static final java.util.Map<Op, IntegerDot> BY_OP = byOp();
+
+    private static java.util.Map<Op, IntegerDot> byOp() {
+        java.util.EnumMap<Op, IntegerDot> out = new java.util.EnumMap<>(Op.class);
+        for (Op op : Op.values()) {
+            IntegerDot d = parse(op.opName());
+            if (d != null) out.put(op, d);
+        }
+        return java.util.Collections.unmodifiableMap(out);
+    }
+
+    private static IntegerDot parse(String name) {
         if (!name.matches("(s|u|su)dot_(4x8|2x16)_[iu]add(_sat)?")) return null;
         boolean sat = name.endsWith("_sat");
         return new IntegerDot(

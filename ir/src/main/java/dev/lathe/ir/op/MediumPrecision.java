@@ -1,6 +1,5 @@
 package dev.lathe.ir.op;
 
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -45,13 +44,30 @@ public final class MediumPrecision {
 
     private static final Pattern SIZED_CONVERSION = Pattern.compile("[fiu]2[fiu](8|16|32|64)");
 
+    /** {@link #widens}'s answer for every op, decided once (the checker asks per node and sample). */
+    private static final java.util.Set<Op> WIDENING = widening();
+
+    private static java.util.Set<Op> widening() {
+        java.util.EnumSet<Op> out = java.util.EnumSet.noneOf(Op.class);
+        for (Op op : Op.values())
+            if (SIZED_CONVERSION.matcher(op.opName()).matches() && !op.input(0).isSized()) out.add(op);
+        return java.util.Collections.unmodifiableSet(out);
+    }
+
     /**
      * Whether {@code consumer}, reading an mp op's result, may read it wide: a conversion of the
      * op table's plain kind ({@code f2f32}, {@code i2i32}, {@code f2u16} …, not the rounding
      * variants), whose source size is free.
      */
     public static boolean widens(Op consumer) {
-        Matcher m = SIZED_CONVERSION.matcher(consumer.opName());
-        return m.matches() && !consumer.input(0).isSized();
+        return WIDENING.contains(consumer);
+    }
+
+    /**
+     * The value a conversion reading {@code mp(source)} may read instead: {@link #wide} of the
+     * 32-bit source. {@code consumer} then reads it as a 32-bit source.
+     */
+    public static long wideValue(Op mp, long source) {
+        return wide(mp).evaluate(32, 1, new long[][] {{source}})[0];
     }
 }

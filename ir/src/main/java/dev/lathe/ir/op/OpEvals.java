@@ -196,12 +196,11 @@ final class OpEvals {
             }
             case PACK_HALF_2X16_RTZ_SPLIT -> Eval.binary(NirFns::packHalf2x16RtzSplit);
             case PACK_32_4X8_SPLIT -> Eval.quaternary(NirFns::pack32x4x8Split);
-            case F2FMP -> Eval.unary((a, n) -> ConvertFns.f2f(16).apply(a, 32));
-            case I2IMP -> Eval.unary((a, n) -> ConvertFns.i2i(a, 32));
-            case F2IMP -> Eval.unary((a, n) -> ConvertFns.f2i(16).apply(a, 32));
-            case F2UMP -> Eval.unary((a, n) -> ConvertFns.f2u(16).apply(a, 32));
-            case I2FMP -> Eval.unary((a, n) -> ConvertFns.i2f(16).apply(a, 32));
-            case U2FMP -> Eval.unary((a, n) -> ConvertFns.u2f(16).apply(a, 32));
+            // the 16-bit conversion (MediumPrecision), of a source fixed at 32 bits
+            case F2FMP, I2IMP, F2IMP, F2UMP, I2FMP, U2FMP -> {
+                Eval.PerComponent narrow = (Eval.PerComponent) of(MediumPrecision.narrow(op));
+                yield Eval.unary((a, n) -> narrow.fn().apply(a, 0, 0, 0, 32));
+            }
             case IMADSH_MIX16 -> Eval.ternary(NirFns::imadshMix16);
             case MSAD_4X8 -> Eval.ternary(NirFns::msad4x8);
             case SHFR -> Eval.ternary(NirFns::shfr);

@@ -45,24 +45,18 @@ public record RuleInfo(String name, String location, String text, boolean exact,
         this(name, location, text, exact, NOT_PROVED);
     }
 
+    /** The key prefix of a gate literal on the shader's stage: {@code stage:vertex}. */
+    public static final String STAGE_FACT = "stage:";
+    /** The key prefix of a gate literal on the shader's float controls: {@code float_controls:denorm_preserve32}. */
+    public static final String FLOAT_CONTROLS_FACT = "float_controls:";
+
     /**
      * The first gate clause that {@code options} (the options the target sets) cannot satisfy,
      * whatever the shader, or null: a clause with a literal on the shader ({@code stage:vertex},
      * {@code float_controls:denorm_preserve32}) may hold for some shader.
      */
     public String gatedOff(Set<String> options) {
-        for (String clause : gates) {
-            boolean may = false;
-            for (String lit : clause.split("\\|")) {
-                String atom = lit.startsWith("!") ? lit.substring(1) : lit;
-                if (atom.indexOf(':') >= 0 || options.contains(atom) != lit.startsWith("!")) {
-                    may = true;
-                    break;
-                }
-            }
-            if (!may) return clause;
-        }
-        return null;
+        return firstUnsatisfied(options, null);
     }
 
     /**
@@ -70,12 +64,19 @@ public record RuleInfo(String name, String location, String text, boolean exact,
      * compiled ({@link #shaderFacts}) do not satisfy, or null when the rule applies.
      */
     public String gatedOff(Set<String> options, Set<String> shaderFacts) {
+        return firstUnsatisfied(options, shaderFacts);
+    }
+
+    /** The first clause no literal of which holds; a literal on the shader holds when {@code shaderFacts} is null. */
+    private String firstUnsatisfied(Set<String> options, Set<String> shaderFacts) {
         for (String clause : gates) {
             boolean holds = false;
             for (String lit : clause.split("\\|")) {
-                String atom = lit.startsWith("!") ? lit.substring(1) : lit;
-                boolean set = atom.indexOf(':') >= 0 ? shaderFacts.contains(atom) : options.contains(atom);
-                if (set != lit.startsWith("!")) {
+                boolean negated = lit.startsWith("!");
+                String atom = negated ? lit.substring(1) : lit;
+                boolean onShader = atom.indexOf(':') >= 0;
+                if (onShader && shaderFacts == null
+                        || (onShader ? shaderFacts.contains(atom) : options.contains(atom)) != negated) {
                     holds = true;
                     break;
                 }
@@ -94,8 +95,8 @@ public record RuleInfo(String name, String location, String text, boolean exact,
     /** What gates may ask of {@code shader}: {@code stage:fragment}, {@code float_controls:denorm_preserve32} … */
     public static Set<String> shaderFacts(dev.lathe.ir.Shader shader) {
         Set<String> out = new java.util.HashSet<>();
-        out.add("stage:" + shader.stage().spelling());
-        for (String fc : shader.floatControls()) out.add("float_controls:" + fc);
+        out.add(STAGE_FACT + shader.stage().spelling());
+        for (String fc : shader.floatControls()) out.add(FLOAT_CONTROLS_FACT + fc);
         return out;
     }
 }

@@ -13,8 +13,8 @@ public record GateLiteral(Kind kind, String name, boolean negated) {
     /** What a literal asks about: the target, or the shader being compiled. */
     public enum Kind {
         OPTION("option", ""),
-        STAGE("stage", "stage:"),
-        FLOAT_CONTROLS("float_controls", "float_controls:");
+        STAGE("stage", dev.lathe.ir.rewrite.RuleInfo.STAGE_FACT),
+        FLOAT_CONTROLS("float_controls", dev.lathe.ir.rewrite.RuleInfo.FLOAT_CONTROLS_FACT);
 
         private final String spelling;
         private final String keyPrefix;

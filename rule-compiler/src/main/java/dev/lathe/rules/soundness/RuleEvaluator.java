@@ -164,13 +164,12 @@ final class RuleEvaluator {
      * must be one the pattern's could be read as (its source may take several values).
      */
     private void compareWide(Node.OpNode p, Node.OpNode r, Map<String, Long> vars, Sizes sizes, Outcome o) {
-        Op wp = MediumPrecision.wide(p.op()), wr = MediumPrecision.wide(r.op());
-        o.replacementWide = wr.evaluate(32, 1, new long[][] {
-            {eval(r.srcs().get(0), vars, sizes, new Outcome()).bits()}
-        })[0];
+        Op wp = MediumPrecision.wide(p.op());
+        o.replacementWide = MediumPrecision.wideValue(
+                r.op(), eval(r.srcs().get(0), vars, sizes, new Outcome()).bits());
         boolean some = false;
         for (Alt x : evalAll(p.srcs().get(0), vars, sizes, new Outcome())) {
-            long w = wp.evaluate(32, 1, new long[][] {{x.bits()}})[0];
+            long w = MediumPrecision.wideValue(p.op(), x.bits());
             if (!some) o.patternWide = w;
             some = true;
             boolean nans = wp.output().typeClass() == dev.lathe.ir.op.TypeClass.FLOAT
@@ -288,8 +287,7 @@ final class RuleEvaluator {
             // mediump: the conversion may read the mp op's source converted at 32 bits
             Node.OpNode mp = (Node.OpNode) op.srcs().get(0);
             for (Alt x : evalAll(mp.srcs().get(0), vars, sizes, o)) {
-                long w = MediumPrecision.wide(mp.op()).evaluate(32, 1, new long[][] {{x.bits()}})[0];
-                long[][] s = {{w}};
+                long[][] s = {{MediumPrecision.wideValue(mp.op(), x.bits())}};
                 long r = op.op().evaluate(32, 1, s)[0];
                 if (Values.isFloat(op.op().output().typeClass(), outBits)) note(o, r, outBits);
                 out.add(new Alt(r, provenance(op.op(), s, new int[] {x.kind()}, r, outBits), x.poison()));
