@@ -425,6 +425,10 @@ final class AstBuilder {
             Ast.Annotation ann = annotation(a.annotation());
             return inner == null || ann == null ? inner : new Ast.Annotated(inner, ann, ann.pos());
         }
+        if (c instanceof RulesParser.SwizzledContext sw) {
+            Ast.Expr inner = expr(sw.expr());
+            return inner == null || sw.swz == null ? inner : new Ast.Swizzled(inner, sw.swz.getText(), pos(sw.swz));
+        }
         if (c instanceof RulesParser.CallContext k) {
             List<Ast.Annotation> anns = new ArrayList<>();
             for (RulesParser.AnnotationContext ac : k.annotation()) {

@@ -31,6 +31,15 @@ final class ProtoTree {
         TypeClass annType;
 
         Ast.Pos annPos;
+        /**
+         * How many components the value is read at ({@link ComponentCheck}): 0 for the rule's
+         * width (whatever the matched root has), else a fixed count (a horizontal op's operand).
+         */
+        int comps;
+        /** {@code a.yx}, {@code unpack_64_2x32(a).y}: the components read, or null. */
+        byte[] swizzle;
+
+        Ast.Pos swizzlePos;
 
         P(Ast.Pos pos) {
             this.pos = pos;
@@ -121,6 +130,10 @@ final class ProtoTree {
         Boolean firstSpelledConst;
 
         TypeClass annType;
+        /** Its component count ({@link ComponentCheck}): -1 unknown yet, 0 the rule's width, else fixed. */
+        int comps = -1;
+
+        Ast.Pos compsPos;
         final EnumSet<TypeClass> contexts = EnumSet.noneOf(TypeClass.class);
         /**
          * Read by an integer op that computes the same bits signed or unsigned (iand, iadd …):

@@ -63,6 +63,7 @@ final class RuleCheck {
         return List.of(
                 new Phase("build", false, this::build),
                 new Phase("infix", false, this::typeOperators),
+                new Phase("components", true, () -> new ComponentCheck(ctx).check()),
                 new Phase("sizes", true, this::assignSizes),
                 new Phase("literals", true, this::checkLiterals),
                 new Phase("conditions", true, this::checkConditions),
@@ -240,7 +241,8 @@ final class RuleCheck {
                 freezer.classes(),
                 gates(),
                 rule.reassociating(),
-                usedBits());
+                usedBits(),
+                ctx.maxWidth);
         return true;
     }
 

@@ -41,6 +41,10 @@ final class RuleContext {
     P replacement;
     /** The pattern whose number of commutative ops is checked after everything else. */
     POp limitRoot;
+    /** The root's component count when a horizontal op fixes it, else 0 ({@link ComponentCheck}). */
+    int rootComps;
+    /** The most components a matched root may have (0: any), when a horizontal op bounds it. */
+    int maxWidth;
 
     /** The variables the pattern's text names, whether or not the pattern is well-formed. */
     Set<String> patternNames = Set.of();

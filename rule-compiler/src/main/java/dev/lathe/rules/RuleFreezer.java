@@ -52,6 +52,8 @@ final class RuleFreezer {
             for (P s : o.srcs) {
                 Node n = freeze(s, pattern);
                 srcs.add(n);
+                // a vector constant is built, not folded: folding works at the root's width
+                constant &= o.comps == 0 && !(o.op != null && o.op.isHorizontal());
                 constant &= n instanceof Node.ConstNode
                         || n instanceof Node.VarNode v && vars.get(v.name()).constOnly
                         || n instanceof Node.OpNode on && on.constant();
@@ -67,16 +69,26 @@ final class RuleFreezer {
                     o.pos,
                     o.flags,
                     o.builtExact,
-                    java.util.Set.copyOf(o.uses));
+                    java.util.Set.copyOf(o.uses),
+                    o.comps,
+                    Node.swizzleText(o.swizzle));
         }
         if (p instanceof PVar v) {
-            Node.VarNode n = new Node.VarNode(id, v.name, v.constOnly || vars.get(v.name).constOnly, cls(v.cls), v.pos);
+            VarInfo info = vars.get(v.name);
+            Node.VarNode n = new Node.VarNode(
+                    id,
+                    v.name,
+                    v.constOnly || info.constOnly,
+                    cls(v.cls),
+                    v.pos,
+                    Math.max(info.comps, 0),
+                    Node.swizzleText(v.swizzle));
             if (pattern) firstVars.putIfAbsent(v.name, n);
             return n;
         }
         PLit l = (PLit) p;
         TypeClass ctx = l.annType != null ? l.annType : l.context != null ? l.context : TypeClass.ANY;
         boolean asFloat = ctx == TypeClass.FLOAT || (ctx == TypeClass.ANY && l.floatSpelling());
-        return new Node.ConstNode(id, l.text, asFloat, ctx, cls(l.cls), l.pos);
+        return new Node.ConstNode(id, l.text, asFloat, ctx, cls(l.cls), l.pos, l.comps);
     }
 }

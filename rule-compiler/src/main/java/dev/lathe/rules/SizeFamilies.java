@@ -61,6 +61,8 @@ final class SizeFamilies {
             collect(u.operand(), pattern, out);
         } else if (e instanceof Ast.Annotated a) {
             collect(a.inner(), pattern, out);
+        } else if (e instanceof Ast.Swizzled s) {
+            collect(s.inner(), pattern, out);
         }
     }
 
@@ -113,6 +115,7 @@ final class SizeFamilies {
             return new Ast.Binary(b.op(), rename(b.left(), names), rename(b.right(), names), b.pos());
         if (e instanceof Ast.Unary u) return new Ast.Unary(u.op(), rename(u.operand(), names), u.pos());
         if (e instanceof Ast.Annotated a) return new Ast.Annotated(rename(a.inner(), names), a.annotation(), a.pos());
+        if (e instanceof Ast.Swizzled s) return new Ast.Swizzled(rename(s.inner(), names), s.swizzle(), s.pos());
         return e;
     }
 }

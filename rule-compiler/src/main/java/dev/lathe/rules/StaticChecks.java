@@ -225,6 +225,11 @@ final class StaticChecks {
         if (earlier.usedBits() != 0 && (later.usedBits() == 0 || later.usedBits() > earlier.usedBits())) return false;
         // a gated rule is off where its option says so: it shadows only rules gated at least as much
         if (!later.gates().containsAll(earlier.gates())) return false;
+        // an earlier rule whose root may have at most N components fires on fewer roots
+        if (earlier.maxWidth() != 0) {
+            int laterMost = later.pattern().components() > 0 ? later.pattern().components() : later.maxWidth();
+            if (laterMost == 0 || laterMost > earlier.maxWidth()) return false;
+        }
         return match(
                 earlier.pattern(),
                 later.pattern(),
@@ -297,7 +302,8 @@ final class StaticChecks {
                 classes,
                 r.gates(),
                 r.reassociating(),
-                r.usedBits());
+                r.usedBits(),
+                r.maxWidth());
     }
 
     private void narrow(Node n, int[] mask) {
@@ -347,6 +353,15 @@ final class StaticChecks {
             boolean strict,
             Predicate<Map<String, Node>> then) {
         if (strict && !sizeCovers(pr.sizeClass(p.sizeClass()), tr.sizeClass(t.sizeClass()))) return false;
+        if (p instanceof Node.VarNode pv && !pv.swizzle().isEmpty()) {
+            // a.x: only the same part of the same variable, bound whole to the same name (conservative)
+            return t instanceof Node.VarNode tv
+                    && tv.swizzle().equals(pv.swizzle())
+                    && bind.get(pv.name()) instanceof Node.VarNode whole
+                    && whole.swizzle().isEmpty()
+                    && whole.name().equals(tv.name())
+                    && then.test(bind);
+        }
         if (p instanceof Node.VarNode pv) {
             if (pv.constOnly()
                     && !(t instanceof Node.ConstNode || t instanceof Node.VarNode tv && tv.constOnly() || folded(t))) {
@@ -373,7 +388,9 @@ final class StaticChecks {
                     && then.test(bind);
         }
         Node.OpNode po = (Node.OpNode) p;
-        if (!(t instanceof Node.OpNode to) || to.op() != po.op()) return false;
+        if (!(t instanceof Node.OpNode to)
+                || to.op() != po.op()
+                || !to.swizzle().equals(po.swizzle())) return false;
         if (strict && po.once() && !to.once()) return false;
         // a pattern that asks for flags matches only instructions that carry them
         if (strict && !to.flags().containsAll(po.flags())) return false;
@@ -434,7 +451,9 @@ final class StaticChecks {
     /** Structural equality of two trees (variables by name). */
     private boolean same(Node a, Node b) {
         if (a instanceof Node.VarNode va)
-            return b instanceof Node.VarNode vb && va.name().equals(vb.name());
+            return b instanceof Node.VarNode vb
+                    && va.name().equals(vb.name())
+                    && va.swizzle().equals(vb.swizzle());
         if (a instanceof Node.ConstNode ca) {
             return b instanceof Node.ConstNode cb
                     && ca.asFloat() == cb.asFloat()
@@ -444,6 +463,7 @@ final class StaticChecks {
         // A folded constant expression (-c) is not the instruction a pattern's fneg(c) matches.
         if (!(b instanceof Node.OpNode ob)
                 || oa.op() != ob.op()
+                || !oa.swizzle().equals(ob.swizzle())
                 || oa.srcs().size() != ob.srcs().size()
                 || oa.constant() != ob.constant()) {
             return false;

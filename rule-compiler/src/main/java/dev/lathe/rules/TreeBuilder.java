@@ -98,6 +98,7 @@ final class TreeBuilder {
             lits.add(p);
             return p;
         }
+        if (e instanceof Ast.Swizzled sw) return buildSwizzled(sw, pattern);
         Ast.Annotated a = (Ast.Annotated) e;
         P inner = build(a.inner(), pattern);
         if (inner == null) return null;
@@ -117,14 +118,6 @@ final class TreeBuilder {
                         call.pos(),
                         "unknown op '" + call.name() + "'" + (near == null ? "" : " (did you mean " + near + "?)"));
             }
-            buildAll(call.args(), pattern);
-            return null;
-        }
-        if (op.isHorizontal()) {
-            error(
-                    call.pos(),
-                    op.opName() + " is a horizontal op (its operands have fixed component counts): rules "
-                            + "work per component and cannot use it");
             buildAll(call.args(), pattern);
             return null;
         }
@@ -156,6 +149,65 @@ final class TreeBuilder {
         }
         ops.add(p);
         return p;
+    }
+
+    /**
+     * NIR's swizzle letters: {@code xyzw} for components 0 to 3, {@code a} to {@code p} for 0 to
+     * 15 (its 8- and 16-component vectors).
+     */
+    static int swizzleComponent(char ch) {
+        return switch (ch) {
+            case 'x' -> 0;
+            case 'y' -> 1;
+            case 'z' -> 2;
+            case 'w' -> 3;
+            default -> ch >= 'a' && ch <= 'p' ? ch - 'a' : -1;
+        };
+    }
+
+    /** {@code a.yx}: a variable, or a horizontal op's result, read at the named components. */
+    private P buildSwizzled(Ast.Swizzled sw, boolean pattern) {
+        P inner = build(sw.inner(), pattern);
+        if (inner == null) return null;
+        String letters = sw.swizzle();
+        if (letters.length() > 16) {
+            error(sw.pos(), "a swizzle names at most 16 components, not " + letters.length());
+            return null;
+        }
+        byte[] comps = new byte[letters.length()];
+        for (int i = 0; i < comps.length; i++) {
+            int c = swizzleComponent(letters.charAt(i));
+            if (c < 0) {
+                error(
+                        sw.pos(),
+                        "'" + letters.charAt(i) + "' in ." + letters + " names no component (x, y, z, w, or a to p"
+                                + " for 0 to 15)");
+                return null;
+            }
+            comps[i] = (byte) c;
+        }
+        if (inner.swizzle != null) {
+            error(sw.pos(), "a swizzle of a swizzle: write the components once");
+            return null;
+        }
+        if (inner instanceof PLit) {
+            error(sw.pos(), "a literal has the same value in every component: it takes no swizzle");
+            return null;
+        }
+        if (inner instanceof POp op && op.op != null && !op.op.isHorizontal()) {
+            error(
+                    sw.pos(),
+                    op.op.opName() + " works per component: swizzle its operands instead (a swizzle goes on a"
+                            + " variable or on a horizontal op's result, as in unpack_64_2x32(a).y)");
+            return null;
+        }
+        if (inner instanceof POp op && op.op == null) {
+            error(sw.pos(), "an operator works per component: swizzle its operands instead");
+            return null;
+        }
+        inner.swizzle = comps;
+        inner.swizzlePos = sw.pos();
+        return inner;
     }
 
     /** {@code fadd[nsz](…)}: the flags the matched instruction must carry. */
@@ -239,6 +291,8 @@ final class TreeBuilder {
                 work.push(u.operand());
             } else if (x instanceof Ast.Annotated an) {
                 work.push(an.inner());
+            } else if (x instanceof Ast.Swizzled sw) {
+                work.push(sw.inner());
             }
         }
         return names;

@@ -54,6 +54,34 @@ public final class Match {
         return v;
     }
 
+    /**
+     * Whether a horizontal op's result is seen through the identity: NIR's matcher, and Lathe's,
+     * match a {@code vec4} or {@code unpack_64_2x32} read in order only, since a replacement
+     * built from it could not say which of its components a swizzle picked.
+     */
+    public static boolean isIdentity(byte[] view) {
+        for (int c = 0; c < view.length; c++) {
+            if (view[c] != c) return false;
+        }
+        return true;
+    }
+
+    /** Whether {@code view} is exactly these components ({@code unpack_64_2x32(a).y}). */
+    public static boolean viewIs(byte[] view, int... comps) {
+        if (view.length != comps.length) return false;
+        for (int c = 0; c < view.length; c++) {
+            if (view[c] != comps[c]) return false;
+        }
+        return true;
+    }
+
+    /** Components {@code comps} of a value seen through {@code view} ({@code a.yx} of a bound {@code a}). */
+    public static byte[] compose(byte[] view, int... comps) {
+        byte[] out = new byte[comps.length];
+        for (int c = 0; c < comps.length; c++) out[c] = view[comps[c]];
+        return out;
+    }
+
     /** Whether the viewed components of {@code v} are all the literal (at v's size). */
     public static boolean isLiteral(Value v, byte[] view, RuleLiteral lit, boolean asFloat) {
         if (!(v.parent() instanceof LoadConstInstr c)) return false;

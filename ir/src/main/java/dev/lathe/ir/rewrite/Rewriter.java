@@ -101,13 +101,21 @@ public final class Rewriter {
 
     /** A new ALU instruction of the root's width, before the root. */
     public Value op(Op op, int bits, AluOperand... srcs) {
-        int comps = root.def().numComponents();
+        return op(op, bits, 0, srcs);
+    }
+
+    /**
+     * A new ALU instruction of {@code comps} components (0: the root's width) before the root: a
+     * horizontal op has its result's count, a per-component op under one the count it is read at.
+     */
+    public Value op(Op op, int bits, int comps, AluOperand... srcs) {
+        if (comps == 0) comps = root.def().numComponents();
         Value[] vals = new Value[srcs.length];
         byte[][] swz = new byte[srcs.length][];
         for (int i = 0; i < srcs.length; i++) {
             vals[i] = srcs[i].value();
             byte[] s = srcs[i].swizzle();
-            swz[i] = s != null ? s : Match.identity(comps);
+            swz[i] = s != null ? s : Match.identity(op.inputComponents(i, comps));
         }
         AluInstr i = new AluInstr(fn, op, comps, bits, vals, swz);
         // As NIR does: new instructions take the root's exact mark and float controls (what the
@@ -125,6 +133,28 @@ public final class Rewriter {
         long[] comps = new long[root.def().numComponents()];
         Arrays.fill(comps, lit.bits(bits, asFloat));
         return constant(bits, comps);
+    }
+
+    /** A literal splatted to {@code comps} components (an operand of a horizontal op). */
+    public Value literal(RuleLiteral lit, int bits, boolean asFloat, int comps) {
+        long[] values = new long[comps];
+        Arrays.fill(values, lit.bits(bits, asFloat));
+        return constant(bits, values);
+    }
+
+    /**
+     * A built value read at its first {@code n} components (0: the root's width): a horizontal
+     * op's result read whole or in order, as the pattern's were matched.
+     */
+    public AluOperand prefix(Value v, int n) {
+        return new Swizzled(v, Match.identity(n == 0 ? root.def().numComponents() : n));
+    }
+
+    /** A built value read at the given components ({@code unpack_64_2x32(a).y}). */
+    public AluOperand part(Value v, int... comps) {
+        byte[] s = new byte[comps.length];
+        for (int c = 0; c < comps.length; c++) s[c] = (byte) comps[c];
+        return new Swizzled(v, s);
     }
 
     /** The bits of a literal at the root's width (for constant folding). */

@@ -6,6 +6,7 @@
 //   pow2_mul: imul(a, #c) => ishl(a, find_lsb(c)) if is_power_of_two(c);
 //   once:     fadd(fmul(a, b)@once, c) => ffma(a, b, c);
 //   nsz_add:  fadd[nsz](a, 0.0) => a;              # only where the fadd may ignore zero signs
+//   dot_one:  fdot2(a, 1.0) => fadd(a.x, a.y);     # a swizzle reads components of a vector
 grammar Rules;
 
 ruleFile  : passDecl? ruleDecl* EOF ;
@@ -29,6 +30,7 @@ condition
 // than comparisons, so `a & 1 == 0` needs no parentheses).
 expr
     : expr annotation                               # annotated
+    | expr '.' swz=IDENT                            # swizzled
     | name=IDENT flags? annotation* '(' expr (',' expr)* ')' # call
     | op=('-' | '~' | '!') expr                     # unary
     | expr op=('*' | '/' | '%') expr                # binary

@@ -13,7 +13,7 @@ public final class Ast {
     public record Pos(int line, int column) {}
 
     /** An expression of a pattern, a replacement or a condition argument. */
-    public sealed interface Expr permits Call, Binary, Unary, Var, Lit, Annotated {
+    public sealed interface Expr permits Call, Binary, Unary, Var, Lit, Annotated, Swizzled {
         /** Where the expression's own token is: an infix operator, an annotation's '@'. */
         Pos pos();
 
@@ -23,6 +23,7 @@ public final class Ast {
             while (true) {
                 if (e instanceof Binary b) e = b.left();
                 else if (e instanceof Annotated a) e = a.inner();
+                else if (e instanceof Swizzled s) e = s.inner();
                 else return e.pos();
             }
         }
@@ -60,6 +61,12 @@ public final class Ast {
         TRUE,
         FALSE
     }
+
+    /**
+     * {@code a.xy}, {@code unpack_64_2x32(a).y}: a variable or a horizontal op's result read at
+     * the components the letters name ({@code xyzw}, or {@code a} to {@code p} for 0 to 15).
+     */
+    public record Swizzled(Expr inner, String swizzle, Pos pos) implements Expr {}
 
     /** {@code expr@32}, {@code expr@f32}, {@code expr@once}. */
     public record Annotated(Expr inner, Annotation annotation, Pos pos) implements Expr {}

@@ -525,7 +525,15 @@ public final class MatcherGenerator {
                 String srcIndex = swap != null && j < 2 ? (j == 0 ? swap : "1 - " + swap) : Integer.toString(j);
                 // Declared where first read: a variable nothing reads again needs no source.
                 Lazy e = new Lazy(SRC, "e" + n.srcs().get(j).id(), () -> CodeBlock.of("$L.src($L)", instr, srcIndex));
-                child(n.srcs().get(j), e, view);
+                // a horizontal op reads a fixed count of each operand, whatever the root's view of it
+                int k = n.op().isHorizontal() ? n.op().input(j).components() : 0;
+                Lazy outer = k == 0
+                        ? view
+                        : new Lazy(
+                                TypeName.get(byte[].class),
+                                "i" + n.srcs().get(j).id(),
+                                () -> CodeBlock.of("$T.identity($L)", MATCH, k));
+                child(n.srcs().get(j), e, outer);
             }
         }
 
@@ -572,6 +580,7 @@ public final class MatcherGenerator {
             Node.OpNode a = (Node.OpNode) x;
             if (!(y instanceof Node.OpNode b)
                     || a.op() != b.op()
+                    || !a.swizzle().equals(b.swizzle())
                     || a.once() != b.once()
                     || a.srcs().size() != b.srcs().size()) {
                 return false;
@@ -601,7 +610,19 @@ public final class MatcherGenerator {
                         OP,
                         op.op().name());
                 check(CodeBlock.of("$L == null", instr));
-                opNode(op, instr, view.named("w" + op.id()));
+                Lazy opView = view.named("w" + op.id());
+                if (op.op().isHorizontal()) {
+                    // read in order (or at the swizzle's components), as NIR's matcher asks
+                    check(
+                            op.swizzle().isEmpty()
+                                    ? CodeBlock.of("!$T.isIdentity($L)", MATCH, opView.ref(code))
+                                    : CodeBlock.of(
+                                            "!$T.viewIs($L, $L)",
+                                            MATCH,
+                                            opView.ref(code),
+                                            componentList(op.swizzle())));
+                }
+                opNode(op, instr, opView);
             } else if (n instanceof Node.VarNode v) {
                 Binding b = bound.get(v.name());
                 if (b != null) {
@@ -657,8 +678,19 @@ public final class MatcherGenerator {
             readsBeforeBuilding(r);
             if (r instanceof Node.VarNode v) {
                 Binding b = bound.get(v.name());
-                code.addStatement(
-                        "rw.replace($L, $L)", b.value().ref(code), b.view().ref(code));
+                if (v.swizzle().isEmpty())
+                    code.addStatement(
+                            "rw.replace($L, $L)", b.value().ref(code), b.view().ref(code));
+                else
+                    code.addStatement(
+                            "rw.replace($L, $T.compose($L, $L))",
+                            b.value().ref(code),
+                            MATCH,
+                            b.view().ref(code),
+                            componentList(v.swizzle()));
+            } else if (r instanceof Node.OpNode ro && !ro.swizzle().isEmpty()) {
+                CodeBlock built = value(r);
+                code.addStatement("rw.replace($L, new byte[] {$L})", built, componentList(ro.swizzle()));
             } else {
                 CodeBlock built = value(r);
                 code.addStatement("rw.replace($L, $L)", built, rootView.ref(code));
@@ -728,6 +760,13 @@ public final class MatcherGenerator {
         /** A replacement node's value (instructions are built before the root). */
         CodeBlock value(Node n) {
             if (n instanceof Node.ConstNode c) {
+                if (c.components() > 0)
+                    return CodeBlock.of(
+                            "rw.literal($L, $L, $L, $L)",
+                            literalField(c.text()),
+                            size(c.sizeClass()),
+                            reading(c.asFloat()),
+                            c.components());
                 return CodeBlock.of(
                         "rw.literal($L, $L, $L)", literalField(c.text()), size(c.sizeClass()), reading(c.asFloat()));
             }
@@ -736,20 +775,63 @@ public final class MatcherGenerator {
             List<CodeBlock> args = new ArrayList<>();
             for (Node s : op.srcs()) {
                 if (s instanceof Node.VarNode v) {
-                    Binding b = bound.get(v.name());
-                    args.add(CodeBlock.of(
-                            "rw.operand($L, $L)", b.value().ref(code), b.view().ref(code)));
+                    args.add(varOperand(v));
                 } else {
                     // a subtree of a shape built before is read again, not built twice
                     int first = firsts.get(s.id());
                     String t = "t" + first;
                     if (built.add(first)) code.addStatement("$T $L = $L", VALUE, t, value(s));
-                    args.add(CodeBlock.of("$L", t));
+                    args.add(builtOperand(s, CodeBlock.of("$L", t)));
                 }
             }
-            CodeBlock built = CodeBlock.of(
-                    "rw.op($T.$L, $L, $L)", OP, op.op().name(), size(op.sizeClass()), CodeBlock.join(args, ", "));
+            int comps = op.op().isHorizontal() ? op.op().output().components() : op.components();
+            CodeBlock built = comps == 0
+                    ? CodeBlock.of(
+                            "rw.op($T.$L, $L, $L)",
+                            OP,
+                            op.op().name(),
+                            size(op.sizeClass()),
+                            CodeBlock.join(args, ", "))
+                    : CodeBlock.of(
+                            "rw.op($T.$L, $L, $L, $L)",
+                            OP,
+                            op.op().name(),
+                            size(op.sizeClass()),
+                            comps,
+                            CodeBlock.join(args, ", "));
             return op.builtExact() ? CodeBlock.of("rw.exact($L)", built) : built;
+        }
+
+        /** A bound variable as an operand: whole, or the components its swizzle names. */
+        CodeBlock varOperand(Node.VarNode v) {
+            Binding b = bound.get(v.name());
+            if (v.swizzle().isEmpty())
+                return CodeBlock.of(
+                        "rw.operand($L, $L)", b.value().ref(code), b.view().ref(code));
+            return CodeBlock.of(
+                    "rw.operand($L, $T.compose($L, $L))",
+                    b.value().ref(code),
+                    MATCH,
+                    b.view().ref(code),
+                    componentList(v.swizzle()));
+        }
+
+        /**
+         * A built subtree as an operand: a horizontal op's result read in order at the count the
+         * operand is read at, or at its swizzle's components; anything else whole.
+         */
+        CodeBlock builtOperand(Node s, CodeBlock t) {
+            if (!(s instanceof Node.OpNode so) || !so.op().isHorizontal()) return t;
+            if (!so.swizzle().isEmpty()) return CodeBlock.of("rw.part($L, $L)", t, componentList(so.swizzle()));
+            return CodeBlock.of("rw.prefix($L, $L)", t, so.components());
+        }
+
+        /** A swizzle's components as Java arguments ({@code 1, 0}). */
+        static String componentList(String swizzle) {
+            StringBuilder sb = new StringBuilder();
+            for (byte c : Node.swizzleComponents(swizzle))
+                sb.append(sb.length() == 0 ? "" : ", ").append(c);
+            return sb.toString();
         }
 
         /** A constant expression's components, folded with the op table when the rule fires. */
@@ -877,6 +959,13 @@ public final class MatcherGenerator {
             rc.code.add("// ~~>: every float instruction matched must allow reassociation\n");
             if (dev.lathe.ir.AluFlag.REASSOC.appliesTo(r.pattern().op()))
                 rc.code.add("if (!n0.has($T.REASSOC)) return false;\n", ALU_FLAG);
+        }
+        int most = r.pattern().op().isHorizontal()
+                ? 0
+                : r.pattern().components() > 0 ? r.pattern().components() : r.maxWidth();
+        if (most > 0) {
+            rc.code.add("// a horizontal op is read at the root's width: at most $L component(s)\n", most);
+            rc.code.add("if (n0.def().numComponents() > $L) return false;\n", most);
         }
         if (rootViewFirst) rc.rootView.ref(rc.code);
         rc.opNode(r.pattern(), "n0", rc.rootView);

@@ -114,6 +114,11 @@ public final class RuleInterpreter implements RuleSet {
 
         boolean run(AluInstr root) {
             if (!setSize(rule.pattern().sizeClass(), root.def().bitSize())) return false;
+            // a horizontal op read at the root's width bounds the width
+            int most = rule.pattern().op().isHorizontal()
+                    ? 0
+                    : rule.pattern().components() > 0 ? rule.pattern().components() : rule.maxWidth();
+            if (most > 0 && root.def().numComponents() > most) return false;
             return matchOp(rule.pattern(), root, rw.rootView(), this::finish);
         }
 
@@ -123,7 +128,7 @@ public final class RuleInterpreter implements RuleSet {
             boolean ok;
             if (n instanceof Node.OpNode op) {
                 AluInstr i = Match.alu(v, op.op());
-                ok = i != null && matchOp(op, i, view, k);
+                ok = i != null && horizontalView(op, view) && matchOp(op, i, view, k);
             } else if (n instanceof Node.VarNode var) {
                 Bound b = vars.get(var.name());
                 if (b != null) {
@@ -141,6 +146,20 @@ public final class RuleInterpreter implements RuleSet {
             }
             if (!ok) System.arraycopy(saved, 0, sizes, 0, sizes.length);
             return ok;
+        }
+
+        /** A horizontal op's result is matched read in order, or at its swizzle's components. */
+        private boolean horizontalView(Node.OpNode op, byte[] view) {
+            if (!op.op().isHorizontal()) return true;
+            if (op.swizzle().isEmpty()) return Match.isIdentity(view);
+            return Match.viewIs(view, ints(op.swizzle()));
+        }
+
+        private static int[] ints(String swizzle) {
+            byte[] b = Node.swizzleComponents(swizzle);
+            int[] out = new int[b.length];
+            for (int c = 0; c < b.length; c++) out[c] = b[c];
+            return out;
         }
 
         private boolean matchOp(Node.OpNode op, AluInstr i, byte[] view, BooleanSupplier k) {
@@ -164,8 +183,11 @@ public final class RuleInterpreter implements RuleSet {
             if (j == op.srcs().size()) return k.getAsBoolean();
             int srcIndex = swap == 1 && j < 2 ? 1 - j : j;
             var src = i.src(srcIndex);
+            // a horizontal op reads a fixed count of each operand, whatever the root's view of it
+            byte[] outer =
+                    op.op().isHorizontal() ? Match.identity(op.op().input(j).components()) : view;
             return match(
-                    op.srcs().get(j), src.value(), Match.view(src, view), () -> children(op, i, view, j + 1, swap, k));
+                    op.srcs().get(j), src.value(), Match.view(src, outer), () -> children(op, i, view, j + 1, swap, k));
         }
 
         private boolean setSize(int cls, int bits) {
@@ -194,10 +216,15 @@ public final class RuleInterpreter implements RuleSet {
             Node r = rule.replacement();
             if (r instanceof Node.VarNode v) {
                 Bound b = vars.get(v.name());
-                rw.replace(b.value(), b.view());
+                rw.replace(b.value(), v.swizzle().isEmpty() ? b.view() : Match.compose(b.view(), ints(v.swizzle())));
             } else {
                 built.clear();
-                rw.replace(value(r), rw.rootView());
+                Value value = value(r);
+                rw.replace(
+                        value,
+                        r instanceof Node.OpNode ro && !ro.swizzle().isEmpty()
+                                ? Node.swizzleComponents(ro.swizzle())
+                                : rw.rootView());
             }
             return true;
         }
@@ -222,7 +249,11 @@ public final class RuleInterpreter implements RuleSet {
 
         /** A replacement node as a new value (instructions are built before the root). */
         private Value value(Node n) {
-            if (n instanceof Node.ConstNode c) return rw.literal(literal(c.text()), size(c.sizeClass()), c.asFloat());
+            if (n instanceof Node.ConstNode c) {
+                return c.components() > 0
+                        ? rw.literal(literal(c.text()), size(c.sizeClass()), c.asFloat(), c.components())
+                        : rw.literal(literal(c.text()), size(c.sizeClass()), c.asFloat());
+            }
             Node.OpNode op = (Node.OpNode) n;
             if (op.constant()) return rw.constant(size(op.sizeClass()), fold(op));
             AluOperand[] srcs = new AluOperand[op.srcs().size()];
@@ -230,7 +261,8 @@ public final class RuleInterpreter implements RuleSet {
                 Node s = op.srcs().get(j);
                 if (s instanceof Node.VarNode v) {
                     Bound b = vars.get(v.name());
-                    srcs[j] = rw.operand(b.value(), b.view());
+                    srcs[j] = rw.operand(
+                            b.value(), v.swizzle().isEmpty() ? b.view() : Match.compose(b.view(), ints(v.swizzle())));
                 } else {
                     int first = firsts.get(s.id());
                     Value v = built.get(first);
@@ -238,10 +270,17 @@ public final class RuleInterpreter implements RuleSet {
                         v = value(s);
                         built.put(first, v);
                     }
-                    srcs[j] = v;
+                    // a horizontal op's result: read in order at the operand's count, or at its swizzle
+                    if (s instanceof Node.OpNode so && so.op().isHorizontal()) {
+                        srcs[j] =
+                                so.swizzle().isEmpty() ? rw.prefix(v, so.components()) : rw.part(v, ints(so.swizzle()));
+                    } else {
+                        srcs[j] = v;
+                    }
                 }
             }
-            Value v = rw.op(op.op(), size(op.sizeClass()), srcs);
+            int comps = op.op().isHorizontal() ? op.op().output().components() : op.components();
+            Value v = rw.op(op.op(), size(op.sizeClass()), comps, srcs);
             return op.builtExact() ? rw.exact(v) : v;
         }
 

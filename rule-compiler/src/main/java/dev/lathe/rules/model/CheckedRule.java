@@ -24,6 +24,9 @@ import java.util.Map;
  *                   float instruction matched carries {@code reassoc} ({@code exact} is false)
  * @param usedBits   {@code @low8}/{@code @low16} on the pattern's root: only that many low bits
  *                   of the matched value are used, and only they must agree; 0: every bit
+ * @param maxWidth   the most components the matched root may have (0: any): a horizontal op
+ *                   read at the rule's width is read through the identity ({@code f2f16(vec2(a, b))}
+ *                   matches a root of 1 or 2 components)
  */
 public record CheckedRule(
         String file,
@@ -41,7 +44,8 @@ public record CheckedRule(
         List<SizeClass> classes,
         List<GateClause> gates,
         boolean reassociating,
-        int usedBits) {
+        int usedBits,
+        int maxWidth) {
 
     /** {@code =>}, {@code ~=>} or {@code ~~>}. */
     public String arrow() {
@@ -56,6 +60,26 @@ public record CheckedRule(
     /** {@code rules/algebraic.rules:12}. */
     public String location() {
         return file + ":" + line;
+    }
+
+    /**
+     * How many components the checker evaluates: the root's fixed count, else the width bound,
+     * else 1 (every component of a per-component rule computes alike).
+     */
+    public int checkedWidth() {
+        int fixed = pattern.components();
+        return fixed > 0 ? fixed : maxWidth > 0 ? maxWidth : 1;
+    }
+
+    /** Whether any value of the rule is a vector part (a horizontal op, a swizzle, a fixed count above 1). */
+    public boolean usesVectors() {
+        java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>(java.util.List.of(pattern, replacement));
+        while (!work.isEmpty()) {
+            Node n = work.pop();
+            if (n.isVector()) return true;
+            if (n instanceof Node.OpNode op) work.addAll(op.srcs());
+        }
+        return maxWidth > 1;
     }
 
     public SizeClass sizeClass(int id) {

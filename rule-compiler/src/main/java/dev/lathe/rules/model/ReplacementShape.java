@@ -21,20 +21,26 @@ public final class ReplacementShape {
             if (o instanceof String s) {
                 sb.append(s);
             } else if (o instanceof Node.VarNode v) {
-                sb.append('$').append(v.name());
+                sb.append('$').append(v.name()).append('.').append(v.swizzle());
             } else if (o instanceof Node.ConstNode c) {
                 sb.append('#')
                         .append(c.text())
                         .append(c.asFloat() ? 'f' : 'i')
                         .append('/')
-                        .append(c.sizeClass());
+                        .append(c.sizeClass())
+                        .append('x')
+                        .append(c.components());
             } else {
                 Node.OpNode op = (Node.OpNode) o;
+                // the count it is built at is part of the shape (fmul(a, b) at 1 and at 4 differ); a swizzle
+                // is how a built value is read, not part of it
                 sb.append(op.op().name())
                         .append('/')
                         .append(op.sizeClass())
                         .append('/')
                         .append(op.opClass())
+                        .append('x')
+                        .append(op.components())
                         .append('(');
                 work.push(")");
                 for (int i = op.srcs().size() - 1; i >= 0; i--) {

@@ -127,10 +127,20 @@ final class RuleEvaluator {
     }
 
     Outcome evaluate(Map<String, Long> vars, Sizes sizes) {
+        return evaluate(vars, sizes, 0);
+    }
+
+    /**
+     * Both sides at component {@code c} of the root ({@link CheckedRule#checkedWidth}). A vector
+     * variable's components are inputs of their own ({@link #slots}).
+     */
+    Outcome evaluate(Map<String, Long> vars, Sizes sizes, int c) {
+        this.comp = c;
         Outcome o = new Outcome();
         for (Map.Entry<String, Long> e : vars.entrySet()) {
-            int bits = sizes.of(varClass(e.getKey()));
-            if (Values.isFloat(rule.varTypes().get(e.getKey()), bits)) note(o, e.getValue(), bits);
+            String var = varOf(e.getKey());
+            int bits = sizes.of(varClass(var));
+            if (Values.isFloat(rule.varTypes().get(var), bits)) note(o, e.getValue(), bits);
         }
         Result p;
         if (flagged) {
@@ -180,6 +190,65 @@ final class RuleEvaluator {
         o.wideDiffers = true;
     }
 
+    /** The root component being evaluated; nodes read at the rule's width are read there too. */
+    private int comp;
+
+    /**
+     * Each variable's inputs, in binding order: one for a variable of one component (its name),
+     * else one per component ({@code a.x}, {@code a.y} …): a variable read at the rule's width
+     * has {@link CheckedRule#checkedWidth} of them.
+     */
+    static Map<String, List<String>> slots(CheckedRule rule) {
+        Map<String, List<String>> out = new java.util.LinkedHashMap<>();
+        for (String v : rule.variables()) {
+            int k = varCount(rule, v);
+            List<String> names = new ArrayList<>();
+            for (int j = 0; j < k; j++) names.add(slot(v, j, k));
+            out.put(v, List.copyOf(names));
+        }
+        return out;
+    }
+
+    /** How many components of variable {@code v} the checker gives values. */
+    static int varCount(CheckedRule rule, String v) {
+        Node.VarNode first = firstVar(rule.pattern(), v);
+        int k = first == null ? 0 : first.varComponents();
+        return k > 0 ? k : rule.checkedWidth();
+    }
+
+    private static String slot(String var, int j, int count) {
+        return count == 1 ? var : var + "." + Node.SWIZZLE_LETTERS.charAt(j);
+    }
+
+    /** The variable an input belongs to ({@code a} for {@code a.y}). */
+    static String varOf(String slot) {
+        int dot = slot.indexOf('.');
+        return dot < 0 ? slot : slot.substring(0, dot);
+    }
+
+    private final Map<String, Integer> varCounts = new HashMap<>();
+
+    /** The input variable {@code v}'s component {@code j} is read from. */
+    private String slotOf(Node.VarNode v, int j) {
+        int k = varCounts.computeIfAbsent(v.name(), n -> varCount(rule, n));
+        int at = v.swizzle().isEmpty()
+                ? j
+                : Node.SWIZZLE_LETTERS.indexOf(v.swizzle().charAt(j));
+        return slot(v.name(), at, k);
+    }
+
+    private static Node.VarNode firstVar(Node node, String name) {
+        java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>(List.of(node));
+        while (!work.isEmpty()) {
+            Node n = work.pop();
+            if (n instanceof Node.VarNode v && v.name().equals(name)) return v;
+            if (n instanceof Node.OpNode op)
+                for (int i = op.srcs().size() - 1; i >= 0; i--)
+                    work.push(op.srcs().get(i));
+        }
+        return null;
+    }
+
     private final Map<String, Integer> varClasses = new HashMap<>();
 
     int varClass(String name) {
@@ -198,14 +267,20 @@ final class RuleEvaluator {
     }
 
     private Result eval(Node n, Map<String, Long> vars, Sizes sizes, Outcome o) {
-        if (n instanceof Node.VarNode v) return new Result(vars.get(v.name()), EXACT);
-        if (n instanceof Node.ConstNode c)
-            return new Result(literal(c.text()).bits(sizes.of(c.sizeClass()), c.asFloat()), EXACT);
+        return eval(n, comp, vars, sizes, o);
+    }
+
+    /** Component {@code c} of the value {@code n} is read as. */
+    private Result eval(Node n, int c, Map<String, Long> vars, Sizes sizes, Outcome o) {
+        if (n instanceof Node.VarNode v) return new Result(vars.get(slotOf(v, c)), EXACT);
+        if (n instanceof Node.ConstNode k)
+            return new Result(literal(k.text()).bits(sizes.of(k.sizeClass()), k.asFloat()), EXACT);
         Node.OpNode op = (Node.OpNode) n;
+        if (op.op().isHorizontal()) return horizontal(op, c, vars, sizes, o);
         long[][] srcs = new long[op.srcs().size()][];
         int[] kinds = new int[srcs.length];
         for (int i = 0; i < srcs.length; i++) {
-            Result s = eval(op.srcs().get(i), vars, sizes, o);
+            Result s = eval(op.srcs().get(i), c, vars, sizes, o);
             srcs[i] = new long[] {s.bits()};
             kinds[i] = s.kind();
         }
@@ -221,12 +296,45 @@ final class RuleEvaluator {
     }
 
     /**
+     * Component {@code c} of a horizontal op's result as it is read (in order, or at its
+     * swizzle's components): the op evaluated on every component of its operands. Its
+     * provenance is the worst of the components it reads ({@code vecN}: of the one it moves).
+     */
+    private Result horizontal(Node.OpNode op, int c, Map<String, Long> vars, Sizes sizes, Outcome o) {
+        int at = op.swizzle().isEmpty()
+                ? c
+                : Node.SWIZZLE_LETTERS.indexOf(op.swizzle().charAt(c));
+        long[][] srcs = new long[op.srcs().size()][];
+        int[] kinds = new int[srcs.length];
+        for (int i = 0; i < srcs.length; i++) {
+            int k = op.op().input(i).components();
+            srcs[i] = new long[k];
+            for (int j = 0; j < k; j++) {
+                Result s = eval(op.srcs().get(i), j, vars, sizes, o);
+                srcs[i][j] = s.bits();
+                kinds[i] = Math.max(kinds[i], s.kind()); // EXACT < OPEN < UNDECIDED
+            }
+        }
+        int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
+        long r = op.op().evaluate(unsized, op.op().output().components(), srcs)[at];
+        int outBits = op.op().outputBits(unsized);
+        if (Values.isFloat(op.op().output().typeClass(), outBits)) note(o, r, outBits);
+        if (op.op().movesData()) return new Result(r, kinds[at]);
+        for (int kind : kinds) if (kind == UNDECIDED) return new Result(r, UNDECIDED);
+        for (int i = 0; i < kinds.length; i++) {
+            if (kinds[i] == OPEN && op.op().readsBits(i)) return new Result(r, UNDECIDED);
+        }
+        return new Result(r, op.op().computesFloat() && outBits >= 16 && FloatBits.isNaN(r, outBits) ? OPEN : EXACT);
+    }
+
+    /**
      * Every value a pattern with flags may have ({@link FlagSemantics}): each op evaluated on
      * every combination of its operands' values, nsz reading each zero float operand with both
      * signs and giving a zero result with both, the IEEE choice first.
      */
     private List<Alt> evalAll(Node n, Map<String, Long> vars, RuleEvaluator.Sizes sizes, Outcome o) {
-        if (!(n instanceof Node.OpNode op)) {
+        if (!(n instanceof Node.OpNode op) || op.op().isHorizontal()) {
+            // a horizontal op is evaluated with IEEE's choices below it only: stricter, never laxer
             Result r = eval(n, vars, sizes, o);
             return List.of(new Alt(r.bits(), r.kind(), false));
         }

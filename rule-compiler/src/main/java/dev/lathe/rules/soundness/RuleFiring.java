@@ -86,6 +86,12 @@ public final class RuleFiring {
         if (index < 0)
             return new Result(
                     false, rule.location() + ": the rule set " + rules.passName() + " has no rule " + rule.name());
+        if (rule.usesVectors())
+            return new Result(
+                    false,
+                    rule.location() + ": rule " + rule.name() + " reads vectors (horizontal ops, swizzles); programs"
+                            + " made of a rule's own pattern are built of one component only, so it cannot be exercised"
+                            + " this way yet (the sampling checker covers it)");
         RuleEvaluator ev = new RuleEvaluator(rule);
         List<RuleEvaluator.Sizes> all = ev.applicable(Bits.ALL_SIZES);
         if (all.isEmpty()) return new Result(false, rule.location() + ": rule " + rule.name() + " applies at no size");

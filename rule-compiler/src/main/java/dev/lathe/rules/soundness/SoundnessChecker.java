@@ -82,6 +82,17 @@ public final class SoundnessChecker {
         int rootClass = RuleEvaluator.rootClass(rule);
         // A per-rule seed: the same whatever order rules are checked in.
         long ruleSeed = settings.seed() * 31 + rule.name().hashCode() * 1_000_003L + rule.line();
+        if (rule.reassociating() && rule.usesVectors()) {
+            return new Verdict(
+                    Verdict.Kind.UNCHECKED,
+                    rule.name(),
+                    rule.location() + ": rule " + rule.name() + " is unchecked: a reassociation rule (~~>) is"
+                            + " checked over the real numbers, where vectors (horizontal ops, swizzles) have no reading"
+                            + " yet",
+                    0,
+                    "",
+                    null);
+        }
         for (RuleEvaluator.Sizes sizes : ev.applicable(settings.sizes())) {
             int rootBits = sizes.of(rootClass);
             SizeRun run = new SizeRun(rule, ev, sizes, new SplittableRandom(ruleSeed ^ rootBits));
@@ -177,13 +188,27 @@ public final class SoundnessChecker {
             this.ev = ev;
             this.sizes = sizes;
             this.rnd = rnd;
-            this.vars = rule.variables();
-            this.types = rule.varTypes();
+            // one input per component of a vector variable (a.x, a.y …), each read as the variable is
+            Map<String, List<String>> slots = RuleEvaluator.slots(rule);
+            this.slotsOf = slots;
+            this.vars = slots.values().stream().flatMap(List::stream).toList();
+            Map<String, TypeClass> byInput = new HashMap<>();
+            for (String v : vars) byInput.put(v, rule.varTypes().get(RuleEvaluator.varOf(v)));
+            this.types = byInput;
+            this.width = rule.checkedWidth();
             this.real = new RealEvaluator(rule);
-            for (String v : vars) bits.put(v, sizes.of(ev.varClass(v)));
+            for (String v : vars) bits.put(v, sizes.of(ev.varClass(RuleEvaluator.varOf(v))));
             for (Condition c : rule.conditions())
-                conds.computeIfAbsent(c.var().name(), k -> new ArrayList<>()).add(c);
+                for (String v : slots.get(c.var().name()))
+                    conds.computeIfAbsent(v, k -> new ArrayList<>()).add(c);
         }
+
+        /** Each variable's inputs. */
+        final Map<String, List<String>> slotsOf;
+        /** The root components compared ({@link CheckedRule#checkedWidth}). */
+        final int width;
+        /** The component the last failing comparison was at. */
+        int failedAt;
 
         /** The size of the matched value (how floats and integers are read when comparing). */
         int rootBits() {
@@ -315,12 +340,32 @@ public final class SoundnessChecker {
             }
         }
 
+        /** Every condition on every component of its variable (NIR's conditions ask each component). */
         private boolean satisfies(Map<String, Long> in) {
             for (Condition c : rule.conditions()) {
-                String v = c.var().name();
-                if (!c.predicate().holds(in.get(v), bits.get(v), c.type(), c.bound())) return false;
+                for (String v : slotsOf.get(c.var().name())) {
+                    if (!c.predicate().holds(in.get(v), bits.get(v), c.type(), c.bound())) return false;
+                }
             }
             return true;
+        }
+
+        /**
+         * Whether some root component disagrees (the first one is {@link #failedAt}); {@code
+         * counted} tells whether any component was decided, so the input counts as compared.
+         */
+        private boolean disagrees(Map<String, Long> in, boolean[] counted) {
+            for (int c = 0; c < width; c++) {
+                RuleEvaluator.Outcome o = ev.evaluate(in, sizes, c);
+                if (o.undecided()) continue; // the pattern's value is one of many
+                if (o.patternPoison) continue; // a flag of the pattern allows anything here
+                counted[0] = true;
+                if (!agrees(o, in)) {
+                    failedAt = c;
+                    return true;
+                }
+            }
+            return false;
         }
 
         private final RealEvaluator real;
@@ -335,11 +380,10 @@ public final class SoundnessChecker {
                 compared++;
                 return realFails(in) ? realUnsound(shrink(in)) : null;
             }
-            RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
-            if (o.undecided()) return null; // the pattern's value is one of many
-            if (o.patternPoison) return null; // a flag of the pattern allows anything here
-            compared++;
-            if (agrees(o, in)) return null;
+            boolean[] counted = {false};
+            boolean bad = disagrees(in, counted);
+            if (counted[0]) compared++;
+            if (!bad) return null;
             Map<String, Long> small = shrink(in);
             return unsound(small);
         }
@@ -367,8 +411,7 @@ public final class SoundnessChecker {
         private boolean fails(Map<String, Long> in) {
             if (!satisfies(in)) return false;
             if (rule.reassociating()) return realFails(in);
-            RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
-            return !o.undecided() && !o.patternPoison && !agrees(o, in);
+            return disagrees(in, new boolean[1]);
         }
 
         /**
@@ -477,7 +520,8 @@ public final class SoundnessChecker {
         }
 
         private Verdict unsound(Map<String, Long> in) {
-            RuleEvaluator.Outcome o = ev.evaluate(in, sizes);
+            disagrees(in, new boolean[1]);
+            RuleEvaluator.Outcome o = ev.evaluate(in, sizes, failedAt);
             int n = rootBits();
             TypeClass rootType = rule.pattern().op().output().typeClass();
             if (rootType == TypeClass.ANY)
@@ -500,7 +544,9 @@ public final class SoundnessChecker {
             String msg =
                     rule.file() + ":" + rule.line() + ":" + rule.column() + ": rule " + rule.name() + " is unsound at "
                             + ruleBits() + (ruleBits() == 1 ? " bit: " : " bits: ")
-                            + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ") + "pattern gives "
+                            + (parts.isEmpty() ? "" : String.join(", ", parts) + ": ")
+                            + (width > 1 ? "at component " + Node.SWIZZLE_LETTERS.charAt(failedAt) + ", " : "")
+                            + "pattern gives "
                             + Values.format(o.pattern, rootType, n) + others(o, rootType, n) + ", replacement gives "
                             + replacement
                             + (o.wideDiffers
