@@ -250,6 +250,86 @@ class RuleCompilerMainTest {
         }
     }
 
+    /**
+     * Horizontal ops and swizzles in generated code: the generated matcher makes exactly the
+     * rewrites the rule interpreter makes, on programs that read vectors in order, swizzled, and
+     * wider than a rule allows.
+     */
+    @Test
+    void horizontalRulesGenerateTheInterpretersRewrites() throws IOException {
+        String rules = """
+                pass hz;
+                dph: fdph(a, b) => fdot4(vec4(a.x, a.y, a.z, 1.0), b);
+                dot2_one: fdot2(a, 1.0) => fadd(a.x, a.y);
+                repack: pack_64_2x32_split(unpack_64_2x32(a), unpack_64_2x32(a).y) => a;
+                unpack_y: unpack_64_2x32_split_y(pack_64_2x32(a)) => a.y;
+                narrow: f2f16(vec2(a@32, b@32)) => vec2(f2f16(a), f2f16(b));
+                all2: ball_iequal2(a, b) => iand(ieq(a.x, b.x), ieq(a.y, b.y));
+                """;
+        write("hz.rules", rules);
+        Run r = run();
+        assertEquals(0, r.code(), r.err());
+        compileGenerated("out/dev/lathe/generated/HzRules.java");
+        RuleSet generated = loadRuleSet("dev.lathe.generated.HzRules");
+        RuleSet interpreted = new dev.lathe.rules.interp.RuleInterpreter(
+                RuleCompiler.compile("rules/hz.rules", rules).file());
+        String program = """
+                shader fragment
+                input vec4 f32 @a location=0
+                input vec4 f32 @b location=1
+                input vec2 u32 @u location=2 flat
+                input vec3 u64 @w location=3 flat
+                output f32 @o0 location=0
+                output f32 @o1 location=1
+                output u64 @o2 location=2
+                output u32 @o3 location=3
+                output vec2 f16 @o4 location=4
+                output vec3 f16 @o5 location=5
+                output f16 @o6 location=6
+                output u32 @o7 location=7
+                function main {
+                    vec4 32 %a = load_input @a
+                    vec4 32 %b = load_input @b
+                    vec2 32 %u = load_input @u
+                    vec3 64 %w = load_input @w
+                    vec1 32 %d = fdph %a.wzy, %b
+                    store_output @o0, %d
+                    vec1 32 %one = load_const (0x3f800000)
+                    vec1 32 %e = fdot2 %b.zw, %one.xx
+                    store_output @o1, %e
+                    vec2 32 %s = unpack_64_2x32 %w.z
+                    vec1 64 %p = pack_64_2x32_split %s.x, %s.y
+                    store_output @o2, %p
+                    vec1 64 %q = pack_64_2x32 %u.yx
+                    vec1 32 %hi = unpack_64_2x32_split_y %q
+                    store_output @o3, %hi
+                    vec2 32 %v = vec2 %a.y, %a.x
+                    vec2 16 %h = f2f16 %v
+                    store_output @o4, %h
+                    vec3 32 %v3 = vec3 %a.y, %a.x, %a.z
+                    vec3 16 %h3 = f2f16 %v3
+                    store_output @o5, %h3
+                    vec1 16 %g = f2f16 %v.y
+                    store_output @o6, %g
+                    vec1 1 %all = ball_iequal2 %u, %u.yx
+                    vec1 32 %sel = bcsel %all, %u.x, %u.y
+                    store_output @o7, %sel
+                }
+                """;
+        Shader a = IrParser.parse("t.ir", program), b = IrParser.parse("t.ir", program);
+        boolean ga = new RewritePass(generated).run(a.entryPoint());
+        boolean gb = new RewritePass(interpreted).run(b.entryPoint());
+        assertTrue(ga && gb);
+        String out = IrPrinter.print(a);
+        assertEquals(IrPrinter.print(b), out);
+        // every rule fired where it could, and nowhere else (no dce runs: the packs they read stay)
+        for (String gone :
+                new String[] {"fdph", "fdot2", "pack_64_2x32_split", "unpack_64_2x32_split_y", "ball_iequal2"})
+            assertFalse(out.contains(gone), gone + " is left:\n" + out);
+        assertTrue(out.contains("vec3 16 %"), "the 3-component f2f16 is not a rule's: it stays\n" + out);
+        assertEquals(4, out.split("= f2f16 ", -1).length - 1, out);
+    }
+
     @Test
     void aFileOfMoreRulesThanOneClassHoldsIsALocatedError() throws IOException {
         StringBuilder sb = new StringBuilder("pass many;\n");
