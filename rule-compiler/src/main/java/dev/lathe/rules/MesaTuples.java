@@ -236,6 +236,7 @@ final class MesaTuples {
         }
         try {
             Writer w = new Writer();
+            w.counts(t.items().get(0), t.items().get(1));
             String pattern = w.expr(t.items().get(0), true);
             String replacement = w.expr(t.items().get(1), false);
             if (pattern == null || replacement == null) return null;
@@ -327,9 +328,13 @@ final class MesaTuples {
         }
     }
 
-    private static final Pattern OP = Pattern.compile("([~!])?([a-z_0-9]+)(?:@([0-9]+))?(?:\\(([a-z_0-9, -]*)\\))?");
-    private static final Pattern VAR = Pattern.compile(
-            "(#)?([a-zA-Z_][a-zA-Z_0-9]*)(?:@(int|uint|float|bool)?([0-9]+)?)?(?:\\(([a-z_0-9, ]*)\\))?");
+    // NIR's '.y' after a search op's name (swizzle_y): the op's result read at component 1
+    private static final Pattern OP =
+            Pattern.compile("([~!])?([a-z_0-9]+)(?:@([0-9]+))?(?:\\(([a-z_0-9, -]*)\\))?(\\.y)?");
+    // a variable's swizzle comes last, as NIR's _var_name_re has it: 'a(is_finite).xy'
+    private static final Pattern VAR =
+            Pattern.compile("(#)?([a-zA-Z_][a-zA-Z_0-9]*)(?:@(int|uint|float|bool)?([0-9]+)?)?(?:\\(([a-z_0-9, ]*)\\))?"
+                    + "(\\.[xyzwa-p]+)?");
 
     /**
      * NIR's conditions on a variable whose meaning a Lathe condition states exactly (NIR's range
@@ -390,6 +395,15 @@ final class MesaTuples {
                     + " every component"));
 
     private static final class Writer {
+        /**
+         * The component count each variable occurrence is read at (0: the rule's width), worked
+         * out from the op table as {@link ComponentCheck} does: NIR reads a variable used in a
+         * smaller context through its first components, which a Lathe rule writes as a swizzle.
+         */
+        final java.util.IdentityHashMap<Item, Integer> readAt = new java.util.IdentityHashMap<>();
+        /** Each variable's count where the pattern first reads it whole. */
+        final java.util.Map<String, Integer> varCount = new java.util.HashMap<>();
+
         boolean reassociating;
         /** An op of the pattern is written ignore_exact(…): matched on exact instructions too. */
         boolean ignoresExact;
@@ -398,6 +412,68 @@ final class MesaTuples {
 
         final List<String> conditions = new ArrayList<>();
         final List<String> gates = new ArrayList<>();
+
+        /** The op a tuple applies, or null when Lathe has none by that name (the writer refuses it). */
+        private static Op opOf(Item item) {
+            if (!(item instanceof Tuple t) || t.items().isEmpty() || !(t.items().get(0) instanceof Str s)) return null;
+            var m = OP.matcher(s.value());
+            if (!m.matches()) return null;
+            try {
+                return Op.byName(opName(m.group(2)));
+            } catch (Refusal e) {
+                return null;
+            }
+        }
+
+        private static boolean swizzleY(Item item) {
+            if (!(item instanceof Tuple t) || t.items().isEmpty() || !(t.items().get(0) instanceof Str s)) return false;
+            var m = OP.matcher(s.value());
+            return m.matches() && m.group(5) != null;
+        }
+
+        void counts(Item search, Item replace) {
+            Op root = opOf(search);
+            int rootComps = root != null && root.isHorizontal() ? root.output().components() : 0;
+            if (rootComps == 0 && Math.min(widthBound(search), widthBound(replace)) == 1) rootComps = 1;
+            visitCounts(search, rootComps, true);
+            visitCounts(replace, rootComps, false);
+        }
+
+        /** The smallest count of a horizontal op read at the rule's width (its swizzle's length when it has one). */
+        private static int widthBound(Item top) {
+            int max = Integer.MAX_VALUE;
+            java.util.ArrayDeque<Item> work = new java.util.ArrayDeque<>(List.of(top));
+            while (!work.isEmpty()) {
+                Item it = work.pop();
+                if (!(it instanceof Tuple t)) continue;
+                Op op = opOf(t);
+                if (op != null && op.isHorizontal()) {
+                    max = Math.min(max, swizzleY(t) ? 1 : op.output().components());
+                    continue;
+                }
+                for (int k = 1; k < t.items().size(); k++) work.push(t.items().get(k));
+            }
+            return max;
+        }
+
+        private void visitCounts(Item item, int n, boolean pattern) {
+            if (item instanceof Tuple t) {
+                Op op = opOf(t);
+                for (int k = 1; k < t.items().size(); k++) {
+                    int i = k - 1;
+                    int comps = op != null && op.isHorizontal() && i < op.numInputs()
+                            ? op.input(i).components()
+                            : n;
+                    visitCounts(t.items().get(k), comps, pattern);
+                }
+                return;
+            }
+            String text = item instanceof Str s ? s.value() : ((Word) item).text();
+            var m = VAR.matcher(text);
+            if (!m.matches()) return;
+            readAt.put(item, n);
+            if (pattern && m.group(6) == null) varCount.putIfAbsent(m.group(2), n);
+        }
 
         String expr(Item item, boolean pattern) {
             if (item instanceof Tuple t) {
@@ -467,26 +543,40 @@ final class MesaTuples {
                                 + " Lathe form");
                     sb.append("@low").append(lowBits);
                 }
+                if (m.group(5) != null) {
+                    if (!pattern) throw new Refusal("'.y' on a replacement op has no meaning in NIR either");
+                    sb.append(".y"); // NIR's swizzle_y: the op's result read at component 1
+                }
                 return sb.toString();
             }
-            if (item instanceof Str s) return variable(s.value(), pattern);
+            if (item instanceof Str s) return variable(item, s.value(), pattern);
             String w = ((Word) item).text();
             if (w.equals("True")) return "true";
             if (w.equals("False")) return "false";
             if (Character.isDigit(w.charAt(0)) || w.startsWith("-") || w.startsWith("+") || w.startsWith(".")) return w;
-            return variable(w, pattern);
+            return variable(item, w, pattern);
         }
 
-        private String variable(String text, boolean pattern) {
+        private String variable(Item item, String text, boolean pattern) {
             var m = VAR.matcher(text);
-            if (!m.matches()) {
-                if (text.contains(".")) throw new Refusal("a swizzle (" + text + ") has no Lathe form yet");
-                return null;
+            if (!m.matches()) return null;
+            String swizzle = m.group(6);
+            if (swizzle != null && pattern)
+                throw new Refusal("a swizzled variable in a search pattern (" + text + ") has no Lathe form: a"
+                        + " pattern binds variables whole");
+            if (swizzle == null && !pattern) {
+                // NIR reads a variable in a smaller context through its first components: say so
+                Integer k = varCount.get(m.group(2));
+                Integer n = readAt.get(item);
+                if (k != null && n != null && n > 0 && k > n)
+                    swizzle = "." + dev.lathe.rules.model.Node.SWIZZLE_LETTERS.substring(0, n);
             }
             StringBuilder sb = new StringBuilder();
             if (m.group(1) != null && pattern) sb.append('#');
             String name = m.group(2);
             sb.append(name);
+            // before any annotation: a@32.x would lex 32.x as a number
+            if (swizzle != null) sb.append(swizzle);
             String type = m.group(3), bits = m.group(4);
             if (type != null && type.equals("bool")) {
                 sb.append("@1"); // NIR's booleans are 1-bit
