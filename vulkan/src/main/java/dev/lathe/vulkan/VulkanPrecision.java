@@ -34,6 +34,8 @@ public final class VulkanPrecision {
             case FMUL, FMULZ, FFMA -> !noContraction;
             case FDIV, FRCP, FRSQ, FSQRT, FEXP2, FLOG2, FPOW, FSIN, FCOS, FDOT2, FDOT3, FDOT4, FDPH, FLRP, FMOD, FREM ->
                 true;
+            // NIR's wider dot products and sums: no SPIR-V instruction makes them, judged as dot() is
+            case FDOT8, FDOT16, FSUM2, FSUM3, FSUM4 -> true;
             // exact, but undefined outside the integer type's range: checked by bound()
             case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64 -> true;
             default -> false;
@@ -117,7 +119,16 @@ public final class VulkanPrecision {
                 yield l == null ? null : exp2(product(src[1], l, bits), bits);
             }
             case FSIN, FCOS -> sinCos(op == Op.FSIN, src[0]);
-            case FDOT2, FDOT3, FDOT4 -> dot(src, bits, false);
+            case FDOT2, FDOT3, FDOT4, FDOT8, FDOT16 -> dot(src, bits, false);
+            // a sum of N: N - 1 additions, each rounded once
+            case FSUM2, FSUM3, FSUM4 -> {
+                double lo = 0, hi = 0;
+                for (double[] t : src) {
+                    lo += t[0];
+                    hi += t[1];
+                }
+                yield widen(new double[] {lo, hi}, bits, src.length - 1);
+            }
             case FDPH -> dot(src, bits, true);
             // mix: inherited from x * (1 - a) + y * a
             case FLRP -> {
@@ -151,8 +162,11 @@ public final class VulkanPrecision {
             }
             case FCSEL_GT -> src[0][0] > 0 ? src[1] : src[0][1] <= 0 ? src[2] : hull(src[1], src[2]);
             case FCSEL_GE -> src[0][0] >= 0 ? src[1] : src[0][1] < 0 ? src[2] : hull(src[1], src[2]);
-            case FALL_EQUAL2, FALL_EQUAL3, FALL_EQUAL4 -> allEqual(src, false);
-            case FANY_NEQUAL2, FANY_NEQUAL3, FANY_NEQUAL4 -> allEqual(src, true);
+            case BALL_FEQUAL2, BALL_FEQUAL3, BALL_FEQUAL4, BALL_FEQUAL8, BALL_FEQUAL16 -> allEqual(src, false);
+            case BANY_FNEQUAL2, BANY_FNEQUAL3, BANY_FNEQUAL4, BANY_FNEQUAL8, BANY_FNEQUAL16 -> allEqual(src, true);
+            // NIR's float-valued forms: 1.0 and 0.0 where the boolean forms give 1 and 0
+            case FALL_EQUAL2, FALL_EQUAL3, FALL_EQUAL4, FALL_EQUAL8, FALL_EQUAL16 -> allEqual(src, false);
+            case FANY_NEQUAL2, FANY_NEQUAL3, FANY_NEQUAL4, FANY_NEQUAL8, FANY_NEQUAL16 -> allEqual(src, true);
             case FORD -> new double[] {1, 1};
             case FUNORD -> new double[] {0, 0};
             case FCSEL ->

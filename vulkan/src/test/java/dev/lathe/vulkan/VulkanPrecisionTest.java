@@ -44,13 +44,13 @@ class VulkanPrecisionTest {
         double[] one = {1, 1}, near = {0.9, 1.1}, far = {5, 6};
         // a component surely apart decides it, whatever the others
         assertArrayEquals(
-                new double[] {0, 0}, VulkanPrecision.bound(Op.FALL_EQUAL2, 32, new double[][] {near, one, one, far}));
+                new double[] {0, 0}, VulkanPrecision.bound(Op.BALL_FEQUAL2, 32, new double[][] {near, one, one, far}));
         assertArrayEquals(
-                new double[] {1, 1}, VulkanPrecision.bound(Op.FANY_NEQUAL2, 32, new double[][] {near, one, one, far}));
+                new double[] {1, 1}, VulkanPrecision.bound(Op.BANY_FNEQUAL2, 32, new double[][] {near, one, one, far}));
         // all equal points: equal
         assertArrayEquals(
-                new double[] {1, 1}, VulkanPrecision.bound(Op.FALL_EQUAL2, 32, new double[][] {one, one, one, one}));
+                new double[] {1, 1}, VulkanPrecision.bound(Op.BALL_FEQUAL2, 32, new double[][] {one, one, one, one}));
         // a component that may or may not be equal, and none apart: no one answer
-        assertNull(VulkanPrecision.bound(Op.FALL_EQUAL2, 32, new double[][] {near, one, one, one}));
+        assertNull(VulkanPrecision.bound(Op.BALL_FEQUAL2, 32, new double[][] {near, one, one, one}));
     }
 }

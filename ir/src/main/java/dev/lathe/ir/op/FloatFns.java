@@ -354,6 +354,25 @@ final class FloatFns {
         dst[0] = r(acc + d(s[1][3], n), n);
     }
 
+    /** The sum of every component, left to right, every step rounded. */
+    static void fsum(long[][] s, long[] dst, int n) {
+        double acc = d(s[0][0], n);
+        for (int i = 1; i < s[0].length; i++) acc = rd(acc + d(s[0][i], n), n);
+        dst[0] = r(acc, n);
+    }
+
+    /** NIR's fall_equalN: 1.0 when every component pair compares ordered-equal, else 0.0 (32-bit). */
+    static void fallEqualFloat(long[][] s, long[] dst, int n) {
+        fallEqual(s, dst, 32); // sized: the instruction's unsized size is 0
+        dst[0] = dst[0] != 0 ? 0x3f800000L : 0;
+    }
+
+    /** NIR's fany_nequalN: 1.0 when some component pair compares unordered-not-equal, else 0.0 (32-bit). */
+    static void fanyNequalFloat(long[][] s, long[] dst, int n) {
+        fanyNequal(s, dst, 32); // sized: the instruction's unsized size is 0
+        dst[0] = dst[0] != 0 ? 0x3f800000L : 0;
+    }
+
     /** True when every component pair compares ordered-equal (feq). */
     static void fallEqual(long[][] s, long[] dst, int n) {
         long r = 1;

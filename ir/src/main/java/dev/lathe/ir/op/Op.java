@@ -80,6 +80,11 @@ public enum Op {
     FDOT3("floatx1(floatx3,floatx3)", COMMUTATIVE, "3-component dot product, left to right"),
     FDOT4("floatx1(floatx4,floatx4)", COMMUTATIVE, "4-component dot product, left to right"),
     FDPH("floatx1(floatx3,floatx4)", 0, "dot(a, b.xyz) + b.w"),
+    FDOT8("floatx1(floatx8,floatx8)", COMMUTATIVE, "8-component dot product, left to right (NIR's fdot8)"),
+    FDOT16("floatx1(floatx16,floatx16)", COMMUTATIVE, "16-component dot product, left to right (NIR's fdot16)"),
+    FSUM2("floatx1(floatx2)", 0, "a.x + a.y (NIR's fsum2)"),
+    FSUM3("floatx1(floatx3)", 0, "the sum of 3 components, left to right (NIR's fsum3)"),
+    FSUM4("floatx1(floatx4)", 0, "the sum of 4 components, left to right (NIR's fsum4)"),
 
     // ---- float comparisons --------------------------------------------------------------------
     FLT("bool1(float,float)", 0, "a < b (ordered: false on NaN)"),
@@ -92,12 +97,27 @@ public enum Op {
     FNEO("bool1(float,float)", COMMUTATIVE, "a != b and ordered"),
     FUNORD("bool1(float,float)", COMMUTATIVE, "a or b is NaN"),
     FORD("bool1(float,float)", COMMUTATIVE, "neither a nor b is NaN"),
-    FALL_EQUAL2("bool1x1(floatx2,floatx2)", COMMUTATIVE, "all components feq"),
-    FALL_EQUAL3("bool1x1(floatx3,floatx3)", COMMUTATIVE, "all components feq"),
-    FALL_EQUAL4("bool1x1(floatx4,floatx4)", COMMUTATIVE, "all components feq"),
-    FANY_NEQUAL2("bool1x1(floatx2,floatx2)", COMMUTATIVE, "some component fneu"),
-    FANY_NEQUAL3("bool1x1(floatx3,floatx3)", COMMUTATIVE, "some component fneu"),
-    FANY_NEQUAL4("bool1x1(floatx4,floatx4)", COMMUTATIVE, "some component fneu"),
+    BALL_FEQUAL2("bool1x1(floatx2,floatx2)", COMMUTATIVE, "all components feq"),
+    BALL_FEQUAL3("bool1x1(floatx3,floatx3)", COMMUTATIVE, "all components feq"),
+    BALL_FEQUAL4("bool1x1(floatx4,floatx4)", COMMUTATIVE, "all components feq"),
+    BANY_FNEQUAL2("bool1x1(floatx2,floatx2)", COMMUTATIVE, "some component fneu"),
+    BANY_FNEQUAL3("bool1x1(floatx3,floatx3)", COMMUTATIVE, "some component fneu"),
+    BANY_FNEQUAL4("bool1x1(floatx4,floatx4)", COMMUTATIVE, "some component fneu"),
+    BALL_FEQUAL8("bool1x1(floatx8,floatx8)", COMMUTATIVE, "all components feq"),
+    BALL_FEQUAL16("bool1x1(floatx16,floatx16)", COMMUTATIVE, "all components feq"),
+    BANY_FNEQUAL8("bool1x1(floatx8,floatx8)", COMMUTATIVE, "some component fneu"),
+    BANY_FNEQUAL16("bool1x1(floatx16,floatx16)", COMMUTATIVE, "some component fneu"),
+    // NIR's comparisons for hardware without integers: 1.0 or 0.0
+    FALL_EQUAL2("float32x1(float32x2,float32x2)", COMMUTATIVE, "1.0 if all components feq, else 0.0"),
+    FALL_EQUAL3("float32x1(float32x3,float32x3)", COMMUTATIVE, "1.0 if all components feq, else 0.0"),
+    FALL_EQUAL4("float32x1(float32x4,float32x4)", COMMUTATIVE, "1.0 if all components feq, else 0.0"),
+    FALL_EQUAL8("float32x1(float32x8,float32x8)", COMMUTATIVE, "1.0 if all components feq, else 0.0"),
+    FALL_EQUAL16("float32x1(float32x16,float32x16)", COMMUTATIVE, "1.0 if all components feq, else 0.0"),
+    FANY_NEQUAL2("float32x1(float32x2,float32x2)", COMMUTATIVE, "1.0 if some component fneu, else 0.0"),
+    FANY_NEQUAL3("float32x1(float32x3,float32x3)", COMMUTATIVE, "1.0 if some component fneu, else 0.0"),
+    FANY_NEQUAL4("float32x1(float32x4,float32x4)", COMMUTATIVE, "1.0 if some component fneu, else 0.0"),
+    FANY_NEQUAL8("float32x1(float32x8,float32x8)", COMMUTATIVE, "1.0 if some component fneu, else 0.0"),
+    FANY_NEQUAL16("float32x1(float32x16,float32x16)", COMMUTATIVE, "1.0 if some component fneu, else 0.0"),
 
     // ---- integer arithmetic -------------------------------------------------------------------
     IADD("int(int,int)", COMMUTATIVE | ASSOCIATIVE | SIGN_BLIND, "a + b (wraps)"),
@@ -150,6 +170,10 @@ public enum Op {
     BANY_INEQUAL2("bool1x1(intx2,intx2)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, "some component differs"),
     BANY_INEQUAL3("bool1x1(intx3,intx3)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, "some component differs"),
     BANY_INEQUAL4("bool1x1(intx4,intx4)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, "some component differs"),
+    BALL_IEQUAL8("bool1x1(intx8,intx8)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, "all components equal"),
+    BALL_IEQUAL16("bool1x1(intx16,intx16)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, "all components equal"),
+    BANY_INEQUAL8("bool1x1(intx8,intx8)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, "some component differs"),
+    BANY_INEQUAL16("bool1x1(intx16,intx16)", COMMUTATIVE, SizeSet.INTS_AND_BOOL, "some component differs"),
 
     // ---- bitwise ------------------------------------------------------------------------------
     IAND("uint(uint,uint)", COMMUTATIVE | ASSOCIATIVE | SIGN_BLIND, SizeSet.INTS_AND_BOOL, "a & b (also boolean and)"),
@@ -333,7 +357,11 @@ public enum Op {
     PACK_UNORM_2X16("uint32x1(float32x2)", 0, "GLSL packUnorm2x16"),
     UNPACK_UNORM_2X16("float32x2(uint32x1)", 0, "GLSL unpackUnorm2x16"),
     PACK_SNORM_2X16("uint32x1(float32x2)", 0, "GLSL packSnorm2x16"),
-    UNPACK_SNORM_2X16("float32x2(uint32x1)", 0, "GLSL unpackSnorm2x16");
+    UNPACK_SNORM_2X16("float32x2(uint32x1)", 0, "GLSL unpackSnorm2x16"),
+    PACK_UINT_2X16("uint32x1(uint32x2)", 0, "min(a.x, 0xffff) | min(a.y, 0xffff) << 16 (NIR's pack_uint_2x16)"),
+    PACK_UVEC2_TO_UINT("uint32x1(uint32x2)", 0, "(a.x & 0xffff) | a.y << 16 (NIR's pack_uvec2_to_uint)"),
+    PACK_UVEC4_TO_UINT(
+            "uint32x1(uint32x4)", 0, "a.x | a.y << 8 | a.z << 16 | a.w << 24, unmasked (NIR's pack_uvec4_to_uint)");
 
     private final String opName;
     private final OperandType output;

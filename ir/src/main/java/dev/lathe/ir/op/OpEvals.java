@@ -61,6 +61,9 @@ final class OpEvals {
             case FDOT3 -> Eval.horizontal(FloatFns.fdot(3));
             case FDOT4 -> Eval.horizontal(FloatFns.fdot(4));
             case FDPH -> Eval.horizontal(FloatFns::fdph);
+            case FDOT8 -> Eval.horizontal(FloatFns.fdot(8));
+            case FDOT16 -> Eval.horizontal(FloatFns.fdot(16));
+            case FSUM2, FSUM3, FSUM4 -> Eval.horizontal(FloatFns::fsum);
             case FLT -> Eval.binary(FloatFns::flt);
             case FGE -> Eval.binary(FloatFns::fge);
             case FEQ -> Eval.binary(FloatFns::feq);
@@ -71,12 +74,18 @@ final class OpEvals {
             case FNEO -> Eval.binary(FloatFns::fneo);
             case FUNORD -> Eval.binary(FloatFns::funord);
             case FORD -> Eval.binary(FloatFns::ford);
-            case FALL_EQUAL2 -> Eval.horizontal(FloatFns::fallEqual);
-            case FALL_EQUAL3 -> Eval.horizontal(FloatFns::fallEqual);
-            case FALL_EQUAL4 -> Eval.horizontal(FloatFns::fallEqual);
-            case FANY_NEQUAL2 -> Eval.horizontal(FloatFns::fanyNequal);
-            case FANY_NEQUAL3 -> Eval.horizontal(FloatFns::fanyNequal);
-            case FANY_NEQUAL4 -> Eval.horizontal(FloatFns::fanyNequal);
+            case BALL_FEQUAL2 -> Eval.horizontal(FloatFns::fallEqual);
+            case BALL_FEQUAL3 -> Eval.horizontal(FloatFns::fallEqual);
+            case BALL_FEQUAL4 -> Eval.horizontal(FloatFns::fallEqual);
+            case BALL_FEQUAL8, BALL_FEQUAL16 -> Eval.horizontal(FloatFns::fallEqual);
+            case BANY_FNEQUAL8, BANY_FNEQUAL16 -> Eval.horizontal(FloatFns::fanyNequal);
+            case FALL_EQUAL2, FALL_EQUAL3, FALL_EQUAL4, FALL_EQUAL8, FALL_EQUAL16 ->
+                Eval.horizontal(FloatFns::fallEqualFloat);
+            case FANY_NEQUAL2, FANY_NEQUAL3, FANY_NEQUAL4, FANY_NEQUAL8, FANY_NEQUAL16 ->
+                Eval.horizontal(FloatFns::fanyNequalFloat);
+            case BANY_FNEQUAL2 -> Eval.horizontal(FloatFns::fanyNequal);
+            case BANY_FNEQUAL3 -> Eval.horizontal(FloatFns::fanyNequal);
+            case BANY_FNEQUAL4 -> Eval.horizontal(FloatFns::fanyNequal);
             case IADD -> Eval.binary(IntFns::iadd);
             case ISUB -> Eval.binary(IntFns::isub);
             case IMUL -> Eval.binary(IntFns::imul);
@@ -125,6 +134,8 @@ final class OpEvals {
             case BANY_INEQUAL2 -> Eval.horizontal(IntFns::banyInequal);
             case BANY_INEQUAL3 -> Eval.horizontal(IntFns::banyInequal);
             case BANY_INEQUAL4 -> Eval.horizontal(IntFns::banyInequal);
+            case BALL_IEQUAL8, BALL_IEQUAL16 -> Eval.horizontal(IntFns::ballIequal);
+            case BANY_INEQUAL8, BANY_INEQUAL16 -> Eval.horizontal(IntFns::banyInequal);
             case IAND -> Eval.binary(IntFns::iand);
             case IOR -> Eval.binary(IntFns::ior);
             case IXOR -> Eval.binary(IntFns::ixor);
@@ -270,6 +281,9 @@ final class OpEvals {
             case UNPACK_UNORM_2X16 -> Eval.horizontal(PackFns.unpackUnorm(16));
             case PACK_SNORM_2X16 -> Eval.horizontal(PackFns.packSnorm(16));
             case UNPACK_SNORM_2X16 -> Eval.horizontal(PackFns.unpackSnorm(16));
+            case PACK_UINT_2X16 -> Eval.horizontal(PackFns::packUint2x16);
+            case PACK_UVEC2_TO_UINT -> Eval.horizontal(PackFns::packUvec2ToUint);
+            case PACK_UVEC4_TO_UINT -> Eval.horizontal(PackFns::packUvec4ToUint);
         };
     }
 }

@@ -142,4 +142,19 @@ final class PackFns {
     static void vec(long[][] s, long[] dst, int n) {
         for (int i = 0; i < dst.length; i++) dst[i] = s[i][0];
     }
+
+    /** NIR's pack_uint_2x16: each component clamped to 16 bits, unsigned; x in the low half. */
+    static void packUint2x16(long[][] s, long[] dst, int n) {
+        dst[0] = Math.min(s[0][0], 0xffffL) | Math.min(s[0][1], 0xffffL) << 16;
+    }
+
+    /** NIR's pack_uvec2_to_uint: x's low half, y shifted up (its high bits fall off). */
+    static void packUvec2ToUint(long[][] s, long[] dst, int n) {
+        dst[0] = (s[0][0] & 0xffff) | s[0][1] << 16;
+    }
+
+    /** NIR's pack_uvec4_to_uint: the components shifted by 0, 8, 16, 24 and or-ed, unmasked. */
+    static void packUvec4ToUint(long[][] s, long[] dst, int n) {
+        dst[0] = s[0][0] | s[0][1] << 8 | s[0][2] << 16 | s[0][3] << 24;
+    }
 }

@@ -20,7 +20,9 @@ import dev.lathe.ir.op.Op;
  * with scalar equivalents are expanded into exactly the steps the op table defines them by, so
  * the results are bit-identical: {@code fdotN} into {@code fmul} and {@code fadd} left to right,
  * {@code fdph}, the all/any comparisons into per-component compares joined with
- * {@code iand}/{@code ior}, the 64-bit and half packs into their {@code _split} forms, and the
+ * {@code iand}/{@code ior} (NIR's float {@code fall_equalN} then {@code b2f32}), {@code fsumN} into
+ * {@code fadd} left to right, NIR's {@code pack_uint_2x16} and {@code pack_uvecN_to_uint} into
+ * clamps, masks, shifts and ors, the 64-bit and half packs into their {@code _split} forms, and the
  * packs of 8- and 16-bit fields ({@code pack_32_4x8}, {@code pack_32_2x16} and their unpacks)
  * into conversions, shifts and ors, and GLSL's unorm/snorm packs and unpacks into the float
  * steps the op table defines them by (clamp, scale, round to nearest even, convert, place the
@@ -65,8 +67,21 @@ final class LowerAluToScalar implements Pass {
             replacement = switch (op) {
                 case FDOT2, FDOT3, FDOT4 -> dot(fn, alu, op.input(0).components(), false);
                 case FDPH -> dot(fn, alu, 3, true);
-                case FALL_EQUAL2, FALL_EQUAL3, FALL_EQUAL4 -> reduce(fn, alu, Op.FEQ, Op.IAND);
-                case FANY_NEQUAL2, FANY_NEQUAL3, FANY_NEQUAL4 -> reduce(fn, alu, Op.FNEU, Op.IOR);
+                case FDOT8, FDOT16 -> dot(fn, alu, op.input(0).components(), false);
+                case FSUM2, FSUM3, FSUM4 -> sum(fn, alu);
+                case BALL_FEQUAL8, BALL_FEQUAL16 -> reduce(fn, alu, Op.FEQ, Op.IAND);
+                case BANY_FNEQUAL8, BANY_FNEQUAL16 -> reduce(fn, alu, Op.FNEU, Op.IOR);
+                case BALL_IEQUAL8, BALL_IEQUAL16 -> reduce(fn, alu, Op.IEQ, Op.IAND);
+                case BANY_INEQUAL8, BANY_INEQUAL16 -> reduce(fn, alu, Op.INE, Op.IOR);
+                case FALL_EQUAL2, FALL_EQUAL3, FALL_EQUAL4, FALL_EQUAL8, FALL_EQUAL16 ->
+                    unary(fn, alu, Op.B2F32, 32, reduce(fn, alu, Op.FEQ, Op.IAND), 0);
+                case FANY_NEQUAL2, FANY_NEQUAL3, FANY_NEQUAL4, FANY_NEQUAL8, FANY_NEQUAL16 ->
+                    unary(fn, alu, Op.B2F32, 32, reduce(fn, alu, Op.FNEU, Op.IOR), 0);
+                case PACK_UINT_2X16 -> packUint2x16(fn, alu);
+                case PACK_UVEC2_TO_UINT -> packUvecToUint(fn, alu, 2, 16, 0xffff);
+                case PACK_UVEC4_TO_UINT -> packUvecToUint(fn, alu, 4, 8, 0);
+                case BALL_FEQUAL2, BALL_FEQUAL3, BALL_FEQUAL4 -> reduce(fn, alu, Op.FEQ, Op.IAND);
+                case BANY_FNEQUAL2, BANY_FNEQUAL3, BANY_FNEQUAL4 -> reduce(fn, alu, Op.FNEU, Op.IOR);
                 case BALL_IEQUAL2, BALL_IEQUAL3, BALL_IEQUAL4 -> reduce(fn, alu, Op.IEQ, Op.IAND);
                 case BANY_INEQUAL2, BANY_INEQUAL3, BANY_INEQUAL4 -> reduce(fn, alu, Op.INE, Op.IOR);
                 case PACK_64_2X32 -> packSplit(fn, alu, Op.PACK_64_2X32_SPLIT);
@@ -148,6 +163,45 @@ final class LowerAluToScalar implements Pass {
             acc = scalar(fn, alu, Op.FADD, bits, acc, 0, p, 0);
         }
         if (homogeneous) acc = scalar(fn, alu, Op.FADD, bits, acc, 0, b.value(), b.component(3));
+        return acc;
+    }
+
+    /** fsumN: a.x + a.y + …, left to right, each step rounded as the op table does. */
+    private static Value sum(Function fn, AluInstr alu) {
+        int bits = alu.def().bitSize();
+        Src a = alu.src(0);
+        Value acc = scalar(fn, alu, Op.FADD, bits, a.value(), a.component(0), a.value(), a.component(1));
+        for (int i = 2; i < a.numComponentsRead(); i++)
+            acc = scalar(fn, alu, Op.FADD, bits, acc, 0, a.value(), a.component(i));
+        return acc;
+    }
+
+    /** pack_uint_2x16: umin(a.x, 0xffff) | umin(a.y, 0xffff) << 16. */
+    private static Value packUint2x16(Function fn, AluInstr alu) {
+        Src a = alu.src(0);
+        IrBuilder k = new IrBuilder(fn).before(alu);
+        Value max = k.constant(32, 0xffffL);
+        Value lo = scalar(fn, alu, Op.UMIN, 32, a.value(), a.component(0), max, 0);
+        Value hi = scalar(fn, alu, Op.UMIN, 32, a.value(), a.component(1), max, 0);
+        Value up = scalar(fn, alu, Op.ISHL, 32, hi, 0, k.constant(32, 16L), 0);
+        return scalar(fn, alu, Op.IOR, 32, lo, 0, up, 0);
+    }
+
+    /**
+     * pack_uvec2_to_uint (x masked to 16 bits, y shifted by 16) and pack_uvec4_to_uint (shifts
+     * of 0, 8, 16, 24, nothing masked): component c shifted by {@code width * c}, or-ed; the
+     * first masked when {@code mask} is not 0.
+     */
+    private static Value packUvecToUint(Function fn, AluInstr alu, int n, int width, long mask) {
+        Src a = alu.src(0);
+        IrBuilder k = new IrBuilder(fn).before(alu);
+        Value acc = mask != 0
+                ? scalar(fn, alu, Op.IAND, 32, a.value(), a.component(0), k.constant(32, mask), 0)
+                : unary(fn, alu, Op.MOV, 32, a.value(), a.component(0));
+        for (int c = 1; c < n; c++) {
+            Value w = scalar(fn, alu, Op.ISHL, 32, a.value(), a.component(c), k.constant(32, (long) width * c), 0);
+            acc = scalar(fn, alu, Op.IOR, 32, acc, 0, w, 0);
+        }
         return acc;
     }
 

@@ -464,7 +464,7 @@ class FloatOpsReferenceTest {
             ts.add(t("funord " + bits, () -> cmp("funord", bits, (x, y) -> x != x || y != y)));
             ts.add(t("ford " + bits, () -> cmp("ford", bits, (x, y) -> x == x && y == y)));
         }
-        ts.add(t("fall_equal / fany_nequal", FloatOpsReferenceTest::vectorComparisons));
+        ts.add(t("ball_fequal / bany_fnequal", FloatOpsReferenceTest::vectorComparisons));
         return ts.stream();
     }
 
@@ -481,7 +481,7 @@ class FloatOpsReferenceTest {
         for (int bits : new int[] {32, 64}) {
             long[] e = OpHarness.floatEdges(bits);
             for (int n = 2; n <= 4; n++) {
-                Op all = op("fall_equal" + n), any = op("fany_nequal" + n);
+                Op all = op("ball_fequal" + n), any = op("bany_fnequal" + n);
                 for (int s = 0; s < 2000; s++) {
                     long[] a = new long[n], b = new long[n];
                     boolean eq = true;
