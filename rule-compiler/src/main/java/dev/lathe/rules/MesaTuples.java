@@ -358,6 +358,7 @@ final class MesaTuples {
             java.util.Map.entry("is_gt_zero", "is_gt_zero_or_nan(%s)"),
             java.util.Map.entry("is_lt_zero", "is_lt_zero_or_nan(%s)"),
             java.util.Map.entry("is_nan", "is_nan(%s)"),
+            java.util.Map.entry("is_any_comp_nan", "is_any_comp_nan(%s)"),
             java.util.Map.entry("is_negative_zero", "is_negative_zero(%s)"),
             java.util.Map.entry("is_gt_0_and_lt_1", "is_gt_0_and_lt_1(%s)"),
             java.util.Map.entry("is_zero_to_one", "is_zero_to_one(%s)"),
@@ -388,11 +389,8 @@ final class MesaTuples {
             java.util.Map.entry("is_unsigned_multiple_of_32", "is_unsigned_multiple_of(%s, 32)"),
             java.util.Map.entry("is_unsigned_multiple_of_64", "is_unsigned_multiple_of(%s, 64)"));
 
-    /** NIR's conditions that a later Lathe may say, with what stands in the way now. */
-    private static final java.util.Map<String, String> NOT_YET = java.util.Map.ofEntries(java.util.Map.entry(
-            "is_any_comp_nan",
-            "NIR's is_any_comp_nan asks whether some component is a NaN; Lathe's conditions hold for"
-                    + " every component"));
+    /** NIR's conditions that a later Lathe may say, with what stands in the way now (none at present). */
+    private static final java.util.Map<String, String> NOT_YET = java.util.Map.of();
 
     private static final class Writer {
         /**

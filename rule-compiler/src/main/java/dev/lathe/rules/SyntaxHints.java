@@ -40,6 +40,11 @@ final class SyntaxHints {
             return new Hint(first, false, SyntaxMessages.DASHES_NOT_A_COMMENT);
         }
         Token prev = t.getTokenIndex() > 0 ? tokens.previousVisible(t.getTokenIndex()) : null;
+        // '.' is a swizzle's (a.x); glued to digits where an expression starts, it is a float's point
+        Token afterDot = t.getText().equals(".") ? tokens.after(t) : null;
+        if (afterDot != null && afterDot.getType() == RulesLexer.INT && adjacent(t, afterDot)) {
+            return new Hint(t, false, SyntaxMessages.pointWithoutDigit(afterDot.getText()));
+        }
         Token lineStart = t;
         for (Token k = prev;
                 k != null && k.getLine() == t.getLine() && !k.getText().equals(";");

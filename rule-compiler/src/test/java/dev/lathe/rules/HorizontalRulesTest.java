@@ -189,4 +189,33 @@ class HorizontalRulesTest {
         assertEquals(3, out.split("= f2f16 ", -1).length - 1, out);
         assertTrue(out.contains("f2f16 %1.y"), out);
     }
+
+    @Test
+    void isAnyCompNanAsksSomeComponent() {
+        String text = "n: fdot3(#a, b) => nan if is_any_comp_nan(a);";
+        assertEquals(Verdict.Kind.SOUND, CHECKER.check(rule(text)).kind());
+        // every component of a NaN is a stronger condition; none at all is wrong
+        assertEquals(
+                Verdict.Kind.UNSOUND,
+                CHECKER.check(rule("n: fdot3(#a, b) => nan;")).kind());
+        String program = """
+                shader fragment
+                input vec3 f32 @b location=0
+                output f32 @o location=0
+                output f32 @p location=1
+                function main {
+                    vec3 32 %b = load_input @b
+                    vec3 32 %k = load_const (0x3f800000, 0x7fc00000, 0x40000000)
+                    vec3 32 %j = load_const (0x3f800000, 0x40400000, 0x40000000)
+                    vec1 32 %d = fdot3 %k, %b
+                    vec1 32 %e = fdot3 %j, %b
+                    store_output @o, %d
+                    store_output @p, %e
+                }
+                """;
+        String out = rewrite(text, program);
+        // the constant with a NaN in .y folds the first; the second stays
+        assertEquals(1, out.split("= fdot3 ", -1).length - 1, out);
+        assertTrue(out.contains("fdot3 %2, %0"), out);
+    }
 }

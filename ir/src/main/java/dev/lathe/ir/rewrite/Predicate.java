@@ -47,6 +47,8 @@ public enum Predicate {
     // NaN too (the analysis keeps NaN apart, in is_a_number), hence the _or_nan spellings.
     IS_NAN("isNan", Kind.FLOAT, "every component is a NaN"),
     IS_NEGATIVE_ZERO("isNegativeZero", Kind.FLOAT, "every component is -0.0"),
+    // the one condition on a whole vector: it asks "some component", where the others ask "every"
+    IS_ANY_COMP_NAN("isAnyCompNan", Kind.FLOAT, "some component is a NaN (NIR's is_any_comp_nan)"),
     IS_GT_0_AND_LT_1("isGt0AndLt1", Kind.FLOAT, "every component is in (0, 1) (NaN excluded)"),
     IS_ZERO_TO_ONE("isZeroToOne", Kind.FLOAT, "every component is in [0, 1], -0 included (NaN excluded)"),
     IS_GE_ZERO_OR_NAN(
@@ -130,6 +132,14 @@ public enum Predicate {
         return name();
     }
 
+    /**
+     * Whether the condition holds when some component satisfies {@link #holds}, rather than
+     * every one ({@code is_any_comp_nan}).
+     */
+    public boolean anyComponent() {
+        return this == IS_ANY_COMP_NAN;
+    }
+
     /** Whether the second argument is a literal bound ({@code ult_const(a, 32)}). */
     public boolean takesLiteral() {
         return kind == Kind.INT_BOUND;
@@ -167,7 +177,7 @@ public enum Predicate {
                 case IS_INTEGRAL -> !nan && (Double.isInfinite(x) || Math.floor(x) == x);
                 case IS_INTEGRAL_OR_NAN -> nan || Double.isInfinite(x) || Math.floor(x) == x;
                 case IS_IN_UNIT_INTERVAL -> !nan && !neg && x <= 1.0;
-                case IS_NAN -> nan;
+                case IS_NAN, IS_ANY_COMP_NAN -> nan;
                 case IS_NEGATIVE_ZERO -> x == 0.0 && neg;
                 case IS_GT_0_AND_LT_1 -> x > 0.0 && x < 1.0;
                 case IS_ZERO_TO_ONE -> x >= 0.0 && x <= 1.0;

@@ -18,6 +18,15 @@ public final class Predicates {
     public static boolean test(
             Predicate p, Value v, byte[] view, TypeClass type, long bound, ValueFacts facts, Instr at) {
         if (p.kind() == Predicate.Kind.STRUCTURAL) return structural(p, v, view, type);
+        if (p.anyComponent()) {
+            for (byte k : view) {
+                boolean some = v.parent() instanceof LoadConstInstr c
+                        ? p.holds(c.value(k), v.bitSize(), type, bound)
+                        : facts.holds(Predicate.IS_NAN, v, k, type, bound, at);
+                if (some) return true;
+            }
+            return false;
+        }
         if (v.parent() instanceof LoadConstInstr c) {
             for (byte k : view) {
                 if (!p.holds(c.value(k), v.bitSize(), type, bound)) return false;

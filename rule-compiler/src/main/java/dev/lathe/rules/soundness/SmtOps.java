@@ -777,7 +777,8 @@ final class SmtOps {
                 case IS_INTEGRAL_OR_NAN ->
                     c.mkOr(nan, c.mkFPIsInfinite(v), c.mkFPEq(c.mkFPRoundToIntegral(c.mkFPRoundTowardZero(), v), v));
                 case IS_IN_UNIT_INTERVAL -> c.mkAnd(c.mkNot(nan), c.mkNot(neg), c.mkFPLEq(v, c.mkFP(1.0, sort(n))));
-                case IS_NAN -> nan;
+                // one component: some component is a NaN when it is (vector rules are tested only)
+                case IS_NAN, IS_ANY_COMP_NAN -> nan;
                 case IS_NEGATIVE_ZERO -> c.mkAnd(c.mkFPIsZero(v), neg);
                 case IS_GT_0_AND_LT_1 -> c.mkAnd(c.mkFPGt(v, zero), c.mkFPLt(v, c.mkFP(1.0, sort(n))));
                 case IS_ZERO_TO_ONE -> c.mkAnd(c.mkFPGEq(v, zero), c.mkFPLEq(v, c.mkFP(1.0, sort(n))));

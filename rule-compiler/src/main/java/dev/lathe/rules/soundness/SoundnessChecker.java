@@ -340,12 +340,17 @@ public final class SoundnessChecker {
             }
         }
 
-        /** Every condition on every component of its variable (NIR's conditions ask each component). */
+        /** Every condition on every component of its variable (NIR's conditions ask each component), or some. */
         private boolean satisfies(Map<String, Long> in) {
             for (Condition c : rule.conditions()) {
+                boolean any = false, every = true;
                 for (String v : slotsOf.get(c.var().name())) {
-                    if (!c.predicate().holds(in.get(v), bits.get(v), c.type(), c.bound())) return false;
+                    boolean h = c.predicate().holds(in.get(v), bits.get(v), c.type(), c.bound());
+                    any |= h;
+                    every &= h;
                 }
+                // is_any_comp_nan asks it of some component
+                if (c.predicate().anyComponent() ? !any : !every) return false;
             }
             return true;
         }

@@ -148,6 +148,8 @@ final class Values {
                     rnd.nextInt(10) == 0 ? (rnd.nextBoolean() ? -0.0 : rnd.nextInt(2)) : rnd.nextDouble();
                 case IS_GT_0_AND_LT_1 -> Math.max(rnd.nextDouble(), 0x1p-20);
                 case IS_NAN -> Double.NaN;
+                // a NaN in some component: each one is a NaN half the time
+                case IS_ANY_COMP_NAN -> rnd.nextBoolean() ? Double.NaN : mag;
                 case IS_NEGATIVE_ZERO -> -0.0;
                 case IS_GE_ZERO_OR_NAN -> rnd.nextInt(10) == 0 ? Double.NaN : mag;
                 case IS_GT_ZERO_OR_NAN -> rnd.nextInt(10) == 0 ? Double.NaN : mag == 0 ? 1.0 : mag;
