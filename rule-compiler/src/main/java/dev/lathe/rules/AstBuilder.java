@@ -61,6 +61,7 @@ final class AstBuilder {
                 ? c.passDecl().name.getText()
                 : null;
         passGates = new ArrayList<>();
+        approximation(c.passDecl() == null ? null : c.passDecl().approximation());
         if (c.passDecl() != null && c.passDecl().conditions() != null) {
             List<Ast.Condition> others = new ArrayList<>();
             conditions(c.passDecl().conditions(), passGates, others);
@@ -261,7 +262,42 @@ final class AstBuilder {
                 ruleText,
                 comment,
                 List.copyOf(gates),
-                c.arrow.getType() == RulesLexer.REASSOC_ARROW);
+                c.arrow.getType() == RulesLexer.REASSOC_ARROW,
+                passUlps);
+    }
+
+    /** The pass line's {@code approximate(N ulp)}: every rule of the file is within N ulps (0: none). */
+    private double passUlps;
+
+    /** Reads {@code approximate(2 ulp)}; reports what is wrong with it. */
+    private void approximation(RulesParser.ApproximationContext a) {
+        passUlps = 0;
+        if (a == null || a.attr == null || a.bound == null || a.unit == null) return;
+        Token at = a.attr;
+        String problem = null;
+        double n = 0;
+        if (!a.attr.getText().equals("approximate")) {
+            problem = "unknown pass attribute '" + a.attr.getText() + "' (a pass line takes approximate(N ulp))";
+        } else if (!a.unit.getText().equals("ulp") && !a.unit.getText().equals("ulps")) {
+            at = a.unit;
+            problem = "approximate(…) takes a bound in ulp, as in approximate(2 ulp), not " + a.unit.getText();
+        } else {
+            n = Double.parseDouble(a.bound.getText());
+            if (!(n > 0) || n > 1e6) {
+                at = a.bound;
+                problem = "approximate(…) takes a bound above 0 and at most 1e6 ulp, not " + a.bound.getText();
+            }
+        }
+        if (problem != null) {
+            errors.add(Diagnostic.error(
+                    file,
+                    at.getLine(),
+                    at.getCharPositionInLine() + 1,
+                    problem,
+                    Diagnostic.lineOf(text, at.getLine())));
+            return;
+        }
+        passUlps = n;
     }
 
     /** The pass line's gates, which every rule of the file gets. */

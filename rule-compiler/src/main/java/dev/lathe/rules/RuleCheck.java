@@ -242,7 +242,8 @@ final class RuleCheck {
                 gates(),
                 rule.reassociating(),
                 usedBits(),
-                ctx.maxWidth);
+                ctx.maxWidth,
+                rule.ulpBound());
         return true;
     }
 

@@ -97,7 +97,8 @@ final class SizeFamilies {
                     r.text(),
                     r.comment(),
                     r.gates(),
-                    r.reassociating());
+                    r.reassociating(),
+                    r.ulpBound());
             out.add(new Variant(v, p, q));
             int k = 0;
             while (k < pick.length && ++pick[k] == options.get(k).size()) pick[k++] = 0;

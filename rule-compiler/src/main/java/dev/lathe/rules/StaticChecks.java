@@ -303,7 +303,8 @@ final class StaticChecks {
                 r.gates(),
                 r.reassociating(),
                 r.usedBits(),
-                r.maxWidth());
+                r.maxWidth(),
+                r.ulpBound());
     }
 
     private void narrow(Node n, int[] mask) {

@@ -11,7 +11,9 @@ grammar Rules;
 
 ruleFile  : passDecl? ruleDecl* EOF ;
 // `pass lower if option(lower_fsat);`: every rule of the file is gated on the options
-passDecl  : 'pass' name=IDENT conditions? ';' ;
+// `pass lower_fdiv approximate(2 ulp);`: a lowering set approximate by design, within that bound
+passDecl  : 'pass' name=IDENT approximation? conditions? ';' ;
+approximation : attr=IDENT '(' bound=(INT | FLOAT) unit=IDENT ')' ;
 // The name is optional: an unnamed rule is called line_N after the line it starts on.
 // => exact, ~=> inexact, ~~> reassociation (an identity over the real numbers)
 ruleDecl  : (name=IDENT ':')? pattern=expr arrow=(ARROW | INEXACT_ARROW | REASSOC_ARROW) replacement=expr conditions? ';' ;

@@ -98,7 +98,8 @@ public final class Ast {
             String text,
             String comment,
             List<Gate> gates,
-            boolean reassociating) {}
+            boolean reassociating,
+            double ulpBound) {}
 
     /** A whole file: its pass name (the file name without .rules when there is no header) and its rules. */
     public record RuleFile(String file, String passName, List<Rule> rules) {}

@@ -27,6 +27,8 @@ import java.util.Map;
  * @param maxWidth   the most components the matched root may have (0: any): a horizontal op
  *                   read at the rule's width is read through the identity ({@code f2f16(vec2(a, b))}
  *                   matches a root of 1 or 2 components)
+ * @param ulpBound   from the pass line's {@code approximate(N ulp)}: the rule is a lowering
+ *                   approximate by design, checked within N ulps whatever its arrow (0: none)
  */
 public record CheckedRule(
         String file,
@@ -45,7 +47,13 @@ public record CheckedRule(
         List<GateClause> gates,
         boolean reassociating,
         int usedBits,
-        int maxWidth) {
+        int maxWidth,
+        double ulpBound) {
+
+    /** Whether the rule is approximate within a stated bound ({@link #ulpBound}). */
+    public boolean approximate() {
+        return ulpBound > 0;
+    }
 
     /** {@code =>}, {@code ~=>} or {@code ~~>}. */
     public String arrow() {

@@ -40,7 +40,8 @@ import java.util.SplittableRandom;
  * <ul>
  *   <li>zeros that differ in sign;
  *   <li>one side NaN when an input is NaN or infinite;
- *   <li>finite results at most {@value #ULP_BOUND} ulps apart, ulps of the largest magnitude
+ *   <li>finite results at most {@value #ULP_BOUND} ulps apart (a rule of an {@code approximate(N ulp)}
+ *       pass, whatever its arrow: N), ulps of the largest magnitude
  *       among the inputs and the pattern's values (intermediates, result) — so fusing a
  *       multiply-add or reassociating a sum passes, and a wrong result does not, even one that
  *       detours through a huge intermediate of its own ({@code a + 1e30 - 1e30});
@@ -139,7 +140,9 @@ public final class SoundnessChecker {
         return new Verdict(
                 Verdict.Kind.SOUND,
                 rule.name(),
-                rule.location() + ": rule " + rule.name() + " is sound (" + checked + " inputs at "
+                rule.location() + ": rule " + rule.name() + " is sound ("
+                        + (rule.approximate() ? "within " + shownUlps(rule.ulpBound()) + ", " : "") + checked
+                        + " inputs at "
                         + String.join(", ", checkedSizes) + (checkedSizes.equals(List.of("1")) ? " bit)" : " bits)"),
                 checked,
                 String.join(",", checkedSizes),
@@ -156,6 +159,12 @@ public final class SoundnessChecker {
         SizeRun run = new SizeRun(rule, new RuleEvaluator(rule), sizes, new SplittableRandom(settings.seed()));
         if (!run.fails(in)) return null;
         return rule.reassociating() ? run.realUnsound(run.shrink(in)) : run.unsound(run.shrink(in));
+    }
+
+    /** {@code 2 ulps}, {@code 0.5 ulp}. */
+    static String shownUlps(double ulps) {
+        String n = ulps == Math.rint(ulps) ? Long.toString((long) ulps) : Double.toString(ulps);
+        return n + (ulps == 1 ? " ulp" : " ulps");
     }
 
     private int minimumChecked() {
@@ -439,7 +448,7 @@ public final class SoundnessChecker {
             int n = rootBits();
             if (o.replacementKind == RuleEvaluator.UNDECIDED) return false;
             boolean bothNaN = n >= 16 && FloatBits.isNaN(p, n) && FloatBits.isNaN(r, n);
-            if (rule.exact()) {
+            if (rule.exact() && !rule.approximate()) {
                 if (patternKind == RuleEvaluator.OPEN)
                     return n >= 16 && FloatBits.isNaN(r, n); // any NaN may stand there
                 return p == r && o.replacementKind == RuleEvaluator.EXACT;
@@ -457,7 +466,9 @@ public final class SoundnessChecker {
                 return !(Double.isInfinite(x) && Double.isInfinite(y))
                         && (o.maxMagnitude >= largest / 2 || o.patternOverflowed);
             }
-            double bound = ULP_BOUND * ulp(Math.max(o.maxMagnitude, Math.abs(x)), n); // the pattern's values only
+            // an approximate pass states its own bound (approximate(N ulp)); ~=> has ULP_BOUND
+            double ulps = rule.approximate() ? rule.ulpBound() : ULP_BOUND;
+            double bound = ulps * ulp(Math.max(o.maxMagnitude, Math.abs(x)), n); // the pattern's values only
             return Math.abs(x - y) <= bound;
         }
 
