@@ -17,7 +17,9 @@ import java.util.regex.Pattern;
  * <p>What is translated: op strings ({@code '~fadd'} makes the rule inexact, {@code 'op@32'} an
  * op size, {@code 'op(is_used_once)'} an {@code @once}), variable strings ({@code '#b'},
  * {@code 'a@32'}, {@code 'a(is_not_zero)'} a condition), bare variables, numbers and
- * {@code True}/{@code False}. Names Mesa spells differently get Lathe's where the two agree on
+ * {@code True}/{@code False}, swizzles ({@code 'a.xy'} in a replacement, {@code 'unpack_64_2x32.y'}
+ * on a search op; NIR's implicit read of a variable's first components, in a smaller context,
+ * is written as the swizzle it is). Names Mesa spells differently get Lathe's where the two agree on
  * one op; anything else is kept as written, for the ordinary diagnostics to explain once the
  * translation is pasted in.
  */
@@ -550,6 +552,9 @@ final class MesaTuples {
             if (item instanceof Str s) return variable(item, s.value(), pattern);
             String w = ((Word) item).text();
             if (w.equals("True")) return "true";
+            // nir_opt_algebraic.py's own constants: NAN = math.nan, and Python's spellings
+            if (w.equals("NAN") || w.equals("math.nan")) return "nan";
+            if (w.equals("math.inf")) return "inf";
             if (w.equals("False")) return "false";
             if (Character.isDigit(w.charAt(0)) || w.startsWith("-") || w.startsWith("+") || w.startsWith(".")) return w;
             return variable(item, w, pattern);

@@ -13,7 +13,6 @@ ruleFile  : passDecl? ruleDecl* EOF ;
 // `pass lower if option(lower_fsat);`: every rule of the file is gated on the options
 // `pass lower_fdiv approximate(2 ulp);`: a lowering set approximate by design, within that bound
 passDecl  : 'pass' name=IDENT approximation? conditions? ';' ;
-approximation : attr=IDENT '(' bound=(INT | FLOAT) unit=IDENT ')' ;
 // The name is optional: an unnamed rule is called line_N after the line it starts on.
 // => exact, ~=> inexact, ~~> reassociation (an identity over the real numbers)
 ruleDecl  : (name=IDENT ':')? pattern=expr arrow=(ARROW | INEXACT_ARROW | REASSOC_ARROW) replacement=expr conditions? ';' ;
@@ -53,6 +52,8 @@ annotation: '@' (INT | IDENT) ;
 // fadd[nsz, nnan](…): the flags the matched instruction must carry (AluFlag)
 flags     : '[' IDENT (',' IDENT)* ']' ;
 literal   : INT | HEX | FLOAT | 'inf' | 'nan' | 'true' | 'false' ;
+// defined last: its '(' and ')' would otherwise number before ',' and reorder "expected" lists
+approximation : attr=IDENT '(' bound=(INT | FLOAT) unit=IDENT ')' ;
 
 ARROW         : '=>' ;
 INEXACT_ARROW : '~=>' ;
