@@ -36,6 +36,7 @@ public final class VulkanPrecision {
                 true;
             // NIR's wider dot products and sums: no SPIR-V instruction makes them, judged as dot() is
             case FDOT8, FDOT16, FSUM2, FSUM3, FSUM4 -> true;
+            case FDOT2_REPLICATED, FDOT3_REPLICATED, FDOT4_REPLICATED, FDPH_REPLICATED -> true;
             // exact, but undefined outside the integer type's range: checked by bound()
             case F2I8, F2I16, F2I32, F2I64, F2U8, F2U16, F2U32, F2U64 -> true;
             default -> false;
@@ -120,6 +121,8 @@ public final class VulkanPrecision {
             }
             case FSIN, FCOS -> sinCos(op == Op.FSIN, src[0]);
             case FDOT2, FDOT3, FDOT4, FDOT8, FDOT16 -> dot(src, bits, false);
+            case FDOT2_REPLICATED, FDOT3_REPLICATED, FDOT4_REPLICATED -> dot(src, bits, false);
+            case FDPH_REPLICATED -> dot(src, bits, true);
             // a sum of N: N - 1 additions, each rounded once
             case FSUM2, FSUM3, FSUM4 -> {
                 double lo = 0, hi = 0;

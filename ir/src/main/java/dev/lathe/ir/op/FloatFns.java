@@ -345,6 +345,14 @@ final class FloatFns {
         };
     }
 
+    /** {@code fn}'s one result in every component of {@code dst} (NIR's replicated dot products). */
+    static Eval.VectorFn replicated(Eval.VectorFn fn) {
+        return (s, dst, n) -> {
+            fn.apply(s, dst, n);
+            java.util.Arrays.fill(dst, dst[0]);
+        };
+    }
+
     /** dot(a.xyz, b.xyz) + b.w, left to right, every step rounded. */
     static void fdph(long[][] s, long[] dst, int n) {
         double acc = rd(d(s[0][0], n) * d(s[1][0], n), n);

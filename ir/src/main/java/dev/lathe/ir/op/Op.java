@@ -82,6 +82,12 @@ public enum Op {
     FDPH("floatx1(floatx3,floatx4)", 0, "dot(a, b.xyz) + b.w"),
     FDOT8("floatx1(floatx8,floatx8)", COMMUTATIVE, "8-component dot product, left to right (NIR's fdot8)"),
     FDOT16("floatx1(floatx16,floatx16)", COMMUTATIVE, "16-component dot product, left to right (NIR's fdot16)"),
+    // NIR's replicated dot products give the dot product in every component (output_size 0);
+    // here they have 4, the vec4 machines they exist for: a result read at fewer is read in order
+    FDOT2_REPLICATED("floatx4(floatx2,floatx2)", COMMUTATIVE, "fdot2 in each of 4 components (NIR's fdot2_replicated)"),
+    FDOT3_REPLICATED("floatx4(floatx3,floatx3)", COMMUTATIVE, "fdot3 in each of 4 components (NIR's fdot3_replicated)"),
+    FDOT4_REPLICATED("floatx4(floatx4,floatx4)", COMMUTATIVE, "fdot4 in each of 4 components (NIR's fdot4_replicated)"),
+    FDPH_REPLICATED("floatx4(floatx3,floatx4)", 0, "fdph in each of 4 components (NIR's fdph_replicated)"),
     FSUM2("floatx1(floatx2)", 0, "a.x + a.y (NIR's fsum2)"),
     FSUM3("floatx1(floatx3)", 0, "the sum of 3 components, left to right (NIR's fsum3)"),
     FSUM4("floatx1(floatx4)", 0, "the sum of 4 components, left to right (NIR's fsum4)"),

@@ -64,6 +64,10 @@ final class OpEvals {
             case FDOT8 -> Eval.horizontal(FloatFns.fdot(8));
             case FDOT16 -> Eval.horizontal(FloatFns.fdot(16));
             case FSUM2, FSUM3, FSUM4 -> Eval.horizontal(FloatFns::fsum);
+            case FDOT2_REPLICATED -> Eval.horizontal(FloatFns.replicated(FloatFns.fdot(2)));
+            case FDOT3_REPLICATED -> Eval.horizontal(FloatFns.replicated(FloatFns.fdot(3)));
+            case FDOT4_REPLICATED -> Eval.horizontal(FloatFns.replicated(FloatFns.fdot(4)));
+            case FDPH_REPLICATED -> Eval.horizontal(FloatFns.replicated(FloatFns::fdph));
             case FLT -> Eval.binary(FloatFns::flt);
             case FGE -> Eval.binary(FloatFns::fge);
             case FEQ -> Eval.binary(FloatFns::feq);

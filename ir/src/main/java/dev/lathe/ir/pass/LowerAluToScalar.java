@@ -21,7 +21,7 @@ import dev.lathe.ir.op.Op;
  * the results are bit-identical: {@code fdotN} into {@code fmul} and {@code fadd} left to right,
  * {@code fdph}, the all/any comparisons into per-component compares joined with
  * {@code iand}/{@code ior} (NIR's float {@code fall_equalN} then {@code b2f32}), {@code fsumN} into
- * {@code fadd} left to right, NIR's {@code pack_uint_2x16} and {@code pack_uvecN_to_uint} into
+ * {@code fadd} left to right, the replicated dot products into one dot product gathered 4 times, NIR's {@code pack_uint_2x16} and {@code pack_uvecN_to_uint} into
  * clamps, masks, shifts and ors, the 64-bit and half packs into their {@code _split} forms, and the
  * packs of 8- and 16-bit fields ({@code pack_32_4x8}, {@code pack_32_2x16} and their unpacks)
  * into conversions, shifts and ors, and GLSL's unorm/snorm packs and unpacks into the float
@@ -69,6 +69,9 @@ final class LowerAluToScalar implements Pass {
                 case FDPH -> dot(fn, alu, 3, true);
                 case FDOT8, FDOT16 -> dot(fn, alu, op.input(0).components(), false);
                 case FSUM2, FSUM3, FSUM4 -> sum(fn, alu);
+                case FDOT2_REPLICATED, FDOT3_REPLICATED, FDOT4_REPLICATED ->
+                    splat(fn, alu, dot(fn, alu, op.input(0).components(), false));
+                case FDPH_REPLICATED -> splat(fn, alu, dot(fn, alu, 3, true));
                 case BALL_FEQUAL8, BALL_FEQUAL16 -> reduce(fn, alu, Op.FEQ, Op.IAND);
                 case BANY_FNEQUAL8, BANY_FNEQUAL16 -> reduce(fn, alu, Op.FNEU, Op.IOR);
                 case BALL_IEQUAL8, BALL_IEQUAL16 -> reduce(fn, alu, Op.IEQ, Op.IAND);
@@ -164,6 +167,13 @@ final class LowerAluToScalar implements Pass {
         }
         if (homogeneous) acc = scalar(fn, alu, Op.FADD, bits, acc, 0, b.value(), b.component(3));
         return acc;
+    }
+
+    /** A replicated dot product: the one scalar in each component of the result. */
+    private static Value splat(Function fn, AluInstr alu, Value scalar) {
+        Value[] parts = new Value[alu.def().numComponents()];
+        java.util.Arrays.fill(parts, scalar);
+        return gather(fn, alu, parts, alu.def());
     }
 
     /** fsumN: a.x + a.y + …, left to right, each step rounded as the op table does. */

@@ -70,4 +70,16 @@ class NirHorizontalOpsTest {
         assertEquals(0x0403_02ffL | 0x100, eval(Op.PACK_UVEC4_TO_UINT, 0, new long[] {0x1ff, 2, 3, 4}));
         assertArrayEquals(new long[] {0x0000_0001L}, Op.PACK_UVEC2_TO_UINT.evaluate(0, 1, new long[][] {{1, 0}}));
     }
+
+    @Test
+    void replicatedDotProductsFillEveryComponent() {
+        long[] a = {f(1), f(2), f(3)}, b = {f(4), f(5), f(6), f(7)};
+        // 1*4 + 2*5 + 3*6 = 32; fdph adds b.w: 39
+        assertArrayEquals(
+                new long[] {f(32), f(32), f(32), f(32)},
+                Op.FDOT3_REPLICATED.evaluate(32, 4, new long[][] {a, new long[] {f(4), f(5), f(6)}}));
+        assertArrayEquals(
+                new long[] {f(39), f(39), f(39), f(39)}, Op.FDPH_REPLICATED.evaluate(32, 4, new long[][] {a, b}));
+        assertEquals(4, Op.FDOT2_REPLICATED.output().components());
+    }
 }

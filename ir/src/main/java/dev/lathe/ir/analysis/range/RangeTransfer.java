@@ -257,6 +257,10 @@ public final class RangeTransfer {
     static final java.util.Set<Op> HORIZONTAL_ANYTHING = java.util.EnumSet.of(
             Op.FDPH,
             Op.FDOT8,
+            Op.FDOT2_REPLICATED,
+            Op.FDOT3_REPLICATED,
+            Op.FDOT4_REPLICATED,
+            Op.FDPH_REPLICATED,
             Op.FDOT16,
             Op.FSUM2,
             Op.FSUM3,
