@@ -99,6 +99,18 @@ class HorizontalRulesTest {
         // .y read where .x was meant
         Verdict half = CHECKER.check(rule("h: unpack_64_2x32_split_y(pack_64_2x32(a)) => a.x;"));
         assertEquals(Verdict.Kind.UNSOUND, half.kind());
+        // NIR's replicated dot products: the dot product in each of 4 components, read in order
+        assertEquals(
+                Verdict.Kind.SOUND,
+                CHECKER.check(rule("r: fdot3(a, b) => fdot3_replicated(a, b);")).kind());
+        // NIR's distribute_src_mods moves the fneg in: -(x + w) is -0.0 where (-x) + (-w) is +0.0
+        Verdict dph = CHECKER.check(rule("r: fneg(fdph_replicated(a, b)@once) => fdph_replicated(a, fneg(b));"));
+        assertEquals(Verdict.Kind.UNSOUND, dph.kind());
+        assertTrue(dph.message().contains("pattern gives -0.0"), dph.message());
+        assertEquals(
+                4,
+                rule("r: fneg(fdot2_replicated(a, b)@once) => fdot2_replicated(fneg(a), b);")
+                        .maxWidth());
         Proof p = PROVER.prove(rule("d: fdot2(a, 1.0) => fadd(a.x, a.y);"));
         assertEquals(Proof.Kind.TESTED, p.kind());
         assertTrue(p.message().contains("vectors (horizontal ops, swizzles) have no SMT encoding yet"), p.message());

@@ -75,9 +75,9 @@ class NirHorizontalOpsTest {
     void replicatedDotProductsFillEveryComponent() {
         long[] a = {f(1), f(2), f(3)}, b = {f(4), f(5), f(6), f(7)};
         // 1*4 + 2*5 + 3*6 = 32; fdph adds b.w: 39
-        assertArrayEquals(
-                new long[] {f(32), f(32), f(32), f(32)},
-                Op.FDOT3_REPLICATED.evaluate(32, 4, new long[][] {a, new long[] {f(4), f(5), f(6)}}));
+        assertArrayEquals(new long[] {f(32), f(32), f(32), f(32)}, Op.FDOT3_REPLICATED.evaluate(32, 4, new long[][] {
+            a, new long[] {f(4), f(5), f(6)}
+        }));
         assertArrayEquals(
                 new long[] {f(39), f(39), f(39), f(39)}, Op.FDPH_REPLICATED.evaluate(32, 4, new long[][] {a, b}));
         assertEquals(4, Op.FDOT2_REPLICATED.output().components());
