@@ -436,6 +436,43 @@ public enum Op {
         return java.util.Collections.unmodifiableSet(s);
     }
 
+    /**
+     * NIR's horizontal ops that Lathe's own do not cover (the wider and float-valued vector
+     * comparisons, fdot8/16, the replicated dot products, fsumN, the uvec packs): the analyses
+     * that treat them alike (no range transfer, no SMT encoding) name them through this set.
+     */
+    public static final java.util.Set<Op> NIR_HORIZONTAL = java.util.Collections.unmodifiableSet(java.util.EnumSet.of(
+            FDOT8,
+            FDOT16,
+            FDOT2_REPLICATED,
+            FDOT3_REPLICATED,
+            FDOT4_REPLICATED,
+            FDPH_REPLICATED,
+            FSUM2,
+            FSUM3,
+            FSUM4,
+            BALL_FEQUAL8,
+            BALL_FEQUAL16,
+            BANY_FNEQUAL8,
+            BANY_FNEQUAL16,
+            FALL_EQUAL2,
+            FALL_EQUAL3,
+            FALL_EQUAL4,
+            FALL_EQUAL8,
+            FALL_EQUAL16,
+            FANY_NEQUAL2,
+            FANY_NEQUAL3,
+            FANY_NEQUAL4,
+            FANY_NEQUAL8,
+            FANY_NEQUAL16,
+            BALL_IEQUAL8,
+            BALL_IEQUAL16,
+            BANY_INEQUAL8,
+            BANY_INEQUAL16,
+            PACK_UINT_2X16,
+            PACK_UVEC2_TO_UINT,
+            PACK_UVEC4_TO_UINT));
+
     /** The op called {@code name}, or null. */
     public static Op byName(String name) {
         return BY_NAME.get(name);

@@ -253,39 +253,12 @@ public final class RangeTransfer {
         return s;
     }
 
-    /** The horizontal ops whose every result component {@link #horizontal} takes as anything, listed as {@link #ON_CONSTANTS_ONLY} is. */
-    static final java.util.Set<Op> HORIZONTAL_ANYTHING = java.util.EnumSet.of(
+    /**
+     * Lathe's own horizontal ops whose every result component {@link #horizontal} takes as
+     * anything, listed as {@link #ON_CONSTANTS_ONLY} is; {@link #HORIZONTAL_ANYTHING} adds NIR's.
+     */
+    private static final java.util.Set<Op> OWN_HORIZONTAL_ANYTHING = java.util.EnumSet.of(
             Op.FDPH,
-            Op.FDOT8,
-            Op.FDOT2_REPLICATED,
-            Op.FDOT3_REPLICATED,
-            Op.FDOT4_REPLICATED,
-            Op.FDPH_REPLICATED,
-            Op.FDOT16,
-            Op.FSUM2,
-            Op.FSUM3,
-            Op.FSUM4,
-            Op.BALL_FEQUAL8,
-            Op.BALL_FEQUAL16,
-            Op.BANY_FNEQUAL8,
-            Op.BANY_FNEQUAL16,
-            Op.FALL_EQUAL2,
-            Op.FALL_EQUAL3,
-            Op.FALL_EQUAL4,
-            Op.FALL_EQUAL8,
-            Op.FALL_EQUAL16,
-            Op.FANY_NEQUAL2,
-            Op.FANY_NEQUAL3,
-            Op.FANY_NEQUAL4,
-            Op.FANY_NEQUAL8,
-            Op.FANY_NEQUAL16,
-            Op.BALL_IEQUAL8,
-            Op.BALL_IEQUAL16,
-            Op.BANY_INEQUAL8,
-            Op.BANY_INEQUAL16,
-            Op.PACK_UINT_2X16,
-            Op.PACK_UVEC2_TO_UINT,
-            Op.PACK_UVEC4_TO_UINT,
             Op.BALL_FEQUAL2,
             Op.BALL_FEQUAL3,
             Op.BALL_FEQUAL4,
@@ -312,6 +285,15 @@ public final class RangeTransfer {
             Op.PACK_SNORM_4X8,
             Op.PACK_UNORM_2X16,
             Op.PACK_SNORM_2X16);
+
+    static final java.util.Set<Op> HORIZONTAL_ANYTHING = horizontalAnything();
+
+    // NIR's horizontal ops too, as NIR_GENERIC in ON_CONSTANTS_ONLY
+    private static java.util.Set<Op> horizontalAnything() {
+        java.util.EnumSet<Op> s = java.util.EnumSet.copyOf(OWN_HORIZONTAL_ANYTHING);
+        s.addAll(Op.NIR_HORIZONTAL);
+        return s;
+    }
 
     /**
      * An integer op (no float operand or result) on constant operands: its one result. A float
