@@ -247,6 +247,15 @@ public final class RangeAnalysis {
     }
 
     /**
+     * Whether a branch condition compares {@code v}, so that reads of it in the blocks assuming
+     * that branch are narrowed: a user moved onto {@code v} from a value with the same element
+     * may read it narrower there than it read the old one.
+     */
+    public boolean narrowedByBranches(Value v) {
+        return !branches.blocksComparing(v).isEmpty();
+    }
+
+    /**
      * A value was rewritten into {@code now}, which {@code movedUsers} read instead; the
      * elements computed from the old value were loosened or dropped already ({@link #loosen},
      * {@link #forget}). Branch facts read conditions from the branches, so where {@code now}

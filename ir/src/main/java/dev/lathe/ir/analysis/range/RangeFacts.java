@@ -98,7 +98,8 @@ public final class RangeFacts implements ValueFacts {
             if (i.def() != null) changed.add(i.def());
         }
         if (!exact) analysis.forget(changed);
-        else if (!analysis.sameElements(old, now)) analysis.loosen(changed);
+        // the same element, but the branches may narrow reads of `now` that did not narrow `old`
+        else if (!analysis.sameElements(old, now) || analysis.narrowedByBranches(now)) analysis.loosen(changed);
         analysis.rewritten(now, movedUsers, exact);
         if (timer != null) timer.addTime(Analyses.Kind.RANGES, System.nanoTime() - start);
     }
