@@ -510,6 +510,12 @@ final class MesaTuples {
                             case "only_lower_8_bits_used" -> lowBits = 8;
                             case "only_lower_16_bits_used" -> lowBits = 16;
                             case "nsz", "nnan", "ninf" -> flags.add(cond);
+                            // newer Mesa's spelling of '~' on one op: right where it may be contracted
+                            case "contract" -> {
+                                if (!pattern)
+                                    throw new Refusal("(contract) on a replacement op has no meaning in NIR either");
+                                reassociating = true;
+                            }
                             case "no_signed_wrap" -> flags.add("nsw");
                             case "no_unsigned_wrap" -> flags.add("nuw");
                             // a hint to NIR's generator (more commutative ops than its matcher unrolls)
