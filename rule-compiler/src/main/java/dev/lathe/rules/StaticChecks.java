@@ -226,10 +226,9 @@ final class StaticChecks {
         // a gated rule is off where its option says so: it shadows only rules gated at least as much
         if (!later.gates().containsAll(earlier.gates())) return false;
         // an earlier rule whose root may have at most N components fires on fewer roots
-        if (earlier.maxWidth() != 0) {
-            int laterMost = later.pattern().components() > 0 ? later.pattern().components() : later.maxWidth();
-            if (laterMost == 0 || laterMost > earlier.maxWidth()) return false;
-        }
+        // (a rule on one component included: its root is fixed at 1)
+        int earlierMost = earlier.maxRootComponents(), laterMost = later.maxRootComponents();
+        if (earlierMost != 0 && (laterMost == 0 || laterMost > earlierMost)) return false;
         return match(
                 earlier.pattern(),
                 later.pattern(),

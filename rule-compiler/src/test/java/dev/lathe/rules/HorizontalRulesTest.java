@@ -203,6 +203,19 @@ class HorizontalRulesTest {
     }
 
     @Test
+    void aRuleOnOneComponentShadowsOnlyRulesOnOne() {
+        // e's replacement reads a 1-component fdot2 at the root's width: e fires on 1-component
+        // roots only, so it does not shadow l on wider ones
+        String two = "e: fadd(a, b) => fadd(a, fdot2(vec2(b, 0.0), vec2(1.0, 1.0)));\nl: fadd(a, 0.0) => a;";
+        RuleCompiler.Result r = compile(two);
+        assertTrue(r.ok(), r.render());
+        assertEquals(1, r.file().rules().get(0).maxRootComponents());
+        // against a rule on one component too, it does
+        RuleCompiler.Result s = compile(two.replace("l: fadd(a, 0.0) => a;", "l: fadd(a, fdot2(b, c)) => a;"));
+        assertTrue(s.render().contains("rule l can never fire: rule e (line 2) comes first"), s.render());
+    }
+
+    @Test
     void isAnyCompNanAsksSomeComponent() {
         String text = "n: fdot3(#a, b) => nan if is_any_comp_nan(a);";
         assertEquals(Verdict.Kind.SOUND, CHECKER.check(rule(text)).kind());

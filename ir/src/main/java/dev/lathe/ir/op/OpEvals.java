@@ -78,18 +78,14 @@ final class OpEvals {
             case FNEO -> Eval.binary(FloatFns::fneo);
             case FUNORD -> Eval.binary(FloatFns::funord);
             case FORD -> Eval.binary(FloatFns::ford);
-            case BALL_FEQUAL2 -> Eval.horizontal(FloatFns::fallEqual);
-            case BALL_FEQUAL3 -> Eval.horizontal(FloatFns::fallEqual);
-            case BALL_FEQUAL4 -> Eval.horizontal(FloatFns::fallEqual);
-            case BALL_FEQUAL8, BALL_FEQUAL16 -> Eval.horizontal(FloatFns::fallEqual);
-            case BANY_FNEQUAL8, BANY_FNEQUAL16 -> Eval.horizontal(FloatFns::fanyNequal);
+            case BALL_FEQUAL2, BALL_FEQUAL3, BALL_FEQUAL4, BALL_FEQUAL8, BALL_FEQUAL16 ->
+                Eval.horizontal(FloatFns::fallEqual);
+            case BANY_FNEQUAL2, BANY_FNEQUAL3, BANY_FNEQUAL4, BANY_FNEQUAL8, BANY_FNEQUAL16 ->
+                Eval.horizontal(FloatFns::fanyNequal);
             case FALL_EQUAL2, FALL_EQUAL3, FALL_EQUAL4, FALL_EQUAL8, FALL_EQUAL16 ->
                 Eval.horizontal(FloatFns::fallEqualFloat);
             case FANY_NEQUAL2, FANY_NEQUAL3, FANY_NEQUAL4, FANY_NEQUAL8, FANY_NEQUAL16 ->
                 Eval.horizontal(FloatFns::fanyNequalFloat);
-            case BANY_FNEQUAL2 -> Eval.horizontal(FloatFns::fanyNequal);
-            case BANY_FNEQUAL3 -> Eval.horizontal(FloatFns::fanyNequal);
-            case BANY_FNEQUAL4 -> Eval.horizontal(FloatFns::fanyNequal);
             case IADD -> Eval.binary(IntFns::iadd);
             case ISUB -> Eval.binary(IntFns::isub);
             case IMUL -> Eval.binary(IntFns::imul);
@@ -132,14 +128,10 @@ final class OpEvals {
             case INE -> Eval.binary(IntFns::ine);
             case ULT -> Eval.binary(IntFns::ult);
             case UGE -> Eval.binary(IntFns::uge);
-            case BALL_IEQUAL2 -> Eval.horizontal(IntFns::ballIequal);
-            case BALL_IEQUAL3 -> Eval.horizontal(IntFns::ballIequal);
-            case BALL_IEQUAL4 -> Eval.horizontal(IntFns::ballIequal);
-            case BANY_INEQUAL2 -> Eval.horizontal(IntFns::banyInequal);
-            case BANY_INEQUAL3 -> Eval.horizontal(IntFns::banyInequal);
-            case BANY_INEQUAL4 -> Eval.horizontal(IntFns::banyInequal);
-            case BALL_IEQUAL8, BALL_IEQUAL16 -> Eval.horizontal(IntFns::ballIequal);
-            case BANY_INEQUAL8, BANY_INEQUAL16 -> Eval.horizontal(IntFns::banyInequal);
+            case BALL_IEQUAL2, BALL_IEQUAL3, BALL_IEQUAL4, BALL_IEQUAL8, BALL_IEQUAL16 ->
+                Eval.horizontal(IntFns::ballIequal);
+            case BANY_INEQUAL2, BANY_INEQUAL3, BANY_INEQUAL4, BANY_INEQUAL8, BANY_INEQUAL16 ->
+                Eval.horizontal(IntFns::banyInequal);
             case IAND -> Eval.binary(IntFns::iand);
             case IOR -> Eval.binary(IntFns::ior);
             case IXOR -> Eval.binary(IntFns::ixor);

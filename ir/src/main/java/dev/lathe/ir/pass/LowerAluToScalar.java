@@ -72,10 +72,6 @@ final class LowerAluToScalar implements Pass {
                 case FDOT2_REPLICATED, FDOT3_REPLICATED, FDOT4_REPLICATED ->
                     splat(fn, alu, dot(fn, alu, op.input(0).components(), false));
                 case FDPH_REPLICATED -> splat(fn, alu, dot(fn, alu, 3, true));
-                case BALL_FEQUAL8, BALL_FEQUAL16 -> reduce(fn, alu, Op.FEQ, Op.IAND);
-                case BANY_FNEQUAL8, BANY_FNEQUAL16 -> reduce(fn, alu, Op.FNEU, Op.IOR);
-                case BALL_IEQUAL8, BALL_IEQUAL16 -> reduce(fn, alu, Op.IEQ, Op.IAND);
-                case BANY_INEQUAL8, BANY_INEQUAL16 -> reduce(fn, alu, Op.INE, Op.IOR);
                 case FALL_EQUAL2, FALL_EQUAL3, FALL_EQUAL4, FALL_EQUAL8, FALL_EQUAL16 ->
                     unary(fn, alu, Op.B2F32, 32, reduce(fn, alu, Op.FEQ, Op.IAND), 0);
                 case FANY_NEQUAL2, FANY_NEQUAL3, FANY_NEQUAL4, FANY_NEQUAL8, FANY_NEQUAL16 ->
@@ -83,10 +79,14 @@ final class LowerAluToScalar implements Pass {
                 case PACK_UINT_2X16 -> packUint2x16(fn, alu);
                 case PACK_UVEC2_TO_UINT -> packUvecToUint(fn, alu, 2, 16, 0xffff);
                 case PACK_UVEC4_TO_UINT -> packUvecToUint(fn, alu, 4, 8, 0);
-                case BALL_FEQUAL2, BALL_FEQUAL3, BALL_FEQUAL4 -> reduce(fn, alu, Op.FEQ, Op.IAND);
-                case BANY_FNEQUAL2, BANY_FNEQUAL3, BANY_FNEQUAL4 -> reduce(fn, alu, Op.FNEU, Op.IOR);
-                case BALL_IEQUAL2, BALL_IEQUAL3, BALL_IEQUAL4 -> reduce(fn, alu, Op.IEQ, Op.IAND);
-                case BANY_INEQUAL2, BANY_INEQUAL3, BANY_INEQUAL4 -> reduce(fn, alu, Op.INE, Op.IOR);
+                case BALL_FEQUAL2, BALL_FEQUAL3, BALL_FEQUAL4, BALL_FEQUAL8, BALL_FEQUAL16 ->
+                    reduce(fn, alu, Op.FEQ, Op.IAND);
+                case BANY_FNEQUAL2, BANY_FNEQUAL3, BANY_FNEQUAL4, BANY_FNEQUAL8, BANY_FNEQUAL16 ->
+                    reduce(fn, alu, Op.FNEU, Op.IOR);
+                case BALL_IEQUAL2, BALL_IEQUAL3, BALL_IEQUAL4, BALL_IEQUAL8, BALL_IEQUAL16 ->
+                    reduce(fn, alu, Op.IEQ, Op.IAND);
+                case BANY_INEQUAL2, BANY_INEQUAL3, BANY_INEQUAL4, BANY_INEQUAL8, BANY_INEQUAL16 ->
+                    reduce(fn, alu, Op.INE, Op.IOR);
                 case PACK_64_2X32 -> packSplit(fn, alu, Op.PACK_64_2X32_SPLIT);
                 case PACK_32_2X16 -> packFields(fn, alu, 2, 16);
                 case PACK_HALF_2X16 -> packSplit(fn, alu, Op.PACK_HALF_2X16_SPLIT);

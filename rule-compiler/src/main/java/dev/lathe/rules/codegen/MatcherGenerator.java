@@ -960,9 +960,7 @@ public final class MatcherGenerator {
             if (dev.lathe.ir.AluFlag.REASSOC.appliesTo(r.pattern().op()))
                 rc.code.add("if (!n0.has($T.REASSOC)) return false;\n", ALU_FLAG);
         }
-        int most = r.pattern().op().isHorizontal()
-                ? 0
-                : r.pattern().components() > 0 ? r.pattern().components() : r.maxWidth();
+        int most = r.maxRootComponents();
         if (most > 0) {
             rc.code.add("// a horizontal op is read at the root's width: at most $L component(s)\n", most);
             rc.code.add("if (n0.def().numComponents() > $L) return false;\n", most);

@@ -115,9 +115,7 @@ public final class RuleInterpreter implements RuleSet {
         boolean run(AluInstr root) {
             if (!setSize(rule.pattern().sizeClass(), root.def().bitSize())) return false;
             // a horizontal op read at the root's width bounds the width
-            int most = rule.pattern().op().isHorizontal()
-                    ? 0
-                    : rule.pattern().components() > 0 ? rule.pattern().components() : rule.maxWidth();
+            int most = rule.maxRootComponents();
             if (most > 0 && root.def().numComponents() > most) return false;
             return matchOp(rule.pattern(), root, rw.rootView(), this::finish);
         }

@@ -79,6 +79,16 @@ public record CheckedRule(
         return fixed > 0 ? fixed : maxWidth > 0 ? maxWidth : 1;
     }
 
+    /**
+     * The most components a root the rule fires on may have, 0 for any: the count a
+     * per-component root is fixed at (a rule on one component), else {@link #maxWidth}. A
+     * horizontal root's count is the op's, which valid IR guarantees.
+     */
+    public int maxRootComponents() {
+        if (pattern.op().isHorizontal()) return 0;
+        return pattern.components() > 0 ? pattern.components() : maxWidth;
+    }
+
     /** Whether any value of the rule is a vector part (a horizontal op, a swizzle, a fixed count above 1). */
     public boolean usesVectors() {
         java.util.ArrayDeque<Node> work = new java.util.ArrayDeque<>(java.util.List.of(pattern, replacement));

@@ -35,6 +35,7 @@ final class RuleEvaluator {
     RuleEvaluator(CheckedRule rule) {
         this.rule = rule;
         this.flagged = hasFlags(rule.pattern());
+        this.slotNames = slots(rule);
     }
 
     /**
@@ -226,15 +227,15 @@ final class RuleEvaluator {
         return dot < 0 ? slot : slot.substring(0, dot);
     }
 
-    private final Map<String, Integer> varCounts = new HashMap<>();
+    /** Each variable's input names by component, made once: the evaluation reads them per sample. */
+    private final Map<String, List<String>> slotNames;
 
     /** The input variable {@code v}'s component {@code j} is read from. */
     private String slotOf(Node.VarNode v, int j) {
-        int k = varCounts.computeIfAbsent(v.name(), n -> varCount(rule, n));
         int at = v.swizzle().isEmpty()
                 ? j
                 : Node.SWIZZLE_LETTERS.indexOf(v.swizzle().charAt(j));
-        return slot(v.name(), at, k);
+        return slotNames.get(v.name()).get(at);
     }
 
     private static Node.VarNode firstVar(Node node, String name) {
@@ -319,12 +320,9 @@ final class RuleEvaluator {
         long r = op.op().evaluate(unsized, op.op().output().components(), srcs)[at];
         int outBits = op.op().outputBits(unsized);
         if (Values.isFloat(op.op().output().typeClass(), outBits)) note(o, r, outBits);
+        // vecN moves the one source the component comes from; the others, as a scalar op's
         if (op.op().movesData()) return new Result(r, kinds[at]);
-        for (int kind : kinds) if (kind == UNDECIDED) return new Result(r, UNDECIDED);
-        for (int i = 0; i < kinds.length; i++) {
-            if (kinds[i] == OPEN && op.op().readsBits(i)) return new Result(r, UNDECIDED);
-        }
-        return new Result(r, op.op().computesFloat() && outBits >= 16 && FloatBits.isNaN(r, outBits) ? OPEN : EXACT);
+        return new Result(r, provenance(op.op(), srcs, kinds, r, outBits));
     }
 
     /**
