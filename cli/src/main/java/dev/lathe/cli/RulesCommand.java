@@ -1,9 +1,11 @@
 package dev.lathe.cli;
 
 import dev.lathe.ir.op.Bits;
+import dev.lathe.rules.NirImport;
 import dev.lathe.rules.RuleCompiler;
 import dev.lathe.rules.RuleCompilerMain;
 import dev.lathe.rules.model.CheckedRule;
+import dev.lathe.rules.soundness.NirReading;
 import dev.lathe.rules.soundness.Proof;
 import dev.lathe.rules.soundness.ProofCache;
 import dev.lathe.rules.soundness.ProofTally;
@@ -11,6 +13,7 @@ import dev.lathe.rules.soundness.RuleJobs;
 import dev.lathe.rules.soundness.RuleProver;
 import dev.lathe.rules.soundness.SoundnessChecker;
 import dev.lathe.rules.soundness.Verdict;
+import dev.lathe.rules.soundness.VerdictCache;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,7 +36,7 @@ import picocli.CommandLine.Spec;
         name = "rules",
         mixinStandardHelpOptions = true,
         description = "Work with rule files.",
-        subcommands = {RulesCommand.Check.class, RulesCommand.Prove.class})
+        subcommands = {RulesCommand.Check.class, RulesCommand.Prove.class, ImportNirCommand.class})
 final class RulesCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -130,14 +133,49 @@ final class RulesCommand implements Runnable {
         };
     }
 
-    /** The rules of {@code files}, compiled as the build compiles them; errors stop the command, warnings go to stderr. */
-    static List<CheckedRule> load(List<Path> files, CommandSpec spec) {
+    /** The rules loaded, with the pass of each file, and whether every file is an import of NIR's rules. */
+    record Loaded(List<CheckedRule> rules, Map<String, String> passByFile, boolean imported) {
+        String passOf(CheckedRule r) {
+            return passByFile.getOrDefault(r.file(), "");
+        }
+    }
+
+    /** A directory's rule files ({@code *.rules}, by name), or the file itself. */
+    static List<Path> ruleFiles(List<Path> args) {
+        List<Path> files = new ArrayList<>();
+        for (Path a : args) {
+            if (!java.nio.file.Files.isDirectory(a)) {
+                files.add(a);
+                continue;
+            }
+            List<Path> in = new ArrayList<>();
+            try (var s = java.nio.file.Files.newDirectoryStream(a, "*.rules")) {
+                for (Path f : s) in.add(f);
+            } catch (java.io.IOException e) {
+                throw new CliException(a + ": cannot be read: " + e.getMessage());
+            }
+            if (in.isEmpty()) throw new CliException(a + ": a directory with no .rules files");
+            in.sort(java.util.Comparator.comparing(Path::toString));
+            files.addAll(in);
+        }
+        return files;
+    }
+
+    /**
+     * The rules of {@code files} (directories stand for their {@code *.rules}), compiled as the
+     * build compiles them; errors stop the command, warnings go to stderr.
+     */
+    static Loaded load(List<Path> args, CommandSpec spec) {
+        List<Path> files = ruleFiles(args);
         List<CheckedRule> rules = new ArrayList<>();
         StringBuilder errors = new StringBuilder();
         Map<String, String> owners = new HashMap<>();
+        Map<String, String> passes = new HashMap<>();
         StringBuilder warnings = new StringBuilder();
+        boolean imported = true;
         for (Path f : files) {
             String text = ShaderFiles.readText(f);
+            imported &= NirImport.imported(text);
             RuleCompiler.Result r = RuleCompiler.compile(f.toString(), text);
             // As the build says them: a file's errors and warnings together, in line order.
             if (!r.ok()) errors.append(errors.length() > 0 ? "\n" : "").append(r.renderAll());
@@ -145,12 +183,43 @@ final class RulesCommand implements Runnable {
             String duplicate = RuleCompilerMain.duplicatePass(r.file().passName(), f.toString(), text, owners);
             if (duplicate != null)
                 errors.append(errors.length() > 0 ? "\n" : "").append(duplicate);
+            passes.put(f.toString(), r.file().passName());
             rules.addAll(r.file().rules());
         }
         if (errors.length() > 0) throw new CliException(errors.toString());
         spec.commandLine().getErr().print(warnings);
         spec.commandLine().getErr().flush();
-        return rules;
+        return new Loaded(rules, passes, imported && !files.isEmpty());
+    }
+
+    /** How the report is written, and whether refutations are read under NIR's semantics. */
+    static final class ReportOptions {
+        @Option(
+                names = "--format",
+                paramLabel = "FORMAT",
+                description = "text (one line per rule as it is done, then the counts), json or csv (one record per "
+                        + "rule, at the end; json adds the counts by pass); default ${DEFAULT-VALUE}")
+        RuleReport.Format format = RuleReport.Format.text;
+
+        @Option(
+                names = "--nir",
+                negatable = true,
+                description = "re-run each refuted rule's counterexample under NIR's semantics (the op table's NIR "
+                        + "definitions; NaNs alike) and say 'wrong in NIR' or 'differs from Lathe's semantics' "
+                        + "(default: on for rule files lathe rules import-nir wrote)")
+        Boolean nir;
+
+        boolean nir(Loaded loaded) {
+            return nir != null ? nir : loaded.imported();
+        }
+    }
+
+    /** The NIR reading of a rule's refutation (the proof's counterexample, else the sampling one), or null. */
+    static NirReading nirReading(CheckedRule rule, Verdict verdict, Proof proof, SoundnessChecker.Settings sampling) {
+        if (proof != null && proof.kind() == Proof.Kind.REFUTED && proof.counterexample() != null)
+            return NirReading.of(rule, proof.counterexample(), sampling);
+        if (verdict != null && verdict.kind() == Verdict.Kind.UNSOUND) return NirReading.of(rule, verdict, sampling);
+        return null;
     }
 
     /** {@code lathe rules prove FILE…}: the SMT prover. */
@@ -170,7 +239,7 @@ final class RulesCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Parameters(paramLabel = "FILE.rules", arity = "1..*", description = "rule files")
+        @Parameters(paramLabel = "FILE.rules", arity = "1..*", description = "rule files, or directories of them")
         List<Path> files;
 
         @Mixin
@@ -179,20 +248,49 @@ final class RulesCommand implements Runnable {
         @Mixin
         SizesAndJobs run;
 
+        @Mixin
+        ReportOptions report;
+
+        /** One rule and its proof. */
+        private record Proved(CheckedRule rule, Proof proof) {}
+
         @Override
         public Integer call() throws InterruptedException {
             RuleProver.Settings settings = proofs.settings("lathe rules prove", run.sizeFlags("lathe rules prove"));
             int jobs = run.jobs("lathe rules prove");
-            List<CheckedRule> rules = load(files, spec);
+            Loaded loaded = load(files, spec);
+            List<CheckedRule> rules = loaded.rules();
+            boolean nir = report.nir(loaded);
+            boolean text = report.format == RuleReport.Format.text;
+            RuleReport entries = new RuleReport(false, true, nir);
+            SoundnessChecker.Settings sampling = new SoundnessChecker.Settings(
+                    SoundnessChecker.Settings.defaults().samples(),
+                    SoundnessChecker.Settings.defaults().seed(),
+                    settings.sizes());
             ProofCache cache = proofs.cache();
             PrintWriter out = spec.commandLine().getOut();
             ProofTally tally = new ProofTally();
-            run.forEachRule("lathe rules prove: the prover failed", jobs, rules, r -> cache.prove(settings, r), p -> {
-                tally.add(p);
-                out.println(proofTag(p) + " " + p.message());
-            });
-            out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + tally + " ("
-                    + settings.timeoutMs() + " ms per rule and size)");
+            run.forEachRule(
+                    "lathe rules prove: the prover failed",
+                    jobs,
+                    rules,
+                    r -> new Proved(r, cache.prove(settings, r)),
+                    pr -> {
+                        Proof p = pr.proof();
+                        tally.add(p);
+                        NirReading reading = nir ? nirReading(pr.rule(), null, p, sampling) : null;
+                        entries.add(new RuleReport.Entry(pr.rule(), loaded.passOf(pr.rule()), null, p, reading));
+                        if (text) out.println(proofTag(p) + " " + p.message() + RuleReport.nirSuffix(reading));
+                    });
+            if (text) {
+                out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + tally + " ("
+                        + settings.timeoutMs() + " ms per rule and size)");
+                entries.printPasses(out);
+            } else if (report.format == RuleReport.Format.json) {
+                entries.writeJson(out);
+            } else {
+                entries.writeCsv(out);
+            }
             out.flush();
             return tally.wrong() > 0 ? 1 : 0;
         }
@@ -206,7 +304,7 @@ final class RulesCommand implements Runnable {
                 "Check rules for soundness: evaluate each rule's pattern and replacement with the op table on "
                         + "edge values, one value of each float class and random inputs (exhaustively at 8 bits for small "
                         + "integer rules), at every bit size the rule admits; and ask the SMT prover about it, as "
-                        + "'rules prove' does (answers are kept in the proof cache; --no-prove samples only). Prints one "
+                        + "'rules prove' does (proofs and sampling verdicts are kept in the proof cache, so an unchanged rule is not checked again; --no-prove samples only). Prints one "
                         + "line per rule, its sampling verdict then its proof (proved, tested, unknown, REFUTED), and a "
                         + "summary; exits with 1 if a rule is unsound or refuted, and with 2 if no rule could be checked at "
                         + "the sizes asked for (--bits): a run that showed nothing sound must not pass a script for one that did.",
@@ -216,7 +314,7 @@ final class RulesCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Parameters(paramLabel = "FILE.rules", arity = "1..*", description = "rule files")
+        @Parameters(paramLabel = "FILE.rules", arity = "1..*", description = "rule files, or directories of them")
         List<Path> files;
 
         @Option(
@@ -240,8 +338,11 @@ final class RulesCommand implements Runnable {
         @Mixin
         SizesAndJobs run;
 
+        @Mixin
+        ReportOptions report;
+
         /** One rule's sampling verdict and, unless --no-prove, its proof. */
-        private record Checked(Verdict verdict, Proof proof) {}
+        private record Checked(CheckedRule rule, Verdict verdict, Proof proof) {}
 
         @Override
         public Integer call() throws InterruptedException {
@@ -249,9 +350,15 @@ final class RulesCommand implements Runnable {
             int sizes = run.sizeFlags("lathe rules check");
             int jobs = run.jobs("lathe rules check");
             RuleProver.Settings proving = proofs.settings("lathe rules check", sizes);
-            List<CheckedRule> rules = load(files, spec);
+            Loaded loaded = load(files, spec);
+            List<CheckedRule> rules = loaded.rules();
+            boolean nir = report.nir(loaded);
+            boolean text = report.format == RuleReport.Format.text;
+            RuleReport entries = new RuleReport(true, !noProve, nir);
             SoundnessChecker checker = new SoundnessChecker(new SoundnessChecker.Settings(samples, seed, sizes));
             ProofCache cache = noProve ? null : proofs.cache();
+            // sampling verdicts are kept beside the proofs (not with --no-proof-cache)
+            VerdictCache verdicts = new VerdictCache(proofs.cache().dir());
             PrintWriter out = spec.commandLine().getOut();
             int[] counts = new int[Verdict.Kind.values().length];
             ProofTally tally = new ProofTally();
@@ -261,9 +368,11 @@ final class RulesCommand implements Runnable {
                     "lathe rules check: the checker failed",
                     jobs,
                     rules,
-                    r -> new Checked(checker.check(r), cache == null ? null : cache.prove(proving, r)),
+                    r -> new Checked(r, verdicts.check(checker, r), cache == null ? null : cache.prove(proving, r)),
                     c -> {
                         Verdict v = c.verdict();
+                        NirReading reading = nir ? nirReading(c.rule(), v, c.proof(), checker.settings()) : null;
+                        entries.add(new RuleReport.Entry(c.rule(), loaded.passOf(c.rule()), v, c.proof(), reading));
                         inputs[0] += v.checked();
                         counts[v.kind().ordinal()]++;
                         String tag = switch (v.kind()) {
@@ -271,26 +380,47 @@ final class RulesCommand implements Runnable {
                             case UNSOUND -> "UNSOUND  ";
                             case UNCHECKED -> "unchecked";
                         };
-                        out.println(tag + " " + proofTag(c.proof()) + " " + v.message());
+                        if (text)
+                            out.println(tag + " " + proofTag(c.proof()) + " " + v.message()
+                                    + (c.proof() != null && c.proof().wrong() ? "" : RuleReport.nirSuffix(reading)));
                         if (c.proof() != null) {
                             tally.add(c.proof());
                             if (c.proof().wrong())
-                                refutations.add(
-                                        proofTag(c.proof()) + " " + c.proof().message());
+                                refutations.add(proofTag(c.proof()) + " "
+                                        + c.proof().message() + RuleReport.nirSuffix(reading));
                         }
                     });
+            if (!text) {
+                if (report.format == RuleReport.Format.json) entries.writeJson(out);
+                else entries.writeCsv(out);
+                out.flush();
+                return exitCode(counts, refutations);
+            }
             for (String r : refutations) out.println(r);
             int sound = counts[Verdict.Kind.SOUND.ordinal()], unsound = counts[Verdict.Kind.UNSOUND.ordinal()];
             int unchecked = counts[Verdict.Kind.UNCHECKED.ordinal()];
             out.println(rules.size() + (rules.size() == 1 ? " rule: " : " rules: ") + sound + " sound, " + unsound
                     + " UNSOUND, " + unchecked + " unchecked; " + inputs[0] + " inputs compared (seed " + seed + ", "
-                    + samples + " samples per size)");
+                    + samples + " samples per size"
+                    + (verdicts.checkedNow() < rules.size()
+                            ? "; " + (rules.size() - verdicts.checkedNow()) + " verdicts from "
+                                    + proofs.cache().dir()
+                            : "")
+                    + ")");
             if (cache != null) {
                 out.println("proofs: " + tally + " (" + proving.timeoutMs()
                         + " ms per rule and size; " + cache.provedNow() + " new, " + (rules.size() - cache.provedNow())
                         + " from " + (cache.dir() == null ? "no cache" : cache.dir()) + ")");
             }
+            entries.printPasses(out);
             out.flush();
+            return exitCode(counts, refutations);
+        }
+
+        /** 1 if a rule is unsound or refuted; 2 (thrown) if nothing could be checked at the sizes asked for. */
+        private static int exitCode(int[] counts, List<String> refutations) {
+            int sound = counts[Verdict.Kind.SOUND.ordinal()], unsound = counts[Verdict.Kind.UNSOUND.ordinal()];
+            int unchecked = counts[Verdict.Kind.UNCHECKED.ordinal()];
             if (sound + unsound == 0 && unchecked > 0) {
                 throw new CliException(
                         "lathe rules check: no rule could be checked at the requested sizes "

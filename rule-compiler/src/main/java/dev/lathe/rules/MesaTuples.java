@@ -412,6 +412,8 @@ final class MesaTuples {
 
         final List<String> conditions = new ArrayList<>();
         final List<String> gates = new ArrayList<>();
+        /** The pattern's constant variables ({@code '#b'}), so each later occurrence is written {@code #b} too. */
+        final java.util.Set<String> constants = new java.util.HashSet<>();
 
         /** The op a tuple applies, or null when Lathe has none by that name (the writer refuses it). */
         private static Op opOf(Item item) {
@@ -581,7 +583,11 @@ final class MesaTuples {
                     swizzle = "." + dev.lathe.rules.model.Node.SWIZZLE_LETTERS.substring(0, n);
             }
             StringBuilder sb = new StringBuilder();
-            if (m.group(1) != null && pattern) sb.append('#');
+            // NIR marks a constant variable where it first appears; Lathe writes the mark each time
+            if (pattern && (m.group(1) != null || constants.contains(m.group(2)))) {
+                sb.append('#');
+                constants.add(m.group(2));
+            }
             String name = m.group(2);
             sb.append(name);
             // before any annotation: a@32.x would lex 32.x as a number

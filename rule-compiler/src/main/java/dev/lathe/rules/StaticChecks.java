@@ -53,12 +53,20 @@ final class StaticChecks {
         this.text = text;
     }
 
-    record Result(List<Diagnostic> errors, List<Diagnostic> warnings) {}
+    /**
+     * @param rejected every rule in error here (a duplicate, a rule an earlier one hides, an
+     *                 identity) with why, in the file's order: the importer of NIR's rules keeps
+     *                 such rules apart rather than losing them ({@link NirImport})
+     */
+    record Result(List<Diagnostic> errors, List<Diagnostic> warnings, Map<CheckedRule, String> rejected) {}
+
+    /** Why each rejected rule is rejected, in words that name the rule that decides it. */
+    private final Map<CheckedRule, String> why = new LinkedHashMap<>();
 
     static Result check(List<CheckedRule> rules, String text) {
         StaticChecks c = new StaticChecks(text);
         c.run(rules);
-        return new Result(c.errors, c.warnings);
+        return new Result(c.errors, c.warnings, c.why);
     }
 
     private Diagnostic at(CheckedRule r, String severity, String message) {
@@ -78,6 +86,7 @@ final class StaticChecks {
                 CheckedRule earlier = rules.get(i);
                 if (earlier.pattern().op() != later.pattern().op()) continue;
                 if (duplicates(earlier, later)) {
+                    why.put(later, "it duplicates " + earlier.name() + ": the same pattern and conditions");
                     errors.add(at(
                             later,
                             "error",
@@ -87,6 +96,13 @@ final class StaticChecks {
                     break;
                 }
                 if (shadows(earlier, later)) {
+                    why.put(
+                            later,
+                            "it can never fire: " + earlier.name() + " comes first, "
+                                    + (earlier.conditions().isEmpty()
+                                            ? "has no conditions"
+                                            : "asks nothing it does not ask too")
+                                    + " and matches everything it matches");
                     shadowed.computeIfAbsent(earlier, k -> new ArrayList<>()).add(later);
                     rejected.add(later);
                     break;
@@ -137,7 +153,10 @@ final class StaticChecks {
             into.add(next);
         }
         for (CheckedRule r : rules) {
-            if (identity(r)) rejected.add(r);
+            if (identity(r)) {
+                rejected.add(r);
+                why.put(r, "it does nothing: its replacement is its pattern");
+            }
         }
         for (int i = 0; i < rules.size(); i++) {
             CheckedRule a = rules.get(i);

@@ -631,6 +631,52 @@ public enum Op {
         }
     }
 
+    /**
+     * How nir_opcodes.py defines this op otherwise than this table, in words; null where NIR's
+     * definition is this table's ({@link NirDefinitions}).
+     */
+    public String nirDifference() {
+        return NirDefinitions.difference(this);
+    }
+
+    /**
+     * Where NIR leaves this op's result undefined for these operands (one component each: a
+     * float conversion out of range, a bitfield past the top bit, an operand outside an op's
+     * stated domain), in words; null where NIR defines it ({@link NirDefinitions}).
+     */
+    public String nirUndefined(int unsizedBits, long[][] srcs) {
+        return isHorizontal() ? null : NirDefinitions.undefined(this, unsizedBits, srcs);
+    }
+
+    /** Whether nir_opcodes.py has this op at this unsized bit size (its bitfield ops are 32-bit only). */
+    public boolean inNirAt(int unsizedBits) {
+        return NirDefinitions.hasSize(this, unsizedBits);
+    }
+
+    /** As {@link #evaluate}, under NIR's definition of the op where it differs ({@link #nirDifference}). */
+    public long[] evaluateAsNir(int unsizedBits, int destComponents, long[][] srcs) {
+        Eval nir = NirDefinitions.eval(this);
+        if (nir == null) return evaluate(unsizedBits, destComponents, srcs);
+        long[] dst = new long[destComponents];
+        long m = Bits.mask(outputBits(unsizedBits));
+        if (nir instanceof Eval.PerComponent pc) {
+            for (int c = 0; c < dst.length; c++) {
+                dst[c] = pc.fn()
+                                .apply(
+                                        srcs[0][c],
+                                        srcs.length > 1 ? srcs[1][c] : 0,
+                                        srcs.length > 2 ? srcs[2][c] : 0,
+                                        srcs.length > 3 ? srcs[3][c] : 0,
+                                        unsizedBits)
+                        & m;
+            }
+        } else {
+            ((Eval.Horizontal) nir).fn().apply(srcs, dst, unsizedBits);
+            for (int c = 0; c < dst.length; c++) dst[c] &= m;
+        }
+        return dst;
+    }
+
     /** The signature as the op listing shows it, e.g. {@code float(float, float)}. */
     public String signature() {
         StringBuilder sb = new StringBuilder(output.toString()).append('(');

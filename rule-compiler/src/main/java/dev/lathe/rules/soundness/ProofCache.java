@@ -123,6 +123,16 @@ public final class ProofCache {
                 .append(" sizes ")
                 .append(settings.sizes())
                 .append('\n');
+        ruleKey(rule, b);
+        return sha256(b.toString()) + ".proof";
+    }
+
+    /**
+     * Everything about a compiled rule an answer depends on, without its position: its name and
+     * text, its arrow, and the ops, literals, size classes and conditions the compiler made of it.
+     * The verdict cache ({@link VerdictCache}) keys on it too.
+     */
+    static void ruleKey(CheckedRule rule, StringBuilder b) {
         b.append(rule.name())
                 .append('\n')
                 .append(rule.text())
@@ -145,9 +155,13 @@ public final class ProofCache {
                     .append('\n');
         }
         b.append(rule.classes()).append('\n').append(rule.varTypes()).append('\n');
+    }
+
+    /** The SHA-256 of a key, in hex. */
+    static String sha256(String key) {
         try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(b.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(d) + ".proof";
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java has SHA-256", e);
         }

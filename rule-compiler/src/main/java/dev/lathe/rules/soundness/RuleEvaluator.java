@@ -32,10 +32,58 @@ final class RuleEvaluator {
 
     private final boolean flagged;
 
+    /**
+     * Whether ops are evaluated as nir_opcodes.py defines them where that differs from the op
+     * table ({@link Op#evaluateAsNir}): a counterexample re-run under NIR's semantics ({@link NirReading}).
+     */
+    private final boolean asNir;
+
+    /** The ops (as NIR) whose value differed from the op table's at some evaluation. */
+    final java.util.Set<Op> nirChanged = java.util.EnumSet.noneOf(Op.class);
+
+    /** The ops evaluated at a size NIR does not have them at ({@link Op#inNirAt}), as "name@bits". */
+    final java.util.Set<String> nirAbsent = new java.util.TreeSet<>();
+
+    /** Where the pattern read an op where NIR leaves its result undefined ({@link Op#nirUndefined}). */
+    final java.util.Set<String> nirUndefined = new java.util.TreeSet<>();
+
+    /** Whether the side being evaluated is the pattern, and whether it hit an undefined result now. */
+    private boolean inPattern, patternUndefined;
+
     RuleEvaluator(CheckedRule rule) {
+        this(rule, false);
+    }
+
+    /**
+     * @param asNir evaluate as NIR defines ops ({@link Op#evaluateAsNir}), noting the ops NIR
+     *              defines otherwise, has at no such size, or leaves undefined (a pattern
+     *              undefined there is poison: {@link Outcome#patternPoison})
+     */
+    RuleEvaluator(CheckedRule rule, boolean asNir) {
         this.rule = rule;
+        this.asNir = asNir;
         this.flagged = hasFlags(rule.pattern());
         this.slotNames = slots(rule);
+    }
+
+    /** The op applied, as NIR defines it when {@link #asNir}. */
+    private long[] apply(Op op, int unsized, int comps, long[][] srcs) {
+        long[] lathe = op.evaluate(unsized, comps, srcs);
+        if (asNir && !op.inNirAt(unsized)) {
+            nirAbsent.add(op.opName() + "@" + unsized);
+            if (inPattern) patternUndefined = true; // NIR has no such instruction to match
+        }
+        if (asNir && inPattern) {
+            String u = op.nirUndefined(unsized, srcs);
+            if (u != null) {
+                nirUndefined.add(u);
+                patternUndefined = true;
+            }
+        }
+        if (!asNir || op.nirDifference() == null) return lathe;
+        long[] nir = op.evaluateAsNir(unsized, comps, srcs);
+        if (!java.util.Arrays.equals(lathe, nir)) nirChanged.add(op);
+        return nir;
     }
 
     /**
@@ -144,6 +192,8 @@ final class RuleEvaluator {
             if (Values.isFloat(rule.varTypes().get(var), bits)) note(o, e.getValue(), bits);
         }
         Result p;
+        inPattern = true;
+        patternUndefined = false;
         if (flagged) {
             List<Alt> alts = evalAll(rule.pattern(), vars, sizes, o);
             o.alternatives = new long[alts.size()];
@@ -159,6 +209,9 @@ final class RuleEvaluator {
         }
         // The tolerance of an inexact rule is the pattern's: the replacement's values are noted
         // nowhere, or a detour through a huge intermediate (a + 1e30 - 1e30) would excuse any error.
+        inPattern = false;
+        // as NIR defines ops, a pattern whose result is undefined there may be replaced by anything
+        if (patternUndefined) o.patternPoison = true;
         Result r = eval(rule.replacement(), vars, sizes, new Outcome());
         if (rule.replacement() instanceof Node.OpNode rr && MediumPrecision.wide(rr.op()) != null)
             compareWide((Node.OpNode) rule.pattern(), rr, vars, sizes, o);
@@ -286,7 +339,7 @@ final class RuleEvaluator {
             kinds[i] = s.kind();
         }
         int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
-        long r = op.op().evaluate(unsized, 1, srcs)[0];
+        long r = apply(op.op(), unsized, 1, srcs)[0];
         int outBits = op.op().outputBits(unsized);
         if (Values.isFloat(op.op().output().typeClass(), outBits)) {
             note(o, r, outBits);
@@ -317,7 +370,7 @@ final class RuleEvaluator {
             }
         }
         int unsized = op.opClass() < 0 ? 0 : sizes.of(op.opClass());
-        long r = op.op().evaluate(unsized, op.op().output().components(), srcs)[at];
+        long r = apply(op.op(), unsized, op.op().output().components(), srcs)[at];
         int outBits = op.op().outputBits(unsized);
         if (Values.isFloat(op.op().output().typeClass(), outBits)) note(o, r, outBits);
         // vecN moves the one source the component comes from; the others, as a scalar op's
@@ -374,7 +427,7 @@ final class RuleEvaluator {
                     if ((m >> f & 1) != 0)
                         s[i][0] = FlagSemantics.flipSign(s[i][0], op.op().inputBits(i, unsized));
                 }
-                long r = op.op().evaluate(unsized, 1, s)[0];
+                long r = apply(op.op(), unsized, 1, s)[0];
                 if (Values.isFloat(op.op().output().typeClass(), outBits)) note(o, r, outBits);
                 boolean poison = poisonIn || FlagSemantics.poison(op.op(), op.flags(), unsized, s, r);
                 int kind = provenance(op.op(), s, kinds, r, outBits);

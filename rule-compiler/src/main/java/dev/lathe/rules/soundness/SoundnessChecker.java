@@ -70,14 +70,30 @@ public final class SoundnessChecker {
     private final Settings settings;
 
     public SoundnessChecker(Settings settings) {
+        this(settings, false);
+    }
+
+    /**
+     * A checker that reads rules under NIR's semantics when {@code asNir} ({@link NirReading}):
+     * ops as nir_opcodes.py defines them ({@link dev.lathe.ir.op.Op#evaluateAsNir}), a pattern
+     * whose result NIR leaves undefined as allowing anything, and any two NaNs alike.
+     */
+    public SoundnessChecker(Settings settings, boolean asNir) {
         this.settings = settings;
+        this.asNir = asNir;
+    }
+
+    private final boolean asNir;
+
+    public Settings settings() {
+        return settings;
     }
 
     /** An input assignment: a value per variable. */
     private record Input(Map<String, Long> vars) {}
 
     public Verdict check(CheckedRule rule) {
-        RuleEvaluator ev = new RuleEvaluator(rule);
+        RuleEvaluator ev = new RuleEvaluator(rule, asNir);
         long checked = 0;
         List<String> checkedSizes = new ArrayList<>();
         int rootClass = RuleEvaluator.rootClass(rule);
@@ -446,8 +462,13 @@ public final class SoundnessChecker {
             long r = o.replacement;
             if (rule.usedBits() != 0) return ((p ^ r) & Bits.mask(rule.usedBits())) == 0; // only those bits are read
             int n = rootBits();
-            if (o.replacementKind == RuleEvaluator.UNDECIDED) return false;
             boolean bothNaN = n >= 16 && FloatBits.isNaN(p, n) && FloatBits.isNaN(r, n);
+            if (asNir && rule.exact() && !rule.approximate()) {
+                // NIR keeps no NaN's bits: any two NaNs are alike, whatever made them
+                TypeClass t = rule.pattern().op().output().typeClass();
+                return p == r || bothNaN && (t == TypeClass.FLOAT || t == TypeClass.ANY);
+            }
+            if (o.replacementKind == RuleEvaluator.UNDECIDED) return false;
             if (rule.exact() && !rule.approximate()) {
                 if (patternKind == RuleEvaluator.OPEN)
                     return n >= 16 && FloatBits.isNaN(r, n); // any NaN may stand there

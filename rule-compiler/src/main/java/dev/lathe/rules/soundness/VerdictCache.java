@@ -1,0 +1,182 @@
+package dev.lathe.rules.soundness;
+
+import dev.lathe.rules.model.CheckedRule;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The sampling checker's verdicts kept on disk beside the proofs ({@link ProofCache}), so that a
+ * second {@code lathe rules check} of an unchanged rule set (NIR's 3,000 rules) reads its answers
+ * rather than sampling again. A verdict is a function of the rule as compiled, the checker's
+ * settings (samples, seed, sizes) and the code that computes it; the key holds all three, the
+ * code as a digest of the class files of the op table and of the checker ({@link #CODE}), so a
+ * changed op or checker is never answered from an old run.
+ *
+ * <p>Sound and unchecked verdicts are kept; unsound ones are not: they fail the command, and are
+ * recomputed, counterexample and all, until the rule is fixed. Files are written whole and
+ * renamed into place; one that does not parse is ignored.
+ */
+public final class VerdictCache {
+    private final Path dir;
+    private final AtomicInteger fresh = new AtomicInteger();
+
+    /** A cache in {@code dir}, made when first written; null for none. */
+    public VerdictCache(Path dir) {
+        this.dir = dir;
+    }
+
+    /** How many rules {@link #check} had to sample. */
+    public int checkedNow() {
+        return fresh.get();
+    }
+
+    /** The cached verdict, or a fresh one (kept when worth keeping). Thread-safe. */
+    public Verdict check(SoundnessChecker checker, CheckedRule rule) {
+        Verdict v = get(rule, checker.settings());
+        if (v != null) return v;
+        fresh.incrementAndGet();
+        v = checker.check(rule);
+        put(rule, checker.settings(), v);
+        return v;
+    }
+
+    private static String where(CheckedRule rule) {
+        return rule.location() + ": rule " + rule.name();
+    }
+
+    Verdict get(CheckedRule rule, SoundnessChecker.Settings settings) {
+        if (dir == null) return null;
+        String text;
+        try {
+            text = Files.readString(dir.resolve(key(rule, settings)), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return null;
+        }
+        String[] parts = text.split("\t", 4);
+        if (parts.length != 4 || !parts[3].endsWith("\n")) return null;
+        Verdict.Kind kind;
+        long checked;
+        try {
+            kind = Verdict.Kind.valueOf(parts[0]);
+            checked = Long.parseLong(parts[1]);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        if (kind == Verdict.Kind.UNSOUND) return null;
+        String message = where(rule) + parts[3].substring(0, parts[3].length() - 1);
+        return new Verdict(kind, rule.name(), message, checked, parts[2], null);
+    }
+
+    void put(CheckedRule rule, SoundnessChecker.Settings settings, Verdict v) {
+        String where = where(rule);
+        if (dir == null || v.kind() == Verdict.Kind.UNSOUND || !v.message().startsWith(where)) return;
+        String text = v.kind() + "\t" + v.checked() + "\t" + v.sizes().replace('\t', ' ') + "\t"
+                + v.message().substring(where.length()).replace('\n', ' ') + "\n";
+        try {
+            Files.createDirectories(dir);
+            Path f = dir.resolve(key(rule, settings));
+            Path tmp = Files.createTempFile(dir, "verdict", ".tmp");
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            // Not fatal: the next run samples the rule again.
+        }
+    }
+
+    static String key(CheckedRule rule, SoundnessChecker.Settings settings) {
+        StringBuilder b = new StringBuilder("verdict code ")
+                .append(CODE)
+                .append(" samples ")
+                .append(settings.samples())
+                .append(" seed ")
+                .append(settings.seed())
+                .append(" sizes ")
+                .append(settings.sizes())
+                .append('\n')
+                .append(rule.ulpBound())
+                .append(' ')
+                .append(rule.maxWidth())
+                .append(' ')
+                .append(rule.reassociating())
+                .append('\n');
+        ProofCache.ruleKey(rule, b);
+        return ProofCache.sha256(b.toString()) + ".verdict";
+    }
+
+    /**
+     * The classes whose code decides a verdict: the op table's evaluation and the checker. Their
+     * class files' digest is part of every key.
+     */
+    private static final List<Class<?>> DECIDING = List.of(
+            dev.lathe.ir.op.Op.class,
+            dev.lathe.ir.op.FloatBits.class,
+            dev.lathe.ir.op.Bits.class,
+            dev.lathe.ir.op.MediumPrecision.class,
+            dev.lathe.ir.rewrite.RuleLiteral.class,
+            SoundnessChecker.class,
+            RuleEvaluator.class,
+            RealEvaluator.class,
+            Values.class,
+            FlagSemantics.class);
+
+    /** The other classes of the op package (its evaluation functions), read by name. */
+    private static final List<String> OP_FUNCTIONS = List.of(
+            "OpEvals",
+            "Eval",
+            "FloatFns",
+            "IntFns",
+            "ConvertFns",
+            "PackFns",
+            "NirFns",
+            "NirDefinitions",
+            "Fp16",
+            "IntegerDot",
+            "OperandType",
+            "TypeClass",
+            "OpFlag",
+            "SizeSet");
+
+    /** The digest of {@link #DECIDING} and {@link #OP_FUNCTIONS}' class files, once per process. */
+    static final String CODE = codeDigest();
+
+    private static String codeDigest() {
+        try {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            java.util.ArrayDeque<Class<?>> work = new java.util.ArrayDeque<>(DECIDING);
+            while (!work.isEmpty()) {
+                Class<?> c = work.pop();
+                add(d, c, c.getName().substring(c.getName().lastIndexOf('.') + 1));
+                work.addAll(List.of(c.getDeclaredClasses()));
+            }
+            for (String n : OP_FUNCTIONS) add(d, dev.lathe.ir.op.Op.class, n);
+            return HexFormat.of().formatHex(d.digest()).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java has SHA-256", e);
+        }
+    }
+
+    private static void add(MessageDigest d, Class<?> near, String simpleName) {
+        try (InputStream in = near.getResourceAsStream(simpleName + ".class")) {
+            if (in == null) throw new IllegalStateException("no class file for " + simpleName);
+            d.update(simpleName.getBytes(StandardCharsets.UTF_8));
+            d.update(in.readAllBytes());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
