@@ -215,10 +215,11 @@ final class RulesCommand implements Runnable {
     }
 
     /** The NIR reading of a rule's refutation (the proof's counterexample, else the sampling one), or null. */
-    static NirReading nirReading(CheckedRule rule, Verdict verdict, Proof proof, SoundnessChecker.Settings sampling) {
+    static NirReading nirReading(
+            CheckedRule rule, Verdict verdict, Proof proof, SoundnessChecker.Settings sampling, VerdictCache cache) {
         if (proof != null && proof.kind() == Proof.Kind.REFUTED && proof.counterexample() != null)
-            return NirReading.of(rule, proof.counterexample(), sampling);
-        if (verdict != null && verdict.kind() == Verdict.Kind.UNSOUND) return NirReading.of(rule, verdict, sampling);
+            return cache.nirReading(rule, proof.counterexample(), sampling);
+        if (verdict != null && verdict.kind() == Verdict.Kind.UNSOUND) return cache.nirReading(rule, verdict, sampling);
         return null;
     }
 
@@ -252,7 +253,8 @@ final class RulesCommand implements Runnable {
         ReportOptions report;
 
         /** One rule and its proof. */
-        private record Proved(CheckedRule rule, Proof proof) {}
+        /** One rule, its proof, and (with --nir) its refutation read under NIR's semantics. */
+        private record Proved(CheckedRule rule, Proof proof, NirReading reading) {}
 
         @Override
         public Integer call() throws InterruptedException {
@@ -268,17 +270,21 @@ final class RulesCommand implements Runnable {
                     SoundnessChecker.Settings.defaults().seed(),
                     settings.sizes());
             ProofCache cache = proofs.cache();
+            VerdictCache readings = new VerdictCache(cache.dir());
             PrintWriter out = spec.commandLine().getOut();
             ProofTally tally = new ProofTally();
             run.forEachRule(
                     "lathe rules prove: the prover failed",
                     jobs,
                     rules,
-                    r -> new Proved(r, cache.prove(settings, r)),
+                    r -> {
+                        Proof p = cache.prove(settings, r);
+                        return new Proved(r, p, nir ? nirReading(r, null, p, sampling, readings) : null);
+                    },
                     pr -> {
                         Proof p = pr.proof();
                         tally.add(p);
-                        NirReading reading = nir ? nirReading(pr.rule(), null, p, sampling) : null;
+                        NirReading reading = pr.reading();
                         entries.add(new RuleReport.Entry(pr.rule(), loaded.passOf(pr.rule()), null, p, reading));
                         if (text) out.println(proofTag(p) + " " + p.message() + RuleReport.nirSuffix(reading));
                     });
@@ -342,7 +348,7 @@ final class RulesCommand implements Runnable {
         ReportOptions report;
 
         /** One rule's sampling verdict and, unless --no-prove, its proof. */
-        private record Checked(CheckedRule rule, Verdict verdict, Proof proof) {}
+        private record Checked(CheckedRule rule, Verdict verdict, Proof proof, NirReading reading) {}
 
         @Override
         public Integer call() throws InterruptedException {
@@ -368,10 +374,14 @@ final class RulesCommand implements Runnable {
                     "lathe rules check: the checker failed",
                     jobs,
                     rules,
-                    r -> new Checked(r, verdicts.check(checker, r), cache == null ? null : cache.prove(proving, r)),
+                    r -> {
+                        Verdict v = verdicts.check(checker, r);
+                        Proof p = cache == null ? null : cache.prove(proving, r);
+                        return new Checked(r, v, p, nir ? nirReading(r, v, p, checker.settings(), verdicts) : null);
+                    },
                     c -> {
                         Verdict v = c.verdict();
-                        NirReading reading = nir ? nirReading(c.rule(), v, c.proof(), checker.settings()) : null;
+                        NirReading reading = c.reading();
                         entries.add(new RuleReport.Entry(c.rule(), loaded.passOf(c.rule()), v, c.proof(), reading));
                         inputs[0] += v.checked();
                         counts[v.kind().ordinal()]++;

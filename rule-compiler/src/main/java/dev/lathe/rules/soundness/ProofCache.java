@@ -25,8 +25,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a rule moved to another line keeps its proof, and the report line is rebuilt with the new
  * location.
  *
- * <p>Proved, unknown and tested answers are kept. Refutations and encoding mismatches are not:
- * they fail the build, and are recomputed (with their counterexample) until the rule is fixed.
+ * <p>Proved, unknown and tested answers are kept, and refutations with their counterexample
+ * (which the checker made from the solver's model, so they are kept only while the checker's and
+ * the op table's code is unchanged: {@link VerdictCache#CODE}); a refuted rule still fails the
+ * build. Encoding mismatches are not kept: they are a bug of the encoding, to be seen each time.
  * An unknown stays unknown while the budget is unchanged; delete the directory (or raise the
  * budget) to ask again. Files are written whole and renamed into place, so parallel writers and
  * interrupted builds leave either the old answer or the new one; a file that does not parse is
@@ -61,8 +63,10 @@ public final class ProofCache {
         } catch (IOException e) {
             return null;
         }
-        String[] parts = text.split("\t", 4);
-        if (parts.length != 4 || !parts[3].endsWith("\n")) return null;
+        if (!text.endsWith("\n")) return null;
+        String[] lines = text.split("\n");
+        String[] parts = lines[0].split("\t", 4);
+        if (parts.length != 4) return null;
         Proof.Kind kind;
         try {
             kind = Proof.Kind.valueOf(parts[0]);
@@ -72,8 +76,16 @@ public final class ProofCache {
         if (!cacheable(kind)) return null;
         List<Integer> proved = sizes(parts[1]), unknown = sizes(parts[2]);
         if (proved == null || unknown == null) return null;
-        String message = RuleProver.where(rule) + parts[3].substring(0, parts[3].length() - 1);
-        return new Proof(kind, rule.name(), message, proved, unknown, null);
+        Verdict counterexample = null;
+        if (kind == Proof.Kind.REFUTED) {
+            // a refutation is the checker's verdict on the solver's model: kept while the checker's
+            // and the op table's code is the same ({@link VerdictCache#CODE})
+            if (lines.length != 3 || !lines[1].equals("code " + VerdictCache.CODE)) return null;
+            counterexample = CounterexampleText.read(rule, lines[2]);
+            if (counterexample == null) return null;
+        }
+        String message = RuleProver.where(rule) + parts[3];
+        return new Proof(kind, rule.name(), message, proved, unknown, counterexample);
     }
 
     /** Keeps the proof, when it is of a kind worth keeping; a failure to write only costs a later proof. */
@@ -82,6 +94,11 @@ public final class ProofCache {
         if (dir == null || !cacheable(proof.kind()) || !proof.message().startsWith(where)) return;
         String text = proof.kind() + "\t" + join(proof.proved()) + "\t" + join(proof.unknown()) + "\t"
                 + proof.message().substring(where.length()).replace('\n', ' ') + "\n";
+        if (proof.kind() == Proof.Kind.REFUTED) {
+            String cex = proof.counterexample() == null ? null : CounterexampleText.write(rule, proof.counterexample());
+            if (cex == null) return;
+            text += "code " + VerdictCache.CODE + "\n" + cex + "\n";
+        }
         try {
             Files.createDirectories(dir);
             Path f = dir.resolve(key(rule, settings));
@@ -108,7 +125,7 @@ public final class ProofCache {
     }
 
     private static boolean cacheable(Proof.Kind kind) {
-        return kind == Proof.Kind.PROVED || kind == Proof.Kind.UNKNOWN || kind == Proof.Kind.TESTED;
+        return kind != Proof.Kind.ENCODING_MISMATCH;
     }
 
     /** The file name of a rule's proof under these settings. */

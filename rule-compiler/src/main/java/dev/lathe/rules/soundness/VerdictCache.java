@@ -23,9 +23,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * code as a digest of the class files of the op table and of the checker ({@link #CODE}), so a
  * changed op or checker is never answered from an old run.
  *
- * <p>Sound and unchecked verdicts are kept; unsound ones are not: they fail the command, and are
- * recomputed, counterexample and all, until the rule is fixed. Files are written whole and
- * renamed into place; one that does not parse is ignored.
+ * <p>Every verdict is kept, an unsound one with its counterexample ({@link CounterexampleText});
+ * the command still fails on it. Files are written whole and renamed into place; one that does
+ * not parse is ignored.
  */
 public final class VerdictCache {
     private final Path dir;
@@ -63,8 +63,11 @@ public final class VerdictCache {
         } catch (IOException e) {
             return null;
         }
-        String[] parts = text.split("\t", 4);
-        if (parts.length != 4 || !parts[3].endsWith("\n")) return null;
+        if (!text.endsWith("\n")) return null;
+        String line = text.substring(0, text.length() - 1);
+        if (line.startsWith("UNSOUND\t")) return CounterexampleText.read(rule, line);
+        String[] parts = line.split("\t", 4);
+        if (parts.length != 4) return null;
         Verdict.Kind kind;
         long checked;
         try {
@@ -74,20 +77,26 @@ public final class VerdictCache {
             return null;
         }
         if (kind == Verdict.Kind.UNSOUND) return null;
-        String message = where(rule) + parts[3].substring(0, parts[3].length() - 1);
-        return new Verdict(kind, rule.name(), message, checked, parts[2], null);
+        return new Verdict(kind, rule.name(), where(rule) + parts[3], checked, parts[2], null);
     }
 
     void put(CheckedRule rule, SoundnessChecker.Settings settings, Verdict v) {
-        String where = where(rule);
-        if (dir == null || v.kind() == Verdict.Kind.UNSOUND || !v.message().startsWith(where)) return;
-        String text = v.kind() + "\t" + v.checked() + "\t" + v.sizes().replace('\t', ' ') + "\t"
-                + v.message().substring(where.length()).replace('\n', ' ') + "\n";
+        String text;
+        if (v.kind() == Verdict.Kind.UNSOUND) {
+            text = CounterexampleText.write(rule, v);
+        } else {
+            String where = where(rule);
+            text = v.message().startsWith(where)
+                    ? v.kind() + "\t" + v.checked() + "\t" + v.sizes().replace('\t', ' ') + "\t"
+                            + v.message().substring(where.length()).replace('\n', ' ')
+                    : null;
+        }
+        if (dir == null || text == null) return;
         try {
             Files.createDirectories(dir);
             Path f = dir.resolve(key(rule, settings));
             Path tmp = Files.createTempFile(dir, "verdict", ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            Files.writeString(tmp, text + "\n", StandardCharsets.UTF_8);
             try {
                 Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             } catch (AtomicMoveNotSupportedException e) {
@@ -96,6 +105,43 @@ public final class VerdictCache {
         } catch (IOException e) {
             // Not fatal: the next run samples the rule again.
         }
+    }
+
+    /**
+     * The rule's refutation read under NIR's semantics ({@link NirReading#of}), kept like a verdict:
+     * when the counterexample does not stand in NIR, the reading samples the rule again, which is
+     * most of a warm run's time on NIR's rules. Null where there is no reading.
+     */
+    public NirReading nirReading(CheckedRule rule, Verdict refutation, SoundnessChecker.Settings settings) {
+        String cex = refutation == null ? null : CounterexampleText.write(rule, refutation);
+        if (dir == null || cex == null) return NirReading.of(rule, refutation, settings);
+        Path f = dir.resolve(ProofCache.sha256("nir reading\n" + key(rule, settings) + "\n" + cex) + ".nir");
+        try {
+            String text = Files.readString(f, StandardCharsets.UTF_8);
+            String[] parts = text.split("\t", 2);
+            if (parts.length == 2 && text.endsWith("\n")) {
+                if (parts[0].equals("NONE")) return null;
+                return new NirReading(NirReading.Kind.valueOf(parts[0]), parts[1].substring(0, parts[1].length() - 1));
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            // not kept, or damaged: read it again
+        }
+        NirReading r = NirReading.of(rule, refutation, settings);
+        String text =
+                (r == null ? "NONE\t" : r.kind().name() + "\t" + r.detail().replace('\n', ' ')) + "\n";
+        try {
+            Files.createDirectories(dir);
+            Path tmp = Files.createTempFile(dir, "nir", ".tmp");
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            // Not fatal: the next run reads it again.
+        }
+        return r;
     }
 
     static String key(CheckedRule rule, SoundnessChecker.Settings settings) {

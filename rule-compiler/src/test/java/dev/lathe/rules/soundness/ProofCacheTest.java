@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,15 +58,22 @@ class ProofCacheTest {
     }
 
     @Test
-    void aRefutationIsNeverKeptSoTheBuildFailsUntilTheRuleIsFixed() throws IOException {
+    void aRefutationIsKeptWithItsCounterexampleWhileTheCheckersCodeIsTheSame() throws IOException {
         ProofCache cache = new ProofCache(dir);
         CheckedRule wrong = rule("pass t;\nr: ieq(ixor(a@32, 0x1234abcd), 0x0f0f1111) => false;\n", 0);
-        assertEquals(Proof.Kind.REFUTED, cache.prove(SETTINGS, wrong).kind());
-        assertEquals(Proof.Kind.REFUTED, cache.prove(SETTINGS, wrong).kind());
-        assertEquals(2, cache.provedNow());
-        try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(List.of(), files.toList());
-        }
+        Proof first = cache.prove(SETTINGS, wrong);
+        assertEquals(Proof.Kind.REFUTED, first.kind());
+        Proof again = cache.prove(SETTINGS, wrong);
+        assertEquals(1, cache.provedNow(), "a refuted rule is not proved again");
+        assertTrue(again.wrong(), "and still fails the build");
+        assertEquals(first.message(), again.message());
+        assertEquals(
+                first.counterexample().counterexample(), again.counterexample().counterexample());
+        assertEquals(first.counterexample().message(), again.counterexample().message());
+        // made by other code (an op table since changed), it is proved again
+        Path f = dir.resolve(ProofCache.key(wrong, SETTINGS));
+        Files.writeString(f, Files.readString(f).replace("code " + VerdictCache.CODE, "code 0000"));
+        assertNull(cache.get(wrong, SETTINGS));
     }
 
     @Test
@@ -77,7 +83,7 @@ class ProofCacheTest {
         Path f = dir.resolve(ProofCache.key(r, SETTINGS));
         Files.writeString(f, "PROVED\t8,16\t"); // cut short by a crash
         assertNull(cache.get(r, SETTINGS));
-        Files.writeString(f, "REFUTED\t\t\t is refuted\n"); // never written by the cache
+        Files.writeString(f, "REFUTED\t\t\t is refuted\n"); // no counterexample
         assertNull(cache.get(r, SETTINGS));
         Files.writeString(f, "PROVED\teight\t\t is proved\n");
         assertNull(cache.get(r, SETTINGS));
