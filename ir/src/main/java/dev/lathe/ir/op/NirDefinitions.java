@@ -33,12 +33,14 @@ final class NirDefinitions {
     }
 
     /**
-     * Whether NIR has the op at this unsized bit size: nir_opcodes.py defines the bitfield ops at
-     * 32 bits only, where Lathe's op table has them at every size.
+     * Whether NIR has the op at this unsized bit size: nir_opcodes.py defines the bitfield ops,
+     * {@code ifind_msb}, {@code uclz} and {@code bitfield_reverse} at 32 bits only, where Lathe's op
+     * table has them at every size.
      */
     static boolean hasSize(Op op, int unsizedBits) {
         return switch (op) {
-            case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT, BITFIELD_INSERT -> unsizedBits == 32;
+            case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT, BITFIELD_INSERT, IFIND_MSB, UCLZ, BITFIELD_REVERSE ->
+                unsizedBits == 32;
             default -> true;
         };
     }
@@ -68,6 +70,11 @@ final class NirDefinitions {
                 return cnt != 0 && (cnt < 0 || off < 0 || off + cnt > unsized)
                         ? op.opName() + " of a field that is negative or passes the top bit (GLSL leaves it undefined)"
                         : null;
+            }
+            case PACK_SNORM_2X16, PACK_SNORM_4X8, PACK_UNORM_2X16, PACK_UNORM_4X8 -> {
+                for (long c : srcs[0])
+                    if (FloatBits.isNaN(c, 32)) return op.opName() + " of a NaN (GLSL leaves it undefined)";
+                return null;
             }
             case UDIV_ALIGNED_4 -> {
                 return (srcs[0][0] & 3) != 0

@@ -640,15 +640,16 @@ public enum Op {
     }
 
     /**
-     * Where NIR leaves this op's result undefined for these operands (one component each: a
-     * float conversion out of range, a bitfield past the top bit, an operand outside an op's
-     * stated domain), in words; null where NIR defines it ({@link NirDefinitions}).
+     * Where NIR leaves this op's result undefined for these operands (as {@link #evaluate} reads
+     * them: a float conversion out of range, a bitfield past the top bit, an operand outside an
+     * op's stated domain, a NaN packed as a normalized integer), in words; null where NIR defines
+     * it ({@link NirDefinitions}).
      */
     public String nirUndefined(int unsizedBits, long[][] srcs) {
-        return isHorizontal() ? null : NirDefinitions.undefined(this, unsizedBits, srcs);
+        return NirDefinitions.undefined(this, unsizedBits, srcs);
     }
 
-    /** Whether nir_opcodes.py has this op at this unsized bit size (its bitfield ops are 32-bit only). */
+    /** Whether nir_opcodes.py has this op at this unsized bit size (its bitfield ops, ifind_msb, uclz are 32-bit only). */
     public boolean inNirAt(int unsizedBits) {
         return NirDefinitions.hasSize(this, unsizedBits);
     }

@@ -61,6 +61,25 @@ class NirDefinitionsTest {
     }
 
     @Test
+    void nirLeavesSomeOperandsUndefined() {
+        assertTrue(Op.F2I32.nirUndefined(32, new long[][] {{f(3e9f)}}).contains("outside its range"));
+        assertTrue(Op.F2U32.nirUndefined(32, new long[][] {{f(Float.NaN)}}).contains("of a NaN"));
+        assertNull(Op.F2I32.nirUndefined(32, new long[][] {{f(-2147483648f)}}));
+        assertTrue(Op.F2U8.nirUndefined(32, new long[][] {{f(-1f)}}) != null);
+        assertNull(Op.F2U8.nirUndefined(32, new long[][] {{f(-0.5f)}})); // truncates to 0
+        assertTrue(Op.UDIV_ALIGNED_4.nirUndefined(32, new long[][] {{6}}) != null);
+        assertNull(Op.UDIV_ALIGNED_4.nirUndefined(32, new long[][] {{8}}));
+        assertTrue(Op.IMUL24_RELAXED.nirUndefined(32, new long[][] {{1L << 23}, {1}}) != null);
+        assertNull(Op.IMUL24_RELAXED.nirUndefined(32, new long[][] {{0xff800000L}, {1}})); // -2^23 fits
+        assertTrue(Op.PACK_SNORM_2X16.nirUndefined(0, new long[][] {{f(Float.NaN), f(0)}}).contains("of a NaN"));
+        assertNull(Op.PACK_SNORM_2X16.nirUndefined(0, new long[][] {{f(1), f(0)}}));
+        assertNull(Op.FADD.nirUndefined(32, new long[][] {{f(1)}, {f(2)}}));
+        // NIR's ifind_msb and uclz read 32 bits only
+        assertFalse(Op.IFIND_MSB.inNirAt(8));
+        assertFalse(Op.UCLZ.inNirAt(16));
+    }
+
+    @Test
     void nirsImadshMix16FoldsToItsThirdOperand() {
         long[][] s = {{0x0003}, {0x00050000L}, {7}};
         assertEquals((15L << 16) + 7, Op.IMADSH_MIX16.evaluate(32, 1, s)[0]);

@@ -66,11 +66,25 @@ final class RealEvaluator {
     static boolean same(Val p, Val r) {
         if (p instanceof Bool a && r instanceof Bool b) return a.v() == b.v();
         if (!(p instanceof Real a) || !(r instanceof Real b)) return false;
-        if (!a.approx() && !b.approx()) return a.v().compareTo(b.v()) == 0;
         BigDecimal diff = a.v().subtract(b.v()).abs();
-        BigDecimal scale = a.v().abs().max(b.v().abs()).max(new BigDecimal("1e-30"));
+        if (!a.approx() && !b.approx()) {
+            // exact but for divisions rounded at 100 digits (1 / (1 / a) is a to 99 digits, not a)
+            BigDecimal scale = a.v().abs().max(b.v().abs());
+            return diff.compareTo(scale.multiply(new BigDecimal("1e-90"))) <= 0;
+        }
+        // a transcendental op computed in double precision: good to about 1e-9 of the larger
+        // value, and to about 1e-15 absolute where a logarithm or a sine comes out near 0 (log2 of
+        // the double nearest 1 + 2^-53 is 0): no value below 1e-6 is trusted to its own scale
+        BigDecimal scale = a.v().abs().max(b.v().abs()).max(new BigDecimal("1e-6"));
         return diff.compareTo(scale.multiply(new BigDecimal("1e-9"))) <= 0;
     }
+
+    /** Whether a side is undefined only because a transcendental op left double's range (not the reals'). */
+    static boolean beyondDouble(Val v) {
+        return v instanceof Undefined u && u.why().equals(OUT_OF_RANGE);
+    }
+
+    private static final String OUT_OF_RANGE = "out of double's range";
 
     static String show(Val v) {
         if (v instanceof Real r)
@@ -144,7 +158,7 @@ final class RealEvaluator {
                 r(s[0]).signum() <= 0
                         ? new Undefined("the reciprocal square root of a number that is not positive")
                         : real(BigDecimal.ONE.divide(r(s[0]).sqrt(DIVISION), DIVISION), true);
-            case FEXP2 -> transcendental(Math.pow(2, d(s[0])));
+            case FEXP2 -> power(Math.pow(2, d(s[0])));
             case FLOG2 ->
                 r(s[0]).signum() <= 0
                         ? new Undefined("the logarithm of a number that is not positive")
@@ -152,7 +166,7 @@ final class RealEvaluator {
             case FPOW ->
                 r(s[0]).signum() <= 0
                         ? new Undefined("a power of a number that is not positive")
-                        : transcendental(Math.pow(d(s[0]), d(s[1])));
+                        : power(Math.pow(d(s[0]), d(s[1])));
             case FSIN -> transcendental(Math.sin(d(s[0])));
             case FCOS -> transcendental(Math.cos(d(s[0])));
             case FLT -> new Bool(r(s[0]).compareTo(r(s[1])) < 0);
@@ -173,8 +187,17 @@ final class RealEvaluator {
         };
     }
 
+    /**
+     * A power, which is never 0 over the reals: one that double's range flushes to zero or to a
+     * subnormal (2^-1057 keeps 9 digits) is as far from the real value as an overflow.
+     */
+    private static Val power(double d) {
+        if (Math.abs(d) < Double.MIN_NORMAL) return new Undefined(OUT_OF_RANGE);
+        return transcendental(d);
+    }
+
     private static Val transcendental(double d) {
-        if (!Double.isFinite(d)) return new Undefined("out of double's range");
+        if (!Double.isFinite(d)) return new Undefined(OUT_OF_RANGE);
         return real(d, true);
     }
 

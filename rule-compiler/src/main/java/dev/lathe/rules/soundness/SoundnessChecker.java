@@ -421,7 +421,10 @@ public final class SoundnessChecker {
         private boolean realFails(Map<String, Long> in) {
             if (!RealEvaluator.finiteInputs(in, bits, types)) return false;
             RealEvaluator.Val p = real.pattern(in, sizes, ev);
-            return !(p instanceof RealEvaluator.Undefined) && !RealEvaluator.same(p, real.replacement(in, sizes, ev));
+            RealEvaluator.Val r = real.replacement(in, sizes, ev);
+            // a side past double's range (exp2 of a large f64) is not decided here: no verdict
+            if (RealEvaluator.beyondDouble(p) || RealEvaluator.beyondDouble(r)) return false;
+            return !(p instanceof RealEvaluator.Undefined) && !RealEvaluator.same(p, r);
         }
 
         private Verdict realUnsound(Map<String, Long> in) {

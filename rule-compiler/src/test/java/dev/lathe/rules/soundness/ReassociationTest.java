@@ -42,6 +42,25 @@ class ReassociationTest {
     }
 
     @Test
+    void divisionsAndDoublePrecisionTranscendentalsDoNotMakeAnIdentityWrong() {
+        // NIR's rules: a reciprocal of a reciprocal (divisions rounded at 100 digits), and
+        // logarithms of exponentials near 1 (double precision), are identities over the reals
+        for (String r : new String[] {
+            "r: frcp(frcp(a)) ~~> a;",
+            "r: fmul(frcp(a), a) ~~> 1.0;",
+            "r: flog2(fexp2(a)) ~~> a;",
+            "r: flog2(fsqrt(a)) ~~> fmul(0.5, flog2(a));",
+            "r: frcp(fexp2(a)) ~~> fexp2(fneg(a));"
+        }) {
+            Verdict v = CHECKER.check(rule(r));
+            assertEquals(Verdict.Kind.SOUND, v.kind(), v.message());
+        }
+        // NIR's gamma round trip is not one: 2.2 * 0.454545 is not 1
+        Verdict gamma = CHECKER.check(rule("r: fpow(fpow(a, 2.2), 0.454545) ~~> a;"));
+        assertEquals(Verdict.Kind.UNSOUND, gamma.kind(), gamma.message());
+    }
+
+    @Test
     void whereThePatternIsUndefinedNothingIsDecided() {
         // flog2 of a number that is not positive has no real value: those inputs are skipped
         assertEquals(
