@@ -20,7 +20,7 @@ Classes, as the rows are grouped:
   * reassociation rules (~~>) wrong over the real numbers;
   * unknown: the prover's budget ran out, with the sizes it ran out at.
 """
-import argparse, collections, glob, json, os, re
+import argparse, collections, glob, json, math, os, re
 
 p = argparse.ArgumentParser()
 p.add_argument('report')
@@ -57,6 +57,23 @@ def newer_state(r):
     return ('XFAIL at ' if xfail else 'kept at ') + where.split(':')[-1]
 
 
+def short(why):
+    """A difference of semantics in a few words (docs/NIR.md explains each)."""
+    out = []
+    for part in why.split('; '):
+        if part.startswith("a NaN's bits"):
+            out.append("a NaN's bits (NIR keeps none)")
+        elif part.startswith('NIR has no '):
+            out.append(part.split(':')[0] + ' (NIR has the op at fewer sizes)')
+        elif part.startswith('the pattern reads '):
+            out.append(part[len('the pattern reads '):])
+        elif part.startswith("NIR's ") and ' adds its products in pairs' in part:
+            out.append(part.split(' adds')[0] + ' adds in pairs')
+        else:
+            out.append(part)
+    return '; '.join(dict.fromkeys(out))
+
+
 def cell(s, n=150):
     s = s.replace('|', '\\|').replace('\n', ' ')
     return s if len(s) <= n else s[:n - 1] + '…'
@@ -76,6 +93,8 @@ def approximate(r):
         x, y = float(m.group(1)), float(m.group(3))
     except ValueError:
         return False
+    if not (math.isfinite(x) and math.isfinite(y)) or x == y == 0:
+        return False
     return abs(x - y) <= 0.01 * abs(x) or max(abs(x), abs(y)) < 1e-300
 
 
@@ -86,7 +105,7 @@ for r in rules:
     if r['nir'] == 'wrong-in-nir':
         d = r['nirDetail']
         inputs = d.split(": NIR's pattern gives", 1)[0]
-        k = ('approximate' if approximate(r) else 'zero' if d.startswith('the sign of a zero')
+        k = ('zero' if d.startswith('the sign of a zero') else 'approximate' if approximate(r)
              else 'nan' if d.startswith('a NaN') else 'infinity' if d.startswith('an infinity')
              else 'nan-input' if re.search(r'= -?(nan|inf) ', inputs) else 'value')
         groups[k].append(r)
@@ -122,7 +141,7 @@ for k, rs in groups.items():
     for r in rs:
         rule = '`' + cell(body(r), 110).replace('`', "'") + '`'
         if k == 'differs':
-            what = r['nirDetail']
+            what = short(r['nirDetail'])
         elif k == 'unknown':
             m = re.search(r'is not decided(?: over the real numbers)? at ([0-9, ]+) bits?', r['proofMessage'] or '')
             what = m.group(1) if m else cell(r['proofMessage'] or '', 80)

@@ -661,8 +661,15 @@ class CliTest {
                 first.out());
         Result again = lathe("rules", "check", "--proof-cache", cache.toString(), rules.toString());
         assertTrue(
-                again.out().contains("1 new, 2 from " + cache),
-                "the refutation is proved again, the rest kept: " + again.out());
+                again.out().contains("0 new, 3 from " + cache),
+                "every answer is kept, the refutation with its counterexample: " + again.out());
+        assertEquals(1, again.code(), "and the refuted rule still fails the check");
+        assertTrue(
+                again.out()
+                        .contains("REFUTED   " + rules
+                                + ":4:1: rule t is unsound at 32 bits: a = 490453724 (0x1d3bbadc)"),
+                again.out());
+        assertTrue(again.out().contains("3 verdicts from " + cache), again.out());
         Result sampled = lathe("rules", "check", "--no-prove", rules.toString());
         assertEquals(0, sampled.code(), sampled.out());
         assertTrue(sampled.out().contains("sound     -         " + rules + ":2"), sampled.out());

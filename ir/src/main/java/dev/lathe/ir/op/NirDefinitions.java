@@ -34,13 +34,22 @@ final class NirDefinitions {
 
     /**
      * Whether NIR has the op at this unsized bit size: nir_opcodes.py defines the bitfield ops,
-     * {@code ifind_msb}, {@code uclz} and {@code bitfield_reverse} at 32 bits only, where Lathe's op
-     * table has them at every size.
+     * {@code ifind_msb}, {@code uclz}, {@code bitfield_reverse}, {@code fmulz} and {@code fcsel} at
+     * 32 bits only, and NIR's validator lets {@code ufind_msb} read 32 or 64 bits, where Lathe's op
+     * table has them at every size (a compared listing of both tables found no other such op).
      */
     static boolean hasSize(Op op, int unsizedBits) {
         return switch (op) {
-            case UBITFIELD_EXTRACT, IBITFIELD_EXTRACT, BITFIELD_INSERT, IFIND_MSB, UCLZ, BITFIELD_REVERSE ->
-                unsizedBits == 32;
+            case UBITFIELD_EXTRACT,
+                    IBITFIELD_EXTRACT,
+                    BITFIELD_INSERT,
+                    IFIND_MSB,
+                    UCLZ,
+                    BITFIELD_REVERSE,
+                    FMULZ,
+                    FCSEL -> unsizedBits == 32;
+            // nir_validate.c: ufind_msb reads 32- or 64-bit sources only
+            case UFIND_MSB -> unsizedBits == 32 || unsizedBits == 64;
             default -> true;
         };
     }

@@ -71,7 +71,9 @@ class NirDefinitionsTest {
         assertNull(Op.UDIV_ALIGNED_4.nirUndefined(32, new long[][] {{8}}));
         assertTrue(Op.IMUL24_RELAXED.nirUndefined(32, new long[][] {{1L << 23}, {1}}) != null);
         assertNull(Op.IMUL24_RELAXED.nirUndefined(32, new long[][] {{0xff800000L}, {1}})); // -2^23 fits
-        assertTrue(Op.PACK_SNORM_2X16.nirUndefined(0, new long[][] {{f(Float.NaN), f(0)}}).contains("of a NaN"));
+        assertTrue(Op.PACK_SNORM_2X16
+                .nirUndefined(0, new long[][] {{f(Float.NaN), f(0)}})
+                .contains("of a NaN"));
         assertNull(Op.PACK_SNORM_2X16.nirUndefined(0, new long[][] {{f(1), f(0)}}));
         assertNull(Op.FADD.nirUndefined(32, new long[][] {{f(1)}, {f(2)}}));
         // NIR's ifind_msb and uclz read 32 bits only

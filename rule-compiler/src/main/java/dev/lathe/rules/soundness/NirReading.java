@@ -61,7 +61,7 @@ public record NirReading(Kind kind, String detail) {
         List<String> which = new ArrayList<>();
         if (!nir.nirAbsent.isEmpty())
             which.add("NIR has no " + String.join(", ", nir.nirAbsent)
-                    + ": nir_opcodes.py defines the op at 32 bits only, Lathe's op table at every size");
+                    + ": nir_opcodes.py defines the op at fewer sizes than Lathe's op table");
         if (which.isEmpty()) for (String u : nir.nirUndefined) which.add("the pattern reads " + u);
         if (which.isEmpty()) for (Op op : nir.nirChanged) which.add(op.nirDifference());
         if (which.isEmpty())
