@@ -3,12 +3,8 @@ package dev.lathe.rules.soundness;
 import dev.lathe.rules.model.CheckedRule;
 import dev.lathe.rules.model.Condition;
 import dev.lathe.rules.model.Node;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -55,14 +51,8 @@ public final class ProofCache {
 
     /** The cached proof of the rule under these settings, or null. */
     public Proof get(CheckedRule rule, RuleProver.Settings settings) {
-        if (dir == null) return null;
-        Path f = dir.resolve(key(rule, settings));
-        String text;
-        try {
-            text = Files.readString(f, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return null;
-        }
+        String text = CacheFiles.read(dir, key(rule, settings));
+        if (text == null) return null;
         if (!text.endsWith("\n")) return null;
         String[] lines = text.split("\n");
         String[] parts = lines[0].split("\t", 4);
@@ -99,19 +89,7 @@ public final class ProofCache {
             if (cex == null) return;
             text += "code " + VerdictCache.CODE + "\n" + cex + "\n";
         }
-        try {
-            Files.createDirectories(dir);
-            Path f = dir.resolve(key(rule, settings));
-            Path tmp = Files.createTempFile(dir, "proof", ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } catch (IOException e) {
-            // Not fatal: the next build proves the rule again.
-        }
+        CacheFiles.write(dir, key(rule, settings), text);
     }
 
     /** The cached proof, or a fresh one (then kept when worth keeping). Thread-safe. */

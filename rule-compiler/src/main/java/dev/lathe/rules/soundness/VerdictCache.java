@@ -5,10 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -56,14 +53,8 @@ public final class VerdictCache {
     }
 
     Verdict get(CheckedRule rule, SoundnessChecker.Settings settings) {
-        if (dir == null) return null;
-        String text;
-        try {
-            text = Files.readString(dir.resolve(key(rule, settings)), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return null;
-        }
-        if (!text.endsWith("\n")) return null;
+        String text = CacheFiles.read(dir, key(rule, settings));
+        if (text == null || !text.endsWith("\n")) return null;
         String line = text.substring(0, text.length() - 1);
         if (line.startsWith("UNSOUND\t")) return CounterexampleText.read(rule, line);
         String[] parts = line.split("\t", 4);
@@ -91,20 +82,7 @@ public final class VerdictCache {
                             + v.message().substring(where.length()).replace('\n', ' ')
                     : null;
         }
-        if (dir == null || text == null) return;
-        try {
-            Files.createDirectories(dir);
-            Path f = dir.resolve(key(rule, settings));
-            Path tmp = Files.createTempFile(dir, "verdict", ".tmp");
-            Files.writeString(tmp, text + "\n", StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } catch (IOException e) {
-            // Not fatal: the next run samples the rule again.
-        }
+        if (text != null) CacheFiles.write(dir, key(rule, settings), text + "\n");
     }
 
     /**
@@ -115,32 +93,24 @@ public final class VerdictCache {
     public NirReading nirReading(CheckedRule rule, Verdict refutation, SoundnessChecker.Settings settings) {
         String cex = refutation == null ? null : CounterexampleText.write(rule, refutation);
         if (dir == null || cex == null) return NirReading.of(rule, refutation, settings);
-        Path f = dir.resolve(ProofCache.sha256("nir reading\n" + key(rule, settings) + "\n" + cex) + ".nir");
-        try {
-            String text = Files.readString(f, StandardCharsets.UTF_8);
-            String[] parts = text.split("\t", 2);
-            if (parts.length == 2 && text.endsWith("\n")) {
-                if (parts[0].equals("NONE")) return null;
-                return new NirReading(NirReading.Kind.valueOf(parts[0]), parts[1].substring(0, parts[1].length() - 1));
+        String name = ProofCache.sha256("nir reading\n" + key(rule, settings) + "\n" + cex) + ".nir";
+        String kept = CacheFiles.read(dir, name);
+        if (kept != null && kept.endsWith("\n")) {
+            String[] parts = kept.substring(0, kept.length() - 1).split("\t", 2);
+            if (parts.length == 2 && parts[0].equals("NONE")) return null;
+            if (parts.length == 2) {
+                try {
+                    return new NirReading(NirReading.Kind.valueOf(parts[0]), parts[1]);
+                } catch (IllegalArgumentException e) {
+                    // damaged: read it again
+                }
             }
-        } catch (IOException | IllegalArgumentException e) {
-            // not kept, or damaged: read it again
         }
         NirReading r = NirReading.of(rule, refutation, settings);
-        String text =
-                (r == null ? "NONE\t" : r.kind().name() + "\t" + r.detail().replace('\n', ' ')) + "\n";
-        try {
-            Files.createDirectories(dir);
-            Path tmp = Files.createTempFile(dir, "nir", ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
-            try {
-                Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, f, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } catch (IOException e) {
-            // Not fatal: the next run reads it again.
-        }
+        CacheFiles.write(
+                dir,
+                name,
+                (r == null ? "NONE\t" : r.kind().name() + "\t" + r.detail().replace('\n', ' ')) + "\n");
         return r;
     }
 
