@@ -36,11 +36,16 @@ public final class NirImport {
             String pass, int line, String search, String replace, String condition, String extra, String problem) {
         /** The rule as nir_opt_algebraic.py writes it. */
         public String tuple() {
+            return rule(true);
+        }
+
+        /** The tuple, with or without the elements past its condition (the translation reads none). */
+        String rule(boolean withExtra) {
             return "(" + search + ", " + replace
                     + (condition.isEmpty()
                             ? ""
                             : ", '" + condition.replace("\\", "\\\\").replace("'", "\\'") + "'")
-                    + (extra.isEmpty() ? "" : ", " + extra) + ")";
+                    + (withExtra && !extra.isEmpty() ? ", " + extra : "") + ")";
         }
     }
 
@@ -137,12 +142,7 @@ public final class NirImport {
                 refused.add(new Refused(row.pass(), row.line(), row.tuple(), reason));
                 continue;
             }
-            String tuple = "(" + row.search() + ", " + row.replace()
-                    + (row.condition().isEmpty()
-                            ? ""
-                            : ", '" + row.condition().replace("\\", "\\\\").replace("'", "\\'") + "'")
-                    + ")";
-            MesaTuples.Translation t = MesaTuples.translation(tuple);
+            MesaTuples.Translation t = MesaTuples.translation(row.rule(false));
             if (t == null) {
                 refused.add(new Refused(row.pass(), row.line(), row.tuple(), "the importer cannot read this tuple"));
                 continue;

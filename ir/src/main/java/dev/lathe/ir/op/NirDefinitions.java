@@ -3,6 +3,10 @@ package dev.lathe.ir.op;
 import static dev.lathe.ir.op.Bits.sext;
 import static dev.lathe.ir.op.Bits.zext;
 
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+
 /**
  * Where nir_opcodes.py defines an op otherwise than Lathe's op table: NIR's definition, and the
  * difference in words ({@link Op#nirDifference}, {@link Op#evaluateAsNir}). Lathe's table follows
@@ -13,8 +17,38 @@ import static dev.lathe.ir.op.Bits.zext;
 final class NirDefinitions {
     private NirDefinitions() {}
 
+    /**
+     * The differences and NIR's evaluations, made once: a NIR reading evaluates these ops on every
+     * sampled input, and the switches below make a new string and a new function each time.
+     */
+    private static final Map<Op, String> DIFFERENCES;
+
+    private static final Map<Op, Eval> EVALS;
+
+    static {
+        Map<Op, String> d = new EnumMap<>(Op.class);
+        Map<Op, Eval> e = new EnumMap<>(Op.class);
+        for (Op op : Op.values()) {
+            String words = describe(op);
+            if (words != null) d.put(op, words);
+            Eval eval = define(op);
+            if (eval != null) e.put(op, eval);
+        }
+        DIFFERENCES = Collections.unmodifiableMap(d);
+        EVALS = Collections.unmodifiableMap(e);
+    }
+
     /** The difference in words, or null where NIR's definition is Lathe's. */
     static String difference(Op op) {
+        return DIFFERENCES.get(op);
+    }
+
+    /** NIR's evaluation where it differs, or null. */
+    static Eval eval(Op op) {
+        return EVALS.get(op);
+    }
+
+    private static String describe(Op op) {
         return switch (op) {
             case FDOT3, FDOT4, FDOT8, FDOT16, FDOT3_REPLICATED, FDOT4_REPLICATED ->
                 "NIR's " + op.opName() + " adds its products in pairs ((w + z) + (y + x)); Lathe's op table, as ir3's"
@@ -111,8 +145,7 @@ final class NirDefinitions {
         return signed ? x >= -(1L << 23) && x < (1L << 23) : x < (1L << 24);
     }
 
-    /** NIR's evaluation where it differs, or null. */
-    static Eval eval(Op op) {
+    private static Eval define(Op op) {
         return switch (op) {
             case FDOT3 -> Eval.horizontal(pairwise(3));
             case FDOT4 -> Eval.horizontal(pairwise(4));
