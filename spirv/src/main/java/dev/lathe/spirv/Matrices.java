@@ -11,8 +11,9 @@ import java.util.List;
 
 /**
  * Matrix instructions lowered to vector math on columns (a matrix is the list of its column
- * vectors): M·v = Σ M[j]·v[j] as a left-to-right chain of multiplies and adds, v·M by dot
- * products with the columns, M·N column by column, scalings, outer products and transposes.
+ * vectors): M·v = Σ M[j]·v[j] as a chain of multiplies and adds from the last column to the
+ * first, v·M by dot products with the columns, M·N column by column, scalings, outer products and
+ * transposes.
  */
 final class Matrices {
     private Matrices() {}
@@ -76,14 +77,20 @@ final class Matrices {
         return c.members();
     }
 
-    /** Σ M[j] * v[j], multiplies and adds left to right. */
+    /**
+     * Σ M[j] * v[j], from the last column to the first: M[0]·v[0] + (M[1]·v[1] + (… + M[n-1]·v[n-1])),
+     * the order NIR's SPIR-V frontend sums in. A position {@code M * vec4(p, 1.0)} then starts
+     * from the column itself (the product by 1.0 folds) and every other term fuses into one
+     * multiply-add with the sum so far: three instructions a row, where summing from the first
+     * column leaves a separate add of the last column.
+     */
     static Value times(SpirvToIr t, Instruction i, List<Val> cols, Value v) {
         IrBuilder b = t.b;
         Value acc = null;
-        for (int j = 0; j < cols.size(); j++) {
+        for (int j = cols.size() - 1; j >= 0; j--) {
             Value c = t.simple(i, cols.get(j));
             Value term = b.alu(Op.FMUL, c, Instructions.splat(b, b.channel(v, j), c.numComponents()));
-            acc = acc == null ? term : b.alu(Op.FADD, acc, term);
+            acc = acc == null ? term : b.alu(Op.FADD, term, acc);
         }
         return acc;
     }

@@ -56,7 +56,7 @@ final class PostSchedule {
     /** How many slots after {@code writer} an instruction reading {@code r} may issue. */
     private static int readDelay(MInstr writer, MInstr reader, int r) {
         if (r == Access.A0) return Latency.ADDRESS_DELAY;
-        return Latency.readyAfter(writer.op().latency(), r != Access.P0 && Latency.readsLate(reader.op()));
+        return Latency.readyAfter(writer.op().latency(), reader.op(), r == Access.P0);
     }
 
     private static void edge(Node from, Node to, int delay) {

@@ -46,6 +46,9 @@ public final class Latency {
      */
     public static int aluDelay(MOp consumer, boolean predicate) {
         if (predicate) return ALU_TO_ALU;
+        // The registers `end` names are read once the ALU pipeline has drained: as ir3_delay.c
+        // says, shader outputs need no delay (SFU and load results still need (ss)/(sy)).
+        if (consumer == MOp.END) return 0;
         return readsLate(consumer) ? ALU_TO_OTHER : ALU_TO_ALU;
     }
 
@@ -61,6 +64,14 @@ public final class Latency {
             case SFU -> SFU_CYCLES;
             case LOAD -> LOAD_CYCLES;
         };
+    }
+
+    /**
+     * The slots {@code reader} should issue after a producer of {@code kind}: the ALU delay it
+     * must respect ({@link #aluDelay}), or the cycles an SFU or load result takes.
+     */
+    public static int readyAfter(Kind kind, MOp reader, boolean predicate) {
+        return kind == Kind.ALU ? aluDelay(reader, predicate) : cycles(kind);
     }
 
     /** Whether {@code consumer} reads its registers in the SFU, texture or memory pipeline (cat4–cat6). */

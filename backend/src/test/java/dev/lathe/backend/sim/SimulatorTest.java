@@ -266,6 +266,35 @@ class SimulatorTest {
                 f.getMessage());
     }
 
+    /** The registers end names are read once the ALU pipeline drains (as ir3's ir3_delay.c has it); loads still need (sy). */
+    @Test
+    void endReadsAluResultsAtOnceButWaitsForLoads() {
+        String text = """
+                .shader vertex
+                .decl input f32 @p location=0
+                .decl output f32 @o location=0
+                .slot @p 0
+                .slot @o 0
+                .local 0
+                .private 0
+                .loops 0
+                .preload ldlv.u32.1 r0.y, in0[0]
+                .code
+                    mul.f32 r0.x, r0.y, r0.y
+                    end r0.x
+                """;
+        ShaderInputs in = new ShaderInputs().set("p", Float.floatToRawIntBits(3f) & 0xffffffffL);
+        Simulator.Result r = new Simulator(ProgramText.parse("v.s", text)).run(in);
+        assertEquals(9f, Float.intBitsToFloat((int) r.outputs().output("o")[0]));
+        String load = text.replace("mul.f32 r0.x, r0.y, r0.y", "ldlv.u32.1 r0.x, in0[0]");
+        SimulationException e =
+                assertThrows(SimulationException.class, () -> new Simulator(ProgramText.parse("v.s", load)).run(in));
+        assertTrue(e.getMessage().contains("without (sy) in between"), e.getMessage());
+        Simulator.Result waited =
+                new Simulator(ProgramText.parse("v.s", load.replace("    end", "    (sy)end"))).run(in);
+        assertEquals(3f, Float.intBitsToFloat((int) waited.outputs().output("o")[0]));
+    }
+
     /** A preamble computes from uniforms once and hands the result over in the constant file; its cycles are not the shader's. */
     @Test
     void thePreambleRunsFirstAndLeavesItsResultsInConstants() {
