@@ -119,6 +119,11 @@ public final class Pipelines {
 
     private static Map<String, Switch> switches() {
         Map<String, Switch> m = new LinkedHashMap<>();
+        m.put(
+                "prefetch",
+                new Switch(
+                        List.of("prefetch"),
+                        "sample textures in the fragment shader's code (no texture prefetch before it starts)"));
         m.put("preamble", new Switch(List.of("preamble"), "compute uniform-only values in the shader (no preamble)"));
         m.put(
                 "const-operands",
@@ -139,8 +144,9 @@ public final class Pipelines {
         m.put(
                 "preload",
                 new Switch(
-                        List.of("preload"),
-                        "load vertex inputs and system values with instructions (nothing preloaded)"));
+                        List.of("prefetch", "preload"),
+                        "load vertex inputs and system values with instructions (nothing preloaded, no texture"
+                                + " prefetch)"));
         m.put("postsched", new Switch(List.of("postsched"), "no second scheduling after register allocation"));
         m.put(
                 "rpt",

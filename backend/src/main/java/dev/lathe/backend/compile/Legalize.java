@@ -29,7 +29,7 @@ final class Legalize {
     private static final int INF = 1 << 20;
     private static final int N = Access.A0 + 1;
 
-    private static final class State {
+    static final class State {
         final int[] since = new int[N];
         final boolean[] ss = new boolean[N], sy = new boolean[N];
 
@@ -98,17 +98,24 @@ final class Legalize {
 
     /** The {@code legalize} pass. */
     static void legalize(MachineFunction mf) {
-        mf.linear = run(mf.linear);
+        mf.linear = run(mf.linear, entryState(mf));
         mf.legalized = true;
     }
 
-    static Linear run(Linear in) {
+    /** The state at the first instruction: texture prefetches are outstanding loads there (backend/ISA.md). */
+    static State entryState(MachineFunction mf) {
+        State s = new State();
+        for (MInstr p : mf.preloads) if (p.isPrefetch()) for (int r : Access.writes(p)) s.sy[r] = true;
+        return s;
+    }
+
+    static Linear run(Linear in, State entry) {
         Map<Integer, State> jumps = new HashMap<>();
         for (int round = 0; ; round++) {
             if (round > 1000) throw new IllegalStateException("internal error: legalization did not settle");
             Linear out = new Linear();
             out.labels = in.labels;
-            boolean changed = walk(in, out, jumps);
+            boolean changed = walk(in, out, jumps, entry);
             if (!changed) return out;
         }
     }
@@ -117,9 +124,9 @@ final class Legalize {
      * One walk; whether the state some jump brings to a label grew (then the result is not final
      * yet). {@code jumps} holds, per label, the merged states of the jumps to it.
      */
-    private static boolean walk(Linear in, Linear out, Map<Integer, State> jumps) {
+    private static boolean walk(Linear in, Linear out, Map<Integer, State> jumps, State entry) {
         boolean changed = false;
-        State cur = new State();
+        State cur = entry.copy();
         List<Linear.Item> items = in.items;
         for (int n = 0; n < items.size(); n++) {
             Linear.Item it = items.get(n);

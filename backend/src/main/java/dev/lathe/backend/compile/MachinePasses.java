@@ -11,6 +11,8 @@ import java.util.List;
  * <ul>
  *   <li>{@code isel} ({@link Isel}): where variables live ({@link Layout}), then machine
  *       instructions over virtual registers, dead ones removed;
+ *   <li>{@code prefetch} ({@link Prefetch}): a fragment shader's first samples at interpolated
+ *       inputs become texture prefetches, done before the shader starts;
  *   <li>{@code preamble} ({@link Preamble}): what depends on uniforms only is computed once
  *       before the shader and read from the constant file;
  *   <li>{@code const_operands} ({@link ConstOperands}): constants and uniforms read as operands
@@ -41,6 +43,7 @@ public final class MachinePasses {
     /** The machine pipeline, in order (the driver lists it with the IR pipeline and checks the order of both). */
     public static final List<String> DEFAULT = List.of(
             "isel",
+            "prefetch",
             "preamble",
             "const_operands",
             "sched",
@@ -58,6 +61,7 @@ public final class MachinePasses {
     /** The backend's passes, one registry entry each: the driver registers them beside the IR's passes. */
     public static final List<PassRegistry.Entry> ENTRIES = List.of(
             entry("isel", ProgramForm.IR, ProgramForm.VIRTUAL, Isel::select),
+            entry("prefetch", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, Prefetch::prefetch),
             entry("preamble", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, Preamble::extract),
             entry("const_operands", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, ConstOperands::fold),
             entry("sched", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, Schedule::schedule),
@@ -126,6 +130,10 @@ public final class MachinePasses {
             }
             form = p.gives();
             out.add(p);
+        }
+        if (names.contains("prefetch") && names.indexOf("preload") < names.indexOf("prefetch")) {
+            // a prefetch is only ever a preload: code may not hold one
+            throw new IllegalArgumentException("machine pass prefetch needs preload after it");
         }
         if (names.isEmpty() || !names.get(names.size() - 1).equals("legalize")) {
             // without legalize the code breaks the latencies: nothing may run it, so nothing may make it

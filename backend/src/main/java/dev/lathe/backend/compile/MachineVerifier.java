@@ -97,7 +97,7 @@ public final class MachineVerifier {
                 out.add("instruction " + n + " branches to L" + it.target() + ", which is nowhere");
         }
         if (mf.legalized && out.isEmpty()) {
-            Linear again = Legalize.run(mf.linear);
+            Linear again = Legalize.run(mf.linear, Legalize.entryState(mf));
             if (!again.resolve().equals(mf.linear.resolve()))
                 out.add("legalized code still has latency hazards: legalizing it again changes it");
         }

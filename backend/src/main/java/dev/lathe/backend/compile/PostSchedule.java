@@ -7,8 +7,10 @@ import dev.lathe.backend.isa.MOp;
 import dev.lathe.ir.Block;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * postsched: list scheduling again after register allocation, over the registers themselves,
@@ -28,9 +30,13 @@ final class PostSchedule {
 
     /** The {@code postsched} pass. */
     static void schedule(MachineFunction mf) {
+        // the texels of texture prefetches are outstanding loads at the entry block's start
+        Set<Integer> prefetched = new HashSet<>();
+        for (MInstr p : mf.preloads) if (p.isPrefetch()) for (int r : Access.writes(p)) prefetched.add(r);
         for (Map.Entry<Block, List<MInstr>> e : mf.allocated.entrySet()) {
             List<MInstr> code = e.getValue();
-            if (code.size() >= 3) e.setValue(schedule(code));
+            boolean entry = e.getKey() == mf.fn.entryBlock();
+            if (code.size() >= 3) e.setValue(schedule(code, entry ? prefetched : Set.of()));
         }
     }
 
@@ -68,7 +74,7 @@ final class PostSchedule {
         to.preds.put(from, Math.max(delay, had == null ? 0 : had));
     }
 
-    private static List<MInstr> schedule(List<MInstr> code) {
+    private static List<MInstr> schedule(List<MInstr> code, Set<Integer> prefetched) {
         List<Node> nodes = new ArrayList<>();
         Map<Integer, Node> lastWriter = new HashMap<>();
         Map<Integer, List<Node>> readersSince = new HashMap<>();
@@ -78,6 +84,10 @@ final class PostSchedule {
             Node n = new Node(i);
             for (int r : Access.reads(i)) {
                 Node w = lastWriter.get(r);
+                if (w == null && prefetched.contains(r)) {
+                    n.earliest = Latency.LOAD_CYCLES;
+                    n.waitsLoad = true;
+                }
                 if (w != null) {
                     edge(w, n, readDelay(w.i, i, r));
                     if (r != Access.A0 && w.i.op().latency() == Latency.Kind.SFU) n.waitsSfu = true;
@@ -87,6 +97,10 @@ final class PostSchedule {
             }
             for (int r : Access.writes(i)) {
                 Node w = lastWriter.get(r);
+                if (w == null && prefetched.contains(r)) {
+                    n.earliest = Latency.LOAD_CYCLES;
+                    n.waitsLoad = true;
+                }
                 if (w != null && w != n) edge(w, n, 1);
                 // after the reader's last repetition has read it
                 for (Node x : readersSince.getOrDefault(r, List.of())) if (x != n) edge(x, n, x.slots);
@@ -112,7 +126,8 @@ final class PostSchedule {
             for (Node s : n.succs) p = Math.max(p, s.preds.get(n) + s.priority);
             n.priority = p;
         }
-        long[] before = cost(nodes);
+        int loadsAtStart = prefetched.isEmpty() ? 0 : Latency.LOAD_CYCLES;
+        long[] before = cost(nodes, loadsAtStart);
         List<Node> ready = new ArrayList<>();
         for (Node n : nodes) if (n.unscheduled == 0) ready.add(n);
         List<Node> order = new ArrayList<>(code.size());
@@ -141,7 +156,7 @@ final class PostSchedule {
         if (order.size() != code.size()) throw new IllegalStateException("postsched: dependence cycle in a block");
         // the greedy order is kept only where it is better than allocation's: no more nops, no
         // later finish, and one of the two strictly smaller
-        long[] after = cost(order);
+        long[] after = cost(order, loadsAtStart);
         if (after[0] > before[0] || after[1] > before[1] || after[0] == before[0] && after[1] == before[1]) return code;
         List<MInstr> out = new ArrayList<>(code.size());
         for (Node n : order) out.add(n.i);
@@ -184,9 +199,9 @@ final class PostSchedule {
      * issued so far is written, not only the one read — what the hardware and the simulator do,
      * and what makes an order that looks shorter by its own latencies slower in fact.
      */
-    private static long[] cost(List<Node> order) {
+    private static long[] cost(List<Node> order, int loadsAtStart) {
         Map<Node, Integer> at = new HashMap<>();
-        int time = 0, nops = 0, sfuDone = 0, loadDone = 0;
+        int time = 0, nops = 0, sfuDone = 0, loadDone = loadsAtStart;
         for (Node n : order) {
             int alu = time, start = time;
             for (Map.Entry<Node, Integer> p : n.preds.entrySet()) {

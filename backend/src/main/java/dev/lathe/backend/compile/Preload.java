@@ -13,7 +13,8 @@ import java.util.List;
  * this pass moves that prefix out of the code into the program's preloads
  * ({@link Program#preloads}), which the simulator performs before the first instruction, their
  * results ready at once. Executing a prefix first is what the code did anyway; only the waiting
- * for it is gone.
+ * for it is gone. A fragment shader's texture prefetches ({@link Prefetch}) go the same way; the
+ * code still waits for their texels with (sy).
  */
 final class Preload {
     private Preload() {}
@@ -26,6 +27,13 @@ final class Preload {
         while (n < entry.size() && Program.checkPreload(entry.get(n), mf.shader.stage()) == null) n++;
         mf.preloads.addAll(entry.subList(0, n));
         entry.subList(0, n).clear();
+        for (List<MInstr> block : mf.allocated.values()) {
+            for (MInstr i : block) {
+                if (i.isPrefetch())
+                    throw new IllegalStateException(
+                            "internal error: a texture prefetch is not at the start of the entry block: " + i);
+            }
+        }
     }
 
     /** Whether the scheduler should put {@code m} first in the entry block: an instruction the hardware could do before the start. */

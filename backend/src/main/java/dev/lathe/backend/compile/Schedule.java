@@ -88,6 +88,11 @@ public final class Schedule {
             return m.kind == MirInstr.Kind.OP && Latency.readsLate(m.proto.op());
         }
 
+        /** A texture prefetch: free like any preload, but its texel arrives a load's cycles after the start. */
+        boolean prefetch() {
+            return m.kind == MirInstr.Kind.OP && m.proto.isPrefetch();
+        }
+
         Latency.Kind kind() {
             return pseudo ? Latency.Kind.ALU : m.proto.op().latency();
         }
@@ -210,7 +215,7 @@ public final class Schedule {
                 int p = n.slots;
                 for (Node s : n.succs) {
                     int lat = n.pseudo
-                            ? 0
+                            ? (n.prefetch() ? Latency.LOAD_CYCLES : 0)
                             : s.dataPreds.contains(n)
                                     ? Latency.readyAfter(n.kind(), s.readsLate())
                                     : s.p0Writer == n
@@ -272,6 +277,10 @@ public final class Schedule {
                     for (Node d : best.dataPreds) {
                         best.readyAlu = Math.max(best.readyAlu, d.readyAlu);
                         best.readyLate = Math.max(best.readyLate, d.readyLate);
+                    }
+                    if (best.prefetch()) {
+                        best.readyAlu = start + Latency.LOAD_CYCLES;
+                        best.readyLate = start + Latency.LOAD_CYCLES;
                     }
                 } else {
                     best.readyAlu = start + Latency.readyAfter(best.kind(), false);

@@ -104,6 +104,12 @@ public final class Asm {
                 for (int c = 0; c < 4; c++) if ((i.count() & (1 << c)) != 0) sb.append("xyzw".charAt(c));
                 sb.append(' ').append(reg(i, -1, names));
                 if (i.src(0).kind() == Kind.REG) sb.append(", ").append(reg(i, 0, names));
+                if (i.isPrefetch())
+                    sb.append(", in")
+                            .append(i.prefetchInput())
+                            .append('[')
+                            .append(i.prefetchComponent())
+                            .append(']');
                 if (i.src(1).kind() == Kind.REG) sb.append(", ").append(reg(i, 1, names));
                 if (i.bindless()) sb.append(", b[").append(reg(i, 2, names)).append(']');
                 else sb.append(", t").append(i.index());
@@ -413,7 +419,14 @@ public final class Asm {
         Operand coord = Operand.NONE, lod = Operand.NONE;
         if (op != MOp.GETSIZE) {
             c.comma();
-            coord = c.operand();
+            c.skipSpace();
+            if (op == MOp.SAM && c.s.startsWith("in", c.pos)) {
+                // a prefetch: the coordinates are an input's, interpolated before the shader starts
+                int[] slot = c.slot("in");
+                coord = Operand.imm(slot[0] * 4L + slot[1]);
+            } else {
+                coord = c.operand();
+            }
         }
         if (op == MOp.SAMLOD) {
             c.comma();

@@ -235,6 +235,14 @@ public final class Encoding {
         if (i.srcs().size() != 3) return "texture instructions have a coordinate, a lod and a texture index operand";
         Operand c = i.src(0), lod = i.src(1), index = i.src(2);
         if (index.kind() != Kind.REG && index.kind() != Kind.NONE) return "the texture index comes from a register";
+        if (i.isPrefetch()) {
+            if (c.value() < 0 || c.value() >= 4L * MAX_SLOT || c.value() % 4 + i.dim() > 4)
+                return "a prefetch reads the coordinates of input components in0[0] to in31[2]";
+            if (i.dim() != 2 || index.kind() != Kind.NONE || i.bindless() || lod.kind() != Kind.NONE)
+                return "a prefetch samples a 2D texture tN (no lod, index register or heap)";
+            if (i.type() != MType.F32) return "a prefetch samples f32 texels";
+            return null;
+        }
         if (i.op() == MOp.GETSIZE ? c.kind() != Kind.NONE : c.kind() != Kind.REG) {
             return i.op() == MOp.GETSIZE ? "getsize takes no coordinates" : "coordinates come from registers";
         }
@@ -442,12 +450,13 @@ public final class Encoding {
                         | (long) i.type().code() << 45
                         | (long) i.count() << 41
                         | (long) dst(i.dst()) << 33
-                        | (long) regOrNone(i.src(0)) << 25
+                        | (long) (i.isPrefetch() ? i.src(0).value() : regOrNone(i.src(0))) << 25
                         | (long) regOrNone(i.src(1)) << 17
                         | (long) i.index() << 12
                         | (long) i.dim() << 10
                         | (long) regOrNone(i.src(2)) << 2
-                        | (i.bindless() ? 1L : 0L) << 1;
+                        | (i.bindless() ? 1L : 0L) << 1
+                        | (i.isPrefetch() ? 1L : 0L);
             case 6 ->
                 op.isImage()
                         ? w
@@ -750,7 +759,11 @@ public final class Encoding {
                 bit(w, 51),
                 (int) bits(w, 50, 49),
                 dstOf(bits(w, 40, 33)),
-                List.of(regOrNoneOf(bits(w, 32, 25)), regOrNoneOf(bits(w, 24, 17)), regOrNoneOf(bits(w, 9, 2))),
+                List.of(
+                        // bit 0: a prefetch, whose coordinate field is an input component (slot * 4 + c)
+                        bit(w, 0) ? Operand.imm(bits(w, 32, 25)) : regOrNoneOf(bits(w, 32, 25)),
+                        regOrNoneOf(bits(w, 24, 17)),
+                        regOrNoneOf(bits(w, 9, 2))),
                 fields);
     }
 

@@ -338,6 +338,32 @@ public record MInstr(
         return new MInstr(MOp.NOP, null, slots - 1, false, false, 0, Operand.NONE, List.of(), new Flow(false, 0));
     }
 
+    /**
+     * A fragment shader's texture prefetch: {@code sam} at the coordinates interpolated from input
+     * slot {@code input}, components {@code component} and on (ir3's {@code tex_prefetch}), which
+     * the hardware performs before the shader starts; it is only ever a preload
+     * ({@code backend/ISA.md}, "Texture prefetch"). Its coordinate operand is the immediate
+     * {@code input * 4 + component}.
+     */
+    public static MInstr prefetch(MType type, int mask, Operand dst, int input, int component, int texture) {
+        return texture(MOp.SAM, type, 2, mask, dst, Operand.imm(input * 4L + component), Operand.NONE, texture);
+    }
+
+    /** Whether this is a texture prefetch ({@link #prefetch}): a {@code sam} whose coordinates are an input's. */
+    public boolean isPrefetch() {
+        return op == MOp.SAM && srcs.size() == 3 && srcs.get(0).kind() == Operand.Kind.IMM;
+    }
+
+    /** A prefetch's input slot. */
+    public int prefetchInput() {
+        return (int) (srcs.get(0).value() / 4);
+    }
+
+    /** A prefetch's first coordinate component in its input slot. */
+    public int prefetchComponent() {
+        return (int) (srcs.get(0).value() % 4);
+    }
+
     public static MInstr texture(
             MOp op, MType type, int dim, int mask, Operand dst, Operand coord, Operand lod, int texture) {
         return texture(op, type, dim, mask, dst, coord, lod, texture, Operand.NONE);

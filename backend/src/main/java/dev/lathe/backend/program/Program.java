@@ -94,10 +94,14 @@ public record Program(
                 + i.op().base() + ")";
     }
 
+    /** The most texture prefetches a program has (ir3's {@code IR3_MAX_SAMPLER_PREFETCH}). */
+    public static final int MAX_PREFETCHES = 4;
+
     /**
      * Null when {@code i} can be a preload in a shader of this stage, else why not: a
-     * {@code mov} of a system value, or (vertex shaders) a {@code ldlv} of one input component,
-     * plain (no sync, nop, repeat or saturation), into a register.
+     * {@code mov} of a system value, (vertex shaders) a {@code ldlv} of one input component, or
+     * (fragment shaders) a texture prefetch ({@link MInstr#isPrefetch}), plain (no sync, nop,
+     * repeat or saturation), into a register.
      */
     public static String checkPreload(MInstr i, Stage stage) {
         if (i.ss() || i.sy() || i.nop() != 0 || i.rpt() != 0 || i.sat())
@@ -105,7 +109,24 @@ public record Program(
         if (i.dst().kind() != Operand.Kind.REG) return "a preload writes a register";
         if (i.op() == MOp.MOV && i.src(0).kind() == Operand.Kind.SPECIAL) return null;
         if (i.op() == MOp.LDLV && stage == Stage.VERTEX) return null;
-        return "a preload is a mov of a system value or, in a vertex shader, an ldlv of an input";
+        if (i.isPrefetch() && stage == Stage.FRAGMENT) return null;
+        return "a preload is a mov of a system value, in a vertex shader an ldlv of an input, or in a fragment"
+                + " shader a texture prefetch (sam … inN[c], tK)";
+    }
+
+    /** Null when a program's preloads, each allowed by {@link #checkPreload}, are allowed together; else why not. */
+    public static String checkPreloads(List<MInstr> preloads) {
+        long prefetches = preloads.stream().filter(MInstr::isPrefetch).count();
+        return prefetches > MAX_PREFETCHES
+                ? prefetches + " texture prefetches; the target prefetches at most " + MAX_PREFETCHES
+                : null;
+    }
+
+    /** Null when {@code i} may be an instruction of the shader's code (not a preload or the preamble), else why not. */
+    public static String checkCode(MInstr i) {
+        if (i.op() == MOp.STC) return "stc is for the preamble";
+        if (i.isPrefetch()) return "a texture prefetch (sam from an input) is only ever a preload";
+        return null;
     }
 
     /**

@@ -243,13 +243,16 @@ public final class ProgramText {
             if (why == null) why = Encoding.validate(preloads.get(k));
             if (why != null) throw new ProgramException(file + ":" + preloadLines.get(k) + ":1: error: " + why);
         }
+        String together = Program.checkPreloads(preloads);
+        if (together != null)
+            throw new ProgramException(file + ":" + preloadLines.get(preloads.size() - 1) + ":1: error: " + together);
         for (int k = 0; k < preamble.size(); k++) {
             String why = Program.checkPreamble(preamble.get(k), k == preamble.size() - 1);
             if (why != null) throw new ProgramException(file + ":" + preambleLines.get(k) + ":1: error: " + why);
         }
         for (int k = 0; k < code.size(); k++) {
-            if (code.get(k).op() == MOp.STC)
-                throw new ProgramException(file + ":" + codeLines.get(k) + ":5: error: stc is for the preamble");
+            String why = Program.checkCode(code.get(k));
+            if (why != null) throw new ProgramException(file + ":" + codeLines.get(k) + ":5: error: " + why);
         }
         return new Program(shader, slots, constants, local, priv, loops, preloads, preamble, code);
     }

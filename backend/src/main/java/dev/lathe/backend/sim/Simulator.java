@@ -73,8 +73,12 @@ public final class Simulator {
             if (problem != null)
                 throw new SimulationException("preamble pc " + k + " (" + Asm.print(i) + "): " + problem);
         }
-        for (MInstr i : code)
-            if (i.op() == MOp.STC) throw new SimulationException("stc outside the preamble: " + Asm.print(i));
+        for (MInstr i : code) {
+            String problem = Program.checkCode(i);
+            if (problem != null) throw new SimulationException(Asm.print(i) + ": " + problem);
+        }
+        String together = Program.checkPreloads(program.preloads());
+        if (together != null) throw new SimulationException(together);
         for (MInstr i : program.preloads()) {
             String problem = Program.checkPreload(i, program.shader().stage());
             if (problem == null) problem = Encoding.validate(i);
@@ -228,17 +232,26 @@ public final class Simulator {
             preload();
         }
 
-        /** The preloads, done before the first instruction: their results are in place, ready, at time 0. */
+        /**
+         * The preloads, done before the first instruction: their results are in place, ready, at
+         * time 0 — but texture prefetches, which the hardware starts then and which are still
+         * outstanding: the code waits for them with (sy) like for any texture fetch.
+         */
         private void preload() {
             pc = -1;
             for (MInstr i : program.preloads()) {
                 current = i;
+                if (i.isPrefetch()) continue;
                 if (i.op() == MOp.LDLV) memory(i);
                 else alu(i, 0);
             }
             Arrays.fill(aluWrite, LONG_AGO);
             Arrays.fill(syDone, -1);
             syPending.clear();
+            for (MInstr i : program.preloads()) {
+                current = i;
+                if (i.isPrefetch()) texture(i);
+            }
             pc = 0;
             current = null;
         }
@@ -287,6 +300,11 @@ public final class Simulator {
             String text = pc >= 0 && pc < running.size() ? " (" + Asm.print(running.get(pc)) + ")" : "";
             return new SimulationException(
                     (running == program.code() ? "pc " : "preamble pc ") + pc + text + ": " + what);
+        }
+
+        /** Who wrote register r: its pc, or a prefetch before the start. */
+        private String writer(int r) {
+            return writerPc[r] < 0 ? "a texture prefetch" : "pc " + writerPc[r];
         }
 
         SimulationException hazard(String what) {
@@ -410,7 +428,7 @@ public final class Simulator {
             if (ssDone[r] >= 0)
                 throw hazard("reads " + name + ", an SFU result of pc " + writerPc[r] + ", without (ss) in between");
             if (syDone[r] >= 0)
-                throw hazard("reads " + name + ", a load result of pc " + writerPc[r] + ", without (sy) in between");
+                throw hazard("reads " + name + ", a load result of " + writer(r) + ", without (sy) in between");
             if (!written[r]) throw error("reads " + name + " before anything wrote it");
             int need = Latency.aluDelay(current.op(), false);
             long gap = time - aluWrite[r];
@@ -433,8 +451,7 @@ public final class Simulator {
                 throw hazard("writes " + name + " while the SFU result of pc " + writerPc[r]
                         + " is outstanding (needs (ss))");
             if (syDone[r] >= 0)
-                throw hazard(
-                        "writes " + name + " while the load of pc " + writerPc[r] + " is outstanding (needs (sy))");
+                throw hazard("writes " + name + " while the load of " + writer(r) + " is outstanding (needs (sy))");
             regs[r] = v & 0xffffffffL;
             written[r] = true;
             writerPc[r] = pc;
@@ -649,7 +666,10 @@ public final class Simulator {
             } else {
                 long[] coord = new long[i.dim()];
                 for (int c = 0; c < coord.length; c++)
-                    coord[c] = readReg(i.src(0).index() + c);
+                    coord[c] = i.isPrefetch()
+                            // interpolated from the input, as bary.f reads it
+                            ? input(i.prefetchInput(), i.prefetchComponent() + c, 32)
+                            : readReg(i.src(0).index() + c);
                 if (i.op() == MOp.SAMLOD) readReg(i.src(1).index());
                 texel = i.op() == MOp.ISAM
                         ? TextureUnit.fetch(texture(v, ts.element()), coord)

@@ -11,7 +11,9 @@ import dev.lathe.backend.program.ProgramException;
 import dev.lathe.backend.program.ProgramText;
 import dev.lathe.ir.interp.ShaderInputs;
 import dev.lathe.ir.interp.ShaderOutputs;
+import dev.lathe.ir.interp.Texture;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Hand-written programs: what they compute, and the latency rules the simulator enforces. */
@@ -261,8 +263,7 @@ class SimulatorTest {
                 () -> ProgramText.parse("f.s", text.replace(".shader vertex", ".shader fragment")));
         assertTrue(
                 f.getMessage()
-                        .startsWith(
-                                "f.s:9:1: error: a preload is a mov of a system value or, in a vertex shader, an ldlv"),
+                        .startsWith("f.s:9:1: error: a preload is a mov of a system value, in a vertex shader an ldlv"),
                 f.getMessage());
     }
 
@@ -293,6 +294,70 @@ class SimulatorTest {
         Simulator.Result waited =
                 new Simulator(ProgramText.parse("v.s", load.replace("    end", "    (sy)end"))).run(in);
         assertEquals(3f, Float.intBitsToFloat((int) waited.outputs().output("o")[0]));
+    }
+
+    /**
+     * A texture prefetch samples at an input's coordinates before the first instruction; the code
+     * waits for it with (sy), it survives the binary, and it is refused in code, outside fragment
+     * shaders and beyond four.
+     */
+    @Test
+    void texturePrefetchesSampleBeforeTheStartAndAreWaitedForWithSy() {
+        String text = """
+                .shader fragment
+                .decl input vec2 f32 @uv location=0
+                .decl texture 2d f32 @t binding=1
+                .decl output vec4 f32 @o location=0
+                .slot @uv 0
+                .slot @t 1
+                .slot @o 0
+                .local 0
+                .private 0
+                .loops 0
+                .preload sam.f32.2d.xyzw r0.x, in0[0], t1
+                .code
+                    (sy)end r0.x, r0.y, r0.z, r0.w
+                """;
+        Program p = ProgramText.parse("f.s", text);
+        assertTrue(p.preloads().get(0).isPrefetch());
+        assertEquals(0, p.preloads().get(0).prefetchInput());
+        ShaderInputs in = new ShaderInputs()
+                .set("uv", Float.floatToRawIntBits(0.75f) & 0xffffffffL, Float.floatToRawIntBits(0.25f) & 0xffffffffL)
+                .setTexture(
+                        "t", new Texture(2, 2, 1, new long[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}));
+        Simulator.Result r = new Simulator(p).run(in);
+        // (0.75, 0.25) in a 2x2 texture is texel (1, 0)
+        assertEquals(
+                List.of(5L, 6L, 7L, 8L),
+                Arrays.stream(r.outputs().output("o")).boxed().toList());
+        assertEquals(1, r.instructions(), "a prefetch is not an instruction");
+        assertEquals(Latency.LOAD_CYCLES, r.systall(), "the texel arrives a load's cycles after the start");
+        Program back = ProgramBinary.read("f.bin", ProgramBinary.write(p));
+        assertEquals(p.preloads(), back.preloads());
+        SimulationException noSy = assertThrows(
+                SimulationException.class,
+                () -> new Simulator(ProgramText.parse("f.s", text.replace("(sy)end", "end"))).run(in));
+        assertTrue(noSy.getMessage().contains("a load result of a texture prefetch, without (sy)"), noSy.getMessage());
+        ProgramException inCode = assertThrows(
+                ProgramException.class,
+                () -> ProgramText.parse(
+                        "f.s",
+                        text.replace(
+                                ".preload sam.f32.2d.xyzw r0.x, in0[0], t1\n.code\n",
+                                ".code\n    sam.f32.2d.xyzw r0.x, in0[0], t1\n")));
+        assertTrue(
+                inCode.getMessage()
+                        .contains("f.s:12:5: error: a texture prefetch (sam from an input) is only ever a preload"),
+                inCode.getMessage());
+        ProgramException vertex = assertThrows(
+                ProgramException.class,
+                () -> ProgramText.parse("v.s", text.replace(".shader fragment", ".shader vertex")));
+        assertTrue(vertex.getMessage().startsWith("v.s:11:1: error: a preload is"), vertex.getMessage());
+        String five = text.replace(
+                ".preload sam.f32.2d.xyzw r0.x, in0[0], t1\n", ".preload sam.f32.2d.xyzw r0.x, in0[0], t1\n".repeat(5));
+        ProgramException many = assertThrows(ProgramException.class, () -> ProgramText.parse("f.s", five));
+        assertTrue(
+                many.getMessage().contains("5 texture prefetches; the target prefetches at most 4"), many.getMessage());
     }
 
     /** A preamble computes from uniforms once and hands the result over in the constant file; its cycles are not the shader's. */
