@@ -773,14 +773,13 @@ final class Instructions {
             coord = b.alu(Op.FADD, coord, b.alu(Op.FDIV, b.alu(Op.I2F32, offset), b.alu(Op.U2F32, size)));
         }
         if (shape == SpirvToIr.TextureShape.ARRAY) coord = layerCoordinate(b, tx, coord);
-        if (shape == SpirvToIr.TextureShape.CUBE) coord = cubeCoordinate(b, coord, null, null);
         if (shape == SpirvToIr.TextureShape.CUBE_ARRAY) {
             // cube k is faces 6k … 6k + 5; k = clamp(roundEven(layer), 0, L − 1) as for any array
             Value faces = b.alu(Op.U2F32, b.channel(tx.txs(b), 2));
             Value cubes = b.alu(Op.FDIV, faces, b.f32(6f));
             Value layer = b.alu(Op.FROUND_EVEN, b.channel(coord, 3));
             layer = b.alu(Op.FMIN, b.alu(Op.FMAX, layer, b.f32(0f)), b.alu(Op.FSUB, cubes, b.f32(1f)));
-            coord = cubeCoordinate(b, coord, layer, faces);
+            coord = cubeArrayCoordinate(b, coord, layer, faces);
         }
         if (op == OpImageGather) {
             if (shape != SpirvToIr.TextureShape.PLAIN)
@@ -825,14 +824,15 @@ final class Instructions {
     }
 
     /**
-     * A cube map direction as (s, t, face) in the six-layer IR texture, by Vulkan's face
-     * selection: the major axis is z when |z| ≥ |x| and |z| ≥ |y|, else y when |y| ≥ |x|, else
-     * x; faces +X −X +Y −Y +Z −Z are layers 0–5 with (sc, tc, ma) = (−z, −y, x), (z, −y, x),
-     * (x, z, y), (x, −z, y), (x, −y, z), (−x, −y, z), and s = sc / 2|ma| + ½, t = tc / 2|ma| + ½.
-     * In an array of cubes (a {@code layer} given), the face is counted from cube {@code layer}'s
-     * first, among {@code faces} in all.
+     * An array of cube maps' direction as (s, t, face) in the IR texture of all their faces, by
+     * Vulkan's face selection as {@link dev.lathe.ir.interp.CubeMap} states it for one cube map (a
+     * texture the IR samples as a cube itself): the major axis is z when |z| ≥ |x| and |z| ≥ |y|,
+     * else y when |y| ≥ |x|, else x; faces +X −X +Y −Y +Z −Z are layers 0–5 with (sc, tc, ma) =
+     * (−z, −y, x), (z, −y, x), (x, z, y), (x, −z, y), (x, −y, z), (−x, −y, z), and
+     * s = sc / 2|ma| + ½, t = tc / 2|ma| + ½; the face is counted from cube {@code layer}'s first,
+     * among {@code faces} in all.
      */
-    private static Value cubeCoordinate(IrBuilder b, Value dir, Value layer, Value faces) {
+    private static Value cubeArrayCoordinate(IrBuilder b, Value dir, Value layer, Value faces) {
         Value x = b.channel(dir, 0), y = b.channel(dir, 1), z = b.channel(dir, 2);
         Value ax = b.alu(Op.FABS, x), ay = b.alu(Op.FABS, y), az = b.alu(Op.FABS, z);
         Value isZ = b.alu(Op.IAND, b.alu(Op.FGE, az, ax), b.alu(Op.FGE, az, ay));
@@ -853,13 +853,8 @@ final class Instructions {
         Value twoMa = b.alu(Op.FMUL, ma, b.f32(2f));
         Value s = b.alu(Op.FADD, b.alu(Op.FDIV, sc, twoMa), b.f32(0.5f));
         Value tt = b.alu(Op.FADD, b.alu(Op.FDIV, tc, twoMa), b.f32(0.5f));
-        Value w;
-        if (layer == null) {
-            w = b.alu(Op.FDIV, b.alu(Op.FADD, face, b.f32(0.5f)), b.f32(6f));
-        } else {
-            Value first = b.alu(Op.FMUL, layer, b.f32(6f));
-            w = b.alu(Op.FDIV, b.alu(Op.FADD, b.alu(Op.FADD, first, face), b.f32(0.5f)), faces);
-        }
+        Value first = b.alu(Op.FMUL, layer, b.f32(6f));
+        Value w = b.alu(Op.FDIV, b.alu(Op.FADD, b.alu(Op.FADD, first, face), b.f32(0.5f)), faces);
         return b.vec(s, tt, w);
     }
 

@@ -450,7 +450,10 @@ final class SpirvToIr {
                     default -> im.dim() + 1 + (im.arrayed() ? 1 : 0);
                 };
                 if (dims > 3) throw mod.error(v, "unsupported OpTypeImage (arrayed 3D images)");
-                TextureDim dim = dims == 1 ? TextureDim.D1 : dims == 2 ? TextureDim.D2 : TextureDim.D3;
+                // a cube map is the IR's own (its samples take the direction); an array of them a 3D texture
+                TextureDim dim = shape == TextureShape.CUBE
+                        ? TextureDim.CUBE
+                        : dims == 1 ? TextureDim.D1 : dims == 2 ? TextureDim.D2 : TextureDim.D3;
                 SpirvType s = im.sampled();
                 BaseType base = s instanceof SpirvType.Float
                         ? BaseType.FLOAT

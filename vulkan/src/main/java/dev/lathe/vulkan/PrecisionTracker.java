@@ -160,6 +160,11 @@ final class PrecisionTracker implements Shadow {
                 Texture t = run.texture(v, v.isArray() ? word(i, 0) : 0);
                 int[] sizes = {t.width(), t.height(), t.depth()};
                 long[] at = run.read(i.src(coord).value());
+                if (v.dim() == dev.lathe.ir.TextureDim.CUBE) {
+                    cubeTexel(i.src(coord), at, sizes, what);
+                    exact(d);
+                    break;
+                }
                 for (int c = 0; c < i.src(coord).numComponentsRead(); c++) {
                     double[] iv = of(i.src(coord), c);
                     if (iv == UNDEFINED) undecided(what + " at an undefined coordinate");
@@ -235,6 +240,51 @@ final class PrecisionTracker implements Shadow {
         Variable v = i.var();
         if (Long.compareUnsigned(word(i, 0) & 0xffffffffL, v.arrayLength()) >= 0) {
             undecided(what + " past an array of " + v.arrayLength() + " textures is undefined in Vulkan");
+        }
+    }
+
+    /**
+     * A cube map sample decides its texel when every direction in the box its components' intervals
+     * span (with the sub-texel slack on the face's coordinates) picks one face and one texel. A
+     * face and the directions one texel of it takes are each convex (bounded by planes through
+     * the origin), so the box's corners decide: all alike, and none on a face's boundary, where
+     * Vulkan lets the device choose either face.
+     */
+    private void cubeTexel(Src coord, long[] at, int[] sizes, String what) {
+        double[][] box = new double[3][];
+        for (int c = 0; c < 3; c++) {
+            double[] iv = of(coord, c);
+            if (iv == UNDEFINED) undecided(what + " at an undefined coordinate");
+            double u = Float.intBitsToFloat((int) at[coord.component(c)]);
+            box[c] = iv == null ? new double[] {u, u} : iv;
+            if (Double.isNaN(box[c][0]) || Double.isNaN(box[c][1])) return;
+        }
+        long[] first = null;
+        for (int corner = 0; corner < 8; corner++) {
+            long[] dir = new long[3];
+            double[] mag = new double[3];
+            for (int c = 0; c < 3; c++) {
+                double u = box[c][(corner >> c) & 1];
+                dir[c] = FloatBits.fromDouble(u, 32);
+                mag[c] = Math.abs(Float.intBitsToFloat((int) dir[c]));
+            }
+            double[] sorted = mag.clone();
+            java.util.Arrays.sort(sorted);
+            if (sorted[2] == sorted[1])
+                undecided(what + " at a direction on a cube map face's edge may take either face");
+            long[] st = dev.lathe.ir.interp.CubeMap.coordinates(dir[0], dir[1], dir[2]);
+            long[] texel = new long[3];
+            for (int c = 0; c < 3; c++) {
+                double u = Float.intBitsToFloat((int) st[c]);
+                double slack = c < 2 ? subTexel / sizes[c] : 0;
+                int lo = Interpreter.nearest(FloatBits.fromDouble(u - slack, 32), sizes[c]);
+                int hi = Interpreter.nearest(FloatBits.fromDouble(u + slack, 32), sizes[c]);
+                if (lo != hi) undecided(what + " at a coordinate near a texel's edge may sample either texel");
+                texel[c] = lo;
+            }
+            if (first == null) first = texel;
+            else if (!java.util.Arrays.equals(first, texel))
+                undecided(what + " at a direction whose interval spans texels");
         }
     }
 

@@ -11,6 +11,7 @@ import dev.lathe.backend.isa.Semantics;
 import dev.lathe.backend.isa.SysVal;
 import dev.lathe.backend.program.Program;
 import dev.lathe.ir.Stage;
+import dev.lathe.ir.TextureDim;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.interp.Interpreter;
 import dev.lathe.ir.interp.ShaderInputs;
@@ -673,7 +674,9 @@ public final class Simulator {
                 if (i.op() == MOp.SAMLOD) readReg(i.src(1).index());
                 texel = i.op() == MOp.ISAM
                         ? TextureUnit.fetch(texture(v, ts.element()), coord)
-                        : TextureUnit.sample(texture(v, ts.element()), coord);
+                        : v.dim() == TextureDim.CUBE
+                                ? TextureUnit.sampleCube(texture(v, ts.element()), coord)
+                                : TextureUnit.sample(texture(v, ts.element()), coord);
             }
             int r = i.dst().index();
             for (int c = 0; c < 4; c++) {

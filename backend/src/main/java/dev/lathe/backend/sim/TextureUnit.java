@@ -1,5 +1,6 @@
 package dev.lathe.backend.sim;
 
+import dev.lathe.ir.interp.CubeMap;
 import dev.lathe.ir.interp.Texture;
 
 /**
@@ -35,6 +36,15 @@ final class TextureUnit {
             at[c] = (int) Math.max(0, Math.min(sizes[c] - 1, i));
         }
         return texel(t, at[0], at[1], at[2]);
+    }
+
+    /**
+     * {@code sam}, {@code samlod} on a cube map (a texture whose descriptor says cube: the
+     * instruction is a 3D one): the direction selects the face and its coordinates as Vulkan does
+     * ({@link CubeMap}), then the nearest texel of the faces' 3D texture.
+     */
+    static long[] sampleCube(Texture t, long[] dir) {
+        return sample(t, CubeMap.coordinates(dir[0], dir[1], dir[2]));
     }
 
     /** {@code isam}: the texel at signed 32-bit coordinates; zero outside. */

@@ -828,9 +828,14 @@ public final class RandomProgramGenerator {
         return false;
     }
 
-    /** A 4-texel-wide texture (4x4 in 2d, 4x4x2 in 3d); a unorm one holds values in [+0, 1], ends included. */
+    /** A 4-texel-wide texture (4x4 in 2d, 4x4x2 in 3d, six 4x4 faces for a cube); a unorm one holds values in [+0, 1], ends included. */
     private static Texture randomTexture(SplittableRandom r, Variable v) {
-        int h = v.dim() == TextureDim.D1 ? 1 : 4, d = v.dim() == TextureDim.D3 ? 2 : 1;
+        int h = v.dim() == TextureDim.D1 ? 1 : 4;
+        int d = switch (v.dim()) {
+            case D3 -> 2;
+            case CUBE -> 6;
+            default -> 1;
+        };
         long[] texels = new long[4 * h * d * 4];
         for (int i = 0; i < texels.length; i++) {
             texels[i] = !v.isUnorm()

@@ -15,6 +15,7 @@ import dev.lathe.ir.PhiInstr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Stage;
+import dev.lathe.ir.TextureDim;
 import dev.lathe.ir.UndefInstr;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.VarType;
@@ -795,9 +796,10 @@ public final class Interpreter {
         return (int) Math.min(index & 0xffffffffL, Math.max(1, v.arrayLength()) - 1);
     }
 
-    /** Nearest sampling with clamp-to-edge; coordinates are normalized f32. */
+    /** Nearest sampling with clamp-to-edge; coordinates are normalized f32 (a cube map's, a direction: {@link CubeMap}). */
     public static long[] sample(Variable v, int element, long[] coord, ShaderInputs in) {
         Texture t = textureOf(v, element, in);
+        if (v.dim() == TextureDim.CUBE) coord = CubeMap.coordinates(coord[0], coord[1], coord[2]);
         int dims = v.dim().coordinates();
         int x = nearest(coord[0], t.width());
         int y = dims > 1 ? nearest(coord[1], t.height()) : 0;
