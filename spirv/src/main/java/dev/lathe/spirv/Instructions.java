@@ -772,7 +772,6 @@ final class Instructions {
             if (size.numComponents() != dims) size = pick(b, size, dims);
             coord = b.alu(Op.FADD, coord, b.alu(Op.FDIV, b.alu(Op.I2F32, offset), b.alu(Op.U2F32, size)));
         }
-        if (shape == SpirvToIr.TextureShape.ARRAY) coord = layerCoordinate(b, tx, coord);
         if (shape == SpirvToIr.TextureShape.CUBE_ARRAY) {
             // cube k is faces 6k … 6k + 5; k = clamp(roundEven(layer), 0, L − 1) as for any array
             Value faces = b.alu(Op.U2F32, b.channel(tx.txs(b), 2));
@@ -804,23 +803,6 @@ final class Instructions {
         if (!dref) return texel;
         Value pass = b.alu(Op.FGE, b.channel(texel, 0), ref);
         return b.alu(Op.BCSEL, pass, b.f32(1.0f), b.f32(0.0f));
-    }
-
-    /**
-     * The layer of an arrayed texture's coordinates (the last one) as Vulkan selects it,
-     * clamp(roundEven(layer), 0, layers − 1), turned into the normalized coordinate of that
-     * texel's centre in the IR texture's last dimension.
-     */
-    private static Value layerCoordinate(IrBuilder b, Tex tx, Value coord) {
-        int dims = tx.var().dim().coordinates();
-        Value layers = b.alu(Op.U2F32, b.channel(tx.txs(b), dims - 1));
-        Value layer = b.alu(Op.FROUND_EVEN, b.channel(coord, dims - 1));
-        layer = b.alu(Op.FMIN, b.alu(Op.FMAX, layer, b.f32(0f)), b.alu(Op.FSUB, layers, b.f32(1f)));
-        Value w = b.alu(Op.FDIV, b.alu(Op.FADD, layer, b.f32(0.5f)), layers);
-        Value[] c = new Value[dims];
-        for (int k = 0; k < dims - 1; k++) c[k] = b.channel(coord, k);
-        c[dims - 1] = w;
-        return b.vec(c);
     }
 
     /**

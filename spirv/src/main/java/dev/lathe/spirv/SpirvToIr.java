@@ -450,10 +450,13 @@ final class SpirvToIr {
                     default -> im.dim() + 1 + (im.arrayed() ? 1 : 0);
                 };
                 if (dims > 3) throw mod.error(v, "unsupported OpTypeImage (arrayed 3D images)");
-                // a cube map is the IR's own (its samples take the direction); an array of them a 3D texture
+                // cube maps and arrays of 1D and 2D textures are the IR's own (their samples take a
+                // direction, a layer); an array of cube maps is a 3D texture the frontend addresses
                 TextureDim dim = shape == TextureShape.CUBE
                         ? TextureDim.CUBE
-                        : dims == 1 ? TextureDim.D1 : dims == 2 ? TextureDim.D2 : TextureDim.D3;
+                        : shape == TextureShape.ARRAY
+                                ? (dims == 2 ? TextureDim.D1_ARRAY : TextureDim.D2_ARRAY)
+                                : dims == 1 ? TextureDim.D1 : dims == 2 ? TextureDim.D2 : TextureDim.D3;
                 SpirvType s = im.sampled();
                 BaseType base = s instanceof SpirvType.Float
                         ? BaseType.FLOAT

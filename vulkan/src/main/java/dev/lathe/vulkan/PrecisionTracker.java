@@ -171,6 +171,13 @@ final class PrecisionTracker implements Shadow {
                     double u = Float.intBitsToFloat((int) at[i.src(coord).component(c)]);
                     double lo = iv == null ? u : iv[0], hi = iv == null ? u : iv[1];
                     if (Double.isNaN(lo) || Double.isNaN(hi)) continue;
+                    if (v.dim().arrayed() && c == i.src(coord).numComponentsRead() - 1) {
+                        // the layer: rounded to even (no sub-texel slack); an interval over a .5 takes either
+                        if (Interpreter.layer(FloatBits.fromDouble(lo, 32), sizes[c])
+                                != Interpreter.layer(FloatBits.fromDouble(hi, 32), sizes[c]))
+                            undecided(what + " at a layer coordinate near a half may take either layer");
+                        continue;
+                    }
                     double slack = subTexel / sizes[c];
                     if (Interpreter.nearest(FloatBits.fromDouble(lo - slack, 32), sizes[c])
                             != Interpreter.nearest(FloatBits.fromDouble(hi + slack, 32), sizes[c])) {

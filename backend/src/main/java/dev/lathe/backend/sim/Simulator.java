@@ -676,7 +676,8 @@ public final class Simulator {
                         ? TextureUnit.fetch(texture(v, ts.element()), coord)
                         : v.dim() == TextureDim.CUBE
                                 ? TextureUnit.sampleCube(texture(v, ts.element()), coord)
-                                : TextureUnit.sample(texture(v, ts.element()), coord);
+                                : TextureUnit.sample(
+                                        texture(v, ts.element()), coord, v.dim().arrayed());
             }
             int r = i.dst().index();
             for (int c = 0; c < 4; c++) {

@@ -26,13 +26,18 @@ final class TextureUnit {
         return out;
     }
 
-    /** {@code sam}, {@code samlod}: the nearest texel to f32 coordinates, clamped to the edge. */
-    static long[] sample(Texture t, long[] coord) {
+    /**
+     * {@code sam}, {@code samlod}: the nearest texel to f32 coordinates, clamped to the edge; on an
+     * array of textures ({@code arrayed}: the descriptor says so) the last coordinate is the
+     * layer, rounded to nearest even and clamped to the layers (NaN: layer 0).
+     */
+    static long[] sample(Texture t, long[] coord, boolean arrayed) {
         int[] sizes = {t.width(), t.height(), t.depth()};
         int[] at = new int[3];
         for (int c = 0; c < coord.length; c++) {
             float u = Float.intBitsToFloat((int) coord[c]);
-            long i = Float.isNaN(u) ? 0 : (long) Math.floor((double) u * sizes[c]);
+            double scaled = arrayed && c == coord.length - 1 ? Math.rint(u) : Math.floor((double) u * sizes[c]);
+            long i = Float.isNaN(u) ? 0 : (long) scaled;
             at[c] = (int) Math.max(0, Math.min(sizes[c] - 1, i));
         }
         return texel(t, at[0], at[1], at[2]);
@@ -44,7 +49,7 @@ final class TextureUnit {
      * ({@link CubeMap}), then the nearest texel of the faces' 3D texture.
      */
     static long[] sampleCube(Texture t, long[] dir) {
-        return sample(t, CubeMap.coordinates(dir[0], dir[1], dir[2]));
+        return sample(t, CubeMap.coordinates(dir[0], dir[1], dir[2]), false);
     }
 
     /** {@code isam}: the texel at signed 32-bit coordinates; zero outside. */

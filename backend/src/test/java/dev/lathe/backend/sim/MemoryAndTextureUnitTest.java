@@ -57,9 +57,17 @@ class MemoryAndTextureUnitTest {
     @Test
     void samplingTakesTheNearestTexelClampedToTheEdge() {
         Texture t = grid();
-        assertEquals(11, TextureUnit.sample(t, new long[] {f(0.3f), f(0.75f)})[0]); // x = floor(1.2), y = floor(1.5)
-        assertEquals(3, TextureUnit.sample(t, new long[] {f(7f), f(-2f)})[0]); // clamped both ways
-        assertEquals(0, TextureUnit.sample(t, new long[] {f(Float.NaN), f(0f)})[0]);
+        assertEquals(
+                11, TextureUnit.sample(t, new long[] {f(0.3f), f(0.75f)}, false)[0]); // x = floor(1.2), y = floor(1.5)
+        assertEquals(3, TextureUnit.sample(t, new long[] {f(7f), f(-2f)}, false)[0]); // clamped both ways
+        assertEquals(0, TextureUnit.sample(t, new long[] {f(Float.NaN), f(0f)}, false)[0]);
+        // an array of 1D textures: the second coordinate is the layer, rounded to even and clamped
+        assertEquals(1, TextureUnit.sample(t, new long[] {f(0.3f), f(0.5f)}, true)[0]); // 0.5 rounds to even: layer 0
+        assertEquals(11, TextureUnit.sample(t, new long[] {f(0.3f), f(0.6f)}, true)[0]);
+        assertEquals(11, TextureUnit.sample(t, new long[] {f(0.3f), f(1.5f)}, true)[0]); // 2, clamped to 1
+        assertEquals(1, TextureUnit.sample(t, new long[] {f(0.3f), f(-3f)}, true)[0]);
+        assertEquals(1, TextureUnit.sample(t, new long[] {f(0.3f), f(Float.NaN)}, true)[0]);
+
         assertEquals(13, TextureUnit.fetch(t, new long[] {3, 1})[2]);
         assertArrayEquals(new long[4], TextureUnit.fetch(t, new long[] {4, 0})); // outside: zero
         assertArrayEquals(new long[4], TextureUnit.fetch(t, new long[] {0xffffffffL, 0})); // -1

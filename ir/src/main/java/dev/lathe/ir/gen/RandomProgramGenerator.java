@@ -832,7 +832,7 @@ public final class RandomProgramGenerator {
     private static Texture randomTexture(SplittableRandom r, Variable v) {
         int h = v.dim() == TextureDim.D1 ? 1 : 4;
         int d = switch (v.dim()) {
-            case D3 -> 2;
+            case D3, D2_ARRAY -> 2;
             case CUBE -> 6;
             default -> 1;
         };

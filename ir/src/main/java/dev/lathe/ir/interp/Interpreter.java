@@ -773,6 +773,14 @@ public final class Interpreter {
         }
     }
 
+    /** The layer an array of textures' f32 layer coordinate picks: rounded to nearest even, clamped; NaN is layer 0. */
+    public static int layer(long coordBits, int layers) {
+        float u = Float.intBitsToFloat((int) coordBits);
+        if (u != u) return 0;
+        double r = Math.rint(u);
+        return (int) Math.max(0, Math.min(layers - 1, r));
+    }
+
     /** The texel that nearest sampling of a size-{@code size} texture takes at normalized coordinate {@code coordBits} (an f32), clamped to the edge. */
     public static int nearest(long coordBits, int size) {
         float u = Float.intBitsToFloat((int) coordBits);
@@ -801,9 +809,10 @@ public final class Interpreter {
         Texture t = textureOf(v, element, in);
         if (v.dim() == TextureDim.CUBE) coord = CubeMap.coordinates(coord[0], coord[1], coord[2]);
         int dims = v.dim().coordinates();
+        boolean arrayed = v.dim().arrayed();
         int x = nearest(coord[0], t.width());
-        int y = dims > 1 ? nearest(coord[1], t.height()) : 0;
-        int z = dims > 2 ? nearest(coord[2], t.depth()) : 0;
+        int y = dims > 1 ? arrayed && dims == 2 ? layer(coord[1], t.height()) : nearest(coord[1], t.height()) : 0;
+        int z = dims > 2 ? arrayed ? layer(coord[2], t.depth()) : nearest(coord[2], t.depth()) : 0;
         long[] r = new long[4];
         for (int c = 0; c < 4; c++) r[c] = t.component(x, y, z, c);
         return r;

@@ -366,7 +366,7 @@ public final class IrParser {
                 case "image" -> {
                     int dimTok = expect(Token.Kind.IDENT, "an image dimension (1d, 2d or 3d)");
                     TextureDim dim = TextureDim.parse(text(dimTok));
-                    if (dim == null || dim == TextureDim.CUBE)
+                    if (dim == null || !dim.forImages())
                         throw error(dimTok, "unknown image dimension '" + text(dimTok) + "' (expected 1d, 2d or 3d)");
                     VarType t = type();
                     if (t.components() != 1 || t.bitSize() != 32 || t.base() == BaseType.BOOL) {
@@ -391,12 +391,13 @@ public final class IrParser {
                     add(name, Variable.image(text(name), dim, format, bind));
                 }
                 default -> { // texture
-                    int dimTok = expect(Token.Kind.IDENT, "a texture dimension (1d, 2d, 3d or cube)");
+                    int dimTok = expect(Token.Kind.IDENT, "a texture dimension (1d, 2d, 3d, cube, 1darray or 2darray)");
                     TextureDim dim = TextureDim.parse(text(dimTok));
                     if (dim == null)
                         throw error(
                                 dimTok,
-                                "unknown texture dimension '" + text(dimTok) + "' (expected 1d, 2d, 3d or cube)");
+                                "unknown texture dimension '" + text(dimTok)
+                                        + "' (expected 1d, 2d, 3d, cube, 1darray or 2darray)");
                     VarType t = type();
                     if (t.components() != 1 || t.bitSize() != 32 || t.base() == BaseType.BOOL) {
                         throw error(dimTok, "a texture's texel type is f32, i32 or u32 (texels are 4 components)");
