@@ -234,6 +234,23 @@ final class IntrinsicSelection {
         // interpreter reads). From the constant file through the address register, as ir3 reads
         // uniform arrays: mova a0.x, then c<a0.x + n> (an index out of range points a0.x at a
         // block of zeros); past the constant file (uniform memory) with ldc and a select.
+        Aligned run = units == 1 && base + (long) v.arrayLength() * comps <= Encoding.MAX_CONST
+                ? aligned(x.src(0), v.arrayLength())
+                : null;
+        if (run != null) {
+            VReg addr = runAddress(v, run, base, comps);
+            if (addr != null) {
+                isel.cur.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, addr));
+                for (int c = 0; c < r.length; c++) {
+                    r[c] = isel.newReg(32);
+                    isel.cur.add(MirInstr.op(
+                            MInstr.mov(t, t, Operand.reg(0), Operand.relConst(base + (int) run.k() * comps + c)),
+                            r[c]));
+                }
+                isel.define(d, r);
+                return;
+            }
+        }
         VReg index = isel.comp(x.src(0), 0);
         VReg ok = isel.newReg(32), addr = isel.newReg(32), scaled = isel.newReg(32);
         aluWithConstant(MOp.CMPS_U, Cond.LT, ok, index, v.arrayLength());
@@ -266,6 +283,79 @@ final class IntrinsicSelection {
             isel.sel(t, ok, raw, zeroValue, r[c]);
         }
         isel.define(d, r);
+    }
+
+    /**
+     * A run-time index written {@code base + k}: {@code base} a multiple of {@code align} (a
+     * shift left or a multiply by a power of two), {@code k} a constant below it, the array a
+     * whole number of runs of {@code align} elements — a matrix's columns, {@code m[i]}'s
+     * {@code 4i + k}. Then {@code base + k} is in range exactly when {@code base} is (it cannot
+     * wrap), so every element of the run shares one check and one address.
+     */
+    private record Aligned(Src base, long k, int align) {}
+
+    private static Aligned aligned(Src index, int length) {
+        Src base = index;
+        long k = 0;
+        if (scalar(index) instanceof dev.lathe.ir.AluInstr add && add.op() == dev.lathe.ir.op.Op.IADD) {
+            for (int s = 0; s < 2; s++) {
+                Long c = constant(add.src(1 - s));
+                if (c != null) {
+                    base = add.src(s);
+                    k = c;
+                    break;
+                }
+            }
+        }
+        long align = 1;
+        if (scalar(base) instanceof dev.lathe.ir.AluInstr a) {
+            Long c = a.numSrcs() == 2 ? constant(a.src(1)) : null;
+            if (a.op() == dev.lathe.ir.op.Op.ISHL && c != null && c > 0 && c < 16) align = 1L << c;
+            if (a.op() == dev.lathe.ir.op.Op.IMUL && c != null && c > 1 && c <= 1 << 15 && Long.bitCount(c) == 1)
+                align = c;
+        }
+        if (align <= 1 || k >= align || length % align != 0) return null;
+        return new Aligned(base, k, (int) align);
+    }
+
+    /** The instruction defining a scalar 32-bit value, or null. */
+    private static dev.lathe.ir.Instr scalar(Src s) {
+        Value v = s.value();
+        return v.numComponents() == 1 && v.bitSize() == 32 ? v.parent() : null;
+    }
+
+    private static Long constant(Src s) {
+        return s.value().parent() instanceof LoadConstInstr lc ? lc.value(s.component(0)) & 0xffffffffL : null;
+    }
+
+    /** Per block: the a0.x value of a run's base (one check and address for all its elements). */
+    private final Map<List<Object>, VReg> runAddresses = new HashMap<>();
+
+    private List<MirInstr> runAddressesFor;
+
+    /**
+     * The a0.x value for the run at {@code run.base()} of uniform array {@code v} (at constant
+     * {@code slot}): base·comps in range, else a block of zeros as long as the run; made once per
+     * block and base. Null when the constant file has no room for the zeros.
+     */
+    private VReg runAddress(Variable v, Aligned run, int slot, int comps) {
+        if (runAddressesFor != isel.cur) {
+            runAddresses.clear();
+            runAddressesFor = isel.cur;
+        }
+        List<Object> key = List.of(v, run.base().value(), run.base().component(0));
+        VReg had = runAddresses.get(key);
+        if (had != null) return had;
+        int zeros = isel.layout.zeros(run.align() * comps);
+        if (zeros < 0) return null;
+        VReg index = isel.comp(run.base(), 0);
+        VReg ok = isel.newReg(32), addr = isel.newReg(32), scaled = isel.newReg(32);
+        aluWithConstant(MOp.CMPS_U, Cond.LT, ok, index, v.arrayLength());
+        aluWithConstant(MOp.MUL_U, null, scaled, index, comps);
+        VReg spare = isel.materialize(zeros - slot, 32);
+        isel.sel(MType.U32, ok, scaled, spare, addr);
+        runAddresses.put(key, addr);
+        return addr;
     }
 
     /**
