@@ -307,16 +307,29 @@ final class IntrinsicSelection {
                 }
             }
         }
-        long align = 1;
-        if (scalar(base) instanceof dev.lathe.ir.AluInstr a) {
-            Long c = a.numSrcs() == 2 ? constant(a.src(1)) : null;
-            if (a.op() == dev.lathe.ir.op.Op.ISHL && c != null && c > 0 && c < 16) align = 1L << c;
-            if (a.op() == dev.lathe.ir.op.Op.IMUL && c != null && c > 1 && c <= 1 << 15 && Long.bitCount(c) == 1)
-                align = c;
-        }
+        long align = alignment(base, 3);
         if (align <= 1 || k >= align || length % align != 0) return null;
         return new Aligned(base, k, (int) align);
     }
+
+    /** The largest power of two (up to 2^15) {@code s} is known to be a multiple of, looking {@code depth} instructions up. */
+    private static long alignment(Src s, int depth) {
+        Long c = constant(s);
+        if (c != null) return c == 0 ? MAX_ALIGN : Math.min(MAX_ALIGN, Long.lowestOneBit(c));
+        if (depth == 0 || !(scalar(s) instanceof dev.lathe.ir.AluInstr a) || a.numSrcs() != 2) return 1;
+        Long by = constant(a.src(1));
+        return switch (a.op()) {
+            case ISHL -> by != null && by < 16 ? Math.min(MAX_ALIGN, alignment(a.src(0), depth - 1) << by) : 1;
+            case IMUL -> {
+                long x = alignment(a.src(0), depth - 1), y = alignment(a.src(1), depth - 1);
+                yield Math.min(MAX_ALIGN, x * y);
+            }
+            case IADD -> Math.min(alignment(a.src(0), depth - 1), alignment(a.src(1), depth - 1));
+            default -> 1;
+        };
+    }
+
+    private static final long MAX_ALIGN = 1 << 15;
 
     /** The instruction defining a scalar 32-bit value, or null. */
     private static dev.lathe.ir.Instr scalar(Src s) {
