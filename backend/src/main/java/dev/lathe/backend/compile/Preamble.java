@@ -65,16 +65,22 @@ final class Preamble {
             if (at < 0) return; // the constant file is full: everything stays in the shader
             slots.put(m.def, at);
         }
+        // the handed values took consecutive scalars in program order: each run of up to four
+        // is stored by one stc of a collect of them (allocation's hints put the values where
+        // the collect wants them, as ir3's stc stores up to four registers)
+        List<VReg> run = new ArrayList<>();
+        int first = -1;
         for (MirInstr m : new ArrayList<>(pre)) {
             Integer at = slots.get(m.def);
-            if (at != null) {
-                pre.add(MirInstr.op(
-                        MInstr.memory(MOp.STC, MType.U32, 1, Operand.NONE, Operand.NONE, Operand.reg(0), 0, at),
-                        null,
-                        new VReg[] {null, m.def},
-                        new int[2]));
+            if (at == null) continue;
+            if (!run.isEmpty() && (at != first + run.size() || run.size() == 4)) {
+                pre.addAll(store(mf, run, first));
+                run.clear();
             }
+            if (run.isEmpty()) first = at;
+            run.add(m.def);
         }
+        if (!run.isEmpty()) pre.addAll(store(mf, run, first));
         List<MInstr> preamble;
         try {
             preamble = compile(mf, pre);
@@ -92,6 +98,17 @@ final class Preamble {
         }
         Isel.removeDead(mf.mir);
         mf.preamble = preamble;
+    }
+
+    /** One stc of {@code values} into the scalars from {@code at} on (a collect of them when there are several). */
+    private static List<MirInstr> store(MachineFunction mf, List<VReg> values, int at) {
+        MInstr stc =
+                MInstr.memory(MOp.STC, MType.U32, values.size(), Operand.NONE, Operand.NONE, Operand.reg(0), 0, at);
+        if (values.size() == 1) return List.of(MirInstr.op(stc, null, new VReg[] {null, values.get(0)}, new int[2]));
+        VReg all = new VReg(mf.virtualRegisters++, values.size(), 1);
+        return List.of(
+                MirInstr.collect(all, values.toArray(new VReg[0])),
+                MirInstr.op(stc, null, new VReg[] {null, all}, new int[2]));
     }
 
     /** A uniform instruction: ALU or SFU, one 32-bit result, every source a constant, an immediate or a uniform result. */
