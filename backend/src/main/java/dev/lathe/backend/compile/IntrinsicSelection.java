@@ -7,8 +7,10 @@ import dev.lathe.backend.isa.MOp;
 import dev.lathe.backend.isa.MType;
 import dev.lathe.backend.isa.Operand;
 import dev.lathe.backend.isa.SysVal;
+import dev.lathe.ir.AluInstr;
 import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.BaseType;
+import dev.lathe.ir.Instr;
 import dev.lathe.ir.Intrinsic;
 import dev.lathe.ir.IntrinsicInstr;
 import dev.lathe.ir.LoadConstInstr;
@@ -16,6 +18,7 @@ import dev.lathe.ir.Src;
 import dev.lathe.ir.Stage;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
+import dev.lathe.ir.op.Op;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -297,7 +300,7 @@ final class IntrinsicSelection {
     private static Aligned aligned(Src index, int length) {
         Src base = index;
         long k = 0;
-        if (scalar(index) instanceof dev.lathe.ir.AluInstr add && add.op() == dev.lathe.ir.op.Op.IADD) {
+        if (scalar(index) instanceof AluInstr add && add.op() == Op.IADD) {
             for (int s = 0; s < 2; s++) {
                 Long c = constant(add.src(1 - s));
                 if (c != null) {
@@ -316,7 +319,7 @@ final class IntrinsicSelection {
     private static long alignment(Src s, int depth) {
         Long c = constant(s);
         if (c != null) return c == 0 ? MAX_ALIGN : Math.min(MAX_ALIGN, Long.lowestOneBit(c));
-        if (depth == 0 || !(scalar(s) instanceof dev.lathe.ir.AluInstr a) || a.numSrcs() != 2) return 1;
+        if (depth == 0 || !(scalar(s) instanceof AluInstr a) || a.numSrcs() != 2) return 1;
         Long by = constant(a.src(1));
         return switch (a.op()) {
             case ISHL -> by != null && by < 16 ? Math.min(MAX_ALIGN, alignment(a.src(0), depth - 1) << by) : 1;
@@ -332,7 +335,7 @@ final class IntrinsicSelection {
     private static final long MAX_ALIGN = 1 << 15;
 
     /** The instruction defining a scalar 32-bit value, or null. */
-    private static dev.lathe.ir.Instr scalar(Src s) {
+    private static Instr scalar(Src s) {
         Value v = s.value();
         return v.numComponents() == 1 && v.bitSize() == 32 ? v.parent() : null;
     }

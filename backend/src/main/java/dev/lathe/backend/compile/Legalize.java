@@ -105,7 +105,7 @@ final class Legalize {
     /** The state at the first instruction: texture prefetches are outstanding loads there (backend/ISA.md). */
     static State entryState(MachineFunction mf) {
         State s = new State();
-        for (MInstr p : mf.preloads) if (p.isPrefetch()) for (int r : Access.writes(p)) s.sy[r] = true;
+        for (int r : mf.prefetchedRegisters()) s.sy[r] = true;
         return s;
     }
 

@@ -1,5 +1,6 @@
 package dev.lathe.backend.compile;
 
+import dev.lathe.backend.isa.Access;
 import dev.lathe.backend.isa.Asm;
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.ir.Block;
@@ -8,8 +9,10 @@ import dev.lathe.ir.Shader;
 import dev.lathe.ir.pass.ProgramForm;
 import dev.lathe.ir.text.IrPrinter;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The program the machine passes hand from one to the next, in the form it has reached:
@@ -55,6 +58,13 @@ public final class MachineFunction {
     Linear linear;
     /** Whether {@code legalize} has run on {@link #linear}. */
     boolean legalized;
+
+    /** The registers the texture prefetches among the preloads write: outstanding loads when the code starts. */
+    Set<Integer> prefetchedRegisters() {
+        Set<Integer> out = new HashSet<>();
+        for (MInstr p : preloads) if (p.isPrefetch()) for (int r : Access.writes(p)) out.add(r);
+        return out;
+    }
 
     MachineFunction(Shader shader) {
         this.shader = shader;

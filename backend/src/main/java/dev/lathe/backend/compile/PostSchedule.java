@@ -7,7 +7,6 @@ import dev.lathe.backend.isa.MOp;
 import dev.lathe.ir.Block;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,8 +30,7 @@ final class PostSchedule {
     /** The {@code postsched} pass. */
     static void schedule(MachineFunction mf) {
         // the texels of texture prefetches are outstanding loads at the entry block's start
-        Set<Integer> prefetched = new HashSet<>();
-        for (MInstr p : mf.preloads) if (p.isPrefetch()) for (int r : Access.writes(p)) prefetched.add(r);
+        Set<Integer> prefetched = mf.prefetchedRegisters();
         for (Map.Entry<Block, List<MInstr>> e : mf.allocated.entrySet()) {
             List<MInstr> code = e.getValue();
             boolean entry = e.getKey() == mf.fn.entryBlock();

@@ -2,6 +2,7 @@ package dev.lathe.backend.compile;
 
 import dev.lathe.backend.isa.MInstr;
 import dev.lathe.backend.isa.MOp;
+import dev.lathe.backend.isa.MType;
 import dev.lathe.backend.isa.Operand;
 import dev.lathe.backend.program.Program;
 import dev.lathe.ir.Block;
@@ -68,8 +69,7 @@ final class Prefetch {
     private static int[] input(MirInstr m, Map<VReg, MirInstr> defs) {
         if (m.kind != MirInstr.Kind.OP) return null;
         MInstr p = m.proto;
-        if (p.op() != MOp.SAM || p.dim() != 2 || p.bindless() || p.type() != dev.lathe.backend.isa.MType.F32)
-            return null;
+        if (p.op() != MOp.SAM || p.dim() != 2 || p.bindless() || p.type() != MType.F32) return null;
         if (p.src(1).kind() != Operand.Kind.NONE || p.src(2).kind() != Operand.Kind.NONE) return null;
         if (m.srcs.length == 0 || m.srcs[0] == null || m.srcUnits[0] != 0) return null;
         MirInstr coord = defs.get(m.srcs[0]);
