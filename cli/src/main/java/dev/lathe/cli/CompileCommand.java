@@ -105,12 +105,11 @@ final class CompileCommand implements Callable<Integer> {
         PassOptions o = passOptions;
         Compiler.Options options = rules.apply(
                 Compiler.Options.defaults()
-                        .withMachine(machine.passes())
                         .withAllocation(machine.allocation("lathe compile"))
                         .withInstrumentation(o.settings(out)),
                 "lathe compile");
-        options = options.withPipeline(
-                PassesOption.parse("lathe compile", passes, new Passes(options.extraRules()).registry()));
+        options = machine.apply(options.withPipeline(
+                PassesOption.parse("lathe compile", passes, new Passes(options.extraRules()).registry())));
         ProgramFiles.checkOptions(options); // once: a wrong option is one error, not one per file
         if (files.size() == 1) {
             Path f = files.get(0);

@@ -1,8 +1,8 @@
 package dev.lathe.cli;
 
 import dev.lathe.backend.compile.Allocation;
+import dev.lathe.driver.Compiler;
 import dev.lathe.driver.Pipelines;
-import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import picocli.CommandLine.Command;
@@ -13,9 +13,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * The machine pipeline's switches ({@link Pipelines#SWITCHES}), as {@code lathe compile} and
- * {@code lathe shaderdb} spell them: each {@code --no-NAME} leaves out one part of the backend,
- * to measure what it does. The options are made from the table, so a new switch needs no code
+ * The compiler's switches ({@link Pipelines#SWITCHES}), as {@code lathe compile} and
+ * {@code lathe shaderdb} spell them: each {@code --no-NAME} leaves out one part of the backend
+ * (or loop unrolling), to measure what it does. The options are made from the table, so a new switch needs no code
  * here. Register allocation's budget and spilling choices ({@link Allocation}) come with them.
  */
 @Command(modelTransformer = MachineSwitches.Declare.class)
@@ -74,13 +74,18 @@ final class MachineSwitches {
         }
     }
 
-    /** The machine pipeline with the switched-off parts left out. */
-    List<String> passes() {
+    /** The names of the switches turned off. */
+    private Set<String> off() {
         Set<String> off = new TreeSet<>();
         for (String name : Pipelines.SWITCHES.keySet()) {
             Boolean on = spec.findOption(option(name)).getValue();
             if (Boolean.TRUE.equals(on)) off.add(name);
         }
-        return Pipelines.machine(off);
+        return off;
+    }
+
+    /** {@code options} with the switched-off parts left out of both pipelines (apply after choosing the IR pipeline). */
+    Compiler.Options apply(Compiler.Options options) {
+        return options.withSwitchesOff(off());
     }
 }

@@ -118,12 +118,9 @@ final class ShaderDbCommand implements Callable<Integer> {
         if (files.isEmpty())
             throw new CliException("lathe shaderdb: no shaders (.ir, .spv, .vert, .frag, .comp) under " + dirs);
         Compiler.Options options = rules.apply(
-                Compiler.Options.defaults()
-                        .withMachine(machine.passes())
-                        .withAllocation(machine.allocation("lathe shaderdb")),
-                "lathe shaderdb");
-        options = options.withPipeline(
-                PassesOption.parse("lathe shaderdb", passes, new Passes(options.extraRules()).registry()));
+                Compiler.Options.defaults().withAllocation(machine.allocation("lathe shaderdb")), "lathe shaderdb");
+        options = machine.apply(options.withPipeline(
+                PassesOption.parse("lathe shaderdb", passes, new Passes(options.extraRules()).registry())));
         PrintWriter out = spec.commandLine().getOut();
         boolean terminal = System.console() != null;
         int total = files.size();

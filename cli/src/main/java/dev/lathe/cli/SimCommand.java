@@ -52,11 +52,8 @@ final class SimCommand implements Callable<Integer> {
         Program p = ProgramFiles.load(
                 file,
                 source,
-                rules.apply(
-                        Compiler.Options.defaults()
-                                .withMachine(machine.passes())
-                                .withAllocation(machine.allocation("lathe sim")),
-                        "lathe sim"));
+                machine.apply(rules.apply(
+                        Compiler.Options.defaults().withAllocation(machine.allocation("lathe sim")), "lathe sim")));
         try {
             ShaderInputs in = run.inputs(p.shader());
             Simulator sim = new Simulator(p);

@@ -106,6 +106,14 @@ public final class Compiler {
             return new Options(pipeline, machine, instrumentation, allocation, disabledRules, rules);
         }
 
+        /**
+         * With the parts of the switches in {@code off} left out ({@link Pipelines#SWITCHES}, {@code --no-NAME}): from
+         * the default machine pipeline, and from this IR pipeline.
+         */
+        public Options withSwitchesOff(Set<String> off) {
+            return withMachine(Pipelines.machine(off)).withPipeline(Pipelines.optimize(pipeline, off));
+        }
+
         /** With register allocation's budget and spilling choices {@code a} ({@code --max-regs} and friends). */
         public Options withAllocation(Allocation a) {
             return new Options(pipeline, machine, instrumentation, a, disabledRules, extraRules);

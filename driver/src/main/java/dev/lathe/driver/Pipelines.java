@@ -30,7 +30,11 @@ import java.util.Set;
  *       dead. {@code opt_minmax} follows the rules: with the range analysis it drops the clamps,
  *       minimums, maximums and selects whose outcome is decided, which the rules' single-value
  *       conditions cannot see; {@code opt_if} turns tiny pure diamonds into {@code bcsel} inside
- *       the loop, because that exposes more folding and rules. {@code lower_doubles} and
+ *       the loop, because that exposes more folding and rules. {@code loop_unroll} replaces the
+ *       loops whose trip count it can compute by copies of their bodies, whose induction values
+ *       then fold, and {@code vars_to_ssa} runs again for the local arrays whose indices became
+ *       constants (NIR runs {@code nir_lower_vars_to_ssa} in its loop for the same reason).
+ *       {@code lower_doubles} and
  *       {@code lower_int64} end the loop's body: they rebuild the 64-bit ops the target lacks
  *       (after the rules had one round on the original ops), and the next round runs the rules on
  *       what they wrote — {@code pack_hi} turns their high-word rebuilds into
@@ -62,6 +66,8 @@ public final class Pipelines {
                     "phi_simplify",
                     "dead_cf",
                     "opt_if",
+                    "loop_unroll",
+                    "vars_to_ssa",
                     "cse",
                     "dce",
                     "lower_doubles",
@@ -87,8 +93,9 @@ public final class Pipelines {
     public static final List<String> MACHINE = Target.IR3_LIKE.machinePipeline();
 
     /**
-     * A switch of the machine pipeline: the passes it leaves out, what the code is like without
-     * them, and what the part is for ({@code MachineSwitchesTest} checks that it pays).
+     * A switch of the compiler: the passes it leaves out (machine passes, or IR passes of
+     * {@link #OPTIMIZE}), what the code is like without them, and what the part is for
+     * ({@code MachineSwitchesTest} checks that it pays).
      */
     public record Switch(List<String> passes, String without, Pays pays) {
         /** Copies {@code passes}, so a switch never changes once made. */
@@ -106,19 +113,30 @@ public final class Pipelines {
         /** fewer instructions and fewer simulated cycles over the corpus */
         SPEED,
         /** fewer dwords over the corpus, at most 1% more simulated cycles (repeat groups are for code size) */
-        SIZE
+        SIZE,
+        /**
+         * fewer simulated cycles over the corpus, whatever the size: unrolling trades instructions for the loop's
+         * counting and branching, within its size limit
+         */
+        CYCLES
     }
 
     /**
-     * The machine pipeline's switches, by the name their {@code --no-NAME} option gives them
-     * (the command line's options are made from this table). Every part of the backend that
-     * improves the code can be turned off, so that its effect is measured against the rest
+     * The compiler's switches, by the name their {@code --no-NAME} option gives them (the command
+     * line's options are made from this table). Every part of the backend that improves the code,
+     * and loop unrolling, can be turned off, so that its effect is measured against the rest
      * ({@code docs/RESULTS.md}).
      */
     public static final Map<String, Switch> SWITCHES = switches();
 
     private static Map<String, Switch> switches() {
         Map<String, Switch> m = new LinkedHashMap<>();
+        m.put(
+                "unroll",
+                new Switch(
+                        List.of("loop_unroll"),
+                        "keep every loop a loop (no unrolling of loops whose trip count is known)",
+                        Pays.CYCLES));
         m.put(
                 "prefetch",
                 new Switch(
@@ -164,6 +182,18 @@ public final class Pipelines {
 
     /** The machine pipeline without the passes of the switches in {@code off} (names of {@link #SWITCHES}). */
     public static List<String> machine(Set<String> off) {
+        Set<String> drop = switchedOff(off);
+        List<String> out = new ArrayList<>();
+        for (String p : MACHINE) if (!drop.contains(p)) out.add(p);
+        return out;
+    }
+
+    /** The IR pipeline {@code p} without the passes of the switches in {@code off} (names of {@link #SWITCHES}). */
+    public static Pipeline optimize(Pipeline p, Set<String> off) {
+        return p.without(switchedOff(off));
+    }
+
+    private static Set<String> switchedOff(Set<String> off) {
         Set<String> drop = new HashSet<>();
         for (String s : off) {
             Switch sw = SWITCHES.get(s);
@@ -172,9 +202,7 @@ public final class Pipelines {
                         "unknown switch '" + s + "' (known: " + String.join(", ", SWITCHES.keySet()) + ")");
             drop.addAll(sw.passes());
         }
-        List<String> out = new ArrayList<>();
-        for (String p : MACHINE) if (!drop.contains(p)) out.add(p);
-        return out;
+        return drop;
     }
 
     /** Every pass the compiler runs, in order (a loop's body once): what {@link #ORDER} is checked on. */
@@ -191,8 +219,15 @@ public final class Pipelines {
      */
     public static final String DEFAULT = OPTIMIZE.toString();
 
-    /** A rule of the order: wherever both passes run, every run of {@code first} comes before every run of {@code then}. */
-    public record Order(String first, String then, String why) {}
+    /**
+     * A rule of the order: wherever both passes run, every run of {@code first} comes before every run of {@code then}
+     * ({@code firstRunOnly}: the first run of {@code first} before the first of {@code then}; later runs may follow).
+     */
+    public record Order(String first, String then, String why, boolean firstRunOnly) {
+        Order(String first, String then, String why) {
+            this(first, then, why, false);
+        }
+    }
 
     /**
      * The rules of the order the compiler's passes must keep, each with its reason ({@link #orderProblem} checks a
@@ -206,8 +241,10 @@ public final class Pipelines {
             new Order(
                     "vars_to_ssa",
                     "algebraic",
-                    "the rules and the cleanup passes work on SSA values, not on loads and stores of locals"),
-            new Order("vars_to_ssa", "opt_minmax", "the range analysis follows SSA values"),
+                    "the rules and the cleanup passes work on SSA values, not on loads and stores of locals"
+                            + " (it runs again for the arrays that unrolling indexes with constants)",
+                    true),
+            new Order("vars_to_ssa", "opt_minmax", "the range analysis follows SSA values", true),
             new Order(
                     "algebraic",
                     "late",
@@ -235,7 +272,8 @@ public final class Pipelines {
     /** The first rule of {@link #ORDER} that {@code order} (the passes as they run) breaks, as a message; null when none is. */
     public static String orderProblem(List<String> order) {
         for (Order o : ORDER) {
-            int lastFirst = order.lastIndexOf(o.first()), firstThen = order.indexOf(o.then());
+            int lastFirst = o.firstRunOnly() ? order.indexOf(o.first()) : order.lastIndexOf(o.first());
+            int firstThen = order.indexOf(o.then());
             if (lastFirst >= 0 && firstThen >= 0 && lastFirst > firstThen) {
                 return o.first() + " must run before " + o.then() + ": " + o.why();
             }

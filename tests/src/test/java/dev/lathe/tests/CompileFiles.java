@@ -60,6 +60,6 @@ final class CompileFiles {
             else if (w.startsWith("--no-") && Pipelines.SWITCHES.containsKey(w.substring(5))) off.add(w.substring(5));
             else throw new IllegalArgumentException("unknown switch in a file test: " + w);
         }
-        return Compiler.Options.verifying().withMachine(Pipelines.machine(off)).withAllocation(a);
+        return Compiler.Options.verifying().withSwitchesOff(off).withAllocation(a);
     }
 }

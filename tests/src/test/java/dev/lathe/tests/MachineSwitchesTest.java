@@ -27,7 +27,8 @@ import org.junit.jupiter.api.TestFactory;
  * switched on the part pays for itself — fewer instructions in total, no shader with fewer
  * waves, fewer simulated cycles in total; a part that makes the code smaller
  * ({@link Pipelines.Pays#SIZE}): fewer dwords in total, and at most 1% more simulated cycles in
- * total (docs/RESULTS.md has the shaders it makes slower).
+ * total (docs/RESULTS.md has the shaders it makes slower); a part that trades size for speed
+ * ({@link Pipelines.Pays#CYCLES}, loop unrolling): fewer simulated cycles in total.
  */
 class MachineSwitchesTest {
     private record Measured(int instructions, int dwords, int waves, long simCycles) {}
@@ -43,8 +44,9 @@ class MachineSwitchesTest {
         return Pipelines.SWITCHES.keySet().stream()
                 .map(sw -> DynamicTest.dynamicTest("--no-" + sw, () -> {
                     List<Measured> off =
-                            measure(shaders, Compiler.Options.defaults().withMachine(Pipelines.machine(Set.of(sw))));
-                    boolean size = Pipelines.SWITCHES.get(sw).pays() == Pipelines.Pays.SIZE;
+                            measure(shaders, Compiler.Options.defaults().withSwitchesOff(Set.of(sw)));
+                    Pipelines.Pays pays = Pipelines.SWITCHES.get(sw).pays();
+                    boolean size = pays == Pipelines.Pays.SIZE;
                     int instrOn = 0, instrOff = 0, dwordsOn = 0, dwordsOff = 0;
                     long cyclesOn = 0, cyclesOff = 0;
                     for (int k = 0; k < shaders.size(); k++) {
@@ -63,7 +65,8 @@ class MachineSwitchesTest {
                                 sw + ": " + cyclesOff + " simulated cycles off, " + cyclesOn + " on");
                         return;
                     }
-                    assertTrue(instrOn < instrOff, sw + ": " + instrOff + " instructions off, " + instrOn + " on");
+                    if (pays == Pipelines.Pays.SPEED)
+                        assertTrue(instrOn < instrOff, sw + ": " + instrOff + " instructions off, " + instrOn + " on");
                     assertTrue(
                             cyclesOn < cyclesOff, sw + ": " + cyclesOff + " simulated cycles off, " + cyclesOn + " on");
                 }));

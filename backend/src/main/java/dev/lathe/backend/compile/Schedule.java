@@ -28,7 +28,8 @@ import java.util.function.Predicate;
  * at each point and, once taking an instruction would pass {@link #PRESSURE_LIMIT} (or the
  * register budget, when {@code --max-regs} makes it smaller), prefers the instructions that free
  * registers. A block whose schedule still peaks higher than the limit and than its own peak in
- * program order keeps its order, so scheduling never makes a program spill more than its
+ * program order is scheduled again, aiming {@value #SOFT_STEP} registers lower each time, and
+ * keeps its order when no try fits, so scheduling never makes a program spill more than its
  * selection order would.
  */
 public final class Schedule {
@@ -36,6 +37,9 @@ public final class Schedule {
 
     /** 48 registers = 12 vec4: the most a shader can hold and still run 16 waves ({@link Stats}). */
     public static final int PRESSURE_LIMIT = 48;
+
+    /** How much lower each new try of a block's schedule aims when the one before passed its budget. */
+    private static final int SOFT_STEP = 8;
 
     /** The {@code sched} pass. */
     static void schedule(MachineFunction mf) {
@@ -148,11 +152,18 @@ public final class Schedule {
             while (head < code.size() && code.get(head).kind == MirInstr.Kind.PHI) head++;
             if (code.size() - head < 3) return code;
             build();
-            List<MirInstr> order = new ArrayList<>(code.subList(0, head));
             int budget = Math.max(limit, peak(code));
-            List<Node> listed = list(budget);
-            for (Node n : listed) order.add(n.m);
-            return peak(order) > budget ? code : order;
+            // A schedule that passes the budget (when no ready instruction frees a register, one
+            // that takes some must go) is tried again, aiming lower: a long unrolled block keeps
+            // most of its overlap instead of falling back to program order.
+            for (int soft = limit; soft > 0; soft -= SOFT_STEP) {
+                List<MirInstr> order = new ArrayList<>(code.subList(0, head));
+                for (Node n : list(soft)) order.add(n.m);
+                System.err.println(
+                        "sched soft=" + soft + " peak=" + peak(order) + " budget=" + budget + " n=" + code.size());
+                if (peak(order) <= budget) return order;
+            }
+            return code;
         }
 
         private void build() {
@@ -234,26 +245,32 @@ public final class Schedule {
             to.unscheduledPreds++;
         }
 
-        /** The list schedule: slot by slot, the node that can issue soonest, longest path first, registers permitting. */
-        private List<Node> list(int budget) {
+        /**
+         * The list schedule: slot by slot, the node that can issue soonest, longest path first, registers permitting
+         * (past {@code limit} registers, the node that frees the most).
+         */
+        private List<Node> list(int limit) {
             Map<VReg, Integer> usesLeft = new HashMap<>();
             for (Node n : nodes) {
                 for (VReg s : distinctSources(n.m)) usesLeft.merge(s, 1, Integer::sum);
             }
             int live = startingPressure();
             List<Node> ready = new ArrayList<>(), out = new ArrayList<>();
-            for (Node n : nodes) if (n.unscheduledPreds == 0) ready.add(n);
+            for (Node n : nodes) {
+                n.unscheduledPreds = n.preds.size();
+                if (n.unscheduledPreds == 0) ready.add(n);
+            }
             int time = 0;
             Node lastOp = null;
             while (!ready.isEmpty()) {
                 Node best = null;
                 long bestKey = Long.MAX_VALUE;
                 for (Node n : ready) {
-                    if (n.pseudo) {
-                        best = n; // free: taken first, in program order
+                    int delta = pressureDelta(n, usesLeft);
+                    if (n.pseudo && (delta <= 0 || live + delta <= limit)) {
+                        best = n; // free: taken first, in program order (unless it passes the limit: a collect)
                         break;
                     }
-                    int delta = pressureDelta(n, usesLeft);
                     boolean over = delta > 0 && live + delta > limit;
                     int start = Math.max(time, earliest(n));
                     // over the budget: only registers freed count; otherwise the soonest, then the longest path
@@ -265,11 +282,12 @@ public final class Schedule {
                         best = n;
                     }
                 }
-                if (!best.pseudo) best = keepGroup(best, lastOp, ready, time, live, usesLeft);
+                if (!best.pseudo) best = keepGroup(best, lastOp, ready, time, live, usesLeft, limit);
                 ready.remove(best);
                 if (!best.pseudo) lastOp = best;
                 int start = best.pseudo ? time : Math.max(time, earliest(best));
                 live += pressureDelta(best, usesLeft);
+                System.err.println("live=" + live + " " + best.m + (best.pseudo ? " P" : ""));
                 for (VReg s : distinctSources(best.m)) usesLeft.merge(s, -1, Integer::sum);
                 if (best.pseudo) {
                     best.readyAlu = start;
@@ -302,7 +320,7 @@ public final class Schedule {
          * block's end is as long, and it does not pass the register limit.
          */
         private Node keepGroup(
-                Node best, Node last, List<Node> ready, int time, int live, Map<VReg, Integer> usesLeft) {
+                Node best, Node last, List<Node> ready, int time, int live, Map<VReg, Integer> usesLeft, int limit) {
             Node pick = last != null && last.m.group != 0 ? lowestLane(ready, last.m.group, last.m.lane) : null;
             if (pick == null && best.m.group != 0) pick = lowestLane(ready, best.m.group, -1);
             if (pick == null || pick == best) return best;

@@ -10,8 +10,12 @@ import dev.lathe.ir.Instr;
 import dev.lathe.ir.JumpInstr;
 import dev.lathe.ir.LoadConstInstr;
 import dev.lathe.ir.LoopNode;
+import dev.lathe.ir.PhiInstr;
+import dev.lathe.ir.Value;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * dead_cf: removes control flow that cannot matter.
@@ -25,7 +29,12 @@ import java.util.List;
  *       list);
  *   <li>a {@code return} that ends the function's body does nothing and is deleted;
  *   <li>a loop that never iterates — its body ends in a jump, it has no {@code continue} and no
- *       other {@code break} — becomes its body run once.
+ *       other {@code break} — becomes its body run once;
+ *   <li>so does a loop whose every path ends in a {@code break} at the tail of its body, at the
+ *       end of both sides of the {@code if}s that end it, and which has no other jump to it (the
+ *       SPIR-V frontend wraps a loop's body in one, so that a {@code continue} can leave it): the
+ *       breaks go, each {@code if} merges again, and the exit block's phis become phis of those
+ *       merges.
  * </ul>
  *
  * <p>Each rewrite removes a node, so repeating until nothing applies terminates. Blocks that
@@ -60,7 +69,7 @@ final class DeadCf implements Pass {
                     changed |= constantIf(fn, in) || emptyIf(fn, in) || neverMerges(fn, in);
                 } else {
                     LoopNode loop = (LoopNode) n;
-                    changed |= singleIterationLoop(fn, loop) || neverExits(fn, loop);
+                    changed |= singleIterationLoop(fn, loop) || breaksAtTails(fn, loop) || neverExits(fn, loop);
                 }
             }
             progress |= changed;
@@ -162,6 +171,68 @@ final class DeadCf implements Pass {
         Block exit = loop.exitBlock();
         ControlFlowEdits.resolvePhis(fn, exit, end.kind() == JumpInstr.Kind.BREAK ? last : null);
         if (end.kind() == JumpInstr.Kind.BREAK) end.remove();
+        ControlFlowEdits.inlineList(fn, loop, loop.body());
+        return true;
+    }
+
+    /**
+     * A loop whose body ends in {@code if}s (nested at their ends) whose every side ends in a
+     * {@code break}, with no other jump to it, runs once: it becomes its body.
+     */
+    private static boolean breaksAtTails(Function fn, LoopNode loop) {
+        // the ifs ending the body, outer first, and the blocks ending in the tail breaks
+        List<IfNode> ends = new ArrayList<>();
+        List<Block> tails = new ArrayList<>();
+        List<CfList> work = new ArrayList<>();
+        work.add(loop.body());
+        while (!work.isEmpty()) {
+            CfList list = work.remove(work.size() - 1);
+            Block last = list.lastBlock();
+            JumpInstr j = last.jump();
+            if (j != null) {
+                if (j.kind() != JumpInstr.Kind.BREAK) return false;
+                tails.add(last);
+            } else if (last.isEmpty() && last.prev() instanceof IfNode in) {
+                ends.add(in);
+                work.add(in.thenList());
+                work.add(in.elseList());
+            } else {
+                return false;
+            }
+        }
+        if (ends.isEmpty()) return false; // a single break at the end is singleIterationLoop's
+        List<JumpInstr> jumps = jumpsOf(loop);
+        if (jumps.size() != tails.size()) return false; // every jump to the loop is one of the tails' breaks
+        Block exit = loop.exitBlock();
+        List<PhiInstr> exitPhis = exit.phis();
+        // innermost ifs first: a side ending in an if reads the phis made at that if's merge
+        Map<Block, Value[]> atEnd = new IdentityHashMap<>();
+        for (Block t : tails) {
+            Value[] v = new Value[exitPhis.size()];
+            for (int k = 0; k < v.length; k++) v[k] = exitPhis.get(k).srcFor(t).value();
+            atEnd.put(t, v);
+        }
+        for (int e = ends.size() - 1; e >= 0; e--) {
+            IfNode in = ends.get(e);
+            Block merge = in.mergeBlock();
+            Block t = in.thenList().lastBlock(), f = in.elseList().lastBlock();
+            Value[] v = new Value[exitPhis.size()];
+            for (int k = 0; k < v.length; k++) {
+                Value d = exitPhis.get(k).def();
+                PhiInstr phi = new PhiInstr(fn, d.numComponents(), d.bitSize());
+                phi.addSrc(t, atEnd.get(t)[k]);
+                phi.addSrc(f, atEnd.get(f)[k]);
+                merge.append(phi);
+                v[k] = phi.def();
+            }
+            atEnd.put(merge, v);
+        }
+        Value[] result = atEnd.get(loop.body().lastBlock());
+        for (int k = 0; k < exitPhis.size(); k++) {
+            exitPhis.get(k).def().replaceAllUsesWith(result[k]);
+            exitPhis.get(k).remove();
+        }
+        for (Block t : tails) t.jump().remove();
         ControlFlowEdits.inlineList(fn, loop, loop.body());
         return true;
     }

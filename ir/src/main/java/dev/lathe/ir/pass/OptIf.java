@@ -9,6 +9,7 @@ import dev.lathe.ir.IfNode;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.LoadConstInstr;
 import dev.lathe.ir.PhiInstr;
+import dev.lathe.ir.Src;
 import dev.lathe.ir.UndefInstr;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.op.Op;
@@ -23,6 +24,12 @@ import java.util.List;
  * before the {@code if} — safe because every ALU op has a defined result for every input — each
  * merge phi becomes {@code bcsel(cond, then_value, else_value)}, and the now empty {@code if}
  * disappears. Bigger arms stay branches: executing both would cost more than the branch.
+ *
+ * <p>Whatever the arms, a merge phi of the constants {@code true} from the then side and
+ * {@code false} from the else side is the condition itself, and the other way round its
+ * {@code inot} (NIR's {@code opt_if_phi_is_condition}). The SPIR-V frontend's loops leave such a
+ * flag, set where the body breaks; as the condition, loop_unroll can follow it to the induction
+ * variable.
  */
 final class OptIf implements Pass {
     static final int MAX_ARM = 4;
@@ -31,10 +38,40 @@ final class OptIf implements Pass {
     public boolean run(Function fn) {
         boolean progress = false;
         for (CfNode n : DeadCf.nodesInOrder(fn)) {
-            if (n instanceof IfNode in && n.parent() != null && qualifies(in)) {
+            if (!(n instanceof IfNode in) || n.parent() == null) continue;
+            progress |= phisAreCondition(fn, in);
+            if (qualifies(in)) {
                 flatten(fn, in);
                 progress = true;
             }
+        }
+        return progress;
+    }
+
+    private static boolean phisAreCondition(Function fn, IfNode in) {
+        Block t = in.thenList().lastBlock(), e = in.elseList().lastBlock();
+        Block merge = in.mergeBlock();
+        boolean progress = false;
+        for (PhiInstr phi : merge.phis()) {
+            Value d = phi.def();
+            if (d.bitSize() != 1 || d.numComponents() != 1 || phi.phiSrcs().size() != 2) continue;
+            Src a = phi.srcFor(t), b = phi.srcFor(e);
+            if (a == null || b == null) continue;
+            if (!(a.value().parent() instanceof LoadConstInstr ca)
+                    || !(b.value().parent() instanceof LoadConstInstr cb)) continue;
+            boolean then = (ca.value(0) & 1) != 0, other = (cb.value(0) & 1) != 0;
+            if (then == other) continue;
+            Value cond = in.condition().value();
+            if (cond.numComponents() != 1) continue;
+            Value r = cond;
+            if (!then) {
+                AluInstr not = new AluInstr(fn, Op.INOT, 1, 1, new Value[] {cond}, null);
+                merge.insertAfterPhis(not);
+                r = not.def();
+            }
+            d.replaceAllUsesWith(r);
+            phi.remove();
+            progress = true;
         }
         return progress;
     }

@@ -41,6 +41,7 @@ public final class PassRegistry {
         r.register("opt_vectorize", OptVectorize::new);
         r.register("sink_constants", SinkConstants::new);
         r.register("opt_if", OptIf::new);
+        r.register("loop_unroll", LoopUnroll::new);
         r.register("opt_minmax", OptMinMax::new);
         r.register("lower_outputs", LowerOutputs::new);
         r.register("lower_doubles", LowerDoubles::new);
