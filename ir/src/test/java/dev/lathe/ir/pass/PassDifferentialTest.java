@@ -29,7 +29,8 @@ class PassDifferentialTest {
      * this one cannot see (the driver's {@code Pipelines} holds the real one).
      */
     static final String CORE_PIPELINE =
-            "vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, cse, dce), sink_constants";
+            "vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, loop_unroll, vars_to_ssa, cse, dce),"
+                    + " sink_constants";
 
     static Options optionsFor(long seed) {
         return Options.mixed(seed);
