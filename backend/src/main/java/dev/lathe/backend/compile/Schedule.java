@@ -159,8 +159,6 @@ public final class Schedule {
             for (int soft = limit; soft > 0; soft -= SOFT_STEP) {
                 List<MirInstr> order = new ArrayList<>(code.subList(0, head));
                 for (Node n : list(soft)) order.add(n.m);
-                System.err.println(
-                        "sched soft=" + soft + " peak=" + peak(order) + " budget=" + budget + " n=" + code.size());
                 if (peak(order) <= budget) return order;
             }
             return code;
@@ -287,7 +285,6 @@ public final class Schedule {
                 if (!best.pseudo) lastOp = best;
                 int start = best.pseudo ? time : Math.max(time, earliest(best));
                 live += pressureDelta(best, usesLeft);
-                System.err.println("live=" + live + " " + best.m + (best.pseudo ? " P" : ""));
                 for (VReg s : distinctSources(best.m)) usesLeft.merge(s, -1, Integer::sum);
                 if (best.pseudo) {
                     best.readyAlu = start;
