@@ -34,7 +34,11 @@ import java.util.Map;
  *       end of both sides of the {@code if}s that end it, and which has no other jump to it (the
  *       SPIR-V frontend wraps a loop's body in one, so that a {@code continue} can leave it): the
  *       breaks go, each {@code if} merges again, and the exit block's phis become phis of those
- *       merges.
+ *       merges;
+ *   <li>in such a loop that runs once (no {@code continue}, every path ends in a {@code break})
+ *       the code after an {@code if} one of whose sides ends in a jump moves into the other side,
+ *       which is the only way to it: an inlined function's early {@code return} leaves this
+ *       shape, and the rewrite above then removes the loop.
  * </ul>
  *
  * <p>Each rewrite removes a node, so repeating until nothing applies terminates. Blocks that
@@ -69,7 +73,10 @@ final class DeadCf implements Pass {
                     changed |= constantIf(fn, in) || emptyIf(fn, in) || neverMerges(fn, in);
                 } else {
                     LoopNode loop = (LoopNode) n;
-                    changed |= singleIterationLoop(fn, loop) || breaksAtTails(fn, loop) || neverExits(fn, loop);
+                    changed |= singleIterationLoop(fn, loop)
+                            || breaksAtTails(fn, loop)
+                            || sinkAfterJump(fn, loop)
+                            || neverExits(fn, loop);
                 }
             }
             progress |= changed;
@@ -235,6 +242,86 @@ final class DeadCf implements Pass {
         for (Block t : tails) t.jump().remove();
         ControlFlowEdits.inlineList(fn, loop, loop.body());
         return true;
+    }
+
+    /**
+     * In a loop that runs once (no continue; the body ends in breaks at its tails), moves the code
+     * after an {@code if} with one side ending in a jump into its other side. Returns whether it
+     * moved anything (one if a call: the round repeats).
+     */
+    private static boolean sinkAfterJump(Function fn, LoopNode loop) {
+        for (JumpInstr j : jumpsOf(loop)) {
+            if (j.kind() == JumpInstr.Kind.CONTINUE) return false;
+        }
+        if (!endsInBreaks(loop.body())) return false;
+        List<CfList> work = new ArrayList<>();
+        work.add(loop.body());
+        while (!work.isEmpty()) {
+            CfList list = work.remove(work.size() - 1);
+            for (CfNode n : list) {
+                if (!(n instanceof IfNode in)) continue;
+                boolean thenJumps = in.thenList().lastBlock().jump() != null;
+                boolean elseJumps = in.elseList().lastBlock().jump() != null;
+                Block merge = in.mergeBlock();
+                boolean codeAfter = merge.next() != null || !merge.isEmpty();
+                if (thenJumps != elseJumps && codeAfter) {
+                    sinkInto(fn, thenJumps ? in.elseList() : in.thenList(), merge);
+                    return true;
+                }
+                work.add(in.thenList());
+                work.add(in.elseList());
+            }
+        }
+        return false;
+    }
+
+    /** Whether every path through {@code list} ends in a break at its tail (the tail ifs' sides, recursively). */
+    private static boolean endsInBreaks(CfList body) {
+        List<CfList> work = new ArrayList<>();
+        work.add(body);
+        while (!work.isEmpty()) {
+            Block last = work.remove(work.size() - 1).lastBlock();
+            JumpInstr j = last.jump();
+            if (j != null) {
+                if (j.kind() != JumpInstr.Kind.BREAK) return false;
+            } else if (last.isEmpty() && last.prev() instanceof IfNode in) {
+                work.add(in.thenList());
+                work.add(in.elseList());
+            } else {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Moves what follows {@code merge} in its list, its instructions and the nodes after it, to
+     * the end of {@code side} (the only side that reaches it); {@code merge} stays, empty, last.
+     */
+    private static void sinkInto(Function fn, CfList side, Block merge) {
+        Block sideLast = side.lastBlock();
+        ControlFlowEdits.resolvePhis(fn, merge, sideLast);
+        CfList list = merge.parent();
+        Block oldLast = list.lastBlock();
+        List<Block> oldSuccs =
+                oldLast != merge && oldLast.jump() == null ? fn.structuralSuccessors(oldLast) : List.of();
+        // merge's edges (its jump, or into the node after it) leave from the side's last block now
+        List<Block> jumpTargets =
+                merge.next() != null || merge.jump() != null ? fn.structuralSuccessors(merge) : List.of();
+        for (Instr i : merge.instrList()) i.moveToEnd(sideLast);
+        for (Block s : jumpTargets) {
+            for (PhiInstr phi : s.phis()) phi.retargetSrc(merge, sideLast);
+        }
+        List<CfNode> rest = new ArrayList<>();
+        for (CfNode n = merge.next(); n != null; n = n.next()) rest.add(n);
+        for (CfNode n : rest) {
+            list.unlink(n);
+            side.append(n);
+        }
+        // the old last block now falls into merge, and merge where the old last block went
+        for (Block s : oldSuccs) {
+            for (PhiInstr phi : s.phis()) phi.retargetSrc(oldLast, merge);
+        }
     }
 
     /** The jumps that target {@code loop}: in its body, not inside nested loops. */
