@@ -101,6 +101,18 @@ public final class CodeCopier {
         }
     }
 
+    /**
+     * A new detached {@code if} on {@code cond} with an empty block on each side, its condition a
+     * use already (the caller inserts it), for code that a copy splits.
+     */
+    public IfNode newIf(Value cond) {
+        IfNode in = new IfNode(fn, cond);
+        in.thenList().append(new Block());
+        in.elseList().append(new Block());
+        in.condition().link();
+        return in;
+    }
+
     /** A new empty node of {@code n}'s kind: an {@code if} on the copy of its condition, or a loop. */
     private CfNode shell(CfNode n) {
         if (n instanceof IfNode in) {

@@ -65,23 +65,49 @@ final class LoopUnroll implements Pass {
             if (n instanceof LoopNode loop && loop.parent() != null) {
                 Shape s = shape(loop);
                 if (s == null) continue;
-                int trips = tripCount(s);
+                // the terminator taken first limits the loop; the others stay exits of the copies
+                Terminator limiting = null;
+                int trips = -1;
+                for (Terminator t : s.terminators()) {
+                    int k = tripCount(s, t);
+                    if (k >= 0 && (trips < 0 || k < trips)) {
+                        trips = k;
+                        limiting = t;
+                    }
+                }
                 if (trips < 0 || !withinLimits(loop, trips)) continue;
-                unroll(fn, s, trips);
+                new Unroller(fn, s, limiting).unroll(trips);
                 progress = true;
             }
         }
         return progress;
     }
 
-    /** A loop the pass can take: its terminator, the side that breaks, and its header phis' sources. */
-    private record Shape(LoopNode loop, IfNode terminator, boolean breakOnTrue, Block backEdge) {
+    /** A terminator: an {@code if} at the top of the body one of whose sides is one block ending in a break. */
+    private record Terminator(IfNode node, boolean breakOnTrue) {
         CfList breakSide() {
-            return breakOnTrue ? terminator.thenList() : terminator.elseList();
+            return breakOnTrue ? node.thenList() : node.elseList();
         }
 
         CfList stayingSide() {
-            return breakOnTrue ? terminator.elseList() : terminator.thenList();
+            return breakOnTrue ? node.elseList() : node.thenList();
+        }
+
+        Block breakBlock() {
+            return breakSide().firstBlock();
+        }
+    }
+
+    /** A loop the pass can take: its terminators in body order, and the block ending the body (the back edge). */
+    private record Shape(LoopNode loop, List<Terminator> terminators, Block backEdge) {
+        Terminator of(CfNode n) {
+            for (Terminator t : terminators) if (t.node() == n) return t;
+            return null;
+        }
+
+        /** The terminator whose merge block {@code b} is, or null. */
+        Terminator mergedBy(Block b) {
+            return b.prev() == null ? null : of(b.prev());
         }
     }
 
@@ -89,20 +115,16 @@ final class LoopUnroll implements Pass {
         Block last = loop.body().lastBlock();
         JumpInstr end = last.jump();
         if (end != null && end.kind() != JumpInstr.Kind.CONTINUE) return null;
-        IfNode terminator = null;
-        boolean breakOnTrue = false;
+        List<Terminator> terminators = new ArrayList<>();
         for (CfNode n = loop.body().first(); n != null; n = n.next()) {
             if (n instanceof Block b && b != last && b.jump() != null) return null;
             if (n instanceof IfNode in) {
                 boolean t = breaksAlone(in.thenList()), e = breaksAlone(in.elseList());
-                if (t || e) {
-                    if (terminator != null || (t && e)) return null;
-                    terminator = in;
-                    breakOnTrue = t;
-                }
+                if (t && e) return null;
+                if (t || e) terminators.add(new Terminator(in, t));
             }
         }
-        if (terminator == null) return null;
+        if (terminators.isEmpty()) return null;
         // every other jump to this loop, and any return, rules it out
         int breaks = 0;
         List<CfList> work = new ArrayList<>();
@@ -123,13 +145,13 @@ final class LoopUnroll implements Pass {
                 }
             }
         }
-        if (breaks != 1) return null;
+        if (breaks != terminators.size()) return null;
         Block header = loop.header();
         Block before = (Block) loop.prev();
         for (PhiInstr phi : header.phis()) {
             if (phi.phiSrcs().size() != 2 || phi.srcFor(before) == null || phi.srcFor(last) == null) return null;
         }
-        return new Shape(loop, terminator, breakOnTrue, last);
+        return new Shape(loop, terminators, last);
     }
 
     /** Whether {@code side} is one block ending in a break. */
@@ -142,7 +164,7 @@ final class LoopUnroll implements Pass {
      * How many times the body runs to its end before the terminator is taken, by running the
      * loop's arithmetic; -1 when it depends on something unknown or exceeds the limit.
      */
-    private static int tripCount(Shape s) {
+    private static int tripCount(Shape s, Terminator t) {
         Block before = (Block) s.loop().prev();
         List<PhiInstr> phis = s.loop().header().phis();
         Map<Value, long[]> env = new IdentityHashMap<>();
@@ -150,12 +172,12 @@ final class LoopUnroll implements Pass {
             long[] c = constant(phi.srcFor(before).value());
             if (c != null) env.put(phi.def(), c);
         }
-        Value cond = s.terminator().condition().value();
+        Value cond = t.node().condition().value();
         for (int k = 0; k <= MAX_ITERATIONS; k++) {
             Evaluator ev = new Evaluator(s.loop(), env);
             long[] c = ev.value(cond);
             if (c == null) return -1;
-            if (((c[0] & 1) != 0) == s.breakOnTrue()) return k;
+            if (((c[0] & 1) != 0) == t.breakOnTrue()) return k;
             Map<Value, long[]> next = new IdentityHashMap<>();
             for (PhiInstr phi : phis) {
                 long[] v = ev.value(phi.srcFor(s.backEdge()).value());
@@ -242,89 +264,191 @@ final class LoopUnroll implements Pass {
                 && !(in.src(0).value().parent() instanceof LoadConstInstr);
     }
 
-    private static void unroll(Function fn, Shape s, int trips) {
-        LoopNode loop = s.loop();
-        Block before = (Block) loop.prev();
-        Block exit = loop.exitBlock();
-        CfList list = loop.parent();
-        Block cur = before;
-        CodeCopier prev = null;
-        for (int k = 0; k <= trips; k++) {
-            boolean last = k == trips;
-            CodeCopier c = new CodeCopier(fn);
-            for (PhiInstr phi : loop.header().phis()) {
-                Value v = prev == null
-                        ? phi.srcFor(before).value()
-                        : prev.mapped(phi.srcFor(s.backEdge()).value());
-                c.mapValue(phi.def(), v);
+    /**
+     * Writes the copies before the loop, then deletes it. A terminator other than the limiting
+     * one stays an exit of each copy: an {@code if} whose break side leads out and whose other
+     * side holds the rest of the copies, nested. What leaves the loop (the exit block's phis and
+     * the loop's values read after it) is then merged back by phis at each such {@code if}'s merge,
+     * innermost first.
+     */
+    private static final class Unroller {
+        private final Function fn;
+        private final Shape s;
+        private final LoopNode loop;
+        private final Terminator limiting;
+        private final List<PhiInstr> exitPhis;
+        /** Values of the loop read after it, not through the exit block's phis. */
+        private final List<Value> escaping = new ArrayList<>();
+
+        /** Where code goes: a list, and its last block. */
+        private CfList list;
+
+        private Block cur;
+        /** The last block placed in the loop's own list (before the loop). */
+        private Block topLast;
+
+        /** An exit kept in the copies: the copy of its if, what leaves through it, and its merge. */
+        private record Exit(IfNode node, boolean breakOnTrue, Value[] leaving, Block merge) {}
+
+        private final List<Exit> exits = new ArrayList<>();
+
+        Unroller(Function fn, Shape s, Terminator limiting) {
+            this.fn = fn;
+            this.s = s;
+            this.loop = s.loop();
+            this.limiting = limiting;
+            Block exit = loop.exitBlock();
+            this.exitPhis = exit.phis();
+            for (Block b : blocksOf(loop)) {
+                for (Instr i : b.instrs()) {
+                    Value d = i.def();
+                    if (d == null) continue;
+                    for (Src u = d.firstUse(); u != null; u = u.nextUse()) {
+                        boolean exitPhi = u.instr() instanceof PhiInstr p && p.block() == exit;
+                        if (!exitPhi && !inside(u, loop)) {
+                            escaping.add(d);
+                            break;
+                        }
+                    }
+                }
             }
+        }
+
+        /** The values leaving through terminator {@code t}'s break in the copy {@code c}. */
+        private Value[] leaving(CodeCopier c, Terminator t) {
+            Value[] v = new Value[exitPhis.size() + escaping.size()];
+            for (int k = 0; k < exitPhis.size(); k++)
+                v[k] = c.mapped(exitPhis.get(k).srcFor(t.breakBlock()).value());
+            for (int k = 0; k < escaping.size(); k++) v[exitPhis.size() + k] = c.mapped(escaping.get(k));
+            return v;
+        }
+
+        private void place(CfNode n) {
+            if (list == loop.parent()) {
+                list.insertBefore(loop, n);
+                if (n instanceof Block b) topLast = b;
+            } else {
+                list.append(n);
+            }
+        }
+
+        void unroll(int trips) {
+            Block before = (Block) loop.prev();
+            Block exit = loop.exitBlock();
+            list = loop.parent();
+            cur = before;
+            topLast = before;
+            CodeCopier prev = null;
+            Value[] result = null;
+            for (int k = 0; k <= trips; k++) {
+                CodeCopier c = new CodeCopier(fn);
+                for (PhiInstr phi : loop.header().phis()) {
+                    Value v = prev == null
+                            ? phi.srcFor(before).value()
+                            : prev.mapped(phi.srcFor(s.backEdge()).value());
+                    c.mapValue(phi.def(), v);
+                }
+                result = copyIteration(c, k == trips);
+                c.finish();
+                prev = c;
+            }
+            // innermost exit first: its merge joins what leaves through it with what the code inside it gives
+            for (int e = exits.size() - 1; e >= 0; e--) {
+                Exit x = exits.get(e);
+                CfList out = x.breakOnTrue() ? x.node().thenList() : x.node().elseList();
+                CfList stay = x.breakOnTrue() ? x.node().elseList() : x.node().thenList();
+                for (int k = 0; k < result.length; k++) {
+                    Value d = result[k];
+                    PhiInstr phi = new PhiInstr(fn, d.numComponents(), d.bitSize());
+                    phi.addSrc(out.lastBlock(), x.leaving()[k]);
+                    phi.addSrc(stay.lastBlock(), result[k]);
+                    x.merge().append(phi);
+                    result[k] = phi.def();
+                }
+            }
+            for (int k = 0; k < exitPhis.size(); k++) {
+                exitPhis.get(k).def().replaceAllUsesWith(result[k]);
+                exitPhis.get(k).remove();
+            }
+            for (int k = 0; k < escaping.size(); k++)
+                replaceUsesOutside(escaping.get(k), result[exitPhis.size() + k], loop);
+            ControlFlowEdits.deleteNodes(fn, List.of(loop));
+            ControlFlowEdits.mergeBlocks(fn, topLast, exit);
+        }
+
+        /**
+         * One copy of the body; the last one ends at the limiting terminator's break and returns the values leaving
+         * through it (null for the others).
+         */
+        private Value[] copyIteration(CodeCopier c, boolean last) {
             for (CfNode n = loop.body().first(); n != null; n = n.next()) {
                 if (n instanceof Block b) {
                     List<Instr> instrs = b.instrList();
                     if (b == loop.header()) instrs.removeIf(i -> i instanceof PhiInstr);
                     if (b.jump() != null) instrs.remove(instrs.size() - 1);
-                    if (n.prev() == s.terminator()) {
-                        // the terminator's merge: only the staying side reaches it
-                        Block from = s.stayingSide().lastBlock();
+                    Terminator t = s.mergedBy(b);
+                    if (t != null) {
+                        // a terminator's merge: only the staying side reaches it
+                        Block from = t.stayingSide().lastBlock();
                         for (PhiInstr phi : b.phis())
                             c.mapValue(phi.def(), c.mapped(phi.srcFor(from).value()));
                         instrs.removeIf(i -> i instanceof PhiInstr);
                     }
                     c.copyInstrs(instrs, cur);
                     c.mapBlock(b, cur);
-                } else if (n == s.terminator()) {
+                    continue;
+                }
+                Terminator t = s.of(n);
+                if (t == limiting) {
                     if (last) {
-                        List<Instr> instrs = s.breakSide().firstBlock().instrList();
-                        instrs.remove(instrs.size() - 1);
-                        c.copyInstrs(instrs, cur);
-                        break;
+                        copyBreakSide(c, t, cur);
+                        return leaving(c, t);
                     }
-                    cur = inline(c, s.stayingSide(), cur, list, loop);
+                    inline(c, t.stayingSide());
+                } else if (t != null) {
+                    IfNode copy = c.newIf(c.mapped(t.node().condition().value()));
+                    place(copy);
+                    Block merge = new Block();
+                    place(merge);
+                    CfList out = t.breakOnTrue() ? copy.thenList() : copy.elseList();
+                    copyBreakSide(c, t, out.firstBlock());
+                    exits.add(new Exit(copy, t.breakOnTrue(), leaving(c, t), merge));
+                    list = t.breakOnTrue() ? copy.elseList() : copy.thenList();
+                    cur = list.firstBlock();
+                    inline(c, t.stayingSide());
                 } else {
-                    CfNode copy = c.copyNode(n);
-                    list.insertBefore(loop, copy);
+                    place(c.copyNode(n));
                     Block after = new Block();
-                    list.insertBefore(loop, after);
+                    place(after);
                     cur = after;
                 }
             }
-            c.finish();
-            if (last) {
-                // the exit block's phis read the break side (its one predecessor); code after the loop reads the last
-                // copy
-                Block breakBlock = s.breakSide().firstBlock();
-                for (PhiInstr phi : exit.phis()) {
-                    phi.def().replaceAllUsesWith(c.mapped(phi.srcFor(breakBlock).value()));
-                    phi.remove();
-                }
-                for (Block b : blocksOf(loop)) {
-                    for (Instr i : b.instrs()) {
-                        if (i.def() != null && c.hasCopy(i.def())) replaceUsesOutside(i.def(), c.mapped(i.def()), loop);
-                    }
-                }
-            }
-            prev = c;
+            if (last) throw new IllegalStateException("loop_unroll: the limiting terminator is not in the body");
+            return null;
         }
-        ControlFlowEdits.deleteNodes(fn, List.of(loop));
-        ControlFlowEdits.mergeBlocks(fn, cur, exit);
-    }
 
-    /** Copies the nodes of {@code side} into {@code list} before {@code loop}, continuing block {@code cur}; returns the last block. */
-    private static Block inline(CodeCopier c, CfList side, Block cur, CfList list, LoopNode loop) {
-        for (CfNode n = side.first(); n != null; n = n.next()) {
-            if (n instanceof Block b) {
-                // a merge block's phis land at the start of the fresh block made after its if or loop
-                c.copyInstrs(b.instrList(), cur);
-                c.mapBlock(b, cur);
-            } else {
-                CfNode copy = c.copyNode(n);
-                list.insertBefore(loop, copy);
-                Block after = new Block();
-                list.insertBefore(loop, after);
-                cur = after;
+        /** Copies the break side of {@code t} but its break into {@code into}. */
+        private static void copyBreakSide(CodeCopier c, Terminator t, Block into) {
+            List<Instr> instrs = t.breakBlock().instrList();
+            instrs.remove(instrs.size() - 1);
+            c.copyInstrs(instrs, into);
+        }
+
+        /** Copies the nodes of {@code side} where code goes, continuing the current block. */
+        private void inline(CodeCopier c, CfList side) {
+            for (CfNode n = side.first(); n != null; n = n.next()) {
+                if (n instanceof Block b) {
+                    // a merge block's phis land at the start of the fresh block made after its if or loop
+                    c.copyInstrs(b.instrList(), cur);
+                    c.mapBlock(b, cur);
+                } else {
+                    place(c.copyNode(n));
+                    Block after = new Block();
+                    place(after);
+                    cur = after;
+                }
             }
         }
-        return cur;
     }
 
     private static List<Block> blocksOf(LoopNode loop) {
