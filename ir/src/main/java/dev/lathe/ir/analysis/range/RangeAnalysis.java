@@ -749,12 +749,15 @@ public final class RangeAnalysis {
                     srcs[s] = new Range[op.inputComponents(s, n)];
                     for (int c = 0; c < srcs[s].length; c++) srcs[s][c] = operand(src, c, a.block());
                 }
-                return transfer.horizontal(op, unsized, n, srcs);
+                Range[] r = transfer.horizontal(op, unsized, n, srcs);
+                if (isDot(op) && sameOperand(a.src(0), a.src(1), -1)) r[0] = square(r[0]);
+                return r;
             }
             for (int c = 0; c < n; c++) {
                 Range[] srcs = new Range[op.numInputs()];
                 for (int s = 0; s < srcs.length; s++) srcs[s] = operand(a.src(s), c, a.block());
                 out[c] = transfer.alu(op, unsized, srcs);
+                if (op == Op.FMUL && sameOperand(a.src(0), a.src(1), c)) out[c] = square(out[c]);
             }
         } else if (i instanceof IntrinsicInstr x) {
             intrinsic(x, out);
@@ -762,6 +765,36 @@ public final class RangeAnalysis {
             Arrays.fill(out, Range.top(bits)); // undef: any value
         }
         return out;
+    }
+
+    /**
+     * What the transfer functions cannot see, each operand being a range of its own: a value
+     * times itself ({@code fmul(a, a)}, {@code fdot(v, v)}) is never below +0. It is +0, positive,
+     * +inf, or NaN when a is.
+     */
+    private static final int SQUARES = FloatClass.bit(FloatClass.POS_ZERO)
+            | FloatClass.bit(FloatClass.ZERO_1)
+            | FloatClass.bit(FloatClass.ONE)
+            | FloatClass.bit(FloatClass.GT1)
+            | FloatClass.bit(FloatClass.POS_INF)
+            | FloatClass.bit(FloatClass.NAN);
+
+    private static Range square(Range r) {
+        if (r.empty()) return r;
+        return new Range(r.bits(), false, r.classes() & SQUARES, r.whole(), r.sLo(), r.sHi(), r.uLo(), r.uHi());
+    }
+
+    private static boolean isDot(Op op) {
+        return op == Op.FDOT2 || op == Op.FDOT3 || op == Op.FDOT4;
+    }
+
+    /** Whether two sources read the same components of one value (component {@code c} only; -1: all). */
+    private static boolean sameOperand(Src x, Src y, int c) {
+        if (x.value() != y.value()) return false;
+        if (c >= 0) return x.component(c) == y.component(c);
+        if (x.numComponentsRead() != y.numComponentsRead()) return false;
+        for (int k = 0; k < x.numComponentsRead(); k++) if (x.component(k) != y.component(k)) return false;
+        return true;
     }
 
     private Range operand(Src s, int c, Block at) {
