@@ -138,6 +138,7 @@ public final class RangeFacts implements ValueFacts {
             if (!r.isFloatSize()) return false;
             int nonNegative = FloatClass.between(FloatClass.POS_ZERO, FloatClass.POS_INF);
             int nonPositive = FloatClass.between(FloatClass.NEG_INF, FloatClass.NEG_ZERO);
+            int nan = FloatClass.bit(FloatClass.NAN);
             return switch (p) {
                 case IS_ZERO -> r.onlyIn(FloatClass.ZEROS);
                 case IS_NOT_ZERO -> !r.mayBe(FloatClass.ZEROS);
@@ -154,15 +155,20 @@ public final class RangeFacts implements ValueFacts {
                 case IS_INTEGRAL_OR_NAN ->
                     r.whole() || r.onlyIn(FloatClass.WHOLE_POINTS | FloatClass.bit(FloatClass.NAN));
                 case IS_IN_UNIT_INTERVAL -> r.onlyIn(FloatClass.between(FloatClass.POS_ZERO, FloatClass.ONE));
+                // NIR's range classes: the comparison holds, or the value is a NaN
+                case IS_GE_ZERO_OR_NAN -> r.onlyIn(FloatClass.between(FloatClass.NEG_ZERO, FloatClass.POS_INF) | nan);
+                case IS_GT_ZERO_OR_NAN -> r.onlyIn(FloatClass.between(FloatClass.ZERO_1, FloatClass.POS_INF) | nan);
+                case IS_LE_ZERO_OR_NAN -> r.onlyIn(FloatClass.between(FloatClass.NEG_INF, FloatClass.POS_ZERO) | nan);
+                case IS_LT_ZERO_OR_NAN -> r.onlyIn(FloatClass.between(FloatClass.NEG_INF, FloatClass.NEG1_0) | nan);
                 default -> false;
             };
         }
         if (type == TypeClass.UINT) {
             return switch (p) {
                 case IS_ZERO -> r.uHi() == 0;
-                case IS_NOT_ZERO, IS_GT_ZERO -> r.uLo() != 0;
+                case IS_NOT_ZERO, IS_GT_ZERO, IS_GT_ZERO_OR_NAN -> r.uLo() != 0;
                 case IS_NOT_NEGATIVE, IS_GE_ZERO, IS_GE_ZERO_OR_NAN -> true;
-                case IS_NOT_POSITIVE, IS_LE_ZERO -> r.uHi() == 0;
+                case IS_NOT_POSITIVE, IS_LE_ZERO, IS_LE_ZERO_OR_NAN -> r.uHi() == 0;
                 case ULT_CONST -> Long.compareUnsigned(r.uHi(), bound) < 0;
                 case ILT_CONST -> r.sHi() < bound;
                 // intervals say nothing of divisibility, except of a single value
@@ -174,9 +180,9 @@ public final class RangeFacts implements ValueFacts {
             case IS_ZERO -> r.sLo() == 0 && r.sHi() == 0;
             case IS_NOT_ZERO -> r.sLo() > 0 || r.sHi() < 0 || r.uLo() != 0;
             case IS_NOT_NEGATIVE, IS_GE_ZERO, IS_GE_ZERO_OR_NAN -> r.sLo() >= 0;
-            case IS_NOT_POSITIVE, IS_LE_ZERO -> r.sHi() <= 0;
-            case IS_GT_ZERO -> r.sLo() > 0;
-            case IS_LT_ZERO -> r.sHi() < 0;
+            case IS_NOT_POSITIVE, IS_LE_ZERO, IS_LE_ZERO_OR_NAN -> r.sHi() <= 0;
+            case IS_GT_ZERO, IS_GT_ZERO_OR_NAN -> r.sLo() > 0;
+            case IS_LT_ZERO, IS_LT_ZERO_OR_NAN -> r.sHi() < 0;
             case IS_UNSIGNED_MULTIPLE_OF -> r.uLo() == r.uHi() && Long.remainderUnsigned(r.uLo(), bound) == 0;
             case ULT_CONST -> Long.compareUnsigned(r.uHi(), bound) < 0;
             case ILT_CONST -> r.sHi() < bound;

@@ -1,6 +1,7 @@
 package dev.lathe.ir.analysis.range;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -339,5 +340,65 @@ class RangeAnalysisTest {
             }
         }
         assertTrue(checked > 100_000, "only " + checked + " values checked");
+    }
+    /** A value times itself (fmul, fdot) is never below +0; NaN stays possible, and two different values stay unknown. */
+    @Test
+    void aValueTimesItselfIsNeverNegative() {
+        Shader s = parse("""
+                shader fragment
+                input vec3 f32 @v location=0
+                input f32 @w location=1
+                output vec4 f32 @o location=0
+                function main {
+                    vec3 32 %v = load_input @v
+                    vec1 32 %w = load_input @w
+                    vec1 32 %sq = fmul %w, %w
+                    vec1 32 %d = fdot3 %v, %v
+                    vec1 32 %cross = fdot3 %v, %v.yzx
+                    vec1 32 %other = fmul %w, %v.x
+                    vec4 32 %o = vec4 %sq, %d, %cross, %other
+                    store_output @o, %o
+                }
+                """);
+        Function fn = s.entryPoint();
+        RangeAnalysis a = RangeAnalysis.run(fn);
+        int squares = FloatClass.between(FloatClass.POS_ZERO, FloatClass.POS_INF) | FloatClass.bit(FloatClass.NAN);
+        assertTrue(a.range(value(fn, "fmul 1"), 0).onlyIn(squares));
+        assertTrue(a.range(value(fn, "fdot3 1"), 0).onlyIn(squares));
+        assertTrue(a.range(value(fn, "fdot3 2"), 0).mayBe(FloatClass.bit(FloatClass.LT_NEG1)));
+        assertTrue(a.range(value(fn, "fmul 2"), 0).mayBe(FloatClass.bit(FloatClass.LT_NEG1)));
+        assertTrue(RangeFacts.holds(Predicate.IS_GE_ZERO_OR_NAN, a.range(value(fn, "fdot3 1"), 0), TypeClass.FLOAT, 0));
+        assertFalse(RangeFacts.holds(Predicate.IS_GE_ZERO, a.range(value(fn, "fdot3 1"), 0), TypeClass.FLOAT, 0));
+    }
+
+    /**
+     * Each predicate the facts answer from an element holds for every value in it: checked on
+     * elements joined from a few float and integer constants (specials included) at 32 bits.
+     */
+    @Test
+    void factsHoldForEveryMemberOfTheElement() {
+        long[] specials = {
+            0x00000000L, 0x80000000L, 0x3f800000L, 0xbf800000L, 0x7f800000L, 0xff800000L, 0x7fc00000L,
+            0x3f000000L, 0xbf000000L, 0x40400000L, 0xc0400000L, 0x00000001L, 0x7fffffffL, 0x00000005L
+        };
+        java.util.Random rnd = new java.util.Random(7);
+        for (int round = 0; round < 4000; round++) {
+            int n = 1 + rnd.nextInt(3);
+            long[] members = new long[n];
+            Range r = Range.bottom(32);
+            for (int k = 0; k < n; k++) {
+                members[k] = specials[rnd.nextInt(specials.length)];
+                r = r.join(Range.constant(32, members[k]));
+            }
+            for (TypeClass type : new TypeClass[] {TypeClass.FLOAT, TypeClass.INT, TypeClass.UINT}) {
+                for (Predicate p : Predicate.values()) {
+                    if (p.kind() != Predicate.Kind.NUMBER || !RangeFacts.holds(p, r, type, 0)) continue;
+                    for (long m : members)
+                        assertTrue(
+                                p.holds(m, 32, type, 0),
+                                p + " said to hold on " + r + " as " + type + " but not for 0x" + Long.toHexString(m));
+                }
+            }
+        }
     }
 }
