@@ -159,7 +159,7 @@ final class ConstOperands {
     }
 
     /** Removes each {@code mova} no instruction reads a0.x after, before the next one or the block's end. */
-    private static void dropIdleMovas(List<MirInstr> code) {
+    static void dropIdleMovas(List<MirInstr> code) {
         int pending = -1;
         List<Integer> idle = new ArrayList<>();
         for (int n = 0; n < code.size(); n++) {

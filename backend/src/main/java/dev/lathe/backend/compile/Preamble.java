@@ -7,8 +7,10 @@ import dev.lathe.backend.isa.Operand;
 import dev.lathe.backend.program.Program;
 import dev.lathe.ir.Block;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +26,11 @@ import java.util.Set;
  * is computed (not a plain {@code mov} of a constant: those become operands anyway) and read by
  * anything that is not uniform is handed over: the preamble computes it and stores it into a
  * constant-file scalar of its own ({@code stc}), and the shader reads that scalar instead — a
- * {@code mov} from it, which {@code const_operands} folds into the readers. The uniform
+ * {@code mov} from it, which {@code const_operands} folds into the readers. An element of a
+ * uniform array read at a uniform index ({@code mova} of a uniform value, then
+ * {@code c<a0.x + n>}) is uniform as well, so that {@code ubo[frame].projection * ubo[frame].view}
+ * is computed once, as ir3's preamble does; the preamble sets a0.x for its reads, and a
+ * {@code mova} of the shader left without readers goes. The uniform
  * instructions the shader no longer needs are removed as dead. The preamble then goes through
  * the same passes as the shader (constants as operands, scheduling, allocation, legalization)
  * and ends with {@code end}; the simulator runs it before the shader ({@code Program#preamble}).
@@ -37,12 +43,40 @@ final class Preamble {
         Block entry = mf.fn.entryBlock();
         List<MirInstr> code = mf.mir.get(entry);
         Map<VReg, MirInstr> uniform = new LinkedHashMap<>();
-        for (MirInstr m : code) if (isUniform(m, uniform)) uniform.put(m.def, m);
-        // the computed uniform values something else reads
+        // an element read at a uniform index (c<a0.x + n> after a mova of a uniform value) is uniform too:
+        // each such read and the mova it follows
+        Map<MirInstr, MirInstr> movaOf = new IdentityHashMap<>();
+        MirInstr a0 = null;
+        for (MirInstr m : code) {
+            if (isMova(m)) {
+                a0 = m.srcs[0] != null && m.srcUnits[0] == 0 && uniform.containsKey(m.srcs[0]) ? m : null;
+                continue;
+            }
+            if (!isUniform(m, uniform, a0 != null)) continue;
+            uniform.put(m.def, m);
+            if (readsRelative(m)) movaOf.put(m, a0);
+        }
+        // the computed uniform values something else reads; a mova of the entry block only where a
+        // read after it stays in the shader (reads something per invocation)
+        Set<VReg> read = new HashSet<>();
+        for (List<MirInstr> l : mf.mir.values()) {
+            for (MirInstr m : l) {
+                if (m.def != null && uniform.get(m.def) == m || isMova(m)) continue;
+                for (VReg s : m.srcs) if (s != null) read.add(s);
+            }
+        }
+        Set<MirInstr> staying = Collections.newSetFromMap(new IdentityHashMap<>());
+        MirInstr current = null;
+        for (MirInstr m : code) {
+            if (isMova(m)) current = m;
+            else if (current != null && readsRelative(m) && (uniform.get(m.def) != m || read.contains(m.def)))
+                staying.add(current);
+        }
         Set<VReg> handed = new HashSet<>();
         for (List<MirInstr> l : mf.mir.values()) {
             for (MirInstr m : l) {
                 if (m.def != null && uniform.get(m.def) == m) continue;
+                if (isMova(m) && l == code && !staying.contains(m)) continue;
                 for (VReg s : m.srcs) if (s != null && computed(uniform.get(s))) handed.add(s);
                 if (m.phiSrcs != null) for (VReg s : m.phiSrcs.values()) if (computed(uniform.get(s))) handed.add(s);
             }
@@ -54,10 +88,22 @@ final class Preamble {
         while (!work.isEmpty()) {
             VReg v = work.remove(work.size() - 1);
             if (!needed.add(v)) continue;
-            for (VReg s : uniform.get(v).srcs) if (s != null) work.add(s);
+            MirInstr m = uniform.get(v);
+            for (VReg s : m.srcs) if (s != null) work.add(s);
+            if (movaOf.containsKey(m)) work.add(movaOf.get(m).srcs[0]);
         }
+        // in program order, each relative read after a mova of its index of its own
         List<MirInstr> pre = new ArrayList<>();
-        for (MirInstr m : uniform.values()) if (needed.contains(m.def)) pre.add(m);
+        VReg a0Holds = null;
+        for (MirInstr m : code) {
+            if (m.def == null || uniform.get(m.def) != m || !needed.contains(m.def)) continue;
+            MirInstr mova = movaOf.get(m);
+            if (mova != null && mova.srcs[0] != a0Holds) {
+                pre.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, mova.srcs[0]));
+                a0Holds = mova.srcs[0];
+            }
+            pre.add(m);
+        }
         Map<VReg, Integer> slots = new HashMap<>();
         for (MirInstr m : pre) {
             if (!handed.contains(m.def)) continue;
@@ -97,6 +143,9 @@ final class Preamble {
                 code.set(k, MirInstr.op(MInstr.mov(MType.U32, MType.U32, Operand.reg(0), Operand.constant(at)), m.def));
         }
         Isel.removeDead(mf.mir);
+        // a mova whose readers all went to the preamble goes too, and what computed its index
+        ConstOperands.dropIdleMovas(code);
+        Isel.removeDead(mf.mir);
         mf.preamble = preamble;
     }
 
@@ -112,7 +161,17 @@ final class Preamble {
     }
 
     /** A uniform instruction: ALU or SFU, one 32-bit result, every source a constant, an immediate or a uniform result. */
-    private static boolean isUniform(MirInstr m, Map<VReg, MirInstr> uniform) {
+    private static boolean isMova(MirInstr m) {
+        return m.kind == MirInstr.Kind.OP && m.proto.op() == MOp.MOVA;
+    }
+
+    private static boolean readsRelative(MirInstr m) {
+        if (m.kind != MirInstr.Kind.OP) return false;
+        for (Operand o : m.proto.srcs()) if (o.kind() == Operand.Kind.RELCONST) return true;
+        return false;
+    }
+
+    private static boolean isUniform(MirInstr m, Map<VReg, MirInstr> uniform, boolean uniformA0) {
         if (m.kind != MirInstr.Kind.OP || m.def == null || m.def.units != 1) return false;
         MInstr p = m.proto;
         // what a preamble may hold at all (Program says: ALU and SFU work, nothing per invocation)
@@ -125,6 +184,7 @@ final class Preamble {
                 continue;
             }
             Operand.Kind kind = p.src(k).kind();
+            if (kind == Operand.Kind.RELCONST && uniformA0) continue;
             if (kind != Operand.Kind.CONST && kind != Operand.Kind.IMM && kind != Operand.Kind.NONE) return false;
         }
         return true;
