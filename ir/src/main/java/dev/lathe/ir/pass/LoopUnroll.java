@@ -127,23 +127,12 @@ final class LoopUnroll implements Pass {
         if (terminators.isEmpty()) return null;
         // every other jump to this loop, and any return, rules it out
         int breaks = 0;
-        List<CfList> work = new ArrayList<>();
-        work.add(loop.body());
-        while (!work.isEmpty()) {
-            for (CfNode n : work.remove(work.size() - 1)) {
-                if (n instanceof Block b) {
-                    if (!(b.lastInstr() instanceof JumpInstr j)) continue;
-                    if (j.kind() == JumpInstr.Kind.RETURN) return null;
-                    boolean own = b.enclosingLoop() == loop;
-                    if (own && j.kind() == JumpInstr.Kind.BREAK) breaks++;
-                    if (own && j.kind() == JumpInstr.Kind.CONTINUE && j != end) return null;
-                } else if (n instanceof IfNode in) {
-                    work.add(in.thenList());
-                    work.add(in.elseList());
-                } else {
-                    work.add(((LoopNode) n).body());
-                }
-            }
+        for (Block b : blocksOf(loop)) {
+            if (!(b.lastInstr() instanceof JumpInstr j)) continue;
+            if (j.kind() == JumpInstr.Kind.RETURN) return null;
+            boolean own = b.enclosingLoop() == loop;
+            if (own && j.kind() == JumpInstr.Kind.BREAK) breaks++;
+            if (own && j.kind() == JumpInstr.Kind.CONTINUE && j != end) return null;
         }
         if (breaks != terminators.size()) return null;
         Block header = loop.header();
@@ -235,23 +224,12 @@ final class LoopUnroll implements Pass {
         if (trips > MAX_ITERATIONS) return false;
         int cost = 0;
         boolean indexesArray = false;
-        List<CfList> work = new ArrayList<>();
-        work.add(loop.body());
-        while (!work.isEmpty()) {
-            for (CfNode n : work.remove(work.size() - 1)) {
-                if (n instanceof Block b) {
-                    for (Instr i : b.instrs()) {
-                        if (i instanceof AluInstr) cost++;
-                        if (i instanceof IntrinsicInstr in) {
-                            cost++;
-                            indexesArray |= indexesLocalArray(in);
-                        }
-                    }
-                } else if (n instanceof IfNode in) {
-                    work.add(in.thenList());
-                    work.add(in.elseList());
-                } else {
-                    work.add(((LoopNode) n).body());
+        for (Block b : blocksOf(loop)) {
+            for (Instr i : b.instrs()) {
+                if (i instanceof AluInstr) cost++;
+                if (i instanceof IntrinsicInstr in) {
+                    cost++;
+                    indexesArray |= indexesLocalArray(in);
                 }
             }
         }
@@ -451,6 +429,7 @@ final class LoopUnroll implements Pass {
         }
     }
 
+    /** Every block inside {@code loop}, nested ones included. */
     private static List<Block> blocksOf(LoopNode loop) {
         List<Block> out = new ArrayList<>();
         List<CfList> work = new ArrayList<>();
