@@ -596,6 +596,28 @@ final class IntrinsicSelection {
         VReg addr = isel.comp(x.src(0), 0);
         int bytes = d.bitSize() / 8;
         VReg[] r = new VReg[d.numComponents()];
+        int read = readComponents(d);
+        int count = Integer.SIZE - Integer.numberOfLeadingZeros(read);
+        if (op == MOp.LDG && d.bitSize() == 32 && count > 1 && read == (1 << count) - 1) {
+            // the components read are the first ones, at consecutive addresses: one load of them all
+            // (ir3's ldg.N, NIR's vectorized load_ssbo), split into its registers; each byte outside the
+            // buffer still reads 0. Not with a component left unread inside: its register would be free
+            // while the load is outstanding, and writing it again would have to wait for the load.
+            VReg all = isel.newVector(count);
+            MInstr proto =
+                    MInstr.memory(op, isel.memType(32), count, Operand.reg(0), Operand.reg(0), Operand.NONE, slot, 0);
+            isel.cur.add(MirInstr.op(proto, all, addr, null));
+            for (int c = 0; c < r.length; c++) {
+                if (c >= count) {
+                    r[c] = isel.materialize(0, 32); // read by nothing (dead code removes it)
+                    continue;
+                }
+                r[c] = isel.newReg(32);
+                isel.cur.add(MirInstr.split(r[c], all, c));
+            }
+            isel.define(d, r);
+            return;
+        }
         for (int c = 0; c < r.length; c++) {
             r[c] = isel.newReg(d.bitSize());
             MInstr proto = MInstr.memory(
@@ -603,6 +625,16 @@ final class IntrinsicSelection {
             isel.cur.add(MirInstr.op(proto, r[c], addr, null));
         }
         isel.define(d, r);
+    }
+
+    /** The components of {@code d} something reads, as a mask (an ALU source its swizzle's, anything else all). */
+    private static int readComponents(Value d) {
+        int mask = 0;
+        for (Src u : d.uses()) {
+            if (!(u.instr() instanceof AluInstr)) return (1 << d.numComponents()) - 1;
+            for (int k = 0; k < u.numComponentsRead(); k++) mask |= 1 << u.component(k);
+        }
+        return mask;
     }
 
     /** A store of each component of source 1 to memory at the address in source 0. */
