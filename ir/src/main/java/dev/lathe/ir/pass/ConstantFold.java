@@ -6,6 +6,7 @@ import dev.lathe.ir.Function;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.LoadConstInstr;
 import dev.lathe.ir.Src;
+import dev.lathe.ir.Value;
 import dev.lathe.ir.analysis.range.RangeKeeper;
 
 /**
@@ -35,6 +36,24 @@ final class ConstantFold implements Pass {
         return progress;
     }
 
+    /**
+     * What {@code alu} computes when each source value has the components {@code valueOf} gives
+     * (read through the source's swizzle), by the op table; null when {@code valueOf} gives null
+     * for one (loop_unroll runs a loop's arithmetic with it).
+     */
+    static long[] evaluate(AluInstr alu, java.util.function.Function<Value, long[]> valueOf) {
+        long[][] srcs = new long[alu.numSrcs()][];
+        for (int k = 0; k < srcs.length; k++) {
+            Src s = alu.src(k);
+            long[] v = valueOf.apply(s.value());
+            if (v == null) return null;
+            long[] comps = new long[s.numComponentsRead()];
+            for (int j = 0; j < comps.length; j++) comps[j] = v[s.component(j)];
+            srcs[k] = comps;
+        }
+        return alu.op().evaluate(alu.unsizedBitSize(), alu.def().numComponents(), srcs);
+    }
+
     private static boolean allConstant(AluInstr alu) {
         for (int k = 0; k < alu.numSrcs(); k++) {
             if (!(alu.src(k).value().parent() instanceof LoadConstInstr)) return false;
@@ -43,15 +62,7 @@ final class ConstantFold implements Pass {
     }
 
     private static void fold(Function fn, AluInstr alu, RangeKeeper ranges) {
-        long[][] srcs = new long[alu.numSrcs()][];
-        for (int k = 0; k < srcs.length; k++) {
-            Src s = alu.src(k);
-            LoadConstInstr c = (LoadConstInstr) s.value().parent();
-            long[] comps = new long[s.numComponentsRead()];
-            for (int j = 0; j < comps.length; j++) comps[j] = c.value(s.component(j));
-            srcs[k] = comps;
-        }
-        long[] result = alu.op().evaluate(alu.unsizedBitSize(), alu.def().numComponents(), srcs);
+        long[] result = evaluate(alu, v -> ((LoadConstInstr) v.parent()).values());
         LoadConstInstr folded = new LoadConstInstr(fn, alu.def().bitSize(), result);
         folded.insertBefore(alu);
         ranges.replaceAllUses(alu.def(), folded.def());

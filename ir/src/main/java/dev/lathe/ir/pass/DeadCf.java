@@ -190,23 +190,7 @@ final class DeadCf implements Pass {
         // the ifs ending the body, outer first, and the blocks ending in the tail breaks
         List<IfNode> ends = new ArrayList<>();
         List<Block> tails = new ArrayList<>();
-        List<CfList> work = new ArrayList<>();
-        work.add(loop.body());
-        while (!work.isEmpty()) {
-            CfList list = work.remove(work.size() - 1);
-            Block last = list.lastBlock();
-            JumpInstr j = last.jump();
-            if (j != null) {
-                if (j.kind() != JumpInstr.Kind.BREAK) return false;
-                tails.add(last);
-            } else if (last.isEmpty() && last.prev() instanceof IfNode in) {
-                ends.add(in);
-                work.add(in.thenList());
-                work.add(in.elseList());
-            } else {
-                return false;
-            }
-        }
+        if (!tailBreaks(loop.body(), ends, tails)) return false;
         if (ends.isEmpty()) return false; // a single break at the end is singleIterationLoop's
         List<JumpInstr> jumps = jumpsOf(loop);
         if (jumps.size() != tails.size()) return false; // every jump to the loop is one of the tails' breaks
@@ -253,7 +237,7 @@ final class DeadCf implements Pass {
         for (JumpInstr j : jumpsOf(loop)) {
             if (j.kind() == JumpInstr.Kind.CONTINUE) return false;
         }
-        if (!endsInBreaks(loop.body())) return false;
+        if (!tailBreaks(loop.body(), new ArrayList<>(), new ArrayList<>())) return false;
         List<CfList> work = new ArrayList<>();
         work.add(loop.body());
         while (!work.isEmpty()) {
@@ -275,8 +259,12 @@ final class DeadCf implements Pass {
         return false;
     }
 
-    /** Whether every path through {@code list} ends in a break at its tail (the tail ifs' sides, recursively). */
-    private static boolean endsInBreaks(CfList body) {
+    /**
+     * Whether every path through {@code body} ends in a break at its tail (the tail ifs' sides,
+     * recursively); the ifs passed on the way go to {@code ends}, outer first, and the blocks
+     * ending in those breaks to {@code tails}.
+     */
+    private static boolean tailBreaks(CfList body, List<IfNode> ends, List<Block> tails) {
         List<CfList> work = new ArrayList<>();
         work.add(body);
         while (!work.isEmpty()) {
@@ -284,7 +272,9 @@ final class DeadCf implements Pass {
             JumpInstr j = last.jump();
             if (j != null) {
                 if (j.kind() != JumpInstr.Kind.BREAK) return false;
+                tails.add(last);
             } else if (last.isEmpty() && last.prev() instanceof IfNode in) {
+                ends.add(in);
                 work.add(in.thenList());
                 work.add(in.elseList());
             } else {

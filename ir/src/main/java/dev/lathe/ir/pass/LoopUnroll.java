@@ -163,7 +163,7 @@ final class LoopUnroll implements Pass {
         }
         Value cond = t.node().condition().value();
         for (int k = 0; k <= MAX_ITERATIONS; k++) {
-            Evaluator ev = new Evaluator(s.loop(), env);
+            Evaluator ev = new Evaluator(env);
             long[] c = ev.value(cond);
             if (c == null) return -1;
             if (((c[0] & 1) != 0) == t.breakOnTrue()) return k;
@@ -187,11 +187,9 @@ final class LoopUnroll implements Pass {
      */
     private static final class Evaluator {
         private static final int MAX_DEPTH = 32;
-        private final LoopNode loop;
         private final Map<Value, long[]> known;
 
-        Evaluator(LoopNode loop, Map<Value, long[]> headerValues) {
-            this.loop = loop;
+        Evaluator(Map<Value, long[]> headerValues) {
             this.known = new IdentityHashMap<>(headerValues);
         }
 
@@ -205,16 +203,8 @@ final class LoopUnroll implements Pass {
             Instr def = v.parent();
             if (def instanceof LoadConstInstr lc) return lc.values();
             if (!(def instanceof AluInstr alu) || depth >= MAX_DEPTH) return null;
-            long[][] srcs = new long[alu.numSrcs()][];
-            for (int i = 0; i < srcs.length; i++) {
-                Src s = alu.src(i);
-                long[] sv = value(s.value(), depth + 1);
-                if (sv == null) return null;
-                long[] comps = new long[s.numComponentsRead()];
-                for (int j = 0; j < comps.length; j++) comps[j] = sv[s.component(j)];
-                srcs[i] = comps;
-            }
-            long[] r = alu.op().evaluate(alu.unsizedBitSize(), alu.def().numComponents(), srcs);
+            long[] r = ConstantFold.evaluate(alu, s -> value(s, depth + 1));
+            if (r == null) return null;
             known.put(v, r);
             return r;
         }
