@@ -40,6 +40,9 @@ import java.util.Set;
  *       what they wrote — {@code pack_hi} turns their high-word rebuilds into
  *       {@code pack_64_2x32_split_y} (the pack_double_2x32_split_y discussion of 2016, docs/BACKGROUND.md), folding and cse share their constants and
  *       halves. A pipeline given with {@code --passes} needs them too to compile such shaders;
+ *   <li>{@code opt_large_constants} moves the local arrays that only hold constants, and are
+ *       still indexed at run time once unrolling is done, into the shader's constant data (NIR's
+ *       {@code nir_opt_large_constants}, which ir3 runs late as well);
  *   <li>the {@code late} rules run once after the loop: they make the code cheaper for the target
  *       (fused multiply-add, subtraction) in ways the algebraic rules would undo;
  *   <li>{@code sink_constants} moves constants next to their uses to shorten live ranges, and
@@ -72,6 +75,7 @@ public final class Pipelines {
                     "dce",
                     "lower_doubles",
                     "lower_int64"),
+            run("opt_large_constants"),
             run("late"),
             run("dce"),
             run("sink_constants"));
@@ -116,7 +120,7 @@ public final class Pipelines {
         SIZE,
         /**
          * fewer simulated cycles over the corpus, whatever the size: unrolling trades instructions for the loop's
-         * counting and branching, within its size limit
+         * counting and branching, within its size limit; isam loads as many texels as ldib, through the texture unit
          */
         CYCLES
     }
@@ -136,6 +140,18 @@ public final class Pipelines {
                 new Switch(
                         List.of("loop_unroll"),
                         "keep every loop a loop (no unrolling of loops whose trip count is known)",
+                        Pays.CYCLES));
+        m.put(
+                "large-constants",
+                new Switch(
+                        List.of("opt_large_constants"),
+                        "keep local arrays of constants in local memory, stored element by element (no constant data)"));
+        m.put(
+                "isam",
+                new Switch(
+                        List.of("image_sam"),
+                        "load every storage image with ldib (no isam through the texture unit for images the shader never"
+                                + " writes)",
                         Pays.CYCLES));
         m.put(
                 "prefetch",
@@ -249,6 +265,15 @@ public final class Pipelines {
                     "algebraic",
                     "late",
                     "the late rules undo what the algebraic rules do (fused multiply-add): they run once, after the loop"),
+            new Order(
+                    "loop_unroll",
+                    "opt_large_constants",
+                    "an array a loop indexes becomes values once the loop is unrolled; only what is still indexed at run"
+                            + " time moves to constant data"),
+            new Order(
+                    "vars_to_ssa",
+                    "opt_large_constants",
+                    "arrays indexed only by constants become values, which beats reading constant data"),
             new Order("opt_if", "late", "late rules after the loop that may still turn diamonds into selects"),
             new Order("late", "sink_constants", "constants move next to their uses once nothing moves code anymore"),
             new Order("dead_cf", "sink_constants", "sinking into blocks dead_cf would still remove is wasted"),

@@ -114,12 +114,12 @@ class PipelinesTest {
     void theTextIsWhatTheCommandLineSpells() {
         assertEquals(
                 "lower_outputs, vars_to_ssa, loop(algebraic, opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, loop_unroll, vars_to_ssa, cse, dce, lower_doubles, "
-                        + "lower_int64), late, "
+                        + "lower_int64), opt_large_constants, late, "
                         + "dce, sink_constants",
                 Pipelines.DEFAULT);
         assertEquals(
                 "lower_outputs, vars_to_ssa, loop(opt_minmax, constant_fold, copy_prop, phi_simplify, dead_cf, opt_if, loop_unroll, vars_to_ssa, cse, dce, lower_doubles, "
-                        + "lower_int64), dce, sink_constants",
+                        + "lower_int64), opt_large_constants, dce, sink_constants",
                 Pipelines.OPTIMIZE.without(Set.of("algebraic", "late")).toString());
     }
 

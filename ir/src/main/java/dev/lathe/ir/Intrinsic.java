@@ -17,6 +17,8 @@ public enum Intrinsic {
     STORE_OUTPUT(
             Variable.Kind.OUTPUT, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.VERTEX, Stage.FRAGMENT), Role.VAR_VALUE),
     LOAD_UNIFORM(Variable.Kind.UNIFORM, Dest.VAR_TYPE, Effect.PURE, allStages(), Role.ARRAY_INDEX),
+    /** An element of constant data; an index out of range reads zero, as a local array's does. */
+    LOAD_CONSTANT(Variable.Kind.CONSTANT, Dest.VAR_TYPE, Effect.PURE, allStages(), Role.ARRAY_INDEX),
     LOAD_BUFFER(Variable.Kind.BUFFER, Dest.FREE, Effect.READS_MEMORY, allStages(), Role.OFFSET),
     STORE_BUFFER(Variable.Kind.BUFFER, Dest.NONE, Effect.SIDE_EFFECT, allStages(), Role.OFFSET, Role.ANY_VALUE),
     /**

@@ -18,6 +18,9 @@ import java.util.Locale;
  *       {@code arrayLength} (0: not an array; an array of textures is indexed at run time, as
  *       SPIR-V's descriptor indexing does, and its element k is the texture
  *       {@link #elementName(int) name[k]} of the inputs);
+ *   <li>constant: {@code type}, {@code arrayLength}, {@code data} — read-only data the shader
+ *       carries itself (NIR's constant data: a local array that only ever held constants, moved
+ *       out by {@code opt_large_constants}), read with {@code load_constant} at a run-time index;
  *   <li>local: {@code type}, {@code arrayLength};
  *   <li>shared: {@code type}, {@code arrayLength} — workgroup memory of a compute shader, one
  *       copy per workgroup that all its invocations read and write (zero at the start of a
@@ -29,6 +32,7 @@ public final class Variable {
         INPUT,
         OUTPUT,
         UNIFORM,
+        CONSTANT,
         BUFFER,
         TEXTURE,
         LOCAL,
@@ -50,6 +54,7 @@ public final class Variable {
     private final boolean unorm;
     private final TextureDim dim;
     private ImageFormat format;
+    private long[] data;
     private SourceLoc loc;
 
     /** The largest location, binding or array length a variable may have (the text format's limit too). */
@@ -146,6 +151,31 @@ public final class Variable {
 
     public static Variable shared(String name, VarType type, int arrayLength) {
         return new Variable(Kind.SHARED, name, type, arrayLength, -1, -1, false, false, null);
+    }
+
+    /**
+     * Constant data: {@code data} holds each element's components in order (element-major), each
+     * the bit pattern of one component, {@code type.components() * max(1, arrayLength)} of them.
+     */
+    public static Variable constant(String name, VarType type, int arrayLength, long[] data) {
+        int n = type.components() * Math.max(1, arrayLength);
+        if (data.length != n)
+            throw new IllegalArgumentException(
+                    "@" + name + " holds " + n + " component" + (n == 1 ? "" : "s") + ", not " + data.length);
+        Variable v = new Variable(Kind.CONSTANT, name, type, arrayLength, -1, -1, false, false, null);
+        v.data = data.clone();
+        for (int k = 0; k < n; k++) v.data[k] &= dev.lathe.ir.op.Bits.mask(type.bitSize());
+        return v;
+    }
+
+    /** Component {@code c} of element {@code element} of constant data (its bit pattern). */
+    public long constant(int element, int c) {
+        return data[element * type.components() + c];
+    }
+
+    /** Constant data's components, element-major; null for other kinds. */
+    public long[] data() {
+        return data == null ? null : data.clone();
     }
 
     public static Variable local(String name, VarType type, int arrayLength) {

@@ -18,6 +18,7 @@ import dev.lathe.ir.Src;
 import dev.lathe.ir.Stage;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
+import dev.lathe.ir.analysis.range.Range;
 import dev.lathe.ir.op.Op;
 import java.util.HashMap;
 import java.util.List;
@@ -114,7 +115,7 @@ final class IntrinsicSelection {
                     isel.cur.add(MirInstr.op(proto, null, null, isel.comp(val, c)));
                 }
             }
-            case LOAD_UNIFORM -> uniform(x, v, d);
+            case LOAD_UNIFORM, LOAD_CONSTANT -> uniform(x, v, d);
             case LOAD_BUFFER -> loadMemory(MOp.LDG, x, d, slot(v));
             case STORE_BUFFER -> storeMemory(MOp.STG, x, slot(v));
             case LOAD_GLOBAL -> loadMemory(MOp.LDGA, x, d, 0);
@@ -255,9 +256,30 @@ final class IntrinsicSelection {
             }
         }
         VReg index = isel.comp(x.src(0), 0);
-        VReg ok = isel.newReg(32), addr = isel.newReg(32), scaled = isel.newReg(32);
+        int scale = comps * units;
+        if (units == 1
+                && base + (long) v.arrayLength() * comps <= Encoding.MAX_CONST
+                && knownBelow(x.src(0), v.arrayLength())) {
+            // the range analysis knows the index is in range (bayer[(y & 3) * 4 + (x & 3)]): no check, no select
+            VReg at = index;
+            if (scale != 1) {
+                at = isel.newReg(32);
+                aluWithConstant(MOp.MUL_U, null, at, index, scale);
+            }
+            isel.cur.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, at));
+            for (int c = 0; c < r.length; c++) {
+                r[c] = isel.newReg(32);
+                isel.cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.relConst(base + c)), r[c]));
+            }
+            isel.define(d, r);
+            return;
+        }
+        VReg ok = isel.newReg(32), addr = isel.newReg(32), scaled = index;
         aluWithConstant(MOp.CMPS_U, Cond.LT, ok, index, v.arrayLength());
-        aluWithConstant(MOp.MUL_U, null, scaled, index, comps * units);
+        if (scale != 1) {
+            scaled = isel.newReg(32);
+            aluWithConstant(MOp.MUL_U, null, scaled, index, scale);
+        }
         int zeros = units == 1 && base + (long) v.arrayLength() * comps <= Encoding.MAX_CONST
                 ? isel.layout.zeros(comps)
                 : -1;
@@ -286,6 +308,12 @@ final class IntrinsicSelection {
             isel.sel(t, ok, raw, zeroValue, r[c]);
         }
         isel.define(d, r);
+    }
+
+    /** Whether the range analysis knows that (unsigned) {@code index} is below {@code n}. */
+    private boolean knownBelow(Src index, long n) {
+        Range r = isel.fn.analyses().ranges().range(index.value(), index.component(0));
+        return !r.empty() && r.uHi() < n;
     }
 
     /**

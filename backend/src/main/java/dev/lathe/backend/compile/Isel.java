@@ -140,9 +140,9 @@ final class Isel {
         isel.groups = mf.repeatGroups;
         isel.run();
         isel.removeDead();
-        isel.shrinkTexels();
         mf.mir = isel.code;
         mf.virtualRegisters = isel.registerCount();
+        shrinkTexels(mf);
         mf.form = dev.lathe.ir.pass.ProgramForm.VIRTUAL;
     }
 
@@ -227,7 +227,8 @@ final class Isel {
      * one register instead of four. Runs after {@link #removeDead()}, which leaves the splits
      * that are read.
      */
-    void shrinkTexels() {
+    static void shrinkTexels(MachineFunction mf) {
+        Map<Block, List<MirInstr>> code = mf.mir;
         Map<VReg, List<MirInstr>> splits = new HashMap<>();
         Set<VReg> readWhole = new HashSet<>();
         for (List<MirInstr> l : code.values()) {
@@ -248,7 +249,7 @@ final class Isel {
                 for (MirInstr sp : parts) used |= 1 << sp.srcUnits[0];
                 int mask = m.proto.count();
                 if (readWhole.contains(m.def) || used == 0 || (used & mask) == mask) continue;
-                VReg def = newVector(Integer.bitCount(used));
+                VReg def = new VReg(mf.virtualRegisters++, Integer.bitCount(used), 1);
                 MInstr p = m.proto;
                 l.set(n, MirInstr.op(p.withMask(used), def, m.srcs, m.srcUnits));
                 for (MirInstr sp : parts) {

@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * Where each variable lives in the machine program: uniforms packed into the constant file
- * from c0.x (64-bit ones on an even scalar), inputs and outputs in slots by declaration order,
+ * from c0.x (64-bit ones on an even scalar), then the shader's constant data alike, inputs and outputs in slots by declaration order,
  * buffers and textures by their binding, locals in local memory. Constants the code reads as
  * operands (immediates no instruction can encode, 64-bit values) go after the uniforms, one
  * scalar (or pair) per distinct value.
@@ -32,7 +32,7 @@ final class Layout {
         int in = 0, out = 0;
         for (Variable v : s.variables()) {
             switch (v.kind()) {
-                case UNIFORM -> {
+                case UNIFORM, CONSTANT -> {
                     int units = v.type().bitSize() == 64 ? 2 : 1;
                     if (units == 2 && nextConst % 2 != 0) nextConst++;
                     slots.put(v.name(), nextConst);
@@ -48,6 +48,23 @@ final class Layout {
         bindingSlots(s, Variable.Kind.IMAGE, "images");
         if (in > 32 || out > 32) throw new CompileException("the target has 32 input and 32 output slots");
         if (nextConst > 2048) moveToUniformMemory(s);
+        for (Variable v : s.variables(Variable.Kind.CONSTANT)) {
+            // the shader's constant data, in place before it starts (as ir3 uploads NIR's constant data)
+            long[] data = v.data();
+            int at = slots.get(v.name());
+            for (long x : data) constants.put(at++, x);
+        }
+    }
+
+    /**
+     * The variables read from the constant file (or, past it, uniform memory): uniforms and the
+     * shader's constant data, in declaration order.
+     */
+    static List<Variable> constantFileVariables(Shader s) {
+        List<Variable> out = new ArrayList<>();
+        for (Variable v : s.variables())
+            if (v.kind() == Variable.Kind.UNIFORM || v.kind() == Variable.Kind.CONSTANT) out.add(v);
+        return out;
     }
 
     /** Constant scalars kept for the code's own constants when uniforms move to memory. */
@@ -63,7 +80,7 @@ final class Layout {
      * leaves {@link #CODE_CONSTANTS} scalars free. The rest keep declaration order.
      */
     private void moveToUniformMemory(Shader s) {
-        List<Variable> uniforms = s.variables(Variable.Kind.UNIFORM);
+        List<Variable> uniforms = constantFileVariables(s);
         List<Variable> arrays = new ArrayList<>();
         for (Variable v : uniforms) if (v.isArray()) arrays.add(v);
         arrays.sort(Comparator.comparingLong(Layout::uniformScalars).reversed());
@@ -201,7 +218,7 @@ final class Layout {
         for (var e : constants.entrySet()) {
             if (e.getKey() % 2 == 0
                     && e.getValue() == (bits & 0xffffffffL)
-                    && constants.get(e.getKey() + 1) == bits >>> 32) {
+                    && Long.valueOf(bits >>> 32).equals(constants.get(e.getKey() + 1))) {
                 return e.getKey();
             }
         }
@@ -227,6 +244,33 @@ final class Layout {
         slots.put(v.name() + ".size", nextConst);
         nextConst += n;
         return nextConst - n;
+    }
+
+    /**
+     * The texture slot read-only image {@code v} is also bound to ({@code .slot @NAME.tex N}, for
+     * {@code isam}): taken on first use, the lowest slot no texture (nor another image) has; -1
+     * when all 32 are taken.
+     */
+    int imageTexture(Variable v, Shader s) {
+        String key = v.name() + dev.lathe.backend.program.Program.IMAGE_TEXTURE;
+        Integer at = slots.get(key);
+        if (at != null) return at;
+        boolean[] taken = new boolean[32];
+        for (Variable t : s.variables(Variable.Kind.TEXTURE)) {
+            Integer first = slots.get(t.name());
+            if (first != null) take(taken, first, Math.max(1, t.arrayLength()));
+        }
+        for (Variable i : s.variables(Variable.Kind.IMAGE)) {
+            Integer alias = slots.get(i.name() + dev.lathe.backend.program.Program.IMAGE_TEXTURE);
+            if (alias != null) taken[alias] = true;
+        }
+        for (int k = 0; k < 32; k++) {
+            if (!taken[k]) {
+                slots.put(key, k);
+                return k;
+            }
+        }
+        return -1;
     }
 
     /** Local memory for a local variable (every element), plus one spare element where dropped stores go. */

@@ -11,6 +11,8 @@ import java.util.List;
  * <ul>
  *   <li>{@code isel} ({@link Isel}): where variables live ({@link Layout}), then machine
  *       instructions over virtual registers, dead ones removed;
+ *   <li>{@code image_sam} ({@link ImageSam}): loads of storage images the shader never writes
+ *       go through the texture unit ({@code isam}), not {@code ldib};
  *   <li>{@code prefetch} ({@link Prefetch}): a fragment shader's first samples at interpolated
  *       inputs become texture prefetches, done before the shader starts;
  *   <li>{@code preamble} ({@link Preamble}): what depends on uniforms only is computed once
@@ -43,6 +45,7 @@ public final class MachinePasses {
     /** The machine pipeline, in order (the driver lists it with the IR pipeline and checks the order of both). */
     public static final List<String> DEFAULT = List.of(
             "isel",
+            "image_sam",
             "prefetch",
             "preamble",
             "const_operands",
@@ -61,6 +64,7 @@ public final class MachinePasses {
     /** The backend's passes, one registry entry each: the driver registers them beside the IR's passes. */
     public static final List<PassRegistry.Entry> ENTRIES = List.of(
             entry("isel", ProgramForm.IR, ProgramForm.VIRTUAL, Isel::select),
+            entry("image_sam", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, ImageSam::rewrite),
             entry("prefetch", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, Prefetch::prefetch),
             entry("preamble", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, Preamble::extract),
             entry("const_operands", ProgramForm.VIRTUAL, ProgramForm.VIRTUAL, ConstOperands::fold),

@@ -135,7 +135,8 @@ public record Program(
      */
     public int constantScalars() {
         long end = 2048;
-        for (Variable v : shader.variables(Variable.Kind.UNIFORM)) {
+        for (Variable v : shader.variables()) {
+            if (v.kind() != Variable.Kind.UNIFORM && v.kind() != Variable.Kind.CONSTANT) continue;
             Integer at = slots.get(v.name());
             if (at != null)
                 end = Math.max(
@@ -168,12 +169,26 @@ public record Program(
         return null;
     }
 
-    /** The texture in slot {@code slot}: an array of textures takes its slot and the ones after it, one per element; null for none. */
+    /**
+     * The suffix of a storage image's texture slot in {@link #slots()} ({@code .slot @img.tex N}):
+     * a read-only image is also bound as a texture, so that {@code isam} reads it through the
+     * texture unit (ir3 reads images the shader never writes with {@code isam}).
+     */
+    public static final String IMAGE_TEXTURE = ".tex";
+
+    /**
+     * The texture in slot {@code slot}: an array of textures takes its slot and the ones after it, one per element;
+     * a read-only image its {@link #IMAGE_TEXTURE} slot; null for none.
+     */
     public TextureSlot textureAt(int slot) {
         for (Variable v : shader.variables(Variable.Kind.TEXTURE)) {
             Integer at = slots.get(v.name());
             if (at != null && slot >= at && slot < at + Math.max(1, v.arrayLength()))
                 return new TextureSlot(v, slot - at);
+        }
+        for (Variable v : shader.variables(Variable.Kind.IMAGE)) {
+            Integer at = slots.get(v.name() + IMAGE_TEXTURE);
+            if (at != null && at == slot) return new TextureSlot(v, 0);
         }
         return null;
     }

@@ -67,6 +67,14 @@ public final class ProgramText {
                         .append(".size ")
                         .append(size)
                         .append('\n');
+            Integer tex = p.slots().get(v.name() + Program.IMAGE_TEXTURE);
+            if (tex != null)
+                sb.append(".slot @")
+                        .append(v.name())
+                        .append(Program.IMAGE_TEXTURE)
+                        .append(' ')
+                        .append(tex)
+                        .append('\n');
             Integer heap = p.slots().get(v.name() + Program.HEAP);
             if (heap != null)
                 sb.append(".heap @").append(v.name()).append(' ').append(heap).append('\n');
@@ -146,7 +154,8 @@ public final class ProgramText {
                     }
                     case ".const" -> {
                         if (w.length != 3) throw new ProgramException(where + "expected .const INDEX 0xPATTERN");
-                        int at = number(w[1], where, 0, 2047);
+                        // the constant file, and past it uniform memory (large uniform arrays and constant data)
+                        int at = number(w[1], where, 0, (1 << 20) + 2047);
                         long v;
                         try {
                             v = w[2].startsWith("0x")
@@ -205,11 +214,18 @@ public final class ProgramText {
                                     + e.getKey().substring(0, e.getKey().length() - Program.HEAP.length())
                                     + ", which is no declared texture");
                 }
+            } else if (e.getKey().endsWith(Program.IMAGE_TEXTURE)) {
+                String name = e.getKey().substring(0, e.getKey().length() - Program.IMAGE_TEXTURE.length());
+                Variable v = shader.variable(name);
+                if (v == null || v.kind() != Variable.Kind.IMAGE || slots.get(e.getKey()) > 31) {
+                    throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .slot @"
+                            + e.getKey() + " needs an image declared as @" + name + " and a texture slot, 0 to 31");
+                }
             } else if (e.getKey().endsWith(".size")) {
                 Variable v = shader.variable(e.getKey().substring(0, e.getKey().length() - 5));
-                if (v == null || v.kind() != Variable.Kind.BUFFER) {
+                if (v == null || (v.kind() != Variable.Kind.BUFFER && v.kind() != Variable.Kind.IMAGE)) {
                     throw new ProgramException(file + ":" + e.getValue()[0] + ":" + e.getValue()[1] + ": error: .slot @"
-                            + e.getKey() + " needs a buffer declared as @"
+                            + e.getKey() + " needs a buffer or an image declared as @"
                             + e.getKey().substring(0, e.getKey().length() - 5));
                 }
                 if (slots.get(e.getKey()) > 2047) {

@@ -661,7 +661,14 @@ public final class Simulator {
             if (v.dim().coordinates() != i.dim())
                 throw error("texture @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
             long[] texel;
-            if (i.op() == MOp.GETSIZE) {
+            if (v.kind() == Variable.Kind.IMAGE) {
+                // a storage image bound as a texture: isam reads its texel as ldib does
+                if (i.op() != MOp.ISAM) throw error(i.op().base() + " on storage image @" + v.name() + " (only isam)");
+                long[] coord = new long[i.dim()];
+                for (int c = 0; c < coord.length; c++)
+                    coord[c] = readReg(i.src(0).index() + c);
+                texel = imageTexel(v, coord);
+            } else if (i.op() == MOp.GETSIZE) {
                 texel = Arrays.copyOf(
                         TextureUnit.size(texture(v, ts.element()), v.dim().coordinates()), 4);
             } else {
@@ -770,16 +777,22 @@ public final class Simulator {
                 throw error("image @" + v.name() + " has " + v.dim().coordinates() + " dimensions, not " + i.dim());
             long[] coord = new long[i.dim()];
             for (int c = 0; c < coord.length; c++) coord[c] = readReg(i.src(0).index() + c);
-            long at = TextureUnit.imageOffset(texture(v, 0), coord);
-            if (i.op() == MOp.STIB) {
-                long[] texel = new long[4];
-                for (int c = 0; c < 4; c++) texel[c] = readReg(i.src(1).index() + c);
-                // kept at the image's format precision (ISA.md: ldib/stib leave the format to the descriptor)
-                if (at >= 0) Memory.store(buffers.get(v), at, v.format().store(texel), 32);
+            if (i.op() != MOp.STIB) {
+                long[] texel = imageTexel(v, coord);
+                for (int c = 0; c < 4; c++) writeReg(i.dst().index() + c, texel[c], i.op().latency());
                 return;
             }
-            long[] texel = at < 0 ? new long[4] : Memory.load(buffers.get(v), at, 4, 32);
-            for (int c = 0; c < 4; c++) writeReg(i.dst().index() + c, texel[c], i.op().latency());
+            long at = TextureUnit.imageOffset(texture(v, 0), coord);
+            long[] texel = new long[4];
+            for (int c = 0; c < 4; c++) texel[c] = readReg(i.src(1).index() + c);
+            // kept at the image's format precision (ISA.md: ldib/stib leave the format to the descriptor)
+            if (at >= 0) Memory.store(buffers.get(v), at, v.format().store(texel), 32);
+        }
+
+        /** Image {@code v}'s texel at {@code coord}, its four 32-bit words (zero outside the image). */
+        private long[] imageTexel(Variable v, long[] coord) {
+            long at = TextureUnit.imageOffset(texture(v, 0), coord);
+            return at < 0 ? new long[4] : Memory.load(buffers.get(v), at, 4, 32);
         }
 
         /** The word is read, combined and written at once: invocations never interleave inside one. */

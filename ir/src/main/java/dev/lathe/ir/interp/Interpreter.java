@@ -503,6 +503,13 @@ public final class Interpreter {
                                     ? interfaceValue(v, (int) idx)
                                     : new long[d.numComponents()]);
                 }
+                case LOAD_CONSTANT -> {
+                    long idx = v.isArray() ? read(i.src(0).value())[0] : 0;
+                    long[] r = new long[d.numComponents()];
+                    if (idx >= 0 && idx < Math.max(1, v.arrayLength()))
+                        for (int c = 0; c < r.length; c++) r[c] = v.constant((int) idx, c);
+                    set(d, r);
+                }
                 case LOAD_BUFFER ->
                     set(d, loadBuffer(buffers.get(v), read(i.src(0).value())[0], d.numComponents(), d.bitSize()));
                 case STORE_BUFFER -> {

@@ -42,6 +42,7 @@ public final class PassRegistry {
         r.register("sink_constants", SinkConstants::new);
         r.register("opt_if", OptIf::new);
         r.register("loop_unroll", LoopUnroll::new);
+        r.register("opt_large_constants", OptLargeConstants::new);
         r.register("opt_minmax", OptMinMax::new);
         r.register("lower_outputs", LowerOutputs::new);
         r.register("lower_doubles", LowerDoubles::new);

@@ -213,6 +213,7 @@ public final class IrParser {
             if (is(t, "input")
                     || is(t, "output")
                     || is(t, "uniform")
+                    || is(t, "constant")
                     || is(t, "buffer")
                     || is(t, "texture")
                     || is(t, "shared")
@@ -225,7 +226,7 @@ public final class IrParser {
         if (!is(peek(), "function")) {
             throw error(
                     peek(),
-                    "expected a declaration (input, output, uniform, buffer, texture, image, shared) or 'function', found "
+                    "expected a declaration (input, output, uniform, constant, buffer, texture, image, shared) or 'function', found "
                             + describe(peek()));
         }
         while (is(peek(), "function")) function();
@@ -346,6 +347,20 @@ public final class IrParser {
                     Map<String, Integer> a = attributes(List.of("location"), List.of());
                     int loc = a.getOrDefault("location", shader.nextUniformLocation());
                     add(name, Variable.uniform(text(name), t, len, loc));
+                }
+                case "constant" -> {
+                    VarType t = type();
+                    int name = symbolName();
+                    int len = arraySuffix();
+                    expect("=");
+                    expect("(");
+                    List<Long> data = new ArrayList<>();
+                    do data.add(literalBits(advance(), t.bitSize()));
+                    while (accept(","));
+                    expect(")");
+                    long[] bits = new long[data.size()];
+                    for (int k = 0; k < bits.length; k++) bits[k] = data.get(k);
+                    add(name, Variable.constant(text(name), t, len, bits));
                 }
                 case "buffer" -> {
                     VarType t = type();

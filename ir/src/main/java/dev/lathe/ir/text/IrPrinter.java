@@ -125,6 +125,16 @@ public final class IrPrinter {
                 if (v.format() != ImageFormat.full(v.type().base()))
                     sb.append(' ').append(v.format().spelling());
             }
+            case CONSTANT -> {
+                // the data as load_const writes constants, one per component, element after element
+                long[] data = v.data();
+                sb.append(" = (");
+                for (int k = 0; k < data.length; k++) {
+                    if (k > 0) sb.append(", ");
+                    sb.append(constant(data[k], v.type().bitSize()));
+                }
+                sb.append(')');
+            }
             case LOCAL, SHARED -> {}
         }
         return sb.toString();
