@@ -467,8 +467,14 @@ class SimulatorTest {
                 ProgramException.class,
                 () -> ProgramText.parse("t.s", HEADER.replace(".slot @out 0", ".slot @u.size 9")));
         assertTrue(
-                z.getMessage().startsWith("t.s:5:1: error: .slot @u.size needs a buffer declared as @u"),
+                z.getMessage().startsWith("t.s:5:1: error: .slot @u.size needs a buffer or an image declared as @u"),
                 z.getMessage());
+        ProgramException t = assertThrows(
+                ProgramException.class,
+                () -> ProgramText.parse("t.s", HEADER.replace(".slot @out 0", ".slot @out.tex 3")));
+        assertTrue(
+                t.getMessage().startsWith("t.s:5:1: error: .slot @out.tex needs an image declared as @out"),
+                t.getMessage());
     }
 
     /** A buffer's size comes from the constant slot the driver writes (the bound buffer's length). */
