@@ -268,7 +268,7 @@ public enum Intrinsic {
             case NONE, FREE -> null;
             case VAR_TYPE -> new int[] {var.type().components(), var.type().bitSize()};
             case TEXEL -> new int[] {4, 32};
-            case TEX_SIZE -> new int[] {var.dim().coordinates(), 32};
+            case TEX_SIZE -> new int[] {var.dim().sizes(), 32};
             case UVEC3 -> new int[] {3, 32};
             case UINT -> new int[] {1, 32};
             case VEC4 -> new int[] {4, 32};

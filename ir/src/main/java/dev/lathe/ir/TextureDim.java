@@ -6,7 +6,10 @@ package dev.lathe.ir;
  * ({@link dev.lathe.ir.interp.CubeMap}); its size is that texture's. An array of 1D or 2D
  * textures takes the layer as its last coordinate, unnormalized: the layer sampled is that
  * coordinate rounded to nearest even and clamped to the layers (a NaN layer is layer 0), and the
- * layers are the texture's last dimension. Storage images are never cube maps or arrays.
+ * layers are the texture's last dimension. An array of cube maps takes a direction and then the
+ * cube, unnormalized as an array's layer (rounded to nearest even, clamped to the cubes): it is
+ * stored as one 3D texture of all the cubes' faces, cube k's faces at layers 6k to 6k + 5, and its
+ * size is (width, height, cubes). Storage images are never cube maps or arrays.
  */
 public enum TextureDim {
     D1("1d", 1),
@@ -14,7 +17,8 @@ public enum TextureDim {
     D3("3d", 3),
     CUBE("cube", 3),
     D1_ARRAY("1darray", 2),
-    D2_ARRAY("2darray", 3);
+    D2_ARRAY("2darray", 3),
+    CUBE_ARRAY("cubearray", 4);
 
     private final String spelling;
     private final int coords;
@@ -32,7 +36,12 @@ public enum TextureDim {
         return coords;
     }
 
-    /** Whether the last coordinate picks a layer of an array of textures. */
+    /** The components of the texture's size ({@code txs}): the coordinates, but an array of cube maps' three. */
+    public int sizes() {
+        return this == CUBE_ARRAY ? 3 : coords;
+    }
+
+    /** Whether the last coordinate picks a layer of an array of 1D or 2D textures (a cube array's is its own case). */
     public boolean arrayed() {
         return this == D1_ARRAY || this == D2_ARRAY;
     }

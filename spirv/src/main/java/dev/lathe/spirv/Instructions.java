@@ -661,9 +661,6 @@ final class Instructions {
             throw m.module.error(i, SpirvNames.opcode(op) + " on an input attachment (only OpImageRead reads one)");
         if (op == OpImageQuerySizeLod || op == OpImageQuerySize) {
             Value size = tex.kind() == Variable.Kind.IMAGE ? b.imageSize(tex) : tx.txs(b);
-            // a cube array's layers are its faces / 6
-            if (shape == SpirvToIr.TextureShape.CUBE_ARRAY)
-                size = b.vec(b.channel(size, 0), b.channel(size, 1), b.alu(Op.UDIV, b.channel(size, 2), b.i32(6)));
             int n = SpirvType.components(m.typeOf(i, m.id(i, 0)));
             return n >= size.numComponents() ? size : pick(b, size, n);
         }
@@ -689,10 +686,8 @@ final class Instructions {
         if ((shape == SpirvToIr.TextureShape.CUBE || shape == SpirvToIr.TextureShape.CUBE_ARRAY)
                 && (op == OpImageFetch || op == OpImageGather))
             throw m.module.error(i, "unsupported " + SpirvNames.opcode(op) + " on a cube map");
-        // coordinates given: a cube array's direction and layer; a multisampled texel's x, y (the sample comes apart)
-        int given = shape == SpirvToIr.TextureShape.CUBE_ARRAY
-                ? 4
-                : shape == SpirvToIr.TextureShape.MULTISAMPLED ? 2 : dims;
+        // coordinates given: a multisampled texel's x, y (the sample comes apart)
+        int given = shape == SpirvToIr.TextureShape.MULTISAMPLED ? 2 : dims;
         if (full.numComponents() < given)
             throw m.module.error(i, SpirvNames.opcode(op) + " needs " + given + " coordinates");
         Value coord = full.numComponents() != given ? pick(b, full, given) : full;
@@ -772,14 +767,6 @@ final class Instructions {
             if (size.numComponents() != dims) size = pick(b, size, dims);
             coord = b.alu(Op.FADD, coord, b.alu(Op.FDIV, b.alu(Op.I2F32, offset), b.alu(Op.U2F32, size)));
         }
-        if (shape == SpirvToIr.TextureShape.CUBE_ARRAY) {
-            // cube k is faces 6k … 6k + 5; k = clamp(roundEven(layer), 0, L − 1) as for any array
-            Value faces = b.alu(Op.U2F32, b.channel(tx.txs(b), 2));
-            Value cubes = b.alu(Op.FDIV, faces, b.f32(6f));
-            Value layer = b.alu(Op.FROUND_EVEN, b.channel(coord, 3));
-            layer = b.alu(Op.FMIN, b.alu(Op.FMAX, layer, b.f32(0f)), b.alu(Op.FSUB, cubes, b.f32(1f)));
-            coord = cubeArrayCoordinate(b, coord, layer, faces);
-        }
         if (op == OpImageGather) {
             if (shape != SpirvToIr.TextureShape.PLAIN)
                 throw m.module.error(i, "unsupported OpImageGather (on an arrayed texture)");
@@ -803,41 +790,6 @@ final class Instructions {
         if (!dref) return texel;
         Value pass = b.alu(Op.FGE, b.channel(texel, 0), ref);
         return b.alu(Op.BCSEL, pass, b.f32(1.0f), b.f32(0.0f));
-    }
-
-    /**
-     * An array of cube maps' direction as (s, t, face) in the IR texture of all their faces, by
-     * Vulkan's face selection as {@link dev.lathe.ir.interp.CubeMap} states it for one cube map (a
-     * texture the IR samples as a cube itself): the major axis is z when |z| ≥ |x| and |z| ≥ |y|,
-     * else y when |y| ≥ |x|, else x; faces +X −X +Y −Y +Z −Z are layers 0–5 with (sc, tc, ma) =
-     * (−z, −y, x), (z, −y, x), (x, z, y), (x, −z, y), (x, −y, z), (−x, −y, z), and
-     * s = sc / 2|ma| + ½, t = tc / 2|ma| + ½; the face is counted from cube {@code layer}'s first,
-     * among {@code faces} in all.
-     */
-    private static Value cubeArrayCoordinate(IrBuilder b, Value dir, Value layer, Value faces) {
-        Value x = b.channel(dir, 0), y = b.channel(dir, 1), z = b.channel(dir, 2);
-        Value ax = b.alu(Op.FABS, x), ay = b.alu(Op.FABS, y), az = b.alu(Op.FABS, z);
-        Value isZ = b.alu(Op.IAND, b.alu(Op.FGE, az, ax), b.alu(Op.FGE, az, ay));
-        Value isY = b.alu(Op.IAND, b.alu(Op.INOT, isZ), b.alu(Op.FGE, ay, ax));
-        Value nx = b.alu(Op.FNEG, x), ny = b.alu(Op.FNEG, y), nz = b.alu(Op.FNEG, z);
-        Value zero = b.f32(0f);
-        Value xPos = b.alu(Op.FGE, x, zero), yPos = b.alu(Op.FGE, y, zero), zPos = b.alu(Op.FGE, z, zero);
-        // x major
-        Value scX = b.alu(Op.BCSEL, xPos, nz, z), faceX = b.alu(Op.BCSEL, xPos, b.f32(0f), b.f32(1f));
-        // y major
-        Value tcY = b.alu(Op.BCSEL, yPos, z, nz), faceY = b.alu(Op.BCSEL, yPos, b.f32(2f), b.f32(3f));
-        // z major
-        Value scZ = b.alu(Op.BCSEL, zPos, x, nx), faceZ = b.alu(Op.BCSEL, zPos, b.f32(4f), b.f32(5f));
-        Value sc = b.alu(Op.BCSEL, isZ, scZ, b.alu(Op.BCSEL, isY, x, scX));
-        Value tc = b.alu(Op.BCSEL, isY, tcY, ny);
-        Value ma = b.alu(Op.BCSEL, isZ, az, b.alu(Op.BCSEL, isY, ay, ax));
-        Value face = b.alu(Op.BCSEL, isZ, faceZ, b.alu(Op.BCSEL, isY, faceY, faceX));
-        Value twoMa = b.alu(Op.FMUL, ma, b.f32(2f));
-        Value s = b.alu(Op.FADD, b.alu(Op.FDIV, sc, twoMa), b.f32(0.5f));
-        Value tt = b.alu(Op.FADD, b.alu(Op.FDIV, tc, twoMa), b.f32(0.5f));
-        Value first = b.alu(Op.FMUL, layer, b.f32(6f));
-        Value w = b.alu(Op.FDIV, b.alu(Op.FADD, b.alu(Op.FADD, first, face), b.f32(0.5f)), faces);
-        return b.vec(s, tt, w);
     }
 
     /**

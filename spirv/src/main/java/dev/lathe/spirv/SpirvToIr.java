@@ -450,13 +450,15 @@ final class SpirvToIr {
                     default -> im.dim() + 1 + (im.arrayed() ? 1 : 0);
                 };
                 if (dims > 3) throw mod.error(v, "unsupported OpTypeImage (arrayed 3D images)");
-                // cube maps and arrays of 1D and 2D textures are the IR's own (their samples take a
-                // direction, a layer); an array of cube maps is a 3D texture the frontend addresses
+                // cube maps, arrays of them and arrays of 1D and 2D textures are the IR's own (their
+                // samples take a direction, a layer, both)
                 TextureDim dim = shape == TextureShape.CUBE
                         ? TextureDim.CUBE
-                        : shape == TextureShape.ARRAY
-                                ? (dims == 2 ? TextureDim.D1_ARRAY : TextureDim.D2_ARRAY)
-                                : dims == 1 ? TextureDim.D1 : dims == 2 ? TextureDim.D2 : TextureDim.D3;
+                        : shape == TextureShape.CUBE_ARRAY
+                                ? TextureDim.CUBE_ARRAY
+                                : shape == TextureShape.ARRAY
+                                        ? (dims == 2 ? TextureDim.D1_ARRAY : TextureDim.D2_ARRAY)
+                                        : dims == 1 ? TextureDim.D1 : dims == 2 ? TextureDim.D2 : TextureDim.D3;
                 SpirvType s = im.sampled();
                 BaseType base = s instanceof SpirvType.Float
                         ? BaseType.FLOAT

@@ -165,6 +165,20 @@ final class PrecisionTracker implements Shadow {
                     exact(d);
                     break;
                 }
+                if (v.dim() == dev.lathe.ir.TextureDim.CUBE_ARRAY) {
+                    // the direction picks the face and texel as in one cube; the fourth coordinate the cube, as a layer
+                    cubeTexel(i.src(coord), at, new int[] {t.width(), t.height(), 6}, what);
+                    double[] iv = of(i.src(coord), 3);
+                    if (iv == UNDEFINED) undecided(what + " at an undefined cube coordinate");
+                    if (iv != null && !Double.isNaN(iv[0]) && !Double.isNaN(iv[1])) {
+                        int cubes = Math.max(1, t.depth() / 6);
+                        if (Interpreter.layer(FloatBits.fromDouble(iv[0], 32), cubes)
+                                != Interpreter.layer(FloatBits.fromDouble(iv[1], 32), cubes))
+                            undecided(what + " at a cube coordinate near a half may take either cube");
+                    }
+                    exact(d);
+                    break;
+                }
                 for (int c = 0; c < i.src(coord).numComponentsRead(); c++) {
                     double[] iv = of(i.src(coord), c);
                     if (iv == UNDEFINED) undecided(what + " at an undefined coordinate");

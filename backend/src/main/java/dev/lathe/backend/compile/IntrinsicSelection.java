@@ -16,6 +16,7 @@ import dev.lathe.ir.IntrinsicInstr;
 import dev.lathe.ir.LoadConstInstr;
 import dev.lathe.ir.Src;
 import dev.lathe.ir.Stage;
+import dev.lathe.ir.TextureDim;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.analysis.range.Range;
@@ -546,6 +547,8 @@ final class IntrinsicSelection {
 
     private void texture(IntrinsicInstr x, Variable v, Value d) {
         int dims = v.dim().coordinates();
+        if (v.dim() == TextureDim.CUBE_ARRAY && x.intrinsic() == Intrinsic.TXF)
+            throw isel.unsupported(x, "txf on a cube array (isam fetches from 1D to 3D textures)");
         MType texel =
                 v.type().base() == BaseType.FLOAT ? MType.F32 : v.type().base() == BaseType.INT ? MType.S32 : MType.U32;
         MOp op = switch (x.intrinsic()) {
@@ -586,7 +589,7 @@ final class IntrinsicSelection {
             coord = coordinates(parts);
         }
         if (op == MOp.SAMLOD) lod = isel.comp(x.src(first + 1), 0);
-        int comps = op == MOp.GETSIZE ? dims : 4;
+        int comps = op == MOp.GETSIZE ? v.dim().sizes() : 4;
         VReg result = isel.newVector(comps);
         MType type = op == MOp.GETSIZE ? MType.U32 : texel;
         Operand coordOp = op == MOp.GETSIZE ? Operand.NONE : Operand.reg(0),

@@ -402,7 +402,7 @@ public final class Asm {
     }
 
     private static MInstr parseTexture(Cursor c, String base, String[] parts, int at) throws SyntaxError {
-        if (parts.length != 4 || !parts[2].matches("[123]d") || !parts[3].matches("x?y?z?w?") || parts[3].isEmpty()) {
+        if (parts.length != 4 || !parts[2].matches("[1234]d") || !parts[3].matches("x?y?z?w?") || parts[3].isEmpty()) {
             throw new SyntaxError(
                     at + 1, base + " is written " + base + ".TYPE.Nd.MASK, e.g. " + base + ".f32.2d.xyzw");
         }

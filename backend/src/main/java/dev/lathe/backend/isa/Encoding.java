@@ -222,7 +222,8 @@ public final class Encoding {
     }
 
     private static String validateTexture(MInstr i) {
-        if (i.dim() < 1 || i.dim() > 3) return "textures have 1 to 3 dimensions";
+        if (i.dim() < 1 || i.dim() > 4) return "textures have 1 to 3 dimensions (4: a cube array's direction and cube)";
+        if (i.dim() == 4 && i.op() == MOp.ISAM) return "isam takes 1 to 3 coordinates (no cube arrays)";
         if (i.count() < 1 || i.count() > 15) return "the write mask picks 1 to 4 of xyzw";
         if (i.index() < 0 || i.index() >= MAX_SLOT) return "texture t" + i.index() + ": there are t0 to t31";
         if (i.bindless() && (i.index() != 0 || i.src(2).kind() != Kind.REG))
@@ -453,7 +454,7 @@ public final class Encoding {
                         | (long) (i.isPrefetch() ? i.src(0).value() : regOrNone(i.src(0))) << 25
                         | (long) regOrNone(i.src(1)) << 17
                         | (long) i.index() << 12
-                        | (long) i.dim() << 10
+                        | (long) (i.dim() & 3) << 10 // 0: four coordinates
                         | (long) regOrNone(i.src(2)) << 2
                         | (i.bindless() ? 1L : 0L) << 1
                         | (i.isPrefetch() ? 1L : 0L);
@@ -749,8 +750,11 @@ public final class Encoding {
 
     private static MInstr decodeTexture(long w) throws DecodeException {
         MOp op = opcode(5, (int) bits(w, 60, 55));
-        MInstr.Sample fields =
-                new MInstr.Sample((int) bits(w, 16, 12), (int) bits(w, 44, 41), (int) bits(w, 11, 10), bit(w, 1));
+        MInstr.Sample fields = new MInstr.Sample(
+                (int) bits(w, 16, 12),
+                (int) bits(w, 44, 41),
+                bits(w, 11, 10) == 0 ? 4 : (int) bits(w, 11, 10),
+                bit(w, 1));
         return new MInstr(
                 op,
                 type(bits(w, 48, 45)),

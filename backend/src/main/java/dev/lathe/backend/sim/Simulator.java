@@ -669,8 +669,7 @@ public final class Simulator {
                     coord[c] = readReg(i.src(0).index() + c);
                 texel = imageTexel(v, coord);
             } else if (i.op() == MOp.GETSIZE) {
-                texel = Arrays.copyOf(
-                        TextureUnit.size(texture(v, ts.element()), v.dim().coordinates()), 4);
+                texel = Arrays.copyOf(TextureUnit.size(texture(v, ts.element()), v.dim()), 4);
             } else {
                 long[] coord = new long[i.dim()];
                 for (int c = 0; c < coord.length; c++)
@@ -681,10 +680,14 @@ public final class Simulator {
                 if (i.op() == MOp.SAMLOD) readReg(i.src(1).index());
                 texel = i.op() == MOp.ISAM
                         ? TextureUnit.fetch(texture(v, ts.element()), coord)
-                        : v.dim() == TextureDim.CUBE
-                                ? TextureUnit.sampleCube(texture(v, ts.element()), coord)
-                                : TextureUnit.sample(
-                                        texture(v, ts.element()), coord, v.dim().arrayed());
+                        : v.dim() == TextureDim.CUBE_ARRAY
+                                ? TextureUnit.sampleCubeArray(texture(v, ts.element()), coord)
+                                : v.dim() == TextureDim.CUBE
+                                        ? TextureUnit.sampleCube(texture(v, ts.element()), coord)
+                                        : TextureUnit.sample(
+                                                texture(v, ts.element()),
+                                                coord,
+                                                v.dim().arrayed());
             }
             int r = i.dst().index();
             for (int c = 0; c < 4; c++) {

@@ -52,6 +52,22 @@ final class TextureUnit {
         return sample(t, CubeMap.coordinates(dir[0], dir[1], dir[2]), false);
     }
 
+    /**
+     * {@code sam}, {@code samlod} on an array of cube maps (the four-coordinate form): the
+     * direction selects the face, the fourth coordinate the cube ({@link CubeMap#arrayTexel}).
+     */
+    static long[] sampleCubeArray(Texture t, long[] coord) {
+        int[] at = CubeMap.arrayTexel(coord, t.width(), t.height(), t.depth());
+        return texel(t, at[0], at[1], at[2]);
+    }
+
+    /** {@code getsize} on a texture of dimensions {@code dim}: an array of cube maps gives (width, height, cubes). */
+    static long[] size(Texture t, dev.lathe.ir.TextureDim dim) {
+        long[] s = size(t, dim.sizes());
+        if (dim == dev.lathe.ir.TextureDim.CUBE_ARRAY) s[2] = t.depth() / 6;
+        return s;
+    }
+
     /** {@code isam}: the texel at signed 32-bit coordinates; zero outside. */
     static long[] fetch(Texture t, long[] coord) {
         long[] at = signedCoordinates(coord);

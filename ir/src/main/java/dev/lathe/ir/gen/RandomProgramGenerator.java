@@ -828,12 +828,13 @@ public final class RandomProgramGenerator {
         return false;
     }
 
-    /** A 4-texel-wide texture (4x4 in 2d, 4x4x2 in 3d, six 4x4 faces for a cube); a unorm one holds values in [+0, 1], ends included. */
+    /** A 4-texel-wide texture (4x4 in 2d, 4x4x2 in 3d, six 4x4 faces for a cube, two cubes' for a cube array); a unorm one holds values in [+0, 1], ends included. */
     private static Texture randomTexture(SplittableRandom r, Variable v) {
         int h = v.dim() == TextureDim.D1 ? 1 : 4;
         int d = switch (v.dim()) {
             case D3, D2_ARRAY -> 2;
             case CUBE -> 6;
+            case CUBE_ARRAY -> 12;
             default -> 1;
         };
         long[] texels = new long[4 * h * d * 4];

@@ -52,6 +52,21 @@ public final class CubeMap {
         return new long[] {s, t, w};
     }
 
+    /**
+     * The texel of the faces' 3D texture ({@code width} × {@code height} × {@code depth}, cube k's
+     * faces at layers 6k to 6k + 5) that nearest sampling of an array of cube maps takes at
+     * direction (x, y, z) and cube coordinate {@code coord[3]}: the face and its texel as
+     * {@link #coordinates} give them, in cube clamp(roundEven(cube), 0, cubes − 1) (NaN: cube 0),
+     * as an array's layer is taken ({@link Interpreter#layer}).
+     */
+    public static int[] arrayTexel(long[] coord, int width, int height, int depth) {
+        long[] st = coordinates(coord[0], coord[1], coord[2]);
+        int cubes = Math.max(1, depth / 6);
+        int z = 6 * Interpreter.layer(coord[3], cubes) + Interpreter.nearest(st[2], 6);
+        return new int[] {Interpreter.nearest(st[0], width), Interpreter.nearest(st[1], height), Math.min(z, depth - 1)
+        };
+    }
+
     private static long eval(Op op, long a, long b) {
         return op.evaluate(32, 1, new long[][] {{a}, {b}})[0];
     }

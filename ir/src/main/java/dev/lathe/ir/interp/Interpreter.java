@@ -814,6 +814,12 @@ public final class Interpreter {
     /** Nearest sampling with clamp-to-edge; coordinates are normalized f32 (a cube map's, a direction: {@link CubeMap}). */
     public static long[] sample(Variable v, int element, long[] coord, ShaderInputs in) {
         Texture t = textureOf(v, element, in);
+        if (v.dim() == TextureDim.CUBE_ARRAY) {
+            int[] at = CubeMap.arrayTexel(coord, t.width(), t.height(), t.depth());
+            long[] r = new long[4];
+            for (int c = 0; c < 4; c++) r[c] = t.component(at[0], at[1], at[2], c);
+            return r;
+        }
         if (v.dim() == TextureDim.CUBE) coord = CubeMap.coordinates(coord[0], coord[1], coord[2]);
         int dims = v.dim().coordinates();
         boolean arrayed = v.dim().arrayed();
@@ -833,6 +839,12 @@ public final class Interpreter {
         long y = dims > 1 ? Bits.sext(coord[1], 32) : 0;
         long z = dims > 2 ? Bits.sext(coord[2], 32) : 0;
         long[] r = new long[4];
+        if (v.dim() == TextureDim.CUBE_ARRAY) {
+            // (x, y, face, cube): face f of cube k is layer 6k + f
+            long cube = Bits.sext(coord[3], 32);
+            if (z >= 6 || cube < 0 || cube >= t.depth() / 6) return r;
+            z += 6 * cube;
+        }
         if (x < 0 || y < 0 || z < 0 || x >= t.width() || y >= t.height() || z >= t.depth()) return r;
         for (int c = 0; c < 4; c++) r[c] = t.component((int) x, (int) y, (int) z, c);
         return r;
@@ -841,7 +853,7 @@ public final class Interpreter {
     /** The size of a texture (element {@code element} of an array of textures) or of a storage image. */
     public static long[] textureSize(Variable v, int element, ShaderInputs in) {
         Texture t = textureOf(v, element, in);
-        int[] all = {t.width(), t.height(), t.depth()};
-        return u32(Arrays.copyOf(all, v.dim().coordinates()));
+        int[] all = {t.width(), t.height(), v.dim() == TextureDim.CUBE_ARRAY ? t.depth() / 6 : t.depth()};
+        return u32(Arrays.copyOf(all, v.dim().sizes()));
     }
 }

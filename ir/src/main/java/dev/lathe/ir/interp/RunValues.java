@@ -161,9 +161,10 @@ public final class RunValues {
             throw new IllegalArgumentException("--texture " + nv[0] + ": expected SIZE:VALUES, e.g. 2x2:1,0,0,1,…");
         String[] dims = nv[1].substring(0, colon).trim().split("x");
         int[] size = {1, 1, 1};
-        if (dims.length > v.dim().coordinates()) {
-            throw new IllegalArgumentException("--texture " + nv[0] + ": a "
-                    + v.dim().spelling() + " texture has at most " + v.dim().coordinates() + " size(s)");
+        int most = Math.min(3, v.dim().coordinates()); // a cube array: width, height, its faces (6 × cubes)
+        if (dims.length > most) {
+            throw new IllegalArgumentException(
+                    "--texture " + nv[0] + ": a " + v.dim().spelling() + " texture has at most " + most + " size(s)");
         }
         for (int i = 0; i < dims.length; i++) {
             try {
