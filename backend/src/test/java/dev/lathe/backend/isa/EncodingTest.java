@@ -116,6 +116,13 @@ class EncodingTest {
         assertEquals(3L, (t >>> 12) & 0x1f);
         assertEquals(4L, (t >>> 2) & 0xff);
         assertEquals(255L, (Encoding.encode(Asm.parseLine("sam.f32.2d.xyzw r0.x, r2.x, t3")) >>> 2) & 0xff);
+        // the four-coordinate form (cube arrays) is dimensions 0 in [11:10], and decodes back to four
+        MInstr cube = Asm.parseLine("samlod.f32.4d.xy r0.x, r2.x, r1.x, t3");
+        long c = Encoding.encode(cube);
+        assertEquals(0L, (c >>> 10) & 3);
+        assertEquals(cube, Encoding.decode(c));
+        Asm.SyntaxError e = assertThrows(Asm.SyntaxError.class, () -> Asm.parseLine("isam.s32.4d.x r0.x, r2.x, t3"));
+        assertTrue(e.getMessage().contains("isam takes 1 to 3 coordinates"), e.getMessage());
     }
 
     @Test
@@ -175,7 +182,7 @@ class EncodingTest {
                 new Case("stg.u32.1 b0[r1.x + 0x200000], r2.x", 11, "does not fit 22 bits"),
                 new Case("br p1.x, #+3", 4, "expected p0.x"),
                 new Case("jump 3", 6, "expected a target"),
-                new Case("sam.f32.4d.xyzw r0.x, r4.x, t0", 1, "sam is written sam.TYPE.Nd.MASK"),
+                new Case("sam.f32.5d.xyzw r0.x, r4.x, t0", 1, "sam is written sam.TYPE.Nd.MASK"),
                 new Case("sam.f32.2d.xyzw r0.x, r4.x, t0[c1.x]", 1, "the texture index comes from a register"),
                 new Case("sam.f32.2d.xyzw r0.x, r4.x, t0[r1.x", 36, "expected ']'"),
                 new Case("(sat)add.u32 r0.x, r1.x, r2.x", 6, "(sat) is for float ALU instructions"),
