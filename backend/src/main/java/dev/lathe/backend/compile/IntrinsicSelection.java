@@ -267,12 +267,7 @@ final class IntrinsicSelection {
                 at = isel.newReg(32);
                 aluWithConstant(MOp.MUL_U, null, at, index, scale);
             }
-            isel.cur.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, at));
-            for (int c = 0; c < r.length; c++) {
-                r[c] = isel.newReg(32);
-                isel.cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.relConst(base + c)), r[c]));
-            }
-            isel.define(d, r);
+            readRelative(at, base, t, d);
             return;
         }
         VReg ok = isel.newReg(32), addr = isel.newReg(32), scaled = index;
@@ -287,12 +282,7 @@ final class IntrinsicSelection {
         if (zeros >= 0) {
             VReg spare = isel.materialize(zeros - base, 32);
             isel.sel(MType.U32, ok, scaled, spare, addr);
-            isel.cur.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, addr));
-            for (int c = 0; c < r.length; c++) {
-                r[c] = isel.newReg(32);
-                isel.cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.relConst(base + c)), r[c]));
-            }
-            isel.define(d, r);
+            readRelative(addr, base, t, d);
             return;
         }
         VReg zero = isel.materialize(0, 32);
@@ -307,6 +297,17 @@ final class IntrinsicSelection {
                     null));
             r[c] = isel.newReg(d.bitSize());
             isel.sel(t, ok, raw, zeroValue, r[c]);
+        }
+        isel.define(d, r);
+    }
+
+    /** {@code d}'s components read as c<a0.x + base + c>, a0.x loaded from {@code addr}. */
+    private void readRelative(VReg addr, int base, MType t, Value d) {
+        isel.cur.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, addr));
+        VReg[] r = new VReg[d.numComponents()];
+        for (int c = 0; c < r.length; c++) {
+            r[c] = isel.newReg(32);
+            isel.cur.add(MirInstr.op(MInstr.mov(t, t, Operand.reg(0), Operand.relConst(base + c)), r[c]));
         }
         isel.define(d, r);
     }
