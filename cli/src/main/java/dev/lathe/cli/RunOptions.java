@@ -73,6 +73,15 @@ final class RunOptions {
     @Option(names = "--instance-id", paramLabel = "N", description = "vertex: the instance id")
     int instanceId;
 
+    @Option(names = "--primitive-id", paramLabel = "N", description = "geometry: the input primitive's number")
+    int primitiveId;
+
+    @Option(
+            names = "--invocation-id",
+            paramLabel = "N",
+            description = "geometry: which of the primitive's invocations runs")
+    int invocationId;
+
     @Option(
             names = "--iteration-limit",
             paramLabel = "N",
@@ -123,7 +132,11 @@ final class RunOptions {
             }
             in.setFragCoord(f[0], f[1], f[2], f[3]);
         }
-        in.setFrontFace(!backFace).setVertexId(vertexId).setInstanceId(instanceId);
+        in.setFrontFace(!backFace)
+                .setVertexId(vertexId)
+                .setInstanceId(instanceId)
+                .setPrimitiveId(primitiveId)
+                .setInvocationId(invocationId);
         if (iterationLimit < 1) throw new IllegalArgumentException("--iteration-limit must be positive");
         return in;
     }

@@ -13,9 +13,19 @@ import java.util.Set;
  * or removed.
  */
 public enum Intrinsic {
-    LOAD_INPUT(Variable.Kind.INPUT, Dest.VAR_TYPE, Effect.PURE, stages(Stage.VERTEX, Stage.FRAGMENT)),
+    /** An input; in a geometry shader, of the vertex in source 0 (out of range reads zero). */
+    LOAD_INPUT(
+            Variable.Kind.INPUT,
+            Dest.VAR_TYPE,
+            Effect.PURE,
+            stages(Stage.VERTEX, Stage.FRAGMENT, Stage.GEOMETRY),
+            Role.ARRAY_INDEX),
     STORE_OUTPUT(
-            Variable.Kind.OUTPUT, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.VERTEX, Stage.FRAGMENT), Role.VAR_VALUE),
+            Variable.Kind.OUTPUT,
+            Dest.NONE,
+            Effect.SIDE_EFFECT,
+            stages(Stage.VERTEX, Stage.FRAGMENT, Stage.GEOMETRY),
+            Role.VAR_VALUE),
     LOAD_UNIFORM(Variable.Kind.UNIFORM, Dest.VAR_TYPE, Effect.PURE, allStages(), Role.ARRAY_INDEX),
     /** An element of constant data; an index out of range reads zero, as a local array's does. */
     LOAD_CONSTANT(Variable.Kind.CONSTANT, Dest.VAR_TYPE, Effect.PURE, allStages(), Role.ARRAY_INDEX),
@@ -56,6 +66,14 @@ public enum Intrinsic {
     DISCARD(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.FRAGMENT)),
     DISCARD_IF(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.FRAGMENT), Role.CONDITION),
     BARRIER(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.COMPUTE)),
+    /** Geometry: the outputs' present values become the next vertex of the stream. */
+    EMIT_VERTEX(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.GEOMETRY)),
+    /** Geometry: the strip being emitted ends; the next vertex starts another. */
+    END_PRIMITIVE(null, Dest.NONE, Effect.SIDE_EFFECT, stages(Stage.GEOMETRY)),
+    /** Geometry: the input primitive's number in the draw (gl_PrimitiveIDIn). */
+    LOAD_PRIMITIVE_ID(null, Dest.UINT, Effect.PURE, stages(Stage.GEOMETRY)),
+    /** Geometry: which of the invocations of one input primitive this is (gl_InvocationID). */
+    LOAD_INVOCATION_ID(null, Dest.UINT, Effect.PURE, stages(Stage.GEOMETRY)),
     LOAD_SHARED(Variable.Kind.SHARED, Dest.VAR_TYPE, Effect.READS_MEMORY, stages(Stage.COMPUTE), Role.ARRAY_INDEX),
     STORE_SHARED(
             Variable.Kind.SHARED,

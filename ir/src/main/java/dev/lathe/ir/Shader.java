@@ -16,6 +16,7 @@ import java.util.function.Supplier;
 public final class Shader {
     private final Stage stage;
     private final int[] workgroupSize = {1, 1, 1};
+    private GeometryLayout geometry;
     private final java.util.SortedSet<String> floatControls = new java.util.TreeSet<>();
     private final Map<String, Variable> variables = new LinkedHashMap<>();
     private final List<Function> functions = new ArrayList<>();
@@ -46,6 +47,17 @@ public final class Shader {
     /** The pipeline stage the shader runs in: it decides which intrinsics are legal. */
     public Stage stage() {
         return stage;
+    }
+
+    /** A geometry shader's layout (null for other stages, and before it is set). */
+    public GeometryLayout geometry() {
+        return geometry;
+    }
+
+    /** Sets a geometry shader's layout; on another stage an IllegalArgumentException. */
+    public void setGeometry(GeometryLayout layout) {
+        if (stage != Stage.GEOMETRY) throw new IllegalArgumentException("only a geometry shader has a geometry layout");
+        this.geometry = layout;
     }
 
     /** The compute workgroup size (1, 1, 1 for other stages). */

@@ -6,7 +6,9 @@ import java.util.Locale;
 public enum Stage {
     VERTEX,
     FRAGMENT,
-    COMPUTE;
+    COMPUTE,
+    /** One invocation per input primitive (per {@code invocations} count), emitting a stream of vertices ({@link GeometryLayout}). */
+    GEOMETRY;
 
     public String spelling() {
         return name().toLowerCase(Locale.ROOT);

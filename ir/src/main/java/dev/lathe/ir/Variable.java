@@ -8,7 +8,8 @@ import java.util.Locale;
  * refer to them by identity.
  *
  * <ul>
- *   <li>input/output: {@code type}, {@code location}, {@code flat} (inputs);
+ *   <li>input/output: {@code type}, {@code location}, {@code flat} (inputs), {@code arrayLength}
+ *       (a geometry shader's inputs: one element per vertex of its input primitive);
  *   <li>uniform: {@code type}, {@code arrayLength} (0: not an array), {@code location} = first
  *       slot in the uniform file, in vec4 (16-byte) slots;
  *   <li>buffer: {@code type} = the element type (used to read and print contents),
@@ -104,7 +105,12 @@ public final class Variable {
     }
 
     public static Variable input(String name, VarType type, int location, boolean flat) {
-        return new Variable(Kind.INPUT, name, type, 0, location, -1, flat, false, null);
+        return input(name, type, location, flat, 0);
+    }
+
+    /** An input; with {@code vertices} > 0 a geometry shader's per-vertex input, an array of that many. */
+    public static Variable input(String name, VarType type, int location, boolean flat, int vertices) {
+        return new Variable(Kind.INPUT, name, type, vertices, location, -1, flat, false, null);
     }
 
     public static Variable output(String name, VarType type, int location) {

@@ -114,7 +114,8 @@ final class PrecisionTracker implements Shadow {
 
     @Override
     public ShaderOutputs finish(ShaderOutputs o, Map<Variable, byte[]> buffers) {
-        return new ShaderOutputs(o.outputs(), o.buffers(), o.discarded(), o.loopIterations(), o.nans(), result());
+        return new ShaderOutputs(
+                o.outputs(), o.buffers(), o.discarded(), o.loopIterations(), o.nans(), result(), o.strips());
     }
 
     /**

@@ -135,6 +135,8 @@ final class Isel {
             throw new CompileException("the target compiles one function (the entry point); found "
                     + mf.shader.functions().size());
         }
+        if (mf.shader.stage() == dev.lathe.ir.Stage.GEOMETRY)
+            throw new CompileException("geometry shaders: the target does not run them yet (the interpreter does)");
         mf.layout = new Layout(mf.shader);
         Isel isel = new Isel(mf.shader, mf.fn, mf.layout);
         isel.groups = mf.repeatGroups;

@@ -319,6 +319,11 @@ public final class Interpreter {
         final Map<Variable, long[]> locals = new HashMap<>();
         boolean discarded;
         long iterations;
+        /** A geometry shader's strips ended so far, and the one being emitted. */
+        final List<List<Map<String, long[]>>> strips = new ArrayList<>();
+
+        List<Map<String, long[]>> strip = new ArrayList<>();
+        int emitted;
 
         final long[] spent;
         /** What this invocation computes beside the bits, one per model tracked. */
@@ -358,12 +363,19 @@ public final class Interpreter {
             }
         }
 
+        /** The strip being emitted ends (an empty one is no strip). */
+        private void endStrip() {
+            if (!strip.isEmpty()) strips.add(strip);
+            strip = new ArrayList<>();
+        }
+
         ShaderOutputs result() {
             Map<String, long[]> outs = new LinkedHashMap<>();
             outputs.forEach((k, v) -> outs.put(k.name(), v.clone()));
             Map<String, byte[]> bufs = new LinkedHashMap<>();
             buffers.forEach((k, v) -> bufs.put(k.name(), v.clone()));
-            ShaderOutputs out = new ShaderOutputs(outs, bufs, discarded, iterations);
+            endStrip(); // the end of the shader ends the strip being emitted
+            ShaderOutputs out = new ShaderOutputs(outs, bufs, discarded, iterations, null, null, strips);
             for (Shadow sh : shadows) out = sh.finish(out, buffers);
             return out;
         }
@@ -487,7 +499,27 @@ public final class Interpreter {
                 return true;
             }
             switch (i.intrinsic()) {
-                case LOAD_INPUT -> set(d, interfaceValue(v, 0));
+                case LOAD_INPUT -> {
+                    // a geometry shader's per-vertex input: the vertex in source 0 (past the last reads zero)
+                    long vertex = v.isArray() ? read(i.src(0).value())[0] : 0;
+                    set(
+                            d,
+                            vertex < Math.max(1, v.arrayLength())
+                                    ? interfaceValue(v, (int) vertex)
+                                    : new long[d.numComponents()]);
+                }
+                case EMIT_VERTEX -> {
+                    int most = shader.geometry().maxVertices();
+                    if (++emitted > most)
+                        throw new InterpreterException(
+                                "the geometry shader emits more than the " + most + " vertices its layout declares");
+                    Map<String, long[]> vertex = new LinkedHashMap<>();
+                    outputs.forEach((k, x) -> vertex.put(k.name(), x.clone()));
+                    strip.add(vertex);
+                }
+                case END_PRIMITIVE -> endStrip();
+                case LOAD_PRIMITIVE_ID -> set(d, new long[] {in.primitiveId() & 0xffffffffL});
+                case LOAD_INVOCATION_ID -> set(d, new long[] {in.invocationId() & 0xffffffffL});
                 case STORE_OUTPUT ->
                     System.arraycopy(
                             read(i.src(0).value()),

@@ -137,7 +137,13 @@ final class NanProvenance implements Shadow {
     @Override
     public ShaderOutputs finish(ShaderOutputs o, Map<Variable, byte[]> buffers) {
         return new ShaderOutputs(
-                o.outputs(), o.buffers(), o.discarded(), o.loopIterations(), result(buffers), o.precision());
+                o.outputs(),
+                o.buffers(),
+                o.discarded(),
+                o.loopIterations(),
+                result(buffers),
+                o.precision(),
+                o.strips());
     }
 
     long mask(Value v) {

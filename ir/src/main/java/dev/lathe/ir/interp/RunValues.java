@@ -215,13 +215,32 @@ public final class RunValues {
      * One line per output (declaration order), then one per buffer and storage image:
      * {@code @name = vec4 f32 (1.0, 0.5, 0.25, 1.0)}, {@code @data = u32[4] (0, 1, 4, 9)}, an
      * image's texels as {@code @img = vec4 f32[W·H·D] (…)}, x fastest.
-     * With {@code hex}, the raw bits follow in brackets.
+     * With {@code hex}, the raw bits follow in brackets. A geometry shader's outputs are its
+     * emitted vertices, strip by strip: {@code strip 0, vertex 1: @o = vec4 f32 (…)}, one line
+     * per output of each vertex ({@code no vertices} when it emitted none).
      */
     public static String format(Shader s, ShaderOutputs o, boolean hex) {
         StringBuilder sb = new StringBuilder();
         if (o.discarded()) sb.append("discarded\n");
+        if (s.stage() == dev.lathe.ir.Stage.GEOMETRY && o.strips().isEmpty()) sb.append("no vertices\n");
+        for (int k = 0; k < o.strips().size(); k++) {
+            List<Map<String, long[]>> strip = o.strips().get(k);
+            for (int j = 0; j < strip.size(); j++) {
+                for (Variable v : s.variables(Variable.Kind.OUTPUT)) {
+                    sb.append("strip ")
+                            .append(k)
+                            .append(", vertex ")
+                            .append(j)
+                            .append(": @")
+                            .append(v.name());
+                    sb.append(" = ").append(v.type()).append(' ');
+                    appendValues(sb, strip.get(j).get(v.name()), v.type(), hex);
+                    sb.append('\n');
+                }
+            }
+        }
         for (Variable v : s.variables(Variable.Kind.OUTPUT)) {
-            if (o.discarded()) break;
+            if (o.discarded() || s.stage() == dev.lathe.ir.Stage.GEOMETRY) break;
             long[] bits = o.outputs().get(v.name());
             sb.append('@').append(v.name()).append(" = ").append(v.type()).append(' ');
             appendValues(sb, bits, v.type(), hex);

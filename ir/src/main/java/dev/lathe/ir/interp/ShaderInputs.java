@@ -20,6 +20,8 @@ public final class ShaderInputs {
     private boolean frontFace = true;
     private int vertexId;
     private int instanceId;
+    private int primitiveId;
+    private int invocationId;
 
     /** Sets an input or uniform by name. */
     public ShaderInputs set(String name, long... bits) {
@@ -133,6 +135,26 @@ public final class ShaderInputs {
     public ShaderInputs setInstanceId(int id) {
         instanceId = id;
         return this;
+    }
+
+    /** A geometry shader's input primitive number (default 0). */
+    public ShaderInputs setPrimitiveId(int id) {
+        primitiveId = id;
+        return this;
+    }
+
+    /** A geometry shader's invocation among those of one primitive (default 0). */
+    public ShaderInputs setInvocationId(int id) {
+        invocationId = id;
+        return this;
+    }
+
+    public int primitiveId() {
+        return primitiveId;
+    }
+
+    public int invocationId() {
+        return invocationId;
     }
 
     /** The local invocation id, x, y, z (a copy). */

@@ -1,8 +1,10 @@
 package dev.lathe.ir.interp;
 
 import dev.lathe.ir.op.FloatBits;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,6 +19,9 @@ import java.util.Map;
  *                  them ({@link Interpreter#trackNans}); null otherwise
  * @param precision what each output may be on a conforming Vulkan implementation, when the run
  *                  tracked it (a precision {@link Shadow}: the Vulkan oracle's); null otherwise (bit for bit)
+ * @param strips    a geometry shader's emitted vertices, strip by strip ({@code end_primitive} ends
+ *                  one; so does the end of the shader), each vertex its outputs by name; empty for
+ *                  the other stages
  */
 public record ShaderOutputs(
         Map<String, long[]> outputs,
@@ -24,11 +29,30 @@ public record ShaderOutputs(
         boolean discarded,
         long loopIterations,
         NanTaint nans,
-        PrecisionBounds precision) {
-    /** Copies both maps, keeping their order, into unmodifiable ones. */
+        PrecisionBounds precision,
+        List<List<Map<String, long[]>>> strips) {
+    /** Copies both maps, keeping their order, into unmodifiable ones, and the strips. */
     public ShaderOutputs {
         outputs = Collections.unmodifiableMap(new LinkedHashMap<>(outputs));
         buffers = Collections.unmodifiableMap(new LinkedHashMap<>(buffers));
+        List<List<Map<String, long[]>>> copy = new ArrayList<>();
+        for (List<Map<String, long[]>> strip : strips) {
+            List<Map<String, long[]>> vs = new ArrayList<>();
+            for (Map<String, long[]> v : strip) vs.add(Collections.unmodifiableMap(new LinkedHashMap<>(v)));
+            copy.add(Collections.unmodifiableList(vs));
+        }
+        strips = Collections.unmodifiableList(copy);
+    }
+
+    /** The outputs of a run that emitted no vertices (every stage but geometry). */
+    public ShaderOutputs(
+            Map<String, long[]> outputs,
+            Map<String, byte[]> buffers,
+            boolean discarded,
+            long loopIterations,
+            NanTaint nans,
+            PrecisionBounds precision) {
+        this(outputs, buffers, discarded, loopIterations, nans, precision, List.of());
     }
 
     /** The outputs of a run that did not track NaNs. */

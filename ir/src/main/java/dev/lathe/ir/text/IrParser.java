@@ -7,6 +7,7 @@ import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Block;
 import dev.lathe.ir.FloatControls;
 import dev.lathe.ir.Function;
+import dev.lathe.ir.GeometryLayout;
 import dev.lathe.ir.IfNode;
 import dev.lathe.ir.ImageFormat;
 import dev.lathe.ir.Instr;
@@ -171,12 +172,15 @@ public final class IrParser {
 
     private Shader shader() {
         int kw = peek();
-        if (!is(kw, "shader")) throw error(kw, "expected 'shader vertex|fragment|compute' at the start of the file");
+        if (!is(kw, "shader"))
+            throw error(kw, "expected 'shader vertex|fragment|compute|geometry' at the start of the file");
         advance();
-        int st = expect(Token.Kind.IDENT, "a stage (vertex, fragment or compute)");
+        int st = expect(Token.Kind.IDENT, "a stage (vertex, fragment, compute or geometry)");
         Stage stage = Stage.parse(text(st));
-        if (stage == null) throw error(st, "unknown stage '" + text(st) + "' (expected vertex, fragment or compute)");
+        if (stage == null)
+            throw error(st, "unknown stage '" + text(st) + "' (expected vertex, fragment, compute or geometry)");
         shader = new Shader(stage);
+        if (stage == Stage.GEOMETRY) geometryLayout(st);
         if (is(peek(), "workgroup_size")) {
             int w = advance();
             if (stage != Stage.COMPUTE) throw error(w, "workgroup_size is only for compute shaders");
@@ -236,6 +240,47 @@ public final class IrParser {
         for (Function f : shader.functions()) hasMain |= f.name().equals("main");
         if (!hasMain) throw error(peek(), "the shader has no function named main");
         return shader;
+    }
+
+    /** {@code input(P) output(Q, N) [invocations(K)]} after {@code shader geometry}. */
+    private void geometryLayout(int st) {
+        if (!is(peek(), "input")) throw error(peek(), "a geometry shader says input(PRIMITIVE) output(STRIP, N)");
+        advance();
+        expect("(");
+        int in = expect(
+                Token.Kind.IDENT,
+                "an input primitive (points, lines, lines_adjacency, triangles, triangles_adjacency)");
+        GeometryLayout.InputPrimitive input = GeometryLayout.InputPrimitive.parse(text(in));
+        if (input == null)
+            throw error(
+                    in,
+                    "unknown input primitive '" + text(in)
+                            + "' (expected points, lines, lines_adjacency, triangles or triangles_adjacency)");
+        expect(")");
+        if (!is(peek(), "output")) throw error(peek(), "a geometry shader says output(STRIP, N) after its input");
+        advance();
+        expect("(");
+        int out = expect(Token.Kind.IDENT, "an output primitive (points, line_strip, triangle_strip)");
+        GeometryLayout.OutputPrimitive output = GeometryLayout.OutputPrimitive.parse(text(out));
+        if (output == null)
+            throw error(
+                    out,
+                    "unknown output primitive '" + text(out) + "' (expected points, line_strip or triangle_strip)");
+        expect(",");
+        int n = positiveInt(advance(), "vertex count");
+        expect(")");
+        int invocations = 1;
+        if (is(peek(), "invocations")) {
+            advance();
+            expect("(");
+            invocations = positiveInt(advance(), "invocation count");
+            expect(")");
+        }
+        try {
+            shader.setGeometry(new GeometryLayout(input, output, n, invocations));
+        } catch (IllegalArgumentException e) {
+            throw error(st, e.getMessage());
+        }
     }
 
     private int positiveInt(int t, String what) {
@@ -329,9 +374,18 @@ public final class IrParser {
                 case "input" -> {
                     VarType t = type();
                     int name = symbolName();
+                    // a geometry shader's inputs are per vertex: an array of the input primitive's vertices
+                    int len = shader.stage() == Stage.GEOMETRY ? arraySuffix() : 0;
+                    GeometryLayout g = shader.geometry();
+                    if (g != null && len != g.input().vertices())
+                        throw error(
+                                name,
+                                "a geometry shader's input holds one element per vertex of its input ("
+                                        + g.input().spelling() + "): @" + text(name) + "["
+                                        + g.input().vertices() + "]");
                     Map<String, Integer> a = attributes(List.of("location"), List.of("flat"));
                     int loc = a.getOrDefault("location", nextLocation(Variable.Kind.INPUT));
-                    add(name, Variable.input(text(name), t, loc, a.containsKey("flat")));
+                    add(name, Variable.input(text(name), t, loc, a.containsKey("flat"), len));
                 }
                 case "output" -> {
                     VarType t = type();

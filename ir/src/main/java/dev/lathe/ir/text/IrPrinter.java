@@ -85,6 +85,7 @@ public final class IrPrinter {
                     .append(w[2])
                     .append(')');
         }
+        if (s.geometry() != null) out.append(' ').append(s.geometry().spelling());
         if (!s.floatControls().isEmpty())
             out.append(" float_controls(")
                     .append(String.join(", ", s.floatControls()))

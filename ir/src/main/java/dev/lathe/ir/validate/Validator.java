@@ -5,6 +5,7 @@ import dev.lathe.ir.Block;
 import dev.lathe.ir.CfList;
 import dev.lathe.ir.CfNode;
 import dev.lathe.ir.Function;
+import dev.lathe.ir.GeometryLayout;
 import dev.lathe.ir.IfNode;
 import dev.lathe.ir.Instr;
 import dev.lathe.ir.IntrinsicInstr;
@@ -15,6 +16,7 @@ import dev.lathe.ir.Shader;
 import dev.lathe.ir.ShapeProblem;
 import dev.lathe.ir.SourceLoc;
 import dev.lathe.ir.Src;
+import dev.lathe.ir.Stage;
 import dev.lathe.ir.Value;
 import dev.lathe.ir.Variable;
 import dev.lathe.ir.analysis.DominatorTree;
@@ -53,7 +55,9 @@ import java.util.Set;
  *   <li>{@code intrinsic-stage}, {@code intrinsic-variable}, {@code intrinsic-sources},
  *       {@code intrinsic-result}: intrinsics in legal stages, with the right kind of variable,
  *       sources and result shape;
- *   <li>{@code entry-point}: the shader has a function named main.
+ *   <li>{@code entry-point}: the shader has a function named main;
+ *   <li>{@code geometry-layout}: a geometry shader has its layout, and its inputs (only its) are
+ *       arrays of one element per vertex of its input primitive.
  * </ul>
  */
 public final class Validator {
@@ -72,7 +76,27 @@ public final class Validator {
         }
         if (!hasMain)
             v.errors.add(new ValidationError("entry-point", "the shader has no function named main", "shader", null));
+        v.checkGeometry(shader);
         return v.errors;
+    }
+
+    private void checkGeometry(Shader shader) {
+        GeometryLayout g = shader.geometry();
+        if (shader.stage() == Stage.GEOMETRY && g == null)
+            errors.add(new ValidationError("geometry-layout", "a geometry shader needs its layout", "shader", null));
+        for (Variable v : shader.variables(Variable.Kind.INPUT)) {
+            int want = g == null ? 0 : g.input().vertices();
+            if (v.arrayLength() != want) {
+                errors.add(new ValidationError(
+                        "geometry-layout",
+                        want == 0
+                                ? "only a geometry shader's inputs are arrays (per vertex)"
+                                : "a geometry shader's input holds one element per vertex of its input ("
+                                        + g.input().spelling() + "): " + want,
+                        "@" + v.name(),
+                        v.loc()));
+            }
+        }
     }
 
     /** All violations in one function. */
