@@ -27,14 +27,16 @@ import java.util.Set;
  * finds each output's final value, one per exit, right before the exit.
  *
  * <p>The function is left alone when it is already in that form: every output stored once in
- * each exit block and nowhere else.
+ * each exit block and nowhere else, and in a geometry shader, whose outputs each
+ * {@code emit_vertex} reads.
  */
 final class LowerOutputs implements Pass {
 
     @Override
     public boolean run(Function fn) {
         List<Variable> outputs = fn.shader().variables(Variable.Kind.OUTPUT);
-        if (outputs.isEmpty()) return false;
+        // a geometry shader's outputs are read at every emit_vertex, not at the end: its stores stay
+        if (outputs.isEmpty() || fn.shader().stage() == dev.lathe.ir.Stage.GEOMETRY) return false;
         List<Block> exits = exits(fn);
         if (lowered(fn, exits, outputs)) return false;
         Map<Variable, Variable> temps = new LinkedHashMap<>();

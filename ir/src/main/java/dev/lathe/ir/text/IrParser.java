@@ -375,6 +375,8 @@ public final class IrParser {
                     VarType t = type();
                     int name = symbolName();
                     // a geometry shader's inputs are per vertex: an array of the input primitive's vertices
+                    if (shader.stage() != Stage.GEOMETRY && is(peek(), "["))
+                        throw error(peek(), "only a geometry shader's inputs are arrays (one element per vertex)");
                     int len = shader.stage() == Stage.GEOMETRY ? arraySuffix() : 0;
                     GeometryLayout g = shader.geometry();
                     if (g != null && len != g.input().vertices())

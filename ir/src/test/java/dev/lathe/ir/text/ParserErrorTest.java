@@ -18,8 +18,27 @@ class ParserErrorTest {
     private static final String H = "shader fragment\noutput vec4 f32 @frag location=0\n";
 
     private static final List<Case> CASES = List.of(
-            new Case("missing header", "function main {\n}\n", "1:1", "expected 'shader vertex|fragment|compute'"),
-            new Case("unknown stage", "shader geometry\n", "1:8", "unknown stage 'geometry'"),
+            new Case(
+                    "missing header",
+                    "function main {\n}\n",
+                    "1:1",
+                    "expected 'shader vertex|fragment|compute|geometry'"),
+            new Case("unknown stage", "shader tessellation\n", "1:8", "unknown stage 'tessellation'"),
+            new Case(
+                    "geometry without its layout",
+                    "shader geometry\nfunction main {\n}\n",
+                    "2:1",
+                    "a geometry shader says input(PRIMITIVE) output(STRIP, N)"),
+            new Case(
+                    "geometry input of the wrong length",
+                    "shader geometry input(triangles) output(points, 1)\ninput f32 @x[2]\nfunction main {\n}\n",
+                    "2:11",
+                    "one element per vertex of its input (triangles): @x[3]"),
+            new Case(
+                    "an input array outside geometry",
+                    "shader vertex\ninput f32 @x[2]\nfunction main {\n}\n",
+                    "2:13",
+                    "only a geometry shader's inputs are arrays"),
             new Case(
                     "workgroup size outside compute",
                     "shader vertex workgroup_size(1, 1, 1)\n",
