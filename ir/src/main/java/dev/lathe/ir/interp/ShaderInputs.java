@@ -149,10 +149,12 @@ public final class ShaderInputs {
         return this;
     }
 
+    /** A geometry shader's input primitive number. */
     public int primitiveId() {
         return primitiveId;
     }
 
+    /** A geometry shader's invocation among those of one primitive. */
     public int invocationId() {
         return invocationId;
     }
