@@ -257,6 +257,11 @@ public final class IrBuilder {
     }
 
     /** Reads element {@code index} (32-bit) of array uniform {@code v}; an index past the end reads zero. */
+    /** Geometry: per-vertex input {@code v} of vertex {@code vertex} ({@code load_input}). */
+    public Value loadInput(Variable v, Value vertex) {
+        return load(Intrinsic.LOAD_INPUT, v, vertex);
+    }
+
     public Value loadUniform(Variable v, Value index) {
         return load(Intrinsic.LOAD_UNIFORM, v, index);
     }
@@ -406,6 +411,16 @@ public final class IrBuilder {
     /** Waits until every invocation of the workgroup gets here ({@code barrier}; compute shaders only). */
     public void barrier() {
         intrinsic(Intrinsic.BARRIER, null, 0, 0);
+    }
+
+    /** Geometry: the outputs' values become the next emitted vertex ({@code emit_vertex}). */
+    public void emitVertex() {
+        intrinsic(Intrinsic.EMIT_VERTEX, null, 0, 0);
+    }
+
+    /** Geometry: the strip being emitted ends ({@code end_primitive}). */
+    public void endPrimitive() {
+        intrinsic(Intrinsic.END_PRIMITIVE, null, 0, 0);
     }
 
     // ---- control flow -------------------------------------------------------------------------

@@ -463,6 +463,12 @@ final class Instructions {
                     OpSubgroupAllEqualKHR,
                     OpSubgroupReadInvocationKHR -> t.define(m.id(i, 1), Subgroups.translate(t, i));
             case OpControlBarrier -> b.barrier();
+            case OpEmitVertex -> {
+                // the outputs live in their shadows until the vertex is emitted
+                t.storeOutputs();
+                b.emitVertex();
+            }
+            case OpEndPrimitive -> b.endPrimitive();
             case OpMemoryBarrier -> {} // OpMemoryBarrier: invocations run one at a time
             case OpAtomicLoad -> { // OpAtomicLoad: invocations run one at a time, so a plain load
                 SpirvToIr.Ptr p = t.pointer(i, m.id(i, 2));

@@ -73,6 +73,13 @@ final class ModuleInfo {
     final java.util.Set<String> floatControls = new java.util.TreeSet<>();
 
     int[] localSize = {1, 1, 1};
+    /**
+     * A geometry shader's execution modes: the input primitive (SPIR-V's InputPoints 19 …
+     * InputTrianglesAdjacency 23), the output (OutputPoints 27, OutputLineStrip 28,
+     * OutputTriangleStrip 29), OutputVertices (26) and Invocations (0); -1 or 0 when not given.
+     */
+    int geometryInput = -1, geometryOutput = -1, outputVertices, invocations = 1;
+
     Instruction entryPoint;
 
     /** A function: its defining instruction, parameters, and blocks by label in order. */
@@ -138,6 +145,12 @@ final class ModuleInfo {
                         if (problem != null) throw module.error(i, "unsupported LocalSize: " + problem);
                         localSize = new int[] {(int) x, (int) y, (int) z};
                     }
+                    int mode = arg(i, 1);
+                    if (mode >= 19 && mode <= 23) geometryInput = mode;
+                    if (mode >= 27 && mode <= 29) geometryOutput = mode;
+                    if (mode == 26 && i.count() >= 3)
+                        outputVertices = (int) Math.min(i.operand(2) & 0xffffffffL, 1 << 20);
+                    if (mode == 0 && i.count() >= 3) invocations = (int) Math.min(i.operand(2) & 0xffffffffL, 1 << 20);
                     // SPV_KHR_float_controls' modes: DenormPreserve … RoundingModeRTZ, each with a width
                     String fc = i.count() >= 3 ? FloatControls.ofSpirv(arg(i, 1), i.operand(2) & 0xffffffffL) : null;
                     if (fc != null) floatControls.add(fc);

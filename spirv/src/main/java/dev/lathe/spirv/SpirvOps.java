@@ -160,6 +160,8 @@ final class SpirvOps {
     static final int OpDPdyCoarse = 214;
     static final int OpFwidthCoarse = 215;
     static final int OpControlBarrier = 224;
+    static final int OpEmitVertex = 218;
+    static final int OpEndPrimitive = 219;
     static final int OpMemoryBarrier = 225;
     static final int OpAtomicLoad = 227;
     static final int OpAtomicStore = 228;

@@ -5,6 +5,7 @@ import static dev.lathe.spirv.SpirvOps.*;
 import dev.lathe.ir.AtomicOp;
 import dev.lathe.ir.BaseType;
 import dev.lathe.ir.Function;
+import dev.lathe.ir.GeometryLayout;
 import dev.lathe.ir.IfNode;
 import dev.lathe.ir.ImageFormat;
 import dev.lathe.ir.Intrinsic;
@@ -100,15 +101,30 @@ final class SpirvToIr {
             case 0 -> Stage.VERTEX;
             case 4 -> Stage.FRAGMENT;
             case 5 -> Stage.COMPUTE;
+            case 3 -> Stage.GEOMETRY;
             default ->
                 throw mod.error(
                         m.entryPoint,
                         "unsupported OpEntryPoint (" + SpirvNames.of("ExecutionModel", m.executionModel)
-                                + "; vertex, fragment and compute are read)");
+                                + "; vertex, fragment, compute and geometry are read)");
         };
         shader = new Shader(stage);
+        if (stage == Stage.GEOMETRY) shader.setGeometry(geometryLayout());
         if (stage == Stage.COMPUTE) shader.setWorkgroupSize(m.localSize[0], m.localSize[1], m.localSize[2]);
         for (String fc : m.floatControls) shader.addFloatControl(fc);
+    }
+
+    /** A geometry shader's layout from its execution modes. */
+    private GeometryLayout geometryLayout() {
+        if (m.geometryInput < 0 || m.geometryOutput < 0 || m.outputVertices <= 0)
+            throw mod.error(m.entryPoint, "a geometry shader needs its input and output primitives and OutputVertices");
+        GeometryLayout.InputPrimitive in = GeometryLayout.InputPrimitive.values()[m.geometryInput - 19];
+        GeometryLayout.OutputPrimitive out = GeometryLayout.OutputPrimitive.values()[m.geometryOutput - 27];
+        try {
+            return new GeometryLayout(in, out, m.outputVertices, m.invocations);
+        } catch (IllegalArgumentException e) {
+            throw mod.error(m.entryPoint, "unsupported geometry shader: " + e.getMessage());
+        }
     }
 
     Shader run() {
@@ -160,6 +176,12 @@ final class SpirvToIr {
 
     /** A matrix or array input: one IR input per column or element, at consecutive locations. */
     record InputListPlace(List<Variable> vars) implements Place {}
+
+    /** A geometry shader's per-vertex input: element k is vertex k's value ({@code load_input @v, k}). */
+    record VertexInputPlace(Variable var) implements Place {}
+
+    /** A geometry shader's gl_in[]: each vertex's gl_PerVertex, of which Position (member 0) is read. */
+    record VertexPerVertexPlace(Variable position) implements Place {}
 
     /** A struct local: one place per member (members are locals, nested structs, arrays of scalars or vectors). */
     record StructPlace(SpirvType.Struct type, List<Place> members) implements Place {}
@@ -276,6 +298,7 @@ final class SpirvToIr {
                     pointers.put(id, new Ptr(new SubgroupPlace(builtin), t, List.of()));
                     return;
                 }
+                if (shader.stage() == Stage.GEOMETRY && geometryInput(v, id, t, builtin)) return;
                 if (builtin != null && BUILTIN_INPUTS.containsKey(builtin) && shader.stage() != Stage.COMPUTE) {
                     if (!SpirvType.isSimple(t))
                         throw mod.error(
@@ -327,6 +350,20 @@ final class SpirvToIr {
                             new Ptr(
                                     new PerVertexPlace(
                                             new LocalPlace(shadow, st.members().get(0))),
+                                    t,
+                                    List.of()));
+                    return;
+                }
+                if (builtin != null
+                        && shader.stage() == Stage.GEOMETRY
+                        && (builtin == 7 || builtin == 9 || builtin == 10)) {
+                    // gl_PrimitiveID, gl_Layer, gl_ViewportIndex: per-vertex outputs of the emitted stream, like any
+                    // other
+                    String name = builtin == 7 ? "gl_PrimitiveID" : builtin == 9 ? "gl_Layer" : "gl_ViewportIndex";
+                    pointers.put(
+                            id,
+                            new Ptr(
+                                    outputPlace(v, uniqueName(-1, name), t, new int[] {nextOutputLocation()}),
                                     t,
                                     List.of()));
                     return;
@@ -518,6 +555,43 @@ final class SpirvToIr {
      * column or element at consecutive locations; a struct (an input block) one place per member,
      * at its member Location or the next one.
      */
+    /**
+     * A geometry shader's input: gl_PrimitiveIDIn and gl_InvocationID as system values, gl_in[]
+     * (its Position) and the per-vertex arrays as IR inputs of one element per vertex. False when
+     * {@code v} is none of these (it is read as in the other stages).
+     */
+    private boolean geometryInput(Instruction v, int id, SpirvType t, Integer builtin) {
+        int vertices = shader.geometry().input().vertices();
+        if (builtin != null && (builtin == 7 || builtin == 8)) {
+            Intrinsic in = builtin == 7 ? Intrinsic.LOAD_PRIMITIVE_ID : Intrinsic.LOAD_INVOCATION_ID;
+            pointers.put(id, new Ptr(new BuiltinPlace(in), t, List.of()));
+            return true;
+        }
+        if (!(t instanceof SpirvType.Array ar) || ar.length() != vertices)
+            throw mod.error(
+                    v,
+                    "unsupported OpVariable (a geometry shader's input is an array of " + vertices
+                            + " vertices, one per vertex of its input primitive)");
+        if (ar.element() instanceof SpirvType.Struct st && m.memberDecoration(st.id(), 0, ModuleInfo.BUILTIN) != null) {
+            Variable pos = shader.addVariable(Variable.input(
+                    uniqueName(-1, "gl_in_Position"), VarType.f32(4), nextInputLocation(), false, vertices));
+            pointers.put(id, new Ptr(new VertexPerVertexPlace(pos), t, List.of()));
+            return true;
+        }
+        if (builtin != null || !SpirvType.isSimple(ar.element()))
+            throw mod.error(v, "unsupported OpVariable (a geometry shader's input of type " + t + ")");
+        Integer loc = m.decoration(id, ModuleInfo.LOCATION);
+        boolean flat = m.decoration(id, ModuleInfo.FLAT) != null || !isFloat(ar.element());
+        Variable var = shader.addVariable(Variable.input(
+                uniqueName(id, "in"),
+                varType(v, ar.element()),
+                loc == null ? nextInputLocation() : loc,
+                flat,
+                vertices));
+        pointers.put(id, new Ptr(new VertexInputPlace(var), t, List.of()));
+        return true;
+    }
+
     private Place inputPlace(Instruction v, String name, SpirvType t, int[] loc, boolean flat) {
         if (t instanceof SpirvType.Struct st) {
             List<Place> members = new ArrayList<>();
@@ -971,6 +1045,21 @@ final class SpirvToIr {
             return localSlots(at, lp.var(), lp.type(), b.i32(0), path);
         }
         if (place instanceof InputPlace ip) return component(b.loadInput(ip.var()), path);
+        if (place instanceof VertexInputPlace vi) {
+            if (path.isEmpty()) {
+                List<Val> parts = new ArrayList<>();
+                for (int k = 0; k < vi.var().arrayLength(); k++)
+                    parts.add(new Val.Simple(b.loadInput(vi.var(), b.i32(k))));
+                return new Val.Composite(parts);
+            }
+            return component(b.loadInput(vi.var(), index(path.get(0))), path.subList(1, path.size()));
+        }
+        if (place instanceof VertexPerVertexPlace vp) {
+            if (path.size() < 2) throw mod.error(at, "unsupported load of a whole gl_in[] element (read its members)");
+            if (!(path.get(1) instanceof Integer member) || member != 0)
+                throw mod.error(at, "unsupported gl_in[] member (only gl_Position is read)");
+            return component(b.loadInput(vp.position(), index(path.get(0))), path.subList(2, path.size()));
+        }
         if (place instanceof InputListPlace il) {
             if (path.isEmpty()) {
                 List<Val> parts = new ArrayList<>();
@@ -1030,7 +1119,10 @@ final class SpirvToIr {
     static String describe(Place place) {
         if (place instanceof LocalPlace || place instanceof StructPlace || place instanceof StructArrayPlace)
             return "a variable";
-        if (place instanceof InputPlace || place instanceof InputListPlace) return "an input";
+        if (place instanceof InputPlace
+                || place instanceof InputListPlace
+                || place instanceof VertexInputPlace
+                || place instanceof VertexPerVertexPlace) return "an input";
         if (place instanceof BuiltinPlace || place instanceof SubgroupPlace) return "a built-in";
         if (place instanceof PerVertexPlace) return "gl_PerVertex";
         if (place instanceof UniformPlace || place instanceof UniformStructPlace || place instanceof UniformArrayPlace)
