@@ -256,12 +256,12 @@ public final class IrBuilder {
         return load(Intrinsic.LOAD_UNIFORM, v);
     }
 
-    /** Reads element {@code index} (32-bit) of array uniform {@code v}; an index past the end reads zero. */
     /** Geometry: per-vertex input {@code v} of vertex {@code vertex} ({@code load_input}). */
     public Value loadInput(Variable v, Value vertex) {
         return load(Intrinsic.LOAD_INPUT, v, vertex);
     }
 
+    /** Reads element {@code index} (32-bit) of array uniform {@code v}; an index past the end reads zero. */
     public Value loadUniform(Variable v, Value index) {
         return load(Intrinsic.LOAD_UNIFORM, v, index);
     }
