@@ -24,7 +24,7 @@ public record GeometryLayout(InputPrimitive input, OutputPrimitive output, int m
                     + " invocations per primitive, not " + invocations);
     }
 
-    /** The primitive a geometry invocation reads. */
+    /** The primitive a geometry invocation reads (in SPIR-V's order of its execution modes, which the frontend relies on). */
     public enum InputPrimitive {
         POINTS(1),
         LINES(2),
@@ -53,7 +53,7 @@ public record GeometryLayout(InputPrimitive input, OutputPrimitive output, int m
         }
     }
 
-    /** What the emitted vertices make: points, or strips that {@code end_primitive} cuts. */
+    /** What the emitted vertices make: points, or strips that {@code end_primitive} cuts (in SPIR-V's order too). */
     public enum OutputPrimitive {
         POINTS(1),
         LINE_STRIP(2),
@@ -78,6 +78,21 @@ public record GeometryLayout(InputPrimitive input, OutputPrimitive output, int m
             for (OutputPrimitive p : values()) if (p.spelling().equals(s)) return p;
             return null;
         }
+    }
+
+    /**
+     * Why input {@code name} of array length {@code length} (0: no array) does not fit shader
+     * {@code g} (null: not a geometry shader), or null when it does: a geometry shader's inputs,
+     * and only its, hold one element per vertex of its input primitive.
+     */
+    public static String inputProblem(GeometryLayout g, String name, int length) {
+        if (g == null)
+            return length == 0 ? null : "only a geometry shader's inputs are arrays (one element per vertex)";
+        int n = g.input().vertices();
+        return length == n
+                ? null
+                : "a geometry shader's input holds one element per vertex of its input ("
+                        + g.input().spelling() + "): @" + name + "[" + n + "]";
     }
 
     /** The header's text after the stage: {@code input(…) output(…, N) invocations(N)}. */

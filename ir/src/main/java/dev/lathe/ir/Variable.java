@@ -174,9 +174,15 @@ public final class Variable {
         return v;
     }
 
-    /** Component {@code c} of element {@code element} of constant data (its bit pattern). */
-    public long constant(int element, int c) {
-        return data[element * type.components() + c];
+    /**
+     * Element {@code index} (an unsigned 32-bit index) of constant data, its components' bit
+     * patterns; zero past the end, as {@code load_constant} reads it.
+     */
+    public long[] constantElement(long index) {
+        int c = type.components();
+        long[] r = new long[c];
+        if (index >= 0 && index < Math.max(1, arrayLength)) System.arraycopy(data, (int) index * c, r, 0, c);
+        return r;
     }
 
     /** Constant data's components, element-major; null for other kinds. */

@@ -118,6 +118,8 @@ final class SpirvToIr {
     private GeometryLayout geometryLayout() {
         if (m.geometryInput < 0 || m.geometryOutput < 0 || m.outputVertices <= 0)
             throw mod.error(m.entryPoint, "a geometry shader needs its input and output primitives and OutputVertices");
+        // both enums list the primitives in SPIR-V's order: InputPoints 19 … InputTrianglesAdjacency 23,
+        // OutputPoints 27 … OutputTriangleStrip 29
         GeometryLayout.InputPrimitive in = GeometryLayout.InputPrimitive.values()[m.geometryInput - 19];
         GeometryLayout.OutputPrimitive out = GeometryLayout.OutputPrimitive.values()[m.geometryOutput - 27];
         try {
@@ -358,12 +360,13 @@ final class SpirvToIr {
                         && shader.stage() == Stage.GEOMETRY
                         && (builtin == 7 || builtin == 9 || builtin == 10)) {
                     // gl_PrimitiveID, gl_Layer, gl_ViewportIndex: per-vertex outputs of the emitted stream, like any
-                    // other
-                    String name = builtin == 7 ? "gl_PrimitiveID" : builtin == 9 ? "gl_Layer" : "gl_ViewportIndex";
+                    // other (named as the fragment shader's inputs of the same builtins)
                     pointers.put(
                             id,
                             new Ptr(
-                                    outputPlace(v, uniqueName(-1, name), t, new int[] {nextOutputLocation()}),
+                                    outputPlace(v, uniqueName(-1, BUILTIN_INPUTS.get(builtin)), t, new int[] {
+                                        nextOutputLocation()
+                                    }),
                                     t,
                                     List.of()));
                     return;

@@ -172,7 +172,7 @@ final class PrecisionTracker implements Shadow {
                     double[] iv = of(i.src(coord), 3);
                     if (iv == UNDEFINED) undecided(what + " at an undefined cube coordinate");
                     if (iv != null && !Double.isNaN(iv[0]) && !Double.isNaN(iv[1])) {
-                        int cubes = Math.max(1, t.depth() / 6);
+                        int cubes = Math.max(1, dev.lathe.ir.interp.CubeMap.cubes(t.depth()));
                         if (Interpreter.layer(FloatBits.fromDouble(iv[0], 32), cubes)
                                 != Interpreter.layer(FloatBits.fromDouble(iv[1], 32), cubes))
                             undecided(what + " at a cube coordinate near a half may take either cube");

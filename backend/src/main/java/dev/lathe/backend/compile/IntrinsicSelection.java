@@ -239,28 +239,19 @@ final class IntrinsicSelection {
         // interpreter reads). From the constant file through the address register, as ir3 reads
         // uniform arrays: mova a0.x, then c<a0.x + n> (an index out of range points a0.x at a
         // block of zeros); past the constant file (uniform memory) with ldc and a select.
-        Aligned run = units == 1 && base + (long) v.arrayLength() * comps <= Encoding.MAX_CONST
-                ? aligned(x.src(0), v.arrayLength())
-                : null;
+        // the whole array in the constant file: read through the address register
+        boolean relative = units == 1 && base + (long) v.arrayLength() * comps <= Encoding.MAX_CONST;
+        Aligned run = relative ? aligned(x.src(0), v.arrayLength()) : null;
         if (run != null) {
             VReg addr = runAddress(v, run, base, comps);
             if (addr != null) {
-                isel.cur.add(MirInstr.op(MInstr.mova(Operand.reg(0)), null, addr));
-                for (int c = 0; c < r.length; c++) {
-                    r[c] = isel.newReg(32);
-                    isel.cur.add(MirInstr.op(
-                            MInstr.mov(t, t, Operand.reg(0), Operand.relConst(base + (int) run.k() * comps + c)),
-                            r[c]));
-                }
-                isel.define(d, r);
+                readRelative(addr, base + (int) run.k() * comps, t, d);
                 return;
             }
         }
         VReg index = isel.comp(x.src(0), 0);
         int scale = comps * units;
-        if (units == 1
-                && base + (long) v.arrayLength() * comps <= Encoding.MAX_CONST
-                && knownBelow(x.src(0), v.arrayLength())) {
+        if (relative && knownBelow(x.src(0), v.arrayLength())) {
             // the range analysis knows the index is in range (bayer[(y & 3) * 4 + (x & 3)]): no check, no select
             VReg at = index;
             if (scale != 1) {
@@ -276,9 +267,7 @@ final class IntrinsicSelection {
             scaled = isel.newReg(32);
             aluWithConstant(MOp.MUL_U, null, scaled, index, scale);
         }
-        int zeros = units == 1 && base + (long) v.arrayLength() * comps <= Encoding.MAX_CONST
-                ? isel.layout.zeros(comps)
-                : -1;
+        int zeros = relative ? isel.layout.zeros(comps) : -1;
         if (zeros >= 0) {
             VReg spare = isel.materialize(zeros - base, 32);
             isel.sel(MType.U32, ok, scaled, spare, addr);

@@ -1,5 +1,6 @@
 package dev.lathe.backend.compile;
 
+import dev.lathe.backend.program.Program;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Variable;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ final class Layout {
     final Map<String, Integer> slots = new LinkedHashMap<>();
 
     /** The suffix of a texture's entry in {@link #slots} when it is bindless: its first descriptor in the program's heap. */
-    static final String HEAP = dev.lathe.backend.program.Program.HEAP;
+    static final String HEAP = Program.HEAP;
 
     final Map<Integer, Long> constants = new LinkedHashMap<>();
     final Map<Variable, Integer> localOffsets = new LinkedHashMap<>();
@@ -32,7 +33,7 @@ final class Layout {
         int in = 0, out = 0;
         for (Variable v : s.variables()) {
             switch (v.kind()) {
-                case UNIFORM, CONSTANT -> {
+                case UNIFORM, CONSTANT -> { // Program.constantFileVariables
                     int units = v.type().bitSize() == 64 ? 2 : 1;
                     if (units == 2 && nextConst % 2 != 0) nextConst++;
                     slots.put(v.name(), nextConst);
@@ -56,17 +57,6 @@ final class Layout {
         }
     }
 
-    /**
-     * The variables read from the constant file (or, past it, uniform memory): uniforms and the
-     * shader's constant data, in declaration order.
-     */
-    static List<Variable> constantFileVariables(Shader s) {
-        List<Variable> out = new ArrayList<>();
-        for (Variable v : s.variables())
-            if (v.kind() == Variable.Kind.UNIFORM || v.kind() == Variable.Kind.CONSTANT) out.add(v);
-        return out;
-    }
-
     /** Constant scalars kept for the code's own constants when uniforms move to memory. */
     static final int CODE_CONSTANTS = 256;
 
@@ -80,7 +70,7 @@ final class Layout {
      * leaves {@link #CODE_CONSTANTS} scalars free. The rest keep declaration order.
      */
     private void moveToUniformMemory(Shader s) {
-        List<Variable> uniforms = constantFileVariables(s);
+        List<Variable> uniforms = Program.constantFileVariables(s);
         List<Variable> arrays = new ArrayList<>();
         for (Variable v : uniforms) if (v.isArray()) arrays.add(v);
         arrays.sort(Comparator.comparingLong(Layout::uniformScalars).reversed());
@@ -252,7 +242,7 @@ final class Layout {
      * when all 32 are taken.
      */
     int imageTexture(Variable v, Shader s) {
-        String key = v.name() + dev.lathe.backend.program.Program.IMAGE_TEXTURE;
+        String key = v.name() + Program.IMAGE_TEXTURE;
         Integer at = slots.get(key);
         if (at != null) return at;
         boolean[] taken = new boolean[32];
@@ -261,7 +251,7 @@ final class Layout {
             if (first != null) take(taken, first, Math.max(1, t.arrayLength()));
         }
         for (Variable i : s.variables(Variable.Kind.IMAGE)) {
-            Integer alias = slots.get(i.name() + dev.lathe.backend.program.Program.IMAGE_TEXTURE);
+            Integer alias = slots.get(i.name() + Program.IMAGE_TEXTURE);
             if (alias != null) taken[alias] = true;
         }
         for (int k = 0; k < 32; k++) {

@@ -6,6 +6,7 @@ import dev.lathe.backend.isa.Operand;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Stage;
 import dev.lathe.ir.Variable;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -135,8 +136,7 @@ public record Program(
      */
     public int constantScalars() {
         long end = 2048;
-        for (Variable v : shader.variables()) {
-            if (v.kind() != Variable.Kind.UNIFORM && v.kind() != Variable.Kind.CONSTANT) continue;
+        for (Variable v : constantFileVariables(shader)) {
             Integer at = slots.get(v.name());
             if (at != null)
                 end = Math.max(
@@ -147,6 +147,17 @@ public record Program(
                                         * Math.max(1, v.arrayLength()));
         }
         return (int) Math.min(end, 1 << 22);
+    }
+
+    /**
+     * The variables read from the constant file (or, past it, uniform memory): uniforms and the
+     * shader's constant data, in declaration order.
+     */
+    public static List<Variable> constantFileVariables(Shader s) {
+        List<Variable> out = new ArrayList<>();
+        for (Variable v : s.variables())
+            if (v.kind() == Variable.Kind.UNIFORM || v.kind() == Variable.Kind.CONSTANT) out.add(v);
+        return out;
     }
 
     /** The variable mapped to {@code index} among those of a kind, or null. */

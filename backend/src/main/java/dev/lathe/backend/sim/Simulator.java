@@ -669,7 +669,8 @@ public final class Simulator {
                     coord[c] = readReg(i.src(0).index() + c);
                 texel = imageTexel(v, coord);
             } else if (i.op() == MOp.GETSIZE) {
-                texel = Arrays.copyOf(TextureUnit.size(texture(v, ts.element()), v.dim()), 4);
+                // getsize means txs: one definition of a texture's size (a cube array's counts cubes)
+                texel = Arrays.copyOf(Interpreter.textureSize(texture(v, ts.element()), v.dim()), 4);
             } else {
                 long[] coord = new long[i.dim()];
                 for (int c = 0; c < coord.length; c++)

@@ -61,13 +61,6 @@ final class TextureUnit {
         return texel(t, at[0], at[1], at[2]);
     }
 
-    /** {@code getsize} on a texture of dimensions {@code dim}: an array of cube maps gives (width, height, cubes). */
-    static long[] size(Texture t, dev.lathe.ir.TextureDim dim) {
-        long[] s = size(t, dim.sizes());
-        if (dim == dev.lathe.ir.TextureDim.CUBE_ARRAY) s[2] = t.depth() / 6;
-        return s;
-    }
-
     /** {@code isam}: the texel at signed 32-bit coordinates; zero outside. */
     static long[] fetch(Texture t, long[] coord) {
         long[] at = signedCoordinates(coord);

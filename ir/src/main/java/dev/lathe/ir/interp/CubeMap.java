@@ -52,6 +52,11 @@ public final class CubeMap {
         return new long[] {s, t, w};
     }
 
+    /** The cubes of an array of cube maps whose faces' 3D texture is {@code depth} layers deep (six a cube). */
+    public static int cubes(int depth) {
+        return depth / 6;
+    }
+
     /**
      * The texel of the faces' 3D texture ({@code width} × {@code height} × {@code depth}, cube k's
      * faces at layers 6k to 6k + 5) that nearest sampling of an array of cube maps takes at
@@ -61,7 +66,7 @@ public final class CubeMap {
      */
     public static int[] arrayTexel(long[] coord, int width, int height, int depth) {
         long[] st = coordinates(coord[0], coord[1], coord[2]);
-        int cubes = Math.max(1, depth / 6);
+        int cubes = Math.max(1, cubes(depth));
         int z = 6 * Interpreter.layer(coord[3], cubes) + Interpreter.nearest(st[2], 6);
         return new int[] {Interpreter.nearest(st[0], width), Interpreter.nearest(st[1], height), Math.min(z, depth - 1)
         };

@@ -535,13 +535,8 @@ public final class Interpreter {
                                     ? interfaceValue(v, (int) idx)
                                     : new long[d.numComponents()]);
                 }
-                case LOAD_CONSTANT -> {
-                    long idx = v.isArray() ? read(i.src(0).value())[0] : 0;
-                    long[] r = new long[d.numComponents()];
-                    if (idx >= 0 && idx < Math.max(1, v.arrayLength()))
-                        for (int c = 0; c < r.length; c++) r[c] = v.constant((int) idx, c);
-                    set(d, r);
-                }
+                case LOAD_CONSTANT ->
+                    set(d, v.constantElement(v.isArray() ? read(i.src(0).value())[0] : 0));
                 case LOAD_BUFFER ->
                     set(d, loadBuffer(buffers.get(v), read(i.src(0).value())[0], d.numComponents(), d.bitSize()));
                 case STORE_BUFFER -> {
@@ -846,18 +841,20 @@ public final class Interpreter {
     /** Nearest sampling with clamp-to-edge; coordinates are normalized f32 (a cube map's, a direction: {@link CubeMap}). */
     public static long[] sample(Variable v, int element, long[] coord, ShaderInputs in) {
         Texture t = textureOf(v, element, in);
+        int x, y, z;
         if (v.dim() == TextureDim.CUBE_ARRAY) {
             int[] at = CubeMap.arrayTexel(coord, t.width(), t.height(), t.depth());
-            long[] r = new long[4];
-            for (int c = 0; c < 4; c++) r[c] = t.component(at[0], at[1], at[2], c);
-            return r;
+            x = at[0];
+            y = at[1];
+            z = at[2];
+        } else {
+            if (v.dim() == TextureDim.CUBE) coord = CubeMap.coordinates(coord[0], coord[1], coord[2]);
+            int dims = v.dim().coordinates();
+            boolean arrayed = v.dim().arrayed();
+            x = nearest(coord[0], t.width());
+            y = dims > 1 ? arrayed && dims == 2 ? layer(coord[1], t.height()) : nearest(coord[1], t.height()) : 0;
+            z = dims > 2 ? arrayed ? layer(coord[2], t.depth()) : nearest(coord[2], t.depth()) : 0;
         }
-        if (v.dim() == TextureDim.CUBE) coord = CubeMap.coordinates(coord[0], coord[1], coord[2]);
-        int dims = v.dim().coordinates();
-        boolean arrayed = v.dim().arrayed();
-        int x = nearest(coord[0], t.width());
-        int y = dims > 1 ? arrayed && dims == 2 ? layer(coord[1], t.height()) : nearest(coord[1], t.height()) : 0;
-        int z = dims > 2 ? arrayed ? layer(coord[2], t.depth()) : nearest(coord[2], t.depth()) : 0;
         long[] r = new long[4];
         for (int c = 0; c < 4; c++) r[c] = t.component(x, y, z, c);
         return r;
@@ -874,7 +871,7 @@ public final class Interpreter {
         if (v.dim() == TextureDim.CUBE_ARRAY) {
             // (x, y, face, cube): face f of cube k is layer 6k + f
             long cube = Bits.sext(coord[3], 32);
-            if (z >= 6 || cube < 0 || cube >= t.depth() / 6) return r;
+            if (z >= 6 || cube < 0 || cube >= CubeMap.cubes(t.depth())) return r;
             z += 6 * cube;
         }
         if (x < 0 || y < 0 || z < 0 || x >= t.width() || y >= t.height() || z >= t.depth()) return r;
@@ -884,8 +881,12 @@ public final class Interpreter {
 
     /** The size of a texture (element {@code element} of an array of textures) or of a storage image. */
     public static long[] textureSize(Variable v, int element, ShaderInputs in) {
-        Texture t = textureOf(v, element, in);
-        int[] all = {t.width(), t.height(), v.dim() == TextureDim.CUBE_ARRAY ? t.depth() / 6 : t.depth()};
-        return u32(Arrays.copyOf(all, v.dim().sizes()));
+        return textureSize(textureOf(v, element, in), v.dim());
+    }
+
+    /** The size of texture {@code t} sampled as {@code dim} ({@code txs}; an array of cube maps counts its cubes). */
+    public static long[] textureSize(Texture t, TextureDim dim) {
+        int[] all = {t.width(), t.height(), dim == TextureDim.CUBE_ARRAY ? CubeMap.cubes(t.depth()) : t.depth()};
+        return u32(Arrays.copyOf(all, dim.sizes()));
     }
 }

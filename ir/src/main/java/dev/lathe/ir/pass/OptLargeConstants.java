@@ -9,7 +9,7 @@ import dev.lathe.ir.LoadConstInstr;
 import dev.lathe.ir.Shader;
 import dev.lathe.ir.Variable;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -40,7 +40,8 @@ final class OptLargeConstants implements Pass {
 
     @Override
     public boolean run(Function fn) {
-        Map<Variable, List<IntrinsicInstr>> accesses = new IdentityHashMap<>();
+        // in the locals' order, so that the constant data is declared (and named) the same way every run
+        Map<Variable, List<IntrinsicInstr>> accesses = new LinkedHashMap<>();
         List<IntrinsicInstr> constantLoads = new ArrayList<>();
         for (Variable v : fn.locals()) if (v.isArray() && v.type().bitSize() == 32) accesses.put(v, new ArrayList<>());
         for (Instr i : fn.instructions()) {
@@ -81,12 +82,8 @@ final class OptLargeConstants implements Pass {
             progress = true;
         }
         for (IntrinsicInstr in : constantLoads) {
-            long element = index(in);
-            Variable v = in.var();
-            long[] vals = new long[in.def().numComponents()];
-            if (element < Math.max(1, v.arrayLength()))
-                for (int c = 0; c < vals.length; c++) vals[c] = v.constant((int) element, c);
-            LoadConstInstr k = new LoadConstInstr(fn, in.def().bitSize(), vals);
+            LoadConstInstr k =
+                    new LoadConstInstr(fn, in.def().bitSize(), in.var().constantElement(index(in)));
             k.insertBefore(in);
             in.def().replaceAllUsesWith(k.def());
             in.remove();

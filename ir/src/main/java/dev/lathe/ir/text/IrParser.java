@@ -375,16 +375,11 @@ public final class IrParser {
                     VarType t = type();
                     int name = symbolName();
                     // a geometry shader's inputs are per vertex: an array of the input primitive's vertices
-                    if (shader.stage() != Stage.GEOMETRY && is(peek(), "["))
-                        throw error(peek(), "only a geometry shader's inputs are arrays (one element per vertex)");
-                    int len = shader.stage() == Stage.GEOMETRY ? arraySuffix() : 0;
-                    GeometryLayout g = shader.geometry();
-                    if (g != null && len != g.input().vertices())
-                        throw error(
-                                name,
-                                "a geometry shader's input holds one element per vertex of its input ("
-                                        + g.input().spelling() + "): @" + text(name) + "["
-                                        + g.input().vertices() + "]");
+                    int bracket = peek();
+                    int len = arraySuffix();
+                    String problem = GeometryLayout.inputProblem(shader.geometry(), text(name), len);
+                    // outside geometry the bracket is what is wrong; in geometry the input's length
+                    if (problem != null) throw error(shader.geometry() == null ? bracket : name, problem);
                     Map<String, Integer> a = attributes(List.of("location"), List.of("flat"));
                     int loc = a.getOrDefault("location", nextLocation(Variable.Kind.INPUT));
                     add(name, Variable.input(text(name), t, loc, a.containsKey("flat"), len));
@@ -409,14 +404,7 @@ public final class IrParser {
                     int name = symbolName();
                     int len = arraySuffix();
                     expect("=");
-                    expect("(");
-                    List<Long> data = new ArrayList<>();
-                    do data.add(literalBits(advance(), t.bitSize()));
-                    while (accept(","));
-                    expect(")");
-                    long[] bits = new long[data.size()];
-                    for (int k = 0; k < bits.length; k++) bits[k] = data.get(k);
-                    add(name, Variable.constant(text(name), t, len, bits));
+                    add(name, Variable.constant(text(name), t, len, literals(t.bitSize())));
                 }
                 case "buffer" -> {
                     VarType t = type();
@@ -776,19 +764,27 @@ public final class IrParser {
     }
 
     private Instr loadConst(int opTok, int comps, int bits) {
+        long[] vals = literals(bits);
+        if (vals.length != comps) {
+            throw error(
+                    next - 1 /* its ')' */,
+                    "load_const has " + vals.length + " value(s) for a " + comps + "-component result");
+        }
+        return emit(new LoadConstInstr(fn, bits, vals));
+    }
+
+    /** {@code (c, c, …)}: constants of {@code bits} bits, as load_const and constant data write them. */
+    private long[] literals(int bits) {
         expect("(");
-        long[] vals = new long[comps];
+        long[] vals = new long[4];
         int n = 0;
         do {
             long v = literalBits(advance(), bits);
-            if (n == vals.length) vals = Arrays.copyOf(vals, 2 * n + 1);
+            if (n == vals.length) vals = Arrays.copyOf(vals, 2 * n);
             vals[n++] = v;
         } while (accept(","));
-        int close = expect(")");
-        if (n != comps) {
-            throw error(close, "load_const has " + n + " value(s) for a " + comps + "-component result");
-        }
-        return emit(new LoadConstInstr(fn, bits, vals));
+        expect(")"); // the token before next, where a message about the count points
+        return Arrays.copyOf(vals, n);
     }
 
     /** The bit pattern of a literal in a constant of {@code bits} bits. */

@@ -85,17 +85,8 @@ public final class Validator {
         if (shader.stage() == Stage.GEOMETRY && g == null)
             errors.add(new ValidationError("geometry-layout", "a geometry shader needs its layout", "shader", null));
         for (Variable v : shader.variables(Variable.Kind.INPUT)) {
-            int want = g == null ? 0 : g.input().vertices();
-            if (v.arrayLength() != want) {
-                errors.add(new ValidationError(
-                        "geometry-layout",
-                        want == 0
-                                ? "only a geometry shader's inputs are arrays (per vertex)"
-                                : "a geometry shader's input holds one element per vertex of its input ("
-                                        + g.input().spelling() + "): " + want,
-                        "@" + v.name(),
-                        v.loc()));
-            }
+            String problem = GeometryLayout.inputProblem(g, v.name(), v.arrayLength());
+            if (problem != null) errors.add(new ValidationError("geometry-layout", problem, "@" + v.name(), v.loc()));
         }
     }
 
